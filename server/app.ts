@@ -1,0 +1,106 @@
+/**
+ * buildApp(deps) assembles the Fastify instance — security hooks, the one error handler, the
+ * routes — and never listens. Tests drive it with `inject` / `injectWS`; `start.ts` listens.
+ */
+import fastifyWebsocket from '@fastify/websocket';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { ErrorBody } from '../shared/api.ts';
+import type { Config } from './config.ts';
+import { AppError } from './errors.ts';
+import type { JobRunner } from './jobs/job-runner.ts';
+import { authRoutes } from './routes/auth.ts';
+import { configRoutes } from './routes/config.ts';
+import { healthRoutes } from './routes/health.ts';
+import { sessionRoutes } from './routes/sessions.ts';
+import { staticRoutes } from './routes/static.ts';
+import { streamRoutes, type StreamOptions } from './routes/stream.ts';
+import { authenticate, checkHost, checkOrigin, type AuthMethod, type SecurityPolicy } from './security.ts';
+import type { SessionStore } from './store/session-store.ts';
+
+export interface AppDeps {
+  config: Config;
+  store: SessionStore;
+  jobs: JobRunner;
+  security: SecurityPolicy;
+  version: string;
+  /** Distinguishes launches, so a reconnecting client can tell it reached a new server. */
+  serverId: string;
+  /** Folder of the built SPA (index.html + assets). */
+  webRoot: string;
+  stream?: StreamOptions;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Request bodies are small JSON documents; seeds with test files are the largest. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    authMethod: AuthMethod | null;
+  }
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Never log the Authorization header or cookies.
+    disableRequestLogging: true,
+  });
+  app.decorateRequest('authMethod', null);
+
+  // Ordering matters: Host first (DNS rebinding), then the token, then Origin for anything that
+  // changes state or upgrades to a WebSocket. The static SPA needs only the Host check: it holds
+  // no data, and it must load to perform the token handshake.
+  app.addHook('onRequest', async (request) => {
+    checkHost(request.headers.host, deps.security);
+    const url = request.url;
+    if (!(url === '/api' || url.startsWith('/api/') || url.startsWith('/api?'))) return;
+    const isUpgrade = request.headers.upgrade?.toLowerCase() === 'websocket';
+    const isAuthRoute = url === '/api/auth' || url.startsWith('/api/auth?');
+    if (!isAuthRoute) request.authMethod = authenticate(request.headers, deps.security);
+    if (isUpgrade || STATE_CHANGING.has(request.method)) checkOrigin(request.headers, deps.security, request.authMethod);
+  });
+
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
+    const body = toErrorBody(error);
+    if (body.status >= 500) request.log.error({ err: error }, 'request failed');
+    return reply.status(body.status).type('application/json').send({ error: body.error } satisfies ErrorBody);
+  });
+
+  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+  healthRoutes(app, deps);
+  authRoutes(app, deps);
+  configRoutes(app, deps);
+  sessionRoutes(app, deps);
+  streamRoutes(app, deps);
+  await staticRoutes(app, deps);
+  return app;
+}
+
+/** Fastify's own errors mapped to stable codes; anything unknown is a hidden 500. */
+function toErrorBody(error: FastifyError): { status: number; error: ErrorBody['error'] } {
+  if (error instanceof AppError) {
+    if (error.status >= 500 && error.code !== 'corrupt_file') {
+      return { status: error.status, error: { code: error.code, message: 'Something went wrong on the server; its log has the details.' } };
+    }
+    return { status: error.status, error: { code: error.code, message: error.message } };
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, error: { code: 'body_too_large', message: `Request body is larger than ${BODY_LIMIT_BYTES} bytes.` } };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { status: 415, error: { code: 'unsupported_media_type', message: 'Send the body as application/json.' } };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { status: 400, error: { code: 'invalid_json', message: 'The body is empty; send a JSON object.' } };
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return { status: 400, error: { code: 'invalid_json', message: 'The body is not valid JSON.' } };
+  }
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+    if (error instanceof SyntaxError) return { status: 400, error: { code: 'invalid_json', message: 'The body is not valid JSON.' } };
+    return { status: error.statusCode, error: { code: 'bad_request', message: error.message } };
+  }
+  return { status: 500, error: { code: 'internal_error', message: 'Something went wrong on the server; its log has the details.' } };
+}

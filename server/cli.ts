@@ -1,0 +1,133 @@
+/**
+ * argv → config → command. Nothing else lives here. Node's own `util.parseArgs` does the parsing:
+ * the surface is a handful of flags, not worth a dependency.
+ */
+import { execa } from 'execa';
+import { parseArgs } from 'node:util';
+import { ConfigError, describeConfig, loadConfig, type ConfigKey } from './config.ts';
+import { consoleLogger, ensureWebBuild, isLoopback, packageVersion, startServer } from './start.ts';
+
+const HELP = `Tilth — long-running coding agents on your git repo, with you in charge of every merge.
+
+Usage:
+  tilth serve [--port N] [--host H] [--sessions-dir DIR] [--open]
+  tilth config          print the resolved configuration and where each value came from
+  tilth --version
+
+serve options:
+  --port N             port to listen on (default 4317, TILTH_PORT; 0 picks a free one)
+  --host H             interface to bind (default 127.0.0.1; anything else prints a warning)
+  --sessions-dir DIR   where sessions live (default $TILTH_HOME/sessions, TILTH_SESSIONS_DIR)
+  --open               open the browser at the printed link
+
+Configuration comes from flags, the environment, $TILTH_HOME/.env and $TILTH_HOME/config.json
+(TILTH_HOME defaults to ~/.tilth). See the README for every variable.
+`;
+
+class UsageError extends Error {}
+
+function fail(message: string, code = 2): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(code);
+}
+
+async function serve(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'sessions-dir': { type: 'string' },
+      open: { type: 'boolean', default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  const flags: Partial<Record<ConfigKey, string>> = {};
+  if (values.port !== undefined) flags.TILTH_PORT = values.port;
+  if (values.host !== undefined) flags.TILTH_HOST = values.host;
+  if (values['sessions-dir'] !== undefined) flags.TILTH_SESSIONS_DIR = values['sessions-dir'];
+  const config = loadConfig({ flags });
+
+  if (!isLoopback(config.host)) {
+    if (config.values.TILTH_HOST.source !== 'flag') {
+      throw new ConfigError([`TILTH_HOST is "${config.host}", which is not loopback; pass --host ${config.host} explicitly to expose Tilth beyond this machine`]);
+    }
+    consoleLogger.warn(`Tilth is listening on ${config.host}: anyone who can reach it and has the link can drive agents on your repos.`);
+  }
+
+  await ensureWebBuild(consoleLogger);
+  const server = await startServer(config);
+  process.stdout.write(`\nTilth is running. Open this link (it carries your access token):\n\n  ${server.url}\n\n`);
+  if (!config.roles.worker) {
+    process.stdout.write('No model provider is configured yet; the settings page explains how.\n');
+  }
+  process.stdout.write(`Sessions: ${config.sessionsDir}\nPress Ctrl+C to stop.\n`);
+
+  if (values.open) {
+    const opener = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+    execa(opener, [server.url], { detached: true, stdio: 'ignore' }).catch(() => {
+      consoleLogger.warn(`could not open a browser; open the link above yourself`);
+    });
+  }
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) {
+      process.exit(1); // second Ctrl+C: stop waiting
+    }
+    stopping = true;
+    process.stdout.write(`\n${signal}: stopping Tilth…\n`);
+    server.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        consoleLogger.error('shutdown failed', { err: String(err) });
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+function printConfig(): void {
+  const view = describeConfig(loadConfig());
+  const width = Math.max(...view.entries.map((e) => e.key.length));
+  for (const entry of view.entries) {
+    process.stdout.write(`${entry.key.padEnd(width)}  ${(entry.value ?? '(not set)').padEnd(40)}  ${entry.source}\n`);
+  }
+  process.stdout.write(`\nhome: ${view.paths.home}\n.env: ${view.paths.dotenv}\nconfig file: ${view.paths.config_file}\n`);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'serve':
+      return serve(rest);
+    case 'config':
+      return printConfig();
+    case '--version':
+    case '-v':
+      process.stdout.write(`${packageVersion()}\n`);
+      return;
+    case undefined:
+    case '--help':
+    case '-h':
+    case 'help':
+      process.stdout.write(HELP);
+      return;
+    default:
+      throw new UsageError(`Unknown command "${command}".`);
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof ConfigError) fail(err.message, 2);
+  if (err instanceof UsageError || (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))) {
+    fail(`${err.message}\n\n${HELP}`, 2);
+  }
+  if (err instanceof Error && 'code' in err && err.code === 'EADDRINUSE') {
+    fail(`That port is already in use. Pick another with --port (or --port 0 for any free one).`, 1);
+  }
+  fail(`tilth: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`, 1);
+});

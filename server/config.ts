@@ -1,0 +1,314 @@
+/**
+ * Configuration (SPEC §10). Each value is resolved from, in order: a CLI flag, the process
+ * environment, `$TILTH_HOME/.env`, `$TILTH_HOME/config.json`, then its default — and remembers
+ * which one it came from. A blank value counts as unset. Every problem is collected and reported
+ * at once, naming the variable, so a user fixes their setup in one pass.
+ *
+ * The server starts with no provider configured; the role endpoints are then simply absent.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseEnv } from 'node:util';
+import type { ConfigResponse, ConfigSource } from '../shared/api.ts';
+import type { Caps } from '../shared/files.ts';
+import type { Role, RoleEndpoint, RoleEndpoints } from './llm/types.ts';
+
+type Parser<T> = (raw: string) => T;
+
+interface KeySpec<T> {
+  description: string;
+  secret?: boolean;
+  /** null means "no value" (optional, or derived from another key). */
+  fallback: T | null;
+  parse: Parser<T>;
+}
+
+class ParseProblem extends Error {}
+
+const text: Parser<string> = (raw) => raw;
+
+function url(raw: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ParseProblem(`must be an http(s) URL, got "${raw}"`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new ParseProblem(`must be an http(s) URL, got "${raw}"`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function integer(min: number, max = Number.MAX_SAFE_INTEGER): Parser<number> {
+  return (raw) => {
+    const n = Number(raw.replaceAll('_', ''));
+    if (!/^-?[\d_]+$/.test(raw) || !Number.isSafeInteger(n)) throw new ParseProblem(`must be a whole number, got "${raw}"`);
+    if (n < min || n > max) throw new ParseProblem(`must be between ${min} and ${max}, got ${n}`);
+    return n;
+  };
+}
+
+function decimal(min: number): Parser<number> {
+  return (raw) => {
+    const n = Number(raw);
+    if (raw.trim() === '' || !Number.isFinite(n)) throw new ParseProblem(`must be a number, got "${raw}"`);
+    if (n < min) throw new ParseProblem(`must be at least ${min}, got ${n}`);
+    return n;
+  };
+}
+
+function host(raw: string): string {
+  if (!/^[A-Za-z0-9.:[\]-]+$/.test(raw)) throw new ParseProblem(`must be a host name or IP address, got "${raw}"`);
+  return raw;
+}
+
+function list(raw: string): string[] {
+  const items = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (items.length === 0) throw new ParseProblem('must list at least one file name');
+  return items;
+}
+
+const KEYS = {
+  TILTH_SESSIONS_DIR: { description: 'Where session folders live. Default: $TILTH_HOME/sessions.', fallback: null, parse: text },
+  TILTH_HOST: { description: 'Interface `tilth serve` binds. Anything but loopback needs --host and prints a warning.', fallback: '127.0.0.1', parse: host },
+  TILTH_PORT: { description: 'Port `tilth serve` listens on (0 picks a free one).', fallback: 4317, parse: integer(0, 65535) },
+  TILTH_TOKEN: { description: 'Pin the access token instead of minting one per launch (for scripts).', secret: true, fallback: null, parse: text },
+  TILTH_BASE_URL: { description: 'OpenAI-compatible base URL for the worker (e.g. https://openrouter.ai/api/v1).', fallback: null, parse: url },
+  TILTH_API_KEY: { description: 'API key for the worker endpoint.', secret: true, fallback: null, parse: text },
+  TILTH_WORKER_MODEL: { description: 'Model that writes the code.', fallback: null, parse: text },
+  TILTH_EVALUATOR_MODEL: { description: "Model that judges each case. Default: the worker's.", fallback: null, parse: text },
+  TILTH_EVALUATOR_BASE_URL: { description: "Evaluator endpoint. Default: the worker's.", fallback: null, parse: url },
+  TILTH_EVALUATOR_API_KEY: { description: "Evaluator key. Default: the worker's.", secret: true, fallback: null, parse: text },
+  TILTH_PREP_MODEL: { description: "Interview model. Default: the worker's.", fallback: null, parse: text },
+  TILTH_PREP_BASE_URL: { description: "Interview endpoint. Default: the worker's.", fallback: null, parse: url },
+  TILTH_PREP_API_KEY: { description: "Interview key. Default: the worker's.", secret: true, fallback: null, parse: text },
+  TILTH_CONTEXT_FILES: { description: 'Workspace files shown to the worker and evaluator, in priority order.', fallback: ['AGENTS.md', 'CLAUDE.md'], parse: list },
+  TILTH_MAX_ITERATIONS_PER_TASK: { description: 'Worker model calls per task before it fails with iter_cap.', fallback: 32, parse: integer(1, 10_000) },
+  TILTH_MAX_WALL_CLOCK_MINUTES: { description: 'Wall-clock budget of a run, in minutes.', fallback: 120, parse: decimal(0) },
+  TILTH_MAX_TOKENS: { description: 'Token budget of a run (the interview is counted apart).', fallback: 2_000_000, parse: integer(0) },
+  TILTH_MAX_DOLLARS: { description: 'Spend budget of a run in USD, as reported by the provider.', fallback: 10, parse: decimal(0) },
+  TILTH_MAX_EVALUATOR_CALLS_PER_TASK: { description: 'Evaluator calls per task before evaluator_cap; 0 turns the cap off.', fallback: 0, parse: integer(0, 10_000) },
+  TILTH_MAX_CONCURRENT_RUNS: { description: 'Runs at once; further runs wait in a queue.', fallback: 2, parse: integer(1, 64) },
+} satisfies Record<string, KeySpec<unknown>>;
+
+export type ConfigKey = keyof typeof KEYS;
+type ValueOf<K extends ConfigKey> = ReturnType<(typeof KEYS)[K]['parse']>;
+export const CONFIG_KEYS = Object.keys(KEYS) as ConfigKey[];
+
+export interface Resolved<T> {
+  value: T | null;
+  source: ConfigSource;
+}
+
+export interface Config {
+  home: string;
+  sessionsDir: string;
+  configFile: string;
+  dotenvFile: string;
+  values: { [K in ConfigKey]: Resolved<ValueOf<K>> };
+  host: string;
+  port: number;
+  token: string | null;
+  roles: RoleEndpoints;
+  caps: Caps;
+  contextFiles: string[];
+  maxConcurrentRuns: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Tilth's configuration has ${problems.length} problem(s):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface ConfigInputs {
+  /** Values from CLI flags, by config key. */
+  flags?: Partial<Record<ConfigKey, string>>;
+  env?: NodeJS.ProcessEnv;
+  /** Overrides $TILTH_HOME and the ~/.tilth default. */
+  home?: string;
+}
+
+function readDotenv(file: string, problems: string[]): Record<string, string> {
+  let content: string;
+  try {
+    content = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    problems.push(`${file}: cannot be read (${(err as Error).message})`);
+    return {};
+  }
+  const parsed = parseEnv(content);
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(parsed)) if (v !== undefined) out[k] = v;
+  return out;
+}
+
+function readConfigFile(file: string, problems: string[]): Record<string, string> {
+  let content: string;
+  try {
+    content = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    problems.push(`${file}: cannot be read (${(err as Error).message})`);
+    return {};
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(content);
+  } catch (err) {
+    problems.push(`${file}: not valid JSON (${(err as Error).message})`);
+    return {};
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    problems.push(`${file}: must be a JSON object like {"TILTH_WORKER_MODEL": "..."}`);
+    return {};
+  }
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(data)) {
+    if (!(k in KEYS)) {
+      problems.push(`${file}: unknown key ${k} (known keys: ${CONFIG_KEYS.join(', ')})`);
+    } else if (typeof v === 'string' || typeof v === 'number') {
+      out[k] = String(v);
+    } else if (v !== null) {
+      problems.push(`${file}: ${k} must be a string or a number`);
+    }
+  }
+  return out;
+}
+
+export function defaultHome(env: NodeJS.ProcessEnv): string {
+  const fromEnv = env.TILTH_HOME?.trim();
+  return path.resolve(fromEnv ? fromEnv : path.join(os.homedir(), '.tilth'));
+}
+
+/** Resolves every key and returns the config, or throws ConfigError listing all problems. */
+export function loadConfig(inputs: ConfigInputs = {}): Config {
+  const env = inputs.env ?? process.env;
+  const flags = inputs.flags ?? {};
+  const home = path.resolve(inputs.home ?? defaultHome(env));
+  const dotenvFile = path.join(home, '.env');
+  const configFile = path.join(home, 'config.json');
+  const problems: string[] = [];
+  const dotenv = readDotenv(dotenvFile, problems);
+  const file = readConfigFile(configFile, problems);
+
+  const layers: [ConfigSource, Record<string, string | undefined>][] = [
+    ['flag', flags],
+    ['env', env],
+    ['dotenv', dotenv],
+    ['file', file],
+  ];
+
+  const values = {} as Record<ConfigKey, Resolved<unknown>>;
+  for (const key of CONFIG_KEYS) {
+    const spec: KeySpec<unknown> = KEYS[key];
+    values[key] = { value: spec.fallback, source: 'default' };
+    for (const [source, layer] of layers) {
+      const raw = layer[key]?.trim();
+      if (!raw) continue; // blank falls through to the next source, then the default
+      try {
+        values[key] = { value: spec.parse(raw), source };
+      } catch (err) {
+        const where = source === 'flag' ? 'flag' : source === 'env' ? 'environment' : source === 'dotenv' ? dotenvFile : configFile;
+        problems.push(`${key} (from ${where}) ${err instanceof ParseProblem ? err.message : String(err)}`);
+      }
+      break;
+    }
+  }
+  const v = values as Config['values'];
+
+  const roles = resolveRoles(v, problems);
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const sessionsDir = path.resolve(v.TILTH_SESSIONS_DIR.value ?? path.join(home, 'sessions'));
+  return {
+    home,
+    sessionsDir,
+    configFile,
+    dotenvFile,
+    values: v,
+    host: v.TILTH_HOST.value ?? '127.0.0.1',
+    port: v.TILTH_PORT.value ?? 4317,
+    token: v.TILTH_TOKEN.value,
+    roles,
+    caps: {
+      max_iterations_per_task: v.TILTH_MAX_ITERATIONS_PER_TASK.value ?? 32,
+      max_wall_clock_minutes: v.TILTH_MAX_WALL_CLOCK_MINUTES.value ?? 120,
+      max_tokens: v.TILTH_MAX_TOKENS.value ?? 2_000_000,
+      max_dollars: v.TILTH_MAX_DOLLARS.value ?? 10,
+      max_evaluator_calls_per_task: v.TILTH_MAX_EVALUATOR_CALLS_PER_TASK.value ?? 0,
+    },
+    contextFiles: v.TILTH_CONTEXT_FILES.value ?? ['AGENTS.md', 'CLAUDE.md'],
+    maxConcurrentRuns: v.TILTH_MAX_CONCURRENT_RUNS.value ?? 2,
+  };
+}
+
+/**
+ * Each role gets its own endpoint; evaluator and prep fall back key by key to the worker's. A
+ * partly configured worker (say, a URL but no model) is a problem worth reporting; a wholly
+ * unconfigured one is fine — the UI guides the user.
+ */
+function resolveRoles(v: Config['values'], problems: string[]): RoleEndpoints {
+  const worker = { baseUrl: v.TILTH_BASE_URL.value, apiKey: v.TILTH_API_KEY.value, model: v.TILTH_WORKER_MODEL.value };
+  const perRole: Record<Role, typeof worker> = {
+    worker,
+    evaluator: {
+      baseUrl: v.TILTH_EVALUATOR_BASE_URL.value ?? worker.baseUrl,
+      apiKey: v.TILTH_EVALUATOR_API_KEY.value ?? worker.apiKey,
+      model: v.TILTH_EVALUATOR_MODEL.value ?? worker.model,
+    },
+    prep: {
+      baseUrl: v.TILTH_PREP_BASE_URL.value ?? worker.baseUrl,
+      apiKey: v.TILTH_PREP_API_KEY.value ?? worker.apiKey,
+      model: v.TILTH_PREP_MODEL.value ?? worker.model,
+    },
+  };
+  const names: Record<Role, [string, string, string]> = {
+    worker: ['TILTH_BASE_URL', 'TILTH_API_KEY', 'TILTH_WORKER_MODEL'],
+    evaluator: ['TILTH_EVALUATOR_BASE_URL', 'TILTH_EVALUATOR_API_KEY', 'TILTH_EVALUATOR_MODEL'],
+    prep: ['TILTH_PREP_BASE_URL', 'TILTH_PREP_API_KEY', 'TILTH_PREP_MODEL'],
+  };
+  const roles: RoleEndpoints = {};
+  for (const role of ['worker', 'evaluator', 'prep'] as const) {
+    const r = perRole[role];
+    const present = [r.baseUrl, r.apiKey, r.model].filter((x) => x !== null).length;
+    if (present === 3) {
+      roles[role] = { baseUrl: r.baseUrl, apiKey: r.apiKey, model: r.model } as RoleEndpoint;
+    } else if (present > 0 && role === 'worker') {
+      const missing = names[role].filter((_, i) => [r.baseUrl, r.apiKey, r.model][i] === null);
+      problems.push(`the worker endpoint is only partly set: also set ${missing.join(', ')} (local servers that need no key accept any value, e.g. "none")`);
+    }
+  }
+  return roles;
+}
+
+/** `sk-or-v1-abcdef…` → `sk-…cdef`: enough to recognise a key, never enough to use it. */
+export function maskSecret(value: string): string {
+  if (value.length <= 8) return '••••';
+  return `${value.slice(0, 3)}…${value.slice(-4)}`;
+}
+
+export function describeConfig(config: Config): ConfigResponse {
+  const entries = CONFIG_KEYS.map((key) => {
+    const spec: KeySpec<unknown> = KEYS[key];
+    const { value, source } = config.values[key];
+    let shown: string | null;
+    if (value === null) shown = null;
+    else if (spec.secret) shown = maskSecret(String(value));
+    else shown = Array.isArray(value) ? value.join(',') : String(value);
+    if (key === 'TILTH_SESSIONS_DIR' && value === null) shown = config.sessionsDir;
+    return { key, value: shown, source, secret: spec.secret === true, description: spec.description };
+  });
+  return {
+    entries,
+    provider_configured: config.roles.worker !== undefined,
+    paths: { home: config.home, sessions: config.sessionsDir, config_file: config.configFile, dotenv: config.dotenvFile },
+  };
+}

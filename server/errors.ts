@@ -1,0 +1,66 @@
+/**
+ * Errors with stable snake_case codes. Route code throws these; the one error handler in
+ * `app.ts` turns them into `{error: {code, message}}`. A 4xx says exactly what to fix; a 5xx
+ * hides internals and is logged.
+ */
+import type { ZodError } from 'zod';
+
+export class AppError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status: number = 500,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+export class ValidationError extends AppError {
+  constructor(message: string) {
+    super('invalid_request', message, 400);
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(code: string, message: string) {
+    super(code, message, 404);
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  constructor(message = 'Missing or wrong token. Open the link that `tilth serve` printed in your terminal, or send Authorization: Bearer <token>.') {
+    super('unauthorized', message, 401);
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor(code: string, message: string) {
+    super(code, message, 403);
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(code: string, message: string) {
+    super(code, message, 409);
+  }
+}
+
+/** A file under the sessions root exists but does not match its schema or is not valid JSON. */
+export class CorruptFileError extends AppError {
+  constructor(readonly file: string, detail: string) {
+    super('corrupt_file', `${file} is corrupt: ${detail}`, 500);
+  }
+}
+
+/** Renders zod issues as one readable line: `limit: must be between 1 and 5000; after: …`. */
+export function describeZodError(error: ZodError, prefix?: string): string {
+  return error.issues
+    .map((issue) => {
+      const path = issue.path.map(String).join('.');
+      const where = [prefix, path].filter(Boolean).join('.');
+      return where ? `${where}: ${issue.message}` : issue.message;
+    })
+    .join('; ');
+}

@@ -1,0 +1,135 @@
+/**
+ * Background jobs (interview, run) inside the server process. A job is a plain async function
+ * that gets a small context — emit, an abort signal, paths, a logger — and never sees Fastify,
+ * requests or sockets. The HTTP layer starts and stops jobs here and learns what they did from
+ * the event log.
+ */
+import { randomUUID } from 'node:crypto';
+import type { EventInput, TilthEvent } from '../../shared/events.ts';
+import { ConflictError } from '../errors.ts';
+import type { SessionStore } from '../store/session-store.ts';
+
+export type JobKind = 'interview' | 'run';
+
+export interface Logger {
+  info(msg: string, extra?: Record<string, unknown>): void;
+  warn(msg: string, extra?: Record<string, unknown>): void;
+  error(msg: string, extra?: Record<string, unknown>): void;
+}
+
+export interface JobContext {
+  jobId: string;
+  sessionId: string;
+  signal: AbortSignal;
+  emit(event: EventInput): TilthEvent;
+  paths: { sessionsRoot: string; sessionDir: string };
+  store: SessionStore;
+  logger: Logger;
+}
+
+export type JobFn = (ctx: JobContext) => Promise<void>;
+
+export interface JobInfo {
+  jobId: string;
+  kind: JobKind;
+  sessionId: string;
+  startedAt: string;
+}
+
+interface Job extends JobInfo {
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+export class JobRunner {
+  private readonly jobs = new Map<string, Job>();
+
+  constructor(
+    private readonly store: SessionStore,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Starts a job; one live job per session at a time. Resolves once it is registered. */
+  start(kind: JobKind, sessionId: string, fn: JobFn): JobInfo {
+    const existing = this.forSession(sessionId);
+    if (existing) {
+      throw new ConflictError('job_running', `Session ${sessionId} already has a ${existing.kind} job running; stop it first.`);
+    }
+    const controller = new AbortController();
+    const jobId = randomUUID();
+    const ctx: JobContext = {
+      jobId,
+      sessionId,
+      signal: controller.signal,
+      emit: (event) => this.store.emit(sessionId, event),
+      paths: { sessionsRoot: this.store.root, sessionDir: this.store.dir(sessionId) },
+      store: this.store,
+      logger: this.logger,
+    };
+    const info: JobInfo = { jobId, kind, sessionId, startedAt: new Date().toISOString() };
+    const done = (async () => {
+      try {
+        await fn(ctx);
+      } catch (err) {
+        if (!controller.signal.aborted) {
+          this.logger.error(`${kind} job for ${sessionId} failed`, { err: err instanceof Error ? err.stack : String(err) });
+        }
+      } finally {
+        this.jobs.delete(jobId);
+      }
+    })();
+    this.jobs.set(jobId, { ...info, controller, done });
+    return info;
+  }
+
+  list(): JobInfo[] {
+    return [...this.jobs.values()].map(({ jobId, kind, sessionId, startedAt }) => ({ jobId, kind, sessionId, startedAt }));
+  }
+
+  forSession(sessionId: string): JobInfo | undefined {
+    for (const job of this.jobs.values()) if (job.sessionId === sessionId) return job;
+    return undefined;
+  }
+
+  /** Asks the session's job to stop and waits until it has. Returns false if none was running. */
+  async stop(sessionId: string, reason = 'stopped by user'): Promise<boolean> {
+    const job = [...this.jobs.values()].find((j) => j.sessionId === sessionId);
+    if (!job) return false;
+    job.controller.abort(new Error(reason));
+    await job.done;
+    return true;
+  }
+
+  async stopAll(reason = 'server shutting down'): Promise<void> {
+    const jobs = [...this.jobs.values()];
+    for (const job of jobs) job.controller.abort(new Error(reason));
+    await Promise.all(jobs.map((j) => j.done));
+  }
+}
+
+/** Statuses that only make sense while a job is alive in this process. */
+const LIVE_STATUSES = new Set(['running', 'interviewing']);
+
+/**
+ * At boot no job is alive, so a session that says it is running (or interviewing) was left
+ * behind by a crash or kill. Mark it stopped with `last_stop: crash` so the user can resume it.
+ * Returns the ids it recovered. A session whose files are unreadable is left alone and logged.
+ */
+export function recoverAfterCrash(store: SessionStore, logger: Logger): string[] {
+  const recovered: string[] = [];
+  for (const id of store.ids()) {
+    try {
+      const checkpoint = store.readCheckpoint(id);
+      if (!LIVE_STATUSES.has(checkpoint.status)) continue;
+      store.setStatus(id, 'stopped', {
+        reason: 'crash',
+        phase: checkpoint.status === 'interviewing' ? 'interview' : 'run',
+        error: 'The server stopped while this session was active.',
+      });
+      recovered.push(id);
+    } catch (err) {
+      logger.warn(`could not check session ${id} after restart`, { err: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  return recovered;
+}

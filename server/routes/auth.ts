@@ -1,0 +1,18 @@
+/** POST /api/auth: the SPA trades the token from the URL fragment for an HttpOnly cookie. */
+import type { FastifyInstance } from 'fastify';
+import { AuthRequestSchema } from '../../shared/api.ts';
+import type { AppDeps } from '../app.ts';
+import { UnauthorizedError } from '../errors.ts';
+import { authCookie, tokensEqual } from '../security.ts';
+import { parseInput } from './validate.ts';
+
+export function authRoutes(app: FastifyInstance, deps: AppDeps): void {
+  app.post('/api/auth', async (request, reply) => {
+    const { token } = parseInput(AuthRequestSchema, request.body, 'body');
+    if (!tokensEqual(token, deps.security.token)) {
+      throw new UnauthorizedError('That link is from another launch of Tilth. Open the link printed in your terminal by the running `tilth serve`.');
+    }
+    reply.header('set-cookie', authCookie(deps.security.port(), token));
+    return { ok: true as const };
+  });
+}

@@ -1,0 +1,95 @@
+/**
+ * `tilth serve`: resolve the token, make sure the SPA is built, recover sessions a crash left
+ * behind, listen on loopback, print the URL, and shut down cleanly on SIGINT/SIGTERM.
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import type { Config } from './config.ts';
+import { JobRunner, recoverAfterCrash, type Logger } from './jobs/job-runner.ts';
+import { mintToken } from './security.ts';
+import { SessionStore } from './store/session-store.ts';
+import { SessionsWatcher } from './store/sessions-watcher.ts';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const WEB_ROOT = path.join(REPO_ROOT, 'dist', 'web');
+
+export function packageVersion(): string {
+  const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
+export function isLoopback(host: string): boolean {
+  return LOOPBACK.has(host) || host.startsWith('127.');
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  token: string;
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+export const consoleLogger: Logger = {
+  info: (msg) => console.log(msg),
+  warn: (msg, extra) => console.warn(`warning: ${msg}`, extra ?? ''),
+  error: (msg, extra) => console.error(`error: ${msg}`, extra ?? ''),
+};
+
+/** Builds the SPA once if this checkout has no build yet (a fresh `npm ci`). */
+export async function ensureWebBuild(log: Logger): Promise<void> {
+  if (fs.existsSync(path.join(WEB_ROOT, 'index.html'))) return;
+  log.info('Building the web app (first run only)…');
+  try {
+    const vite = await import('vite');
+    await vite.build({ configFile: path.join(REPO_ROOT, 'web', 'vite.config.ts'), logLevel: 'warn' });
+  } catch (err) {
+    log.warn(`could not build the web app; run \`npm run build\` (${err instanceof Error ? err.message : String(err)})`);
+  }
+}
+
+export async function startServer(config: Config, logger: Logger = consoleLogger): Promise<RunningServer> {
+  const token = config.token ?? mintToken();
+  const store = new SessionStore(config.sessionsDir);
+  const jobs = new JobRunner(store, logger);
+  const recovered = recoverAfterCrash(store, logger);
+  if (recovered.length > 0) logger.info(`Marked ${recovered.length} session(s) stopped after an unclean shutdown: ${recovered.join(', ')}`);
+
+  let port = config.port;
+  const app = await buildApp({
+    config,
+    store,
+    jobs,
+    security: { token, port: () => port, boundHost: config.host },
+    version: packageVersion(),
+    serverId: randomUUID(),
+    webRoot: WEB_ROOT,
+  });
+  await app.listen({ host: config.host, port: config.port });
+  port = (app.server.address() as AddressInfo).port;
+  const watcher = new SessionsWatcher(store.root, store.bus);
+  watcher.start();
+
+  const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${shownHost}:${port}/#token=${token}`,
+    port,
+    token,
+    app,
+    close: () =>
+      (closing ??= (async () => {
+        watcher.stop();
+        await jobs.stopAll();
+        await app.close();
+        store.close();
+      })()),
+  };
+}

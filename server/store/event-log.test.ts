@@ -1,0 +1,117 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LOG_VERSION } from '../../shared/events.ts';
+import { CorruptFileError } from '../errors.ts';
+import { tempDir } from '../testing/test-app.ts';
+import { EventLog } from './event-log.ts';
+
+const ID = '20260101-120000-abcdef';
+let dir: string;
+let file: string;
+
+beforeEach(() => {
+  dir = tempDir();
+  file = path.join(dir, 'events.jsonl');
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function note(i: number) {
+  return { type: 'question_answered' as const, data: { question_id: `q${i}`, answer: `answer ${i}` } };
+}
+
+describe('EventLog', () => {
+  it('starts every log with log_opened carrying the version, then numbers events densely', () => {
+    const log = new EventLog(file, ID);
+    const a = log.append(note(1));
+    const b = log.append(note(2));
+    expect(a.seq).toBe(2);
+    expect(b.seq).toBe(3);
+    const all = log.readAfter(0, 100);
+    expect(all.map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect(all[0]).toMatchObject({ type: 'log_opened', data: { log_version: LOG_VERSION, session_id: ID } });
+    expect(log.lastSeq).toBe(3);
+  });
+
+  it('continues the sequence after reopening the file', () => {
+    const first = new EventLog(file, ID);
+    first.append(note(1));
+    first.close();
+    const second = new EventLog(file, ID);
+    expect(second.append(note(2)).seq).toBe(3);
+  });
+
+  it('reads pages after a seq without overlap or gaps', () => {
+    const log = new EventLog(file, ID);
+    for (let i = 0; i < 250; i++) log.append(note(i));
+    const seen: number[] = [];
+    let after = 0;
+    for (;;) {
+      const page = log.readAfter(after, 40);
+      if (page.length === 0) break;
+      seen.push(...page.map((e) => e.seq));
+      after = page.at(-1)!.seq;
+    }
+    expect(seen).toEqual(Array.from({ length: 251 }, (_, i) => i + 1));
+    expect(log.readAfter(251, 10)).toEqual([]);
+    expect(log.readAfter(1000, 10)).toEqual([]);
+  });
+
+  it('skips a torn last line on read and cuts it off before the next append', () => {
+    const log = new EventLog(file, ID);
+    log.append(note(1));
+    log.close();
+    fs.appendFileSync(file, '{"seq":3,"ts":"2026-01-01T00:00:00.000Z","type":"question_ans');
+    const reopened = new EventLog(file, ID);
+    expect(reopened.lastSeq).toBe(2);
+    expect(reopened.readAfter(0, 10)).toHaveLength(2);
+    const next = reopened.append(note(2));
+    expect(next.seq).toBe(3);
+    const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines.every((l) => JSON.parse(l))).toBe(true);
+  });
+
+  it('treats a bad line in the middle as corruption and names the file and line', () => {
+    const log = new EventLog(file, ID);
+    log.append(note(1));
+    log.append(note(2));
+    log.close();
+    const lines = fs.readFileSync(file, 'utf8').split('\n');
+    lines[1] = '{not json';
+    fs.writeFileSync(file, lines.join('\n'));
+    const reopened = new EventLog(file, ID);
+    expect(() => reopened.readAfter(0, 10)).toThrow(CorruptFileError);
+    expect(() => reopened.readAfter(0, 10)).toThrow(/events\.jsonl is corrupt: line 2 is not valid JSON/);
+  });
+
+  it('rejects a line whose seq breaks the sequence', () => {
+    const log = new EventLog(file, ID);
+    log.append(note(1));
+    log.close();
+    const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n');
+    lines[1] = lines[1]!.replace('"seq":2', '"seq":7');
+    fs.writeFileSync(file, `${lines.join('\n')}\n`);
+    expect(() => new EventLog(file, ID).readAfter(0, 10)).toThrow(/line 2 has seq 7/);
+  });
+
+  it('refuses a log written by a newer Tilth', () => {
+    fs.writeFileSync(file, `${JSON.stringify({ seq: 1, ts: new Date().toISOString(), type: 'log_opened', data: { log_version: LOG_VERSION + 1, session_id: ID } })}\n`);
+    expect(() => new EventLog(file, ID).lastSeq).toThrow(/newer than this Tilth understands/);
+  });
+
+  it('refuses to write an event that does not match its schema', () => {
+    const log = new EventLog(file, ID);
+    // @ts-expect-error deliberately wrong payload
+    expect(() => log.append({ type: 'question_asked', data: { question_id: '' } })).toThrow(/invalid question_asked event/);
+  });
+
+  it('sees events appended by another writer since the last read', () => {
+    const mine = new EventLog(file, ID);
+    mine.append(note(1));
+    const other = new EventLog(file, ID);
+    other.append(note(2));
+    expect(mine.lastSeq).toBe(3);
+    expect(mine.readAfter(2, 10).map((e) => e.seq)).toEqual([3]);
+  });
+});

@@ -1,0 +1,195 @@
+/**
+ * Session folders under the sessions root (SPEC §3): creating them, reading and writing their
+ * files through the schemas in `shared/files.ts`, and the event log with its bus.
+ *
+ * Everything that touches a session folder goes through here, so ids are validated, JSON is
+ * written atomically, and events are on disk before anyone hears of them.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { SessionListItem } from '../../shared/api.ts';
+import type { EventInput, SessionStatus, StopReason, TilthEvent } from '../../shared/events.ts';
+import { CheckpointSchema, PrdSchema, type Checkpoint } from '../../shared/files.ts';
+import { AppError, NotFoundError } from '../errors.ts';
+import { writeJsonAtomic } from './atomic.ts';
+import { EventBus } from './event-bus.ts';
+import { EventLog } from './event-log.ts';
+import { readJsonFile } from './json-file.ts';
+import { isSessionId, newSessionId, sessionDir } from './session-id.ts';
+
+export const FILES = {
+  checkpoint: 'checkpoint.json',
+  events: 'events.jsonl',
+  prd: 'prd.json',
+  seedMeta: 'seed-meta.json',
+  interview: 'interview.json',
+  progress: 'progress.txt',
+  ledgerDir: 'ledger',
+  steering: 'steering.jsonl',
+  summary: 'summary.json',
+  learnings: 'proposed-learnings.md',
+  worktree: 'workspace',
+} as const;
+
+export interface NewSession {
+  source: string;
+  brief: string;
+  title?: string;
+  baseBranch: string | null;
+  baseSha: string | null;
+  status?: SessionStatus;
+}
+
+export class SessionStore {
+  readonly bus = new EventBus();
+  private readonly logs = new Map<string, EventLog>();
+
+  constructor(readonly root: string) {
+    fs.mkdirSync(root, { recursive: true });
+  }
+
+  dir(id: string): string {
+    return sessionDir(this.root, id);
+  }
+
+  file(id: string, name: string): string {
+    return path.join(this.dir(id), name);
+  }
+
+  exists(id: string): boolean {
+    return fs.existsSync(path.join(this.dir(id), FILES.checkpoint));
+  }
+
+  /** Session ids on disk, newest first. Folders whose names are not ids are ignored. */
+  ids(): string[] {
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.root);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw err;
+    }
+    return names.filter(isSessionId).sort().reverse();
+  }
+
+  /** Creates the folder, the checkpoint and the log; the worktree is the git layer's job. */
+  create(init: NewSession, now: Date = new Date()): Checkpoint {
+    let id = newSessionId(now);
+    while (fs.existsSync(this.dir(id))) id = newSessionId(now);
+    const dir = this.dir(id);
+    fs.mkdirSync(dir, { recursive: false });
+    const stamp = now.toISOString();
+    const checkpoint = CheckpointSchema.parse({
+      session_id: id,
+      status: init.status ?? 'interviewing',
+      source: init.source,
+      base_branch: init.baseBranch,
+      base_sha: init.baseSha,
+      branch: `session/${id}`,
+      worktree: path.join(dir, FILES.worktree),
+      brief: init.brief,
+      title: init.title ?? '',
+      created_at: stamp,
+      updated_at: stamp,
+    });
+    writeJsonAtomic(path.join(dir, FILES.checkpoint), checkpoint);
+    this.emit(id, { type: 'status_changed', data: { from: null, to: checkpoint.status } });
+    this.bus.sessionsChanged();
+    return checkpoint;
+  }
+
+  readCheckpoint(id: string): Checkpoint {
+    const checkpoint = readJsonFile(this.file(id, FILES.checkpoint), CheckpointSchema);
+    if (!checkpoint) throw new NotFoundError('session_not_found', `No session ${id} under ${this.root}`);
+    return checkpoint;
+  }
+
+  /** Read-modify-write of the checkpoint; the new file replaces the old atomically. */
+  updateCheckpoint(id: string, change: (current: Checkpoint) => Partial<Checkpoint>): Checkpoint {
+    const current = this.readCheckpoint(id);
+    const next = CheckpointSchema.parse({ ...current, ...change(current), updated_at: new Date().toISOString() });
+    writeJsonAtomic(this.file(id, FILES.checkpoint), next);
+    this.bus.sessionsChanged();
+    return next;
+  }
+
+  /** Changes status, records why, and logs `status_changed` (plus `stop` when it is a stop). */
+  setStatus(id: string, to: SessionStatus, stop?: { reason: StopReason; phase?: 'interview' | 'run'; error?: string }): Checkpoint {
+    let from: SessionStatus | null = null;
+    const next = this.updateCheckpoint(id, (current) => {
+      from = current.status;
+      return stop ? { status: to, last_stop: stop.reason, last_error: stop.error ?? null } : { status: to };
+    });
+    if (stop) {
+      this.emit(id, {
+        type: 'stop',
+        data: { reason: stop.reason, ...(stop.phase ? { phase: stop.phase } : {}), ...(stop.error ? { error: stop.error } : {}) },
+      });
+    }
+    this.emit(id, { type: 'status_changed', data: { from, to, ...(stop ? { reason: stop.reason } : {}) } });
+    return next;
+  }
+
+  log(id: string): EventLog {
+    let log = this.logs.get(id);
+    if (!log) {
+      log = new EventLog(this.file(id, FILES.events), id);
+      this.logs.set(id, log);
+    }
+    return log;
+  }
+
+  /** Disk first, then wire: the event is appended before any subscriber sees it. */
+  emit(id: string, input: EventInput): TilthEvent {
+    const event = this.log(id).append(input);
+    this.bus.publish(id, event);
+    return event;
+  }
+
+  /** One list row per session folder; a session with an unreadable file still shows, with the problem. */
+  list(): SessionListItem[] {
+    return this.ids().map((id) => this.listItem(id));
+  }
+
+  listItem(id: string): SessionListItem {
+    try {
+      const cp = this.readCheckpoint(id);
+      const prd = readJsonFile(this.file(id, FILES.prd), PrdSchema) ?? [];
+      return {
+        id,
+        status: cp.status,
+        source: cp.source,
+        title: cp.title,
+        brief: cp.brief,
+        tasks: { total: prd.length, done: prd.filter((t) => t.status === 'done').length },
+        cost_usd: cp.usage.cost_usd + cp.interview_usage.cost_usd,
+        last_stop: cp.last_stop,
+        created_at: cp.created_at,
+        updated_at: cp.updated_at,
+        problem: null,
+      };
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      const stat = fs.statSync(this.dir(id), { throwIfNoEntry: false });
+      const when = (stat?.mtime ?? new Date(0)).toISOString();
+      return {
+        id,
+        status: 'failed',
+        source: '',
+        title: '',
+        brief: '',
+        tasks: { total: 0, done: 0 },
+        cost_usd: 0,
+        last_stop: null,
+        created_at: when,
+        updated_at: when,
+        problem: err.message,
+      };
+    }
+  }
+
+  close(): void {
+    for (const log of this.logs.values()) log.close();
+    this.logs.clear();
+  }
+}

@@ -1,0 +1,64 @@
+/** Builds a real app over a throwaway sessions root, for integration tests. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type AppDeps } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { JobRunner, type Logger } from '../jobs/job-runner.ts';
+import type { StreamOptions } from '../routes/stream.ts';
+import { SessionStore } from '../store/session-store.ts';
+
+export const TEST_TOKEN = 'test-token-0123456789abcdef';
+
+export const silentLogger: Logger = { info: () => {}, warn: () => {}, error: () => {} };
+
+export function tempDir(prefix = 'tilth-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  deps: AppDeps;
+  store: SessionStore;
+  home: string;
+  /** Sets the port the Host/Origin checks expect (inject uses localhost:80). */
+  setPort(port: number): void;
+  close(): Promise<void>;
+}
+
+export async function makeTestApp(options: { env?: NodeJS.ProcessEnv; stream?: StreamOptions; webRoot?: string } = {}): Promise<TestApp> {
+  const home = tempDir();
+  const config = loadConfig({ env: options.env ?? {}, home });
+  const store = new SessionStore(config.sessionsDir);
+  const jobs = new JobRunner(store, silentLogger);
+  let port = 80;
+  const deps: AppDeps = {
+    config,
+    store,
+    jobs,
+    security: { token: TEST_TOKEN, port: () => port },
+    version: '0.0.0-test',
+    serverId: 'test-server',
+    webRoot: options.webRoot ?? path.join(home, 'no-web-build'),
+    ...(options.stream ? { stream: options.stream } : {}),
+  };
+  const app = await buildApp(deps);
+  return {
+    app,
+    deps,
+    store,
+    home,
+    setPort: (p) => {
+      port = p;
+    },
+    close: async () => {
+      await jobs.stopAll();
+      await app.close();
+      store.close();
+      fs.rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+export const auth = { authorization: `Bearer ${TEST_TOKEN}` };

@@ -1,0 +1,93 @@
+/**
+ * REST request and response schemas. The server validates what it sends against these in tests,
+ * and the web client parses every response with them.
+ */
+import { z } from 'zod';
+import { SessionStatusSchema, StopReasonSchema, TilthEventSchema } from './events.ts';
+import { SessionIdSchema } from './files.ts';
+
+/** `{error: {code, message}}`, the one error shape; `code` is stable snake_case. */
+export const ErrorBodySchema = z.object({
+  error: z.object({ code: z.string().regex(/^[a-z][a-z0-9_]*$/), message: z.string() }),
+});
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+export const HealthSchema = z.object({
+  ok: z.literal(true),
+  name: z.literal('tilth'),
+  version: z.string(),
+  uptime_s: z.number().nonnegative(),
+});
+
+/** POST /api/auth: swap the token from the URL fragment for an HttpOnly cookie. */
+export const AuthRequestSchema = z.object({ token: z.string().min(1, 'token is required') });
+export const AuthResponseSchema = z.object({ ok: z.literal(true) });
+
+export const ConfigSourceSchema = z.enum(['flag', 'env', 'dotenv', 'file', 'default']);
+export type ConfigSource = z.infer<typeof ConfigSourceSchema>;
+
+export const ConfigEntrySchema = z.object({
+  key: z.string(),
+  /** Display value; secrets are masked (`sk-…a1b2`) and never sent in full. */
+  value: z.string().nullable(),
+  source: ConfigSourceSchema,
+  secret: z.boolean(),
+  description: z.string(),
+});
+export const ConfigResponseSchema = z.object({
+  entries: z.array(ConfigEntrySchema),
+  provider_configured: z.boolean(),
+  paths: z.object({ home: z.string(), sessions: z.string(), config_file: z.string(), dotenv: z.string() }),
+});
+export type ConfigResponse = z.infer<typeof ConfigResponseSchema>;
+
+export const SessionListItemSchema = z.object({
+  id: SessionIdSchema,
+  status: SessionStatusSchema,
+  source: z.string(),
+  title: z.string(),
+  brief: z.string(),
+  tasks: z.object({ total: z.number().int().nonnegative(), done: z.number().int().nonnegative() }),
+  cost_usd: z.number().nonnegative(),
+  last_stop: StopReasonSchema.nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  /** Set when a session folder exists but a file in it is unreadable; the list still shows it. */
+  problem: z.string().nullable(),
+});
+export type SessionListItem = z.infer<typeof SessionListItemSchema>;
+export const SessionListSchema = z.object({ sessions: z.array(SessionListItemSchema) });
+
+const intFromQuery = (name: string, min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return fallback;
+      if (!/^\d+$/.test(v)) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be a whole number` });
+        return z.NEVER;
+      }
+      const n = Number(v);
+      if (n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be between ${min} and ${max}` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+export const EVENTS_PAGE_MAX = 5_000;
+export const EventsQuerySchema = z.strictObject({
+  after: intFromQuery('after', 0, Number.MAX_SAFE_INTEGER, 0),
+  limit: intFromQuery('limit', 1, EVENTS_PAGE_MAX, 500),
+});
+export const EventsPageSchema = z.object({
+  events: z.array(TilthEventSchema),
+  /** Pass as `after` to get the next page. */
+  next_after: z.number().int().nonnegative(),
+  has_more: z.boolean(),
+  last_seq: z.number().int().nonnegative(),
+});
+export type EventsPage = z.infer<typeof EventsPageSchema>;
+
+export const SessionParamsSchema = z.strictObject({ id: SessionIdSchema });

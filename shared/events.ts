@@ -1,0 +1,306 @@
+/**
+ * The event taxonomy. Every line of `events.jsonl` is `{seq, ts, type, data}` where `data` is
+ * validated by the schema registered for `type` below.
+ *
+ * Names and fields follow the Python edition (reference §5) so its users and logs map one to one;
+ * the events this edition adds (questions, seed edits, steering, merge/push, status changes) use
+ * the same snake_case style. The first event of every log is `log_opened`, carrying LOG_VERSION;
+ * a reader upgrades older logs on read instead of shapes changing in place.
+ */
+import { z } from 'zod';
+
+/** Bump when an event's shape changes incompatibly, and add an upgrade step in `upgradeEvent`. */
+export const LOG_VERSION = 1;
+
+const TraceId = z.string().regex(/^[0-9a-f]{32}$/, 'trace_id is 32 lowercase hex characters');
+const SpanId = z.string().regex(/^[0-9a-f]{16}$/, 'span_id is 16 lowercase hex characters');
+const TaskId = z.string().regex(/^T-\d{3,}$/, 'task ids look like T-001');
+
+/** Fields carried by worker-side events (reference §5.3: task_id, trace_id, span_id, iter). */
+const WorkerBase = {
+  task_id: TaskId,
+  trace_id: TraceId,
+  span_id: SpanId,
+  iter: z.number().int().nonnegative(),
+};
+
+/** Phase marker on model/tool events that are not the worker's. */
+const Phase = z.enum(['interview', 'evaluator', 'self_improve']);
+
+export const SessionStatusSchema = z.enum([
+  'interviewing',
+  'prepared',
+  'running',
+  'stopped',
+  'failed',
+  'all_done',
+  'merged',
+  'archived',
+]);
+export type SessionStatus = z.infer<typeof SessionStatusSchema>;
+
+/** Why a run or interview stopped. The Python names plus this edition's additions. */
+export const StopReasonSchema = z.enum([
+  'all_done',
+  'wall_clock',
+  'token_cap',
+  'dollar_cap',
+  'iter_cap',
+  'evaluator_cap',
+  'empty_responses',
+  'no_case',
+  'provider_failure',
+  'interrupted',
+  'crash',
+  'error',
+]);
+export type StopReason = z.infer<typeof StopReasonSchema>;
+
+export const RejectionCategorySchema = z.enum([
+  'scope_creep',
+  'acceptance_gap',
+  'weak_test',
+  'tests_pass_but_wrong',
+  'half_finished',
+  'spec_violation',
+]);
+
+const RawToolCalls = z.array(z.object({ name: z.string(), arguments: z.string() }));
+
+/** One check's outcome. Output is carried in full up to CHECK_OUTPUT_CAP so the UI can show it. */
+export const CheckResultSchema = z.object({
+  name: z.string(),
+  passed: z.boolean(),
+  exit_code: z.number().int().nullable().optional(),
+  duration_ms: z.number().nonnegative().optional(),
+  output: z.string().optional(),
+  output_chars: z.number().int().nonnegative().optional(),
+});
+export const CHECK_OUTPUT_CAP = 20_000;
+
+const usageFields = {
+  prompt_tokens: z.number().int().nonnegative(),
+  eval_tokens: z.number().int().nonnegative(),
+  tokens_used_total: z.number().int().nonnegative(),
+  cost_usd: z.number().nonnegative().nullable().optional(),
+  cost_total_usd: z.number().nonnegative().optional(),
+};
+
+/** Payload schemas keyed by event type. Adding an event means adding one line here. */
+export const EventDataSchemas = {
+  log_opened: z.object({ log_version: z.number().int().positive(), session_id: z.string() }),
+  session_start: z.object({
+    source: z.string(),
+    phase: z.enum(['prep-feature', 'run']),
+    worktree: z.string(),
+    branch: z.string(),
+  }),
+  status_changed: z.object({
+    from: SessionStatusSchema.nullable(),
+    to: SessionStatusSchema,
+    reason: z.string().optional(),
+  }),
+  session_prepared: z.object({
+    trace_id: TraceId,
+    interviewer_model: z.string(),
+    prd_entries: z.number().int().nonnegative(),
+    test_files: z.number().int().nonnegative(),
+    tokens_used: z.number().int().nonnegative(),
+  }),
+  seed_committed: z.object({ sha: z.string(), branch: z.string() }),
+  seed_written: z.object({
+    task_ids: z.array(TaskId),
+    test_files: z.array(z.string()),
+    checks_preset: z.string(),
+  }),
+  seed_edited: z.object({ sha: z.string().nullable(), changed: z.array(z.string()) }),
+  question_asked: z.object({
+    question_id: z.string().min(1),
+    text: z.string().min(1),
+    options: z.array(z.string()).optional(),
+  }),
+  question_answered: z.object({ question_id: z.string().min(1), answer: z.string().min(1) }),
+  session_resume: z.object({
+    session_id: z.string(),
+    last_stop: z.string().nullable(),
+    retried: z.array(TaskId),
+    pending: z.array(TaskId),
+    unwound_commit: z.boolean(),
+    plan: z.string(),
+  }),
+  context_reset: z.object({ task_id: TaskId, trace_id: TraceId, span_id: SpanId }),
+  memory_load: z.object({
+    task_id: TaskId,
+    trace_id: TraceId,
+    span_id: SpanId,
+    trigger: z.literal('task_start'),
+    channels: z.record(z.string(), z.unknown()),
+    user_prompt_chars: z.number().int().nonnegative(),
+  }),
+  prompt_assembled: z.object({
+    task_id: TaskId,
+    trace_id: TraceId,
+    span_id: SpanId,
+    iter: z.number().int().nonnegative(),
+    role: z.enum(['worker', 'evaluator', 'self_improve']),
+    content: z.string(),
+    chars: z.number().int().nonnegative(),
+    truncated: z.boolean(),
+  }),
+  model_call: z.object({
+    task_id: TaskId.optional(),
+    trace_id: TraceId.optional(),
+    span_id: SpanId.optional(),
+    iter: z.number().int().nonnegative().optional(),
+    phase: Phase.optional(),
+    attempt: z.number().int().positive().optional(),
+    role: z.enum(['worker', 'evaluator', 'prep']).optional(),
+    model: z.string().optional(),
+    ...usageFields,
+    duration_ms: z.number().nonnegative().optional(),
+    health: z.enum(['ok', 'empty', 'error_finish', 'error']).optional(),
+    finish_reason: z.string().nullable().optional(),
+    reasoning: z.string().optional(),
+    reasoning_details: z.array(z.unknown()).optional(),
+  }),
+  empty_model_response: z.object({
+    ...WorkerBase,
+    streak: z.number().int().positive(),
+    finish_reason: z.string().nullable(),
+    prompt_tokens: z.number().int().nonnegative(),
+    eval_tokens: z.number().int().nonnegative(),
+  }),
+  tool_call: z.object({
+    task_id: TaskId.optional(),
+    trace_id: TraceId.optional(),
+    span_id: SpanId.optional(),
+    iter: z.number().int().nonnegative().optional(),
+    phase: Phase.optional(),
+    tool: z.string(),
+    args: z.unknown(),
+    args_chars: z.number().int().nonnegative().optional(),
+  }),
+  hook_run: z.object({
+    ...WorkerBase,
+    tool: z.string(),
+    hook: z.enum(['pre_tool', 'post_edit']),
+    outcome: z.enum(['allow', 'block', 'silent', 'warned']),
+    reason: z.string().optional(),
+  }),
+  tool_result: z.object({
+    task_id: TaskId.optional(),
+    trace_id: TraceId.optional(),
+    span_id: SpanId.optional(),
+    iter: z.number().int().nonnegative().optional(),
+    phase: Phase.optional(),
+    tool: z.string(),
+    result_preview: z.string(),
+    result_chars: z.number().int().nonnegative(),
+    duration_ms: z.number().nonnegative().optional(),
+  }),
+  pre_tool_block: z.object({
+    ...WorkerBase,
+    tool: z.string(),
+    result_preview: z.string(),
+    result_chars: z.number().int().nonnegative(),
+  }),
+  case_parse_error: z.object({ ...WorkerBase, error: z.string(), raw_tool_calls: RawToolCalls }),
+  validator_run: z.object({ ...WorkerBase, passed: z.boolean(), results: z.array(CheckResultSchema) }),
+  evaluator_parse_error: z.object({
+    ...WorkerBase,
+    attempt: z.number().int().positive(),
+    error: z.string(),
+    raw_tool_calls: RawToolCalls,
+  }),
+  evaluator_verdict: z.object({
+    ...WorkerBase,
+    schema_version: z.literal(1),
+    verdict: z.enum(['accept', 'reject']),
+    rejection_category: RejectionCategorySchema.optional(),
+    concern: z.string(),
+    evidence: z.array(z.string()),
+    next_step: z.string().optional(),
+    parse_failed: z.boolean().optional(),
+  }),
+  ledger_appended: z.object({ ...WorkerBase, verdict_summary: z.string() }),
+  task_done: z.object({ task_id: TaskId, trace_id: TraceId, span_id: SpanId, summary: z.string() }),
+  task_failed: z.object({
+    task_id: TaskId,
+    trace_id: TraceId,
+    span_id: SpanId.optional(),
+    reason: StopReasonSchema,
+    streak: z.number().int().optional(),
+    nudges: z.number().int().optional(),
+    evaluator_calls: z.number().int().optional(),
+  }),
+  proposed_learnings: z.object({
+    task_id: TaskId,
+    trace_id: TraceId,
+    span_id: SpanId,
+    emitted: z.boolean(),
+    entry: z.string().optional(),
+    reason: z.enum(['unparseable', 'no_proposal', 'empty_learning', 'error']).optional(),
+    raw: z.string().optional(),
+  }),
+  commit: z.object({ task_id: TaskId, trace_id: TraceId, sha: z.string().nullable() }),
+  steering_note: z.object({
+    note_id: z.string(),
+    text: z.string().min(1),
+    consumed_by: z.object({ task_id: TaskId, iter: z.number().int() }).optional(),
+  }),
+  merge: z.object({
+    strategy: z.enum(['merge', 'squash', 'ff']),
+    into: z.string(),
+    sha: z.string(),
+    backup_ref: z.string(),
+  }),
+  push: z.object({ remote: z.string(), branch: z.string() }),
+  pr: z.object({ url: z.string(), via: z.enum(['gh', 'compare_url']) }),
+  cleanse: z.object({ removed_worktree: z.boolean(), removed_branch: z.boolean() }),
+  stop: z.object({
+    reason: StopReasonSchema,
+    phase: z.enum(['interview', 'run']).optional(),
+    error: z.string().optional(),
+  }),
+} as const;
+
+export type EventType = keyof typeof EventDataSchemas;
+export const EVENT_TYPES = Object.keys(EventDataSchemas) as EventType[];
+
+export type EventData<T extends EventType> = z.infer<(typeof EventDataSchemas)[T]>;
+
+/** A stored event: the envelope plus a typed payload. */
+export type TilthEvent = {
+  [T in EventType]: { seq: number; ts: string; type: T; data: EventData<T> };
+}[EventType];
+
+const envelope = { seq: z.number().int().positive(), ts: z.iso.datetime() };
+
+function eventSchemaFor<T extends EventType>(type: T) {
+  return z.object({ ...envelope, type: z.literal(type), data: EventDataSchemas[type] });
+}
+
+/** The discriminated union of every event, validated on write and on read. */
+export const TilthEventSchema = z.discriminatedUnion(
+  'type',
+  EVENT_TYPES.map((t) => eventSchemaFor(t)) as unknown as [
+    ReturnType<typeof eventSchemaFor>,
+    ...ReturnType<typeof eventSchemaFor>[],
+  ],
+) as unknown as z.ZodType<TilthEvent>;
+
+/** An event as a job emits it, before the log assigns seq and ts. */
+export type EventInput = {
+  [T in EventType]: { type: T; data: EventData<T> };
+}[EventType];
+
+/**
+ * Upgrade a raw event line from an older log version to the current shape. Version 1 is the
+ * first, so this is the identity today; the hook exists so shapes never change in place.
+ */
+export function upgradeEvent(raw: unknown, fromVersion: number): unknown {
+  if (fromVersion > LOG_VERSION) {
+    throw new Error(`log version ${fromVersion} is newer than this Tilth understands (${LOG_VERSION})`);
+  }
+  return raw;
+}

@@ -1,0 +1,181 @@
+/**
+ * Schemas for every file in a session folder (SPEC §3). Each file is validated when read; a file
+ * that does not match gives a clear error naming it.
+ */
+import { z } from 'zod';
+import { CheckResultSchema, RejectionCategorySchema, SessionStatusSchema, StopReasonSchema } from './events.ts';
+
+/** `YYYYMMDD-HHMMSS-<6 hex>`, e.g. `20260525-103149-3800ea`; sorts chronologically. */
+export const SESSION_ID_PATTERN = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
+export const SessionIdSchema = z
+  .string()
+  .regex(SESSION_ID_PATTERN, 'a session id looks like 20260525-103149-3800ea (YYYYMMDD-HHMMSS-6 hex)');
+
+export const TaskIdSchema = z.string().regex(/^T-\d{3,}$/, 'a task id looks like T-001');
+
+export const UsageSchema = z.object({
+  prompt_tokens: z.number().int().nonnegative(),
+  completion_tokens: z.number().int().nonnegative(),
+  total_tokens: z.number().int().nonnegative(),
+  cost_usd: z.number().nonnegative(),
+  calls: z.number().int().nonnegative(),
+});
+export type Usage = z.infer<typeof UsageSchema>;
+export const EMPTY_USAGE: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cost_usd: 0, calls: 0 };
+
+export const CapsSchema = z.object({
+  max_iterations_per_task: z.number().int().nonnegative(),
+  max_wall_clock_minutes: z.number().nonnegative(),
+  max_tokens: z.number().int().nonnegative(),
+  max_dollars: z.number().nonnegative(),
+  max_evaluator_calls_per_task: z.number().int().nonnegative(),
+});
+export type Caps = z.infer<typeof CapsSchema>;
+
+export const ModelsSchema = z.object({ worker: z.string(), evaluator: z.string(), prep: z.string() });
+
+export const CheckpointSchema = z.object({
+  session_id: z.string(),
+  status: SessionStatusSchema,
+  source: z.string(),
+  base_branch: z.string().nullable(),
+  base_sha: z.string().nullable(),
+  branch: z.string(),
+  worktree: z.string(),
+  brief: z.string().default(''),
+  title: z.string().default(''),
+  models: ModelsSchema.nullable().default(null),
+  caps: CapsSchema.nullable().default(null),
+  /** The run's spend; the interview's is kept apart (SPEC §13: interview tokens do not count). */
+  usage: UsageSchema.default(EMPTY_USAGE),
+  interview_usage: UsageSchema.default(EMPTY_USAGE),
+  last_stop: StopReasonSchema.nullable().default(null),
+  last_error: z.string().nullable().default(null),
+  created_at: z.iso.datetime(),
+  updated_at: z.iso.datetime(),
+});
+export type Checkpoint = z.infer<typeof CheckpointSchema>;
+
+export const TaskStatusSchema = z.enum(['pending', 'in_progress', 'done', 'failed']);
+export const PrdEntrySchema = z.object({
+  id: TaskIdSchema,
+  title: z.string().min(1),
+  description: z.string().min(1),
+  acceptance_criteria: z.array(z.string().min(1)).min(1),
+  status: TaskStatusSchema.default('pending'),
+});
+export type PrdEntry = z.infer<typeof PrdEntrySchema>;
+export const PrdSchema = z.array(PrdEntrySchema);
+
+export const SeedMetaSchema = z.object({
+  interviewer_model: z.string(),
+  started_at: z.iso.datetime(),
+  ended_at: z.iso.datetime(),
+  tokens: z.object({ prompt: z.number().int(), completion: z.number().int(), total: z.number().int() }),
+  cost_usd: z.number().nonnegative().default(0),
+  tldr: z.string(),
+  open_questions: z.array(z.string()),
+  blockers: z.array(z.string()),
+  scope_notes: z.string(),
+  checks_preset: z.enum(['pytest', 'node', 'custom']),
+  custom_checks: z.object({ test: z.string(), lint: z.string().optional() }).optional(),
+  /** sha256 of each seed test file, by path relative to the worktree; a case may not change them. */
+  locked_tests: z.record(z.string(), z.string()),
+});
+export type SeedMeta = z.infer<typeof SeedMetaSchema>;
+
+export const AcCoverageSchema = z.object({
+  criterion: z.string(),
+  addressed_by: z.string(),
+  evidence: z.string().optional(),
+});
+export const CaseSchema = z.object({
+  summary: z.string().min(1),
+  ac_coverage: z.array(AcCoverageSchema),
+  work_arounds: z.array(z.string()).optional(),
+  uncertainties: z.array(z.string()).optional(),
+});
+export type Case = z.infer<typeof CaseSchema>;
+
+export const VerdictSchema = z.object({
+  verdict: z.enum(['accept', 'reject']),
+  rejection_category: RejectionCategorySchema.optional(),
+  concern: z.string(),
+  evidence: z.array(z.string()),
+  next_step: z.string().optional(),
+  parse_failed: z.boolean().optional(),
+});
+export type Verdict = z.infer<typeof VerdictSchema>;
+
+export const LedgerEntrySchema = z.object({
+  ts: z.iso.datetime(),
+  iter: z.number().int().positive(),
+  diff_summary: z.string(),
+  case: CaseSchema.nullable(),
+  verdict: VerdictSchema,
+  checks: z.array(CheckResultSchema).optional(),
+});
+export type LedgerEntry = z.infer<typeof LedgerEntrySchema>;
+
+export const SteeringNoteSchema = z.object({
+  note_id: z.string(),
+  ts: z.iso.datetime(),
+  text: z.string().min(1),
+  consumed_at: z.iso.datetime().nullable().default(null),
+});
+export type SteeringNote = z.infer<typeof SteeringNoteSchema>;
+
+/** A chat message as the interview persists it (OpenAI shape, reasoning echoed back). */
+export const ChatMessageSchema = z
+  .object({
+    role: z.enum(['system', 'user', 'assistant', 'tool']),
+    content: z.string().nullable().optional(),
+    tool_calls: z.array(z.unknown()).optional(),
+    tool_call_id: z.string().optional(),
+    reasoning: z.string().optional(),
+    reasoning_details: z.array(z.unknown()).optional(),
+  })
+  .loose();
+export type ChatMessage = z.infer<typeof ChatMessageSchema>;
+
+export const PendingQuestionSchema = z.object({
+  question_id: z.string(),
+  tool_call_id: z.string(),
+  text: z.string(),
+  options: z.array(z.string()).optional(),
+  asked_at: z.iso.datetime(),
+});
+
+export const InterviewStateSchema = z.object({
+  trace_id: z.string(),
+  started_at: z.iso.datetime(),
+  iterations: z.number().int().nonnegative(),
+  messages: z.array(ChatMessageSchema),
+  pending: PendingQuestionSchema.nullable(),
+});
+export type InterviewState = z.infer<typeof InterviewStateSchema>;
+
+export const TaskSummarySchema = z.object({
+  id: TaskIdSchema,
+  title: z.string(),
+  status: TaskStatusSchema,
+  iterations: z.number().int().nonnegative(),
+  evaluator_calls: z.number().int().nonnegative(),
+  verdicts: z.record(z.string(), z.number().int().nonnegative()),
+  duration_ms: z.number().nonnegative(),
+});
+
+export const SummarySchema = z.object({
+  version: z.literal(1),
+  tasks: z.array(TaskSummarySchema),
+  totals: z.object({
+    iterations: z.number().int().nonnegative(),
+    model_calls: z.number().int().nonnegative(),
+    tool_calls: z.number().int().nonnegative(),
+    tokens: z.number().int().nonnegative(),
+    cost_usd: z.number().nonnegative(),
+    verdicts: z.record(z.string(), z.number().int().nonnegative()),
+  }),
+  updated_at: z.iso.datetime(),
+});
+export type Summary = z.infer<typeof SummarySchema>;
