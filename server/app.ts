@@ -46,10 +46,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
-    // Never log the Authorization header or cookies.
-    disableRequestLogging: true,
   });
   app.decorateRequest('authMethod', null);
+  // Registered before our hooks: its own onRequest hook marks upgrade requests so that a refused
+  // upgrade's socket is destroyed after the error response instead of lingering.
+  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
 
   // Ordering matters: Host first (DNS rebinding), then the token, then Origin for anything that
   // changes state or upgrades to a WebSocket. The static SPA needs only the Host check: it holds
@@ -70,7 +71,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return reply.status(body.status).type('application/json').send({ error: body.error } satisfies ErrorBody);
   });
 
-  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
   healthRoutes(app, deps);
   authRoutes(app, deps);
   configRoutes(app, deps);

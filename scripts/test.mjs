@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+// `npm test`: type check, vitest, build the SPA, Playwright in the system Chromium — then one
+// closing line `N passed, N failed` that counts every test that ran (CI reads it).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const reports = path.join(root, '.reports');
+fs.rmSync(reports, { recursive: true, force: true });
+fs.mkdirSync(reports, { recursive: true });
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+
+if (!fs.existsSync(bin('vitest'))) {
+  console.error('Dependencies are missing. Run `npm ci` first.');
+  process.exit(1);
+}
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!fs.existsSync(CHROMIUM)) {
+  console.error(
+    `Chromium is missing (looked for ${CHROMIUM}); the browser tests need it.\n` +
+      'Install Debian\'s build:  apt-get update && apt-get install -y chromium\n' +
+      '(or point CHROMIUM_PATH at another Chromium binary). Playwright\'s own browser download does not work here.',
+  );
+  process.exit(1);
+}
+
+function run(label, cmd, args, env = {}) {
+  console.log(`\n── ${label} ──`);
+  const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  return result.status ?? 1;
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+let passed = 0;
+let failed = 0;
+let broken = false;
+
+if (run('typecheck', bin('tsc'), ['--noEmit']) !== 0) {
+  broken = true;
+  failed += 1; // a type error is a failed check even though no test counted it
+}
+
+const vitestJson = path.join(reports, 'vitest.json');
+const vitestStatus = run('vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
+const vitest = readJson(vitestJson);
+if (vitest) {
+  passed += vitest.numPassedTests;
+  failed += vitest.numFailedTests;
+}
+if (vitestStatus !== 0 && (!vitest || vitest.numFailedTests === 0)) broken = true;
+
+if (run('build web', bin('vite'), ['build', '--config', 'web/vite.config.ts', '--logLevel', 'warn']) !== 0) {
+  broken = true;
+  failed += 1;
+} else {
+  const pwJson = path.join(reports, 'playwright.json');
+  const pwStatus = run('playwright', bin('playwright'), ['test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson });
+  const pw = readJson(pwJson);
+  if (pw) {
+    passed += pw.stats.expected + pw.stats.flaky;
+    failed += pw.stats.unexpected;
+  }
+  if (pwStatus !== 0 && (!pw || pw.stats.unexpected === 0)) broken = true;
+}
+
+if (broken && failed === 0) failed = 1;
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);

@@ -1,0 +1,107 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError, describeConfig, loadConfig, maskSecret } from './config.ts';
+import { tempDir } from './testing/test-app.ts';
+
+let home: string;
+beforeEach(() => {
+  home = tempDir();
+});
+afterEach(() => fs.rmSync(home, { recursive: true, force: true }));
+
+const worker = { TILTH_BASE_URL: 'http://127.0.0.1:9/v1', TILTH_API_KEY: 'sk-test-1234567890', TILTH_WORKER_MODEL: 'w' };
+
+function errorOf(fn: () => unknown): ConfigError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof ConfigError) return err;
+    throw err;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('starts with no provider and documented defaults, each marked as default', () => {
+    const config = loadConfig({ env: {}, home });
+    expect(config.roles).toEqual({});
+    expect(config.caps).toEqual({
+      max_iterations_per_task: 32,
+      max_wall_clock_minutes: 120,
+      max_tokens: 2_000_000,
+      max_dollars: 10,
+      max_evaluator_calls_per_task: 0,
+    });
+    expect(config.sessionsDir).toBe(path.join(home, 'sessions'));
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.values.TILTH_MAX_TOKENS.source).toBe('default');
+  });
+
+  it('takes each value from the first source that has it: flag, env, .env, file, default', () => {
+    fs.writeFileSync(path.join(home, '.env'), 'TILTH_MAX_DOLLARS=3\nTILTH_MAX_TOKENS=500\nTILTH_PORT=5000\n');
+    fs.writeFileSync(path.join(home, 'config.json'), JSON.stringify({ TILTH_MAX_DOLLARS: 1, TILTH_MAX_TOKENS: 100, TILTH_PORT: 6000, TILTH_MAX_ITERATIONS_PER_TASK: 7 }));
+    const config = loadConfig({ env: { TILTH_MAX_TOKENS: '900', TILTH_PORT: '7000' }, flags: { TILTH_PORT: '8000' }, home });
+    expect(config.values.TILTH_PORT).toEqual({ value: 8000, source: 'flag' });
+    expect(config.values.TILTH_MAX_TOKENS).toEqual({ value: 900, source: 'env' });
+    expect(config.values.TILTH_MAX_DOLLARS).toEqual({ value: 3, source: 'dotenv' });
+    expect(config.values.TILTH_MAX_ITERATIONS_PER_TASK).toEqual({ value: 7, source: 'file' });
+    expect(config.values.TILTH_MAX_WALL_CLOCK_MINUTES).toEqual({ value: 120, source: 'default' });
+  });
+
+  it('treats a blank value as unset and falls through to the next source', () => {
+    fs.writeFileSync(path.join(home, '.env'), 'TILTH_MAX_DOLLARS=4\n');
+    const config = loadConfig({ env: { TILTH_MAX_DOLLARS: '   ', TILTH_MAX_TOKENS: '' }, home });
+    expect(config.values.TILTH_MAX_DOLLARS).toEqual({ value: 4, source: 'dotenv' });
+    expect(config.values.TILTH_MAX_TOKENS.source).toBe('default');
+  });
+
+  it('lists every bad value at once, naming the variable and its source', () => {
+    fs.writeFileSync(path.join(home, 'config.json'), JSON.stringify({ TILTH_NOPE: 1 }));
+    const err = errorOf(() =>
+      loadConfig({ env: { TILTH_MAX_TOKENS: 'lots', TILTH_BASE_URL: 'ftp://x', TILTH_PORT: '70000', TILTH_MAX_DOLLARS: '-1' }, home }),
+    );
+    const text = err.problems.join('\n');
+    expect(err.problems.length).toBeGreaterThanOrEqual(5);
+    expect(text).toMatch(/TILTH_MAX_TOKENS \(from environment\) must be a whole number, got "lots"/);
+    expect(text).toMatch(/TILTH_BASE_URL \(from environment\) must be an http\(s\) URL/);
+    expect(text).toMatch(/TILTH_PORT \(from environment\) must be between 0 and 65535/);
+    expect(text).toMatch(/TILTH_MAX_DOLLARS .* must be at least 0/);
+    expect(text).toMatch(/unknown key TILTH_NOPE/);
+  });
+
+  it('reports a config file that is not JSON', () => {
+    fs.writeFileSync(path.join(home, 'config.json'), '{ nope');
+    expect(errorOf(() => loadConfig({ env: {}, home })).message).toMatch(/config\.json: not valid JSON/);
+  });
+
+  it('routes every role to the worker endpoint unless a role overrides it key by key', () => {
+    const config = loadConfig({
+      env: { ...worker, TILTH_EVALUATOR_BASE_URL: 'http://127.0.0.1:10/v1', TILTH_EVALUATOR_API_KEY: 'other-key-123456', TILTH_PREP_MODEL: 'p' },
+      home,
+    });
+    expect(config.roles.worker).toEqual({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-test-1234567890', model: 'w' });
+    expect(config.roles.evaluator).toEqual({ baseUrl: 'http://127.0.0.1:10/v1', apiKey: 'other-key-123456', model: 'w' });
+    expect(config.roles.prep).toEqual({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-test-1234567890', model: 'p' });
+  });
+
+  it('names what is missing when the worker endpoint is only partly set', () => {
+    const err = errorOf(() => loadConfig({ env: { TILTH_BASE_URL: 'http://127.0.0.1:9/v1' }, home }));
+    expect(err.message).toMatch(/also set TILTH_API_KEY, TILTH_WORKER_MODEL/);
+  });
+});
+
+describe('describeConfig', () => {
+  it('masks keys and reports whether a provider is configured', () => {
+    const view = describeConfig(loadConfig({ env: worker, home }));
+    const key = view.entries.find((e) => e.key === 'TILTH_API_KEY');
+    expect(key).toMatchObject({ value: 'sk-…7890', secret: true, source: 'env' });
+    expect(JSON.stringify(view)).not.toContain('sk-test-1234567890');
+    expect(view.provider_configured).toBe(true);
+    expect(describeConfig(loadConfig({ env: {}, home })).provider_configured).toBe(false);
+  });
+
+  it('masks short secrets entirely', () => {
+    expect(maskSecret('abc')).toBe('••••');
+  });
+});

@@ -1,0 +1,102 @@
+import fs from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConflictError } from '../errors.ts';
+import { SessionStore } from '../store/session-store.ts';
+import { silentLogger, tempDir } from '../testing/test-app.ts';
+import { JobRunner, recoverAfterCrash } from './job-runner.ts';
+
+let root: string;
+let store: SessionStore;
+beforeEach(() => {
+  root = tempDir();
+  store = new SessionStore(root);
+});
+afterEach(() => {
+  store.close();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+const newSession = (status: 'running' | 'interviewing' | 'prepared' | 'all_done') =>
+  store.create({ source: '/repo', brief: 'b', baseBranch: 'main', baseSha: 'abc', status }).session_id;
+
+describe('JobRunner', () => {
+  it('runs a job with a context whose emit lands in the session log, then forgets it', async () => {
+    const id = newSession('prepared');
+    const runner = new JobRunner(store, silentLogger);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    runner.start('run', id, async (ctx) => {
+      expect(ctx.paths.sessionDir).toBe(store.dir(id));
+      ctx.emit({ type: 'question_answered', data: { question_id: 'q1', answer: 'yes' } });
+      await gate;
+    });
+    expect(runner.list()).toHaveLength(1);
+    expect(runner.forSession(id)?.kind).toBe('run');
+    release();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(runner.list()).toHaveLength(0);
+    expect(store.log(id).readAfter(0, 10).map((e) => e.type)).toContain('question_answered');
+  });
+
+  it('allows one job per session', () => {
+    const id = newSession('prepared');
+    const runner = new JobRunner(store, silentLogger);
+    runner.start('run', id, () => new Promise(() => {}));
+    expect(() => runner.start('interview', id, async () => {})).toThrow(ConflictError);
+  });
+
+  it('stops a job through its abort signal and waits for it to finish', async () => {
+    const id = newSession('prepared');
+    const runner = new JobRunner(store, silentLogger);
+    let sawAbort = false;
+    runner.start('run', id, (ctx) =>
+      new Promise<void>((resolve) => {
+        ctx.signal.addEventListener('abort', () => {
+          sawAbort = true;
+          setTimeout(resolve, 20);
+        });
+      }),
+    );
+    expect(await runner.stop(id)).toBe(true);
+    expect(sawAbort).toBe(true);
+    expect(runner.list()).toEqual([]);
+    expect(await runner.stop(id)).toBe(false);
+  });
+
+  it('logs a job that throws and keeps going', async () => {
+    const id = newSession('prepared');
+    const errors: string[] = [];
+    const runner = new JobRunner(store, { ...silentLogger, error: (m) => errors.push(m) });
+    runner.start('run', id, async () => {
+      throw new Error('boom');
+    });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(errors).toEqual([`run job for ${id} failed`]);
+    expect(runner.list()).toEqual([]);
+  });
+});
+
+describe('recoverAfterCrash', () => {
+  it('marks sessions left running or interviewing as stopped by a crash, and leaves the rest', () => {
+    const running = newSession('running');
+    const interviewing = newSession('interviewing');
+    const prepared = newSession('prepared');
+    const done = newSession('all_done');
+    const recovered = recoverAfterCrash(store, silentLogger);
+    expect(recovered.sort()).toEqual([running, interviewing].sort());
+    expect(store.readCheckpoint(running)).toMatchObject({ status: 'stopped', last_stop: 'crash' });
+    expect(store.readCheckpoint(interviewing)).toMatchObject({ status: 'stopped', last_stop: 'crash' });
+    expect(store.readCheckpoint(prepared).status).toBe('prepared');
+    expect(store.readCheckpoint(done).status).toBe('all_done');
+    const types = store.log(running).readAfter(0, 100).map((e) => e.type);
+    expect(types.slice(-2)).toEqual(['stop', 'status_changed']);
+  });
+
+  it('skips a session whose checkpoint is corrupt and says so', () => {
+    const id = newSession('running');
+    fs.writeFileSync(store.file(id, 'checkpoint.json'), '{');
+    const warnings: string[] = [];
+    expect(recoverAfterCrash(store, { ...silentLogger, warn: (m) => warnings.push(m) })).toEqual([]);
+    expect(warnings[0]).toContain(id);
+  });
+});

@@ -1,0 +1,218 @@
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import type { TilthEvent } from '../../shared/events.ts';
+import { ServerFrameSchema, type ServerFrame } from '../../shared/stream-protocol.ts';
+import { makeTestApp, TEST_TOKEN, type TestApp } from '../testing/test-app.ts';
+
+let t: TestApp;
+let port: number;
+
+async function setup(stream?: { heartbeatMs?: number; maxBufferedBytes?: number }) {
+  t = await makeTestApp(stream ? { stream } : {});
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  port = (t.app.server.address() as AddressInfo).port;
+  t.setPort(port);
+}
+
+beforeEach(async () => {
+  await setup();
+});
+afterEach(async () => {
+  await t.close();
+});
+
+/** A real WebSocket client that records parsed frames and lets a test wait for one. */
+class Client {
+  readonly frames: ServerFrame[] = [];
+  private waiters: { test: (f: ServerFrame) => boolean; resolve: (f: ServerFrame) => void }[] = [];
+  constructor(readonly ws: WebSocket) {
+    ws.on('message', (data) => {
+      const frame = ServerFrameSchema.parse(JSON.parse(String(data)));
+      this.frames.push(frame);
+      this.waiters = this.waiters.filter((w) => (w.test(frame) ? (w.resolve(frame), false) : true));
+    });
+  }
+  static async open(headers: Record<string, string> = { authorization: `Bearer ${TEST_TOKEN}` }): Promise<Client> {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/api/stream`, { headers });
+    const client = new Client(ws);
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    return client;
+  }
+  send(frame: unknown) {
+    this.ws.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
+  }
+  next(test: (f: ServerFrame) => boolean, timeoutMs = 5000): Promise<ServerFrame> {
+    const found = this.frames.find(test);
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('timed out waiting for a frame')), timeoutMs);
+      this.waiters.push({ test, resolve: (f) => (clearTimeout(timer), resolve(f)) });
+    });
+  }
+  events(sessionId: string): TilthEvent[] {
+    return this.frames.flatMap((f) => (f.type === 'event' && f.sessionId === sessionId ? [f.event] : []));
+  }
+  close() {
+    this.ws.close();
+  }
+}
+
+function rejectedStatus(headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/api/stream`, { headers });
+    ws.on('unexpected-response', (_req, res) => {
+      resolve(res.statusCode ?? 0);
+      ws.terminate();
+    });
+    ws.on('open', () => reject(new Error('upgrade should have been refused')));
+    ws.on('error', () => {});
+  });
+}
+
+const makeSession = () => t.store.create({ source: '/repo', brief: 'b', baseBranch: 'main', baseSha: 'abc', status: 'prepared' }).session_id;
+const answer = (i: number) => ({ type: 'question_answered' as const, data: { question_id: `q${i}`, answer: 'a' } });
+
+describe('/api/stream', () => {
+  it('refuses the upgrade without a token, or from a foreign origin, or with a bad host', async () => {
+    expect(await rejectedStatus({})).toBe(401);
+    expect(await rejectedStatus({ authorization: 'Bearer wrong' })).toBe(401);
+    expect(await rejectedStatus({ cookie: `tilth_token_${port}=${TEST_TOKEN}`, origin: 'http://evil.example' })).toBe(403);
+    expect(await rejectedStatus({ cookie: `tilth_token_${port}=${TEST_TOKEN}` })).toBe(403);
+    expect(await rejectedStatus({ authorization: `Bearer ${TEST_TOKEN}`, host: `evil.example:${port}` })).toBe(403);
+  });
+
+  it('accepts the cookie with our own origin, and says hello', async () => {
+    const c = await Client.open({ cookie: `tilth_token_${port}=${TEST_TOKEN}`, origin: `http://127.0.0.1:${port}` });
+    expect((await c.next((f) => f.type === 'hello')).type).toBe('hello');
+    c.close();
+  });
+
+  it('sends the backlog after afterSeq, then caught-up, then live events with no duplicates or gaps', async () => {
+    const id = makeSession();
+    for (let i = 0; i < 1200; i++) t.store.emit(id, answer(i));
+    const stored = t.store.log(id).lastSeq;
+    const c = await Client.open();
+    c.send({ type: 'subscribe', sessionId: id, afterSeq: 100 });
+    const caught = await c.next((f) => f.type === 'caught-up');
+    expect(caught).toEqual({ type: 'caught-up', sessionId: id, lastSeq: stored });
+    for (let i = 0; i < 50; i++) t.store.emit(id, answer(2000 + i));
+    await c.next((f) => f.type === 'event' && f.event.seq === stored + 50);
+    const seqs = c.events(id).map((e) => e.seq);
+    expect(seqs).toEqual(Array.from({ length: stored + 50 - 100 }, (_, i) => 101 + i));
+    const caughtIndex = c.frames.indexOf(caught);
+    const lastBacklog = c.frames.slice(0, caughtIndex).filter((f) => f.type === 'event');
+    expect(lastBacklog.at(-1)).toMatchObject({ event: { seq: stored } });
+    c.close();
+  });
+
+  it('keeps events appended while the backlog is being sent, exactly once', async () => {
+    const id = makeSession();
+    for (let i = 0; i < 3000; i++) t.store.emit(id, answer(i));
+    const c = await Client.open();
+    c.send({ type: 'subscribe', sessionId: id, afterSeq: 0 });
+    let extra = 0;
+    const timer = setInterval(() => {
+      if (extra < 200) {
+        t.store.emit(id, answer(10_000 + extra));
+        extra++;
+      }
+    }, 1);
+    await c.next((f) => f.type === 'caught-up');
+    while (extra < 200) await new Promise((r) => setTimeout(r, 5));
+    clearInterval(timer);
+    const last = t.store.log(id).lastSeq;
+    await c.next((f) => f.type === 'event' && f.event.seq === last);
+    const seqs = c.events(id).map((e) => e.seq);
+    expect(seqs).toEqual(Array.from({ length: last }, (_, i) => i + 1));
+    c.close();
+  });
+
+  it('resubscribing from a later seq resumes from there without repeats', async () => {
+    const id = makeSession();
+    for (let i = 0; i < 10; i++) t.store.emit(id, answer(i));
+    const c = await Client.open();
+    c.send({ type: 'subscribe', sessionId: id, afterSeq: 0 });
+    await c.next((f) => f.type === 'caught-up');
+    c.frames.length = 0;
+    const from = t.store.log(id).lastSeq - 3;
+    c.send({ type: 'subscribe', sessionId: id, afterSeq: from });
+    const caught = await c.next((f) => f.type === 'caught-up');
+    expect(caught).toMatchObject({ lastSeq: from + 3 });
+    expect(c.events(id).map((e) => e.seq)).toEqual([from + 1, from + 2, from + 3]);
+    t.store.emit(id, answer(100));
+    await c.next((f) => f.type === 'event' && f.event.seq === from + 4);
+    expect(c.events(id).map((e) => e.seq)).toEqual([from + 1, from + 2, from + 3, from + 4]);
+    c.close();
+  });
+
+  it('answers bad frames with an error frame and keeps the socket open', async () => {
+    const id = makeSession();
+    const c = await Client.open();
+    c.send('not json');
+    expect(await c.next((f) => f.type === 'error')).toMatchObject({ code: 'bad_frame' });
+    c.frames.length = 0;
+    c.send({ type: 'subscribe', sessionId: '../../etc', afterSeq: 0 });
+    expect(await c.next((f) => f.type === 'error')).toMatchObject({ code: 'bad_frame', message: expect.stringMatching(/sessionId/) });
+    c.frames.length = 0;
+    c.send({ type: 'subscribe', sessionId: id, afterSeq: -5 });
+    expect(await c.next((f) => f.type === 'error')).toMatchObject({ code: 'bad_frame' });
+    c.frames.length = 0;
+    c.send({ type: 'subscribe', sessionId: '20200101-000000-000000', afterSeq: 0 });
+    expect(await c.next((f) => f.type === 'error')).toMatchObject({ code: 'session_not_found' });
+    c.send({ type: 'ping', id: 7 });
+    expect(await c.next((f) => f.type === 'pong' && f.id === 7)).toBeTruthy();
+    expect(c.ws.readyState).toBe(WebSocket.OPEN);
+    c.close();
+  });
+
+  it('tells sessions-list subscribers when sessions change', async () => {
+    const c = await Client.open();
+    c.send({ type: 'subscribe-sessions' });
+    await new Promise((r) => setTimeout(r, 50));
+    makeSession();
+    expect(await c.next((f) => f.type === 'sessions-changed')).toEqual({ type: 'sessions-changed' });
+    c.close();
+  });
+});
+
+describe('/api/stream under pressure', () => {
+  it('cuts off a client that stops reading instead of buffering without bound', async () => {
+    await t.close();
+    await setup({ maxBufferedBytes: 256 * 1024 });
+    const id = makeSession();
+    const c = await Client.open();
+    c.send({ type: 'subscribe', sessionId: id, afterSeq: 0 });
+    await c.next((f) => f.type === 'caught-up');
+    // Stop reading: the kernel buffers fill, then the server's send buffer grows.
+    (c.ws as unknown as { _socket: { pause(): void } })._socket.pause();
+    const closed = new Promise<void>((resolve) => c.ws.once('close', () => resolve()));
+    const big = 'x'.repeat(15_000);
+    for (let i = 0; i < 2000; i++) {
+      t.store.emit(id, { type: 'question_asked', data: { question_id: `q${i}`, text: big } });
+      await new Promise((r) => setImmediate(r));
+    }
+    (c.ws as unknown as { _socket: { resume(): void } })._socket.resume();
+    await closed;
+    expect(c.events(id).length).toBeLessThan(2000);
+  });
+
+  it('terminates a peer that stops answering heartbeats', async () => {
+    await t.close();
+    await setup({ heartbeatMs: 50 });
+    const c = await Client.open();
+    // Swallow pings so no pong goes back: the server must give up on us.
+    (c.ws as unknown as { pong: () => void }).pong = () => {};
+    const internal = c.ws as unknown as { _receiver: { removeAllListeners(e: string): void; on(e: string, f: () => void): void } };
+    internal._receiver.removeAllListeners('ping');
+    internal._receiver.on('ping', () => {});
+    const closed = await new Promise<boolean>((resolve) => {
+      c.ws.once('close', () => resolve(true));
+      setTimeout(() => resolve(false), 2000);
+    });
+    expect(closed).toBe(true);
+  });
+});

@@ -1,0 +1,67 @@
+/**
+ * Starts a real `tilth serve` in its own process group, reads the URL it prints, and kills the
+ * whole group on stop — so no test leaves a server behind.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface TilthProcess {
+  url: string;
+  origin: string;
+  port: number;
+  token: string;
+  home: string;
+  sessionsDir: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export async function startTilth(options: { port?: number; home?: string; env?: Record<string, string> } = {}): Promise<TilthProcess> {
+  const home = options.home ?? fs.mkdtempSync(path.join(os.tmpdir(), 'tilth-e2e-'));
+  const sessionsDir = path.join(home, 'sessions');
+  const child: ChildProcess = spawn(process.execPath, ['bin/tilth.js', 'serve', '--port', String(options.port ?? 0), '--sessions-dir', sessionsDir], {
+    cwd: path.resolve(import.meta.dirname, '..', '..'),
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, TILTH_HOME: home, ...options.env },
+  });
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`tilth serve printed no URL in time:\n${output}`)), 30_000);
+    const check = () => {
+      const match = /(http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout?.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`tilth serve exited with ${code}:\n${output}`));
+    });
+  });
+  const parsed = new URL(url);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    url,
+    origin: parsed.origin,
+    port: Number(parsed.port),
+    token: parsed.hash.replace('#token=', ''),
+    home,
+    sessionsDir,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode !== null || child.pid === undefined) return;
+      process.kill(-child.pid, 'SIGTERM');
+      const timeout = setTimeout(() => child.pid && process.kill(-child.pid, 'SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timeout);
+    },
+  };
+}
