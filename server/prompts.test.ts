@@ -1,0 +1,28 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fillPrompt, loadPrompt, PromptError } from './prompts.ts';
+import { tempDir } from './testing/test-app.ts';
+
+describe('prompts', () => {
+  it('fills named slots', () => {
+    expect(fillPrompt('Task {{task}} in {{ workspace }}.', { task: 'T-001', workspace: '/w' })).toBe('Task T-001 in /w.');
+  });
+
+  it('refuses a missing slot and an unknown one, naming both', () => {
+    expect(() => fillPrompt('{{a}} {{b}}', { a: '1', c: '3' }, 'x.md')).toThrow(new PromptError('x.md: missing slot(s) b; unknown slot(s) c'));
+  });
+
+  it('inserts values literally, never expanding slots inside them', () => {
+    expect(fillPrompt('{{a}}', { a: '{{a}} $& $1' })).toBe('{{a}} $& $1');
+  });
+
+  it('loads a prompt file by name and rejects names that are paths', () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'hello.md'), 'Hello {{who}}');
+    expect(loadPrompt('hello', { who: 'you' }, dir)).toBe('Hello you');
+    expect(() => loadPrompt('../etc/passwd', {}, dir)).toThrow(/bad prompt name/);
+    expect(() => loadPrompt('absent', {}, dir)).toThrow(/no prompt file/);
+    fs.rmSync(dir, { recursive: true });
+  });
+});
