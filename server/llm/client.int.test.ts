@@ -1,0 +1,365 @@
+import { APIError } from 'openai';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MALFORMED_TOOL_ARGUMENTS, startFakeModel, type FakeModel } from '../testing/fake-model.ts';
+import { ModelClient, type ModelCallRecord, type ModelClientOptions } from './client.ts';
+import { ProviderFailureError, ProviderNotConfiguredError, UnhealthyReplyError } from './errors.ts';
+import { assistantHistoryMessage } from './reply.ts';
+import type { Sleep } from './retry.ts';
+import type { RoleEndpoints } from './types.ts';
+
+const MESSAGES = [{ role: 'user' as const, content: 'Work on T-001.' }];
+const TOOLS = [{ type: 'function' as const, function: { name: 'read_file', parameters: { type: 'object' } } }];
+const KEY = 'sk-test-0123456789abcdef';
+
+let fake: FakeModel;
+const extraServers: FakeModel[] = [];
+
+beforeEach(async () => {
+  fake = await startFakeModel();
+});
+
+afterEach(async () => {
+  await Promise.all([fake, ...extraServers.splice(0)].map((f) => f.close()));
+});
+
+/** A client for the worker role at `fake`, recording every attempt and every backoff delay. */
+function setup(options: Partial<ModelClientOptions> = {}, endpoints?: RoleEndpoints) {
+  const calls: ModelCallRecord[] = [];
+  const delays: number[] = [];
+  const sleep: Sleep = async (ms) => {
+    delays.push(ms);
+  };
+  const client = new ModelClient({
+    endpoints: endpoints ?? { worker: { baseUrl: fake.baseURL, apiKey: KEY, model: 'worker-model' } },
+    sleep,
+    random: () => 0.5,
+    retry: { baseDelayMs: 100 },
+    onCall: (call) => calls.push(call),
+    ...options,
+  });
+  return { client, calls, delays };
+}
+
+describe('routing by role', () => {
+  it('sends two roles with the same model name to their own providers', async () => {
+    const other = await startFakeModel();
+    extraServers.push(other);
+    fake.enqueue('shared-model', { content: 'from the worker provider' });
+    other.enqueue('shared-model', { content: 'from the evaluator provider' });
+    const { client } = setup({}, {
+      worker: { baseUrl: fake.baseURL, apiKey: 'key-one', model: 'shared-model' },
+      evaluator: { baseUrl: other.baseURL, apiKey: 'key-two', model: 'shared-model' },
+    });
+
+    const evaluator = await client.chat('evaluator', { messages: MESSAGES });
+    const worker = await client.chat('worker', { messages: MESSAGES });
+
+    expect(evaluator.message.content).toBe('from the evaluator provider');
+    expect(worker.message.content).toBe('from the worker provider');
+    expect(fake.requests).toHaveLength(1);
+    expect(other.requests).toHaveLength(1);
+    expect(client.sdkClientCount).toBe(2);
+    fake.assertDone();
+    other.assertDone();
+  });
+
+  it('shares one SDK client between roles with the same base URL and key', () => {
+    const endpoint = { baseUrl: fake.baseURL, apiKey: KEY };
+    const { client } = setup({}, {
+      worker: { ...endpoint, model: 'a' },
+      evaluator: { ...endpoint, model: 'b' },
+      prep: { ...endpoint, model: 'c' },
+    });
+    expect(client.sdkClientCount).toBe(1);
+    expect(client.describeEndpoint('prep')).toEqual({ baseUrl: fake.baseURL, model: 'c' });
+  });
+
+  it('throws provider_not_configured naming the variables to set for an unconfigured role', async () => {
+    const { client } = setup();
+    const error = await client.chat('prep', { messages: MESSAGES }).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(ProviderNotConfiguredError);
+    expect((error as ProviderNotConfiguredError).code).toBe('provider_not_configured');
+    expect((error as Error).message).toContain('TILTH_PREP_BASE_URL, TILTH_PREP_API_KEY and TILTH_PREP_MODEL');
+    expect(client.isConfigured('prep')).toBe(false);
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('sends tools and tool_choice only when given, and no OpenRouter reasoning opt-in elsewhere', async () => {
+    fake.enqueue('worker-model', { content: 'a', expect: { tools_include: ['read_file'] } }, { content: 'b' });
+    const { client } = setup();
+    await client.chat('worker', { messages: MESSAGES, tools: TOOLS, toolChoice: 'auto' });
+    await client.chat('worker', { messages: MESSAGES, tools: [] });
+    const [first, second] = fake.requests.map((r) => r.body as Record<string, unknown>);
+    expect(first).toMatchObject({ model: 'worker-model', tool_choice: 'auto' });
+    expect(second).not.toHaveProperty('tools');
+    expect(second).not.toHaveProperty('tool_choice');
+    expect(first).not.toHaveProperty('reasoning');
+    fake.assertDone();
+  });
+});
+
+describe('retries', () => {
+  it('honours retry-after on a 429, then returns the reply', async () => {
+    fake.enqueue('worker-model', { fault: 'rate_limit', retry_after: 3 }, { content: 'made it' });
+    const { client, calls, delays } = setup();
+    const result = await client.chat('worker', { messages: MESSAGES });
+    expect(result.message.content).toBe('made it');
+    expect(result.attempts).toBe(2);
+    expect(delays).toEqual([3_000]);
+    expect(calls.map((c) => [c.attempt, c.status, c.health, c.willRetry])).toEqual([
+      [1, 429, null, true],
+      [2, null, 'ok', false],
+    ]);
+    expect(calls[0]?.error).toContain('HTTP 429');
+    fake.assertDone();
+  });
+
+  it('prefers retry-after-ms and caps what the provider asks for', async () => {
+    fake.enqueue('worker-model', { fault: 'rate_limit', retry_after: 9, retry_after_ms: 1_500 }, { fault: 'rate_limit', retry_after: 3_600 }, { content: 'ok' });
+    const { client, delays } = setup({ retry: { retryAfterCapMs: 5_000, maxTotalWaitMs: 60_000 } });
+    await client.chat('worker', { messages: MESSAGES });
+    expect(delays).toEqual([1_500, 5_000]);
+  });
+
+  it('retries a 500 with exponential backoff, then succeeds', async () => {
+    fake.enqueue('worker-model', { fault: 'server_error' }, { fault: 'server_error', status: 503 }, { content: 'third time' });
+    const { client, delays, calls } = setup();
+    const result = await client.chat('worker', { messages: MESSAGES });
+    expect(result.message.content).toBe('third time');
+    expect(result.attempts).toBe(3);
+    // base 100 ms doubling, equal jitter at random() = 0.5 → 75 % of each step
+    expect(delays).toEqual([75, 150]);
+    expect(calls.map((c) => c.status)).toEqual([500, 503, null]);
+  });
+
+  it('times out a hung request per call and retries', async () => {
+    fake.enqueue('worker-model', { fault: 'hang' }, { content: 'awake' });
+    const { client, calls } = setup();
+    const started = Date.now();
+    const result = await client.chat('worker', { messages: MESSAGES, timeoutMs: 150 });
+    expect(result.message.content).toBe('awake');
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(calls[0]).toMatchObject({ health: null, status: null, willRetry: true, error: 'no complete answer within 150 ms' });
+  });
+
+  it('times out a reply whose body stalls after the headers, and retries', async () => {
+    fake.enqueue('worker-model', { fault: 'stall' }, { content: 'flowing' });
+    const { client, calls } = setup();
+    const result = await client.chat('worker', { messages: MESSAGES, timeoutMs: 150 });
+    expect(result.message.content).toBe('flowing');
+    expect(calls[0]).toMatchObject({ health: null, willRetry: true, error: 'no complete answer within 150 ms' });
+  });
+
+  it('retries a reply that finished with an error and never returns it', async () => {
+    fake.enqueue('worker-model', { fault: 'finish_error', content: 'broken half' }, { content: 'whole' });
+    const { client, calls } = setup();
+    const result = await client.chat('worker', { messages: MESSAGES });
+    expect(result.message.content).toBe('whole');
+    expect(result.health).toBe('ok');
+    expect(calls.map((c) => c.health)).toEqual(['error_finish', 'ok']);
+  });
+
+  it('retries replies with no choices or an error body', async () => {
+    fake.enqueue('worker-model', { fault: 'no_choices' }, { fault: 'error_body', error_message: 'upstream down' }, { content: 'fine' });
+    const { client, calls } = setup();
+    await client.chat('worker', { messages: MESSAGES });
+    expect(calls.map((c) => c.health)).toEqual(['no_choices', 'error_body', 'ok']);
+    expect(calls[1]?.error).toContain('upstream down');
+  });
+
+  it('throws ProviderFailureError with the last cause when attempts run out', async () => {
+    fake.enqueue('worker-model', { fault: 'server_error' }, { fault: 'server_error' }, { fault: 'server_error', status: 502 });
+    const { client, calls } = setup({ retry: { maxAttempts: 3, baseDelayMs: 1 } });
+    const error = await client.chat('worker', { messages: MESSAGES }).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(ProviderFailureError);
+    const failure = error as ProviderFailureError;
+    expect(failure.code).toBe('provider_failure');
+    expect(failure.attempts).toBe(3);
+    expect(failure.httpStatus).toBe(502);
+    expect(failure.cause).toBeInstanceOf(APIError);
+    expect(failure.message).toContain('gave up after 3 attempt(s)');
+    expect(calls.map((c) => c.willRetry)).toEqual([true, true, false]);
+    fake.assertDone();
+  });
+
+  it('throws rather than return an unhealthy reply when attempts run out', async () => {
+    fake.enqueue('worker-model', { fault: 'finish_error', content: 'x' }, { fault: 'no_choices' });
+    const { client } = setup({ retry: { maxAttempts: 2 } });
+    const error = (await client.chat('worker', { messages: MESSAGES }).catch((err: unknown) => err)) as ProviderFailureError;
+    expect(error).toBeInstanceOf(ProviderFailureError);
+    expect(error.health).toBe('no_choices');
+    expect(error.cause).toBeInstanceOf(UnhealthyReplyError);
+  });
+
+  it('gives up when the next wait would pass the total retry budget', async () => {
+    fake.enqueue('worker-model', { fault: 'rate_limit', retry_after: 30 });
+    const { client, delays } = setup({ retry: { maxTotalWaitMs: 10_000 } });
+    const error = (await client.chat('worker', { messages: MESSAGES }).catch((err: unknown) => err)) as ProviderFailureError;
+    expect(error).toBeInstanceOf(ProviderFailureError);
+    expect(error.attempts).toBe(1);
+    expect(error.message).toContain('retry budget of 10000 ms');
+    expect(delays).toEqual([]);
+  });
+
+  it('does not retry a 4xx other than 408, 409 and 429', async () => {
+    const { client, calls } = setup();
+    // The fake answers 400 to a request with no messages.
+    const error = (await client.chat('worker', { messages: [] }).catch((err: unknown) => err)) as ProviderFailureError;
+    expect(error).toBeInstanceOf(ProviderFailureError);
+    expect(error.httpStatus).toBe(400);
+    expect(error.retryable).toBe(false);
+    expect(error.message).toContain('not retried');
+    expect(calls).toHaveLength(1);
+    expect(fake.failures.map((f) => f.kind)).toEqual(['bad_request']);
+  });
+
+  it('retries connection errors and keeps the API key out of every message', async () => {
+    const gone = await startFakeModel();
+    await gone.close();
+    const { client, calls } = setup({ retry: { maxAttempts: 2 } }, { worker: { baseUrl: gone.baseURL, apiKey: KEY, model: 'm' } });
+    const error = (await client.chat('worker', { messages: MESSAGES }).catch((err: unknown) => err)) as ProviderFailureError;
+    expect(error).toBeInstanceOf(ProviderFailureError);
+    expect(error.attempts).toBe(2);
+    expect(error.retryable).toBe(true);
+    expect(calls.map((c) => [c.health, c.willRetry])).toEqual([[null, true], [null, false]]);
+    expect(calls[0]?.error).toMatch(/^connection failed/);
+    expect([error.message, ...calls.map((c) => c.error)].join('\n')).not.toContain(KEY);
+  });
+
+  it('shows a base URL without its credentials or query in errors', async () => {
+    const gone = await startFakeModel();
+    await gone.close();
+    const baseUrl = `http://user:pw@127.0.0.1:${gone.port}/v1?key=${KEY}`;
+    const { client, calls } = setup({ retry: { maxAttempts: 1 } }, { worker: { baseUrl, apiKey: KEY, model: 'm' } });
+    const error = (await client.chat('worker', { messages: MESSAGES }).catch((err: unknown) => err)) as ProviderFailureError;
+    expect(error).toBeInstanceOf(ProviderFailureError);
+    expect(error.endpoint).toBe(`http://127.0.0.1:${gone.port}/v1`);
+    const visible = [error.message, ...calls.map((c) => c.error)].join('\n');
+    expect(visible).not.toContain(KEY);
+    expect(visible).not.toContain('pw@');
+  });
+});
+
+describe('abort', () => {
+  it('cancels during a backoff sleep at once', async () => {
+    fake.enqueue('worker-model', { fault: 'server_error' });
+    // Real sleeps here: the point is that a long backoff does not delay the abort.
+    const client = new ModelClient({
+      endpoints: { worker: { baseUrl: fake.baseURL, apiKey: KEY, model: 'worker-model' } },
+      retry: { baseDelayMs: 60_000, maxTotalWaitMs: 600_000 },
+    });
+    const controller = new AbortController();
+    const started = Date.now();
+    const pending = client.chat('worker', { messages: MESSAGES, signal: controller.signal });
+    setTimeout(() => controller.abort(), 100);
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('cancels a request in flight without reporting it as a call', async () => {
+    fake.enqueue('worker-model', { fault: 'hang' });
+    const { client, calls } = setup();
+    const controller = new AbortController();
+    const pending = client.chat('worker', { messages: MESSAGES, signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('user pressed stop')), 50);
+    await expect(pending).rejects.toThrow('user pressed stop');
+    expect(calls).toHaveLength(0);
+  });
+});
+
+describe('replies', () => {
+  it('returns an empty reply as empty without retrying it', async () => {
+    fake.enqueue('worker-model', { fault: 'empty' });
+    const { client, calls } = setup();
+    const result = await client.chat('worker', { messages: MESSAGES });
+    expect(result.health).toBe('empty');
+    expect(result.attempts).toBe(1);
+    expect(calls.map((c) => [c.health, c.willRetry])).toEqual([['empty', false]]);
+    fake.assertDone();
+  });
+
+  it('retries empty replies when retryEmpty is set', async () => {
+    fake.enqueue('worker-model', { fault: 'empty' }, { content: 'something' });
+    const { client } = setup({ retry: { retryEmpty: true } });
+    const result = await client.chat('worker', { messages: MESSAGES });
+    expect(result).toMatchObject({ health: 'ok', attempts: 2 });
+  });
+
+  it('hands malformed tool arguments to the caller as the raw string', async () => {
+    fake.enqueue('worker-model', { fault: 'malformed_tool_args' });
+    const { client } = setup();
+    const result = await client.chat('worker', { messages: MESSAGES, tools: TOOLS });
+    expect(result.health).toBe('ok');
+    const toolCall = result.message.tool_calls?.[0];
+    expect(toolCall?.type === 'function' && toolCall.function).toEqual({ name: 'read_file', arguments: MALFORMED_TOOL_ARGUMENTS });
+  });
+
+  it('keeps reasoning for the history echo and drops the rest', async () => {
+    const details = [{ type: 'reasoning.text', text: 'look first' }];
+    fake.enqueue('worker-model', { reasoning: 'look first', reasoning_details: details, tool_calls: [{ id: 'c1', name: 'read_file', arguments: { path: 'a' } }] });
+    const { client } = setup();
+    const { message } = await client.chat('worker', { messages: MESSAGES, tools: TOOLS });
+    expect(message).toHaveProperty('refusal');
+    expect(assistantHistoryMessage(message)).toEqual({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a"}' } }],
+      reasoning: 'look first',
+      reasoning_details: details,
+    });
+  });
+});
+
+describe('usage and cost', () => {
+  it('aggregates tokens, cost and calls per role, failed replies included', async () => {
+    const other = await startFakeModel();
+    extraServers.push(other);
+    fake.enqueue(
+      'w',
+      { content: 'one', usage: { prompt_tokens: 100, completion_tokens: 10, cost: 0.001 } },
+      { fault: 'finish_error', usage: { prompt_tokens: 50, completion_tokens: 5, cost: 0.0005 } },
+      { content: 'two', usage: { prompt_tokens: 200, completion_tokens: 20, cost: 0.002 } },
+    );
+    other.enqueue('e', { content: 'verdict', usage: { prompt_tokens: 7, completion_tokens: 3 } });
+    const { client, calls } = setup({}, {
+      worker: { baseUrl: fake.baseURL, apiKey: KEY, model: 'w' },
+      evaluator: { baseUrl: other.baseURL, apiKey: KEY, model: 'e' },
+    });
+
+    const first = await client.chat('worker', { messages: MESSAGES });
+    const second = await client.chat('worker', { messages: MESSAGES });
+    const verdict = await client.chat('evaluator', { messages: MESSAGES });
+
+    expect(first).toMatchObject({ costUsd: 0.001, usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 } });
+    // the failed attempt's tokens and cost belong to the call that retried past it
+    expect(second.usage).toEqual({ prompt_tokens: 250, completion_tokens: 25, total_tokens: 275 });
+    expect(second.costUsd).toBeCloseTo(0.0025, 10);
+    expect(verdict.costUsd).toBeNull();
+    expect(calls.map((c) => c.costUsd)).toEqual([0.001, 0.0005, 0.002, null]);
+
+    const usage = client.usageByRole();
+    expect(usage.worker).toMatchObject({ prompt_tokens: 350, completion_tokens: 35, total_tokens: 385, calls: 3 });
+    expect(usage.worker.cost_usd).toBeCloseTo(0.0035, 10);
+    expect(usage.evaluator).toEqual({ prompt_tokens: 7, completion_tokens: 3, total_tokens: 10, cost_usd: 0, calls: 1 });
+    expect(usage.prep).toEqual({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cost_usd: 0, calls: 0 });
+    fake.assertDone();
+    other.assertDone();
+  });
+});
+
+describe('with the fake model', () => {
+  it('makes an unscripted call fail loudly instead of answering', async () => {
+    const { client } = setup({ retry: { maxAttempts: 2 } });
+    await expect(client.chat('worker', { messages: MESSAGES })).rejects.toThrow(/no reply was scripted for model "worker-model"/);
+    expect(() => fake.assertDone()).toThrow(/2 problem\(s\)/);
+  });
+
+  it('surfaces an expectation mismatch as a failure of the fake', async () => {
+    fake.enqueue('worker-model', { content: 'x', expect: { last_message_contains: 'T-002' } });
+    const { client } = setup({ retry: { maxAttempts: 1 } });
+    await expect(client.chat('worker', { messages: MESSAGES })).rejects.toBeInstanceOf(ProviderFailureError);
+    expect(fake.failures[0]?.kind).toBe('expectation_mismatch');
+    expect(fake.failures[0]?.message).toContain('expected the last message to contain "T-002"; it was "Work on T-001."');
+  });
+});

@@ -1,0 +1,373 @@
+/**
+ * The model client: every model call in Tilth goes through `ModelClient.chat(role, …)`.
+ *
+ * Routing is by role, never by model name: each role has its own base URL, key and model, so
+ * two roles using the same model name on different providers each reach their own provider
+ * (the Python edition looked the client up by model name and sent such calls to the worker's).
+ * One SDK client is built per distinct (base URL, key) pair.
+ *
+ * Retries live here, not in the SDK (`maxRetries: 0`): 429 (honouring retry-after), 408, 409,
+ * 5xx, timeouts, connection errors, and 200 replies whose health is not ok. Other 4xx fail at
+ * once. An unhealthy reply is never handed back as a message: when retries run out the call
+ * throws ProviderFailureError carrying the last cause.
+ *
+ * API keys never appear in errors or call records: messages are scrubbed of the key and URLs are
+ * shown without credentials.
+ */
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import type {
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+  ChatCompletionToolChoiceOption,
+} from 'openai/resources/chat/completions';
+import type { Usage } from '../../shared/files.ts';
+import { ProviderFailureError, ProviderNotConfiguredError, UnhealthyReplyError } from './errors.ts';
+import { ZERO_USAGE, addUsage, normaliseCompletion, type NormalisedReply } from './reply.ts';
+import { DEFAULT_RETRY_POLICY, abortableSleep, backoffDelay, isRetryableStatus, retryAfterMs, type RetryPolicy, type Sleep } from './retry.ts';
+import { ROLES, type AssistantMessage, type CallUsage, type ReplyHealth, type Role, type RoleEndpoint, type RoleEndpoints } from './types.ts';
+
+export const DEFAULT_TIMEOUT_MS = 600_000;
+
+export type ChatRequest = {
+  messages: ChatCompletionMessageParam[];
+  tools?: ChatCompletionTool[];
+  /** Left to the provider's default ("auto") unless set. */
+  toolChoice?: ChatCompletionToolChoiceOption;
+  /** Cancels at once, including during a backoff sleep; the call rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Per-attempt timeout; overrides the client's `timeoutMs`. */
+  timeoutMs?: number;
+};
+
+export type ChatResult = {
+  message: AssistantMessage;
+  /** Tokens of every attempt of this call (failed replies are billed too). */
+  usage: CallUsage;
+  finishReason: string | null;
+  /** `empty` replies are returned for the caller to handle; unhealthy ones throw. */
+  health: Extract<ReplyHealth, 'ok' | 'empty'>;
+  /** USD over every attempt that reported a cost; null when none did. */
+  costUsd: number | null;
+  model: string;
+  attempts: number;
+  durationMs: number;
+};
+
+/** One attempt, reported through `onCall` whether it succeeded or not. */
+export type ModelCallRecord = {
+  role: Role;
+  model: string;
+  attempt: number;
+  durationMs: number;
+  /** Health of the reply; null when the attempt got none (HTTP error, timeout, connection). */
+  health: ReplyHealth | null;
+  /** What went wrong, with no credentials in it; null for a healthy reply. */
+  error: string | null;
+  /** HTTP status of a failed attempt; null otherwise. */
+  status: number | null;
+  finishReason: string | null;
+  usage: CallUsage;
+  costUsd: number | null;
+  /** The reply's message, so the caller can record reasoning; null when there was no reply. */
+  message: AssistantMessage | null;
+  willRetry: boolean;
+};
+
+export type ModelClientOptions = {
+  endpoints: RoleEndpoints;
+  /** Per-attempt timeout (default 10 minutes: thinking models are slow). */
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  /** Called once per finished attempt, failed ones included. Not called for an aborted attempt. */
+  onCall?: (call: ModelCallRecord) => void;
+  /** Injected by tests to make backoff instant or to observe the delays. */
+  sleep?: Sleep;
+  random?: () => number;
+};
+
+type AttemptFailure = {
+  retryable: boolean;
+  status: number | null;
+  retryAfterMs: number | null;
+  description: string;
+  cause: unknown;
+};
+
+/** OpenRouter only returns reasoning when asked; other providers may reject the unknown field. */
+export function isOpenRouter(baseUrl: string): boolean {
+  try {
+    const host = new URL(baseUrl).hostname.toLowerCase();
+    return host === 'openrouter.ai' || host.endsWith('.openrouter.ai');
+  } catch {
+    return false;
+  }
+}
+
+/** A base URL fit for messages and logs: no user:password, no query string. */
+export function displayUrl(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return '(invalid URL)';
+  }
+}
+
+export class ModelClient {
+  readonly #endpoints: RoleEndpoints;
+  readonly #sdk = new Map<string, OpenAI>();
+  readonly #policy: RetryPolicy;
+  readonly #timeoutMs: number;
+  readonly #onCall: ((call: ModelCallRecord) => void) | undefined;
+  readonly #sleep: Sleep;
+  readonly #random: () => number;
+  readonly #usage = new Map<Role, Usage>();
+
+  constructor(options: ModelClientOptions) {
+    this.#endpoints = { ...options.endpoints };
+    this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    if (!Number.isInteger(this.#policy.maxAttempts) || this.#policy.maxAttempts < 1) {
+      throw new RangeError(`retry.maxAttempts must be a whole number of at least 1, got ${this.#policy.maxAttempts}`);
+    }
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#onCall = options.onCall;
+    this.#sleep = options.sleep ?? abortableSleep;
+    this.#random = options.random ?? Math.random;
+    for (const role of ROLES) {
+      const endpoint = this.#endpoints[role];
+      if (endpoint) this.#sdkFor(endpoint);
+    }
+  }
+
+  isConfigured(role: Role): boolean {
+    return this.#endpoints[role] !== undefined;
+  }
+
+  /** Where a role goes, without its key; null when the role is not configured. */
+  describeEndpoint(role: Role): { baseUrl: string; model: string } | null {
+    const endpoint = this.#endpoints[role];
+    return endpoint ? { baseUrl: displayUrl(endpoint.baseUrl), model: endpoint.model } : null;
+  }
+
+  /** Number of SDK clients built: one per distinct (base URL, key) pair. */
+  get sdkClientCount(): number {
+    return this.#sdk.size;
+  }
+
+  /** Totals per role over every attempt so far; cost sums only what providers reported. */
+  usageByRole(): Record<Role, Usage> {
+    const out = {} as Record<Role, Usage>;
+    for (const role of ROLES) out[role] = { ...this.#totals(role) };
+    return out;
+  }
+
+  async chat(role: Role, request: ChatRequest): Promise<ChatResult> {
+    const endpoint = this.#endpoints[role];
+    if (!endpoint) throw new ProviderNotConfiguredError(role);
+    const sdk = this.#sdkFor(endpoint);
+    const { signal } = request;
+    const timeout = request.timeoutMs ?? this.#timeoutMs;
+    const params = buildParams(endpoint, request);
+    const policy = this.#policy;
+    const scrub = (text: string) => scrubSecret(text, endpoint.apiKey);
+
+    const started = performance.now();
+    let waited = 0;
+    let usage: CallUsage = ZERO_USAGE;
+    let costUsd: number | null = null;
+
+    for (let attempt = 1; ; attempt++) {
+      signal?.throwIfAborted();
+      const { reply, failure, durationMs } = await attemptOnce(sdk, params, signal, timeout, scrub);
+      this.#addToTotals(role, reply);
+      if (reply) {
+        usage = addUsage(usage, reply.usage);
+        if (reply.costUsd !== null) costUsd = (costUsd ?? 0) + reply.costUsd;
+      }
+
+      const usable = reply !== null && (reply.health === 'ok' || (reply.health === 'empty' && !policy.retryEmpty));
+      const retryable = reply ? !usable : (failure?.retryable ?? false);
+      const delay =
+        failure?.retryAfterMs != null ? Math.min(failure.retryAfterMs, policy.retryAfterCapMs) : backoffDelay(attempt, policy, this.#random);
+      const willRetry = retryable && attempt < policy.maxAttempts && waited + delay <= policy.maxTotalWaitMs;
+
+      this.#onCall?.({
+        role,
+        model: endpoint.model,
+        attempt,
+        durationMs,
+        health: reply?.health ?? null,
+        error: reply ? (usable ? null : scrub(describeUnhealthy(reply))) : (failure?.description ?? null),
+        status: failure?.status ?? null,
+        finishReason: reply?.finishReason ?? null,
+        usage: reply?.usage ?? ZERO_USAGE,
+        costUsd: reply?.costUsd ?? null,
+        message: reply?.message ?? null,
+        willRetry,
+      });
+
+      if (willRetry) {
+        await this.#sleep(delay, signal);
+        waited += delay;
+        continue;
+      }
+
+      // Out of retries with an empty reply: empty is the caller's to handle, not a provider fault.
+      if (reply && (usable || reply.health === 'empty')) {
+        return {
+          message: reply.message,
+          usage,
+          finishReason: reply.finishReason,
+          health: reply.health === 'ok' ? 'ok' : 'empty',
+          costUsd,
+          model: endpoint.model,
+          attempts: attempt,
+          durationMs: Math.round(performance.now() - started),
+        };
+      }
+
+      const cause = reply ? new UnhealthyReplyError(reply.health as Exclude<ReplyHealth, 'ok'>, reply.finishReason, reply.detail) : failure?.cause;
+      const what = reply ? describeUnhealthy(reply) : (failure?.description ?? 'unknown error');
+      const why = !retryable
+        ? 'not retried, retrying cannot fix it'
+        : attempt >= policy.maxAttempts
+          ? `gave up after ${attempt} attempt(s)`
+          : `gave up after ${attempt} attempt(s): waiting another ${delay} ms would pass the retry budget of ${policy.maxTotalWaitMs} ms`;
+      throw new ProviderFailureError(scrub(`The ${role} model "${endpoint.model}" at ${displayUrl(endpoint.baseUrl)} failed: ${what} (${why}).`), {
+        role,
+        model: endpoint.model,
+        endpoint: displayUrl(endpoint.baseUrl),
+        attempts: attempt,
+        health: reply?.health ?? null,
+        status: failure?.status ?? null,
+        retryable,
+        cause,
+      });
+    }
+  }
+
+  #addToTotals(role: Role, reply: NormalisedReply | null): void {
+    const totals = this.#totals(role);
+    totals.calls += 1;
+    if (!reply) return;
+    totals.prompt_tokens += reply.usage.prompt_tokens;
+    totals.completion_tokens += reply.usage.completion_tokens;
+    totals.total_tokens += reply.usage.total_tokens;
+    totals.cost_usd += reply.costUsd ?? 0;
+  }
+
+  #totals(role: Role): Usage {
+    let totals = this.#usage.get(role);
+    if (!totals) {
+      totals = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cost_usd: 0, calls: 0 };
+      this.#usage.set(role, totals);
+    }
+    return totals;
+  }
+
+  #sdkFor(endpoint: RoleEndpoint): OpenAI {
+    const key = `${endpoint.baseUrl}\u0000${endpoint.apiKey}`;
+    let sdk = this.#sdk.get(key);
+    if (!sdk) {
+      sdk = new OpenAI({
+        baseURL: endpoint.baseUrl,
+        // Local servers need no key, but the SDK refuses to start without one.
+        apiKey: endpoint.apiKey || 'none',
+        maxRetries: 0,
+        timeout: this.#timeoutMs,
+        // Otherwise the SDK picks OPENAI_ORG_ID / OPENAI_PROJECT_ID from the environment and
+        // sends them to whatever provider this role uses.
+        organization: null,
+        project: null,
+      });
+      this.#sdk.set(key, sdk);
+    }
+    return sdk;
+  }
+}
+
+type AttemptOutcome = { reply: NormalisedReply | null; failure: AttemptFailure | null; durationMs: number };
+
+/** One request. Rejects only when the caller's signal aborts; every other problem is a failure. */
+async function attemptOnce(
+  sdk: OpenAI,
+  params: ChatCompletionCreateParamsNonStreaming,
+  signal: AbortSignal | undefined,
+  timeout: number,
+  scrub: (text: string) => string,
+): Promise<AttemptOutcome> {
+  const started = performance.now();
+  // Our own timer as well as the SDK's: the SDK's stops at the response headers, and some
+  // providers send headers at once and then stall the body.
+  const timer = new AbortController();
+  const timeoutId = setTimeout(() => timer.abort(), timeout);
+  try {
+    const attemptSignal = signal ? AbortSignal.any([signal, timer.signal]) : timer.signal;
+    const completion = await sdk.chat.completions.create(params, { signal: attemptSignal, timeout });
+    return { reply: normaliseCompletion(completion), failure: null, durationMs: Math.round(performance.now() - started) };
+  } catch (err) {
+    if (signal?.aborted) throw signal.reason;
+    const failure = timer.signal.aborted ? timeoutFailure(timeout, err) : describeFailure(err, timeout, scrub);
+    return { reply: null, failure, durationMs: Math.round(performance.now() - started) };
+  } finally {
+    clearTimeout(timeoutId);
+  }
+}
+
+function buildParams(endpoint: RoleEndpoint, request: ChatRequest): ChatCompletionCreateParamsNonStreaming {
+  const params: ChatCompletionCreateParamsNonStreaming & { reasoning?: { enabled: boolean } } = {
+    model: endpoint.model,
+    messages: request.messages,
+  };
+  if (request.tools && request.tools.length > 0) params.tools = request.tools;
+  if (request.toolChoice !== undefined) params.tool_choice = request.toolChoice;
+  if (isOpenRouter(endpoint.baseUrl)) params.reasoning = { enabled: true };
+  return params;
+}
+
+function describeFailure(err: unknown, timeoutMs: number, scrub: (text: string) => string): AttemptFailure {
+  // Order matters: the timeout error is a connection error, which is an APIError.
+  if (err instanceof APIConnectionTimeoutError) return timeoutFailure(timeoutMs, err);
+  if (err instanceof APIConnectionError) {
+    const detail = err.cause instanceof Error ? err.cause.message : err.message;
+    return { retryable: true, status: null, retryAfterMs: null, description: scrub(`connection failed: ${detail}`), cause: err };
+  }
+  if (err instanceof APIError && typeof err.status === 'number') {
+    return {
+      retryable: isRetryableStatus(err.status),
+      status: err.status,
+      retryAfterMs: retryAfterMs(err.headers),
+      description: scrub(`HTTP ${err.status}: ${err.message.replace(/^\d{3}\s+/, '')}`),
+      cause: err,
+    };
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return { retryable: false, status: null, retryAfterMs: null, description: scrub(`unexpected error: ${message}`), cause: err };
+}
+
+function timeoutFailure(timeoutMs: number, cause: unknown): AttemptFailure {
+  return { retryable: true, status: null, retryAfterMs: null, description: `no complete answer within ${timeoutMs} ms`, cause };
+}
+
+function describeUnhealthy(reply: NormalisedReply): string {
+  switch (reply.health) {
+    case 'ok':
+      return 'ok';
+    case 'empty':
+      return 'empty reply (no content and no tool calls)';
+    case 'error_finish':
+      return `reply finished with an error${reply.detail ? `: ${reply.detail}` : ` (finish_reason "${reply.finishReason}")`}`;
+    case 'no_choices':
+      return 'reply had no choices';
+    case 'error_body':
+      return `reply carried an error${reply.detail ? `: ${reply.detail}` : ''}`;
+  }
+}
+
+/** Removes the key and any `user:password@` in URLs (the SDK quotes the URL in some errors). */
+function scrubSecret(text: string, secret: string): string {
+  const withoutUserinfo = text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^/\s@]+@/gi, '$1');
+  // Short "keys" like "none" or "x" are placeholders for local servers, not secrets.
+  return secret.length >= 8 ? withoutUserinfo.split(secret).join('[redacted]') : withoutUserinfo;
+}

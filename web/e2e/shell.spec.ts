@@ -1,0 +1,91 @@
+import fs from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { SessionStore } from '../../server/store/session-store.ts';
+import { startTilth, type TilthProcess } from './tilth-process.ts';
+
+/** Writes a session folder the way another Tilth process would: the server only sees the disk. */
+function writeSessionOnDisk(sessionsDir: string, title: string): string {
+  const store = new SessionStore(sessionsDir);
+  const checkpoint = store.create({ source: '/home/me/repo', brief: 'Add dark mode', title, baseBranch: 'main', baseSha: 'abc123', status: 'prepared' });
+  store.close();
+  return checkpoint.session_id;
+}
+
+let tilth: TilthProcess | undefined;
+test.afterEach(async () => {
+  await tilth?.stop();
+  if (tilth) fs.rmSync(tilth.home, { recursive: true, force: true });
+  tilth = undefined;
+});
+
+test('the app opens through the printed URL and drops the token from the address bar', async ({ page }) => {
+  tilth = await startTilth();
+  expect(tilth.output()).toContain('Open this link');
+  await page.goto(tilth.url);
+  await expect(page.getByTestId('sessions-empty')).toBeVisible();
+  await expect(page.getByTestId('sessions-empty')).toContainText(tilth.sessionsDir);
+  await expect(page.getByTestId('connection-indicator')).toHaveAttribute('data-state', 'open');
+  expect(page.url()).not.toContain('token');
+  await page.screenshot({ path: 'test-results/screens/sessions-empty.png', fullPage: true });
+
+  // The cookie keeps the user in after a reload without the fragment.
+  await page.reload();
+  await expect(page.getByTestId('sessions-empty')).toBeVisible();
+});
+
+test('a URL without the token explains to open the link printed in the terminal', async ({ page }) => {
+  tilth = await startTilth();
+  await page.goto(`${tilth.origin}/`);
+  const gate = page.getByTestId('auth-required');
+  await expect(gate).toBeVisible();
+  await expect(gate).toContainText(/link printed in your terminal/i);
+  await expect(page.getByTestId('sessions-empty')).toHaveCount(0);
+  await page.screenshot({ path: 'test-results/screens/auth-required.png', fullPage: true });
+});
+
+test('a link from an older launch is refused with a clear note', async ({ page }) => {
+  tilth = await startTilth();
+  await page.goto(`${tilth.origin}/#token=not-this-launch`);
+  await expect(page.getByTestId('auth-required')).toBeVisible();
+  await expect(page.getByTestId('auth-required')).toHaveAttribute('data-reason', 'stale_link');
+});
+
+test('the sessions list updates live when a session appears on disk', async ({ page }) => {
+  tilth = await startTilth();
+  await page.goto(tilth.url);
+  await expect(page.getByTestId('sessions-empty')).toBeVisible();
+  const id = writeSessionOnDisk(tilth.sessionsDir, 'Dark mode toggle');
+  const row = page.locator(`[data-testid="session-row"][data-session-id="${id}"]`);
+  await expect(row).toBeVisible();
+  await expect(row).toContainText('Dark mode toggle');
+  await expect(row).toHaveAttribute('data-status', 'prepared');
+  await page.screenshot({ path: 'test-results/screens/sessions-list.png', fullPage: true });
+});
+
+test('after a server restart the page reconnects on its own and keeps updating', async ({ page }) => {
+  const token = 'restart-test-token-0123456789';
+  tilth = await startTilth({ env: { TILTH_TOKEN: token } });
+  const { port, home } = tilth;
+  await page.goto(tilth.url);
+  const indicator = page.getByTestId('connection-indicator');
+  await expect(indicator).toHaveAttribute('data-state', 'open');
+
+  await tilth.stop();
+  await expect(indicator).not.toHaveAttribute('data-state', 'open');
+  tilth = await startTilth({ port, home, env: { TILTH_TOKEN: token } });
+  await expect(indicator).toHaveAttribute('data-state', 'open', { timeout: 20_000 });
+
+  const id = writeSessionOnDisk(tilth.sessionsDir, 'After restart');
+  await expect(page.locator(`[data-testid="session-row"][data-session-id="${id}"]`)).toBeVisible();
+});
+
+test('after a restart with a new token the page asks for the new link', async ({ page }) => {
+  tilth = await startTilth();
+  const { port, home } = tilth;
+  await page.goto(tilth.url);
+  await expect(page.getByTestId('connection-indicator')).toHaveAttribute('data-state', 'open');
+  await tilth.stop();
+  tilth = await startTilth({ port, home });
+  await expect(page.getByTestId('auth-required')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('auth-required')).toHaveAttribute('data-reason', 'expired');
+});

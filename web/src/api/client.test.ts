@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { HealthSchema, SessionListSchema } from '../../../shared/api.ts';
+import { ApiError, createApiClient } from './client.ts';
+
+type Call = { url: string; init: RequestInit | undefined };
+
+function fakeFetch(respond: (call: Call) => Response | Promise<Response>) {
+  const calls: Call[] = [];
+  const fetch = async (input: string | URL | Request, init?: RequestInit) => {
+    const call = { url: String(input), init };
+    calls.push(call);
+    return respond(call);
+  };
+  return { calls, fetch: fetch as typeof globalThis.fetch };
+}
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+async function caught(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+describe('api client', () => {
+  it('returns the parsed body of a successful response', async () => {
+    const { fetch, calls } = fakeFetch(() => json(200, { ok: true, name: 'tilth', version: '0.1.0', uptime_s: 3 }));
+    const api = createApiClient({ fetch });
+    await expect(api.get('/api/health', HealthSchema)).resolves.toEqual({
+      ok: true,
+      name: 'tilth',
+      version: '0.1.0',
+      uptime_s: 3,
+    });
+    expect(calls[0]?.url).toBe('/api/health');
+    expect(calls[0]?.init?.credentials).toBe('same-origin');
+  });
+
+  it('sends a JSON body on POST', async () => {
+    const { fetch, calls } = fakeFetch(() => json(200, { ok: true, name: 'tilth', version: '1', uptime_s: 0 }));
+    await createApiClient({ fetch }).post('/api/auth', { token: 'abc' }, HealthSchema);
+    expect(calls[0]?.init?.method).toBe('POST');
+    expect(calls[0]?.init?.body).toBe('{"token":"abc"}');
+    expect(new Headers(calls[0]?.init?.headers).get('content-type')).toBe('application/json');
+  });
+
+  it('turns the standard error body into an ApiError with its status, code and message', async () => {
+    const { fetch } = fakeFetch(() => json(404, { error: { code: 'session_not_found', message: 'No session 123' } }));
+    const error = await caught(createApiClient({ fetch }).get('/api/sessions/x', SessionListSchema));
+    expect(error).toMatchObject({ status: 404, code: 'session_not_found', message: 'No session 123' });
+  });
+
+  it('reports an error status without the standard body as http_error', async () => {
+    const { fetch } = fakeFetch(() => new Response('<html>Bad Gateway</html>', { status: 502 }));
+    const error = await caught(createApiClient({ fetch }).get('/api/sessions', SessionListSchema));
+    expect(error).toMatchObject({ status: 502, code: 'http_error' });
+    expect(error.message).toContain('HTTP 502');
+  });
+
+  it('reports a successful response of the wrong shape as bad_response, naming the field', async () => {
+    const { fetch } = fakeFetch(() => json(200, { sessions: [{ id: 'nope' }] }));
+    const error = await caught(createApiClient({ fetch }).get('/api/sessions', SessionListSchema));
+    expect(error).toMatchObject({ status: 200, code: 'bad_response' });
+    expect(error.message).toContain('sessions.0');
+  });
+
+  it('reports a failed request as network_error with status 0', async () => {
+    const { fetch } = fakeFetch(() => Promise.reject(new TypeError('fetch failed')));
+    const error = await caught(createApiClient({ fetch }).get('/api/health', HealthSchema));
+    expect(error).toMatchObject({ status: 0, code: 'network_error' });
+  });
+
+  it('calls onUnauthorized on a 401 and still throws', async () => {
+    const { fetch } = fakeFetch(() => json(401, { error: { code: 'unauthorized', message: 'Missing or wrong token.' } }));
+    const seen: ApiError[] = [];
+    const api = createApiClient({ fetch, onUnauthorized: (e) => seen.push(e) });
+    const error = await caught(api.get('/api/health', HealthSchema));
+    expect(error.isUnauthorized).toBe(true);
+    expect(seen).toEqual([error]);
+  });
+});

@@ -1,0 +1,26 @@
+import { Link, paths, type Route } from '../router.tsx';
+import type { ConnectionState } from '../stream/stream-client.ts';
+import { ConnectionIndicator } from './connection-indicator.tsx';
+
+export function AppHeader({ route, connection }: { route: Route; connection: ConnectionState }) {
+  const inSessions = route.name === 'sessions' || route.name === 'session';
+  const inSettings = route.name === 'settings';
+  return (
+    <header className="app-header">
+      <div className="app-header-inner">
+        <Link to={paths.sessions} className="brand">
+          Tilth
+        </Link>
+        <nav className="nav" aria-label="Main">
+          <Link to={paths.sessions} className="nav-link" current={inSessions} testId="nav-sessions">
+            Sessions
+          </Link>
+          <Link to={paths.settings} className="nav-link" current={inSettings} testId="nav-settings">
+            Settings
+          </Link>
+        </nav>
+        <ConnectionIndicator state={connection} />
+      </div>
+    </header>
+  );
+}

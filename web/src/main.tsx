@@ -1,0 +1,129 @@
+/**
+ * Entry: the token handshake, then providers (TanStack Query, the stream), the router and an
+ * error boundary per page.
+ */
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode, useSyncExternalStore } from 'react';
+import { createRoot } from 'react-dom/client';
+import { z } from 'zod';
+import { HealthSchema } from '../../shared/api.ts';
+import { readTokenFromHash, runHandshake } from './api/auth.ts';
+import { api, authStore } from './api/browser.ts';
+import { ApiError } from './api/client.ts';
+import { AppHeader } from './components/app-header.tsx';
+import { AuthRequired } from './components/auth-required.tsx';
+import { ErrorBoundary } from './components/error-boundary.tsx';
+import { FullPageMessage } from './components/full-page-message.tsx';
+import { ServerUnreachable } from './components/server-unreachable.tsx';
+import { NotFoundPage } from './pages/not-found-page.tsx';
+import { SessionPage } from './pages/session-page.tsx';
+import { SessionsPage } from './pages/sessions-page.tsx';
+import { SettingsPage } from './pages/settings-page.tsx';
+import { usePathname, matchRoute, type Route } from './router.tsx';
+import { useConnectionState, useLiveSessionsList, useOnStreamTrouble } from './stream/hooks.ts';
+import { StreamProvider } from './stream/stream-provider.tsx';
+import './styles.css';
+
+// The CSP has no 'unsafe-eval'. Zod would probe `new Function` on first parse, and the browser
+// reports that as a policy violation even though zod recovers; jitless skips the probe.
+z.config({ jitless: true });
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      // A 4xx will not change by asking again; a 5xx or a dropped connection might.
+      retry: (failures, error) => !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failures < 2,
+    },
+  },
+});
+
+function handshake(): void {
+  void runHandshake({
+    api,
+    store: authStore,
+    location: window.location,
+    replaceUrl: (url) => window.history.replaceState(window.history.state, '', url),
+  });
+}
+
+// Signing in again (e.g. after a server restart) makes everything cached suspect.
+authStore.subscribe(() => {
+  if (authStore.get().status === 'ok') void queryClient.invalidateQueries();
+});
+
+/** Asks REST whether we are still signed in; a 401 flips the app via `onUnauthorized`. */
+function probeAuth(): void {
+  api.get('/api/health', HealthSchema).catch(() => {});
+}
+
+function App() {
+  const auth = useSyncExternalStore(authStore.subscribe, authStore.get);
+  switch (auth.status) {
+    case 'checking':
+      return (
+        <FullPageMessage testId="auth-checking" title="Connecting to Tilth…">
+          <p className="muted">Signing in with this launch's link.</p>
+        </FullPageMessage>
+      );
+    case 'required':
+      return <AuthRequired reason={auth.reason} />;
+    case 'unreachable':
+      return <ServerUnreachable message={auth.message} onRetry={handshake} />;
+    case 'ok':
+      return (
+        <StreamProvider>
+          <Shell />
+        </StreamProvider>
+      );
+  }
+}
+
+function Shell() {
+  const pathname = usePathname();
+  const route = matchRoute(pathname);
+  const connection = useConnectionState();
+  useLiveSessionsList();
+  useOnStreamTrouble(probeAuth);
+  return (
+    <div className="app">
+      <AppHeader route={route} connection={connection} />
+      <main className="main">
+        {/* Keyed by path so an error in one page is forgotten when you navigate away. */}
+        <ErrorBoundary key={pathname}>
+          <Page route={route} />
+        </ErrorBoundary>
+      </main>
+    </div>
+  );
+}
+
+function Page({ route }: { route: Route }) {
+  switch (route.name) {
+    case 'sessions':
+      return <SessionsPage />;
+    case 'settings':
+      return <SettingsPage />;
+    case 'session':
+      return <SessionPage key={route.id} sessionId={route.id} />;
+    case 'not-found':
+      return <NotFoundPage path={route.path} />;
+  }
+}
+
+// Pasting a new `#token=` link into an open tab changes only the fragment: no reload happens.
+window.addEventListener('hashchange', () => {
+  if (readTokenFromHash(window.location.hash) !== null) handshake();
+});
+handshake();
+
+const container = document.getElementById('root');
+if (container === null) throw new Error('index.html has no #root element');
+createRoot(container).render(
+  <StrictMode>
+    <ErrorBoundary>
+      <QueryClientProvider client={queryClient}>
+        <App />
+      </QueryClientProvider>
+    </ErrorBoundary>
+  </StrictMode>,
+);

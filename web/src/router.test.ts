@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { matchRoute, paths } from './router.tsx';
+
+describe('matchRoute', () => {
+  it('maps the three pages', () => {
+    expect(matchRoute('/')).toEqual({ name: 'sessions' });
+    expect(matchRoute('/sessions')).toEqual({ name: 'sessions' });
+    expect(matchRoute('/settings/')).toEqual({ name: 'settings' });
+    expect(matchRoute('/sessions/20260525-103149-3800ea')).toEqual({ name: 'session', id: '20260525-103149-3800ea' });
+  });
+
+  it('treats anything else, including malformed session ids, as not found', () => {
+    expect(matchRoute('/nope')).toEqual({ name: 'not-found', path: '/nope' });
+    expect(matchRoute('/sessions/..%2F..%2Fetc')).toEqual({ name: 'not-found', path: '/sessions/..%2F..%2Fetc' });
+    expect(matchRoute('/sessions/%E0%A4%A')).toMatchObject({ name: 'not-found' });
+    expect(matchRoute('/sessions/20260525-103149-3800ea/extra')).toMatchObject({ name: 'not-found' });
+  });
+
+  it('round-trips the paths it builds', () => {
+    expect(matchRoute(paths.session('20260525-103149-3800ea'))).toEqual({ name: 'session', id: '20260525-103149-3800ea' });
+    expect(matchRoute(paths.settings)).toEqual({ name: 'settings' });
+  });
+});

@@ -1,0 +1,46 @@
+/**
+ * Owns the tab's one StreamClient. Mounted only once the token handshake has succeeded (the
+ * socket is authenticated by the cookie), and torn down when it fails.
+ */
+import { createContext, useEffect, useState, type ReactNode } from 'react';
+import { SessionEventsRegistry } from './session-events-store.ts';
+import { StreamClient } from './stream-client.ts';
+
+export interface StreamContextValue {
+  client: StreamClient;
+  sessions: SessionEventsRegistry;
+}
+
+export const StreamContext = createContext<StreamContextValue | null>(null);
+
+export function streamUrl(location: { protocol: string; host: string }): string {
+  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/stream`;
+}
+
+export function StreamProvider({ children }: { children: ReactNode }) {
+  const [value] = useState<StreamContextValue>(() => {
+    const client = new StreamClient({
+      url: streamUrl(window.location),
+      log: (message, detail) => console.warn(`[tilth stream] ${message}`, detail ?? ''),
+    });
+    return { client, sessions: new SessionEventsRegistry(client, (flush) => requestAnimationFrame(flush)) };
+  });
+
+  useEffect(() => {
+    const { client } = value;
+    client.start();
+    // Coming back to the tab or the network: no reason to sit out the rest of a backoff.
+    const wake = () => {
+      if (document.visibilityState === 'visible') client.reconnectNow();
+    };
+    window.addEventListener('online', wake);
+    document.addEventListener('visibilitychange', wake);
+    return () => {
+      window.removeEventListener('online', wake);
+      document.removeEventListener('visibilitychange', wake);
+      client.stop();
+    };
+  }, [value]);
+
+  return <StreamContext value={value}>{children}</StreamContext>;
+}
