@@ -135,15 +135,19 @@ export interface ConfigInputs {
   home?: string;
 }
 
-function readDotenv(file: string, problems: string[]): Record<string, string> {
-  let content: string;
+/** The file's text, or null when it does not exist (fine) or cannot be read (a problem). */
+function readOptional(file: string, problems: string[]): string | null {
   try {
-    content = fs.readFileSync(file, 'utf8');
+    return fs.readFileSync(file, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    problems.push(`${file}: cannot be read (${(err as Error).message})`);
-    return {};
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(`${file}: cannot be read (${(err as Error).message})`);
+    return null;
   }
+}
+
+function readDotenv(file: string, problems: string[]): Record<string, string> {
+  const content = readOptional(file, problems);
+  if (content === null) return {};
   const parsed = parseEnv(content);
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(parsed)) if (v !== undefined) out[k] = v;
@@ -151,14 +155,8 @@ function readDotenv(file: string, problems: string[]): Record<string, string> {
 }
 
 function readConfigFile(file: string, problems: string[]): Record<string, string> {
-  let content: string;
-  try {
-    content = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    problems.push(`${file}: cannot be read (${(err as Error).message})`);
-    return {};
-  }
+  const content = readOptional(file, problems);
+  if (content === null) return {};
   let data: unknown;
   try {
     data = JSON.parse(content);

@@ -74,7 +74,13 @@ export async function startServer(config: Config, logger: Logger = consoleLogger
   });
   await app.listen({ host: config.host, port: config.port });
   port = (app.server.address() as AddressInfo).port;
-  const watcher = new SessionsWatcher(store.root, store.bus);
+  const watcher = new SessionsWatcher(store.root, store.bus, (id) => {
+    try {
+      store.publishAppendedElsewhere(id);
+    } catch (err) {
+      logger.warn(`could not follow the event log of ${id}`, { err: err instanceof Error ? err.message : String(err) });
+    }
+  });
   watcher.start();
 
   const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;

@@ -65,6 +65,16 @@ export const RejectionCategorySchema = z.enum([
   'spec_violation',
 ]);
 
+/** The evaluator's judgement; the ledger stores it and `evaluator_verdict` spreads it in. */
+export const verdictFields = {
+  verdict: z.enum(['accept', 'reject']),
+  rejection_category: RejectionCategorySchema.optional(),
+  concern: z.string(),
+  evidence: z.array(z.string()),
+  next_step: z.string().optional(),
+  parse_failed: z.boolean().optional(),
+};
+
 const RawToolCalls = z.array(z.object({ name: z.string(), arguments: z.string() }));
 
 /** One check's outcome. Output is carried in full up to CHECK_OUTPUT_CAP so the UI can show it. */
@@ -215,12 +225,7 @@ export const EventDataSchemas = {
   evaluator_verdict: z.object({
     ...WorkerBase,
     schema_version: z.literal(1),
-    verdict: z.enum(['accept', 'reject']),
-    rejection_category: RejectionCategorySchema.optional(),
-    concern: z.string(),
-    evidence: z.array(z.string()),
-    next_step: z.string().optional(),
-    parse_failed: z.boolean().optional(),
+    ...verdictFields,
   }),
   ledger_appended: z.object({ ...WorkerBase, verdict_summary: z.string() }),
   task_done: z.object({ task_id: TaskId, trace_id: TraceId, span_id: SpanId, summary: z.string() }),

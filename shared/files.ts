@@ -3,7 +3,7 @@
  * that does not match gives a clear error naming it.
  */
 import { z } from 'zod';
-import { CheckResultSchema, RejectionCategorySchema, SessionStatusSchema, StopReasonSchema } from './events.ts';
+import { CheckResultSchema, SessionStatusSchema, StopReasonSchema, verdictFields } from './events.ts';
 
 /** `YYYYMMDD-HHMMSS-<6 hex>`, e.g. `20260525-103149-3800ea`; sorts chronologically. */
 export const SESSION_ID_PATTERN = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
@@ -97,14 +97,7 @@ export const CaseSchema = z.object({
 });
 export type Case = z.infer<typeof CaseSchema>;
 
-export const VerdictSchema = z.object({
-  verdict: z.enum(['accept', 'reject']),
-  rejection_category: RejectionCategorySchema.optional(),
-  concern: z.string(),
-  evidence: z.array(z.string()),
-  next_step: z.string().optional(),
-  parse_failed: z.boolean().optional(),
-});
+export const VerdictSchema = z.object(verdictFields);
 export type Verdict = z.infer<typeof VerdictSchema>;
 
 export const LedgerEntrySchema = z.object({

@@ -5,6 +5,15 @@
  * Protocol: the client sends `subscribe {sessionId, afterSeq}`; the server replies with every
  * stored event after `afterSeq`, then `caught-up`, then live events as they are appended. The
  * client ignores `seq <= lastSeq` and re-subscribes from its last seq after a gap or reconnect.
+ *
+ * Rules both sides rely on:
+ * - A second `subscribe` for the same session replaces the first and replays from its afterSeq.
+ * - Every `subscribe` ends its replay in exactly one `caught-up`, or one `error` carrying the
+ *   sessionId (unknown session, unreadable log).
+ * - Heartbeats are application frames: the server answers `ping` with `pong` (same id) and also
+ *   sends an id-less `pong` every heartbeatMs; browsers cannot see protocol-level pings. The
+ *   server also uses protocol pings to drop peers that stopped answering.
+ * - A bad frame gets an `error` frame with code `bad_frame`; the socket stays open.
  */
 import { z } from 'zod';
 import { TilthEventSchema } from './events.ts';

@@ -43,6 +43,8 @@ export interface NewSession {
 export class SessionStore {
   readonly bus = new EventBus();
   private readonly logs = new Map<string, EventLog>();
+  /** Per session, the highest seq published on the bus (see publishAppendedElsewhere). */
+  private readonly published = new Map<string, number>();
 
   constructor(readonly root: string) {
     fs.mkdirSync(root, { recursive: true });
@@ -141,9 +143,37 @@ export class SessionStore {
 
   /** Disk first, then wire: the event is appended before any subscriber sees it. */
   emit(id: string, input: EventInput): TilthEvent {
-    const event = this.log(id).append(input);
+    const log = this.log(id);
+    const before = log.lastSeq;
+    const event = log.append(input);
+    // A new log gets log_opened first; publish it too so live subscribers see no gap.
+    if (event.seq > before + 1) for (const opened of log.readAfter(before, event.seq - before - 1)) this.bus.publish(id, opened);
+    this.published.set(id, event.seq);
     this.bus.publish(id, event);
     return event;
+  }
+
+  /**
+   * Publishes events another process appended to this session's log (a headless `tilth run`),
+   * so live subscribers see them too. Called by the watcher when the log changes; cheap when
+   * nothing is new. Events are already on disk, so the ordering rule still holds.
+   */
+  publishAppendedElsewhere(id: string): void {
+    const log = this.log(id);
+    const last = log.lastSeq;
+    if (this.bus.subscriberCount(id) === 0) {
+      // Nobody live: a later subscriber reads these from disk as its backlog.
+      this.published.set(id, last);
+      return;
+    }
+    let seq = this.published.get(id) ?? last;
+    while (seq < last) {
+      const page = log.readAfter(seq, 500);
+      if (page.length === 0) break;
+      for (const event of page) this.bus.publish(id, event);
+      seq = page.at(-1)!.seq;
+    }
+    this.published.set(id, seq);
   }
 
   /** One list row per session folder; a session with an unreadable file still shows, with the problem. */

@@ -2,14 +2,14 @@
  * Notices sessions that change on disk without going through this process — a session folder
  * copied in, removed by hand, or written by a headless `tilth run` — and tells the bus, so open
  * sessions lists refresh. It watches the root (folders coming and going) and each session folder
- * (checkpoint and prd changes), never the worktrees below them.
+ * (checkpoint and prd changes, and event logs growing), never the worktrees below them.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EventBus } from './event-bus.ts';
 import { isSessionId } from './session-id.ts';
 
-const WATCHED_FILES = new Set(['checkpoint.json', 'prd.json']);
+const LIST_FILES = new Set(['checkpoint.json', 'prd.json']);
 
 export class SessionsWatcher {
   private rootWatcher: fs.FSWatcher | undefined;
@@ -18,6 +18,8 @@ export class SessionsWatcher {
   constructor(
     private readonly root: string,
     private readonly bus: EventBus,
+    /** Called when a session's event log changes on disk. */
+    private readonly onLogChanged: (sessionId: string) => void = () => {},
   ) {}
 
   start(): void {
@@ -43,7 +45,9 @@ export class SessionsWatcher {
       if (this.folders.has(id)) continue;
       try {
         const watcher = fs.watch(path.join(this.root, id), (_event, name) => {
-          if (name && WATCHED_FILES.has(String(name))) this.bus.sessionsChanged();
+          if (!name) return;
+          if (LIST_FILES.has(String(name))) this.bus.sessionsChanged();
+          else if (String(name) === 'events.jsonl') this.onLogChanged(id);
         });
         watcher.on('error', () => {
           watcher.close();

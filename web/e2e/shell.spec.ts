@@ -89,3 +89,27 @@ test('after a restart with a new token the page asks for the new link', async ({
   await expect(page.getByTestId('auth-required')).toBeVisible({ timeout: 20_000 });
   await expect(page.getByTestId('auth-required')).toHaveAttribute('data-reason', 'expired');
 });
+
+test('a session page shows the stored events, then follows new ones live', async ({ page }) => {
+  tilth = await startTilth();
+  const id = writeSessionOnDisk(tilth.sessionsDir, 'Streaming');
+  const writer = new SessionStore(tilth.sessionsDir);
+  for (let i = 0; i < 30; i++) writer.emit(id, { type: 'question_answered', data: { question_id: `q${i}`, answer: `answer ${i}` } });
+  const stored = writer.log(id).lastSeq;
+
+  await page.goto(tilth.url);
+  await page.locator(`[data-testid="session-row"][data-session-id="${id}"]`).getByTestId('session-title').click();
+  await expect(page.getByTestId('session-page')).toHaveAttribute('data-session-id', id);
+  await expect(page.getByTestId('session-stream-status')).toHaveAttribute('data-caught-up', 'true');
+  await expect(page.getByTestId('event-count')).toHaveAttribute('data-count', String(stored));
+
+  // Another process (think: a headless run) appends; the server follows the log and streams it.
+  for (let i = 0; i < 3; i++) writer.emit(id, { type: 'stop', data: { reason: 'interrupted', phase: 'run' } });
+  writer.close();
+  await expect(page.getByTestId('event-count')).toHaveAttribute('data-count', String(stored + 3));
+  await expect(page.locator(`[data-testid="event-row"][data-seq="${stored + 3}"]`)).toHaveAttribute('data-type', 'stop');
+  const seqs = await page.getByTestId('event-row').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-seq'))));
+  expect(seqs).toEqual([...new Set(seqs)]);
+  expect(seqs.length).toBe(stored + 3);
+  await page.screenshot({ path: 'test-results/screens/session-page.png', fullPage: true });
+});

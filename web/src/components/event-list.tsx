@@ -13,20 +13,19 @@ export function eventHint(event: TilthEvent): string {
 }
 
 /**
- * The newest `limit` events. Rendering is bounded so a long session stays fast; the full
- * dashboard (virtualized, filterable) replaces this list.
+ * The newest events (the session view keeps a bounded window, so rendering stays bounded too);
+ * the full dashboard (virtualized, filterable, paged history) replaces this list.
  */
-export function EventList({ events, limit = 1000 }: { events: readonly TilthEvent[]; limit?: number }) {
-  const shown = events.length > limit ? events.slice(events.length - limit) : events;
+export function EventList({ events, total }: { events: readonly TilthEvent[]; total: number }) {
   return (
     <div>
-      {shown.length < events.length && (
+      {events.length < total && (
         <p className="muted small" data-testid="event-list-truncated">
-          Showing the latest {shown.length} of {events.length} events.
+          Showing the latest {events.length} of {total} events.
         </p>
       )}
       <ol className="event-list" data-testid="event-list">
-        {shown.map((event) => (
+        {events.map((event) => (
           <li key={event.seq} className="event-row" data-testid="event-row" data-seq={event.seq} data-type={event.type}>
             <span className="event-seq mono">#{event.seq}</span>
             <time className="event-time mono" dateTime={event.ts}>

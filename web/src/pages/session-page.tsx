@@ -13,7 +13,8 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
     ...sessionsQuery(),
     select: (data) => data.sessions.find((s) => s.id === sessionId) ?? null,
   });
-  const status = stream.status ?? summary.data?.status ?? null;
+  const { view } = stream;
+  const status = view.status ?? summary.data?.status ?? null;
 
   return (
     <section className="page" data-testid="session-page" data-session-id={sessionId}>
@@ -36,17 +37,17 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
         <span data-testid="session-stream-status" data-caught-up={String(stream.caughtUp)}>
           {stream.caughtUp ? 'Following live' : 'Loading history…'}
         </span>
-        <span className="muted" data-testid="event-count" data-count={stream.events.length}>
-          {stream.events.length} {stream.events.length === 1 ? 'event' : 'events'}
+        <span className="muted" data-testid="event-count" data-count={view.eventCount}>
+          {view.eventCount} {view.eventCount === 1 ? 'event' : 'events'}
         </span>
       </div>
 
-      {stream.events.length === 0 && stream.caughtUp ? (
+      {view.eventCount === 0 && stream.caughtUp ? (
         <p className="muted" data-testid="event-list-empty">
           No events yet.
         </p>
       ) : (
-        <EventList events={stream.events} />
+        <EventList events={view.recent} total={view.eventCount} />
       )}
     </section>
   );

@@ -15,21 +15,21 @@ const ev = (event: TilthEvent): SessionEventsAction => ({ type: 'event', event }
 describe('foldSessionEvents', () => {
   it('appends events in order and tracks the last seq', () => {
     const state = foldSessionEvents(initialSessionEvents, [ev(commit(1)), ev(commit(2)), ev(commit(3))]);
-    expect(state.events.map((e) => e.seq)).toEqual([1, 2, 3]);
-    expect(state.lastSeq).toBe(3);
+    expect(state.view.recent.map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect(state.view.lastSeq).toBe(3);
     expect(state.caughtUp).toBe(false);
   });
 
   it('ignores events at or below the last seq, within a batch and across batches', () => {
     const first = foldSessionEvents(initialSessionEvents, [ev(commit(1)), ev(commit(2)), ev(commit(2))]);
     const second = foldSessionEvents(first, [ev(commit(1)), ev(commit(2)), ev(commit(3))]);
-    expect(second.events.map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect(second.view.recent.map((e) => e.seq)).toEqual([1, 2, 3]);
   });
 
   it('returns the same state object when nothing changes, so React skips the render', () => {
     const state = foldSessionEvents(initialSessionEvents, [ev(commit(1))]);
     expect(foldSessionEvents(state, [])).toBe(state);
-    expect(foldSessionEvents(state, [ev(commit(1))]).events).toBe(state.events);
+    expect(foldSessionEvents(state, [ev(commit(1))])).toBe(state);
   });
 
   it('marks caught-up and keeps the latest status from status_changed', () => {
@@ -39,7 +39,7 @@ describe('foldSessionEvents', () => {
       ev(status(2, 'stopped')),
     ]);
     expect(state.caughtUp).toBe(true);
-    expect(state.status).toBe('stopped');
+    expect(state.view.status).toBe('stopped');
   });
 
   it('records a stream error and clears it once events flow again', () => {

@@ -1,17 +1,15 @@
 /**
- * Folds a session's stream into the state the session page renders. Pure: `(state, actions)`
- * → state, so a batch of a thousand events costs one new state and one render.
+ * Folds a session's stream into the state the session page renders: the shared session view
+ * (`shared/session-view.ts`) plus the stream's own state (caught up, last error). Pure:
+ * `(state, actions)` → state, so a batch of a thousand events costs one new state and one render.
  */
-import type { SessionStatus, TilthEvent } from '../../../shared/events.ts';
+import { emptySessionView, foldEvents, type SessionView } from '../../../shared/session-view.ts';
+import type { TilthEvent } from '../../../shared/events.ts';
 
 export interface SessionEventsState {
-  /** Every event received, in seq order, each once. */
-  readonly events: readonly TilthEvent[];
-  readonly lastSeq: number;
+  readonly view: SessionView;
   /** The backlog has been delivered at least once; later events are live. */
   readonly caughtUp: boolean;
-  /** From the latest `status_changed`, or null before one is seen. */
-  readonly status: SessionStatus | null;
   readonly error: { code: string; message: string } | null;
 }
 
@@ -20,50 +18,37 @@ export type SessionEventsAction =
   | { type: 'caught-up'; lastSeq: number }
   | { type: 'error'; code: string; message: string };
 
-export const initialSessionEvents: SessionEventsState = {
-  events: [],
-  lastSeq: 0,
-  caughtUp: false,
-  status: null,
-  error: null,
-};
+export const initialSessionEvents: SessionEventsState = { view: emptySessionView, caughtUp: false, error: null };
 
-/**
- * Applies a batch. The event array is copied once per batch, not once per event; an event at or
- * below `lastSeq` is ignored, so replaying a batch is harmless.
- */
-export function foldSessionEvents(
-  state: SessionEventsState,
-  actions: readonly SessionEventsAction[],
-): SessionEventsState {
+/** Applies a batch; events go through `foldEvents` together, so the cost is per batch, not per event. */
+export function foldSessionEvents(state: SessionEventsState, actions: readonly SessionEventsAction[]): SessionEventsState {
   if (actions.length === 0) return state;
-  const added: TilthEvent[] = [];
-  let { lastSeq, caughtUp, status, error } = state;
+  let { view, caughtUp, error } = state;
+  let pending: TilthEvent[] = [];
+  const flush = () => {
+    if (pending.length === 0) return;
+    const next = foldEvents(view, pending);
+    if (next !== view) error = null;
+    view = next;
+    pending = [];
+  };
   for (const action of actions) {
     switch (action.type) {
-      case 'event': {
-        const { event } = action;
-        if (event.seq <= lastSeq) break;
-        added.push(event);
-        lastSeq = event.seq;
-        if (event.type === 'status_changed') status = event.data.to;
-        error = null;
+      case 'event':
+        pending.push(action.event);
         break;
-      }
       case 'caught-up':
+        flush();
         caughtUp = true;
         error = null;
         break;
       case 'error':
+        flush();
         error = { code: action.code, message: action.message };
         break;
     }
   }
-  return {
-    events: added.length === 0 ? state.events : state.events.concat(added),
-    lastSeq,
-    caughtUp,
-    status,
-    error,
-  };
+  flush();
+  if (view === state.view && caughtUp === state.caughtUp && error === state.error) return state;
+  return { view, caughtUp, error };
 }

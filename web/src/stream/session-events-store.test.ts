@@ -54,11 +54,11 @@ describe('SessionEventsStore', () => {
     client.push(...Array.from({ length: 1000 }, (_, i) => i + 1));
     client.caughtUp(1000);
     expect(frames.scheduled).toBe(1);
-    expect(store.getSnapshot().events).toHaveLength(0); // nothing applied before the frame
+    expect(store.getSnapshot().view.eventCount).toBe(0); // nothing applied before the frame
 
     frames.runFrame();
     expect(renders).toBe(1);
-    expect(store.getSnapshot().events).toHaveLength(1000);
+    expect(store.getSnapshot().view.eventCount).toBe(1000);
     expect(store.getSnapshot().caughtUp).toBe(true);
   });
 
@@ -80,7 +80,7 @@ describe('SessionEventsStore', () => {
     store.subscribe(() => {});
     expect(client.calls[1]).toEqual({ sessionId: SESSION, afterSeq: 3 });
     frames.runFrame();
-    expect(store.getSnapshot().events.map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect(store.getSnapshot().view.recent.map((e) => e.seq)).toEqual([1, 2, 3]);
   });
 });
 

@@ -59,7 +59,7 @@ export class SessionEventsStore {
 
   /** Queued events count too: they were delivered and must not be asked for again. */
   private resumeFrom(): number {
-    let seq = this.state.lastSeq;
+    let seq = this.state.view.lastSeq;
     for (const action of this.queue) if (action.type === 'event') seq = Math.max(seq, action.event.seq);
     return seq;
   }
