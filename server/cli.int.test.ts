@@ -1,0 +1,96 @@
+/** The real `tilth` bin as a user runs it: a child process in its own group, killed by group. */
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SessionListSchema } from '../shared/api.ts';
+import { SessionStore } from './store/session-store.ts';
+import { tempDir } from './testing/test-app.ts';
+
+const BIN = path.resolve(import.meta.dirname, '..', 'bin', 'tilth.js');
+const homes: string[] = [];
+afterEach(() => {
+  for (const home of homes.splice(0)) fs.rmSync(home, { recursive: true, force: true });
+});
+
+function home(): string {
+  const dir = tempDir('tilth-cli-');
+  homes.push(dir);
+  return dir;
+}
+
+function runOnce(args: string[], env: Record<string, string>) {
+  return spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 20_000 });
+}
+
+describe('tilth serve', () => {
+  it('prints the link with its token, serves with it, refuses without it, and stops cleanly on SIGTERM', async () => {
+    const TILTH_HOME = home();
+    const crashed = new SessionStore(path.join(TILTH_HOME, 'sessions'));
+    const leftRunning = crashed.create({ source: '/repo', brief: 'b', baseBranch: 'main', baseSha: 'abc', status: 'running' }).session_id;
+    crashed.close();
+
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { detached: true, env: { ...process.env, TILTH_HOME } });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      const url = await new Promise<URL>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no URL printed:\n${out}`)), 15_000);
+        child.stdout.on('data', () => {
+          const match = /http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+/.exec(out);
+          if (match) {
+            clearTimeout(timer);
+            resolve(new URL(match[0]));
+          }
+        });
+      });
+      const token = url.hash.slice('#token='.length);
+      expect(token.length).toBeGreaterThanOrEqual(40);
+      const api = `${url.origin}/api`;
+      expect((await fetch(`${api}/health`)).status).toBe(401);
+      const health = await fetch(`${api}/health`, { headers: { authorization: `Bearer ${token}` } });
+      expect(health.status).toBe(200);
+
+      // The session a crash left "running" is now stopped, resumable, and says why.
+      const list = SessionListSchema.parse(await (await fetch(`${api}/sessions`, { headers: { authorization: `Bearer ${token}` } })).json());
+      expect(list.sessions.find((s) => s.id === leftRunning)).toMatchObject({ status: 'stopped', last_stop: 'crash' });
+      expect(out).toContain('Marked 1 session(s) stopped');
+    } finally {
+      process.kill(-child.pid!, 'SIGTERM');
+    }
+    expect(await exited).toBe(0);
+    expect(out).toContain('SIGTERM: stopping Tilth');
+  });
+
+  it('lists every configuration problem at once and exits 2', () => {
+    const result = runOnce(['serve', '--port', 'eighty'], { TILTH_HOME: home(), TILTH_MAX_TOKENS: 'lots', TILTH_MAX_DOLLARS: '-3' });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/3 problem\(s\)/);
+    expect(result.stderr).toMatch(/TILTH_PORT \(from flag\) must be a whole number/);
+    expect(result.stderr).toMatch(/TILTH_MAX_TOKENS \(from environment\)/);
+    expect(result.stderr).toMatch(/TILTH_MAX_DOLLARS \(from environment\)/);
+  });
+
+  it('refuses a non-loopback host that was not given as a flag', () => {
+    const result = runOnce(['serve', '--port', '0'], { TILTH_HOME: home(), TILTH_HOST: '0.0.0.0' });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/pass --host 0\.0\.0\.0 explicitly/);
+  });
+
+  it('rejects an unknown flag with usage', () => {
+    const result = runOnce(['serve', '--prot', '1'], { TILTH_HOME: home() });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/Unknown option '--prot'/);
+    expect(result.stderr).toMatch(/Usage:/);
+  });
+
+  it('prints the resolved configuration with sources, keys masked', () => {
+    const result = runOnce(['config'], { TILTH_HOME: home(), TILTH_API_KEY: 'sk-very-secret-value-42', TILTH_BASE_URL: 'http://127.0.0.1:1/v1', TILTH_WORKER_MODEL: 'm' });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/TILTH_API_KEY\s+sk-…e-42\s+env/);
+    expect(result.stdout).not.toContain('sk-very-secret-value-42');
+    expect(result.stdout).toMatch(/TILTH_MAX_DOLLARS\s+10\s+default/);
+  });
+});
