@@ -155,6 +155,21 @@ describe('sessions and events', () => {
     expect(seen).toEqual(Array.from({ length: total }, (_, i) => i + 1));
   });
 
+  it('opens a long session at its newest page and pages backwards from there', async () => {
+    const id = makeSession();
+    for (let i = 0; i < 20; i++) t.store.emit(id, { type: 'question_answered', data: { question_id: `q${i}`, answer: 'a' } });
+    const total = t.store.log(id).lastSeq;
+    const tail = EventsPageSchema.parse((await t.app.inject({ url: `/api/sessions/${id}/events?tail=1&limit=5`, headers: auth })).json());
+    expect(tail.events.map((e) => e.seq)).toEqual([total - 4, total - 3, total - 2, total - 1, total]);
+    expect(tail).toMatchObject({ has_more: false, has_earlier: true, next_after: total, last_seq: total });
+    const earlier = EventsPageSchema.parse((await t.app.inject({ url: `/api/sessions/${id}/events?before=${total - 4}&limit=5`, headers: auth })).json());
+    expect(earlier.events.map((e) => e.seq)).toEqual([total - 9, total - 8, total - 7, total - 6, total - 5]);
+    expect(earlier.has_more).toBe(true);
+    const first = EventsPageSchema.parse((await t.app.inject({ url: `/api/sessions/${id}/events?before=3`, headers: auth })).json());
+    expect(first.events.map((e) => e.seq)).toEqual([1, 2]);
+    expect(first.has_earlier).toBe(false);
+  });
+
   it('validates the session id, after and limit', async () => {
     const bad = [
       ['/api/sessions/..%2F..%2Fetc/events', /not a session id|id: /],
@@ -162,6 +177,9 @@ describe('sessions and events', () => {
       ['/api/sessions/20260101-000000-abcdef/events?after=-1', /after must be a whole number/],
       ['/api/sessions/20260101-000000-abcdef/events?after=abc', /after must be a whole number/],
       ['/api/sessions/20260101-000000-abcdef/events?bogus=1', /bogus/],
+      ['/api/sessions/20260101-000000-abcdef/events?after=1&before=5', /at most one of after, before and tail/],
+      ['/api/sessions/20260101-000000-abcdef/events?before=0', /before must be between 1/],
+      ['/api/sessions/20260101-000000-abcdef/events?tail=yes', /tail/],
     ] as const;
     for (const [url, message] of bad) {
       const res = await t.app.inject({ url, headers: auth });

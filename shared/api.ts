@@ -77,15 +77,34 @@ const intFromQuery = (name: string, min: number, max: number, fallback: number) 
     });
 
 export const EVENTS_PAGE_MAX = 5_000;
-export const EventsQuerySchema = z.strictObject({
-  after: intFromQuery('after', 0, Number.MAX_SAFE_INTEGER, 0),
-  limit: intFromQuery('limit', 1, EVENTS_PAGE_MAX, 500),
-});
+const optionalInt = (name: string, min: number) =>
+  intFromQuery(name, min, Number.MAX_SAFE_INTEGER, -1).transform((n) => (n === -1 ? undefined : n));
+
+/**
+ * Three ways to page, one at a time: `after=S` (forward, the default from 0), `before=S` (the
+ * page just before seq S), `tail=1` (the newest page — where a long session opens).
+ */
+export const EventsQuerySchema = z
+  .strictObject({
+    after: optionalInt('after', 0),
+    before: optionalInt('before', 1),
+    tail: z.enum(['1', 'true']).optional(),
+    limit: intFromQuery('limit', 1, EVENTS_PAGE_MAX, 500),
+  })
+  .refine((q) => [q.after, q.before, q.tail].filter((v) => v !== undefined).length <= 1, {
+    message: 'use at most one of after, before and tail',
+  });
+export type EventsQuery = z.infer<typeof EventsQuerySchema>;
+
 export const EventsPageSchema = z.object({
+  /** Oldest first, contiguous. */
   events: z.array(TilthEventSchema),
   /** Pass as `after` to get the next page. */
   next_after: z.number().int().nonnegative(),
+  /** Events exist after this page. */
   has_more: z.boolean(),
+  /** Events exist before this page (pass the first event's seq as `before`). */
+  has_earlier: z.boolean(),
   last_seq: z.number().int().nonnegative(),
 });
 export type EventsPage = z.infer<typeof EventsPageSchema>;

@@ -10,9 +10,12 @@ import type { SessionStatus, StopReason, TilthEvent } from './events.ts';
 export const RECENT_EVENTS_LIMIT = 1000;
 
 export interface SessionView {
-  /** Highest seq folded in; events at or below it are ignored, so replays are harmless. */
+  /**
+   * Highest seq folded in; events at or below it are ignored, so replays are harmless. Seq is
+   * dense from 1, so this is also how many events the session has.
+   */
   readonly lastSeq: number;
-  readonly eventCount: number;
+  /** Counts of the events folded into this view (a view opened at a late page counts from there). */
   readonly countsByType: Readonly<Record<string, number>>;
   /** From the latest `status_changed`, or null before one is seen. */
   readonly status: SessionStatus | null;
@@ -24,7 +27,6 @@ export interface SessionView {
 
 export const emptySessionView: SessionView = {
   lastSeq: 0,
-  eventCount: 0,
   countsByType: {},
   status: null,
   lastStop: null,
@@ -49,5 +51,5 @@ export function foldEvents(view: SessionView, events: readonly TilthEvent[], lim
   const keep = Math.max(0, limit - added.length);
   const older = view.recent.length > keep ? view.recent.slice(view.recent.length - keep) : view.recent;
   const recent = added.length >= limit ? added.slice(added.length - limit) : older.concat(added);
-  return { lastSeq, eventCount: view.eventCount + added.length, countsByType: counts ?? view.countsByType, status, lastStop, recent };
+  return { lastSeq, countsByType: counts ?? view.countsByType, status, lastStop, recent };
 }

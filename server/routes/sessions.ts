@@ -11,12 +11,15 @@ export function sessionRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   app.get('/api/sessions/:id/events', async (request): Promise<EventsPage> => {
     const { id } = parseInput(SessionParamsSchema, request.params, 'params');
-    const { after, limit } = parseInput(EventsQuerySchema, request.query, 'query');
+    const query = parseInput(EventsQuerySchema, request.query, 'query');
     if (!store.exists(id)) throw new NotFoundError('session_not_found', `No session ${id} under ${store.root}`);
     const log = store.log(id);
-    const events = log.readAfter(after, limit);
+    const { limit } = query;
+    const events =
+      query.tail !== undefined ? log.readTail(limit) : query.before !== undefined ? log.readBefore(query.before, limit) : log.readAfter(query.after ?? 0, limit);
     const lastSeq = log.lastSeq;
-    const nextAfter = events.at(-1)?.seq ?? Math.min(after, lastSeq);
-    return { events, next_after: nextAfter, has_more: nextAfter < lastSeq, last_seq: lastSeq };
+    const firstSeq = events[0]?.seq;
+    const nextAfter = events.at(-1)?.seq ?? Math.min(query.after ?? lastSeq, lastSeq);
+    return { events, next_after: nextAfter, has_more: nextAfter < lastSeq, has_earlier: firstSeq !== undefined && firstSeq > 1, last_seq: lastSeq };
   });
 }

@@ -57,6 +57,17 @@ describe('EventLog', () => {
     expect(log.readAfter(1000, 10)).toEqual([]);
   });
 
+  it('pages backwards and opens at the tail', () => {
+    const log = new EventLog(file, ID);
+    for (let i = 0; i < 20; i++) log.append(note(i)); // seqs 1..21
+    expect(log.readTail(5).map((e) => e.seq)).toEqual([17, 18, 19, 20, 21]);
+    expect(log.readBefore(17, 5).map((e) => e.seq)).toEqual([12, 13, 14, 15, 16]);
+    expect(log.readBefore(3, 5).map((e) => e.seq)).toEqual([1, 2]);
+    expect(log.readBefore(1, 5)).toEqual([]);
+    expect(log.readBefore(1_000, 2).map((e) => e.seq)).toEqual([20, 21]);
+    expect(log.readTail(100)).toHaveLength(21);
+  });
+
   it('skips a torn last line on read and cuts it off before the next append', () => {
     const log = new EventLog(file, ID);
     log.append(note(1));

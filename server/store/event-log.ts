@@ -60,10 +60,27 @@ export class EventLog {
   /** Events with seq > after, at most `limit` of them, oldest first. */
   readAfter(after: number, limit: number): TilthEvent[] {
     const index = this.refreshIndex();
-    const { offsets } = index;
-    if (after >= offsets.length || limit <= 0) return [];
     const first = Math.max(after, 0);
-    const last = Math.min(first + limit, offsets.length); // exclusive, as an index into offsets
+    return this.readIndexRange(index, first, Math.min(first + limit, index.offsets.length));
+  }
+
+  /** The `limit` events just before seq `before` (exclusive), oldest first: paging backwards. */
+  readBefore(before: number, limit: number): TilthEvent[] {
+    const index = this.refreshIndex();
+    const last = Math.min(Math.max(before - 1, 0), index.offsets.length);
+    return this.readIndexRange(index, Math.max(last - limit, 0), last);
+  }
+
+  /** The newest `limit` events, oldest first: where a long session's page opens. */
+  readTail(limit: number): TilthEvent[] {
+    const index = this.refreshIndex();
+    return this.readIndexRange(index, Math.max(index.offsets.length - limit, 0), index.offsets.length);
+  }
+
+  /** Lines [first, last) of the index, i.e. seqs first+1 … last. */
+  private readIndexRange(index: Index, first: number, last: number): TilthEvent[] {
+    const { offsets } = index;
+    if (first >= last) return [];
     const start = offsets[first]!;
     const end = last < offsets.length ? offsets[last]! : index.indexedBytes;
     const buf = this.readRange(start, end);

@@ -113,3 +113,25 @@ test('a session page shows the stored events, then follows new ones live', async
   expect(seqs.length).toBe(stored + 3);
   await page.screenshot({ path: 'test-results/screens/session-page.png', fullPage: true });
 });
+
+test('a long session opens at its newest page instead of replaying the whole log', async ({ page }) => {
+  tilth = await startTilth();
+  const id = writeSessionOnDisk(tilth.sessionsDir, 'Long one');
+  const writer = new SessionStore(tilth.sessionsDir);
+  for (let i = 0; i < 5_000; i++) writer.emit(id, { type: 'tool_result', data: { tool: 'bash', result_preview: `line ${i}`, result_chars: 8 } });
+  const last = writer.log(id).lastSeq;
+  writer.close();
+
+  const frames: number[] = [];
+  page.on('websocket', (ws) => ws.on('framereceived', (f) => {
+    const frame = JSON.parse(String(f.payload)) as { type: string; event?: { seq: number } };
+    if (frame.type === 'event' && frame.event) frames.push(frame.event.seq);
+  }));
+  await page.goto(tilth.url);
+  await page.goto(`${tilth.origin}/sessions/${id}`);
+  await expect(page.getByTestId('event-count')).toHaveAttribute('data-count', String(last));
+  await expect(page.getByTestId('event-list-truncated')).toContainText(`of ${last} events`);
+  await expect(page.locator(`[data-testid="event-row"][data-seq="${last}"]`)).toBeVisible();
+  await expect(page.locator('[data-testid="event-row"][data-seq="1"]')).toHaveCount(0);
+  expect(frames).toEqual([]); // the history came as one REST page, not over the socket
+});

@@ -35,6 +35,11 @@ export function sessionsQuery() {
   });
 }
 
+/** The newest page of a session's log: where a session page opens. */
+export function eventsTailPath(sessionId: string, limit = 500): string {
+  return `/api/sessions/${encodeURIComponent(sessionId)}/events?tail=1&limit=${limit}`;
+}
+
 export function eventsPageQuery(sessionId: string, page: { after?: number; limit?: number } = {}) {
   const after = page.after ?? 0;
   const limit = page.limit ?? 500;

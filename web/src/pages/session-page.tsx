@@ -37,17 +37,17 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
         <span data-testid="session-stream-status" data-caught-up={String(stream.caughtUp)}>
           {stream.caughtUp ? 'Following live' : 'Loading history…'}
         </span>
-        <span className="muted" data-testid="event-count" data-count={view.eventCount}>
-          {view.eventCount} {view.eventCount === 1 ? 'event' : 'events'}
+        <span className="muted" data-testid="event-count" data-count={view.lastSeq}>
+          {view.lastSeq} {view.lastSeq === 1 ? 'event' : 'events'}
         </span>
       </div>
 
-      {view.eventCount === 0 && stream.caughtUp ? (
+      {view.lastSeq === 0 && stream.caughtUp ? (
         <p className="muted" data-testid="event-list-empty">
           No events yet.
         </p>
       ) : (
-        <EventList events={view.recent} total={view.eventCount} />
+        <EventList events={view.recent} total={view.lastSeq} />
       )}
     </section>
   );

@@ -54,11 +54,11 @@ describe('SessionEventsStore', () => {
     client.push(...Array.from({ length: 1000 }, (_, i) => i + 1));
     client.caughtUp(1000);
     expect(frames.scheduled).toBe(1);
-    expect(store.getSnapshot().view.eventCount).toBe(0); // nothing applied before the frame
+    expect(store.getSnapshot().view.lastSeq).toBe(0); // nothing applied before the frame
 
     frames.runFrame();
     expect(renders).toBe(1);
-    expect(store.getSnapshot().view.eventCount).toBe(1000);
+    expect(store.getSnapshot().view.lastSeq).toBe(1000);
     expect(store.getSnapshot().caughtUp).toBe(true);
   });
 
@@ -84,9 +84,48 @@ describe('SessionEventsStore', () => {
   });
 });
 
+describe('SessionEventsStore opening at the tail', () => {
+  it('loads the newest page first and subscribes from its last seq', async () => {
+    const client = fakeClient();
+    const frames = manualFrames();
+    let resolveTail!: (events: TilthEvent[]) => void;
+    const store = new SessionEventsStore(client, SESSION, frames.schedule, () => new Promise((r) => (resolveTail = r)));
+    store.subscribe(() => {});
+    expect(client.calls).toEqual([]); // not before the page is in
+    resolveTail([commit(98), commit(99), commit(100)]);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(client.calls).toEqual([{ sessionId: SESSION, afterSeq: 100 }]);
+    client.push(101);
+    frames.runFrame();
+    expect(store.getSnapshot().view.recent.map((e) => e.seq)).toEqual([98, 99, 100, 101]);
+    expect(store.getSnapshot().view.lastSeq).toBe(101);
+  });
+
+  it('falls back to replaying from the start when the page cannot be loaded', async () => {
+    const client = fakeClient();
+    const store = new SessionEventsStore(client, SESSION, manualFrames().schedule, () => Promise.reject(new Error('offline')));
+    store.subscribe(() => {});
+    await new Promise((r) => setTimeout(r, 0));
+    expect(client.calls).toEqual([{ sessionId: SESSION, afterSeq: 0 }]);
+  });
+
+  it('does not subscribe if everyone left while the page was loading', async () => {
+    const client = fakeClient();
+    let resolveTail!: (events: TilthEvent[]) => void;
+    const store = new SessionEventsStore(client, SESSION, manualFrames().schedule, () => new Promise((r) => (resolveTail = r)));
+    const off = store.subscribe(() => {});
+    off();
+    resolveTail([commit(5)]);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(client.calls).toEqual([]);
+    store.subscribe(() => {});
+    expect(client.calls).toEqual([{ sessionId: SESSION, afterSeq: 5 }]);
+  });
+});
+
 describe('SessionEventsRegistry', () => {
   it('hands out one store per session and drops the oldest idle ones beyond the limit', () => {
-    const registry = new SessionEventsRegistry(fakeClient(), manualFrames().schedule, 2);
+    const registry = new SessionEventsRegistry(fakeClient(), manualFrames().schedule, undefined, 2);
     const a = registry.get('20260525-103149-00000a');
     expect(registry.get('20260525-103149-00000a')).toBe(a);
     const offA = a.subscribe(() => {});

@@ -6,6 +6,7 @@
  * The store outlives the components that read it: leaving a session page and coming back
  * resubscribes from the store's last seq instead of replaying the whole log.
  */
+import type { TilthEvent } from '../../../shared/events.ts';
 import type { StreamClient } from './stream-client.ts';
 import {
   foldSessionEvents,
@@ -19,31 +20,35 @@ export type FrameScheduler = (flush: () => void) => void;
 
 type Subscriber = Pick<StreamClient, 'subscribe'>;
 
+/** Fetches the newest page of a session's log (REST `?tail=1`). */
+export type TailLoader = (sessionId: string) => Promise<readonly TilthEvent[]>;
+
 export class SessionEventsStore {
   private state: SessionEventsState = initialSessionEvents;
   private queue: SessionEventsAction[] = [];
   private flushScheduled = false;
   private readonly listeners = new Set<() => void>();
   private unsubscribeStream: (() => void) | null = null;
+  private tailRequested = false;
+  private tailPending = false;
 
   constructor(
     private readonly client: Subscriber,
     readonly sessionId: string,
     private readonly schedule: FrameScheduler,
+    private readonly loadTail?: TailLoader,
   ) {}
 
   readonly getSnapshot = (): SessionEventsState => this.state;
 
-  /** The first listener opens the stream subscription; the last one to leave closes it. */
+  /**
+   * The first listener opens the stream subscription; the last one to leave closes it. A store
+   * that has nothing yet first loads the newest page by REST and subscribes from there, so a
+   * 100k-event session opens with one page instead of replaying its whole log.
+   */
   readonly subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
-    if (this.unsubscribeStream === null) {
-      this.unsubscribeStream = this.client.subscribe(this.sessionId, this.resumeFrom(), {
-        onEvent: (event) => this.enqueue({ type: 'event', event }),
-        onCaughtUp: (lastSeq) => this.enqueue({ type: 'caught-up', lastSeq }),
-        onError: (error) => this.enqueue({ type: 'error', ...error }),
-      });
-    }
+    if (this.unsubscribeStream === null && !this.loadingTail()) this.openStream();
     return () => {
       this.listeners.delete(listener);
       if (this.listeners.size === 0 && this.unsubscribeStream !== null) {
@@ -52,6 +57,34 @@ export class SessionEventsStore {
       }
     };
   };
+
+  /** Starts the tail load if this store has never had events; true while it is in flight. */
+  private loadingTail(): boolean {
+    if (this.tailPending) return true;
+    if (this.loadTail === undefined || this.tailRequested || this.resumeFrom() > 0) return false;
+    this.tailRequested = true;
+    this.tailPending = true;
+    this.loadTail(this.sessionId)
+      .then((events) => {
+        for (const event of events) this.enqueue({ type: 'event', event });
+      })
+      .catch(() => {
+        // No page: the stream replays from the start instead.
+      })
+      .finally(() => {
+        this.tailPending = false;
+        if (this.listeners.size > 0 && this.unsubscribeStream === null) this.openStream();
+      });
+    return true;
+  }
+
+  private openStream(): void {
+    this.unsubscribeStream = this.client.subscribe(this.sessionId, this.resumeFrom(), {
+      onEvent: (event) => this.enqueue({ type: 'event', event }),
+      onCaughtUp: (lastSeq) => this.enqueue({ type: 'caught-up', lastSeq }),
+      onError: (error) => this.enqueue({ type: 'error', ...error }),
+    });
+  }
 
   get listenerCount(): number {
     return this.listeners.size;
@@ -92,6 +125,7 @@ export class SessionEventsRegistry {
   constructor(
     private readonly client: Subscriber,
     private readonly schedule: FrameScheduler,
+    private readonly loadTail?: TailLoader,
     private readonly maxIdle = 4,
   ) {}
 
@@ -99,7 +133,7 @@ export class SessionEventsRegistry {
     let store = this.stores.get(sessionId);
     if (store === undefined) {
       this.evictIdle();
-      store = new SessionEventsStore(this.client, sessionId, this.schedule);
+      store = new SessionEventsStore(this.client, sessionId, this.schedule, this.loadTail);
     } else {
       this.stores.delete(sessionId); // re-insert below: Map order doubles as recency
     }

@@ -3,6 +3,9 @@
  * socket is authenticated by the cookie), and torn down when it fails.
  */
 import { createContext, useEffect, useState, type ReactNode } from 'react';
+import { EventsPageSchema } from '../../../shared/api.ts';
+import { api } from '../api/browser.ts';
+import { eventsTailPath } from '../api/queries.ts';
 import { SessionEventsRegistry } from './session-events-store.ts';
 import { StreamClient } from './stream-client.ts';
 
@@ -23,7 +26,8 @@ export function StreamProvider({ children }: { children: ReactNode }) {
       url: streamUrl(window.location),
       log: (message, detail) => console.warn(`[tilth stream] ${message}`, detail ?? ''),
     });
-    return { client, sessions: new SessionEventsRegistry(client, (flush) => requestAnimationFrame(flush)) };
+    const loadTail = async (sessionId: string) => (await api.get(eventsTailPath(sessionId), EventsPageSchema)).events;
+    return { client, sessions: new SessionEventsRegistry(client, (flush) => requestAnimationFrame(flush), loadTail) };
   });
 
   useEffect(() => {
