@@ -28,6 +28,27 @@ describe('access control', () => {
     expect(res.json().error.message).toMatch(/link that `tilth serve` printed/);
   });
 
+  it('refuses every API route without the token, however the path is spelled', async () => {
+    const id = makeSession();
+    const routes = t.app.printRoutes({ commonPrefix: false });
+    expect(routes).toContain('/api/sessions');
+    const paths = ['/api/health', '/api/config', '/api/sessions', `/api/sessions/${id}/events`, '/api/stream', '/api/nope'];
+    const spellings = (p: string) => [p, p.replace('/api', '/%61pi'), p.replace('/api', '/ap%69'), p.replace('/api', '//api'), p.replace('/api', '/API'), `${p}?x=1`];
+    for (const path of paths) {
+      for (const url of spellings(path)) {
+        const res = await t.app.inject({ url });
+        expect([401, 404], url).toContain(res.statusCode);
+        if (res.statusCode === 404) expect(res.json().error.code, url).toBe('not_found');
+        expect(res.body, url).not.toContain(id);
+      }
+    }
+  });
+
+  it('refuses a request target that is not a path', async () => {
+    const res = await t.app.inject({ url: '/api/%E0%A4%A', headers: auth });
+    expect(res.statusCode).toBe(400);
+  });
+
   it('refuses a wrong bearer token', async () => {
     const res = await t.app.inject({ url: '/api/sessions', headers: { authorization: 'Bearer nope' } });
     expect(res.statusCode).toBe(401);

@@ -6,7 +6,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { ErrorBody } from '../shared/api.ts';
 import type { Config } from './config.ts';
-import { AppError } from './errors.ts';
+import { AppError, ValidationError } from './errors.ts';
 import type { JobRunner } from './jobs/job-runner.ts';
 import { authRoutes } from './routes/auth.ts';
 import { configRoutes } from './routes/config.ts';
@@ -55,14 +55,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Ordering matters: Host first (DNS rebinding), then the token, then Origin for anything that
   // changes state or upgrades to a WebSocket. The static SPA needs only the Host check: it holds
   // no data, and it must load to perform the token handshake.
+  //
+  // "Is this an API request?" is decided twice, and either answer means yes: from the route the
+  // router actually matched (so `/%61pi/x` or an absolute-form target cannot route to an API
+  // handler unchecked), and from the decoded path (so unmatched API paths are checked too).
   app.addHook('onRequest', async (request) => {
     checkHost(request.headers.host, deps.security);
-    const url = request.url;
-    if (!(url === '/api' || url.startsWith('/api/') || url.startsWith('/api?'))) return;
-    const isUpgrade = request.headers.upgrade?.toLowerCase() === 'websocket';
-    const isAuthRoute = url === '/api/auth' || url.startsWith('/api/auth?');
-    if (!isAuthRoute) request.authMethod = authenticate(request.headers, deps.security);
-    if (isUpgrade || STATE_CHANGING.has(request.method)) checkOrigin(request.headers, deps.security, request.authMethod);
+    const path = decodedPath(request.url);
+    const route = request.routeOptions.url;
+    const isApi = isApiPath(path) || (route !== undefined && isApiPath(route));
+    const changesState = STATE_CHANGING.has(request.method) || request.headers.upgrade?.toLowerCase() === 'websocket';
+    if (!isApi) {
+      if (changesState) checkOrigin(request.headers, deps.security, null);
+      return;
+    }
+    if (route !== '/api/auth') request.authMethod = authenticate(request.headers, deps.security);
+    if (changesState) checkOrigin(request.headers, deps.security, request.authMethod);
   });
 
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
@@ -78,6 +86,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   streamRoutes(app, deps);
   await staticRoutes(app, deps);
   return app;
+}
+
+function isApiPath(path: string): boolean {
+  return path === '/api' || path.startsWith('/api/');
+}
+
+/** The request path as the router sees it: decoded, slashes collapsed; odd targets refused. */
+function decodedPath(url: string): string {
+  if (!url.startsWith('/')) throw new ValidationError('Request targets must be paths starting with "/".');
+  const raw = url.split('?')[0] ?? '';
+  let path: string;
+  try {
+    path = decodeURIComponent(raw);
+  } catch {
+    throw new ValidationError('The request path is not valid percent-encoding.');
+  }
+  return path.replace(/\/+/g, '/').toLowerCase();
 }
 
 /** Fastify's own errors mapped to stable codes; anything unknown is a hidden 500. */

@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { TilthEvent } from '../../shared/events.ts';
@@ -61,9 +61,9 @@ class Client {
   }
 }
 
-function rejectedStatus(headers: Record<string, string>): Promise<number> {
+function rejectedStatus(headers: Record<string, string>, path = '/api/stream'): Promise<number> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/api/stream`, { headers });
+    const ws = new WebSocket(`ws://127.0.0.1:${port}${path}`, { headers });
     ws.on('unexpected-response', (_req, res) => {
       resolve(res.statusCode ?? 0);
       ws.terminate();
@@ -83,6 +83,20 @@ describe('/api/stream', () => {
     expect(await rejectedStatus({ cookie: `tilth_token_${port}=${TEST_TOKEN}`, origin: 'http://evil.example' })).toBe(403);
     expect(await rejectedStatus({ cookie: `tilth_token_${port}=${TEST_TOKEN}` })).toBe(403);
     expect(await rejectedStatus({ authorization: `Bearer ${TEST_TOKEN}`, host: `evil.example:${port}` })).toBe(403);
+  });
+
+  it('refuses the upgrade on another spelling of the path, and absolute-form targets', async () => {
+    expect(await rejectedStatus({ origin: 'http://evil.example' }, '/%61pi/stream')).toBe(401);
+    expect(await rejectedStatus({}, '/ap%69/stream')).toBe(401);
+    const raw = await new Promise<string>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.write(`GET http://127.0.0.1:${port}/api/sessions HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
+      });
+      let data = '';
+      socket.on('data', (d) => (data += d.toString()));
+      socket.on('end', () => resolve(data));
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 400/);
   });
 
   it('accepts the cookie with our own origin, and says hello', async () => {
