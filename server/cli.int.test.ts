@@ -57,6 +57,11 @@ describe('tilth serve', () => {
       const list = SessionListSchema.parse(await (await fetch(`${api}/sessions`, { headers: { authorization: `Bearer ${token}` } })).json());
       expect(list.sessions.find((s) => s.id === leftRunning)).toMatchObject({ status: 'stopped', last_stop: 'crash' });
       expect(out).toContain('Marked 1 session(s) stopped');
+
+      // A second server on the same sessions folder refuses before touching anything.
+      const second = runOnce(['serve', '--port', '0'], { TILTH_HOME });
+      expect(second.status).toBe(1);
+      expect(second.stderr).toContain(`Another tilth serve (pid ${child.pid}`);
     } finally {
       process.kill(-child.pid!, 'SIGTERM');
     }

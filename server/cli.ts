@@ -5,6 +5,7 @@
 import { execa } from 'execa';
 import { parseArgs } from 'node:util';
 import { ConfigError, describeConfig, loadConfig, type ConfigKey } from './config.ts';
+import { ServeLockError } from './store/serve-lock.ts';
 import { consoleLogger, ensureWebBuild, isLoopback, packageVersion, startServer } from './start.ts';
 
 const HELP = `Tilth — long-running coding agents on your git repo, with you in charge of every merge.
@@ -126,6 +127,7 @@ main(process.argv.slice(2)).catch((err: unknown) => {
   if (err instanceof UsageError || (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))) {
     fail(`${err.message}\n\n${HELP}`, 2);
   }
+  if (err instanceof ServeLockError) fail(err.message, 1);
   if (err instanceof Error && 'code' in err && err.code === 'EADDRINUSE') {
     fail(`That port is already in use. Pick another with --port (or --port 0 for any free one).`, 1);
   }

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
@@ -13,6 +13,7 @@ import type { Config } from './config.ts';
 import { JobRunner, recoverAfterCrash, type Logger } from './jobs/job-runner.ts';
 import { mintToken } from './security.ts';
 import { SessionStore } from './store/session-store.ts';
+import { acquireServeLock } from './store/serve-lock.ts';
 import { SessionsWatcher } from './store/sessions-watcher.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -26,7 +27,7 @@ export function packageVersion(): string {
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
 export function isLoopback(host: string): boolean {
-  return LOOPBACK.has(host) || host.startsWith('127.');
+  return LOOPBACK.has(host) || (net.isIPv4(host) && host.startsWith('127.'));
 }
 
 export interface RunningServer {
@@ -59,21 +60,32 @@ export async function startServer(config: Config, logger: Logger = consoleLogger
   const token = config.token ?? mintToken();
   const store = new SessionStore(config.sessionsDir);
   const jobs = new JobRunner(store, logger);
-  const recovered = recoverAfterCrash(store, logger);
-  if (recovered.length > 0) logger.info(`Marked ${recovered.length} session(s) stopped after an unclean shutdown: ${recovered.join(', ')}`);
+  // Lock first: recovery below assumes no other live server owns these sessions.
+  const releaseLock = acquireServeLock(store.root, { port: config.port });
 
   let port = config.port;
-  const app = await buildApp({
-    config,
-    store,
-    jobs,
-    security: { token, port: () => port, boundHost: config.host },
-    version: packageVersion(),
-    serverId: randomUUID(),
-    webRoot: WEB_ROOT,
-  });
-  await app.listen({ host: config.host, port: config.port });
+  let app: FastifyInstance;
+  try {
+    app = await buildApp({
+      config,
+      store,
+      jobs,
+      security: { token, port: () => port, boundHost: config.host },
+      version: packageVersion(),
+      serverId: randomUUID(),
+      webRoot: WEB_ROOT,
+      logger: { level: 'warn', redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    });
+    await app.listen({ host: config.host, port: config.port });
+  } catch (err) {
+    releaseLock();
+    throw err;
+  }
   port = (app.server.address() as AddressInfo).port;
+
+  // Only once we own the folder and the port: a failed start must not touch anyone's sessions.
+  const recovered = recoverAfterCrash(store, logger);
+  if (recovered.length > 0) logger.info(`Marked ${recovered.length} session(s) stopped after an unclean shutdown: ${recovered.join(', ')}`);
   const watcher = new SessionsWatcher(store.root, store.bus, (id) => {
     try {
       store.publishAppendedElsewhere(id);
@@ -83,7 +95,8 @@ export async function startServer(config: Config, logger: Logger = consoleLogger
   });
   watcher.start();
 
-  const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
+  // A wildcard bind still answers on loopback; the printed link must pass the Host check.
+  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
   let closing: Promise<void> | undefined;
   return {
     url: `http://${shownHost}:${port}/#token=${token}`,
@@ -96,6 +109,7 @@ export async function startServer(config: Config, logger: Logger = consoleLogger
         await jobs.stopAll();
         await app.close();
         store.close();
+        releaseLock();
       })()),
   };
 }

@@ -63,6 +63,15 @@ describe('JobRunner', () => {
     expect(await runner.stop(id)).toBe(false);
   });
 
+  it('leaves a live session stopped/interrupted when its job is stopped, not crashed', async () => {
+    const id = newSession('running');
+    const runner = new JobRunner(store, silentLogger);
+    runner.start('run', id, (ctx) => new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve())));
+    await runner.stopAll();
+    expect(store.readCheckpoint(id)).toMatchObject({ status: 'stopped', last_stop: 'interrupted' });
+    expect(recoverAfterCrash(store, silentLogger)).toEqual([]);
+  });
+
   it('logs a job that throws and keeps going', async () => {
     const id = newSession('prepared');
     const errors: string[] = [];

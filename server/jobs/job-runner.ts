@@ -76,10 +76,26 @@ export class JobRunner {
         }
       } finally {
         this.jobs.delete(jobId);
+        if (controller.signal.aborted) this.settleStopped(sessionId);
       }
     })();
     this.jobs.set(jobId, { ...info, controller, done });
     return info;
+  }
+
+  /**
+   * A stopped job should leave its session `stopped/interrupted`; if the job did not get that
+   * far, do it here, so a clean shutdown is never mistaken for a crash at the next boot.
+   */
+  private settleStopped(sessionId: string): void {
+    try {
+      const { status } = this.store.readCheckpoint(sessionId);
+      if (LIVE_STATUSES.has(status)) {
+        this.store.setStatus(sessionId, 'stopped', { reason: 'interrupted', phase: status === 'interviewing' ? 'interview' : 'run' });
+      }
+    } catch (err) {
+      this.logger.warn(`could not record that the job for ${sessionId} stopped`, { err: err instanceof Error ? err.message : String(err) });
+    }
   }
 
   list(): JobInfo[] {

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { TilthEvent } from '../../shared/events.ts';
 import { ServerFrameSchema, type ServerFrame } from '../../shared/stream-protocol.ts';
+import { SessionStore } from '../store/session-store.ts';
 import { makeTestApp, TEST_TOKEN, type TestApp } from '../testing/test-app.ts';
 
 let t: TestApp;
@@ -127,17 +128,18 @@ describe('/api/stream', () => {
     const id = makeSession();
     for (let i = 0; i < 3000; i++) t.store.emit(id, answer(i));
     const c = await Client.open();
-    c.send({ type: 'subscribe', sessionId: id, afterSeq: 0 });
-    let extra = 0;
-    const timer = setInterval(() => {
-      if (extra < 200) {
-        t.store.emit(id, answer(10_000 + extra));
-        extra++;
+    // Append from inside the backlog: each time a backlog frame arrives, before caught-up.
+    let appendedDuringBacklog = 0;
+    c.ws.on('message', (data) => {
+      const frame = JSON.parse(String(data)) as ServerFrame;
+      if (frame.type === 'event' && frame.event.seq % 100 === 0 && !c.frames.some((f) => f.type === 'caught-up')) {
+        t.store.emit(id, answer(10_000 + frame.event.seq));
+        appendedDuringBacklog++;
       }
-    }, 1);
+    });
+    c.send({ type: 'subscribe', sessionId: id, afterSeq: 0 });
     await c.next((f) => f.type === 'caught-up');
-    while (extra < 200) await new Promise((r) => setTimeout(r, 5));
-    clearInterval(timer);
+    expect(appendedDuringBacklog).toBeGreaterThan(5);
     const last = t.store.log(id).lastSeq;
     await c.next((f) => f.type === 'event' && f.event.seq === last);
     const seqs = c.events(id).map((e) => e.seq);
@@ -160,6 +162,24 @@ describe('/api/stream', () => {
     t.store.emit(id, answer(100));
     await c.next((f) => f.type === 'event' && f.event.seq === from + 4);
     expect(c.events(id).map((e) => e.seq)).toEqual([from + 1, from + 2, from + 3, from + 4]);
+    c.close();
+  });
+
+  it('streams events another process appended, in order and without gaps', async () => {
+    const elsewhere = new SessionStore(t.store.root);
+    const id = elsewhere.create({ source: '/repo', brief: 'b', baseBranch: 'main', baseSha: 'abc', status: 'running' }).session_id;
+    const c = await Client.open();
+    c.send({ type: 'subscribe', sessionId: id, afterSeq: 0 });
+    const { lastSeq } = (await c.next((f) => f.type === 'caught-up')) as { lastSeq: number };
+    elsewhere.emit(id, answer(1));
+    elsewhere.emit(id, answer(2));
+    t.store.publishAppendedElsewhere(id); // the watcher coalesced both changes into one call
+    await c.next((f) => f.type === 'event' && f.event.seq === lastSeq + 2);
+    elsewhere.emit(id, answer(3)); // never announced here...
+    elsewhere.close();
+    t.store.emit(id, answer(4)); // ...so this one arrives with a gap before it, filled from disk
+    await c.next((f) => f.type === 'event' && f.event.seq === lastSeq + 4);
+    expect(c.events(id).map((e) => e.seq)).toEqual(Array.from({ length: lastSeq + 4 }, (_, i) => i + 1));
     c.close();
   });
 

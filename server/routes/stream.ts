@@ -128,6 +128,13 @@ class StreamConnection {
     const sub: Subscription = { sentSeq: afterSeq, live: false, cancelled: false, unsubscribe: () => {} };
     sub.unsubscribe = this.store.bus.subscribe(sessionId, (event) => {
       if (!sub.live || sub.cancelled || event.seq <= sub.sentSeq) return;
+      // The bus only carries what is on disk, so a gap (events another process appended that
+      // were never published here) is filled from the log before going on.
+      if (event.seq > sub.sentSeq + 1) {
+        for (const missed of this.store.log(sessionId).readAfter(sub.sentSeq, event.seq - sub.sentSeq - 1)) {
+          this.sendEvent(sessionId, sub, missed);
+        }
+      }
       this.sendEvent(sessionId, sub, event);
       if (this.socket.bufferedAmount > this.maxBuffered) this.cutOff();
     });

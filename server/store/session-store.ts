@@ -137,6 +137,9 @@ export class SessionStore {
     if (!log) {
       log = new EventLog(this.file(id, FILES.events), id);
       this.logs.set(id, log);
+      // Whatever is on disk now is history that readers get from the log; only later appends
+      // by another process are ours to publish (publishAppendedElsewhere).
+      this.published.set(id, log.lastSeq);
     }
     return log;
   }
@@ -166,7 +169,7 @@ export class SessionStore {
       this.published.set(id, last);
       return;
     }
-    let seq = this.published.get(id) ?? last;
+    let seq = this.published.get(id) ?? 0;
     while (seq < last) {
       const page = log.readAfter(seq, 500);
       if (page.length === 0) break;

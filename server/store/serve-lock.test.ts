@@ -1,0 +1,43 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../testing/test-app.ts';
+import { acquireServeLock, LOCK_FILE, ServeLockError } from './serve-lock.ts';
+
+let root: string;
+beforeEach(() => {
+  root = tempDir();
+});
+afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+describe('serve lock', () => {
+  it('is taken once and released', () => {
+    const release = acquireServeLock(root, { port: 1 });
+    expect(JSON.parse(fs.readFileSync(path.join(root, LOCK_FILE), 'utf8'))).toMatchObject({ pid: process.pid, port: 1 });
+    release();
+    expect(fs.existsSync(path.join(root, LOCK_FILE))).toBe(false);
+  });
+
+  it('refuses while another live process holds it, naming it', async () => {
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 10000)']);
+    try {
+      fs.writeFileSync(path.join(root, LOCK_FILE), JSON.stringify({ pid: other.pid, port: 4317 }));
+      expect(() => acquireServeLock(root, { port: 2 })).toThrow(ServeLockError);
+      expect(() => acquireServeLock(root, { port: 2 })).toThrow(`Another tilth serve (pid ${other.pid}, port 4317)`);
+    } finally {
+      other.kill();
+    }
+  });
+
+  it('takes over a stale lock left by a dead process or a torn write', async () => {
+    const dead = spawn(process.execPath, ['-e', '0']);
+    await new Promise((r) => dead.once('exit', r));
+    fs.writeFileSync(path.join(root, LOCK_FILE), JSON.stringify({ pid: dead.pid, port: 1 }));
+    acquireServeLock(root, { port: 3 })();
+    fs.writeFileSync(path.join(root, LOCK_FILE), '{"pid": 12');
+    const release = acquireServeLock(root, { port: 4 });
+    expect(JSON.parse(fs.readFileSync(path.join(root, LOCK_FILE), 'utf8')).port).toBe(4);
+    release();
+  });
+});
