@@ -349,17 +349,19 @@ describe('usage and cost', () => {
 });
 
 describe('with the fake model', () => {
-  it('makes an unscripted call fail loudly instead of answering', async () => {
-    const { client } = setup({ retry: { maxAttempts: 2 } });
+  it('makes an unscripted call fail loudly on the first attempt instead of retrying', async () => {
+    const { client } = setup({ retry: { maxAttempts: 5 } });
     await expect(client.chat('worker', { messages: MESSAGES })).rejects.toThrow(/no reply was scripted for model "worker-model"/);
-    expect(() => fake.assertDone()).toThrow(/2 problem\(s\)/);
+    expect(fake.requests).toHaveLength(1);
+    expect(() => fake.assertDone()).toThrow(/1 problem\(s\)/);
   });
 
-  it('surfaces an expectation mismatch as a failure of the fake', async () => {
-    fake.enqueue('worker-model', { content: 'x', expect: { last_message_contains: 'T-002' } });
-    const { client } = setup({ retry: { maxAttempts: 1 } });
+  it('surfaces an expectation mismatch as a failure, and the next reply is not served in its place', async () => {
+    fake.enqueue('worker-model', { content: 'x', expect: { last_message_contains: 'T-002' } }, { content: 'reply meant for the next call' });
+    const { client } = setup({ retry: { maxAttempts: 5 } });
     await expect(client.chat('worker', { messages: MESSAGES })).rejects.toBeInstanceOf(ProviderFailureError);
     expect(fake.failures[0]?.kind).toBe('expectation_mismatch');
     expect(fake.failures[0]?.message).toContain('expected the last message to contain "T-002"; it was "Work on T-001."');
+    await expect(client.chat('worker', { messages: MESSAGES })).rejects.toThrow(/an earlier request already failed/);
   });
 });

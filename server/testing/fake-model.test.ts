@@ -107,9 +107,9 @@ describe('scripted replies', () => {
     expect(fake.requests[0]?.servedBy?.queue).toBe('*');
   });
 
-  it('answers an unscripted request with 500 naming the model, and assertDone throws', async () => {
+  it('answers an unscripted request with 400 naming the model, and assertDone throws', async () => {
     const res = await call({ model: 'ghost-model', messages: USER });
-    expect(res.status).toBe(500);
+    expect(res.status).toBe(400);
     expect(res.json.error.message).toContain('no reply was scripted for model "ghost-model"');
     expect(fake.failures).toHaveLength(1);
     expect(fake.failures[0]).toMatchObject({ kind: 'unscripted', model: 'ghost-model', requestSeq: 1 });
@@ -117,18 +117,29 @@ describe('scripted replies', () => {
     expect(() => fake.assertDone()).toThrow(/request #1 failed \(unscripted\)/);
   });
 
+  it('refuses requests from web pages: any Origin, or a Host that is not loopback', async () => {
+    fake.enqueue('m', { content: 'x' });
+    const fromPage = await fetch(`${fake.baseURL.replace('/v1', '')}/_control/script`, {
+      method: 'POST',
+      headers: { origin: 'http://evil.example', 'content-type': 'text/plain' },
+      body: JSON.stringify({ models: { m: [{ content: 'injected' }] } }),
+    });
+    expect(fromPage.status).toBe(403);
+    expect(fake.remaining()).toEqual({ m: 1 });
+  });
+
   it('makes assertDone list the replies nobody asked for', () => {
     fake.enqueue('m', { content: 'never sent', label: 'the-leftover' }, { fault: 'rate_limit' });
     expect(() => fake.assertDone()).toThrow(/2 scripted replies were never requested for model "m": #1 "the-leftover" \(content "never sent"\), #2 \(fault rate_limit\)/);
   });
 
-  it('answers 500 and records a failure when an expectation does not hold', async () => {
+  it('answers 400 and records a failure when an expectation does not hold', async () => {
     fake.enqueue('m', {
       content: 'unused',
       expect: { tools_include: ['read_file', 'submit_case'], last_message_contains: 'T-001', system_contains: 'advocate' },
     });
     const res = await call({ model: 'm', messages: [{ role: 'system', content: 'You are a worker.' }, ...USER], tools: TOOLS });
-    expect(res.status).toBe(500);
+    expect(res.status).toBe(400);
     expect(res.headers.get('x-fake-model-failure')).toBe('expectation_mismatch');
     const failure = fake.failures[0];
     expect(failure?.kind).toBe('expectation_mismatch');

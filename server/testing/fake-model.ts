@@ -3,11 +3,13 @@
  *
  * Each model has a FIFO queue of scripted replies (see `fake-model-script.ts` for the format).
  * Every request is recorded. A request with nothing scripted for its model is never answered with
- * something plausible: it gets HTTP 500 naming the model and lands in `failures`, and
- * `assertDone()` then throws — a test that makes one call too many fails instead of drifting.
+ * something plausible: it gets HTTP 400 (which no client retries) naming the model and lands in
+ * `failures`, every later request fails too, and `assertDone()` throws — a test that makes one
+ * call too many fails instead of drifting onto the next scripted reply.
  *
- * It binds 127.0.0.1 only. The `/_control/*` routes are unauthenticated on purpose: this is a
- * loopback test tool that holds no secrets, and the CLI and Playwright drive it over HTTP.
+ * It binds 127.0.0.1 only. The `/_control/*` routes carry no token: this is a loopback test tool
+ * that holds no secrets, and the CLI and Playwright drive it over HTTP. Requests with an Origin
+ * header or a non-loopback Host are refused, so no web page can script what a demo agent does.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -254,6 +256,12 @@ export class FakeModel {
     res.on('close', () => gone.abort());
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const method = req.method ?? 'GET';
+    // Model SDKs never send Origin, and only we use loopback names: anything else is a web page
+    // (cross-site, or through DNS rebinding) trying to script the model a demo's agent obeys.
+    const host = req.headers.host ?? '';
+    if (req.headers.origin !== undefined || !/^(127\.0\.0\.1|localhost|\[::1\]):\d+$/.test(host)) {
+      return sendError(res, 403, 'forbidden', 'fake model: requests from web pages are refused; call it from a test or an SDK on this machine');
+    }
     try {
       const route = `${method} ${url.pathname}`;
       switch (route) {
@@ -338,11 +346,19 @@ export class FakeModel {
     record.tools = request.tools ?? [];
     record.stream = request.stream === true;
 
+    // After an unscripted or mismatched request the script is out of step with the code under
+    // test; every later answer would be wrong, so every later request fails too.
+    const broken = this.#failures.find((f) => f.kind === 'unscripted' || f.kind === 'expectation_mismatch');
+    if (broken) {
+      const message = `an earlier request already failed, so this one does too: ${broken.message}`;
+      return answer(400, errorBody('fake_model_failed', `fake model: ${message}`), { 'x-fake-model-failure': 'after_failure' });
+    }
+
     const taken = this.#take(request.model);
     if (!taken) {
       const message = `no reply was scripted for model "${request.model}" (request #${record.seq}); script one with enqueue() or POST /_control/script before the code under test calls the model`;
       this.#fail('unscripted', message, record);
-      return answer(500, errorBody('unscripted_request', `fake model: ${message}`), { 'x-fake-model-failure': 'unscripted' });
+      return answer(400, errorBody('unscripted_request', `fake model: ${message}`), { 'x-fake-model-failure': 'unscripted' });
     }
     const { reply, position } = taken.item;
     record.servedBy = { queue: taken.queue, position, label: reply.label ?? null, fault: reply.fault ?? null };
@@ -352,7 +368,7 @@ export class FakeModel {
       if (mismatches.length > 0) {
         const message = `request #${record.seq} to model "${request.model}" did not match reply ${describeReply(reply, position)}: ${mismatches.join('; ')}`;
         this.#fail('expectation_mismatch', message, record);
-        return answer(500, errorBody('expectation_mismatch', `fake model: ${message}`), { 'x-fake-model-failure': 'expectation_mismatch' });
+        return answer(400, errorBody('expectation_mismatch', `fake model: ${message}`), { 'x-fake-model-failure': 'expectation_mismatch' });
       }
     }
 
