@@ -12,19 +12,22 @@ fs.rmSync(reports, { recursive: true, force: true });
 fs.mkdirSync(reports, { recursive: true });
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 
-if (!fs.existsSync(bin('vitest'))) {
-  console.error('Dependencies are missing. Run `npm ci` first.');
+/** Every exit ends with the counting line CI reads, even when nothing could run. */
+function stopBeforeTests(message) {
+  console.error(message);
+  console.log('\n0 passed, 1 failed');
   process.exit(1);
 }
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!fs.existsSync(bin('vitest'))) stopBeforeTests('Dependencies are missing. Run `npm ci` first.');
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!fs.existsSync(CHROMIUM)) {
-  console.error(
+  stopBeforeTests(
     `Chromium is missing (looked for ${CHROMIUM}); the browser tests need it.\n` +
       'Install Debian\'s build:  apt-get update && apt-get install -y chromium\n' +
       '(or point CHROMIUM_PATH at another Chromium binary). Playwright\'s own browser download does not work here.',
   );
-  process.exit(1);
 }
 
 function run(label, cmd, args, env = {}) {

@@ -50,6 +50,7 @@ async function serve(args: string[]): Promise<void> {
   if (values['sessions-dir'] !== undefined) flags.TILTH_SESSIONS_DIR = values['sessions-dir'];
   const config = loadConfig({ flags });
 
+  for (const warning of config.warnings) consoleLogger.warn(warning);
   if (!isLoopback(config.host)) {
     if (config.values.TILTH_HOST.source !== 'flag') {
       throw new ConfigError([`TILTH_HOST is "${config.host}", which is not loopback; pass --host ${config.host} explicitly to expose Tilth beyond this machine`]);

@@ -49,11 +49,28 @@ describe('loadConfig', () => {
     expect(config.values.TILTH_MAX_WALL_CLOCK_MINUTES).toEqual({ value: 120, source: 'default' });
   });
 
-  it('treats a blank value as unset and falls through to the next source', () => {
-    fs.writeFileSync(path.join(home, '.env'), 'TILTH_MAX_DOLLARS=4\n');
-    const config = loadConfig({ env: { TILTH_MAX_DOLLARS: '   ', TILTH_MAX_TOKENS: '' }, home });
-    expect(config.values.TILTH_MAX_DOLLARS).toEqual({ value: 4, source: 'dotenv' });
-    expect(config.values.TILTH_MAX_TOKENS.source).toBe('default');
+  it('treats a blank value as "use the default", whatever the sources below it say', () => {
+    fs.writeFileSync(path.join(home, '.env'), 'TILTH_MAX_DOLLARS=4\nTILTH_MAX_TOKENS=77\n');
+    const config = loadConfig({ env: { TILTH_MAX_DOLLARS: '   ' }, home });
+    expect(config.values.TILTH_MAX_DOLLARS).toEqual({ value: 10, source: 'default' });
+    expect(config.values.TILTH_MAX_TOKENS).toEqual({ value: 77, source: 'dotenv' });
+  });
+
+  it.each([
+    ['TILTH_MAX_TOKENS', '_'],
+    ['TILTH_MAX_TOKENS', '1__0'],
+    ['TILTH_MAX_TOKENS', '1e6'],
+    ['TILTH_MAX_DOLLARS', '0x10'],
+    ['TILTH_MAX_DOLLARS', 'Infinity'],
+    ['TILTH_MAX_WALL_CLOCK_MINUTES', '1.'],
+  ])('rejects %s=%j', (key, value) => {
+    expect(errorOf(() => loadConfig({ env: { [key]: value }, home })).message).toContain(key);
+  });
+
+  it('accepts underscores between digits and decimals', () => {
+    const config = loadConfig({ env: { TILTH_MAX_TOKENS: '1_500_000', TILTH_MAX_DOLLARS: '2.5' }, home });
+    expect(config.caps.max_tokens).toBe(1_500_000);
+    expect(config.caps.max_dollars).toBe(2.5);
   });
 
   it('lists every bad value at once, naming the variable and its source', () => {
@@ -85,6 +102,17 @@ describe('loadConfig', () => {
     expect(config.roles.prep).toEqual({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-test-1234567890', model: 'p' });
   });
 
+  it('reports an evaluator endpoint that is set but incomplete', () => {
+    const err = errorOf(() => loadConfig({ env: { TILTH_EVALUATOR_MODEL: 'judge' }, home }));
+    expect(err.message).toMatch(/the evaluator endpoint is only partly set: also set TILTH_EVALUATOR_BASE_URL, TILTH_EVALUATOR_API_KEY \(or the worker's\)/);
+  });
+
+  it('warns when a role on another endpoint borrows the worker key', () => {
+    const config = loadConfig({ env: { ...worker, TILTH_EVALUATOR_BASE_URL: 'http://127.0.0.1:10/v1' }, home });
+    expect(config.warnings).toEqual([expect.stringMatching(/TILTH_EVALUATOR_BASE_URL points the evaluator at another endpoint but it borrows the worker's key/)]);
+    expect(loadConfig({ env: worker, home }).warnings).toEqual([]);
+  });
+
   it('names what is missing when the worker endpoint is only partly set', () => {
     const err = errorOf(() => loadConfig({ env: { TILTH_BASE_URL: 'http://127.0.0.1:9/v1' }, home }));
     expect(err.message).toMatch(/also set TILTH_API_KEY, TILTH_WORKER_MODEL/);
@@ -99,6 +127,13 @@ describe('describeConfig', () => {
     expect(JSON.stringify(view)).not.toContain('sk-test-1234567890');
     expect(view.provider_configured).toBe(true);
     expect(describeConfig(loadConfig({ env: {}, home })).provider_configured).toBe(false);
+  });
+
+  it('masks credentials and query strings inside URLs', () => {
+    const view = describeConfig(loadConfig({ env: { ...worker, TILTH_BASE_URL: 'https://me:pw@llm.example/v1?api-key=abc' }, home }));
+    const value = view.entries.find((e) => e.key === 'TILTH_BASE_URL')?.value ?? '';
+    expect(value).not.toMatch(/pw|abc|me:/);
+    expect(value).toContain('llm.example/v1');
   });
 
   it('masks short secrets entirely', () => {

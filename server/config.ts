@@ -44,7 +44,7 @@ function url(raw: string): string {
 function integer(min: number, max = Number.MAX_SAFE_INTEGER): Parser<number> {
   return (raw) => {
     const n = Number(raw.replaceAll('_', ''));
-    if (!/^-?[\d_]+$/.test(raw) || !Number.isSafeInteger(n)) throw new ParseProblem(`must be a whole number, got "${raw}"`);
+    if (!/^-?\d+(_\d+)*$/.test(raw) || !Number.isSafeInteger(n)) throw new ParseProblem(`must be a whole number, got "${raw}"`);
     if (n < min || n > max) throw new ParseProblem(`must be between ${min} and ${max}, got ${n}`);
     return n;
   };
@@ -53,7 +53,7 @@ function integer(min: number, max = Number.MAX_SAFE_INTEGER): Parser<number> {
 function decimal(min: number): Parser<number> {
   return (raw) => {
     const n = Number(raw);
-    if (raw.trim() === '' || !Number.isFinite(n)) throw new ParseProblem(`must be a number, got "${raw}"`);
+    if (!/^-?\d+(\.\d+)?$/.test(raw) || !Number.isFinite(n)) throw new ParseProblem(`must be a number, got "${raw}"`);
     if (n < min) throw new ParseProblem(`must be at least ${min}, got ${n}`);
     return n;
   };
@@ -118,6 +118,8 @@ export interface Config {
   caps: Caps;
   contextFiles: string[];
   maxConcurrentRuns: number;
+  /** Not errors, but worth telling the user at startup. */
+  warnings: string[];
 }
 
 export class ConfigError extends Error {
@@ -209,8 +211,10 @@ export function loadConfig(inputs: ConfigInputs = {}): Config {
     const spec: KeySpec<unknown> = KEYS[key];
     values[key] = { value: spec.fallback, source: 'default' };
     for (const [source, layer] of layers) {
-      const raw = layer[key]?.trim();
-      if (!raw) continue; // blank falls through to the next source, then the default
+      const value = layer[key];
+      if (value === undefined) continue;
+      const raw = value.trim();
+      if (raw === '') break; // SPEC §10: a blank value means "use the default", whatever lies below
       try {
         values[key] = { value: spec.parse(raw), source };
       } catch (err) {
@@ -222,7 +226,8 @@ export function loadConfig(inputs: ConfigInputs = {}): Config {
   }
   const v = values as Config['values'];
 
-  const roles = resolveRoles(v, problems);
+  const warnings: string[] = [];
+  const roles = resolveRoles(v, problems, warnings);
   if (problems.length > 0) throw new ConfigError(problems);
 
   const sessionsDir = path.resolve(v.TILTH_SESSIONS_DIR.value ?? path.join(home, 'sessions'));
@@ -245,6 +250,7 @@ export function loadConfig(inputs: ConfigInputs = {}): Config {
     },
     contextFiles: v.TILTH_CONTEXT_FILES.value ?? ['AGENTS.md', 'CLAUDE.md'],
     maxConcurrentRuns: v.TILTH_MAX_CONCURRENT_RUNS.value ?? 2,
+    warnings,
   };
 }
 
@@ -253,7 +259,7 @@ export function loadConfig(inputs: ConfigInputs = {}): Config {
  * partly configured worker (say, a URL but no model) is a problem worth reporting; a wholly
  * unconfigured one is fine — the UI guides the user.
  */
-function resolveRoles(v: Config['values'], problems: string[]): RoleEndpoints {
+function resolveRoles(v: Config['values'], problems: string[], warnings: string[]): RoleEndpoints {
   const worker = { baseUrl: v.TILTH_BASE_URL.value, apiKey: v.TILTH_API_KEY.value, model: v.TILTH_WORKER_MODEL.value };
   const perRole: Record<Role, typeof worker> = {
     worker,
@@ -277,11 +283,16 @@ function resolveRoles(v: Config['values'], problems: string[]): RoleEndpoints {
   for (const role of ['worker', 'evaluator', 'prep'] as const) {
     const r = perRole[role];
     const present = [r.baseUrl, r.apiKey, r.model].filter((x) => x !== null).length;
+    const ownKeys = names[role].filter((name) => v[name as ConfigKey].value !== null);
     if (present === 3) {
       roles[role] = { baseUrl: r.baseUrl, apiKey: r.apiKey, model: r.model } as RoleEndpoint;
-    } else if (present > 0 && role === 'worker') {
+      const [urlKey, keyKey] = names[role];
+      if (role !== 'worker' && r.baseUrl !== worker.baseUrl && v[keyKey as ConfigKey].value === null) {
+        warnings.push(`${urlKey} points the ${role} at another endpoint but it borrows the worker's key (TILTH_API_KEY); set ${keyKey} if that provider needs its own`);
+      }
+    } else if (present > 0 && (role === 'worker' || ownKeys.length > 0)) {
       const missing = names[role].filter((_, i) => [r.baseUrl, r.apiKey, r.model][i] === null);
-      problems.push(`the worker endpoint is only partly set: also set ${missing.join(', ')} (local servers that need no key accept any value, e.g. "none")`);
+      problems.push(`the ${role} endpoint is only partly set: also set ${missing.join(', ')}${role === 'worker' ? '' : ` (or the worker's)`} (local servers that need no key accept any value, e.g. "none")`);
     }
   }
   return roles;
@@ -293,6 +304,17 @@ export function maskSecret(value: string): string {
   return `${value.slice(0, 3)}…${value.slice(-4)}`;
 }
 
+/** A URL for display: user:password and the query (which may carry a key) are masked. */
+export function withoutCredentials(raw: string): string {
+  const parsed = new URL(raw);
+  if (parsed.username || parsed.password) {
+    parsed.username = '••••';
+    parsed.password = '';
+  }
+  if (parsed.search) parsed.search = '?••••';
+  return parsed.toString().replace(/\/+$/, '');
+}
+
 export function describeConfig(config: Config): ConfigResponse {
   const entries = CONFIG_KEYS.map((key) => {
     const spec: KeySpec<unknown> = KEYS[key];
@@ -300,6 +322,7 @@ export function describeConfig(config: Config): ConfigResponse {
     let shown: string | null;
     if (value === null) shown = null;
     else if (spec.secret) shown = maskSecret(String(value));
+    else if (spec.parse === url) shown = withoutCredentials(String(value));
     else shown = Array.isArray(value) ? value.join(',') : String(value);
     if (key === 'TILTH_SESSIONS_DIR' && value === null) shown = config.sessionsDir;
     return { key, value: shown, source, secret: spec.secret === true, description: spec.description };

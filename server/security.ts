@@ -27,7 +27,12 @@ export function tokensEqual(given: string, expected: string): boolean {
   return timingSafeEqual(a, b);
 }
 
-/** Cookies ignore ports, so two servers on one machine get separate cookie names. */
+/**
+ * Cookies ignore ports, so two servers on one machine get separate cookie names. The same fact
+ * means the browser also sends this cookie to any other server on 127.0.0.1 it visits (say, a
+ * dev server an agent started). The issue asks for the cookie, so it stays; the mitigations are
+ * that the token dies with the launch, and worker processes run sandboxed without network.
+ */
 export function cookieName(port: number): string {
   return `tilth_token_${port}`;
 }

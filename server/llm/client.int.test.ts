@@ -114,11 +114,12 @@ describe('retries', () => {
     fake.assertDone();
   });
 
-  it('prefers retry-after-ms and caps what the provider asks for', async () => {
-    fake.enqueue('worker-model', { fault: 'rate_limit', retry_after: 9, retry_after_ms: 1_500 }, { fault: 'rate_limit', retry_after: 3_600 }, { content: 'ok' });
+  it('prefers retry-after-ms, and gives up when the provider asks for more than the cap', async () => {
+    fake.enqueue('worker-model', { fault: 'rate_limit', retry_after: 9, retry_after_ms: 1_500 }, { fault: 'rate_limit', retry_after: 3_600 });
     const { client, delays } = setup({ retry: { retryAfterCapMs: 5_000, maxTotalWaitMs: 60_000 } });
-    await client.chat('worker', { messages: MESSAGES });
-    expect(delays).toEqual([1_500, 5_000]);
+    await expect(client.chat('worker', { messages: MESSAGES })).rejects.toThrow(/asked to wait 3600000 ms, longer than the 5000 ms/);
+    expect(delays).toEqual([1_500]);
+    fake.assertDone();
   });
 
   it('retries a 500 with exponential backoff, then succeeds', async () => {

@@ -188,9 +188,11 @@ export class ModelClient {
 
       const usable = reply !== null && (reply.health === 'ok' || (reply.health === 'empty' && !policy.retryEmpty));
       const retryable = reply ? !usable : (failure?.retryable ?? false);
-      const delay =
-        failure?.retryAfterMs != null ? Math.min(failure.retryAfterMs, policy.retryAfterCapMs) : backoffDelay(attempt, policy, this.#random);
-      const willRetry = retryable && attempt < policy.maxAttempts && waited + delay <= policy.maxTotalWaitMs;
+      // A provider that asks for a longer wait than we are willing to give is honoured by giving
+      // up, not by knocking again early and earning another 429.
+      const askedTooLong = failure?.retryAfterMs != null && failure.retryAfterMs > policy.retryAfterCapMs;
+      const delay = failure?.retryAfterMs ?? backoffDelay(attempt, policy, this.#random);
+      const willRetry = retryable && !askedTooLong && attempt < policy.maxAttempts && waited + delay <= policy.maxTotalWaitMs;
 
       this.#onCall?.({
         role,
@@ -231,6 +233,8 @@ export class ModelClient {
       const what = reply ? describeUnhealthy(reply) : (failure?.description ?? 'unknown error');
       const why = !retryable
         ? 'not retried, retrying cannot fix it'
+        : askedTooLong
+          ? `the provider asked to wait ${failure?.retryAfterMs} ms, longer than the ${policy.retryAfterCapMs} ms Tilth waits`
         : attempt >= policy.maxAttempts
           ? `gave up after ${attempt} attempt(s)`
           : `gave up after ${attempt} attempt(s): waiting another ${delay} ms would pass the retry budget of ${policy.maxTotalWaitMs} ms`;

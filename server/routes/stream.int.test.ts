@@ -197,6 +197,9 @@ describe('/api/stream', () => {
     c.frames.length = 0;
     c.send({ type: 'subscribe', sessionId: '20200101-000000-000000', afterSeq: 0 });
     expect(await c.next((f) => f.type === 'error')).toMatchObject({ code: 'session_not_found' });
+    c.frames.length = 0;
+    c.send({ type: 'subscribe', sessionId: id, afterSeq: 10_000 });
+    expect(await c.next((f) => f.type === 'error')).toMatchObject({ code: 'after_seq_ahead', sessionId: id });
     c.send({ type: 'ping', id: 7 });
     expect(await c.next((f) => f.type === 'pong' && f.id === 7)).toBeTruthy();
     expect(c.ws.readyState).toBe(WebSocket.OPEN);

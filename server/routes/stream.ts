@@ -125,6 +125,13 @@ class StreamConnection {
       this.sendError('session_not_found', `No session ${sessionId}.`, sessionId);
       return;
     }
+    const stored = this.store.log(sessionId).lastSeq;
+    if (afterSeq > stored) {
+      // The client has seen more than exists: the log was replaced. Say so rather than ignore
+      // every event up to afterSeq; the client should drop its state and start from 0.
+      this.sendError('after_seq_ahead', `afterSeq ${afterSeq} is past the end of this session's log (${stored}); subscribe again from 0.`, sessionId);
+      return;
+    }
     const sub: Subscription = { sentSeq: afterSeq, live: false, cancelled: false, unsubscribe: () => {} };
     sub.unsubscribe = this.store.bus.subscribe(sessionId, (event) => {
       if (!sub.live || sub.cancelled || event.seq <= sub.sentSeq) return;

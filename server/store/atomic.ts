@@ -19,7 +19,7 @@ export function writeFileAtomic(file: string, content: string, options: AtomicWr
   const durable = options.durable ?? true;
   const fd = fs.openSync(tmp, 'wx', options.mode ?? 0o644);
   try {
-    fs.writeSync(fd, content);
+    writeAll(fd, Buffer.from(content, 'utf8'));
     if (durable) fs.fsyncSync(fd);
   } catch (err) {
     fs.closeSync(fd);
@@ -50,4 +50,10 @@ function fsyncDir(dir: string): void {
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
   }
+}
+
+/** writeSync may write less than asked (a full disk, a signal); keep going until all is out. */
+export function writeAll(fd: number, buf: Buffer): void {
+  let offset = 0;
+  while (offset < buf.length) offset += fs.writeSync(fd, buf, offset, buf.length - offset);
 }

@@ -20,6 +20,7 @@ import {
   type TilthEvent,
 } from '../../shared/events.ts';
 import { CorruptFileError, describeZodError } from '../errors.ts';
+import { writeAll } from './atomic.ts';
 
 const NEWLINE = 0x0a;
 
@@ -110,7 +111,7 @@ export class EventLog {
       throw new Error(`refusing to write an invalid ${input.type} event: ${describeZodError(parsed.error)}`);
     }
     const line = Buffer.from(`${JSON.stringify(parsed.data)}\n`, 'utf8');
-    fs.writeSync(this.openForAppend(), line);
+    writeAll(this.openForAppend(), line);
     index.offsets.push(index.indexedBytes);
     index.indexedBytes += line.length;
     return parsed.data;
