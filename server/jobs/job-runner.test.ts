@@ -1,32 +1,22 @@
 import fs from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConflictError } from '../errors.ts';
-import { SessionStore } from '../store/session-store.ts';
-import { silentLogger, tempDir } from '../testing/test-app.ts';
+import { silentLogger, useTempStore } from '../testing/test-app.ts';
 import { JobRunner, recoverAfterCrash } from './job-runner.ts';
 
-let root: string;
-let store: SessionStore;
-beforeEach(() => {
-  root = tempDir();
-  store = new SessionStore(root);
-});
-afterEach(() => {
-  store.close();
-  fs.rmSync(root, { recursive: true, force: true });
-});
+const temp = useTempStore();
 
 const newSession = (status: 'running' | 'interviewing' | 'prepared' | 'all_done') =>
-  store.create({ source: '/repo', brief: 'b', baseBranch: 'main', baseSha: 'abc', status }).session_id;
+  temp.store.create({ source: '/repo', brief: 'b', baseBranch: 'main', baseSha: 'abc', status }).session_id;
 
 describe('JobRunner', () => {
   it('runs a job with a context whose emit lands in the session log, then forgets it', async () => {
     const id = newSession('prepared');
-    const runner = new JobRunner(store, silentLogger);
+    const runner = new JobRunner(temp.store, silentLogger);
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     runner.start('run', id, async (ctx) => {
-      expect(ctx.paths.sessionDir).toBe(store.dir(id));
+      expect(ctx.paths.sessionDir).toBe(temp.store.dir(id));
       ctx.emit({ type: 'question_answered', data: { question_id: 'q1', answer: 'yes' } });
       await gate;
     });
@@ -35,19 +25,19 @@ describe('JobRunner', () => {
     release();
     await new Promise((r) => setTimeout(r, 10));
     expect(runner.list()).toHaveLength(0);
-    expect(store.log(id).readAfter(0, 10).map((e) => e.type)).toContain('question_answered');
+    expect(temp.store.log(id).readAfter(0, 10).map((e) => e.type)).toContain('question_answered');
   });
 
   it('allows one job per session', () => {
     const id = newSession('prepared');
-    const runner = new JobRunner(store, silentLogger);
+    const runner = new JobRunner(temp.store, silentLogger);
     runner.start('run', id, () => new Promise(() => {}));
     expect(() => runner.start('interview', id, async () => {})).toThrow(ConflictError);
   });
 
   it('stops a job through its abort signal and waits for it to finish', async () => {
     const id = newSession('prepared');
-    const runner = new JobRunner(store, silentLogger);
+    const runner = new JobRunner(temp.store, silentLogger);
     let sawAbort = false;
     runner.start('run', id, (ctx) =>
       new Promise<void>((resolve) => {
@@ -65,17 +55,17 @@ describe('JobRunner', () => {
 
   it('leaves a live session stopped/interrupted when its job is stopped, not crashed', async () => {
     const id = newSession('running');
-    const runner = new JobRunner(store, silentLogger);
+    const runner = new JobRunner(temp.store, silentLogger);
     runner.start('run', id, (ctx) => new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve())));
     await runner.stopAll();
-    expect(store.readCheckpoint(id)).toMatchObject({ status: 'stopped', last_stop: 'interrupted' });
-    expect(recoverAfterCrash(store, silentLogger)).toEqual([]);
+    expect(temp.store.readCheckpoint(id)).toMatchObject({ status: 'stopped', last_stop: 'interrupted' });
+    expect(recoverAfterCrash(temp.store, silentLogger)).toEqual([]);
   });
 
   it('logs a job that throws and keeps going', async () => {
     const id = newSession('prepared');
     const errors: string[] = [];
-    const runner = new JobRunner(store, { ...silentLogger, error: (m) => errors.push(m) });
+    const runner = new JobRunner(temp.store, { ...silentLogger, error: (m) => errors.push(m) });
     runner.start('run', id, async () => {
       throw new Error('boom');
     });
@@ -91,21 +81,21 @@ describe('recoverAfterCrash', () => {
     const interviewing = newSession('interviewing');
     const prepared = newSession('prepared');
     const done = newSession('all_done');
-    const recovered = recoverAfterCrash(store, silentLogger);
+    const recovered = recoverAfterCrash(temp.store, silentLogger);
     expect(recovered.sort()).toEqual([running, interviewing].sort());
-    expect(store.readCheckpoint(running)).toMatchObject({ status: 'stopped', last_stop: 'crash' });
-    expect(store.readCheckpoint(interviewing)).toMatchObject({ status: 'stopped', last_stop: 'crash' });
-    expect(store.readCheckpoint(prepared).status).toBe('prepared');
-    expect(store.readCheckpoint(done).status).toBe('all_done');
-    const types = store.log(running).readAfter(0, 100).map((e) => e.type);
+    expect(temp.store.readCheckpoint(running)).toMatchObject({ status: 'stopped', last_stop: 'crash' });
+    expect(temp.store.readCheckpoint(interviewing)).toMatchObject({ status: 'stopped', last_stop: 'crash' });
+    expect(temp.store.readCheckpoint(prepared).status).toBe('prepared');
+    expect(temp.store.readCheckpoint(done).status).toBe('all_done');
+    const types = temp.store.log(running).readAfter(0, 100).map((e) => e.type);
     expect(types.slice(-2)).toEqual(['stop', 'status_changed']);
   });
 
   it('skips a session whose checkpoint is corrupt and says so', () => {
     const id = newSession('running');
-    fs.writeFileSync(store.file(id, 'checkpoint.json'), '{');
+    fs.writeFileSync(temp.store.file(id, 'checkpoint.json'), '{');
     const warnings: string[] = [];
-    expect(recoverAfterCrash(store, { ...silentLogger, warn: (m) => warnings.push(m) })).toEqual([]);
+    expect(recoverAfterCrash(temp.store, { ...silentLogger, warn: (m) => warnings.push(m) })).toEqual([]);
     expect(warnings[0]).toContain(id);
   });
 });

@@ -1,47 +1,38 @@
 import fs from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TilthEvent } from '../../shared/events.ts';
-import { tempDir } from '../testing/test-app.ts';
+import { useTempStore } from '../testing/test-app.ts';
 import { SessionStore } from './session-store.ts';
 
-let root: string;
-let store: SessionStore;
-beforeEach(() => {
-  root = tempDir();
-  store = new SessionStore(root);
-});
-afterEach(() => {
-  store.close();
-  fs.rmSync(root, { recursive: true, force: true });
-});
+const temp = useTempStore();
 
-const create = () => store.create({ source: '/repo', brief: 'b', baseBranch: 'main', baseSha: 'abc', status: 'prepared' }).session_id;
+const create = () => temp.store.create({ source: '/repo', brief: 'b', baseBranch: 'main', baseSha: 'abc', status: 'prepared' }).session_id;
 const answer = (i: number) => ({ type: 'question_answered' as const, data: { question_id: `q${i}`, answer: 'a' } });
 
 describe('SessionStore', () => {
   it('creates a session folder with a valid checkpoint and a log that opens with its version', () => {
     const id = create();
-    const checkpoint = store.readCheckpoint(id);
+    const checkpoint = temp.store.readCheckpoint(id);
     expect(checkpoint).toMatchObject({ session_id: id, status: 'prepared', branch: `session/${id}`, base_sha: 'abc', last_stop: null });
-    expect(checkpoint.worktree).toBe(`${store.dir(id)}/workspace`);
-    expect(store.log(id).readAfter(0, 10).map((e) => e.type)).toEqual(['log_opened', 'status_changed']);
+    expect(checkpoint.worktree).toBe(`${temp.store.dir(id)}/workspace`);
+    expect(temp.store.log(id).readAfter(0, 10).map((e) => e.type)).toEqual(['log_opened', 'status_changed']);
   });
 
   it('publishes every stored event in order, the log header included', () => {
     const id = '20260101-000000-abcdef';
-    fs.mkdirSync(store.dir(id));
+    fs.mkdirSync(temp.store.dir(id));
     const seen: number[] = [];
-    store.bus.subscribe(id, (e) => seen.push(e.seq));
-    store.emit(id, answer(1));
-    store.emit(id, answer(2));
+    temp.store.bus.subscribe(id, (e) => seen.push(e.seq));
+    temp.store.emit(id, answer(1));
+    temp.store.emit(id, answer(2));
     expect(seen).toEqual([1, 2, 3]);
   });
 
   it('records a stop with its reason and logs the status change', () => {
     const id = create();
-    store.setStatus(id, 'stopped', { reason: 'interrupted', phase: 'run' });
-    expect(store.readCheckpoint(id)).toMatchObject({ status: 'stopped', last_stop: 'interrupted' });
-    const tail = store.log(id).readAfter(2, 10);
+    temp.store.setStatus(id, 'stopped', { reason: 'interrupted', phase: 'run' });
+    expect(temp.store.readCheckpoint(id)).toMatchObject({ status: 'stopped', last_stop: 'interrupted' });
+    const tail = temp.store.log(id).readAfter(2, 10);
     expect(tail.map((e) => [e.type, e.data])).toEqual([
       ['stop', { reason: 'interrupted', phase: 'run' }],
       ['status_changed', { from: 'prepared', to: 'stopped', reason: 'interrupted' }],
@@ -50,17 +41,17 @@ describe('SessionStore', () => {
 
   it('publishes events another process appended, once each', () => {
     const id = create();
-    const elsewhere = new SessionStore(root);
+    const elsewhere = new SessionStore(temp.root);
     elsewhere.emit(id, answer(1));
     const seen: TilthEvent[] = [];
-    store.publishAppendedElsewhere(id); // nobody listening: a later subscriber reads seq 3 from disk
-    const stop = store.bus.subscribe(id, (e) => seen.push(e));
-    store.publishAppendedElsewhere(id);
+    temp.store.publishAppendedElsewhere(id); // nobody listening: a later subscriber reads seq 3 from disk
+    const stop = temp.store.bus.subscribe(id, (e) => seen.push(e));
+    temp.store.publishAppendedElsewhere(id);
     expect(seen).toEqual([]);
     elsewhere.emit(id, answer(2));
     elsewhere.emit(id, answer(3));
-    store.publishAppendedElsewhere(id);
-    store.publishAppendedElsewhere(id);
+    temp.store.publishAppendedElsewhere(id);
+    temp.store.publishAppendedElsewhere(id);
     expect(seen.map((e) => e.type === 'question_answered' && e.data.question_id)).toEqual(['q2', 'q3']);
     stop();
     elsewhere.close();
@@ -68,10 +59,10 @@ describe('SessionStore', () => {
 
   it('notifies sessions-list listeners on create and on checkpoint updates', () => {
     let calls = 0;
-    store.bus.onSessionsChanged(() => calls++);
+    temp.store.bus.onSessionsChanged(() => calls++);
     const id = create();
-    store.updateCheckpoint(id, () => ({ title: 'New title' }));
+    temp.store.updateCheckpoint(id, () => ({ title: 'New title' }));
     expect(calls).toBe(2);
-    expect(store.listItem(id).title).toBe('New title');
+    expect(temp.store.listItem(id).title).toBe('New title');
   });
 });

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { afterEach, beforeEach } from 'vitest';
 import { buildApp, type AppDeps } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { JobRunner, type Logger } from '../jobs/job-runner.ts';
@@ -15,6 +16,28 @@ export const silentLogger: Logger = { info: () => {}, warn: () => {}, error: () 
 
 export function tempDir(prefix = 'tilth-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** A fresh SessionStore over a temp root for each test (registers its own vitest hooks). */
+export function useTempStore(): { readonly root: string; readonly store: SessionStore } {
+  const current = { root: '', store: null as SessionStore | null };
+  beforeEach(() => {
+    current.root = tempDir();
+    current.store = new SessionStore(current.root);
+  });
+  afterEach(() => {
+    current.store?.close();
+    fs.rmSync(current.root, { recursive: true, force: true });
+  });
+  return {
+    get root() {
+      return current.root;
+    },
+    get store() {
+      if (!current.store) throw new Error('useTempStore: only inside a test');
+      return current.store;
+    },
+  };
 }
 
 export interface TestApp {
