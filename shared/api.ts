@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { SessionStatusSchema, StopReasonSchema, TilthEventSchema } from './events.ts';
-import { SessionIdSchema } from './files.ts';
+import { ChecksPresetSchema, SessionIdSchema, UsageSchema } from './files.ts';
 
 /** `{error: {code, message}}`, the one error shape; `code` is stable snake_case. */
 export const ErrorBodySchema = z.object({
@@ -110,3 +110,64 @@ export const EventsPageSchema = z.object({
 export type EventsPage = z.infer<typeof EventsPageSchema>;
 
 export const SessionParamsSchema = z.strictObject({ id: SessionIdSchema });
+
+// ── Seeding (issue 3) ────────────────────────────────────────────────────────────────────────
+
+export const WorkspaceCheckQuerySchema = z.strictObject({ path: z.string().min(1, 'path is required') });
+
+/** What `GET /api/workspaces/check?path=` found. `ok` means a session can start there. */
+export const WorkspaceCheckSchema = z.object({
+  path: z.string(),
+  ok: z.boolean(),
+  kind: z.enum(['repo', 'missing', 'not_a_directory', 'not_a_repo', 'bare', 'no_commits']),
+  /** Why it is not ok, or a note (e.g. uncommitted changes), in words for the user. */
+  message: z.string(),
+  root: z.string().nullable(),
+  branch: z.string().nullable(),
+  head: z.string().nullable(),
+  clean: z.boolean().nullable(),
+  preset: ChecksPresetSchema.nullable(),
+  /** Sessions on this repo that are prepared, running or stopped: open, discard, or start alongside. */
+  existing: z.array(SessionListItemSchema),
+});
+export type WorkspaceCheck = z.infer<typeof WorkspaceCheckSchema>;
+
+export const CreateSessionSchema = z.strictObject({
+  workspace: z.string().trim().min(1, 'workspace is required: the path of a local git repository'),
+  brief: z.string().trim().min(1, 'brief is required: describe the feature').max(20_000, 'brief is at most 20,000 characters'),
+  /** Set to start even though the repo has other open sessions (the "start alongside" choice). */
+  alongside: z.boolean().optional(),
+  checks_preset: ChecksPresetSchema.optional(),
+});
+export const CreatedSessionSchema = z.object({ session: SessionListItemSchema });
+
+export const PendingQuestionViewSchema = z.object({
+  question_id: z.string(),
+  text: z.string(),
+  options: z.array(z.string()).optional(),
+});
+
+export const SessionDetailSchema = z.object({
+  session: SessionListItemSchema,
+  branch: z.string(),
+  base_branch: z.string().nullable(),
+  base_sha: z.string().nullable(),
+  worktree: z.string(),
+  checks_preset: ChecksPresetSchema.nullable(),
+  last_error: z.string().nullable(),
+  interview: z
+    .object({
+      pending: PendingQuestionViewSchema.nullable(),
+      iterations: z.number().int().nonnegative(),
+      running: z.boolean(),
+    })
+    .nullable(),
+  interview_usage: UsageSchema,
+  has_seed: z.boolean(),
+});
+export type SessionDetail = z.infer<typeof SessionDetailSchema>;
+
+export const AnswerSchema = z.strictObject({
+  questionId: z.string().min(1, 'questionId is required'),
+  answer: z.string().trim().min(1, 'answer must not be empty'),
+});

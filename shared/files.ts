@@ -32,6 +32,16 @@ export const CapsSchema = z.object({
 });
 export type Caps = z.infer<typeof CapsSchema>;
 
+export const ChecksPresetSchema = z.enum(['pytest', 'node', 'custom']);
+export type ChecksPreset = z.infer<typeof ChecksPresetSchema>;
+
+/** The user's own commands for the `custom` preset; `{files}` is replaced by the test files. */
+export const CustomChecksSchema = z.object({
+  test: z.string().min(1).refine((s) => s.includes('{files}'), 'the test command must contain {files}'),
+  lint: z.string().optional(),
+});
+export type CustomChecks = z.infer<typeof CustomChecksSchema>;
+
 export const ModelsSchema = z.object({ worker: z.string(), evaluator: z.string(), prep: z.string() });
 
 export const CheckpointSchema = z.object({
@@ -43,6 +53,8 @@ export const CheckpointSchema = z.object({
   branch: z.string(),
   worktree: z.string(),
   brief: z.string().default(''),
+  checks_preset: ChecksPresetSchema.nullable().default(null),
+  custom_checks: CustomChecksSchema.nullable().default(null),
   title: z.string().default(''),
   models: ModelsSchema.nullable().default(null),
   caps: CapsSchema.nullable().default(null),
@@ -77,8 +89,8 @@ export const SeedMetaSchema = z.object({
   open_questions: z.array(z.string()),
   blockers: z.array(z.string()),
   scope_notes: z.string(),
-  checks_preset: z.enum(['pytest', 'node', 'custom']),
-  custom_checks: z.object({ test: z.string(), lint: z.string().optional() }).optional(),
+  checks_preset: ChecksPresetSchema,
+  custom_checks: CustomChecksSchema.optional(),
   /** sha256 of each seed test file, by path relative to the worktree; a case may not change them. */
   locked_tests: z.record(z.string(), z.string()),
 });
