@@ -1,0 +1,85 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../testing/test-app.ts';
+import { addWorktree, commitAll, inspectWorkspace, localBranches, removeWorktree, statusPorcelain } from './repo.ts';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+function dir(): string {
+  const d = tempDir('tilth-git-');
+  dirs.push(d);
+  return d;
+}
+const run = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' });
+
+function repo(withCommit = true): string {
+  const d = dir();
+  run(d, 'init', '-q', '-b', 'main');
+  run(d, 'config', 'user.email', 't@example.com');
+  run(d, 'config', 'user.name', 'T');
+  if (withCommit) {
+    fs.writeFileSync(path.join(d, 'a.txt'), 'a\n');
+    fs.mkdirSync(path.join(d, 'src'));
+    fs.writeFileSync(path.join(d, 'src', 'b.txt'), 'b\n');
+    run(d, 'add', '-A');
+    run(d, 'commit', '-q', '-m', 'init');
+  }
+  return d;
+}
+
+describe('inspectWorkspace', () => {
+  it('reports a repo from its root or any folder inside, with branch, head and cleanliness', async () => {
+    const r = repo();
+    const fromRoot = await inspectWorkspace(r);
+    expect(fromRoot).toMatchObject({ kind: 'repo', branch: 'main', clean: true, root: fs.realpathSync(r) });
+    expect(fromRoot.head).toMatch(/^[0-9a-f]{40}$/);
+    expect((await inspectWorkspace(path.join(r, 'src'))).root).toBe(fs.realpathSync(r));
+    fs.writeFileSync(path.join(r, 'a.txt'), 'changed\n');
+    const dirty = await inspectWorkspace(r);
+    expect(dirty.clean).toBe(false);
+    expect(dirty.message).toMatch(/uncommitted changes/);
+  });
+
+  it('explains a missing path, a file, a non-repo, a bare repo and a repo with no commits', async () => {
+    const d = dir();
+    expect((await inspectWorkspace(path.join(d, 'nope'))).kind).toBe('missing');
+    fs.writeFileSync(path.join(d, 'f'), 'x');
+    expect((await inspectWorkspace(path.join(d, 'f'))).kind).toBe('not_a_directory');
+    const plain = dir();
+    const notRepo = await inspectWorkspace(plain);
+    expect(notRepo.kind).toBe('not_a_repo');
+    expect(notRepo.message).toMatch(/git init/);
+    const bare = dir();
+    run(bare, 'init', '-q', '--bare');
+    expect((await inspectWorkspace(bare)).kind).toBe('bare');
+    const empty = await inspectWorkspace(repo(false));
+    expect(empty.kind).toBe('no_commits');
+    expect(empty.message).toMatch(/no commits/);
+  });
+});
+
+describe('worktrees and commits', () => {
+  it('adds a session branch in a worktree, commits there, and removes both without touching the source tree', async () => {
+    const r = repo();
+    const info = await inspectWorkspace(r);
+    const wt = path.join(dir(), 'workspace');
+    await addWorktree(r, wt, 'session/x', info.head!);
+    expect(fs.readFileSync(path.join(wt, 'a.txt'), 'utf8')).toBe('a\n');
+    fs.mkdirSync(path.join(wt, 'tests'));
+    fs.writeFileSync(path.join(wt, 'tests', 't.py'), 'assert True\n');
+    const sha = await commitAll(wt, 'seed: 1 task(s) + 1 acceptance test(s)', 'body');
+    expect(sha).toMatch(/^[0-9a-f]{40}$/);
+    expect(await commitAll(wt, 'nothing')).toBeNull();
+    expect(run(r, 'log', '-1', '--format=%s', 'session/x').trim()).toBe('seed: 1 task(s) + 1 acceptance test(s)');
+    expect(await statusPorcelain(r)).toBe('');
+    expect(await localBranches(r)).toEqual(['main', 'session/x']);
+    await removeWorktree(r, wt, 'session/x');
+    expect(fs.existsSync(wt)).toBe(false);
+    expect(await localBranches(r)).toEqual(['main']);
+    await removeWorktree(r, wt, 'session/x'); // idempotent
+  });
+});

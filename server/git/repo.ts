@@ -1,0 +1,128 @@
+/**
+ * Everything Tilth does with git, through simple-git. The source repo's working tree is never
+ * touched: sessions only add a `session/<id>` branch and a worktree that lives under the
+ * session folder.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { simpleGit, type SimpleGit } from 'simple-git';
+import { AppError } from '../errors.ts';
+
+export class GitError extends AppError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('git_failed', message, 500, options);
+  }
+}
+
+/** Used only when the repo and the machine have no git identity, so commits never fail on it. */
+const FALLBACK_IDENTITY = ['-c', 'user.name=Tilth', '-c', 'user.email=tilth@localhost'];
+
+function git(dir: string): SimpleGit {
+  // A hostile repo config must not run a program when Tilth only wants to read: no fsmonitor.
+  // (Output is never a TTY, so no pager runs either.)
+  // (simple-git refuses any fsmonitor setting unless told this one is deliberate.)
+  return simpleGit({
+    baseDir: dir,
+    config: ['core.fsmonitor=false'],
+    unsafe: { allowUnsafeFsMonitor: true },
+    timeout: { block: 60_000 },
+  });
+}
+
+export type WorkspaceKind = 'repo' | 'missing' | 'not_a_directory' | 'not_a_repo' | 'bare' | 'no_commits';
+
+export interface WorkspaceInfo {
+  path: string;
+  kind: WorkspaceKind;
+  message: string;
+  root: string | null;
+  branch: string | null;
+  head: string | null;
+  clean: boolean | null;
+}
+
+/** What the user pointed at: a repo root or any folder inside one, or why it cannot be used. */
+export async function inspectWorkspace(input: string): Promise<WorkspaceInfo> {
+  const abs = path.resolve(input);
+  const base = { path: abs, root: null, branch: null, head: null, clean: null };
+  const stat = fs.statSync(abs, { throwIfNoEntry: false });
+  if (!stat) return { ...base, kind: 'missing', message: `Nothing exists at ${abs}.` };
+  if (!stat.isDirectory()) return { ...base, kind: 'not_a_directory', message: `${abs} is a file; point at the repository's folder.` };
+
+  const g = git(abs);
+  let inside: string;
+  try {
+    inside = (await g.raw(['rev-parse', '--is-bare-repository', '--is-inside-work-tree'])).trim();
+  } catch {
+    return { ...base, kind: 'not_a_repo', message: `${abs} is not inside a git repository. Run \`git init -b main && git add -A && git commit -m init\` there first.` };
+  }
+  if (inside.startsWith('true')) {
+    return { ...base, kind: 'bare', message: `${abs} is a bare repository (no working tree). Point at a clone with a working tree.` };
+  }
+  const root = (await g.raw(['rev-parse', '--show-toplevel'])).trim();
+  const branch = (await g.raw(['symbolic-ref', '--quiet', '--short', 'HEAD']).catch(() => '')).trim() || null;
+  // Empty output (not an exception) when HEAD names no commit yet.
+  const head = (await g.raw(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']).catch(() => '')).trim() || null;
+  if (!head) {
+    return { ...base, root, branch, kind: 'no_commits', message: `The repository at ${root} has no commits yet. Commit something first (\`git add -A && git commit -m init\`).` };
+  }
+  const status = await git(root).raw(['status', '--porcelain', '--untracked-files=normal']);
+  const clean = status.trim() === '';
+  const where = branch ? `on branch ${branch}` : `at a detached HEAD`;
+  return {
+    ...base,
+    root,
+    branch,
+    head,
+    clean,
+    kind: 'repo',
+    message: clean
+      ? `Git repository ${where}, clean.`
+      : `Git repository ${where}. It has uncommitted changes: the interview can read them, but the session branch starts from the last commit.`,
+  };
+}
+
+/** Adds `branch` at `baseSha` and checks it out in a new worktree at `worktreePath`. */
+export async function addWorktree(repoRoot: string, worktreePath: string, branch: string, baseSha: string): Promise<void> {
+  try {
+    await git(repoRoot).raw(['worktree', 'add', '-b', branch, worktreePath, baseSha]);
+  } catch (err) {
+    throw new GitError(`Could not create the worktree for ${branch}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/** Removes the worktree (if present) and the branch; tolerant of either being gone already. */
+export async function removeWorktree(repoRoot: string, worktreePath: string, branch: string): Promise<void> {
+  const g = git(repoRoot);
+  if (fs.existsSync(worktreePath)) await g.raw(['worktree', 'remove', '--force', worktreePath]).catch(() => {});
+  fs.rmSync(worktreePath, { recursive: true, force: true });
+  await g.raw(['worktree', 'prune']).catch(() => {});
+  // (rev-parse --verify --quiet fails silently, which simple-git does not report: ask for-each-ref.)
+  const exists = (await g.raw(['for-each-ref', '--format=%(refname)', `refs/heads/${branch}`])).trim() !== '';
+  if (exists) await g.raw(['branch', '-D', branch]);
+}
+
+/** Stages everything in the worktree and commits; returns the new sha, or null if nothing changed. */
+export async function commitAll(worktree: string, subject: string, body?: string): Promise<string | null> {
+  const g = git(worktree);
+  await g.raw(['add', '-A']);
+  const staged = (await g.raw(['diff', '--cached', '--name-only'])).trim();
+  if (staged === '') return null;
+  const message = body ? `${subject}\n\n${body}` : subject;
+  const hasIdentity = (await g.raw(['config', '--get', 'user.email']).catch(() => '')).trim() !== '';
+  try {
+    await g.raw([...(hasIdentity ? [] : FALLBACK_IDENTITY), 'commit', '--no-verify', '-q', '-m', message]);
+  } catch (err) {
+    throw new GitError(`The commit "${subject}" failed: ${(err as Error).message}`, { cause: err });
+  }
+  return (await g.raw(['rev-parse', 'HEAD'])).trim();
+}
+
+export async function localBranches(repoRoot: string): Promise<string[]> {
+  const out = await git(repoRoot).raw(['for-each-ref', '--format=%(refname:short)', 'refs/heads']);
+  return out.split('\n').filter(Boolean).sort();
+}
+
+export async function statusPorcelain(dir: string): Promise<string> {
+  return git(dir).raw(['status', '--porcelain']);
+}
