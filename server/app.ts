@@ -7,10 +7,13 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOpt
 import type { ErrorBody } from '../shared/api.ts';
 import type { Config } from './config.ts';
 import { AppError, ValidationError } from './errors.ts';
+import type { InterviewDeps } from './interview/engine.ts';
 import type { JobRunner } from './jobs/job-runner.ts';
+import type { ModelClient } from './llm/client.ts';
 import { authRoutes } from './routes/auth.ts';
 import { configRoutes } from './routes/config.ts';
 import { healthRoutes } from './routes/health.ts';
+import { seedingRoutes } from './routes/seeding.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { staticRoutes } from './routes/static.ts';
 import { streamRoutes, type StreamOptions } from './routes/stream.ts';
@@ -21,6 +24,9 @@ export interface AppDeps {
   config: Config;
   store: SessionStore;
   jobs: JobRunner;
+  llm: ModelClient;
+  /** Interview tuning (tests shorten the empty-reply backoff). */
+  interview?: Omit<InterviewDeps, 'llm'>;
   security: SecurityPolicy;
   version: string;
   /** Distinguishes launches, so a reconnecting client can tell it reached a new server. */
@@ -83,6 +89,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   authRoutes(app, deps);
   configRoutes(app, deps);
   sessionRoutes(app, deps);
+  seedingRoutes(app, deps);
   streamRoutes(app, deps);
   await staticRoutes(app, deps);
   return app;

@@ -10,7 +10,9 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
+import { startInterviewJob } from './interview/session-setup.ts';
 import { JobRunner, recoverAfterCrash, type Logger } from './jobs/job-runner.ts';
+import { ModelClient } from './llm/client.ts';
 import { mintToken } from './security.ts';
 import { SessionStore } from './store/session-store.ts';
 import { acquireServeLock } from './store/serve-lock.ts';
@@ -60,6 +62,7 @@ export async function startServer(config: Config, logger: Logger = consoleLogger
   const token = config.token ?? mintToken();
   const store = new SessionStore(config.sessionsDir);
   const jobs = new JobRunner(store, logger);
+  const llm = new ModelClient({ endpoints: config.roles });
   // Lock first: recovery below assumes no other live server owns these sessions.
   const releaseLock = acquireServeLock(store.root, { port: config.port });
 
@@ -70,6 +73,7 @@ export async function startServer(config: Config, logger: Logger = consoleLogger
       config,
       store,
       jobs,
+      llm,
       security: { token, port: () => port, boundHost: config.host },
       version: packageVersion(),
       serverId: randomUUID(),
@@ -84,7 +88,9 @@ export async function startServer(config: Config, logger: Logger = consoleLogger
   port = (app.server.address() as AddressInfo).port;
 
   // Only once we own the folder and the port: a failed start must not touch anyone's sessions.
-  const recovered = recoverAfterCrash(store, logger);
+  // Interviews continue from their file: one waiting for an answer stays waiting; one that was
+  // mid-call repeats that call.
+  const recovered = recoverAfterCrash(store, logger, (id) => startInterviewJob({ store, jobs, llm }, id));
   if (recovered.length > 0) logger.info(`Marked ${recovered.length} session(s) stopped after an unclean shutdown: ${recovered.join(', ')}`);
   const watcher = new SessionsWatcher(store.root, store.bus, (id) => {
     try {

@@ -149,14 +149,21 @@ export const PendingQuestionSchema = z.object({
   text: z.string(),
   options: z.array(z.string()).optional(),
   asked_at: z.iso.datetime(),
+  /** Tool calls of the same turn after ask_user: answered "not run" once the user has answered. */
+  skipped_tool_call_ids: z.array(z.string()).default([]),
 });
 
 export const InterviewStateSchema = z.object({
   trace_id: z.string(),
   started_at: z.iso.datetime(),
+  /** Model turns so far (the cap is 60). */
   iterations: z.number().int().nonnegative(),
   messages: z.array(ChatMessageSchema),
   pending: PendingQuestionSchema.nullable(),
+  /** Every question and its answer, for the interview page after a restart. */
+  history: z
+    .array(z.object({ question_id: z.string(), text: z.string(), options: z.array(z.string()).optional(), answer: z.string() }))
+    .default([]),
 });
 export type InterviewState = z.infer<typeof InterviewStateSchema>;
 

@@ -43,6 +43,7 @@ interface Job extends JobInfo {
 
 export class JobRunner {
   private readonly jobs = new Map<string, Job>();
+  private shuttingDown = false;
 
   constructor(
     private readonly store: SessionStore,
@@ -84,18 +85,35 @@ export class JobRunner {
   }
 
   /**
-   * A stopped job should leave its session `stopped/interrupted`; if the job did not get that
-   * far, do it here, so a clean shutdown is never mistaken for a crash at the next boot.
+   * A stopped run should leave its session `stopped/interrupted`; if the job did not get that
+   * far, do it here, so a clean shutdown is never mistaken for a crash at the next boot. An
+   * interview stays `interviewing`: its file is complete and the next boot continues it.
    */
   private settleStopped(sessionId: string): void {
     try {
       const { status } = this.store.readCheckpoint(sessionId);
-      if (LIVE_STATUSES.has(status)) {
-        this.store.setStatus(sessionId, 'stopped', { reason: 'interrupted', phase: status === 'interviewing' ? 'interview' : 'run' });
+      if (status === 'running') {
+        this.store.setStatus(sessionId, 'stopped', { reason: 'interrupted', phase: 'run' });
       }
     } catch (err) {
       this.logger.warn(`could not record that the job for ${sessionId} stopped`, { err: err instanceof Error ? err.message : String(err) });
     }
+  }
+
+  /**
+   * Starts `fn` once the session's current job (if any) has ended — for work that must follow
+   * it, like an interview continuing after the answer arrived while the previous turn was still
+   * winding down.
+   */
+  startAfter(kind: JobKind, sessionId: string, fn: JobFn): void {
+    const current = [...this.jobs.values()].find((j) => j.sessionId === sessionId);
+    if (!current) {
+      this.start(kind, sessionId, fn);
+      return;
+    }
+    void current.done.then(() => {
+      if (!this.shuttingDown && !this.forSession(sessionId)) this.start(kind, sessionId, fn);
+    });
   }
 
   list(): JobInfo[] {
@@ -117,6 +135,7 @@ export class JobRunner {
   }
 
   async stopAll(reason = 'server shutting down'): Promise<void> {
+    this.shuttingDown = true;
     const jobs = [...this.jobs.values()];
     for (const job of jobs) job.controller.abort(new Error(reason));
     await Promise.all(jobs.map((j) => j.done));
@@ -129,14 +148,20 @@ const LIVE_STATUSES = new Set(['running', 'interviewing']);
 /**
  * At boot no job is alive, so a session that says it is running (or interviewing) was left
  * behind by a crash or kill. Mark it stopped with `last_stop: crash` so the user can resume it.
- * Returns the ids it recovered. A session whose files are unreadable is left alone and logged.
+ * Returns the ids it marked. `onInterviewing`, when given, takes interviews instead: they can
+ * continue. A session whose files are unreadable is left alone and logged.
  */
-export function recoverAfterCrash(store: SessionStore, logger: Logger): string[] {
+export function recoverAfterCrash(store: SessionStore, logger: Logger, onInterviewing?: (id: string) => void): string[] {
   const recovered: string[] = [];
   for (const id of store.ids()) {
     try {
       const checkpoint = store.readCheckpoint(id);
       if (!LIVE_STATUSES.has(checkpoint.status)) continue;
+      if (checkpoint.status === 'interviewing' && onInterviewing) {
+        // An interview lives on disk and continues from its file (see interview/engine.ts).
+        onInterviewing(id);
+        continue;
+      }
       store.setStatus(id, 'stopped', {
         reason: 'crash',
         phase: checkpoint.status === 'interviewing' ? 'interview' : 'run',

@@ -100,6 +100,10 @@ export class SessionStore {
     return checkpoint;
   }
 
+  hasSeed(id: string): boolean {
+    return fs.existsSync(this.file(id, FILES.prd)) && fs.existsSync(this.file(id, FILES.seedMeta));
+  }
+
   readCheckpoint(id: string): Checkpoint {
     const checkpoint = readJsonFile(this.file(id, FILES.checkpoint), CheckpointSchema);
     if (!checkpoint) throw new NotFoundError('session_not_found', `No session ${id} under ${this.root}`);
@@ -219,6 +223,13 @@ export class SessionStore {
         problem: err.message,
       };
     }
+  }
+
+  /** Drops what is held open for a session (before its folder is removed). */
+  forget(id: string): void {
+    this.logs.get(id)?.close();
+    this.logs.delete(id);
+    this.published.delete(id);
   }
 
   close(): void {

@@ -7,6 +7,7 @@ import { afterEach, beforeEach } from 'vitest';
 import { buildApp, type AppDeps } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { JobRunner, type Logger } from '../jobs/job-runner.ts';
+import { ModelClient } from '../llm/client.ts';
 import type { StreamOptions } from '../routes/stream.ts';
 import { SessionStore } from '../store/session-store.ts';
 
@@ -47,19 +48,31 @@ export interface TestApp {
   home: string;
   /** Sets the port the Host/Origin checks expect (inject uses localhost:80). */
   setPort(port: number): void;
-  close(): Promise<void>;
+  /** Stops jobs and the app; `keepHome` leaves the sessions on disk (a restart test). */
+  close(options?: { keepHome?: boolean }): Promise<void>;
 }
 
-export async function makeTestApp(options: { env?: NodeJS.ProcessEnv; stream?: StreamOptions; webRoot?: string } = {}): Promise<TestApp> {
-  const home = tempDir();
+export interface TestAppOptions {
+  env?: NodeJS.ProcessEnv;
+  stream?: StreamOptions;
+  webRoot?: string;
+  /** Reuse a home (and so its sessions) from an earlier app: a server restart. */
+  home?: string;
+}
+
+export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const home = options.home ?? tempDir();
   const config = loadConfig({ env: options.env ?? {}, home });
   const store = new SessionStore(config.sessionsDir);
   const jobs = new JobRunner(store, silentLogger);
+  const llm = new ModelClient({ endpoints: config.roles, retry: { baseDelayMs: 1, maxAttempts: 2 } });
   let port = 80;
   const deps: AppDeps = {
     config,
     store,
     jobs,
+    llm,
+    interview: { emptyBackoffMs: () => 1 },
     security: { token: TEST_TOKEN, port: () => port },
     version: '0.0.0-test',
     serverId: 'test-server',
@@ -75,11 +88,11 @@ export async function makeTestApp(options: { env?: NodeJS.ProcessEnv; stream?: S
     setPort: (p) => {
       port = p;
     },
-    close: async () => {
+    close: async (closeOptions = {}) => {
       await jobs.stopAll();
       await app.close();
       store.close();
-      fs.rmSync(home, { recursive: true, force: true });
+      if (!closeOptions.keepHome) fs.rmSync(home, { recursive: true, force: true });
     },
   };
 }

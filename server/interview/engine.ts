@@ -1,0 +1,367 @@
+/**
+ * The seeding interview as a background job (SPEC §5, reference §6.1).
+ *
+ * The conversation lives in `interview.json`, rewritten atomically after every model turn. The
+ * job never waits for a person: when the model calls `ask_user`, the job records the pending
+ * question, emits `question_asked` and ends. Answering (see `answerQuestion`) appends the answer
+ * to the conversation on disk and starts the job again, which picks up from the file. So a server
+ * restart while a question waits loses nothing and repeats no model call, and a crash during a
+ * model call repeats only that call (the turn was not yet saved).
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
+import { InterviewStateSchema, type Checkpoint, type InterviewState, type Usage } from '../../shared/files.ts';
+import { TEST_FILE_PATTERNS } from '../../shared/seed.ts';
+import { ConflictError, ValidationError } from '../errors.ts';
+import type { JobContext } from '../jobs/job-runner.ts';
+import { ConfinedRoot, globTool, grepTool, readFile, ToolError } from '../engine/read-tools.ts';
+import { commitAll } from '../git/repo.ts';
+import type { ModelClient } from '../llm/client.ts';
+import { ProviderFailureError } from '../llm/errors.ts';
+import { assistantHistoryMessage } from '../llm/reply.ts';
+import { loadPrompt } from '../prompts.ts';
+import { writeJsonAtomic } from '../store/atomic.ts';
+import { readJsonFile } from '../store/json-file.ts';
+import { FILES, type SessionStore } from '../store/session-store.ts';
+import { describePresetForPrompt } from './presets.ts';
+import { validateSeedBundle, writeSeed } from './sink.ts';
+import { interviewTools } from './tool-schemas.ts';
+
+export const MAX_INTERVIEW_ITERATIONS = 60;
+/** Empty replies are retried this many times, with backoff, before the interview gives up. */
+export const MAX_EMPTY_REPLIES = 3;
+const PREVIEW_CHARS = 500;
+const SEED_PREVIEW_CHARS = 200;
+
+export interface InterviewDeps {
+  llm: ModelClient;
+  /** Backoff between empty replies; injectable so tests do not wait. */
+  emptyBackoffMs?: (attempt: number) => number;
+}
+
+export function readInterview(store: SessionStore, id: string): InterviewState | null {
+  return readJsonFile(store.file(id, FILES.interview), InterviewStateSchema);
+}
+
+function saveInterview(store: SessionStore, id: string, state: InterviewState): void {
+  writeJsonAtomic(store.file(id, FILES.interview), InterviewStateSchema.parse(state));
+}
+
+function spanId(): string {
+  return randomBytes(8).toString('hex');
+}
+
+function firstUserMessage(checkpoint: Checkpoint): string {
+  return [
+    '## Source repository',
+    checkpoint.source,
+    '',
+    '## Feature brief',
+    checkpoint.brief.trim(),
+    '',
+    'Begin with step 1 of the workflow. One question per `ask_user` call.',
+  ].join('\n');
+}
+
+function newInterview(checkpoint: Checkpoint): InterviewState {
+  const preset = checkpoint.checks_preset ?? 'custom';
+  const system = loadPrompt('interview', {
+    checks_preset: describePresetForPrompt(preset, checkpoint.custom_checks ?? undefined),
+    test_file_pattern: TEST_FILE_PATTERNS[preset].describe,
+    existing_task_ids: 'none',
+  });
+  return {
+    trace_id: randomUUID().replaceAll('-', ''),
+    started_at: new Date().toISOString(),
+    iterations: 0,
+    messages: [
+      { role: 'system', content: system },
+      { role: 'user', content: firstUserMessage(checkpoint) },
+    ],
+    pending: null,
+    history: [],
+  };
+}
+
+function addUsage(usage: Usage, prompt: number, completion: number, cost: number | null): Usage {
+  return {
+    prompt_tokens: usage.prompt_tokens + prompt,
+    completion_tokens: usage.completion_tokens + completion,
+    total_tokens: usage.total_tokens + prompt + completion,
+    cost_usd: usage.cost_usd + (cost ?? 0),
+    calls: usage.calls + 1,
+  };
+}
+
+class InterviewFailure extends Error {}
+
+/**
+ * Records the user's answer to the pending question, on disk, before anything else happens.
+ * Only the pending question can be answered; anything else is a 409.
+ */
+export function answerQuestion(store: SessionStore, id: string, questionId: string, answer: string): void {
+  const checkpoint = store.readCheckpoint(id);
+  const state = readInterview(store, id);
+  const pending = state?.pending;
+  if (checkpoint.status !== 'interviewing' || !state || !pending) {
+    throw new ConflictError('question_not_pending', 'No question is waiting for an answer in this session.');
+  }
+  if (pending.question_id !== questionId) {
+    throw new ConflictError('question_not_pending', `Question ${questionId} is not the one waiting; the pending question is ${pending.question_id}.`);
+  }
+  const text = answer.trim();
+  if (text === '') throw new ValidationError('answer must not be empty');
+  state.messages.push({ role: 'tool', tool_call_id: pending.tool_call_id, content: text });
+  for (const skipped of pending.skipped_tool_call_ids) {
+    state.messages.push({ role: 'tool', tool_call_id: skipped, content: 'Not run: the turn paused at ask_user. Call it again if you still need it.' });
+  }
+  state.history.push({ question_id: pending.question_id, text: pending.text, ...(pending.options ? { options: pending.options } : {}), answer: text });
+  state.pending = null;
+  saveInterview(store, id, state);
+  store.emit(id, { type: 'question_answered', data: { question_id: questionId, answer: text } });
+}
+
+/** The job. Runs model turns until a question is asked, the seed is written, or it fails. */
+export async function runInterview(ctx: JobContext, deps: InterviewDeps): Promise<void> {
+  const { store, sessionId: id, signal } = ctx;
+  const checkpoint = store.readCheckpoint(id);
+  let state = readInterview(store, id);
+  if (!state) {
+    state = newInterview(checkpoint);
+    saveInterview(store, id, state);
+    ctx.emit({ type: 'session_start', data: { source: checkpoint.source, phase: 'prep-feature', worktree: checkpoint.worktree, branch: checkpoint.branch } });
+  }
+  if (state.pending) return; // waiting for the user; answering starts us again
+
+  const root = new ConfinedRoot(checkpoint.source);
+  const preset = checkpoint.checks_preset ?? 'custom';
+  const tools = interviewTools(TEST_FILE_PATTERNS[preset].describe);
+  const base = { phase: 'interview' as const, trace_id: state.trace_id };
+  let emptyStreak = 0;
+
+  try {
+    while (state.iterations < MAX_INTERVIEW_ITERATIONS) {
+      signal.throwIfAborted();
+      const span = spanId();
+      const result = await deps.llm.chat('prep', { messages: state.messages as ChatCompletionMessageParam[], tools, signal });
+      const usage = store.updateCheckpoint(id, (cp) => ({
+        interview_usage: addUsage(cp.interview_usage, result.usage.prompt_tokens, result.usage.completion_tokens, result.costUsd),
+      })).interview_usage;
+      ctx.emit({
+        type: 'model_call',
+        data: {
+          ...base,
+          span_id: span,
+          iter: state.iterations + 1,
+          role: 'prep',
+          model: result.model,
+          prompt_tokens: result.usage.prompt_tokens,
+          eval_tokens: result.usage.completion_tokens,
+          tokens_used_total: usage.total_tokens,
+          cost_usd: result.costUsd,
+          cost_total_usd: usage.cost_usd,
+          duration_ms: result.durationMs,
+          health: result.health,
+          finish_reason: result.finishReason,
+          ...(result.message.reasoning ? { reasoning: result.message.reasoning } : {}),
+        },
+      });
+
+      if (result.health === 'empty') {
+        // Not saved as a turn: an empty reply never enters the conversation.
+        emptyStreak++;
+        if (emptyStreak >= MAX_EMPTY_REPLIES) throw new InterviewFailure(`the interviewer model returned ${emptyStreak} empty replies in a row`);
+        await sleep(deps.emptyBackoffMs?.(emptyStreak) ?? 2_000 * emptyStreak, signal);
+        continue;
+      }
+      emptyStreak = 0;
+      state.iterations++;
+      state.messages.push(assistantHistoryMessage(result.message) as InterviewState['messages'][number]);
+      const calls = (result.message.tool_calls ?? []).filter((c): c is Extract<ChatCompletionMessageToolCall, { type: 'function' }> => c.type === 'function');
+      if (calls.length === 0) {
+        const said = (result.message.content ?? '').trim().slice(0, 300);
+        throw new InterviewFailure(`the interviewer stopped without writing the seed${said ? `. Its last message: "${said}"` : ''}`);
+      }
+
+      const outcome = await handleToolCalls(calls, { ctx, state, root, checkpoint, base, span });
+      saveInterview(store, id, state);
+      if (outcome === 'asked' || outcome === 'seeded') return;
+    }
+    throw new InterviewFailure(`the interview hit its cap of ${MAX_INTERVIEW_ITERATIONS} model turns without writing the seed`);
+  } catch (err) {
+    if (signal.aborted) return; // stopped: the file holds everything up to the last whole turn
+    const reason =
+      err instanceof InterviewFailure ? err.message : err instanceof ProviderFailureError ? `the interviewer model failed: ${err.message}` : `the interview crashed: ${(err as Error).message}`;
+    ctx.logger.warn(`interview for ${id} failed: ${reason}`);
+    store.setStatus(id, 'failed', { reason: err instanceof ProviderFailureError ? 'provider_failure' : 'error', phase: 'interview', error: reason });
+  }
+}
+
+interface TurnContext {
+  ctx: JobContext;
+  state: InterviewState;
+  root: ConfinedRoot;
+  checkpoint: Checkpoint;
+  base: { phase: 'interview'; trace_id: string };
+  span: string;
+}
+
+type Outcome = 'continue' | 'asked' | 'seeded';
+
+async function handleToolCalls(calls: Extract<ChatCompletionMessageToolCall, { type: 'function' }>[], turn: TurnContext): Promise<Outcome> {
+  const { ctx, state } = turn;
+  const reply = (id: string, tool: string, content: string) => {
+    state.messages.push({ role: 'tool', tool_call_id: id, content });
+    ctx.emit({ type: 'tool_result', data: { ...turn.base, span_id: turn.span, tool, result_preview: content.slice(0, PREVIEW_CHARS), result_chars: content.length } });
+  };
+
+  for (let i = 0; i < calls.length; i++) {
+    const call = calls[i]!;
+    const tool = call.function.name;
+    const args = parseArgs(call.function.arguments);
+    if (args === null) {
+      ctx.emit({ type: 'tool_call', data: { ...turn.base, span_id: turn.span, tool, args: '(unparseable JSON)', args_chars: call.function.arguments.length } });
+      reply(
+        call.id,
+        tool,
+        'ERROR: the arguments were not a valid JSON object. Call the tool again with valid JSON; for write_seed keep test bodies short (one assert per criterion).',
+      );
+      continue;
+    }
+    ctx.emit({ type: 'tool_call', data: { ...turn.base, span_id: turn.span, tool, args: tool === 'write_seed' ? redactSeed(args) : args } });
+
+    if (tool === 'ask_user') {
+      const question = args.question;
+      const options = args.options;
+      if (typeof question !== 'string' || question.trim() === '') {
+        reply(call.id, tool, "ERROR: 'question' must be a non-empty string");
+        continue;
+      }
+      if (options !== undefined && (!Array.isArray(options) || options.some((o) => typeof o !== 'string' || o.trim() === ''))) {
+        reply(call.id, tool, "ERROR: 'options' must be a list of non-empty strings if given");
+        continue;
+      }
+      const opts = (options as string[] | undefined)?.map((o) => o.trim());
+      const questionId = `q${state.history.length + 1}-${randomBytes(3).toString('hex')}`;
+      state.pending = {
+        question_id: questionId,
+        tool_call_id: call.id,
+        text: question.trim(),
+        ...(opts && opts.length > 0 ? { options: opts } : {}),
+        asked_at: new Date().toISOString(),
+        skipped_tool_call_ids: calls.slice(i + 1).map((c) => c.id),
+      };
+      saveInterview(ctx.store, ctx.sessionId, state); // on disk before anyone is told
+      ctx.emit({ type: 'question_asked', data: { question_id: questionId, text: question.trim(), ...(opts && opts.length > 0 ? { options: opts } : {}) } });
+      return 'asked';
+    }
+
+    if (tool === 'write_seed') {
+      const written = await tryWriteSeed(args, turn);
+      if (written === null) {
+        for (const later of calls.slice(i + 1)) state.messages.push({ role: 'tool', tool_call_id: later.id, content: 'Not run: write_seed ended the interview.' });
+        reply(call.id, tool, 'Seed written. The interview is over; call no more tools.');
+        return 'seeded';
+      }
+      reply(call.id, tool, written);
+      continue;
+    }
+
+    reply(call.id, tool, await runReadTool(tool, args, turn.root));
+  }
+  return 'continue';
+}
+
+async function runReadTool(tool: string, args: Record<string, unknown>, root: ConfinedRoot): Promise<string> {
+  try {
+    switch (tool) {
+      case 'read_file':
+        return readFile(root, String(args.path ?? ''));
+      case 'glob':
+        return await globTool(root, String(args.pattern ?? ''));
+      case 'grep':
+        return await grepTool(root, String(args.pattern ?? ''), typeof args.path_glob === 'string' && args.path_glob !== '' ? args.path_glob : undefined);
+      default:
+        return `ERROR: unknown tool '${tool}'. Available: read_file, glob, grep, ask_user, write_seed.`;
+    }
+  } catch (err) {
+    return `ERROR: ${err instanceof ToolError ? err.message : (err as Error).message}`;
+  }
+}
+
+/** Returns null when the seed is written and committed, or the message to send back. */
+async function tryWriteSeed(args: Record<string, unknown>, turn: TurnContext): Promise<string | null> {
+  const { ctx, checkpoint, state } = turn;
+  const preset = checkpoint.checks_preset ?? 'custom';
+  const checked = validateSeedBundle(args, { preset, ...(checkpoint.custom_checks ? { customChecks: checkpoint.custom_checks } : {}), existingIds: [] });
+  if (!checked.ok) {
+    return `ERROR: the seed was rejected and nothing was written. Fix every problem and call write_seed again with the whole bundle:\n${checked.problems.map((p) => `- ${p}`).join('\n')}`;
+  }
+  const usage = ctx.store.readCheckpoint(ctx.sessionId).interview_usage;
+  const meta = {
+    interviewer_model: turn.ctx.store.readCheckpoint(ctx.sessionId).models?.prep ?? 'unknown',
+    started_at: state.started_at,
+    ended_at: new Date().toISOString(),
+    tokens: { prompt: usage.prompt_tokens, completion: usage.completion_tokens, total: usage.total_tokens },
+    cost_usd: usage.cost_usd,
+    tldr: checked.seed.tldr,
+    open_questions: checked.seed.openQuestions,
+    blockers: checked.seed.blockers,
+    scope_notes: checked.seed.scopeNotes,
+    checks_preset: preset,
+    ...(checkpoint.custom_checks ? { custom_checks: checkpoint.custom_checks } : {}),
+  };
+  writeSeed(checked.seed, { sessionDir: ctx.paths.sessionDir, worktree: checkpoint.worktree, meta });
+  const taskIds = checked.seed.prd.map((t) => t.id);
+  const testFiles = Object.keys(checked.seed.testFiles);
+  ctx.emit({ type: 'seed_written', data: { task_ids: taskIds, test_files: testFiles, checks_preset: preset } });
+  const sha = await commitAll(
+    checkpoint.worktree,
+    `seed: ${taskIds.length} task(s) + ${testFiles.length} acceptance test(s)`,
+    'Written by the Tilth interview. It anchors the session branch, so each task diff holds only that task.',
+  );
+  if (sha) ctx.emit({ type: 'seed_committed', data: { sha: sha.slice(0, 12), branch: checkpoint.branch } });
+  ctx.emit({
+    type: 'session_prepared',
+    data: { trace_id: state.trace_id, interviewer_model: meta.interviewer_model, prd_entries: taskIds.length, test_files: testFiles.length, tokens_used: usage.total_tokens },
+  });
+  ctx.store.setStatus(ctx.sessionId, 'prepared');
+  ctx.store.updateCheckpoint(ctx.sessionId, () => ({ title: titleFrom(checked.seed.prd[0]?.title, checkpoint.brief) }));
+  return null;
+}
+
+function titleFrom(first: string | undefined, brief: string): string {
+  const line = brief.trim().split('\n')[0] ?? '';
+  const text = line || first || '';
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
+function parseArgs(raw: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(raw);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** write_seed args for the event log: test files cut to a preview, so the log stays small. */
+function redactSeed(args: Record<string, unknown>): Record<string, unknown> {
+  const files = args.test_files;
+  if (typeof files !== 'object' || files === null) return args;
+  const short: Record<string, unknown> = {};
+  for (const [name, content] of Object.entries(files)) {
+    short[name] = typeof content === 'string' && content.length > SEED_PREVIEW_CHARS ? `${content.slice(0, SEED_PREVIEW_CHARS)}… [+${content.length - SEED_PREVIEW_CHARS} chars]` : content;
+  }
+  return { ...args, test_files: short };
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason as Error);
+    }, { once: true });
+  });
+}

@@ -1,0 +1,246 @@
+/**
+ * The interview through the API, with the scripted model and real git repos.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SessionDetailSchema, WorkspaceCheckSchema, type SessionDetail } from '../../shared/api.ts';
+import { recoverAfterCrash } from '../jobs/job-runner.ts';
+import { startFakeModel, type FakeModel, type ScriptedReplyInput } from '../testing/fake-model.ts';
+import { makeExampleRepo } from '../testing/example-repo.ts';
+import { auth, makeTestApp, silentLogger, tempDir, type TestApp } from '../testing/test-app.ts';
+import { MAX_INTERVIEW_ITERATIONS } from './engine.ts';
+import { startInterviewJob } from './session-setup.ts';
+
+const PREP = 'prep-model';
+let fake: FakeModel;
+let t: TestApp;
+let repo: { dir: string; cleanup: () => Promise<void> | void };
+const post = { ...auth, origin: 'http://localhost' };
+
+function env(): NodeJS.ProcessEnv {
+  return { TILTH_BASE_URL: fake.baseURL, TILTH_API_KEY: 'test-key', TILTH_WORKER_MODEL: 'worker-model', TILTH_PREP_MODEL: PREP };
+}
+
+beforeEach(async () => {
+  fake = await startFakeModel();
+  t = await makeTestApp({ env: env() });
+  repo = await makeExampleRepo('js-todo');
+});
+afterEach(async () => {
+  await t.close();
+  await fake.close();
+  await repo.cleanup();
+});
+
+const call = (name: string, args: unknown, id?: string) => ({ ...(id ? { id } : {}), name, arguments: args as Record<string, unknown> });
+const ask = (question: string, options?: string[]): ScriptedReplyInput => ({ tool_calls: [call('ask_user', options ? { question, options } : { question })] });
+
+const GOOD_TEST = [
+  "import { test } from 'node:test';",
+  "import assert from 'node:assert/strict';",
+  "import { setDue } from '../src/todo.js';",
+  '',
+  "test('a todo can carry a due date', () => {",
+  "  assert.equal(setDue({ title: 'x' }, '2026-01-01').due, '2026-01-01');",
+  '});',
+  '',
+].join('\n');
+
+function seedArgs(overrides: Record<string, unknown> = {}) {
+  return {
+    prd_entries: [{ id: 'T-001', title: 'Add due dates', description: 'Add setDue(todo, date) to src/todo.js.', acceptance_criteria: ['setDue stores the date on the todo'] }],
+    test_files: { 'tests/t001_due_dates.test.js': GOOD_TEST },
+    tldr: '- **T-001:** Add due dates — todos carry a due date',
+    open_questions: [],
+    blockers: [],
+    scope_notes: 'No reminders.',
+    ...overrides,
+  };
+}
+
+async function create(brief = 'Add due dates to todos'): Promise<string> {
+  const res = await t.app.inject({ method: 'POST', url: '/api/sessions', headers: post, payload: { workspace: repo.dir, brief } });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().session.id as string;
+}
+
+async function detail(id: string): Promise<SessionDetail> {
+  return SessionDetailSchema.parse((await t.app.inject({ url: `/api/sessions/${id}`, headers: auth })).json());
+}
+
+async function until(id: string, test: (d: SessionDetail) => boolean, what: string): Promise<SessionDetail> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const d = await detail(id);
+    if (test(d) && !d.interview?.running) return d;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(d)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const answer = (id: string, questionId: string, text: string) =>
+  t.app.inject({ method: 'POST', url: `/api/sessions/${id}/answer`, headers: post, payload: { questionId, answer: text } });
+
+const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
+
+describe('creating a session', () => {
+  it('checks a workspace: repo, preset, and clear answers for what is not', async () => {
+    const ok = WorkspaceCheckSchema.parse((await t.app.inject({ url: `/api/workspaces/check?path=${encodeURIComponent(path.join(repo.dir, 'src'))}`, headers: auth })).json());
+    expect(ok).toMatchObject({ ok: true, kind: 'repo', branch: 'main', clean: true, preset: 'node', existing: [] });
+    const missing = WorkspaceCheckSchema.parse((await t.app.inject({ url: `/api/workspaces/check?path=${encodeURIComponent('/nowhere/at/all')}`, headers: auth })).json());
+    expect(missing).toMatchObject({ ok: false, kind: 'missing' });
+    const bad = await t.app.inject({ url: '/api/workspaces/check', headers: auth });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('validates the body and refuses a folder that is not a repo', async () => {
+    const empty = await t.app.inject({ method: 'POST', url: '/api/sessions', headers: post, payload: { workspace: repo.dir, brief: '  ' } });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().error.message).toMatch(/brief is required/);
+    const notRepo = await t.app.inject({ method: 'POST', url: '/api/sessions', headers: post, payload: { workspace: tempDir(), brief: 'x' } });
+    expect(notRepo.statusCode).toBe(400);
+    expect(notRepo.json().error.code).toBe('workspace_not_ready');
+  });
+
+  it('offers open / discard / alongside when the repo already has an open session', async () => {
+    fake.enqueue(PREP, ask('First question?'));
+    const first = await create();
+    await until(first, (d) => d.interview?.pending !== null, 'a question');
+    const again = await t.app.inject({ method: 'POST', url: '/api/sessions', headers: post, payload: { workspace: repo.dir, brief: 'Another' } });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.code).toBe('workspace_has_sessions');
+    const check = WorkspaceCheckSchema.parse((await t.app.inject({ url: `/api/workspaces/check?path=${encodeURIComponent(repo.dir)}`, headers: auth })).json());
+    expect(check.existing.map((s) => s.id)).toEqual([first]);
+
+    fake.enqueue(PREP, ask('Second session question?'));
+    const alongside = await t.app.inject({ method: 'POST', url: '/api/sessions', headers: post, payload: { workspace: repo.dir, brief: 'Another', alongside: true } });
+    expect(alongside.statusCode).toBe(201);
+
+    const wrongConfirm = await t.app.inject({ method: 'DELETE', url: `/api/sessions/${first}?confirm=nope`, headers: post });
+    expect(wrongConfirm.statusCode).toBe(400);
+    const discard = await t.app.inject({ method: 'DELETE', url: `/api/sessions/${first}?confirm=${first}`, headers: post });
+    expect(discard.statusCode).toBe(200);
+    expect(fs.existsSync(t.store.dir(first))).toBe(false);
+    expect(git(repo.dir, 'branch', '--list', `session/${first}`)).toBe('');
+  });
+});
+
+describe('the interview', () => {
+  it('explores, asks an option question and a free-form one, and writes a committed seed', async () => {
+    fake.enqueue(
+      PREP,
+      { tool_calls: [call('glob', { pattern: 'src/**/*.js' }), call('read_file', { path: 'src/todo.js' }), call('grep', { pattern: 'export', path_glob: 'src/**' })] },
+      ask('Which date format should due dates use?', ['ISO 8601 strings', 'Unix timestamps']),
+      { ...ask('Anything that must stay out of scope?'), expect: { last_message_contains: 'ISO 8601 strings' } },
+      { tool_calls: [call('write_seed', seedArgs())], expect: { last_message_contains: 'No reminders, please' } },
+    );
+    const id = await create();
+    expect(git(repo.dir, 'branch', '--list', `session/${id}`)).toContain(`session/${id}`);
+
+    const q1 = await until(id, (d) => d.interview?.pending !== null, 'the first question');
+    expect(q1.interview?.pending).toMatchObject({ text: 'Which date format should due dates use?', options: ['ISO 8601 strings', 'Unix timestamps'] });
+    expect(q1.session.status).toBe('interviewing');
+
+    const wrong = await answer(id, 'q-not-this-one', 'x');
+    expect(wrong.statusCode).toBe(409);
+    const blank = await answer(id, q1.interview!.pending!.question_id, '   ');
+    expect(blank.statusCode).toBe(400);
+    expect((await answer(id, q1.interview!.pending!.question_id, 'ISO 8601 strings')).statusCode).toBe(200);
+    const again = await answer(id, q1.interview!.pending!.question_id, 'ISO 8601 strings');
+    expect(again.statusCode).toBe(409);
+
+    const q2 = await until(id, (d) => d.interview?.pending?.text === 'Anything that must stay out of scope?', 'the second question');
+    expect(q2.interview?.pending?.options).toBeUndefined();
+    expect((await answer(id, q2.interview!.pending!.question_id, 'No reminders, please')).statusCode).toBe(200);
+
+    const done = await until(id, (d) => d.session.status === 'prepared', 'the seed');
+    expect(done.has_seed).toBe(true);
+    fake.assertDone();
+
+    // The answers reached the model verbatim, as the ask_user tool results.
+    const toolMessages = fake.requests.at(-1)!.messages.filter((m) => (m as { role: string }).role === 'tool').map((m) => (m as { content: string }).content);
+    expect(toolMessages).toContain('ISO 8601 strings');
+    expect(toolMessages).toContain('No reminders, please');
+    // The exploration ran against the source repo.
+    expect(toolMessages.some((c) => c.includes('export function'))).toBe(true);
+
+    const types = t.store.log(id).readAfter(0, 1000).map((e) => e.type);
+    for (const type of ['session_start', 'model_call', 'tool_call', 'tool_result', 'question_asked', 'question_answered', 'seed_written', 'seed_committed', 'session_prepared']) {
+      expect(types, type).toContain(type);
+    }
+    expect(git(done.worktree, 'log', '-1', '--format=%s')).toBe('seed: 1 task(s) + 1 acceptance test(s)');
+    expect(fs.readFileSync(path.join(done.worktree, 'tests', 't001_due_dates.test.js'), 'utf8')).toBe(GOOD_TEST);
+    // The source repo's working tree is untouched and it gained only the session branch.
+    expect(git(repo.dir, 'status', '--porcelain')).toBe('');
+    expect(git(repo.dir, 'branch', '--format=%(refname:short)').split('\n').sort()).toEqual(['main', `session/${id}`]);
+    expect(done.interview_usage.calls).toBe(4);
+  });
+
+  it('sends every sink problem back at once, then accepts the fixed bundle', async () => {
+    fake.enqueue(
+      PREP,
+      { tool_calls: [call('write_seed', seedArgs({ test_files: { 'tests/wrong_name.js': GOOD_TEST }, open_questions: 'not a list' }))] },
+      { tool_calls: [call('write_seed', seedArgs())], expect: { last_message_contains: 'rejected' } },
+    );
+    const id = await create();
+    await until(id, (d) => d.session.status === 'prepared', 'the seed');
+    const rejection = fake.requests[1]!.messages.at(-1) as { content: string };
+    expect(rejection.content).toMatch(/wrong_name/);
+    expect(rejection.content).toMatch(/open_questions/);
+    fake.assertDone();
+  });
+
+  it('fails with the reason shown when the model stops without a tool call', async () => {
+    fake.enqueue(PREP, { content: 'I think we are done here.' });
+    const id = await create();
+    const d = await until(id, (x) => x.session.status === 'failed', 'failure');
+    expect(d.last_error).toMatch(/stopped without writing the seed.*I think we are done here/);
+    expect(d.session.last_stop).toBe('error');
+  });
+
+  it('answers malformed tool arguments with a retry hint and carries on', async () => {
+    fake.enqueue(PREP, { fault: 'malformed_tool_args', tool_calls: [call('glob', {})] }, { ...ask('Still with me?'), expect: { last_message_contains: 'not a valid JSON object' } });
+    const id = await create();
+    const d = await until(id, (x) => x.interview?.pending !== null, 'a question');
+    expect(d.interview?.pending?.text).toBe('Still with me?');
+    fake.assertDone();
+  });
+
+  it(`stops at the cap of ${MAX_INTERVIEW_ITERATIONS} model turns`, async () => {
+    for (let i = 0; i < MAX_INTERVIEW_ITERATIONS; i++) fake.enqueue(PREP, { tool_calls: [call('glob', { pattern: '*.md' })] });
+    const id = await create();
+    const d = await until(id, (x) => x.session.status === 'failed', 'the cap');
+    expect(d.last_error).toMatch(/cap of 60 model turns/);
+    expect(fake.requests).toHaveLength(MAX_INTERVIEW_ITERATIONS);
+    fake.assertDone();
+  });
+
+  it('retries empty replies with backoff before giving up', async () => {
+    fake.enqueue(PREP, { fault: 'empty' }, { fault: 'empty' }, ask('After two empty replies?'));
+    const id = await create();
+    const d = await until(id, (x) => x.interview?.pending !== null, 'a question');
+    expect(d.interview?.pending?.text).toBe('After two empty replies?');
+  });
+
+  it('survives a server restart with a question pending: same question, no model call repeated', async () => {
+    fake.enqueue(PREP, { tool_calls: [call('glob', { pattern: '**/*' })] }, ask('Which format?', ['ISO', 'Unix']));
+    const home = t.home;
+    const id = await create();
+    const before = await until(id, (d) => d.interview?.pending !== null, 'a question');
+    await t.close({ keepHome: true });
+    t = await makeTestApp({ env: env(), home });
+    recoverAfterCrash(t.store, silentLogger, (sid) => startInterviewJob({ store: t.store, jobs: t.deps.jobs, llm: t.deps.llm }, sid));
+    const after = await until(id, (d) => d.interview?.pending !== null, 'the same question');
+    expect(after.interview?.pending).toEqual(before.interview?.pending);
+    expect(after.session.status).toBe('interviewing');
+    expect(fake.requests).toHaveLength(2);
+
+    fake.enqueue(PREP, { tool_calls: [call('write_seed', seedArgs())], expect: { last_message_contains: 'ISO' } });
+    expect((await answer(id, after.interview!.pending!.question_id, 'ISO')).statusCode).toBe(200);
+    await until(id, (d) => d.session.status === 'prepared', 'the seed');
+    expect(fake.requests).toHaveLength(3);
+    fake.assertDone();
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * Seed review (SPEC §5): the seed as the browser shows it, with the contract check, and the
+ * user's edits — re-validated by the sink and recorded as one `seed: edited` commit.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ContractWarning, SeedEdit, SeedView } from '../../shared/seed.ts';
+import { AppError, ConflictError, NotFoundError } from '../errors.ts';
+import { commitAll } from '../git/repo.ts';
+import type { SessionStore } from '../store/session-store.ts';
+import { checkContract } from './contract-check.ts';
+import { readSeed, validateSeedBundle, writeSeed } from './sink.ts';
+
+/** Contract checks run the tests, so they are remembered until the seed changes. */
+const contractCache = new Map<string, { key: string; warnings: Promise<ContractWarning[]> }>();
+
+export async function seedView(store: SessionStore, id: string): Promise<SeedView> {
+  if (!store.hasSeed(id)) throw new NotFoundError('no_seed', 'This session has no seed yet: the interview writes it.');
+  const checkpoint = store.readCheckpoint(id);
+  const { prd, meta, testFiles } = readSeed(store.dir(id), checkpoint.worktree);
+  const key = JSON.stringify([meta.locked_tests, prd.map((t) => t.acceptance_criteria.length), meta.checks_preset]);
+  let cached = contractCache.get(id);
+  if (!cached || cached.key !== key) {
+    const warnings = checkContract({
+      prd,
+      testFiles,
+      preset: meta.checks_preset,
+      ...(meta.custom_checks ? { customChecks: meta.custom_checks } : {}),
+      worktree: checkpoint.worktree,
+    });
+    cached = { key, warnings };
+    contractCache.set(id, cached);
+    warnings.catch(() => contractCache.delete(id));
+  }
+  return { prd, meta, test_files: testFiles, contract: await cached.warnings };
+}
+
+export async function editSeed(store: SessionStore, id: string, edit: SeedEdit): Promise<SeedView> {
+  const checkpoint = store.readCheckpoint(id);
+  if (!store.hasSeed(id)) throw new NotFoundError('no_seed', 'This session has no seed to edit yet.');
+  if (checkpoint.status !== 'prepared') {
+    throw new ConflictError('seed_locked', `The seed can be edited only before the run starts; this session is ${checkpoint.status}.`);
+  }
+  const before = readSeed(store.dir(id), checkpoint.worktree);
+  const preset = edit.checks_preset ?? before.meta.checks_preset;
+  const customChecks = edit.custom_checks ?? before.meta.custom_checks;
+  const checked = validateSeedBundle(
+    {
+      prd_entries: edit.prd_entries,
+      test_files: edit.test_files,
+      tldr: before.meta.tldr,
+      open_questions: before.meta.open_questions,
+      blockers: before.meta.blockers,
+      scope_notes: before.meta.scope_notes,
+    },
+    { preset, ...(customChecks ? { customChecks } : {}), existingIds: [] },
+  );
+  if (!checked.ok) throw new AppError('seed_invalid', checked.problems.join('\n'), 400);
+
+  const { locked_tests: _old, ...meta } = before.meta;
+  writeSeed(checked.seed, {
+    sessionDir: store.dir(id),
+    worktree: checkpoint.worktree,
+    meta: { ...meta, checks_preset: preset, ...(customChecks ? { custom_checks: customChecks } : {}) },
+  });
+  // A test file the edit renamed away is removed, so the worktree holds exactly the seed's tests.
+  for (const old of Object.keys(before.testFiles)) {
+    if (!(old in checked.seed.testFiles)) fs.rmSync(path.join(checkpoint.worktree, old), { force: true });
+  }
+  const changed = describeChanges(before, checked.seed);
+  const sha = await commitAll(checkpoint.worktree, 'seed: edited', changed.length > 0 ? `Changed in seed review: ${changed.join(', ')}` : undefined);
+  store.emit(id, { type: 'seed_edited', data: { sha: sha ? sha.slice(0, 12) : null, changed } });
+  if (preset !== checkpoint.checks_preset) store.updateCheckpoint(id, () => ({ checks_preset: preset }));
+  return seedView(store, id);
+}
+
+function describeChanges(
+  before: { prd: { id: string; title: string; description: string; acceptance_criteria: string[] }[]; testFiles: Record<string, string> },
+  after: { prd: { id: string; title: string; description: string; acceptance_criteria: string[] }[]; testFiles: Record<string, string> },
+): string[] {
+  const changed: string[] = [];
+  const old = new Map(before.prd.map((t) => [t.id, t]));
+  for (const task of after.prd) {
+    const prev = old.get(task.id);
+    if (!prev) changed.push(`${task.id} added`);
+    else if (prev.title !== task.title || prev.description !== task.description || JSON.stringify(prev.acceptance_criteria) !== JSON.stringify(task.acceptance_criteria)) {
+      changed.push(task.id);
+    }
+  }
+  for (const id of old.keys()) if (!after.prd.some((t) => t.id === id)) changed.push(`${id} removed`);
+  for (const [file, content] of Object.entries(after.testFiles)) if (before.testFiles[file] !== content) changed.push(file);
+  for (const file of Object.keys(before.testFiles)) if (!(file in after.testFiles)) changed.push(`${file} removed`);
+  return changed;
+}

@@ -1,0 +1,99 @@
+/**
+ * Seeding routes (SPEC §5, §8): workspace check, session creation and discard, session detail,
+ * answering the interview, reading and editing the seed.
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  AnswerSchema,
+  CreateSessionSchema,
+  SessionParamsSchema,
+  WorkspaceCheckQuerySchema,
+  type SessionDetail,
+  type WorkspaceCheck,
+} from '../../shared/api.ts';
+import { SeedEditSchema } from '../../shared/seed.ts';
+import type { AppDeps } from '../app.ts';
+import { NotFoundError, ValidationError } from '../errors.ts';
+import { answerQuestion, readInterview } from '../interview/engine.ts';
+import { editSeed, seedView } from '../interview/seed-review.ts';
+import { checkWorkspace, createSession, discardSession, startInterviewJob } from '../interview/session-setup.ts';
+import { parseInput } from './validate.ts';
+
+const DiscardQuerySchema = z.strictObject({ confirm: z.string().min(1, 'confirm must repeat the session id') });
+
+export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const { store } = deps;
+  const seeding = { store, jobs: deps.jobs, llm: deps.llm, ...(deps.interview ? { interview: deps.interview } : {}) };
+
+  const sessionId = (params: unknown) => {
+    const { id } = parseInput(SessionParamsSchema, params, 'params');
+    if (!store.exists(id)) throw new NotFoundError('session_not_found', `No session ${id} under ${store.root}`);
+    return id;
+  };
+
+  app.get('/api/workspaces/check', async (request): Promise<WorkspaceCheck> => {
+    const { path } = parseInput(WorkspaceCheckQuerySchema, request.query, 'query');
+    const info = await checkWorkspace(store, path);
+    return { ...info, ok: info.kind === 'repo' };
+  });
+
+  app.post('/api/sessions', async (request, reply) => {
+    const body = parseInput(CreateSessionSchema, request.body, 'body');
+    const session = await createSession(seeding, body);
+    return reply.status(201).send({ session });
+  });
+
+  app.get('/api/sessions/:id', async (request): Promise<SessionDetail> => {
+    const id = sessionId(request.params);
+    const cp = store.readCheckpoint(id);
+    const interview = readInterview(store, id);
+    return {
+      session: store.listItem(id),
+      branch: cp.branch,
+      base_branch: cp.base_branch,
+      base_sha: cp.base_sha,
+      worktree: cp.worktree,
+      checks_preset: cp.checks_preset,
+      last_error: cp.last_error,
+      interview: interview
+        ? {
+            pending: interview.pending
+              ? { question_id: interview.pending.question_id, text: interview.pending.text, ...(interview.pending.options ? { options: interview.pending.options } : {}) }
+              : null,
+            iterations: interview.iterations,
+            running: deps.jobs.forSession(id)?.kind === 'interview',
+          }
+        : null,
+      interview_usage: cp.interview_usage,
+      has_seed: store.hasSeed(id),
+    };
+  });
+
+  app.post('/api/sessions/:id/answer', async (request) => {
+    const id = sessionId(request.params);
+    const { questionId, answer } = parseInput(AnswerSchema, request.body, 'body');
+    answerQuestion(store, id, questionId, answer);
+    startInterviewJob(seeding, id);
+    return { ok: true as const };
+  });
+
+  app.delete('/api/sessions/:id', async (request) => {
+    const id = sessionId(request.params);
+    const { confirm } = parseInput(DiscardQuerySchema, request.query, 'query');
+    if (confirm !== id) throw new ValidationError(`confirm must repeat the session id (${id}) to discard it`);
+    await discardSession(seeding, id);
+    return { ok: true as const };
+  });
+
+  app.get('/api/sessions/:id/seed', async (request) => {
+    const id = sessionId(request.params);
+    return seedView(store, id);
+  });
+
+  app.put('/api/sessions/:id/seed', async (request) => {
+    const id = sessionId(request.params);
+    const edit = parseInput(SeedEditSchema, request.body, 'body');
+    return editSeed(store, id, edit);
+  });
+}
