@@ -102,16 +102,20 @@ export async function removeWorktree(repoRoot: string, worktreePath: string, bra
   if (exists) await g.raw(['branch', '-D', branch]);
 }
 
-/** Stages everything in the worktree and commits; returns the new sha, or null if nothing changed. */
-export async function commitAll(worktree: string, subject: string, body?: string): Promise<string | null> {
+/**
+ * Stages everything in the worktree and commits; returns the new sha, or null if nothing changed
+ * (unless `allowEmpty`: a record-only commit, e.g. a seed edit that changed only task text, which
+ * lives in the session folder rather than the worktree).
+ */
+export async function commitAll(worktree: string, subject: string, body?: string, options: { allowEmpty?: boolean } = {}): Promise<string | null> {
   const g = git(worktree);
   await g.raw(['add', '-A']);
   const staged = (await g.raw(['diff', '--cached', '--name-only'])).trim();
-  if (staged === '') return null;
+  if (staged === '' && !options.allowEmpty) return null;
   const message = body ? `${subject}\n\n${body}` : subject;
   const hasIdentity = (await g.raw(['config', '--get', 'user.email']).catch(() => '')).trim() !== '';
   try {
-    await g.raw([...(hasIdentity ? [] : FALLBACK_IDENTITY), 'commit', '--no-verify', '-q', '-m', message]);
+    await g.raw([...(hasIdentity ? [] : FALLBACK_IDENTITY), 'commit', '--no-verify', '-q', ...(options.allowEmpty ? ['--allow-empty'] : []), '-m', message]);
   } catch (err) {
     throw new GitError(`The commit "${subject}" failed: ${(err as Error).message}`, { cause: err });
   }

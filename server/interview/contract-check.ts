@@ -35,6 +35,7 @@
  * A test that already passes is not reported: there is no warning kind for it yet.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import type { CustomChecks, PrdEntry } from '../../shared/files.ts';
@@ -56,8 +57,8 @@ export interface ContractCheckInput {
 }
 
 export const DEFAULT_CONTRACT_TIMEOUT_MS = 60_000;
-/** Test files run a few at a time: each is a short process, and most of the time is start-up. */
-const CONCURRENCY = 4;
+/** Test files run a few at a time: each is a short process, mostly start-up, and CPU-bound. */
+const CONCURRENCY = Math.max(1, Math.min(4, os.availableParallelism()));
 const OUTPUT_CAP_BYTES = 256 * 1024;
 const OUTPUT_LINES = 40;
 

@@ -244,3 +244,47 @@ describe('the interview', () => {
     fake.assertDone();
   });
 });
+
+describe('seed review', () => {
+  async function prepared(): Promise<{ id: string; worktree: string }> {
+    fake.enqueue(PREP, { tool_calls: [call('write_seed', seedArgs())] });
+    const id = await create();
+    const d = await until(id, (x) => x.session.status === 'prepared', 'the seed');
+    return { id, worktree: d.worktree };
+  }
+
+  it('shows the seed with its contract check, and records an edit as a "seed: edited" commit', async () => {
+    const { id, worktree } = await prepared();
+    const view = (await t.app.inject({ url: `/api/sessions/${id}/seed`, headers: auth })).json();
+    expect(view.prd[0]).toMatchObject({ id: 'T-001', status: 'pending' });
+    expect(view.test_files['tests/t001_due_dates.test.js']).toBe(GOOD_TEST);
+    expect(view.meta).toMatchObject({ checks_preset: 'node', scope_notes: 'No reminders.' });
+    expect(Object.keys(view.meta.locked_tests)).toEqual(['tests/t001_due_dates.test.js']);
+    expect(Array.isArray(view.contract)).toBe(true);
+
+    const edit = {
+      prd_entries: [{ id: 'T-001', title: 'Add due dates', description: 'Add setDue(todo, date) to src/todo.js.', acceptance_criteria: ['setDue stores an ISO date on the todo'] }],
+      test_files: view.test_files,
+    };
+    const res = await t.app.inject({ method: 'PUT', url: `/api/sessions/${id}/seed`, headers: post, payload: edit });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().prd[0].acceptance_criteria).toEqual(['setDue stores an ISO date on the todo']);
+    expect(git(worktree, 'log', '-2', '--format=%s').split('\n')).toEqual(['seed: edited', 'seed: 1 task(s) + 1 acceptance test(s)']);
+    expect(t.store.log(id).readAfter(0, 1000).some((e) => e.type === 'seed_edited')).toBe(true);
+  });
+
+  it('re-validates an edit through the sink and refuses it with every problem, writing nothing', async () => {
+    const { id, worktree } = await prepared();
+    const bad = {
+      prd_entries: [{ id: 'T-1', title: '', description: 'x', acceptance_criteria: [] }],
+      test_files: { 'tests/t001_due_dates.test.js': GOOD_TEST },
+    };
+    const res = await t.app.inject({ method: 'PUT', url: `/api/sessions/${id}/seed`, headers: post, payload: bad });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.code).toBe('seed_invalid');
+    expect(res.json().error.message.split('\n').length).toBeGreaterThanOrEqual(3);
+    expect(git(worktree, 'log', '-1', '--format=%s')).toBe('seed: 1 task(s) + 1 acceptance test(s)');
+    const missing = await t.app.inject({ url: '/api/sessions/20200101-000000-000000/seed', headers: auth });
+    expect(missing.statusCode).toBe(404);
+  });
+});

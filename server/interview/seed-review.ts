@@ -68,7 +68,9 @@ export async function editSeed(store: SessionStore, id: string, edit: SeedEdit):
     if (!(old in checked.seed.testFiles)) fs.rmSync(path.join(checkpoint.worktree, old), { force: true });
   }
   const changed = describeChanges(before, checked.seed);
-  const sha = await commitAll(checkpoint.worktree, 'seed: edited', changed.length > 0 ? `Changed in seed review: ${changed.join(', ')}` : undefined);
+  if (changed.length === 0) return seedView(store, id); // nothing to record
+  // Task text lives in the session folder, so the commit may hold no file: it still records the edit.
+  const sha = await commitAll(checkpoint.worktree, 'seed: edited', `Changed in seed review: ${changed.join(', ')}`, { allowEmpty: true });
   store.emit(id, { type: 'seed_edited', data: { sha: sha ? sha.slice(0, 12) : null, changed } });
   if (preset !== checkpoint.checks_preset) store.updateCheckpoint(id, () => ({ checks_preset: preset }));
   return seedView(store, id);

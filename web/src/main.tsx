@@ -15,6 +15,7 @@ import { AuthRequired } from './components/auth-required.tsx';
 import { ErrorBoundary } from './components/error-boundary.tsx';
 import { FullPageMessage } from './components/full-page-message.tsx';
 import { ServerUnreachable } from './components/server-unreachable.tsx';
+import { NewSessionPage } from './pages/new-session-page.tsx';
 import { NotFoundPage } from './pages/not-found-page.tsx';
 import { SessionPage } from './pages/session-page.tsx';
 import { SessionsPage } from './pages/sessions-page.tsx';
@@ -103,6 +104,8 @@ function Page({ route }: { route: Route }) {
       return <SessionsPage />;
     case 'settings':
       return <SettingsPage />;
+    case 'new-session':
+      return <NewSessionPage />;
     case 'session':
       return <SessionPage key={route.id} sessionId={route.id} />;
     case 'not-found':

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { matchRoute, paths } from './router.tsx';
 
 describe('matchRoute', () => {
-  it('maps the three pages', () => {
+  it('maps the pages', () => {
+    expect(matchRoute('/new')).toEqual({ name: 'new-session' });
+    expect(matchRoute(paths.newSession)).toEqual({ name: 'new-session' });
     expect(matchRoute('/')).toEqual({ name: 'sessions' });
     expect(matchRoute('/sessions')).toEqual({ name: 'sessions' });
     expect(matchRoute('/settings/')).toEqual({ name: 'settings' });

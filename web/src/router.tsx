@@ -1,5 +1,5 @@
 /**
- * A pathname router small enough to read in one go: three routes do not need a library.
+ * A pathname router small enough to read in one go: four routes do not need a library.
  * `history.pushState` changes the URL; a tiny store tells React about it.
  */
 import { useSyncExternalStore, type MouseEvent, type ReactNode } from 'react';
@@ -8,6 +8,7 @@ import { SESSION_ID_PATTERN } from '../../shared/files.ts';
 export type Route =
   | { name: 'sessions' }
   | { name: 'settings' }
+  | { name: 'new-session' }
   | { name: 'session'; id: string }
   | { name: 'not-found'; path: string };
 
@@ -15,6 +16,7 @@ export function matchRoute(pathname: string): Route {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
   if (path === '/' || path === '' || path === '/sessions') return { name: 'sessions' };
   if (path === '/settings') return { name: 'settings' };
+  if (path === '/new') return { name: 'new-session' };
   const session = /^\/sessions\/([^/]+)$/.exec(path);
   if (session?.[1] !== undefined) {
     const id = safeDecode(session[1]);
@@ -26,6 +28,7 @@ export function matchRoute(pathname: string): Route {
 export const paths = {
   sessions: '/',
   settings: '/settings',
+  newSession: '/new',
   session: (id: string) => `/sessions/${encodeURIComponent(id)}`,
 };
 

@@ -49,6 +49,18 @@ describe('api client', () => {
     expect(new Headers(calls[0]?.init?.headers).get('content-type')).toBe('application/json');
   });
 
+  it('sends PUT with a JSON body and DELETE without one', async () => {
+    const { fetch, calls } = fakeFetch(() => json(200, { ok: true, name: 'tilth', version: '1', uptime_s: 0 }));
+    const api = createApiClient({ fetch });
+    await api.put('/api/x', { a: 1 }, HealthSchema);
+    await api.delete('/api/x?confirm=1', HealthSchema);
+    expect(calls.map((c) => [c.init?.method, c.init?.body])).toEqual([
+      ['PUT', '{"a":1}'],
+      ['DELETE', undefined],
+    ]);
+    expect(new Headers(calls[1]?.init?.headers).get('content-type')).toBeNull();
+  });
+
   it('turns the standard error body into an ApiError with its status, code and message', async () => {
     const { fetch } = fakeFetch(() => json(404, { error: { code: 'session_not_found', message: 'No session 123' } }));
     const error = await caught(createApiClient({ fetch }).get('/api/sessions/x', SessionListSchema));

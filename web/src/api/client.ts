@@ -43,13 +43,15 @@ export interface ApiClient {
     schema: S,
     init?: { signal?: AbortSignal },
   ): Promise<z.infer<S>>;
+  put<S extends z.ZodType>(path: string, body: unknown, schema: S, init?: { signal?: AbortSignal }): Promise<z.infer<S>>;
+  delete<S extends z.ZodType>(path: string, schema: S, init?: { signal?: AbortSignal }): Promise<z.infer<S>>;
 }
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const baseUrl = options.baseUrl ?? '';
 
   async function request<S extends z.ZodType>(
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
     schema: S,
     body: unknown,
@@ -98,6 +100,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   return {
     get: (path, schema, init) => request('GET', path, schema, undefined, init?.signal),
     post: (path, body, schema, init) => request('POST', path, schema, body, init?.signal),
+    put: (path, body, schema, init) => request('PUT', path, schema, body, init?.signal),
+    delete: (path, schema, init) => request('DELETE', path, schema, undefined, init?.signal),
   };
 }
 

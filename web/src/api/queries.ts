@@ -3,7 +3,15 @@
  * `useQuery(sessionsQuery())` and an invalidation names the same key via `queryKeys`.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { ConfigResponseSchema, EventsPageSchema, HealthSchema, SessionListSchema } from '../../../shared/api.ts';
+import {
+  ConfigResponseSchema,
+  EventsPageSchema,
+  HealthSchema,
+  SessionDetailSchema,
+  SessionListSchema,
+  WorkspaceCheckSchema,
+} from '../../../shared/api.ts';
+import { SeedViewSchema } from '../../../shared/seed.ts';
 import { api } from './browser.ts';
 
 export const queryKeys = {
@@ -11,6 +19,12 @@ export const queryKeys = {
   config: ['config'] as const,
   sessions: ['sessions'] as const,
   events: (sessionId: string, after: number, limit: number) => ['sessions', sessionId, 'events', { after, limit }] as const,
+  // Not under ['sessions']: the list is invalidated on every `sessions-changed` frame and a prefix
+  // match would drag these along. They are refreshed by the session's own events instead.
+  sessionDetail: (sessionId: string) => ['session-detail', sessionId] as const,
+  seed: (sessionId: string) => ['session-seed', sessionId] as const,
+  workspaceChecks: ['workspace-check'] as const,
+  workspaceCheck: (path: string) => ['workspace-check', path] as const,
 };
 
 export function healthQuery() {
@@ -50,5 +64,33 @@ export function eventsPageQuery(sessionId: string, page: { after?: number; limit
       api.get(`/api/sessions/${encodeURIComponent(sessionId)}/events?${params.toString()}`, EventsPageSchema, { signal }),
     // A page of an append-only log never changes once it is full.
     staleTime: (query) => (query.state.data !== undefined && !query.state.data.has_more ? 0 : Infinity),
+  });
+}
+
+const sessionPath = (sessionId: string) => `/api/sessions/${encodeURIComponent(sessionId)}`;
+
+/** The session's REST state: status, the pending question, interview usage, whether a seed exists. */
+export function sessionDetailQuery(sessionId: string) {
+  return queryOptions({
+    queryKey: queryKeys.sessionDetail(sessionId),
+    queryFn: ({ signal }) => api.get(sessionPath(sessionId), SessionDetailSchema, { signal }),
+  });
+}
+
+/** The seed with its contract check; 404 `no_seed` until the interview has written it. */
+export function seedQuery(sessionId: string) {
+  return queryOptions({
+    queryKey: queryKeys.seed(sessionId),
+    queryFn: ({ signal }) => api.get(`${sessionPath(sessionId)}/seed`, SeedViewSchema, { signal }),
+  });
+}
+
+/** Is this path a git repository a session can start in? Cached briefly: the tree can change. */
+export function workspaceCheckQuery(path: string) {
+  return queryOptions({
+    queryKey: queryKeys.workspaceCheck(path),
+    queryFn: ({ signal }) =>
+      api.get(`/api/workspaces/check?${new URLSearchParams({ path }).toString()}`, WorkspaceCheckSchema, { signal }),
+    staleTime: 5_000,
   });
 }

@@ -1,3 +1,5 @@
+import { Link, paths } from '../router.tsx';
+
 export function SessionsEmpty({ sessionsPath }: { sessionsPath: string | null }) {
   return (
     <div className="panel empty-state" data-testid="sessions-empty">
@@ -8,8 +10,13 @@ export function SessionsEmpty({ sessionsPath }: { sessionsPath: string | null })
         Nothing reaches your branch until you review and merge it.
       </p>
       <p>
-        <strong>“New session” is coming in the next version</strong>: you will start sessions from this page. Until
-        then, this list shows every session Tilth finds on disk and updates live.
+        Start one with <strong>New session</strong>: pick a repository and describe the feature (or name a spec file
+        in it). This list then shows every session Tilth finds on disk and updates live.
+      </p>
+      <p>
+        <Link to={paths.newSession} className="button" testId="new-session-button">
+          New session
+        </Link>
       </p>
       <p className="muted" data-testid="sessions-path">
         Sessions are stored in{' '}

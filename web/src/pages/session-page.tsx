@@ -1,54 +1,180 @@
-import { useQuery } from '@tanstack/react-query';
-import { sessionsQuery } from '../api/queries.ts';
-import { EventList } from '../components/event-list.tsx';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo, useRef, useState } from 'react';
+import type { SessionDetail } from '../../../shared/api.ts';
+import type { SessionStatus, TilthEvent } from '../../../shared/events.ts';
+import { ApiError } from '../api/client.ts';
+import { seeding } from '../api/mutations.ts';
+import { queryKeys, seedQuery, sessionDetailQuery, sessionsQuery } from '../api/queries.ts';
+import { EventLog } from '../components/event-log.tsx';
+import { InterviewTranscript, InterviewView } from '../components/interview-view.tsx';
+import { Loading, QueryError } from '../components/query-status.tsx';
+import { SeedReview } from '../components/seed-review.tsx';
 import { StatusBadge } from '../components/status-badge.tsx';
 import { sessionLabel } from '../format.ts';
+import { explorationLines } from '../interview/exploration.ts';
+import { interviewModel, qaHistory } from '../interview/interview-state.ts';
 import { Link, paths } from '../router.tsx';
+import { buildSeedEdit, draftFromSeed, problemLines, seedEditChanges, type SeedDraft } from '../seed/seed-edit.ts';
+import { seedSeenInEvents, sessionMode } from '../session-mode.ts';
 import { useSessionEvents } from '../stream/hooks.ts';
+import { useRefreshOnSessionEvents } from '../stream/refresh-on-events.ts';
 
-/** Minimal for now: the session's live event stream. The dashboard grows from here. */
+/** A session by status: the interview, the seed review, or (for now, for runs) the event stream. */
 export function SessionPage({ sessionId }: { sessionId: string }) {
   const stream = useSessionEvents(sessionId);
-  const summary = useQuery({
+  const { view } = stream;
+  const detail = useQuery(sessionDetailQuery(sessionId));
+  const listed = useQuery({
     ...sessionsQuery(),
     select: (data) => data.sessions.find((s) => s.id === sessionId) ?? null,
   });
-  const { view } = stream;
-  const status = view.status ?? summary.data?.status ?? null;
+  useRefreshOnSessionEvents(sessionId, view.recent, view.lastSeq);
+
+  const summary = detail.data?.session ?? listed.data ?? null;
+  const status = view.status ?? summary?.status ?? null;
+  const seedInEvents = useMemo(() => seedSeenInEvents(view.recent), [view.recent]);
+  const mode = sessionMode(status, detail.data?.has_seed === true || seedInEvents);
 
   return (
-    <section className="page" data-testid="session-page" data-session-id={sessionId}>
+    <section className="page" data-testid="session-page" data-session-id={sessionId} data-mode={mode}>
       <p className="breadcrumb">
         <Link to={paths.sessions}>← Sessions</Link>
       </p>
       <div className="page-head">
-        <h1>{summary.data ? sessionLabel(summary.data) : 'Session'}</h1>
+        <h1>{summary !== null ? sessionLabel(summary) : 'Session'}</h1>
         {status !== null && <StatusBadge status={status} />}
       </div>
-      <p className="muted mono small">{sessionId}</p>
+      <p className="muted mono small">
+        {sessionId}
+        {detail.data !== undefined && (
+          <>
+            {' '}
+            · branch {detail.data.branch}
+            {detail.data.base_branch !== null && <> from {detail.data.base_branch}</>}
+            {detail.data.base_sha !== null && <> at {detail.data.base_sha.slice(0, 7)}</>}
+          </>
+        )}
+      </p>
 
       {stream.error !== null && (
         <div className="callout callout-error" role="alert" data-testid="session-stream-error" data-code={stream.error.code}>
           {stream.error.message}
         </div>
       )}
-
-      <div className="stream-bar">
-        <span data-testid="session-stream-status" data-caught-up={String(stream.caughtUp)}>
-          {stream.caughtUp ? 'Following live' : 'Loading history…'}
-        </span>
-        <span className="muted" data-testid="event-count" data-count={view.lastSeq}>
-          {view.lastSeq} {view.lastSeq === 1 ? 'event' : 'events'}
-        </span>
-      </div>
-
-      {view.lastSeq === 0 && stream.caughtUp ? (
-        <p className="muted" data-testid="event-list-empty">
-          No events yet.
-        </p>
-      ) : (
-        <EventList events={view.recent} total={view.lastSeq} />
+      {detail.isError && (
+        <div className="callout callout-warning" role="note" data-testid="session-detail-error">
+          Could not load this session's details: {detail.error.message}
+        </div>
       )}
+
+      {mode === 'interview' && status !== null && (
+        <InterviewSection sessionId={sessionId} status={status} detail={detail.data ?? null} events={view.recent} />
+      )}
+      {mode === 'seed' && (
+        <>
+          <SeedSection sessionId={sessionId} />
+          <TranscriptSection events={view.recent} />
+        </>
+      )}
+
+      {/* Keyed by whether it is the main view, so it opens or folds when the page changes mode. */}
+      <EventLog key={String(mode === 'events')} stream={stream} defaultOpen={mode === 'events'} />
     </section>
+  );
+}
+
+function InterviewSection(props: {
+  sessionId: string;
+  status: SessionStatus;
+  detail: SessionDetail | null;
+  events: readonly TilthEvent[];
+}) {
+  const { sessionId, status, detail, events } = props;
+  const queryClient = useQueryClient();
+  // Answers this tab sent, so the form gives way before the stream confirms them.
+  const [answeredHere, setAnsweredHere] = useState<ReadonlySet<string>>(() => new Set());
+  const inFlight = useRef(false);
+  const answer = useMutation({
+    mutationFn: seeding.answerQuestion,
+    onSuccess: (_, vars) => setAnsweredHere((set) => new Set(set).add(vars.questionId)),
+    onError: (error) => {
+      if (error instanceof ApiError && error.code === 'question_not_pending') {
+        void queryClient.invalidateQueries({ queryKey: queryKeys.sessionDetail(sessionId) });
+      }
+    },
+    onSettled: () => {
+      inFlight.current = false;
+    },
+  });
+  const model = useMemo(() => interviewModel({ events, status, detail, answeredHere }), [events, status, detail, answeredHere]);
+  const exploration = useMemo(() => explorationLines(events), [events]);
+  const error = answer.isError && answer.variables.questionId === model.pending?.question_id ? answer.error.message : null;
+
+  return (
+    <InterviewView
+      model={model}
+      exploration={exploration}
+      submitting={answer.isPending}
+      answerError={error}
+      onAnswer={(questionId, text) => {
+        if (inFlight.current) return; // Enter pressed twice before the first render caught up
+        inFlight.current = true;
+        answer.mutate({ sessionId, questionId, answer: text });
+      }}
+    />
+  );
+}
+
+function TranscriptSection({ events }: { events: readonly TilthEvent[] }) {
+  const history = useMemo(() => qaHistory(events), [events]);
+  const exploration = useMemo(() => explorationLines(events), [events]);
+  return <InterviewTranscript history={history} exploration={exploration} />;
+}
+
+function SeedSection({ sessionId }: { sessionId: string }) {
+  const queryClient = useQueryClient();
+  const seed = useQuery(seedQuery(sessionId));
+  const [draft, setDraft] = useState<SeedDraft | null>(null);
+  const save = useMutation({
+    mutationFn: seeding.saveSeed,
+    onSuccess: (saved) => {
+      queryClient.setQueryData(queryKeys.seed(sessionId), saved);
+      setDraft(null);
+    },
+  });
+
+  // Memoized on the error, so the review can tell a new refusal from a re-render.
+  const problems = useMemo(() => {
+    const error = save.error;
+    if (error === null) return [];
+    return error instanceof ApiError && error.code === 'seed_invalid' ? problemLines(error.message) : [error.message];
+  }, [save.error]);
+
+  if (seed.isPending) return <Loading what="the seed and its contract check" />;
+  if (seed.isError) return <QueryError error={seed.error} what="the seed" onRetry={() => void seed.refetch()} />;
+
+  const edit = draft === null ? null : buildSeedEdit(draft);
+  const changes = edit === null ? [] : seedEditChanges(seed.data, edit);
+
+  return (
+    <SeedReview
+      seed={seed.data}
+      draft={draft}
+      changes={changes}
+      saving={save.isPending}
+      problems={problems}
+      onEdit={() => {
+        save.reset();
+        setDraft(draftFromSeed(seed.data));
+      }}
+      onCancel={() => {
+        save.reset();
+        setDraft(null);
+      }}
+      onDraftChange={setDraft}
+      onSave={() => {
+        if (edit !== null && !save.isPending) save.mutate({ sessionId, edit });
+      }}
+    />
   );
 }

@@ -4,6 +4,7 @@ import { ProviderBanner } from '../components/provider-banner.tsx';
 import { Loading, QueryError } from '../components/query-status.tsx';
 import { SessionsEmpty } from '../components/sessions-empty.tsx';
 import { SessionsTable } from '../components/sessions-table.tsx';
+import { Link, paths } from '../router.tsx';
 import { useNow } from '../use-now.ts';
 
 /** The list is kept live by `useLiveSessionsList` in the app shell (stream invalidations). */
@@ -21,6 +22,9 @@ export function SessionsPage() {
             {sessions.data.sessions.length} {sessions.data.sessions.length === 1 ? 'session' : 'sessions'}
           </span>
         )}
+        <Link to={paths.newSession} className="button page-head-action" testId="new-session-button">
+          New session
+        </Link>
       </div>
       {config.data !== undefined && !config.data.provider_configured && (
         <ProviderBanner paths={config.data.paths} compact />

@@ -1,0 +1,44 @@
+/**
+ * The state-changing calls of the seeding flow, built on an `ApiClient` so tests pass one with a
+ * fake fetch; pages use `seeding` (the browser's client) inside `useMutation`.
+ */
+import { z } from 'zod';
+import { CreatedSessionSchema, type SessionListItem } from '../../../shared/api.ts';
+import { SeedViewSchema, type ChecksPreset, type SeedEdit, type SeedView } from '../../../shared/seed.ts';
+import { api as browserApi } from './browser.ts';
+import type { ApiClient } from './client.ts';
+
+/** `{ok: true}`, what answer and discard return. */
+const OkSchema = z.object({ ok: z.literal(true) });
+
+const sessionPath = (id: string) => `/api/sessions/${encodeURIComponent(id)}`;
+
+export interface CreateSessionInput {
+  workspace: string;
+  brief: string;
+  alongside?: boolean;
+  checks_preset?: ChecksPreset;
+}
+
+export function seedingCalls(api: ApiClient) {
+  return {
+    async createSession(input: CreateSessionInput): Promise<SessionListItem> {
+      return (await api.post('/api/sessions', input, CreatedSessionSchema)).session;
+    },
+
+    /** Removes the session's worktree, branch and folder; the server wants the id repeated. */
+    async discardSession(id: string): Promise<void> {
+      await api.delete(`${sessionPath(id)}?${new URLSearchParams({ confirm: id }).toString()}`, OkSchema);
+    },
+
+    async answerQuestion(input: { sessionId: string; questionId: string; answer: string }): Promise<void> {
+      await api.post(`${sessionPath(input.sessionId)}/answer`, { questionId: input.questionId, answer: input.answer }, OkSchema);
+    },
+
+    saveSeed(input: { sessionId: string; edit: SeedEdit }): Promise<SeedView> {
+      return api.put(`${sessionPath(input.sessionId)}/seed`, input.edit, SeedViewSchema);
+    },
+  };
+}
+
+export const seeding = seedingCalls(browserApi);

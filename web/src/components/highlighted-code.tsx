@@ -1,0 +1,33 @@
+import { Highlight, type PrismTheme } from 'prism-react-renderer';
+import { languageOf } from '../seed/seed-edit.ts';
+import { PlainCode } from './plain-code.tsx';
+
+/**
+ * Colours come from `styles.css` (`.code .token.keyword` …) rather than a theme object, so the
+ * palette lives with the rest of the styles. Prism tokenizes into React elements: no HTML string
+ * is ever injected, and nothing is evaluated (the CSP has no 'unsafe-eval').
+ */
+const CLASS_ONLY_THEME: PrismTheme = { plain: {}, styles: [] };
+
+/** Loaded on demand by `CodeView` (`code-view.tsx`): Prism is most of its weight. */
+export function HighlightedCode({ code, path }: { code: string; path: string }) {
+  const language = languageOf(path);
+  if (language === null) return <PlainCode code={code} />;
+  return (
+    <Highlight code={code.replace(/\n$/, '')} language={language} theme={CLASS_ONLY_THEME}>
+      {({ tokens, getLineProps, getTokenProps }) => (
+        <pre className={`code language-${language}`}>
+          <code>
+            {tokens.map((line, i) => (
+              <div key={i} {...getLineProps({ line })}>
+                {line.map((token, j) => (
+                  <span key={j} {...getTokenProps({ token })} />
+                ))}
+              </div>
+            ))}
+          </code>
+        </pre>
+      )}
+    </Highlight>
+  );
+}

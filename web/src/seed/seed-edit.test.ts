@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import type { SeedView } from '../../../shared/seed.ts';
+import { buildSeedEdit, draftFromSeed, languageOf, pairTestFiles, problemLines, seedEditChanges } from './seed-edit.ts';
+
+function seed(over: Partial<SeedView> = {}): SeedView {
+  return {
+    prd: [
+      { id: 'T-001', title: 'Add due dates', description: 'setDue in src/todo.js', acceptance_criteria: ['stores a date', 'refuses junk'], status: 'pending' },
+      { id: 'T-002', title: 'List overdue', description: 'overdue()', acceptance_criteria: ['lists overdue todos'], status: 'pending' },
+    ],
+    meta: {
+      interviewer_model: 'm',
+      started_at: '2026-05-25T10:00:00.000Z',
+      ended_at: '2026-05-25T10:05:00.000Z',
+      tokens: { prompt: 1, completion: 1, total: 2 },
+      cost_usd: 0,
+      tldr: '',
+      open_questions: [],
+      blockers: [],
+      scope_notes: '',
+      checks_preset: 'node',
+      locked_tests: {},
+    },
+    test_files: {
+      'tests/t002_overdue.test.js': 'test 2',
+      'tests/t001_due_dates.test.js': 'test 1',
+    },
+    contract: [],
+    ...over,
+  };
+}
+
+describe('pairTestFiles', () => {
+  it('pairs each task with the test file carrying its number', () => {
+    const { byTask, unpaired } = pairTestFiles(seed());
+    expect(byTask.get('T-001')).toBe('tests/t001_due_dates.test.js');
+    expect(byTask.get('T-002')).toBe('tests/t002_overdue.test.js');
+    expect(unpaired).toEqual([]);
+  });
+
+  it('reports files that belong to no task', () => {
+    const { byTask, unpaired } = pairTestFiles(seed({ test_files: { 'tests/t001_a.test.js': '', 'tests/helper.js': '' } }));
+    expect(byTask.has('T-002')).toBe(false);
+    expect(unpaired).toEqual(['tests/helper.js']);
+  });
+});
+
+describe('building the PUT body', () => {
+  it('sends back an unchanged draft as the same seed, with no changes', () => {
+    const s = seed();
+    const edit = buildSeedEdit(draftFromSeed(s));
+    expect(edit.prd_entries).toEqual(s.prd.map(({ status: _status, ...t }) => t));
+    expect(edit.test_files).toEqual(s.test_files);
+    expect(seedEditChanges(s, edit)).toEqual([]);
+  });
+
+  it('does not share arrays with the seed, so editing a draft leaves the cache alone', () => {
+    const s = seed();
+    const draft = draftFromSeed(s);
+    draft.tasks[0]?.criteria.push('new');
+    draft.files['tests/t001_due_dates.test.js'] = 'changed';
+    expect(s.prd[0]?.acceptance_criteria).toHaveLength(2);
+    expect(s.test_files['tests/t001_due_dates.test.js']).toBe('test 1');
+  });
+
+  it('trims text and drops criteria left blank', () => {
+    const draft = draftFromSeed(seed());
+    draft.tasks[0] = { id: 'T-001', title: '  Add due dates ', description: 'setDue in src/todo.js\n', criteria: ['stores a date', '  ', 'refuses junk '] };
+    expect(buildSeedEdit(draft).prd_entries[0]).toEqual({
+      id: 'T-001',
+      title: 'Add due dates',
+      description: 'setDue in src/todo.js',
+      acceptance_criteria: ['stores a date', 'refuses junk'],
+    });
+    expect(seedEditChanges(seed(), buildSeedEdit(draft))).toEqual([]);
+  });
+
+  it('names every change: titles, descriptions, criteria and test files', () => {
+    const s = seed();
+    const draft = draftFromSeed(s);
+    draft.tasks[0] = { ...draft.tasks[0]!, title: 'Add due dates to todos', criteria: ['stores an ISO date', 'refuses junk'] };
+    draft.tasks[1] = { ...draft.tasks[1]!, description: 'overdue(todos, now)' };
+    draft.files['tests/t002_overdue.test.js'] = 'test 2, stricter';
+    expect(seedEditChanges(s, buildSeedEdit(draft))).toEqual(['T-001 title', 'T-001 criteria', 'T-002 description', 'tests/t002_overdue.test.js']);
+  });
+
+  it('sends an emptied field as empty, for the sink to refuse with its own words', () => {
+    const draft = draftFromSeed(seed());
+    draft.tasks[1] = { ...draft.tasks[1]!, title: '   ', criteria: [''] };
+    expect(buildSeedEdit(draft).prd_entries[1]).toMatchObject({ title: '', acceptance_criteria: [] });
+  });
+});
+
+describe('problemLines', () => {
+  it('splits seed_invalid into one problem per line', () => {
+    expect(problemLines('T-001: title is empty\n- tests/x.py does not match\n\n')).toEqual(['T-001: title is empty', 'tests/x.py does not match']);
+  });
+});
+
+describe('languageOf', () => {
+  it('highlights python and javascript by extension', () => {
+    expect(languageOf('tests/test_t001_x.py')).toBe('python');
+    expect(languageOf('tests/t001_x.test.js')).toBe('javascript');
+    expect(languageOf('tests/t001_x.test.mjs')).toBe('javascript');
+    expect(languageOf('tests/t001_x.test.ts')).toBe('typescript');
+    expect(languageOf('tests/t001_x.sh')).toBeNull();
+  });
+});

@@ -1,0 +1,115 @@
+/**
+ * Seed review's edit mode as data: a draft made from the seed, the `PUT /seed` body built from
+ * the draft, and what the edit changes. Test files are paired with their tasks by the number in
+ * the file name (`tests/test_t001_x.py` belongs to T-001), as the sink requires.
+ */
+import { TEST_FILE_PATTERNS, type SeedEdit, type SeedView } from '../../../shared/seed.ts';
+
+export interface DraftTask {
+  id: string;
+  title: string;
+  description: string;
+  criteria: string[];
+}
+
+export interface SeedDraft {
+  tasks: DraftTask[];
+  /** Test file path → content; paths are not renamed in the browser. */
+  files: Record<string, string>;
+}
+
+const ANY_TEST_NUMBER = /(?:^|\/)(?:test_)?t(\d{3,})_[^/]*$/;
+
+function taskNumber(taskId: string): number | null {
+  const match = /^T-(\d+)$/.exec(taskId);
+  return match?.[1] === undefined ? null : Number(match[1]);
+}
+
+/** The test file of each task (by id), and the files that belong to no task. */
+export function pairTestFiles(seed: Pick<SeedView, 'prd' | 'test_files' | 'meta'>): {
+  byTask: Map<string, string>;
+  unpaired: string[];
+} {
+  const preset = TEST_FILE_PATTERNS[seed.meta.checks_preset].regex;
+  const numberOf = (path: string): number | null => {
+    const digits = preset.exec(path)?.[1] ?? ANY_TEST_NUMBER.exec(path)?.[1];
+    return digits === undefined ? null : Number(digits);
+  };
+  const byTask = new Map<string, string>();
+  const paths = Object.keys(seed.test_files).sort();
+  const used = new Set<string>();
+  for (const task of seed.prd) {
+    const n = taskNumber(task.id);
+    const path = paths.find((p) => !used.has(p) && n !== null && numberOf(p) === n);
+    if (path === undefined) continue;
+    byTask.set(task.id, path);
+    used.add(path);
+  }
+  return { byTask, unpaired: paths.filter((p) => !used.has(p)) };
+}
+
+export function draftFromSeed(seed: Pick<SeedView, 'prd' | 'test_files'>): SeedDraft {
+  return {
+    tasks: seed.prd.map((t) => ({ id: t.id, title: t.title, description: t.description, criteria: [...t.acceptance_criteria] })),
+    files: { ...seed.test_files },
+  };
+}
+
+/**
+ * The PUT body. Text is trimmed and blank criteria are dropped (an empty line added and never
+ * filled is not a criterion); anything else is left for the sink to judge, so its messages are
+ * the ones the user reads.
+ */
+export function buildSeedEdit(draft: SeedDraft): SeedEdit {
+  return {
+    prd_entries: draft.tasks.map((t) => ({
+      id: t.id,
+      title: t.title.trim(),
+      description: t.description.trim(),
+      acceptance_criteria: t.criteria.map((c) => c.trim()).filter((c) => c !== ''),
+    })),
+    test_files: { ...draft.files },
+  };
+}
+
+/** What the edit changes, in words ("T-001 title", "tests/t001_x.test.js"); empty when nothing. */
+export function seedEditChanges(seed: Pick<SeedView, 'prd' | 'test_files'>, edit: SeedEdit): string[] {
+  const changes: string[] = [];
+  const before = new Map(seed.prd.map((t) => [t.id, t]));
+  for (const task of edit.prd_entries) {
+    const old = before.get(task.id);
+    if (old === undefined) {
+      changes.push(`${task.id} added`);
+      continue;
+    }
+    if (old.title !== task.title) changes.push(`${task.id} title`);
+    if (old.description !== task.description) changes.push(`${task.id} description`);
+    const same =
+      old.acceptance_criteria.length === task.acceptance_criteria.length &&
+      old.acceptance_criteria.every((c, i) => c === task.acceptance_criteria[i]);
+    if (!same) changes.push(`${task.id} criteria`);
+  }
+  const kept = new Set(edit.prd_entries.map((t) => t.id));
+  for (const id of before.keys()) if (!kept.has(id)) changes.push(`${id} removed`);
+  for (const [path, content] of Object.entries(edit.test_files)) {
+    if (seed.test_files[path] !== content) changes.push(path);
+  }
+  for (const path of Object.keys(seed.test_files)) if (!(path in edit.test_files)) changes.push(`${path} removed`);
+  return changes;
+}
+
+/** `seed_invalid` lists one problem per line. */
+export function problemLines(message: string): string[] {
+  return message
+    .split('\n')
+    .map((line) => line.replace(/^\s*[-*]\s+/, '').trim())
+    .filter((line) => line !== '');
+}
+
+/** Python or JavaScript by extension, for the highlighter; null means plain text. */
+export function languageOf(path: string): 'python' | 'javascript' | 'typescript' | null {
+  if (/\.py$/i.test(path)) return 'python';
+  if (/\.(?:m|c)?jsx?$/i.test(path)) return 'javascript';
+  if (/\.(?:m|c)?tsx?$/i.test(path)) return 'typescript';
+  return null;
+}

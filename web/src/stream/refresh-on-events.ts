@@ -1,0 +1,52 @@
+/**
+ * Keeps a session's REST state fresh from its stream: an event that changes what
+ * `GET /api/sessions/:id` or `GET /seed` would answer invalidates that query. The scan covers only
+ * events newer than the last one looked at, so each event costs once.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import type { TilthEvent } from '../../../shared/events.ts';
+import { queryKeys } from '../api/queries.ts';
+
+export interface RefreshTargets {
+  detail: boolean;
+  seed: boolean;
+}
+
+const DETAIL_EVENTS = new Set<TilthEvent['type']>([
+  'status_changed',
+  'question_asked',
+  'question_answered',
+  'session_prepared',
+  'seed_written',
+  'seed_committed',
+  'seed_edited',
+  'stop',
+]);
+const SEED_EVENTS = new Set<TilthEvent['type']>(['status_changed', 'session_prepared', 'seed_committed', 'seed_edited']);
+
+/** Which queries the events after `afterSeq` make stale. `events` is oldest first. */
+export function refreshTargets(events: readonly TilthEvent[], afterSeq: number): RefreshTargets {
+  const targets: RefreshTargets = { detail: false, seed: false };
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i];
+    if (event === undefined || event.seq <= afterSeq) break;
+    // An interview model call moves the interview's token and cost totals.
+    if (DETAIL_EVENTS.has(event.type) || (event.type === 'model_call' && event.data.phase === 'interview')) targets.detail = true;
+    if (SEED_EVENTS.has(event.type)) targets.seed = true;
+    if (targets.detail && targets.seed) break;
+  }
+  return targets;
+}
+
+export function useRefreshOnSessionEvents(sessionId: string, recent: readonly TilthEvent[], lastSeq: number): void {
+  const queryClient = useQueryClient();
+  const seen = useRef(0);
+  useEffect(() => {
+    if (lastSeq <= seen.current) return;
+    const targets = refreshTargets(recent, seen.current);
+    seen.current = lastSeq;
+    if (targets.detail) void queryClient.invalidateQueries({ queryKey: queryKeys.sessionDetail(sessionId) });
+    if (targets.seed) void queryClient.invalidateQueries({ queryKey: queryKeys.seed(sessionId) });
+  }, [queryClient, sessionId, recent, lastSeq]);
+}
