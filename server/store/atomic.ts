@@ -40,7 +40,8 @@ export function writeJsonAtomic(file: string, data: unknown, options: AtomicWrit
   writeFileAtomic(file, `${JSON.stringify(data, null, 2)}\n`, options);
 }
 
-function fsyncDir(dir: string): void {
+/** fsync a folder so a rename in it survives power loss; best effort where unsupported. */
+export function fsyncDir(dir: string): void {
   let fd: number | undefined;
   try {
     fd = fs.openSync(dir, 'r');

@@ -1,0 +1,216 @@
+/**
+ * The seed on disk: writing an accepted seed all or nothing, reading it back through the
+ * schemas, and the test-file hashes that lock acceptance tests for the run. Validation lives in
+ * `sink.ts`, which re-exports this module so callers see one sink.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { PrdSchema, SeedMetaSchema, type PrdEntry, type SeedMeta } from '../../shared/files.ts';
+import { TEST_DIR } from '../../shared/seed.ts';
+import { AppError, CorruptFileError, NotFoundError, describeZodError } from '../errors.ts';
+import { fsyncDir, writeAll } from '../store/atomic.ts';
+import { readJsonFile } from '../store/json-file.ts';
+import { FILES } from '../store/session-store.ts';
+import type { ValidSeed } from './sink.ts';
+
+export class SeedWriteError extends AppError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('seed_write_failed', message, 500, options);
+  }
+}
+
+// ── writing ──────────────────────────────────────────────────────────────────────────────────
+
+/** The seed's own texts; the validated seed supplies them, whatever the caller's meta says. */
+type SeedTexts = 'tldr' | 'open_questions' | 'blockers' | 'scope_notes';
+export type SeedMetaInput = Omit<SeedMeta, 'locked_tests' | SeedTexts> & Partial<Pick<SeedMeta, SeedTexts>>;
+
+export interface WriteSeedContext {
+  sessionDir: string;
+  worktree: string;
+  meta: SeedMetaInput;
+}
+
+interface Staged {
+  target: string;
+  tmp: string;
+}
+
+/**
+ * Writes an accepted seed all or nothing: every file is staged as a temp sibling and fsynced
+ * first; only then are they renamed into place. A failure while staging removes the temps (and a
+ * `tests/` folder this call created) and changes nothing. A failure while renaming — rare, e.g. a
+ * directory in the way — puts back the files already replaced, from copies read before.
+ *
+ * Renames go test files first, then `seed-meta.json`, then `prd.json`: a session "has a seed"
+ * when both JSON files exist, so until the last rename a first seed is not visible at all.
+ */
+export function writeSeed(seed: ValidSeed, ctx: WriteSeedContext): SeedMeta {
+  const lockedTests: Record<string, string> = {};
+  for (const [file, content] of Object.entries(seed.testFiles)) lockedTests[file] = sha256(content);
+  const parsedMeta = SeedMetaSchema.safeParse({
+    ...ctx.meta,
+    tldr: seed.tldr,
+    open_questions: seed.openQuestions,
+    blockers: seed.blockers,
+    scope_notes: seed.scopeNotes,
+    locked_tests: lockedTests,
+  });
+  if (!parsedMeta.success) throw new SeedWriteError(`The seed metadata is invalid: ${describeZodError(parsedMeta.error)}`);
+  const meta = parsedMeta.data;
+  const prd = PrdSchema.parse(seed.prd.map((t) => ({ ...t, status: 'pending' })));
+
+  const writes: { target: string; content: string }[] = [];
+  for (const [file, content] of Object.entries(seed.testFiles)) writes.push({ target: resolveTestPath(ctx.worktree, file), content });
+  writes.push({ target: path.join(ctx.sessionDir, FILES.seedMeta), content: `${JSON.stringify(meta, null, 2)}\n` });
+  writes.push({ target: path.join(ctx.sessionDir, FILES.prd), content: `${JSON.stringify(prd, null, 2)}\n` });
+
+  const testsDir = path.join(ctx.worktree, TEST_DIR);
+  let createdTestsDir = false;
+  const staged: Staged[] = [];
+  try {
+    if (Object.keys(seed.testFiles).length > 0) {
+      ensureRealDir(ctx.worktree, 'the worktree');
+      if (!fs.existsSync(testsDir)) {
+        fs.mkdirSync(testsDir);
+        createdTestsDir = true;
+      }
+      ensureRealDir(testsDir, `${TEST_DIR}/ in the worktree`);
+    }
+    for (const { target, content } of writes) staged.push({ target, tmp: stageFile(target, content) });
+  } catch (err) {
+    for (const { tmp } of staged) fs.rmSync(tmp, { force: true });
+    if (createdTestsDir) fs.rmSync(testsDir, { recursive: true, force: true });
+    throw new SeedWriteError(`Nothing was written: staging the seed failed: ${(err as Error).message}`, { cause: err });
+  }
+
+  // Copies of what is about to be replaced, so a failed rename can be undone.
+  const previous = staged.map(({ target }) => readIfFile(target));
+  let done = 0;
+  try {
+    for (const { tmp, target } of staged) {
+      fs.renameSync(tmp, target);
+      done++;
+    }
+  } catch (err) {
+    for (let i = 0; i < done; i++) restore(staged[i]!.target, previous[i]!);
+    for (const { tmp } of staged.slice(done)) fs.rmSync(tmp, { force: true });
+    if (createdTestsDir) fs.rmSync(testsDir, { recursive: true, force: true });
+    throw new SeedWriteError(`Nothing was written: replacing ${staged[done]?.target ?? 'a seed file'} failed: ${(err as Error).message}`, { cause: err });
+  }
+  for (const dir of new Set(staged.map(({ target }) => path.dirname(target)))) fsyncDir(dir);
+  return meta;
+}
+
+/** A test path joined to the worktree, refusing anything that could land outside `tests/`. */
+function resolveTestPath(worktree: string, file: string): string {
+  const unsafe = unsafePathReason(file);
+  if (unsafe) throw new AppError('unsafe_test_path', `Refusing test file '${file}': ${unsafe}`, 400);
+  const root = path.resolve(worktree);
+  const target = path.resolve(root, file);
+  if (path.dirname(target) !== path.join(root, TEST_DIR)) {
+    throw new AppError('unsafe_test_path', `Refusing test file '${file}': test files live directly under ${TEST_DIR}/`, 400);
+  }
+  return target;
+}
+
+/** A symlinked `tests/` (or worktree) could point anywhere; the sink writes only real folders. */
+function ensureRealDir(dir: string, what: string): void {
+  const stat = fs.lstatSync(dir);
+  if (stat.isSymbolicLink()) throw new Error(`${what} is a symbolic link; the seed is written only into real folders`);
+  if (!stat.isDirectory()) throw new Error(`${what} (${dir}) is not a folder`);
+}
+
+function stageFile(target: string, content: string): string {
+  const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
+  const fd = fs.openSync(tmp, 'wx', 0o644);
+  try {
+    writeAll(fd, Buffer.from(content, 'utf8'));
+    fs.fsyncSync(fd);
+  } catch (err) {
+    fs.closeSync(fd);
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+  fs.closeSync(fd);
+  return tmp;
+}
+
+function readIfFile(file: string): Buffer | null {
+  try {
+    return fs.readFileSync(file);
+  } catch {
+    return null;
+  }
+}
+
+function restore(target: string, content: Buffer | null): void {
+  try {
+    if (content === null) fs.rmSync(target, { force: true });
+    else fs.writeFileSync(target, content);
+  } catch {
+    // Best effort: the error being reported is the rename's, and it names the file.
+  }
+}
+
+function sha256(content: string | Buffer): string {
+  return createHash('sha256').update(content).digest('hex');
+}
+
+// ── reading and lock checks ──────────────────────────────────────────────────────────────────
+
+/**
+ * sha256 of each test file as it is now, by path relative to the worktree; null for a file that
+ * is missing or is not a regular file (a symlink swapped in counts as a change, and is not
+ * followed out of the worktree).
+ */
+export function hashTestFiles(worktree: string, paths: string[]): Record<string, string | null> {
+  const hashes: Record<string, string | null> = {};
+  for (const file of paths) {
+    const target = resolveTestPath(worktree, file);
+    const stat = fs.lstatSync(target, { throwIfNoEntry: false });
+    hashes[file] = stat?.isFile() ? sha256(fs.readFileSync(target)) : null;
+  }
+  return hashes;
+}
+
+/** The locked test files whose content differs from the seed (changed, deleted or replaced). */
+export function changedLockedTests(worktree: string, locked: Record<string, string>): string[] {
+  const now = hashTestFiles(worktree, Object.keys(locked));
+  return Object.keys(locked).filter((file) => now[file] !== locked[file]);
+}
+
+export interface StoredSeed {
+  prd: PrdEntry[];
+  meta: SeedMeta;
+  /** The locked test files' current contents, by path relative to the worktree. */
+  testFiles: Record<string, string>;
+}
+
+/** Loads a written seed through the schemas; a missing test file is reported naming it. */
+export function readSeed(sessionDir: string, worktree: string): StoredSeed {
+  const prdFile = path.join(sessionDir, FILES.prd);
+  const metaFile = path.join(sessionDir, FILES.seedMeta);
+  const prd = readJsonFile(prdFile, PrdSchema);
+  const meta = readJsonFile(metaFile, SeedMetaSchema);
+  if (prd === null || meta === null) throw new NotFoundError('no_seed', `No seed in ${sessionDir} yet: ${prd === null ? FILES.prd : FILES.seedMeta} is missing.`);
+  const testFiles: Record<string, string> = {};
+  for (const file of Object.keys(meta.locked_tests)) {
+    const target = resolveTestPath(worktree, file);
+    const stat = fs.lstatSync(target, { throwIfNoEntry: false });
+    if (!stat?.isFile()) throw new CorruptFileError(metaFile, `it locks ${file}, which is missing from the worktree (or is not a regular file)`);
+    testFiles[file] = fs.readFileSync(target, 'utf8');
+  }
+  return { prd, meta, testFiles };
+}
+
+/** Why a test path is unsafe to write, or null; checked when validating and again when writing. */
+export function unsafePathReason(file: string): string | null {
+  if (file.trim() === '') return 'the path is empty';
+  if (file.includes('\\')) return 'backslashes are not allowed in the path (use /)';
+  if (path.posix.isAbsolute(file) || /^[A-Za-z]:/.test(file)) return 'absolute paths are not allowed';
+  if (file.includes('..')) return "'..' is not allowed in the path";
+  if (file.includes('\0')) return 'the path contains a NUL character';
+  return null;
+}
