@@ -37,9 +37,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execa } from 'execa';
 import type { CustomChecks, PrdEntry } from '../../shared/files.ts';
 import type { ChecksPreset, ContractWarning } from '../../shared/seed.ts';
+import { runBounded, type RunResult } from '../engine/command-runner.ts';
 import { taskIdOfTestFile, testCommand, type TestCommand } from './presets.ts';
 
 export interface ContractCheckInput {
@@ -59,7 +59,6 @@ export interface ContractCheckInput {
 export const DEFAULT_CONTRACT_TIMEOUT_MS = 60_000;
 /** Test files run a few at a time: each is a short process, mostly start-up, and CPU-bound. */
 const CONCURRENCY = Math.max(1, Math.min(4, os.availableParallelism()));
-const OUTPUT_CAP_BYTES = 256 * 1024;
 const OUTPUT_LINES = 40;
 
 export async function checkContract(input: ContractCheckInput): Promise<ContractWarning[]> {
@@ -165,15 +164,6 @@ export function countAssertions(preset: ChecksPreset, source: string): number {
 }
 
 // ── judging a run ────────────────────────────────────────────────────────────────────────────
-
-interface RunResult {
-  /** null when the process never started (or was killed before it exited). */
-  exitCode: number | null;
-  output: string;
-  timedOut: boolean;
-  /** Why the process could not start, e.g. `spawn python3 ENOENT`. */
-  spawnError: string | null;
-}
 
 type Verdict = { kind: 'does_not_load' | 'check_failed' | 'runner_missing'; message: string } | null;
 
@@ -325,83 +315,6 @@ function firstLines(output: string): string {
   const lines = output.split('\n');
   const head = lines.slice(0, OUTPUT_LINES).map((l) => (l.length > 400 ? `${l.slice(0, 400)}…` : l));
   return lines.length > OUTPUT_LINES ? `${head.join('\n')}\n… (${lines.length - OUTPUT_LINES} more lines)` : head.join('\n');
-}
-
-// ── running ──────────────────────────────────────────────────────────────────────────────────
-
-/** Process groups still running, killed if the server exits first (execa's cleanup skips detached children). */
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
-
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: the group is already gone.
-  }
-}
-
-/**
- * Runs one test command in its own process group, so a test that starts servers or children is
- * stopped whole: SIGTERM to the group at the timeout (or abort), SIGKILL 2 s later, and a final
- * SIGKILL to the group once the main process has exited, for anything it left behind. Output
- * (stdout and stderr interleaved) is capped; past the cap the process is stopped.
- */
-async function runBounded(cmd: TestCommand, options: { cwd: string; timeoutMs: number; env: Record<string, string>; signal?: AbortSignal }): Promise<RunResult> {
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.once('exit', () => {
-      for (const pid of liveGroups) killGroup(pid, 'SIGKILL');
-    });
-  }
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
-  // Not ours to pass on: colour codes would clutter the output, and a NODE_TEST_CONTEXT inherited
-  // from a parent test runner would make `node --test` report to it instead of printing.
-  delete env.FORCE_COLOR;
-  delete env.NODE_TEST_CONTEXT;
-  Object.assign(env, cmd.kind === 'argv' ? cmd.env : {}, options.env, { NO_COLOR: '1' });
-
-  const [file, args] = cmd.kind === 'argv' ? [cmd.command, cmd.args] : ['/bin/sh', ['-c', cmd.script]];
-  const subprocess = execa(file, args, {
-    cwd: options.cwd,
-    env,
-    extendEnv: false,
-    stdin: 'ignore',
-    all: true,
-    reject: false,
-    detached: true,
-    maxBuffer: OUTPUT_CAP_BYTES,
-    stripFinalNewline: true,
-  });
-  const pid = subprocess.pid;
-  let timedOut = false;
-  let killTimer: NodeJS.Timeout | undefined;
-  const stop = () => {
-    if (pid === undefined) return;
-    killGroup(pid, 'SIGTERM');
-    killTimer = setTimeout(() => killGroup(pid, 'SIGKILL'), 2_000);
-  };
-  const timer = setTimeout(() => {
-    timedOut = true;
-    stop();
-  }, options.timeoutMs);
-  options.signal?.addEventListener('abort', stop, { once: true });
-  if (pid !== undefined) liveGroups.add(pid);
-  try {
-    const result = await subprocess;
-    const neverRan = pid === undefined || (result.failed && result.exitCode === undefined && result.signal === undefined && !result.isMaxBuffer);
-    const spawnError = neverRan ? ('originalMessage' in result && typeof result.originalMessage === 'string' ? result.originalMessage : (result.shortMessage ?? 'unknown error')) : null;
-    return { exitCode: result.exitCode ?? null, output: typeof result.all === 'string' ? result.all : '', timedOut, spawnError };
-  } finally {
-    clearTimeout(timer);
-    if (killTimer) clearTimeout(killTimer);
-    options.signal?.removeEventListener('abort', stop);
-    if (pid !== undefined) {
-      killGroup(pid, 'SIGKILL');
-      liveGroups.delete(pid);
-    }
-  }
 }
 
 async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {

@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { Command as TestCommand } from '../engine/command-runner.ts';
 import { TEST_FILE_PATTERNS, type ChecksPreset, type CustomChecks } from '../../shared/seed.ts';
 import { AppError } from '../errors.ts';
 
@@ -82,10 +83,7 @@ export function taskIdOfTestFile(preset: ChecksPreset, file: string): string | n
   return digits === undefined ? null : `T-${digits}`;
 }
 
-/** An argv command (run without a shell), or for `custom` the user's shell command line. */
-export type TestCommand =
-  | { kind: 'argv'; command: string; args: string[]; env: Record<string, string> }
-  | { kind: 'shell'; script: string };
+export type { Command as TestCommand } from '../engine/command-runner.ts';
 
 /**
  * How to run some acceptance tests, from the worktree root.
