@@ -32,7 +32,7 @@ export type SeedBundle = z.infer<typeof SeedBundleSchema>;
 export const ContractWarningSchema = z.object({
   task_id: z.string().nullable(),
   file: z.string().nullable(),
-  kind: z.enum(['criteria_vs_assertions', 'no_assertions', 'does_not_load', 'check_failed']),
+  kind: z.enum(['criteria_vs_assertions', 'no_assertions', 'does_not_load', 'already_passes', 'check_failed']),
   message: z.string(),
   /** The first lines of the run's output, for does_not_load. */
   output: z.string().optional(),

@@ -179,8 +179,10 @@ describe('checkContract with node --test', () => {
   let repo: ExampleRepo;
   let warnings: ContractWarning[];
   const head = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\n";
-  const prd = [task('T-001', 1), task('T-002', 1), task('T-003', 1), task('T-004', 1), task('T-005', 1), task('T-006', 2), task('T-007', 1), task('T-008', 1)];
+  const prd = [task('T-001', 1), task('T-002', 1), task('T-003', 1), task('T-004', 1), task('T-005', 1), task('T-006', 2), task('T-007', 1), task('T-008', 1), task('T-009', 1)];
   const files: Record<string, string> = {
+    // Passes today: it cannot tell whether T-009 was done.
+    'tests/t009_passes.test.js': `${head}import { addTodo } from '../src/todo.js';\n\ntest('adds', () => {\n  assert.equal(addTodo([], 'a').length, 1);\n});\n`,
     // The feature is missing: the export does not exist yet (a "SyntaxError" by name, but expected).
     'tests/t001_due.test.js': `${head}import { setDue } from '../src/todo.js';\n\ntest('due', () => {\n  assert.equal(setDue({ title: 'x' }, '2026-01-31').due, '2026-01-31');\n});\n`,
     // The feature is missing: a module the task will create.
@@ -225,6 +227,10 @@ describe('checkContract with node --test', () => {
 
   it('reports a ReferenceError: a name the test never imports', () => {
     expect(of(warnings, 'T-007')).toEqual([expect.objectContaining({ kind: 'does_not_load', message: expect.stringMatching(/ReferenceError: setDue is not defined/) })]);
+  });
+
+  it('reports a test that already passes before the feature exists', () => {
+    expect(of(warnings, 'T-009')).toEqual([expect.objectContaining({ kind: 'already_passes', file: 'tests/t009_passes.test.js' })]);
   });
 
   it('reports a package that is not installed', () => {

@@ -32,7 +32,8 @@
  * a SyntaxError / IndentationError in the output (other than the ESM export case) is
  * `does_not_load`; any other failure is taken as the expected one.
  *
- * A test that already passes is not reported: there is no warning kind for it yet.
+ * A test that already passes (exit code 0) is reported as `already_passes`: it cannot tell done
+ * from not done, unless it is a deliberate characterisation test.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -120,8 +121,19 @@ export async function checkContract(input: ContractCheckInput): Promise<Contract
     runWarnings.push({ task_id: null, file: null, kind: 'check_failed', message: runnerMissing.verdict.message, output: firstLines(runnerMissing.result.output) });
   } else {
     for (const { file, result, verdict } of runs) {
-      if (verdict === null) continue;
       const taskId = taskIdOfTestFile(input.preset, file);
+      // A file without assertions already has its warning; passing adds nothing to it.
+      const hasAssertions = countAssertions(input.preset, input.testFiles[file] ?? '') > 0;
+      if (verdict === null && result.exitCode === 0 && !result.timedOut && hasAssertions) {
+        runWarnings.push({
+          task_id: taskId,
+          file,
+          kind: 'already_passes',
+          message: `${file} already passes before any work on ${taskId ?? 'its task'}, so it cannot tell whether the task was done (fine only for a deliberate characterisation test).`,
+        });
+        continue;
+      }
+      if (verdict === null) continue;
       runWarnings.push({
         task_id: taskId,
         file,

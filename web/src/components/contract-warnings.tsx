@@ -4,6 +4,7 @@ const KIND_LABELS: Record<ContractWarning['kind'], string> = {
   criteria_vs_assertions: 'criteria vs assertions',
   no_assertions: 'cannot fail',
   does_not_load: 'does not load',
+  already_passes: 'already passes',
   check_failed: 'check not run',
 };
 
