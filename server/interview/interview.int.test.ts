@@ -273,6 +273,24 @@ describe('seed review', () => {
     expect(t.store.log(id).readAfter(0, 1000).some((e) => e.type === 'seed_edited')).toBe(true);
   });
 
+  it('lets the checks preset change to the user\'s own command, and runs the contract check with it', async () => {
+    const { id } = await prepared();
+    const view = (await t.app.inject({ url: `/api/sessions/${id}/seed`, headers: auth })).json();
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/sessions/${id}/seed`,
+      headers: post,
+      payload: { prd_entries: view.prd.map(({ status: _s, ...t }: Record<string, unknown>) => t), test_files: view.test_files, checks_preset: 'custom', custom_checks: { test: 'node --test {files}' } },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().meta).toMatchObject({ checks_preset: 'custom', custom_checks: { test: 'node --test {files}' } });
+    expect(git(t.store.readCheckpoint(id).worktree, 'log', '-1', '--format=%B')).toMatch(/seed: edited\s+Changed in seed review: checks: custom/);
+    expect(res.json().contract.filter((w: { kind: string }) => w.kind === 'check_failed')).toEqual([]);
+    const noPlaceholder = await t.app.inject({ method: 'PUT', url: `/api/sessions/${id}/seed`, headers: post, payload: { prd_entries: [], test_files: {}, checks_preset: 'custom', custom_checks: { test: 'node --test' } } });
+    expect(noPlaceholder.statusCode).toBe(400);
+    expect(noPlaceholder.json().error.message).toMatch(/must contain \{files\}/);
+  });
+
   it('re-validates an edit through the sink and refuses it with every problem, writing nothing', async () => {
     const { id, worktree } = await prepared();
     const bad = {

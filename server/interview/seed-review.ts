@@ -68,6 +68,8 @@ export async function editSeed(store: SessionStore, id: string, edit: SeedEdit):
     if (!(old in checked.seed.testFiles)) fs.rmSync(path.join(checkpoint.worktree, old), { force: true });
   }
   const changed = describeChanges(before, checked.seed);
+  if (preset !== before.meta.checks_preset) changed.unshift(`checks: ${preset}`);
+  else if (JSON.stringify(customChecks ?? null) !== JSON.stringify(before.meta.custom_checks ?? null)) changed.unshift('custom checks');
   if (changed.length === 0) return seedView(store, id); // nothing to record
   // Task text lives in the session folder, so the commit may hold no file: it still records the edit.
   const sha = await commitAll(checkpoint.worktree, 'seed: edited', `Changed in seed review: ${changed.join(', ')}`, { allowEmpty: true });

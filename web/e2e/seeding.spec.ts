@@ -109,8 +109,17 @@ test('from workspace and brief to a reviewed, edited seed, entirely in the brows
     await page.getByTestId('save-seed').click();
     await expect(page.getByTestId('seed-criterion').first()).toHaveText('setDue stores an ISO 8601 date string on the todo');
 
+    // The checks preset is editable too: the user's own command, with the {files} placeholder.
+    await page.getByTestId('edit-seed').click();
+    await page.getByTestId('edit-preset').selectOption('custom');
+    await page.getByTestId('edit-custom-test').fill('node --test {files}');
+    await page.screenshot({ path: 'test-results/screens/seed-edit-checks.png', fullPage: true });
+    await page.getByTestId('save-seed').click();
+    await expect(page.getByTestId('edit-seed')).toBeVisible();
+    await expect(page.getByTestId('seed-review')).toContainText('checks: custom');
+
     const detail = (await (await fetch(`${baseURL}/api/sessions/${id}`, { headers: { authorization: `Bearer ${E2E_TOKEN}` } })).json()) as { worktree: string };
-    expect(git(detail.worktree, 'log', '--format=%s', '-2').split('\n')).toEqual(['seed: edited', 'seed: 1 task(s) + 1 acceptance test(s)']);
+    expect(git(detail.worktree, 'log', '--format=%s', '-3').split('\n')).toEqual(['seed: edited', 'seed: edited', 'seed: 1 task(s) + 1 acceptance test(s)']);
     expect(fs.existsSync(path.join(detail.worktree, 'tests', 't001_due_dates.test.js'))).toBe(true);
 
     // The source repo: clean, and its only new branch is the session's.

@@ -4,6 +4,7 @@ import { pairTestFiles, type SeedDraft } from '../seed/seed-edit.ts';
 import { ContractWarnings } from './contract-warnings.tsx';
 import { SeedSummary } from './seed-summary.tsx';
 import { SeedTaskCard, SeedTaskEditor, TestFileEditor } from './seed-task-card.tsx';
+import { ChecksEditor } from './checks-editor.tsx';
 import { CodeView } from './code-view.tsx';
 
 export interface SeedReviewProps {
@@ -91,6 +92,7 @@ export function SeedReview(props: SeedReviewProps) {
         </div>
       )}
 
+      {editing && <ChecksEditor checks={draft.checks} onChange={(checks) => props.onDraftChange({ ...draft, checks })} />}
       <SeedSummary meta={seed.meta} />
       <ContractWarnings warnings={seed.contract} />
 

@@ -105,4 +105,13 @@ describe('languageOf', () => {
     expect(languageOf('tests/t001_x.test.ts')).toBe('typescript');
     expect(languageOf('tests/t001_x.sh')).toBeNull();
   });
+  it('carries a change of checks preset and custom commands into the PUT body and the change list', () => {
+    const draft = draftFromSeed(seed());
+    expect(buildSeedEdit(draft).checks_preset).toBe('node');
+    expect(buildSeedEdit(draft).custom_checks).toBeUndefined();
+    draft.checks = { preset: 'custom', customTest: '  npx vitest run {files} ', customLint: '' };
+    const edit = buildSeedEdit(draft);
+    expect(edit).toMatchObject({ checks_preset: 'custom', custom_checks: { test: 'npx vitest run {files}' } });
+    expect(seedEditChanges(seed(), edit)).toEqual(['checks: custom']);
+  });
 });

@@ -3,7 +3,7 @@
  * the draft, and what the edit changes. Test files are paired with their tasks by the number in
  * the file name (`tests/test_t001_x.py` belongs to T-001), as the sink requires.
  */
-import { TEST_FILE_PATTERNS, type SeedEdit, type SeedView } from '../../../shared/seed.ts';
+import { TEST_FILE_PATTERNS, type ChecksPreset, type SeedEdit, type SeedView } from '../../../shared/seed.ts';
 
 export interface DraftTask {
   id: string;
@@ -16,6 +16,8 @@ export interface SeedDraft {
   tasks: DraftTask[];
   /** Test file path → content; paths are not renamed in the browser. */
   files: Record<string, string>;
+  /** How the tests run; `customTest`/`customLint` matter only for the custom preset. */
+  checks: { preset: ChecksPreset; customTest: string; customLint: string };
 }
 
 const ANY_TEST_NUMBER = /(?:^|\/)(?:test_)?t(\d{3,})_[^/]*$/;
@@ -48,10 +50,11 @@ export function pairTestFiles(seed: Pick<SeedView, 'prd' | 'test_files' | 'meta'
   return { byTask, unpaired: paths.filter((p) => !used.has(p)) };
 }
 
-export function draftFromSeed(seed: Pick<SeedView, 'prd' | 'test_files'>): SeedDraft {
+export function draftFromSeed(seed: Pick<SeedView, 'prd' | 'test_files' | 'meta'>): SeedDraft {
   return {
     tasks: seed.prd.map((t) => ({ id: t.id, title: t.title, description: t.description, criteria: [...t.acceptance_criteria] })),
     files: { ...seed.test_files },
+    checks: { preset: seed.meta.checks_preset, customTest: seed.meta.custom_checks?.test ?? '', customLint: seed.meta.custom_checks?.lint ?? '' },
   };
 }
 
@@ -69,12 +72,18 @@ export function buildSeedEdit(draft: SeedDraft): SeedEdit {
       acceptance_criteria: t.criteria.map((c) => c.trim()).filter((c) => c !== ''),
     })),
     test_files: { ...draft.files },
+    checks_preset: draft.checks.preset,
+    ...(draft.checks.preset === 'custom'
+      ? { custom_checks: { test: draft.checks.customTest.trim(), ...(draft.checks.customLint.trim() ? { lint: draft.checks.customLint.trim() } : {}) } }
+      : {}),
   };
 }
 
 /** What the edit changes, in words ("T-001 title", "tests/t001_x.test.js"); empty when nothing. */
-export function seedEditChanges(seed: Pick<SeedView, 'prd' | 'test_files'>, edit: SeedEdit): string[] {
+export function seedEditChanges(seed: Pick<SeedView, 'prd' | 'test_files' | 'meta'>, edit: SeedEdit): string[] {
   const changes: string[] = [];
+  if (edit.checks_preset !== undefined && edit.checks_preset !== seed.meta.checks_preset) changes.push(`checks: ${edit.checks_preset}`);
+  else if (edit.custom_checks !== undefined && JSON.stringify(edit.custom_checks) !== JSON.stringify(seed.meta.custom_checks ?? null)) changes.push('custom checks');
   const before = new Map(seed.prd.map((t) => [t.id, t]));
   for (const task of edit.prd_entries) {
     const old = before.get(task.id);

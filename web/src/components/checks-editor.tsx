@@ -1,0 +1,41 @@
+import type { ChecksPreset } from '../../../shared/seed.ts';
+import { TEST_FILE_PATTERNS } from '../../../shared/seed.ts';
+import type { SeedDraft } from '../seed/seed-edit.ts';
+
+const LABELS: Record<ChecksPreset, string> = {
+  pytest: 'pytest (python3 -m pytest)',
+  node: 'Node.js (node --test)',
+  custom: 'My own commands',
+};
+
+/** How the acceptance tests run: a preset, or the user's own commands with a {files} placeholder. */
+export function ChecksEditor({ checks, onChange }: { checks: SeedDraft['checks']; onChange: (checks: SeedDraft['checks']) => void }) {
+  return (
+    <section className="panel checks-editor" aria-label="Checks" data-testid="checks-editor">
+      <h2>Checks</h2>
+      <label className="field">
+        <span>How acceptance tests run</span>
+        <select data-testid="edit-preset" value={checks.preset} onChange={(e) => onChange({ ...checks, preset: e.target.value as ChecksPreset })}>
+          {(Object.keys(LABELS) as ChecksPreset[]).map((p) => (
+            <option key={p} value={p}>
+              {LABELS[p]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <p className="muted small">Test files must be named {TEST_FILE_PATTERNS[checks.preset].describe}; rename them below if the preset changes.</p>
+      {checks.preset === 'custom' && (
+        <>
+          <label className="field">
+            <span>Test command ({'{files}'} is replaced by the test files)</span>
+            <input className="mono" data-testid="edit-custom-test" value={checks.customTest} placeholder="npx vitest run {files}" onChange={(e) => onChange({ ...checks, customTest: e.target.value })} />
+          </label>
+          <label className="field">
+            <span>Lint command (optional)</span>
+            <input className="mono" data-testid="edit-custom-lint" value={checks.customLint} placeholder="npx eslint {files}" onChange={(e) => onChange({ ...checks, customLint: e.target.value })} />
+          </label>
+        </>
+      )}
+    </section>
+  );
+}
