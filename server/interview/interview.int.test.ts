@@ -245,6 +245,28 @@ describe('the interview', () => {
   });
 });
 
+describe('crash safety', () => {
+  it('repeats only the model call that was in flight when the server stopped', async () => {
+    fake.enqueue(PREP, { tool_calls: [call('glob', { pattern: '*.md' })] }, { fault: 'hang' });
+    const home = t.home;
+    const id = await create();
+    const deadline = Date.now() + 5_000;
+    while (fake.requests.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(fake.requests).toHaveLength(2); // the second call hangs: the server stops mid-call
+    await t.close({ keepHome: true });
+    expect(t.store.readCheckpoint(id).status).toBe('interviewing');
+
+    fake.enqueue(PREP, { ...ask('Picked up where we were?'), expect: { last_message_contains: 'README.md' } });
+    t = await makeTestApp({ env: env(), home });
+    recoverAfterCrash(t.store, silentLogger, (sid) => startInterviewJob({ store: t.store, jobs: t.deps.jobs, llm: t.deps.llm }, sid));
+    const d = await until(id, (x) => x.interview?.pending !== null, 'the question after restart');
+    expect(d.interview?.pending?.text).toBe('Picked up where we were?');
+    // Call 1 (glob) was saved and not repeated; call 2 (in flight) was repeated once as call 3.
+    expect(fake.requests).toHaveLength(3);
+    expect(d.interview?.iterations).toBe(2);
+  });
+});
+
 describe('seed review', () => {
   async function prepared(): Promise<{ id: string; worktree: string }> {
     fake.enqueue(PREP, { tool_calls: [call('write_seed', seedArgs())] });
