@@ -83,6 +83,7 @@ export function readFile(root: ConfinedRoot, rel: string): string {
   const real = root.resolve(rel);
   const stat = fs.statSync(real);
   if (stat.isDirectory()) throw new ToolError(`${rel} is a folder; use glob to list it`);
+  if (!stat.isFile()) throw new ToolError(`${rel} is not a regular file`); // a FIFO would block forever
   const buf = fs.readFileSync(real);
   if (buf.subarray(0, 8000).includes(0)) return `(${rel} is a binary file of ${buf.length} bytes)`;
   const text = buf.toString('utf8');

@@ -107,9 +107,19 @@ export async function removeWorktree(repoRoot: string, worktreePath: string, bra
  * (unless `allowEmpty`: a record-only commit, e.g. a seed edit that changed only task text, which
  * lives in the session folder rather than the worktree).
  */
-export async function commitAll(worktree: string, subject: string, body?: string, options: { allowEmpty?: boolean } = {}): Promise<string | null> {
+export async function commitAll(
+  worktree: string,
+  subject: string,
+  body?: string,
+  /** `paths`: stage only these (additions, changes and deletions), not the whole worktree. */
+  options: { allowEmpty?: boolean; paths?: string[] } = {},
+): Promise<string | null> {
   const g = git(worktree);
-  await g.raw(['add', '-A']);
+  if (options.paths) {
+    if (options.paths.length > 0) await g.raw(['add', '-A', '--', ...options.paths]);
+  } else {
+    await g.raw(['add', '-A']);
+  }
   const staged = (await g.raw(['diff', '--cached', '--name-only'])).trim();
   if (staged === '' && !options.allowEmpty) return null;
   const message = body ? `${subject}\n\n${body}` : subject;

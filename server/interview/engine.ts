@@ -9,9 +9,11 @@
  * model call repeats only that call (the turn was not yet saved).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
 import { InterviewStateSchema, type Checkpoint, type InterviewState, type Usage } from '../../shared/files.ts';
-import { TEST_FILE_PATTERNS } from '../../shared/seed.ts';
+import { TEST_DIR, TEST_FILE_PATTERNS, type ChecksPreset } from '../../shared/seed.ts';
 import { ConflictError, ValidationError } from '../errors.ts';
 import type { JobContext } from '../jobs/job-runner.ts';
 import { ConfinedRoot, globTool, grepTool, readFile, ToolError } from '../engine/read-tools.ts';
@@ -23,8 +25,8 @@ import { loadPrompt } from '../prompts.ts';
 import { writeJsonAtomic } from '../store/atomic.ts';
 import { readJsonFile } from '../store/json-file.ts';
 import { FILES, type SessionStore } from '../store/session-store.ts';
-import { describePresetForPrompt } from './presets.ts';
-import { validateSeedBundle, writeSeed } from './sink.ts';
+import { describePresetForPrompt, taskIdOfTestFile } from './presets.ts';
+import { readSeed, validateSeedBundle, writeSeed } from './sink.ts';
 import { interviewTools } from './tool-schemas.ts';
 
 export const MAX_INTERVIEW_ITERATIONS = 60;
@@ -63,12 +65,24 @@ function firstUserMessage(checkpoint: Checkpoint): string {
   ].join('\n');
 }
 
-function newInterview(checkpoint: Checkpoint): InterviewState {
+/** Task ids whose acceptance tests the session branch already has (from an earlier seed, say). */
+export function existingTaskIds(worktree: string, preset: ChecksPreset): string[] {
+  const dir = path.join(worktree, TEST_DIR);
+  if (!fs.existsSync(dir)) return [];
+  const ids = new Set<string>();
+  for (const name of fs.readdirSync(dir)) {
+    const id = taskIdOfTestFile(preset, `${TEST_DIR}/${name}`);
+    if (id) ids.add(id);
+  }
+  return [...ids].sort();
+}
+
+function newInterview(checkpoint: Checkpoint, existingIds: string[]): InterviewState {
   const preset = checkpoint.checks_preset ?? 'custom';
   const system = loadPrompt('interview', {
     checks_preset: describePresetForPrompt(preset, checkpoint.custom_checks ?? undefined),
     test_file_pattern: TEST_FILE_PATTERNS[preset].describe,
-    existing_task_ids: 'none',
+    existing_task_ids: existingIds.length > 0 ? existingIds.join(', ') : 'none',
   });
   return {
     trace_id: randomUUID().replaceAll('-', ''),
@@ -124,22 +138,43 @@ export function answerQuestion(store: SessionStore, id: string, questionId: stri
 /** The job. Runs model turns until a question is asked, the seed is written, or it fails. */
 export async function runInterview(ctx: JobContext, deps: InterviewDeps): Promise<void> {
   const { store, sessionId: id, signal } = ctx;
-  const checkpoint = store.readCheckpoint(id);
-  let state = readInterview(store, id);
-  if (!state) {
-    state = newInterview(checkpoint);
-    saveInterview(store, id, state);
-    ctx.emit({ type: 'session_start', data: { source: checkpoint.source, phase: 'prep-feature', worktree: checkpoint.worktree, branch: checkpoint.branch } });
+  try {
+    const checkpoint = store.readCheckpoint(id);
+    if (checkpoint.status !== 'interviewing') return;
+    if (!fs.existsSync(checkpoint.worktree)) throw new InterviewFailure(`the session's worktree ${checkpoint.worktree} is missing`);
+    if (!fs.existsSync(checkpoint.source)) throw new InterviewFailure(`the source repository ${checkpoint.source} is gone`);
+    if (store.hasSeed(id)) {
+      // The seed was written but the server stopped before the session was marked prepared:
+      // finish that, rather than ask the model for a second seed.
+      await finishSeed(ctx, checkpoint, readInterview(store, id)?.trace_id ?? randomUUID().replaceAll('-', ''));
+      return;
+    }
+    const preset = checkpoint.checks_preset ?? 'custom';
+    let state = readInterview(store, id);
+    if (!state) {
+      state = newInterview(checkpoint, existingTaskIds(checkpoint.worktree, preset));
+      saveInterview(store, id, state);
+      ctx.emit({ type: 'session_start', data: { source: checkpoint.source, phase: 'prep-feature', worktree: checkpoint.worktree, branch: checkpoint.branch } });
+    }
+    if (state.pending) return; // waiting for the user; answering starts us again
+    await interviewLoop(ctx, deps, checkpoint, state);
+  } catch (err) {
+    if (signal.aborted) return; // stopped: the file holds everything up to the last whole turn
+    const reason =
+      err instanceof InterviewFailure ? err.message : err instanceof ProviderFailureError ? `the interviewer model failed: ${err.message}` : `the interview crashed: ${(err as Error).message}`;
+    ctx.logger.warn(`interview for ${id} failed: ${reason}`);
+    store.setStatus(id, 'failed', { reason: err instanceof ProviderFailureError ? 'provider_failure' : 'error', phase: 'interview', error: reason });
   }
-  if (state.pending) return; // waiting for the user; answering starts us again
+}
 
+async function interviewLoop(ctx: JobContext, deps: InterviewDeps, checkpoint: Checkpoint, state: InterviewState): Promise<void> {
+  const { store, sessionId: id, signal } = ctx;
   const root = new ConfinedRoot(checkpoint.source);
   const preset = checkpoint.checks_preset ?? 'custom';
   const tools = interviewTools(TEST_FILE_PATTERNS[preset].describe);
   const base = { phase: 'interview' as const, trace_id: state.trace_id };
   let emptyStreak = 0;
-
-  try {
+  {
     while (state.iterations < MAX_INTERVIEW_ITERATIONS) {
       signal.throwIfAborted();
       const span = spanId();
@@ -177,7 +212,10 @@ export async function runInterview(ctx: JobContext, deps: InterviewDeps): Promis
       emptyStreak = 0;
       state.iterations++;
       state.messages.push(assistantHistoryMessage(result.message) as InterviewState['messages'][number]);
-      const calls = (result.message.tool_calls ?? []).filter((c): c is Extract<ChatCompletionMessageToolCall, { type: 'function' }> => c.type === 'function');
+      const all = result.message.tool_calls ?? [];
+      const calls = all.filter((c): c is Extract<ChatCompletionMessageToolCall, { type: 'function' }> => c.type === 'function');
+      // Every call needs an answer, or the next request is invalid; only function tools exist here.
+      for (const other of all) if (other.type !== 'function') state.messages.push({ role: 'tool', tool_call_id: other.id, content: 'ERROR: only function tools are available.' });
       if (calls.length === 0) {
         const said = (result.message.content ?? '').trim().slice(0, 300);
         throw new InterviewFailure(`the interviewer stopped without writing the seed${said ? `. Its last message: "${said}"` : ''}`);
@@ -188,12 +226,6 @@ export async function runInterview(ctx: JobContext, deps: InterviewDeps): Promis
       if (outcome === 'asked' || outcome === 'seeded') return;
     }
     throw new InterviewFailure(`the interview hit its cap of ${MAX_INTERVIEW_ITERATIONS} model turns without writing the seed`);
-  } catch (err) {
-    if (signal.aborted) return; // stopped: the file holds everything up to the last whole turn
-    const reason =
-      err instanceof InterviewFailure ? err.message : err instanceof ProviderFailureError ? `the interviewer model failed: ${err.message}` : `the interview crashed: ${(err as Error).message}`;
-    ctx.logger.warn(`interview for ${id} failed: ${reason}`);
-    store.setStatus(id, 'failed', { reason: err instanceof ProviderFailureError ? 'provider_failure' : 'error', phase: 'interview', error: reason });
   }
 }
 
@@ -293,41 +325,55 @@ async function runReadTool(tool: string, args: Record<string, unknown>, root: Co
 async function tryWriteSeed(args: Record<string, unknown>, turn: TurnContext): Promise<string | null> {
   const { ctx, checkpoint, state } = turn;
   const preset = checkpoint.checks_preset ?? 'custom';
-  const checked = validateSeedBundle(args, { preset, ...(checkpoint.custom_checks ? { customChecks: checkpoint.custom_checks } : {}), existingIds: [] });
+  const checked = validateSeedBundle(args, {
+    preset,
+    ...(checkpoint.custom_checks ? { customChecks: checkpoint.custom_checks } : {}),
+    existingIds: existingTaskIds(checkpoint.worktree, preset),
+  });
   if (!checked.ok) {
     return `ERROR: the seed was rejected and nothing was written. Fix every problem and call write_seed again with the whole bundle:\n${checked.problems.map((p) => `- ${p}`).join('\n')}`;
   }
-  const usage = ctx.store.readCheckpoint(ctx.sessionId).interview_usage;
-  const meta = {
-    interviewer_model: turn.ctx.store.readCheckpoint(ctx.sessionId).models?.prep ?? 'unknown',
-    started_at: state.started_at,
-    ended_at: new Date().toISOString(),
-    tokens: { prompt: usage.prompt_tokens, completion: usage.completion_tokens, total: usage.total_tokens },
-    cost_usd: usage.cost_usd,
-    tldr: checked.seed.tldr,
-    open_questions: checked.seed.openQuestions,
-    blockers: checked.seed.blockers,
-    scope_notes: checked.seed.scopeNotes,
-    checks_preset: preset,
-    ...(checkpoint.custom_checks ? { custom_checks: checkpoint.custom_checks } : {}),
-  };
-  writeSeed(checked.seed, { sessionDir: ctx.paths.sessionDir, worktree: checkpoint.worktree, meta });
-  const taskIds = checked.seed.prd.map((t) => t.id);
-  const testFiles = Object.keys(checked.seed.testFiles);
-  ctx.emit({ type: 'seed_written', data: { task_ids: taskIds, test_files: testFiles, checks_preset: preset } });
+  const current = ctx.store.readCheckpoint(ctx.sessionId);
+  const usage = current.interview_usage;
+  writeSeed(checked.seed, {
+    sessionDir: ctx.paths.sessionDir,
+    worktree: checkpoint.worktree,
+    meta: {
+      interviewer_model: current.models?.prep ?? 'unknown',
+      started_at: state.started_at,
+      ended_at: new Date().toISOString(),
+      tokens: { prompt: usage.prompt_tokens, completion: usage.completion_tokens, total: usage.total_tokens },
+      cost_usd: usage.cost_usd,
+      checks_preset: preset,
+      ...(checkpoint.custom_checks ? { custom_checks: checkpoint.custom_checks } : {}),
+    },
+  });
+  ctx.emit({ type: 'seed_written', data: { task_ids: checked.seed.prd.map((t) => t.id), test_files: Object.keys(checked.seed.testFiles), checks_preset: preset } });
+  await finishSeed(ctx, checkpoint, state.trace_id);
+  return null;
+}
+
+/**
+ * The seed is on disk: commit its test files (only those — anything else in the worktree is not
+ * the seed's) and mark the session prepared. Also the resume path when the server stopped in
+ * between, so a written seed is never asked for twice.
+ */
+async function finishSeed(ctx: JobContext, checkpoint: Checkpoint, traceId: string): Promise<void> {
+  const { prd, meta } = readSeed(ctx.paths.sessionDir, checkpoint.worktree);
+  const testFiles = Object.keys(meta.locked_tests);
   const sha = await commitAll(
     checkpoint.worktree,
-    `seed: ${taskIds.length} task(s) + ${testFiles.length} acceptance test(s)`,
+    `seed: ${prd.length} task(s) + ${testFiles.length} acceptance test(s)`,
     'Written by the Tilth interview. It anchors the session branch, so each task diff holds only that task.',
+    { paths: testFiles },
   );
   if (sha) ctx.emit({ type: 'seed_committed', data: { sha: sha.slice(0, 12), branch: checkpoint.branch } });
   ctx.emit({
     type: 'session_prepared',
-    data: { trace_id: state.trace_id, interviewer_model: meta.interviewer_model, prd_entries: taskIds.length, test_files: testFiles.length, tokens_used: usage.total_tokens },
+    data: { trace_id: traceId, interviewer_model: meta.interviewer_model, prd_entries: prd.length, test_files: testFiles.length, tokens_used: meta.tokens.total },
   });
   ctx.store.setStatus(ctx.sessionId, 'prepared');
-  ctx.store.updateCheckpoint(ctx.sessionId, () => ({ title: titleFrom(checked.seed.prd[0]?.title, checkpoint.brief) }));
-  return null;
+  ctx.store.updateCheckpoint(ctx.sessionId, () => ({ title: titleFrom(prd[0]?.title, checkpoint.brief) }));
 }
 
 function titleFrom(first: string | undefined, brief: string): string {

@@ -12,6 +12,7 @@ import { makeExampleRepo } from '../testing/example-repo.ts';
 import { auth, makeTestApp, silentLogger, tempDir, type TestApp } from '../testing/test-app.ts';
 import { MAX_INTERVIEW_ITERATIONS } from './engine.ts';
 import { startInterviewJob } from './session-setup.ts';
+import { validateSeedBundle, writeSeed } from './sink.ts';
 
 const PREP = 'prep-model';
 let fake: FakeModel;
@@ -264,6 +265,53 @@ describe('crash safety', () => {
     // Call 1 (glob) was saved and not repeated; call 2 (in flight) was repeated once as call 3.
     expect(fake.requests).toHaveLength(3);
     expect(d.interview?.iterations).toBe(2);
+  });
+});
+
+describe('crash safety, continued', () => {
+  it('finishes a seed that was written just before the server stopped, without asking the model again', async () => {
+    fake.enqueue(PREP, ask('Anything?'));
+    const home = t.home;
+    const id = await create();
+    await until(id, (d) => d.interview?.pending !== null, 'a question');
+    const cp = t.store.readCheckpoint(id);
+    const checked = validateSeedBundle(seedArgs(), { preset: 'node' });
+    if (!checked.ok) throw new Error(checked.problems.join('; '));
+    writeSeed(checked.seed, {
+      sessionDir: t.store.dir(id),
+      worktree: cp.worktree,
+      meta: { interviewer_model: PREP, started_at: cp.created_at, ended_at: cp.created_at, tokens: { prompt: 0, completion: 0, total: 0 }, cost_usd: 0, checks_preset: 'node' },
+    });
+    await t.close({ keepHome: true });
+    t = await makeTestApp({ env: env(), home });
+    recoverAfterCrash(t.store, silentLogger, (sid) => startInterviewJob({ store: t.store, jobs: t.deps.jobs, llm: t.deps.llm }, sid));
+    const d = await until(id, (x) => x.session.status === 'prepared', 'prepared');
+    expect(d.has_seed).toBe(true);
+    expect(fake.requests).toHaveLength(1);
+    expect(git(cp.worktree, 'log', '-1', '--format=%s')).toBe('seed: 1 task(s) + 1 acceptance test(s)');
+  });
+
+  it('continues task ids after acceptance tests the branch already has, and tells the interviewer', async () => {
+    fs.writeFileSync(path.join(repo.dir, 'tests', 't001_earlier.test.js'), GOOD_TEST);
+    git(repo.dir, 'add', '-A');
+    git(repo.dir, 'commit', '-q', '-m', 'an earlier seed');
+    fake.enqueue(
+      PREP,
+      { tool_calls: [call('write_seed', seedArgs())], expect: { system_contains: 'T-001' } },
+      {
+        tool_calls: [call('write_seed', seedArgs({
+          prd_entries: [{ id: 'T-002', title: 'Add due dates', description: 'Add setDue.', acceptance_criteria: ['setDue stores the date'] }],
+          test_files: { 'tests/t002_due_dates.test.js': GOOD_TEST },
+          tldr: '- **T-002:** Add due dates',
+        }))],
+        expect: { last_message_contains: 'T-001' },
+      },
+    );
+    const id = await create();
+    await until(id, (d) => d.session.status === 'prepared', 'the seed');
+    const rejection = (fake.requests[1]!.messages.at(-1) as { content: string }).content;
+    expect(rejection).toMatch(/rejected/);
+    fake.assertDone();
   });
 });
 

@@ -35,7 +35,20 @@ export async function seedView(store: SessionStore, id: string): Promise<SeedVie
   return { prd, meta, test_files: testFiles, contract: await cached.warnings };
 }
 
-export async function editSeed(store: SessionStore, id: string, edit: SeedEdit): Promise<SeedView> {
+/** Edits of one session run one at a time: two saves must not interleave their writes and commits. */
+const editQueues = new Map<string, Promise<unknown>>();
+
+export function editSeed(store: SessionStore, id: string, edit: SeedEdit): Promise<SeedView> {
+  const previous = editQueues.get(id) ?? Promise.resolve();
+  const next = previous.catch(() => {}).then(() => applyEdit(store, id, edit));
+  editQueues.set(id, next);
+  void next.finally(() => {
+    if (editQueues.get(id) === next) editQueues.delete(id);
+  }).catch(() => {});
+  return next;
+}
+
+async function applyEdit(store: SessionStore, id: string, edit: SeedEdit): Promise<SeedView> {
   const checkpoint = store.readCheckpoint(id);
   if (!store.hasSeed(id)) throw new NotFoundError('no_seed', 'This session has no seed to edit yet.');
   if (checkpoint.status !== 'prepared') {
@@ -72,7 +85,8 @@ export async function editSeed(store: SessionStore, id: string, edit: SeedEdit):
   else if (JSON.stringify(customChecks ?? null) !== JSON.stringify(before.meta.custom_checks ?? null)) changed.unshift('custom checks');
   if (changed.length === 0) return seedView(store, id); // nothing to record
   // Task text lives in the session folder, so the commit may hold no file: it still records the edit.
-  const sha = await commitAll(checkpoint.worktree, 'seed: edited', `Changed in seed review: ${changed.join(', ')}`, { allowEmpty: true });
+  const seedPaths = [...new Set([...Object.keys(before.testFiles), ...Object.keys(checked.seed.testFiles)])];
+  const sha = await commitAll(checkpoint.worktree, 'seed: edited', `Changed in seed review: ${changed.join(', ')}`, { allowEmpty: true, paths: seedPaths });
   store.emit(id, { type: 'seed_edited', data: { sha: sha ? sha.slice(0, 12) : null, changed } });
   if (preset !== checkpoint.checks_preset) store.updateCheckpoint(id, () => ({ checks_preset: preset }));
   return seedView(store, id);

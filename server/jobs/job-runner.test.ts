@@ -99,3 +99,24 @@ describe('recoverAfterCrash', () => {
     expect(warnings[0]).toContain(id);
   });
 });
+
+describe('JobRunner.startAfter', () => {
+  it('starts the follow-up once the current job ends, and not at all if the session was stopped meanwhile', async () => {
+    const id = temp.store.create({ source: '/repo', brief: 'b', baseBranch: 'main', baseSha: 'abc', status: 'prepared' }).session_id;
+    const runner = new JobRunner(temp.store, silentLogger);
+    let release!: () => void;
+    runner.start('interview', id, () => new Promise<void>((r) => (release = r)));
+    const ran: string[] = [];
+    runner.startAfter('interview', id, async () => void ran.push('follow-up'));
+    expect(ran).toEqual([]);
+    release();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(ran).toEqual(['follow-up']);
+
+    runner.start('interview', id, (ctx) => new Promise<void>((r) => ctx.signal.addEventListener('abort', () => r())));
+    runner.startAfter('interview', id, async () => void ran.push('should not run'));
+    await runner.stop(id);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(ran).toEqual(['follow-up']);
+  });
+});

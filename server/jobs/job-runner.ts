@@ -44,6 +44,8 @@ interface Job extends JobInfo {
 export class JobRunner {
   private readonly jobs = new Map<string, Job>();
   private shuttingDown = false;
+  /** Per session, the start waiting for the current job to end (see startAfter). */
+  private readonly queued = new Map<string, symbol>();
 
   constructor(
     private readonly store: SessionStore,
@@ -111,7 +113,12 @@ export class JobRunner {
       this.start(kind, sessionId, fn);
       return;
     }
+    const ticket = Symbol(kind);
+    this.queued.set(sessionId, ticket);
     void current.done.then(() => {
+      // stop() or a later startAfter took the ticket back: nothing to start.
+      if (this.queued.get(sessionId) !== ticket) return;
+      this.queued.delete(sessionId);
       if (!this.shuttingDown && !this.forSession(sessionId)) this.start(kind, sessionId, fn);
     });
   }
@@ -127,6 +134,7 @@ export class JobRunner {
 
   /** Asks the session's job to stop and waits until it has. Returns false if none was running. */
   async stop(sessionId: string, reason = 'stopped by user'): Promise<boolean> {
+    this.queued.delete(sessionId);
     const job = [...this.jobs.values()].find((j) => j.sessionId === sessionId);
     if (!job) return false;
     job.controller.abort(new Error(reason));
