@@ -1,0 +1,86 @@
+/**
+ * The end of an interview: `write_seed` through the sink, the seed commit, and `prepared`.
+ * `finishSeed` is also the resume path when the server stopped between writing and committing.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Checkpoint, InterviewState } from '../../shared/files.ts';
+import { TEST_DIR, type ChecksPreset } from '../../shared/seed.ts';
+import { commitAll } from '../git/repo.ts';
+import type { JobContext } from '../jobs/job-runner.ts';
+import { taskIdOfTestFile } from './presets.ts';
+import { readSeed, validateSeedBundle, writeSeed } from './sink.ts';
+
+/** Task ids whose acceptance tests the session branch already has (from an earlier seed, say). */
+export function existingTaskIds(worktree: string, preset: ChecksPreset): string[] {
+  const dir = path.join(worktree, TEST_DIR);
+  if (!fs.existsSync(dir)) return [];
+  const ids = new Set<string>();
+  for (const name of fs.readdirSync(dir)) {
+    const id = taskIdOfTestFile(preset, `${TEST_DIR}/${name}`);
+    if (id) ids.add(id);
+  }
+  return [...ids].sort();
+}
+
+/** Returns null when the seed is written and committed, or the message to send back. */
+export async function tryWriteSeed(args: Record<string, unknown>, turn: { ctx: JobContext; checkpoint: Checkpoint; state: InterviewState }): Promise<string | null> {
+  const { ctx, checkpoint, state } = turn;
+  const preset = checkpoint.checks_preset ?? 'custom';
+  const checked = validateSeedBundle(args, {
+    preset,
+    ...(checkpoint.custom_checks ? { customChecks: checkpoint.custom_checks } : {}),
+    existingIds: existingTaskIds(checkpoint.worktree, preset),
+  });
+  if (!checked.ok) {
+    return `ERROR: the seed was rejected and nothing was written. Fix every problem and call write_seed again with the whole bundle:\n${checked.problems.map((p) => `- ${p}`).join('\n')}`;
+  }
+  const current = ctx.store.readCheckpoint(ctx.sessionId);
+  const usage = current.interview_usage;
+  writeSeed(checked.seed, {
+    sessionDir: ctx.paths.sessionDir,
+    worktree: checkpoint.worktree,
+    meta: {
+      interviewer_model: current.models?.prep ?? 'unknown',
+      started_at: state.started_at,
+      ended_at: new Date().toISOString(),
+      tokens: { prompt: usage.prompt_tokens, completion: usage.completion_tokens, total: usage.total_tokens },
+      cost_usd: usage.cost_usd,
+      checks_preset: preset,
+      ...(checkpoint.custom_checks ? { custom_checks: checkpoint.custom_checks } : {}),
+    },
+  });
+  ctx.emit({ type: 'seed_written', data: { task_ids: checked.seed.prd.map((t) => t.id), test_files: Object.keys(checked.seed.testFiles), checks_preset: preset } });
+  await finishSeed(ctx, checkpoint, state.trace_id);
+  return null;
+}
+
+/**
+ * The seed is on disk: commit its test files (only those — anything else in the worktree is not
+ * the seed's) and mark the session prepared. Also the resume path when the server stopped in
+ * between, so a written seed is never asked for twice.
+ */
+export async function finishSeed(ctx: JobContext, checkpoint: Checkpoint, traceId: string): Promise<void> {
+  const { prd, meta } = readSeed(ctx.paths.sessionDir, checkpoint.worktree);
+  const testFiles = Object.keys(meta.locked_tests);
+  const sha = await commitAll(
+    checkpoint.worktree,
+    `seed: ${prd.length} task(s) + ${testFiles.length} acceptance test(s)`,
+    'Written by the Tilth interview. It anchors the session branch, so each task diff holds only that task.',
+    { paths: testFiles },
+  );
+  if (sha) ctx.emit({ type: 'seed_committed', data: { sha: sha.slice(0, 12), branch: checkpoint.branch } });
+  ctx.emit({
+    type: 'session_prepared',
+    data: { trace_id: traceId, interviewer_model: meta.interviewer_model, prd_entries: prd.length, test_files: testFiles.length, tokens_used: meta.tokens.total },
+  });
+  ctx.store.setStatus(ctx.sessionId, 'prepared');
+  ctx.store.updateCheckpoint(ctx.sessionId, () => ({ title: titleFrom(prd[0]?.title, checkpoint.brief) }));
+}
+
+function titleFrom(first: string | undefined, brief: string): string {
+  const line = brief.trim().split('\n')[0] ?? '';
+  const text = line || first || '';
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
