@@ -1,0 +1,91 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CHECK_OUTPUT_CAP } from '../../shared/events.ts';
+import { makeExampleRepo } from '../testing/example-repo.ts';
+import { bound, runChecks } from './checks.ts';
+
+let repo: { dir: string; cleanup: () => Promise<void> | void };
+beforeEach(async () => {
+  repo = await makeExampleRepo('js-todo');
+});
+afterEach(() => repo.cleanup());
+
+const head = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { addTodo } from '../src/todo.js';\n";
+const PASS = `${head}test('adds', () => { assert.equal(addTodo([], 'a').length, 1); });\n`;
+const FAIL = `${head}test('has due', () => { assert.equal(addTodo([], 'a')[0].due, '2026-01-01'); });\n`;
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+
+function write(files: Record<string, string>) {
+  for (const [rel, content] of Object.entries(files)) fs.writeFileSync(path.join(repo.dir, rel), content);
+}
+
+describe('runChecks', () => {
+  it('passes when the task test and the done tasks tests pass', async () => {
+    write({ 'tests/t001_a.test.js': PASS, 'tests/t002_b.test.js': PASS });
+    const r = await runChecks({ worktree: repo.dir, preset: 'node', testFiles: ['tests/t002_b.test.js', 'tests/t001_a.test.js'], changedFiles: ['src/todo.js'], lockedTests: { 'tests/t001_a.test.js': sha(PASS) } });
+    expect(r.passed).toBe(true);
+    expect(r.results.map((x) => [x.name, x.passed])).toEqual([['acceptance', true]]);
+  });
+
+  it('fails with the test output when a test fails', async () => {
+    write({ 'tests/t001_a.test.js': FAIL });
+    const r = await runChecks({ worktree: repo.dir, preset: 'node', testFiles: ['tests/t001_a.test.js'], changedFiles: [], lockedTests: {} });
+    expect(r.passed).toBe(false);
+    expect(r.results[0]).toMatchObject({ name: 'acceptance', passed: false, exit_code: 1 });
+    expect(r.results[0]!.output).toMatch(/2026-01-01/);
+  });
+
+  it('fails at once, naming the file, when a locked acceptance test was changed', async () => {
+    write({ 'tests/t001_a.test.js': PASS });
+    const r = await runChecks({ worktree: repo.dir, preset: 'node', testFiles: ['tests/t001_a.test.js'], changedFiles: [], lockedTests: { 'tests/t001_a.test.js': sha(FAIL) } });
+    expect(r.passed).toBe(false);
+    expect(r.results).toEqual([expect.objectContaining({ name: 'locked_tests', output: expect.stringMatching(/tests\/t001_a\.test\.js/) })]);
+  });
+
+  it('lints only the changed files with the custom lint command', async () => {
+    write({ 'tests/t001_a.test.js': PASS });
+    const r = await runChecks({
+      worktree: repo.dir,
+      preset: 'custom',
+      customChecks: { test: 'node --test {files}', lint: 'echo linting {files} && test ! -e nope' },
+      testFiles: ['tests/t001_a.test.js'],
+      changedFiles: ['src/todo.js', 'src/format.js'],
+      lockedTests: {},
+    });
+    expect(r.passed).toBe(true);
+    expect(r.results.map((x) => x.name)).toEqual(['acceptance', 'lint']);
+    expect(r.results[1]!.output).toBe('linting src/todo.js src/format.js');
+  });
+
+  it('stops a test that runs too long and says so', async () => {
+    write({ 'tests/t001_slow.test.js': `${head}test('slow', async () => { await new Promise((r) => setTimeout(r, 30_000)); });\n` });
+    const r = await runChecks({ worktree: repo.dir, preset: 'node', testFiles: ['tests/t001_slow.test.js'], changedFiles: [], lockedTests: {}, timeoutMs: 1_000 });
+    expect(r.results[0]).toMatchObject({ passed: false, exit_code: 124 });
+    expect(r.results[0]!.output).toMatch(/timed out after 1 s/);
+  });
+
+  it('bounds long output, keeping its start and end', () => {
+    const long = `${'a'.repeat(CHECK_OUTPUT_CAP)}${'b'.repeat(500)}END`;
+    const b = bound(long);
+    expect(b.output_chars).toBe(long.length);
+    expect(b.output.length).toBeLessThan(CHECK_OUTPUT_CAP + 100);
+    expect(b.output.startsWith('aaa')).toBe(true);
+    expect(b.output.endsWith('END')).toBe(true);
+  });
+
+  it('leaves the source tree of the repo clean of check byproducts for pytest', async () => {
+    const py = await makeExampleRepo('py-todo');
+    try {
+      fs.writeFileSync(path.join(py.dir, 'tests', 'test_t001_a.py'), 'from todo import add_todo\n\ndef test_adds():\n    assert len(add_todo([], "a")) == 1\n');
+      const r = await runChecks({ worktree: py.dir, preset: 'pytest', testFiles: ['tests/test_t001_a.py'], changedFiles: [], lockedTests: {} });
+      expect(r.passed, r.results[0]?.output).toBe(true);
+      const status = execFileSync('git', ['status', '--porcelain'], { cwd: py.dir, encoding: 'utf8' });
+      expect(status.trim()).toBe('?? tests/test_t001_a.py');
+    } finally {
+      await py.cleanup();
+    }
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * The mechanical gates a case must pass before the evaluator sees it (SPEC §6, "Checks"):
+ *
+ * 1. locked tests — no seed acceptance test may differ from its hash at seed time;
+ * 2. acceptance — the current task's test plus every done task's, with the preset's runner;
+ * 3. lint — only the files this task changed (ruff for Python when installed, the custom preset's
+ *    lint command; none for node by default). The Python edition linted the whole workspace
+ *    while testing one task, a bug this fixes.
+ *
+ * Each result carries its output, bounded by CHECK_OUTPUT_CAP, for the worker, the evaluator,
+ * the event log and the UI.
+ */
+import { execFileSync } from 'node:child_process';
+import type { z } from 'zod';
+import { CHECK_OUTPUT_CAP, type CheckResultSchema } from '../../shared/events.ts';
+import type { CustomChecks } from '../../shared/files.ts';
+import type { ChecksPreset } from '../../shared/seed.ts';
+import { changedLockedTests } from '../interview/seed-files.ts';
+import { shellQuote, testCommand } from '../interview/presets.ts';
+import { runBounded, type Command } from './command-runner.ts';
+
+export type CheckResult = z.infer<typeof CheckResultSchema>;
+
+/** Reference §3.4: a validator subprocess gets 180 s. */
+export const CHECK_TIMEOUT_MS = 180_000;
+
+export interface ChecksInput {
+  worktree: string;
+  preset: ChecksPreset;
+  customChecks?: CustomChecks | undefined;
+  /** Acceptance test files to run: the current task's first, then every done task's. */
+  testFiles: string[];
+  /** Files this task changed (relative to the worktree), for lint. */
+  changedFiles: string[];
+  /** Seed test path → sha256 at seed time. */
+  lockedTests: Record<string, string>;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export function bound(output: string): { output: string; output_chars: number } {
+  if (output.length <= CHECK_OUTPUT_CAP) return { output, output_chars: output.length };
+  const half = Math.floor(CHECK_OUTPUT_CAP / 2);
+  return {
+    output: `${output.slice(0, half)}\n... [${output.length - CHECK_OUTPUT_CAP} chars cut] ...\n${output.slice(-half)}`,
+    output_chars: output.length,
+  };
+}
+
+async function runCheck(name: string, command: Command, input: ChecksInput): Promise<CheckResult> {
+  const started = performance.now();
+  const run = await runBounded(command, {
+    cwd: input.worktree,
+    timeoutMs: input.timeoutMs ?? CHECK_TIMEOUT_MS,
+    env: {},
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
+  const notes: string[] = [];
+  if (run.spawnError) notes.push(`(the check could not start: ${run.spawnError})`);
+  if (run.timedOut) notes.push(`(timed out after ${Math.round((input.timeoutMs ?? CHECK_TIMEOUT_MS) / 1000)} s and was stopped)`);
+  return {
+    name,
+    passed: run.exitCode === 0 && !run.timedOut,
+    exit_code: run.timedOut ? 124 : run.exitCode,
+    duration_ms: Math.round(performance.now() - started),
+    ...bound([run.output, ...notes].filter(Boolean).join('\n')),
+  };
+}
+
+function onPath(program: string): boolean {
+  try {
+    execFileSync('sh', ['-c', `command -v ${shellQuote(program)}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function lintCommand(input: ChecksInput): Command | null {
+  if (input.preset === 'pytest') {
+    const python = input.changedFiles.filter((f) => f.endsWith('.py'));
+    if (python.length === 0 || !onPath('ruff')) return null;
+    return { kind: 'argv', command: 'ruff', args: ['check', '--no-cache', ...python], env: {} };
+  }
+  if (input.preset === 'custom' && input.customChecks?.lint && input.changedFiles.length > 0) {
+    return { kind: 'shell', script: input.customChecks.lint.replaceAll('{files}', input.changedFiles.map(shellQuote).join(' ')) };
+  }
+  return null;
+}
+
+/** Runs every check in order; a changed locked test fails at once, before anything runs. */
+export async function runChecks(input: ChecksInput): Promise<{ passed: boolean; results: CheckResult[] }> {
+  const changedLocks = changedLockedTests(input.worktree, input.lockedTests);
+  if (changedLocks.length > 0) {
+    const output = `These acceptance tests were changed, and only the user may change them: ${changedLocks.join(', ')}. Restore them (git checkout -- ${changedLocks.join(' ')}) and make the code pass them as they are.`;
+    return { passed: false, results: [{ name: 'locked_tests', passed: false, exit_code: null, duration_ms: 0, ...bound(output) }] };
+  }
+  const results: CheckResult[] = [];
+  if (input.testFiles.length > 0) {
+    results.push(await runCheck('acceptance', testCommand(input.preset, input.testFiles, input.customChecks), input));
+  }
+  const lint = lintCommand(input);
+  if (lint) results.push(await runCheck('lint', lint, input));
+  return { passed: results.every((r) => r.passed), results };
+}
