@@ -3,32 +3,13 @@
  * (reference §6.2), so prompts and logs carry over; the descriptions are ours.
  */
 import type { ChatCompletionTool } from 'openai/resources/chat/completions';
+import { functionTool, readToolSchemas } from '../engine/tool-schema.ts';
 
-const fn = (name: string, description: string, parameters: Record<string, unknown>): ChatCompletionTool => ({
-  type: 'function',
-  function: { name, description, parameters },
-});
+const fn = functionTool;
 
 export function interviewTools(testFilePattern: string): ChatCompletionTool[] {
   return [
-    fn('read_file', 'Read a file of the source repository (path relative to its root). Uncommitted changes are visible.', {
-      type: 'object',
-      properties: { path: { type: 'string', description: 'Path relative to the repository root.' } },
-      required: ['path'],
-    }),
-    fn('glob', 'List files of the source repository matching a glob such as "src/**/*.py".', {
-      type: 'object',
-      properties: { pattern: { type: 'string' } },
-      required: ['pattern'],
-    }),
-    fn('grep', 'Search file contents with a regular expression; answers path:line: text.', {
-      type: 'object',
-      properties: {
-        pattern: { type: 'string', description: 'A JavaScript regular expression.' },
-        path_glob: { type: 'string', description: 'Which files to search (default: all).' },
-      },
-      required: ['pattern'],
-    }),
+    ...readToolSchemas(),
     fn(
       'ask_user',
       'Ask the user ONE question and wait for the answer. For a decision give 2-4 short, substantive options; for a clarification give none. Never add an "Other" option: the form always offers one. Returns the answer verbatim.',

@@ -1,0 +1,168 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../testing/test-app.ts';
+import { MAX_BASH_OUTPUT_CHARS, MAX_WRITE_CHARS, runWorkerTool, workerToolSchemas } from './worker-tools.ts';
+
+let base: string;
+let wt: string;
+beforeEach(() => {
+  base = tempDir('tilth-wtools-');
+  wt = path.join(base, 'wt');
+  fs.mkdirSync(path.join(wt, 'src'), { recursive: true });
+  fs.mkdirSync(path.join(wt, '.git'));
+  fs.writeFileSync(path.join(wt, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+  fs.writeFileSync(path.join(wt, 'src', 'app.js'), 'export const a = 1;\nexport const b = 1;\n');
+  fs.writeFileSync(path.join(base, 'outside.txt'), 'outside\n');
+  fs.mkdirSync(path.join(base, 'outdir'));
+  fs.symlinkSync(path.join(base, 'outside.txt'), path.join(wt, 'link-out.txt'));
+  fs.symlinkSync(path.join(base, 'outdir'), path.join(wt, 'dir-out'));
+  fs.symlinkSync(path.join(base, 'nowhere.txt'), path.join(wt, 'dangling.txt'));
+  fs.symlinkSync(path.join(wt, 'src', 'app.js'), path.join(wt, 'link-in.js'));
+});
+afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
+
+const run = (tool: string, args: unknown, extra: { bashTimeoutMs?: number; signal?: AbortSignal } = {}) => runWorkerTool(tool, args, { worktree: wt, ...extra });
+const out = async (tool: string, args: unknown) => (await run(tool, args)).output;
+
+describe('file tools', () => {
+  it('reads, writes (creating folders), edits, globs and greps inside the worktree', async () => {
+    expect(await out('read_file', { path: 'src/app.js' })).toContain('export const a = 1;');
+    expect(await out('write_file', { path: 'lib/deep/new.js', content: 'hello\n' })).toBe('wrote 6 chars to lib/deep/new.js');
+    expect(fs.readFileSync(path.join(wt, 'lib/deep/new.js'), 'utf8')).toBe('hello\n');
+    expect(await out('edit_file', JSON.stringify({ path: 'src/app.js', old_string: 'a = 1', new_string: 'a = 2' }))).toBe('edited src/app.js (-5 +5 chars)');
+    expect(fs.readFileSync(path.join(wt, 'src/app.js'), 'utf8')).toBe('export const a = 2;\nexport const b = 1;\n');
+    expect((await out('glob', { pattern: '**/*.js' })).split('\n')).toEqual(['lib/deep/new.js', 'src/app.js']);
+    expect(await out('grep', { pattern: 'const b', path_glob: 'src/**' })).toBe('src/app.js:2: export const b = 1;');
+    expect(await out('grep', { pattern: 'hello' })).toBe('lib/deep/new.js:1: hello');
+  });
+
+  it('writes through a symlink that stays inside, keeping the link and the file mode', async () => {
+    fs.chmodSync(path.join(wt, 'src/app.js'), 0o755);
+    expect(await out('write_file', { path: 'link-in.js', content: 'x' })).toBe('wrote 1 chars to link-in.js');
+    expect(fs.lstatSync(path.join(wt, 'link-in.js')).isSymbolicLink()).toBe(true);
+    expect(fs.readFileSync(path.join(wt, 'src/app.js'), 'utf8')).toBe('x');
+    expect(fs.statSync(path.join(wt, 'src/app.js')).mode & 0o777).toBe(0o755);
+  });
+
+  it.each([
+    ['../escape.txt', /outside the repository/],
+    ['src/../../escape.txt', /outside the repository/],
+    [path.join('/', 'tmp', 'escape.txt'), /not absolute/],
+    ['link-out.txt', /through a symlink/],
+    ['dir-out/new.txt', /through a symlink/],
+    ['dangling.txt', /symlink to nothing/],
+  ])('write_file and edit_file refuse %s', async (p, message) => {
+    const w = await out('write_file', { path: p, content: 'pwned' });
+    expect(w).toMatch(/^ERROR: /);
+    expect(w).toMatch(message);
+    const e = await out('edit_file', { path: p, old_string: 'outside', new_string: 'pwned' });
+    expect(e).toMatch(message);
+    expect(fs.readFileSync(path.join(base, 'outside.txt'), 'utf8')).toBe('outside\n');
+    expect(fs.readdirSync(base).sort()).toEqual(['outdir', 'outside.txt', 'wt']);
+    expect(fs.readdirSync(path.join(base, 'outdir'))).toEqual([]);
+  });
+
+  it('never writes into .git (guard first, confinement behind it)', async () => {
+    const r = await run('write_file', { path: '.git/HEAD', content: 'x' });
+    expect(r.blocked).toMatch(/\.git/);
+    expect(r.output).toMatch(/^BLOCKED/);
+    const e = await run('edit_file', { path: 'src/../.git/HEAD', old_string: 'main', new_string: 'evil' });
+    expect(e.blocked).toBeDefined();
+    expect(fs.readFileSync(path.join(wt, '.git', 'HEAD'), 'utf8')).toBe('ref: refs/heads/main\n');
+  });
+
+  it('edit_file: the exactly-one-match rule and its messages', async () => {
+    expect(await out('edit_file', { path: 'src/app.js', old_string: 'nope', new_string: 'x' })).toBe('ERROR: old_string not found in src/app.js');
+    expect(await out('edit_file', { path: 'src/app.js', old_string: '= 1', new_string: '= 3' })).toBe(
+      'ERROR: old_string matches 2 places in src/app.js; expand it to a unique anchor.',
+    );
+    expect(await out('edit_file', { path: 'src/app.js', old_string: 'x', new_string: 'x' })).toBe('ERROR: old_string and new_string are identical');
+    expect(await out('edit_file', { path: 'missing.js', old_string: 'x', new_string: 'y' })).toBe('ERROR: not a file: missing.js');
+    expect(await out('edit_file', { path: 'src', old_string: 'x', new_string: 'y' })).toBe('ERROR: not a file: src');
+  });
+
+  it('write_file argument errors and the size cap', async () => {
+    expect(await out('write_file', { path: 'a.txt' })).toBe("ERROR: 'content' is required (pass an empty string for an empty file)");
+    expect(await out('write_file', { path: 'a.txt', content: 5 })).toBe("ERROR: 'content' must be a string");
+    expect(await out('write_file', { path: 'a.txt', content: 'x'.repeat(MAX_WRITE_CHARS + 1) })).toBe('ERROR: content exceeds 200000 chars; split the work.');
+    expect(await out('write_file', { path: '', content: '' })).toBe("ERROR: 'path' must be a non-empty string");
+    expect(await out('write_file', { path: 'empty.txt', content: '' })).toBe('wrote 0 chars to empty.txt');
+    expect(fs.existsSync(path.join(wt, 'a.txt'))).toBe(false);
+  });
+
+  it('turns bad arguments and unknown tools into messages, never throws', async () => {
+    expect(await out('read_file', '{not json')).toMatch(/^ERROR: the tool arguments are not valid JSON/);
+    expect(await out('read_file', '[1,2]')).toMatch(/^ERROR: the tool arguments must be a JSON object/);
+    expect(await out('bash', 42)).toMatch(/must be a JSON object/);
+    expect(await out('bash', {})).toBe("ERROR: 'command' must be a non-empty string.");
+    expect(await out('read_file', { path: 7 })).toMatch(/^ERROR: 'path' must be/);
+    expect(await out('glob', { pattern: null })).toMatch(/^ERROR: pattern must be/);
+    expect(await out('grep', { pattern: '(' })).toMatch(/^ERROR: pattern is not a valid regular expression/);
+    expect(await out('delete_everything', {})).toBe(
+      "ERROR: unknown tool 'delete_everything'. Available: [bash, edit_file, glob, grep, read_file, submit_case, write_file]",
+    );
+  });
+});
+
+describe('bash', () => {
+  it('runs real bash in the worktree and reports the exit code', async () => {
+    expect(await out('bash', { command: '[[ 1 == 1 ]] && echo ok; pwd' })).toBe(`ok\n${fs.realpathSync(wt)}\n[exit 0]`);
+    expect(await out('bash', { command: 'echo oops >&2; exit 3' })).toBe('oops\n[exit 3]');
+  });
+
+  it('caps the output with a marker', async () => {
+    const r = await out('bash', { command: 'head -c 20000 /dev/zero | tr "\\0" x' });
+    expect(r).toBe(`${'x'.repeat(MAX_BASH_OUTPUT_CHARS)}\n... [truncated, total 20000 chars]\n[exit 0]`);
+  });
+
+  it('kills the whole process group at the timeout', async () => {
+    const started = Date.now();
+    const r = await run('bash', { command: 'sleep 30 & echo $! > bg.pid; echo started; sleep 30' }, { bashTimeoutMs: 500 });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(r.output).toMatch(/^ERROR: command timed out after 0\.5s; it and everything it started were stopped\.\n\$ sleep 30 &/);
+    expect(r.output).toContain('started');
+    const pid = Number(fs.readFileSync(path.join(wt, 'bg.pid'), 'utf8'));
+    expect(pid).toBeGreaterThan(0);
+    await expect.poll(() => isGone(pid), { timeout: 3_000, interval: 50 }).toBe(true);
+  });
+
+  it('stops the command when the run is aborted', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const started = Date.now();
+    const r = await run('bash', { command: 'sleep 30' }, { signal: controller.signal });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(r.output).toMatch(/^ERROR: command interrupted/);
+  });
+
+  it('is guarded: a blocked command never runs', async () => {
+    const r = await run('bash', { command: 'touch ran.txt && git push' });
+    expect(r.blocked).toMatch(/git push/);
+    expect(r.output).toBe(`BLOCKED by the pre-tool guard: ${r.blocked}`);
+    expect(fs.existsSync(path.join(wt, 'ran.txt'))).toBe(false);
+  });
+});
+
+describe('schemas', () => {
+  it('lists the six tools in the reference order, then submit_case', () => {
+    const schemas = workerToolSchemas();
+    expect(schemas.map((s) => (s.type === 'function' ? s.function.name : ''))).toEqual(['bash', 'read_file', 'write_file', 'edit_file', 'glob', 'grep', 'submit_case']);
+    const submit = schemas[6]!;
+    expect(submit.type === 'function' && submit.function.parameters).toMatchObject({ additionalProperties: false, required: ['summary', 'ac_coverage'] });
+  });
+});
+
+/** Gone, or a zombie waiting for its reaper: either way no longer running. */
+function isGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return true;
+  }
+  try {
+    return /^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
+  }
+}

@@ -1,0 +1,311 @@
+/**
+ * The worker's tools in the run (reference §7.4): `bash`, `read_file`, `write_file`, `edit_file`,
+ * `glob`, `grep`, plus the `submit_case` schema (the loop handles that call). Names, parameters
+ * and messages are the Python edition's; the fixes are ours:
+ * - `bash` is a real `/bin/bash -c` (the Python edition ran `/bin/sh`), in its own process group,
+ *   killed whole at the timeout or on abort (runBounded).
+ * - Every file tool is confined to the worktree by real path: `..`, absolute paths and symlinks
+ *   that lead out are refused, for writes too, and `.git` is never read or written.
+ * - Arguments that are not a JSON object are an error message for the model, never a throw.
+ *
+ * The pre-tool guard (guard.ts) runs before every call; a block is returned as `blocked`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ChatCompletionTool } from 'openai/resources/chat/completions';
+import { writeFileAtomic } from '../store/atomic.ts';
+import { runBounded } from './command-runner.ts';
+import { checkToolCall } from './guard.ts';
+import { ConfinedRoot, globTool, grepTool, readFile, ToolError } from './read-tools.ts';
+import { functionTool, readToolSchemas } from './tool-schema.ts';
+
+export const MAX_WRITE_CHARS = 200_000;
+/** bash output kept for the model (reference `MAX_OUTPUT_CHARS`). */
+export const MAX_BASH_OUTPUT_CHARS = 8_000;
+export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
+
+export const WORKER_TOOL_NAMES = ['bash', 'read_file', 'write_file', 'edit_file', 'glob', 'grep'] as const;
+export type WorkerToolName = (typeof WORKER_TOOL_NAMES)[number];
+
+export interface WorkerToolContext {
+  worktree: string;
+  signal?: AbortSignal;
+  bashTimeoutMs?: number;
+}
+
+export interface WorkerToolResult {
+  /** The tool result for the model. */
+  output: string;
+  /** Set when the pre-tool guard vetoed the call: the guard's reason. */
+  blocked?: string;
+}
+
+export async function runWorkerTool(tool: string, rawArgs: unknown, ctx: WorkerToolContext): Promise<WorkerToolResult> {
+  if (tool === 'submit_case') return { output: 'ERROR: submit_case is not run as a tool here; it ends the turn.' };
+  if (!(WORKER_TOOL_NAMES as readonly string[]).includes(tool)) {
+    return { output: `ERROR: unknown tool '${tool}'. Available: [${[...WORKER_TOOL_NAMES, 'submit_case'].sort().join(', ')}]` };
+  }
+  const args = parseArgs(rawArgs);
+  if (typeof args === 'string') return { output: args };
+
+  const decision = checkToolCall(tool, args, { worktree: ctx.worktree });
+  if (!decision.allow) return { output: `BLOCKED by the pre-tool guard: ${decision.reason}`, blocked: decision.reason };
+
+  try {
+    return { output: await dispatch(tool as WorkerToolName, args, ctx) };
+  } catch (err) {
+    if (err instanceof ToolError) return { output: `ERROR: ${err.message}` };
+    const e = err as NodeJS.ErrnoException;
+    return { output: `ERROR: ${e.code ?? e.name ?? 'Error'}: ${e.message ?? String(err)}` };
+  }
+}
+
+/** The arguments as an object, or the error message for the model. */
+function parseArgs(rawArgs: unknown): Record<string, unknown> | string {
+  let value = rawArgs;
+  if (typeof rawArgs === 'string') {
+    if (rawArgs.trim() === '') value = {};
+    else {
+      try {
+        value = JSON.parse(rawArgs);
+      } catch (err) {
+        return `ERROR: the tool arguments are not valid JSON (${(err as Error).message}). Pass one JSON object with the named parameters.`;
+      }
+    }
+  }
+  if (value === null || value === undefined) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    return 'ERROR: the tool arguments must be a JSON object with the named parameters, e.g. {"path": "src/app.ts"}.';
+  }
+  return value as Record<string, unknown>;
+}
+
+async function dispatch(tool: WorkerToolName, args: Record<string, unknown>, ctx: WorkerToolContext): Promise<string> {
+  const root = new ConfinedRoot(ctx.worktree);
+  switch (tool) {
+    case 'bash':
+      return bashTool(args.command, ctx, root);
+    case 'read_file':
+      return readFile(root, requirePath(args.path));
+    case 'write_file':
+      return writeFileTool(root, args);
+    case 'edit_file':
+      return editFileTool(root, args);
+    case 'glob':
+      return globTool(root, args.pattern as string);
+    case 'grep': {
+      const pathGlob = args.path_glob;
+      if (pathGlob !== undefined && pathGlob !== null && typeof pathGlob !== 'string') throw new ToolError("'path_glob' must be a string");
+      return grepTool(root, args.pattern as string, typeof pathGlob === 'string' && pathGlob.trim() !== '' ? pathGlob : '**/*');
+    }
+  }
+}
+
+function requirePath(p: unknown): string {
+  if (typeof p !== 'string' || p.trim() === '') throw new ToolError("'path' must be a non-empty string");
+  return p;
+}
+
+// ---------------------------------------------------------------------------------------------
+// bash
+
+async function bashTool(command: unknown, ctx: WorkerToolContext, root: ConfinedRoot): Promise<string> {
+  if (typeof command !== 'string' || command.trim() === '') return "ERROR: 'command' must be a non-empty string.";
+  const timeoutMs = ctx.bashTimeoutMs ?? DEFAULT_BASH_TIMEOUT_MS;
+  const run = await runBounded(
+    { kind: 'argv', command: '/bin/bash', args: ['-c', command], env: {} },
+    {
+      cwd: root.real,
+      timeoutMs,
+      // No pager or credential prompt may wait for input that never comes.
+      env: { PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true', EDITOR: 'true' },
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    },
+  );
+  if (run.spawnError !== null) return `ERROR: could not start /bin/bash: ${run.spawnError}`;
+  const output = capOutput(run.output);
+  if (run.timedOut) {
+    const secs = Math.round(timeoutMs / 100) / 10;
+    return `ERROR: command timed out after ${secs}s; it and everything it started were stopped.\n$ ${command}${output ? `\n${output}` : ''}`;
+  }
+  if (ctx.signal?.aborted) return `ERROR: command interrupted because the run is stopping.\n$ ${command}${output ? `\n${output}` : ''}`;
+  const status = run.exitCode === null ? '[killed before it exited (output limit reached or a signal)]' : `[exit ${run.exitCode}]`;
+  return `${output}\n${status}`;
+}
+
+function capOutput(text: string): string {
+  if (text.length <= MAX_BASH_OUTPUT_CHARS) return text;
+  return `${text.slice(0, MAX_BASH_OUTPUT_CHARS)}\n... [truncated, total ${text.length} chars]`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// write_file and edit_file
+
+/**
+ * Where a write to `rel` lands, confined like ConfinedRoot.resolve but for a path that may not
+ * exist yet: the nearest existing ancestor must be inside the root by real path, an existing
+ * target that is a symlink must lead inside (a dangling one is refused), and `.git` is off limits.
+ * Returns the real path to write (a symlink inside is written through, not replaced).
+ */
+export function resolveForWrite(root: ConfinedRoot, rel: string): string {
+  requirePath(rel);
+  if (rel.includes('\0')) throw new ToolError('path must not contain NUL bytes');
+  if (path.isAbsolute(rel)) throw new ToolError(`path must be relative to the repository root, not absolute: ${rel}`);
+  const joined = path.resolve(root.real, rel);
+  if (!root.contains(joined) || joined === root.real) throw new ToolError(`path is outside the repository: ${rel}`);
+  if (root.relative(joined).split('/').includes('.git')) throw new ToolError(`the .git folder is not writable: ${rel}`);
+
+  let target = joined;
+  let lstat: fs.Stats | undefined;
+  try {
+    lstat = fs.lstatSync(joined);
+  } catch {
+    lstat = undefined;
+  }
+  if (lstat?.isSymbolicLink()) {
+    try {
+      target = fs.realpathSync(joined);
+    } catch {
+      throw new ToolError(`path is a symlink to nothing; refusing to write through it: ${rel}`);
+    }
+    if (!root.contains(target)) throw new ToolError(`path leads outside the repository (through a symlink): ${rel}`);
+  }
+  // The nearest existing ancestor, by real path, decides where new folders and the file land.
+  let existing = path.dirname(target);
+  const tail = [path.basename(target)];
+  for (;;) {
+    try {
+      const real = fs.realpathSync(existing);
+      target = path.join(real, ...tail);
+      break;
+    } catch {
+      tail.unshift(path.basename(existing));
+      existing = path.dirname(existing);
+    }
+  }
+  if (!root.contains(target)) throw new ToolError(`path leads outside the repository (through a symlink): ${rel}`);
+  if (root.relative(target).split('/').includes('.git')) throw new ToolError(`the .git folder is not writable: ${rel}`);
+  return target;
+}
+
+function writeConfined(target: string, content: string): void {
+  let mode: number | undefined;
+  try {
+    const stat = fs.statSync(target);
+    if (stat.isDirectory()) throw new ToolError('path is a folder, not a file');
+    if (!stat.isFile()) throw new ToolError('path is not a regular file');
+    mode = stat.mode & 0o7777;
+  } catch (err) {
+    if (err instanceof ToolError) throw err;
+  }
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  // Not fsynced: the worktree is rebuilt from git after a crash, and writes are frequent.
+  writeFileAtomic(target, content, { durable: false, ...(mode !== undefined ? { mode } : {}) });
+}
+
+function writeFileTool(root: ConfinedRoot, args: Record<string, unknown>): string {
+  if (!('content' in args) || args.content === undefined || args.content === null) {
+    return "ERROR: 'content' is required (pass an empty string for an empty file)";
+  }
+  if (typeof args.content !== 'string') return "ERROR: 'content' must be a string";
+  if (args.content.length > MAX_WRITE_CHARS) return `ERROR: content exceeds ${MAX_WRITE_CHARS} chars; split the work.`;
+  const rel = requirePath(args.path);
+  writeConfined(resolveForWrite(root, rel), args.content);
+  return `wrote ${args.content.length} chars to ${rel}`;
+}
+
+function editFileTool(root: ConfinedRoot, args: Record<string, unknown>): string {
+  const oldString = args.old_string ?? '';
+  const newString = args.new_string ?? '';
+  if (typeof oldString !== 'string' || typeof newString !== 'string') return "ERROR: 'old_string' and 'new_string' must be strings";
+  if (oldString === '') return "ERROR: 'old_string' must be a non-empty string; use write_file to create a file";
+  if (oldString === newString) return 'ERROR: old_string and new_string are identical';
+  const rel = requirePath(args.path);
+  const target = resolveForWrite(root, rel);
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(target);
+  } catch {
+    return `ERROR: not a file: ${rel}`;
+  }
+  if (!stat.isFile()) return `ERROR: not a file: ${rel}`;
+  const buf = fs.readFileSync(target);
+  if (buf.subarray(0, 8000).includes(0)) return `ERROR: ${rel} is a binary file; edit_file works on text`;
+  const text = buf.toString('utf8');
+  const first = text.indexOf(oldString);
+  if (first < 0) return `ERROR: old_string not found in ${rel}`;
+  let count = 0;
+  for (let at = first; at >= 0; at = text.indexOf(oldString, at + oldString.length)) count++;
+  if (count > 1) return `ERROR: old_string matches ${count} places in ${rel}; expand it to a unique anchor.`;
+  const updated = text.slice(0, first) + newString + text.slice(first + oldString.length);
+  if (updated.length > MAX_WRITE_CHARS) return `ERROR: the edited file would exceed ${MAX_WRITE_CHARS} chars; split the work.`;
+  writeConfined(target, updated);
+  return `edited ${rel} (-${oldString.length} +${newString.length} chars)`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Schemas
+
+const fn = functionTool;
+
+/** The worker's tools as the model sees them, in the reference's registry order, submit_case last. */
+export function workerToolSchemas(): ChatCompletionTool[] {
+  return [
+    fn(
+      'bash',
+      'Run a bash command in the repository root and get its output (stdout and stderr) and exit code. Output past 8,000 characters is cut (8KB); the command is stopped after 120s, with everything it started. A safety hook refuses destructive commands (pushing, switching branches, deleting outside the repository, writing into .git).',
+      { type: 'object', properties: { command: { type: 'string', description: 'The bash command line.' } }, required: ['command'] },
+    ),
+    readToolSchemas()[0]!,
+    fn('write_file', 'Create or overwrite a file with the given content (at most 200,000 characters). Missing folders are created.', {
+      type: 'object',
+      properties: {
+        path: { type: 'string', description: 'Path relative to the repository root.' },
+        content: { type: 'string', description: 'The whole new content of the file.' },
+      },
+      required: ['path', 'content'],
+    }),
+    fn(
+      'edit_file',
+      'Replace exactly one occurrence of old_string with new_string in a file. old_string must match exactly one place; include enough surrounding lines to make it unique.',
+      {
+        type: 'object',
+        properties: {
+          path: { type: 'string', description: 'Path relative to the repository root.' },
+          old_string: { type: 'string', description: 'The exact text to replace; must occur exactly once.' },
+          new_string: { type: 'string', description: 'The replacement text.' },
+        },
+        required: ['path', 'old_string', 'new_string'],
+      },
+    ),
+    ...readToolSchemas().slice(1),
+    fn(
+      'submit_case',
+      'Present your finished, verified work for review. Call it exactly once, when the task is done and you have checked it; the call ends your turn. Be honest: the mechanical checks run regardless.',
+      {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          summary: { type: 'string', description: 'What you did, in 1-3 sentences.' },
+          ac_coverage: {
+            type: 'array',
+            description: 'One entry per acceptance criterion you addressed.',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              properties: {
+                criterion: { type: 'string', description: 'The acceptance criterion.' },
+                addressed_by: { type: 'string', description: 'A file:symbol pointer, e.g. "src/cli.ts:main()".' },
+                evidence: { type: 'string', description: 'A test that shows it, e.g. "tests/cli.test.ts::adds an item".' },
+              },
+              required: ['criterion', 'addressed_by'],
+            },
+          },
+          work_arounds: { type: 'array', items: { type: 'string' }, description: 'Shortcuts or work-arounds you took; triage to the 5 that matter most.' },
+          uncertainties: { type: 'array', items: { type: 'string' }, description: 'Anything you are unsure about.' },
+        },
+        required: ['summary', 'ac_coverage'],
+      },
+    ),
+  ];
+}
