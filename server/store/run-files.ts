@@ -1,0 +1,73 @@
+/**
+ * The run's own files in a session folder: the per-task ledger, progress.txt and the user's
+ * guidance notes (SPEC §3). The worker never sees these names; the harness reads them into prose.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { LedgerEntrySchema, SteeringNoteSchema, TaskIdSchema, type LedgerEntry, type SteeringNote } from '../../shared/files.ts';
+import { appendJsonl, readJsonl, rewriteJsonl } from './jsonl.ts';
+import { FILES } from './session-store.ts';
+
+/** Reference §3.5. */
+export const LEDGER_INJECT_LIMIT = 5;
+export const PROGRESS_TAIL_LINES = 30;
+export const PROGRESS_MAX_CHARS = 4_000;
+
+function ledgerFile(sessionDir: string, taskId: string): string {
+  return path.join(sessionDir, FILES.ledgerDir, `${TaskIdSchema.parse(taskId)}.jsonl`);
+}
+
+export function appendLedger(sessionDir: string, taskId: string, entry: LedgerEntry): void {
+  appendJsonl(ledgerFile(sessionDir, taskId), LedgerEntrySchema, entry);
+}
+
+/** Oldest first; with a limit, the last `limit` entries. */
+export function readLedger(sessionDir: string, taskId: string, limit?: number): LedgerEntry[] {
+  const all = readJsonl(ledgerFile(sessionDir, taskId), LedgerEntrySchema);
+  return limit === undefined ? all : limit <= 0 ? [] : all.slice(-limit);
+}
+
+/** `<id>\tdone\t<title>` or `<id>\tfailed:<reason>\t<title>`, one line per task outcome. */
+export function appendProgress(sessionDir: string, taskId: string, outcome: string, title: string): void {
+  const line = `${taskId}\t${outcome}\t${title.replace(/\s+/g, ' ').trim()}`.trimEnd();
+  fs.appendFileSync(path.join(sessionDir, FILES.progress), `${line}\n`);
+}
+
+/** The last lines of progress, capped in characters from the end, for the worker's prompt. */
+export function progressTail(sessionDir: string, lines = PROGRESS_TAIL_LINES, maxChars = PROGRESS_MAX_CHARS): string {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(sessionDir, FILES.progress), 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return '';
+    throw err;
+  }
+  const tail = text.split('\n').filter((l) => l.trim() !== '').slice(-lines).join('\n');
+  return tail.length > maxChars ? tail.slice(tail.length - maxChars) : tail;
+}
+
+const steeringFile = (sessionDir: string) => path.join(sessionDir, FILES.steering);
+
+export function addSteeringNote(sessionDir: string, text: string, now = new Date()): SteeringNote {
+  const note: SteeringNote = { note_id: `n-${randomBytes(4).toString('hex')}`, ts: now.toISOString(), text: text.trim(), consumed_at: null };
+  appendJsonl(steeringFile(sessionDir), SteeringNoteSchema, note);
+  return note;
+}
+
+export function readSteeringNotes(sessionDir: string): SteeringNote[] {
+  return readJsonl(steeringFile(sessionDir), SteeringNoteSchema);
+}
+
+/**
+ * Hands the pending notes to the worker exactly once: marks them consumed (atomically) and
+ * returns them. The file is small, so it is rewritten whole.
+ */
+export function takePendingNotes(sessionDir: string, now = new Date()): SteeringNote[] {
+  const notes = readSteeringNotes(sessionDir);
+  const pending = notes.filter((n) => n.consumed_at === null);
+  if (pending.length === 0) return [];
+  const at = now.toISOString();
+  rewriteJsonl(steeringFile(sessionDir), SteeringNoteSchema, notes.map((n) => (n.consumed_at === null ? { ...n, consumed_at: at } : n)));
+  return pending;
+}
