@@ -26,3 +26,19 @@ describe('prompts', () => {
     fs.rmSync(dir, { recursive: true });
   });
 });
+
+describe('the product prompts', () => {
+  it('load with exactly their slots', () => {
+    expect(loadPrompt('interview', { checks_preset: 'pytest', test_file_pattern: 'tests/test_t<NNN>_<slug>.py', existing_task_ids: 'none' })).toContain('tests/test_t<NNN>_<slug>.py');
+    for (const name of ['worker', 'evaluator', 'learnings']) expect(loadPrompt(name, {}).length).toBeGreaterThan(500);
+  });
+
+  it('never name harness files to the worker or the evaluator', () => {
+    for (const name of ['worker', 'evaluator', 'learnings']) {
+      const text = loadPrompt(name, {});
+      for (const secret of ['prd.json', 'progress.txt', 'events.jsonl', 'checkpoint', 'seed-meta', 'ledger']) {
+        expect(text.toLowerCase(), `${name} mentions ${secret}`).not.toContain(secret);
+      }
+    }
+  });
+});
