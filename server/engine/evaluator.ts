@@ -1,0 +1,157 @@
+/**
+ * The evaluator (SPEC §6, reference §7.7): a fresh context per call that sees the task, its
+ * criteria, the project context files, the task's last verdicts, the case, the acceptance test
+ * as it is on disk, the full check output and the task's diff (new files included), and answers
+ * with exactly one `submit_verdict`. Two attempts; then a fail-closed reject marked
+ * `parse_failed`, so a confused evaluator can never accept by accident.
+ */
+import type { ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
+import { RejectionCategorySchema } from '../../shared/events.ts';
+import { VerdictSchema, type Case, type LedgerEntry, type PrdEntry, type Verdict } from '../../shared/files.ts';
+import type { ModelClient } from '../llm/client.ts';
+import { loadPrompt } from '../prompts.ts';
+import type { CheckResult } from './checks.ts';
+import { functionTool } from './tool-schema.ts';
+
+/** Reference §3.5 caps. */
+export const JUDGE_DIFF_MAX_CHARS = 12_000;
+export const SEED_TEST_INJECT_CAP = 6_000;
+export const VALIDATOR_OUTPUT_INJECT_CAP = 4_000;
+export const EVALUATOR_ATTEMPTS = 2;
+
+export const SUBMIT_VERDICT_TOOL = functionTool('submit_verdict', 'Your verdict on this task: the only acceptable response.', {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    verdict: { type: 'string', enum: ['accept', 'reject'] },
+    rejection_category: { type: ['string', 'null'], enum: [...RejectionCategorySchema.options, null] },
+    concern: { type: 'string', description: '1-3 sentences.' },
+    evidence: { type: 'array', items: { type: 'string' }, description: 'Pointers: file:line, test names, output lines.' },
+    next_step: { type: ['string', 'null'], description: 'When rejecting: one concrete instruction for the worker. Null when accepting.' },
+  },
+  required: ['verdict', 'concern', 'evidence'],
+});
+
+export interface EvaluationInput {
+  task: PrdEntry;
+  contextFiles: { name: string; text: string }[];
+  ledger: LedgerEntry[];
+  case: Case | null;
+  /** The task's acceptance test(s) as on disk now, by path. */
+  tests: Record<string, string>;
+  checks: CheckResult[];
+  diff: string;
+}
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}\n... [truncated, total ${text.length} chars]` : text;
+}
+
+export function evaluatorUserPrompt(input: EvaluationInput): string {
+  const { task } = input;
+  const parts: string[] = [`# Task to evaluate: ${task.id} — ${task.title}`, '', task.description.trim()];
+  if (task.acceptance_criteria.length > 0) parts.push('', '## Acceptance criteria', ...task.acceptance_criteria.map((c) => `- ${c}`));
+  if (input.contextFiles.length > 0) {
+    parts.push('', `## Project context (${input.contextFiles.map((f) => f.name).join(', ')})`, '', input.contextFiles.map((f) => f.text.trimEnd()).join('\n\n'));
+  }
+  if (input.ledger.length > 0) {
+    parts.push('', '## Your earlier verdicts on this task (oldest first)');
+    for (const e of input.ledger) {
+      const v = e.verdict;
+      parts.push(`- iteration ${e.iter}: ${v.verdict}${v.rejection_category ? ` (${v.rejection_category})` : ''} — ${v.concern}${v.next_step ? ` Next step given: ${v.next_step}` : ''}`);
+    }
+  }
+  if (input.case) {
+    parts.push('', "## The worker's case", '', input.case.summary.trim(), '', '### Criteria coverage');
+    for (const c of input.case.ac_coverage) parts.push(`- ${c.criterion} — addressed by ${c.addressed_by}${c.evidence ? ` (evidence: ${c.evidence})` : ''}`);
+    if (input.case.work_arounds?.length) parts.push('', '### Work-arounds', ...input.case.work_arounds.map((w) => `- ${w}`));
+    if (input.case.uncertainties?.length) parts.push('', '### Uncertainties', ...input.case.uncertainties.map((u) => `- ${u}`));
+  }
+  const tests = Object.entries(input.tests).sort(([a], [b]) => a.localeCompare(b));
+  if (tests.length > 0) {
+    parts.push('', '## Acceptance test (as the checks ran it)', '');
+    let budget = SEED_TEST_INJECT_CAP;
+    for (const [file, body] of tests) {
+      if (budget <= 0) break;
+      const shown = body.length > budget ? `${body.slice(0, budget)}\n... [truncated]` : body;
+      budget -= body.length;
+      parts.push(`\`${file}\`:`, '```', shown.trimEnd(), '```');
+    }
+  }
+  parts.push('', '## Check output', '');
+  if (input.checks.length === 0) parts.push('(no checks ran)');
+  for (const c of input.checks) {
+    parts.push(`### ${c.name} — ${c.passed ? 'PASS' : 'FAIL'}`, '```', cut(c.output?.trim() || '(no output)', VALIDATOR_OUTPUT_INJECT_CAP), '```', '');
+  }
+  parts.push('## Diff of this task (working tree vs the last commit, new files included)', '', '```diff', input.diff.trim() ? cut(input.diff, JUDGE_DIFF_MAX_CHARS) : '(empty diff)', '```');
+  parts.push('', 'Answer by calling `submit_verdict`: that tool call is the only acceptable response.');
+  return parts.join('\n');
+}
+
+export type ParsedVerdict = { ok: true; verdict: Verdict } | { ok: false; error: string; raw: { name: string; arguments: string }[] };
+
+/** Exactly one submit_verdict call with arguments that fit the schema and its rules. */
+export function parseVerdict(toolCalls: ChatCompletionMessageToolCall[] | undefined): ParsedVerdict {
+  const calls = (toolCalls ?? []).filter((c): c is Extract<ChatCompletionMessageToolCall, { type: 'function' }> => c.type === 'function');
+  const raw = calls.map((c) => ({ name: c.function.name, arguments: c.function.arguments.slice(0, 16_000) }));
+  const verdicts = calls.filter((c) => c.function.name === 'submit_verdict');
+  if (verdicts.length !== 1) return { ok: false, error: `expected exactly one submit_verdict call, got ${verdicts.length}`, raw };
+  let args: unknown;
+  try {
+    args = JSON.parse(verdicts[0]!.function.arguments);
+  } catch {
+    return { ok: false, error: 'submit_verdict arguments are not valid JSON', raw };
+  }
+  if (typeof args !== 'object' || args === null) return { ok: false, error: 'submit_verdict arguments are not an object', raw };
+  const cleaned = Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null));
+  const parsed = VerdictSchema.safeParse(cleaned);
+  if (!parsed.success) return { ok: false, error: `submit_verdict arguments do not fit: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, raw };
+  const v = parsed.data;
+  if (v.verdict === 'reject' && (!v.rejection_category || !v.next_step)) {
+    return { ok: false, error: 'a reject needs a rejection_category and a next_step', raw };
+  }
+  return { ok: true, verdict: v.verdict === 'accept' ? { verdict: 'accept', concern: v.concern, evidence: v.evidence } : v };
+}
+
+export interface EvaluatorEvents {
+  onAttempt?(attempt: number, result: { promptTokens: number; completionTokens: number; costUsd: number | null }): void;
+  onParseError?(attempt: number, error: string, raw: { name: string; arguments: string }[]): void;
+}
+
+/** Runs the evaluator; never throws for a bad answer (fail-closed), only for provider failure or abort. */
+export async function evaluate(
+  llm: ModelClient,
+  input: EvaluationInput,
+  options: { signal?: AbortSignal; events?: EvaluatorEvents } = {},
+): Promise<{ verdict: Verdict; attempts: number; prompt: string }> {
+  const prompt = evaluatorUserPrompt(input);
+  const system = loadPrompt('evaluator', {});
+  let lastError = '';
+  for (let attempt = 1; attempt <= EVALUATOR_ATTEMPTS; attempt++) {
+    const result = await llm.chat('evaluator', {
+      messages: [
+        { role: 'system', content: system },
+        { role: 'user', content: prompt },
+      ],
+      tools: [SUBMIT_VERDICT_TOOL],
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    options.events?.onAttempt?.(attempt, { promptTokens: result.usage.prompt_tokens, completionTokens: result.usage.completion_tokens, costUsd: result.costUsd });
+    const parsed = parseVerdict(result.message.tool_calls);
+    if (parsed.ok) return { verdict: parsed.verdict, attempts: attempt, prompt };
+    lastError = parsed.error;
+    options.events?.onParseError?.(attempt, parsed.error, parsed.raw);
+  }
+  return {
+    verdict: {
+      verdict: 'reject',
+      rejection_category: 'acceptance_gap',
+      concern: `The evaluator did not give a usable verdict (${lastError}); rejected to be safe.`,
+      evidence: [],
+      next_step: 'Re-check every acceptance criterion against the tests and submit the case again.',
+      parse_failed: true,
+    },
+    attempts: EVALUATOR_ATTEMPTS,
+    prompt,
+  };
+}
