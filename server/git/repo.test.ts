@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/test-app.ts';
-import { addWorktree, commitAll, inspectWorkspace, localBranches, removeWorktree, statusPorcelain } from './repo.ts';
+import { addWorktree, changedFiles, commitAll, inspectWorkspace, localBranches, removeWorktree, statusPorcelain, workingDiff } from './repo.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -81,5 +81,22 @@ describe('worktrees and commits', () => {
     expect(fs.existsSync(wt)).toBe(false);
     expect(await localBranches(r)).toEqual(['main']);
     await removeWorktree(r, wt, 'session/x'); // idempotent
+  });
+});
+
+describe('the task diff', () => {
+  it('shows changes and new files against the last commit, and lists the changed paths', async () => {
+    const r = repo();
+    fs.writeFileSync(path.join(r, 'a.txt'), 'a changed\n');
+    fs.writeFileSync(path.join(r, 'src', 'new.js'), 'export const x = 1;\n');
+    fs.rmSync(path.join(r, 'src', 'b.txt'));
+    const diff = await workingDiff(r);
+    expect(diff).toContain('+a changed');
+    expect(diff).toContain('+export const x = 1;');
+    expect(diff).toContain('deleted file mode');
+    expect(await changedFiles(r)).toEqual(['a.txt', 'src/b.txt', 'src/new.js']);
+    expect(await commitAll(r, 'task')).toMatch(/^[0-9a-f]{40}$/);
+    expect(await workingDiff(r)).toBe('');
+    expect(await changedFiles(r)).toEqual([]);
   });
 });

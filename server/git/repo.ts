@@ -140,3 +140,27 @@ export async function localBranches(repoRoot: string): Promise<string[]> {
 export async function statusPorcelain(dir: string): Promise<string> {
   return git(dir).raw(['status', '--porcelain']);
 }
+
+/**
+ * The task's work so far: the worktree against the last commit, new files included (marked
+ * intent-to-add first, as the Python edition did, so `git diff` shows them).
+ */
+export async function workingDiff(worktree: string): Promise<string> {
+  const g = git(worktree);
+  await g.raw(['add', '-N', '.']);
+  return g.raw(['diff', 'HEAD', '--no-color', '--no-ext-diff']);
+}
+
+/** Paths changed, added or deleted since the last commit (relative to the worktree), for lint. */
+export async function changedFiles(worktree: string): Promise<string[]> {
+  const out = await git(worktree).raw(['status', '--porcelain', '-z', '--untracked-files=all']);
+  const files: string[] = [];
+  const entries = out.split('\0').filter(Boolean);
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!;
+    const status = entry.slice(0, 2);
+    files.push(entry.slice(3));
+    if (status.startsWith('R') || status.startsWith('C')) i++; // the rename's source path follows
+  }
+  return files.sort();
+}
