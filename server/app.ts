@@ -13,6 +13,7 @@ import type { ModelClient } from './llm/client.ts';
 import { authRoutes } from './routes/auth.ts';
 import { configRoutes } from './routes/config.ts';
 import { healthRoutes } from './routes/health.ts';
+import { runRoutes } from './routes/run.ts';
 import { seedingRoutes } from './routes/seeding.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { staticRoutes } from './routes/static.ts';
@@ -90,6 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   configRoutes(app, deps);
   sessionRoutes(app, deps);
   seedingRoutes(app, deps);
+  runRoutes(app, deps);
   streamRoutes(app, deps);
   await staticRoutes(app, deps);
   return app;

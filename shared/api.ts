@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { SessionStatusSchema, StopReasonSchema, TilthEventSchema } from './events.ts';
-import { ChecksPresetSchema, SessionIdSchema, UsageSchema } from './files.ts';
+import { ChecksPresetSchema, SessionIdSchema, SteeringNoteSchema, UsageSchema } from './files.ts';
 
 /** `{error: {code, message}}`, the one error shape; `code` is stable snake_case. */
 export const ErrorBodySchema = z.object({
@@ -171,3 +171,10 @@ export const AnswerSchema = z.strictObject({
   questionId: z.string().min(1, 'questionId is required'),
   answer: z.string().trim().min(1, 'answer must not be empty'),
 });
+
+// ── Run (issue 4) ────────────────────────────────────────────────────────────────────────────
+
+export const NoteRequestSchema = z.strictObject({
+  text: z.string().trim().min(1, 'text must not be empty').max(4_000, 'a note is at most 4,000 characters'),
+});
+export const NoteResponseSchema = z.object({ note: SteeringNoteSchema });
