@@ -67,13 +67,21 @@ async function runCheck(name: string, command: Command, input: ChecksInput): Pro
   };
 }
 
+/** Looked up once per process: every case runs the checks, and PATH does not change under us. */
+const onPathCache = new Map<string, boolean>();
+
 function onPath(program: string): boolean {
-  try {
-    execFileSync('sh', ['-c', `command -v ${shellQuote(program)}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
+  let found = onPathCache.get(program);
+  if (found === undefined) {
+    try {
+      execFileSync('sh', ['-c', `command -v ${shellQuote(program)}`], { stdio: 'ignore' });
+      found = true;
+    } catch {
+      found = false;
+    }
+    onPathCache.set(program, found);
   }
+  return found;
 }
 
 function lintCommand(input: ChecksInput): Command | null {

@@ -19,6 +19,7 @@ import { ConfinedRoot, globTool, grepTool, readFile, ToolError } from '../engine
 import type { ModelClient } from '../llm/client.ts';
 import { ProviderFailureError } from '../llm/errors.ts';
 import { assistantHistoryMessage } from '../llm/reply.ts';
+import { abortableSleep } from '../llm/retry.ts';
 import { loadPrompt } from '../prompts.ts';
 import { writeJsonAtomic } from '../store/atomic.ts';
 import { readJsonFile } from '../store/json-file.ts';
@@ -192,7 +193,7 @@ async function interviewLoop(ctx: JobContext, deps: InterviewDeps, checkpoint: C
         // Not saved as a turn: an empty reply never enters the conversation.
         emptyStreak++;
         if (emptyStreak >= MAX_EMPTY_REPLIES) throw new InterviewFailure(`the interviewer model returned ${emptyStreak} empty replies in a row`);
-        await sleep(deps.emptyBackoffMs?.(emptyStreak) ?? 2_000 * emptyStreak, signal);
+        await abortableSleep(deps.emptyBackoffMs?.(emptyStreak) ?? 2_000 * emptyStreak, signal);
         continue;
       }
       emptyStreak = 0;
@@ -325,14 +326,4 @@ function redactSeed(args: Record<string, unknown>): Record<string, unknown> {
     short[name] = typeof content === 'string' && content.length > SEED_PREVIEW_CHARS ? `${content.slice(0, SEED_PREVIEW_CHARS)}… [+${content.length - SEED_PREVIEW_CHARS} chars]` : content;
   }
   return { ...args, test_files: short };
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason as Error);
-    }, { once: true });
-  });
 }

@@ -1,11 +1,11 @@
 /** Run routes (SPEC §6, §8). For now: guidance notes, which the worker reads once at its next iteration. */
 import type { FastifyInstance } from 'fastify';
-import { NoteRequestSchema, SessionParamsSchema } from '../../shared/api.ts';
+import { NoteRequestSchema } from '../../shared/api.ts';
 import type { SessionStatus } from '../../shared/events.ts';
 import type { AppDeps } from '../app.ts';
-import { ConflictError, NotFoundError } from '../errors.ts';
+import { ConflictError } from '../errors.ts';
 import { addSteeringNote } from '../store/run-files.ts';
-import { parseInput } from './validate.ts';
+import { existingSessionId, parseInput } from './validate.ts';
 
 /** A note only makes sense while there is a run ahead: before it, during it, or paused. */
 const NOTE_STATUSES = new Set<SessionStatus>(['prepared', 'running', 'stopped']);
@@ -14,8 +14,7 @@ export function runRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { store } = deps;
 
   app.post('/api/sessions/:id/notes', async (request, reply) => {
-    const { id } = parseInput(SessionParamsSchema, request.params, 'params');
-    if (!store.exists(id)) throw new NotFoundError('session_not_found', `No session ${id} under ${store.root}`);
+    const id = existingSessionId(store, request.params);
     const { text } = parseInput(NoteRequestSchema, request.body, 'body');
     const { status } = store.readCheckpoint(id);
     if (!NOTE_STATUSES.has(status)) {

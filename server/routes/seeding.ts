@@ -7,18 +7,17 @@ import { z } from 'zod';
 import {
   AnswerSchema,
   CreateSessionSchema,
-  SessionParamsSchema,
   WorkspaceCheckQuerySchema,
   type SessionDetail,
   type WorkspaceCheck,
 } from '../../shared/api.ts';
 import { SeedEditSchema } from '../../shared/seed.ts';
 import type { AppDeps } from '../app.ts';
-import { NotFoundError, ValidationError } from '../errors.ts';
+import { ValidationError } from '../errors.ts';
 import { answerQuestion, readInterview } from '../interview/engine.ts';
 import { editSeed, seedView } from '../interview/seed-review.ts';
 import { checkWorkspace, createSession, discardSession, startInterviewJob } from '../interview/session-setup.ts';
-import { parseInput } from './validate.ts';
+import { existingSessionId, parseInput } from './validate.ts';
 
 const DiscardQuerySchema = z.strictObject({ confirm: z.string().min(1, 'confirm must repeat the session id') });
 
@@ -26,11 +25,7 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { store } = deps;
   const seeding = { store, jobs: deps.jobs, llm: deps.llm, ...(deps.interview ? { interview: deps.interview } : {}) };
 
-  const sessionId = (params: unknown) => {
-    const { id } = parseInput(SessionParamsSchema, params, 'params');
-    if (!store.exists(id)) throw new NotFoundError('session_not_found', `No session ${id} under ${store.root}`);
-    return id;
-  };
+  const sessionId = (params: unknown) => existingSessionId(store, params);
 
   app.get('/api/workspaces/check', async (request): Promise<WorkspaceCheck> => {
     const { path } = parseInput(WorkspaceCheckQuerySchema, request.query, 'query');

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { EventsQuerySchema, SessionParamsSchema, type EventsPage } from '../../shared/api.ts';
+import { EventsQuerySchema, type EventsPage } from '../../shared/api.ts';
 import type { AppDeps } from '../app.ts';
-import { NotFoundError } from '../errors.ts';
-import { parseInput } from './validate.ts';
+import { existingSessionId, parseInput } from './validate.ts';
 
 export function sessionRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { store } = deps;
@@ -10,9 +9,9 @@ export function sessionRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get('/api/sessions', async () => ({ sessions: store.list() }));
 
   app.get('/api/sessions/:id/events', async (request): Promise<EventsPage> => {
-    const { id } = parseInput(SessionParamsSchema, request.params, 'params');
+    // The query is checked before the session is looked up, so a bad query is a 400 either way.
     const query = parseInput(EventsQuerySchema, request.query, 'query');
-    if (!store.exists(id)) throw new NotFoundError('session_not_found', `No session ${id} under ${store.root}`);
+    const id = existingSessionId(store, request.params);
     const log = store.log(id);
     const { limit } = query;
     const events =

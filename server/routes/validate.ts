@@ -1,9 +1,18 @@
 /** Parses request parts with shared zod schemas; a failure is a 400 saying what to fix. */
 import type { z } from 'zod';
-import { describeZodError, ValidationError } from '../errors.ts';
+import { SessionParamsSchema } from '../../shared/api.ts';
+import { describeZodError, NotFoundError, ValidationError } from '../errors.ts';
+import type { SessionStore } from '../store/session-store.ts';
 
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, where: 'body' | 'query' | 'params' | 'frame'): z.infer<S> {
   const parsed = schema.safeParse(value ?? {});
   if (!parsed.success) throw new ValidationError(`Invalid ${where}: ${describeZodError(parsed.error)}`);
   return parsed.data;
+}
+
+/** The `:id` of a session route: a valid id (400 otherwise) of a session that exists (404). */
+export function existingSessionId(store: SessionStore, params: unknown): string {
+  const { id } = parseInput(SessionParamsSchema, params, 'params');
+  if (!store.exists(id)) throw new NotFoundError('session_not_found', `No session ${id} under ${store.root}`);
+  return id;
 }
