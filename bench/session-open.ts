@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 import type { EventInput } from '../shared/events.ts';
 import { SessionStore } from '../server/store/session-store.ts';
-import { startTilth } from '../web/e2e/tilth-process.ts';
+import { startTilth } from '../server/testing/tilth-process.ts';
 
 const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,10000,100000' } } });
 const SIZES = values.sizes.split(',').map(Number);

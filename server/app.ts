@@ -8,6 +8,7 @@ import type { ErrorBody } from '../shared/api.ts';
 import type { Config } from './config.ts';
 import { AppError, ValidationError } from './errors.ts';
 import type { InterviewDeps } from './interview/engine.ts';
+import type { RunQueue } from './jobs/run-queue.ts';
 import type { JobRunner } from './jobs/job-runner.ts';
 import type { ModelClient } from './llm/client.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -25,6 +26,7 @@ export interface AppDeps {
   config: Config;
   store: SessionStore;
   jobs: JobRunner;
+  runs: RunQueue;
   llm: ModelClient;
   /** Interview tuning (tests shorten the empty-reply backoff). */
   interview?: Omit<InterviewDeps, 'llm'>;

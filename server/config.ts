@@ -64,6 +64,14 @@ function host(raw: string): string {
   return raw;
 }
 
+function oneOf<const T extends string>(...choices: T[]): Parser<T> {
+  return (raw) => {
+    const value = raw.toLowerCase();
+    if (!(choices as string[]).includes(value)) throw new ParseProblem(`must be one of ${choices.join(', ')}, got "${raw}"`);
+    return value as T;
+  };
+}
+
 function list(raw: string): string[] {
   const items = raw
     .split(',')
@@ -94,6 +102,7 @@ const KEYS = {
   TILTH_MAX_DOLLARS: { description: 'Spend budget of a run in USD, as reported by the provider.', fallback: 10, parse: decimal(0) },
   TILTH_MAX_EVALUATOR_CALLS_PER_TASK: { description: 'Evaluator calls per task before evaluator_cap; 0 turns the cap off.', fallback: 0, parse: integer(0, 10_000) },
   TILTH_MAX_CONCURRENT_RUNS: { description: 'Runs at once; further runs wait in a queue.', fallback: 2, parse: integer(1, 64) },
+  TILTH_SANDBOX: { description: "Shell sandbox for the worker's bash and the checks: auto (bubblewrap when it works here) or off.", fallback: 'auto', parse: oneOf('auto', 'off') },
 } satisfies Record<string, KeySpec<unknown>>;
 
 export type ConfigKey = keyof typeof KEYS;
@@ -315,7 +324,8 @@ export function withoutCredentials(raw: string): string {
   return parsed.toString().replace(/\/+$/, '');
 }
 
-export function describeConfig(config: Config): ConfigResponse {
+/** Everything /api/config reports that the configuration alone decides (the route adds the sandbox). */
+export function describeConfig(config: Config): Omit<ConfigResponse, 'sandbox'> {
   const entries = CONFIG_KEYS.map((key) => {
     const spec: KeySpec<unknown> = KEYS[key];
     const { value, source } = config.values[key];

@@ -1,6 +1,7 @@
 /**
- * `tilth serve`: resolve the token, make sure the SPA is built, recover sessions a crash left
- * behind, listen on loopback, print the URL, and shut down cleanly on SIGINT/SIGTERM.
+ * `tilth serve`: detect the shell sandbox, resolve the token, make sure the SPA is built, recover
+ * sessions a crash left behind, listen on loopback, print the URL, and shut down cleanly on
+ * SIGINT/SIGTERM.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -10,7 +11,9 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
+import { detectSandbox, setSandboxMode } from './engine/sandbox.ts';
 import { startInterviewJob } from './interview/session-setup.ts';
+import { createRunQueue } from './engine/run.ts';
 import { JobRunner, recoverAfterCrash, type Logger } from './jobs/job-runner.ts';
 import { ModelClient } from './llm/client.ts';
 import { mintToken } from './security.ts';
@@ -59,6 +62,11 @@ export async function ensureWebBuild(log: Logger): Promise<void> {
 }
 
 export async function startServer(config: Config, logger: Logger = consoleLogger): Promise<RunningServer> {
+  // Decided once, before any job starts: every shell and check of this server follows the config.
+  setSandboxMode(config.values.TILTH_SANDBOX.value ?? 'auto');
+  const sandbox = detectSandbox();
+  if (sandbox.available) logger.info(`Shell sandbox: on (bubblewrap${sandbox.version ? ` ${sandbox.version}` : ''})`);
+  else logger.warn(`Shell sandbox: off — ${sandbox.detail}`);
   const token = config.token ?? mintToken();
   const store = new SessionStore(config.sessionsDir);
   const jobs = new JobRunner(store, logger);
@@ -73,6 +81,7 @@ export async function startServer(config: Config, logger: Logger = consoleLogger
       config,
       store,
       jobs,
+      runs: createRunQueue({ store, jobs, llm, config }),
       llm,
       security: { token, port: () => port, boundHost: config.host },
       version: packageVersion(),

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { SessionStatusSchema, StopReasonSchema, TilthEventSchema } from './events.ts';
-import { ChecksPresetSchema, SessionIdSchema, SteeringNoteSchema, UsageSchema } from './files.ts';
+import { CapsSchema, ChecksPresetSchema, PrdEntrySchema, SessionIdSchema, SteeringNoteSchema, UsageSchema } from './files.ts';
 
 /** `{error: {code, message}}`, the one error shape; `code` is stable snake_case. */
 export const ErrorBodySchema = z.object({
@@ -38,6 +38,8 @@ export const ConfigResponseSchema = z.object({
   entries: z.array(ConfigEntrySchema),
   provider_configured: z.boolean(),
   paths: z.object({ home: z.string(), sessions: z.string(), config_file: z.string(), dotenv: z.string() }),
+  /** The shell sandbox for the worker's bash and the checks; `detail` says why when it is off. */
+  sandbox: z.object({ available: z.boolean(), tool: z.enum(['bwrap']).nullable(), detail: z.string() }),
 });
 export type ConfigResponse = z.infer<typeof ConfigResponseSchema>;
 
@@ -147,6 +149,13 @@ export const PendingQuestionViewSchema = z.object({
   options: z.array(z.string()).optional(),
 });
 
+export const RunStateSchema = z.object({
+  state: z.enum(['idle', 'queued', 'running']),
+  /** 1-based place in the queue while queued. */
+  queue_position: z.number().int().positive().nullable(),
+});
+export type RunState = z.infer<typeof RunStateSchema>;
+
 export const SessionDetailSchema = z.object({
   session: SessionListItemSchema,
   branch: z.string(),
@@ -164,6 +173,12 @@ export const SessionDetailSchema = z.object({
     .nullable(),
   interview_usage: UsageSchema,
   has_seed: z.boolean(),
+  /** The plan with each task's status (empty before the seed). */
+  tasks: z.array(PrdEntrySchema),
+  run: RunStateSchema,
+  /** The run's spend so far (the interview's is apart). */
+  usage: UsageSchema,
+  caps: CapsSchema.nullable(),
 });
 export type SessionDetail = z.infer<typeof SessionDetailSchema>;
 
@@ -178,3 +193,5 @@ export const NoteRequestSchema = z.strictObject({
   text: z.string().trim().min(1, 'text must not be empty').max(4_000, 'a note is at most 4,000 characters'),
 });
 export const NoteResponseSchema = z.object({ note: SteeringNoteSchema });
+export const RunResponseSchema = z.object({ session: SessionListItemSchema, run: RunStateSchema });
+export const StopResponseSchema = z.object({ session: SessionListItemSchema, was: z.enum(['running', 'queued']) });

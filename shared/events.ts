@@ -104,6 +104,18 @@ export const EventDataSchemas = {
     phase: z.enum(['prep-feature', 'run']),
     worktree: z.string(),
     branch: z.string(),
+    /** The run's limits as they were when it started (a replay shows what the run was held to). */
+    caps: z
+      .object({
+        max_iterations_per_task: z.number(),
+        max_wall_clock_minutes: z.number(),
+        max_tokens: z.number(),
+        max_dollars: z.number(),
+        max_evaluator_calls_per_task: z.number(),
+      })
+      .optional(),
+    models: z.object({ worker: z.string(), evaluator: z.string() }).optional(),
+    sandbox: z.object({ available: z.boolean(), detail: z.string() }).optional(),
   }),
   status_changed: z.object({
     from: SessionStatusSchema.nullable(),

@@ -167,27 +167,3 @@ export const InterviewStateSchema = z.object({
 });
 export type InterviewState = z.infer<typeof InterviewStateSchema>;
 
-export const TaskSummarySchema = z.object({
-  id: TaskIdSchema,
-  title: z.string(),
-  status: TaskStatusSchema,
-  iterations: z.number().int().nonnegative(),
-  evaluator_calls: z.number().int().nonnegative(),
-  verdicts: z.record(z.string(), z.number().int().nonnegative()),
-  duration_ms: z.number().nonnegative(),
-});
-
-export const SummarySchema = z.object({
-  version: z.literal(1),
-  tasks: z.array(TaskSummarySchema),
-  totals: z.object({
-    iterations: z.number().int().nonnegative(),
-    model_calls: z.number().int().nonnegative(),
-    tool_calls: z.number().int().nonnegative(),
-    tokens: z.number().int().nonnegative(),
-    cost_usd: z.number().nonnegative(),
-    verdicts: z.record(z.string(), z.number().int().nonnegative()),
-  }),
-  updated_at: z.iso.datetime(),
-});
-export type Summary = z.infer<typeof SummarySchema>;

@@ -8,7 +8,8 @@
  *    while testing one task, a bug this fixes.
  *
  * Each result carries its output, bounded by CHECK_OUTPUT_CAP, for the worker, the evaluator,
- * the event log and the UI.
+ * the event log and the UI. The tests and the linter are code the worker wrote or chose, so they
+ * run like its shell: in the sandbox when there is one, never with the server's secrets.
  */
 import { execFileSync } from 'node:child_process';
 import type { z } from 'zod';
@@ -18,6 +19,7 @@ import type { ChecksPreset } from '../../shared/seed.ts';
 import { changedLockedTests } from '../interview/seed-files.ts';
 import { shellQuote, testCommand } from '../interview/presets.ts';
 import { runBounded, type Command } from './command-runner.ts';
+import { detectSandbox, sandboxCommand, type SandboxPolicy } from './sandbox.ts';
 
 export type CheckResult = z.infer<typeof CheckResultSchema>;
 
@@ -36,6 +38,8 @@ export interface ChecksInput {
   lockedTests: Record<string, string>;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** Run the commands in the shell sandbox when bwrap works here; null or absent runs them unconfined. */
+  sandbox?: SandboxPolicy | null | undefined;
 }
 
 export function bound(output: string): { output: string; output_chars: number } {
@@ -49,10 +53,11 @@ export function bound(output: string): { output: string; output_chars: number } 
 
 async function runCheck(name: string, command: Command, input: ChecksInput): Promise<CheckResult> {
   const started = performance.now();
-  const run = await runBounded(command, {
+  const run = await runBounded(input.sandbox && detectSandbox().available ? sandboxCommand(command, input.sandbox) : command, {
     cwd: input.worktree,
     timeoutMs: input.timeoutMs ?? CHECK_TIMEOUT_MS,
     env: {},
+    scrubSecrets: true,
     ...(input.signal ? { signal: input.signal } : {}),
   });
   const notes: string[] = [];
@@ -100,7 +105,10 @@ function lintCommand(input: ChecksInput): Command | null {
 export async function runChecks(input: ChecksInput): Promise<{ passed: boolean; results: CheckResult[] }> {
   const changedLocks = changedLockedTests(input.worktree, input.lockedTests);
   if (changedLocks.length > 0) {
-    const output = `These acceptance tests were changed, and only the user may change them: ${changedLocks.join(', ')}. Restore them (git checkout -- ${changedLocks.join(' ')}) and make the code pass them as they are.`;
+    // `git show`, not `git checkout --`: in the sandbox the worktree's git metadata is read-only,
+    // and checkout needs the index lock.
+    const restore = changedLocks.map((f) => `git show HEAD:${shellQuote(f)} > ${shellQuote(f)}`).join('; ');
+    const output = `These acceptance tests were changed, and only the user may change them: ${changedLocks.join(', ')}. Restore them as committed (${restore}) and make the code pass them as they are.`;
     return { passed: false, results: [{ name: 'locked_tests', passed: false, exit_code: null, duration_ms: 0, ...bound(output) }] };
   }
   const results: CheckResult[] = [];

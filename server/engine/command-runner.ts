@@ -1,5 +1,5 @@
 /**
- * The one way Tilth runs a command it does not control (tests, lint, later the worker's shell):
+ * The one way Tilth runs a command it does not control (tests, lint, the worker's shell):
  * its own process group, a timeout, an abort signal, capped output, and everything it started
  * killed when it ends. Built on execa.
  */
@@ -35,12 +35,33 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
 }
 
 /**
+ * Names of variables a command we do not control must not inherit: Tilth's own settings (API
+ * keys, the access token) and anything that looks like a credential. Matched on the name only;
+ * the values are never inspected.
+ */
+const SECRET_NAME = /(API_?KEY|ACCESS_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)/i;
+
+export function isSecretEnvName(name: string): boolean {
+  return name.startsWith('TILTH_') || SECRET_NAME.test(name);
+}
+
+export interface RunOptions {
+  cwd: string;
+  timeoutMs: number;
+  /** Added to the inherited environment (and to the command's own); never scrubbed. */
+  env: Record<string, string>;
+  signal?: AbortSignal;
+  /** Drop inherited secrets (isSecretEnvName) — for the worker's shell and the checks. */
+  scrubSecrets?: boolean;
+}
+
+/**
  * Runs one test command in its own process group, so a test that starts servers or children is
  * stopped whole: SIGTERM to the group at the timeout (or abort), SIGKILL 2 s later, and a final
  * SIGKILL to the group once the main process has exited, for anything it left behind. Output
  * (stdout and stderr interleaved) is capped; past the cap the process is stopped.
  */
-export async function runBounded(cmd: Command, options: { cwd: string; timeoutMs: number; env: Record<string, string>; signal?: AbortSignal }): Promise<RunResult> {
+export async function runBounded(cmd: Command, options: RunOptions): Promise<RunResult> {
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.once('exit', () => {
@@ -48,7 +69,9 @@ export async function runBounded(cmd: Command, options: { cwd: string; timeoutMs
     });
   }
   const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !(options.scrubSecrets && isSecretEnvName(key))) env[key] = value;
+  }
   // Not ours to pass on: colour codes would clutter the output, and a NODE_TEST_CONTEXT inherited
   // from a parent test runner would make `node --test` report to it instead of printing.
   delete env.FORCE_COLOR;

@@ -5,10 +5,11 @@
  * with exactly one `submit_verdict`. Two attempts; then a fail-closed reject marked
  * `parse_failed`, so a confused evaluator can never accept by accident.
  */
-import type { ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
+import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
 import { RejectionCategorySchema } from '../../shared/events.ts';
 import { VerdictSchema, type Case, type LedgerEntry, type PrdEntry, type Verdict } from '../../shared/files.ts';
-import type { ModelClient } from '../llm/client.ts';
+import type { ChatResult, ModelClient } from '../llm/client.ts';
+import { assistantHistoryMessage } from '../llm/reply.ts';
 import { loadPrompt } from '../prompts.ts';
 import type { CheckResult } from './checks.ts';
 import { functionTool } from './tool-schema.ts';
@@ -114,33 +115,40 @@ export function parseVerdict(toolCalls: ChatCompletionMessageToolCall[] | undefi
 }
 
 export interface EvaluatorEvents {
-  onAttempt?(attempt: number, result: { promptTokens: number; completionTokens: number; costUsd: number | null }): void;
+  /** Before each model call; may throw to stop (the run's spend caps). */
+  beforeCall?(prompt: string, attempt: number): void;
+  onResult?(attempt: number, result: ChatResult): void;
   onParseError?(attempt: number, error: string, raw: { name: string; arguments: string }[]): void;
 }
 
-/** Runs the evaluator; never throws for a bad answer (fail-closed), only for provider failure or abort. */
+/**
+ * Runs the evaluator; never throws for a bad answer (fail-closed), only for provider failure or
+ * abort. A second attempt sees its first answer and what was wrong with it.
+ */
 export async function evaluate(
   llm: ModelClient,
   input: EvaluationInput,
   options: { signal?: AbortSignal; events?: EvaluatorEvents } = {},
 ): Promise<{ verdict: Verdict; attempts: number; prompt: string }> {
   const prompt = evaluatorUserPrompt(input);
-  const system = loadPrompt('evaluator', {});
+  const messages: ChatCompletionMessageParam[] = [
+    { role: 'system', content: loadPrompt('evaluator', {}) },
+    { role: 'user', content: prompt },
+  ];
   let lastError = '';
   for (let attempt = 1; attempt <= EVALUATOR_ATTEMPTS; attempt++) {
-    const result = await llm.chat('evaluator', {
-      messages: [
-        { role: 'system', content: system },
-        { role: 'user', content: prompt },
-      ],
-      tools: [SUBMIT_VERDICT_TOOL],
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    options.events?.onAttempt?.(attempt, { promptTokens: result.usage.prompt_tokens, completionTokens: result.usage.completion_tokens, costUsd: result.costUsd });
+    options.events?.beforeCall?.(prompt, attempt);
+    const result = await llm.chat('evaluator', { messages, tools: [SUBMIT_VERDICT_TOOL], ...(options.signal ? { signal: options.signal } : {}) });
+    options.events?.onResult?.(attempt, result);
     const parsed = parseVerdict(result.message.tool_calls);
     if (parsed.ok) return { verdict: parsed.verdict, attempts: attempt, prompt };
     lastError = parsed.error;
     options.events?.onParseError?.(attempt, parsed.error, parsed.raw);
+    const retry = `Your answer could not be used: ${parsed.error}. Call \`submit_verdict\` exactly once with a valid payload.`;
+    const calls = result.message.tool_calls ?? [];
+    messages.push(assistantHistoryMessage(result.message) as ChatCompletionMessageParam);
+    if (calls.length === 0) messages.push({ role: 'user', content: retry });
+    else for (const c of calls) messages.push({ role: 'tool', tool_call_id: c.id, content: retry });
   }
   return {
     verdict: {

@@ -3,7 +3,9 @@
  * `glob`, `grep`, plus the `submit_case` schema (the loop handles that call). Names, parameters
  * and messages are the Python edition's; the fixes are ours:
  * - `bash` is a real `/bin/bash -c` (the Python edition ran `/bin/sh`), in its own process group,
- *   killed whole at the timeout or on abort (runBounded).
+ *   killed whole at the timeout or on abort (runBounded), inside the bubblewrap sandbox when the
+ *   context has a policy and bwrap works here (sandbox.ts), and never with the server's secrets
+ *   in its environment.
  * - Every file tool is confined to the worktree by real path: `..`, absolute paths and symlinks
  *   that lead out are refused, for writes too, and `.git` is never read or written.
  * - Arguments that are not a JSON object are an error message for the model, never a throw.
@@ -14,9 +16,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ChatCompletionTool } from 'openai/resources/chat/completions';
 import { writeFileAtomic } from '../store/atomic.ts';
-import { runBounded } from './command-runner.ts';
+import { runBounded, type Command } from './command-runner.ts';
 import { checkToolCall } from './guard.ts';
 import { ConfinedRoot, globTool, grepTool, readFile, ToolError } from './read-tools.ts';
+import { detectSandbox, sandboxCommand, type SandboxPolicy } from './sandbox.ts';
 import { functionTool, readToolSchemas } from './tool-schema.ts';
 
 export const MAX_WRITE_CHARS = 200_000;
@@ -31,6 +34,8 @@ export interface WorkerToolContext {
   worktree: string;
   signal?: AbortSignal;
   bashTimeoutMs?: number;
+  /** Run `bash` in the shell sandbox when bwrap works here; null or absent runs it unconfined. */
+  sandbox?: SandboxPolicy | null;
 }
 
 export interface WorkerToolResult {
@@ -112,17 +117,20 @@ function requirePath(p: unknown): string {
 async function bashTool(command: unknown, ctx: WorkerToolContext, root: ConfinedRoot): Promise<string> {
   if (typeof command !== 'string' || command.trim() === '') return "ERROR: 'command' must be a non-empty string.";
   const timeoutMs = ctx.bashTimeoutMs ?? DEFAULT_BASH_TIMEOUT_MS;
+  const bash: Command = { kind: 'argv', command: '/bin/bash', args: ['-c', command], env: {} };
+  const sandboxed = ctx.sandbox && detectSandbox().available ? sandboxCommand(bash, ctx.sandbox) : bash;
   const run = await runBounded(
-    { kind: 'argv', command: '/bin/bash', args: ['-c', command], env: {} },
+    sandboxed,
     {
       cwd: root.real,
       timeoutMs,
+      scrubSecrets: true,
       // No pager or credential prompt may wait for input that never comes.
       env: { PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true', EDITOR: 'true' },
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     },
   );
-  if (run.spawnError !== null) return `ERROR: could not start /bin/bash: ${run.spawnError}`;
+  if (run.spawnError !== null) return `ERROR: could not start ${sandboxed === bash ? '/bin/bash' : 'bwrap'}: ${run.spawnError}`;
   const output = capOutput(run.output);
   if (run.timedOut) {
     const secs = Math.round(timeoutMs / 100) / 10;

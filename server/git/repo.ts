@@ -164,3 +164,64 @@ export async function changedFiles(worktree: string): Promise<string[]> {
   }
   return files.sort();
 }
+
+/** `path (+a -d)` per changed path (new files included), joined by `; `, for the ledger. */
+export async function diffSummary(worktree: string): Promise<string> {
+  const g = git(worktree);
+  await g.raw(['add', '-N', '.']);
+  const out = await g.raw(['diff', '--numstat', 'HEAD']);
+  const parts = out
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [added, deleted, ...rest] = line.split('\t');
+      const file = rest.join('\t');
+      return added === '-' ? `${file} (binary)` : `${file} (+${added} -${deleted})`;
+    });
+  return parts.length > 0 ? parts.join('; ') : '(no changes)';
+}
+
+/** The subject line of HEAD in `dir`. */
+export async function headSubject(dir: string): Promise<string> {
+  return (await git(dir).raw(['log', '-1', '--format=%s'])).trim();
+}
+
+/** Subjects of the commits on HEAD since `baseSha` (newest first). */
+export async function subjectsSince(dir: string, baseSha: string): Promise<string[]> {
+  const out = await git(dir).raw(['log', '--format=%s', `${baseSha}..HEAD`]);
+  return out.split('\n').filter(Boolean);
+}
+
+/** `git reset --soft HEAD^`: the last commit's changes go back to the index, nothing is lost. */
+export async function undoLastCommit(dir: string): Promise<void> {
+  await git(dir).raw(['reset', '--soft', 'HEAD^']);
+}
+
+/** The diff of the last commit, for the learnings step. */
+export async function lastCommitDiff(dir: string): Promise<string> {
+  return git(dir).raw(['show', '--format=', '--no-color', '--no-ext-diff', 'HEAD']);
+}
+
+/**
+ * Re-creates a worktree deleted by hand from its branch (the Python edition returned the missing
+ * path): prune the stale registration, then add the worktree on the existing branch.
+ */
+export async function restoreWorktree(repoRoot: string, worktreePath: string, branch: string): Promise<void> {
+  const g = git(repoRoot);
+  await g.raw(['worktree', 'prune']);
+  const exists = (await g.raw(['for-each-ref', '--format=%(refname)', `refs/heads/${branch}`])).trim() !== '';
+  if (!exists) throw new GitError(`The worktree ${worktreePath} is gone and so is its branch ${branch}; the session's work cannot be recovered.`);
+  try {
+    await g.raw(['worktree', 'add', worktreePath, branch]);
+  } catch (err) {
+    throw new GitError(`Could not re-create the worktree ${worktreePath} from ${branch}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/** Where a worktree's git metadata lives: the shared `.git` and the worktree's own folder in it. */
+export async function gitDirs(worktree: string): Promise<{ commonDir: string; worktreeGitDir: string }> {
+  const out = await git(worktree).raw(['rev-parse', '--path-format=absolute', '--git-common-dir', '--git-dir']);
+  const [commonDir, worktreeGitDir] = out.trim().split('\n');
+  if (!commonDir || !worktreeGitDir) throw new GitError(`git rev-parse gave no git folders for ${worktree}`);
+  return { commonDir, worktreeGitDir };
+}

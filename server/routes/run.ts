@@ -1,5 +1,9 @@
-/** Run routes (SPEC §6, §8). For now: guidance notes, which the worker reads once at its next iteration. */
+/**
+ * Run routes (SPEC §6, §8): start or resume a run (queued past the concurrency limit), stop it,
+ * and guidance notes, which the worker reads once at its next iteration.
+ */
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { NoteRequestSchema } from '../../shared/api.ts';
 import type { SessionStatus } from '../../shared/events.ts';
 import type { AppDeps } from '../app.ts';
@@ -8,10 +12,46 @@ import { addSteeringNote } from '../store/run-files.ts';
 import { existingSessionId, parseInput } from './validate.ts';
 
 /** A note only makes sense while there is a run ahead: before it, during it, or paused. */
+/** Run and stop take no parameters; an empty object (or no body) is all they accept. */
+const EmptyBodySchema = z.strictObject({});
+
+const RUN_REFUSALS: Partial<Record<SessionStatus, string>> = {
+  interviewing: ' (finish the interview first)',
+  running: ' (it is already running)',
+  all_done: ' (every task is done; review and merge it)',
+  failed: ' (it failed before its seed was ready; see its last error)',
+  merged: ' (it is merged)',
+  archived: ' (it is archived)',
+};
+
 const NOTE_STATUSES = new Set<SessionStatus>(['prepared', 'running', 'stopped']);
 
 export function runRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { store } = deps;
+
+  app.post('/api/sessions/:id/run', async (request, reply) => {
+    const id = existingSessionId(store, request.params);
+    parseInput(EmptyBodySchema, request.body, 'body');
+    const { status } = store.readCheckpoint(id);
+    const current = deps.runs.state(id);
+    if (current.state !== 'idle') return reply.status(200).send({ session: store.listItem(id), run: current });
+    if (status !== 'prepared' && status !== 'stopped') {
+      throw new ConflictError('session_not_runnable', `Only a prepared or stopped session can run; this one is ${status}${RUN_REFUSALS[status] ?? ''}.`);
+    }
+    const run = deps.runs.request(id);
+    return reply.status(202).send({ session: store.listItem(id), run });
+  });
+
+  app.post('/api/sessions/:id/stop', async (request) => {
+    const id = existingSessionId(store, request.params);
+    parseInput(EmptyBodySchema, request.body, 'body');
+    if (deps.runs.cancel(id)) return { session: store.listItem(id), was: 'queued' as const };
+    if (deps.jobs.forSession(id)?.kind !== 'run') {
+      throw new ConflictError('session_not_running', `Session ${id} has no run to stop; it is ${store.readCheckpoint(id).status}.`);
+    }
+    await deps.jobs.stop(id, 'stopped by user');
+    return { session: store.listItem(id), was: 'running' as const };
+  });
 
   app.post('/api/sessions/:id/notes', async (request, reply) => {
     const id = existingSessionId(store, request.params);

@@ -11,12 +11,15 @@ import {
   type SessionDetail,
   type WorkspaceCheck,
 } from '../../shared/api.ts';
+import { PrdSchema } from '../../shared/files.ts';
 import { SeedEditSchema } from '../../shared/seed.ts';
 import type { AppDeps } from '../app.ts';
 import { ValidationError } from '../errors.ts';
 import { answerQuestion, readInterview } from '../interview/engine.ts';
 import { editSeed, seedView } from '../interview/seed-review.ts';
 import { checkWorkspace, createSession, discardSession, startInterviewJob } from '../interview/session-setup.ts';
+import { readJsonFile } from '../store/json-file.ts';
+import { FILES } from '../store/session-store.ts';
 import { existingSessionId, parseInput } from './validate.ts';
 
 const DiscardQuerySchema = z.strictObject({ confirm: z.string().min(1, 'confirm must repeat the session id') });
@@ -62,6 +65,10 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
         : null,
       interview_usage: cp.interview_usage,
       has_seed: store.hasSeed(id),
+      tasks: readJsonFile(store.file(id, FILES.prd), PrdSchema) ?? [],
+      run: deps.runs.state(id),
+      usage: cp.usage,
+      caps: cp.caps,
     };
   });
 
@@ -77,6 +84,7 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
     const id = sessionId(request.params);
     const { confirm } = parseInput(DiscardQuerySchema, request.query, 'query');
     if (confirm !== id) throw new ValidationError(`confirm must repeat the session id (${id}) to discard it`);
+    deps.runs.cancel(id);
     await discardSession(seeding, id);
     return { ok: true as const };
   });

@@ -111,10 +111,10 @@ export class SessionStore {
   }
 
   /** Read-modify-write of the checkpoint; the new file replaces the old atomically. */
-  updateCheckpoint(id: string, change: (current: Checkpoint) => Partial<Checkpoint>): Checkpoint {
+  updateCheckpoint(id: string, change: (current: Checkpoint) => Partial<Checkpoint>, options: { durable?: boolean } = {}): Checkpoint {
     const current = this.readCheckpoint(id);
     const next = CheckpointSchema.parse({ ...current, ...change(current), updated_at: new Date().toISOString() });
-    writeJsonAtomic(this.file(id, FILES.checkpoint), next);
+    writeJsonAtomic(this.file(id, FILES.checkpoint), next, options);
     this.bus.sessionsChanged();
     return next;
   }

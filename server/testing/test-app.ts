@@ -6,6 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach } from 'vitest';
 import { buildApp, type AppDeps } from '../app.ts';
 import { loadConfig } from '../config.ts';
+import { createRunQueue } from '../engine/run.ts';
+import type { RunDeps } from '../engine/run-context.ts';
 import { JobRunner, type Logger } from '../jobs/job-runner.ts';
 import { ModelClient } from '../llm/client.ts';
 import type { StreamOptions } from '../routes/stream.ts';
@@ -56,6 +58,8 @@ export interface TestAppOptions {
   env?: NodeJS.ProcessEnv;
   stream?: StreamOptions;
   webRoot?: string;
+  /** Run tuning (short timeouts, a fake clock). */
+  run?: Partial<RunDeps>;
   /** Reuse a home (and so its sessions) from an earlier app: a server restart. */
   home?: string;
 }
@@ -71,6 +75,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
     config,
     store,
     jobs,
+    runs: createRunQueue({ store, jobs, llm, config, tuning: { emptyBackoffMs: () => 1, ...options.run } }),
     llm,
     interview: { emptyBackoffMs: () => 1 },
     security: { token: TEST_TOKEN, port: () => port },

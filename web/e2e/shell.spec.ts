@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { SessionStore } from '../../server/store/session-store.ts';
-import { startTilth, type TilthProcess } from './tilth-process.ts';
+import { startTilth, type TilthProcess } from '../../server/testing/tilth-process.ts';
 
 /** Writes a session folder the way another Tilth process would: the server only sees the disk. */
 function writeSessionOnDisk(sessionsDir: string, title: string): string {

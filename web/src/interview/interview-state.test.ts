@@ -29,6 +29,10 @@ function detail(over: Partial<SessionDetail> = {}): SessionDetail {
     interview: { pending: null, iterations: 1, running: true },
     interview_usage: usage,
     has_seed: false,
+    tasks: [],
+    run: { state: 'idle', queue_position: null },
+    usage: { ...usage, calls: 0, cost_usd: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+    caps: null,
     ...over,
   };
 }

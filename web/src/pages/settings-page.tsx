@@ -24,6 +24,14 @@ export function SettingsPage() {
             <code>{config.data.paths.config_file}</code>) or the default. API keys are masked and never sent to the
             browser in full.
           </p>
+          <p data-testid="sandbox-status" data-available={config.data.sandbox.available}>
+            <strong>Shell sandbox:</strong>{' '}
+            {config.data.sandbox.available ? (
+              'on (bubblewrap)'
+            ) : (
+              <span className="warning-text">off — {config.data.sandbox.detail}</span>
+            )}
+          </p>
           <ConfigTable entries={config.data.entries} />
         </>
       )}

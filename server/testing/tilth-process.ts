@@ -15,7 +15,12 @@ export interface TilthProcess {
   home: string;
   sessionsDir: string;
   output(): string;
+  /** SIGTERM to the group (a clean shutdown), SIGKILL after 5 s. */
   stop(): Promise<void>;
+  /** SIGKILL to the whole group at once: a crash. */
+  kill(): Promise<void>;
+  /** Resolves when the process has exited, however it ended. */
+  exited: Promise<void>;
 }
 
 export async function startTilth(options: { port?: number; home?: string; env?: Record<string, string> } = {}): Promise<TilthProcess> {
@@ -56,12 +61,18 @@ export async function startTilth(options: { port?: number; home?: string; env?: 
     home,
     sessionsDir,
     output: () => output,
+    exited,
     stop: async () => {
       if (child.exitCode !== null || child.pid === undefined) return;
       process.kill(-child.pid, 'SIGTERM');
       const timeout = setTimeout(() => child.pid && process.kill(-child.pid, 'SIGKILL'), 5_000);
       await exited;
       clearTimeout(timeout);
+    },
+    kill: async () => {
+      if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+      process.kill(-child.pid, 'SIGKILL');
+      await exited;
     },
   };
 }

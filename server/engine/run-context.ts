@@ -1,0 +1,157 @@
+/**
+ * What one run carries between its tasks: the session's settings read once at start, the spend
+ * ledger with the caps checked before every model call, and the summary accumulator fed by every
+ * event the run emits.
+ */
+import { randomBytes } from 'node:crypto';
+import type { EventInput, StopReason, TilthEvent } from '../../shared/events.ts';
+import type { Caps, Checkpoint, CustomChecks, SeedMeta, Usage } from '../../shared/files.ts';
+import type { ChecksPreset } from '../../shared/seed.ts';
+import { addToSummary, type Summary, type SummaryClock } from '../../shared/summary.ts';
+import type { JobContext } from '../jobs/job-runner.ts';
+import type { ChatResult, ModelClient } from '../llm/client.ts';
+import type { SandboxPolicy } from './sandbox.ts';
+
+export interface RunDeps {
+  llm: ModelClient;
+  caps: Caps;
+  /** Workspace files shown to the worker and evaluator (TILTH_CONTEXT_FILES). */
+  contextFiles: string[];
+  /** Backoff after an empty reply; injectable so tests do not wait (default 2 s × streak). */
+  emptyBackoffMs?: (streak: number) => number;
+  bashTimeoutMs?: number;
+  checkTimeoutMs?: number;
+  /** What the shell sandbox hides and allows (the worktree is the session's); null: unsandboxed. */
+  sandbox?: Omit<SandboxPolicy, 'worktree'> | null;
+  now?: () => number;
+}
+
+/** A session-level cap reached before a model call; the current task stays pending. */
+export class CapReached extends Error {
+  constructor(
+    readonly reason: Extract<StopReason, 'dollar_cap' | 'token_cap' | 'wall_clock'>,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const spanId = (): string => randomBytes(8).toString('hex');
+export const traceId = (): string => randomBytes(16).toString('hex');
+
+export type Role = 'worker' | 'evaluator' | 'self_improve';
+
+export class RunContext {
+  readonly startedAt: number;
+  readonly clock: SummaryClock = new Map();
+  usage: Usage;
+
+  constructor(
+    readonly job: JobContext,
+    readonly deps: RunDeps,
+    readonly checkpoint: Checkpoint,
+    readonly seedMeta: SeedMeta,
+    readonly summary: Summary,
+  ) {
+    this.startedAt = this.now();
+    this.usage = checkpoint.usage;
+  }
+
+  get id(): string {
+    return this.job.sessionId;
+  }
+  get worktree(): string {
+    return this.checkpoint.worktree;
+  }
+  get sessionDir(): string {
+    return this.job.paths.sessionDir;
+  }
+  get signal(): AbortSignal {
+    return this.job.signal;
+  }
+  /** The sandbox for this session's shell and checks, when one is configured. */
+  get sandbox(): SandboxPolicy | null {
+    return this.deps.sandbox ? { ...this.deps.sandbox, worktree: this.worktree, git: this.gitDirs } : null;
+  }
+
+  /** Set at run start (run.ts): where the worktree's git metadata lives. */
+  gitDirs: { commonDir: string; worktreeGitDir: string } | null = null;
+  get preset(): ChecksPreset {
+    return this.seedMeta.checks_preset;
+  }
+  get customChecks(): CustomChecks | undefined {
+    return this.checkpoint.custom_checks ?? this.seedMeta.custom_checks;
+  }
+
+  now(): number {
+    return this.deps.now?.() ?? Date.now();
+  }
+
+  emit(event: EventInput): TilthEvent {
+    const stored = this.job.emit(event);
+    addToSummary(this.summary, stored, this.clock);
+    return stored;
+  }
+
+  /** Session caps that stop the run before a model call: spend (dollars, then tokens). 0 = off. */
+  checkSpend(): void {
+    const { max_dollars, max_tokens } = this.deps.caps;
+    if (max_dollars > 0 && this.usage.cost_usd >= max_dollars) {
+      throw new CapReached('dollar_cap', `dollar cap reached: $${this.usage.cost_usd.toFixed(4)} of $${max_dollars.toFixed(2)} (TILTH_MAX_DOLLARS)`);
+    }
+    if (max_tokens > 0 && this.usage.total_tokens >= max_tokens) {
+      throw new CapReached('token_cap', `token cap reached: ${this.usage.total_tokens} of ${max_tokens} tokens (TILTH_MAX_TOKENS)`);
+    }
+  }
+
+  /** Between tasks: the wall clock (per run, as the Python edition) and spend. */
+  checkSessionCaps(): void {
+    const minutes = this.deps.caps.max_wall_clock_minutes;
+    if (minutes > 0 && this.now() - this.startedAt >= minutes * 60_000) {
+      throw new CapReached('wall_clock', `wall clock reached: ${minutes} minutes (TILTH_MAX_WALL_CLOCK_MINUTES)`);
+    }
+    this.checkSpend();
+  }
+
+  /**
+   * Adds a call's spend to the run's and saves it, so the caps hold across a crash. The write is
+   * atomic but not fsynced: a killed process leaves it in the page cache, and a model call per
+   * fsync would slow every iteration.
+   */
+  account(result: ChatResult): Usage {
+    const u = this.usage;
+    this.usage = {
+      prompt_tokens: u.prompt_tokens + result.usage.prompt_tokens,
+      completion_tokens: u.completion_tokens + result.usage.completion_tokens,
+      total_tokens: u.total_tokens + result.usage.prompt_tokens + result.usage.completion_tokens,
+      cost_usd: u.cost_usd + (result.costUsd ?? 0),
+      calls: u.calls + 1,
+    };
+    const usage = this.usage;
+    this.job.store.updateCheckpoint(this.id, () => ({ usage }), { durable: false });
+    return usage;
+  }
+
+  /** The `model_call` event for a run call, with the running totals. */
+  modelCallEvent(result: ChatResult, role: Role, base: { task_id: string; trace_id: string; span_id: string; iter?: number; attempt?: number }): void {
+    const usage = this.account(result);
+    this.emit({
+      type: 'model_call',
+      data: {
+        ...base,
+        ...(role === 'worker' ? {} : { phase: role }),
+        role: role === 'evaluator' ? 'evaluator' : 'worker',
+        model: result.model,
+        prompt_tokens: result.usage.prompt_tokens,
+        eval_tokens: result.usage.completion_tokens,
+        tokens_used_total: usage.total_tokens,
+        cost_usd: result.costUsd,
+        cost_total_usd: usage.cost_usd,
+        duration_ms: result.durationMs,
+        health: result.health,
+        finish_reason: result.finishReason,
+        ...(result.message.reasoning ? { reasoning: result.message.reasoning } : {}),
+      },
+    });
+  }
+}

@@ -1,0 +1,291 @@
+/**
+ * One task, start to finish (reference §7.2): a fresh worker conversation; each iteration is one
+ * model call, the worktree tools it asked for (guarded, in order), and, when it submits a case,
+ * the checks and then the evaluator. Ends with an outcome; the outer loop (run.ts) does the
+ * bookkeeping. Task stops: iter_cap, evaluator_cap, empty_responses, no_case, provider_failure.
+ * A session cap reached before a model call throws CapReached and leaves the task pending.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
+import type { Case, PrdEntry, Verdict } from '../../shared/files.ts';
+import { changedFiles, diffSummary, workingDiff } from '../git/repo.ts';
+import { taskIdOfTestFile } from '../interview/presets.ts';
+import { ProviderFailureError } from '../llm/errors.ts';
+import { assistantHistoryMessage } from '../llm/reply.ts';
+import { abortableSleep } from '../llm/retry.ts';
+import { loadPrompt } from '../prompts.ts';
+import { appendLedger, LEDGER_INJECT_LIMIT, progressTail, readLedger, takePendingNotes } from '../store/run-files.ts';
+import { CHECKS_FAILED_PREFIX, DUPLICATE_CASE, formatRejectFeedback, parseCase, WORKER_NO_CASE_NUDGE } from './case.ts';
+import { runChecks, type CheckResult } from './checks.ts';
+import { evaluate } from './evaluator.ts';
+import { spanId, type RunContext } from './run-context.ts';
+import { buildWorkerPrompt, formatNotes, loadContextFiles } from './worker-prompt.ts';
+import { runWorkerTool, workerToolSchemas } from './worker-tools.ts';
+
+export const MAX_EMPTY_STREAK = 3;
+export const MAX_NO_CASE_STREAK = 3;
+/** Reference §3.5. */
+export const PROMPT_ASSEMBLED_CHAR_CAP = 16_000;
+const RESULT_PREVIEW_CHARS = 500;
+const RAW_ARGS_CHAR_CAP = 16_000;
+/** Per check, in the message that sends a failure back to the worker. */
+const CHECK_FEEDBACK_CAP = 2_000;
+
+export type TaskOutcome = { kind: 'done'; summary: string } | { kind: 'failed'; reason: 'iter_cap' | 'evaluator_cap' | 'empty_responses' | 'no_case' | 'provider_failure'; detail: string };
+
+type FunctionCall = Extract<ChatCompletionMessageToolCall, { type: 'function' }>;
+
+/** Test files of a task, from the seed's locked list (paths relative to the worktree). */
+export function testFilesOf(run: RunContext, taskIds: string[]): string[] {
+  const wanted = new Set(taskIds);
+  return Object.keys(run.seedMeta.locked_tests)
+    .filter((file) => {
+      const id = taskIdOfTestFile(run.preset, file);
+      return id !== null && wanted.has(id);
+    })
+    .sort((a, b) => taskIds.indexOf(taskIdOfTestFile(run.preset, a)!) - taskIds.indexOf(taskIdOfTestFile(run.preset, b)!) || a.localeCompare(b));
+}
+
+function promptEvent(run: RunContext, base: { task_id: string; trace_id: string; span_id: string }, role: 'worker' | 'evaluator' | 'self_improve', content: string): void {
+  const truncated = content.length > PROMPT_ASSEMBLED_CHAR_CAP;
+  run.emit({
+    type: 'prompt_assembled',
+    data: { ...base, iter: 0, role, content: truncated ? `${content.slice(0, PROMPT_ASSEMBLED_CHAR_CAP)}\n... [truncated]` : content, chars: content.length, truncated },
+  });
+}
+export { promptEvent };
+
+function checksReport(results: CheckResult[]): string {
+  return results
+    .map((r) => {
+      const out = r.output?.trim() || '(no output)';
+      const shown = out.length > CHECK_FEEDBACK_CAP ? `… [${out.length - CHECK_FEEDBACK_CAP} earlier chars cut]\n${out.slice(-CHECK_FEEDBACK_CAP)}` : out;
+      return `### ${r.name}: ${r.passed ? 'passed' : 'FAILED'}${r.exit_code !== null && r.exit_code !== undefined ? ` (exit ${r.exit_code})` : ''}\n${shown}`;
+    })
+    .join('\n\n');
+}
+
+export async function runTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, traceId: string): Promise<TaskOutcome> {
+  const { deps, signal } = run;
+  const trace = { task_id: task.id, trace_id: traceId };
+  const setupSpan = spanId();
+  run.emit({ type: 'context_reset', data: { ...trace, span_id: setupSpan } });
+
+  const doneIds = prd.filter((t) => t.status === 'done').map((t) => t.id);
+  const context = loadContextFiles(run.worktree, deps.contextFiles);
+  const notes = takePendingNotes(run.sessionDir);
+  const { prompt, channels } = buildWorkerPrompt({
+    worktree: run.worktree,
+    task,
+    prd,
+    seedMeta: run.seedMeta,
+    progress: progressTail(run.sessionDir),
+    ownLedger: readLedger(run.sessionDir, task.id, LEDGER_INJECT_LIMIT),
+    notes,
+    context,
+  });
+  run.emit({ type: 'memory_load', data: { ...trace, span_id: setupSpan, trigger: 'task_start', channels, user_prompt_chars: prompt.length } });
+  for (const n of notes) run.emit({ type: 'steering_note', data: { note_id: n.note_id, text: n.text, consumed_by: { task_id: task.id, iter: 1 } } });
+  promptEvent(run, { ...trace, span_id: setupSpan }, 'worker', prompt);
+
+  const messages: ChatCompletionMessageParam[] = [
+    { role: 'system', content: loadPrompt('worker', {}) },
+    { role: 'user', content: prompt },
+  ];
+  const tools = workerToolSchemas();
+  const maxIter = deps.caps.max_iterations_per_task;
+  const evaluatorCap = deps.caps.max_evaluator_calls_per_task;
+  let evaluatorCalls = 0;
+  let emptyStreak = 0;
+  let noCaseStreak = 0;
+
+  for (let iter = 1; iter <= maxIter; iter++) {
+    signal.throwIfAborted();
+    const span = spanId();
+    const base = { ...trace, span_id: span, iter };
+    if (iter > 1) {
+      const later = takePendingNotes(run.sessionDir);
+      if (later.length > 0) {
+        messages.push({ role: 'user', content: formatNotes(later) });
+        for (const n of later) run.emit({ type: 'steering_note', data: { note_id: n.note_id, text: n.text, consumed_by: { task_id: task.id, iter } } });
+      }
+    }
+
+    run.checkSpend();
+    let result;
+    try {
+      result = await deps.llm.chat('worker', { messages, tools, signal });
+    } catch (err) {
+      if (err instanceof ProviderFailureError) {
+        run.emit({ type: 'task_failed', data: { ...trace, span_id: span, reason: 'provider_failure' } });
+        return { kind: 'failed', reason: 'provider_failure', detail: err.message };
+      }
+      throw err;
+    }
+    run.modelCallEvent(result, 'worker', base);
+
+    if (result.health === 'empty') {
+      emptyStreak++;
+      run.emit({
+        type: 'empty_model_response',
+        data: { ...base, streak: emptyStreak, finish_reason: result.finishReason, prompt_tokens: result.usage.prompt_tokens, eval_tokens: result.usage.completion_tokens },
+      });
+      if (emptyStreak >= MAX_EMPTY_STREAK) {
+        run.emit({ type: 'task_failed', data: { ...trace, span_id: span, reason: 'empty_responses', streak: emptyStreak } });
+        return { kind: 'failed', reason: 'empty_responses', detail: `the worker model returned ${emptyStreak} empty replies in a row` };
+      }
+      await abortableSleep(deps.emptyBackoffMs?.(emptyStreak) ?? 2_000 * emptyStreak, signal);
+      continue;
+    }
+    emptyStreak = 0;
+    messages.push(assistantHistoryMessage(result.message) as ChatCompletionMessageParam);
+
+    const all = result.message.tool_calls ?? [];
+    for (const other of all) if (other.type !== 'function') messages.push({ role: 'tool', tool_call_id: other.id, content: 'ERROR: only function tools are available.' });
+    const calls = all.filter((c): c is FunctionCall => c.type === 'function');
+    const caseCalls = calls.filter((c) => c.function.name === 'submit_case');
+    const toolCalls = calls.filter((c) => c.function.name !== 'submit_case');
+
+    for (const call of toolCalls) {
+      signal.throwIfAborted();
+      await runOneTool(run, call, messages, base);
+    }
+
+    if (caseCalls.length === 0) {
+      if (toolCalls.length > 0) {
+        noCaseStreak = 0;
+        continue;
+      }
+      noCaseStreak++;
+      if (noCaseStreak >= MAX_NO_CASE_STREAK) {
+        run.emit({ type: 'task_failed', data: { ...trace, span_id: span, reason: 'no_case', nudges: noCaseStreak } });
+        return { kind: 'failed', reason: 'no_case', detail: `the worker ended ${noCaseStreak} turns in a row without working or presenting a case` };
+      }
+      messages.push({ role: 'user', content: WORKER_NO_CASE_NUDGE });
+      continue;
+    }
+
+    noCaseStreak = 0;
+    const answer = (content: string) => {
+      caseCalls.forEach((c, i) => messages.push({ role: 'tool', tool_call_id: c.id, content: i === 0 ? content : DUPLICATE_CASE }));
+    };
+    const parsed = parseCase(caseCalls);
+    run.emit({ type: 'tool_call', data: { ...base, tool: 'submit_case', args: parsed.ok ? parsed.case : '(unparseable case)' } });
+    if (!parsed.ok) {
+      run.emit({
+        type: 'case_parse_error',
+        data: { ...base, error: parsed.error, raw_tool_calls: caseCalls.map((c) => ({ name: c.function.name, arguments: c.function.arguments.slice(0, RAW_ARGS_CHAR_CAP) })) },
+      });
+      answer(parsed.error);
+      continue;
+    }
+
+    const checks = await runChecks({
+      worktree: run.worktree,
+      preset: run.preset,
+      customChecks: run.customChecks,
+      testFiles: testFilesOf(run, [task.id, ...doneIds]),
+      changedFiles: await changedFiles(run.worktree),
+      lockedTests: run.seedMeta.locked_tests,
+      ...(deps.checkTimeoutMs ? { timeoutMs: deps.checkTimeoutMs } : {}),
+      sandbox: run.sandbox,
+      signal,
+    });
+    signal.throwIfAborted();
+    run.emit({ type: 'validator_run', data: { ...base, passed: checks.passed, results: checks.results } });
+    if (!checks.passed) {
+      answer(`${CHECKS_FAILED_PREFIX}\n\n${checksReport(checks.results)}`);
+      continue;
+    }
+
+    const verdict = await judge(run, task, parsed.case, checks.results, base);
+    evaluatorCalls++;
+    if (verdict.verdict === 'accept') {
+      run.emit({ type: 'task_done', data: { ...trace, span_id: span, summary: parsed.case.summary } });
+      return { kind: 'done', summary: parsed.case.summary };
+    }
+    if (evaluatorCap > 0 && evaluatorCalls >= evaluatorCap) {
+      run.emit({ type: 'task_failed', data: { ...trace, span_id: span, reason: 'evaluator_cap', evaluator_calls: evaluatorCalls } });
+      return { kind: 'failed', reason: 'evaluator_cap', detail: `the evaluator rejected ${evaluatorCalls} cases (TILTH_MAX_EVALUATOR_CALLS_PER_TASK=${evaluatorCap})` };
+    }
+    answer(formatRejectFeedback(verdict));
+  }
+  run.emit({ type: 'task_failed', data: { ...trace, span_id: spanId(), reason: 'iter_cap' } });
+  return { kind: 'failed', reason: 'iter_cap', detail: `hit the iteration cap (TILTH_MAX_ITERATIONS_PER_TASK=${maxIter})` };
+}
+
+async function runOneTool(run: RunContext, call: FunctionCall, messages: ChatCompletionMessageParam[], base: { task_id: string; trace_id: string; span_id: string; iter: number }): Promise<void> {
+  const tool = call.function.name;
+  const rawArgs = call.function.arguments;
+  let shownArgs: unknown;
+  try {
+    shownArgs = rawArgs.trim() === '' ? {} : JSON.parse(rawArgs);
+  } catch {
+    shownArgs = '(unparseable JSON)';
+  }
+  run.emit({ type: 'tool_call', data: { ...base, tool, args: shownArgs, args_chars: rawArgs.length } });
+  const started = performance.now();
+  const outcome = await runWorkerTool(tool, rawArgs, {
+    worktree: run.worktree,
+    signal: run.signal,
+    ...(run.deps.bashTimeoutMs ? { bashTimeoutMs: run.deps.bashTimeoutMs } : {}),
+    sandbox: run.sandbox,
+  });
+  const duration_ms = Math.round(performance.now() - started);
+  const preview = { result_preview: outcome.output.slice(0, RESULT_PREVIEW_CHARS), result_chars: outcome.output.length };
+  if (outcome.blocked !== undefined) {
+    run.emit({ type: 'hook_run', data: { ...base, tool, hook: 'pre_tool', outcome: 'block', reason: outcome.blocked } });
+    run.emit({ type: 'pre_tool_block', data: { ...base, tool, ...preview } });
+  } else {
+    run.emit({ type: 'tool_result', data: { ...base, tool, ...preview, duration_ms } });
+  }
+  messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.output });
+}
+
+/** Runs the evaluator on a case whose checks passed; records the verdict and the ledger entry. */
+async function judge(
+  run: RunContext,
+  task: PrdEntry,
+  theCase: Case,
+  checks: CheckResult[],
+  base: { task_id: string; trace_id: string; span_id: string; iter: number },
+): Promise<Verdict> {
+  const tests: Record<string, string> = {};
+  for (const file of testFilesOf(run, [task.id])) {
+    try {
+      tests[file] = fs.readFileSync(path.join(run.worktree, file), 'utf8');
+    } catch {
+      tests[file] = '(missing from the worktree)';
+    }
+  }
+  const input = {
+    task,
+    contextFiles: loadContextFiles(run.worktree, run.deps.contextFiles).loaded,
+    ledger: readLedger(run.sessionDir, task.id, LEDGER_INJECT_LIMIT),
+    case: theCase,
+    tests,
+    checks,
+    diff: await workingDiff(run.worktree),
+  };
+  let promptLogged = false;
+  const { verdict } = await evaluate(run.deps.llm, input, {
+    signal: run.signal,
+    events: {
+      beforeCall: (prompt) => {
+        if (!promptLogged) promptEvent(run, base, 'evaluator', prompt);
+        promptLogged = true;
+        run.checkSpend();
+      },
+      onResult: (attempt, result) => run.modelCallEvent(result, 'evaluator', { ...base, attempt }),
+      onParseError: (attempt, error, raw) => run.emit({ type: 'evaluator_parse_error', data: { ...base, attempt, error, raw_tool_calls: raw } }),
+    },
+  });
+  run.emit({ type: 'evaluator_verdict', data: { ...base, schema_version: 1, ...verdict } });
+  appendLedger(run.sessionDir, task.id, { ts: new Date().toISOString(), iter: base.iter, diff_summary: await diffSummary(run.worktree), case: theCase, verdict, checks });
+  run.emit({
+    type: 'ledger_appended',
+    data: { ...base, verdict_summary: `${verdict.verdict}${verdict.rejection_category ? ` · ${verdict.rejection_category}` : ''}: ${verdict.concern.slice(0, 200)}` },
+  });
+  return verdict;
+}

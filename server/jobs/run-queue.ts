@@ -1,0 +1,68 @@
+/**
+ * Runs at once are limited (TILTH_MAX_CONCURRENT_RUNS); the rest wait here, first come first
+ * served. The queue lives in memory: a server restart forgets it, and the queued sessions stay
+ * `prepared` or `stopped`, ready to be started again.
+ */
+import type { RunState } from '../../shared/api.ts';
+import { ConflictError } from '../errors.ts';
+import type { JobFn, JobRunner } from './job-runner.ts';
+
+export class RunQueue {
+  private readonly waiting: string[] = [];
+
+  constructor(
+    private readonly jobs: JobRunner,
+    private readonly limit: number,
+    private readonly makeJob: (sessionId: string) => JobFn,
+    private readonly onChange: () => void = () => {},
+  ) {}
+
+  private running(): number {
+    return this.jobs.list().filter((j) => j.kind === 'run').length;
+  }
+
+  /** Starts the run now if a slot is free, else queues it. */
+  request(sessionId: string): RunState {
+    const current = this.state(sessionId);
+    if (current.state !== 'idle') return current;
+    const job = this.jobs.forSession(sessionId);
+    if (job) throw new ConflictError('job_running', `Session ${sessionId} still has a ${job.kind} job running; wait for it to end.`);
+    this.waiting.push(sessionId);
+    this.pump();
+    this.onChange();
+    return this.state(sessionId);
+  }
+
+  /** Takes a queued session out of the queue; false if it was not queued. */
+  cancel(sessionId: string): boolean {
+    const at = this.waiting.indexOf(sessionId);
+    if (at < 0) return false;
+    this.waiting.splice(at, 1);
+    this.onChange();
+    return true;
+  }
+
+  state(sessionId: string): RunState {
+    if (this.jobs.forSession(sessionId)?.kind === 'run') return { state: 'running', queue_position: null };
+    const at = this.waiting.indexOf(sessionId);
+    return at >= 0 ? { state: 'queued', queue_position: at + 1 } : { state: 'idle', queue_position: null };
+  }
+
+  private pump(): void {
+    while (this.waiting.length > 0 && this.running() < this.limit) {
+      const id = this.waiting.shift()!;
+      const fn = this.makeJob(id);
+      this.jobs.start('run', id, async (ctx) => {
+        try {
+          await fn(ctx);
+        } finally {
+          // The runner forgets the job after this returns; look for the next one after that.
+          setImmediate(() => {
+            this.pump();
+            this.onChange();
+          });
+        }
+      });
+    }
+  }
+}

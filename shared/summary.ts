@@ -1,0 +1,192 @@
+/**
+ * `summary.json`: a session's aggregates, folded from its events one at a time. The run keeps an
+ * accumulator and writes a snapshot at every task boundary and stop, so the sessions list and the
+ * dashboard read numbers without rescanning the log (SPEC §3, reference §9.1, with its quirks
+ * fixed: a retried task that ends done loses its failure reason, per-task iterations count the
+ * worker's calls only, and interview calls are kept apart from the run's).
+ */
+import { z } from 'zod';
+import { StopReasonSchema, type TilthEvent } from './events.ts';
+
+const count = z.number().int().nonnegative();
+const Counts = z.record(z.string(), count);
+
+export const TaskSummarySchema = z.object({
+  status: z.enum(['in_progress', 'done', 'failed']),
+  /** Worker model calls (the highest iteration number reached, over every attempt). */
+  iterations: count,
+  evaluator_calls: count,
+  accepts: count,
+  rejects: count,
+  rejection_categories: Counts,
+  tool_calls: Counts,
+  guard_blocks: count,
+  prompt_tokens: count,
+  completion_tokens: count,
+  cost_usd: z.number().nonnegative(),
+  /** Wall time between the task's first and last event, summed over attempts. */
+  duration_ms: z.number().nonnegative(),
+  last_verdict: z.object({ verdict: z.enum(['accept', 'reject']), rejection_category: z.string().nullable(), concern: z.string() }).nullable(),
+  failure_reason: StopReasonSchema.nullable(),
+  commit: z.string().nullable(),
+});
+export type TaskSummary = z.infer<typeof TaskSummarySchema>;
+
+const RoleTotals = z.object({ calls: count, prompt_tokens: count, completion_tokens: count, cost_usd: z.number().nonnegative() });
+
+export const SummarySchema = z.object({
+  version: z.literal(2),
+  session_id: z.string(),
+  started_at: z.string().nullable(),
+  last_event_at: z.string().nullable(),
+  last_seq: count,
+  tasks: z.record(z.string(), TaskSummarySchema),
+  /** Per role: worker, evaluator, self_improve (the run) and prep (the interview). */
+  roles: z.record(z.string(), RoleTotals),
+  tool_calls: Counts,
+  guard_blocks: count,
+  verdicts: z.object({ accepts: count, rejects: count, rejection_categories: Counts }),
+  empty_replies: count,
+  stop: z.object({ reason: StopReasonSchema, ts: z.string() }).nullable(),
+});
+export type Summary = z.infer<typeof SummarySchema>;
+
+export function emptySummary(sessionId: string): Summary {
+  return {
+    version: 2,
+    session_id: sessionId,
+    started_at: null,
+    last_event_at: null,
+    last_seq: 0,
+    tasks: {},
+    roles: {},
+    tool_calls: {},
+    guard_blocks: 0,
+    verdicts: { accepts: 0, rejects: 0, rejection_categories: {} },
+    empty_replies: 0,
+    stop: null,
+  };
+}
+
+function task(s: Summary, id: string): TaskSummary {
+  let t = s.tasks[id];
+  if (!t) {
+    t = {
+      status: 'in_progress',
+      iterations: 0,
+      evaluator_calls: 0,
+      accepts: 0,
+      rejects: 0,
+      rejection_categories: {},
+      tool_calls: {},
+      guard_blocks: 0,
+      prompt_tokens: 0,
+      completion_tokens: 0,
+      cost_usd: 0,
+      duration_ms: 0,
+      last_verdict: null,
+      failure_reason: null,
+      commit: null,
+    };
+    s.tasks[id] = t;
+  }
+  return t;
+}
+
+const bump = (counts: Record<string, number>, key: string) => {
+  counts[key] = (counts[key] ?? 0) + 1;
+};
+
+/** Per task, when its current attempt's last event was seen (for duration); not persisted. */
+export type SummaryClock = Map<string, number>;
+
+/** Folds one event into the summary, in place. Events at or below `last_seq` are ignored. */
+export function addToSummary(s: Summary, event: TilthEvent, clock: SummaryClock = new Map()): void {
+  if (event.seq <= s.last_seq) return;
+  s.last_seq = event.seq;
+  s.last_event_at = event.ts;
+  const d = event.data as Record<string, unknown>;
+  const taskId = typeof d.task_id === 'string' ? d.task_id : null;
+  if (taskId) {
+    const t = task(s, taskId);
+    const at = Date.parse(event.ts);
+    const last = clock.get(taskId);
+    if (last !== undefined && at >= last) t.duration_ms += at - last;
+    clock.set(taskId, at);
+  }
+  switch (event.type) {
+    case 'session_start':
+      if (event.data.phase === 'run') s.started_at = event.ts;
+      break;
+    case 'context_reset':
+      task(s, event.data.task_id).status = 'in_progress';
+      clock.set(event.data.task_id, Date.parse(event.ts));
+      break;
+    case 'model_call': {
+      const role = event.data.phase === 'self_improve' ? 'self_improve' : (event.data.role ?? 'worker');
+      const r = (s.roles[role] ??= { calls: 0, prompt_tokens: 0, completion_tokens: 0, cost_usd: 0 });
+      r.calls++;
+      r.prompt_tokens += event.data.prompt_tokens;
+      r.completion_tokens += event.data.eval_tokens;
+      r.cost_usd += event.data.cost_usd ?? 0;
+      if (taskId) {
+        const t = task(s, taskId);
+        t.prompt_tokens += event.data.prompt_tokens;
+        t.completion_tokens += event.data.eval_tokens;
+        t.cost_usd += event.data.cost_usd ?? 0;
+        if (role === 'worker' && event.data.iter !== undefined) t.iterations = Math.max(t.iterations, event.data.iter);
+        if (role === 'evaluator') t.evaluator_calls++;
+      }
+      break;
+    }
+    case 'empty_model_response':
+      s.empty_replies++;
+      break;
+    case 'tool_call':
+      if (event.data.phase === 'interview') break;
+      bump(s.tool_calls, event.data.tool);
+      if (taskId) bump(task(s, taskId).tool_calls, event.data.tool);
+      break;
+    case 'pre_tool_block':
+      s.guard_blocks++;
+      task(s, event.data.task_id).guard_blocks++;
+      break;
+    case 'evaluator_verdict': {
+      const t = task(s, event.data.task_id);
+      const accept = event.data.verdict === 'accept';
+      if (accept) {
+        s.verdicts.accepts++;
+        t.accepts++;
+      } else {
+        s.verdicts.rejects++;
+        t.rejects++;
+        if (event.data.rejection_category) {
+          bump(s.verdicts.rejection_categories, event.data.rejection_category);
+          bump(t.rejection_categories, event.data.rejection_category);
+        }
+      }
+      t.last_verdict = { verdict: event.data.verdict, rejection_category: event.data.rejection_category ?? null, concern: event.data.concern };
+      break;
+    }
+    case 'task_done': {
+      const t = task(s, event.data.task_id);
+      t.status = 'done';
+      t.failure_reason = null;
+      break;
+    }
+    case 'task_failed': {
+      const t = task(s, event.data.task_id);
+      t.status = 'failed';
+      t.failure_reason = event.data.reason;
+      break;
+    }
+    case 'commit':
+      task(s, event.data.task_id).commit = event.data.sha;
+      break;
+    case 'stop':
+      if (event.data.phase !== 'interview') s.stop = { reason: event.data.reason, ts: event.ts };
+      break;
+    default:
+      break;
+  }
+}
