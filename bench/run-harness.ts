@@ -1,0 +1,76 @@
+/**
+ * What the run benchmarks share: a session store in a temp folder, a prepared session on a copy of
+ * the JavaScript example, and the run job started directly (no HTTP in front of it) with its model
+ * calls timed.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runSession } from '../server/engine/run.ts';
+import type { RunDeps } from '../server/engine/run-context.ts';
+import { JobRunner } from '../server/jobs/job-runner.ts';
+import { ModelClient } from '../server/llm/client.ts';
+import { SessionStore } from '../server/store/session-store.ts';
+import { makeExampleRepo, type ExampleRepo } from '../server/testing/example-repo.ts';
+import { makePreparedSession, type SeedTask } from '../server/testing/run-fixtures.ts';
+
+export const WORKER = 'bench-worker';
+export const EVAL = 'bench-eval';
+
+export interface BenchRun {
+  store: SessionStore;
+  id: string;
+  repo: ExampleRepo;
+  /** performance.now() at the start of every model call, in order. */
+  callStarts: number[];
+  run(): Promise<void>;
+  cleanup(): Promise<void>;
+}
+
+export async function prepareBenchRun(baseURL: string, tasks: SeedTask[], caps: Partial<RunDeps['caps']> = {}): Promise<BenchRun> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'tilth-bench-run-'));
+  const store = new SessionStore(root);
+  const repo = await makeExampleRepo('js-todo');
+  const id = await makePreparedSession(store, repo.dir, 'node', tasks);
+  const silent = { info: () => {}, warn: () => {}, error: () => {} };
+  const jobs = new JobRunner(store, silent);
+  const llm = new ModelClient({
+    endpoints: {
+      worker: { baseUrl: baseURL, apiKey: 'bench', model: WORKER },
+      evaluator: { baseUrl: baseURL, apiKey: 'bench', model: EVAL },
+    },
+  });
+  const callStarts: number[] = [];
+  const chat = llm.chat.bind(llm);
+  llm.chat = (role, request) => {
+    callStarts.push(performance.now());
+    return chat(role, request);
+  };
+  const deps: RunDeps = {
+    llm,
+    caps: { max_iterations_per_task: 10_000, max_wall_clock_minutes: 0, max_tokens: 0, max_dollars: 0, max_evaluator_calls_per_task: 0, ...caps },
+    contextFiles: ['AGENTS.md', 'CLAUDE.md'],
+    sandbox: { hide: [root], network: false },
+  };
+  return {
+    store,
+    id,
+    repo,
+    callStarts,
+    run: async () => {
+      jobs.start('run', id, (ctx) => runSession(ctx, deps));
+      while (jobs.forSession(id)) await new Promise((r) => setTimeout(r, 5));
+      const status = store.readCheckpoint(id).status;
+      if (status !== 'all_done') throw new Error(`the bench run ended ${status}: ${store.readCheckpoint(id).last_error ?? ''}`);
+    },
+    cleanup: async () => {
+      store.close();
+      fs.rmSync(root, { recursive: true, force: true });
+      await repo.cleanup();
+    },
+  };
+}
+
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
