@@ -107,7 +107,9 @@ export function addToSummary(s: Summary, event: TilthEvent, clock: SummaryClock 
   s.last_event_at = event.ts;
   const d = event.data as Record<string, unknown>;
   const taskId = typeof d.task_id === 'string' ? d.task_id : null;
-  if (taskId) {
+  if (taskId && event.type !== 'context_reset') {
+    // A new attempt starts the clock afresh (context_reset below): the pause between a stop and
+    // its resume is not the task's time.
     const t = task(s, taskId);
     const at = Date.parse(event.ts);
     const last = clock.get(taskId);

@@ -393,3 +393,16 @@ describe('guard, locks, guidance and the queue', () => {
     expect(ofType(id, 'validator_run')[0]!.data.results[0]!.output).toContain('assert 6 == 4');
   });
 });
+
+describe('evaluator provider failure', () => {
+  it('fails the task as provider_failure, resumable', async () => {
+    await open();
+    const id = await makePreparedSession(t.store, repo.dir, 'node', THREE.slice(0, 1));
+    fake.load({ models: { [WORKER]: [impl('double', 'n * 2'), caseTurn()], [EVAL]: [{ fault: 'server_error' }, { fault: 'server_error' }] } });
+    await start(id);
+    const d = await settled(id);
+    expect(d.session.status).toBe('stopped');
+    expect(d.session.last_stop).toBe('provider_failure');
+    expect(d.tasks[0]!.status).toBe('failed');
+  });
+});

@@ -199,7 +199,14 @@ export async function runTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, 
       continue;
     }
 
-    const verdict = await judge(run, task, parsed.case, checks.results, base);
+    let verdict: Verdict;
+    try {
+      verdict = await judge(run, task, parsed.case, checks.results, base);
+    } catch (err) {
+      if (!(err instanceof ProviderFailureError)) throw err;
+      run.emit({ type: 'task_failed', data: { ...trace, span_id: span, reason: 'provider_failure' } });
+      return { kind: 'failed', reason: 'provider_failure', detail: err.message };
+    }
     evaluatorCalls++;
     if (verdict.verdict === 'accept') {
       run.emit({ type: 'task_done', data: { ...trace, span_id: span, summary: parsed.case.summary } });

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import type { EventInput, TilthEvent } from './events.ts';
+import { addToSummary, emptySummary, SummarySchema } from './summary.ts';
+
+const TRACE = 'a'.repeat(32);
+const SPAN = 'b'.repeat(16);
+const base = { task_id: 'T-001', trace_id: TRACE, span_id: SPAN };
+
+function fold(items: [string, EventInput][]) {
+  const s = emptySummary('s1');
+  const clock = new Map<string, number>();
+  items.forEach(([ts, input], i) => addToSummary(s, { seq: i + 1, ts, ...input } as TilthEvent, clock));
+  return SummarySchema.parse(s);
+}
+
+const call = (iter: number, cost: number, role: 'worker' | 'evaluator' = 'worker'): EventInput => ({
+  type: 'model_call',
+  data: { ...base, iter, role, ...(role === 'evaluator' ? { phase: 'evaluator' as const } : {}), prompt_tokens: 10, eval_tokens: 2, tokens_used_total: 12, cost_usd: cost },
+});
+
+describe('the summary fold', () => {
+  it('counts a retried task that ends done without its old failure, and not the pause between attempts', () => {
+    const s = fold([
+      ['2026-01-01T00:00:00.000Z', { type: 'context_reset', data: base }],
+      ['2026-01-01T00:00:01.000Z', call(1, 0.01)],
+      ['2026-01-01T00:00:02.000Z', { type: 'task_failed', data: { ...base, reason: 'iter_cap' } }],
+      // an hour later, resumed
+      ['2026-01-01T01:00:02.000Z', { type: 'context_reset', data: base }],
+      ['2026-01-01T01:00:05.000Z', call(1, 0.01)],
+      ['2026-01-01T01:00:06.000Z', call(1, 0.02, 'evaluator')],
+      ['2026-01-01T01:00:06.500Z', { type: 'evaluator_verdict', data: { ...base, iter: 1, schema_version: 1, verdict: 'reject', rejection_category: 'weak_test', concern: 'c', evidence: [] } }],
+      ['2026-01-01T01:00:07.000Z', { type: 'task_done', data: { ...base, summary: 'ok' } }],
+      ['2026-01-01T01:00:08.000Z', { type: 'tool_call', data: { phase: 'interview', tool: 'glob', args: {} } }],
+    ]);
+    const t = s.tasks['T-001']!;
+    expect(t.status).toBe('done');
+    expect(t.failure_reason).toBeNull();
+    expect(t.duration_ms).toBe(2_000 + 5_000);
+    expect(t.iterations).toBe(1);
+    expect(t.evaluator_calls).toBe(1);
+    expect(t.cost_usd).toBeCloseTo(0.04);
+    expect(s.verdicts).toEqual({ accepts: 0, rejects: 1, rejection_categories: { weak_test: 1 } });
+    expect(s.roles.evaluator!.calls).toBe(1);
+    expect(s.tool_calls).toEqual({});
+  });
+
+  it('ignores events it has already folded', () => {
+    const s = emptySummary('s1');
+    const e = { seq: 1, ts: '2026-01-01T00:00:00.000Z', ...call(1, 0.5) } as TilthEvent;
+    addToSummary(s, e);
+    addToSummary(s, e);
+    expect(s.roles.worker!.calls).toBe(1);
+  });
+});
