@@ -30,6 +30,12 @@ if (!fs.existsSync(CHROMIUM)) {
   );
 }
 
+// Not required: without bubblewrap the sandbox tests are skipped, and the run tests exercise the
+// unsandboxed shell. Say so, so nobody mistakes that for coverage.
+if (spawnSync('sh', ['-c', 'command -v bwrap'], { stdio: 'ignore' }).status !== 0) {
+  console.warn('Note: bubblewrap (bwrap) is not installed, so the shell-sandbox tests are skipped. Install it with: apt-get install -y bubblewrap');
+}
+
 function run(label, cmd, args, env = {}) {
   console.log(`\n── ${label} ──`);
   const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });

@@ -179,6 +179,7 @@ export const SessionDetailSchema = z.object({
   /** The run's spend so far (the interview's is apart). */
   usage: UsageSchema,
   caps: CapsSchema.nullable(),
+  allow_network: z.boolean(),
 });
 export type SessionDetail = z.infer<typeof SessionDetailSchema>;
 
@@ -193,5 +194,10 @@ export const NoteRequestSchema = z.strictObject({
   text: z.string().trim().min(1, 'text must not be empty').max(4_000, 'a note is at most 4,000 characters'),
 });
 export const NoteResponseSchema = z.object({ note: SteeringNoteSchema });
+/** Starting or resuming a run; options given here are kept for later resumes. */
+export const RunRequestSchema = z.strictObject({
+  allow_network: z.boolean().optional(),
+});
+export type RunRequest = z.infer<typeof RunRequestSchema>;
 export const RunResponseSchema = z.object({ session: SessionListItemSchema, run: RunStateSchema });
 export const StopResponseSchema = z.object({ session: SessionListItemSchema, was: z.enum(['running', 'queued']) });

@@ -115,7 +115,8 @@ export const EventDataSchemas = {
       })
       .optional(),
     models: z.object({ worker: z.string(), evaluator: z.string() }).optional(),
-    sandbox: z.object({ available: z.boolean(), detail: z.string() }).optional(),
+    /** Whether the shell ran sandboxed, and whether it could reach the network. */
+    sandbox: z.object({ available: z.boolean(), network: z.boolean(), detail: z.string() }).optional(),
   }),
   status_changed: z.object({
     from: SessionStatusSchema.nullable(),

@@ -61,6 +61,8 @@ export const CheckpointSchema = z.object({
   /** The run's spend; the interview's is kept apart (SPEC §13: interview tokens do not count). */
   usage: UsageSchema.default(EMPTY_USAGE),
   interview_usage: UsageSchema.default(EMPTY_USAGE),
+  /** The worker's shell and the checks may reach the network (the sandbox cuts it otherwise). */
+  allow_network: z.boolean().default(false),
   last_stop: StopReasonSchema.nullable().default(null),
   last_error: z.string().nullable().default(null),
   created_at: z.iso.datetime(),

@@ -71,7 +71,8 @@ export class RunContext {
   }
   /** The sandbox for this session's shell and checks, when one is configured. */
   get sandbox(): SandboxPolicy | null {
-    return this.deps.sandbox ? { ...this.deps.sandbox, worktree: this.worktree, git: this.gitDirs } : null;
+    if (!this.deps.sandbox) return null;
+    return { ...this.deps.sandbox, network: this.deps.sandbox.network || this.checkpoint.allow_network, worktree: this.worktree, git: this.gitDirs };
   }
 
   /** Set at run start (run.ts): where the worktree's git metadata lives. */

@@ -15,6 +15,7 @@ import { startFakeModel, type FakeModel } from '../testing/fake-model.ts';
 import { caseTurn, makePreparedSession, noLearning, nodeTest, verdictTurn, workerTurn, writeTurn, type SeedTask } from '../testing/run-fixtures.ts';
 import { auth, makeTestApp, type TestApp, type TestAppOptions } from '../testing/test-app.ts';
 import { readLedger } from '../store/run-files.ts';
+import { detectSandbox } from './sandbox.ts';
 
 const WORKER = 'worker-model';
 const EVAL = 'eval-model';
@@ -404,5 +405,33 @@ describe('evaluator provider failure', () => {
     expect(d.session.status).toBe('stopped');
     expect(d.session.last_stop).toBe('provider_failure');
     expect(d.tasks[0]!.status).toBe('failed');
+  });
+});
+
+describe('the sandbox in a run', () => {
+  it.skipIf(!detectSandbox().available)('cuts the network off unless the run allows it', async () => {
+    const net = await import('node:net');
+    const server = net.createServer((s) => s.end());
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as { port: number }).port;
+    try {
+      await open({ TILTH_MAX_ITERATIONS_PER_TASK: '1' });
+      const probe = workerTurn(['bash', { command: `(exec 3<>/dev/tcp/127.0.0.1/${port}) && echo reached-the-network || echo no-network` }]);
+      const results: string[] = [];
+      for (const allow of [false, true]) {
+        const id = await makePreparedSession(t.store, repo.dir, 'node', THREE.slice(0, 1));
+        fake.load({ models: { [WORKER]: [probe] } });
+        const res = await t.app.inject({ method: 'POST', url: `/api/sessions/${id}/run`, headers: post, payload: { allow_network: allow } });
+        expect(res.statusCode).toBe(202);
+        const d = await settled(id);
+        expect(d.allow_network).toBe(allow);
+        results.push(ofType(id, 'tool_result')[0]!.data.result_preview);
+        expect(ofType(id, 'session_start').at(-1)!.data.sandbox).toMatchObject({ available: true, network: allow });
+      }
+      expect(results[0]).toContain('no-network');
+      expect(results[1]).toContain('reached-the-network');
+    } finally {
+      server.close();
+    }
   });
 });

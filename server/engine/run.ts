@@ -152,7 +152,7 @@ export async function runSession(job: JobContext, deps: RunDeps): Promise<void> 
         branch: checkpoint.branch,
         caps: deps.caps,
         models: { worker: deps.llm.describeEndpoint('worker')?.model ?? '', evaluator: deps.llm.describeEndpoint('evaluator')?.model ?? '' },
-        sandbox: { available: sandbox.available && run.sandbox !== null, detail: sandbox.detail },
+        sandbox: { available: sandbox.available && run.sandbox !== null, network: run.sandbox?.network ?? true, detail: sandbox.detail },
       },
     });
     await outerLoop(run);

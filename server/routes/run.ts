@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { NoteRequestSchema } from '../../shared/api.ts';
+import { NoteRequestSchema, RunRequestSchema } from '../../shared/api.ts';
 import type { SessionStatus } from '../../shared/events.ts';
 import type { AppDeps } from '../app.ts';
 import { ConflictError } from '../errors.ts';
@@ -12,7 +12,7 @@ import { addSteeringNote } from '../store/run-files.ts';
 import { existingSessionId, parseInput } from './validate.ts';
 
 /** A note only makes sense while there is a run ahead: before it, during it, or paused. */
-/** Run and stop take no parameters; an empty object (or no body) is all they accept. */
+/** Stop takes no parameters; an empty object (or no body) is all it accepts. */
 const EmptyBodySchema = z.strictObject({});
 
 const RUN_REFUSALS: Partial<Record<SessionStatus, string>> = {
@@ -31,13 +31,14 @@ export function runRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   app.post('/api/sessions/:id/run', async (request, reply) => {
     const id = existingSessionId(store, request.params);
-    parseInput(EmptyBodySchema, request.body, 'body');
+    const options = parseInput(RunRequestSchema, request.body, 'body');
     const { status } = store.readCheckpoint(id);
     const current = deps.runs.state(id);
     if (current.state !== 'idle') return reply.status(200).send({ session: store.listItem(id), run: current });
     if (status !== 'prepared' && status !== 'stopped') {
       throw new ConflictError('session_not_runnable', `Only a prepared or stopped session can run; this one is ${status}${RUN_REFUSALS[status] ?? ''}.`);
     }
+    if (options.allow_network !== undefined) store.updateCheckpoint(id, () => ({ allow_network: options.allow_network === true }));
     const run = deps.runs.request(id);
     return reply.status(202).send({ session: store.listItem(id), run });
   });

@@ -69,6 +69,7 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
       run: deps.runs.state(id),
       usage: cp.usage,
       caps: cp.caps,
+      allow_network: cp.allow_network,
     };
   });
 
