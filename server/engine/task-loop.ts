@@ -29,8 +29,6 @@ export const MAX_NO_CASE_STREAK = 3;
 export const PROMPT_ASSEMBLED_CHAR_CAP = 16_000;
 const RESULT_PREVIEW_CHARS = 500;
 const RAW_ARGS_CHAR_CAP = 16_000;
-/** Per check, in the message that sends a failure back to the worker. */
-const CHECK_FEEDBACK_CAP = 2_000;
 
 export type TaskOutcome = { kind: 'done'; summary: string } | { kind: 'failed'; reason: 'iter_cap' | 'evaluator_cap' | 'empty_responses' | 'no_case' | 'provider_failure'; detail: string };
 
@@ -59,8 +57,8 @@ export { promptEvent };
 function checksReport(results: CheckResult[]): string {
   return results
     .map((r) => {
-      const out = r.output?.trim() || '(no output)';
-      const shown = out.length > CHECK_FEEDBACK_CAP ? `… [${out.length - CHECK_FEEDBACK_CAP} earlier chars cut]\n${out.slice(-CHECK_FEEDBACK_CAP)}` : out;
+      // The whole output, already bounded per check (CHECK_OUTPUT_CAP, head and tail kept).
+      const shown = r.output?.trim() || '(no output)';
       return `### ${r.name}: ${r.passed ? 'passed' : 'FAILED'}${r.exit_code !== null && r.exit_code !== undefined ? ` (exit ${r.exit_code})` : ''}\n${shown}`;
     })
     .join('\n\n');
