@@ -1,25 +1,15 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { E2E_TOKEN } from '../../playwright.config.ts';
 import { makeExampleRepo } from '../../server/testing/example-repo.ts';
+import { createSession, git, script } from './helpers.ts';
 
 /**
  * The first half of the journey in the browser: workspace and brief → interview → seed review →
  * an edit committed as `seed: edited`. The model is the shared scripted server, driven over its
  * control routes; everything else is real.
  */
-const MODEL_URL = `http://127.0.0.1:${process.env.E2E_MODEL_PORT ?? 5392}`;
-const MODEL = 'scripted-worker';
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
-
-async function script(replies: unknown[]): Promise<void> {
-  await fetch(`${MODEL_URL}/_control/reset`, { method: 'POST' });
-  const res = await fetch(`${MODEL_URL}/_control/script`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ models: { [MODEL]: replies } }) });
-  expect(res.status).toBe(200);
-}
-
 const TEST_FILE = [
   "import { test } from 'node:test';",
   "import assert from 'node:assert/strict';",
@@ -68,16 +58,7 @@ test('from workspace and brief to a reviewed, edited seed, entirely in the brows
       },
     ]);
 
-    await page.goto(`/#token=${E2E_TOKEN}`);
-    await page.getByTestId('new-session-button').first().click();
-    await expect(page.getByTestId('new-session-page')).toBeVisible();
-    await page.getByTestId('workspace-input').fill(repo.dir);
-    await expect(page.getByTestId('workspace-check')).toHaveAttribute('data-ok', 'true');
-    await page.getByTestId('brief-input').fill('Add due dates to todos');
-    await page.getByTestId('create-session').click();
-
-    await expect(page).toHaveURL(/\/sessions\/\d{8}-\d{6}-[0-9a-f]{6}$/);
-    const id = page.url().split('/').at(-1)!;
+    const id = await createSession(page, repo.dir, 'Add due dates to todos');
     await expect(page.getByTestId('interview-view')).toBeVisible();
     await expect(page.locator('[data-testid="exploration-line"][data-tool="read_file"]')).toContainText('src/todo.js');
 
@@ -100,7 +81,7 @@ test('from workspace and brief to a reviewed, edited seed, entirely in the brows
     await expect(page.locator('[data-testid="seed-task"][data-task-id="T-001"]')).toContainText('Add due dates');
     await expect(page.locator('[data-testid="seed-test-file"][data-path="tests/t001_due_dates.test.js"]')).toContainText('setDue');
     await expect(page.getByTestId('seed-tldr')).toContainText('T-001');
-    await expect(page.getByTestId('run-button')).toBeDisabled();
+    await expect(page.getByTestId('run-button')).toBeEnabled();
     await page.screenshot({ path: 'test-results/screens/seed-review.png', fullPage: true });
 
     await page.getByTestId('edit-seed').click();

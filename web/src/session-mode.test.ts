@@ -9,14 +9,28 @@ describe('sessionMode', () => {
     expect(sessionMode('stopped', false)).toBe('interview');
   });
 
-  it('shows the seed review for a prepared session with a seed', () => {
+  it('shows the seed review for a prepared session with a seed and no run', () => {
     expect(sessionMode('prepared', true)).toBe('seed');
+    expect(sessionMode('prepared', true, 'idle')).toBe('seed');
   });
 
-  it('keeps the event list for everything else, including a prepared session without a seed', () => {
+  it('shows the run view while running, when stopped, when all done, and after the end', () => {
+    expect(sessionMode('running', true)).toBe('run');
+    expect(sessionMode('running', false)).toBe('run');
+    expect(sessionMode('stopped', true)).toBe('run');
+    expect(sessionMode('all_done', true)).toBe('run');
+    expect(sessionMode('merged', true)).toBe('run');
+  });
+
+  it('shows the run view for a queued or just-started run while the session still says prepared or stopped', () => {
+    expect(sessionMode('prepared', true, 'queued')).toBe('run');
+    expect(sessionMode('prepared', true, 'running')).toBe('run');
+    expect(sessionMode('stopped', true, 'queued')).toBe('run');
+  });
+
+  it('keeps the event list for a prepared session without a seed, a failed one with a seed, and an unknown status', () => {
     expect(sessionMode('prepared', false)).toBe('events');
-    expect(sessionMode('stopped', true)).toBe('events');
-    expect(sessionMode('running', true)).toBe('events');
+    expect(sessionMode('failed', true)).toBe('events');
     expect(sessionMode(null, false)).toBe('events');
   });
 });

@@ -1,18 +1,29 @@
-/** Which view a session page shows, by status and whether a seed exists. */
+/** Which view a session page shows, by status, whether a seed exists, and the run's state. */
+import type { RunState } from '../../shared/api.ts';
 import type { SessionStatus, TilthEvent } from '../../shared/events.ts';
 
-export type SessionMode = 'interview' | 'seed' | 'events';
+export type SessionMode = 'interview' | 'seed' | 'run' | 'events';
 
-export function sessionMode(status: SessionStatus | null, hasSeed: boolean): SessionMode {
+export function sessionMode(status: SessionStatus | null, hasSeed: boolean, run: RunState['state'] = 'idle'): SessionMode {
+  // A queued session is still `prepared` or `stopped`; a started one may not have said `running`
+  // yet. Either way the run is what the user is waiting on.
+  if (run !== 'idle' && hasSeed) return 'run';
   switch (status) {
     case 'interviewing':
       return 'interview';
     case 'stopped':
+      // A stopped run has a seed; a stopped interview has none.
+      return hasSeed ? 'run' : 'interview';
     case 'failed':
-      // A stopped run has a seed and keeps the event list; a stopped interview has none.
+      // Failed is the interview's end (a run stops instead), so there is no run to show.
       return hasSeed ? 'events' : 'interview';
     case 'prepared':
       return hasSeed ? 'seed' : 'events';
+    case 'running':
+    case 'all_done':
+    case 'merged':
+    case 'archived':
+      return 'run';
     default:
       return 'events';
   }

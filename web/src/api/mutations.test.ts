@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { createApiClient } from './client.ts';
-import { seedingCalls } from './mutations.ts';
+import { ApiError } from './client.ts';
+import { runCalls, seedingCalls } from './mutations.ts';
 
-function recorder(body: unknown) {
+function recorder(body: unknown, status = 200) {
   const calls: { url: string; method: string | undefined; body: unknown }[] = [];
   const fetch = (async (input: string | URL | Request, init?: RequestInit) => {
     calls.push({ url: String(input), method: init?.method, body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined });
-    return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+    return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   }) as typeof globalThis.fetch;
-  return { calls, seeding: seedingCalls(createApiClient({ fetch })) };
+  const api = createApiClient({ fetch });
+  return { calls, seeding: seedingCalls(api), runs: runCalls(api) };
 }
 
 describe('seeding calls', () => {
@@ -26,5 +28,48 @@ describe('seeding calls', () => {
       method: 'POST',
       body: { questionId: 'q1-abc', answer: 'ISO 8601 strings' },
     });
+  });
+});
+
+const ID = '20260525-103149-3800ea';
+const session = {
+  id: ID,
+  status: 'prepared',
+  source: '/repo',
+  title: 'Due dates',
+  brief: 'Add due dates',
+  tasks: { total: 1, done: 0 },
+  cost_usd: 0,
+  last_stop: null,
+  created_at: '2026-05-25T10:31:49.000Z',
+  updated_at: '2026-05-25T10:31:49.000Z',
+  problem: null,
+};
+
+describe('run calls', () => {
+  it('starts a run with an empty body and returns the run state', async () => {
+    const { calls, runs } = recorder({ session, run: { state: 'queued', queue_position: 2 } });
+    expect(await runs.startRun(ID)).toEqual({ session, run: { state: 'queued', queue_position: 2 } });
+    expect(calls).toEqual([{ url: `/api/sessions/${ID}/run`, method: 'POST', body: {} }]);
+  });
+
+  it('stops with an empty body', async () => {
+    const { calls, runs } = recorder({ session: { ...session, status: 'stopped' }, was: 'running' });
+    expect((await runs.stopRun(ID)).was).toBe('running');
+    expect(calls).toEqual([{ url: `/api/sessions/${ID}/stop`, method: 'POST', body: {} }]);
+  });
+
+  it('sends guidance as {text} and returns the stored note', async () => {
+    const note = { note_id: 'n1', ts: '2026-05-25T10:40:00.000Z', text: 'Keep it small', consumed_at: null };
+    const { calls, runs } = recorder({ note });
+    expect(await runs.addNote({ sessionId: ID, text: 'Keep it small' })).toMatchObject({ note_id: 'n1', text: 'Keep it small' });
+    expect(calls[0]).toEqual({ url: `/api/sessions/${ID}/notes`, method: 'POST', body: { text: 'Keep it small' } });
+  });
+
+  it("surfaces the server's refusal as an ApiError with its code and message", async () => {
+    const { runs } = recorder({ error: { code: 'session_not_runnable', message: 'Only a prepared or stopped session can run; this one is all_done.' } }, 409);
+    const error = await runs.startRun(ID).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 409, code: 'session_not_runnable', message: expect.stringContaining('all_done') });
   });
 });

@@ -1,9 +1,16 @@
 /**
- * The state-changing calls of the seeding flow, built on an `ApiClient` so tests pass one with a
- * fake fetch; pages use `seeding` (the browser's client) inside `useMutation`.
+ * The state-changing calls of the seeding flow and the run, built on an `ApiClient` so tests pass
+ * one with a fake fetch; pages use `seeding` and `runs` (the browser's client) inside `useMutation`.
  */
 import { z } from 'zod';
-import { CreatedSessionSchema, type SessionListItem } from '../../../shared/api.ts';
+import {
+  CreatedSessionSchema,
+  NoteResponseSchema,
+  RunResponseSchema,
+  StopResponseSchema,
+  type SessionListItem,
+} from '../../../shared/api.ts';
+import type { SteeringNote } from '../../../shared/files.ts';
 import { SeedViewSchema, type ChecksPreset, type SeedEdit, type SeedView } from '../../../shared/seed.ts';
 import { api as browserApi } from './browser.ts';
 import type { ApiClient } from './client.ts';
@@ -42,3 +49,27 @@ export function seedingCalls(api: ApiClient) {
 }
 
 export const seeding = seedingCalls(browserApi);
+
+export type RunResponse = z.infer<typeof RunResponseSchema>;
+export type StopResponse = z.infer<typeof StopResponseSchema>;
+
+export function runCalls(api: ApiClient) {
+  return {
+    /** Starts a prepared session or resumes a stopped one; a run already going answers its state. */
+    startRun(sessionId: string): Promise<RunResponse> {
+      return api.post(`${sessionPath(sessionId)}/run`, {}, RunResponseSchema);
+    },
+
+    /** Stops the run gracefully, or takes the session out of the queue. */
+    stopRun(sessionId: string): Promise<StopResponse> {
+      return api.post(`${sessionPath(sessionId)}/stop`, {}, StopResponseSchema);
+    },
+
+    /** Guidance the worker reads once, at its next iteration. */
+    async addNote(input: { sessionId: string; text: string }): Promise<SteeringNote> {
+      return (await api.post(`${sessionPath(input.sessionId)}/notes`, { text: input.text }, NoteResponseSchema)).note;
+    },
+  };
+}
+
+export const runs = runCalls(browserApi);

@@ -20,6 +20,11 @@ export interface SeedReviewProps {
   onCancel: () => void;
   onSave: () => void;
   onDraftChange: (draft: SeedDraft) => void;
+  /** Starts the run; the page then switches to the run view. */
+  onRun: () => void;
+  starting: boolean;
+  /** The server's message when the run was refused. */
+  runError: string | null;
 }
 
 export function SeedReview(props: SeedReviewProps) {
@@ -73,13 +78,19 @@ export function SeedReview(props: SeedReviewProps) {
             </button>
           )}
           {/* A disabled button shows no tooltip in some browsers; the wrapper carries it too. */}
-          <span title="Runs arrive in the next version">
-            <button type="button" className="button" data-testid="run-button" disabled title="Runs arrive in the next version">
-              Run
+          <span title={editing ? 'Save or cancel the edit first' : undefined}>
+            <button type="button" className="button" data-testid="run-button" onClick={props.onRun} disabled={editing || props.starting}>
+              {props.starting ? 'Starting…' : 'Run'}
             </button>
           </span>
         </div>
       </div>
+
+      {props.runError !== null && (
+        <div className="callout callout-error" role="alert" data-testid="run-error">
+          The run did not start: {props.runError}
+        </div>
+      )}
 
       {props.problems.length > 0 && (
         <div ref={problemsRef} className="callout callout-error seed-error" role="alert" data-testid="seed-error">

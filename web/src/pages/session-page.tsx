@@ -1,13 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
 import type { SessionDetail } from '../../../shared/api.ts';
-import type { SessionStatus, TilthEvent } from '../../../shared/events.ts';
+import type { SessionStatus, StopReason, TilthEvent } from '../../../shared/events.ts';
 import { ApiError } from '../api/client.ts';
 import { seeding } from '../api/mutations.ts';
 import { queryKeys, seedQuery, sessionDetailQuery, sessionsQuery } from '../api/queries.ts';
 import { EventLog } from '../components/event-log.tsx';
 import { InterviewTranscript, InterviewView } from '../components/interview-view.tsx';
 import { Loading, QueryError } from '../components/query-status.tsx';
+import { RunView } from '../components/run-view.tsx';
 import { SeedReview } from '../components/seed-review.tsx';
 import { StatusBadge } from '../components/status-badge.tsx';
 import { sessionLabel } from '../format.ts';
@@ -15,15 +16,20 @@ import { explorationLines } from '../interview/exploration.ts';
 import { interviewModel, qaHistory } from '../interview/interview-state.ts';
 import { Link, paths } from '../router.tsx';
 import { buildSeedEdit, draftFromSeed, problemLines, seedEditChanges, type SeedDraft } from '../seed/seed-edit.ts';
+import { useRunControls, type RunControlsApi } from '../run/use-run-controls.ts';
 import { seedSeenInEvents, sessionMode } from '../session-mode.ts';
 import { useSessionEvents } from '../stream/hooks.ts';
 import { useRefreshOnSessionEvents } from '../stream/refresh-on-events.ts';
 
-/** A session by status: the interview, the seed review, or (for now, for runs) the event stream. */
+/** A session by status: the interview, the seed review, the run, or the bare event stream. */
 export function SessionPage({ sessionId }: { sessionId: string }) {
   const stream = useSessionEvents(sessionId);
   const { view } = stream;
-  const detail = useQuery(sessionDetailQuery(sessionId));
+  const detail = useQuery({
+    ...sessionDetailQuery(sessionId),
+    // A queue moves without an event in this session's log; while waiting, ask now and then.
+    refetchInterval: (query) => (query.state.data?.run.state === 'queued' ? 2_000 : false),
+  });
   const listed = useQuery({
     ...sessionsQuery(),
     select: (data) => data.sessions.find((s) => s.id === sessionId) ?? null,
@@ -33,7 +39,9 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
   const summary = detail.data?.session ?? listed.data ?? null;
   const status = view.status ?? summary?.status ?? null;
   const seedInEvents = useMemo(() => seedSeenInEvents(view.recent), [view.recent]);
-  const mode = sessionMode(status, detail.data?.has_seed === true || seedInEvents);
+  const mode = sessionMode(status, detail.data?.has_seed === true || seedInEvents, detail.data?.run.state);
+  const controls = useRunControls(sessionId);
+  const mainLog = mode === 'events' || mode === 'run';
 
   return (
     <section className="page" data-testid="session-page" data-session-id={sessionId} data-mode={mode}>
@@ -72,13 +80,14 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
       )}
       {mode === 'seed' && (
         <>
-          <SeedSection sessionId={sessionId} />
+          <SeedSection sessionId={sessionId} controls={controls} />
           <TranscriptSection events={view.recent} />
         </>
       )}
+      {mode === 'run' && <RunSection status={status} detail={detail.data ?? null} lastStop={view.lastStop} controls={controls} />}
 
       {/* Keyed by whether it is the main view, so it opens or folds when the page changes mode. */}
-      <EventLog key={String(mode === 'events')} stream={stream} defaultOpen={mode === 'events'} />
+      <EventLog key={String(mainLog)} stream={stream} defaultOpen={mainLog} />
     </section>
   );
 }
@@ -131,7 +140,40 @@ function TranscriptSection({ events }: { events: readonly TilthEvent[] }) {
   return <InterviewTranscript history={history} exploration={exploration} />;
 }
 
-function SeedSection({ sessionId }: { sessionId: string }) {
+function RunSection(props: { status: SessionStatus | null; detail: SessionDetail | null; lastStop: StopReason | null; controls: RunControlsApi }) {
+  const { status, detail, controls } = props;
+  const { start, stop, note } = controls;
+  const actionError = stop.error ?? start.error;
+  return (
+    <RunView
+      status={status}
+      run={detail?.run ?? { state: 'idle', queue_position: null }}
+      // The detail is refetched on every stop; the stream's own stop covers the moment between.
+      lastStop={detail?.session.last_stop ?? props.lastStop}
+      lastError={detail?.last_error ?? null}
+      usage={detail?.usage ?? null}
+      caps={detail?.caps ?? null}
+      tasks={detail?.tasks ?? []}
+      stopping={stop.isPending}
+      resuming={start.isPending}
+      sendingNote={note.isPending}
+      actionError={actionError?.message ?? null}
+      noteError={note.error?.message ?? null}
+      onStop={() => {
+        start.reset();
+        if (!stop.isPending) stop.mutate();
+      }}
+      onResume={() => {
+        stop.reset();
+        if (!start.isPending) start.mutate();
+      }}
+      onSendNote={(text, onSent) => note.mutate(text, { onSuccess: onSent })}
+    />
+  );
+}
+
+function SeedSection({ sessionId, controls }: { sessionId: string; controls: RunControlsApi }) {
+  const { start } = controls;
   const queryClient = useQueryClient();
   const seed = useQuery(seedQuery(sessionId));
   const [draft, setDraft] = useState<SeedDraft | null>(null);
@@ -175,6 +217,11 @@ function SeedSection({ sessionId }: { sessionId: string }) {
       onSave={() => {
         if (edit !== null && !save.isPending) save.mutate({ sessionId, edit });
       }}
+      onRun={() => {
+        if (!start.isPending) start.mutate();
+      }}
+      starting={start.isPending}
+      runError={start.error?.message ?? null}
     />
   );
 }

@@ -22,6 +22,12 @@ const DETAIL_EVENTS = new Set<TilthEvent['type']>([
   'seed_committed',
   'seed_edited',
   'stop',
+  // The run: the plan's task statuses, the run state and the spend.
+  'session_resume',
+  'context_reset',
+  'task_done',
+  'task_failed',
+  'commit',
 ]);
 const SEED_EVENTS = new Set<TilthEvent['type']>(['status_changed', 'session_prepared', 'seed_committed', 'seed_edited']);
 
@@ -31,8 +37,8 @@ export function refreshTargets(events: readonly TilthEvent[], afterSeq: number):
   for (let i = events.length - 1; i >= 0; i--) {
     const event = events[i];
     if (event === undefined || event.seq <= afterSeq) break;
-    // An interview model call moves the interview's token and cost totals.
-    if (DETAIL_EVENTS.has(event.type) || (event.type === 'model_call' && event.data.phase === 'interview')) targets.detail = true;
+    // A model call moves the token and cost totals (the interview's or the run's).
+    if (DETAIL_EVENTS.has(event.type) || event.type === 'model_call') targets.detail = true;
     if (SEED_EVENTS.has(event.type)) targets.seed = true;
     if (targets.detail && targets.seed) break;
   }
