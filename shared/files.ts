@@ -63,6 +63,12 @@ export const CheckpointSchema = z.object({
   interview_usage: UsageSchema.default(EMPTY_USAGE),
   /** The worker's shell and the checks may reach the network (the sandbox cuts it otherwise). */
   allow_network: z.boolean().default(false),
+  /** Set once the session branch is merged (the backup ref undoes it). */
+  merged: z
+    .object({ strategy: z.enum(['merge', 'squash', 'ff']), into: z.string(), sha: z.string(), backup_ref: z.string(), undo: z.string(), at: z.iso.datetime() })
+    .nullable()
+    .default(null),
+  pushed: z.object({ remote: z.string(), branch: z.string(), at: z.iso.datetime() }).nullable().default(null),
   last_stop: StopReasonSchema.nullable().default(null),
   last_error: z.string().nullable().default(null),
   created_at: z.iso.datetime(),

@@ -15,7 +15,7 @@ import { ProviderFailureError } from '../llm/errors.ts';
 import { assistantHistoryMessage } from '../llm/reply.ts';
 import { abortableSleep } from '../llm/retry.ts';
 import { loadPrompt } from '../prompts.ts';
-import { appendLedger, LEDGER_INJECT_LIMIT, progressTail, readLedger, takePendingNotes } from '../store/run-files.ts';
+import { appendCheckAttempt, appendLedger, LEDGER_INJECT_LIMIT, progressTail, readLedger, takePendingNotes } from '../store/run-files.ts';
 import { CHECKS_FAILED_PREFIX, DUPLICATE_CASE, formatRejectFeedback, parseCase, WORKER_NO_CASE_NUDGE } from './case.ts';
 import { runChecks, type CheckResult } from './checks.ts';
 import { evaluate } from './evaluator.ts';
@@ -192,6 +192,7 @@ export async function runTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, 
     });
     signal.throwIfAborted();
     run.emit({ type: 'validator_run', data: { ...base, passed: checks.passed, results: checks.results } });
+    appendCheckAttempt(run.sessionDir, task.id, { ts: new Date().toISOString(), iter, passed: checks.passed, results: checks.results });
     if (!checks.passed) {
       answer(`${CHECKS_FAILED_PREFIX}\n\n${checksReport(checks.results)}`);
       continue;

@@ -17,7 +17,13 @@ export class GitError extends AppError {
 /** Used only when the repo and the machine have no git identity, so commits never fail on it. */
 const FALLBACK_IDENTITY = ['-c', 'user.name=Tilth', '-c', 'user.email=tilth@localhost'];
 
-function git(dir: string): SimpleGit {
+/** `-c` flags giving a commit an identity when the repo and the machine have none. */
+export async function identityArgs(dir: string): Promise<string[]> {
+  const hasIdentity = (await git(dir).raw(['config', '--get', 'user.email']).catch(() => '')).trim() !== '';
+  return hasIdentity ? [] : FALLBACK_IDENTITY;
+}
+
+export function git(dir: string): SimpleGit {
   // A hostile repo config must not run a program when Tilth only wants to read: no fsmonitor.
   // (Output is never a TTY, so no pager runs either.)
   // (simple-git refuses any fsmonitor setting unless told this one is deliberate.)
@@ -123,9 +129,8 @@ export async function commitAll(
   const staged = (await g.raw(['diff', '--cached', '--name-only'])).trim();
   if (staged === '' && !options.allowEmpty) return null;
   const message = body ? `${subject}\n\n${body}` : subject;
-  const hasIdentity = (await g.raw(['config', '--get', 'user.email']).catch(() => '')).trim() !== '';
   try {
-    await g.raw([...(hasIdentity ? [] : FALLBACK_IDENTITY), 'commit', '--no-verify', '-q', ...(options.allowEmpty ? ['--allow-empty'] : []), '-m', message]);
+    await g.raw([...(await identityArgs(worktree)), 'commit', '--no-verify', '-q', ...(options.allowEmpty ? ['--allow-empty'] : []), '-m', message]);
   } catch (err) {
     throw new GitError(`The commit "${subject}" failed: ${(err as Error).message}`, { cause: err });
   }

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { LedgerEntrySchema, SteeringNoteSchema, TaskIdSchema, type LedgerEntry, type SteeringNote } from '../../shared/files.ts';
+import { CheckAttemptSchema, type CheckAttempt } from '../../shared/review.ts';
 import { appendJsonl, readJsonl, rewriteJsonl } from './jsonl.ts';
 import { FILES } from './session-store.ts';
 
@@ -26,6 +27,15 @@ export function appendLedger(sessionDir: string, taskId: string, entry: LedgerEn
 export function readLedger(sessionDir: string, taskId: string, limit?: number): LedgerEntry[] {
   const all = readJsonl(ledgerFile(sessionDir, taskId), LedgerEntrySchema);
   return limit === undefined ? all : limit <= 0 ? [] : all.slice(-limit);
+}
+
+/** Every check run of a task's cases, for the task review (failed ones never reach the ledger). */
+export function appendCheckAttempt(sessionDir: string, taskId: string, attempt: CheckAttempt): void {
+  appendJsonl(path.join(sessionDir, FILES.checksDir, `${TaskIdSchema.parse(taskId)}.jsonl`), CheckAttemptSchema, attempt);
+}
+
+export function readCheckAttempts(sessionDir: string, taskId: string): CheckAttempt[] {
+  return readJsonl(path.join(sessionDir, FILES.checksDir, `${TaskIdSchema.parse(taskId)}.jsonl`), CheckAttemptSchema);
 }
 
 /** `<id>\tdone\t<title>` or `<id>\tfailed:<reason>\t<title>`, one line per task outcome. */

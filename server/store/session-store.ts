@@ -25,6 +25,7 @@ export const FILES = {
   interview: 'interview.json',
   progress: 'progress.txt',
   ledgerDir: 'ledger',
+  checksDir: 'checks',
   steering: 'steering.jsonl',
   summary: 'summary.json',
   learnings: 'proposed-learnings.md',

@@ -1,0 +1,196 @@
+/**
+ * Merging a session branch into its base branch without ever leaving the user's repo half-merged
+ * (SPEC §7):
+ *
+ * 1. Refuse at once when the base branch is checked out somewhere with uncommitted changes.
+ * 2. Build the merge (merge commit, squash or fast-forward) in a scratch worktree, detached at
+ *    the base branch's tip; a conflict is aborted there and refused, naming the files.
+ * 3. Run the acceptance tests of every done task on that result, in the scratch worktree.
+ * 4. Only then move the base branch, with compare-and-swap on its old sha: `merge --ff-only` in
+ *    the (clean) checkout that has it, so its files follow, or `update-ref` when none has it.
+ *    The old tip is kept as `refs/tilth/backups/<session>`, and the undo command is recorded.
+ *
+ * A preview runs steps 1–3 and remembers the result, so the merge that follows need not run the
+ * tests again while neither branch has moved.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { SeedMetaSchema, type Checkpoint } from '../../shared/files.ts';
+import type { MergePreview, MergeResult, MergeStrategy } from '../../shared/review.ts';
+import { runChecks, type CheckResult } from '../engine/checks.ts';
+import { detectSandbox } from '../engine/sandbox.ts';
+import { AppError, ConflictError } from '../errors.ts';
+import { taskIdOfTestFile } from '../interview/presets.ts';
+import { git, identityArgs } from '../git/repo.ts';
+import { readJsonFile } from '../store/json-file.ts';
+import { FILES, type SessionStore } from '../store/session-store.ts';
+import { branchHead, mergeAllowed, readPrd } from './review.ts';
+
+interface Built {
+  strategy: MergeStrategy;
+  into: string;
+  baseSha: string;
+  headSha: string;
+  resultSha: string;
+  tests: CheckResult[];
+  passed: boolean;
+}
+
+/** The last preview per session; a merge reuses it while the base and the branch have not moved. */
+const previews = new Map<string, Built>();
+
+/** The worktree that has `branch` checked out, if any (the main one included). */
+async function checkoutOf(repo: string, branch: string): Promise<string | null> {
+  const out = await git(repo).raw(['worktree', 'list', '--porcelain']);
+  let current: string | null = null;
+  for (const line of out.split('\n')) {
+    if (line.startsWith('worktree ')) current = line.slice('worktree '.length);
+    else if (line === `branch refs/heads/${branch}` && current && fs.existsSync(current)) return current;
+  }
+  return null;
+}
+
+async function refuseIfDirty(repo: string, branch: string): Promise<string | null> {
+  const checkout = await checkoutOf(repo, branch);
+  if (!checkout) return null;
+  const dirty = (await git(checkout).raw(['status', '--porcelain', '--untracked-files=no'])).trim();
+  if (dirty) {
+    const files = dirty.split('\n').map((l) => l.slice(3)).slice(0, 10);
+    throw new ConflictError(
+      'base_dirty',
+      `${branch} is checked out in ${checkout} with uncommitted changes (${files.join(', ')}${dirty.split('\n').length > 10 ? ', …' : ''}). Commit or stash them, then merge again; nothing was changed.`,
+    );
+  }
+  return checkout;
+}
+
+function checkpointFor(store: SessionStore, id: string): Checkpoint & { base_branch: string } {
+  const cp = store.readCheckpoint(id);
+  if (!cp.base_branch) throw new ConflictError('no_base_branch', 'The session started from a detached HEAD, so there is no base branch to merge into; push the branch instead.');
+  return cp as Checkpoint & { base_branch: string };
+}
+
+async function build(store: SessionStore, id: string, strategy: MergeStrategy, signal?: AbortSignal): Promise<Built> {
+  const cp = checkpointFor(store, id);
+  const into = cp.base_branch;
+  const baseSha = await branchHead(cp.source, into);
+  const headSha = await branchHead(cp.source, cp.branch);
+  if (!baseSha) throw new ConflictError('base_missing', `The base branch ${into} no longer exists in ${cp.source}.`);
+  const prd = readPrd(store, id);
+  const allowedNow = mergeAllowed(cp, headSha, prd.some((t) => t.status === 'done'));
+  if (!allowedNow.allowed) throw new ConflictError('session_not_mergeable', `This session cannot be merged: ${allowedNow.reason}.`);
+  await refuseIfDirty(cp.source, into);
+
+  const cached = previews.get(id);
+  if (cached && cached.strategy === strategy && cached.baseSha === baseSha && cached.headSha === headSha) return cached;
+
+  const scratch = path.join(store.dir(id), 'merge-scratch');
+  const repo = git(cp.source);
+  fs.rmSync(scratch, { recursive: true, force: true });
+  await repo.raw(['worktree', 'prune']);
+  await repo.raw(['worktree', 'add', '--detach', scratch, baseSha]);
+  try {
+    const s = git(scratch);
+    const identity = await identityArgs(scratch);
+    const title = cp.title || cp.brief.split('\n')[0] || cp.branch;
+    if (strategy === 'ff') {
+      const ancestor = await s.raw(['merge-base', '--is-ancestor', baseSha, headSha!]).then(
+        () => true,
+        () => false,
+      );
+      if (!ancestor) throw new ConflictError('ff_impossible', `${into} has moved on since the session started, so it cannot be fast-forwarded; choose a merge commit or a squash.`);
+      await s.raw(['checkout', '-q', '--detach', headSha!]);
+    } else {
+      const args = strategy === 'merge' ? ['merge', '--no-ff', '--no-edit', '-m', `Merge ${cp.branch}: ${title}`, headSha!] : ['merge', '--squash', headSha!];
+      try {
+        await s.raw([...identity, ...args]);
+      } catch (err) {
+        const conflicted = (await s.raw(['diff', '--name-only', '--diff-filter=U']).catch(() => '')).trim();
+        if (conflicted) {
+          throw new ConflictError('merge_conflict', `Merging ${cp.branch} into ${into} conflicts in ${conflicted.split('\n').join(', ')}. Nothing was changed; resolve it in git yourself, or rebase the session branch.`);
+        }
+        throw new AppError('merge_failed', `git could not merge ${cp.branch} into ${into}: ${(err as Error).message}`, 409);
+      }
+      if (strategy === 'squash') {
+        const tasks = prd.filter((t) => t.status === 'done').map((t) => `- ${t.id}: ${t.title}`);
+        await s.raw([...identity, 'commit', '--no-verify', '-q', '-m', title, '-m', `Squashed from ${cp.branch} by Tilth:\n${tasks.join('\n')}`]);
+      }
+    }
+    const resultSha = (await s.raw(['rev-parse', 'HEAD'])).trim();
+    const tests = await testsOn(store, id, cp, scratch, signal);
+    const built: Built = { strategy, into, baseSha, headSha: headSha!, resultSha, tests, passed: tests.every((t) => t.passed) };
+    previews.set(id, built);
+    return built;
+  } finally {
+    await repo.raw(['worktree', 'remove', '--force', scratch]).catch(() => {});
+    fs.rmSync(scratch, { recursive: true, force: true });
+    await repo.raw(['worktree', 'prune']).catch(() => {});
+  }
+}
+
+/** The acceptance tests of every done task, on the merge result. */
+async function testsOn(store: SessionStore, id: string, cp: Checkpoint, dir: string, signal?: AbortSignal): Promise<CheckResult[]> {
+  const meta = readJsonFile(store.file(id, FILES.seedMeta), SeedMetaSchema);
+  if (!meta) return [];
+  const done = new Set(readPrd(store, id).filter((t) => t.status === 'done').map((t) => t.id));
+  const files = Object.keys(meta.locked_tests).filter((f) => done.has(taskIdOfTestFile(meta.checks_preset, f) ?? ''));
+  if (files.length === 0) return [];
+  const { results } = await runChecks({
+    worktree: dir,
+    preset: meta.checks_preset,
+    customChecks: cp.custom_checks ?? meta.custom_checks,
+    testFiles: files.sort(),
+    changedFiles: [],
+    lockedTests: {},
+    sandbox: detectSandbox().available ? { worktree: dir, hide: [store.root], network: cp.allow_network } : null,
+    ...(signal ? { signal } : {}),
+  });
+  return results;
+}
+
+export async function previewMerge(store: SessionStore, id: string, strategy: MergeStrategy): Promise<MergePreview> {
+  const b = await build(store, id, strategy);
+  return { strategy, into: b.into, base_sha: b.baseSha, head_sha: b.headSha, tests: b.tests, passed: b.passed };
+}
+
+export async function merge(store: SessionStore, id: string, strategy: MergeStrategy, override: boolean): Promise<MergeResult> {
+  const b = await build(store, id, strategy);
+  if (!b.passed && !override) {
+    const failed = b.tests.filter((t) => !t.passed).map((t) => t.name);
+    throw new ConflictError('merge_tests_failed', `The acceptance tests fail on the merge result (${failed.join(', ')}); nothing was merged. Merge anyway only if you have read why.`);
+  }
+  const cp = checkpointFor(store, id);
+  const repo = git(cp.source);
+  const backupRef = `refs/tilth/backups/${id}`;
+  const checkout = await refuseIfDirty(cp.source, b.into);
+  await repo.raw(['update-ref', backupRef, b.baseSha]);
+  try {
+    if (checkout) {
+      // Moves the branch, the index and the files together, and only if it is a fast-forward of
+      // exactly what we built on; a clean tree means nothing of the user's can be lost.
+      const tip = (await git(checkout).raw(['rev-parse', 'HEAD'])).trim();
+      if (tip !== b.baseSha) throw new ConflictError('base_moved', `${b.into} moved while the merge was being prepared; merge again.`);
+      await git(checkout).raw(['merge', '--ff-only', '-q', b.resultSha]);
+    } else {
+      await repo.raw(['update-ref', '-m', `tilth: merge ${cp.branch}`, `refs/heads/${b.into}`, b.resultSha, b.baseSha]);
+    }
+  } catch (err) {
+    await repo.raw(['update-ref', '-d', backupRef]).catch(() => {});
+    previews.delete(id);
+    if (err instanceof AppError) throw err;
+    throw new ConflictError('merge_failed', `${b.into} could not be moved to the merge result: ${(err as Error).message}. Nothing was changed.`);
+  }
+  previews.delete(id);
+  const undo = checkout
+    ? `git -C ${JSON.stringify(checkout)} reset --keep ${backupRef}`
+    : `git -C ${JSON.stringify(cp.source)} update-ref refs/heads/${b.into} ${backupRef}`;
+  store.updateCheckpoint(id, () => ({ merged: { strategy, into: b.into, sha: b.resultSha, backup_ref: backupRef, undo, at: new Date().toISOString() } }));
+  store.emit(id, { type: 'merge', data: { strategy, into: b.into, sha: b.resultSha, backup_ref: backupRef } });
+  store.setStatus(id, 'merged');
+  return { into: b.into, sha: b.resultSha, backup_ref: backupRef, undo, tests: b.tests, passed: b.passed };
+}
+
+/** Forgets a session's preview (it was discarded). */
+export function forgetPreview(id: string): void {
+  previews.delete(id);
+}

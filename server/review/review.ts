@@ -1,0 +1,118 @@
+/**
+ * The task review and the session review (SPEC §7): what each task changed, argued and was told,
+ * and what the whole session branch holds, with what may be done with it now.
+ */
+import fs from 'node:fs';
+import { execa } from 'execa';
+import { PrdSchema, type Checkpoint, type PrdEntry } from '../../shared/files.ts';
+import type { SessionReview, TaskReview } from '../../shared/review.ts';
+import { SummarySchema } from '../../shared/summary.ts';
+import { NotFoundError } from '../errors.ts';
+import { commitsIn, diffBetween, type CommitInfo } from '../git/diff.ts';
+import { git } from '../git/repo.ts';
+import { readJsonFile } from '../store/json-file.ts';
+import { readCheckAttempts, readLedger } from '../store/run-files.ts';
+import { FILES, type SessionStore } from '../store/session-store.ts';
+
+export function readPrd(store: SessionStore, id: string): PrdEntry[] {
+  return readJsonFile(store.file(id, FILES.prd), PrdSchema) ?? [];
+}
+
+/** The branch's head, or null when it is gone (cleansed, or deleted by hand). */
+export async function branchHead(repo: string, branch: string): Promise<string | null> {
+  if (!fs.existsSync(repo)) return null;
+  const out = await git(repo)
+    .raw(['for-each-ref', '--format=%(objectname)', `refs/heads/${branch}`])
+    .catch(() => '');
+  return out.trim() || null;
+}
+
+/** Commits on the session branch since its base (the seed commit included). */
+async function sessionCommits(cp: Checkpoint): Promise<{ head: string | null; commits: CommitInfo[] }> {
+  const head = await branchHead(cp.source, cp.branch);
+  if (!head || !cp.base_sha) return { head, commits: [] };
+  return { head, commits: await commitsIn(cp.source, `${cp.base_sha}..${head}`) };
+}
+
+export async function taskReview(store: SessionStore, id: string, taskId: string): Promise<TaskReview> {
+  const task = readPrd(store, id).find((t) => t.id === taskId);
+  if (!task) throw new NotFoundError('task_not_found', `Session ${id} has no task ${taskId}.`);
+  const cp = store.readCheckpoint(id);
+  const { commits } = await sessionCommits(cp);
+  const mine = commits.filter((c) => c.subject.startsWith(`${taskId}: `) && !c.subject.startsWith(`${taskId}: FAILED (`));
+  const ledger = readLedger(store.dir(id), taskId);
+  const summary = readJsonFile(store.file(id, FILES.summary), SummarySchema);
+  return {
+    task,
+    commits: mine,
+    final_case: [...ledger].reverse().find((e) => e.case)?.case ?? null,
+    ledger,
+    checks: readCheckAttempts(store.dir(id), taskId),
+    stats: summary?.tasks[taskId] ?? null,
+  };
+}
+
+export async function taskDiff(store: SessionStore, id: string, taskId: string) {
+  const review = await taskReview(store, id, taskId);
+  const cp = store.readCheckpoint(id);
+  const first = review.commits[0];
+  const last = review.commits.at(-1);
+  if (!first || !last) return { files: [], text: '', truncated: false };
+  return diffBetween(cp.source, `${first.sha}^`, last.sha);
+}
+
+export async function remotes(repo: string): Promise<string[]> {
+  if (!fs.existsSync(repo)) return [];
+  const out = await git(repo)
+    .raw(['remote'])
+    .catch(() => '');
+  return out.split('\n').filter(Boolean).sort();
+}
+
+/** Whether `gh` is installed and signed in (checked per request: it is cheap and can change). */
+export async function ghReady(): Promise<boolean> {
+  const result = await execa('gh', ['auth', 'status'], { reject: false, timeout: 10_000, stdin: 'ignore' }).catch(() => null);
+  return result?.exitCode === 0;
+}
+
+const allowed = (ok: boolean, reason: string) => ({ allowed: ok, reason: ok ? null : reason });
+
+export async function sessionReview(store: SessionStore, id: string): Promise<SessionReview> {
+  const cp = store.readCheckpoint(id);
+  const { head, commits } = await sessionCommits(cp);
+  const diff = head && cp.base_sha ? await diffBetween(cp.source, cp.base_sha, head) : { files: [], text: '', truncated: false };
+  const learningsFile = store.file(id, FILES.learnings);
+  const names = await remotes(cp.source);
+  const gh = names.length > 0 && (await ghReady());
+  const hasWork = commits.some((c) => /^T-\d{3,}: /.test(c.subject) && !/^T-\d{3,}: FAILED \(/.test(c.subject));
+  return {
+    branch: cp.branch,
+    base_branch: cp.base_branch,
+    base_sha: cp.base_sha,
+    head_sha: head,
+    tasks: readPrd(store, id),
+    commits,
+    diff,
+    learnings: fs.existsSync(learningsFile) ? fs.readFileSync(learningsFile, 'utf8') : null,
+    actions: {
+      merge: mergeAllowed(cp, head, hasWork),
+      push: { ...allowed(head !== null && MERGEABLE.has(cp.status) && names.length > 0, head === null ? 'the session branch is gone' : names.length === 0 ? 'the repository has no remotes' : `a ${cp.status} session cannot be pushed`), remotes: names },
+      pr: { ...allowed(head !== null && names.length > 0 && cp.status !== 'archived', names.length === 0 ? 'the repository has no remotes' : 'the session branch is gone'), gh },
+      cleanse: allowed(cp.status !== 'archived' && (cp.merged !== null || cp.pushed !== null), cp.status === 'archived' ? 'already archived' : 'merge or push the branch first: cleansing removes it'),
+    },
+    merged: cp.merged ? { into: cp.merged.into, sha: cp.merged.sha, backup_ref: cp.merged.backup_ref, undo: cp.merged.undo } : null,
+    pushed: cp.pushed ? { remote: cp.pushed.remote, branch: cp.pushed.branch } : null,
+  };
+}
+
+/** Sessions whose branch may be merged or pushed: the run is over or paused. */
+export const MERGEABLE = new Set<Checkpoint['status']>(['all_done', 'stopped', 'merged']);
+
+export function mergeAllowed(cp: Checkpoint, head: string | null, hasWork: boolean): { allowed: boolean; reason: string | null } {
+  if (cp.status === 'merged') return { allowed: false, reason: `already merged into ${cp.merged?.into ?? cp.base_branch}` };
+  if (cp.status !== 'all_done' && cp.status !== 'stopped') return { allowed: false, reason: `a ${cp.status} session cannot be merged; ${cp.status === 'running' ? 'stop the run first' : 'finish the run first'}` };
+  if (!cp.base_branch) return { allowed: false, reason: 'the session started from a detached HEAD, so there is no base branch to merge into; push the branch instead' };
+  if (!head) return { allowed: false, reason: 'the session branch is gone' };
+  if (!hasWork) return { allowed: false, reason: 'no task has been committed yet' };
+  return { allowed: true, reason: null };
+}

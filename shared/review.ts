@@ -1,0 +1,119 @@
+/**
+ * Review and getting the work out (SPEC §7): the task review, the session review, and the merge,
+ * push, PR and cleanse actions. Diffs travel as unified-diff text plus a file list; the web parses
+ * and renders the text.
+ */
+import { z } from 'zod';
+import { CheckResultSchema } from './events.ts';
+import { CaseSchema, LedgerEntrySchema, PrdEntrySchema, TaskIdSchema } from './files.ts';
+import { TaskSummarySchema } from './summary.ts';
+
+export const TaskParamsSchema = z.strictObject({
+  id: z.string(),
+  taskId: TaskIdSchema,
+});
+
+export const DiffFileSchema = z.object({
+  path: z.string(),
+  /** The old path of a rename. */
+  old_path: z.string().nullable(),
+  status: z.enum(['added', 'modified', 'deleted', 'renamed']),
+  additions: z.number().int().nonnegative(),
+  deletions: z.number().int().nonnegative(),
+  binary: z.boolean(),
+});
+export type DiffFile = z.infer<typeof DiffFileSchema>;
+
+/** The unified diff is cut past this many characters (the file list is always whole). */
+export const DIFF_TEXT_CAP = 2_000_000;
+
+export const DiffSchema = z.object({
+  files: z.array(DiffFileSchema),
+  /** `git diff` output (no binary payloads: binary files appear as "Binary files differ"). */
+  text: z.string(),
+  truncated: z.boolean(),
+});
+export type Diff = z.infer<typeof DiffSchema>;
+
+export const CommitSchema = z.object({ sha: z.string(), subject: z.string(), date: z.string() });
+
+/** One check run of a case, in order: failed ones included (those never reached the evaluator). */
+export const CheckAttemptSchema = z.object({
+  ts: z.string(),
+  iter: z.number().int(),
+  passed: z.boolean(),
+  results: z.array(CheckResultSchema),
+});
+export type CheckAttempt = z.infer<typeof CheckAttemptSchema>;
+
+export const TaskReviewSchema = z.object({
+  task: PrdEntrySchema,
+  commits: z.array(CommitSchema),
+  /** The worker's last case (the accepted one for a done task); null if it never made one. */
+  final_case: CaseSchema.nullable(),
+  /** Every verdict, oldest first. */
+  ledger: z.array(LedgerEntrySchema),
+  checks: z.array(CheckAttemptSchema),
+  /** Iterations, cost, duration and counts from summary.json; null before the task ran. */
+  stats: TaskSummarySchema.nullable(),
+});
+export type TaskReview = z.infer<typeof TaskReviewSchema>;
+
+export const SessionReviewSchema = z.object({
+  branch: z.string(),
+  base_branch: z.string().nullable(),
+  base_sha: z.string().nullable(),
+  /** The session branch's head, null when the branch is gone (cleansed). */
+  head_sha: z.string().nullable(),
+  tasks: z.array(PrdEntrySchema),
+  commits: z.array(CommitSchema),
+  diff: DiffSchema,
+  /** proposed-learnings.md, or null when the run proposed none. */
+  learnings: z.string().nullable(),
+  /** What may be done now, with the reason when not. */
+  actions: z.object({
+    merge: z.object({ allowed: z.boolean(), reason: z.string().nullable() }),
+    push: z.object({ allowed: z.boolean(), reason: z.string().nullable(), remotes: z.array(z.string()) }),
+    pr: z.object({ allowed: z.boolean(), reason: z.string().nullable(), gh: z.boolean() }),
+    cleanse: z.object({ allowed: z.boolean(), reason: z.string().nullable() }),
+  }),
+  merged: z.object({ into: z.string(), sha: z.string(), backup_ref: z.string(), undo: z.string() }).nullable(),
+  pushed: z.object({ remote: z.string(), branch: z.string() }).nullable(),
+});
+export type SessionReview = z.infer<typeof SessionReviewSchema>;
+
+export const MergeStrategySchema = z.enum(['merge', 'squash', 'ff']);
+export type MergeStrategy = z.infer<typeof MergeStrategySchema>;
+
+/** The dry run: the merge built in a scratch worktree and every acceptance test run on it. */
+export const MergePreviewRequestSchema = z.strictObject({ strategy: MergeStrategySchema });
+export const MergePreviewSchema = z.object({
+  strategy: MergeStrategySchema,
+  into: z.string(),
+  /** The base branch's sha the preview was built on; the merge refuses if it moved since. */
+  base_sha: z.string(),
+  head_sha: z.string(),
+  tests: z.array(CheckResultSchema),
+  passed: z.boolean(),
+});
+export type MergePreview = z.infer<typeof MergePreviewSchema>;
+
+export const MergeRequestSchema = z.strictObject({
+  strategy: MergeStrategySchema,
+  /** Merge even though the acceptance tests fail on the merge result. */
+  override_failed_tests: z.boolean().optional(),
+});
+export const MergeResultSchema = z.object({
+  into: z.string(),
+  sha: z.string(),
+  backup_ref: z.string(),
+  /** The command that undoes the merge. */
+  undo: z.string(),
+  tests: z.array(CheckResultSchema),
+  passed: z.boolean(),
+});
+export type MergeResult = z.infer<typeof MergeResultSchema>;
+
+export const PushRequestSchema = z.strictObject({ remote: z.string().min(1, 'name the remote, e.g. origin').max(200) });
+export const PrRequestSchema = z.strictObject({ remote: z.string().min(1).max(200).optional() });
+export const PrResultSchema = z.object({ url: z.string(), via: z.enum(['gh', 'compare_url']) });
