@@ -14,6 +14,7 @@ import type { ModelClient } from './llm/client.ts';
 import { authRoutes } from './routes/auth.ts';
 import { configRoutes } from './routes/config.ts';
 import { healthRoutes } from './routes/health.ts';
+import { reviewRoutes } from './routes/review.ts';
 import { runRoutes } from './routes/run.ts';
 import { seedingRoutes } from './routes/seeding.ts';
 import { sessionRoutes } from './routes/sessions.ts';
@@ -94,6 +95,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   sessionRoutes(app, deps);
   seedingRoutes(app, deps);
   runRoutes(app, deps);
+  reviewRoutes(app, deps);
   streamRoutes(app, deps);
   await staticRoutes(app, deps);
   return app;

@@ -199,5 +199,15 @@ export const RunRequestSchema = z.strictObject({
   allow_network: z.boolean().optional(),
 });
 export type RunRequest = z.infer<typeof RunRequestSchema>;
+export const ResumePlanSchema = z.object({
+  last_stop: z.string().nullable(),
+  retried: z.array(z.string()),
+  pending: z.array(z.string()),
+  repaired: z.array(z.string()),
+  unwind: z.boolean(),
+  worktree_missing: z.boolean(),
+  plan: z.string(),
+});
+export type ResumePlan = z.infer<typeof ResumePlanSchema>;
 export const RunResponseSchema = z.object({ session: SessionListItemSchema, run: RunStateSchema });
 export const StopResponseSchema = z.object({ session: SessionListItemSchema, was: z.enum(['running', 'queued']) });

@@ -94,6 +94,8 @@ const usageFields = {
   tokens_used_total: z.number().int().nonnegative(),
   cost_usd: z.number().nonnegative().nullable().optional(),
   cost_total_usd: z.number().nonnegative().optional(),
+  cached_tokens: z.number().int().nonnegative().optional(),
+  reasoning_tokens: z.number().int().nonnegative().optional(),
 };
 
 /** Payload schemas keyed by event type. Adding an event means adding one line here. */

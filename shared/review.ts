@@ -5,11 +5,11 @@
  */
 import { z } from 'zod';
 import { CheckResultSchema } from './events.ts';
-import { CaseSchema, LedgerEntrySchema, PrdEntrySchema, TaskIdSchema } from './files.ts';
+import { CaseSchema, LedgerEntrySchema, PrdEntrySchema, SessionIdSchema, TaskIdSchema } from './files.ts';
 import { TaskSummarySchema } from './summary.ts';
 
 export const TaskParamsSchema = z.strictObject({
-  id: z.string(),
+  id: SessionIdSchema,
   taskId: TaskIdSchema,
 });
 
@@ -116,4 +116,5 @@ export type MergeResult = z.infer<typeof MergeResultSchema>;
 
 export const PushRequestSchema = z.strictObject({ remote: z.string().min(1, 'name the remote, e.g. origin').max(200) });
 export const PrRequestSchema = z.strictObject({ remote: z.string().min(1).max(200).optional() });
+export const EmptyBodySchema = z.strictObject({});
 export const PrResultSchema = z.object({ url: z.string(), via: z.enum(['gh', 'compare_url']) });

@@ -8,8 +8,7 @@ const base = { task_id: 'T-001', trace_id: TRACE, span_id: SPAN };
 
 function fold(items: [string, EventInput][]) {
   const s = emptySummary('s1');
-  const clock = new Map<string, number>();
-  items.forEach(([ts, input], i) => addToSummary(s, { seq: i + 1, ts, ...input } as TilthEvent, clock));
+  items.forEach(([ts, input], i) => addToSummary(s, { seq: i + 1, ts, ...input } as TilthEvent));
   return SummarySchema.parse(s);
 }
 
@@ -42,6 +41,14 @@ describe('the summary fold', () => {
     expect(s.verdicts).toEqual({ accepts: 0, rejects: 1, rejection_categories: { weak_test: 1 } });
     expect(s.roles.evaluator!.calls).toBe(1);
     expect(s.tool_calls).toEqual({});
+    // The timeline: two attempts (failed, then done), the worker calls as iteration ticks, the verdict as a mark.
+    expect(s.timeline.attempts.map((a) => [a[0], a[4]])).toEqual([
+      ['T-001', 'failed'],
+      ['T-001', 'done'],
+    ]);
+    expect(s.timeline.iterations.map((i) => i[3])).toEqual([1, 1]);
+    expect(s.timeline.other_calls.map((c) => c[3])).toEqual(['evaluator']);
+    expect(s.timeline.verdicts.map((v) => [v[2], v[3], v[4]])).toEqual([['T-001', 'reject', 'weak_test']]);
   });
 
   it('ignores events it has already folded', () => {

@@ -32,7 +32,30 @@ export const TaskSummarySchema = z.object({
 });
 export type TaskSummary = z.infer<typeof TaskSummarySchema>;
 
-const RoleTotals = z.object({ calls: count, prompt_tokens: count, completion_tokens: count, cost_usd: z.number().nonnegative() });
+const RoleTotals = z.object({
+  calls: count,
+  prompt_tokens: count,
+  completion_tokens: count,
+  cached_tokens: count.default(0),
+  reasoning_tokens: count.default(0),
+  cost_usd: z.number().nonnegative(),
+});
+
+/** Series entries are tuples, so a long session's summary stays small. */
+const Ms = z.number();
+export const TimelineSchema = z.object({
+  /** Task attempts: [task_id, start seq, start ms, end ms or null, outcome or null]. */
+  attempts: z.array(z.tuple([z.string(), count, Ms, Ms.nullable(), z.enum(['done', 'failed', 'stopped']).nullable()])),
+  /** Worker model calls: [seq, ms, task_id, iter, prompt tokens]. */
+  iterations: z.array(z.tuple([count, Ms, z.string(), count, count])),
+  /** Evaluator and learnings calls: [seq, ms, task_id or null, role, prompt tokens]. */
+  other_calls: z.array(z.tuple([count, Ms, z.string().nullable(), z.string(), count])),
+  /** Verdicts: [seq, ms, task_id, verdict, category or null]. */
+  verdicts: z.array(z.tuple([count, Ms, z.string(), z.enum(['accept', 'reject']), z.string().nullable()])),
+});
+export type Timeline = z.infer<typeof TimelineSchema>;
+/** Per series; past it the oldest half is dropped (a chart of the recent past stays right). */
+export const TIMELINE_CAP = 50_000;
 
 export const SummarySchema = z.object({
   version: z.literal(2),
@@ -48,6 +71,9 @@ export const SummarySchema = z.object({
   verdicts: z.object({ accepts: count, rejects: count, rejection_categories: Counts }),
   empty_replies: count,
   stop: z.object({ reason: StopReasonSchema, ts: z.string() }).nullable(),
+  timeline: TimelineSchema.default({ attempts: [], iterations: [], other_calls: [], verdicts: [] }),
+  /** Per task, when its current attempt's last event was seen (for duration_ms). */
+  clock: z.record(z.string(), Ms).default({}),
 });
 export type Summary = z.infer<typeof SummarySchema>;
 
@@ -65,7 +91,27 @@ export function emptySummary(sessionId: string): Summary {
     verdicts: { accepts: 0, rejects: 0, rejection_categories: {} },
     empty_replies: 0,
     stop: null,
+    timeline: { attempts: [], iterations: [], other_calls: [], verdicts: [] },
+    clock: {},
   };
+}
+
+function push<T>(list: T[], item: T): void {
+  if (list.length >= TIMELINE_CAP) list.splice(0, TIMELINE_CAP / 2);
+  list.push(item);
+}
+
+/** Closes the task's open attempt, if any. */
+function endAttempt(s: Summary, taskId: string, at: number, outcome: 'done' | 'failed' | 'stopped'): void {
+  for (let i = s.timeline.attempts.length - 1; i >= 0; i--) {
+    const a = s.timeline.attempts[i]!;
+    if (a[0] !== taskId) continue;
+    if (a[3] === null) {
+      a[3] = at;
+      a[4] = outcome;
+    }
+    return;
+  }
 }
 
 function task(s: Summary, id: string): TaskSummary {
@@ -97,11 +143,8 @@ const bump = (counts: Record<string, number>, key: string) => {
   counts[key] = (counts[key] ?? 0) + 1;
 };
 
-/** Per task, when its current attempt's last event was seen (for duration); not persisted. */
-export type SummaryClock = Map<string, number>;
-
 /** Folds one event into the summary, in place. Events at or below `last_seq` are ignored. */
-export function addToSummary(s: Summary, event: TilthEvent, clock: SummaryClock = new Map()): void {
+export function addToSummary(s: Summary, event: TilthEvent): void {
   if (event.seq <= s.last_seq) return;
   s.last_seq = event.seq;
   s.last_event_at = event.ts;
@@ -112,25 +155,34 @@ export function addToSummary(s: Summary, event: TilthEvent, clock: SummaryClock 
     // its resume is not the task's time.
     const t = task(s, taskId);
     const at = Date.parse(event.ts);
-    const last = clock.get(taskId);
+    const last = s.clock[taskId];
     if (last !== undefined && at >= last) t.duration_ms += at - last;
-    clock.set(taskId, at);
+    s.clock[taskId] = at;
   }
   switch (event.type) {
     case 'session_start':
       if (event.data.phase === 'run') s.started_at = event.ts;
       break;
-    case 'context_reset':
+    case 'context_reset': {
+      const at = Date.parse(event.ts);
       task(s, event.data.task_id).status = 'in_progress';
-      clock.set(event.data.task_id, Date.parse(event.ts));
+      s.clock[event.data.task_id] = at;
+      endAttempt(s, event.data.task_id, at, 'stopped');
+      push(s.timeline.attempts, [event.data.task_id, event.seq, at, null, null]);
       break;
+    }
     case 'model_call': {
       const role = event.data.phase === 'self_improve' ? 'self_improve' : (event.data.role ?? 'worker');
-      const r = (s.roles[role] ??= { calls: 0, prompt_tokens: 0, completion_tokens: 0, cost_usd: 0 });
+      const r = (s.roles[role] ??= { calls: 0, prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, reasoning_tokens: 0, cost_usd: 0 });
       r.calls++;
       r.prompt_tokens += event.data.prompt_tokens;
       r.completion_tokens += event.data.eval_tokens;
+      r.cached_tokens += event.data.cached_tokens ?? 0;
+      r.reasoning_tokens += event.data.reasoning_tokens ?? 0;
       r.cost_usd += event.data.cost_usd ?? 0;
+      const at = Date.parse(event.ts);
+      if (role === 'worker' && taskId && event.data.iter !== undefined) push(s.timeline.iterations, [event.seq, at, taskId, event.data.iter, event.data.prompt_tokens]);
+      else if (role !== 'prep') push(s.timeline.other_calls, [event.seq, at, taskId, role, event.data.prompt_tokens]);
       if (taskId) {
         const t = task(s, taskId);
         t.prompt_tokens += event.data.prompt_tokens;
@@ -168,25 +220,32 @@ export function addToSummary(s: Summary, event: TilthEvent, clock: SummaryClock 
         }
       }
       t.last_verdict = { verdict: event.data.verdict, rejection_category: event.data.rejection_category ?? null, concern: event.data.concern };
+      push(s.timeline.verdicts, [event.seq, Date.parse(event.ts), event.data.task_id, event.data.verdict, event.data.rejection_category ?? null]);
       break;
     }
     case 'task_done': {
       const t = task(s, event.data.task_id);
       t.status = 'done';
       t.failure_reason = null;
+      endAttempt(s, event.data.task_id, Date.parse(event.ts), 'done');
       break;
     }
     case 'task_failed': {
       const t = task(s, event.data.task_id);
       t.status = 'failed';
       t.failure_reason = event.data.reason;
+      endAttempt(s, event.data.task_id, Date.parse(event.ts), 'failed');
       break;
     }
     case 'commit':
       task(s, event.data.task_id).commit = event.data.sha;
       break;
     case 'stop':
-      if (event.data.phase !== 'interview') s.stop = { reason: event.data.reason, ts: event.ts };
+      if (event.data.phase !== 'interview') {
+        s.stop = { reason: event.data.reason, ts: event.ts };
+        const at = Date.parse(event.ts);
+        for (const a of s.timeline.attempts) if (a[3] === null) endAttempt(s, a[0], at, 'stopped');
+      }
       break;
     default:
       break;

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { EventInput, StopReason, TilthEvent } from '../../shared/events.ts';
 import type { Caps, Checkpoint, CustomChecks, SeedMeta, Usage } from '../../shared/files.ts';
 import type { ChecksPreset } from '../../shared/seed.ts';
-import { addToSummary, type Summary, type SummaryClock } from '../../shared/summary.ts';
+import { addToSummary, type Summary } from '../../shared/summary.ts';
 import type { JobContext } from '../jobs/job-runner.ts';
 import type { ChatResult, ModelClient } from '../llm/client.ts';
 import type { SandboxPolicy } from './sandbox.ts';
@@ -43,7 +43,6 @@ export type Role = 'worker' | 'evaluator' | 'self_improve';
 
 export class RunContext {
   readonly startedAt: number;
-  readonly clock: SummaryClock = new Map();
   usage: Usage;
 
   constructor(
@@ -90,7 +89,7 @@ export class RunContext {
 
   emit(event: EventInput): TilthEvent {
     const stored = this.job.emit(event);
-    addToSummary(this.summary, stored, this.clock);
+    addToSummary(this.summary, stored);
     return stored;
   }
 
@@ -145,6 +144,8 @@ export class RunContext {
         model: result.model,
         prompt_tokens: result.usage.prompt_tokens,
         eval_tokens: result.usage.completion_tokens,
+        ...(result.usage.cached_tokens ? { cached_tokens: result.usage.cached_tokens } : {}),
+        ...(result.usage.reasoning_tokens ? { reasoning_tokens: result.usage.reasoning_tokens } : {}),
         tokens_used_total: usage.total_tokens,
         cost_usd: result.costUsd,
         cost_total_usd: usage.cost_usd,

@@ -202,10 +202,19 @@ describe('every stop is loud and resumable', () => {
     expect(git(wt, 'log', '-1', '--format=%s')).toBe('T-001: FAILED (iter_cap): Double');
     expect(fs.readFileSync(t.store.file(id, 'progress.txt'), 'utf8')).toBe('T-001\tfailed:iter_cap\tDouble\n');
 
+    const plan = await t.app.inject({ url: `/api/sessions/${id}/resume-plan`, headers: auth });
+    expect(plan.json()).toMatchObject({ retried: ['T-001'], pending: [], unwind: true, last_stop: 'iter_cap', worktree_missing: false });
+    expect(git(wt, 'log', '-1', '--format=%s')).toBe('T-001: FAILED (iter_cap): Double'); // the plan changed nothing
+
     fake.load({ models: { [WORKER]: [caseTurn(), noLearning], [EVAL]: [verdictTurn('accept')] } });
     await start(id);
     const after = await settled(id);
     expect(after.session.status).toBe('all_done');
+    expect((await t.app.inject({ url: `/api/sessions/${id}/resume-plan`, headers: auth })).statusCode).toBe(409);
+    const summary = (await t.app.inject({ url: `/api/sessions/${id}/summary`, headers: auth })).json();
+    expect(summary.tasks['T-001']).toMatchObject({ status: 'done', failure_reason: null });
+    expect(summary.timeline.attempts.map((a: unknown[]) => a[4])).toEqual(['failed', 'done']);
+    expect(summary.last_seq).toBe(t.store.log(id).lastSeq);
     const resume = ofType(id, 'session_resume')[0]!;
     expect(resume.data).toMatchObject({ retried: ['T-001'], unwound_commit: true, last_stop: 'iter_cap' });
     expect(resume.data.plan).toContain('retrying T-001 (was: failed)');

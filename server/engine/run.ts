@@ -10,10 +10,10 @@
  * so the retry is judged on all of its work — the Python edition never matched its own subject.
  */
 import fs from 'node:fs';
+import type { ResumePlan } from '../../shared/api.ts';
 import type { StopReason } from '../../shared/events.ts';
-import { PrdSchema, SeedMetaSchema, type PrdEntry } from '../../shared/files.ts';
-import { emptySummary, addToSummary, type Summary } from '../../shared/summary.ts';
-import { commitAll, gitDirs, headSubject, restoreWorktree, subjectsSince, undoLastCommit } from '../git/repo.ts';
+import { PrdSchema, SeedMetaSchema, type Checkpoint, type PrdEntry } from '../../shared/files.ts';
+import { commitAll, gitDirs, headSubject, restoreWorktree, subjectsIn, undoLastCommit } from '../git/repo.ts';
 import type { Config } from '../config.ts';
 import type { JobContext, JobRunner } from '../jobs/job-runner.ts';
 import { RunQueue } from '../jobs/run-queue.ts';
@@ -22,6 +22,7 @@ import { writeJsonAtomic } from '../store/atomic.ts';
 import { readJsonFile } from '../store/json-file.ts';
 import { appendProgress } from '../store/run-files.ts';
 import { FILES, type SessionStore } from '../store/session-store.ts';
+import { catchUp, currentSummary, saveSummary } from '../store/summary-file.ts';
 import { failpoint } from './failpoint.ts';
 import { proposeLearning } from './learnings.ts';
 import { CapReached, RunContext, traceId, type RunDeps } from './run-context.ts';
@@ -55,58 +56,53 @@ function progressHas(job: JobContext, line: string): boolean {
   }
 }
 
-/** Folds the existing log once, so the summary continues from where the last run left it. */
-function loadSummary(job: JobContext, clock: Map<string, number>): Summary {
-  const summary = emptySummary(job.sessionId);
-  const log = job.store.log(job.sessionId);
-  let seq = 0;
-  for (;;) {
-    const page = log.readAfter(seq, 2_000);
-    if (page.length === 0) break;
-    for (const event of page) addToSummary(summary, event, clock);
-    seq = page.at(-1)!.seq;
-  }
-  return summary;
-}
-
 /** Folds in what was logged around the run (status changes, stops), then writes summary.json. */
 export function writeSummary(run: RunContext): void {
-  const log = run.job.store.log(run.id);
-  for (let page = log.readAfter(run.summary.last_seq, 500); page.length > 0; page = log.readAfter(run.summary.last_seq, 500)) {
-    for (const event of page) addToSummary(run.summary, event, run.clock);
-  }
-  writeJsonAtomic(run.job.store.file(run.id, FILES.summary), run.summary, { durable: false });
+  saveSummary(run.job.store, run.id, catchUp(run.job.store, run.id, run.summary));
+}
+
+/** What resuming a stopped session will do; computed without changing anything. */
+export async function planResume(store: SessionStore, id: string): Promise<ResumePlan> {
+  const cp = store.readCheckpoint(id);
+  const prd = readJsonFile(store.file(id, FILES.prd), PrdSchema) ?? [];
+  const subjects = cp.base_sha ? await subjectsIn(cp.source, `${cp.base_sha}..refs/heads/${cp.branch}`) : [];
+  const unwind = subjects.length > 0 && FAILED_SUBJECT.test(subjects[0]!);
+  const committed = new Set(subjects);
+  const repaired = prd.filter((t) => t.status !== 'done' && committed.has(`${t.id}: ${t.title}`)).map((t) => t.id);
+  const retried = prd.filter((t) => t.status === 'failed' && !repaired.includes(t.id)).map((t) => t.id);
+  const pending = prd.filter((t) => (t.status === 'pending' || t.status === 'in_progress') && !repaired.includes(t.id)).map((t) => t.id);
+  const worktreeMissing = !fs.existsSync(cp.worktree);
+  const parts: string[] = [];
+  if (retried.length > 0) parts.push(`retrying ${retried.join(', ')} (was: failed)${pending.length > 0 ? `; then: ${pending.join(', ')}` : ''}`);
+  else parts.push(pending.length > 0 ? `pending: ${pending.join(', ')}` : 'no failed or pending tasks; nothing to do');
+  if (cp.last_stop) parts.push(`last stop: ${cp.last_stop}`);
+  if (repaired.length > 0) parts.push(`marking ${repaired.join(', ')} done (committed before the stop)`);
+  if (unwind) parts.push('unwound FAILED placeholder commit');
+  if (worktreeMissing) parts.push('re-creating the worktree from its branch');
+  return { last_stop: cp.last_stop, retried, pending, repaired, unwind, worktree_missing: worktreeMissing, plan: parts.join('; ') };
 }
 
 /**
  * Before a resumed run: repair bookkeeping cut short by a crash, fold back a FAILED placeholder,
  * and put failed (and interrupted) tasks back to pending. Idempotent.
  */
-async function prepareResume(job: JobContext, worktree: string, baseSha: string | null, lastStop: string | null): Promise<void> {
-  let unwound = false;
-  while (FAILED_SUBJECT.test(await headSubject(worktree))) {
-    await undoLastCommit(worktree);
-    unwound = true;
-  }
-  const subjects = new Set(baseSha ? await subjectsSince(worktree, baseSha) : []);
-  const retried: string[] = [];
+async function prepareResume(job: JobContext, cp: Checkpoint): Promise<void> {
+  const plan = await planResume(job.store, job.sessionId);
+  const worktree = cp.worktree;
+  if (plan.worktree_missing) await restoreWorktree(cp.source, worktree, cp.branch);
+  while (FAILED_SUBJECT.test(await headSubject(worktree))) await undoLastCommit(worktree);
   const prd = readPrd(job).map((t) => {
-    // Committed, but the crash came before the plan said so.
-    if (t.status !== 'done' && subjects.has(`${t.id}: ${t.title}`)) return { ...t, status: 'done' as const };
-    if (t.status === 'failed') retried.push(t.id);
+    if (plan.repaired.includes(t.id)) return { ...t, status: 'done' as const };
     return t.status === 'failed' || t.status === 'in_progress' ? { ...t, status: 'pending' as const } : t;
   });
   savePrd(job, prd);
   for (const t of prd) {
     if (t.status === 'done' && !progressHas(job, `${t.id}\tdone\t`)) appendProgress(job.paths.sessionDir, t.id, 'done', t.title);
   }
-  const pending = prd.filter((t) => t.status === 'pending' && !retried.includes(t.id)).map((t) => t.id);
-  const plan: string[] = [];
-  if (retried.length > 0) plan.push(`retrying ${retried.join(', ')} (was: failed)${pending.length > 0 ? `; then: ${pending.join(', ')}` : ''}`);
-  else plan.push(pending.length > 0 ? `pending: ${pending.join(', ')}` : 'no failed or pending tasks; nothing to do');
-  if (lastStop) plan.push(`last stop: ${lastStop}`);
-  if (unwound) plan.push('unwound FAILED placeholder commit');
-  job.emit({ type: 'session_resume', data: { session_id: job.sessionId, last_stop: lastStop, retried, pending, unwound_commit: unwound, plan: plan.join('; ') } });
+  job.emit({
+    type: 'session_resume',
+    data: { session_id: job.sessionId, last_stop: plan.last_stop, retried: plan.retried, pending: plan.pending, unwound_commit: plan.unwind, plan: plan.plan },
+  });
 }
 
 /** The run queue of a server (or a test app): each run gets the config's caps and sandbox. */
@@ -132,16 +128,15 @@ export async function runSession(job: JobContext, deps: RunDeps): Promise<void> 
     store.setStatus(id, 'stopped', { reason: 'error', phase: 'run', error: 'The session has no seed (seed-meta.json is missing).' });
     return;
   }
-  const clock = new Map<string, number>();
   let run: RunContext | null = null;
   try {
-    if (!fs.existsSync(checkpoint.worktree)) await restoreWorktree(checkpoint.source, checkpoint.worktree, checkpoint.branch);
-    if (checkpoint.status === 'stopped') await prepareResume(job, checkpoint.worktree, checkpoint.base_sha, checkpoint.last_stop);
+    if (checkpoint.status === 'stopped') await prepareResume(job, checkpoint);
+    else if (!fs.existsSync(checkpoint.worktree)) await restoreWorktree(checkpoint.source, checkpoint.worktree, checkpoint.branch);
 
     const sandbox = detectSandbox();
     store.updateCheckpoint(id, () => ({ caps: deps.caps }));
     store.setStatus(id, 'running');
-    run = new RunContext(job, deps, store.readCheckpoint(id), seedMeta, loadSummary(job, clock));
+    run = new RunContext(job, deps, store.readCheckpoint(id), seedMeta, currentSummary(store, id));
     run.gitDirs = await gitDirs(checkpoint.worktree);
     run.emit({
       type: 'session_start',

@@ -191,9 +191,9 @@ export async function headSubject(dir: string): Promise<string> {
   return (await git(dir).raw(['log', '-1', '--format=%s'])).trim();
 }
 
-/** Subjects of the commits on HEAD since `baseSha` (newest first). */
-export async function subjectsSince(dir: string, baseSha: string): Promise<string[]> {
-  const out = await git(dir).raw(['log', '--format=%s', `${baseSha}..HEAD`]);
+/** Subjects of the commits in `range` (e.g. `base..refs/heads/session/x`), newest first. */
+export async function subjectsIn(dir: string, range: string): Promise<string[]> {
+  const out = await git(dir).raw(['log', '--format=%s', range]);
   return out.split('\n').filter(Boolean);
 }
 

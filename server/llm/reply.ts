@@ -53,7 +53,19 @@ function readUsage(raw: unknown): { usage: CallUsage; costUsd: number | null } {
   const cost = typeof u.cost === 'number' && Number.isFinite(u.cost) && u.cost >= 0 ? u.cost : null;
   // The cap counts prompt + completion, as the Python edition did; a provider's own total may
   // include other things (cached or reasoning tokens reported twice).
-  return { usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion }, costUsd: cost };
+  const details = (v: unknown, key: string) => (isRecord(v) ? count(v[key]) : 0);
+  const cached = details(u.prompt_tokens_details, 'cached_tokens');
+  const reasoning = details(u.completion_tokens_details, 'reasoning_tokens');
+  return {
+    usage: {
+      prompt_tokens: prompt,
+      completion_tokens: completion,
+      total_tokens: prompt + completion,
+      ...(cached > 0 ? { cached_tokens: cached } : {}),
+      ...(reasoning > 0 ? { reasoning_tokens: reasoning } : {}),
+    },
+    costUsd: cost,
+  };
 }
 
 function errorText(error: unknown): string {
@@ -78,10 +90,14 @@ export function assistantHistoryMessage(message: AssistantMessage): AssistantHis
 }
 
 export function addUsage(a: CallUsage, b: CallUsage): CallUsage {
+  const cached = (a.cached_tokens ?? 0) + (b.cached_tokens ?? 0);
+  const reasoning = (a.reasoning_tokens ?? 0) + (b.reasoning_tokens ?? 0);
   return {
     prompt_tokens: a.prompt_tokens + b.prompt_tokens,
     completion_tokens: a.completion_tokens + b.completion_tokens,
     total_tokens: a.total_tokens + b.total_tokens,
+    ...(cached > 0 ? { cached_tokens: cached } : {}),
+    ...(reasoning > 0 ? { reasoning_tokens: reasoning } : {}),
   };
 }
 

@@ -18,7 +18,15 @@ export type RoleEndpoints = Partial<Record<Role, RoleEndpoint>>;
  */
 export type ReplyHealth = 'ok' | 'empty' | 'error_finish' | 'no_choices' | 'error_body';
 
-export type CallUsage = { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+export type CallUsage = {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  /** Of the prompt, served from the provider's cache (`prompt_tokens_details.cached_tokens`). */
+  cached_tokens?: number;
+  /** Of the completion, spent reasoning (`completion_tokens_details.reasoning_tokens`). */
+  reasoning_tokens?: number;
+};
 
 /** The SDK's assistant message plus the reasoning fields OpenRouter and thinking models add. */
 export type AssistantMessage = ChatCompletionMessage & {

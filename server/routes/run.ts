@@ -3,17 +3,16 @@
  * and guidance notes, which the worker reads once at its next iteration.
  */
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { NoteRequestSchema, RunRequestSchema } from '../../shared/api.ts';
+import { EmptyBodySchema } from '../../shared/review.ts';
 import type { SessionStatus } from '../../shared/events.ts';
 import type { AppDeps } from '../app.ts';
 import { ConflictError } from '../errors.ts';
+import { planResume } from '../engine/run.ts';
 import { addSteeringNote } from '../store/run-files.ts';
 import { existingSessionId, parseInput } from './validate.ts';
 
 /** A note only makes sense while there is a run ahead: before it, during it, or paused. */
-/** Stop takes no parameters; an empty object (or no body) is all it accepts. */
-const EmptyBodySchema = z.strictObject({});
 
 const RUN_REFUSALS: Partial<Record<SessionStatus, string>> = {
   interviewing: ' (finish the interview first)',
@@ -52,6 +51,13 @@ export function runRoutes(app: FastifyInstance, deps: AppDeps): void {
     }
     await deps.jobs.stop(id, 'stopped by user');
     return { session: store.listItem(id), was: 'running' as const };
+  });
+
+  app.get('/api/sessions/:id/resume-plan', async (request) => {
+    const id = existingSessionId(store, request.params);
+    const { status } = store.readCheckpoint(id);
+    if (status !== 'stopped') throw new ConflictError('session_not_stopped', `Only a stopped session is resumed; this one is ${status}.`);
+    return planResume(store, id);
   });
 
   app.post('/api/sessions/:id/notes', async (request, reply) => {

@@ -1,12 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { EventsQuerySchema, type EventsPage } from '../../shared/api.ts';
 import type { AppDeps } from '../app.ts';
+import { currentSummary } from '../store/summary-file.ts';
 import { existingSessionId, parseInput } from './validate.ts';
 
 export function sessionRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { store } = deps;
 
   app.get('/api/sessions', async () => ({ sessions: store.list() }));
+
+  /** The session's aggregates, current as of `last_seq`; fold later events into it. */
+  app.get('/api/sessions/:id/summary', async (request) => currentSummary(store, existingSessionId(store, request.params)));
 
   app.get('/api/sessions/:id/events', async (request): Promise<EventsPage> => {
     // The query is checked before the session is looked up, so a bad query is a 400 either way.
