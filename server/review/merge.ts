@@ -14,6 +14,7 @@
  * tests again while neither branch has moved.
  */
 import fs from 'node:fs';
+import { execa } from 'execa';
 import path from 'node:path';
 import { SeedMetaSchema, type Checkpoint } from '../../shared/files.ts';
 import type { MergePreview, MergeResult, MergeStrategy } from '../../shared/review.ts';
@@ -53,7 +54,7 @@ async function checkoutOf(repo: string, branch: string): Promise<string | null> 
 async function refuseIfDirty(repo: string, branch: string): Promise<string | null> {
   const checkout = await checkoutOf(repo, branch);
   if (!checkout) return null;
-  const dirty = (await git(checkout).raw(['status', '--porcelain', '--untracked-files=no'])).trim();
+  const dirty = (await git(checkout).raw(['status', '--porcelain', '--untracked-files=no'])).trimEnd();
   if (dirty) {
     const files = dirty.split('\n').map((l) => l.slice(3)).slice(0, 10);
     throw new ConflictError(
@@ -94,23 +95,19 @@ async function build(store: SessionStore, id: string, strategy: MergeStrategy, s
     const identity = await identityArgs(scratch);
     const title = cp.title || cp.brief.split('\n')[0] || cp.branch;
     if (strategy === 'ff') {
-      const ancestor = await s.raw(['merge-base', '--is-ancestor', baseSha, headSha!]).then(
-        () => true,
-        () => false,
-      );
+      const ancestor = (await execa('git', ['merge-base', '--is-ancestor', baseSha, headSha!], { cwd: scratch, reject: false, stdin: 'ignore' })).exitCode === 0;
       if (!ancestor) throw new ConflictError('ff_impossible', `${into} has moved on since the session started, so it cannot be fast-forwarded; choose a merge commit or a squash.`);
       await s.raw(['checkout', '-q', '--detach', headSha!]);
     } else {
       const args = strategy === 'merge' ? ['merge', '--no-ff', '--no-edit', '-m', `Merge ${cp.branch}: ${title}`, headSha!] : ['merge', '--squash', headSha!];
-      try {
-        await s.raw([...identity, ...args]);
-      } catch (err) {
-        const conflicted = (await s.raw(['diff', '--name-only', '--diff-filter=U']).catch(() => '')).trim();
-        if (conflicted) {
-          throw new ConflictError('merge_conflict', `Merging ${cp.branch} into ${into} conflicts in ${conflicted.split('\n').join(', ')}. Nothing was changed; resolve it in git yourself, or rebase the session branch.`);
-        }
-        throw new AppError('merge_failed', `git could not merge ${cp.branch} into ${into}: ${(err as Error).message}`, 409);
+      // execa, not simple-git: a conflicted merge exits 1 with its report on stdout, which
+      // simple-git does not always treat as a failure.
+      const result = await execa('git', ['-c', 'core.fsmonitor=false', ...identity, ...args], { cwd: scratch, reject: false, stdin: 'ignore' });
+      const conflicted = (await s.raw(['diff', '--name-only', '--diff-filter=U']).catch(() => '')).trim();
+      if (conflicted) {
+        throw new ConflictError('merge_conflict', `Merging ${cp.branch} into ${into} conflicts in ${conflicted.split('\n').join(', ')}. Nothing was changed; resolve it in git yourself, or rebase the session branch.`);
       }
+      if (result.exitCode !== 0) throw new AppError('merge_failed', `git could not merge ${cp.branch} into ${into}: ${(result.stderr || result.stdout).trim().slice(0, 2_000)}`, 409);
       if (strategy === 'squash') {
         const tasks = prd.filter((t) => t.status === 'done').map((t) => `- ${t.id}: ${t.title}`);
         await s.raw([...identity, 'commit', '--no-verify', '-q', '-m', title, '-m', `Squashed from ${cp.branch} by Tilth:\n${tasks.join('\n')}`]);
@@ -174,6 +171,8 @@ export async function merge(store: SessionStore, id: string, strategy: MergeStra
     } else {
       await repo.raw(['update-ref', '-m', `tilth: merge ${cp.branch}`, `refs/heads/${b.into}`, b.resultSha, b.baseSha]);
     }
+    const now = await branchHead(cp.source, b.into);
+    if (now !== b.resultSha) throw new ConflictError('merge_failed', `${b.into} is at ${now ?? 'nothing'} instead of the merge result; nothing was merged.`);
   } catch (err) {
     await repo.raw(['update-ref', '-d', backupRef]).catch(() => {});
     previews.delete(id);
