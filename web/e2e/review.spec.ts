@@ -136,6 +136,12 @@ test.afterEach(async () => {
 });
 
 test('the journey: review a task rejected once, merge with passing tests into main, then cleanse', async ({ page }) => {
+  // A CSP violation or a render error shows up here (this journey has no refused requests).
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(m.text());
+  });
+  page.on('pageerror', (e) => problems.push(e.message));
   repo = await makeExampleRepo('js-todo');
   const baseMain = git(repo.dir, 'rev-parse', 'main');
   const id = await runToAllDone(page, repo, [DOUBLE, TRIPLE], [...doubleRejectedOnce, ...acceptedAtOnce(TRIPLE)]);
@@ -282,6 +288,7 @@ test('the journey: review a task rejected once, merge with passing tests into ma
   await expect(row).toHaveCount(0);
   await page.getByTestId('sessions-status-filter').selectOption('archived');
   await expect(row).toBeVisible();
+  expect(problems).toEqual([]);
 });
 
 test('a merge is refused while main is checked out with uncommitted changes, and the repo is left exactly as it was', async ({ page }) => {
