@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { MergeStrategy } from '../../../shared/review.ts';
 import { mergeGate, STRATEGIES } from '../review/merge-gate.ts';
 import { shortSha } from '../review/review-format.ts';
@@ -29,6 +29,11 @@ export function MergeDialog({ open, onClose, into, branch, preview, merge }: Mer
   const gate = mergeGate({ strategy, preview: shown, override, busy });
   const result = merge.data;
   const error = merge.error ?? preview.error;
+  // A refusal lands below the test output: scroll to the end, where it sits above the buttons.
+  const endRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (error !== null) endRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [error?.code, error?.message]);
 
   const choose = (next: MergeStrategy) => {
     setStrategy(next);
@@ -120,7 +125,7 @@ export function MergeDialog({ open, onClose, into, branch, preview, merge }: Mer
             </div>
           )}
 
-          <div className="actions modal-actions">
+          <div className="actions modal-actions" ref={endRef}>
             <button
               type="button"
               className={gate.needsOverride ? 'button button-danger' : 'button'}
