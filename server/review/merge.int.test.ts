@@ -15,7 +15,8 @@ import { makeExampleRepo, type ExampleRepo } from '../testing/example-repo.ts';
 import { makePreparedSession, nodeTest } from '../testing/run-fixtures.ts';
 import { useTempStore } from '../testing/test-app.ts';
 import { merge, previewMerge } from './merge.ts';
-import { readPrd } from './review.ts';
+import { cleanse } from './publish.ts';
+import { readPrd, sessionReview, taskDiff, taskReview } from './review.ts';
 
 const git = (dir: string, ...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
 const env = useTempStore();
@@ -135,4 +136,23 @@ describe('merge refusals', () => {
     expect(err.message).toContain('uncommitted changes (README.md, package.json)');
     expect(repoState()).toEqual(before);
   });
+});
+
+describe('the record after cleansing', () => {
+  for (const strategy of ['merge', 'ff'] as const) {
+    it(`still shows a task's commit and diff once a ${strategy === 'ff' ? 'fast-forwarded' : 'merged'} session's branch is gone`, async () => {
+      const id = await doneSession();
+      await merge(env.store, id, strategy, false);
+      await cleanse(env.store, id);
+      expect(git(repo.dir, 'branch', '--list', `session/${id}`)).toBe('');
+
+      const task = await taskReview(env.store, id, 'T-001');
+      expect(task.commits.map((c) => c.subject)).toEqual(['T-001: Triple']);
+      expect((await taskDiff(env.store, id, 'T-001')).files.map((f) => f.path)).toEqual(['src/triple.js']);
+      const session = await sessionReview(env.store, id);
+      expect(session.head_sha).toBeNull();
+      expect(session.diff.files.map((f) => f.path).sort()).toEqual(['src/triple.js', 'tests/t001_triple.test.js']);
+      expect(session.actions.cleanse.allowed).toBe(false);
+    });
+  }
 });

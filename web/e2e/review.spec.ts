@@ -276,6 +276,11 @@ test('the journey: review a task rejected once, merge with passing tests into ma
   expect(git(repo.dir, 'branch', '--list', `session/${id}`)).toBe('');
   expect(git(repo.dir, 'log', '--format=%s', 'main')).toContain('T-001: Double a number');
 
+  // The record stays: the task's review still shows its commit and diff, read from the merge.
+  await page.getByTestId('review-task').filter({ hasText: 'Double a number' }).getByTestId('task-review-link').click();
+  await expect(page.getByTestId('task-diff').getByTestId('diff-file-list-item')).toHaveAttribute('data-path', 'src/double.js');
+  await expect(page.getByTestId('ledger-entry')).toHaveCount(2);
+
   // Archived sessions are hidden from the list until asked for.
   await page.getByTestId('nav-sessions').click();
   const row = page.locator(`[data-testid="session-row"][data-session-id="${id}"]`);
