@@ -31,7 +31,9 @@ export async function diffBetween(dir: string, from: string, to: string): Promis
   const [nameStatus, numstat, text] = await Promise.all([
     g.raw(['diff', '--name-status', '-z', '-M', from, to]),
     g.raw(['diff', '--numstat', '-z', '-M', from, to]),
-    g.raw(['diff', '--no-color', '--no-ext-diff', '-M', from, to]),
+    // Paths as they are, not octal-escaped: the file list (`-z`) has them raw, and the web matches
+    // each listed file to its section of this text by path.
+    g.raw(['-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '-M', from, to]),
   ]);
   const files: DiffFile[] = [];
   const ns = nameStatus.split('\0');

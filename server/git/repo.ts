@@ -35,6 +35,27 @@ export function git(dir: string): SimpleGit {
   });
 }
 
+/**
+ * `git` for commands whose exit code is the answer. simple-git reports a failure only when the
+ * exit code is non-zero *and* something was written to stderr, so a conflicted `git merge` (its
+ * CONFLICT lines go to stdout) or `merge-base --is-ancestor` (silent) "succeed". Here any
+ * non-zero exit rejects, with whatever git printed.
+ */
+export function strictGit(dir: string): SimpleGit {
+  return simpleGit({
+    baseDir: dir,
+    config: ['core.fsmonitor=false'],
+    unsafe: { allowUnsafeFsMonitor: true },
+    timeout: { block: 60_000 },
+    errors(error, result) {
+      if (error) return error;
+      if (result.exitCode === 0) return undefined;
+      const printed = Buffer.concat([...result.stdErr, ...result.stdOut]).toString('utf8').trim();
+      return Buffer.from(printed || `git exited with code ${result.exitCode}`);
+    },
+  });
+}
+
 export type WorkspaceKind = 'repo' | 'missing' | 'not_a_directory' | 'not_a_repo' | 'bare' | 'no_commits';
 
 export interface WorkspaceInfo {

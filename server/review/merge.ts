@@ -22,7 +22,7 @@ import { runChecks, type CheckResult } from '../engine/checks.ts';
 import { detectSandbox } from '../engine/sandbox.ts';
 import { AppError, ConflictError } from '../errors.ts';
 import { taskIdOfTestFile } from '../interview/presets.ts';
-import { git, identityArgs } from '../git/repo.ts';
+import { git, identityArgs, strictGit } from '../git/repo.ts';
 import { readJsonFile } from '../store/json-file.ts';
 import { FILES, type SessionStore } from '../store/session-store.ts';
 import { branchHead, mergeAllowed, readPrd } from './review.ts';
@@ -54,12 +54,13 @@ async function checkoutOf(repo: string, branch: string): Promise<string | null> 
 async function refuseIfDirty(repo: string, branch: string): Promise<string | null> {
   const checkout = await checkoutOf(repo, branch);
   if (!checkout) return null;
-  const dirty = (await git(checkout).raw(['status', '--porcelain', '--untracked-files=no'])).trimEnd();
-  if (dirty) {
-    const files = dirty.split('\n').map((l) => l.slice(3)).slice(0, 10);
+  // Each line is "XY path": the two status columns may be spaces, so the output is not trimmed.
+  const dirty = (await git(checkout).raw(['status', '--porcelain', '--untracked-files=no'])).split('\n').filter((l) => l.length > 3);
+  if (dirty.length > 0) {
+    const files = dirty.map((l) => l.slice(3)).slice(0, 10);
     throw new ConflictError(
       'base_dirty',
-      `${branch} is checked out in ${checkout} with uncommitted changes (${files.join(', ')}${dirty.split('\n').length > 10 ? ', …' : ''}). Commit or stash them, then merge again; nothing was changed.`,
+      `${branch} is checked out in ${checkout} with uncommitted changes (${files.join(', ')}${dirty.length > 10 ? ', …' : ''}). Commit or stash them, then merge again; nothing was changed.`,
     );
   }
   return checkout;
@@ -91,7 +92,8 @@ async function build(store: SessionStore, id: string, strategy: MergeStrategy, s
   await repo.raw(['worktree', 'prune']);
   await repo.raw(['worktree', 'add', '--detach', scratch, baseSha]);
   try {
-    const s = git(scratch);
+    // Strict: a conflicted merge and a failed ancestry check exit non-zero with nothing on stderr.
+    const s = strictGit(scratch);
     const identity = await identityArgs(scratch);
     const title = cp.title || cp.brief.split('\n')[0] || cp.branch;
     if (strategy === 'ff') {
@@ -114,6 +116,13 @@ async function build(store: SessionStore, id: string, strategy: MergeStrategy, s
       }
     }
     const resultSha = (await s.raw(['rev-parse', 'HEAD'])).trim();
+    // What was built must be what was meant: its parents are the base (and, for a merge commit,
+    // the session head). Anything else is a git failure nobody reported, and is refused.
+    const parents = (await s.raw(['rev-list', '--parents', '-n', '1', resultSha])).trim().split(' ').slice(1);
+    const expected = strategy === 'ff' ? null : strategy === 'merge' ? [baseSha, headSha!] : [baseSha];
+    if (strategy === 'ff' ? resultSha !== headSha : parents.join(' ') !== expected!.join(' ')) {
+      throw new AppError('merge_failed', `git did not produce the expected ${strategy} of ${cp.branch} into ${into}; nothing was changed.`, 409);
+    }
     const tests = await testsOn(store, id, cp, scratch, signal);
     const built: Built = { strategy, into, baseSha, headSha: headSha!, resultSha, tests, passed: tests.every((t) => t.passed) };
     previews.set(id, built);
@@ -167,9 +176,9 @@ export async function merge(store: SessionStore, id: string, strategy: MergeStra
       // exactly what we built on; a clean tree means nothing of the user's can be lost.
       const tip = (await git(checkout).raw(['rev-parse', 'HEAD'])).trim();
       if (tip !== b.baseSha) throw new ConflictError('base_moved', `${b.into} moved while the merge was being prepared; merge again.`);
-      await git(checkout).raw(['merge', '--ff-only', '-q', b.resultSha]);
+      await strictGit(checkout).raw(['merge', '--ff-only', '-q', b.resultSha]);
     } else {
-      await repo.raw(['update-ref', '-m', `tilth: merge ${cp.branch}`, `refs/heads/${b.into}`, b.resultSha, b.baseSha]);
+      await strictGit(cp.source).raw(['update-ref', '-m', `tilth: merge ${cp.branch}`, `refs/heads/${b.into}`, b.resultSha, b.baseSha]);
     }
     const now = await branchHead(cp.source, b.into);
     if (now !== b.resultSha) throw new ConflictError('merge_failed', `${b.into} is at ${now ?? 'nothing'} instead of the merge result; nothing was merged.`);

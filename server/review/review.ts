@@ -27,11 +27,28 @@ export async function branchHead(repo: string, branch: string): Promise<string |
   return out.trim() || null;
 }
 
-/** Commits on the session branch since its base (the seed commit included). */
+/**
+ * Where the session's commits can still be read once its branch is gone (cleansed after a merge):
+ * a merge commit's second parent, or the fast-forwarded tip. A squash kept no commit of them.
+ */
+async function mergedHead(cp: Checkpoint): Promise<string | null> {
+  if (!cp.merged || cp.merged.strategy === 'squash' || !fs.existsSync(cp.source)) return null;
+  const rev = cp.merged.strategy === 'merge' ? `${cp.merged.sha}^2` : cp.merged.sha;
+  const out = await git(cp.source)
+    .raw(['rev-parse', '--verify', '--quiet', `${rev}^{commit}`])
+    .catch(() => '');
+  return /^[0-9a-f]{40,64}$/.test(out.trim()) ? out.trim() : null;
+}
+
+/**
+ * Commits on the session branch since its base (the seed commit included). `head` is the branch's
+ * (null once it is gone); the commits are read from the merge when the branch is gone.
+ */
 async function sessionCommits(cp: Checkpoint): Promise<{ head: string | null; commits: CommitInfo[] }> {
   const head = await branchHead(cp.source, cp.branch);
-  if (!head || !cp.base_sha) return { head, commits: [] };
-  return { head, commits: await commitsIn(cp.source, `${cp.base_sha}..${head}`) };
+  const readFrom = head ?? (await mergedHead(cp));
+  if (!readFrom || !cp.base_sha) return { head, commits: [] };
+  return { head, commits: await commitsIn(cp.source, `${cp.base_sha}..${readFrom}`) };
 }
 
 export async function taskReview(store: SessionStore, id: string, taskId: string): Promise<TaskReview> {
@@ -80,7 +97,8 @@ const allowed = (ok: boolean, reason: string) => ({ allowed: ok, reason: ok ? nu
 export async function sessionReview(store: SessionStore, id: string): Promise<SessionReview> {
   const cp = store.readCheckpoint(id);
   const { head, commits } = await sessionCommits(cp);
-  const diff = head && cp.base_sha ? await diffBetween(cp.source, cp.base_sha, head) : { files: [], text: '', truncated: false };
+  const last = head ?? commits.at(-1)?.sha ?? null;
+  const diff = last && cp.base_sha ? await diffBetween(cp.source, cp.base_sha, last) : { files: [], text: '', truncated: false };
   const learningsFile = store.file(id, FILES.learnings);
   const names = await remotes(cp.source);
   const gh = names.length > 0 && (await ghReady());

@@ -18,8 +18,10 @@ import { ServerUnreachable } from './components/server-unreachable.tsx';
 import { NewSessionPage } from './pages/new-session-page.tsx';
 import { NotFoundPage } from './pages/not-found-page.tsx';
 import { SessionPage } from './pages/session-page.tsx';
+import { SessionReviewPage } from './pages/session-review-page.tsx';
 import { SessionsPage } from './pages/sessions-page.tsx';
 import { SettingsPage } from './pages/settings-page.tsx';
+import { TaskReviewPage } from './pages/task-review-page.tsx';
 import { usePathname, matchRoute, type Route } from './router.tsx';
 import { useConnectionState, useLiveSessionsList, useOnStreamTrouble } from './stream/hooks.ts';
 import { StreamProvider } from './stream/stream-provider.tsx';
@@ -108,6 +110,10 @@ function Page({ route }: { route: Route }) {
       return <NewSessionPage />;
     case 'session':
       return <SessionPage key={route.id} sessionId={route.id} />;
+    case 'session-review':
+      return <SessionReviewPage key={route.id} sessionId={route.id} />;
+    case 'task-review':
+      return <TaskReviewPage key={`${route.id}/${route.taskId}`} sessionId={route.id} taskId={route.taskId} />;
     case 'not-found':
       return <NotFoundPage path={route.path} />;
   }

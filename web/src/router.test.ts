@@ -16,10 +16,29 @@ describe('matchRoute', () => {
     expect(matchRoute('/sessions/..%2F..%2Fetc')).toEqual({ name: 'not-found', path: '/sessions/..%2F..%2Fetc' });
     expect(matchRoute('/sessions/%E0%A4%A')).toMatchObject({ name: 'not-found' });
     expect(matchRoute('/sessions/20260525-103149-3800ea/extra')).toMatchObject({ name: 'not-found' });
+    expect(matchRoute('/sessions/20260525-103149-3800ea/tasks/../../x')).toMatchObject({ name: 'not-found' });
+    expect(matchRoute('/sessions/20260525-103149-3800ea/tasks/T-1')).toMatchObject({ name: 'not-found' });
+    expect(matchRoute('/sessions/20260525-103149-3800ea/tasks/T-001/diff')).toMatchObject({ name: 'not-found' });
+    expect(matchRoute('/sessions/nope/review')).toMatchObject({ name: 'not-found' });
+  });
+
+  it('maps the review pages of a session and of one task', () => {
+    expect(matchRoute('/sessions/20260525-103149-3800ea/review')).toEqual({ name: 'session-review', id: '20260525-103149-3800ea' });
+    expect(matchRoute('/sessions/20260525-103149-3800ea/tasks/T-001/')).toEqual({
+      name: 'task-review',
+      id: '20260525-103149-3800ea',
+      taskId: 'T-001',
+    });
   });
 
   it('round-trips the paths it builds', () => {
     expect(matchRoute(paths.session('20260525-103149-3800ea'))).toEqual({ name: 'session', id: '20260525-103149-3800ea' });
     expect(matchRoute(paths.settings)).toEqual({ name: 'settings' });
+    expect(matchRoute(paths.sessionReview('20260525-103149-3800ea'))).toEqual({ name: 'session-review', id: '20260525-103149-3800ea' });
+    expect(matchRoute(paths.taskReview('20260525-103149-3800ea', 'T-012'))).toEqual({
+      name: 'task-review',
+      id: '20260525-103149-3800ea',
+      taskId: 'T-012',
+    });
   });
 });

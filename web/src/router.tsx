@@ -1,15 +1,19 @@
 /**
- * A pathname router small enough to read in one go: four routes do not need a library.
+ * A pathname router small enough to read in one go: a handful of routes do not need a library.
  * `history.pushState` changes the URL; a tiny store tells React about it.
  */
 import { useSyncExternalStore, type MouseEvent, type ReactNode } from 'react';
 import { SESSION_ID_PATTERN } from '../../shared/files.ts';
+
+const TASK_ID_PATTERN = /^T-\d{3,}$/;
 
 export type Route =
   | { name: 'sessions' }
   | { name: 'settings' }
   | { name: 'new-session' }
   | { name: 'session'; id: string }
+  | { name: 'session-review'; id: string }
+  | { name: 'task-review'; id: string; taskId: string }
   | { name: 'not-found'; path: string };
 
 export function matchRoute(pathname: string): Route {
@@ -17,10 +21,15 @@ export function matchRoute(pathname: string): Route {
   if (path === '/' || path === '' || path === '/sessions') return { name: 'sessions' };
   if (path === '/settings') return { name: 'settings' };
   if (path === '/new') return { name: 'new-session' };
-  const session = /^\/sessions\/([^/]+)$/.exec(path);
+  const session = /^\/sessions\/([^/]+)(?:\/(review)|\/tasks\/([^/]+))?$/.exec(path);
   if (session?.[1] !== undefined) {
     const id = safeDecode(session[1]);
-    if (id !== null && SESSION_ID_PATTERN.test(id)) return { name: 'session', id };
+    if (id !== null && SESSION_ID_PATTERN.test(id)) {
+      if (session[2] === 'review') return { name: 'session-review', id };
+      if (session[3] === undefined) return { name: 'session', id };
+      const taskId = safeDecode(session[3]);
+      if (taskId !== null && TASK_ID_PATTERN.test(taskId)) return { name: 'task-review', id, taskId };
+    }
   }
   return { name: 'not-found', path: pathname };
 }
@@ -30,6 +39,8 @@ export const paths = {
   settings: '/settings',
   newSession: '/new',
   session: (id: string) => `/sessions/${encodeURIComponent(id)}`,
+  sessionReview: (id: string) => `/sessions/${encodeURIComponent(id)}/review`,
+  taskReview: (id: string, taskId: string) => `/sessions/${encodeURIComponent(id)}/tasks/${encodeURIComponent(taskId)}`,
 };
 
 function safeDecode(segment: string): string | null {

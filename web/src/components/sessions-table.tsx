@@ -1,6 +1,7 @@
 import type { SessionListItem } from '../../../shared/api.ts';
 import { baseName, formatAge, formatCost, sessionLabel } from '../format.ts';
 import { Link, paths } from '../router.tsx';
+import { offersReview } from '../session-filter.ts';
 import { StatusBadge } from './status-badge.tsx';
 
 export function SessionsTable({ sessions, now }: { sessions: readonly SessionListItem[]; now: number }) {
@@ -53,6 +54,13 @@ function SessionRow({ session, now }: { session: SessionListItem; now: number })
       </td>
       <td>
         <StatusBadge status={session.status} />
+        {offersReview(session.status) && (
+          <div>
+            <Link to={paths.sessionReview(session.id)} className="session-review-link small" testId="session-review-link">
+              Review →
+            </Link>
+          </div>
+        )}
         {session.last_stop !== null && session.status !== 'running' && (
           <div className="muted small" data-testid="session-last-stop">
             {session.last_stop.replaceAll('_', ' ')}

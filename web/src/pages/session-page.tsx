@@ -51,6 +51,9 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
       <div className="page-head">
         <h1>{summary !== null ? sessionLabel(summary) : 'Session'}</h1>
         {status !== null && <StatusBadge status={status} />}
+        {(status === 'all_done' || status === 'stopped' || status === 'merged' || status === 'archived') && (
+          <Link to={paths.sessionReview(sessionId)} className="button button-secondary page-head-action" testId="session-review-link">Review</Link>
+        )}
       </div>
       <p className="muted mono small">
         {sessionId}

@@ -1,10 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { configQuery, sessionsQuery } from '../api/queries.ts';
 import { ProviderBanner } from '../components/provider-banner.tsx';
 import { Loading, QueryError } from '../components/query-status.tsx';
 import { SessionsEmpty } from '../components/sessions-empty.tsx';
+import { SessionsFilterBar } from '../components/sessions-filter-bar.tsx';
 import { SessionsTable } from '../components/sessions-table.tsx';
 import { Link, paths } from '../router.tsx';
+import { DEFAULT_FILTER, filterSessions } from '../session-filter.ts';
 import { useNow } from '../use-now.ts';
 
 /** The list is kept live by `useLiveSessionsList` in the app shell (stream invalidations). */
@@ -12,6 +15,8 @@ export function SessionsPage() {
   const sessions = useQuery(sessionsQuery());
   const config = useQuery(configQuery());
   const now = useNow();
+  const [filter, setFilter] = useState(DEFAULT_FILTER);
+  const shown = sessions.data === undefined ? [] : filterSessions(sessions.data.sessions, filter);
 
   return (
     <section className="page" data-testid="sessions-page">
@@ -36,7 +41,19 @@ export function SessionsPage() {
       ) : sessions.data.sessions.length === 0 ? (
         <SessionsEmpty sessionsPath={config.data?.paths.sessions ?? null} />
       ) : (
-        <SessionsTable sessions={sessions.data.sessions} now={now} />
+        <>
+          <SessionsFilterBar sessions={sessions.data.sessions} filter={filter} onChange={setFilter} />
+          {shown.length === 0 ? (
+            <p className="muted" data-testid="sessions-none-shown">
+              No sessions match this filter.{' '}
+              <button type="button" className="button button-plain button-small" onClick={() => setFilter(DEFAULT_FILTER)}>
+                Show all
+              </button>
+            </p>
+          ) : (
+            <SessionsTable sessions={shown} now={now} />
+          )}
+        </>
       )}
     </section>
   );

@@ -1,0 +1,158 @@
+/**
+ * Merge refusals that must leave the user's repository exactly as it was: a conflict (merge
+ * commit or squash), a fast-forward the base has outgrown, and a dirty checkout of the base
+ * branch named file by file. Real git, a prepared session with one committed task; no model.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AppError } from '../errors.ts';
+import { commitAll } from '../git/repo.ts';
+import { writeJsonAtomic } from '../store/atomic.ts';
+import { FILES } from '../store/session-store.ts';
+import { makeExampleRepo, type ExampleRepo } from '../testing/example-repo.ts';
+import { makePreparedSession, nodeTest } from '../testing/run-fixtures.ts';
+import { useTempStore } from '../testing/test-app.ts';
+import { merge, previewMerge } from './merge.ts';
+import { cleanse } from './publish.ts';
+import { readPrd, sessionReview, taskDiff, taskReview } from './review.ts';
+
+const git = (dir: string, ...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
+const env = useTempStore();
+let repo: ExampleRepo;
+beforeEach(async () => {
+  repo = await makeExampleRepo('js-todo');
+});
+afterEach(async () => {
+  await repo.cleanup();
+});
+
+/** A session whose one task (src/triple.js) is committed and done: ready to merge. */
+async function doneSession(): Promise<string> {
+  const { store } = env;
+  const id = await makePreparedSession(store, repo.dir, 'node', [
+    { id: 'T-001', title: 'Triple', tests: { 'tests/t001_triple.test.js': nodeTest('triple', 'triple', '2', '6') } },
+  ]);
+  const { worktree } = store.readCheckpoint(id);
+  fs.mkdirSync(path.join(worktree, 'src'), { recursive: true });
+  fs.writeFileSync(path.join(worktree, 'src', 'triple.js'), 'export function triple(n) {\n  return n * 3;\n}\n');
+  await commitAll(worktree, 'T-001: Triple');
+  writeJsonAtomic(store.file(id, FILES.prd), readPrd(store, id).map((t) => ({ ...t, status: 'done' })));
+  store.setStatus(id, 'all_done');
+  return id;
+}
+
+function repoState() {
+  return {
+    head: git(repo.dir, 'rev-parse', 'HEAD'),
+    main: git(repo.dir, 'rev-parse', 'refs/heads/main'),
+    status: git(repo.dir, 'status', '--porcelain'),
+    worktrees: git(repo.dir, 'worktree', 'list', '--porcelain'),
+    refs: git(repo.dir, 'for-each-ref', 'refs/tilth'),
+    mergeHead: fs.existsSync(path.join(repo.dir, '.git', 'MERGE_HEAD')),
+  };
+}
+
+async function refusal(p: Promise<unknown>): Promise<AppError> {
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e as AppError,
+  );
+  if (err === null) throw new Error('expected a refusal, got a result');
+  return err;
+}
+
+/** Someone commits their own src/triple.js on main meanwhile. */
+function conflictingCommitOnMain(): void {
+  fs.mkdirSync(path.join(repo.dir, 'src'), { recursive: true });
+  fs.writeFileSync(path.join(repo.dir, 'src', 'triple.js'), 'export const triple = (n) => n + n + n;\n');
+  git(repo.dir, 'add', 'src/triple.js');
+  git(repo.dir, 'commit', '-q', '-m', 'triple, by hand');
+}
+
+describe('merge refusals', () => {
+  for (const strategy of ['merge', 'squash'] as const) {
+    it(`refuses a conflicting ${strategy} with the file named, leaving no merge in progress and no scratch worktree`, async () => {
+      const id = await doneSession();
+      conflictingCommitOnMain();
+      const before = repoState();
+
+      const preview = await refusal(previewMerge(env.store, id, strategy));
+      expect(preview.code).toBe('merge_conflict');
+      expect(preview.message).toContain('conflicts in src/triple.js');
+      const merged = await refusal(merge(env.store, id, strategy, true));
+      expect(merged.code).toBe('merge_conflict');
+
+      expect(repoState()).toEqual(before);
+      expect(fs.existsSync(path.join(env.store.dir(id), 'merge-scratch'))).toBe(false);
+      expect(env.store.readCheckpoint(id).status).toBe('all_done');
+    });
+  }
+
+  it('refuses a fast-forward once the base branch has moved on, and changes nothing', async () => {
+    const id = await doneSession();
+    fs.writeFileSync(path.join(repo.dir, 'NOTES.md'), 'unrelated\n');
+    git(repo.dir, 'add', 'NOTES.md');
+    git(repo.dir, 'commit', '-q', '-m', 'unrelated work on main');
+    const before = repoState();
+
+    const err = await refusal(merge(env.store, id, 'ff', true));
+    expect(err.code).toBe('ff_impossible');
+    expect(repoState()).toEqual(before);
+    expect(git(repo.dir, 'log', '-1', '--format=%s', 'main')).toBe('unrelated work on main');
+  });
+
+  it('refuses a fast-forward of a base branch nobody has checked out, rather than moving it backwards', async () => {
+    const id = await doneSession();
+    fs.writeFileSync(path.join(repo.dir, 'NOTES.md'), 'unrelated\n');
+    git(repo.dir, 'add', 'NOTES.md');
+    git(repo.dir, 'commit', '-q', '-m', 'unrelated work on main');
+    git(repo.dir, 'checkout', '-q', '--detach');
+    const before = repoState();
+
+    const err = await refusal(merge(env.store, id, 'ff', true));
+    expect(err.code).toBe('ff_impossible');
+    expect(repoState()).toEqual(before);
+  });
+
+  it('fast-forwards when the base has not moved', async () => {
+    const id = await doneSession();
+    const head = git(repo.dir, 'rev-parse', `session/${id}`);
+    const result = await merge(env.store, id, 'ff', false);
+    expect(result.sha).toBe(head);
+    expect(git(repo.dir, 'rev-parse', 'main')).toBe(head);
+    expect(git(repo.dir, 'status', '--porcelain')).toBe('');
+  });
+
+  it('refuses while main is checked out with uncommitted changes, naming each file whole', async () => {
+    const id = await doneSession();
+    fs.appendFileSync(path.join(repo.dir, 'README.md'), '\nlocal edit\n');
+    fs.appendFileSync(path.join(repo.dir, 'package.json'), '\n');
+    const before = repoState();
+
+    const err = await refusal(merge(env.store, id, 'merge', false));
+    expect(err.code).toBe('base_dirty');
+    expect(err.message).toContain('uncommitted changes (README.md, package.json)');
+    expect(repoState()).toEqual(before);
+  });
+});
+
+describe('the record after cleansing', () => {
+  for (const strategy of ['merge', 'ff'] as const) {
+    it(`still shows a task's commit and diff once a ${strategy === 'ff' ? 'fast-forwarded' : 'merged'} session's branch is gone`, async () => {
+      const id = await doneSession();
+      await merge(env.store, id, strategy, false);
+      await cleanse(env.store, id);
+      expect(git(repo.dir, 'branch', '--list', `session/${id}`)).toBe('');
+
+      const task = await taskReview(env.store, id, 'T-001');
+      expect(task.commits.map((c) => c.subject)).toEqual(['T-001: Triple']);
+      expect((await taskDiff(env.store, id, 'T-001')).files.map((f) => f.path)).toEqual(['src/triple.js']);
+      const session = await sessionReview(env.store, id);
+      expect(session.head_sha).toBeNull();
+      expect(session.diff.files.map((f) => f.path).sort()).toEqual(['src/triple.js', 'tests/t001_triple.test.js']);
+      expect(session.actions.cleanse.allowed).toBe(false);
+    });
+  }
+});

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import type { MergePreview } from '../../../shared/review.ts';
+import { mergeGate } from './merge-gate.ts';
+
+const preview = (passed: boolean, strategy: MergePreview['strategy'] = 'merge'): MergePreview => ({
+  strategy,
+  into: 'main',
+  base_sha: 'a'.repeat(40),
+  head_sha: 'b'.repeat(40),
+  tests: [{ name: 'tests/t001_double.test.js', passed }],
+  passed,
+});
+
+describe('mergeGate', () => {
+  it('wants a preview of the chosen strategy before anything', () => {
+    expect(mergeGate({ strategy: 'merge', preview: null, override: false, busy: false })).toMatchObject({ canMerge: false, needsOverride: false });
+    expect(mergeGate({ strategy: 'squash', preview: preview(true, 'merge'), override: false, busy: false }).canMerge).toBe(false);
+  });
+
+  it('allows the merge when the tests pass on the merge result', () => {
+    expect(mergeGate({ strategy: 'merge', preview: preview(true), override: false, busy: false })).toEqual({ canMerge: true, needsOverride: false, reason: null });
+  });
+
+  it('asks for the explicit override when the tests fail, and allows it once ticked', () => {
+    const without = mergeGate({ strategy: 'merge', preview: preview(false), override: false, busy: false });
+    expect(without).toMatchObject({ canMerge: false, needsOverride: true });
+    expect(without.reason).toMatch(/merge anyway/);
+    expect(mergeGate({ strategy: 'merge', preview: preview(false), override: true, busy: false })).toMatchObject({ canMerge: true, needsOverride: true });
+  });
+
+  it('never allows a second click while a request is in flight', () => {
+    expect(mergeGate({ strategy: 'merge', preview: preview(true), override: false, busy: true }).canMerge).toBe(false);
+  });
+});

@@ -1,0 +1,43 @@
+/**
+ * TanStack Query factories for the review pages. Kept apart from `api/queries.ts` so the review
+ * and the dashboard can grow side by side; the keys are not under `['sessions']`, which the
+ * sessions list invalidates on every change.
+ */
+import { queryOptions } from '@tanstack/react-query';
+import { DiffSchema, SessionReviewSchema, TaskReviewSchema } from '../../../shared/review.ts';
+import { api } from '../api/browser.ts';
+
+export const reviewKeys = {
+  /** Everything review-related of one session: invalidated together after an action. */
+  session: (sessionId: string) => ['review', sessionId] as const,
+  sessionReview: (sessionId: string) => ['review', sessionId, 'session'] as const,
+  task: (sessionId: string, taskId: string) => ['review', sessionId, 'task', taskId] as const,
+  taskDiff: (sessionId: string, taskId: string) => ['review', sessionId, 'task', taskId, 'diff'] as const,
+};
+
+const sessionPath = (sessionId: string) => `/api/sessions/${encodeURIComponent(sessionId)}`;
+const taskPath = (sessionId: string, taskId: string) => `${sessionPath(sessionId)}/tasks/${encodeURIComponent(taskId)}`;
+
+/** The task, its commits, final case, ledger, check attempts and stats. */
+export function taskReviewQuery(sessionId: string, taskId: string) {
+  return queryOptions({
+    queryKey: reviewKeys.task(sessionId, taskId),
+    queryFn: ({ signal }) => api.get(taskPath(sessionId, taskId), TaskReviewSchema, { signal }),
+  });
+}
+
+/** The task's commits as one diff. */
+export function taskDiffQuery(sessionId: string, taskId: string) {
+  return queryOptions({
+    queryKey: reviewKeys.taskDiff(sessionId, taskId),
+    queryFn: ({ signal }) => api.get(`${taskPath(sessionId, taskId)}/diff`, DiffSchema, { signal }),
+  });
+}
+
+/** The session branch against its base, its commits, tasks, learnings and what may be done now. */
+export function sessionReviewQuery(sessionId: string) {
+  return queryOptions({
+    queryKey: reviewKeys.sessionReview(sessionId),
+    queryFn: ({ signal }) => api.get(`${sessionPath(sessionId)}/diff`, SessionReviewSchema, { signal }),
+  });
+}
