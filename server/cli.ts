@@ -4,6 +4,7 @@
  */
 import { execa } from 'execa';
 import { parseArgs } from 'node:util';
+import { CliExit, HEADLESS_HELP, info, parseVerbArgs, reset, runVerb } from './cli-headless.ts';
 import { ConfigError, describeConfig, loadConfig, type ConfigKey } from './config.ts';
 import { ServeLockError } from './store/serve-lock.ts';
 import { consoleLogger, ensureWebBuild, isLoopback, packageVersion, startServer } from './start.ts';
@@ -12,8 +13,14 @@ const HELP = `Tilth — long-running coding agents on your git repo, with you in
 
 Usage:
   tilth serve [--port N] [--host H] [--sessions-dir DIR] [--open]
+  tilth info [id]       sessions newest first (status, progress, cost, worktree), or one in detail
+  tilth run <id>        run a prepared session in this terminal
+  tilth resume <id>     resume a stopped session in this terminal
+  tilth reset <id> [--yes]   discard a session: worktree, branch and folder
   tilth config          print the resolved configuration and where each value came from
   tilth --version
+
+Every verb takes --help.
 
 serve options:
   --port N             port to listen on (default 4317, TILTH_PORT; 0 picks a free one)
@@ -101,13 +108,36 @@ function printConfig(): void {
   process.stdout.write(`\nhome: ${view.paths.home}\n.env: ${view.paths.dotenv}\nconfig file: ${view.paths.config_file}\n`);
 }
 
+const print = (line: string) => process.stdout.write(`${line}\n`);
+
+async function headless(command: 'info' | 'run' | 'resume' | 'reset', rest: string[]): Promise<void> {
+  const args = parseVerbArgs(rest, command === 'reset');
+  if (args.help) {
+    print(HEADLESS_HELP[command]!);
+    return;
+  }
+  const config = loadConfig();
+  if (command === 'info') return info(config, args.positionals, print);
+  if (command === 'reset') return reset(config, args.positionals, args.yes, print);
+  process.exitCode = await runVerb(command, config, args.positionals, print);
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
+  if (command !== undefined && rest.some((a) => a === '--help' || a === '-h') && (command === 'serve' || command === 'config')) {
+    process.stdout.write(HELP);
+    return;
+  }
   switch (command) {
     case 'serve':
       return serve(rest);
     case 'config':
       return printConfig();
+    case 'info':
+    case 'run':
+    case 'resume':
+    case 'reset':
+      return headless(command, rest);
     case '--version':
     case '-v':
       process.stdout.write(`${packageVersion()}\n`);
@@ -124,6 +154,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof CliExit) fail(err.message, err.code);
   if (err instanceof ConfigError) fail(err.message, 2);
   if (err instanceof UsageError || (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))) {
     fail(`${err.message}\n\n${HELP}`, 2);

@@ -21,6 +21,7 @@ import type { ModelClient } from '../llm/client.ts';
 import { writeJsonAtomic } from '../store/atomic.ts';
 import { readJsonFile } from '../store/json-file.ts';
 import { appendProgress } from '../store/run-files.ts';
+import { acquireRunLock } from '../store/run-lock.ts';
 import { FILES, type SessionStore } from '../store/session-store.ts';
 import { catchUp, currentSummary, saveSummary } from '../store/summary-file.ts';
 import { failpoint } from './failpoint.ts';
@@ -115,7 +116,23 @@ export function createRunQueue(opts: { store: SessionStore; jobs: JobRunner; llm
     sandbox: { hide: [config.sessionsDir, config.home], network: false },
     ...opts.tuning,
   };
-  return new RunQueue(opts.jobs, config.maxConcurrentRuns, () => (job) => runSession(job, deps), () => opts.store.bus.sessionsChanged());
+  return new RunQueue(opts.jobs, config.maxConcurrentRuns, () => (job) => runLocked(job, deps, 'serve'), () => opts.store.bus.sessionsChanged());
+}
+
+/** Runs the session while holding its run lock, so no other process drives it meanwhile. */
+export async function runLocked(job: JobContext, deps: RunDeps, kind: 'serve' | 'cli'): Promise<void> {
+  let release: () => void;
+  try {
+    release = acquireRunLock(job.paths.sessionDir, kind);
+  } catch (err) {
+    job.logger.warn(err instanceof Error ? err.message : String(err));
+    return;
+  }
+  try {
+    await runSession(job, deps);
+  } finally {
+    release();
+  }
 }
 
 /** The run job. Stops are recorded on the session; an abort is left to the job runner to settle. */

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventInput, TilthEvent } from '../../shared/events.ts';
 import { ConflictError } from '../errors.ts';
+import { lockedElsewhere } from '../store/run-lock.ts';
 import type { SessionStore } from '../store/session-store.ts';
 
 export type JobKind = 'interview' | 'run';
@@ -165,6 +166,8 @@ export function recoverAfterCrash(store: SessionStore, logger: Logger, onIntervi
     try {
       const checkpoint = store.readCheckpoint(id);
       if (!LIVE_STATUSES.has(checkpoint.status)) continue;
+      // A headless `tilth run` is driving it right now: it is alive, not crashed.
+      if (lockedElsewhere(store.dir(id))) continue;
       if (checkpoint.status === 'interviewing' && onInterviewing) {
         // An interview lives on disk and continues from its file (see interview/engine.ts).
         onInterviewing(id);

@@ -10,6 +10,7 @@ import type { AppDeps } from '../app.ts';
 import { ConflictError } from '../errors.ts';
 import { planResume } from '../engine/run.ts';
 import { addSteeringNote } from '../store/run-files.ts';
+import { assertNotLockedElsewhere } from '../store/run-lock.ts';
 import { existingSessionId, parseInput } from './validate.ts';
 
 /** A note only makes sense while there is a run ahead: before it, during it, or paused. */
@@ -31,6 +32,7 @@ export function runRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post('/api/sessions/:id/run', async (request, reply) => {
     const id = existingSessionId(store, request.params);
     const options = parseInput(RunRequestSchema, request.body, 'body');
+    assertNotLockedElsewhere(store.dir(id));
     const { status } = store.readCheckpoint(id);
     const current = deps.runs.state(id);
     if (current.state !== 'idle') return reply.status(200).send({ session: store.listItem(id), run: current });
@@ -45,6 +47,7 @@ export function runRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post('/api/sessions/:id/stop', async (request) => {
     const id = existingSessionId(store, request.params);
     parseInput(EmptyBodySchema, request.body, 'body');
+    assertNotLockedElsewhere(store.dir(id));
     if (deps.runs.cancel(id)) return { session: store.listItem(id), was: 'queued' as const };
     if (deps.jobs.forSession(id)?.kind !== 'run') {
       throw new ConflictError('session_not_running', `Session ${id} has no run to stop; it is ${store.readCheckpoint(id).status}.`);
@@ -63,6 +66,7 @@ export function runRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post('/api/sessions/:id/notes', async (request, reply) => {
     const id = existingSessionId(store, request.params);
     const { text } = parseInput(NoteRequestSchema, request.body, 'body');
+    assertNotLockedElsewhere(store.dir(id));
     const { status } = store.readCheckpoint(id);
     if (!NOTE_STATUSES.has(status)) {
       throw new ConflictError('session_not_running', `Guidance goes to the worker of a run; this session is ${status}.`);

@@ -20,6 +20,7 @@ import { editSeed, seedView } from '../interview/seed-review.ts';
 import { checkWorkspace, createSession, discardSession, startInterviewJob } from '../interview/session-setup.ts';
 import { forgetPreview } from '../review/merge.ts';
 import { readJsonFile } from '../store/json-file.ts';
+import { assertNotLockedElsewhere } from '../store/run-lock.ts';
 import { FILES } from '../store/session-store.ts';
 import { existingSessionId, parseInput } from './validate.ts';
 
@@ -86,6 +87,7 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
     const id = sessionId(request.params);
     const { confirm } = parseInput(DiscardQuerySchema, request.query, 'query');
     if (confirm !== id) throw new ValidationError(`confirm must repeat the session id (${id}) to discard it`);
+    assertNotLockedElsewhere(store.dir(id));
     deps.runs.cancel(id);
     forgetPreview(id);
     await discardSession(seeding, id);

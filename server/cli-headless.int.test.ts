@@ -1,0 +1,168 @@
+/**
+ * The headless verbs as a user runs them: `node bin/tilth.js …` in a child process, against a
+ * real sessions folder, real git and the scripted model.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SessionStore } from './store/session-store.ts';
+import { makeExampleRepo, type ExampleRepo } from './testing/example-repo.ts';
+import { startFakeModel, type FakeModel } from './testing/fake-model.ts';
+import { caseTurn, makePreparedSession, noLearning, nodeTest, verdictTurn, writeTurn } from './testing/run-fixtures.ts';
+import { tempDir } from './testing/test-app.ts';
+import { startTilth } from './testing/tilth-process.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const WORKER = 'worker-model';
+const EVAL = 'eval-model';
+
+let fake: FakeModel;
+let repo: ExampleRepo;
+let home: string;
+
+beforeEach(async () => {
+  fake = await startFakeModel();
+  repo = await makeExampleRepo('js-todo');
+  home = tempDir('tilth-cli-');
+});
+afterEach(async () => {
+  await fake.close();
+  await repo.cleanup();
+  fs.rmSync(home, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number | null;
+  out: string;
+}
+
+function start(args: string[], env: Record<string, string> = {}): { child: ReturnType<typeof spawn>; done: Promise<Run> } {
+  const child = spawn(process.execPath, ['bin/tilth.js', ...args], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, TILTH_HOME: home, TILTH_BASE_URL: fake.baseURL, TILTH_API_KEY: 'k', TILTH_WORKER_MODEL: WORKER, TILTH_EVALUATOR_MODEL: EVAL, ...env },
+  });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const timer = setTimeout(() => child.pid && process.kill(-child.pid, 'SIGKILL'), 60_000);
+  const done = new Promise<Run>((resolve) =>
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out });
+    }),
+  );
+  return { child, done };
+}
+
+const tilth = (args: string[], env: Record<string, string> = {}) => start(args, env).done;
+
+const impl = (name: string, body: string) => writeTurn(`src/${name}.js`, `export function ${name}(n) {\n  return ${body};\n}\n`);
+
+async function prepared(): Promise<{ id: string; store: SessionStore }> {
+  const store = new SessionStore(path.join(home, 'sessions'));
+  const id = await makePreparedSession(store, repo.dir, 'node', [{ id: 'T-001', title: 'Double', tests: { 'tests/t001_double.test.js': nodeTest('double', 'double', '2', '4') } }]);
+  return { id, store };
+}
+
+describe('tilth run / resume / info / reset', () => {
+  it('runs a prepared session to all done with progress lines and exit 0; info shows it', async () => {
+    const { id, store } = await prepared();
+    store.close();
+    fake.load({ models: { [WORKER]: [impl('double', 'n * 2'), caseTurn(), noLearning], [EVAL]: [verdictTurn('accept')] } });
+    const run = await tilth(['run', id]);
+    expect(run.code, run.out).toBe(0);
+    expect(run.out).toContain('▶ T-001');
+    expect(run.out).toContain('T-001 checks passed');
+    expect(run.out).toContain('✓ T-001 done');
+    expect(run.out).toContain('all_done: 1 of 1 tasks done');
+
+    const list = await tilth(['info']);
+    expect(list.code).toBe(0);
+    expect(list.out).toContain(`${id}  all_done`);
+    fs.rmSync(path.join(home, 'sessions', id, 'workspace'), { recursive: true, force: true });
+    const one = await tilth(['info', id]);
+    expect(one.out).toContain('STALE');
+    expect(one.out).toContain('T-001  done');
+  });
+
+  it('exits 1 when a task fails; resume refuses a prepared session, run refuses a stopped one', async () => {
+    const { id, store } = await prepared();
+    store.close();
+    expect((await tilth(['resume', id])).code).toBe(1);
+    fake.load({ models: { [WORKER]: [impl('double', 'n * 2')] } });
+    const run = await tilth(['run', id], { TILTH_MAX_ITERATIONS_PER_TASK: '1' });
+    expect(run.code, run.out).toBe(1);
+    expect(run.out).toContain('✗ T-001 failed (iter_cap)');
+    const again = await tilth(['run', id]);
+    expect(again.code).toBe(1);
+    expect(again.out).toContain(`tilth resume ${id}`);
+  });
+
+  it('stops gracefully on Ctrl+C with exit 130, leaving the session resumable', async () => {
+    const { id, store } = await prepared();
+    store.close();
+    fake.load({ models: { [WORKER]: [impl('double', 'n * 2'), { fault: 'hang' }] } });
+    const proc = start(['run', id]);
+    for (let i = 0; i < 400 && fake.requests.length < 2; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(fake.requests.length).toBe(2);
+    process.kill(proc.child.pid!, 'SIGINT');
+    const run = await proc.done;
+    expect(run.code, run.out).toBe(130);
+    const after = new SessionStore(path.join(home, 'sessions'));
+    expect(after.readCheckpoint(id)).toMatchObject({ status: 'stopped', last_stop: 'interrupted' });
+    after.close();
+    fake.load({ models: { [WORKER]: [caseTurn(), noLearning], [EVAL]: [verdictTurn('accept')] } });
+    const resumed = await tilth(['resume', id]);
+    expect(resumed.code, resumed.out).toBe(0);
+    expect(resumed.out).toContain('resuming:');
+  });
+
+  it('refuses a session the server is running, and takes over a stale lock', async () => {
+    const { id, store } = await prepared();
+    store.close();
+    fake.load({ models: { [WORKER]: [{ fault: 'hang' }] } });
+    const server = await startTilth({ home, env: { TILTH_BASE_URL: fake.baseURL, TILTH_API_KEY: 'k', TILTH_WORKER_MODEL: WORKER, TILTH_EVALUATOR_MODEL: EVAL } });
+    try {
+      const res = await fetch(`${server.origin}/api/sessions/${id}/run`, { method: 'POST', headers: { authorization: `Bearer ${server.token}`, origin: server.origin } });
+      expect(res.status).toBe(202);
+      for (let i = 0; i < 200 && fake.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+      const refused = await tilth(['resume', id]);
+      expect(refused.code).toBe(1);
+      const run = await tilth(['run', id]);
+      expect(run.code).toBe(1);
+      expect(run.out).toMatch(/being run by|Only a prepared session/);
+    } finally {
+      await server.kill();
+    }
+    // The server died holding the lock: its pid is gone, so the lock is stale and taken over.
+    expect(fs.existsSync(path.join(home, 'sessions', id, 'run.lock'))).toBe(true);
+    fake.load({ models: { [WORKER]: [impl('double', 'n * 2'), caseTurn(), noLearning], [EVAL]: [verdictTurn('accept')] } });
+    const after = new SessionStore(path.join(home, 'sessions'));
+    after.setStatus(id, 'stopped', { reason: 'crash', phase: 'run' }); // what the next serve would do
+    after.close();
+    const resumed = await tilth(['resume', id]);
+    expect(resumed.code, resumed.out).toBe(0);
+  });
+
+  it('reset asks first, --yes discards; usage errors exit 2; every verb has --help', async () => {
+    const { id, store } = await prepared();
+    store.close();
+    const noTty = await tilth(['reset', id]);
+    expect(noTty.code).toBe(2);
+    expect(noTty.out).toContain('--yes');
+    const gone = await tilth(['reset', id, '--yes']);
+    expect(gone.code, gone.out).toBe(0);
+    expect(fs.existsSync(path.join(home, 'sessions', id))).toBe(false);
+    expect((await tilth(['run'])).code).toBe(2);
+    expect((await tilth(['run', 'not-an-id'])).code).toBe(2);
+    expect((await tilth(['info', '--bogus'])).code).toBe(2);
+    for (const verb of ['info', 'run', 'resume', 'reset', 'serve', 'config']) {
+      const help = await tilth([verb, '--help']);
+      expect(help.code, verb).toBe(0);
+      expect(help.out).toContain('tilth');
+    }
+  });
+});

@@ -1,0 +1,223 @@
+/**
+ * The headless verbs (SPEC §11): `tilth info [id]`, `tilth run <id>`, `tilth resume <id>` and
+ * `tilth reset <id>`, sharing the engine and the store with the server. A run holds the
+ * session's run lock, so the server (or another terminal) cannot drive it at the same time.
+ *
+ * Exit codes: 0 all done; 1 a task failed, a cap was hit or the run was refused; 2 usage or
+ * configuration errors; 130 interrupted (Ctrl+C stops gracefully and leaves it resumable).
+ */
+import fs from 'node:fs';
+import readline from 'node:readline/promises';
+import { parseArgs } from 'node:util';
+import type { TilthEvent } from '../shared/events.ts';
+import { PrdSchema } from '../shared/files.ts';
+import type { Config } from './config.ts';
+import { runLocked } from './engine/run.ts';
+import { detectSandbox, setSandboxMode } from './engine/sandbox.ts';
+import { removeWorktree } from './git/repo.ts';
+import { JobRunner, type Logger } from './jobs/job-runner.ts';
+import { ModelClient } from './llm/client.ts';
+import { readJsonFile } from './store/json-file.ts';
+import { assertNotLockedElsewhere, lockedElsewhere } from './store/run-lock.ts';
+import { FILES, SessionStore } from './store/session-store.ts';
+import { isSessionId } from './store/session-id.ts';
+
+export class CliExit extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const HEADLESS_HELP: Record<string, string> = {
+  info: `Usage: tilth info [id]
+
+Lists sessions, newest first: status, task progress, cost and worktree. With an id, shows that
+session in detail, including whether its worktree is missing (stale).`,
+  run: `Usage: tilth run <id>
+
+Runs a prepared session in this terminal: one line per step that matters, a summary at the end.
+Ctrl+C stops gracefully; the session stays resumable (tilth resume <id>).
+Exit codes: 0 all tasks done; 1 a task failed, a cap was hit, or the run was refused; 2 usage or
+configuration error; 130 interrupted.`,
+  resume: `Usage: tilth resume <id>
+
+Resumes a stopped session in this terminal (a failed task is retried with a fresh budget).
+Exit codes as for tilth run.`,
+  reset: `Usage: tilth reset <id> [--yes]
+
+Discards a session: removes its worktree, its session/<id> branch and its folder. Asks first;
+--yes skips the question. The source repository's own files are never touched.`,
+};
+
+function openStore(config: Config): SessionStore {
+  return new SessionStore(config.sessionsDir);
+}
+
+function sessionArg(verb: string, positionals: string[], store: SessionStore): string {
+  const id = positionals[0];
+  if (!id || positionals.length > 1) throw new CliExit(2, `${HEADLESS_HELP[verb]}`);
+  if (!isSessionId(id)) throw new CliExit(2, `"${id}" is not a session id (they look like 20260525-103149-3800ea). tilth info lists them.`);
+  if (!store.exists(id)) throw new CliExit(2, `No session ${id} under ${store.root}. tilth info lists them.`);
+  return id;
+}
+
+const money = (usd: number) => (usd < 0.01 && usd > 0 ? '<$0.01' : `$${usd.toFixed(2)}`);
+
+export function info(config: Config, positionals: string[], out: (s: string) => void): void {
+  const store = openStore(config);
+  if (positionals.length === 0) {
+    const items = store.list();
+    if (items.length === 0) {
+      out(`No sessions under ${store.root} yet. Start one with tilth serve.`);
+      return;
+    }
+    for (const s of items) {
+      const cp = s.problem ? null : store.readCheckpoint(s.id);
+      const stale = cp && !fs.existsSync(cp.worktree) && s.status !== 'archived' ? ' (worktree missing)' : '';
+      out(`${s.id}  ${s.status.padEnd(12)} ${`${s.tasks.done}/${s.tasks.total}`.padStart(5)} tasks  ${money(s.cost_usd).padStart(7)}  ${s.title || s.brief.split('\n')[0] || ''}`);
+      if (cp) out(`    ${cp.worktree}${stale}`);
+      if (s.problem) out(`    problem: ${s.problem}`);
+    }
+    return;
+  }
+  const id = sessionArg('info', positionals, store);
+  const cp = store.readCheckpoint(id);
+  const prd = readJsonFile(store.file(id, FILES.prd), PrdSchema) ?? [];
+  const worktreeOk = fs.existsSync(cp.worktree);
+  out(`session   ${id}`);
+  out(`status    ${cp.status}${cp.last_stop ? ` (last stop: ${cp.last_stop})` : ''}${lockedElsewhere(store.dir(id)) ? ' — being run by another process now' : ''}`);
+  if (cp.last_error) out(`          ${cp.last_error}`);
+  out(`title     ${cp.title || cp.brief.split('\n')[0]}`);
+  out(`source    ${cp.source}`);
+  out(`branch    ${cp.branch} (from ${cp.base_branch ?? 'a detached HEAD'} at ${cp.base_sha?.slice(0, 12) ?? '?'})`);
+  out(`worktree  ${cp.worktree}${worktreeOk ? '' : cp.status === 'archived' ? ' (removed: archived)' : ' (STALE: missing; a run re-creates it from the branch)'}`);
+  out(`spend     ${money(cp.usage.cost_usd)} run, ${cp.usage.total_tokens} tokens, ${cp.usage.calls} model calls; interview ${money(cp.interview_usage.cost_usd)}`);
+  if (prd.length > 0) {
+    out('tasks');
+    for (const t of prd) out(`  ${t.id}  ${t.status.padEnd(11)} ${t.title}`);
+  }
+}
+
+/** One terminal line for the events a person watching a run cares about; null for the rest. */
+export function progressLine(e: TilthEvent): string | null {
+  switch (e.type) {
+    case 'session_resume':
+      return `resuming: ${e.data.plan}`;
+    case 'context_reset':
+      return `▶ ${e.data.task_id}`;
+    case 'tool_call':
+      return e.data.phase ? null : `  ${e.data.task_id ?? ''} iter ${e.data.iter ?? '?'} · ${e.data.tool}`;
+    case 'pre_tool_block':
+      return `  ${e.data.task_id} blocked ${e.data.tool}: ${e.data.result_preview.split('\n')[0]}`;
+    case 'validator_run':
+      return `  ${e.data.task_id} checks ${e.data.passed ? 'passed' : `FAILED (${e.data.results.filter((r) => !r.passed).map((r) => r.name).join(', ')})`}`;
+    case 'evaluator_verdict':
+      return `  ${e.data.task_id} evaluator: ${e.data.verdict}${e.data.rejection_category ? ` · ${e.data.rejection_category}` : ''} — ${e.data.concern}`;
+    case 'task_done':
+      return `✓ ${e.data.task_id} done`;
+    case 'commit':
+      return `  ${e.data.task_id} committed ${e.data.sha?.slice(0, 12) ?? '(nothing to commit)'}`;
+    case 'task_failed':
+      return `✗ ${e.data.task_id} failed (${e.data.reason})`;
+    case 'proposed_learnings':
+      return e.data.emitted ? `  ${e.data.task_id} proposed a learning: ${e.data.entry ?? ''}` : null;
+    case 'stop':
+      return `stopped: ${e.data.reason}${e.data.error ? ` — ${e.data.error}` : ''}`;
+    default:
+      return null;
+  }
+}
+
+export async function runVerb(verb: 'run' | 'resume', config: Config, positionals: string[], out: (s: string) => void): Promise<number> {
+  const store = openStore(config);
+  const id = sessionArg(verb, positionals, store);
+  const { status } = store.readCheckpoint(id);
+  if (verb === 'run' && status !== 'prepared') {
+    throw new CliExit(1, status === 'stopped' ? `Session ${id} is stopped; continue it with tilth resume ${id}.` : `Only a prepared session can run; ${id} is ${status}.`);
+  }
+  if (verb === 'resume' && status !== 'stopped') {
+    throw new CliExit(1, status === 'prepared' ? `Session ${id} has not run yet; start it with tilth run ${id}.` : `Only a stopped session can be resumed; ${id} is ${status}.`);
+  }
+  try {
+    assertNotLockedElsewhere(store.dir(id));
+  } catch (err) {
+    throw new CliExit(1, (err as Error).message);
+  }
+  if (!config.roles.worker) throw new CliExit(2, 'No model provider is configured: set TILTH_BASE_URL, TILTH_API_KEY and TILTH_WORKER_MODEL (tilth config shows the values).');
+  setSandboxMode(config.values.TILTH_SANDBOX.value ?? 'auto');
+  const sandbox = detectSandbox();
+  out(`shell sandbox: ${sandbox.available ? 'on' : `off — ${sandbox.detail}`}`);
+
+  const logger: Logger = { info: () => {}, warn: (m) => process.stderr.write(`warning: ${m}\n`), error: (m) => process.stderr.write(`error: ${m}\n`) };
+  const jobs = new JobRunner(store, logger);
+  const llm = new ModelClient({ endpoints: config.roles });
+  const unsubscribe = store.bus.subscribe(id, (event) => {
+    const line = progressLine(event);
+    if (line) out(line);
+  });
+  let interrupted = false;
+  const onSignal = () => {
+    if (interrupted) process.exit(130); // a second Ctrl+C: stop waiting
+    interrupted = true;
+    out('\nstopping (the current step ends, everything is kept)…');
+    void jobs.stop(id, 'interrupted from the terminal');
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    jobs.start('run', id, (ctx) =>
+      runLocked(ctx, { llm, caps: config.caps, contextFiles: config.contextFiles, sandbox: { hide: [config.sessionsDir, config.home], network: false } }, 'cli'),
+    );
+    while (jobs.forSession(id)) await new Promise((r) => setTimeout(r, 50));
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    unsubscribe();
+  }
+  const cp = store.readCheckpoint(id);
+  const prd = readJsonFile(store.file(id, FILES.prd), PrdSchema) ?? [];
+  out('');
+  out(`${cp.status}${cp.last_stop && cp.status !== 'all_done' ? ` (${cp.last_stop})` : ''}: ${prd.filter((t) => t.status === 'done').length} of ${prd.length} tasks done, ${money(cp.usage.cost_usd)}, ${cp.usage.total_tokens} tokens`);
+  if (cp.last_error && cp.status !== 'all_done') out(cp.last_error);
+  store.close();
+  if (cp.status === 'all_done') return 0;
+  if (interrupted || cp.last_stop === 'interrupted') return 130;
+  return 1;
+}
+
+export async function reset(config: Config, positionals: string[], yes: boolean, out: (s: string) => void): Promise<void> {
+  const store = openStore(config);
+  const id = sessionArg('reset', positionals, store);
+  try {
+    assertNotLockedElsewhere(store.dir(id));
+  } catch (err) {
+    throw new CliExit(1, (err as Error).message);
+  }
+  const cp = store.readCheckpoint(id);
+  if (!yes) {
+    if (!process.stdin.isTTY) throw new CliExit(2, `Refusing to discard ${id} without confirmation; pass --yes.`);
+    const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
+    const answer = await rl.question(`Discard session ${id} (${cp.status}): remove ${cp.worktree}, the branch ${cp.branch} and the session folder? Type the id to confirm: `);
+    rl.close();
+    if (answer.trim() !== id) throw new CliExit(1, 'Not confirmed; nothing was removed.');
+  }
+  if (fs.existsSync(cp.source)) await removeWorktree(cp.source, cp.worktree, cp.branch);
+  store.forget(id);
+  fs.rmSync(store.dir(id), { recursive: true, force: true });
+  store.close();
+  out(`Discarded ${id}.`);
+}
+
+export function parseVerbArgs(args: string[], withYes = false): { positionals: string[]; help: boolean; yes: boolean } {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { help: { type: 'boolean', short: 'h' }, ...(withYes ? { yes: { type: 'boolean', short: 'y' } } : {}) },
+    strict: true,
+    allowPositionals: true,
+  });
+  return { positionals, help: values.help === true, yes: (values as { yes?: boolean }).yes === true };
+}
+
