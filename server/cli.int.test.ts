@@ -57,6 +57,10 @@ describe('tilth serve', () => {
       const list = SessionListSchema.parse(await (await fetch(`${api}/sessions`, { headers: { authorization: `Bearer ${token}` } })).json());
       expect(list.sessions.find((s) => s.id === leftRunning)).toMatchObject({ status: 'stopped', last_stop: 'crash' });
       expect(out).toContain('Marked 1 session(s) stopped');
+      // The banner says where sessions live, whether a provider is set, and whether the shell is sandboxed.
+      expect(out).toContain(`Sessions: ${path.join(TILTH_HOME, 'sessions')}`);
+      expect(out).toContain('Model provider: none configured yet');
+      expect(out).toMatch(/Shell sandbox: (on|off)/);
 
       // A second server on the same sessions folder refuses before touching anything.
       const second = runOnce(['serve', '--port', '0'], { TILTH_HOME });

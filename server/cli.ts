@@ -6,6 +6,7 @@ import { execa } from 'execa';
 import { parseArgs } from 'node:util';
 import { CliExit, HEADLESS_HELP, info, parseVerbArgs, reset, runVerb } from './cli-headless.ts';
 import { ConfigError, describeConfig, loadConfig, type ConfigKey } from './config.ts';
+import { displayUrl } from './llm/client.ts';
 import { ServeLockError } from './store/serve-lock.ts';
 import { consoleLogger, ensureWebBuild, isLoopback, packageVersion, startServer } from './start.ts';
 
@@ -69,7 +70,12 @@ async function serve(args: string[]): Promise<void> {
   const server = await startServer(config);
   process.stdout.write(`\nTilth is running. Open this link (it carries your access token):\n\n  ${server.url}\n\n`);
   if (!config.roles.worker) {
-    process.stdout.write('No model provider is configured yet; the settings page explains how.\n');
+    process.stdout.write('Model provider: none configured yet; the settings page explains how (or try the scripted demo).\n');
+  } else {
+    for (const role of ['worker', 'evaluator', 'prep'] as const) {
+      const endpoint = config.roles[role];
+      if (endpoint) process.stdout.write(`Model ${role === 'prep' ? 'interviewer' : role}: ${endpoint.model} at ${displayUrl(endpoint.baseUrl)}\n`);
+    }
   }
   process.stdout.write(`Sessions: ${config.sessionsDir}\nPress Ctrl+C to stop.\n`);
 
