@@ -7,6 +7,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOpt
 import type { ErrorBody } from '../shared/api.ts';
 import type { Config } from './config.ts';
 import { AppError, ValidationError } from './errors.ts';
+import type { DemoService } from './demo/demo.ts';
 import type { InterviewDeps } from './interview/engine.ts';
 import type { RunQueue } from './jobs/run-queue.ts';
 import type { JobRunner } from './jobs/job-runner.ts';
@@ -28,6 +29,8 @@ export interface AppDeps {
   store: SessionStore;
   jobs: JobRunner;
   runs: RunQueue;
+  /** Demo mode's scripted model; absent in tests that do not need it. */
+  demo?: DemoService;
   llm: ModelClient;
   /** Interview tuning (tests shorten the empty-reply backoff). */
   interview?: Omit<InterviewDeps, 'llm'>;

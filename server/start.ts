@@ -13,6 +13,7 @@ import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { detectSandbox, setSandboxMode } from './engine/sandbox.ts';
 import { startInterviewJob } from './interview/session-setup.ts';
+import { DemoService } from './demo/demo.ts';
 import { createRunQueue } from './engine/run.ts';
 import { JobRunner, recoverAfterCrash, type Logger } from './jobs/job-runner.ts';
 import { ModelClient } from './llm/client.ts';
@@ -71,6 +72,7 @@ export async function startServer(config: Config, logger: Logger = consoleLogger
   const store = new SessionStore(config.sessionsDir);
   const jobs = new JobRunner(store, logger);
   const llm = new ModelClient({ endpoints: config.roles });
+  const demo = await DemoService.start(store);
   // Lock first: recovery below assumes no other live server owns these sessions.
   const releaseLock = acquireServeLock(store.root, { port: config.port });
 
@@ -81,7 +83,8 @@ export async function startServer(config: Config, logger: Logger = consoleLogger
       config,
       store,
       jobs,
-      runs: createRunQueue({ store, jobs, llm, config }),
+      runs: createRunQueue({ store, jobs, llm, llmFor: (id) => demo.clientFor(id) ?? llm, config }),
+      demo,
       llm,
       security: { token, port: () => port, boundHost: config.host },
       version: packageVersion(),
@@ -99,7 +102,7 @@ export async function startServer(config: Config, logger: Logger = consoleLogger
   // Only once we own the folder and the port: a failed start must not touch anyone's sessions.
   // Interviews continue from their file: one waiting for an answer stays waiting; one that was
   // mid-call repeats that call.
-  const recovered = recoverAfterCrash(store, logger, (id) => startInterviewJob({ store, jobs, llm }, id));
+  const recovered = recoverAfterCrash(store, logger, (id) => startInterviewJob({ store, jobs, llm, llmFor: (sid) => demo.clientFor(sid) ?? llm }, id));
   if (recovered.length > 0) logger.info(`Marked ${recovered.length} session(s) stopped after an unclean shutdown: ${recovered.join(', ')}`);
   const watcher = new SessionsWatcher(store.root, store.bus, (id) => {
     try {
@@ -123,6 +126,7 @@ export async function startServer(config: Config, logger: Logger = consoleLogger
         watcher.stop();
         await jobs.stopAll();
         await app.close();
+        await demo.close();
         store.close();
         releaseLock();
       })()),

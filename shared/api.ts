@@ -180,6 +180,8 @@ export const SessionDetailSchema = z.object({
   usage: UsageSchema,
   caps: CapsSchema.nullable(),
   allow_network: z.boolean(),
+  /** A demo session: every page says "demo model — scripted, not AI". */
+  demo: z.boolean(),
 });
 export type SessionDetail = z.infer<typeof SessionDetailSchema>;
 

@@ -61,6 +61,8 @@ export const CheckpointSchema = z.object({
   /** The run's spend; the interview's is kept apart (SPEC §13: interview tokens do not count). */
   usage: UsageSchema.default(EMPTY_USAGE),
   interview_usage: UsageSchema.default(EMPTY_USAGE),
+  /** A demo session: its model is the scripted demo model, never a provider. */
+  demo: z.boolean().default(false),
   /** The worker's shell and the checks may reach the network (the sandbox cuts it otherwise). */
   allow_network: z.boolean().default(false),
   /** Set once the session branch is merged (the backup ref undoes it). */

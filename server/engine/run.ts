@@ -107,7 +107,15 @@ async function prepareResume(job: JobContext, cp: Checkpoint): Promise<void> {
 }
 
 /** The run queue of a server (or a test app): each run gets the config's caps and sandbox. */
-export function createRunQueue(opts: { store: SessionStore; jobs: JobRunner; llm: ModelClient; config: Config; tuning?: Partial<RunDeps> }): RunQueue {
+export function createRunQueue(opts: {
+  store: SessionStore;
+  jobs: JobRunner;
+  llm: ModelClient;
+  /** The model client for one session (the demo's scripted model for a demo session). */
+  llmFor?: (id: string) => ModelClient;
+  config: Config;
+  tuning?: Partial<RunDeps>;
+}): RunQueue {
   const { config } = opts;
   const deps: RunDeps = {
     llm: opts.llm,
@@ -116,7 +124,12 @@ export function createRunQueue(opts: { store: SessionStore; jobs: JobRunner; llm
     sandbox: { hide: [config.sessionsDir, config.home], network: false },
     ...opts.tuning,
   };
-  return new RunQueue(opts.jobs, config.maxConcurrentRuns, () => (job) => runLocked(job, deps, 'serve'), () => opts.store.bus.sessionsChanged());
+  return new RunQueue(
+    opts.jobs,
+    config.maxConcurrentRuns,
+    (id) => (job) => runLocked(job, opts.llmFor ? { ...deps, llm: opts.llmFor(id) } : deps, 'serve'),
+    () => opts.store.bus.sessionsChanged(),
+  );
 }
 
 /** Runs the session while holding its run lock, so no other process drives it meanwhile. */

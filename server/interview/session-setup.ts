@@ -21,6 +21,8 @@ export interface SeedingDeps {
   store: SessionStore;
   jobs: JobRunner;
   llm: ModelClient;
+  /** The model client for one session (the demo's scripted model for a demo session), else `llm`. */
+  llmFor?: (id: string) => ModelClient;
   interview?: Omit<InterviewDeps, 'llm'>;
 }
 
@@ -36,7 +38,7 @@ export async function checkWorkspace(store: SessionStore, path: string): Promise
 
 /** Starts (or continues) the interview; after a job still winding down, if there is one. */
 export function startInterviewJob(deps: SeedingDeps, id: string): void {
-  deps.jobs.startAfter('interview', id, (ctx) => runInterview(ctx, { llm: deps.llm, ...deps.interview }));
+  deps.jobs.startAfter('interview', id, (ctx) => runInterview(ctx, { llm: deps.llmFor?.(id) ?? deps.llm, ...deps.interview }));
 }
 
 export async function createSession(

@@ -12,12 +12,13 @@ import {
   type WorkspaceCheck,
 } from '../../shared/api.ts';
 import { PrdSchema } from '../../shared/files.ts';
+import { EmptyBodySchema } from '../../shared/review.ts';
 import { SeedEditSchema } from '../../shared/seed.ts';
 import type { AppDeps } from '../app.ts';
-import { ValidationError } from '../errors.ts';
+import { ConflictError, ValidationError } from '../errors.ts';
 import { answerQuestion, readInterview } from '../interview/engine.ts';
 import { editSeed, seedView } from '../interview/seed-review.ts';
-import { checkWorkspace, createSession, discardSession, startInterviewJob } from '../interview/session-setup.ts';
+import { checkWorkspace, createSession, discardSession, startInterviewJob, type SeedingDeps } from '../interview/session-setup.ts';
 import { forgetPreview } from '../review/merge.ts';
 import { readJsonFile } from '../store/json-file.ts';
 import { assertNotLockedElsewhere } from '../store/run-lock.ts';
@@ -28,7 +29,13 @@ const DiscardQuerySchema = z.strictObject({ confirm: z.string().min(1, 'confirm 
 
 export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { store } = deps;
-  const seeding = { store, jobs: deps.jobs, llm: deps.llm, ...(deps.interview ? { interview: deps.interview } : {}) };
+  const seeding: SeedingDeps = {
+    store,
+    jobs: deps.jobs,
+    llm: deps.llm,
+    llmFor: (id) => deps.demo?.clientFor(id) ?? deps.llm,
+    ...(deps.interview ? { interview: deps.interview } : {}),
+  };
 
   const sessionId = (params: unknown) => existingSessionId(store, params);
 
@@ -36,6 +43,14 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
     const { path } = parseInput(WorkspaceCheckQuerySchema, request.query, 'query');
     const info = await checkWorkspace(store, path);
     return { ...info, ok: info.kind === 'repo' };
+  });
+
+  /** A demo session: the bundled example and the scripted model, no provider needed. */
+  app.post('/api/demo', async (request, reply) => {
+    parseInput(EmptyBodySchema, request.body, 'body');
+    if (!deps.demo) throw new ConflictError('demo_unavailable', 'Demo mode is not available in this server.');
+    const session = await deps.demo.createSession(seeding);
+    return reply.status(201).send({ session });
   });
 
   app.post('/api/sessions', async (request, reply) => {
@@ -72,6 +87,7 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
       usage: cp.usage,
       caps: cp.caps,
       allow_network: cp.allow_network,
+      demo: cp.demo,
     };
   });
 

@@ -20,9 +20,14 @@ export interface ExampleRepo {
   cleanup: () => Promise<void>;
 }
 
-/** Copies the example, then `git init -b main` and one commit with a local identity. */
-export async function makeExampleRepo(name: ExampleName): Promise<ExampleRepo> {
-  const parent = await fs.mkdtemp(path.join(os.tmpdir(), `tilth-${name}-`));
+/**
+ * Copies the example, then `git init -b main` and one commit with a local identity. The copy goes
+ * into a fresh temp folder, or a fresh folder under `under` (the demo keeps its repos with the
+ * sessions).
+ */
+export async function makeExampleRepo(name: ExampleName, under?: string): Promise<ExampleRepo> {
+  if (under) await fs.mkdir(under, { recursive: true });
+  const parent = await fs.mkdtemp(path.join(under ?? os.tmpdir(), `tilth-${name}-`));
   const cleanup = () => fs.rm(parent, { recursive: true, force: true });
   const dir = path.join(parent, name);
   try {

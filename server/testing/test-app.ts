@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach } from 'vitest';
 import { buildApp, type AppDeps } from '../app.ts';
 import { loadConfig } from '../config.ts';
+import { DemoService } from '../demo/demo.ts';
 import { createRunQueue } from '../engine/run.ts';
 import type { RunDeps } from '../engine/run-context.ts';
 import { JobRunner, type Logger } from '../jobs/job-runner.ts';
@@ -70,12 +71,14 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
   const store = new SessionStore(config.sessionsDir);
   const jobs = new JobRunner(store, silentLogger);
   const llm = new ModelClient({ endpoints: config.roles, retry: { baseDelayMs: 1, maxAttempts: 2 } });
+  const demo = await DemoService.start(store);
   let port = 80;
   const deps: AppDeps = {
     config,
     store,
     jobs,
-    runs: createRunQueue({ store, jobs, llm, config, tuning: { emptyBackoffMs: () => 1, ...options.run } }),
+    runs: createRunQueue({ store, jobs, llm, llmFor: (id) => demo.clientFor(id) ?? llm, config, tuning: { emptyBackoffMs: () => 1, ...options.run } }),
+    demo,
     llm,
     interview: { emptyBackoffMs: () => 1 },
     security: { token: TEST_TOKEN, port: () => port },
@@ -96,6 +99,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
     close: async (closeOptions = {}) => {
       await jobs.stopAll();
       await app.close();
+      await demo.close();
       store.close();
       if (!closeOptions.keepHome) fs.rmSync(home, { recursive: true, force: true });
     },

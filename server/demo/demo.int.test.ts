@@ -1,0 +1,86 @@
+/**
+ * The demo end to end through the API with no provider configured: the real interview, seed, run
+ * and merge, with the scripted demo model; the user's answers shape the seed.
+ */
+import { execFileSync } from 'node:child_process';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SessionDetailSchema, type SessionDetail } from '../../shared/api.ts';
+import type { TilthEvent } from '../../shared/events.ts';
+import { auth, makeTestApp, type TestApp } from '../testing/test-app.ts';
+import { DEMO_MODEL } from './demo-script.ts';
+
+const post = { ...auth, origin: 'http://localhost' };
+let t: TestApp;
+
+beforeEach(async () => {
+  t = await makeTestApp({ env: {} }); // no provider at all
+});
+afterEach(async () => {
+  await t.close();
+});
+
+async function detail(id: string): Promise<SessionDetail> {
+  return SessionDetailSchema.parse((await t.app.inject({ url: `/api/sessions/${id}`, headers: auth })).json());
+}
+
+async function until(id: string, what: string, test: (d: SessionDetail) => boolean): Promise<SessionDetail> {
+  for (const deadline = Date.now() + 60_000; ; ) {
+    const d = await detail(id);
+    if (test(d)) return d;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(d.session)} ${d.last_error}`);
+    await new Promise((r) => setTimeout(r, 30));
+  }
+}
+
+const events = (id: string): TilthEvent[] => t.store.log(id).readAfter(0, 100_000);
+
+async function answer(id: string, text: string): Promise<void> {
+  const d = await until(id, 'a question', (x) => x.interview?.pending != null && !x.interview.running);
+  const res = await t.app.inject({ method: 'POST', url: `/api/sessions/${id}/answer`, headers: post, payload: { questionId: d.interview!.pending!.question_id, answer: text } });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+describe('demo mode', () => {
+  it('runs the whole journey with no provider: answers shape the seed, a check failure is fixed, one reject, then merge', async () => {
+    const created = await t.app.inject({ method: 'POST', url: '/api/demo', headers: post });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().session.id as string;
+    expect((await detail(id)).demo).toBe(true);
+
+    await answer(id, 'A priority');
+    await answer(id, 'Sort out what matters first thing in the morning.');
+    await answer(id, 'Yes, show it in the listing');
+    const prepared = await until(id, 'the seed', (d) => d.session.status === 'prepared');
+    expect(prepared.tasks.map((x) => [x.id, x.title])).toEqual([
+      ['T-001', 'Todos carry a priority'],
+      ['T-002', 'The listing shows the priority'],
+    ]);
+    expect(prepared.tasks[0]!.description).toContain('Sort out what matters first thing in the morning');
+
+    expect((await t.app.inject({ method: 'POST', url: `/api/sessions/${id}/run`, headers: post })).statusCode).toBe(202);
+    const done = await until(id, 'the run', (d) => d.run.state === 'idle' && d.session.status !== 'running' && d.session.status !== 'prepared');
+    expect(done.session.status, done.last_error ?? '').toBe('all_done');
+    const all = events(id);
+    expect(all.filter((e) => e.type === 'validator_run').map((e) => e.type === 'validator_run' && e.data.passed)).toEqual([false, true, true, true]);
+    expect(all.filter((e) => e.type === 'evaluator_verdict').map((e) => e.type === 'evaluator_verdict' && e.data.verdict)).toEqual(['reject', 'accept', 'accept']);
+    const models = all.filter((e) => e.type === 'model_call').map((e) => (e.type === 'model_call' ? e.data.model : ''));
+    expect(new Set(models).size).toBe(1);
+    expect(models[0]).toContain(DEMO_MODEL);
+
+    const cp = t.store.readCheckpoint(id);
+    const merged = await t.app.inject({ method: 'POST', url: `/api/sessions/${id}/merge`, headers: post, payload: { strategy: 'merge' } });
+    expect(merged.statusCode, merged.body).toBe(200);
+    const log = execFileSync('git', ['log', '--format=%s', 'main'], { cwd: cp.source, encoding: 'utf8' });
+    expect(log).toContain('T-001: Todos carry a priority');
+    expect(log).toContain('T-002: The listing shows the priority');
+  }, 120_000);
+
+  it('the other answers give another seed: a due date, data only', async () => {
+    const id = (await t.app.inject({ method: 'POST', url: '/api/demo', headers: post })).json().session.id as string;
+    await answer(id, 'A due date');
+    await answer(id, 'Know what is late.');
+    await answer(id, 'No, data only for now');
+    const prepared = await until(id, 'the seed', (d) => d.session.status === 'prepared');
+    expect(prepared.tasks.map((x) => x.title)).toEqual(['Todos carry a due date']);
+  }, 60_000);
+});
