@@ -147,6 +147,19 @@ describe('tilth run / resume / info / reset', () => {
     expect(resumed.code, resumed.out).toBe(0);
   });
 
+  it('serve --demo starts a demo session with no provider configured', async () => {
+    const server = await startTilth({ home, env: { TILTH_BASE_URL: '', TILTH_API_KEY: '', TILTH_WORKER_MODEL: '' }, args: ['--demo'] });
+    try {
+      for (let i = 0; i < 200 && !/Demo session/.test(server.output()); i++) await new Promise((r) => setTimeout(r, 25));
+      const id = /Demo session (\S+) started/.exec(server.output())?.[1];
+      expect(id, server.output()).toBeDefined();
+      const res = await fetch(`${server.origin}/api/sessions/${id}`, { headers: { authorization: `Bearer ${server.token}` } });
+      expect(await res.json()).toMatchObject({ demo: true, session: { status: 'interviewing' } });
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('reset asks first, --yes discards; usage errors exit 2; every verb has --help', async () => {
     const { id, store } = await prepared();
     store.close();

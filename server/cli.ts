@@ -13,7 +13,7 @@ import { consoleLogger, ensureWebBuild, isLoopback, packageVersion, startServer 
 const HELP = `Tilth — long-running coding agents on your git repo, with you in charge of every merge.
 
 Usage:
-  tilth serve [--port N] [--host H] [--sessions-dir DIR] [--open]
+  tilth serve [--port N] [--host H] [--sessions-dir DIR] [--open] [--demo]
   tilth info [id]       sessions newest first (status, progress, cost, worktree), or one in detail
   tilth run <id>        run a prepared session in this terminal
   tilth resume <id>     resume a stopped session in this terminal
@@ -28,6 +28,7 @@ serve options:
   --host H             interface to bind (default 127.0.0.1; anything else prints a warning)
   --sessions-dir DIR   where sessions live (default $TILTH_HOME/sessions, TILTH_SESSIONS_DIR)
   --open               open the browser at the printed link
+  --demo               start a demo session: the bundled example and a scripted model, no provider needed
 
 Configuration comes from flags, the environment, $TILTH_HOME/.env and $TILTH_HOME/config.json
 (TILTH_HOME defaults to ~/.tilth). See the README for every variable.
@@ -48,6 +49,7 @@ async function serve(args: string[]): Promise<void> {
       host: { type: 'string' },
       'sessions-dir': { type: 'string' },
       open: { type: 'boolean', default: false },
+      demo: { type: 'boolean', default: false },
     },
     strict: true,
     allowPositionals: false,
@@ -77,7 +79,12 @@ async function serve(args: string[]): Promise<void> {
       if (endpoint) process.stdout.write(`Model ${role === 'prep' ? 'interviewer' : role}: ${endpoint.model} at ${displayUrl(endpoint.baseUrl)}\n`);
     }
   }
-  process.stdout.write(`Sessions: ${config.sessionsDir}\nPress Ctrl+C to stop.\n`);
+  process.stdout.write(`Sessions: ${config.sessionsDir}\n`);
+  if (values.demo) {
+    const id = await server.startDemo();
+    process.stdout.write(`Demo session ${id} started with the scripted demo model (demo model — scripted, not AI): open the link, then the session.\n`);
+  }
+  process.stdout.write('Press Ctrl+C to stop.\n');
 
   if (values.open) {
     const opener = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';

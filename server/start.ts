@@ -41,6 +41,8 @@ export interface RunningServer {
   port: number;
   token: string;
   app: FastifyInstance;
+  /** Starts a demo session (tilth serve --demo); resolves with its id. */
+  startDemo(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -121,6 +123,7 @@ export async function startServer(config: Config, logger: Logger = consoleLogger
     port,
     token,
     app,
+    startDemo: async () => (await demo.createSession({ store, jobs, llm, llmFor: (sid) => demo.clientFor(sid) ?? llm })).id,
     close: () =>
       (closing ??= (async () => {
         watcher.stop();

@@ -23,10 +23,10 @@ export interface TilthProcess {
   exited: Promise<void>;
 }
 
-export async function startTilth(options: { port?: number; home?: string; env?: Record<string, string> } = {}): Promise<TilthProcess> {
+export async function startTilth(options: { port?: number; home?: string; env?: Record<string, string>; args?: string[] } = {}): Promise<TilthProcess> {
   const home = options.home ?? fs.mkdtempSync(path.join(os.tmpdir(), 'tilth-e2e-'));
   const sessionsDir = path.join(home, 'sessions');
-  const child: ChildProcess = spawn(process.execPath, ['bin/tilth.js', 'serve', '--port', String(options.port ?? 0), '--sessions-dir', sessionsDir], {
+  const child: ChildProcess = spawn(process.execPath, ['bin/tilth.js', 'serve', '--port', String(options.port ?? 0), '--sessions-dir', sessionsDir, ...(options.args ?? [])], {
     cwd: path.resolve(import.meta.dirname, '..', '..'),
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
