@@ -8,7 +8,7 @@
 import type { ScriptedReplyInput } from '../testing/fake-model.ts';
 
 export const DEMO_MODEL = 'tilth-demo (scripted, not AI)';
-export const DEMO_LABEL = 'demo model — scripted, not AI';
+export { DEMO_LABEL } from '../../shared/demo.ts';
 
 export const QUESTIONS = [
   { question: 'Which field should a todo gain?', options: ['A due date', 'A priority'] },

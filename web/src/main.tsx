@@ -12,6 +12,7 @@ import { api, authStore } from './api/browser.ts';
 import { ApiError } from './api/client.ts';
 import { AppHeader } from './components/app-header.tsx';
 import { AuthRequired } from './components/auth-required.tsx';
+import { DemoBanner } from './components/demo-banner.tsx';
 import { ErrorBoundary } from './components/error-boundary.tsx';
 import { FullPageMessage } from './components/full-page-message.tsx';
 import { ServerUnreachable } from './components/server-unreachable.tsx';
@@ -90,6 +91,7 @@ function Shell() {
   return (
     <div className="app">
       <AppHeader route={route} connection={connection} />
+      <DemoBanner route={route} />
       <main className="main">
         {/* Keyed by path so an error in one page is forgotten when you navigate away. */}
         <ErrorBoundary key={pathname}>

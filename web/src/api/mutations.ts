@@ -33,6 +33,11 @@ export function seedingCalls(api: ApiClient) {
       return (await api.post('/api/sessions', input, CreatedSessionSchema)).session;
     },
 
+    /** A demo session: the bundled example with the scripted demo model, no provider needed. */
+    async startDemo(): Promise<SessionListItem> {
+      return (await api.post('/api/demo', {}, CreatedSessionSchema)).session;
+    },
+
     /** Removes the session's worktree, branch and folder; the server wants the id repeated. */
     async discardSession(id: string): Promise<void> {
       await api.delete(`${sessionPath(id)}?${new URLSearchParams({ confirm: id }).toString()}`, OkSchema);

@@ -1,4 +1,6 @@
-import { Link, paths } from '../router.tsx';
+import { useMutation } from '@tanstack/react-query';
+import { seeding } from '../api/mutations.ts';
+import { Link, navigate, paths } from '../router.tsx';
 
 export function SessionsEmpty({ sessionsPath }: { sessionsPath: string | null }) {
   return (
@@ -13,15 +15,32 @@ export function SessionsEmpty({ sessionsPath }: { sessionsPath: string | null })
         Start one with <strong>New session</strong>: pick a repository and describe the feature (or name a spec file
         in it). This list then shows every session Tilth finds on disk and updates live.
       </p>
-      <p>
+      <p className="empty-actions">
         <Link to={paths.newSession} className="button" testId="new-session-button">
           New session
         </Link>
+        <TryDemo />
+      </p>
+      <p className="muted">
+        No model provider yet? <strong>Try the demo</strong> runs the whole journey on a copy of a small example
+        repository with a scripted model (not AI), or set a provider on the <Link to={paths.settings}>settings page</Link>.
       </p>
       <p className="muted" data-testid="sessions-path">
         Sessions are stored in{' '}
         {sessionsPath === null ? <span>the sessions folder</span> : <code>{sessionsPath}</code>}.
       </p>
     </div>
+  );
+}
+
+function TryDemo() {
+  const demo = useMutation({ mutationFn: () => seeding.startDemo(), onSuccess: (session) => navigate(paths.session(session.id)) });
+  return (
+    <>
+      <button type="button" className="button button-secondary" data-testid="try-demo" disabled={demo.isPending} onClick={() => demo.mutate()}>
+        {demo.isPending ? 'Starting the demo…' : 'Try the demo'}
+      </button>
+      {demo.error && <span className="inline-error">The demo did not start: {demo.error.message}</span>}
+    </>
   );
 }

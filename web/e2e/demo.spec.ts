@@ -1,0 +1,72 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { startTilth, type TilthProcess } from '../../server/testing/tilth-process.ts';
+
+/**
+ * The demo from a fresh sessions root with no provider configured, by clicking only: Try the
+ * demo → three questions → seed review → Run → all done → review → merge into the demo repo.
+ * Every page of the session says the model is scripted.
+ */
+test.setTimeout(180_000);
+
+let server: TilthProcess;
+
+test.beforeAll(async () => {
+  // Its own server: the shared one has a (scripted) provider configured.
+  server = await startTilth({ env: { TILTH_BASE_URL: '', TILTH_API_KEY: '', TILTH_WORKER_MODEL: '', TILTH_PREP_MODEL: '', TILTH_EVALUATOR_MODEL: '' } });
+});
+test.afterAll(async () => {
+  await server?.stop();
+  if (server) fs.rmSync(server.home, { recursive: true, force: true });
+});
+
+test('the demo, end to end, by clicking only', async ({ page }) => {
+  await page.goto(server.url);
+  await expect(page.getByTestId('sessions-empty')).toBeVisible();
+  await page.getByTestId('try-demo').click();
+  await expect(page).toHaveURL(/\/sessions\/\d{8}-\d{6}-[0-9a-f]{6}$/, { timeout: 30_000 });
+  const id = new URL(page.url()).pathname.split('/').at(-1)!;
+  await expect(page.getByTestId('demo-banner')).toContainText('demo model — scripted, not AI');
+
+  // 1: an option question; the answer picks the feature.
+  await expect(page.getByTestId('question-text')).toHaveText('Which field should a todo gain?', { timeout: 30_000 });
+  await page.locator('label.option', { hasText: 'A priority' }).click();
+  await page.getByTestId('submit-answer').click();
+  // 2: free-form; the words land in the seed.
+  await expect(page.getByTestId('question-text')).toHaveText(/what should a user be able to do/, { timeout: 30_000 });
+  await page.getByTestId('free-text-input').fill('Put the urgent things first.');
+  await page.getByTestId('submit-answer').click();
+  // 3: an option question; "yes" plans a second task.
+  await expect(page.getByTestId('question-text')).toHaveText('Should the text listing show the new field too?', { timeout: 30_000 });
+  await page.locator('label.option', { hasText: 'Yes, show it' }).click();
+  await page.getByTestId('submit-answer').click();
+
+  await expect(page.getByTestId('seed-review')).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator('[data-testid="seed-task"][data-task-id="T-001"]')).toContainText('Todos carry a priority');
+  await expect(page.locator('[data-testid="seed-task"][data-task-id="T-001"]')).toContainText('Put the urgent things first');
+  await expect(page.locator('[data-testid="seed-task"][data-task-id="T-002"]')).toBeVisible();
+  await expect(page.getByTestId('demo-banner')).toBeVisible();
+  await page.getByTestId('run-button').click();
+
+  await expect(page.getByText(/all tasks done/i).first()).toBeVisible({ timeout: 90_000 });
+  await expect(page.getByTestId('demo-banner')).toBeVisible();
+  await page.screenshot({ path: 'test-results/screens/demo-done.png', fullPage: true });
+
+  await page.getByTestId('session-review-link').click();
+  await expect(page.getByTestId('demo-banner')).toBeVisible();
+  await page.getByTestId('action-merge').click();
+  const dialog = page.getByTestId('merge-dialog');
+  await dialog.getByTestId('merge-preview-run').click();
+  await expect(dialog.getByTestId('merge-preview')).toHaveAttribute('data-passed', 'true', { timeout: 60_000 });
+  await dialog.getByTestId('merge-confirm').click();
+  await expect(dialog.getByTestId('merge-result')).toBeVisible({ timeout: 30_000 });
+
+  // The demo repo (kept beside the sessions) now has both task commits on main.
+  const detail = await (await fetch(`${server.origin}/api/sessions/${id}/diff`, { headers: { authorization: `Bearer ${server.token}` } })).json();
+  expect(detail.merged.into).toBe('main');
+  const source = JSON.parse(fs.readFileSync(`${server.sessionsDir}/${id}/checkpoint.json`, 'utf8')).source as string;
+  const log = execFileSync('git', ['log', '--format=%s', 'main'], { cwd: source, encoding: 'utf8' });
+  expect(log).toContain('T-001: Todos carry a priority');
+  expect(log).toContain('T-002: The listing shows the priority');
+});

@@ -1,0 +1,24 @@
+/**
+ * Every page of a demo session says plainly that its model is scripted (SPEC §10): the session
+ * page, its task reviews and its session review all sit under this banner.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { DEMO_LABEL } from '../../../shared/demo.ts';
+import { sessionDetailQuery } from '../api/queries.ts';
+import type { Route } from '../router.tsx';
+
+export function sessionIdOf(route: Route): string | null {
+  return route.name === 'session' || route.name === 'session-review' || route.name === 'task-review' ? route.id : null;
+}
+
+export function DemoBanner({ route }: { route: Route }) {
+  const id = sessionIdOf(route);
+  const detail = useQuery({ ...sessionDetailQuery(id ?? ''), enabled: id !== null });
+  if (id === null || detail.data?.demo !== true) return null;
+  return (
+    <div className="demo-banner" role="note" data-testid="demo-banner">
+      {DEMO_LABEL}: every reply in this session is written in advance, so it shows how Tilth works, not what a model
+      would do.
+    </div>
+  );
+}
