@@ -195,9 +195,13 @@ export function dashboardReducer(state: DashboardState, action: DashboardAction)
       const w = { events: state.window.events.concat(joins ? page.concat(fromStream) : page), hasEarlier: state.window.hasEarlier, hasLater: !live };
       return { ...state, window: capWindow(w, 'newest') };
     }
-    case 'jump':
-      if (action.events.length === 0) return state;
-      return { ...state, ...noteFacts(state, action.events), window: { events: action.events, hasEarlier: action.hasEarlier, hasLater: action.hasLater } };
+    case 'jump': {
+      const last = action.events.at(-1)?.seq;
+      if (last === undefined) return state;
+      // The stream may already be past the page's end: then newer pages join the two.
+      const hasLater = action.hasLater || last < state.liveSeq;
+      return { ...state, ...noteFacts(state, action.events), window: { events: action.events, hasEarlier: action.hasEarlier, hasLater } };
+    }
     case 'newest': {
       if (!state.window.hasLater) return state;
       const recent = state.recent;
