@@ -5,6 +5,7 @@ import { makeExampleRepo, type ExampleRepo } from '../../server/testing/example-
 import type { ScriptedReplyInput } from '../../server/testing/fake-model.ts';
 import { caseTurn, makePreparedSession, noLearning, nodeTest, verdictTurn, writeTurn } from '../../server/testing/run-fixtures.ts';
 import { startTilth, type TilthProcess } from '../../server/testing/tilth-process.ts';
+import { writeRunSession } from '../../bench/session-gen.ts';
 import { appendScript, createSession, MODEL, MODEL_URL, modelState, script } from './helpers.ts';
 
 /**
@@ -319,4 +320,53 @@ test('Stop interrupts the run, and Resume shows its plan before anything starts'
   await expectScriptDone();
   // The run time is the resumed run's own: the wall clock restarts with each run.
   await expect(page.getByTestId('run-elapsed')).toHaveText(/^\d+s$/);
+});
+
+test('a long session opens at its newest page, pages history in as you scroll up, and jumps to an old event', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  tilth = await startTilth();
+  const store = new SessionStore(tilth.sessionsDir);
+  const session = writeRunSession(store, 3_000, { tasks: 3, seed: 7 });
+  store.close();
+  await page.goto(tilth.url);
+  await page.goto(`${tilth.origin}/sessions/${session.id}`);
+  await expect(page.locator('[data-testid="dashboard"][data-ready="true"]')).toBeVisible();
+
+  // One page of events, a bounded number of cards, and figures for the whole session.
+  const count = page.getByTestId('event-stream-count');
+  await expect(count).toHaveAttribute('data-loaded', '500');
+  await expect(count).toHaveAttribute('data-last-seq', '3000');
+  await expect(page.locator('[data-testid="event-card"][data-seq="3000"]')).toBeVisible();
+  expect(await page.getByTestId('event-card').count()).toBeLessThan(40);
+  const summary = await page.evaluate(async (id) => (await (await fetch(`/api/sessions/${id}/summary`)).json()) as { verdicts: { accepts: number; rejects: number } }, session.id);
+  await expect(page.getByTestId('stat-verdicts').getByTestId('stat-value')).toHaveText(`${summary.verdicts.accepts} ✓ · ${summary.verdicts.rejects} ✗`);
+  await expect(page.getByTestId('task-progress')).toHaveText('3 of 3 done');
+
+  // Scrolling up stops following and loads older pages; the card under the pointer stays put.
+  const list = page.getByTestId('event-scroll');
+  await list.scrollIntoViewIfNeeded();
+  const box = (await list.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  for (let i = 0; i < 80 && Number(await count.getAttribute('data-first-seq')) > 2_000; i++) await page.mouse.wheel(0, -3_000);
+  await expect(list).toHaveAttribute('data-following', 'false');
+  await expect.poll(async () => Number(await count.getAttribute('data-first-seq'))).toBeLessThan(2_501);
+  const seqs = await page.getByTestId('event-card').evaluateAll((cards) => cards.map((c) => Number(c.getAttribute('data-seq'))));
+  expect(new Set(seqs).size).toBe(seqs.length);
+  expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+
+  // The first verdict on the timeline is far older than anything loaded: a click fetches its page.
+  const first = page.getByTestId('timeline-mark').first();
+  const seq = Number(await first.getAttribute('data-seq'));
+  expect(seq).toBeLessThan(Number(await count.getAttribute('data-first-seq')));
+  await first.click();
+  const card = page.locator(`[data-testid="event-card"][data-seq="${seq}"]`);
+  await expect(card).toBeVisible();
+  await expect(card).toHaveAttribute('data-type', 'evaluator_verdict');
+  await expect(page.getByTestId('go-newest')).toBeVisible();
+
+  // And back to the newest, following again.
+  await page.getByTestId('go-newest').click();
+  await expect(page.locator('[data-testid="event-card"][data-seq="3000"]')).toBeVisible();
+  await expect(list).toHaveAttribute('data-following', 'true');
+  await expect(page.getByTestId('go-newest')).toHaveCount(0);
 });

@@ -39,18 +39,22 @@ export interface DashboardProps {
 }
 
 const IDLE = { state: 'idle', queue_position: null } as const;
+const FIGURES_MS = 200;
 
 export function Dashboard(props: DashboardProps) {
   const { sessionId, status, detail, controls } = props;
   const api = useDashboard(sessionId);
   const { state } = api;
-  const { summary, summaryVersion: version } = state;
+  const { summary } = state;
   const run = detail?.run ?? IDLE;
   const runActive = run.state !== 'idle' || status === 'running';
   const caps = state.runStart?.data.caps ?? detail?.caps ?? null;
   const now = useNow(runActive ? 1000 : 3_600_000);
 
   // The summary is folded in place; `version` is what says it changed (see dashboard-state.ts).
+  // Figures follow it at most a few times a second: at a thousand events a second, redrawing
+  // meters, stats and the board every frame would take the time the event list needs.
+  const version = useThrottled(state.summaryVersion, FIGURES_MS);
   const attempt = useMemo(() => (summary === null ? null : latestAttempt(summary)), [summary, version]);
   const lastStop = summary?.stop?.reason ?? props.lastStop ?? detail?.session.last_stop ?? null;
   const headline = runHeadline({
@@ -75,7 +79,7 @@ export function Dashboard(props: DashboardProps) {
   const rows = useMemo(() => boardRows(plan, summary, caps, runActive), [plan, summary, version, caps, runActive]);
 
   // Charts redraw at most twice a second; the spans of a running task grow with the clock.
-  const chartVersion = useThrottled(version, 500);
+  const chartVersion = useThrottled(state.summaryVersion, 500);
   const planKey = plan.map((t) => t.id).join(',');
   const lanes = useMemo(() => (summary === null ? [] : taskLanes(planKey === '' ? [] : planKey.split(','), summary)), [summary, chartVersion, planKey]);
   const chartEnd = runActive ? Math.floor(now / 5000) * 5000 : summary?.last_event_at ? Date.parse(summary.last_event_at) : now;

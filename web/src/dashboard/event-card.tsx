@@ -10,7 +10,7 @@ import { describeEvent } from '../event-line.ts';
 import { formatTime } from '../format.ts';
 import { argFields, caseView, lineCount, reasoningText, whereOf, type CaseView } from './card-text.ts';
 import { eventKind, isProblem } from './event-filter.ts';
-import { formatCount, formatUsd } from './figures.ts';
+import { formatCount, formatInt, formatUsd } from './figures.ts';
 
 export type CardPanel = 'raw' | 'reasoning' | 'prompt';
 
@@ -140,7 +140,7 @@ function cardBody(event: TilthEvent, isOpen: (p: CardPanel) => boolean, toggle: 
         const off = (n: number, text: string) => (n > 0 ? text : 'off');
         items.push([
           'caps',
-          `${caps.max_iterations_per_task} iterations/task · ${off(caps.max_evaluator_calls_per_task, `${caps.max_evaluator_calls_per_task} evaluator calls/task`)} · ${off(caps.max_dollars, formatUsd(caps.max_dollars))} · ${off(caps.max_tokens, `${caps.max_tokens.toLocaleString('en-US')} tokens`)} · ${off(caps.max_wall_clock_minutes, `${caps.max_wall_clock_minutes} min`)}`,
+          `${caps.max_iterations_per_task} iterations/task · ${off(caps.max_evaluator_calls_per_task, `${caps.max_evaluator_calls_per_task} evaluator calls/task`)} · ${off(caps.max_dollars, formatUsd(caps.max_dollars))} · ${off(caps.max_tokens, `${formatInt(caps.max_tokens)} tokens`)} · ${off(caps.max_wall_clock_minutes, `${caps.max_wall_clock_minutes} min`)}`,
         ]);
       }
       if (sandbox) items.push(['shell', sandbox.available ? `sandboxed, ${sandbox.network ? 'network allowed' : 'no network'}` : `NOT sandboxed: ${sandbox.detail}`]);
@@ -149,9 +149,9 @@ function cardBody(event: TilthEvent, isOpen: (p: CardPanel) => boolean, toggle: 
     case 'model_call': {
       const d = event.data;
       const reasoning = reasoningText(d);
-      const tokens = [`${d.prompt_tokens.toLocaleString('en-US')} prompt`, `${d.eval_tokens.toLocaleString('en-US')} completion`];
-      if (d.cached_tokens) tokens.push(`${d.cached_tokens.toLocaleString('en-US')} cached`);
-      if (d.reasoning_tokens) tokens.push(`${d.reasoning_tokens.toLocaleString('en-US')} reasoning`);
+      const tokens = [`${formatInt(d.prompt_tokens)} prompt`, `${formatInt(d.eval_tokens)} completion`];
+      if (d.cached_tokens) tokens.push(`${formatInt(d.cached_tokens)} cached`);
+      if (d.reasoning_tokens) tokens.push(`${formatInt(d.reasoning_tokens)} reasoning`);
       const facts = [tokens.join(' · ')];
       if (d.duration_ms !== undefined) facts.push(`${(d.duration_ms / 1000).toFixed(1)} s`);
       if (d.health !== undefined && d.health !== 'ok') facts.push(`health: ${d.health}`);
@@ -178,7 +178,7 @@ function cardBody(event: TilthEvent, isOpen: (p: CardPanel) => boolean, toggle: 
           <Disclosure
             open={isOpen('prompt')}
             onToggle={toggle('prompt')}
-            label={`${event.data.role} prompt: ${event.data.chars.toLocaleString('en-US')} chars${event.data.truncated ? ' (shown truncated)' : ''}`}
+            label={`${event.data.role} prompt: ${formatInt(event.data.chars)} chars${event.data.truncated ? ' (shown truncated)' : ''}`}
             testId="prompt-toggle"
           />
           {isOpen('prompt') && <Block>{event.data.content}</Block>}
@@ -213,7 +213,7 @@ function cardBody(event: TilthEvent, isOpen: (p: CardPanel) => boolean, toggle: 
           <Block>{event.data.result_preview}</Block>
           {event.data.result_chars > event.data.result_preview.length && (
             <p className="ev-note">
-              preview of {event.data.result_chars.toLocaleString('en-US')} chars{event.type === 'pre_tool_block' ? ' — the guard refused this call' : ''}
+              preview of {formatInt(event.data.result_chars)} chars{event.type === 'pre_tool_block' ? ' — the guard refused this call' : ''}
             </p>
           )}
         </>
@@ -230,7 +230,7 @@ function cardBody(event: TilthEvent, isOpen: (p: CardPanel) => boolean, toggle: 
                 {r.exit_code !== undefined && r.exit_code !== null && <span className="ev-note"> · exit {r.exit_code}</span>}
                 {r.duration_ms !== undefined && <span className="ev-note"> · {(r.duration_ms / 1000).toFixed(1)} s</span>}
                 {r.output_chars !== undefined && r.output !== undefined && r.output_chars > r.output.length && (
-                  <span className="ev-note"> · output cut to {r.output.length.toLocaleString('en-US')} of {r.output_chars.toLocaleString('en-US')} chars</span>
+                  <span className="ev-note"> · output cut to {formatInt(r.output.length)} of {formatInt(r.output_chars)} chars</span>
                 )}
               </p>
               {r.output !== undefined && r.output !== '' && (
@@ -302,8 +302,27 @@ function cardBody(event: TilthEvent, isOpen: (p: CardPanel) => boolean, toggle: 
   }
 }
 
-/** A first guess at a card's height (px) before it is measured, so the scrollbar starts close. */
+const estimates = new WeakMap<TilthEvent, number>();
+
+/**
+ * A first guess at a card's height (px) before it is measured, so the scrollbar starts close.
+ * The virtualizer asks for every unmeasured row whenever the row count changes (each frame of a
+ * live run), so the closed card's guess is worked out once per event.
+ */
 export function estimateCardHeight(event: TilthEvent, open: ReadonlySet<CardPanel> | undefined): number {
+  let closed = estimates.get(event);
+  if (closed === undefined) {
+    closed = closedCardHeight(event);
+    estimates.set(event, closed);
+  }
+  if (open === undefined) return closed;
+  let extra = 0;
+  if (open.has('raw')) extra += 300;
+  if (open.has('reasoning') || open.has('prompt')) extra += 240;
+  return closed + extra;
+}
+
+function closedCardHeight(event: TilthEvent): number {
   const head = 34;
   let body = 0;
   switch (event.type) {
@@ -330,7 +349,5 @@ export function estimateCardHeight(event: TilthEvent, open: ReadonlySet<CardPane
     default:
       body = 10;
   }
-  if (open?.has('raw') === true) body += 300;
-  if (open?.has('reasoning') === true || open?.has('prompt') === true) body += 240;
   return head + body;
 }

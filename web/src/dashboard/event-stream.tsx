@@ -4,10 +4,11 @@
  * it loads older history by REST (the virtualizer keeps the card in view where it was).
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useDebouncedValue } from '../use-debounced-value.ts';
 import type { EventWindow } from './dashboard-state.ts';
 import { EventCard, estimateCardHeight, type CardPanel } from './event-card.tsx';
+import { formatInt } from './figures.ts';
 import {
   DEFAULT_FILTER,
   EVENT_KINDS,
@@ -66,12 +67,7 @@ export const EventStream = memo(function EventStream(props: EventStreamProps) {
     getScrollElement: () => scrollRef.current,
     estimateSize: (i) => estimateCardHeight(rows[i]!, open.get(rows[i]!.seq)),
     getItemKey: (i) => rows[i]!.seq,
-    overscan: 6,
-    // A log reads from its end: prepending history or trimming the far end keeps the card in
-    // view where it was, and appends follow while following.
-    anchorTo: 'end',
-    followOnAppend: follow && !w.hasLater,
-    scrollEndThreshold: 4,
+    overscan: 4,
   });
 
   const onToggle = useCallback((seq: number, panel: CardPanel) => {
@@ -86,50 +82,83 @@ export const EventStream = memo(function EventStream(props: EventStreamProps) {
     });
   }, []);
 
-  // Scrolling up is the user's say: it stops following; scrolling back to the end resumes it.
+  // Following: the list stays at its end as events arrive and as cards are measured. The ref is
+  // what the layout pass reads, so a wheel turn stops it before the next frame, not a render later.
+  const following = useRef(follow);
+  following.current = follow && !w.hasLater;
   const userScrolling = useRef(0);
   const markUser = () => {
     userScrolling.current = performance.now();
   };
   const stopFollowing = () => {
     markUser();
+    following.current = false;
     setFollow(false);
   };
+
+  /**
+   * The card at the top of the view and how far into it the view starts. When history is
+   * prepended (or the window trimmed at its front) the same card is put back at the same place,
+   * before the browser paints, so reading older events never jumps.
+   */
+  const anchor = useRef<{ key: number; delta: number; firstKey: number } | null>(null);
+  const noteAnchor = () => {
+    const el = scrollRef.current;
+    const item = el === null ? undefined : virtualizer.getVirtualItemForOffset(el.scrollTop);
+    anchor.current = el === null || item === undefined ? null : { key: Number(item.key), delta: el.scrollTop - item.start, firstKey: rows[0]?.seq ?? 0 };
+  };
   const onScroll = () => {
+    noteAnchor();
     if (performance.now() - userScrolling.current > 800) return;
-    if (virtualizer.isAtEnd(4)) {
-      if (!w.hasLater) setFollow(true);
-    } else setFollow(false);
+    const el = scrollRef.current!;
+    const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight < 4;
+    if (atEnd && !w.hasLater) setFollow(true);
+    else if (!atEnd) setFollow(false);
   };
 
-  // Turning follow on (the button, or opening) goes to the newest event.
+  const totalSize = virtualizer.getTotalSize();
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (el === null || rows.length === 0) return;
+    if (following.current) {
+      // The end from the virtualizer's own figures: reading scrollHeight here would lay the page
+      // out one more time in every frame of a live run.
+      const end = totalSize - (virtualizer.scrollRect?.height ?? el.clientHeight);
+      if ((virtualizer.scrollOffset ?? 0) < end - 1) el.scrollTop = end;
+      return;
+    }
+    const a = anchor.current;
+    if (a !== null && rows[0]!.seq !== a.firstKey) {
+      const index = rows.findIndex((e) => e.seq === a.key);
+      const start = index === -1 ? undefined : virtualizer.getOffsetForIndex(index, 'start')?.[0];
+      if (start !== undefined) el.scrollTop = start + a.delta;
+      noteAnchor();
+    }
+  }, [rows, totalSize, follow, w.hasLater, virtualizer]);
+
   const lastSeq = w.events.at(-1)?.seq ?? 0;
-  const hasRows = rows.length > 0;
-  // Only when follow turns on or the list fills, not on every append (followOnAppend does that).
-  useEffect(() => {
-    if (follow && !w.hasLater && hasRows) virtualizer.scrollToEnd();
-  }, [follow, w.hasLater, hasRows, virtualizer]);
 
   // History: near the top, load older pages; near the bottom of a window that stops short, newer ones.
   const items = virtualizer.getVirtualItems();
   const firstIndex = items[0]?.index;
   const lastIndex = items.at(-1)?.index;
-  const olderAdded = useRef(true);
-  const rowsBeforeOlder = useRef(0);
-  useEffect(() => {
-    if (loading === 'older') rowsBeforeOlder.current = rows.length;
-    else if (rowsBeforeOlder.current !== 0) {
-      olderAdded.current = rows.length > rowsBeforeOlder.current;
-      rowsBeforeOlder.current = 0;
-    }
-  }, [loading, rows.length]);
+  // A filter matching nothing in the last page would walk the whole log page by page: after a
+  // page that added no row to show, the next one waits for the button.
+  const olderRequest = useRef<{ rows: number; first: number } | null>(null);
+  const loadOlder = () => {
+    olderRequest.current = null;
+    onLoadOlder();
+  };
   useEffect(() => {
     if (loading !== null || follow || firstIndex === undefined) return;
-    // A filter matching nothing in the last page would walk the whole log page by page; after
-    // such a page, wait for the button.
-    if (w.hasEarlier && firstIndex < NEAR_EDGE && olderAdded.current) onLoadOlder();
-    else if (w.hasLater && lastIndex !== undefined && lastIndex > rows.length - NEAR_EDGE) onLoadNewer();
-  }, [firstIndex, lastIndex, loading, follow, w.hasEarlier, w.hasLater, rows.length, onLoadOlder, onLoadNewer]);
+    if (w.hasEarlier && firstIndex < NEAR_EDGE) {
+      const first = w.events[0]?.seq ?? 0;
+      const prev = olderRequest.current;
+      if (prev !== null && (first === prev.first || rows.length === prev.rows)) return;
+      olderRequest.current = { rows: rows.length, first };
+      onLoadOlder();
+    } else if (w.hasLater && lastIndex !== undefined && lastIndex > rows.length - NEAR_EDGE) onLoadNewer();
+  }, [firstIndex, lastIndex, loading, follow, w.hasEarlier, w.hasLater, w.events, rows.length, onLoadOlder, onLoadNewer]);
 
   // A jump from the timeline: show that event, even if the filters hid it. The request waits
   // until the event is among the rows (its page may still be loading).
@@ -232,7 +261,7 @@ export const EventStream = memo(function EventStream(props: EventStreamProps) {
         ))}
       </div>
       <p className="ev-count muted small" data-testid="event-stream-count" data-shown={shown} data-loaded={loaded} data-first-seq={w.events[0]?.seq ?? 0} data-last-seq={lastSeq}>
-        {filtering ? `${shown.toLocaleString('en-US')} matching of ${loaded.toLocaleString('en-US')} loaded` : `${loaded.toLocaleString('en-US')} loaded`} · {props.total.toLocaleString('en-US')} in the log
+        {filtering ? `${formatInt(shown)} matching of ${formatInt(loaded)} loaded` : `${formatInt(loaded)} loaded`} · {formatInt(props.total)} in the log
         {filtering && w.hasEarlier && ' · filters look at loaded events only: scroll up or load older to look further'}
         {!props.caughtUp && ' · loading…'}
       </p>
@@ -243,7 +272,7 @@ export const EventStream = memo(function EventStream(props: EventStreamProps) {
       )}
       {w.hasEarlier && (
         <div className="ev-edge">
-          <button type="button" className="button button-plain button-small" onClick={onLoadOlder} disabled={loading !== null} data-testid="load-older">
+          <button type="button" className="button button-plain button-small" onClick={loadOlder} disabled={loading !== null} data-testid="load-older">
             {loading === 'older' ? 'Loading older events…' : 'Load older events'}
           </button>
         </div>

@@ -1,5 +1,14 @@
 /** Number formats for the dashboard's figures. Pure. */
 
+// One formatter for every figure: `toLocaleString` builds a new one per call, which shows up
+// when a live run re-renders dozens of figures every frame.
+const INT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+/** "1,234". */
+export function formatInt(n: number): string {
+  return INT.format(n);
+}
+
 /** "$10.00", "$0.0042" (small amounts keep two significant digits, so a cheap run is not "$0.00"). */
 export function formatUsd(usd: number): string {
   if (usd === 0) return '$0';
@@ -10,7 +19,7 @@ export function formatUsd(usd: number): string {
 
 /** "1,234", "45.6k", "2.35M": counts that fit a narrow stat cell. */
 export function formatCount(n: number): string {
-  if (n < 10_000) return n.toLocaleString('en-US');
+  if (n < 10_000) return formatInt(n);
   if (n < 1_000_000) return `${(n / 1000).toFixed(n < 100_000 ? 1 : 0)}k`;
   return `${(n / 1_000_000).toFixed(2)}M`;
 }

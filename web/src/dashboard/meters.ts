@@ -5,7 +5,7 @@
  */
 import type { Caps } from '../../../shared/files.ts';
 import type { Summary } from '../../../shared/summary.ts';
-import { formatCount, formatDuration, formatUsd } from './figures.ts';
+import { formatCount, formatDuration, formatInt, formatUsd } from './figures.ts';
 
 export const AMBER_AT = 0.75;
 export const RED_AT = 0.9;
@@ -123,9 +123,8 @@ export function latestAttempt(summary: Summary, taskId?: string): AttemptFigures
 }
 
 export function attemptMeters(attempt: AttemptFigures, caps: Caps | null): Meter[] {
-  const show = (n: number) => n.toLocaleString('en-US');
   return [
-    meter('iterations', `Iterations · ${attempt.taskId}`, attempt.iterations, caps?.max_iterations_per_task ?? 0, show),
-    meter('evaluator_calls', `Evaluator calls · ${attempt.taskId}`, attempt.evaluatorCalls, caps?.max_evaluator_calls_per_task ?? 0, show),
+    meter('iterations', `Iterations · ${attempt.taskId}`, attempt.iterations, caps?.max_iterations_per_task ?? 0, formatInt),
+    meter('evaluator_calls', `Evaluator calls · ${attempt.taskId}`, attempt.evaluatorCalls, caps?.max_evaluator_calls_per_task ?? 0, formatInt),
   ];
 }

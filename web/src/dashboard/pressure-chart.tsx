@@ -6,7 +6,7 @@
 import { memo, useMemo, useRef, useState } from 'react';
 import type uPlot from 'uplot';
 import { taskColour, type PressureModel } from './chart-data.ts';
-import { formatCount } from './figures.ts';
+import { formatCount, formatInt } from './figures.ts';
 import { useUplot } from './use-uplot.ts';
 
 const HEIGHT = 220;
@@ -50,7 +50,7 @@ export const PressureChart = memo(function PressureChart(props: { model: Pressur
             const m = modelRef.current;
             const lane = m.byTask.findIndex((s) => s[idx] !== null);
             const tokens = lane === -1 ? m.others[idx] : m.byTask[lane]![idx];
-            setHover(`call ${idx + 1} · ${lane === -1 ? 'evaluator or learnings' : lanes[lane]} · ${tokens?.toLocaleString('en-US') ?? '—'} prompt tokens · event #${m.seqs[idx]}`);
+            setHover(`call ${idx + 1} · ${lane === -1 ? 'evaluator or learnings' : lanes[lane]} · ${(tokens === null || tokens === undefined ? '—' : formatInt(tokens))} prompt tokens · event #${m.seqs[idx]}`);
           },
         ],
         ready: [

@@ -1,7 +1,7 @@
 import type { EventData } from '../../../shared/events.ts';
 import { Link } from '../router.tsx';
 import { useNow } from '../use-now.ts';
-import { formatDuration } from './figures.ts';
+import { formatDuration, formatInt } from './figures.ts';
 import { reviewPaths } from './links.ts';
 import { NotifyToggle } from './notify-toggle.tsx';
 
@@ -56,7 +56,7 @@ export function RunHeader(props: RunHeaderProps) {
               run time <Elapsed elapsed={props.elapsed} />
             </span>
             <span data-testid="event-count" data-count={props.eventCount}>
-              {props.eventCount.toLocaleString('en-US')} events
+              {formatInt(props.eventCount)} events
             </span>
             <Link to={reviewPaths.session(props.sessionId)} testId="review-link">
               Review the session →

@@ -17,7 +17,7 @@ function supported(): boolean {
 
 export type NotifySetting = 'off' | 'on' | 'blocked' | 'unsupported';
 
-function read(): NotifySetting {
+function readNow(): NotifySetting {
   if (!supported()) return 'unsupported';
   if (Notification.permission === 'denied') return 'blocked';
   try {
@@ -27,9 +27,18 @@ function read(): NotifySetting {
   }
 }
 
+// Read once and kept: the header asks on every render, and localStorage is not free.
+let current: NotifySetting | null = null;
+function read(): NotifySetting {
+  current ??= readNow();
+  return current;
+}
+
 function changed(): void {
+  current = readNow();
   for (const l of listeners) l();
 }
+if (typeof window !== 'undefined') window.addEventListener('storage', (e) => e.key === KEY && changed());
 
 export async function setNotifications(on: boolean): Promise<void> {
   if (!supported()) return;

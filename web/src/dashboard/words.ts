@@ -7,7 +7,7 @@ import type { RunState } from '../../../shared/api.ts';
 import type { SessionStatus, StopReason } from '../../../shared/events.ts';
 import type { Caps, PrdEntry } from '../../../shared/files.ts';
 import type { TaskSummary } from '../../../shared/summary.ts';
-import { formatUsd } from './figures.ts';
+import { formatInt, formatUsd } from './figures.ts';
 
 export interface StopContext {
   caps: Caps | null;
@@ -34,7 +34,7 @@ export function stopInWords(reason: StopReason, ctx: StopContext): string {
     case 'dollar_cap':
       return caps && caps.max_dollars > 0 ? `stopped: dollar cap reached at ${formatUsd(caps.max_dollars)}` : 'stopped: dollar cap reached';
     case 'token_cap':
-      return caps && caps.max_tokens > 0 ? `stopped: token cap reached at ${caps.max_tokens.toLocaleString('en-US')} tokens` : 'stopped: token cap reached';
+      return caps && caps.max_tokens > 0 ? `stopped: token cap reached at ${formatInt(caps.max_tokens)} tokens` : 'stopped: token cap reached';
     case 'wall_clock':
       return caps && caps.max_wall_clock_minutes > 0
         ? `stopped: wall-clock cap reached after ${caps.max_wall_clock_minutes} min`
