@@ -9,8 +9,11 @@ import { StreamContext } from '../stream/stream-provider.tsx';
 import { DashboardStore } from './dashboard-store.ts';
 import { eventsPageQuery, staffQuery, summaryQuery } from './queries.ts';
 
-/** Events per history page: small enough to parse and render inside one frame's budget. */
-export const HISTORY_PAGE = 300;
+/** Events per history page: small enough to parse, and then render, inside one frame's budget each. */
+export const HISTORY_PAGE = 200;
+
+/** Lets the browser paint between parsing a page and rendering it: two short tasks, not one long one. */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 export type PageLoad = 'older' | 'newer' | 'jump';
 
@@ -74,6 +77,7 @@ export function useDashboard(sessionId: string) {
     if (first === undefined || first <= 1) return;
     void load('older', async () => {
       const page = await queryClient.fetchQuery(eventsPageQuery(sessionId, { before: first, limit: HISTORY_PAGE }));
+      await nextTask();
       store.dispatch({ type: 'older', events: page.events, hasEarlier: page.has_earlier });
     });
   }, [load, queryClient, sessionId, store]);
@@ -83,6 +87,7 @@ export function useDashboard(sessionId: string) {
     if (last === undefined) return;
     void load('newer', async () => {
       const page = await queryClient.fetchQuery(eventsPageQuery(sessionId, { after: last, limit: HISTORY_PAGE }));
+      await nextTask();
       store.dispatch({ type: 'newer', events: page.events, hasLater: page.has_more });
     });
   }, [load, queryClient, sessionId, store]);
