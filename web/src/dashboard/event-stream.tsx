@@ -86,7 +86,7 @@ export const EventStream = memo(function EventStream(props: EventStreamProps) {
   // what the layout pass reads, so a wheel turn stops it before the next frame, not a render later.
   const following = useRef(follow);
   following.current = follow && !w.hasLater;
-  const userScrolling = useRef(0);
+  const userScrolling = useRef(-Infinity);
   const markUser = () => {
     userScrolling.current = performance.now();
   };
