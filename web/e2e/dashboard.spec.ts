@@ -144,6 +144,12 @@ test('the dashboard follows a run live: statuses flip, meters move, a reject sho
   await expect(board(page, 'T-001')).toHaveAttribute('data-status', 'in_progress');
   await expect(page.getByTestId('stat-verdicts')).toContainText('acceptance gap 1');
   await expect(page.locator('[data-testid="timeline-mark"][data-verdict="reject"]')).toHaveCount(1);
+  // Every call of the run so far is a point on the context-pressure chart, while the run goes.
+  const callsShown = async () => {
+    const calls = await page.getByTestId('stat-calls').getByTestId('stat-value').innerText();
+    return calls !== '0' && (await page.getByTestId('pressure-chart').getAttribute('data-calls')) === calls;
+  };
+  await expect.poll(callsShown, { timeout: 2_000 }).toBe(true);
   const costAtReject = Number(await meter(page, 'cost').getAttribute('data-value'));
   expect(costAtReject).toBeGreaterThan(0);
   await page.screenshot({ path: 'test-results/screens/dashboard-live-reject.png', fullPage: true });

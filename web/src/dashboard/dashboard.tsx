@@ -7,7 +7,6 @@ import { useCallback, useMemo, useState } from 'react';
 import type { SessionDetail } from '../../../shared/api.ts';
 import type { SessionStatus, StopReason } from '../../../shared/events.ts';
 import type { RunControlsApi } from '../run/use-run-controls.ts';
-import { useNow } from '../use-now.ts';
 import { boardRows } from './board.ts';
 import { pressureModel, taskLanes, timelineModel } from './chart-data.ts';
 import { EventStream, type JumpRequest } from './event-stream.tsx';
@@ -23,7 +22,7 @@ import { TaskBoard } from './task-board.tsx';
 import { TimelineChart } from './timeline-chart.tsx';
 import { useDashboard } from './use-dashboard.ts';
 import { useCapNotifications } from './use-notifications.ts';
-import { useThrottled } from './use-throttled.ts';
+import { applyNow, useClock, useThrottled } from './timing.ts';
 import { headlineTone, runControls, runHeadline } from './words.ts';
 import './dashboard.css';
 
@@ -49,7 +48,7 @@ export function Dashboard(props: DashboardProps) {
   const run = detail?.run ?? IDLE;
   const runActive = run.state !== 'idle' || status === 'running';
   const caps = state.runStart?.data.caps ?? detail?.caps ?? null;
-  const now = useNow(runActive ? 1000 : 3_600_000);
+  const now = useClock(runActive ? 1000 : 3_600_000);
 
   // The summary is folded in place; `version` is what says it changed (see dashboard-state.ts).
   // Figures follow it at most a few times a second: at a thousand events a second, redrawing
@@ -90,7 +89,7 @@ export function Dashboard(props: DashboardProps) {
   const { reveal } = api;
   const onJump = useCallback(
     (seq: number) => {
-      void reveal(seq).then(() => setJump((j) => ({ seq, nonce: (j?.nonce ?? 0) + 1 })));
+      void reveal(seq).then(() => applyNow(() => setJump((j) => ({ seq, nonce: (j?.nonce ?? 0) + 1 }))));
     },
     [reveal],
   );

@@ -5,7 +5,6 @@
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { useDebouncedValue } from '../use-debounced-value.ts';
 import type { EventWindow } from './dashboard-state.ts';
 import { EventCard, estimateCardHeight, type CardPanel } from './event-card.tsx';
 import { formatInt } from './figures.ts';
@@ -21,6 +20,7 @@ import {
   type Filtered,
   type Preset,
 } from './event-filter.ts';
+import { useDebounced } from './timing.ts';
 import type { PageLoad } from './use-dashboard.ts';
 
 export interface JumpRequest {
@@ -51,7 +51,7 @@ export const EventStream = memo(function EventStream(props: EventStreamProps) {
   const [preset, setPreset] = useState<Preset>(DEFAULT_FILTER.preset);
   const [hiddenKinds, setHiddenKinds] = useState<ReadonlySet<EventKind>>(DEFAULT_FILTER.hiddenKinds);
   const [searchInput, setSearchInput] = useState('');
-  const search = useDebouncedValue(searchInput, 150);
+  const search = useDebounced(searchInput, 150);
   const filter = useMemo<EventFilter>(() => ({ preset, hiddenKinds, search }), [preset, hiddenKinds, search]);
 
   const memo = useRef<Filtered | null>(null);

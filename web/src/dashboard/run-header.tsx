@@ -1,9 +1,9 @@
 import type { EventData } from '../../../shared/events.ts';
 import { Link } from '../router.tsx';
-import { useNow } from '../use-now.ts';
 import { formatDuration, formatInt } from './figures.ts';
 import { reviewPaths } from './links.ts';
 import { NotifyToggle } from './notify-toggle.tsx';
+import { useClock } from './timing.ts';
 
 export interface Staff {
   worker: string | null;
@@ -30,7 +30,7 @@ export interface RunHeaderProps {
 
 function Elapsed({ elapsed }: { elapsed: RunHeaderProps['elapsed'] }) {
   // Ticks only while running; a finished run's figure is fixed.
-  const now = useNow('since' in elapsed ? 1000 : 3_600_000);
+  const now = useClock('since' in elapsed ? 1000 : 3_600_000);
   const ms = 'since' in elapsed ? now - elapsed.since : elapsed.fixedMs;
   return <span data-testid="run-elapsed">{formatDuration(ms)}</span>;
 }

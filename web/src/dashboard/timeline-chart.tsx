@@ -9,6 +9,7 @@
 import { memo, useMemo, useRef, useState } from 'react';
 import type uPlot from 'uplot';
 import { hitTest, lowerBound, taskColour, type TimelineModel } from './chart-data.ts';
+import { applyNow } from './timing.ts';
 import { useUplot } from './use-uplot.ts';
 
 const LANE_PX = 30;
@@ -57,7 +58,13 @@ export const TimelineChart = memo(function TimelineChart({ model, onJump }: { mo
       legend: { show: false },
       cursor: { drag: { x: true, y: false, setScale: true }, points: { show: false }, y: false },
       hooks: {
-        draw: [(u) => setButtons(paint(u, modelRef.current))],
+        // Drawn from an effect (new data) or an event (zoom): placed after it, at once.
+        draw: [
+          (u) => {
+            const placed = paint(u, modelRef.current);
+            queueMicrotask(() => applyNow(() => setButtons(placed)));
+          },
+        ],
         setScale: [
           (u, key) => {
             if (key !== 'x') return;

@@ -8,6 +8,7 @@ import { useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncE
 import { StreamContext } from '../stream/stream-provider.tsx';
 import { DashboardStore } from './dashboard-store.ts';
 import { eventsPageQuery, staffQuery, summaryQuery } from './queries.ts';
+import { applyNow } from './timing.ts';
 
 /** Events per history page: small enough to parse, and then render, inside one frame's budget each. */
 export const HISTORY_PAGE = 200;
@@ -60,14 +61,17 @@ export function useDashboard(sessionId: string) {
       busy.current = true;
       setLoading(kind);
       setPageError(null);
+      let error: string | null = null;
       try {
         await run();
       } catch (err) {
-        setPageError(err instanceof Error ? err.message : String(err));
-      } finally {
-        busy.current = false;
-        setLoading(null);
+        error = err instanceof Error ? err.message : String(err);
       }
+      busy.current = false;
+      applyNow(() => {
+        setPageError(error);
+        setLoading(null);
+      });
     },
     [],
   );
