@@ -49,7 +49,8 @@ const acceptedTask = (t: (typeof TASKS)[number]): ScriptedReplyInput[] => [
   noLearning,
 ];
 
-const task = (page: Page, id: string) => page.locator(`[data-testid="run-task"][data-task-id="${id}"]`);
+const task = (page: Page, id: string) => page.locator(`[data-testid="board-task"][data-task-id="${id}"]`);
+const card = (page: Page, type: string) => page.locator(`[data-testid="event-card"][data-type="${type}"]`);
 
 /** Everything scripted was asked for, and nothing unscripted was. */
 async function expectScriptDone(): Promise<void> {
@@ -78,26 +79,32 @@ test('Run from the seed review: each task turns done and the session reaches all
   const id = await prepare(page, repo);
 
   await page.getByTestId('run-button').click();
-  await expect(page.getByTestId('run-view')).toBeVisible();
+  await expect(page.getByTestId('dashboard')).toBeVisible();
   await expect(page.getByTestId('session-page')).toHaveAttribute('data-mode', 'run');
 
   await expect(task(page, 'T-001')).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
   await expect(task(page, 'T-002')).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
   await expect(page.getByTestId('status-badge')).toHaveAttribute('data-status', 'all_done');
-  await expect(page.getByTestId('run-headline')).toHaveText('All tasks done');
-  await expect(page.getByTestId('run-spend')).toContainText('8 model calls');
-  await expect(page.getByTestId('run-spend')).toContainText('2 of 2 done');
+  await expect(page.getByTestId('run-headline')).toHaveText('finished: all tasks done');
+  await expect(page.getByTestId('stat-calls').getByTestId('stat-value')).toHaveText('8');
+  await expect(page.getByTestId('task-progress')).toHaveText('2 of 2 done');
   // A finished run offers neither Stop, Resume nor guidance.
   await expect(page.getByTestId('stop-button')).toHaveCount(0);
   await expect(page.getByTestId('resume-button')).toHaveCount(0);
   await expect(page.getByTestId('guidance-input')).toHaveCount(0);
 
-  // The event stream, one line per event, with the worker's tools and the evaluator's verdict.
-  const rows = page.getByTestId('event-row');
-  await expect(rows.filter({ hasText: 'write_file' }).first()).toContainText('T-001 iter 1 write_file {"path":"src/double.js"');
-  await expect(page.locator('[data-testid="event-row"][data-type="validator_run"]').first()).toContainText('T-001 passed');
-  await expect(page.locator('[data-testid="event-row"][data-type="evaluator_verdict"]').first()).toContainText('T-001 accept — double() does what the criterion asks.');
-  await expect(page.locator('[data-testid="event-row"][data-type="commit"]')).toHaveCount(2);
+  // The event stream, a card per event, with the worker's tools and the evaluator's verdict.
+  await page.getByTestId('event-search').fill('src/double.js write_file');
+  await expect(card(page, 'tool_call').first()).toContainText('T-001 · iter 1');
+  await expect(card(page, 'tool_call').first()).toContainText('src/double.js');
+  await page.getByTestId('event-search').fill('T-001');
+  await page.getByTestId('preset-dialogue').click();
+  await expect(card(page, 'validator_run').first()).toContainText('checks passed');
+  await expect(card(page, 'evaluator_verdict').first()).toContainText('double() does what the criterion asks.');
+  await page.getByTestId('event-search').fill('');
+  await page.getByTestId('preset-everything').click();
+  for (const kind of ['model', 'tools', 'checks', 'verdicts', 'session', 'interview']) await page.getByTestId(`kind-${kind}`).uncheck();
+  await expect(card(page, 'commit')).toHaveCount(2);
 
   await page.screenshot({ path: 'test-results/screens/run-all-done.png', fullPage: true });
   await expectScriptDone();
@@ -112,17 +119,19 @@ test('Stop interrupts the run, guidance waits for the worker, and Resume finishe
   await prepare(page, repo);
 
   await page.getByTestId('run-button').click();
-  await expect(page.getByTestId('run-headline')).toHaveText('Running');
+  await expect(page.getByTestId('run-headline')).toHaveText(/^running/);
   await expect(task(page, 'T-001')).toHaveAttribute('data-status', 'in_progress');
-  await expect(page.locator('[data-testid="event-row"][data-type="tool_result"]').filter({ hasText: 'write_file' })).toHaveCount(1);
+  await page.getByTestId('event-search').fill('write_file');
+  await expect(card(page, 'tool_result')).toHaveCount(1);
+  await page.getByTestId('event-search').fill('');
   await expect.poll(async () => (await modelState()).pending.length).toBe(0);
 
   await page.getByTestId('stop-button').click();
-  await expect(page.getByTestId('run-headline')).toHaveText(/^Stopped — interrupted/);
+  await expect(page.getByTestId('run-headline')).toHaveText(/^stopped: interrupted/);
   await expect(page.getByTestId('status-badge')).toHaveAttribute('data-status', 'stopped');
   await expect(page.getByTestId('stop-button')).toHaveCount(0);
   // The plan still says in_progress; with no run going the page calls it interrupted.
-  await expect(task(page, 'T-001').getByTestId('run-task-status')).toHaveText('interrupted');
+  await expect(task(page, 'T-001').getByTestId('board-task-status')).toHaveText('interrupted');
 
   // A note the server refuses shows its message inline; a good one is recorded as an event.
   await page.getByTestId('guidance-input').fill('x'.repeat(4_001));
@@ -134,18 +143,21 @@ test('Stop interrupts the run, guidance waits for the worker, and Resume finishe
   await expect(page.getByTestId('guidance-sent')).toBeVisible();
   await expect(page.getByTestId('guidance-error')).toHaveCount(0);
   await expect(page.getByTestId('guidance-input')).toHaveValue('');
-  await expect(page.locator('[data-testid="event-row"][data-type="steering_note"]')).toContainText(note);
+  await page.getByTestId('event-search').fill(note);
+  await expect(card(page, 'steering_note')).toContainText(note);
+  await page.getByTestId('event-search').fill('');
 
-  await page.screenshot({ path: '/tmp/run-view.png', fullPage: true });
   await page.screenshot({ path: 'test-results/screens/run-stopped.png', fullPage: true });
 
   await appendScript([...acceptedTask(TASKS[0]!), ...acceptedTask(TASKS[1]!)]);
   await page.getByTestId('resume-button').click();
-  await expect(page.locator('[data-testid="event-row"][data-type="session_resume"]')).toHaveCount(1);
+  await page.getByTestId('resume-confirm-button').click();
+  await page.getByTestId('event-search').fill('session_resume');
+  await expect(card(page, 'session_resume')).toHaveCount(1);
   await expect(page.getByTestId('status-badge')).toHaveAttribute('data-status', 'all_done', { timeout: 30_000 });
   await expect(task(page, 'T-001')).toHaveAttribute('data-status', 'done');
   await expect(task(page, 'T-002')).toHaveAttribute('data-status', 'done');
-  await expect(page.getByTestId('run-headline')).toHaveText('All tasks done');
+  await expect(page.getByTestId('run-headline')).toHaveText('finished: all tasks done');
   await expectScriptDone();
 
   // The worker was shown the note after the resume.

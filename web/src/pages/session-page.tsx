@@ -1,16 +1,17 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
 import type { SessionDetail } from '../../../shared/api.ts';
-import type { SessionStatus, StopReason, TilthEvent } from '../../../shared/events.ts';
+import type { SessionStatus, TilthEvent } from '../../../shared/events.ts';
 import { ApiError } from '../api/client.ts';
 import { seeding } from '../api/mutations.ts';
 import { queryKeys, seedQuery, sessionDetailQuery, sessionsQuery } from '../api/queries.ts';
 import { EventLog } from '../components/event-log.tsx';
 import { InterviewTranscript, InterviewView } from '../components/interview-view.tsx';
 import { Loading, QueryError } from '../components/query-status.tsx';
-import { RunView } from '../components/run-view.tsx';
 import { SeedReview } from '../components/seed-review.tsx';
 import { StatusBadge } from '../components/status-badge.tsx';
+import { Dashboard } from '../dashboard/dashboard.tsx';
+import { useEventNotifications } from '../dashboard/use-notifications.ts';
 import { sessionLabel } from '../format.ts';
 import { explorationLines } from '../interview/exploration.ts';
 import { interviewModel, qaHistory } from '../interview/interview-state.ts';
@@ -21,7 +22,7 @@ import { seedSeenInEvents, sessionMode } from '../session-mode.ts';
 import { useSessionEvents } from '../stream/hooks.ts';
 import { useRefreshOnSessionEvents } from '../stream/refresh-on-events.ts';
 
-/** A session by status: the interview, the seed review, the run, or the bare event stream. */
+/** A session by status: the interview, the seed review, the run dashboard, or the bare event stream. */
 export function SessionPage({ sessionId }: { sessionId: string }) {
   const stream = useSessionEvents(sessionId);
   const { view } = stream;
@@ -41,7 +42,8 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
   const seedInEvents = useMemo(() => seedSeenInEvents(view.recent), [view.recent]);
   const mode = sessionMode(status, detail.data?.has_seed === true || seedInEvents, detail.data?.run.state);
   const controls = useRunControls(sessionId);
-  const mainLog = mode === 'events' || mode === 'run';
+  const label = summary !== null ? sessionLabel(summary) : 'Session';
+  useEventNotifications(sessionId, label, view.recent, view.lastSeq, stream.caughtUp);
 
   return (
     <section className="page" data-testid="session-page" data-session-id={sessionId} data-mode={mode}>
@@ -49,7 +51,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
         <Link to={paths.sessions}>← Sessions</Link>
       </p>
       <div className="page-head">
-        <h1>{summary !== null ? sessionLabel(summary) : 'Session'}</h1>
+        <h1>{label}</h1>
         {status !== null && <StatusBadge status={status} />}
         {(status === 'all_done' || status === 'stopped' || status === 'merged' || status === 'archived') && (
           <Link to={paths.sessionReview(sessionId)} className="button button-secondary page-head-action" testId="session-review-link">Review</Link>
@@ -87,10 +89,20 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
           <TranscriptSection events={view.recent} />
         </>
       )}
-      {mode === 'run' && <RunSection status={status} detail={detail.data ?? null} lastStop={view.lastStop} controls={controls} />}
-
-      {/* Keyed by whether it is the main view, so it opens or folds when the page changes mode. */}
-      <EventLog key={String(mainLog)} stream={stream} defaultOpen={mainLog} />
+      {mode === 'run' ? (
+        <Dashboard
+          sessionId={sessionId}
+          label={label}
+          status={status}
+          lastStop={view.lastStop}
+          caughtUp={stream.caughtUp}
+          detail={detail.data ?? null}
+          controls={controls}
+        />
+      ) : (
+        // Keyed by whether it is the main view, so it opens or folds when the page changes mode.
+        <EventLog key={String(mode === 'events')} stream={stream} defaultOpen={mode === 'events'} />
+      )}
     </section>
   );
 }
@@ -141,38 +153,6 @@ function TranscriptSection({ events }: { events: readonly TilthEvent[] }) {
   const history = useMemo(() => qaHistory(events), [events]);
   const exploration = useMemo(() => explorationLines(events), [events]);
   return <InterviewTranscript history={history} exploration={exploration} />;
-}
-
-function RunSection(props: { status: SessionStatus | null; detail: SessionDetail | null; lastStop: StopReason | null; controls: RunControlsApi }) {
-  const { status, detail, controls } = props;
-  const { start, stop, note } = controls;
-  const actionError = stop.error ?? start.error;
-  return (
-    <RunView
-      status={status}
-      run={detail?.run ?? { state: 'idle', queue_position: null }}
-      // The detail is refetched on every stop; the stream's own stop covers the moment between.
-      lastStop={detail?.session.last_stop ?? props.lastStop}
-      lastError={detail?.last_error ?? null}
-      usage={detail?.usage ?? null}
-      caps={detail?.caps ?? null}
-      tasks={detail?.tasks ?? []}
-      stopping={stop.isPending}
-      resuming={start.isPending}
-      sendingNote={note.isPending}
-      actionError={actionError?.message ?? null}
-      noteError={note.error?.message ?? null}
-      onStop={() => {
-        start.reset();
-        if (!stop.isPending) stop.mutate();
-      }}
-      onResume={() => {
-        stop.reset();
-        if (!start.isPending) start.mutate();
-      }}
-      onSendNote={(text, onSent) => note.mutate(text, { onSuccess: onSent })}
-    />
-  );
 }
 
 function SeedSection({ sessionId, controls }: { sessionId: string; controls: RunControlsApi }) {

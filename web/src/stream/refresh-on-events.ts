@@ -37,8 +37,10 @@ export function refreshTargets(events: readonly TilthEvent[], afterSeq: number):
   for (let i = events.length - 1; i >= 0; i--) {
     const event = events[i];
     if (event === undefined || event.seq <= afterSeq) break;
-    // A model call moves the token and cost totals (the interview's or the run's).
-    if (DETAIL_EVENTS.has(event.type) || event.type === 'model_call') targets.detail = true;
+    // An interview's model call moves its token totals, which the interview view reads from the
+    // detail. A run's spend is read from the summary the dashboard folds: refetching the detail
+    // after each of a run's model calls would only load the server while it works.
+    if (DETAIL_EVENTS.has(event.type) || (event.type === 'model_call' && event.data.phase === 'interview')) targets.detail = true;
     if (SEED_EVENTS.has(event.type)) targets.seed = true;
     if (targets.detail && targets.seed) break;
   }

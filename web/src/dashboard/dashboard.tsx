@@ -1,0 +1,179 @@
+/**
+ * The run dashboard, live and replay alike: a finished session opens in it and a running one
+ * updates in place. It composes; the figures come from `use-dashboard.ts` (summary + reducer)
+ * and the pure modules beside it.
+ */
+import { useCallback, useMemo, useState } from 'react';
+import type { SessionDetail } from '../../../shared/api.ts';
+import type { SessionStatus, StopReason } from '../../../shared/events.ts';
+import type { RunControlsApi } from '../run/use-run-controls.ts';
+import { boardRows } from './board.ts';
+import { pressureModel, taskLanes, timelineModel } from './chart-data.ts';
+import { EventStream, type JumpRequest } from './event-stream.tsx';
+import { GuidanceBox } from './guidance-box.tsx';
+import { LimitMeters } from './limit-meters.tsx';
+import { attemptMeters, latestAttempt, runElapsedMs, sessionMeters } from './meters.ts';
+import { PressureChart } from './pressure-chart.tsx';
+import { ResumeConfirm } from './resume-confirm.tsx';
+import { RunHeader } from './run-header.tsx';
+import { StatBand } from './stat-band.tsx';
+import { statBand } from './stats.ts';
+import { TaskBoard } from './task-board.tsx';
+import { TimelineChart } from './timeline-chart.tsx';
+import { useDashboard } from './use-dashboard.ts';
+import { useCapNotifications } from './use-notifications.ts';
+import { applyNow, useClock, useThrottled } from './timing.ts';
+import { headlineTone, runControls, runHeadline } from './words.ts';
+import './dashboard.css';
+
+export interface DashboardProps {
+  sessionId: string;
+  label: string;
+  status: SessionStatus | null;
+  /** From the stream's latest `stop`. */
+  lastStop: StopReason | null;
+  caughtUp: boolean;
+  detail: SessionDetail | null;
+  controls: RunControlsApi;
+}
+
+const IDLE = { state: 'idle', queue_position: null } as const;
+const FIGURES_MS = 200;
+
+export function Dashboard(props: DashboardProps) {
+  const { sessionId, status, detail, controls } = props;
+  const api = useDashboard(sessionId);
+  const { state } = api;
+  const { summary } = state;
+  const run = detail?.run ?? IDLE;
+  const runActive = run.state !== 'idle' || status === 'running';
+  const caps = state.runStart?.data.caps ?? detail?.caps ?? null;
+  const now = useClock(runActive ? 1000 : 3_600_000);
+
+  // The summary is folded in place; `version` is what says it changed (see dashboard-state.ts).
+  // Figures follow it at most a few times a second: at a thousand events a second, redrawing
+  // meters, stats and the board every frame would take the time the event list needs.
+  const version = useThrottled(state.summaryVersion, FIGURES_MS);
+  const attempt = useMemo(() => (summary === null ? null : latestAttempt(summary)), [summary, version]);
+  const lastStop = summary?.stop?.reason ?? props.lastStop ?? detail?.session.last_stop ?? null;
+  const headline = runHeadline({
+    status,
+    run,
+    lastStop,
+    lastError: detail?.last_error ?? null,
+    caps,
+    tasks: summary?.tasks ?? {},
+    current: attempt?.open === true && runActive ? { taskId: attempt.taskId, iteration: attempt.iterations } : null,
+  });
+
+  const elapsedMs = summary === null ? 0 : runElapsedMs(summary, runActive, now);
+  const meters = useMemo(
+    () => (summary === null ? [] : [...sessionMeters(summary, caps, elapsedMs), ...(attempt === null ? [] : attemptMeters(attempt, caps))]),
+    [summary, version, caps, elapsedMs, attempt],
+  );
+  useCapNotifications(sessionId, props.label, meters);
+  const band = useMemo(() => (summary === null ? null : statBand(summary)), [summary, version]);
+
+  const plan = detail?.tasks ?? [];
+  const rows = useMemo(() => boardRows(plan, summary, caps, runActive), [plan, summary, version, caps, runActive]);
+
+  // Charts redraw at most twice a second; the spans of a running task grow with the clock.
+  const chartVersion = useThrottled(state.summaryVersion, 500);
+  const planKey = plan.map((t) => t.id).join(',');
+  const lanes = useMemo(() => (summary === null ? [] : taskLanes(planKey === '' ? [] : planKey.split(','), summary)), [summary, chartVersion, planKey]);
+  const chartEnd = runActive ? Math.floor(now / 5000) * 5000 : summary?.last_event_at ? Date.parse(summary.last_event_at) : now;
+  const timeline = useMemo(() => (summary === null ? null : timelineModel(summary, lanes, chartEnd)), [summary, chartVersion, lanes, chartEnd]);
+  const pressure = useMemo(() => (summary === null ? null : pressureModel(summary, lanes)), [summary, chartVersion, lanes]);
+
+  const [jump, setJump] = useState<JumpRequest | null>(null);
+  const { reveal } = api;
+  const onJump = useCallback(
+    (seq: number) => {
+      void reveal(seq).then(() => applyNow(() => setJump((j) => ({ seq, nonce: (j?.nonce ?? 0) + 1 }))));
+    },
+    [reveal],
+  );
+
+  const [confirmResume, setConfirmResume] = useState(false);
+  const { start, stop, note } = controls;
+  const buttons = runControls(status, run.state);
+  const staff = {
+    worker: state.runStart?.data.models?.worker || state.modelsSeen.worker || null,
+    evaluator: state.runStart?.data.models?.evaluator || state.modelsSeen.evaluator || null,
+    interviewer: state.modelsSeen.interviewer ?? null,
+  };
+  const ready = summary !== null && (state.window.events.length > 0 || props.caughtUp);
+
+  return (
+    <div className="dashboard" data-testid="dashboard" data-ready={String(ready)} data-summary-seq={summary?.last_seq ?? 0}>
+      <RunHeader
+        sessionId={sessionId}
+        headline={headline}
+        tone={headlineTone(status, run.state, lastStop)}
+        elapsed={runActive && summary?.started_at ? { since: Date.parse(summary.started_at) } : { fixedMs: elapsedMs }}
+        staff={staff}
+        sandbox={state.runStart?.data.sandbox ?? null}
+        eventCount={Math.max(state.liveSeq, summary?.last_seq ?? 0)}
+        controls={{ stop: buttons.stop, resume: buttons.resume && !confirmResume }}
+        stopping={stop.isPending}
+        resuming={start.isPending}
+        actionError={(stop.error ?? start.error)?.message ?? null}
+        onStop={() => {
+          start.reset();
+          if (!stop.isPending) stop.mutate();
+        }}
+        onResume={() => {
+          stop.reset();
+          setConfirmResume(true);
+        }}
+      />
+      {confirmResume && buttons.resume && (
+        <ResumeConfirm
+          sessionId={sessionId}
+          resuming={start.isPending}
+          onCancel={() => setConfirmResume(false)}
+          onConfirm={() => {
+            if (!start.isPending) start.mutate(undefined, { onSuccess: () => setConfirmResume(false) });
+          }}
+        />
+      )}
+      {api.summaryError !== null && (
+        <div className="callout callout-warning" role="alert" data-testid="summary-error">
+          Could not load the run's figures: {api.summaryError.message}{' '}
+          <button type="button" className="button button-small button-secondary" onClick={() => void api.retrySummary()}>
+            Try again
+          </button>
+        </div>
+      )}
+      {summary === null || band === null ? (
+        <p className="muted loading" data-testid="figures-loading">
+          Loading the run's figures…
+        </p>
+      ) : (
+        <>
+          <LimitMeters meters={meters} />
+          <StatBand band={band} />
+        </>
+      )}
+      <div className="dash-row">
+        <TaskBoard sessionId={sessionId} rows={rows} iterationCap={caps?.max_iterations_per_task ?? 0} evaluatorCap={caps?.max_evaluator_calls_per_task ?? 0} />
+        {buttons.notes && (
+          <GuidanceBox sending={note.isPending} error={note.error?.message ?? null} onSend={(text, onSent) => note.mutate(text, { onSuccess: onSent })} />
+        )}
+      </div>
+      {timeline !== null && <TimelineChart model={timeline} onJump={onJump} />}
+      {pressure !== null && <PressureChart model={pressure} lanes={lanes} onJump={onJump} />}
+      <EventStream
+        window={state.window}
+        total={state.liveSeq}
+        caughtUp={props.caughtUp}
+        loading={api.loading}
+        pageError={api.pageError}
+        jump={jump}
+        onLoadOlder={api.loadOlder}
+        onLoadNewer={api.loadNewer}
+        onNewest={api.goNewest}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,323 @@
+/**
+ * The event stream: presets, kind filters and search over the loaded events, in a virtualized
+ * list of cards. It follows the newest events until the user scrolls up; scrolled near the top,
+ * it loads older history by REST (the virtualizer keeps the card in view where it was).
+ */
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { EventWindow } from './dashboard-state.ts';
+import { EventCard, estimateCardHeight, type CardPanel } from './event-card.tsx';
+import { formatInt } from './figures.ts';
+import {
+  DEFAULT_FILTER,
+  EVENT_KINDS,
+  isFiltering,
+  KIND_LABELS,
+  PRESET_LABELS,
+  refilter,
+  type EventFilter,
+  type EventKind,
+  type Filtered,
+  type Preset,
+} from './event-filter.ts';
+import { useDebounced } from './timing.ts';
+import type { PageLoad } from './use-dashboard.ts';
+
+export interface JumpRequest {
+  seq: number;
+  /** A new request for the same seq scrolls again. */
+  nonce: number;
+}
+
+interface EventStreamProps {
+  window: EventWindow;
+  /** Events in the session's log (the stream's last seq). */
+  total: number;
+  caughtUp: boolean;
+  loading: PageLoad | null;
+  pageError: string | null;
+  jump: JumpRequest | null;
+  onLoadOlder: () => void;
+  onLoadNewer: () => void;
+  onNewest: () => void;
+}
+
+const PRESETS: Preset[] = ['everything', 'dialogue', 'problems'];
+/** Load older history when the first rendered row is this close to the top. */
+const NEAR_EDGE = 8;
+
+export const EventStream = memo(function EventStream(props: EventStreamProps) {
+  const { window: w, loading, onLoadOlder, onLoadNewer } = props;
+  const [preset, setPreset] = useState<Preset>(DEFAULT_FILTER.preset);
+  const [hiddenKinds, setHiddenKinds] = useState<ReadonlySet<EventKind>>(DEFAULT_FILTER.hiddenKinds);
+  const [searchInput, setSearchInput] = useState('');
+  const search = useDebounced(searchInput, 150);
+  const filter = useMemo<EventFilter>(() => ({ preset, hiddenKinds, search }), [preset, hiddenKinds, search]);
+
+  const memo = useRef<Filtered | null>(null);
+  const rows = useMemo(() => (memo.current = refilter(memo.current, w.events, filter)), [w.events, filter]).rows;
+
+  const [follow, setFollow] = useState(true);
+  const [open, setOpen] = useState<ReadonlyMap<number, ReadonlySet<CardPanel>>>(() => new Map());
+  const [highlight, setHighlight] = useState<number | null>(null);
+  const scrollRef = useRef<HTMLDivElement>(null);
+
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (i) => estimateCardHeight(rows[i]!, open.get(rows[i]!.seq)),
+    getItemKey: (i) => rows[i]!.seq,
+    overscan: 4,
+  });
+
+  const onToggle = useCallback((seq: number, panel: CardPanel) => {
+    setOpen((prev) => {
+      const next = new Map(prev);
+      const panels = new Set(prev.get(seq));
+      if (panels.has(panel)) panels.delete(panel);
+      else panels.add(panel);
+      if (panels.size === 0) next.delete(seq);
+      else next.set(seq, panels);
+      return next;
+    });
+  }, []);
+
+  // Following: the list stays at its end as events arrive and as cards are measured. The ref is
+  // what the layout pass reads, so a wheel turn stops it before the next frame, not a render later.
+  const following = useRef(follow);
+  following.current = follow && !w.hasLater;
+  const userScrolling = useRef(-Infinity);
+  const markUser = () => {
+    userScrolling.current = performance.now();
+  };
+  const stopFollowing = () => {
+    markUser();
+    following.current = false;
+    setFollow(false);
+  };
+
+  /**
+   * The card at the top of the view and how far into it the view starts. When history is
+   * prepended (or the window trimmed at its front) the same card is put back at the same place,
+   * before the browser paints, so reading older events never jumps.
+   */
+  const anchor = useRef<{ key: number; delta: number; firstKey: number } | null>(null);
+  const noteAnchor = () => {
+    const el = scrollRef.current;
+    const item = el === null ? undefined : virtualizer.getVirtualItemForOffset(el.scrollTop);
+    anchor.current = el === null || item === undefined ? null : { key: Number(item.key), delta: el.scrollTop - item.start, firstKey: rows[0]?.seq ?? 0 };
+  };
+  const onScroll = () => {
+    noteAnchor();
+    if (performance.now() - userScrolling.current > 800) return;
+    const el = scrollRef.current!;
+    const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight < 4;
+    if (atEnd && !w.hasLater) setFollow(true);
+    else if (!atEnd) setFollow(false);
+  };
+
+  const totalSize = virtualizer.getTotalSize();
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (el === null || rows.length === 0) return;
+    if (following.current) {
+      // The end from the virtualizer's own figures: reading scrollHeight here would lay the page
+      // out one more time in every frame of a live run.
+      const end = totalSize - (virtualizer.scrollRect?.height ?? el.clientHeight);
+      if ((virtualizer.scrollOffset ?? 0) < end - 1) el.scrollTop = end;
+      return;
+    }
+    const a = anchor.current;
+    if (a !== null && rows[0]!.seq !== a.firstKey) {
+      const index = rows.findIndex((e) => e.seq === a.key);
+      const start = index === -1 ? undefined : virtualizer.getOffsetForIndex(index, 'start')?.[0];
+      if (start !== undefined) el.scrollTop = start + a.delta;
+      noteAnchor();
+    }
+  }, [rows, totalSize, follow, w.hasLater, virtualizer]);
+
+  const lastSeq = w.events.at(-1)?.seq ?? 0;
+
+  // History: near the top, load older pages; near the bottom of a window that stops short, newer ones.
+  const items = virtualizer.getVirtualItems();
+  const firstIndex = items[0]?.index;
+  const lastIndex = items.at(-1)?.index;
+  // A filter matching nothing in the last page would walk the whole log page by page: after a
+  // page that added no row to show, the next one waits for the button.
+  const olderRequest = useRef<{ rows: number; first: number } | null>(null);
+  const loadOlder = () => {
+    olderRequest.current = null;
+    onLoadOlder();
+  };
+  useEffect(() => {
+    if (loading !== null || follow || firstIndex === undefined) return;
+    if (w.hasEarlier && firstIndex < NEAR_EDGE) {
+      const first = w.events[0]?.seq ?? 0;
+      const prev = olderRequest.current;
+      if (prev !== null && (first === prev.first || rows.length === prev.rows)) return;
+      olderRequest.current = { rows: rows.length, first };
+      onLoadOlder();
+    } else if (w.hasLater && lastIndex !== undefined && lastIndex > rows.length - NEAR_EDGE) onLoadNewer();
+  }, [firstIndex, lastIndex, loading, follow, w.hasEarlier, w.hasLater, w.events, rows.length, onLoadOlder, onLoadNewer]);
+
+  // A jump from the timeline: show that event, even if the filters hid it. The request waits
+  // until the event is among the rows (its page may still be loading).
+  const filtering = isFiltering(filter);
+  const [pendingJump, setPendingJump] = useState<JumpRequest | null>(null);
+  const jumpCancel = useRef<() => void>(() => {});
+  useEffect(() => () => jumpCancel.current(), []);
+  useEffect(() => {
+    if (props.jump === null) return;
+    setPendingJump(props.jump);
+    setFollow(false);
+    setHighlight(props.jump.seq);
+  }, [props.jump]);
+  useEffect(() => {
+    if (pendingJump === null) return;
+    const index = rows.findIndex((e) => e.seq === pendingJump.seq);
+    if (index === -1) {
+      if (filtering && w.events.some((e) => e.seq === pendingJump.seq)) {
+        setPreset('everything');
+        setHiddenKinds(new Set());
+        setSearchInput('');
+      }
+      return;
+    }
+    setPendingJump(null);
+    jumpCancel.current();
+    // Written straight to the scroller and checked over the next frames: cards measured on the
+    // way (their estimates were off) move the target, and the list may still be settling at its
+    // end from the last append. A few frames settle it.
+    let frame = 0;
+    let tries = 0;
+    const settle = () => {
+      const el = scrollRef.current;
+      if (el === null) return;
+      const card = el.querySelector(`[data-seq="${pendingJump.seq}"]`);
+      const box = el.getBoundingClientRect();
+      const at = card?.getBoundingClientRect();
+      const inView = at !== undefined && at.top >= box.top - 1 && at.top < box.bottom - 20;
+      if (inView || tries++ > 30) return;
+      const target = virtualizer.getOffsetForIndex(index, 'center');
+      if (target !== undefined) el.scrollTop = target[0];
+      frame = requestAnimationFrame(settle);
+    };
+    settle();
+    jumpCancel.current = () => cancelAnimationFrame(frame);
+  }, [pendingJump, rows, filtering, w.events, virtualizer]);
+  const shown = rows.length;
+  const loaded = w.events.length;
+  return (
+    <section className="panel ev-stream" aria-label="Event stream" data-testid="event-stream">
+      <div className="ev-toolbar">
+        <h2>Events</h2>
+        <div className="segmented" role="group" aria-label="Preset">
+          {PRESETS.map((p) => (
+            <button key={p} type="button" aria-pressed={preset === p} onClick={() => setPreset(p)} data-testid={`preset-${p}`}>
+              {PRESET_LABELS[p]}
+            </button>
+          ))}
+        </div>
+        <input
+          type="search"
+          className="input ev-search"
+          placeholder="Search events"
+          aria-label="Search events"
+          value={searchInput}
+          onChange={(e) => setSearchInput(e.target.value)}
+          data-testid="event-search"
+        />
+        <button
+          type="button"
+          className={`button button-small ${follow ? '' : 'button-secondary'}`}
+          aria-pressed={follow}
+          onClick={() => {
+            if (w.hasLater) props.onNewest();
+            setFollow((f) => !f || w.hasLater);
+          }}
+          data-testid="follow-toggle"
+        >
+          {follow ? 'Following' : 'Follow'}
+        </button>
+      </div>
+      <div className="ev-kinds" role="group" aria-label="Kinds">
+        {EVENT_KINDS.map((kind) => (
+          <label key={kind} className="chip">
+            <input
+              type="checkbox"
+              checked={!hiddenKinds.has(kind)}
+              onChange={() =>
+                setHiddenKinds((prev) => {
+                  const next = new Set(prev);
+                  if (next.has(kind)) next.delete(kind);
+                  else next.add(kind);
+                  return next;
+                })
+              }
+              data-testid={`kind-${kind}`}
+            />
+            {KIND_LABELS[kind]}
+          </label>
+        ))}
+      </div>
+      <p className="ev-count muted small" data-testid="event-stream-count" data-shown={shown} data-loaded={loaded} data-first-seq={w.events[0]?.seq ?? 0} data-last-seq={lastSeq}>
+        {filtering ? `${formatInt(shown)} matching of ${formatInt(loaded)} loaded` : `${formatInt(loaded)} loaded`} · {formatInt(props.total)} in the log
+        {filtering && w.hasEarlier && ' · filters look at loaded events only: scroll up or load older to look further'}
+        {!props.caughtUp && ' · loading…'}
+      </p>
+      {props.pageError !== null && (
+        <p className="field-error" role="alert" data-testid="event-page-error">
+          Could not load events: {props.pageError}
+        </p>
+      )}
+      {w.hasEarlier && (
+        <div className="ev-edge">
+          <button type="button" className="button button-plain button-small" onClick={loadOlder} disabled={loading !== null} data-testid="load-older">
+            {loading === 'older' ? 'Loading older events…' : 'Load older events'}
+          </button>
+        </div>
+      )}
+      <div
+        ref={scrollRef}
+        className="ev-scroll"
+        tabIndex={0}
+        aria-label="Events, oldest at the top"
+        onScroll={onScroll}
+        onWheel={(e) => (e.deltaY < 0 ? stopFollowing() : markUser())}
+        onKeyDown={(e) => (['ArrowUp', 'PageUp', 'Home'].includes(e.key) ? stopFollowing() : markUser())}
+        // Only a press on the list itself (its scrollbar), not on a card's buttons.
+        onPointerDown={(e) => e.target === e.currentTarget && markUser()}
+        onTouchMove={markUser}
+        data-testid="event-scroll"
+        data-following={String(follow)}
+      >
+        {shown === 0 ? (
+          <p className="muted ev-empty" data-testid="event-stream-empty">
+            {loaded === 0 ? (props.caughtUp ? 'No events yet.' : 'Loading events…') : 'No loaded event matches these filters.'}
+          </p>
+        ) : (
+          <div className="ev-rows" style={{ height: virtualizer.getTotalSize() }}>
+            {items.map((item) => {
+              const event = rows[item.index]!;
+              return (
+                <div key={item.key} ref={virtualizer.measureElement} data-index={item.index} className="ev-row" style={{ transform: `translateY(${item.start}px)` }}>
+                  <EventCard event={event} open={open.get(event.seq)} highlighted={highlight === event.seq} onToggle={onToggle} />
+                </div>
+              );
+            })}
+          </div>
+        )}
+      </div>
+      {w.hasLater && (
+        <div className="ev-edge">
+          <button type="button" className="button button-plain button-small" onClick={onLoadNewer} disabled={loading !== null} data-testid="load-newer">
+            {loading === 'newer' ? 'Loading newer events…' : 'Load newer events'}
+          </button>
+          <button type="button" className="button button-plain button-small" onClick={() => { props.onNewest(); setFollow(true); }} data-testid="go-newest">
+            Jump to the newest
+          </button>
+        </div>
+      )}
+    </section>
+  );
+});

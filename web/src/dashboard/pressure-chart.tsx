@@ -1,0 +1,100 @@
+/**
+ * Context pressure: the prompt tokens of every model call, in order, coloured by task. A worker's
+ * context grows with each iteration of a task and starts afresh with the next; evaluator and
+ * learnings calls are grey dots. Drag to zoom, double-click to reset; click a call to see it.
+ */
+import { memo, useMemo, useRef, useState } from 'react';
+import type uPlot from 'uplot';
+import { taskColour, type PressureModel } from './chart-data.ts';
+import { formatCount, formatInt } from './figures.ts';
+import { useUplot } from './use-uplot.ts';
+
+const HEIGHT = 220;
+
+export const PressureChart = memo(function PressureChart(props: { model: PressureModel; lanes: readonly string[]; onJump: (seq: number) => void }) {
+  const { model, lanes } = props;
+  const modelRef = useRef(model);
+  modelRef.current = model;
+  const jumpRef = useRef(props.onJump);
+  jumpRef.current = props.onJump;
+  const zoomedRef = useRef(false);
+  const [hover, setHover] = useState<string | null>(null);
+
+  const make = (): Omit<uPlot.Options, 'width' | 'height'> => {
+    let downX = 0;
+    return {
+      scales: { x: { time: false } },
+      axes: [
+        { stroke: '#66706b', grid: { stroke: '#eeece6', width: 1 }, ticks: { stroke: '#dfddd5', width: 1 }, label: 'model call', labelSize: 18, labelFont: '12px system-ui' },
+        { stroke: '#66706b', grid: { stroke: '#eeece6', width: 1 }, ticks: { stroke: '#dfddd5', width: 1 }, size: 54, values: (_u, splits) => splits.map((v) => formatCount(v)) },
+      ],
+      series: [
+        {},
+        ...lanes.map((id, lane) => ({ label: id, stroke: taskColour(lane), width: 1.5, spanGaps: true, points: { size: 4, fill: taskColour(lane) } })),
+        { label: 'evaluator & learnings', stroke: '#8d958f', width: 0, paths: () => null, points: { show: true, size: 5, fill: '#8d958f', stroke: '#8d958f' } },
+      ],
+      legend: { show: false },
+      cursor: { drag: { x: true, y: false, setScale: true }, points: { show: false } },
+      hooks: {
+        setScale: [
+          (u, key) => {
+            if (key !== 'x') return;
+            const n = modelRef.current.x.length;
+            zoomedRef.current = (u.scales.x!.min ?? 1) > 1 || (u.scales.x!.max ?? n) < n;
+          },
+        ],
+        setCursor: [
+          (u) => {
+            const idx = u.cursor.idx;
+            if (idx === null || idx === undefined) return setHover(null);
+            const m = modelRef.current;
+            const lane = m.byTask.findIndex((s) => s[idx] !== null);
+            const tokens = lane === -1 ? m.others[idx] : m.byTask[lane]![idx];
+            setHover(`call ${idx + 1} · ${lane === -1 ? 'evaluator or learnings' : lanes[lane]} · ${(tokens === null || tokens === undefined ? '—' : formatInt(tokens))} prompt tokens · event #${m.seqs[idx]}`);
+          },
+        ],
+        ready: [
+          (u) => {
+            u.over.addEventListener('mousedown', (e) => (downX = e.clientX));
+            u.over.addEventListener('click', (e) => {
+              const idx = u.cursor.idx;
+              if (Math.abs(e.clientX - downX) > 3 || idx === null || idx === undefined) return;
+              const seq = modelRef.current.seqs[idx];
+              if (seq !== undefined) jumpRef.current(seq);
+            });
+          },
+        ],
+      },
+    };
+  };
+
+  const data = useMemo<uPlot.AlignedData>(() => [model.x, ...model.byTask, model.others], [model]);
+  const { container } = useUplot({ make, data, shape: lanes.join(','), height: HEIGHT, keepZoom: () => zoomedRef.current });
+
+  return (
+    <section className="panel chart-panel" aria-label="Context pressure" data-testid="pressure-chart" data-calls={model.x.length}>
+      <div className="chart-head">
+        <h2>Context pressure</h2>
+        <p className="muted small" aria-live="off">
+          {hover ?? 'Prompt tokens per model call · drag to zoom'}
+        </p>
+      </div>
+      {model.x.length === 0 ? (
+        <p className="muted">No model calls yet.</p>
+      ) : null}
+      <div className="chart-box" style={model.x.length === 0 ? { display: 'none' } : undefined}>
+        <div ref={container} className="chart" />
+      </div>
+      <ul className="chart-legend" aria-label="Legend">
+        {lanes.map((id, lane) => (
+          <li key={id}>
+            <span className="legend-swatch" style={{ background: taskColour(lane) }} /> {id}
+          </li>
+        ))}
+        <li>
+          <span className="legend-swatch legend-other" /> evaluator &amp; learnings
+        </li>
+      </ul>
+    </section>
+  );
+});

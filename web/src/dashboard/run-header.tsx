@@ -1,0 +1,110 @@
+import type { EventData } from '../../../shared/events.ts';
+import { Link } from '../router.tsx';
+import { formatDuration, formatInt } from './figures.ts';
+import { reviewPaths } from './links.ts';
+import { NotifyToggle } from './notify-toggle.tsx';
+import { useClock } from './timing.ts';
+
+export interface Staff {
+  worker: string | null;
+  evaluator: string | null;
+  interviewer: string | null;
+}
+
+export interface RunHeaderProps {
+  sessionId: string;
+  headline: string;
+  tone: string;
+  /** Elapsed time of the run: a fixed figure, or counted from `since` while running. */
+  elapsed: { fixedMs: number } | { since: number };
+  staff: Staff;
+  sandbox: EventData<'session_start'>['sandbox'] | null;
+  eventCount: number;
+  controls: { stop: boolean; resume: boolean };
+  stopping: boolean;
+  resuming: boolean;
+  actionError: string | null;
+  onStop: () => void;
+  onResume: () => void;
+}
+
+function Elapsed({ elapsed }: { elapsed: RunHeaderProps['elapsed'] }) {
+  // Ticks only while running; a finished run's figure is fixed.
+  const now = useClock('since' in elapsed ? 1000 : 3_600_000);
+  const ms = 'since' in elapsed ? now - elapsed.since : elapsed.fixedMs;
+  return <span data-testid="run-elapsed">{formatDuration(ms)}</span>;
+}
+
+function sandboxWords(sandbox: RunHeaderProps['sandbox']): { text: string; on: boolean | null } {
+  if (sandbox === null || sandbox === undefined) return { text: 'shell sandbox: not recorded for this run', on: null };
+  if (!sandbox.available) return { text: `shell sandbox OFF: ${sandbox.detail} — the worker's commands run unconfined on this machine`, on: false };
+  return { text: `shell sandboxed (bubblewrap), ${sandbox.network ? 'network allowed' : 'no network'}`, on: true };
+}
+
+export function RunHeader(props: RunHeaderProps) {
+  const { staff } = props;
+  const sandbox = sandboxWords(props.sandbox);
+  return (
+    <section className={`panel run-header tone-${props.tone}`} aria-label="Run" data-testid="run-header">
+      <div className="run-header-main">
+        <div className="run-header-text">
+          <p className="run-headline" role="status" data-testid="run-headline" data-tone={props.tone}>
+            {props.headline}
+          </p>
+          <p className="run-meta small">
+            <span>
+              run time <Elapsed elapsed={props.elapsed} />
+            </span>
+            <span data-testid="event-count" data-count={props.eventCount}>
+              {formatInt(props.eventCount)} events
+            </span>
+            <Link to={reviewPaths.session(props.sessionId)} testId="review-link">
+              Review the session →
+            </Link>
+          </p>
+        </div>
+        <div className="actions run-actions">
+          {props.controls.stop && (
+            <button type="button" className="button button-danger-outline" data-testid="stop-button" onClick={props.onStop} disabled={props.stopping}>
+              {props.stopping ? 'Stopping…' : 'Stop'}
+            </button>
+          )}
+          {props.controls.resume && (
+            <button type="button" className="button" data-testid="resume-button" onClick={props.onResume} disabled={props.resuming}>
+              {props.resuming ? 'Resuming…' : 'Resume…'}
+            </button>
+          )}
+          <NotifyToggle />
+        </div>
+      </div>
+      <dl className="staff small" data-testid="staff">
+        <div>
+          <dt>worker</dt>
+          <dd className="mono" data-testid="staff-worker">
+            {staff.worker ?? '—'}
+          </dd>
+        </div>
+        <div>
+          <dt>evaluator</dt>
+          <dd className="mono" data-testid="staff-evaluator">
+            {staff.evaluator ?? '—'}
+          </dd>
+        </div>
+        <div>
+          <dt>interviewer</dt>
+          <dd className="mono" data-testid="staff-interviewer">
+            {staff.interviewer ?? '—'}
+          </dd>
+        </div>
+      </dl>
+      <p className={`sandbox small sandbox-${sandbox.on === null ? 'unknown' : sandbox.on ? 'on' : 'off'}`} data-testid="sandbox" data-on={String(sandbox.on)}>
+        {sandbox.text}
+      </p>
+      {props.actionError !== null && (
+        <div className="callout callout-error" role="alert" data-testid="run-action-error">
+          {props.actionError}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,220 @@
+/**
+ * The timeline: one lane per task, each attempt a span (outlined red when it failed, dashed when
+ * a stop cut it short), worker iterations as ticks and verdicts as marks. Drag across it to zoom
+ * (double-click resets); click a mark or tick to show its event in the stream. Drawn by uPlot:
+ * its time axis, drag-to-zoom and canvas, with the spans, ticks and marks painted in its draw hook.
+ * Verdict marks are also buttons over the canvas while there are few enough in view, so they can
+ * be reached by keyboard.
+ */
+import { memo, useMemo, useRef, useState } from 'react';
+import type uPlot from 'uplot';
+import { hitTest, lowerBound, taskColour, type TimelineModel } from './chart-data.ts';
+import { applyNow } from './timing.ts';
+import { useUplot } from './use-uplot.ts';
+
+const LANE_PX = 30;
+const AXIS_PX = 46;
+/** Past this many verdict marks in view, they are painted instead of being buttons. */
+const MAX_MARK_BUTTONS = 150;
+
+interface MarkButton {
+  seq: number;
+  left: number;
+  top: number;
+  verdict: 'accept' | 'reject';
+  label: string;
+}
+
+export const TimelineChart = memo(function TimelineChart({ model, onJump }: { model: TimelineModel; onJump: (seq: number) => void }) {
+  const modelRef = useRef(model);
+  modelRef.current = model;
+  const jumpRef = useRef(onJump);
+  jumpRef.current = onJump;
+  const [zoomed, setZoomed] = useState(false);
+  const zoomedRef = useRef(false);
+  const [buttons, setButtons] = useState<MarkButton[]>([]);
+  const height = AXIS_PX + 12 + Math.max(1, model.lanes.length) * LANE_PX;
+
+  const make = (): Omit<uPlot.Options, 'width' | 'height'> => {
+    let downX = 0;
+    return {
+      scales: {
+        x: { time: true },
+        lane: { auto: false, range: () => [-0.5, Math.max(1, modelRef.current.lanes.length) - 0.5] },
+      },
+      axes: [
+        { stroke: '#66706b', grid: { stroke: '#eeece6', width: 1 }, ticks: { stroke: '#dfddd5', width: 1 } },
+        {
+          scale: 'lane',
+          stroke: '#1d2321',
+          size: 58,
+          grid: { show: false },
+          ticks: { show: false },
+          splits: () => modelRef.current.lanes.map((_, i) => i),
+          values: (_u, splits) => splits.map((v) => modelRef.current.lanes[modelRef.current.lanes.length - 1 - v] ?? ''),
+        },
+      ],
+      series: [{}, { scale: 'lane', show: false }],
+      legend: { show: false },
+      cursor: { drag: { x: true, y: false, setScale: true }, points: { show: false }, y: false },
+      hooks: {
+        // Drawn from an effect (new data) or an event (zoom): placed after it, at once.
+        draw: [
+          (u) => {
+            const placed = paint(u, modelRef.current);
+            queueMicrotask(() => applyNow(() => setButtons(placed)));
+          },
+        ],
+        setScale: [
+          (u, key) => {
+            if (key !== 'x') return;
+            const m = modelRef.current;
+            const min = u.scales.x!.min ?? m.xMin;
+            const max = u.scales.x!.max ?? m.xMax;
+            zoomedRef.current = min > m.xMin + 1e-6 || max < m.xMax - 1e-6;
+            setZoomed(zoomedRef.current);
+          },
+        ],
+        ready: [
+          (u) => {
+            u.over.addEventListener('mousedown', (e) => (downX = e.clientX));
+            u.over.addEventListener('click', (e) => {
+              if (Math.abs(e.clientX - downX) > 3) return; // the end of a drag-to-zoom
+              const m = modelRef.current;
+              const t = u.posToVal(e.offsetX, 'x');
+              const lane = m.lanes.length - 1 - Math.round(u.posToVal(e.offsetY, 'lane'));
+              const perPx = ((u.scales.x!.max ?? m.xMax) - (u.scales.x!.min ?? m.xMin)) / Math.max(1, u.over.clientWidth);
+              const hit = hitTest(m, t, lane, perPx * 6);
+              if (hit !== null) jumpRef.current(hit.seq);
+            });
+          },
+        ],
+      },
+    };
+  };
+
+  const data = useMemo<uPlot.AlignedData>(() => [[model.xMin, model.xMax], [null, null]], [model]);
+  const { container, plot } = useUplot({ make, data, shape: 'timeline', height, keepZoom: () => zoomedRef.current });
+
+  return (
+    <section className="panel chart-panel" aria-label="Timeline" data-testid="timeline">
+      <div className="chart-head">
+        <h2>Timeline</h2>
+        <p className="muted small">Drag to zoom · click a mark to see its event</p>
+        {zoomed && (
+          <button type="button" className="button button-plain button-small" onClick={() => plot.current?.setScale('x', { min: model.xMin, max: model.xMax })} data-testid="timeline-reset">
+            Show all
+          </button>
+        )}
+      </div>
+      {model.spans.length === 0 ? (
+        <p className="muted" data-testid="timeline-empty">
+          No task has started yet.
+        </p>
+      ) : null}
+      <div className="chart-box" style={model.spans.length === 0 ? { display: 'none' } : undefined}>
+        <div ref={container} className="chart" />
+        <div className="tl-marks">
+          {buttons.map((b) => (
+            <button
+              key={b.seq}
+              type="button"
+              className={`tl-mark tl-mark-${b.verdict}`}
+              style={{ left: b.left, top: b.top }}
+              title={b.label}
+              aria-label={b.label}
+              onClick={() => onJump(b.seq)}
+              data-testid="timeline-mark"
+              data-seq={b.seq}
+              data-verdict={b.verdict}
+            >
+              {b.verdict === 'accept' ? '✓' : '✗'}
+            </button>
+          ))}
+        </div>
+      </div>
+      <ul className="chart-legend" aria-label="Legend">
+        <li>
+          <span className="legend-span" /> attempt
+        </li>
+        <li>
+          <span className="legend-tick" /> iteration
+        </li>
+        <li>
+          <span className="tl-mark-key tl-mark-accept">✓</span> accepted
+        </li>
+        <li>
+          <span className="tl-mark-key tl-mark-reject">✗</span> rejected
+        </li>
+      </ul>
+    </section>
+  );
+});
+
+/** Paints spans, ticks and (when there are many) marks; returns the mark buttons to place. */
+function paint(u: uPlot, m: TimelineModel): MarkButton[] {
+  const { ctx } = u;
+  const n = Math.max(1, m.lanes.length);
+  const dpr = u.bbox.height / Math.max(1, u.over.clientHeight);
+  const laneY = (lane: number) => u.valToPos(n - 1 - lane, 'lane', true);
+  const half = ((u.bbox.height / n) * 0.3) | 0;
+  const xMin = u.scales.x!.min ?? m.xMin;
+  const xMax = u.scales.x!.max ?? m.xMax;
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(u.bbox.left, u.bbox.top, u.bbox.width, u.bbox.height);
+  ctx.clip();
+
+  for (const s of m.spans) {
+    if (s.end < xMin || s.start > xMax) continue;
+    const x0 = u.valToPos(s.start, 'x', true);
+    const x1 = Math.max(x0 + 2 * dpr, u.valToPos(s.end, 'x', true));
+    const y = laneY(s.lane);
+    ctx.fillStyle = `${taskColour(s.lane)}33`;
+    ctx.fillRect(x0, y - half, x1 - x0, half * 2);
+    ctx.lineWidth = (s.outcome === 'failed' ? 2 : 1) * dpr;
+    ctx.strokeStyle = s.outcome === 'failed' ? '#c8372d' : taskColour(s.lane);
+    ctx.setLineDash(s.outcome === 'stopped' ? [4 * dpr, 3 * dpr] : []);
+    ctx.strokeRect(x0, y - half, x1 - x0, half * 2);
+  }
+  ctx.setLineDash([]);
+
+  const { t, lane } = m.ticks;
+  ctx.lineWidth = Math.max(1, dpr);
+  for (let i = lowerBound(t, xMin); i < t.length && t[i]! <= xMax; i++) {
+    const x = Math.round(u.valToPos(t[i]!, 'x', true)) + 0.5;
+    const y = laneY(lane[i]!);
+    ctx.strokeStyle = taskColour(lane[i]!);
+    ctx.beginPath();
+    ctx.moveTo(x, y - half + 2 * dpr);
+    ctx.lineTo(x, y + half - 2 * dpr);
+    ctx.stroke();
+  }
+
+  const inView = m.marks.filter((mk) => mk.t >= xMin && mk.t <= xMax);
+  const buttons: MarkButton[] = [];
+  if (inView.length <= MAX_MARK_BUTTONS) {
+    const left0 = u.over.offsetLeft;
+    const top0 = u.over.offsetTop;
+    for (const mk of inView) {
+      buttons.push({
+        seq: mk.seq,
+        left: left0 + u.valToPos(mk.t, 'x'),
+        top: top0 + u.valToPos(n - 1 - mk.lane, 'lane') - (u.over.clientHeight / n) * 0.3,
+        verdict: mk.verdict,
+        label: `${m.lanes[mk.lane]} ${mk.verdict === 'accept' ? 'accepted' : `rejected${mk.category ? ` (${mk.category.replace(/_/g, ' ')})` : ''}`}: event #${mk.seq}`,
+      });
+    }
+  } else {
+    for (const mk of inView) {
+      const x = u.valToPos(mk.t, 'x', true);
+      const y = laneY(mk.lane) - half;
+      ctx.fillStyle = mk.verdict === 'accept' ? '#2e8b57' : '#c8372d';
+      ctx.beginPath();
+      ctx.arc(x, y, 4 * dpr, 0, Math.PI * 2);
+      ctx.fill();
+    }
+  }
+  ctx.restore();
+  return buttons;
+}
