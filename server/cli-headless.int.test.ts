@@ -67,7 +67,8 @@ async function prepared(): Promise<{ id: string; store: SessionStore }> {
   return { id, store };
 }
 
-describe('tilth run / resume / info / reset', () => {
+// Each case starts real `node bin/tilth.js` processes (about a second each on this machine).
+describe('tilth run / resume / info / reset', { timeout: 60_000 }, () => {
   it('runs a prepared session to all done with progress lines and exit 0; info shows it', async () => {
     const { id, store } = await prepared();
     store.close();
@@ -158,7 +159,7 @@ describe('tilth run / resume / info / reset', () => {
     } finally {
       await server.stop();
     }
-  });
+  }, 60_000);
 
   it('reset asks first, --yes discards; usage errors exit 2; every verb has --help', async () => {
     const { id, store } = await prepared();
@@ -177,5 +178,5 @@ describe('tilth run / resume / info / reset', () => {
       expect(help.code, verb).toBe(0);
       expect(help.out).toContain('tilth');
     }
-  });
+  }, 120_000);
 });
