@@ -96,7 +96,8 @@ async function allCardSeqs(page: Page): Promise<number[]> {
 /** The dashboard's figures as text, for comparing two renderings of the same session. */
 async function figures(page: Page): Promise<Record<string, string>> {
   const text = async (l: Locator) => (await l.innerText()).replace(/\s+/g, ' ').trim();
-  // The charts redraw at most twice a second: let them catch up with the stat band first.
+  // Figures and charts redraw a few times a second: read them once they have caught up.
+  await expect(page.getByTestId('dashboard')).toHaveAttribute('data-settled', 'true');
   const calls = await text(page.getByTestId('stat-calls').getByTestId('stat-value'));
   await expect(page.getByTestId('pressure-chart')).toHaveAttribute('data-calls', calls);
   const [accepts, rejects] = (await text(page.getByTestId('stat-verdicts').getByTestId('stat-value'))).match(/\d+/g)!.map(Number);

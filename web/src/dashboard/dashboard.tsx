@@ -9,9 +9,10 @@ import type { SessionStatus, StopReason } from '../../../shared/events.ts';
 import type { RunControlsApi } from '../run/use-run-controls.ts';
 import { boardRows } from './board.ts';
 import { pressureModel, taskLanes, timelineModel } from './chart-data.ts';
-import { EventStream, type JumpRequest } from './event-stream.tsx';
+import { EventStream } from './event-stream.tsx';
 import { GuidanceBox } from './guidance-box.tsx';
 import { LimitMeters } from './limit-meters.tsx';
+import type { JumpRequest } from './log-scroll.ts';
 import { attemptMeters, latestAttempt, runElapsedMs, sessionMeters } from './meters.ts';
 import { PressureChart } from './pressure-chart.tsx';
 import { ResumeConfirm } from './resume-confirm.tsx';
@@ -105,7 +106,14 @@ export function Dashboard(props: DashboardProps) {
   const ready = summary !== null && (state.window.events.length > 0 || props.caughtUp);
 
   return (
-    <div className="dashboard" data-testid="dashboard" data-ready={String(ready)} data-summary-seq={summary?.last_seq ?? 0}>
+    <div
+      className="dashboard"
+      data-testid="dashboard"
+      data-ready={String(ready)}
+      data-summary-seq={summary?.last_seq ?? 0}
+      // Figures and charts have caught up with everything folded so far.
+      data-settled={String(version === state.summaryVersion && chartVersion === state.summaryVersion)}
+    >
       <RunHeader
         sessionId={sessionId}
         headline={headline}

@@ -161,7 +161,7 @@ function cardBody(event: TilthEvent, isOpen: (p: CardPanel) => boolean, toggle: 
           <p className="ev-facts">{facts.join(' · ')}</p>
           {reasoning !== '' && (
             <>
-              <Disclosure open={isOpen('reasoning')} onToggle={toggle('reasoning')} label={`Reasoning (${lineCount(reasoning)} lines)`} testId="reasoning-toggle" />
+              <Disclosure open={isOpen('reasoning')} onToggle={toggle('reasoning')} label={`Reasoning (${plural(lineCount(reasoning), 'line')})`} testId="reasoning-toggle" />
               {isOpen('reasoning') && (
                 <Block testId="reasoning" className="ev-reasoning">
                   {reasoning}
@@ -300,6 +300,10 @@ function cardBody(event: TilthEvent, isOpen: (p: CardPanel) => boolean, toggle: 
     default:
       return null;
   }
+}
+
+function plural(n: number, word: string): string {
+  return `${formatInt(n)} ${word}${n === 1 ? '' : 's'}`;
 }
 
 const estimates = new WeakMap<TilthEvent, number>();

@@ -4,7 +4,7 @@
  * it loads older history by REST (the virtualizer keeps the card in view where it was).
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { EventWindow } from './dashboard-state.ts';
 import { EventCard, estimateCardHeight, type CardPanel } from './event-card.tsx';
 import { formatInt } from './figures.ts';
@@ -20,14 +20,9 @@ import {
   type Filtered,
   type Preset,
 } from './event-filter.ts';
+import { useJump, useLogScroll, type JumpRequest } from './log-scroll.ts';
 import { useDebounced } from './timing.ts';
 import type { PageLoad } from './use-dashboard.ts';
-
-export interface JumpRequest {
-  seq: number;
-  /** A new request for the same seq scrolls again. */
-  nonce: number;
-}
 
 interface EventStreamProps {
   window: EventWindow;
@@ -82,59 +77,7 @@ export const EventStream = memo(function EventStream(props: EventStreamProps) {
     });
   }, []);
 
-  // Following: the list stays at its end as events arrive and as cards are measured. The ref is
-  // what the layout pass reads, so a wheel turn stops it before the next frame, not a render later.
-  const following = useRef(follow);
-  following.current = follow && !w.hasLater;
-  const userScrolling = useRef(-Infinity);
-  const markUser = () => {
-    userScrolling.current = performance.now();
-  };
-  const stopFollowing = () => {
-    markUser();
-    following.current = false;
-    setFollow(false);
-  };
-
-  /**
-   * The card at the top of the view and how far into it the view starts. When history is
-   * prepended (or the window trimmed at its front) the same card is put back at the same place,
-   * before the browser paints, so reading older events never jumps.
-   */
-  const anchor = useRef<{ key: number; delta: number; firstKey: number } | null>(null);
-  const noteAnchor = () => {
-    const el = scrollRef.current;
-    const item = el === null ? undefined : virtualizer.getVirtualItemForOffset(el.scrollTop);
-    anchor.current = el === null || item === undefined ? null : { key: Number(item.key), delta: el.scrollTop - item.start, firstKey: rows[0]?.seq ?? 0 };
-  };
-  const onScroll = () => {
-    noteAnchor();
-    if (performance.now() - userScrolling.current > 800) return;
-    const el = scrollRef.current!;
-    const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight < 4;
-    if (atEnd && !w.hasLater) setFollow(true);
-    else if (!atEnd) setFollow(false);
-  };
-
-  const totalSize = virtualizer.getTotalSize();
-  useLayoutEffect(() => {
-    const el = scrollRef.current;
-    if (el === null || rows.length === 0) return;
-    if (following.current) {
-      // The end from the virtualizer's own figures: reading scrollHeight here would lay the page
-      // out one more time in every frame of a live run.
-      const end = totalSize - (virtualizer.scrollRect?.height ?? el.clientHeight);
-      if ((virtualizer.scrollOffset ?? 0) < end - 1) el.scrollTop = end;
-      return;
-    }
-    const a = anchor.current;
-    if (a !== null && rows[0]!.seq !== a.firstKey) {
-      const index = rows.findIndex((e) => e.seq === a.key);
-      const start = index === -1 ? undefined : virtualizer.getOffsetForIndex(index, 'start')?.[0];
-      if (start !== undefined) el.scrollTop = start + a.delta;
-      noteAnchor();
-    }
-  }, [rows, totalSize, follow, w.hasLater, virtualizer]);
+  const scroll = useLogScroll({ scrollRef, virtualizer, rows, follow, setFollow, live: !w.hasLater });
 
   const lastSeq = w.events.at(-1)?.seq ?? 0;
 
@@ -160,51 +103,19 @@ export const EventStream = memo(function EventStream(props: EventStreamProps) {
     } else if (w.hasLater && lastIndex !== undefined && lastIndex > rows.length - NEAR_EDGE) onLoadNewer();
   }, [firstIndex, lastIndex, loading, follow, w.hasEarlier, w.hasLater, w.events, rows.length, onLoadOlder, onLoadNewer]);
 
-  // A jump from the timeline: show that event, even if the filters hid it. The request waits
-  // until the event is among the rows (its page may still be loading).
+  // A jump from the timeline: show that event, even if the filters hid it.
   const filtering = isFiltering(filter);
-  const [pendingJump, setPendingJump] = useState<JumpRequest | null>(null);
-  const jumpCancel = useRef<() => void>(() => {});
-  useEffect(() => () => jumpCancel.current(), []);
-  useEffect(() => {
-    if (props.jump === null) return;
-    setPendingJump(props.jump);
+  const onJumpStart = useCallback((seq: number) => {
     setFollow(false);
-    setHighlight(props.jump.seq);
-  }, [props.jump]);
-  useEffect(() => {
-    if (pendingJump === null) return;
-    const index = rows.findIndex((e) => e.seq === pendingJump.seq);
-    if (index === -1) {
-      if (filtering && w.events.some((e) => e.seq === pendingJump.seq)) {
-        setPreset('everything');
-        setHiddenKinds(new Set());
-        setSearchInput('');
-      }
-      return;
-    }
-    setPendingJump(null);
-    jumpCancel.current();
-    // Written straight to the scroller and checked over the next frames: cards measured on the
-    // way (their estimates were off) move the target, and the list may still be settling at its
-    // end from the last append. A few frames settle it.
-    let frame = 0;
-    let tries = 0;
-    const settle = () => {
-      const el = scrollRef.current;
-      if (el === null) return;
-      const card = el.querySelector(`[data-seq="${pendingJump.seq}"]`);
-      const box = el.getBoundingClientRect();
-      const at = card?.getBoundingClientRect();
-      const inView = at !== undefined && at.top >= box.top - 1 && at.top < box.bottom - 20;
-      if (inView || tries++ > 30) return;
-      const target = virtualizer.getOffsetForIndex(index, 'center');
-      if (target !== undefined) el.scrollTop = target[0];
-      frame = requestAnimationFrame(settle);
-    };
-    settle();
-    jumpCancel.current = () => cancelAnimationFrame(frame);
-  }, [pendingJump, rows, filtering, w.events, virtualizer]);
+    setHighlight(seq);
+  }, []);
+  const onHidden = useCallback(() => {
+    setPreset('everything');
+    setHiddenKinds(new Set());
+    setSearchInput('');
+  }, []);
+  useJump({ jump: props.jump, scrollRef, virtualizer, rows, loaded: w.events, filtering, onJumpStart, onHidden });
+
   const shown = rows.length;
   const loaded = w.events.length;
   return (
@@ -282,12 +193,7 @@ export const EventStream = memo(function EventStream(props: EventStreamProps) {
         className="ev-scroll"
         tabIndex={0}
         aria-label="Events, oldest at the top"
-        onScroll={onScroll}
-        onWheel={(e) => (e.deltaY < 0 ? stopFollowing() : markUser())}
-        onKeyDown={(e) => (['ArrowUp', 'PageUp', 'Home'].includes(e.key) ? stopFollowing() : markUser())}
-        // Only a press on the list itself (its scrollbar), not on a card's buttons.
-        onPointerDown={(e) => e.target === e.currentTarget && markUser()}
-        onTouchMove={markUser}
+        {...scroll}
         data-testid="event-scroll"
         data-following={String(follow)}
       >

@@ -10,6 +10,7 @@ import { formatCount, formatInt } from './figures.ts';
 import { useUplot } from './use-uplot.ts';
 
 const HEIGHT = 220;
+const CALL_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000];
 
 export const PressureChart = memo(function PressureChart(props: { model: PressureModel; lanes: readonly string[]; onJump: (seq: number) => void }) {
   const { model, lanes } = props;
@@ -25,7 +26,8 @@ export const PressureChart = memo(function PressureChart(props: { model: Pressur
     return {
       scales: { x: { time: false } },
       axes: [
-        { stroke: '#66706b', grid: { stroke: '#eeece6', width: 1 }, ticks: { stroke: '#dfddd5', width: 1 }, label: 'model call', labelSize: 18, labelFont: '12px system-ui' },
+        // Calls are counted: whole-number ticks only.
+        { stroke: '#66706b', grid: { stroke: '#eeece6', width: 1 }, ticks: { stroke: '#dfddd5', width: 1 }, label: 'model call', labelSize: 18, labelFont: '12px system-ui', incrs: CALL_STEPS },
         { stroke: '#66706b', grid: { stroke: '#eeece6', width: 1 }, ticks: { stroke: '#dfddd5', width: 1 }, size: 54, values: (_u, splits) => splits.map((v) => formatCount(v)) },
       ],
       series: [

@@ -6,6 +6,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { StreamContext } from '../stream/stream-provider.tsx';
+import type { DashboardAction } from './dashboard-state.ts';
 import { DashboardStore } from './dashboard-store.ts';
 import { eventsPageQuery, staffQuery, summaryQuery } from './queries.ts';
 import { applyNow } from './timing.ts';
@@ -55,34 +56,39 @@ export function useDashboard(sessionId: string) {
   const [pageError, setPageError] = useState<string | null>(null);
   const busy = useRef(false);
 
-  const load = useCallback(
-    async (kind: PageLoad, run: () => Promise<void>) => {
-      if (busy.current) return;
-      busy.current = true;
-      setLoading(kind);
-      setPageError(null);
-      let error: string | null = null;
-      try {
-        await run();
-      } catch (err) {
-        error = err instanceof Error ? err.message : String(err);
-      }
-      busy.current = false;
-      applyNow(() => {
-        setPageError(error);
-        setLoading(null);
-      });
-    },
-    [],
-  );
+  /**
+   * Fetches a page (`fetch` returns what to fold), then folds it and clears the loading state in
+   * one render, in a task of its own after the page was parsed: a long session's history stays
+   * two short tasks per page, never one long one.
+   */
+  const load = useCallback(async (kind: PageLoad, fetch: () => Promise<DashboardAction>): Promise<DashboardAction | null> => {
+    if (busy.current) return null;
+    busy.current = true;
+    setLoading(kind);
+    setPageError(null);
+    let action: DashboardAction | null = null;
+    let error: string | null = null;
+    try {
+      action = await fetch();
+    } catch (err) {
+      error = err instanceof Error ? err.message : String(err);
+    }
+    await nextTask();
+    busy.current = false;
+    applyNow(() => {
+      if (action !== null) store.dispatch(action);
+      setPageError(error);
+      setLoading(null);
+    });
+    return action;
+  }, [store]);
 
   const loadOlder = useCallback(() => {
     const first = store.getSnapshot().window.events[0]?.seq;
     if (first === undefined || first <= 1) return;
     void load('older', async () => {
       const page = await queryClient.fetchQuery(eventsPageQuery(sessionId, { before: first, limit: HISTORY_PAGE }));
-      await nextTask();
-      store.dispatch({ type: 'older', events: page.events, hasEarlier: page.has_earlier });
+      return { type: 'older', events: page.events, hasEarlier: page.has_earlier };
     });
   }, [load, queryClient, sessionId, store]);
 
@@ -91,8 +97,7 @@ export function useDashboard(sessionId: string) {
     if (last === undefined) return;
     void load('newer', async () => {
       const page = await queryClient.fetchQuery(eventsPageQuery(sessionId, { after: last, limit: HISTORY_PAGE }));
-      await nextTask();
-      store.dispatch({ type: 'newer', events: page.events, hasLater: page.has_more });
+      return { type: 'newer', events: page.events, hasLater: page.has_more };
     });
   }, [load, queryClient, sessionId, store]);
 
@@ -101,13 +106,11 @@ export function useDashboard(sessionId: string) {
     async (seq: number): Promise<boolean> => {
       const { events } = store.getSnapshot().window;
       if (events.length > 0 && seq >= events[0]!.seq && seq <= events.at(-1)!.seq) return true;
-      let found = false;
-      await load('jump', async () => {
+      const action = await load('jump', async () => {
         const page = await queryClient.fetchQuery(eventsPageQuery(sessionId, { after: Math.max(0, seq - HISTORY_PAGE / 2), limit: HISTORY_PAGE }));
-        store.dispatch({ type: 'jump', events: page.events, hasEarlier: page.has_earlier, hasLater: page.has_more });
-        found = page.events.some((e) => e.seq === seq);
+        return { type: 'jump', events: page.events, hasEarlier: page.has_earlier, hasLater: page.has_more };
       });
-      return found;
+      return action?.type === 'jump' && action.events.some((e) => e.seq === seq);
     },
     [load, queryClient, sessionId, store],
   );
