@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach } from 'vitest';
 import { buildApp, type AppDeps } from '../app.ts';
-import { loadConfig } from '../config.ts';
+import { LiveConfig } from '../live-config.ts';
 import { createRunQueue } from '../engine/run.ts';
 import type { RunDeps } from '../engine/run-context.ts';
 import { JobRunner, type Logger } from '../jobs/job-runner.ts';
@@ -66,16 +66,17 @@ export interface TestAppOptions {
 
 export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const home = options.home ?? tempDir();
-  const config = loadConfig({ env: options.env ?? {}, home });
+  const live = new LiveConfig({ env: options.env ?? {}, home });
+  const config = live.current;
   const store = new SessionStore(config.sessionsDir);
   const jobs = new JobRunner(store, silentLogger);
   const llm = new ModelClient({ endpoints: config.roles, retry: { baseDelayMs: 1, maxAttempts: 2 } });
   let port = 80;
   const deps: AppDeps = {
-    config,
+    config: live,
     store,
     jobs,
-    runs: createRunQueue({ store, jobs, llm, config, tuning: { emptyBackoffMs: () => 1, ...options.run } }),
+    runs: createRunQueue({ store, jobs, llm, config: live, tuning: { emptyBackoffMs: () => 1, ...options.run } }),
     llm,
     interview: { emptyBackoffMs: () => 1 },
     security: { token: TEST_TOKEN, port: () => port },
