@@ -134,11 +134,12 @@ describe('errors', () => {
 });
 
 describe('config', () => {
-  it('shows resolved values with sources and masks keys', async () => {
+  it('shows resolved values with sources, a key only as "set"', async () => {
     const res = await t.app.inject({ url: '/api/config', headers: auth });
     const body = ConfigResponseSchema.parse(res.json());
     expect(res.body).not.toContain('sk-secret-abcdefgh1234');
-    expect(body.entries.find((e) => e.key === 'TILTH_API_KEY')).toMatchObject({ value: 'sk-…1234', source: 'env' });
+    expect(body.entries.find((e) => e.key === 'TILTH_API_KEY')).toMatchObject({ value: 'set', source: 'env' });
+    expect(res.body).not.toContain('1234');
     expect(body.entries.find((e) => e.key === 'TILTH_MAX_DOLLARS')).toMatchObject({ value: '10', source: 'default' });
     expect(body.provider_configured).toBe(true);
   });

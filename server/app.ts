@@ -5,12 +5,12 @@
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { ErrorBody } from '../shared/api.ts';
-import type { Config } from './config.ts';
 import { AppError, ValidationError } from './errors.ts';
 import type { DemoService } from './demo/demo.ts';
 import type { InterviewDeps } from './interview/engine.ts';
 import type { RunQueue } from './jobs/run-queue.ts';
 import type { JobRunner } from './jobs/job-runner.ts';
+import type { LiveConfig } from './live-config.ts';
 import type { ModelClient } from './llm/client.ts';
 import { authRoutes } from './routes/auth.ts';
 import { configRoutes } from './routes/config.ts';
@@ -25,7 +25,8 @@ import { authenticate, checkHost, checkOrigin, type AuthMethod, type SecurityPol
 import type { SessionStore } from './store/session-store.ts';
 
 export interface AppDeps {
-  config: Config;
+  /** The one source of truth for the configuration; the settings page changes it. */
+  config: LiveConfig;
   store: SessionStore;
   jobs: JobRunner;
   runs: RunQueue;

@@ -95,11 +95,22 @@ describe('tilth serve', () => {
     expect(result.stderr).toMatch(/Usage:/);
   });
 
-  it('prints the resolved configuration with sources, keys masked', () => {
+  it('prints the resolved configuration with sources, a key only as "set"', () => {
     const result = runOnce(['config'], { TILTH_HOME: home(), TILTH_API_KEY: 'sk-very-secret-value-42', TILTH_BASE_URL: 'http://127.0.0.1:1/v1', TILTH_WORKER_MODEL: 'm' });
     expect(result.status).toBe(0);
-    expect(result.stdout).toMatch(/TILTH_API_KEY\s+sk-…e-42\s+env/);
-    expect(result.stdout).not.toContain('sk-very-secret-value-42');
+    expect(result.stdout).toMatch(/TILTH_API_KEY\s+set\s+env/);
+    expect(result.stdout).not.toContain('sk-very');
     expect(result.stdout).toMatch(/TILTH_MAX_DOLLARS\s+10\s+default/);
+  });
+
+  it('prints what the settings page saved to config.json, and says when the environment overrides it', () => {
+    const dir = home();
+    fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ TILTH_MAX_DOLLARS: '3', TILTH_WORKER_MODEL: 'from-file', TILTH_BASE_URL: 'http://127.0.0.1:1/v1', TILTH_API_KEY: 'sk-saved-in-the-file-1' }), { mode: 0o600 });
+    const result = runOnce(['config'], { TILTH_HOME: dir, TILTH_WORKER_MODEL: 'from-env' });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/TILTH_MAX_DOLLARS\s+3\s+file/);
+    expect(result.stdout).toMatch(/TILTH_API_KEY\s+set\s+file/);
+    expect(result.stdout).toMatch(/TILTH_WORKER_MODEL\s+from-env\s+env\s+\(overrides config\.json: from-file\)/);
+    expect(result.stdout).not.toContain('sk-saved');
   });
 });

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { CliExit, HEADLESS_HELP, info, parseVerbArgs, reset, runVerb } from './cli-headless.ts';
 import { ConfigError, describeConfig, loadConfig, type ConfigKey } from './config.ts';
 import { displayUrl } from './llm/client.ts';
+import { LiveConfig } from './live-config.ts';
 import { ServeLockError } from './store/serve-lock.ts';
 import { consoleLogger, ensureWebBuild, isLoopback, packageVersion, startServer } from './start.ts';
 
@@ -58,7 +59,8 @@ async function serve(args: string[]): Promise<void> {
   if (values.port !== undefined) flags.TILTH_PORT = values.port;
   if (values.host !== undefined) flags.TILTH_HOST = values.host;
   if (values['sessions-dir'] !== undefined) flags.TILTH_SESSIONS_DIR = values['sessions-dir'];
-  const config = loadConfig({ flags });
+  const live = new LiveConfig({ flags });
+  const config = live.current;
 
   for (const warning of config.warnings) consoleLogger.warn(warning);
   if (!isLoopback(config.host)) {
@@ -69,7 +71,7 @@ async function serve(args: string[]): Promise<void> {
   }
 
   await ensureWebBuild(consoleLogger);
-  const server = await startServer(config);
+  const server = await startServer(live);
   process.stdout.write(`\nTilth is running. Open this link (it carries your access token):\n\n  ${server.url}\n\n`);
   if (!config.roles.worker) {
     process.stdout.write('Model provider: none configured yet; the settings page explains how (or try the scripted demo).\n');
@@ -116,7 +118,9 @@ function printConfig(): void {
   const view = describeConfig(loadConfig());
   const width = Math.max(...view.entries.map((e) => e.key.length));
   for (const entry of view.entries) {
-    process.stdout.write(`${entry.key.padEnd(width)}  ${(entry.value ?? '(not set)').padEnd(40)}  ${entry.source}\n`);
+    // A value the settings page saved but the environment (or a flag, or .env) overrides.
+    const shadowed = entry.overridden && entry.file_value !== null ? `  (overrides config.json: ${entry.file_value})` : '';
+    process.stdout.write(`${entry.key.padEnd(width)}  ${(entry.value ?? '(not set)').padEnd(40)}  ${entry.source}${shadowed}\n`);
   }
   process.stdout.write(`\nhome: ${view.paths.home}\n.env: ${view.paths.dotenv}\nconfig file: ${view.paths.config_file}\n`);
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, describeConfig, loadConfig, maskSecret } from './config.ts';
+import { ConfigError, describeConfig, loadConfig } from './config.ts';
 import { tempDir } from './testing/test-app.ts';
 
 let home: string;
@@ -120,10 +120,12 @@ describe('loadConfig', () => {
 });
 
 describe('describeConfig', () => {
-  it('masks keys and reports whether a provider is configured', () => {
+  it('shows a key only as "set", and reports whether a provider is configured', () => {
     const view = describeConfig(loadConfig({ env: worker, home }));
     const key = view.entries.find((e) => e.key === 'TILTH_API_KEY');
-    expect(key).toMatchObject({ value: 'sk-…7890', secret: true, source: 'env' });
+    expect(key).toMatchObject({ value: 'set', secret: true, source: 'env', overridden: true, editable: true, file_value: null });
+    expect(view.entries.find((e) => e.key === 'TILTH_EVALUATOR_API_KEY')).toMatchObject({ value: null, secret: true, source: 'default' });
+    expect(view.roles.evaluator).toEqual({ configured: true, base_url: 'http://127.0.0.1:9/v1', model: 'w', key_set: true });
     expect(JSON.stringify(view)).not.toContain('sk-test-1234567890');
     expect(view.provider_configured).toBe(true);
     expect(describeConfig(loadConfig({ env: {}, home })).provider_configured).toBe(false);
@@ -136,7 +138,14 @@ describe('describeConfig', () => {
     expect(value).toContain('llm.example/v1');
   });
 
-  it('masks short secrets entirely', () => {
-    expect(maskSecret('abc')).toBe('••••');
+  it("tells the file's values apart from the ones in effect, and marks the overridden ones", () => {
+    fs.writeFileSync(path.join(home, 'config.json'), JSON.stringify({ TILTH_WORKER_MODEL: 'from-file', TILTH_API_KEY: 'sk-file-0123456789', TILTH_MAX_DOLLARS: '4' }));
+    const view = describeConfig(loadConfig({ env: { TILTH_BASE_URL: 'http://127.0.0.1:9/v1', TILTH_WORKER_MODEL: 'from-env' }, home }));
+    const entry = (key: string) => view.entries.find((e) => e.key === key);
+    expect(entry('TILTH_WORKER_MODEL')).toMatchObject({ value: 'from-env', source: 'env', file_value: 'from-file', overridden: true });
+    expect(entry('TILTH_API_KEY')).toMatchObject({ value: 'set', source: 'file', file_value: 'set', overridden: false });
+    expect(entry('TILTH_MAX_DOLLARS')).toMatchObject({ value: '4', source: 'file', file_value: '4', overridden: false, editable: true });
+    expect(entry('TILTH_PORT')).toMatchObject({ editable: false, overridden: false });
+    expect(JSON.stringify(view)).not.toContain('sk-file-0123456789');
   });
 });

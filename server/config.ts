@@ -10,9 +10,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
-import type { ConfigResponse, ConfigSource } from '../shared/api.ts';
+import { EDITABLE_CONFIG_KEYS, type ConfigResponse, type ConfigSource, type EditableConfigKey, type RoleView } from '../shared/api.ts';
 import type { Caps } from '../shared/files.ts';
-import type { Role, RoleEndpoint, RoleEndpoints } from './llm/types.ts';
+import { ROLES, type Role, type RoleEndpoint, type RoleEndpoints } from './llm/types.ts';
 
 type Parser<T> = (raw: string) => T;
 
@@ -108,6 +108,23 @@ const KEYS = {
 export type ConfigKey = keyof typeof KEYS;
 type ValueOf<K extends ConfigKey> = ReturnType<(typeof KEYS)[K]['parse']>;
 export const CONFIG_KEYS = Object.keys(KEYS) as ConfigKey[];
+// The API's list of editable keys must name real keys: a typo here is a type error.
+const EDITABLE: ReadonlySet<ConfigKey> = new Set<ConfigKey>(EDITABLE_CONFIG_KEYS satisfies readonly ConfigKey[]);
+
+export function isEditable(key: ConfigKey): key is EditableConfigKey & ConfigKey {
+  return EDITABLE.has(key);
+}
+
+/** Checks one value with the parser the config uses: null when fine, else what is wrong with it. */
+export function checkValue(key: ConfigKey, raw: string): string | null {
+  const spec: KeySpec<unknown> = KEYS[key];
+  try {
+    spec.parse(raw);
+    return null;
+  } catch (err) {
+    return err instanceof ParseProblem ? err.message : String(err);
+  }
+}
 
 export interface Resolved<T> {
   value: T | null;
@@ -120,6 +137,8 @@ export interface Config {
   configFile: string;
   dotenvFile: string;
   values: { [K in ConfigKey]: Resolved<ValueOf<K>> };
+  /** What config.json holds, unparsed (the settings page edits this layer). */
+  fileValues: Record<string, string>;
   host: string;
   port: number;
   token: string | null;
@@ -144,6 +163,8 @@ export interface ConfigInputs {
   env?: NodeJS.ProcessEnv;
   /** Overrides $TILTH_HOME and the ~/.tilth default. */
   home?: string;
+  /** Used instead of reading config.json: checks a settings save before it is written. */
+  fileValues?: Record<string, string>;
 }
 
 /** The file's text, or null when it does not exist (fine) or cannot be read (a problem). */
@@ -165,7 +186,8 @@ function readDotenv(file: string, problems: string[]): Record<string, string> {
   return out;
 }
 
-function readConfigFile(file: string, problems: string[]): Record<string, string> {
+/** config.json as strings by key; what is wrong with it goes to `problems`. */
+export function readConfigFile(file: string, problems: string[]): Record<string, string> {
   const content = readOptional(file, problems);
   if (content === null) return {};
   let data: unknown;
@@ -206,7 +228,7 @@ export function loadConfig(inputs: ConfigInputs = {}): Config {
   const configFile = path.join(home, 'config.json');
   const problems: string[] = [];
   const dotenv = readDotenv(dotenvFile, problems);
-  const file = readConfigFile(configFile, problems);
+  const file = inputs.fileValues ?? readConfigFile(configFile, problems);
 
   const layers: [ConfigSource, Record<string, string | undefined>][] = [
     ['flag', flags],
@@ -246,6 +268,7 @@ export function loadConfig(inputs: ConfigInputs = {}): Config {
     configFile,
     dotenvFile,
     values: v,
+    fileValues: file,
     host: v.TILTH_HOST.value ?? '127.0.0.1',
     port: v.TILTH_PORT.value ?? 4317,
     token: v.TILTH_TOKEN.value,
@@ -307,12 +330,6 @@ function resolveRoles(v: Config['values'], problems: string[], warnings: string[
   return roles;
 }
 
-/** `sk-or-v1-abcdef…` → `sk-…cdef`: enough to recognise a key, never enough to use it. */
-export function maskSecret(value: string): string {
-  if (value.length <= 8) return '••••';
-  return `${value.slice(0, 3)}…${value.slice(-4)}`;
-}
-
 /** A URL for display: user:password and the query (which may carry a key) are masked. */
 export function withoutCredentials(raw: string): string {
   const parsed = new URL(raw);
@@ -324,22 +341,52 @@ export function withoutCredentials(raw: string): string {
   return parsed.toString().replace(/\/+$/, '');
 }
 
+/** A value as the API and `tilth config` show it: a secret is only "set", a URL loses its credentials. */
+function display(key: ConfigKey, value: unknown): string | null {
+  const spec: KeySpec<unknown> = KEYS[key];
+  if (value === null || value === undefined) return null;
+  if (spec.secret) return 'set';
+  if (spec.parse === url) {
+    try {
+      return withoutCredentials(String(value));
+    } catch {
+      return '(invalid URL)'; // only a raw file value can be unparsable; never echo it
+    }
+  }
+  return Array.isArray(value) ? value.join(',') : String(value);
+}
+
+const OVERRIDING: ReadonlySet<ConfigSource> = new Set(['flag', 'env', 'dotenv']);
+
 /** Everything /api/config reports that the configuration alone decides (the route adds the sandbox). */
 export function describeConfig(config: Config): Omit<ConfigResponse, 'sandbox'> {
   const entries = CONFIG_KEYS.map((key) => {
     const spec: KeySpec<unknown> = KEYS[key];
     const { value, source } = config.values[key];
-    let shown: string | null;
-    if (value === null) shown = null;
-    else if (spec.secret) shown = maskSecret(String(value));
-    else if (spec.parse === url) shown = withoutCredentials(String(value));
-    else shown = Array.isArray(value) ? value.join(',') : String(value);
+    let shown = display(key, value);
     if (key === 'TILTH_SESSIONS_DIR' && value === null) shown = config.sessionsDir;
-    return { key, value: shown, source, secret: spec.secret === true, description: spec.description };
+    return {
+      key,
+      value: shown,
+      source,
+      secret: spec.secret === true,
+      description: spec.description,
+      editable: isEditable(key),
+      file_value: display(key, config.fileValues[key]),
+      overridden: OVERRIDING.has(source),
+    };
   });
+  const roles = {} as Record<Role, RoleView>;
+  for (const role of ROLES) {
+    const endpoint = config.roles[role];
+    roles[role] = endpoint
+      ? { configured: true, base_url: display('TILTH_BASE_URL', endpoint.baseUrl), model: endpoint.model, key_set: endpoint.apiKey !== '' }
+      : { configured: false, base_url: null, model: null, key_set: false };
+  }
   return {
     entries,
     provider_configured: config.roles.worker !== undefined,
+    roles,
     paths: { home: config.home, sessions: config.sessionsDir, config_file: config.configFile, dotenv: config.dotenvFile },
   };
 }

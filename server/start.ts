@@ -10,12 +10,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
-import type { Config } from './config.ts';
 import { detectSandbox, setSandboxMode } from './engine/sandbox.ts';
 import { startInterviewJob } from './interview/session-setup.ts';
 import { DemoService } from './demo/demo.ts';
 import { createRunQueue } from './engine/run.ts';
 import { JobRunner, recoverAfterCrash, type Logger } from './jobs/job-runner.ts';
+import type { LiveConfig } from './live-config.ts';
 import { ModelClient } from './llm/client.ts';
 import { mintToken } from './security.ts';
 import { SessionStore } from './store/session-store.ts';
@@ -64,7 +64,10 @@ export async function ensureWebBuild(log: Logger): Promise<void> {
   }
 }
 
-export async function startServer(config: Config, logger: Logger = consoleLogger): Promise<RunningServer> {
+export async function startServer(live: LiveConfig, logger: Logger = consoleLogger): Promise<RunningServer> {
+  // What is read here (host, port, sessions folder, token, sandbox) is fixed for this launch; the
+  // settings page changes only what later work reads through `live`.
+  const config = live.current;
   // Decided once, before any job starts: every shell and check of this server follows the config.
   setSandboxMode(config.values.TILTH_SANDBOX.value ?? 'auto');
   const sandbox = detectSandbox();
@@ -82,10 +85,10 @@ export async function startServer(config: Config, logger: Logger = consoleLogger
   let app: FastifyInstance;
   try {
     app = await buildApp({
-      config,
+      config: live,
       store,
       jobs,
-      runs: createRunQueue({ store, jobs, llm, llmFor: (id) => demo.clientFor(id) ?? llm, config }),
+      runs: createRunQueue({ store, jobs, llm, llmFor: (id) => demo.clientFor(id), config: live }),
       demo,
       llm,
       security: { token, port: () => port, boundHost: config.host },

@@ -26,22 +26,118 @@ export const AuthResponseSchema = z.object({ ok: z.literal(true) });
 export const ConfigSourceSchema = z.enum(['flag', 'env', 'dotenv', 'file', 'default']);
 export type ConfigSource = z.infer<typeof ConfigSourceSchema>;
 
+/** The roles a provider serves; `prep` is the interviewer (its variables are TILTH_PREP_*). */
+export const ModelRoleSchema = z.enum(['worker', 'evaluator', 'prep']);
+export type ModelRole = z.infer<typeof ModelRoleSchema>;
+
+/**
+ * What the settings page edits. The rest (host, port, sessions folder, token, sandbox, context
+ * files) is read at startup and stays in flags, the environment, .env or a hand-edited config.json.
+ */
+export const EDITABLE_CONFIG_KEYS = [
+  'TILTH_BASE_URL',
+  'TILTH_API_KEY',
+  'TILTH_WORKER_MODEL',
+  'TILTH_EVALUATOR_BASE_URL',
+  'TILTH_EVALUATOR_API_KEY',
+  'TILTH_EVALUATOR_MODEL',
+  'TILTH_PREP_BASE_URL',
+  'TILTH_PREP_API_KEY',
+  'TILTH_PREP_MODEL',
+  'TILTH_MAX_ITERATIONS_PER_TASK',
+  'TILTH_MAX_WALL_CLOCK_MINUTES',
+  'TILTH_MAX_TOKENS',
+  'TILTH_MAX_DOLLARS',
+  'TILTH_MAX_EVALUATOR_CALLS_PER_TASK',
+  'TILTH_MAX_CONCURRENT_RUNS',
+] as const;
+export type EditableConfigKey = (typeof EDITABLE_CONFIG_KEYS)[number];
+
 export const ConfigEntrySchema = z.object({
   key: z.string(),
-  /** Display value; secrets are masked (`sk-…a1b2`) and never sent in full. */
+  /** Display value in effect; a secret shows only "set" (null: not set), never any of its text. */
   value: z.string().nullable(),
   source: ConfigSourceSchema,
   secret: z.boolean(),
   description: z.string(),
+  /** The settings page can change it (it writes config.json). */
+  editable: z.boolean(),
+  /** What config.json holds for it, shown like `value` ("set" for a secret); null when absent. */
+  file_value: z.string().nullable(),
+  /**
+   * A flag, the environment or .env sets it, and those win over config.json: what the page saves
+   * is kept but not used until that setting is removed.
+   */
+  overridden: z.boolean(),
 });
+export type ConfigEntry = z.infer<typeof ConfigEntrySchema>;
+
+/** Where a role's model calls go, after the evaluator and interviewer fall back to the worker's. */
+export const RoleViewSchema = z.object({
+  configured: z.boolean(),
+  base_url: z.string().nullable(),
+  model: z.string().nullable(),
+  key_set: z.boolean(),
+});
+export type RoleView = z.infer<typeof RoleViewSchema>;
+
 export const ConfigResponseSchema = z.object({
   entries: z.array(ConfigEntrySchema),
+  /** The worker is configured (the evaluator and interviewer fall back to it). */
   provider_configured: z.boolean(),
+  roles: z.object({ worker: RoleViewSchema, evaluator: RoleViewSchema, prep: RoleViewSchema }),
   paths: z.object({ home: z.string(), sessions: z.string(), config_file: z.string(), dotenv: z.string() }),
   /** The shell sandbox for the worker's bash and the checks; `detail` says why when it is off. */
   sandbox: z.object({ available: z.boolean(), tool: z.enum(['bwrap']).nullable(), detail: z.string() }),
 });
 export type ConfigResponse = z.infer<typeof ConfigResponseSchema>;
+
+/** A plain value: text (or a number) sets it; null or blank removes it from config.json. */
+const ConfigValueChangeSchema = z.union([z.string().max(2_000, 'at most 2,000 characters'), z.number(), z.null()], {
+  error: 'must be a string, a number, or null to remove it from the config file',
+});
+/**
+ * An API key is write-only: send a new one, or clear the saved one; leave it out to keep it.
+ * Nothing ever sends it back.
+ */
+export const SecretChangeSchema = z.union(
+  [
+    z.strictObject({ set: z.string().trim().min(1, 'is empty; to remove the key send {"clear": true}').max(2_000, 'at most 2,000 characters') }),
+    z.strictObject({ clear: z.literal(true) }),
+  ],
+  { error: 'must be {"set": "<the key>"} or {"clear": true}' },
+);
+export type SecretChange = z.infer<typeof SecretChangeSchema>;
+
+/** PUT /api/config: only the keys to change; each is checked with the parser the config uses. */
+export const ConfigUpdateSchema = z.strictObject({
+  TILTH_BASE_URL: ConfigValueChangeSchema.optional(),
+  TILTH_API_KEY: SecretChangeSchema.optional(),
+  TILTH_WORKER_MODEL: ConfigValueChangeSchema.optional(),
+  TILTH_EVALUATOR_BASE_URL: ConfigValueChangeSchema.optional(),
+  TILTH_EVALUATOR_API_KEY: SecretChangeSchema.optional(),
+  TILTH_EVALUATOR_MODEL: ConfigValueChangeSchema.optional(),
+  TILTH_PREP_BASE_URL: ConfigValueChangeSchema.optional(),
+  TILTH_PREP_API_KEY: SecretChangeSchema.optional(),
+  TILTH_PREP_MODEL: ConfigValueChangeSchema.optional(),
+  TILTH_MAX_ITERATIONS_PER_TASK: ConfigValueChangeSchema.optional(),
+  TILTH_MAX_WALL_CLOCK_MINUTES: ConfigValueChangeSchema.optional(),
+  TILTH_MAX_TOKENS: ConfigValueChangeSchema.optional(),
+  TILTH_MAX_DOLLARS: ConfigValueChangeSchema.optional(),
+  TILTH_MAX_EVALUATOR_CALLS_PER_TASK: ConfigValueChangeSchema.optional(),
+  TILTH_MAX_CONCURRENT_RUNS: ConfigValueChangeSchema.optional(),
+} satisfies Record<EditableConfigKey, z.ZodType>);
+export type ConfigUpdate = z.infer<typeof ConfigUpdateSchema>;
+
+/** POST /api/config/test: try the saved (or environment's) endpoint of one role. */
+export const ConnectionTestRequestSchema = z.strictObject({ role: ModelRoleSchema });
+export const ConnectionTestResultSchema = z.object({
+  role: ModelRoleSchema,
+  ok: z.boolean(),
+  /** On failure, the provider's own words (status and message), never the key. */
+  detail: z.string(),
+});
+export type ConnectionTestResult = z.infer<typeof ConnectionTestResultSchema>;
 
 export const SessionListItemSchema = z.object({
   id: SessionIdSchema,

@@ -14,9 +14,9 @@ import type { ResumePlan } from '../../shared/api.ts';
 import type { StopReason } from '../../shared/events.ts';
 import { PrdSchema, SeedMetaSchema, type Checkpoint, type PrdEntry } from '../../shared/files.ts';
 import { commitAll, gitDirs, headSubject, restoreWorktree, subjectsIn, undoLastCommit } from '../git/repo.ts';
-import type { Config } from '../config.ts';
 import type { JobContext, JobRunner } from '../jobs/job-runner.ts';
 import { RunQueue } from '../jobs/run-queue.ts';
+import type { LiveConfig } from '../live-config.ts';
 import type { ModelClient } from '../llm/client.ts';
 import { writeJsonAtomic } from '../store/atomic.ts';
 import { readJsonFile } from '../store/json-file.ts';
@@ -106,28 +106,38 @@ async function prepareResume(job: JobContext, cp: Checkpoint): Promise<void> {
   });
 }
 
-/** The run queue of a server (or a test app): each run gets the config's caps and sandbox. */
+/**
+ * The run queue of a server (or a test app). Each run takes the configuration current when it
+ * starts — caps, context files, endpoints (a pinned client) — and keeps them to its end, so a
+ * settings save changes the next run, never one under way (session_start records what it got).
+ */
 export function createRunQueue(opts: {
   store: SessionStore;
   jobs: JobRunner;
   llm: ModelClient;
   /** The model client for one session (the demo's scripted model for a demo session). */
-  llmFor?: (id: string) => ModelClient;
-  config: Config;
+  llmFor?: (id: string) => ModelClient | null;
+  config: LiveConfig;
   tuning?: Partial<RunDeps>;
 }): RunQueue {
-  const { config } = opts;
-  const deps: RunDeps = {
-    llm: opts.llm,
-    caps: config.caps,
-    contextFiles: config.contextFiles,
-    sandbox: { hide: [config.sessionsDir, config.home], network: false },
-    ...opts.tuning,
+  const depsNow = (): RunDeps => {
+    const config = opts.config.current;
+    return {
+      llm: opts.llm.pinned(),
+      caps: config.caps,
+      contextFiles: config.contextFiles,
+      sandbox: { hide: [config.sessionsDir, config.home], network: false },
+      ...opts.tuning,
+    };
   };
   return new RunQueue(
     opts.jobs,
-    config.maxConcurrentRuns,
-    (id) => (job) => runLocked(job, opts.llmFor ? { ...deps, llm: opts.llmFor(id) } : deps, 'serve'),
+    () => opts.config.current.maxConcurrentRuns,
+    (id) => {
+      const deps = depsNow();
+      const own = opts.llmFor?.(id);
+      return (job) => runLocked(job, own ? { ...deps, llm: own } : deps, 'serve');
+    },
     () => opts.store.bus.sessionsChanged(),
   );
 }

@@ -49,7 +49,11 @@ export async function createSession(
   if (info.kind !== 'repo' || info.root === null || info.head === null) throw new AppError('workspace_not_ready', info.message, 400);
   const prep = deps.llm.describeEndpoint('prep');
   if (!prep) {
-    throw new AppError('provider_not_configured', 'No model is configured for the interview. Set TILTH_BASE_URL, TILTH_API_KEY and TILTH_WORKER_MODEL (or TILTH_PREP_*) and restart Tilth.', 409);
+    throw new AppError(
+      'provider_not_configured',
+      'No model is configured for the interview, so no session was created. Set up a provider on the settings page (base URL, API key and worker model; the interviewer uses the worker\'s unless you give it its own), or set TILTH_BASE_URL, TILTH_API_KEY and TILTH_WORKER_MODEL in the environment.',
+      409,
+    );
   }
   const existing = openSessionsFor(deps.store, info.root);
   if (existing.length > 0 && input.alongside !== true) {

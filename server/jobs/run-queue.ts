@@ -12,7 +12,8 @@ export class RunQueue {
 
   constructor(
     private readonly jobs: JobRunner,
-    private readonly limit: number,
+    /** Read whenever a slot may have opened: the settings page can change it. */
+    private readonly limit: () => number,
     private readonly makeJob: (sessionId: string) => JobFn,
     private readonly onChange: () => void = () => {},
   ) {}
@@ -42,6 +43,13 @@ export class RunQueue {
     return true;
   }
 
+  /** The limit may have grown: start whatever now fits. */
+  limitChanged(): void {
+    if (this.waiting.length === 0) return;
+    this.pump();
+    this.onChange();
+  }
+
   state(sessionId: string): RunState {
     if (this.jobs.forSession(sessionId)?.kind === 'run') return { state: 'running', queue_position: null };
     const at = this.waiting.indexOf(sessionId);
@@ -49,7 +57,7 @@ export class RunQueue {
   }
 
   private pump(): void {
-    while (this.waiting.length > 0 && this.running() < this.limit) {
+    while (this.waiting.length > 0 && this.running() < this.limit()) {
       const id = this.waiting.shift()!;
       const fn = this.makeJob(id);
       this.jobs.start('run', id, async (ctx) => {

@@ -349,6 +349,46 @@ describe('usage and cost', () => {
   });
 });
 
+describe('reconfigure', () => {
+  it('sends the next call of a role to its new endpoint and drops SDK clients nobody uses', async () => {
+    const next = await startFakeModel();
+    extraServers.push(next);
+    fake.enqueue('old-model', { content: 'from the old provider' });
+    next.enqueue('new-model', { content: 'from the new provider' });
+    const { client } = setup({}, { worker: { baseUrl: fake.baseURL, apiKey: 'key-old-0123456789', model: 'old-model' } });
+    expect((await client.chat('worker', { messages: MESSAGES })).message.content).toBe('from the old provider');
+
+    client.reconfigure({ worker: { baseUrl: next.baseURL, apiKey: 'key-new-0123456789', model: 'new-model' } });
+    expect((await client.chat('worker', { messages: MESSAGES })).message.content).toBe('from the new provider');
+    expect(client.describeEndpoint('worker')).toEqual({ baseUrl: next.baseURL, model: 'new-model' });
+    expect(client.sdkClientCount).toBe(1);
+    expect(next.requests[0]?.model).toBe('new-model');
+    fake.assertDone();
+    next.assertDone();
+
+    client.reconfigure({});
+    expect(client.isConfigured('worker')).toBe(false);
+    expect(client.sdkClientCount).toBe(0);
+  });
+
+  it('leaves a pinned copy on the endpoints it had, sharing the usage totals', async () => {
+    const next = await startFakeModel();
+    extraServers.push(next);
+    fake.enqueue('old-model', { content: 'old', usage: { prompt_tokens: 1, completion_tokens: 1 } });
+    next.enqueue('new-model', { content: 'new', usage: { prompt_tokens: 2, completion_tokens: 2 } });
+    const { client } = setup({}, { worker: { baseUrl: fake.baseURL, apiKey: KEY, model: 'old-model' } });
+    const pinned = client.pinned();
+    client.reconfigure({ worker: { baseUrl: next.baseURL, apiKey: KEY, model: 'new-model' } });
+
+    expect((await pinned.chat('worker', { messages: MESSAGES })).message.content).toBe('old');
+    expect((await client.chat('worker', { messages: MESSAGES })).message.content).toBe('new');
+    expect(pinned.describeEndpoint('worker')?.model).toBe('old-model');
+    expect(client.usageByRole().worker).toMatchObject({ calls: 2, total_tokens: 6 });
+    fake.assertDone();
+    next.assertDone();
+  });
+});
+
 describe('with the fake model', () => {
   it('makes an unscripted call fail loudly on the first attempt instead of retrying', async () => {
     const { client } = setup({ retry: { maxAttempts: 5 } });

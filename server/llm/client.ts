@@ -14,7 +14,7 @@
  * API keys never appear in errors or call records: messages are scrubbed of the key and URLs are
  * shown without credentials.
  */
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import OpenAI from 'openai';
 import type {
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionMessageParam,
@@ -23,9 +23,13 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { Usage } from '../../shared/files.ts';
 import { ProviderFailureError, ProviderNotConfiguredError, UnhealthyReplyError } from './errors.ts';
+import { describeFailure, displayUrl, scrubSecret, timeoutFailure, type AttemptFailure } from './failure.ts';
 import { ZERO_USAGE, addUsage, normaliseCompletion, type NormalisedReply } from './reply.ts';
-import { DEFAULT_RETRY_POLICY, abortableSleep, backoffDelay, isRetryableStatus, retryAfterMs, type RetryPolicy, type Sleep } from './retry.ts';
+import { PROBE_TIMEOUT_MS, probeEndpoint, type ProbeResult } from './probe.ts';
+import { DEFAULT_RETRY_POLICY, abortableSleep, backoffDelay, type RetryPolicy, type Sleep } from './retry.ts';
 import { ROLES, type AssistantMessage, type CallUsage, type ReplyHealth, type Role, type RoleEndpoint, type RoleEndpoints } from './types.ts';
+
+export { displayUrl } from './failure.ts';
 
 export const DEFAULT_TIMEOUT_MS = 600_000;
 
@@ -86,14 +90,6 @@ export type ModelClientOptions = {
   random?: () => number;
 };
 
-type AttemptFailure = {
-  retryable: boolean;
-  status: number | null;
-  retryAfterMs: number | null;
-  description: string;
-  cause: unknown;
-};
-
 /** OpenRouter only returns reasoning when asked; other providers may reject the unknown field. */
 export function isOpenRouter(baseUrl: string): boolean {
   try {
@@ -104,27 +100,20 @@ export function isOpenRouter(baseUrl: string): boolean {
   }
 }
 
-/** A base URL fit for messages and logs: no user:password, no query string. */
-export function displayUrl(baseUrl: string): string {
-  try {
-    const url = new URL(baseUrl);
-    return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
-  } catch {
-    return '(invalid URL)';
-  }
-}
-
 export class ModelClient {
-  readonly #endpoints: RoleEndpoints;
-  readonly #sdk = new Map<string, OpenAI>();
+  #endpoints: RoleEndpoints;
+  /** Shared with pinned() copies, as are the usage totals. */
+  #sdk = new Map<string, OpenAI>();
   readonly #policy: RetryPolicy;
   readonly #timeoutMs: number;
   readonly #onCall: ((call: ModelCallRecord) => void) | undefined;
   readonly #sleep: Sleep;
   readonly #random: () => number;
-  readonly #usage = new Map<Role, Usage>();
+  #usage = new Map<Role, Usage>();
+  readonly #options: ModelClientOptions;
 
   constructor(options: ModelClientOptions) {
+    this.#options = options;
     this.#endpoints = { ...options.endpoints };
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     if (!Number.isInteger(this.#policy.maxAttempts) || this.#policy.maxAttempts < 1) {
@@ -138,6 +127,45 @@ export class ModelClient {
       const endpoint = this.#endpoints[role];
       if (endpoint) this.#sdkFor(endpoint);
     }
+  }
+
+  /**
+   * Points the roles at new endpoints (a settings save): each role's next call goes to its new
+   * endpoint; calls under way finish where they started. SDK clients of (base URL, key) pairs
+   * still in use are kept, the others dropped, so a replaced key does not linger in memory.
+   */
+  reconfigure(endpoints: RoleEndpoints): void {
+    this.#endpoints = { ...endpoints };
+    const inUse = new Set<string>();
+    for (const role of ROLES) {
+      const endpoint = this.#endpoints[role];
+      if (!endpoint) continue;
+      this.#sdkFor(endpoint);
+      inUse.add(sdkKey(endpoint));
+    }
+    for (const key of [...this.#sdk.keys()]) if (!inUse.has(key)) this.#sdk.delete(key);
+  }
+
+  /**
+   * A client that keeps today's endpoints whatever later reconfigure() calls say: a run finishes
+   * on the models its session_start recorded. SDK clients and usage totals are shared.
+   */
+  pinned(): ModelClient {
+    const copy = new ModelClient({ ...this.#options, endpoints: {} });
+    copy.#endpoints = { ...this.#endpoints };
+    copy.#sdk = this.#sdk;
+    copy.#usage = this.#usage;
+    return copy;
+  }
+
+  /**
+   * Does the role's endpoint answer, with this key? Never throws for a provider's failure: the
+   * result's detail carries the provider's own words, without the key.
+   */
+  async probe(role: Role, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<ProbeResult> {
+    const endpoint = this.#endpoints[role];
+    if (!endpoint) return { ok: false, detail: new ProviderNotConfiguredError(role).message };
+    return probeEndpoint(this.#sdkFor(endpoint), endpoint, { timeoutMs: options.timeoutMs ?? PROBE_TIMEOUT_MS, signal: options.signal });
   }
 
   isConfigured(role: Role): boolean {
@@ -271,7 +299,7 @@ export class ModelClient {
   }
 
   #sdkFor(endpoint: RoleEndpoint): OpenAI {
-    const key = `${endpoint.baseUrl}\u0000${endpoint.apiKey}`;
+    const key = sdkKey(endpoint);
     let sdk = this.#sdk.get(key);
     if (!sdk) {
       sdk = new OpenAI({
@@ -289,6 +317,10 @@ export class ModelClient {
     }
     return sdk;
   }
+}
+
+function sdkKey(endpoint: RoleEndpoint): string {
+  return `${endpoint.baseUrl}\u0000${endpoint.apiKey}`;
 }
 
 type AttemptOutcome = { reply: NormalisedReply | null; failure: AttemptFailure | null; durationMs: number };
@@ -330,30 +362,6 @@ function buildParams(endpoint: RoleEndpoint, request: ChatRequest): ChatCompleti
   return params;
 }
 
-function describeFailure(err: unknown, timeoutMs: number, scrub: (text: string) => string): AttemptFailure {
-  // Order matters: the timeout error is a connection error, which is an APIError.
-  if (err instanceof APIConnectionTimeoutError) return timeoutFailure(timeoutMs, err);
-  if (err instanceof APIConnectionError) {
-    const detail = err.cause instanceof Error ? err.cause.message : err.message;
-    return { retryable: true, status: null, retryAfterMs: null, description: scrub(`connection failed: ${detail}`), cause: err };
-  }
-  if (err instanceof APIError && typeof err.status === 'number') {
-    return {
-      retryable: isRetryableStatus(err.status),
-      status: err.status,
-      retryAfterMs: retryAfterMs(err.headers),
-      description: scrub(`HTTP ${err.status}: ${err.message.replace(/^\d{3}\s+/, '')}`),
-      cause: err,
-    };
-  }
-  const message = err instanceof Error ? err.message : String(err);
-  return { retryable: false, status: null, retryAfterMs: null, description: scrub(`unexpected error: ${message}`), cause: err };
-}
-
-function timeoutFailure(timeoutMs: number, cause: unknown): AttemptFailure {
-  return { retryable: true, status: null, retryAfterMs: null, description: `no complete answer within ${timeoutMs} ms`, cause };
-}
-
 function describeUnhealthy(reply: NormalisedReply): string {
   switch (reply.health) {
     case 'ok':
@@ -367,11 +375,4 @@ function describeUnhealthy(reply: NormalisedReply): string {
     case 'error_body':
       return `reply carried an error${reply.detail ? `: ${reply.detail}` : ''}`;
   }
-}
-
-/** Removes the key and any `user:password@` in URLs (the SDK quotes the URL in some errors). */
-function scrubSecret(text: string, secret: string): string {
-  const withoutUserinfo = text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^/\s@]+@/gi, '$1');
-  // Short "keys" like "none" or "x" are placeholders for local servers, not secrets.
-  return secret.length >= 8 ? withoutUserinfo.split(secret).join('[redacted]') : withoutUserinfo;
 }

@@ -28,6 +28,14 @@ describe('atomic writes', () => {
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
   });
 
+  it('gives a replaced file the requested mode, whatever the old one had', () => {
+    const file = path.join(dir, 'config.json');
+    fs.writeFileSync(file, '{"old": true}', { mode: 0o666 });
+    fs.chmodSync(file, 0o666);
+    writeFileAtomic(file, '{}', { mode: 0o600 });
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+  });
+
   it('leaves the target and no temp file behind when the rename fails', () => {
     const target = path.join(dir, 'occupied');
     fs.mkdirSync(target);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 
 export interface AtomicWriteOptions {
-  /** File mode for a new file, e.g. 0o600 for the config file. */
+  /** The file's mode, e.g. 0o600 for the config file: set exactly, whatever the umask. */
   mode?: number;
   /** fsync the file and its directory (default true). Turn off only for derived, rebuildable files. */
   durable?: boolean;
@@ -19,6 +19,8 @@ export function writeFileAtomic(file: string, content: string, options: AtomicWr
   const durable = options.durable ?? true;
   const fd = fs.openSync(tmp, 'wx', options.mode ?? 0o644);
   try {
+    // Before any byte of content: a secret is never readable by others, not even briefly.
+    if (options.mode !== undefined) fs.fchmodSync(fd, options.mode);
     writeAll(fd, Buffer.from(content, 'utf8'));
     if (durable) fs.fsyncSync(fd);
   } catch (err) {

@@ -183,6 +183,39 @@ describe('scripted replies', () => {
     expect(res.json.data.map((m: { id: string }) => m.id)).toEqual(['alpha', 'beta']);
   });
 
+  it('checks the key when started with one: 401 quoting the wrong key, like a real provider', async () => {
+    const strict = await startFakeModel({ apiKey: 'sk-right-0123456789' });
+    try {
+      strict.enqueue('m', { content: 'let in' });
+      const wrong = await fetch(`${strict.baseURL}/models`, { headers: { authorization: 'Bearer sk-wrong-0123456789' } });
+      expect(wrong.status).toBe(401);
+      expect(((await wrong.json()) as { error: { message: string; code: string } }).error).toMatchObject({
+        code: 'invalid_api_key',
+        message: expect.stringContaining('Incorrect API key provided: sk-wrong-0123456789'),
+      });
+      const none = await fetch(`${strict.baseURL}/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'm', messages: USER }) });
+      expect(none.status).toBe(401);
+      const sdk = new OpenAI({ baseURL: strict.baseURL, apiKey: 'sk-right-0123456789' });
+      expect((await sdk.models.list()).data.map((m) => m.id)).toEqual(['m']);
+      const reply = await sdk.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] });
+      expect(reply.choices[0]?.message.content).toBe('let in');
+      strict.assertDone();
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('has no GET /v1/models when started with listModels: false', async () => {
+    const bare = await startFakeModel({ listModels: false });
+    try {
+      const res = await fetch(`${bare.baseURL}/models`);
+      expect(res.status).toBe(404);
+      expect(await res.text()).toContain('no model list');
+    } finally {
+      await bare.close();
+    }
+  });
+
   it('waits delay_ms before answering', async () => {
     fake.enqueue('m', { content: 'late', delay_ms: 120 });
     const started = Date.now();

@@ -82,6 +82,14 @@ export type StartFakeModelOptions = {
   /** 0 or absent picks a free port. */
   port?: number;
   script?: ScriptInput;
+  /**
+   * Makes it a provider that checks keys: `/v1/*` requests without `Authorization: Bearer <apiKey>`
+   * get a 401 whose message quotes the key they sent, as some providers do — so tests can check
+   * that the key is scrubbed from what Tilth shows.
+   */
+  apiKey?: string;
+  /** false: no `GET /v1/models` (404), like servers that only do chat completions. */
+  listModels?: boolean;
 };
 
 export class FakeModelAssertionError extends Error {
@@ -111,6 +119,7 @@ export class FakeModel {
   private constructor(
     private readonly server: http.Server,
     port: number,
+    private readonly opts: StartFakeModelOptions,
   ) {
     this.port = port;
     this.baseURL = `http://127.0.0.1:${port}/v1`;
@@ -126,7 +135,7 @@ export class FakeModel {
         resolve();
       });
     });
-    const fake = new FakeModel(server, (server.address() as AddressInfo).port);
+    const fake = new FakeModel(server, (server.address() as AddressInfo).port, opts);
     server.on('request', (req, res) => void fake.#handle(req, res));
     if (opts.script) fake.load(opts.script);
     return fake;
@@ -237,8 +246,17 @@ export class FakeModel {
     if (req.headers.origin !== undefined || !/^(127\.0\.0\.1|localhost|\[::1\]):\d+$/.test(host)) {
       return sendError(res, 403, 'forbidden', 'fake model: requests from web pages are refused; call it from a test or an SDK on this machine');
     }
+    if (this.opts.apiKey !== undefined && url.pathname.startsWith('/v1/')) {
+      const given = /^Bearer (.*)$/.exec(req.headers.authorization ?? '')?.[1];
+      if (given !== this.opts.apiKey) {
+        return sendJson(res, 401, errorBody('invalid_api_key', `Incorrect API key provided: ${given ?? '(none)'}. Check the key for this fake provider.`));
+      }
+    }
     try {
       const route = `${method} ${url.pathname}`;
+      if (route === 'GET /v1/models' && this.opts.listModels === false) {
+        return sendError(res, 404, 'not_found', 'fake model: this one has no model list (started with listModels: false)');
+      }
       switch (route) {
         case 'POST /v1/chat/completions':
           return await this.#chat(req, res, url.pathname, gone.signal);

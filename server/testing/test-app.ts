@@ -5,8 +5,8 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach } from 'vitest';
 import { buildApp, type AppDeps } from '../app.ts';
-import { loadConfig } from '../config.ts';
 import { DemoService } from '../demo/demo.ts';
+import { LiveConfig } from '../live-config.ts';
 import { createRunQueue } from '../engine/run.ts';
 import type { RunDeps } from '../engine/run-context.ts';
 import { JobRunner, type Logger } from '../jobs/job-runner.ts';
@@ -67,17 +67,18 @@ export interface TestAppOptions {
 
 export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const home = options.home ?? tempDir();
-  const config = loadConfig({ env: options.env ?? {}, home });
+  const live = new LiveConfig({ env: options.env ?? {}, home });
+  const config = live.current;
   const store = new SessionStore(config.sessionsDir);
   const jobs = new JobRunner(store, silentLogger);
   const llm = new ModelClient({ endpoints: config.roles, retry: { baseDelayMs: 1, maxAttempts: 2 } });
   const demo = await DemoService.start(store);
   let port = 80;
   const deps: AppDeps = {
-    config,
+    config: live,
     store,
     jobs,
-    runs: createRunQueue({ store, jobs, llm, llmFor: (id) => demo.clientFor(id) ?? llm, config, tuning: { emptyBackoffMs: () => 1, ...options.run } }),
+    runs: createRunQueue({ store, jobs, llm, llmFor: (id) => demo.clientFor(id), config: live, tuning: { emptyBackoffMs: () => 1, ...options.run } }),
     demo,
     llm,
     interview: { emptyBackoffMs: () => 1 },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createApiClient } from './client.ts';
 import { ApiError } from './client.ts';
-import { runCalls, seedingCalls } from './mutations.ts';
+import { configCalls, runCalls, seedingCalls } from './mutations.ts';
 
 function recorder(body: unknown, status = 200) {
   const calls: { url: string; method: string | undefined; body: unknown }[] = [];
@@ -10,7 +10,7 @@ function recorder(body: unknown, status = 200) {
     return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   }) as typeof globalThis.fetch;
   const api = createApiClient({ fetch });
-  return { calls, seeding: seedingCalls(api), runs: runCalls(api) };
+  return { calls, seeding: seedingCalls(api), runs: runCalls(api), settings: configCalls(api) };
 }
 
 describe('seeding calls', () => {
@@ -71,5 +71,21 @@ describe('run calls', () => {
     const error = await runs.startRun(ID).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 409, code: 'session_not_runnable', message: expect.stringContaining('all_done') });
+  });
+});
+
+describe('settings calls', () => {
+  it('tests a role with a POST naming it, and hands back a failure as a result rather than throwing', async () => {
+    const { calls, settings } = recorder({ role: 'evaluator', ok: false, detail: 'HTTP 401: Incorrect API key provided' });
+    expect(await settings.testConnection('evaluator')).toEqual({ role: 'evaluator', ok: false, detail: 'HTTP 401: Incorrect API key provided' });
+    expect(calls).toEqual([{ url: '/api/config/test', method: 'POST', body: { role: 'evaluator' } }]);
+  });
+
+  it("saves with a PUT of only the changes, and surfaces the server's message on a 400", async () => {
+    const { calls, settings } = recorder({ error: { code: 'invalid_config', message: 'Not saved: TILTH_MAX_TOKENS must be a whole number, got "x"' } }, 400);
+    const error = await settings.saveConfig({ TILTH_MAX_TOKENS: 'x', TILTH_API_KEY: { clear: true } }).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).message).toBe('Not saved: TILTH_MAX_TOKENS must be a whole number, got "x"');
+    expect(calls).toEqual([{ url: '/api/config', method: 'PUT', body: { TILTH_MAX_TOKENS: 'x', TILTH_API_KEY: { clear: true } } }]);
   });
 });

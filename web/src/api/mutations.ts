@@ -4,10 +4,16 @@
  */
 import { z } from 'zod';
 import {
+  ConfigResponseSchema,
+  ConnectionTestResultSchema,
   CreatedSessionSchema,
   NoteResponseSchema,
   RunResponseSchema,
   StopResponseSchema,
+  type ConfigResponse,
+  type ConfigUpdate,
+  type ConnectionTestResult,
+  type ModelRole,
   type SessionListItem,
 } from '../../../shared/api.ts';
 import type { SteeringNote } from '../../../shared/files.ts';
@@ -78,3 +84,19 @@ export function runCalls(api: ApiClient) {
 }
 
 export const runs = runCalls(browserApi);
+
+export function configCalls(api: ApiClient) {
+  return {
+    /** Writes the changed keys to config.json; answers the configuration now in effect. */
+    saveConfig(update: ConfigUpdate): Promise<ConfigResponse> {
+      return api.put('/api/config', update, ConfigResponseSchema);
+    },
+
+    /** Tries the role's saved (or environment's) endpoint; a failure is in the result, not thrown. */
+    testConnection(role: ModelRole): Promise<ConnectionTestResult> {
+      return api.post('/api/config/test', { role }, ConnectionTestResultSchema);
+    },
+  };
+}
+
+export const settings = configCalls(browserApi);

@@ -1,12 +1,5 @@
-import type { ConfigResponse, ConfigSource } from '../../../shared/api.ts';
-
-const SOURCE_LABELS: Record<ConfigSource, string> = {
-  flag: 'flag',
-  env: 'env',
-  dotenv: '.env',
-  file: 'file',
-  default: 'default',
-};
+import type { ConfigResponse } from '../../../shared/api.ts';
+import { SOURCE_NAMES } from './setting-field.tsx';
 
 export function ConfigTable({ entries }: { entries: ConfigResponse['entries'] }) {
   return (
@@ -26,11 +19,15 @@ export function ConfigTable({ entries }: { entries: ConfigResponse['entries'] })
               <td className="mono">{entry.key}</td>
               <td className="mono" data-testid="config-value">
                 {entry.value === null ? <span className="muted">not set</span> : entry.value}
-                {entry.secret && entry.value !== null && <span className="muted small"> (masked)</span>}
+                {entry.overridden && entry.file_value !== null && (
+                  <div className="muted small" data-testid="config-file-value">
+                    config.json has {entry.file_value}, overridden
+                  </div>
+                )}
               </td>
               <td>
                 <span className={`badge source-${entry.source}`} data-testid="config-source">
-                  {SOURCE_LABELS[entry.source]}
+                  {SOURCE_NAMES[entry.source]}
                 </span>
               </td>
               <td className="description">{entry.description}</td>

@@ -3,8 +3,9 @@ import { useId, useState } from 'react';
 import type { ChecksPreset } from '../../../shared/seed.ts';
 import { ApiError } from '../api/client.ts';
 import { seeding, type CreateSessionInput } from '../api/mutations.ts';
-import { queryKeys, workspaceCheckQuery } from '../api/queries.ts';
+import { configQuery, queryKeys, workspaceCheckQuery } from '../api/queries.ts';
 import { ExistingSessions } from '../components/existing-sessions.tsx';
+import { InterviewProviderNote } from '../components/provider-banner.tsx';
 import { WorkspaceCheckView, type WorkspaceCheckState } from '../components/workspace-check-view.tsx';
 import { Link, navigate, paths } from '../router.tsx';
 import { useDebouncedValue } from '../use-debounced-value.ts';
@@ -20,6 +21,8 @@ const PRESETS: readonly { value: ChecksPreset; label: string }[] = [
 export function NewSessionPage() {
   const queryClient = useQueryClient();
   const now = useNow();
+  const config = useQuery(configQuery());
+  const noInterviewer = config.data !== undefined && !config.data.roles.prep.configured;
   const ids = { workspace: useId(), brief: useId(), preset: useId() };
   const [workspace, setWorkspace] = useState('');
   const [brief, setBrief] = useState('');
@@ -82,6 +85,7 @@ export function NewSessionPage() {
       <div className="page-head">
         <h1>New session</h1>
       </div>
+      {noInterviewer && <InterviewProviderNote />}
       <form
         className="panel form"
         onSubmit={(event) => {
@@ -167,6 +171,14 @@ export function NewSessionPage() {
         {create.isError && (
           <div className="callout callout-error" role="alert" data-testid="create-error" data-code={create.error instanceof ApiError ? create.error.code : 'client_error'}>
             {create.error.message}
+            {create.error instanceof ApiError && create.error.code === 'provider_not_configured' && (
+              <>
+                {' '}
+                <Link to={paths.settings} testId="create-error-settings-link">
+                  Set up a provider
+                </Link>
+              </>
+            )}
           </div>
         )}
 

@@ -1,13 +1,20 @@
-import { useQuery } from '@tanstack/react-query';
-import { configQuery } from '../api/queries.ts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { ConfigResponse, ConfigUpdate, ModelRole } from '../../../shared/api.ts';
+import { settings } from '../api/mutations.ts';
+import { configQuery, queryKeys } from '../api/queries.ts';
 import { ConfigTable } from '../components/config-table.tsx';
+import { ConnectionTests, type TestState } from '../components/connection-tests.tsx';
 import { ProviderBanner } from '../components/provider-banner.tsx';
 import { Loading, QueryError } from '../components/query-status.tsx';
+import { CapsSection, OverridesSection, ProviderSection, type SectionProps } from '../components/settings-sections.tsx';
+import type { SaveState } from '../components/settings-form.tsx';
+import { EMPTY_DRAFT, isDirty, sectionUpdate, withoutSection, type SectionName, type SettingsDraft } from '../settings/settings-draft.ts';
 
 export function SettingsPage() {
   const config = useQuery(configQuery());
   return (
-    <section className="page" data-testid="settings-page">
+    <section className="page settings-page" data-testid="settings-page">
       <div className="page-head">
         <h1>Settings</h1>
       </div>
@@ -16,25 +23,75 @@ export function SettingsPage() {
       ) : config.isError ? (
         <QueryError error={config.error} what="settings" onRetry={() => void config.refetch()} />
       ) : (
-        <>
-          {!config.data.provider_configured && <ProviderBanner paths={config.data.paths} />}
-          <p className="muted">
-            Read-only for now. Each value shows where it came from: a command-line flag, the environment, the{' '}
-            <code>.env</code> file (<code>{config.data.paths.dotenv}</code>), the config file (
-            <code>{config.data.paths.config_file}</code>) or the default. API keys are masked and never sent to the
-            browser in full.
-          </p>
-          <p data-testid="sandbox-status" data-available={config.data.sandbox.available}>
-            <strong>Shell sandbox:</strong>{' '}
-            {config.data.sandbox.available ? (
-              'on (bubblewrap)'
-            ) : (
-              <span className="warning-text">off — {config.data.sandbox.detail}</span>
-            )}
-          </p>
-          <ConfigTable entries={config.data.entries} />
-        </>
+        <SettingsEditor config={config.data} />
       )}
     </section>
+  );
+}
+
+function SettingsEditor({ config }: { config: ConfigResponse }) {
+  const queryClient = useQueryClient();
+  const [draft, setDraft] = useState<SettingsDraft>(EMPTY_DRAFT);
+  const [tests, setTests] = useState<Partial<Record<ModelRole, TestState>>>({});
+
+  const save = useMutation({
+    mutationFn: (input: { section: SectionName; update: ConfigUpdate }) => settings.saveConfig(input.update),
+    onSuccess: (next, { section }) => {
+      queryClient.setQueryData(queryKeys.config, next);
+      setDraft((d) => withoutSection(d, section));
+      setTests({}); // they tested the endpoints as they were
+    },
+  });
+
+  const saveState = (section: SectionName): SaveState => {
+    if (save.variables?.section !== section) return { state: 'idle' };
+    if (save.isPending) return { state: 'saving' };
+    if (save.isError) return { state: 'error', message: save.error.message };
+    if (save.isSuccess && !isDirty(config.entries, draft, section)) return { state: 'saved' };
+    return { state: 'idle' };
+  };
+
+  const test = async (role: ModelRole) => {
+    setTests((t) => ({ ...t, [role]: { state: 'testing' } }));
+    try {
+      const result = await settings.testConnection(role);
+      setTests((t) => ({ ...t, [role]: { state: 'done', ok: result.ok, detail: result.detail } }));
+    } catch (err) {
+      setTests((t) => ({ ...t, [role]: { state: 'done', ok: false, detail: err instanceof Error ? err.message : String(err) } }));
+    }
+  };
+
+  const sectionProps: SectionProps = {
+    entries: config.entries,
+    draft,
+    onDraft: setDraft,
+    save: saveState,
+    onSave: (section) => save.mutate({ section, update: sectionUpdate(config.entries, draft, section) }),
+    configFile: config.paths.config_file,
+  };
+  const unsaved = (['provider', 'overrides'] as const).some((s) => isDirty(config.entries, draft, s));
+
+  return (
+    <>
+      {!config.provider_configured && <ProviderBanner paths={config.paths} />}
+      <p className="muted settings-lead">
+        Saving writes <code data-testid="config-file">{config.paths.config_file}</code> (readable only by you). A value set by a
+        command-line flag, the environment or <code>{config.paths.dotenv}</code> wins over that file; each field says where
+        its value comes from. API keys go in and never come back: the page only knows whether one is set.
+      </p>
+      <p data-testid="sandbox-status" data-available={config.sandbox.available}>
+        <strong>Shell sandbox:</strong>{' '}
+        {config.sandbox.available ? 'on (bubblewrap)' : <span className="warning-text">off — {config.sandbox.detail}</span>}
+      </p>
+      <div className="settings-grid">
+        <ProviderSection {...sectionProps} />
+        <ConnectionTests roles={config.roles} results={tests} unsaved={unsaved} onTest={(role) => void test(role)} />
+        <OverridesSection {...sectionProps} />
+        <CapsSection {...sectionProps} />
+      </div>
+      <h2 className="settings-all-title">Everything Tilth reads</h2>
+      <p className="muted">Including what only the environment, .env or a hand-edited config.json sets; those take effect at the next start.</p>
+      <ConfigTable entries={config.entries} />
+    </>
   );
 }

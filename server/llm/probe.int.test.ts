@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startFakeModel, type FakeModel } from '../testing/fake-model.ts';
+import { ModelClient } from './client.ts';
+import type { RoleEndpoint } from './types.ts';
+
+const KEY = 'sk-probe-0123456789abcdef';
+const servers: FakeModel[] = [];
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((f) => f.close()));
+});
+
+async function fake(options: Parameters<typeof startFakeModel>[0] = {}): Promise<FakeModel> {
+  const server = await startFakeModel(options);
+  servers.push(server);
+  return server;
+}
+
+function clientFor(worker: RoleEndpoint): ModelClient {
+  return new ModelClient({ endpoints: { worker }, retry: { maxAttempts: 1 } });
+}
+
+describe('probe (Test connection)', () => {
+  it('succeeds on GET /models and says whether the model is listed, without calling the model', async () => {
+    const server = await fake({ apiKey: KEY });
+    server.enqueue('listed-model', { content: 'never asked for' });
+    const listed = await clientFor({ baseUrl: server.baseURL, apiKey: KEY, model: 'listed-model' }).probe('worker');
+    expect(listed).toEqual({ ok: true, detail: `${server.baseURL} answered GET /models with 1 model(s); "listed-model" is among them.` });
+    const unlisted = await clientFor({ baseUrl: server.baseURL, apiKey: KEY, model: 'typo-model' }).probe('worker');
+    expect(unlisted.ok).toBe(true);
+    expect(unlisted.detail).toContain('"typo-model" is not among them');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("returns the provider's own error text for a wrong key, with the key scrubbed out", async () => {
+    const server = await fake({ apiKey: 'sk-the-right-one-0123456789' });
+    const result = await clientFor({ baseUrl: server.baseURL, apiKey: KEY, model: 'm' }).probe('worker');
+    expect(result.ok).toBe(false);
+    expect(result.detail).toContain(`GET ${server.baseURL}/models failed: HTTP 401: Incorrect API key provided: [redacted]`);
+    expect(result.detail).not.toContain(KEY);
+  });
+
+  it('names the root cause of a connection failure (nothing listening)', async () => {
+    const gone = await startFakeModel();
+    await gone.close();
+    const result = await clientFor({ baseUrl: gone.baseURL, apiKey: KEY, model: 'm' }).probe('worker');
+    expect(result.ok).toBe(false);
+    expect(result.detail).toMatch(new RegExp(`connection failed: .*ECONNREFUSED 127\\.0\\.0\\.1:${gone.port}`));
+  });
+
+  it('gives up after the timeout on a server that never answers', async () => {
+    const net = await import('node:net');
+    const sockets = new Set<import('node:net').Socket>();
+    const silent = net.createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (silent.address() as { port: number }).port;
+      const started = Date.now();
+      const result = await clientFor({ baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: KEY, model: 'm' }).probe('worker', { timeoutMs: 300 });
+      expect(result).toEqual({ ok: false, detail: `GET http://127.0.0.1:${port}/v1/models failed: no answer within 300 ms` });
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+
+  it('falls back to a one-token chat completion where there is no GET /models', async () => {
+    const server = await fake({ listModels: false });
+    server.enqueue('chat-only', { content: 'ok' });
+    const result = await clientFor({ baseUrl: server.baseURL, apiKey: KEY, model: 'chat-only' }).probe('worker');
+    expect(result).toEqual({ ok: true, detail: `${server.baseURL} has no GET /models (HTTP 404); a one-token chat completion with "chat-only" answered.` });
+    expect((server.requests[0]?.body as { max_tokens?: number }).max_tokens).toBe(1);
+    server.assertDone();
+
+    server.enqueue('chat-only', { fault: 'server_error', status: 500, error_message: 'model is loading' });
+    const failing = await clientFor({ baseUrl: server.baseURL, apiKey: KEY, model: 'chat-only' }).probe('worker');
+    expect(failing.ok).toBe(false);
+    expect(failing.detail).toContain('a one-token chat completion failed: HTTP 500: model is loading');
+  });
+
+  it('says which variables to set for a role with no endpoint', async () => {
+    const result = await new ModelClient({ endpoints: {} }).probe('evaluator');
+    expect(result.ok).toBe(false);
+    expect(result.detail).toContain('TILTH_EVALUATOR_BASE_URL');
+  });
+});

@@ -1,0 +1,102 @@
+import type { ConfigEntry } from '../../../shared/api.ts';
+import {
+  entryFor,
+  fieldValue,
+  isDirty,
+  setSecret,
+  setValue,
+  type PlainKey,
+  type SecretKey,
+  type SectionName,
+  type SettingsDraft,
+} from '../settings/settings-draft.ts';
+import { SecretSetting, TextSetting } from './setting-field.tsx';
+import { SettingsForm, type SaveState } from './settings-form.tsx';
+
+export interface SectionProps {
+  entries: readonly ConfigEntry[];
+  draft: SettingsDraft;
+  onDraft: (draft: SettingsDraft) => void;
+  save: (section: SectionName) => SaveState;
+  onSave: (section: SectionName) => void;
+  configFile: string;
+}
+
+/** Binds fields to the draft; a key the server does not list is simply not shown. */
+function fields({ entries, draft, onDraft }: SectionProps) {
+  const text = (key: PlainKey, label: string, extra: { placeholder?: string; example?: string; hint?: string; presets?: boolean; numeric?: boolean } = {}) => {
+    const entry = entryFor(entries, key);
+    return entry ? <TextSetting entry={entry} label={label} value={fieldValue(entries, draft, key)} onChange={(v) => onDraft(setValue(draft, key, v))} {...extra} /> : null;
+  };
+  const secret = (key: SecretKey, label: string, hint?: string) => {
+    const entry = entryFor(entries, key);
+    return entry ? <SecretSetting entry={entry} label={label} change={draft.secrets[key]} onChange={(c) => onDraft(setSecret(draft, key, c))} {...(hint ? { hint } : {})} /> : null;
+  };
+  return { text, secret };
+}
+
+function formProps(props: SectionProps, name: SectionName) {
+  return { name, dirty: isDirty(props.entries, props.draft, name), save: props.save(name), configFile: props.configFile, onSave: () => props.onSave(name) };
+}
+
+/** Placeholder of a role's own value when it falls back to the worker's. */
+function fallback(entries: readonly ConfigEntry[], own: string, worker: string): string {
+  const value = entryFor(entries, own)?.value ?? entryFor(entries, worker)?.value;
+  return value ? `${value} (the worker's)` : "Same as the worker's";
+}
+
+export function ProviderSection(props: SectionProps) {
+  const { text, secret } = fields(props);
+  return (
+    <SettingsForm {...formProps(props, 'provider')} title="Provider and models" intro="Any OpenAI-compatible endpoint works. The evaluator and the interviewer use the worker's endpoint unless you give them their own below.">
+      {text('TILTH_BASE_URL', 'Base URL', { presets: true, example: 'https://openrouter.ai/api/v1' })}
+      {secret('TILTH_API_KEY', 'API key', 'Local servers (Ollama, LM Studio, vLLM) ignore the key but one must be set: type none.')}
+      {text('TILTH_WORKER_MODEL', 'Worker model', { example: 'e.g. qwen/qwen3-coder', hint: 'Writes the code.' })}
+      {text('TILTH_EVALUATOR_MODEL', 'Evaluator model', { placeholder: fallback(props.entries, 'TILTH_EVALUATOR_MODEL', 'TILTH_WORKER_MODEL'), hint: 'Judges each task. Leave blank to use the worker model.' })}
+      {text('TILTH_PREP_MODEL', 'Interviewer model', { placeholder: fallback(props.entries, 'TILTH_PREP_MODEL', 'TILTH_WORKER_MODEL'), hint: 'Runs the interview that writes the plan. Leave blank to use the worker model.' })}
+    </SettingsForm>
+  );
+}
+
+/** Collapsed by default: most setups use one provider for every role. */
+export function OverridesSection(props: SectionProps) {
+  const { text, secret } = fields(props);
+  const own = ['TILTH_EVALUATOR_BASE_URL', 'TILTH_EVALUATOR_API_KEY', 'TILTH_PREP_BASE_URL', 'TILTH_PREP_API_KEY'].filter((k) => entryFor(props.entries, k)?.value != null).length;
+  return (
+    <details className="panel role-overrides" data-testid="role-overrides">
+      <summary>
+        <span className="role-overrides-title">Per-role endpoints</span>{' '}
+        <span className="muted">({own === 0 ? "the evaluator and the interviewer use the worker's" : `${own} value(s) of their own`})</span>
+      </summary>
+      <SettingsForm {...formProps(props, 'overrides')} intro="Only when the evaluator or the interviewer should use another provider than the worker. A blank field uses the worker's.">
+        <fieldset className="role-override">
+          <legend>Evaluator</legend>
+          {text('TILTH_EVALUATOR_BASE_URL', 'Evaluator base URL', { presets: true, placeholder: fallback(props.entries, 'TILTH_EVALUATOR_BASE_URL', 'TILTH_BASE_URL') })}
+          {secret('TILTH_EVALUATOR_API_KEY', 'Evaluator API key', "Blank uses the worker's key.")}
+        </fieldset>
+        <fieldset className="role-override">
+          <legend>Interviewer</legend>
+          {text('TILTH_PREP_BASE_URL', 'Interviewer base URL', { presets: true, placeholder: fallback(props.entries, 'TILTH_PREP_BASE_URL', 'TILTH_BASE_URL') })}
+          {secret('TILTH_PREP_API_KEY', 'Interviewer API key', "Blank uses the worker's key.")}
+        </fieldset>
+      </SettingsForm>
+    </details>
+  );
+}
+
+export function CapsSection(props: SectionProps) {
+  const { text } = fields(props);
+  const cap = (key: PlainKey, label: string) => text(key, label, { numeric: true, hint: entryFor(props.entries, key)?.description ?? '' });
+  return (
+    <SettingsForm {...formProps(props, 'caps')} title="Caps" intro="Limits for each run. A run records the caps it started with; changes apply to the next run. Blank means the default.">
+      <div className="caps-grid">
+        {cap('TILTH_MAX_ITERATIONS_PER_TASK', 'Iterations per task')}
+        {cap('TILTH_MAX_WALL_CLOCK_MINUTES', 'Wall clock (minutes)')}
+        {cap('TILTH_MAX_TOKENS', 'Tokens per run')}
+        {cap('TILTH_MAX_DOLLARS', 'Dollars per run')}
+        {cap('TILTH_MAX_EVALUATOR_CALLS_PER_TASK', 'Evaluator calls per task')}
+        {cap('TILTH_MAX_CONCURRENT_RUNS', 'Runs at once')}
+      </div>
+    </SettingsForm>
+  );
+}
