@@ -388,5 +388,6 @@ export function describeConfig(config: Config): Omit<ConfigResponse, 'sandbox'> 
     provider_configured: config.roles.worker !== undefined,
     roles,
     paths: { home: config.home, sessions: config.sessionsDir, config_file: config.configFile, dotenv: config.dotenvFile },
+    warnings: config.warnings,
   };
 }

@@ -87,6 +87,8 @@ export const ConfigResponseSchema = z.object({
   provider_configured: z.boolean(),
   roles: z.object({ worker: RoleViewSchema, evaluator: RoleViewSchema, prep: RoleViewSchema }),
   paths: z.object({ home: z.string(), sessions: z.string(), config_file: z.string(), dotenv: z.string() }),
+  /** Not errors, but worth knowing (say, a role on another endpoint borrowing the worker's key). */
+  warnings: z.array(z.string()),
   /** The shell sandbox for the worker's bash and the checks; `detail` says why when it is off. */
   sandbox: z.object({ available: z.boolean(), tool: z.enum(['bwrap']).nullable(), detail: z.string() }),
 });

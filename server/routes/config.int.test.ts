@@ -305,6 +305,9 @@ describe('POST /api/config/test', () => {
     await save(provider(worker.baseURL, { TILTH_EVALUATOR_BASE_URL: gone.baseURL, TILTH_EVALUATOR_API_KEY: { set: 'sk-evaluator-0123456789' } }));
     expect((await testConnection('worker')).ok).toBe(true);
     expect((await testConnection('prep')).ok).toBe(true);
+    expect((await getConfig()).view.warnings).toEqual([]);
+    await save({ TILTH_EVALUATOR_API_KEY: { clear: true } });
+    expect((await getConfig()).view.warnings).toEqual([expect.stringMatching(/TILTH_EVALUATOR_BASE_URL points the evaluator at another endpoint but it borrows the worker's key/)]);
     const evaluator = await testConnection('evaluator');
     expect(evaluator.ok).toBe(false);
     expect(evaluator.detail).toMatch(new RegExp(`GET ${gone.baseURL}/models failed: connection failed: .*ECONNREFUSED`));

@@ -161,6 +161,7 @@ test.describe('on a server started without a provider', () => {
     await setting(page, 'TILTH_EVALUATOR_BASE_URL').getByTestId('setting-input').fill(gone.baseURL);
     await overrides.getByTestId('settings-save').click();
     await expect(overrides.getByTestId('settings-saved')).toBeVisible();
+    await expect(page.getByTestId('config-warnings')).toContainText("points the evaluator at another endpoint but it borrows the worker's key");
 
     const worker = page.locator('[data-testid="role-test"][data-role="worker"]');
     await worker.getByTestId('test-connection').click();

@@ -83,6 +83,13 @@ function SettingsEditor({ config }: { config: ConfigResponse }) {
         <strong>Shell sandbox:</strong>{' '}
         {config.sandbox.available ? 'on (bubblewrap)' : <span className="warning-text">off — {config.sandbox.detail}</span>}
       </p>
+      {config.warnings.length > 0 && (
+        <div className="callout callout-warning settings-lead" data-testid="config-warnings" role="note">
+          {config.warnings.map((warning) => (
+            <p key={warning}>{warning}</p>
+          ))}
+        </div>
+      )}
       <div className="settings-grid">
         <ProviderSection {...sectionProps} />
         <ConnectionTests roles={config.roles} results={tests} unsaved={unsaved} onTest={(role) => void test(role)} />
