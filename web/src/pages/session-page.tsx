@@ -11,6 +11,7 @@ import { Loading, QueryError } from '../components/query-status.tsx';
 import { SeedReview } from '../components/seed-review.tsx';
 import { StatusBadge } from '../components/status-badge.tsx';
 import { Dashboard } from '../dashboard/dashboard.tsx';
+import { NotifyToggle } from '../dashboard/notify-toggle.tsx';
 import { useEventNotifications } from '../dashboard/use-notifications.ts';
 import { sessionLabel } from '../format.ts';
 import { explorationLines } from '../interview/exploration.ts';
@@ -53,6 +54,8 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
       <div className="page-head">
         <h1>{label}</h1>
         {status !== null && <StatusBadge status={status} />}
+        {/* The dashboard has it in its header; here it is for a question that waits. */}
+        {mode === 'interview' && <NotifyToggle />}
       </div>
       <p className="muted mono small">
         {sessionId}
