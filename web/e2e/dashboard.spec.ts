@@ -287,17 +287,34 @@ test('a finished session reopened after a server restart shows the same figures'
   await page.screenshot({ path: 'test-results/screens/dashboard-replay-caps.png', fullPage: true });
 });
 
+/** A browser Notification that records what it was asked to show, and a page that is not in front. */
+const FAKE_NOTIFICATIONS = `
+  window.__notes = [];
+  window.Notification = class {
+    static permission = 'default';
+    static async requestPermission() { window.Notification.permission = 'granted'; return 'granted'; }
+    constructor(title, options) { window.__notes.push({ title, body: options?.body ?? '' }); }
+  };
+  document.hasFocus = () => false;
+`;
+const notes = (page: Page) => page.evaluate(() => (window as unknown as { __notes: { title: string; body: string }[] }).__notes);
+
 test('Stop interrupts the run, and Resume shows its plan before anything starts', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
+  await page.addInitScript({ content: FAKE_NOTIFICATIONS });
   repo = await makeExampleRepo('js-todo');
   // The second worker turn never answers: the run is mid-call when Stop is clicked.
   await script([seedTurn, implement(TASKS[0]), { label: 'hangs until stopped', fault: 'hang' }]);
   const id = await startRun(page, repo);
   await expect(page.getByTestId('run-headline')).toHaveText(/^running T-001/);
   await expect.poll(async () => (await modelState()).pending.length).toBe(0);
+  // Opted in to notifications: the browser is asked, and the stop is told while the page is behind others.
+  await page.getByTestId('notify-toggle').locator('input').check();
+  await expect(page.getByTestId('notify-toggle')).toHaveAttribute('data-setting', 'on');
 
   await page.getByTestId('stop-button').click();
   await expect(page.getByTestId('run-headline')).toHaveText(/^stopped: interrupted/);
+  await expect.poll(() => notes(page)).toEqual([{ title: 'Add double and triple: run stopped', body: 'Stopped: interrupted.' }]);
   await expect(page.getByTestId('status-badge')).toHaveAttribute('data-status', 'stopped');
   await expect(board(page, 'T-001')).toHaveAttribute('data-status', 'interrupted');
   await expect(page.getByTestId('stop-button')).toHaveCount(0);
@@ -324,6 +341,7 @@ test('Stop interrupts the run, and Resume shows its plan before anything starts'
   await expect(board(page, 'T-001')).toHaveAttribute('data-status', 'done');
   await expect(board(page, 'T-002')).toHaveAttribute('data-status', 'done');
   expect((await events()).filter((e) => e.type === 'session_resume')).toHaveLength(1);
+  await expect.poll(async () => (await notes(page)).map((n) => n.title)).toEqual(['Add double and triple: run stopped', 'Add double and triple: run finished']);
   await expectScriptDone();
   // The run time is the resumed run's own: the wall clock restarts with each run.
   await expect(page.getByTestId('run-elapsed')).toHaveText(/^\d+s$/);

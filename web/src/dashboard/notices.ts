@@ -27,9 +27,12 @@ export function eventNotices(events: readonly TilthEvent[], label: string): Noti
       byTag.set(`question:${event.data.question_id}`, { tag: `question:${event.data.question_id}`, title: `${label}: a question is waiting`, body: event.data.text });
     } else if (event.type === 'stop') {
       const done = event.data.reason === 'all_done';
+      const what = event.data.phase === 'interview' ? 'interview' : 'run';
       const body = done ? END_WORDS.all_done! : `Stopped: ${event.data.reason.replace(/_/g, ' ')}${event.data.error ? ` — ${event.data.error}` : ''}.`;
-      byTag.set('end', { tag: 'end', title: `${label}: ${done ? 'run finished' : 'run stopped'}`, body });
-    } else if (event.type === 'status_changed' && END_WORDS[event.data.to] !== undefined && !byTag.has('end')) {
+      byTag.set('end', { tag: 'end', title: `${label}: ${done ? `${what} finished` : `${what} stopped`}`, body });
+    } else if (event.type === 'status_changed' && event.data.reason === undefined && END_WORDS[event.data.to] !== undefined && !byTag.has('end')) {
+      // A status change that comes with a reason follows a `stop` (already told, perhaps in the
+      // previous batch); only one without is news.
       byTag.set('end', { tag: 'end', title: `${label}: ${event.data.to === 'all_done' ? 'run finished' : `run ${event.data.to}`}`, body: END_WORDS[event.data.to]! });
     }
   }

@@ -11,6 +11,7 @@ import { Loading, QueryError } from '../components/query-status.tsx';
 import { SeedReview } from '../components/seed-review.tsx';
 import { StatusBadge } from '../components/status-badge.tsx';
 import { Dashboard } from '../dashboard/dashboard.tsx';
+import { NotifyToggle } from '../dashboard/notify-toggle.tsx';
 import { useEventNotifications } from '../dashboard/use-notifications.ts';
 import { sessionLabel } from '../format.ts';
 import { explorationLines } from '../interview/exploration.ts';
@@ -56,6 +57,8 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
         {(status === 'all_done' || status === 'stopped' || status === 'merged' || status === 'archived') && (
           <Link to={paths.sessionReview(sessionId)} className="button button-secondary page-head-action" testId="session-review-link">Review</Link>
         )}
+        {/* The dashboard has it in its header; here it is for a question that waits. */}
+        {mode === 'interview' && <NotifyToggle />}
       </div>
       <p className="muted mono small">
         {sessionId}
