@@ -9,6 +9,7 @@ import type { Caps, Checkpoint, CustomChecks, SeedMeta, Usage } from '../../shar
 import type { ChecksPreset } from '../../shared/seed.ts';
 import { addToSummary, type Summary } from '../../shared/summary.ts';
 import type { JobContext } from '../jobs/job-runner.ts';
+import { addCallToUsage, modelCallFields } from '../llm/call-record.ts';
 import type { ChatResult, ModelClient } from '../llm/client.ts';
 import type { SandboxPolicy } from './sandbox.ts';
 
@@ -119,14 +120,7 @@ export class RunContext {
    * fsync would slow every iteration.
    */
   account(result: ChatResult): Usage {
-    const u = this.usage;
-    this.usage = {
-      prompt_tokens: u.prompt_tokens + result.usage.prompt_tokens,
-      completion_tokens: u.completion_tokens + result.usage.completion_tokens,
-      total_tokens: u.total_tokens + result.usage.prompt_tokens + result.usage.completion_tokens,
-      cost_usd: u.cost_usd + (result.costUsd ?? 0),
-      calls: u.calls + 1,
-    };
+    this.usage = addCallToUsage(this.usage, result);
     const usage = this.usage;
     this.job.store.updateCheckpoint(this.id, () => ({ usage }), { durable: false });
     return usage;
@@ -141,18 +135,7 @@ export class RunContext {
         ...base,
         ...(role === 'worker' ? {} : { phase: role }),
         role: role === 'evaluator' ? 'evaluator' : 'worker',
-        model: result.model,
-        prompt_tokens: result.usage.prompt_tokens,
-        eval_tokens: result.usage.completion_tokens,
-        ...(result.usage.cached_tokens ? { cached_tokens: result.usage.cached_tokens } : {}),
-        ...(result.usage.reasoning_tokens ? { reasoning_tokens: result.usage.reasoning_tokens } : {}),
-        tokens_used_total: usage.total_tokens,
-        cost_usd: result.costUsd,
-        cost_total_usd: usage.cost_usd,
-        duration_ms: result.durationMs,
-        health: result.health,
-        finish_reason: result.finishReason,
-        ...(result.message.reasoning ? { reasoning: result.message.reasoning } : {}),
+        ...modelCallFields(result, usage),
       },
     });
   }

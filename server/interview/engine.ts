@@ -11,11 +11,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
-import { InterviewStateSchema, type Checkpoint, type InterviewState, type Usage } from '../../shared/files.ts';
+import { InterviewStateSchema, type Checkpoint, type InterviewState } from '../../shared/files.ts';
 import { TEST_FILE_PATTERNS } from '../../shared/seed.ts';
 import { ConflictError, ValidationError } from '../errors.ts';
 import type { JobContext } from '../jobs/job-runner.ts';
 import { ConfinedRoot, globTool, grepTool, readFile, ToolError } from '../engine/read-tools.ts';
+import { addCallToUsage, modelCallFields } from '../llm/call-record.ts';
 import type { ModelClient } from '../llm/client.ts';
 import { ProviderFailureError } from '../llm/errors.ts';
 import { assistantHistoryMessage } from '../llm/reply.ts';
@@ -81,16 +82,6 @@ function newInterview(checkpoint: Checkpoint, existingIds: string[]): InterviewS
     ],
     pending: null,
     history: [],
-  };
-}
-
-function addUsage(usage: Usage, prompt: number, completion: number, cost: number | null): Usage {
-  return {
-    prompt_tokens: usage.prompt_tokens + prompt,
-    completion_tokens: usage.completion_tokens + completion,
-    total_tokens: usage.total_tokens + prompt + completion,
-    cost_usd: usage.cost_usd + (cost ?? 0),
-    calls: usage.calls + 1,
   };
 }
 
@@ -167,7 +158,7 @@ async function interviewLoop(ctx: JobContext, deps: InterviewDeps, checkpoint: C
       const span = spanId();
       const result = await deps.llm.chat('prep', { messages: state.messages as ChatCompletionMessageParam[], tools, signal });
       const usage = store.updateCheckpoint(id, (cp) => ({
-        interview_usage: addUsage(cp.interview_usage, result.usage.prompt_tokens, result.usage.completion_tokens, result.costUsd),
+        interview_usage: addCallToUsage(cp.interview_usage, result),
       })).interview_usage;
       ctx.emit({
         type: 'model_call',
@@ -176,16 +167,7 @@ async function interviewLoop(ctx: JobContext, deps: InterviewDeps, checkpoint: C
           span_id: span,
           iter: state.iterations + 1,
           role: 'prep',
-          model: result.model,
-          prompt_tokens: result.usage.prompt_tokens,
-          eval_tokens: result.usage.completion_tokens,
-          tokens_used_total: usage.total_tokens,
-          cost_usd: result.costUsd,
-          cost_total_usd: usage.cost_usd,
-          duration_ms: result.durationMs,
-          health: result.health,
-          finish_reason: result.finishReason,
-          ...(result.message.reasoning ? { reasoning: result.message.reasoning } : {}),
+          ...modelCallFields(result, usage),
         },
       });
 
