@@ -50,7 +50,6 @@ export async function prepareBenchRun(baseURL: string, tasks: SeedTask[], caps: 
     llm,
     caps: { max_iterations_per_task: 10_000, max_wall_clock_minutes: 0, max_tokens: 0, max_dollars: 0, max_evaluator_calls_per_task: 0, ...caps },
     contextFiles: ['AGENTS.md', 'CLAUDE.md'],
-    sandbox: { hide: [root], network: false },
   };
   return {
     store,

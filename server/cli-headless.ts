@@ -13,7 +13,7 @@ import type { TilthEvent } from '../shared/events.ts';
 import { PrdSchema } from '../shared/files.ts';
 import type { Config } from './config.ts';
 import { runLocked } from './engine/run.ts';
-import { detectSandbox, setSandboxMode } from './engine/sandbox.ts';
+import { detectSandbox, setSandboxMode } from './proc/sandbox.ts';
 import { removeWorktree } from './git/repo.ts';
 import { JobRunner, type Logger } from './jobs/job-runner.ts';
 import { ModelClient } from './llm/client.ts';
@@ -169,7 +169,7 @@ export async function runVerb(verb: 'run' | 'resume', config: Config, positional
   process.on('SIGTERM', onSignal);
   try {
     jobs.start('run', id, (ctx) =>
-      runLocked(ctx, { llm, caps: config.caps, contextFiles: config.contextFiles, sandbox: { hide: [config.sessionsDir, config.home], network: false } }, 'cli'),
+      runLocked(ctx, { llm, caps: config.caps, contextFiles: config.contextFiles }, 'cli'),
     );
     while (jobs.forSession(id)) await new Promise((r) => setTimeout(r, 50));
   } finally {

@@ -13,6 +13,7 @@ import { parseEnv } from 'node:util';
 import { EDITABLE_CONFIG_KEYS, type ConfigResponse, type ConfigSource, type EditableConfigKey, type RoleView } from '../shared/api.ts';
 import type { Caps } from '../shared/files.ts';
 import { ROLES, type Role, type RoleEndpoint, type RoleEndpoints } from './llm/types.ts';
+import { protectFromUntrusted } from './proc/untrusted.ts';
 
 type Parser<T> = (raw: string) => T;
 
@@ -224,6 +225,8 @@ export function loadConfig(inputs: ConfigInputs = {}): Config {
   const env = inputs.env ?? process.env;
   const flags = inputs.flags ?? {};
   const home = path.resolve(inputs.home ?? defaultHome(env));
+  // The home holds the API keys (.env, config.json): no untrusted command may see it.
+  protectFromUntrusted(home);
   const dotenvFile = path.join(home, '.env');
   const configFile = path.join(home, 'config.json');
   const problems: string[] = [];

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
-import { detectSandbox, setSandboxMode } from './engine/sandbox.ts';
+import { detectSandbox, setSandboxMode } from './proc/sandbox.ts';
 import { startInterviewJob } from './interview/session-setup.ts';
 import { DemoService } from './demo/demo.ts';
 import { createRunQueue } from './engine/run.ts';

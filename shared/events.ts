@@ -50,6 +50,8 @@ export const StopReasonSchema = z.enum([
   'empty_responses',
   'no_case',
   'provider_failure',
+  /** The worktree's git pointers no longer say what was recorded at prep (a worker rewrote them). */
+  'git_tampered',
   'interrupted',
   'crash',
   'error',

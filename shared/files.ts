@@ -52,6 +52,13 @@ export const CheckpointSchema = z.object({
   base_sha: z.string().nullable(),
   branch: z.string(),
   worktree: z.string(),
+  /**
+   * The worktree's git dir and the repository's common dir, recorded at prep through the source
+   * repository. The harness runs git with these, never with what the worktree's `.git` file says.
+   * Null in sessions from before they were recorded (looked up, then saved, at the next run).
+   */
+  git_dir: z.string().nullable().default(null),
+  git_common_dir: z.string().nullable().default(null),
   brief: z.string().default(''),
   checks_preset: ChecksPresetSchema.nullable().default(null),
   custom_checks: CustomChecksSchema.nullable().default(null),

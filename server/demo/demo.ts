@@ -85,8 +85,9 @@ export class DemoService {
     if (!info.root || !info.head) throw new Error(`the demo repository at ${repo.dir} has no commits`);
     const created = this.store.create({ source: info.root, brief: 'Demo: add a field to the todos of the bundled example', baseBranch: info.branch, baseSha: info.head, status: 'interviewing' });
     const id = created.session_id;
-    await addWorktree(info.root, created.worktree, created.branch, info.head);
+    const gitDirs = await addWorktree(info.root, created.worktree, created.branch, info.head);
     this.store.updateCheckpoint(id, () => ({
+      ...gitDirs,
       demo: true,
       checks_preset: 'node',
       title: 'Demo: a new field on todos',

@@ -9,17 +9,16 @@
  *
  * Each result carries its output, bounded by CHECK_OUTPUT_CAP, for the worker, the evaluator,
  * the event log and the UI. The tests and the linter are code the worker wrote or chose, so they
- * run like its shell: in the sandbox when there is one, never with the server's secrets.
+ * run like its shell: as untrusted code (proc/untrusted.ts).
  */
-import { execFileSync } from 'node:child_process';
 import type { z } from 'zod';
 import { CHECK_OUTPUT_CAP, type CheckResultSchema } from '../../shared/events.ts';
 import type { CustomChecks } from '../../shared/files.ts';
 import type { ChecksPreset } from '../../shared/seed.ts';
 import { changedLockedTests } from '../interview/seed-files.ts';
 import { shellQuote, testCommand } from '../interview/presets.ts';
-import { runBounded, type Command } from './command-runner.ts';
-import { detectSandbox, sandboxCommand, type SandboxPolicy } from './sandbox.ts';
+import { processCapNote, runUntrusted, type Command, type UntrustedScope } from '../proc/untrusted.ts';
+import { findOnPath } from '../proc/which.ts';
 
 export type CheckResult = z.infer<typeof CheckResultSchema>;
 
@@ -27,7 +26,8 @@ export type CheckResult = z.infer<typeof CheckResultSchema>;
 export const CHECK_TIMEOUT_MS = 180_000;
 
 export interface ChecksInput {
-  worktree: string;
+  /** Where the checks run: the worktree, its recorded git dirs, whether the network is allowed. */
+  scope: UntrustedScope;
   preset: ChecksPreset;
   customChecks?: CustomChecks | undefined;
   /** Acceptance test files to run: the current task's first, then every done task's. */
@@ -38,8 +38,6 @@ export interface ChecksInput {
   lockedTests: Record<string, string>;
   timeoutMs?: number;
   signal?: AbortSignal;
-  /** Run the commands in the shell sandbox when bwrap works here; null or absent runs them unconfined. */
-  sandbox?: SandboxPolicy | null | undefined;
 }
 
 export function bound(output: string): { output: string; output_chars: number } {
@@ -53,14 +51,10 @@ export function bound(output: string): { output: string; output_chars: number } 
 
 async function runCheck(name: string, command: Command, input: ChecksInput): Promise<CheckResult> {
   const started = performance.now();
-  const run = await runBounded(input.sandbox && detectSandbox().available ? sandboxCommand(command, input.sandbox) : command, {
-    cwd: input.worktree,
-    timeoutMs: input.timeoutMs ?? CHECK_TIMEOUT_MS,
-    env: {},
-    scrubSecrets: true,
-    ...(input.signal ? { signal: input.signal } : {}),
-  });
+  const run = await runUntrusted(command, input.scope, { timeoutMs: input.timeoutMs ?? CHECK_TIMEOUT_MS, signal: input.signal });
   const notes: string[] = [];
+  const capped = processCapNote(run);
+  if (capped) notes.push(capped);
   if (run.spawnError) notes.push(`(the check could not start: ${run.spawnError})`);
   if (run.timedOut) notes.push(`(timed out after ${Math.round((input.timeoutMs ?? CHECK_TIMEOUT_MS) / 1000)} s and was stopped)`);
   return {
@@ -72,27 +66,10 @@ async function runCheck(name: string, command: Command, input: ChecksInput): Pro
   };
 }
 
-/** Looked up once per process: every case runs the checks, and PATH does not change under us. */
-const onPathCache = new Map<string, boolean>();
-
-function onPath(program: string): boolean {
-  let found = onPathCache.get(program);
-  if (found === undefined) {
-    try {
-      execFileSync('sh', ['-c', `command -v ${shellQuote(program)}`], { stdio: 'ignore' });
-      found = true;
-    } catch {
-      found = false;
-    }
-    onPathCache.set(program, found);
-  }
-  return found;
-}
-
 function lintCommand(input: ChecksInput): Command | null {
   if (input.preset === 'pytest') {
     const python = input.changedFiles.filter((f) => f.endsWith('.py'));
-    if (python.length === 0 || !onPath('ruff')) return null;
+    if (python.length === 0 || !findOnPath('ruff')) return null;
     return { kind: 'argv', command: 'ruff', args: ['check', '--no-cache', ...python], env: {} };
   }
   if (input.preset === 'custom' && input.customChecks?.lint && input.changedFiles.length > 0) {
@@ -103,7 +80,7 @@ function lintCommand(input: ChecksInput): Command | null {
 
 /** Runs every check in order; a changed locked test fails at once, before anything runs. */
 export async function runChecks(input: ChecksInput): Promise<{ passed: boolean; results: CheckResult[] }> {
-  const changedLocks = changedLockedTests(input.worktree, input.lockedTests);
+  const changedLocks = changedLockedTests(input.scope.worktree, input.lockedTests);
   if (changedLocks.length > 0) {
     // `git show`, not `git checkout --`: in the sandbox the worktree's git metadata is read-only,
     // and checkout needs the index lock.

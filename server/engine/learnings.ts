@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import type { PrdEntry } from '../../shared/files.ts';
-import { lastCommitDiff } from '../git/repo.ts';
+import { lastCommitDiff } from '../git/worktree-git.ts';
 import { ProviderFailureError } from '../llm/errors.ts';
 import { loadPrompt } from '../prompts.ts';
 import { FILES } from '../store/session-store.ts';
@@ -52,7 +52,7 @@ export async function proposeLearning(run: RunContext, task: PrdEntry, traceId: 
   const context = loadContextFiles(run.worktree, run.deps.contextFiles);
   const label = context.loaded.map((f) => f.name).join(', ') || run.deps.contextFiles[0] || 'AGENTS.md';
   const combined = combineContext(context.loaded);
-  const diff = await lastCommitDiff(run.worktree);
+  const diff = await lastCommitDiff(run.ref);
   const ledger = formatLedgerSection(readLedger(run.sessionDir, task.id), "## The evaluator's verdicts on this task");
   const prompt = [
     `Task just completed: ${task.id} — ${task.title}`,

@@ -11,7 +11,8 @@ import { addToSummary, type Summary } from '../../shared/summary.ts';
 import type { JobContext } from '../jobs/job-runner.ts';
 import { addCallToUsage, modelCallFields } from '../llm/call-record.ts';
 import type { ChatResult, ModelClient } from '../llm/client.ts';
-import type { SandboxPolicy } from './sandbox.ts';
+import type { WorktreeRef } from '../git/worktree-git.ts';
+import type { UntrustedScope } from '../proc/untrusted.ts';
 
 export interface RunDeps {
   llm: ModelClient;
@@ -22,8 +23,6 @@ export interface RunDeps {
   emptyBackoffMs?: (streak: number) => number;
   bashTimeoutMs?: number;
   checkTimeoutMs?: number;
-  /** What the shell sandbox hides and allows (the worktree is the session's); null: unsandboxed. */
-  sandbox?: Omit<SandboxPolicy, 'worktree'> | null;
   now?: () => number;
 }
 
@@ -69,14 +68,13 @@ export class RunContext {
   get signal(): AbortSignal {
     return this.job.signal;
   }
-  /** The sandbox for this session's shell and checks, when one is configured. */
-  get sandbox(): SandboxPolicy | null {
-    if (!this.deps.sandbox) return null;
-    return { ...this.deps.sandbox, network: this.deps.sandbox.network || this.checkpoint.allow_network, worktree: this.worktree, git: this.gitDirs };
+  /** Where this session's shell and checks run (proc/untrusted.ts adds the rest of the policy). */
+  get scope(): UntrustedScope {
+    return { worktree: this.worktree, git: this.ref, network: this.checkpoint.allow_network };
   }
 
-  /** Set at run start (run.ts): where the worktree's git metadata lives. */
-  gitDirs: { commonDir: string; worktreeGitDir: string } | null = null;
+  /** Set at run start (run.ts): the worktree with the git dirs recorded at prep. */
+  ref!: WorktreeRef;
   get preset(): ChecksPreset {
     return this.seedMeta.checks_preset;
   }

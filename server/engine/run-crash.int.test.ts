@@ -116,7 +116,8 @@ async function crashThenResume(id: string, dir: string, resumeScript: { worker: 
   assertFilesValid(dir);
 }
 
-describe('kill -9 and resume', () => {
+// Two server starts and a run each: a minute on a loaded two-core machine.
+describe('kill -9 and resume', { timeout: 60_000 }, () => {
   it('during a model call', async () => {
     const { id, dir } = await prepare();
     server = await startTilth({ home, env: env() });

@@ -15,7 +15,7 @@ import { startFakeModel, type FakeModel } from '../testing/fake-model.ts';
 import { caseTurn, makePreparedSession, noLearning, nodeTest, verdictTurn, workerTurn, writeTurn, type SeedTask } from '../testing/run-fixtures.ts';
 import { auth, makeTestApp, type TestApp, type TestAppOptions } from '../testing/test-app.ts';
 import { readLedger } from '../store/run-files.ts';
-import { detectSandbox } from './sandbox.ts';
+import { detectSandbox } from '../proc/sandbox.ts';
 
 const WORKER = 'worker-model';
 const EVAL = 'eval-model';
@@ -324,7 +324,7 @@ describe('guard, locks, guidance and the queue', () => {
           writeTurn('tests/t001_double.test.js', '// gutted\n'),
           impl('double', 'n * 2'),
           caseTurn(),
-          workerTurn(['bash', { command: 'git checkout -- tests/t001_double.test.js' }]),
+          workerTurn(['bash', { command: 'git show HEAD:tests/t001_double.test.js > tests/t001_double.test.js' }]),
           caseTurn(),
           noLearning,
         ],

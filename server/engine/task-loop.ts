@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
 import type { Case, PrdEntry, Verdict } from '../../shared/files.ts';
-import { changedFiles, diffSummary, workingDiff } from '../git/repo.ts';
+import { changedFiles, diffSummary, GitTamperedError, verifyPointers, workingDiff } from '../git/worktree-git.ts';
 import { taskIdOfTestFile } from '../interview/presets.ts';
 import { ProviderFailureError } from '../llm/errors.ts';
 import { assistantHistoryMessage } from '../llm/reply.ts';
@@ -30,7 +30,9 @@ export const PROMPT_ASSEMBLED_CHAR_CAP = 16_000;
 const RESULT_PREVIEW_CHARS = 500;
 const RAW_ARGS_CHAR_CAP = 16_000;
 
-export type TaskOutcome = { kind: 'done'; summary: string } | { kind: 'failed'; reason: 'iter_cap' | 'evaluator_cap' | 'empty_responses' | 'no_case' | 'provider_failure'; detail: string };
+export type TaskOutcome =
+  | { kind: 'done'; summary: string }
+  | { kind: 'failed'; reason: 'iter_cap' | 'evaluator_cap' | 'empty_responses' | 'no_case' | 'provider_failure' | 'git_tampered'; detail: string };
 
 type FunctionCall = Extract<ChatCompletionMessageToolCall, { type: 'function' }>;
 
@@ -65,6 +67,18 @@ function checksReport(results: CheckResult[]): string {
 }
 
 export async function runTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, traceId: string): Promise<TaskOutcome> {
+  try {
+    return await workOnTask(run, prd, task, traceId);
+  } catch (err) {
+    // The worker changed the worktree's git pointers: no harness git runs there again until the
+    // user has seen it (resume restores them).
+    if (!(err instanceof GitTamperedError)) throw err;
+    run.emit({ type: 'task_failed', data: { task_id: task.id, trace_id: traceId, span_id: spanId(), reason: 'git_tampered' } });
+    return { kind: 'failed', reason: 'git_tampered', detail: err.message };
+  }
+}
+
+async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, traceId: string): Promise<TaskOutcome> {
   const { deps, signal } = run;
   const trace = { task_id: task.id, trace_id: traceId };
   const setupSpan = spanId();
@@ -180,14 +194,13 @@ export async function runTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, 
     }
 
     const checks = await runChecks({
-      worktree: run.worktree,
+      scope: run.scope,
       preset: run.preset,
       customChecks: run.customChecks,
       testFiles: testFilesOf(run, [task.id, ...doneIds]),
-      changedFiles: await changedFiles(run.worktree),
+      changedFiles: await changedFiles(run.ref),
       lockedTests: run.seedMeta.locked_tests,
       ...(deps.checkTimeoutMs ? { timeoutMs: deps.checkTimeoutMs } : {}),
-      sandbox: run.sandbox,
       signal,
     });
     signal.throwIfAborted();
@@ -233,10 +246,9 @@ async function runOneTool(run: RunContext, call: FunctionCall, messages: ChatCom
   run.emit({ type: 'tool_call', data: { ...base, tool, args: shownArgs, args_chars: rawArgs.length } });
   const started = performance.now();
   const outcome = await runWorkerTool(tool, rawArgs, {
-    worktree: run.worktree,
+    scope: run.scope,
     signal: run.signal,
     ...(run.deps.bashTimeoutMs ? { bashTimeoutMs: run.deps.bashTimeoutMs } : {}),
-    sandbox: run.sandbox,
   });
   const duration_ms = Math.round(performance.now() - started);
   const preview = { result_preview: outcome.output.slice(0, RESULT_PREVIEW_CHARS), result_chars: outcome.output.length };
@@ -247,6 +259,9 @@ async function runOneTool(run: RunContext, call: FunctionCall, messages: ChatCom
     run.emit({ type: 'tool_result', data: { ...base, tool, ...preview, duration_ms } });
   }
   messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.output });
+  // A shell command is the one tool that could rewrite the git pointers (where the sandbox is
+  // missing): notice it now rather than at the next submit.
+  if (tool === 'bash') verifyPointers(run.ref);
 }
 
 /** Runs the evaluator on a case whose checks passed; records the verdict and the ledger entry. */
@@ -272,7 +287,7 @@ async function judge(
     case: theCase,
     tests,
     checks,
-    diff: await workingDiff(run.worktree),
+    diff: await workingDiff(run.ref),
   };
   let promptLogged = false;
   const { verdict } = await evaluate(run.deps.llm, input, {
@@ -288,7 +303,7 @@ async function judge(
     },
   });
   run.emit({ type: 'evaluator_verdict', data: { ...base, schema_version: 1, ...verdict } });
-  appendLedger(run.sessionDir, task.id, { ts: new Date().toISOString(), iter: base.iter, diff_summary: await diffSummary(run.worktree), case: theCase, verdict, checks });
+  appendLedger(run.sessionDir, task.id, { ts: new Date().toISOString(), iter: base.iter, diff_summary: await diffSummary(run.ref), case: theCase, verdict, checks });
   run.emit({
     type: 'ledger_appended',
     data: { ...base, verdict_summary: `${verdict.verdict}${verdict.rejection_category ? ` · ${verdict.rejection_category}` : ''}: ${verdict.concern.slice(0, 200)}` },

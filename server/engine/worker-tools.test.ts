@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { setSandboxMode } from '../proc/sandbox.ts';
 import { tempDir } from '../testing/test-app.ts';
 import { MAX_BASH_OUTPUT_CHARS, MAX_WRITE_CHARS, runWorkerTool, workerToolSchemas } from './worker-tools.ts';
 
@@ -22,7 +23,7 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
 
-const run = (tool: string, args: unknown, extra: { bashTimeoutMs?: number; signal?: AbortSignal } = {}) => runWorkerTool(tool, args, { worktree: wt, ...extra });
+const run = (tool: string, args: unknown, extra: { bashTimeoutMs?: number; signal?: AbortSignal } = {}) => runWorkerTool(tool, args, { scope: { worktree: wt, git: null, network: false }, ...extra });
 const out = async (tool: string, args: unknown) => (await run(tool, args)).output;
 
 describe('file tools', () => {
@@ -116,9 +117,10 @@ describe('bash', () => {
     expect(r).toBe(`${'x'.repeat(MAX_BASH_OUTPUT_CHARS)}\n... [truncated, total 20000 chars]\n[exit 0]`);
   });
 
-  it('kills the whole process group at the timeout', async () => {
+  it('kills the whole process group at the timeout (unsandboxed: the pid it writes is a host pid)', async () => {
+    setSandboxMode('off');
     const started = Date.now();
-    const r = await run('bash', { command: 'sleep 30 & echo $! > bg.pid; echo started; sleep 30' }, { bashTimeoutMs: 500 });
+    const r = await run('bash', { command: 'sleep 30 & echo $! > bg.pid; echo started; sleep 30' }, { bashTimeoutMs: 500 }).finally(() => setSandboxMode('auto'));
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(r.output).toMatch(/^ERROR: command timed out after 0\.5s; it and everything it started were stopped\.\n\$ sleep 30 &/);
     expect(r.output).toContain('started');

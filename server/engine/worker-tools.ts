@@ -2,10 +2,9 @@
  * The worker's tools in the run (reference §7.4): `bash`, `read_file`, `write_file`, `edit_file`,
  * `glob`, `grep`, plus the `submit_case` schema (the loop handles that call). Names, parameters
  * and messages are the Python edition's; the fixes are ours:
- * - `bash` is a real `/bin/bash -c` (the Python edition ran `/bin/sh`), in its own process group,
- *   killed whole at the timeout or on abort (runBounded), inside the bubblewrap sandbox when the
- *   context has a policy and bwrap works here (sandbox.ts), and never with the server's secrets
- *   in its environment.
+ * - `bash` is a real `/bin/bash -c` (the Python edition ran `/bin/sh`), run as untrusted code
+ *   (proc/untrusted.ts): in the sandbox when bwrap works here, with a process cap and a timeout,
+ *   killed whole on abort, and never with the server's secrets in its environment.
  * - Every file tool is confined to the worktree by real path: `..`, absolute paths and symlinks
  *   that lead out are refused, for writes too, and `.git` is never read or written.
  * - Arguments that are not a JSON object are an error message for the model, never a throw.
@@ -16,10 +15,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ChatCompletionTool } from 'openai/resources/chat/completions';
 import { writeFileAtomic } from '../store/atomic.ts';
-import { runBounded, type Command } from './command-runner.ts';
+import { processCapNote, runUntrusted, type Command, type UntrustedScope } from '../proc/untrusted.ts';
 import { checkToolCall } from './guard.ts';
 import { ConfinedRoot, globTool, grepTool, readFile, ToolError } from './read-tools.ts';
-import { detectSandbox, sandboxCommand, type SandboxPolicy } from './sandbox.ts';
 import { functionTool, readToolSchemas } from './tool-schema.ts';
 
 export const MAX_WRITE_CHARS = 200_000;
@@ -31,11 +29,10 @@ export const WORKER_TOOL_NAMES = ['bash', 'read_file', 'write_file', 'edit_file'
 export type WorkerToolName = (typeof WORKER_TOOL_NAMES)[number];
 
 export interface WorkerToolContext {
-  worktree: string;
+  /** Where `bash` runs (the file tools are confined to `scope.worktree`). */
+  scope: UntrustedScope;
   signal?: AbortSignal;
   bashTimeoutMs?: number;
-  /** Run `bash` in the shell sandbox when bwrap works here; null or absent runs it unconfined. */
-  sandbox?: SandboxPolicy | null;
 }
 
 export interface WorkerToolResult {
@@ -53,7 +50,7 @@ export async function runWorkerTool(tool: string, rawArgs: unknown, ctx: WorkerT
   const args = parseArgs(rawArgs);
   if (typeof args === 'string') return { output: args };
 
-  const decision = checkToolCall(tool, args, { worktree: ctx.worktree });
+  const decision = checkToolCall(tool, args, { worktree: ctx.scope.worktree });
   if (!decision.allow) return { output: `BLOCKED by the pre-tool guard: ${decision.reason}`, blocked: decision.reason };
 
   try {
@@ -86,7 +83,7 @@ function parseArgs(rawArgs: unknown): Record<string, unknown> | string {
 }
 
 async function dispatch(tool: WorkerToolName, args: Record<string, unknown>, ctx: WorkerToolContext): Promise<string> {
-  const root = new ConfinedRoot(ctx.worktree);
+  const root = new ConfinedRoot(ctx.scope.worktree);
   switch (tool) {
     case 'bash':
       return bashTool(args.command, ctx, root);
@@ -118,20 +115,16 @@ async function bashTool(command: unknown, ctx: WorkerToolContext, root: Confined
   if (typeof command !== 'string' || command.trim() === '') return "ERROR: 'command' must be a non-empty string.";
   const timeoutMs = ctx.bashTimeoutMs ?? DEFAULT_BASH_TIMEOUT_MS;
   const bash: Command = { kind: 'argv', command: '/bin/bash', args: ['-c', command], env: {} };
-  const sandboxed = ctx.sandbox && detectSandbox().available ? sandboxCommand(bash, ctx.sandbox) : bash;
-  const run = await runBounded(
-    sandboxed,
-    {
-      cwd: root.real,
-      timeoutMs,
-      scrubSecrets: true,
-      // No pager or credential prompt may wait for input that never comes.
-      env: { PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true', EDITOR: 'true' },
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-    },
-  );
-  if (run.spawnError !== null) return `ERROR: could not start ${sandboxed === bash ? '/bin/bash' : 'bwrap'}: ${run.spawnError}`;
+  const run = await runUntrusted(bash, { ...ctx.scope, worktree: root.real }, {
+    timeoutMs,
+    // No pager or credential prompt may wait for input that never comes.
+    env: { PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true', EDITOR: 'true' },
+    signal: ctx.signal,
+  });
+  if (run.spawnError !== null) return `ERROR: could not start ${run.sandboxed ? 'bwrap' : '/bin/bash'}: ${run.spawnError}`;
   const output = capOutput(run.output);
+  const capped = processCapNote(run);
+  if (capped) return `ERROR: ${capped.slice(1, -1)}.\n$ ${command}${output ? `\n${output}` : ''}`;
   if (run.timedOut) {
     const secs = Math.round(timeoutMs / 100) / 10;
     return `ERROR: command timed out after ${secs}s; it and everything it started were stopped.\n$ ${command}${output ? `\n${output}` : ''}`;

@@ -3,7 +3,7 @@
  * text, which is capped; binary files are named, never dumped.
  */
 import { DIFF_TEXT_CAP, type Diff, type DiffFile } from '../../shared/review.ts';
-import { git } from './repo.ts';
+import { git } from './git-base.ts';
 
 export interface CommitInfo {
   sha: string;

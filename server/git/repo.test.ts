@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/test-app.ts';
-import { addWorktree, changedFiles, commitAll, inspectWorkspace, localBranches, removeWorktree, statusPorcelain, workingDiff } from './repo.ts';
+import { addWorktree, inspectWorkspace, localBranches, removeWorktree, statusPorcelain } from './repo.ts';
+import { changedFiles, commitAll, workingDiff, type WorktreeRef } from './worktree-git.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -67,13 +68,15 @@ describe('worktrees and commits', () => {
     const r = repo();
     const info = await inspectWorkspace(r);
     const wt = path.join(dir(), 'workspace');
-    await addWorktree(r, wt, 'session/x', info.head!);
+    const dirs = await addWorktree(r, wt, 'session/x', info.head!);
+    expect(dirs).toEqual({ git_dir: path.join(fs.realpathSync(r), '.git', 'worktrees', 'workspace'), git_common_dir: path.join(fs.realpathSync(r), '.git') });
+    const ref: WorktreeRef = { worktree: wt, source: r, gitDir: dirs.git_dir, commonDir: dirs.git_common_dir };
     expect(fs.readFileSync(path.join(wt, 'a.txt'), 'utf8')).toBe('a\n');
     fs.mkdirSync(path.join(wt, 'tests'));
     fs.writeFileSync(path.join(wt, 'tests', 't.py'), 'assert True\n');
-    const sha = await commitAll(wt, 'seed: 1 task(s) + 1 acceptance test(s)', 'body');
+    const sha = await commitAll(ref, 'seed: 1 task(s) + 1 acceptance test(s)', 'body');
     expect(sha).toMatch(/^[0-9a-f]{40}$/);
-    expect(await commitAll(wt, 'nothing')).toBeNull();
+    expect(await commitAll(ref, 'nothing')).toBeNull();
     expect(run(r, 'log', '-1', '--format=%s', 'session/x').trim()).toBe('seed: 1 task(s) + 1 acceptance test(s)');
     expect(await statusPorcelain(r)).toBe('');
     expect(await localBranches(r)).toEqual(['main', 'session/x']);
@@ -86,17 +89,20 @@ describe('worktrees and commits', () => {
 
 describe('the task diff', () => {
   it('shows changes and new files against the last commit, and lists the changed paths', async () => {
-    const r = repo();
+    const source = repo();
+    const r = path.join(dir(), 'workspace');
+    const dirs = await addWorktree(source, r, 'session/y', (await inspectWorkspace(source)).head!);
+    const ref: WorktreeRef = { worktree: r, source, gitDir: dirs.git_dir, commonDir: dirs.git_common_dir };
     fs.writeFileSync(path.join(r, 'a.txt'), 'a changed\n');
     fs.writeFileSync(path.join(r, 'src', 'new.js'), 'export const x = 1;\n');
     fs.rmSync(path.join(r, 'src', 'b.txt'));
-    const diff = await workingDiff(r);
+    const diff = await workingDiff(ref);
     expect(diff).toContain('+a changed');
     expect(diff).toContain('+export const x = 1;');
     expect(diff).toContain('deleted file mode');
-    expect(await changedFiles(r)).toEqual(['a.txt', 'src/b.txt', 'src/new.js']);
-    expect(await commitAll(r, 'task')).toMatch(/^[0-9a-f]{40}$/);
-    expect(await workingDiff(r)).toBe('');
-    expect(await changedFiles(r)).toEqual([]);
+    expect(await changedFiles(ref)).toEqual(['a.txt', 'src/b.txt', 'src/new.js']);
+    expect(await commitAll(ref, 'task')).toMatch(/^[0-9a-f]{40}$/);
+    expect(await workingDiff(ref)).toBe('');
+    expect(await changedFiles(ref)).toEqual([]);
   });
 });

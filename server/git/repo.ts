@@ -1,60 +1,12 @@
 /**
  * Everything Tilth does with git, through simple-git. The source repo's working tree is never
  * touched: sessions only add a `session/<id>` branch and a worktree that lives under the
- * session folder.
+ * session folder. Git on a session's worktree goes through worktree-git.ts.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { simpleGit, type SimpleGit } from 'simple-git';
-import { AppError } from '../errors.ts';
-
-export class GitError extends AppError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('git_failed', message, 500, options);
-  }
-}
-
-/** Used only when the repo and the machine have no git identity, so commits never fail on it. */
-const FALLBACK_IDENTITY = ['-c', 'user.name=Tilth', '-c', 'user.email=tilth@localhost'];
-
-/** `-c` flags giving a commit an identity when the repo and the machine have none. */
-export async function identityArgs(dir: string): Promise<string[]> {
-  const hasIdentity = (await git(dir).raw(['config', '--get', 'user.email']).catch(() => '')).trim() !== '';
-  return hasIdentity ? [] : FALLBACK_IDENTITY;
-}
-
-export function git(dir: string): SimpleGit {
-  // A hostile repo config must not run a program when Tilth only wants to read: no fsmonitor.
-  // (Output is never a TTY, so no pager runs either.)
-  // (simple-git refuses any fsmonitor setting unless told this one is deliberate.)
-  return simpleGit({
-    baseDir: dir,
-    config: ['core.fsmonitor=false'],
-    unsafe: { allowUnsafeFsMonitor: true },
-    timeout: { block: 60_000 },
-  });
-}
-
-/**
- * `git` for commands whose exit code is the answer. simple-git reports a failure only when the
- * exit code is non-zero *and* something was written to stderr, so a conflicted `git merge` (its
- * CONFLICT lines go to stdout) or `merge-base --is-ancestor` (silent) "succeed". Here any
- * non-zero exit rejects, with whatever git printed.
- */
-export function strictGit(dir: string): SimpleGit {
-  return simpleGit({
-    baseDir: dir,
-    config: ['core.fsmonitor=false'],
-    unsafe: { allowUnsafeFsMonitor: true },
-    timeout: { block: 60_000 },
-    errors(error, result) {
-      if (error) return error;
-      if (result.exitCode === 0) return undefined;
-      const printed = Buffer.concat([...result.stdErr, ...result.stdOut]).toString('utf8').trim();
-      return Buffer.from(printed || `git exited with code ${result.exitCode}`);
-    },
-  });
-}
+import { git, GitError } from './git-base.ts';
+import { lookupGitDirs } from './worktree-git.ts';
 
 export type WorkspaceKind = 'repo' | 'missing' | 'not_a_directory' | 'not_a_repo' | 'bare' | 'no_commits';
 
@@ -109,13 +61,17 @@ export async function inspectWorkspace(input: string): Promise<WorkspaceInfo> {
   };
 }
 
-/** Adds `branch` at `baseSha` and checks it out in a new worktree at `worktreePath`. */
-export async function addWorktree(repoRoot: string, worktreePath: string, branch: string, baseSha: string): Promise<void> {
+/**
+ * Adds `branch` at `baseSha` and checks it out in a new worktree at `worktreePath`; returns the
+ * checkpoint fields that record its git dirs (see worktree-git.ts).
+ */
+export async function addWorktree(repoRoot: string, worktreePath: string, branch: string, baseSha: string): Promise<RecordedGitDirs> {
   try {
     await git(repoRoot).raw(['worktree', 'add', '-b', branch, worktreePath, baseSha]);
   } catch (err) {
     throw new GitError(`Could not create the worktree for ${branch}: ${(err as Error).message}`, { cause: err });
   }
+  return recordGitDirs(repoRoot, worktreePath);
 }
 
 /** Removes the worktree (if present) and the branch; tolerant of either being gone already. */
@@ -129,35 +85,6 @@ export async function removeWorktree(repoRoot: string, worktreePath: string, bra
   if (exists) await g.raw(['branch', '-D', branch]);
 }
 
-/**
- * Stages everything in the worktree and commits; returns the new sha, or null if nothing changed
- * (unless `allowEmpty`: a record-only commit, e.g. a seed edit that changed only task text, which
- * lives in the session folder rather than the worktree).
- */
-export async function commitAll(
-  worktree: string,
-  subject: string,
-  body?: string,
-  /** `paths`: stage only these (additions, changes and deletions), not the whole worktree. */
-  options: { allowEmpty?: boolean; paths?: string[] } = {},
-): Promise<string | null> {
-  const g = git(worktree);
-  if (options.paths) {
-    if (options.paths.length > 0) await g.raw(['add', '-A', '--', ...options.paths]);
-  } else {
-    await g.raw(['add', '-A']);
-  }
-  const staged = (await g.raw(['diff', '--cached', '--name-only'])).trim();
-  if (staged === '' && !options.allowEmpty) return null;
-  const message = body ? `${subject}\n\n${body}` : subject;
-  try {
-    await g.raw([...(await identityArgs(worktree)), 'commit', '--no-verify', '-q', ...(options.allowEmpty ? ['--allow-empty'] : []), '-m', message]);
-  } catch (err) {
-    throw new GitError(`The commit "${subject}" failed: ${(err as Error).message}`, { cause: err });
-  }
-  return (await g.raw(['rev-parse', 'HEAD'])).trim();
-}
-
 export async function localBranches(repoRoot: string): Promise<string[]> {
   const out = await git(repoRoot).raw(['for-each-ref', '--format=%(refname:short)', 'refs/heads']);
   return out.split('\n').filter(Boolean).sort();
@@ -167,72 +94,17 @@ export async function statusPorcelain(dir: string): Promise<string> {
   return git(dir).raw(['status', '--porcelain']);
 }
 
-/**
- * The task's work so far: the worktree against the last commit, new files included (marked
- * intent-to-add first, as the Python edition did, so `git diff` shows them).
- */
-export async function workingDiff(worktree: string): Promise<string> {
-  const g = git(worktree);
-  await g.raw(['add', '-N', '.']);
-  return g.raw(['diff', 'HEAD', '--no-color', '--no-ext-diff']);
-}
-
-/** Paths changed, added or deleted since the last commit (relative to the worktree), for lint. */
-export async function changedFiles(worktree: string): Promise<string[]> {
-  const out = await git(worktree).raw(['status', '--porcelain', '-z', '--untracked-files=all']);
-  const files: string[] = [];
-  const entries = out.split('\0').filter(Boolean);
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i]!;
-    const status = entry.slice(0, 2);
-    files.push(entry.slice(3));
-    if (status.startsWith('R') || status.startsWith('C')) i++; // the rename's source path follows
-  }
-  return files.sort();
-}
-
-/** `path (+a -d)` per changed path (new files included), joined by `; `, for the ledger. */
-export async function diffSummary(worktree: string): Promise<string> {
-  const g = git(worktree);
-  await g.raw(['add', '-N', '.']);
-  const out = await g.raw(['diff', '--numstat', 'HEAD']);
-  const parts = out
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => {
-      const [added, deleted, ...rest] = line.split('\t');
-      const file = rest.join('\t');
-      return added === '-' ? `${file} (binary)` : `${file} (+${added} -${deleted})`;
-    });
-  return parts.length > 0 ? parts.join('; ') : '(no changes)';
-}
-
-/** The subject line of HEAD in `dir`. */
-export async function headSubject(dir: string): Promise<string> {
-  return (await git(dir).raw(['log', '-1', '--format=%s'])).trim();
-}
-
 /** Subjects of the commits in `range` (e.g. `base..refs/heads/session/x`), newest first. */
 export async function subjectsIn(dir: string, range: string): Promise<string[]> {
   const out = await git(dir).raw(['log', '--format=%s', range]);
   return out.split('\n').filter(Boolean);
 }
 
-/** `git reset --soft HEAD^`: the last commit's changes go back to the index, nothing is lost. */
-export async function undoLastCommit(dir: string): Promise<void> {
-  await git(dir).raw(['reset', '--soft', 'HEAD^']);
-}
-
-/** The diff of the last commit, for the learnings step. */
-export async function lastCommitDiff(dir: string): Promise<string> {
-  return git(dir).raw(['show', '--format=', '--no-color', '--no-ext-diff', 'HEAD']);
-}
-
 /**
  * Re-creates a worktree deleted by hand from its branch (the Python edition returned the missing
  * path): prune the stale registration, then add the worktree on the existing branch.
  */
-export async function restoreWorktree(repoRoot: string, worktreePath: string, branch: string): Promise<void> {
+export async function restoreWorktree(repoRoot: string, worktreePath: string, branch: string): Promise<RecordedGitDirs> {
   const g = git(repoRoot);
   await g.raw(['worktree', 'prune']);
   const exists = (await g.raw(['for-each-ref', '--format=%(refname)', `refs/heads/${branch}`])).trim() !== '';
@@ -242,12 +114,17 @@ export async function restoreWorktree(repoRoot: string, worktreePath: string, br
   } catch (err) {
     throw new GitError(`Could not re-create the worktree ${worktreePath} from ${branch}: ${(err as Error).message}`, { cause: err });
   }
+  return recordGitDirs(repoRoot, worktreePath);
 }
 
-/** Where a worktree's git metadata lives: the shared `.git` and the worktree's own folder in it. */
-export async function gitDirs(worktree: string): Promise<{ commonDir: string; worktreeGitDir: string }> {
-  const out = await git(worktree).raw(['rev-parse', '--path-format=absolute', '--git-common-dir', '--git-dir']);
-  const [commonDir, worktreeGitDir] = out.trim().split('\n');
-  if (!commonDir || !worktreeGitDir) throw new GitError(`git rev-parse gave no git folders for ${worktree}`);
-  return { commonDir, worktreeGitDir };
+/** The checkpoint fields that record a worktree's git dirs (see worktree-git.ts). */
+export interface RecordedGitDirs {
+  git_dir: string;
+  git_common_dir: string;
 }
+
+async function recordGitDirs(repoRoot: string, worktreePath: string): Promise<RecordedGitDirs> {
+  const { gitDir, commonDir } = await lookupGitDirs(repoRoot, worktreePath);
+  return { git_dir: gitDir, git_common_dir: commonDir };
+}
+

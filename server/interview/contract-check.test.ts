@@ -4,12 +4,12 @@
  * them, so the processes run side by side.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrdEntry } from '../../shared/files.ts';
 import type { ContractWarning } from '../../shared/seed.ts';
 import { makeExampleRepo, type ExampleRepo } from '../testing/example-repo.ts';
+import { setSandboxMode } from '../proc/sandbox.ts';
 import { checkContract, countAssertions } from './contract-check.ts';
 
 function task(id: string, criteria: number, description = 'A feature.'): PrdEntry {
@@ -98,8 +98,8 @@ describe('checkContract with pytest', () => {
   beforeAll(async () => {
     repo = await makeExampleRepo('py-todo');
     write(repo.dir, files);
-    warnings = await checkContract({ prd, testFiles: files, preset: 'pytest', worktree: repo.dir, env: FAST_PYTEST });
-  });
+    warnings = await checkContract({ prd, testFiles: files, preset: 'pytest', scope: { worktree: repo.dir, git: null, network: false }, env: FAST_PYTEST });
+  }, 90_000); // nine pytest runs, two at a time, in the sandbox
   afterAll(() => repo.cleanup());
 
   it('says nothing about a test that fails only because the feature is missing', () => {
@@ -155,7 +155,8 @@ describe('checkContract when the runner is missing', () => {
   beforeAll(async () => {
     repo = await makeExampleRepo('py-todo');
     write(repo.dir, files);
-    bin = fs.mkdtempSync(path.join(os.tmpdir(), 'tilth-fake-bin-'));
+    // Not under /tmp: the sandbox gives the tests a private one.
+    bin = fs.mkdtempSync(path.join('/var/tmp', 'tilth-fake-bin-'));
   });
   afterAll(async () => {
     await repo.cleanup();
@@ -164,13 +165,13 @@ describe('checkContract when the runner is missing', () => {
 
   it('says to install pytest when python3 has no pytest module', async () => {
     fs.writeFileSync(path.join(bin, 'python3'), '#!/bin/sh\necho "/usr/bin/python3: No module named pytest" >&2\nexit 1\n', { mode: 0o755 });
-    const warnings = await checkContract({ prd: [task('T-001', 1)], testFiles: files, preset: 'pytest', worktree: repo.dir, env: { PATH: bin } });
+    const warnings = await checkContract({ prd: [task('T-001', 1)], testFiles: files, preset: 'pytest', scope: { worktree: repo.dir, git: null, network: false }, env: { PATH: bin } });
     expect(warnings).toEqual([expect.objectContaining({ kind: 'check_failed', task_id: null, message: expect.stringMatching(/pytest is not installed for python3\. Install it with `python3 -m pip install pytest`/) })]);
     fs.rmSync(path.join(bin, 'python3'));
   });
 
   it('says to install Python when python3 cannot be started', async () => {
-    const warnings = await checkContract({ prd: [task('T-001', 1)], testFiles: files, preset: 'pytest', worktree: repo.dir, env: { PATH: bin } });
+    const warnings = await checkContract({ prd: [task('T-001', 1)], testFiles: files, preset: 'pytest', scope: { worktree: repo.dir, git: null, network: false }, env: { PATH: bin } });
     expect(warnings).toEqual([expect.objectContaining({ kind: 'check_failed', message: expect.stringMatching(/python3 could not be started \(.*ENOENT.*\)\. Install Python 3 and pytest/) })]);
   });
 });
@@ -198,7 +199,7 @@ describe('checkContract with node --test', () => {
   beforeAll(async () => {
     repo = await makeExampleRepo('js-todo');
     write(repo.dir, files);
-    warnings = await checkContract({ prd, testFiles: files, preset: 'node', worktree: repo.dir });
+    warnings = await checkContract({ prd, testFiles: files, preset: 'node', scope: { worktree: repo.dir, git: null, network: false } });
   });
   afterAll(() => repo.cleanup());
 
@@ -250,7 +251,11 @@ describe('checkContract with node --test', () => {
     ].join('\n');
     write(repo.dir, { 'tests/t009_hang.test.js': hang });
     const started = Date.now();
-    const result = await checkContract({ prd: [task('T-009', 1)], testFiles: { 'tests/t009_hang.test.js': hang }, preset: 'node', worktree: repo.dir, timeoutMs: 1_500 });
+    // Unsandboxed, so the pid the test writes is a host pid (in the sandbox the PID namespace ends everything anyway).
+    setSandboxMode('off');
+    const result = await checkContract({ prd: [task('T-009', 1)], testFiles: { 'tests/t009_hang.test.js': hang }, preset: 'node', scope: { worktree: repo.dir, git: null, network: false }, timeoutMs: 1_500 }).finally(() =>
+      setSandboxMode('auto'),
+    );
     expect(Date.now() - started).toBeLessThan(6_000);
     expect(result).toEqual([expect.objectContaining({ kind: 'check_failed', message: expect.stringMatching(/did not finish within 2 s/) })]);
     const pid = Number(fs.readFileSync(pidFile, 'utf8'));
@@ -268,17 +273,17 @@ describe('checkContract with a custom command', () => {
   afterAll(() => repo.cleanup());
 
   it("runs the user's command on the file and reports a syntax error", async () => {
-    const warnings = await checkContract({ prd: [task('T-001', 1)], testFiles: files, preset: 'custom', customChecks: { test: 'python3 -m pytest -q -p no:cacheprovider {files}' }, worktree: repo.dir, env: { ...FAST_PYTEST, PYTHONDONTWRITEBYTECODE: '1' } });
+    const warnings = await checkContract({ prd: [task('T-001', 1)], testFiles: files, preset: 'custom', customChecks: { test: 'python3 -m pytest -q -p no:cacheprovider {files}' }, scope: { worktree: repo.dir, git: null, network: false }, env: { ...FAST_PYTEST, PYTHONDONTWRITEBYTECODE: '1' } });
     expect(warnings).toEqual([expect.objectContaining({ kind: 'does_not_load', file: 'tests/t001_due.py', message: expect.stringMatching(/SyntaxError/) })]);
   });
 
   it('reports a command that cannot run as check_failed', async () => {
-    const warnings = await checkContract({ prd: [task('T-001', 1)], testFiles: files, preset: 'custom', customChecks: { test: 'no-such-test-runner-for-tilth {files}' }, worktree: repo.dir });
+    const warnings = await checkContract({ prd: [task('T-001', 1)], testFiles: files, preset: 'custom', customChecks: { test: 'no-such-test-runner-for-tilth {files}' }, scope: { worktree: repo.dir, git: null, network: false } });
     expect(warnings).toEqual([expect.objectContaining({ kind: 'check_failed', task_id: null, message: expect.stringMatching(/could not run \(exit code 127/) })]);
   });
 
   it('reports a missing custom command without running anything', async () => {
-    const warnings = await checkContract({ prd: [task('T-001', 1)], testFiles: files, preset: 'custom', worktree: repo.dir });
+    const warnings = await checkContract({ prd: [task('T-001', 1)], testFiles: files, preset: 'custom', scope: { worktree: repo.dir, git: null, network: false } });
     expect(warnings).toEqual([expect.objectContaining({ kind: 'check_failed', message: expect.stringMatching(/The test files were not run: .*\{files\}/) })]);
   });
 });

@@ -40,7 +40,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CustomChecks, PrdEntry } from '../../shared/files.ts';
 import type { ChecksPreset, ContractWarning } from '../../shared/seed.ts';
-import { runBounded, type RunResult } from '../engine/command-runner.ts';
+import { runUntrusted, type UntrustedResult, type UntrustedScope } from '../proc/untrusted.ts';
 import { taskIdOfTestFile, testCommand, type TestCommand } from './presets.ts';
 
 export interface ContractCheckInput {
@@ -49,7 +49,11 @@ export interface ContractCheckInput {
   testFiles: Record<string, string>;
   preset: ChecksPreset;
   customChecks?: CustomChecks;
-  worktree: string;
+  /**
+   * Where the tests run. They are model-written (and the repository can steer the model), so
+   * they run as untrusted code: sandboxed, without secrets, hidden from the sessions and home.
+   */
+  scope: UntrustedScope;
   /** Per test file (default 60 s). */
   timeoutMs?: number;
   /** Extra environment for the test runs (e.g. PATH in tests). */
@@ -104,12 +108,7 @@ export async function checkContract(input: ContractCheckInput): Promise<Contract
   }
 
   const runs = await mapLimit(commands, CONCURRENCY, async ({ file, command }) => {
-    const result = await runBounded(command, {
-      cwd: input.worktree,
-      timeoutMs: input.timeoutMs ?? DEFAULT_CONTRACT_TIMEOUT_MS,
-      env: input.env ?? {},
-      ...(input.signal ? { signal: input.signal } : {}),
-    });
+    const result = await runUntrusted(command, input.scope, { timeoutMs: input.timeoutMs ?? DEFAULT_CONTRACT_TIMEOUT_MS, env: input.env ?? {}, signal: input.signal });
     return { file, result, verdict: judgeRun(input, file, result) };
   });
 
@@ -181,7 +180,7 @@ type Verdict = { kind: 'does_not_load' | 'check_failed' | 'runner_missing'; mess
 
 const PYTEST_FRAMEWORK = new Set(['pytest', '_pytest', 'pluggy']);
 
-function judgeRun(input: ContractCheckInput, file: string, run: RunResult): Verdict {
+function judgeRun(input: ContractCheckInput, file: string, run: UntrustedResult): Verdict {
   const seconds = Math.round((input.timeoutMs ?? DEFAULT_CONTRACT_TIMEOUT_MS) / 1000);
   if (run.timedOut) {
     return { kind: 'check_failed', message: `${file} did not finish within ${seconds} s and was stopped; a test that hangs before the feature exists will hang the run's checks too.` };
@@ -196,7 +195,7 @@ function judgeRun(input: ContractCheckInput, file: string, run: RunResult): Verd
   }
 }
 
-function judgePytest(input: ContractCheckInput, file: string, run: RunResult): Verdict {
+function judgePytest(input: ContractCheckInput, file: string, run: UntrustedResult): Verdict {
   const out = run.output;
   if (run.spawnError !== null) {
     return { kind: 'runner_missing', message: `python3 could not be started (${run.spawnError}). Install Python 3 and pytest (e.g. \`apt-get install python3 python3-pytest\` or \`python3 -m pip install pytest\`), then open seed review again.` };
@@ -214,7 +213,7 @@ function judgePytest(input: ContractCheckInput, file: string, run: RunResult): V
   if (missing) {
     const top = missing[1]!.split('.')[0]!;
     if (PYTEST_FRAMEWORK.has(top)) return { kind: 'does_not_load', message: `${file} does not load: the test framework module '${missing[1]}' cannot be imported.` };
-    if (!projectHasModule(input.worktree, top) && !tasksMention(input.prd, top)) {
+    if (!projectHasModule(input.scope.worktree, top) && !tasksMention(input.prd, top)) {
       return {
         kind: 'does_not_load',
         message: `${file} does not load: it imports '${missing[1]}', which is not installed, not in the repository, and not named by any task. Install it, or import only what the project has or a task will create.`,
@@ -241,7 +240,7 @@ function judgePytest(input: ContractCheckInput, file: string, run: RunResult): V
   }
 }
 
-function judgeNode(input: ContractCheckInput, file: string, run: RunResult): Verdict {
+function judgeNode(input: ContractCheckInput, file: string, run: UntrustedResult): Verdict {
   const out = run.output;
   if (run.spawnError !== null) {
     return { kind: 'runner_missing', message: `node could not be started (${run.spawnError}). Put Node.js 20 or later on the PATH of the Tilth server, then open seed review again.` };
@@ -255,14 +254,14 @@ function judgeNode(input: ContractCheckInput, file: string, run: RunResult): Ver
   }
   const pkg = /Cannot find package '([^']+)' imported from/.exec(out);
   if (pkg) {
-    const declared = packageDependencies(input.worktree).has(pkg[1]!);
+    const declared = packageDependencies(input.scope.worktree).has(pkg[1]!);
     const fix = declared
-      ? `it is a dependency in package.json but not installed in the worktree; run \`npm install\` in ${input.worktree}`
+      ? `it is a dependency in package.json but not installed in the worktree; run \`npm install\` in ${input.scope.worktree}`
       : 'it is not a dependency of the project; use node: built-ins and relative imports';
     return { kind: 'does_not_load', message: `${file} does not load: the package '${pkg[1]}' cannot be found — ${fix}.` };
   }
   const mod = /Cannot find module '([^']+)' imported from/.exec(out);
-  if (mod && !isInside(input.worktree, mod[1]!)) {
+  if (mod && !isInside(input.scope.worktree, mod[1]!)) {
     return { kind: 'does_not_load', message: `${file} does not load: it imports ${mod[1]}, which is outside the repository.` };
   }
   const reference = /ReferenceError: (.*)$/m.exec(out) ?? /error: '([^']*)'\n\s*code: 'ERR_TEST_FAILURE'\n\s*name: 'ReferenceError'/.exec(out);
@@ -270,7 +269,7 @@ function judgeNode(input: ContractCheckInput, file: string, run: RunResult): Ver
   return null;
 }
 
-function judgeCustom(file: string, run: RunResult): Verdict {
+function judgeCustom(file: string, run: UntrustedResult): Verdict {
   if (run.spawnError !== null) return { kind: 'runner_missing', message: `The custom test command could not be started (${run.spawnError}).` };
   if (run.exitCode === 126 || run.exitCode === 127) {
     return { kind: 'runner_missing', message: `The custom test command could not run (exit code ${run.exitCode}: command not found or not executable). Check the test command in seed review.` };

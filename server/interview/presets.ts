@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Command as TestCommand } from '../engine/command-runner.ts';
+import type { Command as TestCommand } from '../proc/untrusted.ts';
 import { TEST_FILE_PATTERNS, type ChecksPreset, type CustomChecks } from '../../shared/seed.ts';
 import { AppError } from '../errors.ts';
 
@@ -83,7 +83,7 @@ export function taskIdOfTestFile(preset: ChecksPreset, file: string): string | n
   return digits === undefined ? null : `T-${digits}`;
 }
 
-export type { Command as TestCommand } from '../engine/command-runner.ts';
+export type { Command as TestCommand } from '../proc/untrusted.ts';
 
 /**
  * How to run some acceptance tests, from the worktree root.

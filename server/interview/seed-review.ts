@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ContractWarning, SeedEdit, SeedView } from '../../shared/seed.ts';
 import { AppError, ConflictError, NotFoundError } from '../errors.ts';
-import { commitAll } from '../git/repo.ts';
+import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import { checkContract } from './contract-check.ts';
 import { readSeed, validateSeedBundle, writeSeed } from './sink.ts';
@@ -21,13 +21,15 @@ export async function seedView(store: SessionStore, id: string): Promise<SeedVie
   const key = JSON.stringify([meta.locked_tests, prd.map((t) => t.acceptance_criteria.length), meta.checks_preset]);
   let cached = contractCache.get(id);
   if (!cached || cached.key !== key) {
-    const warnings = checkContract({
-      prd,
-      testFiles,
-      preset: meta.checks_preset,
-      ...(meta.custom_checks ? { customChecks: meta.custom_checks } : {}),
-      worktree: checkpoint.worktree,
-    });
+    const warnings = worktreeRefOf(checkpoint).then((ref) =>
+      checkContract({
+        prd,
+        testFiles,
+        preset: meta.checks_preset,
+        ...(meta.custom_checks ? { customChecks: meta.custom_checks } : {}),
+        scope: { worktree: checkpoint.worktree, git: ref, network: checkpoint.allow_network },
+      }),
+    );
     cached = { key, warnings };
     contractCache.set(id, cached);
     warnings.catch(() => contractCache.delete(id));
@@ -86,7 +88,7 @@ async function applyEdit(store: SessionStore, id: string, edit: SeedEdit): Promi
   if (changed.length === 0) return seedView(store, id); // nothing to record
   // Task text lives in the session folder, so the commit may hold no file: it still records the edit.
   const seedPaths = [...new Set([...Object.keys(before.testFiles), ...Object.keys(checked.seed.testFiles)])];
-  const sha = await commitAll(checkpoint.worktree, 'seed: edited', `Changed in seed review: ${changed.join(', ')}`, { allowEmpty: true, paths: seedPaths });
+  const sha = await commitAll(await worktreeRefOf(checkpoint), 'seed: edited', `Changed in seed review: ${changed.join(', ')}`, { allowEmpty: true, paths: seedPaths });
   store.emit(id, { type: 'seed_edited', data: { sha: sha ? sha.slice(0, 12) : null, changed } });
   if (preset !== checkpoint.checks_preset) store.updateCheckpoint(id, () => ({ checks_preset: preset }));
   return seedView(store, id);

@@ -66,7 +66,8 @@ export async function createSession(
   const created = deps.store.create({ source: info.root, brief: input.brief.trim(), baseBranch: info.branch, baseSha: info.head, status: 'interviewing' });
   const id = created.session_id;
   try {
-    await addWorktree(info.root, created.worktree, created.branch, info.head);
+    const gitDirs = await addWorktree(info.root, created.worktree, created.branch, info.head);
+    deps.store.updateCheckpoint(id, () => gitDirs);
   } catch (err) {
     fs.rmSync(deps.store.dir(id), { recursive: true, force: true });
     deps.store.bus.sessionsChanged();

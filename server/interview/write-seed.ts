@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Checkpoint, InterviewState } from '../../shared/files.ts';
 import { TEST_DIR, type ChecksPreset } from '../../shared/seed.ts';
-import { commitAll } from '../git/repo.ts';
+import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
 import type { JobContext } from '../jobs/job-runner.ts';
 import { taskIdOfTestFile } from './presets.ts';
 import { readSeed, validateSeedBundle, writeSeed } from './sink.ts';
@@ -64,7 +64,7 @@ export async function finishSeed(ctx: JobContext, checkpoint: Checkpoint, traceI
   const { prd, meta } = readSeed(ctx.paths.sessionDir, checkpoint.worktree);
   const testFiles = Object.keys(meta.locked_tests);
   const sha = await commitAll(
-    checkpoint.worktree,
+    await worktreeRefOf(checkpoint),
     `seed: ${prd.length} task(s) + ${testFiles.length} acceptance test(s)`,
     'Written by the Tilth interview. It anchors the session branch, so each task diff holds only that task.',
     { paths: testFiles },

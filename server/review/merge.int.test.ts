@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppError } from '../errors.ts';
-import { commitAll } from '../git/repo.ts';
+import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
 import { writeJsonAtomic } from '../store/atomic.ts';
 import { FILES } from '../store/session-store.ts';
 import { makeExampleRepo, type ExampleRepo } from '../testing/example-repo.ts';
@@ -34,10 +34,11 @@ async function doneSession(): Promise<string> {
   const id = await makePreparedSession(store, repo.dir, 'node', [
     { id: 'T-001', title: 'Triple', tests: { 'tests/t001_triple.test.js': nodeTest('triple', 'triple', '2', '6') } },
   ]);
-  const { worktree } = store.readCheckpoint(id);
+  const cp = store.readCheckpoint(id);
+  const { worktree } = cp;
   fs.mkdirSync(path.join(worktree, 'src'), { recursive: true });
   fs.writeFileSync(path.join(worktree, 'src', 'triple.js'), 'export function triple(n) {\n  return n * 3;\n}\n');
-  await commitAll(worktree, 'T-001: Triple');
+  await commitAll(await worktreeRefOf(cp), 'T-001: Triple');
   writeJsonAtomic(store.file(id, FILES.prd), readPrd(store, id).map((t) => ({ ...t, status: 'done' })));
   store.setStatus(id, 'all_done');
   return id;

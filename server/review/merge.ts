@@ -19,10 +19,10 @@ import path from 'node:path';
 import { SeedMetaSchema, type Checkpoint } from '../../shared/files.ts';
 import type { MergePreview, MergeResult, MergeStrategy } from '../../shared/review.ts';
 import { runChecks, type CheckResult } from '../engine/checks.ts';
-import { detectSandbox } from '../engine/sandbox.ts';
 import { AppError, ConflictError } from '../errors.ts';
 import { taskIdOfTestFile } from '../interview/presets.ts';
-import { git, identityArgs, strictGit } from '../git/repo.ts';
+import { git, HARDENED_CONFIG, strictGit } from '../git/git-base.ts';
+import { identityFor, lookupGitDirs } from '../git/worktree-git.ts';
 import { readJsonFile } from '../store/json-file.ts';
 import { FILES, type SessionStore } from '../store/session-store.ts';
 import { branchHead, mergeAllowed, readPrd } from './review.ts';
@@ -36,6 +36,9 @@ interface Built {
   tests: CheckResult[];
   passed: boolean;
 }
+
+/** `-c` flags for the git commands run through execa (simple-git adds them to the others). */
+const hardened = HARDENED_CONFIG.flatMap((c) => ['-c', c]);
 
 /** The last preview per session; a merge reuses it while the base and the branch have not moved. */
 const previews = new Map<string, Built>();
@@ -94,17 +97,17 @@ async function build(store: SessionStore, id: string, strategy: MergeStrategy, s
   try {
     // Strict: a conflicted merge and a failed ancestry check exit non-zero with nothing on stderr.
     const s = strictGit(scratch);
-    const identity = await identityArgs(scratch);
+    const identity = await identityFor(cp.source);
     const title = cp.title || cp.brief.split('\n')[0] || cp.branch;
     if (strategy === 'ff') {
-      const ancestor = (await execa('git', ['merge-base', '--is-ancestor', baseSha, headSha!], { cwd: scratch, reject: false, stdin: 'ignore' })).exitCode === 0;
+      const ancestor = (await execa('git', [...hardened, 'merge-base', '--is-ancestor', baseSha, headSha!], { cwd: scratch, reject: false, stdin: 'ignore' })).exitCode === 0;
       if (!ancestor) throw new ConflictError('ff_impossible', `${into} has moved on since the session started, so it cannot be fast-forwarded; choose a merge commit or a squash.`);
       await s.raw(['checkout', '-q', '--detach', headSha!]);
     } else {
       const args = strategy === 'merge' ? ['merge', '--no-ff', '--no-edit', '-m', `Merge ${cp.branch}: ${title}`, headSha!] : ['merge', '--squash', headSha!];
       // execa, not simple-git: a conflicted merge exits 1 with its report on stdout, which
       // simple-git does not always treat as a failure.
-      const result = await execa('git', ['-c', 'core.fsmonitor=false', ...identity, ...args], { cwd: scratch, reject: false, stdin: 'ignore' });
+      const result = await execa('git', [...hardened, ...identity, ...args], { cwd: scratch, reject: false, stdin: 'ignore' });
       const conflicted = (await s.raw(['diff', '--name-only', '--diff-filter=U']).catch(() => '')).trim();
       if (conflicted) {
         throw new ConflictError('merge_conflict', `Merging ${cp.branch} into ${into} conflicts in ${conflicted.split('\n').join(', ')}. Nothing was changed; resolve it in git yourself, or rebase the session branch.`);
@@ -142,13 +145,14 @@ async function testsOn(store: SessionStore, id: string, cp: Checkpoint, dir: str
   const files = Object.keys(meta.locked_tests).filter((f) => done.has(taskIdOfTestFile(meta.checks_preset, f) ?? ''));
   if (files.length === 0) return [];
   const { results } = await runChecks({
-    worktree: dir,
+    // The merge result is the worker's code: it runs as untrusted code, with the scratch
+    // worktree's git metadata read-only.
+    scope: { worktree: dir, git: await lookupGitDirs(cp.source, dir), network: cp.allow_network },
     preset: meta.checks_preset,
     customChecks: cp.custom_checks ?? meta.custom_checks,
     testFiles: files.sort(),
     changedFiles: [],
     lockedTests: {},
-    sandbox: detectSandbox().available ? { worktree: dir, hide: [store.root], network: cp.allow_network } : null,
     ...(signal ? { signal } : {}),
   });
   return results;

@@ -8,7 +8,8 @@ import { execa } from 'execa';
 import type { PrResultSchema } from '../../shared/review.ts';
 import type { z } from 'zod';
 import { AppError, ConflictError, ValidationError } from '../errors.ts';
-import { git, removeWorktree } from '../git/repo.ts';
+import { git } from '../git/git-base.ts';
+import { removeWorktree } from '../git/repo.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import { branchHead, ghReady, MERGEABLE, remotes } from './review.ts';
 

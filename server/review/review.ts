@@ -9,7 +9,7 @@ import type { SessionReview, TaskReview } from '../../shared/review.ts';
 import { SummarySchema } from '../../shared/summary.ts';
 import { NotFoundError } from '../errors.ts';
 import { commitsIn, diffBetween, type CommitInfo } from '../git/diff.ts';
-import { git } from '../git/repo.ts';
+import { git } from '../git/git-base.ts';
 import { readJsonFile } from '../store/json-file.ts';
 import { readCheckAttempts, readLedger } from '../store/run-files.ts';
 import { FILES, type SessionStore } from '../store/session-store.ts';

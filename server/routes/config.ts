@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { ConfigUpdateSchema, ConnectionTestRequestSchema, type ConfigResponse, type ConnectionTestResult } from '../../shared/api.ts';
 import type { AppDeps } from '../app.ts';
 import { describeConfig } from '../config.ts';
-import { detectSandbox } from '../engine/sandbox.ts';
+import { detectSandbox } from '../proc/sandbox.ts';
 import { parseInput } from './validate.ts';
 
 export function configRoutes(app: FastifyInstance, deps: AppDeps): void {

@@ -11,6 +11,7 @@ import type { SessionListItem } from '../../shared/api.ts';
 import type { EventInput, SessionStatus, StopReason, TilthEvent } from '../../shared/events.ts';
 import { CheckpointSchema, PrdSchema, type Checkpoint } from '../../shared/files.ts';
 import { AppError, NotFoundError } from '../errors.ts';
+import { protectFromUntrusted } from '../proc/untrusted.ts';
 import { writeJsonAtomic } from './atomic.ts';
 import { EventBus } from './event-bus.ts';
 import { EventLog } from './event-log.ts';
@@ -49,6 +50,9 @@ export class SessionStore {
 
   constructor(readonly root: string) {
     fs.mkdirSync(root, { recursive: true });
+    // Every session's files, and other sessions' worktrees: hidden from untrusted commands (a
+    // command's own worktree is bound back on top).
+    protectFromUntrusted(root);
   }
 
   dir(id: string): string {

@@ -3,7 +3,8 @@
  * interview), and scripted worker and evaluator turns for the fake model.
  */
 import type { ChecksPreset } from '../../shared/seed.ts';
-import { commitAll, addWorktree, inspectWorkspace } from '../git/repo.ts';
+import { addWorktree, inspectWorkspace } from '../git/repo.ts';
+import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
 import { validateSeedBundle, writeSeed } from '../interview/sink.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import type { ScriptedReplyInput } from './fake-model.ts';
@@ -23,7 +24,8 @@ export async function makePreparedSession(store: SessionStore, repo: string, pre
   if (!info.root || !info.head) throw new Error(`${repo} is not a repo with commits`);
   const created = store.create({ source: info.root, brief: 'test feature', baseBranch: info.branch, baseSha: info.head, status: 'interviewing' });
   const id = created.session_id;
-  await addWorktree(info.root, created.worktree, created.branch, info.head);
+  const gitDirs = await addWorktree(info.root, created.worktree, created.branch, info.head);
+  store.updateCheckpoint(id, () => gitDirs);
   const bundle = {
     prd_entries: tasks.map((t) => ({
       id: t.id,
@@ -45,7 +47,7 @@ export async function makePreparedSession(store: SessionStore, repo: string, pre
     worktree: created.worktree,
     meta: { interviewer_model: 'test', started_at: now, ended_at: now, tokens: { prompt: 0, completion: 0, total: 0 }, cost_usd: 0, checks_preset: preset },
   });
-  await commitAll(created.worktree, `seed: ${tasks.length} task(s)`, undefined, { paths: Object.keys(meta.locked_tests) });
+  await commitAll(await worktreeRefOf(store.readCheckpoint(id)), `seed: ${tasks.length} task(s)`, undefined, { paths: Object.keys(meta.locked_tests) });
   store.updateCheckpoint(id, () => ({ checks_preset: preset, title: 'test feature' }));
   store.setStatus(id, 'prepared');
   return id;

@@ -49,6 +49,8 @@ export function stopInWords(reason: StopReason, ctx: StopContext): string {
       return `stopped: ${task} never submitted its work, even after reminders`;
     case 'provider_failure':
       return `stopped: the model provider kept failing during ${task}`;
+    case 'git_tampered':
+      return `stopped: during ${task} the worktree's git metadata was changed, so Tilth ran no git there${ctx.lastError ? ` — ${ctx.lastError}` : ''}`;
     case 'interrupted':
       return 'stopped: interrupted (Stop was pressed or the server shut down)';
     case 'crash':

@@ -1,7 +1,7 @@
 /**
- * The one way Tilth runs a command it does not control (tests, lint, the worker's shell):
- * its own process group, a timeout, an abort signal, capped output, and everything it started
- * killed when it ends. Built on execa.
+ * The bounded runner under untrusted.ts: its own process group, a timeout, an abort signal,
+ * capped output, and everything it started killed when it ends. Built on execa. Only proc/ calls
+ * it; everything else goes through runUntrusted, which adds the sandbox policy.
  */
 import { execa } from 'execa';
 
@@ -53,6 +53,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Drop inherited secrets (isSecretEnvName) — for the worker's shell and the checks. */
   scrubSecrets?: boolean;
+  /** Started with the process: may call `stop` to end it early; returns its own cleanup. */
+  watch?: (pid: number, stop: () => void) => () => void;
 }
 
 /**
@@ -104,12 +106,14 @@ export async function runBounded(cmd: Command, options: RunOptions): Promise<Run
   }, options.timeoutMs);
   options.signal?.addEventListener('abort', stop, { once: true });
   if (pid !== undefined) liveGroups.add(pid);
+  const unwatch = pid !== undefined && options.watch ? options.watch(pid, stop) : undefined;
   try {
     const result = await subprocess;
     const neverRan = pid === undefined || (result.failed && result.exitCode === undefined && result.signal === undefined && !result.isMaxBuffer);
     const spawnError = neverRan ? ('originalMessage' in result && typeof result.originalMessage === 'string' ? result.originalMessage : (result.shortMessage ?? 'unknown error')) : null;
     return { exitCode: result.exitCode ?? null, output: typeof result.all === 'string' ? result.all : '', timedOut, spawnError };
   } finally {
+    unwatch?.();
     clearTimeout(timer);
     if (killTimer) clearTimeout(killTimer);
     options.signal?.removeEventListener('abort', stop);

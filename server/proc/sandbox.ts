@@ -1,17 +1,20 @@
 /**
- * The shell sandbox (SPEC §6): when bubblewrap works on this machine, the worker's `bash` and the
- * checks run inside it — the root filesystem read-only, the worktree writable, a private `/tmp`,
- * the sessions root and the Tilth home hidden, no network unless the session allows it, and a
- * private process table. When it does not work, `detectSandbox` says why, plainly, for the UI.
+ * The shell sandbox (SPEC §6, §14): when bubblewrap works on this machine, every untrusted command
+ * (see untrusted.ts) runs inside it — the root filesystem read-only, the worktree writable, its
+ * git metadata read-only, a private `/tmp`, the protected folders (sessions root, Tilth home)
+ * hidden, no network unless the session allows it, a private process table, and a process cap.
+ * When it does not work, `detectSandbox` says why, plainly, for the UI.
  *
  * What it does not confine: the rest of the filesystem stays readable (a home directory's
- * dotfiles included), and a Unix socket on it (say, Docker's) can still be reached. The
- * environment is scrubbed of secrets separately (runBounded's `scrubSecrets`).
+ * dotfiles included), and a Unix socket on it (say, Docker's) can still be reached.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Command } from './command-runner.ts';
+import type { GitDirs } from '../git/worktree-git.ts';
+import { detectProcessCap, type ProcessCapInfo } from './process-cap.ts';
+import { findOnPath } from './which.ts';
+import type { Command } from './runner.ts';
 
 export interface SandboxInfo {
   available: boolean;
@@ -20,6 +23,8 @@ export interface SandboxInfo {
   version: string | null;
   /** One plain sentence for the settings page and the startup banner. */
   detail: string;
+  /** How the process cap is enforced (null when there is no sandbox). */
+  processCap: ProcessCapInfo | null;
 }
 
 /** `auto` uses bubblewrap when it works here; `off` never does (TILTH_SANDBOX). */
@@ -32,11 +37,10 @@ export interface SandboxPolicy {
   hide: string[];
   /** false: a private network namespace, where not even the host's loopback is reachable. */
   network: boolean;
-  /**
-   * The worktree's git metadata (see gitBinds): shown even when it lies under a hidden or private
-   * folder, with only the worktree's own index and the object store writable.
-   */
-  git?: { commonDir: string; worktreeGitDir: string } | null;
+  /** The worktree's git metadata as recorded at prep: shown, read-only, even under a hidden folder. */
+  git: GitDirs | null;
+  /** The process cap as detected (rlimit mode adds prlimit inside the sandbox's user namespace). */
+  processCap: ProcessCapInfo | null;
 }
 
 const TRIAL_TIMEOUT_MS = 5_000;
@@ -65,7 +69,7 @@ export function detectSandbox(mode: SandboxMode = configuredMode ?? modeFromEnv(
 
 function detect(mode: SandboxMode): SandboxInfo {
   if (mode === 'off') {
-    return { available: false, tool: null, version: null, detail: "the shell sandbox is turned off (TILTH_SANDBOX=off), so the worker's shell and the checks run unsandboxed." };
+    return { available: false, tool: null, version: null, processCap: null, detail: "the shell sandbox is turned off (TILTH_SANDBOX=off), so the worker's shell and the checks run unsandboxed." };
   }
   const bwrap = findOnPath('bwrap');
   if (bwrap === null) {
@@ -73,6 +77,7 @@ function detect(mode: SandboxMode): SandboxInfo {
       available: false,
       tool: null,
       version: null,
+      processCap: null,
       detail: "bubblewrap (bwrap) is not installed, so the worker's shell runs unsandboxed. Install it with: apt-get install -y bubblewrap",
     };
   }
@@ -87,29 +92,27 @@ function detect(mode: SandboxMode): SandboxInfo {
   });
   if (trial.error || trial.status !== 0) {
     const why = trial.error ? trial.error.message : (trial.stderr ?? '').trim().split('\n').slice(0, 3).join(' ').slice(0, 300) || `exit ${trial.status ?? trial.signal}`;
-    return { available: false, tool: null, version, detail: `bwrap is installed but cannot create a sandbox here, so the worker's shell runs unsandboxed: ${why}` };
+    return { available: false, tool: null, version, processCap: null, detail: `bwrap is installed but cannot create a sandbox here, so the worker's shell runs unsandboxed: ${why}` };
   }
+  let processCap = detectProcessCap();
+  if (processCap.mode === 'rlimit') {
+    // The cap needs a user namespace of the sandbox's own (see process-cap.ts): prove it works.
+    const userTrial = spawnSync(bwrap, [...baseArgs(), '--unshare-user', '--unshare-pid', '--die-with-parent', '--', processCap.prlimit!, `--nproc=${processCap.limit}:${processCap.limit}`, '--', 'true'], {
+      timeout: TRIAL_TIMEOUT_MS,
+      stdio: 'ignore',
+    });
+    if (userTrial.error || userTrial.status !== 0) processCap = { ...processCap, mode: 'watchdog', prlimit: null };
+  }
+  const capWords = { cgroup: 'a pids cgroup', rlimit: 'an RLIMIT_NPROC in its own user namespace', watchdog: 'a watchdog' }[processCap.mode];
   return {
     available: true,
     tool: 'bwrap',
     version,
-    detail: `bubblewrap${version ? ` ${version}` : ''}: the worker's shell and the checks see a read-only system, a writable worktree, a private /tmp and no network unless the session allows it.`,
+    processCap,
+    detail: `bubblewrap${version ? ` ${version}` : ''}: the worker's shell and the checks see a read-only system, a writable worktree, read-only git metadata, a private /tmp, no network unless the session allows it, and at most ${processCap.processes} processes (${capWords}, with a watchdog).`,
   };
 }
 
-function findOnPath(program: string): string | null {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (dir === '') continue;
-    const candidate = path.join(dir, program);
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      if (fs.statSync(candidate).isFile()) return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return null;
-}
 
 function baseArgs(): string[] {
   return ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
@@ -124,18 +127,20 @@ function hideArgs(target: string): string[] {
   return fs.statSync(target).isDirectory() ? ['--tmpfs', target] : ['--ro-bind', '/dev/null', target];
 }
 
+
 /**
  * `cmd` wrapped in bwrap under `policy`. Mounts apply in order, so the order is the design:
- * root read-only, a fresh /dev and /proc, an empty /tmp, then the hidden folders, and only then
- * the worktree, bound writable on top — it usually lives under the sessions root (hidden) and, in
- * tests, under /tmp. A hidden folder inside the worktree is applied after the bind, or the bind
- * would uncover it. Paths are real paths: bwrap mounts what the kernel resolves, and a symlinked
- * hide would otherwise leave its target visible.
+ * root read-only, a fresh /dev and /proc, an empty /tmp, then the hidden folders, then the git
+ * metadata read-only, and only then the worktree, bound writable on top — it usually lives under
+ * the sessions root (hidden) and, in tests, under /tmp. The worktree's `.git` pointer file is
+ * bound read-only over itself, and a hidden folder inside the worktree is applied after the
+ * worktree bind, or the bind would uncover it. Paths are real paths: bwrap mounts what the
+ * kernel resolves, and a symlinked hide would otherwise leave its target visible.
  *
- * The worktree's git metadata lives in the source repository's `.git`. It is bound read-only
- * (so it is there even when the source repo sits under /tmp), except the worktree's own folder
- * (index, HEAD) and the object store: `git add`, `git checkout -- <file>` and `git diff` work,
- * while refs stay read-only, so commits and branch moves are the engine's alone.
+ * Git metadata: the worktree's git dir and the repository's common dir (objects, refs, config,
+ * hooks) are read-only, so `git status`, `diff`, `log` and `show` work while nothing the command
+ * does can change what the harness's git reads, run a hook, or damage the user's repository.
+ * Commits and branch moves are the engine's alone.
  *
  * Killing: runBounded starts bwrap as a process-group leader and signals the group. With
  * `--unshare-pid` the command runs under bwrap's own init in a new PID namespace, and
@@ -160,16 +165,24 @@ export function sandboxCommand(cmd: Command, policy: SandboxPolicy): Command {
   for (const hide of hides.filter((h) => !isInside(h, worktree))) args.push(...hideArgs(hide));
   if (policy.git) args.push(...gitBinds(policy.git));
   args.push('--bind', worktree, worktree);
+  const pointer = path.join(worktree, '.git');
+  if (policy.git && fs.lstatSync(pointer, { throwIfNoEntry: false })?.isFile()) args.push('--ro-bind', pointer, pointer);
   for (const hide of hides.filter((h) => isInside(h, worktree))) args.push(...hideArgs(hide));
   if (!policy.network) args.push('--unshare-net');
+  const cap = policy.processCap;
+  if (cap?.mode === 'rlimit') args.push('--unshare-user');
   args.push('--unshare-pid', '--new-session', '--die-with-parent', '--chdir', worktree, '--');
-  if (cmd.kind === 'argv') return { kind: 'argv', command: 'bwrap', args: [...args, cmd.command, ...cmd.args], env: cmd.env };
-  return { kind: 'argv', command: 'bwrap', args: [...args, '/bin/sh', '-c', cmd.script], env: {} };
+  if (cap?.mode === 'rlimit' && cap.prlimit) args.push(cap.prlimit, `--nproc=${cap.limit}:${cap.limit}`, '--');
+  // bwrap by its full path: the command's own PATH (which the caller may set) is for inside.
+  const bwrap = findOnPath('bwrap') ?? 'bwrap';
+  if (cmd.kind === 'argv') return { kind: 'argv', command: bwrap, args: [...args, cmd.command, ...cmd.args], env: cmd.env };
+  return { kind: 'argv', command: bwrap, args: [...args, '/bin/sh', '-c', cmd.script], env: {} };
 }
 
-function gitBinds(git: { commonDir: string; worktreeGitDir: string }): string[] {
-  const real = (p: string) => fs.realpathSync(p);
-  const common = real(git.commonDir);
-  const objects = path.join(common, 'objects');
-  return ['--ro-bind', common, common, '--bind', objects, objects, '--bind', real(git.worktreeGitDir), real(git.worktreeGitDir)];
+function gitBinds(git: GitDirs): string[] {
+  const common = fs.realpathSync(git.commonDir);
+  const own = fs.realpathSync(git.gitDir);
+  const binds = ['--ro-bind', common, common];
+  if (!isInside(own, common)) binds.push('--ro-bind', own, own);
+  return binds;
 }

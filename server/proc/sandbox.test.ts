@@ -5,10 +5,11 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runChecks } from './checks.ts';
-import { isSecretEnvName, runBounded } from './command-runner.ts';
-import { detectSandbox, sandboxCommand, setSandboxMode, type SandboxPolicy } from './sandbox.ts';
-import { runWorkerTool } from './worker-tools.ts';
+import { runChecks } from '../engine/checks.ts';
+import { isSecretEnvName, runBounded } from './runner.ts';
+import { detectSandbox, sandboxCommand, setSandboxMode } from './sandbox.ts';
+import { protectFromUntrusted, type UntrustedScope } from './untrusted.ts';
+import { runWorkerTool } from '../engine/worker-tools.ts';
 
 const sandboxed = detectSandbox().available;
 
@@ -35,14 +36,20 @@ afterEach(() => {
   for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function policy(extra: Partial<SandboxPolicy> = {}): SandboxPolicy {
-  return { worktree, hide: [], network: false, ...extra };
+function policy(extra: Partial<UntrustedScope> = {}): UntrustedScope {
+  return { worktree, git: null, network: false, ...extra };
 }
 
-async function bash(command: string, sandbox: SandboxPolicy | null = policy(), bashTimeoutMs?: number): Promise<string> {
-  const result = await runWorkerTool('bash', { command }, { worktree: sandbox?.worktree ?? worktree, sandbox, ...(bashTimeoutMs ? { bashTimeoutMs } : {}) });
-  expect(result.blocked).toBeUndefined();
-  return result.output;
+/** The worker's bash tool on `scope`; `null` runs it with the sandbox turned off (TILTH_SANDBOX=off). */
+async function bash(command: string, scope: UntrustedScope | null = policy(), bashTimeoutMs?: number): Promise<string> {
+  if (scope === null) setSandboxMode('off');
+  try {
+    const result = await runWorkerTool('bash', { command }, { scope: scope ?? policy(), ...(bashTimeoutMs ? { bashTimeoutMs } : {}) });
+    expect(result.blocked).toBeUndefined();
+    return result.output;
+  } finally {
+    if (scope === null) setSandboxMode('auto');
+  }
 }
 
 function processesMatching(marker: string): string[] {
@@ -83,7 +90,7 @@ describe.skipIf(!sandboxed)('the worker bash tool in the sandbox', () => {
     expect(fs.existsSync(path.join(outside, 'escaped.txt'))).toBe(false);
   });
 
-  it('runs the same command unconfined without a policy, so the sandbox is what stops the write', async () => {
+  it('runs the same command unconfined with the sandbox off, so the sandbox is what stops the write', async () => {
     const out = await bash(`echo outside > ${outside}/escaped.txt`, null);
     expect(out).toMatch(/\[exit 0\]$/);
     expect(fs.existsSync(path.join(outside, 'escaped.txt'))).toBe(true);
@@ -122,9 +129,11 @@ describe.skipIf(!sandboxed)('the worker bash tool in the sandbox', () => {
     fs.mkdirSync(own, { recursive: true });
     fs.writeFileSync(path.join(sessions, 'mine', 'events.jsonl'), 'own-session-log\n');
 
+    // Registered as a session store and the config register theirs; no caller passes them.
+    for (const folder of [sessions, home, path.join(outside, 'does-not-exist')]) protectFromUntrusted(folder);
     const out = await bash(
       `cat ${home}/.env; cat ${sessions}/other/checkpoint.json; cat ${sessions}/mine/events.jsonl; ls -A ${sessions}; echo ok > done.txt && cat done.txt`,
-      { worktree: own, hide: [sessions, home, path.join(outside, 'does-not-exist')], network: false },
+      policy({ worktree: own }),
     );
     expect(out).not.toMatch(/sk-hidden-in-dotenv|another-session|own-session-log/);
     expect(out).toMatch(/^mine$/m); // only the path down to the worktree exists in the sandbox
@@ -198,7 +207,7 @@ describe.skipIf(!sandboxed)('the checks in the sandbox', () => {
     process.env.TILTH_API_KEY = 'sk-tilth-secret-6';
     try {
       const r = await runChecks({
-        worktree,
+        scope: policy(),
         preset: 'custom',
         customChecks: {
           test: `echo testing {files} > report.txt; echo "key=[$TILTH_API_KEY]"; echo x > ${outside}/from-test.txt`,
@@ -207,7 +216,6 @@ describe.skipIf(!sandboxed)('the checks in the sandbox', () => {
         testFiles: ['tests/t001_a.test.js'],
         changedFiles: ['src/a.js'],
         lockedTests: {},
-        sandbox: policy(),
       });
       expect(r.results.map((x) => [x.name, x.passed])).toEqual([
         ['acceptance', false],
@@ -228,7 +236,7 @@ describe('sandboxCommand', () => {
   it('binds the worktree after /tmp and the hidden folders, and keeps a hidden folder inside the worktree hidden', () => {
     const inner = path.join(worktree, 'private');
     fs.mkdirSync(inner);
-    const cmd = sandboxCommand({ kind: 'shell', script: 'true' }, { worktree, hide: [outside, inner], network: true });
+    const cmd = sandboxCommand({ kind: 'shell', script: 'true' }, { worktree, hide: [outside, inner], network: true, git: null, processCap: null });
     expect(cmd.kind).toBe('argv');
     const args = cmd.kind === 'argv' ? cmd.args.join(' ') : '';
     const at = (s: string) => args.indexOf(s);

@@ -1,0 +1,119 @@
+/**
+ * The one way Tilth runs code it does not control (SPEC §14): the worker's `bash`, the checks,
+ * the seed's contract check, the merge preview's tests. Every such run gets the whole policy, and
+ * the caller can only say *where* (the worktree, its git dirs, whether the session allows the
+ * network) and *how long* — so a new caller cannot forget a part of it:
+ * - the environment is scrubbed of secrets (API keys, the access token, anything named like a
+ *   credential);
+ * - where bubblewrap works: the root read-only, the worktree writable, its git metadata
+ *   read-only, a private /tmp and process table, no network unless allowed, and every protected
+ *   folder hidden — each session store's root and the Tilth home register themselves here when
+ *   they are set up, so no caller has to pass them;
+ * - the process cap (process-cap.ts), with a watchdog that stops the command at the cap;
+ * - a time limit and an abort signal, with the whole process tree killed at the end (runner.ts).
+ */
+import path from 'node:path';
+import type { GitDirs } from '../git/worktree-git.ts';
+import { CgroupSlot, watchProcessCap } from './process-cap.ts';
+import { runBounded, type Command, type RunResult } from './runner.ts';
+import { detectSandbox, sandboxCommand } from './sandbox.ts';
+
+export type { Command } from './runner.ts';
+
+/** Where an untrusted command runs. */
+export interface UntrustedScope {
+  /** The one writable folder; the command runs in it. */
+  worktree: string;
+  /** The worktree's git metadata as recorded at prep, shown read-only; null when it is not a session worktree. */
+  git: GitDirs | null;
+  /** The session allows the network (off unless the user turned it on for the run). */
+  network: boolean;
+}
+
+export interface UntrustedOptions {
+  timeoutMs: number;
+  signal?: AbortSignal | undefined;
+  /** Added to the scrubbed environment (never secrets: PAGER, GIT_TERMINAL_PROMPT, …). */
+  env?: Record<string, string>;
+}
+
+export interface UntrustedResult extends RunResult {
+  /** It ran inside the sandbox (false: bubblewrap is missing or turned off). */
+  sandboxed: boolean;
+  /** Stopped because it reached the process cap; `processLimit` says what the cap was. */
+  processCapHit: boolean;
+  processLimit: number | null;
+}
+
+const protectedPaths = new Set<string>();
+
+/**
+ * Hides `folder` from every untrusted command from now on (a sessions root, the Tilth home).
+ * Called where those folders are set up, so the policy cannot be forgotten by a caller.
+ */
+export function protectFromUntrusted(folder: string): void {
+  protectedPaths.add(path.resolve(folder));
+}
+
+export function protectedFolders(): string[] {
+  return [...protectedPaths];
+}
+
+export async function runUntrusted(cmd: Command, scope: UntrustedScope, options: UntrustedOptions): Promise<UntrustedResult> {
+  const sandbox = detectSandbox();
+  const cap = sandbox.available ? sandbox.processCap : null;
+  let slot: CgroupSlot | null = null;
+  let command = cmd;
+  if (sandbox.available) {
+    command = sandboxCommand(cmd, { worktree: scope.worktree, hide: protectedFolders(), network: scope.network, git: scope.git, processCap: cap });
+    if (cap?.mode === 'cgroup' && cap.cgroupParent && command.kind === 'argv') {
+      try {
+        slot = new CgroupSlot(cap.cgroupParent, cap.limit);
+        const [file, ...prefix] = slot.joinPrefix();
+        command = { kind: 'argv', command: file!, args: [...prefix, command.command, ...command.args], env: command.env };
+      } catch {
+        slot = null; // the watchdog still counts the namespace's processes
+      }
+    }
+  }
+  let processCapHit = false;
+  try {
+    const result = await runBounded(command, {
+      cwd: scope.worktree,
+      timeoutMs: options.timeoutMs,
+      env: options.env ?? {},
+      scrubSecrets: true,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(cap
+        ? {
+            watch: (pid: number, stop: () => void) =>
+              watchProcessCap(pid, cap, slot, () => {
+                processCapHit = true;
+                stop();
+              }),
+          }
+        : {}),
+    });
+    return { ...notStarted(result, sandbox.available), sandboxed: sandbox.available, processCapHit, processLimit: cap?.processes ?? null };
+  } finally {
+    await slot?.remove();
+  }
+}
+
+/**
+ * In the sandbox the command is started by bwrap, so a program that is not installed is not a
+ * spawn error but bwrap's own `execvp` message and exit 1. Said the same way either way, so the
+ * callers' "install it" advice works with and without the sandbox.
+ */
+function notStarted(result: RunResult, sandboxed: boolean): RunResult {
+  if (!sandboxed || result.exitCode !== 1) return result;
+  const failed = /^bwrap: execvp (.+?): (.+)$/m.exec(result.output);
+  if (!failed || result.output.trim() !== failed[0].trim()) return result;
+  const code = failed[2] === 'No such file or directory' ? 'ENOENT' : failed[2] === 'Permission denied' ? 'EACCES' : failed[2];
+  return { ...result, exitCode: null, spawnError: `spawn ${failed[1]} ${code}` };
+}
+
+/** The line a tool or check adds to its output when the process cap stopped the command. */
+export function processCapNote(result: UntrustedResult): string | null {
+  return result.processCapHit ? `(stopped: the command reached the sandbox's cap of ${result.processLimit} processes; everything it started was killed)` : null;
+}
