@@ -79,15 +79,55 @@ function checkPattern(pattern: unknown): asserts pattern is string {
   }
 }
 
+/** Bytes a read_file reads at most: a UTF-16 unit takes at most 3 UTF-8 bytes, so this always
+ * decodes to more than MAX_READ_CHARS whole characters, and a character cut by the read's end
+ * falls past the part that is kept. */
+const MAX_READ_BYTES = MAX_READ_CHARS * 3 + 3;
+/** The bytes binary detection looks at. */
+const SNIFF_BYTES = 8000;
+
 export function readFile(root: ConfinedRoot, rel: string): string {
   const real = root.resolve(rel);
   const stat = fs.statSync(real);
   if (stat.isDirectory()) throw new ToolError(`${rel} is a folder; use glob to list it`);
   if (!stat.isFile()) throw new ToolError(`${rel} is not a regular file`); // a FIFO would block forever
-  const buf = fs.readFileSync(real);
-  if (buf.subarray(0, 8000).includes(0)) return `(${rel} is a binary file of ${buf.length} bytes)`;
-  const text = buf.toString('utf8');
-  return text.length > MAX_READ_CHARS ? `${text.slice(0, MAX_READ_CHARS)}\n... [truncated: ${text.length} chars in all]` : text;
+  // Only the head is read: a model's read of a 1.5 GB file must not put 1.5 GB in server memory.
+  const { head, size, whole } = readHead(real, MAX_READ_BYTES);
+  if (head.subarray(0, SNIFF_BYTES).includes(0)) return `(${rel} is a binary file of ${size} bytes)`;
+  const text = head.toString('utf8');
+  if (text.length <= MAX_READ_CHARS && whole) return text;
+  let cut = MAX_READ_CHARS;
+  const last = text.charCodeAt(cut - 1);
+  if (last >= 0xd800 && last <= 0xdbff) cut--; // never split a surrogate pair
+  return `${text.slice(0, cut)}\n... [truncated: ${whole ? `${text.length} chars` : `${size} bytes`} in all]`;
+}
+
+/**
+ * At most `maxBytes` from the start of a file, its size, and whether that is all of it — never
+ * more in memory, however large the file is. Size and bytes come from the same open file, and it
+ * is opened non-blocking, so a FIFO swapped in after the caller's stat cannot hang the server.
+ */
+export function readHead(abs: string, maxBytes: number): { head: Buffer; size: number; whole: boolean } {
+  const fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) throw new ToolError('not a regular file');
+    // One byte past the limit tells "exactly maxBytes" from "more than maxBytes" (the file may grow).
+    const buf = Buffer.alloc(Math.min(stat.size, maxBytes) + 1);
+    let length = 0;
+    let whole = false;
+    while (length < buf.length) {
+      const n = fs.readSync(fd, buf, length, buf.length - length, length);
+      if (n === 0) {
+        whole = true;
+        break;
+      }
+      length += n;
+    }
+    return { head: buf.subarray(0, Math.min(length, maxBytes)), size: Math.max(stat.size, length), whole };
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 export async function globTool(root: ConfinedRoot, pattern: string): Promise<string> {
