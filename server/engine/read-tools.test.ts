@@ -60,6 +60,44 @@ describe('read tools confined to a root', () => {
   });
 });
 
+describe('grep off the event loop', () => {
+  const catastrophic = `${'a'.repeat(30)}!`; // /(a+)+$/ backtracks ~2^30 times on this line
+
+  it('stops a catastrophic pattern at its deadline with a message, and the next grep still works', async () => {
+    fs.writeFileSync(path.join(repo, 'src', 'slow.txt'), `${catastrophic}\nfine\n`);
+    const started = performance.now();
+    const slow = grepTool(root, '(a+)+$', '**/*', { timeoutMs: 1000 });
+    const meanwhile = await grepTool(root, 'secret-word'); // a concurrent grep is not held up
+    expect(meanwhile).toBe('src/todo.js:2: // secret-word inside');
+    expect(performance.now() - started).toBeLessThan(1000);
+    await expect(slow).rejects.toThrow(ToolError);
+    await expect(slow).rejects.toThrow(
+      'the pattern took longer than 1 s over 3 files and was stopped; simplify it (avoid nested quantifiers like (a+)+) or narrow path_glob',
+    );
+    expect(await grepTool(root, 'fine')).toBe('src/slow.txt:2: fine');
+    expect(await grepTool(root, 'secret-word')).toBe('src/todo.js:2: // secret-word inside');
+  });
+
+  it('keeps the output format: long lines cut with a mark, results capped with a count', async () => {
+    fs.writeFileSync(path.join(repo, 'many.txt'), Array.from({ length: 205 }, (_, i) => `hit ${i}`).join('\n'));
+    fs.writeFileSync(path.join(repo, 'long.txt'), `${'y'.repeat(400)}hit\n`);
+    const out = (await grepTool(root, 'hit')).split('\n');
+    expect(out[0]).toBe(`long.txt:1: ${'y'.repeat(300)}…`);
+    expect(out[1]).toBe('many.txt:1: hit 0');
+    expect(out).toHaveLength(201);
+    expect(out[200]).toBe('... [6 more matches not shown]');
+  });
+
+  it('skips binary files and files over 1 MB, however large, without reading them', async () => {
+    fs.writeFileSync(path.join(repo, 'bin.dat'), Buffer.from('needle\0needle'));
+    fs.writeFileSync(path.join(repo, 'edge.txt'), `needle\n${'z'.repeat(1_000_000 - 7)}`); // exactly 1 MB: searched
+    fs.writeFileSync(path.join(repo, 'over.txt'), `needle\n${'z'.repeat(1_000_000 - 6)}`);
+    fs.writeFileSync(path.join(repo, 'huge.txt'), 'needle\n');
+    fs.truncateSync(path.join(repo, 'huge.txt'), 1.5 * 1024 ** 3);
+    expect(await grepTool(root, 'needle')).toBe('edge.txt:1: needle');
+  });
+});
+
 describe('read_file on large files', () => {
   const GB = 1024 ** 3;
 

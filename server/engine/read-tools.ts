@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { glob as globFiles } from 'tinyglobby';
+import { searchOffThread } from './grep-search.ts';
 
 export const MAX_READ_CHARS = 50_000;
 export const MAX_RESULTS = 200;
@@ -137,32 +138,39 @@ export async function globTool(root: ConfinedRoot, pattern: string): Promise<str
   return shown.join('\n') + (files.length > MAX_RESULTS ? `\n... [${files.length - MAX_RESULTS} more not shown]` : '');
 }
 
-export async function grepTool(root: ConfinedRoot, pattern: string, pathGlob = '**/*'): Promise<string> {
+/** How long one grep may search before it is stopped (grep-search.ts). */
+export const GREP_TIMEOUT_MS = 10_000;
+
+/**
+ * The regex search runs in a worker thread with a deadline (grep-search.ts): the pattern is the
+ * model's, and a backtracking one must not stall the server. Listing and confinement stay here.
+ */
+export async function grepTool(root: ConfinedRoot, pattern: string, pathGlob = '**/*', options: { timeoutMs?: number } = {}): Promise<string> {
   if (typeof pattern !== 'string' || pattern === '') throw new ToolError('pattern must be a non-empty regular expression');
-  let regex: RegExp;
   try {
-    regex = new RegExp(pattern);
+    new RegExp(pattern);
   } catch (err) {
     throw new ToolError(`pattern is not a valid regular expression: ${(err as Error).message}`);
   }
-  const hits: string[] = [];
-  let more = 0;
-  for (const rel of await root.files(pathGlob)) {
-    const abs = path.join(root.real, rel);
-    if (fs.statSync(abs).size > MAX_GREP_FILE_BYTES) continue;
-    const buf = fs.readFileSync(abs);
-    if (buf.subarray(0, 8000).includes(0)) continue;
-    const lines = buf.toString('utf8').split('\n');
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i]!;
-      if (!regex.test(line)) continue;
-      if (hits.length >= MAX_RESULTS) {
-        more++;
-        continue;
-      }
-      hits.push(`${rel}:${i + 1}: ${line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line}`);
-    }
+  const files = await root.files(pathGlob);
+  const timeoutMs = options.timeoutMs ?? GREP_TIMEOUT_MS;
+  const result = await searchOffThread(
+    {
+      pattern,
+      files: files.map((rel) => path.join(root.real, rel)),
+      maxFileBytes: MAX_GREP_FILE_BYTES,
+      sniffBytes: SNIFF_BYTES,
+      maxResults: MAX_RESULTS,
+      maxLineChars: MAX_LINE_CHARS,
+    },
+    timeoutMs,
+  );
+  if (result.timedOut) {
+    throw new ToolError(
+      `the pattern took longer than ${timeoutMs / 1000} s over ${files.length} files and was stopped; simplify it (avoid nested quantifiers like (a+)+) or narrow path_glob`,
+    );
   }
-  if (hits.length === 0) return `(no matches for /${pattern}/ in ${pathGlob})`;
-  return hits.join('\n') + (more > 0 ? `\n... [${more} more matches not shown]` : '');
+  if (result.hits.length === 0) return `(no matches for /${pattern}/ in ${pathGlob})`;
+  const hits = result.hits.map(([f, n, line]) => `${files[f]}:${n}: ${line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line}`);
+  return hits.join('\n') + (result.more > 0 ? `\n... [${result.more} more matches not shown]` : '');
 }

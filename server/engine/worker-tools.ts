@@ -39,6 +39,8 @@ export interface WorkerToolContext {
   worktree: string;
   signal?: AbortSignal;
   bashTimeoutMs?: number;
+  /** How long a grep may search (default GREP_TIMEOUT_MS); tests shorten it. */
+  grepTimeoutMs?: number;
   /** Run `bash` in the shell sandbox when bwrap works here; null or absent runs it unconfined. */
   sandbox?: SandboxPolicy | null;
 }
@@ -106,7 +108,8 @@ async function dispatch(tool: WorkerToolName, args: Record<string, unknown>, ctx
     case 'grep': {
       const pathGlob = args.path_glob;
       if (pathGlob !== undefined && pathGlob !== null && typeof pathGlob !== 'string') throw new ToolError("'path_glob' must be a string");
-      return grepTool(root, args.pattern as string, typeof pathGlob === 'string' && pathGlob.trim() !== '' ? pathGlob : '**/*');
+      const options = ctx.grepTimeoutMs !== undefined ? { timeoutMs: ctx.grepTimeoutMs } : {};
+      return grepTool(root, args.pattern as string, typeof pathGlob === 'string' && pathGlob.trim() !== '' ? pathGlob : '**/*', options);
     }
   }
 }
