@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setSandboxMode } from '../proc/sandbox.ts';
 import { tempDir } from '../testing/test-app.ts';
-import { MAX_BASH_OUTPUT_CHARS, MAX_WRITE_CHARS, runWorkerTool, workerToolSchemas } from './worker-tools.ts';
+import { MAX_BASH_OUTPUT_CHARS, MAX_EDIT_BYTES, MAX_WRITE_CHARS, runWorkerTool, workerToolSchemas } from './worker-tools.ts';
 
 let base: string;
 let wt: string;
@@ -81,6 +81,22 @@ describe('file tools', () => {
     expect(await out('edit_file', { path: 'src/app.js', old_string: 'x', new_string: 'x' })).toBe('ERROR: old_string and new_string are identical');
     expect(await out('edit_file', { path: 'missing.js', old_string: 'x', new_string: 'y' })).toBe('ERROR: not a file: missing.js');
     expect(await out('edit_file', { path: 'src', old_string: 'x', new_string: 'y' })).toBe('ERROR: not a file: src');
+  });
+
+  it('edit_file refuses a file over MAX_EDIT_BYTES, pointing to bash, and edits one under it as before', async () => {
+    const big = path.join(wt, 'big.txt');
+    fs.writeFileSync(big, `anchor\n${'x'.repeat(MAX_EDIT_BYTES - 6)}`); // one byte over
+    const refused = `ERROR: big.txt is ${MAX_EDIT_BYTES + 1} bytes; edit_file works on files up to 1048576 bytes (1 MiB). For a large file use bash, e.g. sed -i 's/old/new/' big.txt`;
+    expect(await out('edit_file', { path: 'big.txt', old_string: 'anchor', new_string: 'changed' })).toBe(refused);
+    expect(fs.readFileSync(big, 'utf8').startsWith('anchor\n')).toBe(true);
+    fs.truncateSync(big, 1024 ** 3); // a sparse 1 GiB file is refused from its size alone
+    expect(await out('edit_file', { path: 'big.txt', old_string: 'anchor', new_string: 'changed' })).toBe(refused.replace(String(MAX_EDIT_BYTES + 1), String(1024 ** 3)));
+
+    fs.writeFileSync(big, `anchor\n${'x'.repeat(MAX_EDIT_BYTES - 7)}`); // exactly at the limit: read, then the write cap speaks
+    expect(await out('edit_file', { path: 'big.txt', old_string: 'anchor', new_string: 'changed' })).toBe(`ERROR: the edited file would exceed ${MAX_WRITE_CHARS} chars; split the work.`);
+    fs.writeFileSync(big, `anchor\n${'x'.repeat(150_000)}`);
+    expect(await out('edit_file', { path: 'big.txt', old_string: 'anchor', new_string: 'changed' })).toBe('edited big.txt (-6 +7 chars)');
+    expect(fs.readFileSync(big, 'utf8')).toBe(`changed\n${'x'.repeat(150_000)}`);
   });
 
   it('write_file argument errors and the size cap', async () => {

@@ -17,10 +17,15 @@ import type { ChatCompletionTool } from 'openai/resources/chat/completions';
 import { writeFileAtomic } from '../store/atomic.ts';
 import { processCapNote, runUntrusted, type Command, type UntrustedScope } from '../proc/untrusted.ts';
 import { checkToolCall } from './guard.ts';
-import { ConfinedRoot, globTool, grepTool, readFile, ToolError } from './read-tools.ts';
+import { ConfinedRoot, globTool, grepTool, readFile, readHead, ToolError } from './read-tools.ts';
 import { functionTool, readToolSchemas } from './tool-schema.ts';
 
 export const MAX_WRITE_CHARS = 200_000;
+/**
+ * The largest file edit_file reads: the edit needs the whole text in server memory, so a model
+ * pointing it at a huge file would stall the server. Larger files are edited with bash (sed).
+ */
+export const MAX_EDIT_BYTES = 1024 * 1024;
 /** bash output kept for the model (reference `MAX_OUTPUT_CHARS`). */
 export const MAX_BASH_OUTPUT_CHARS = 8_000;
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
@@ -33,6 +38,8 @@ export interface WorkerToolContext {
   scope: UntrustedScope;
   signal?: AbortSignal;
   bashTimeoutMs?: number;
+  /** How long a grep may search (default GREP_TIMEOUT_MS); tests shorten it. */
+  grepTimeoutMs?: number;
 }
 
 export interface WorkerToolResult {
@@ -98,7 +105,8 @@ async function dispatch(tool: WorkerToolName, args: Record<string, unknown>, ctx
     case 'grep': {
       const pathGlob = args.path_glob;
       if (pathGlob !== undefined && pathGlob !== null && typeof pathGlob !== 'string') throw new ToolError("'path_glob' must be a string");
-      return grepTool(root, args.pattern as string, typeof pathGlob === 'string' && pathGlob.trim() !== '' ? pathGlob : '**/*');
+      const options = ctx.grepTimeoutMs !== undefined ? { timeoutMs: ctx.grepTimeoutMs } : {};
+      return grepTool(root, args.pattern as string, typeof pathGlob === 'string' && pathGlob.trim() !== '' ? pathGlob : '**/*', options);
     }
   }
 }
@@ -230,7 +238,11 @@ function editFileTool(root: ConfinedRoot, args: Record<string, unknown>): string
     return `ERROR: not a file: ${rel}`;
   }
   if (!stat.isFile()) return `ERROR: not a file: ${rel}`;
-  const buf = fs.readFileSync(target);
+  const tooLarge = (size: number) =>
+    `ERROR: ${rel} is ${size} bytes; edit_file works on files up to ${MAX_EDIT_BYTES} bytes (1 MiB). For a large file use bash, e.g. sed -i 's/old/new/' ${rel}`;
+  if (stat.size > MAX_EDIT_BYTES) return tooLarge(stat.size);
+  const { head: buf, size, whole } = readHead(target, MAX_EDIT_BYTES);
+  if (!whole) return tooLarge(size); // it grew past the limit since the stat
   if (buf.subarray(0, 8000).includes(0)) return `ERROR: ${rel} is a binary file; edit_file works on text`;
   const text = buf.toString('utf8');
   const first = text.indexOf(oldString);
@@ -268,7 +280,7 @@ export function workerToolSchemas(): ChatCompletionTool[] {
     }),
     fn(
       'edit_file',
-      'Replace exactly one occurrence of old_string with new_string in a file. old_string must match exactly one place; include enough surrounding lines to make it unique.',
+      'Replace exactly one occurrence of old_string with new_string in a file. old_string must match exactly one place; include enough surrounding lines to make it unique. Works on files up to 1 MiB; edit larger ones with bash (sed).',
       {
         type: 'object',
         properties: {
