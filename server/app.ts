@@ -3,9 +3,10 @@
  * routes — and never listens. Tests drive it with `inject` / `injectWS`; `start.ts` listens.
  */
 import fastifyWebsocket from '@fastify/websocket';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { ErrorBody } from '../shared/api.ts';
-import { AppError, ValidationError } from './errors.ts';
+import { answerClientError, BODY_LIMIT_BYTES, toErrorReply } from './error-replies.ts';
+import { ValidationError } from './errors.ts';
 import type { DemoService } from './demo/demo.ts';
 import type { InterviewDeps } from './interview/engine.ts';
 import type { RunQueue } from './jobs/run-queue.ts';
@@ -45,8 +46,7 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
 }
 
-/** Request bodies are small JSON documents; seeds with test files are the largest. */
-export const BODY_LIMIT_BYTES = 1024 * 1024;
+export { BODY_LIMIT_BYTES } from './error-replies.ts';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -54,14 +54,36 @@ declare module 'fastify' {
   interface FastifyRequest {
     authMethod: AuthMethod | null;
   }
+  interface FastifyInstance {
+    /** Every route as registered (method, URL), for checks that must cover all of them. */
+    readonly routeTable: readonly { method: string; url: string }[];
+  }
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
+    // Node's parser refusals (431, 414, bad bytes) in our body shape rather than Node's.
+    clientErrorHandler: answerClientError,
+    // The router's refusals (a URL it cannot decode, an overlong path segment) skip the hooks, so
+    // the access checks run here first: they still come before anything else is said.
+    frameworkErrors: (error, request, reply) => {
+      try {
+        checkAccess(request, undefined);
+      } catch (refusal) {
+        sendError(refusal as FastifyError, request, reply);
+        return;
+      }
+      sendError(error, request, reply);
+    },
   });
   app.decorateRequest('authMethod', null);
+  const routeTable: { method: string; url: string }[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routeTable.push({ method, url: route.url });
+  });
   // Registered before our hooks: its own onRequest hook marks upgrade requests so that a refused
   // upgrade's socket is destroyed after the error response instead of lingering.
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
@@ -73,11 +95,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // "Is this an API request?" is decided twice, and either answer means yes: from the route the
   // router actually matched (so `/%61pi/x` or an absolute-form target cannot route to an API
   // handler unchecked), and from the decoded path (so unmatched API paths are checked too).
-  app.addHook('onRequest', async (request) => {
-    checkHost(request.headers.host, deps.security);
+  function checkAccess(request: FastifyRequest, route: string | undefined): void {
+    checkHost(request.raw.rawHeaders, deps.security);
     const path = decodedPath(request.url);
-    const route = request.routeOptions.url;
-    const isApi = isApiPath(path) || (route !== undefined && isApiPath(route));
+    // A path that does not decode might have been an API path: it needs the token too.
+    const isApi = path === null || isApiPath(path) || (route !== undefined && isApiPath(route));
     const changesState = STATE_CHANGING.has(request.method) || request.headers.upgrade?.toLowerCase() === 'websocket';
     if (!isApi) {
       if (changesState) checkOrigin(request.headers, deps.security, null);
@@ -85,13 +107,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
     if (route !== '/api/auth') request.authMethod = authenticate(request.headers, deps.security);
     if (changesState) checkOrigin(request.headers, deps.security, request.authMethod);
+    if (path === null) throw new ValidationError('The request path is not valid percent-encoding (a % must be followed by two hex digits).');
+  }
+  app.addHook('onRequest', async (request) => checkAccess(request, request.routeOptions.url));
+
+  // Every body this API takes is a JSON object. Checked once here, after parsing and before any
+  // handler, so no route can mistake `null`, an array or a bare value for an empty object.
+  app.addHook('preValidation', async (request) => {
+    const body: unknown = request.body;
+    if (body === undefined || (typeof body === 'object' && body !== null && !Array.isArray(body))) return;
+    const given = body === null ? 'null' : Array.isArray(body) ? 'an array' : `a ${typeof body}`;
+    throw new ValidationError(`The body must be a JSON object ({...}), not ${given}.`);
   });
 
-  app.setErrorHandler(async (error: FastifyError, request, reply) => {
-    const body = toErrorBody(error);
-    if (body.status >= 500) request.log.error({ err: error }, 'request failed');
-    return reply.status(body.status).type('application/json').send({ error: body.error } satisfies ErrorBody);
-  });
+  app.setErrorHandler(async (error: FastifyError, request, reply) => sendError(error, request, reply));
 
   healthRoutes(app, deps);
   authRoutes(app, deps);
@@ -109,40 +138,24 @@ function isApiPath(path: string): boolean {
   return path === '/api' || path.startsWith('/api/');
 }
 
-/** The request path as the router sees it: decoded, slashes collapsed; odd targets refused. */
-function decodedPath(url: string): string {
+/**
+ * The request path as the router sees it: decoded, slashes collapsed; odd targets refused; null
+ * when it is not valid percent-encoding.
+ */
+function decodedPath(url: string): string | null {
   if (!url.startsWith('/')) throw new ValidationError('Request targets must be paths starting with "/".');
   const raw = url.split('?')[0] ?? '';
   let path: string;
   try {
     path = decodeURIComponent(raw);
   } catch {
-    throw new ValidationError('The request path is not valid percent-encoding.');
+    return null;
   }
   return path.replace(/\/+/g, '/').toLowerCase();
 }
 
-/** Fastify's own errors mapped to stable codes; anything unknown is a hidden 500. */
-function toErrorBody(error: FastifyError): { status: number; error: ErrorBody['error'] } {
-  if (error instanceof AppError) {
-    if (error.status >= 500 && error.code !== 'corrupt_file') {
-      return { status: error.status, error: { code: error.code, message: 'Something went wrong on the server; its log has the details.' } };
-    }
-    return { status: error.status, error: { code: error.code, message: error.message } };
-  }
-  switch (error.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { status: 413, error: { code: 'body_too_large', message: `Request body is larger than ${BODY_LIMIT_BYTES} bytes.` } };
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return { status: 415, error: { code: 'unsupported_media_type', message: 'Send the body as application/json.' } };
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return { status: 400, error: { code: 'invalid_json', message: 'The body is empty; send a JSON object.' } };
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return { status: 400, error: { code: 'invalid_json', message: 'The body is not valid JSON.' } };
-  }
-  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
-    if (error instanceof SyntaxError) return { status: 400, error: { code: 'invalid_json', message: 'The body is not valid JSON.' } };
-    return { status: error.statusCode, error: { code: 'bad_request', message: error.message } };
-  }
-  return { status: 500, error: { code: 'internal_error', message: 'Something went wrong on the server; its log has the details.' } };
+function sendError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const { status, error: body } = toErrorReply(error);
+  if (status >= 500) request.log.error({ err: error }, 'request failed');
+  return reply.status(status).type('application/json').send({ error: body } satisfies ErrorBody);
 }

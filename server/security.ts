@@ -14,7 +14,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { ForbiddenError, UnauthorizedError } from './errors.ts';
+import { AppError, ForbiddenError, UnauthorizedError } from './errors.ts';
 
 export function mintToken(): string {
   return randomBytes(32).toString('base64url');
@@ -65,7 +65,18 @@ export function allowedHosts(policy: SecurityPolicy): Set<string> {
   return hosts;
 }
 
-export function checkHost(host: string | undefined, policy: SecurityPolicy): void {
+/**
+ * Takes the raw header list because Node keeps only the first of several Host headers: a request
+ * with ours first and another after would pass a check of `headers.host`, while a proxy or cache
+ * in between may have used the other one. RFC 9112 §3.2 says such a request gets a 400.
+ */
+export function checkHost(rawHeaders: readonly string[], policy: SecurityPolicy): void {
+  let host: string | undefined;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if (rawHeaders[i]!.toLowerCase() !== 'host') continue;
+    if (host !== undefined) throw new AppError('duplicate_host', 'The request has more than one Host header; send exactly one.', 400);
+    host = rawHeaders[i + 1]!;
+  }
   if (!host || !allowedHosts(policy).has(host.toLowerCase())) {
     throw new ForbiddenError(
       'bad_host',

@@ -213,7 +213,23 @@ export const SessionParamsSchema = z.strictObject({ id: SessionIdSchema });
 
 // ── Seeding (issue 3) ────────────────────────────────────────────────────────────────────────
 
-export const WorkspaceCheckQuerySchema = z.strictObject({ path: z.string().min(1, 'path is required') });
+/** Linux's PATH_MAX; no filesystem we run on takes a longer path. */
+export const MAX_PATH_LENGTH = 4096;
+
+/**
+ * A filesystem path the user typed. What no filesystem would take is refused here, with what
+ * to fix, rather than left for `fs` to throw on: a NUL byte ends a C string, so the system call
+ * would see a different path than the one shown.
+ */
+export function fsPathSchema(required: string) {
+  return z
+    .string()
+    .min(1, required)
+    .max(MAX_PATH_LENGTH, `is ${MAX_PATH_LENGTH.toLocaleString('en')} characters at most`)
+    .refine((value) => !value.includes('\0'), 'must not contain a NUL byte (\\0)');
+}
+
+export const WorkspaceCheckQuerySchema = z.strictObject({ path: fsPathSchema('path is required') });
 
 /** What `GET /api/workspaces/check?path=` found. `ok` means a session can start there. */
 export const WorkspaceCheckSchema = z.object({
@@ -233,7 +249,7 @@ export const WorkspaceCheckSchema = z.object({
 export type WorkspaceCheck = z.infer<typeof WorkspaceCheckSchema>;
 
 export const CreateSessionSchema = z.strictObject({
-  workspace: z.string().trim().min(1, 'workspace is required: the path of a local git repository'),
+  workspace: z.string().trim().pipe(fsPathSchema('workspace is required: the path of a local git repository')),
   brief: z.string().trim().min(1, 'brief is required: describe the feature').max(20_000, 'brief is at most 20,000 characters'),
   /** Set to start even though the repo has other open sessions (the "start alongside" choice). */
   alongside: z.boolean().optional(),

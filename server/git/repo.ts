@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { AppError } from '../errors.ts';
 import { git, GitError } from './git-base.ts';
 import { lookupGitDirs } from './worktree-git.ts';
 
@@ -24,7 +25,14 @@ export interface WorkspaceInfo {
 export async function inspectWorkspace(input: string): Promise<WorkspaceInfo> {
   const abs = path.resolve(input);
   const base = { path: abs, root: null, branch: null, head: null, clean: null };
-  const stat = fs.statSync(abs, { throwIfNoEntry: false });
+  let stat: fs.Stats | undefined;
+  try {
+    stat = fs.statSync(abs, { throwIfNoEntry: false });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOTDIR') return { ...base, kind: 'missing', message: `Nothing exists at ${abs}: part of that path is a file, not a folder.` };
+    throw new AppError('invalid_path', unusablePath(abs, code), 400, { cause: err });
+  }
   if (!stat) return { ...base, kind: 'missing', message: `Nothing exists at ${abs}.` };
   if (!stat.isDirectory()) return { ...base, kind: 'not_a_directory', message: `${abs} is a file; point at the repository's folder.` };
 
@@ -59,6 +67,22 @@ export async function inspectWorkspace(input: string): Promise<WorkspaceInfo> {
       ? `Git repository ${where}, clean.`
       : `Git repository ${where}. It has uncommitted changes: the interview can read them, but the session branch starts from the last commit.`,
   };
+}
+
+/** Why the filesystem would not look at a path the user gave, in words that say what to change. */
+function unusablePath(abs: string, code: string | undefined): string {
+  const shown = abs.length > 200 ? `${abs.slice(0, 200)}…` : abs;
+  switch (code) {
+    case 'ENAMETOOLONG':
+      return `The path ${shown} is too long for the filesystem: each folder name is 255 bytes at most. Check the path you pasted.`;
+    case 'EACCES':
+    case 'EPERM':
+      return `Tilth is not allowed to look inside ${shown} (permission denied). Pick a folder your user can read.`;
+    case 'ELOOP':
+      return `The path ${shown} goes round a loop of symbolic links. Point at the repository's real folder.`;
+    default:
+      return `The path ${shown} cannot be read (${code ?? 'unknown error'}). Check it and try again.`;
+  }
 }
 
 /**

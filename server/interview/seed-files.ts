@@ -212,5 +212,6 @@ export function unsafePathReason(file: string): string | null {
   if (path.posix.isAbsolute(file) || /^[A-Za-z]:/.test(file)) return 'absolute paths are not allowed';
   if (file.includes('..')) return "'..' is not allowed in the path";
   if (file.includes('\0')) return 'the path contains a NUL character';
+  if (Buffer.byteLength(path.posix.basename(file)) > 255) return 'the file name is longer than 255 bytes';
   return null;
 }

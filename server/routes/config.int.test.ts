@@ -118,7 +118,7 @@ describe('PUT /api/config', () => {
     [{ TILTH_API_KEY: { set: '   ' } }, /TILTH_API_KEY.*is empty; to remove the key send \{"clear": true\}/],
     [{ TILTH_API_KEY: { set: KEY, clear: true } }, /TILTH_API_KEY/],
     [{ TILTH_WORKER_MODEL: ['a'] }, /TILTH_WORKER_MODEL: must be a string, a number, or null/],
-    [[], /expected object/],
+    [[], /must be a JSON object .*not an array/],
   ])('refuses %j with a 400 naming what to fix, and writes nothing', async (body, message) => {
     const res = await put(body);
     expect(res.statusCode, res.body).toBe(400);

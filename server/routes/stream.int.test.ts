@@ -1,15 +1,17 @@
 import net, { type AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import type { TilthEvent } from '../../shared/events.ts';
-import { ServerFrameSchema, type ServerFrame } from '../../shared/stream-protocol.ts';
+import { CLOSE_TOO_MANY_FRAMES, FRAME_BUDGET, MAX_SUBSCRIPTIONS, type ServerFrame } from '../../shared/stream-protocol.ts';
+import { StreamClient, type StreamSocketConstructor } from '../../web/src/stream/stream-client.ts';
 import { SessionStore } from '../store/session-store.ts';
+import type { StreamOptions } from './stream.ts';
 import { makeTestApp, TEST_TOKEN, type TestApp } from '../testing/test-app.ts';
+import { StreamTestClient } from '../testing/ws-test-client.ts';
 
 let t: TestApp;
 let port: number;
 
-async function setup(stream?: { heartbeatMs?: number; maxBufferedBytes?: number }) {
+async function setup(stream?: StreamOptions) {
   t = await makeTestApp(stream ? { stream } : {});
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   port = (t.app.server.address() as AddressInfo).port;
@@ -23,44 +25,10 @@ afterEach(async () => {
   await t.close();
 });
 
-/** A real WebSocket client that records parsed frames and lets a test wait for one. */
-class Client {
-  readonly frames: ServerFrame[] = [];
-  private waiters: { test: (f: ServerFrame) => boolean; resolve: (f: ServerFrame) => void }[] = [];
-  constructor(readonly ws: WebSocket) {
-    ws.on('message', (data) => {
-      const frame = ServerFrameSchema.parse(JSON.parse(String(data)));
-      this.frames.push(frame);
-      this.waiters = this.waiters.filter((w) => (w.test(frame) ? (w.resolve(frame), false) : true));
-    });
-  }
-  static async open(headers: Record<string, string> = { authorization: `Bearer ${TEST_TOKEN}` }): Promise<Client> {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/api/stream`, { headers });
-    const client = new Client(ws);
-    await new Promise<void>((resolve, reject) => {
-      ws.once('open', () => resolve());
-      ws.once('error', reject);
-    });
-    return client;
-  }
-  send(frame: unknown) {
-    this.ws.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
-  }
-  next(test: (f: ServerFrame) => boolean, timeoutMs = 5000): Promise<ServerFrame> {
-    const found = this.frames.find(test);
-    if (found) return Promise.resolve(found);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('timed out waiting for a frame')), timeoutMs);
-      this.waiters.push({ test, resolve: (f) => (clearTimeout(timer), resolve(f)) });
-    });
-  }
-  events(sessionId: string): TilthEvent[] {
-    return this.frames.flatMap((f) => (f.type === 'event' && f.sessionId === sessionId ? [f.event] : []));
-  }
-  close() {
-    this.ws.close();
-  }
-}
+/** Opens a real `ws` client on the test server's port. */
+const Client = {
+  open: (headers?: Record<string, string>) => StreamTestClient.open(port, headers),
+};
 
 function rejectedStatus(headers: Record<string, string>, path = '/api/stream'): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -72,6 +40,28 @@ function rejectedStatus(headers: Record<string, string>, path = '/api/stream'): 
     ws.on('open', () => reject(new Error('upgrade should have been refused')));
     ws.on('error', () => {});
   });
+}
+
+async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** Samples the largest send buffer of any server-side socket until stopped. */
+function watchServerBuffers(): { readonly max: number; stop(): void } {
+  let max = 0;
+  const timer = setInterval(() => {
+    for (const ws of t.app.websocketServer.clients) max = Math.max(max, ws.bufferedAmount);
+  }, 2);
+  return {
+    get max() {
+      return max;
+    },
+    stop: () => clearInterval(timer),
+  };
 }
 
 const makeSession = () => t.store.create({ source: '/repo', brief: 'b', baseBranch: 'main', baseSha: 'abc', status: 'prepared' }).session_id;
@@ -225,16 +215,116 @@ describe('/api/stream under pressure', () => {
     c.send({ type: 'subscribe', sessionId: id, afterSeq: 0 });
     await c.next((f) => f.type === 'caught-up');
     // Stop reading: the kernel buffers fill, then the server's send buffer grows.
-    (c.ws as unknown as { _socket: { pause(): void } })._socket.pause();
-    const closed = new Promise<void>((resolve) => c.ws.once('close', () => resolve()));
+    c.pauseReading();
     const big = 'x'.repeat(15_000);
     for (let i = 0; i < 2000; i++) {
       t.store.emit(id, { type: 'question_asked', data: { question_id: `q${i}`, text: big } });
       await new Promise((r) => setImmediate(r));
     }
-    (c.ws as unknown as { _socket: { resume(): void } })._socket.resume();
-    await closed;
+    c.resumeReading();
+    expect(await c.closed).toBe(1006); // dropped without a close frame: the client just resumes
     expect(c.events(id).length).toBeLessThan(2000);
+  });
+
+  it('cuts off a client that stops reading during the backlog, never buffering past the limit, and it resumes from its last seq exactly once', async () => {
+    await t.close();
+    const maxBufferedBytes = 256 * 1024;
+    await setup({ maxBufferedBytes, drainTimeoutMs: 300 });
+    const id = makeSession();
+    const big = 'x'.repeat(15_000);
+    for (let i = 0; i < 1000; i++) t.store.emit(id, { type: 'question_asked', data: { question_id: `q${i}`, text: big } });
+    const stored = t.store.log(id).lastSeq;
+    const buffered = watchServerBuffers();
+    const c = await Client.open();
+    c.send({ type: 'subscribe', sessionId: id, afterSeq: 0 });
+    await c.next((f) => f.type === 'event');
+    c.pauseReading(); // mid-backlog: ~15 MB are still to come
+    await waitUntil(() => t.app.websocketServer.clients.size === 0, 5000);
+    buffered.stop();
+    c.resumeReading();
+    expect(await c.closed).toBe(1006); // the same cut-off as on the live path
+    expect(c.frames.some((f) => f.type === 'caught-up')).toBe(false);
+    expect(buffered.max).toBeLessThanOrEqual(maxBufferedBytes);
+    const got = c.events(id).map((e) => e.seq);
+    expect(got.length).toBeLessThan(stored);
+    expect(got).toEqual(Array.from({ length: got.length }, (_, i) => i + 1));
+
+    const again = await Client.open();
+    again.send({ type: 'subscribe', sessionId: id, afterSeq: got.length });
+    expect(await again.next((f) => f.type === 'caught-up', 10_000)).toMatchObject({ lastSeq: stored });
+    expect([...got, ...again.events(id).map((e) => e.seq)]).toEqual(Array.from({ length: stored }, (_, i) => i + 1));
+    again.close();
+  });
+
+  it('gives the web client every event exactly once across a large backlog, a cut-off and the resubscribe after it', async () => {
+    await t.close();
+    await setup({ maxBufferedBytes: 256 * 1024, drainTimeoutMs: 300 });
+    const id = makeSession();
+    // More than the kernel's socket buffers hold, so a client that stops reading is noticed.
+    const big = 'x'.repeat(15_000);
+    for (let i = 0; i < 1000; i++) t.store.emit(id, { type: 'question_asked', data: { question_id: `q${i}`, text: big } });
+    // The browser's WebSocket cannot set headers; `ws` can, so the token goes in a header here.
+    const sockets: WebSocket[] = [];
+    class AuthedSocket extends WebSocket {
+      constructor(url: string) {
+        super(url, { headers: { authorization: `Bearer ${TEST_TOKEN}` } });
+        sockets.push(this);
+      }
+    }
+    const client = new StreamClient({ url: `ws://127.0.0.1:${port}/api/stream`, WebSocket: AuthedSocket as unknown as StreamSocketConstructor, backoff: { baseMs: 10, capMs: 50 } });
+    const seqs: number[] = [];
+    let caughtUp = 0;
+    client.start();
+    client.subscribe(id, 0, {
+      onEvent: (event) => {
+        seqs.push(event.seq);
+        // Mid-backlog on the first connection, stop reading: the server must cut it off.
+        if (event.seq === 200 && sockets.length === 1) (sockets[0] as unknown as { _socket: { pause(): void } })._socket.pause();
+      },
+      onCaughtUp: () => void caughtUp++,
+    });
+    await waitUntil(() => seqs.length >= 200, 5000);
+    await waitUntil(() => t.app.websocketServer.clients.size === 0, 5000);
+    expect(caughtUp).toBe(0);
+    (sockets[0] as unknown as { _socket: { resume(): void } | null })._socket?.resume();
+    await waitUntil(() => caughtUp > 0, 10_000);
+    expect(sockets.length).toBe(2);
+    // Live events after the resubscribe arrive once each too.
+    for (let i = 0; i < 20; i++) t.store.emit(id, answer(i));
+    const last = t.store.log(id).lastSeq;
+    await waitUntil(() => seqs.at(-1) === last, 5000);
+    expect(seqs).toEqual(Array.from({ length: last }, (_, i) => i + 1));
+    client.stop();
+  });
+
+  it('refuses a subscription past the cap with too_many_subscriptions and keeps serving the others', async () => {
+    const ids = Array.from({ length: MAX_SUBSCRIPTIONS + 1 }, () => makeSession());
+    const c = await Client.open();
+    for (const id of ids.slice(0, MAX_SUBSCRIPTIONS)) c.send({ type: 'subscribe', sessionId: id, afterSeq: 0 });
+    // Subscribing again to one already followed replaces it; it does not count twice.
+    c.send({ type: 'subscribe', sessionId: ids[0], afterSeq: 0 });
+    const extra = ids[MAX_SUBSCRIPTIONS]!;
+    c.send({ type: 'subscribe', sessionId: extra, afterSeq: 0 });
+    expect(await c.next((f) => f.type === 'error')).toMatchObject({ code: 'too_many_subscriptions', sessionId: extra });
+    await waitUntil(() => new Set(c.frames.flatMap((f) => (f.type === 'caught-up' ? [f.sessionId] : []))).size === MAX_SUBSCRIPTIONS, 5000);
+    t.store.emit(extra, answer(1));
+    t.store.emit(ids[0]!, answer(1));
+    await c.next((f) => f.type === 'event' && f.sessionId === ids[0] && f.event.type === 'question_answered');
+    expect(c.events(extra)).toEqual([]);
+    // Leaving one makes room.
+    c.send({ type: 'unsubscribe', sessionId: ids[1] });
+    c.send({ type: 'subscribe', sessionId: extra, afterSeq: 0 });
+    expect(await c.next((f) => f.type === 'caught-up' && f.sessionId === extra)).toBeTruthy();
+    c.close();
+  });
+
+  it('closes a connection that overdraws its frame budget, after an error frame saying so', async () => {
+    const c = await Client.open();
+    for (let i = 0; i < FRAME_BUDGET.burst + 50; i++) c.send({ type: 'ping', id: i });
+    expect(await c.next((f) => f.type === 'error')).toMatchObject({ code: 'too_many_frames' });
+    expect(await c.closed).toBe(CLOSE_TOO_MANY_FRAMES);
+    const pongs = c.frames.filter((f) => f.type === 'pong' && f.id !== undefined);
+    expect(pongs.length).toBeLessThanOrEqual(FRAME_BUDGET.burst);
   });
 
   it('terminates a peer that stops answering heartbeats', async () => {

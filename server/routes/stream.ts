@@ -2,18 +2,32 @@
  * WebSocket `/api/stream` (SPEC §4). Access checks ran in the onRequest hook before the upgrade.
  *
  * Per subscription the server keeps `sentSeq`, the last seq this socket has been sent. It first
- * pumps the backlog from disk page by page (waiting for each page to flush, so a 100k-event
- * backlog never sits in memory), and in the same tick as it finds no more stored events it
- * switches to live mode and sends `caught-up`. Live events come from the bus, which publishes
- * only what is already on disk — so between the last page read and the switch nothing can slip
- * through, and nothing is sent twice.
+ * pumps the backlog from disk page by page, and in the same tick as it finds no more stored
+ * events it switches to live mode and sends `caught-up`. Live events come from the bus, which
+ * publishes only what is already on disk — so between the last page read and the switch nothing
+ * can slip through, and nothing is sent twice.
  *
- * A client whose socket buffer grows past MAX_BUFFERED_BYTES while live is cut off rather than
- * buffered without bound; it reconnects and resumes from its last seq.
+ * Memory per connection is bounded on every path, because a client that stops reading would
+ * otherwise make the server hold everything it is sent:
+ * - The backlog pump reads nothing more from disk while the socket holds more than a quarter of
+ *   MAX_BUFFERED_BYTES unsent; it waits until what it sent has been handed to the kernel. A
+ *   client that does not take it within the drain timeout is stalled and is cut off.
+ * - Every send (live events, gap fills, pongs, errors) checks the socket's buffer; past
+ *   MAX_BUFFERED_BYTES the client is cut off. Either way it reconnects and resumes from its
+ *   last seq.
+ * - At most MAX_SUBSCRIPTIONS subscriptions per connection, and a frame budget, so a flood of
+ *   subscribes cannot start thousands of backlog reads (see shared/stream-protocol.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
-import { ClientFrameSchema, HEARTBEAT_MS, type ServerFrame } from '../../shared/stream-protocol.ts';
+import {
+  CLOSE_TOO_MANY_FRAMES,
+  ClientFrameSchema,
+  FRAME_BUDGET,
+  HEARTBEAT_MS,
+  MAX_SUBSCRIPTIONS,
+  type ServerFrame,
+} from '../../shared/stream-protocol.ts';
 import type { TilthEvent } from '../../shared/events.ts';
 import type { AppDeps } from '../app.ts';
 import { AppError, describeZodError } from '../errors.ts';
@@ -21,20 +35,33 @@ import type { SessionStore } from '../store/session-store.ts';
 
 const PAGE_SIZE = 500;
 export const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+/** A backlog chunk the client has not taken in this long means it is not reading. */
+export const DRAIN_TIMEOUT_MS = 10_000;
 /** Sessions-list notifications are coalesced to at most one per this many ms. */
 const SESSIONS_CHANGED_THROTTLE_MS = 200;
 const MAX_FRAME_BYTES = 16 * 1024;
+/** After a refusing close, how long the client gets to answer it before the socket is dropped. */
+const CLOSE_GRACE_MS = 1000;
 
 interface Subscription {
   sentSeq: number;
   live: boolean;
   cancelled: boolean;
   unsubscribe: () => void;
+  /** Ends the pump's wait for the socket to drain, when the subscription is cancelled. */
+  wake: (() => void) | undefined;
+}
+
+interface FlushWaiter {
+  /** Resolved once this many frames have been flushed. */
+  target: number;
+  done: () => void;
 }
 
 export interface StreamOptions {
   heartbeatMs?: number;
   maxBufferedBytes?: number;
+  drainTimeoutMs?: number;
 }
 
 export function streamRoutes(app: FastifyInstance, deps: AppDeps): void {
@@ -53,6 +80,13 @@ class StreamConnection {
   private sessionsTimer: NodeJS.Timeout | undefined;
   private readonly heartbeatMs: number;
   private readonly maxBuffered: number;
+  private readonly drainTimeoutMs: number;
+  /** Frames handed to `ws`, and how many of them it has flushed to the kernel (in order). */
+  private sentFrames = 0;
+  private flushedFrames = 0;
+  private readonly flushWaiters = new Set<FlushWaiter>();
+  private frameTokens: number = FRAME_BUDGET.burst;
+  private tokensAt = Date.now();
 
   constructor(
     private readonly socket: WebSocket,
@@ -62,6 +96,7 @@ class StreamConnection {
   ) {
     this.heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
     this.maxBuffered = options.maxBufferedBytes ?? MAX_BUFFERED_BYTES;
+    this.drainTimeoutMs = options.drainTimeoutMs ?? DRAIN_TIMEOUT_MS;
   }
 
   start(): void {
@@ -85,6 +120,12 @@ class StreamConnection {
   }
 
   private onMessage(data: unknown, isBinary: boolean): void {
+    // `ws` still emits frames it had already read when we closed; they are not served.
+    if (this.closed) return;
+    if (!this.takeFrameToken()) {
+      this.refuse('too_many_frames', `More than ${FRAME_BUDGET.burst} frames in a burst (the budget refills at ${FRAME_BUDGET.perSecond} per second); closing.`);
+      return;
+    }
     const text = isBinary ? null : Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : null;
     if (text === null || text.length > MAX_FRAME_BYTES) {
       this.sendError('bad_frame', `Frames must be JSON text under ${MAX_FRAME_BYTES} bytes.`);
@@ -119,8 +160,22 @@ class StreamConnection {
     }
   }
 
+  /** A token bucket: FRAME_BUDGET.burst at once, refilled at FRAME_BUDGET.perSecond. */
+  private takeFrameToken(): boolean {
+    const now = Date.now();
+    this.frameTokens = Math.min(FRAME_BUDGET.burst, this.frameTokens + ((now - this.tokensAt) / 1000) * FRAME_BUDGET.perSecond);
+    this.tokensAt = now;
+    if (this.frameTokens < 1) return false;
+    this.frameTokens -= 1;
+    return true;
+  }
+
   private subscribe(sessionId: string, afterSeq: number): void {
     this.unsubscribe(sessionId);
+    if (this.subs.size >= MAX_SUBSCRIPTIONS) {
+      this.sendError('too_many_subscriptions', `This connection already follows ${MAX_SUBSCRIPTIONS} sessions; unsubscribe from one first.`, sessionId);
+      return;
+    }
     if (!this.store.exists(sessionId)) {
       this.sendError('session_not_found', `No session ${sessionId}.`, sessionId);
       return;
@@ -132,7 +187,7 @@ class StreamConnection {
       this.sendError('after_seq_ahead', `afterSeq ${afterSeq} is past the end of this session's log (${stored}); subscribe again from 0.`, sessionId);
       return;
     }
-    const sub: Subscription = { sentSeq: afterSeq, live: false, cancelled: false, unsubscribe: () => {} };
+    const sub: Subscription = { sentSeq: afterSeq, live: false, cancelled: false, unsubscribe: () => {}, wake: undefined };
     sub.unsubscribe = this.store.bus.subscribe(sessionId, (event) => {
       if (!sub.live || sub.cancelled || event.seq <= sub.sentSeq) return;
       // The bus only carries what is on disk, so a gap (events another process appended that
@@ -143,7 +198,6 @@ class StreamConnection {
         }
       }
       this.sendEvent(sessionId, sub, event);
-      if (this.socket.bufferedAmount > this.maxBuffered) this.cutOff();
     });
     this.subs.set(sessionId, sub);
     void this.pump(sessionId, sub).catch((err: unknown) => {
@@ -155,8 +209,16 @@ class StreamConnection {
 
   private async pump(sessionId: string, sub: Subscription): Promise<void> {
     const log = this.store.log(sessionId);
+    const highWater = this.maxBuffered / 4;
+    const stopped = () => sub.cancelled || this.closed;
     for (;;) {
-      if (sub.cancelled || this.closed) return;
+      // Each page is read in its own turn of the event loop, never inside the frame handler:
+      // a burst of subscribes replaces one another before any of them reads, and a long
+      // backlog does not hold up other requests (flush callbacks can come back as microtasks).
+      await new Promise((resolve) => setImmediate(resolve));
+      // Nothing more is read from disk while the client has not taken what it was sent.
+      if (!stopped() && this.socket.bufferedAmount > highWater) await this.drained(sub);
+      if (stopped()) return;
       const page = log.readAfter(sub.sentSeq, PAGE_SIZE);
       if (page.length === 0) {
         // Same tick as the empty read: no append can land between it and going live.
@@ -164,18 +226,41 @@ class StreamConnection {
         this.send({ type: 'caught-up', sessionId, lastSeq: sub.sentSeq });
         return;
       }
-      const last = page.length - 1;
-      await new Promise<void>((resolve) => {
-        page.forEach((event, i) => this.sendEvent(sessionId, sub, event, i === last ? resolve : undefined));
-        if (this.closed) resolve();
-      });
+      for (const event of page) {
+        this.sendEvent(sessionId, sub, event);
+        if (this.socket.bufferedAmount > highWater) await this.drained(sub);
+        if (stopped()) return;
+      }
+      await this.drained(sub);
     }
   }
 
-  /** `onFlushed` runs once the frame has been handed to the kernel (or the socket is gone). */
-  private sendEvent(sessionId: string, sub: Subscription, event: TilthEvent, onFlushed?: () => void): void {
+  /**
+   * Resolves once every frame sent so far has been flushed, or the subscription is cancelled,
+   * or the socket is gone. A client that has not taken them within the drain timeout is not
+   * reading: it is cut off (and the wait ends, as the socket is gone).
+   */
+  private drained(sub: Subscription): Promise<void> {
+    if (this.closed || sub.cancelled || this.flushedFrames >= this.sentFrames) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.cutOff(), this.drainTimeoutMs);
+      const waiter: FlushWaiter = {
+        target: this.sentFrames,
+        done: () => {
+          clearTimeout(timer);
+          this.flushWaiters.delete(waiter);
+          sub.wake = undefined;
+          resolve();
+        },
+      };
+      this.flushWaiters.add(waiter);
+      sub.wake = waiter.done;
+    });
+  }
+
+  private sendEvent(sessionId: string, sub: Subscription, event: TilthEvent): void {
     sub.sentSeq = event.seq;
-    this.send({ type: 'event', sessionId, event }, onFlushed);
+    this.send({ type: 'event', sessionId, event });
   }
 
   private unsubscribe(sessionId: string): void {
@@ -183,6 +268,7 @@ class StreamConnection {
     if (!sub) return;
     sub.cancelled = true;
     sub.unsubscribe();
+    sub.wake?.();
     this.subs.delete(sessionId);
   }
 
@@ -197,21 +283,38 @@ class StreamConnection {
     });
   }
 
-  private send(frame: ServerFrame, onFlushed?: () => void): void {
-    if (this.closed || this.socket.readyState !== this.socket.OPEN) {
-      onFlushed?.();
-      return;
-    }
-    this.socket.send(JSON.stringify(frame), onFlushed ? () => onFlushed() : undefined);
+  /** Every frame goes out here, so the buffer limit holds on every path. */
+  private send(frame: ServerFrame): void {
+    if (this.closed || this.socket.readyState !== this.socket.OPEN) return;
+    const n = ++this.sentFrames;
+    this.socket.send(JSON.stringify(frame), () => this.flushed(n));
+    if (this.socket.bufferedAmount > this.maxBuffered) this.cutOff();
+  }
+
+  /** `ws` calls back in send order, so frame n flushed means every frame up to n has. */
+  private flushed(n: number): void {
+    this.flushedFrames = n;
+    for (const waiter of this.flushWaiters) if (waiter.target <= n) waiter.done();
   }
 
   private sendError(code: string, message: string, sessionId?: string): void {
     this.send(sessionId ? { type: 'error', code, message, sessionId } : { type: 'error', code, message });
   }
 
+  /** A slow client: dropped at once, since a polite close frame would queue behind its buffer. */
   private cutOff(): void {
-    // terminate() drops the buffer at once; a polite close would queue behind it.
     this.socket.terminate();
+    this.cleanup();
+  }
+
+  /**
+   * A misbehaving client: told why, then closed. If it is not reading, the close handshake
+   * cannot finish, so the socket is dropped after a short grace.
+   */
+  private refuse(code: string, message: string): void {
+    this.sendError(code, message);
+    this.socket.close(CLOSE_TOO_MANY_FRAMES, code);
+    setTimeout(() => this.socket.terminate(), CLOSE_GRACE_MS).unref();
     this.cleanup();
   }
 
@@ -222,5 +325,6 @@ class StreamConnection {
     clearTimeout(this.sessionsTimer);
     this.stopSessionsChannel?.();
     for (const id of [...this.subs.keys()]) this.unsubscribe(id);
+    for (const waiter of [...this.flushWaiters]) waiter.done();
   }
 }

@@ -5,7 +5,8 @@ import { describeZodError, NotFoundError, ValidationError } from '../errors.ts';
 import type { SessionStore } from '../store/session-store.ts';
 
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, where: 'body' | 'query' | 'params' | 'frame'): z.infer<S> {
-  const parsed = schema.safeParse(value ?? {});
+  // No body at all is an empty object; `null` is not (the app refuses it before any handler).
+  const parsed = schema.safeParse(value === undefined ? {} : value);
   if (!parsed.success) throw new ValidationError(`Invalid ${where}: ${describeZodError(parsed.error)}`);
   return parsed.data;
 }

@@ -1,0 +1,104 @@
+/**
+ * Every error answer has the body `{error: {code, message}}`, including the ones that never
+ * reach the error handler: Fastify's router refusals (a URL it cannot decode, a path segment past
+ * `maxParamLength`) and Node's HTTP parser refusals (headers or request line too large, bytes that
+ * are not HTTP), which are answered on the raw socket.
+ *
+ * Transport-level codes: `uri_too_long` (414), `headers_too_large` (431), `bad_request` (400, not
+ * valid HTTP/1.1), `request_timeout` (408), `duplicate_host` (400). Request-level codes are the
+ * ones the error classes in errors.ts carry.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError } from 'fastify';
+import type { ErrorBody } from '../shared/api.ts';
+import { AppError } from './errors.ts';
+
+/** Request bodies are small JSON documents; seeds with test files are the largest. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * A request line longer than this that overflows Node's header limit is answered 414 (URI too
+ * long) rather than 431: the target, not the headers, is what the client must shorten.
+ */
+const LONG_REQUEST_LINE = 8 * 1024;
+
+const HIDDEN = 'Something went wrong on the server; its log has the details.';
+
+export interface ErrorReply {
+  status: number;
+  error: ErrorBody['error'];
+}
+
+/** Our own errors as they are; Fastify's mapped to stable codes; anything unknown a hidden 500. */
+export function toErrorReply(error: FastifyError): ErrorReply {
+  if (error instanceof AppError) {
+    if (error.status >= 500 && error.code !== 'corrupt_file') return { status: error.status, error: { code: error.code, message: HIDDEN } };
+    return { status: error.status, error: { code: error.code, message: error.message } };
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, error: { code: 'body_too_large', message: `Request body is larger than ${BODY_LIMIT_BYTES} bytes.` } };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { status: 415, error: { code: 'unsupported_media_type', message: 'Send the body as application/json.' } };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { status: 400, error: { code: 'invalid_json', message: 'The body is empty; send a JSON object.' } };
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return { status: 400, error: { code: 'invalid_json', message: 'The body is not valid JSON.' } };
+    case 'FST_ERR_BAD_URL':
+      return { status: 400, error: { code: 'invalid_request', message: 'The request path is not valid percent-encoding (a % must be followed by two hex digits).' } };
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return { status: 414, error: { code: 'uri_too_long', message: 'A segment of the request path is too long; ids in Tilth paths are short.' } };
+  }
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+    if (error instanceof SyntaxError) return { status: 400, error: { code: 'invalid_json', message: 'The body is not valid JSON.' } };
+    return { status: error.statusCode, error: { code: 'bad_request', message: error.message } };
+  }
+  return { status: 500, error: { code: 'internal_error', message: HIDDEN } };
+}
+
+/** Node's `clientError`: its `rawPacket` is the chunk the parser failed on (typed loosely upstream). */
+export type ClientError = Error & { code?: string; rawPacket?: unknown };
+
+/** What Node's HTTP parser refused, before there was a request to hand to Fastify. */
+export function clientErrorReply(err: ClientError): ErrorReply {
+  switch (err.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      if (requestLineLength(Buffer.isBuffer(err.rawPacket) ? err.rawPacket : undefined) > LONG_REQUEST_LINE) {
+        return { status: 414, error: { code: 'uri_too_long', message: 'The request target is too long; send long values in a JSON body instead.' } };
+      }
+      return { status: 431, error: { code: 'headers_too_large', message: 'The request headers are too large; clear this site\'s cookies or send fewer headers.' } };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, error: { code: 'request_timeout', message: 'The request was not received in time.' } };
+    default:
+      return { status: 400, error: { code: 'bad_request', message: 'The request is not valid HTTP/1.1.' } };
+  }
+}
+
+/**
+ * Node's parser keeps the chunk it failed on. When that chunk starts with a request line, its
+ * length says whether the target was the large part; if it starts elsewhere, it was headers.
+ */
+function requestLineLength(packet: Buffer | undefined): number {
+  if (packet === undefined || !/^[A-Z]+ \S/.test(packet.subarray(0, 16).toString('latin1'))) return 0;
+  const end = packet.indexOf('\r\n');
+  return end === -1 ? packet.length : end;
+}
+
+/**
+ * Answers on the raw socket, as Node and Fastify do by default, but in our body shape. There is
+ * no parsed request yet, so no Host or token check can run first; the answer says nothing but
+ * what was wrong with the bytes the client sent.
+ */
+export function answerClientError(err: ClientError, socket: Socket): void {
+  // A reset connection has nobody left to answer.
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const reply = clientErrorReply(err);
+  const body = JSON.stringify({ error: reply.error } satisfies ErrorBody);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
+}
