@@ -6,20 +6,23 @@
  * same server — the conversation grows each turn, and sending it is the model API's cost, not the
  * harness's — and with a tiny-body round trip for scale.
  * Targets: median ≤ 5 ms, ratio ≤ 3.
- * Run: npx tsx bench/iteration.ts [--iterations 200]
+ * `--tool bash` makes each turn a `bash` call (`true`) instead: the sandbox's cost per command
+ * (bwrap, the process cap's cgroup and watchdog, the git pointer check after the call).
+ * Run: npx tsx bench/iteration.ts [--iterations 200] [--tool read_file|bash]
  */
 import { parseArgs } from 'node:util';
 import { startFakeModel } from '../server/testing/fake-model.ts';
 import { caseTurn, nodeTest, noLearning, verdictTurn, workerTurn, writeTurn } from '../server/testing/run-fixtures.ts';
 import { EVAL, percentile, prepareBenchRun, WORKER } from './run-harness.ts';
 
-const { values } = parseArgs({ options: { iterations: { type: 'string', default: '200' } } });
+const { values } = parseArgs({ options: { iterations: { type: 'string', default: '200' }, tool: { type: 'string', default: 'read_file' } } });
 const N = Number(values.iterations);
+const TOOL = values.tool === 'bash' ? 'bash' : 'read_file';
 
 const fake = await startFakeModel();
 const bench = await prepareBenchRun(fake.baseURL, [{ id: 'T-001', title: 'Double', tests: { 'tests/t001_double.test.js': nodeTest('double', 'double', '2', '4') } }]);
 try {
-  const reads = Array.from({ length: N }, () => workerTurn(['read_file', { path: 'package.json' }]));
+  const reads = Array.from({ length: N }, () => (TOOL === 'bash' ? workerTurn(['bash', { command: 'true' }]) : workerTurn(['read_file', { path: 'package.json' }])));
   fake.load({
     models: {
       [WORKER]: [...reads, writeTurn('src/double.js', 'export function double(n) {\n  return n * 2;\n}\n'), caseTurn(), noLearning],
@@ -54,7 +57,7 @@ try {
   const sameMedian = percentile(same, 50);
   const tinyMedian = percentile(tiny.slice(Math.floor(N / 10)), 50);
   const bodyKb = JSON.stringify(requests[Math.floor(N / 2)]!.body).length / 1024;
-  console.log(`bench/iteration: ${iters.length} read_file iterations (median request body ${bodyKb.toFixed(0)} KiB)`);
+  console.log(`bench/iteration: ${iters.length} ${TOOL} iterations (median request body ${bodyKb.toFixed(0)} KiB)`);
   console.log(`  iteration            median ${median.toFixed(2)} ms   p99 ${percentile(iters, 99).toFixed(2)} ms   (target: median ≤ 5 ms)`);
   console.log(`  bare, same body      median ${sameMedian.toFixed(2)} ms   p99 ${percentile(same, 99).toFixed(2)} ms`);
   console.log(`  bare, tiny body      median ${tinyMedian.toFixed(2)} ms   p99 ${percentile(tiny, 99).toFixed(2)} ms`);

@@ -163,13 +163,13 @@ export class CgroupSlot {
 
   /** Removes the cgroup once its tasks are gone (they are being killed; give them a moment). */
   async remove(): Promise<void> {
-    for (let attempt = 0; attempt < 50; attempt++) {
+    for (let attempt = 0; attempt < 60; attempt++) {
       try {
         fs.rmdirSync(this.dir);
         return;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-        await new Promise((r) => setTimeout(r, 100));
+        await new Promise((r) => setTimeout(r, Math.min(10 * 2 ** attempt, 200)));
       }
     }
     // Still busy after 5 s: the next server start removes it (removeStaleCgroups).

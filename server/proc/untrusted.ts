@@ -96,7 +96,9 @@ export async function runUntrusted(cmd: Command, scope: UntrustedScope, options:
     });
     return { ...notStarted(result, sandbox.available), sandboxed: sandbox.available, processCapHit, processLimit: cap?.processes ?? null };
   } finally {
-    await slot?.remove();
+    // In the background: the killed processes may take a moment to leave the cgroup, and the
+    // caller need not wait for the bookkeeping.
+    void slot?.remove();
   }
 }
 
