@@ -29,11 +29,11 @@ const STATUS: Record<string, DiffFile['status']> = { A: 'added', M: 'modified', 
 export async function diffBetween(dir: string, from: string, to: string): Promise<Diff> {
   const g = git(dir);
   const [nameStatus, numstat, text] = await Promise.all([
-    g.raw(['diff', '--name-status', '-z', '-M', from, to]),
-    g.raw(['diff', '--numstat', '-z', '-M', from, to]),
+    g.raw(['diff', '--no-ext-diff', '--no-textconv', '--name-status', '-z', '-M', from, to]),
+    g.raw(['diff', '--no-ext-diff', '--no-textconv', '--numstat', '-z', '-M', from, to]),
     // Paths as they are, not octal-escaped: the file list (`-z`) has them raw, and the web matches
     // each listed file to its section of this text by path.
-    g.raw(['-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '-M', from, to]),
+    g.raw(['-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--no-textconv', '-M', from, to]),
   ]);
   const files: DiffFile[] = [];
   const ns = nameStatus.split('\0');

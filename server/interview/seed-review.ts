@@ -21,7 +21,8 @@ export async function seedView(store: SessionStore, id: string): Promise<SeedVie
   const key = JSON.stringify([meta.locked_tests, prd.map((t) => t.acceptance_criteria.length), meta.checks_preset]);
   let cached = contractCache.get(id);
   if (!cached || cached.key !== key) {
-    const warnings = worktreeRefOf(checkpoint).then((ref) =>
+    // A session from before the git dirs were recorded, whose worktree is gone: no git to show.
+    const warnings = worktreeRefOf(checkpoint).catch(() => null).then((ref) =>
       checkContract({
         prd,
         testFiles,
