@@ -244,6 +244,52 @@ export async function restoreWorktree(repoRoot: string, worktreePath: string, br
   }
 }
 
+/** Lock files git leaves behind when it is killed mid-write, in a worktree's own folder. */
+const WORKTREE_LOCKS = ['index.lock', 'HEAD.lock'];
+
+/**
+ * Removes the lock files a killed server's git left in a session's own corners of the
+ * repository — its worktree's index and HEAD, and its branch's ref — which otherwise make every
+ * later git command there fail ("Unable to create …/index.lock: File exists"). Git's advice is to
+ * delete them when no git process is running; callers make sure of that: only after a crash, and
+ * before the session's next job runs any git. Locks of the whole repository (its main index,
+ * packed-refs, config) are never touched: the user's own git may hold them. The worktree's folder
+ * in the repository is found from the repository's side (`worktrees/<name>/gitdir`), never through
+ * the worktree's `.git` file, which the worker can rewrite. Returns the paths removed.
+ */
+export async function removeStaleSessionLocks(repoRoot: string, worktree: string, branch: string): Promise<string[]> {
+  const common = (await git(repoRoot).raw(['rev-parse', '--path-format=absolute', '--git-common-dir'])).trim();
+  const candidates = [path.join(common, 'refs', 'heads', `${branch}.lock`)];
+  const real = (p: string) => {
+    try {
+      return fs.realpathSync(p);
+    } catch {
+      return path.resolve(p);
+    }
+  };
+  const ours = real(worktree);
+  const folders = path.join(common, 'worktrees');
+  for (const name of fs.existsSync(folders) ? fs.readdirSync(folders) : []) {
+    let pointer: string;
+    try {
+      pointer = fs.readFileSync(path.join(folders, name, 'gitdir'), 'utf8').trim();
+    } catch {
+      continue;
+    }
+    if (real(path.dirname(pointer)) === ours) candidates.push(...WORKTREE_LOCKS.map((f) => path.join(folders, name, f)));
+  }
+  const removed: string[] = [];
+  for (const file of candidates) {
+    try {
+      fs.unlinkSync(file);
+      removed.push(file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+  return removed;
+}
+
 /** Where a worktree's git metadata lives: the shared `.git` and the worktree's own folder in it. */
 export async function gitDirs(worktree: string): Promise<{ commonDir: string; worktreeGitDir: string }> {
   const out = await git(worktree).raw(['rev-parse', '--path-format=absolute', '--git-common-dir', '--git-dir']);
