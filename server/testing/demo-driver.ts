@@ -50,13 +50,21 @@ export async function demoStep(api: DemoApi, id: string, answers: DemoAnswers): 
   return null;
 }
 
+export interface DriveOptions {
+  answers?: DemoAnswers;
+  timeoutMs?: number;
+  /** Between looks at the session; each look is a GET of its detail. */
+  pollMs?: number;
+}
+
 /** Drives the session to all done; throws on a dead end or after `timeoutMs`. */
-export async function driveDemo(api: DemoApi, id: string, answers: DemoAnswers = FULL_STORY, timeoutMs = 90_000): Promise<SessionDetail> {
+export async function driveDemo(api: DemoApi, id: string, options: DriveOptions = {}): Promise<SessionDetail> {
+  const { answers = FULL_STORY, timeoutMs = 90_000, pollMs = 40 } = options;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const done = await demoStep(api, id, answers);
     if (done) return done;
     if (Date.now() > deadline) throw new Error(`demo session ${id} did not reach all_done in ${timeoutMs} ms: ${JSON.stringify((await demoDetail(api, id)).session)}`);
-    await new Promise((r) => setTimeout(r, 40));
+    await new Promise((r) => setTimeout(r, pollMs));
   }
 }
