@@ -4,8 +4,22 @@
  * picks the feature, the second is free-form and lands in the seed, the third decides whether a
  * second task is planned); the run then shows a failing check being fixed and one evaluator
  * reject before the accept, on the bundled JavaScript example.
+ *
+ * The script is keyed by position, not queued. `demoReply` reads the request as a model would —
+ * which role asks (the tools it offers), which task the prompt names, what the conversation
+ * already holds (answers given, the file as read, checks that failed, a reject, earlier verdicts
+ * in the prompt) — and gives the reply that fits there. A queue breaks the moment a call is
+ * repeated or cut short; this way Stop and Resume, a crash and a restart, or an interview turn
+ * asked again all land on a reply that moves the story on. After such a detour the story may be
+ * shorter (a task rejected once is not rejected again; work found in the worktree is kept), and
+ * it always ends: the worker builds and submits, the evaluator accepts once the checks pass and
+ * the criteria are met.
  */
-import type { ScriptedReplyInput } from '../testing/fake-model.ts';
+import { z } from 'zod';
+import { CHECKS_FAILED_PREFIX, REJECT_FEEDBACK_HEAD } from '../engine/case.ts';
+import { EVALUATOR_LEDGER_HEADER } from '../engine/evaluator.ts';
+import { WORKER_LEDGER_HEADER } from '../engine/worker-prompt.ts';
+import type { ChatRequest, ScriptedReplyInput } from '../testing/fake-model.ts';
 
 export const DEMO_MODEL = 'tilth-demo (scripted, not AI)';
 export { DEMO_LABEL } from '../../shared/demo.ts';
@@ -43,16 +57,118 @@ export function variantFor(answer: string): Variant {
   return /priorit/i.test(answer) ? VARIANTS.priority : VARIANTS.due;
 }
 
-let n = 0;
-const call = (name: string, args: Record<string, unknown>) => ({ id: `demo_${++n}`, name, arguments: args });
-const turn = (...calls: ReturnType<typeof call>[]): ScriptedReplyInput => ({ tool_calls: calls, usage: { prompt_tokens: 900, completion_tokens: 60, cost: 0 } });
+/** The variant a prompt is about, from the words the seed put in its tasks. */
+function variantIn(text: string): Variant {
+  const named = /\b(setDue|setPriority)\(todo, value\)|\((due|priority): <value>\)/.exec(text);
+  return named?.[1] === 'setPriority' || named?.[2] === 'priority' ? VARIANTS.priority : VARIANTS.due;
+}
 
-/** The interview's replies up to and including question `index` (0-based), given the answers so far. */
-export function interviewTurns(index: number): ScriptedReplyInput[] {
-  const q = QUESTIONS[index]!;
-  const ask = turn(call('ask_user', 'options' in q ? { question: q.question, options: [...q.options] } : { question: q.question }));
-  if (index > 0) return [ask];
-  return [turn(call('glob', { pattern: 'src/*.js' }), call('read_file', { path: 'src/todo.js' }), call('read_file', { path: 'AGENTS.md' })), ask];
+type Call = { name: string; arguments: Record<string, unknown> };
+type Usage = { prompt_tokens: number; completion_tokens: number; cost: number };
+
+const usage = (prompt_tokens: number, completion_tokens: number): Usage => ({ prompt_tokens, completion_tokens, cost: 0 });
+const call = (name: string, args: Record<string, unknown>): Call => ({ name, arguments: args });
+const turn = (...calls: Call[]): ScriptedReplyInput => ({ tool_calls: calls, usage: usage(900, 60) });
+
+// ── Reading a request ───────────────────────────────────────────────────────────────────────────
+
+const ToolCallSchema = z.looseObject({ id: z.string(), function: z.looseObject({ name: z.string(), arguments: z.string() }) });
+const MessageSchema = z.looseObject({
+  role: z.string(),
+  content: z.unknown().optional(),
+  tool_calls: z.array(ToolCallSchema).nullable().optional(),
+  tool_call_id: z.string().optional(),
+});
+const ToolSchema = z.looseObject({ function: z.looseObject({ name: z.string() }) });
+
+/** One tool call of an earlier turn and what it got back (null: no result yet). */
+type Step = { name: string; args: Record<string, unknown>; result: string | null };
+
+/** What a request says: its first user message (the prompt), and every tool call so far. */
+type Conversation = { prompt: string; steps: Step[] };
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((part) => (typeof part === 'object' && part !== null && 'text' in part ? String(part.text) : '')).join('');
+  return '';
+}
+
+function parseArgs(raw: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(raw);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function readConversation(messages: unknown[]): Conversation {
+  const parsed = messages.map((m) => MessageSchema.safeParse(m)).flatMap((r) => (r.success ? [r.data] : []));
+  const results = new Map<string, string>();
+  for (const m of parsed) if (m.role === 'tool' && m.tool_call_id !== undefined) results.set(m.tool_call_id, textOf(m.content));
+  const steps: Step[] = [];
+  for (const m of parsed) {
+    if (m.role !== 'assistant') continue;
+    for (const c of m.tool_calls ?? []) steps.push({ name: c.function.name, args: parseArgs(c.function.arguments), result: results.get(c.id) ?? null });
+  }
+  return { prompt: textOf(parsed.find((m) => m.role === 'user')?.content), steps };
+}
+
+/** The part of `text` under `header`, up to the next `## ` heading. */
+function section(text: string, header: string): string {
+  const at = text.indexOf(header);
+  if (at < 0) return '';
+  const rest = text.slice(at + header.length);
+  const next = rest.search(/\n## /);
+  return next < 0 ? rest : rest.slice(0, next);
+}
+
+const succeeded = (step: Step) => step.result !== null && !step.result.startsWith('ERROR');
+
+/**
+ * The demo model's reply to one request. Which role asks is read from the tools it offers:
+ * `submit_verdict` is the evaluator's, `submit_case` the worker's, `ask_user` the interviewer's,
+ * and no tools at all is the learnings step — so no role is ever handed another's reply.
+ */
+export function demoReply(request: ChatRequest): ScriptedReplyInput {
+  const tools = new Set((request.tools ?? []).flatMap((t) => {
+    const parsed = ToolSchema.safeParse(t);
+    return parsed.success ? [parsed.data.function.name] : [];
+  }));
+  const talk = readConversation(request.messages);
+  const reply = tools.has('submit_verdict')
+    ? evaluatorReply(talk)
+    : tools.has('submit_case')
+      ? workerReply(talk)
+      : tools.has('ask_user') || tools.has('write_seed')
+        ? interviewReply(talk)
+        : tools.size === 0
+          ? learningReply(talk)
+          : { content: 'The demo model has nothing scripted for this request.', usage: usage(100, 10) };
+  // Ids unique within the conversation, the same after a restart: the turn's place in it.
+  const turnNo = request.messages.length;
+  return reply.tool_calls ? { ...reply, tool_calls: reply.tool_calls.map((c, i) => ({ ...c, id: `demo_${turnNo}_${i + 1}` })) } : reply;
+}
+
+// ── The interview ───────────────────────────────────────────────────────────────────────────────
+
+const READ_TOOLS = new Set(['glob', 'grep', 'read_file']);
+
+/** A look at the code first, then each question not yet answered, then the seed. */
+function interviewReply(talk: Conversation): ScriptedReplyInput {
+  const answers: (string | undefined)[] = QUESTIONS.map(() => undefined);
+  let explored = false;
+  for (const step of talk.steps) {
+    if (READ_TOOLS.has(step.name)) explored = true;
+    if (step.name !== 'ask_user' || !succeeded(step)) continue;
+    const index = QUESTIONS.findIndex((q) => q.question === step.args.question);
+    if (index >= 0) answers[index] = step.result!;
+  }
+  const next = answers.findIndex((a) => a === undefined);
+  if (next < 0) return seedTurn(answers as string[]);
+  if (next === 0 && !explored) return turn(call('glob', { pattern: 'src/*.js' }), call('read_file', { path: 'src/todo.js' }), call('read_file', { path: 'AGENTS.md' }));
+  const q = QUESTIONS[next]!;
+  return turn(call('ask_user', 'options' in q ? { question: q.question, options: [...q.options] } : { question: q.question }));
 }
 
 /** Covers the first criterion only: the second (validation) is the evaluator's to catch. */
@@ -121,47 +237,141 @@ export function seedTurn(answers: string[]): ScriptedReplyInput {
   );
 }
 
-/** The whole run: a failing check fixed, one reject then accept on T-001, a clean T-002. */
-export function runTurns(answers: string[]): ScriptedReplyInput[] {
-  const v = variantFor(answers[0] ?? '');
-  const withListing = !/^no/i.test(answers[2] ?? '');
+// ── The run ─────────────────────────────────────────────────────────────────────────────────────
+
+function workerReply(talk: Conversation): ScriptedReplyInput {
+  const task = /\*\*ID:\*\* (T-\d{3,})/.exec(talk.prompt)?.[1];
+  const v = variantIn(talk.prompt);
+  if (task === 'T-001') return fieldTurn(talk, v);
+  if (task === 'T-002') return listingTurn(talk, v);
+  return turn(call('submit_case', { summary: 'Done as the task describes.', ac_coverage: [] }));
+}
+
+/**
+ * How far T-001's function has come: not there, a first try that stores the value changed (its
+ * test fails), one that stores it as given, and one that also validates it.
+ */
+type Stage = 'none' | 'bad' | 'good' | 'checked';
+const RANK: Record<Stage, number> = { none: 0, bad: 1, good: 2, checked: 3 };
+
+function stageIn(code: string, v: Variant): Stage | null {
+  if (code.includes(v.check)) return 'checked';
+  if (code.includes(v.bad)) return 'bad';
+  if (code.includes(v.good)) return 'good';
+  return null;
+}
+
+const bodyOf = (stage: Stage, v: Variant): string[] => (stage === 'checked' ? [v.check, v.good] : stage === 'bad' ? [v.bad] : [v.good]);
+
+function fieldFunction(v: Variant, stage: Stage): string {
   const param = v.field === 'due' ? 'date' : 'level';
-  const fn = (body: string[]) => ['', '/**', ` * @param {{ title: string, done: boolean }} todo`, ` * @param {string} ${param}`, ` * @returns {object} a new todo with its ${v.field} set`, ' */', `export function ${v.fn}(todo, ${param}) {`, ...body.map((l) => `  ${l}`), '}', ''].join('\n');
-  const append = (code: string) => call('bash', { command: `cat >> src/todo.js <<'EOF'\n${code}EOF` });
-  const verdict = (verdict: 'accept' | 'reject', concern: string, extra: Record<string, unknown> = {}): ScriptedReplyInput => ({
-    tool_calls: [call('submit_verdict', { verdict, concern, evidence: [`tests/t001_${v.field}.test.js`], ...extra })],
-    usage: { prompt_tokens: 2400, completion_tokens: 90, cost: 0 },
-  });
-  const theCase = (summary: string, criteria: string[]): ScriptedReplyInput =>
-    turn(call('submit_case', { summary, ac_coverage: criteria.map((c) => ({ criterion: c, addressed_by: `src/todo.js:${v.fn}()`, evidence: `tests/t001_${v.field}.test.js` })) }));
+  const lines = ['', '/**', ' * @param {{ title: string, done: boolean }} todo', ` * @param {string} ${param}`, ` * @returns {object} a new todo with its ${v.field} set`, ' */', `export function ${v.fn}(todo, ${param}) {`];
+  return [...lines, ...bodyOf(stage, v).map((l) => `  ${l}`), '}', ''].join('\n');
+}
+
+/**
+ * T-001, the story with the detours: a first try whose check fails, the fix, a reject for the
+ * missing validation, the validation, the suite run by hand, the accepted case. Each turn follows
+ * from what this conversation shows — the file as read and as changed since, a failed check, a
+ * reject — and from earlier verdicts in the prompt, so a fresh conversation after a resume picks
+ * up the work found in the worktree rather than starting the story over.
+ */
+function fieldTurn(talk: Conversation, v: Variant): ScriptedReplyInput {
+  const file = 'src/todo.js';
+  const test = `tests/t001_${v.field}.test.js`;
+  let stage: Stage | null = null;
+  let found: Stage = 'none';
+  let read = '';
+  let checksFailed = false;
+  let rejected = /\breject\b/.test(section(talk.prompt, WORKER_LEDGER_HEADER));
+  let lastWrite = -1;
+  let lastTestRun = -1;
+  for (const [i, step] of talk.steps.entries()) {
+    if (!succeeded(step)) continue;
+    const onFile = step.args.path === file;
+    if (step.name === 'read_file' && onFile) {
+      read = step.result!;
+      stage = found = read.includes(`export function ${v.fn}(`) ? (stageIn(read, v) ?? 'good') : 'none';
+    } else if ((step.name === 'write_file' || step.name === 'edit_file') && onFile) {
+      stage = stageIn(String(step.args.content ?? step.args.new_string ?? ''), v) ?? stage;
+      lastWrite = i;
+    } else if (step.name === 'bash' && String(step.args.command).startsWith('node --test')) {
+      lastTestRun = i;
+    } else if (step.name === 'submit_case') {
+      if (step.result!.startsWith(CHECKS_FAILED_PREFIX)) checksFailed = true;
+      if (step.result!.startsWith(REJECT_FEEDBACK_HEAD)) rejected = true;
+    }
+  }
+  if (stage === null) return turn(call('read_file', { path: file }), call('read_file', { path: test }));
+  const now = stage;
+  // The version to reach. The first try is the one whose check fails — unless earlier work was
+  // found in the worktree: then the story goes on from there. Never behind what is there.
+  let goal: Stage = rejected ? 'checked' : checksFailed || found !== 'none' ? 'good' : 'bad';
+  if (RANK[now] > RANK[goal]) goal = now;
+  if (now === 'none') return turn(call('write_file', { path: file, content: `${read}${fieldFunction(v, goal)}` }));
+  if (now !== goal) return turn(call('edit_file', { path: file, old_string: bodyOf(now, v).join('\n  '), new_string: bodyOf(goal, v).join('\n  ') }));
+  if (goal === 'checked' && lastTestRun < lastWrite) return turn(call('bash', { command: 'node --test tests/' }));
+  const summary = { bad: `Added ${v.fn}.`, good: `Added ${v.fn}; it stores the value as given.`, checked: `Added ${v.fn}: it validates the value and returns a new todo.` }[goal];
   const criteria = [`${v.fn} returns a new todo with the ${v.field} set`, `${v.fn} throws for a bad value`];
-  const turns: ScriptedReplyInput[] = [
-    turn(call('read_file', { path: 'src/todo.js' }), call('read_file', { path: `tests/t001_${v.field}.test.js` })),
-    turn(append(fn([v.bad]))),
-    theCase(`Added ${v.fn}.`, criteria),
-    // The checks failed: read the report, replace the function.
-    turn(call('edit_file', { path: 'src/todo.js', old_string: v.bad, new_string: v.good })),
-    theCase(`Added ${v.fn}; it stores the value as given.`, criteria),
-    verdict('reject', `${v.fn} accepts any value: the second criterion asks for an Error on a bad one, and nothing checks it.`, {
+  return turn(call('submit_case', { summary, ac_coverage: criteria.map((c) => ({ criterion: c, addressed_by: `${file}:${v.fn}()`, evidence: test })) }));
+}
+
+const LISTING_OLD = "return todos.map((todo, i) => `${i + 1}. [${todo.done ? 'x' : ' '}] ${todo.title}`).join('\\n');";
+const listingNew = (v: Variant) =>
+  `return todos.map((todo, i) => \`\${i + 1}. [\${todo.done ? 'x' : ' '}] \${todo.title}\${todo.${v.field} ? \` (${v.field}: \${todo.${v.field}})\` : ''}\`).join('\\n');`;
+
+/** T-002, the clean task: read, one edit, the case. */
+function listingTurn(talk: Conversation, v: Variant): ScriptedReplyInput {
+  const file = 'src/format.js';
+  const next = listingNew(v);
+  let state: 'unread' | 'old' | 'done' = 'unread';
+  for (const step of talk.steps) {
+    if (!succeeded(step) || step.args.path !== file) continue;
+    if (step.name === 'read_file') state = step.result!.includes(next) || !step.result!.includes(LISTING_OLD) ? 'done' : 'old';
+    if (step.name === 'edit_file') state = 'done';
+  }
+  if (state === 'unread') return turn(call('read_file', { path: file }));
+  if (state === 'old') return turn(call('edit_file', { path: file, old_string: LISTING_OLD, new_string: next }));
+  return turn(
+    call('submit_case', {
+      summary: `The listing shows the ${v.field}.`,
+      ac_coverage: [{ criterion: `A todo with a ${v.field} is listed with it`, addressed_by: `${file}:formatTodos()`, evidence: 'tests/t002_listing.test.js' }],
+    }),
+  );
+}
+
+/**
+ * The evaluator rejects a failing check, and T-001's first case without validation (it has not
+ * rejected this task before: its earlier verdicts are in its prompt); everything else it accepts.
+ */
+function evaluatorReply(talk: Conversation): ScriptedReplyInput {
+  const prompt = talk.prompt;
+  const task = /^# Task to evaluate: (T-\d{3,})/m.exec(prompt)?.[1];
+  const v = variantIn(prompt);
+  const test = task === 'T-002' ? 'tests/t002_listing.test.js' : `tests/t001_${v.field}.test.js`;
+  const verdict = (args: Record<string, unknown>, tokens = usage(2400, 90)): ScriptedReplyInput => ({
+    tool_calls: [call('submit_verdict', { evidence: [test], ...args })],
+    usage: tokens,
+  });
+  if (/^### .+ — FAIL$/m.test(prompt)) {
+    return verdict({ verdict: 'reject', rejection_category: 'half_finished', concern: 'A check still fails.', next_step: 'Make every check pass, then submit the case again.' });
+  }
+  if (task === 'T-001' && !/: reject\b/.test(section(prompt, EVALUATOR_LEDGER_HEADER)) && !prompt.includes(v.check)) {
+    return verdict({
+      verdict: 'reject',
+      concern: `${v.fn} accepts any value: the second criterion asks for an Error on a bad one, and nothing checks it.`,
       rejection_category: 'acceptance_gap',
       next_step: `Validate the value in ${v.fn} and throw an Error naming it when it is not accepted.`,
-    }),
-    turn(call('edit_file', { path: 'src/todo.js', old_string: v.good, new_string: `${v.check}\n  ${v.good}` })),
-    turn(call('bash', { command: 'node --test tests/' })),
-    theCase(`Added ${v.fn}: it validates the value and returns a new todo.`, criteria),
-    verdict('accept', 'Both criteria are met and the test covers them.'),
-    { content: JSON.stringify({ learning: 'Run the whole suite with `node --test tests/`; each area has its own file.' }), usage: { prompt_tokens: 700, completion_tokens: 30, cost: 0 } },
-  ];
-  if (withListing) {
-    const old = "return todos.map((todo, i) => `${i + 1}. [${todo.done ? 'x' : ' '}] ${todo.title}`).join('\\n');";
-    const next = `return todos.map((todo, i) => \`\${i + 1}. [\${todo.done ? 'x' : ' '}] \${todo.title}\${todo.${v.field} ? \` (${v.field}: \${todo.${v.field}})\` : ''}\`).join('\\n');`;
-    turns.push(
-      turn(call('read_file', { path: 'src/format.js' })),
-      turn(call('edit_file', { path: 'src/format.js', old_string: old, new_string: next })),
-      turn(call('submit_case', { summary: `The listing shows the ${v.field}.`, ac_coverage: [{ criterion: `A todo with a ${v.field} is listed with it`, addressed_by: 'src/format.js:formatTodos()', evidence: 'tests/t002_listing.test.js' }] })),
-      { tool_calls: [call('submit_verdict', { verdict: 'accept', concern: 'The listing change is small and tested.', evidence: ['tests/t002_listing.test.js'] })], usage: { prompt_tokens: 2100, completion_tokens: 60, cost: 0 } },
-      { content: '{"learning": null}', usage: { prompt_tokens: 600, completion_tokens: 8, cost: 0 } },
-    );
+    });
   }
-  return turns;
+  if (task === 'T-001') return verdict({ verdict: 'accept', concern: 'Both criteria are met and the test covers them.' });
+  return verdict({ verdict: 'accept', concern: task === 'T-002' ? 'The listing change is small and tested.' : 'The checks pass and the diff does what the task asks.' }, usage(2100, 60));
+}
+
+/** One lesson after T-001, none after the others. */
+function learningReply(talk: Conversation): ScriptedReplyInput {
+  if (/^Task just completed: T-001\b/m.test(talk.prompt)) {
+    return { content: JSON.stringify({ learning: 'Run the whole suite with `node --test tests/`; each area has its own file.' }), usage: usage(700, 30) };
+  }
+  return { content: '{"learning": null}', usage: usage(600, 8) };
 }

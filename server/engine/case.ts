@@ -80,9 +80,12 @@ export function parseCase(calls: FunctionCall[]): ParsedCase {
   return { ok: false, error: `Your \`submit_case\` call could not be accepted: ${errors.join(' | ')}. Call \`submit_case\` again with a corrected payload.` };
 }
 
+/** The first line of a reject as the worker reads it. */
+export const REJECT_FEEDBACK_HEAD = 'An independent reviewer rejected the work.';
+
 /** The reject as the `submit_case` tool result (reference §7.8). */
 export function formatRejectFeedback(verdict: Verdict): string {
-  const lines = ['An independent reviewer rejected the work.', '', `Rejection category: ${verdict.rejection_category ?? '(unspecified)'}`, '', `Concern: ${verdict.concern}`];
+  const lines = [REJECT_FEEDBACK_HEAD, '', `Rejection category: ${verdict.rejection_category ?? '(unspecified)'}`, '', `Concern: ${verdict.concern}`];
   if (verdict.evidence.length > 0) lines.push('', 'Evidence:', ...verdict.evidence.map((e) => `- ${e}`));
   lines.push(`Next step: ${verdict.next_step ?? '(none provided)'}`);
   lines.push('', 'Read the concern and next step carefully, apply the next step, and continue working. Submit a new case only when the issue is resolved.');

@@ -19,6 +19,8 @@ export const JUDGE_DIFF_MAX_CHARS = 12_000;
 export const SEED_TEST_INJECT_CAP = 6_000;
 export const VALIDATOR_OUTPUT_INJECT_CAP = 4_000;
 export const EVALUATOR_ATTEMPTS = 2;
+/** Heads the evaluator's earlier verdicts on the task in its prompt. */
+export const EVALUATOR_LEDGER_HEADER = '## Your earlier verdicts on this task (oldest first)';
 
 export const SUBMIT_VERDICT_TOOL = functionTool('submit_verdict', 'Your verdict on this task: the only acceptable response.', {
   type: 'object',
@@ -56,7 +58,7 @@ export function evaluatorUserPrompt(input: EvaluationInput): string {
     parts.push('', `## Project context (${input.contextFiles.map((f) => f.name).join(', ')})`, '', input.contextFiles.map((f) => f.text.trimEnd()).join('\n\n'));
   }
   if (input.ledger.length > 0) {
-    parts.push('', '## Your earlier verdicts on this task (oldest first)');
+    parts.push('', EVALUATOR_LEDGER_HEADER);
     for (const e of input.ledger) {
       const v = e.verdict;
       parts.push(`- iteration ${e.iter}: ${v.verdict}${v.rejection_category ? ` (${v.rejection_category})` : ''} — ${v.concern}${v.next_step ? ` Next step given: ${v.next_step}` : ''}`);

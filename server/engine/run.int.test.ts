@@ -301,6 +301,19 @@ describe('every stop is loud and resumable', () => {
     expect(ofType(id, 'session_resume').at(-1)!.data.plan).toContain('last stop: interrupted');
   });
 
+  it('resuming after a crash first removes the git lock a killed git left in the worktree', async () => {
+    await open();
+    const id = await makePreparedSession(t.store, repo.dir, 'node', ONE);
+    t.store.setStatus(id, 'stopped', { reason: 'crash', phase: 'run', error: 'The server stopped while this session was active.' });
+    const lock = path.join(git(checkpoint(id).worktree, 'rev-parse', '--path-format=absolute', '--git-dir'), 'index.lock');
+    fs.writeFileSync(lock, '');
+    fake.load({ models: { [WORKER]: [impl('double', 'n * 2'), caseTurn(), noLearning], [EVAL]: [verdictTurn('accept')] } });
+    await start(id);
+    const d = await settled(id);
+    expect(d.session.status, d.last_error ?? '').toBe('all_done');
+    expect(fs.existsSync(lock)).toBe(false);
+  });
+
   it('re-creates a worktree deleted by hand from its branch', async () => {
     const { id } = await runOnce({ TILTH_MAX_ITERATIONS_PER_TASK: '1' }, [impl('double', 'n * 2')]);
     const wt = checkpoint(id).worktree;

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import type { ResumePlan } from '../../shared/api.ts';
 import type { StopReason } from '../../shared/events.ts';
 import { PrdSchema, SeedMetaSchema, type Checkpoint, type PrdEntry } from '../../shared/files.ts';
-import { restoreWorktree, subjectsIn } from '../git/repo.ts';
+import { removeStaleSessionLocks, restoreWorktree, subjectsIn } from '../git/repo.ts';
 import { commitAll, GitTamperedError, headSubject, pointerProblems, restorePointers, undoLastCommit, worktreeRefOf, type WorktreeRef } from '../git/worktree-git.ts';
 import type { JobContext, JobRunner } from '../jobs/job-runner.ts';
 import { RunQueue } from '../jobs/run-queue.ts';
@@ -92,6 +92,12 @@ export async function planResume(store: SessionStore, id: string): Promise<Resum
  */
 async function prepareResume(job: JobContext, cp: Checkpoint): Promise<void> {
   const plan = await planResume(job.store, job.sessionId);
+  if (cp.last_stop === 'crash') {
+    // A git command killed with the server leaves its lock, and every git command after it
+    // fails. Nothing of ours runs git on this session now: we hold its run lock.
+    const removed = await removeStaleSessionLocks(cp.source, cp.worktree, cp.branch);
+    if (removed.length > 0) job.logger.warn(`${job.sessionId}: removed git locks left by the crash: ${removed.join(', ')}`);
+  }
   const ref = await recordedWorktree(job, cp);
   restorePointers(ref);
   while (FAILED_SUBJECT.test(await headSubject(ref))) await undoLastCommit(ref);

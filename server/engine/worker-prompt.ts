@@ -50,6 +50,9 @@ export function combineContext(loaded: ContextFile[]): string {
   return loaded.map((f) => `### ${f.name}\n\n${f.text.trimEnd()}`).join('\n\n');
 }
 
+/** Heads the task's earlier verdicts in the worker's prompt. */
+export const WORKER_LEDGER_HEADER = '## Prior iterations on this task (from the evaluator)';
+
 export interface WorkerPromptInput {
   worktree: string;
   task: PrdEntry;
@@ -136,7 +139,7 @@ export function buildWorkerPrompt(input: WorkerPromptInput): { prompt: string; c
   if (task.acceptance_criteria.length > 0) taskLines.push('', '### Acceptance criteria', ...task.acceptance_criteria.map((c) => `- ${c}`));
   sections.push(taskLines.join('\n'));
 
-  const ledger = formatLedgerSection(input.ownLedger, '## Prior iterations on this task (from the evaluator)');
+  const ledger = formatLedgerSection(input.ownLedger, WORKER_LEDGER_HEADER);
   if (ledger) sections.push(`\n${ledger}`);
   channels.own_ledger = { present: ledger !== '', chars: ledger.length, entries: input.ownLedger.length };
 

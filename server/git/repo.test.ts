@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/test-app.ts';
-import { addWorktree, inspectWorkspace, localBranches, removeWorktree, statusPorcelain } from './repo.ts';
+import { addWorktree, inspectWorkspace, localBranches, removeStaleSessionLocks, removeWorktree, statusPorcelain } from './repo.ts';
 import { changedFiles, commitAll, workingDiff, type WorktreeRef } from './worktree-git.ts';
 
 const dirs: string[] = [];
@@ -84,6 +84,32 @@ describe('worktrees and commits', () => {
     expect(fs.existsSync(wt)).toBe(false);
     expect(await localBranches(r)).toEqual(['main']);
     await removeWorktree(r, wt, 'session/x'); // idempotent
+  });
+});
+
+describe('stale locks after a crash', () => {
+  it("removes the locks a killed git left in the session's worktree and branch, and nothing of the rest of the repository", async () => {
+    const r = repo();
+    const other = dir();
+    const wt = path.join(dir(), 'workspace');
+    const wtOther = path.join(other, 'workspace');
+    const dirs = await addWorktree(r, wt, 'session/one', run(r, 'rev-parse', 'HEAD').trim());
+    await addWorktree(r, wtOther, 'session/two', run(r, 'rev-parse', 'HEAD').trim());
+    const common = path.join(fs.realpathSync(r), '.git');
+    const own = run(wt, 'rev-parse', '--path-format=absolute', '--git-dir').trim();
+    const others = run(wtOther, 'rev-parse', '--path-format=absolute', '--git-dir').trim();
+    const stale = [path.join(own, 'index.lock'), path.join(own, 'HEAD.lock'), path.join(common, 'refs', 'heads', 'session', 'one.lock')];
+    const kept = [path.join(common, 'index.lock'), path.join(others, 'index.lock'), path.join(common, 'packed-refs.lock')];
+    for (const f of [...stale, ...kept]) fs.writeFileSync(f, '');
+    // A worker that points its worktree's .git file at another folder redirects nothing.
+    fs.writeFileSync(path.join(wt, '.git'), `gitdir: ${others}\n`);
+
+    expect((await removeStaleSessionLocks(r, wt, 'session/one')).sort()).toEqual([...stale].sort());
+    for (const f of kept) expect(fs.existsSync(f), f).toBe(true);
+    expect(await removeStaleSessionLocks(r, wt, 'session/one')).toEqual([]);
+    fs.writeFileSync(path.join(wt, '.git'), `gitdir: ${own}\n`);
+    fs.writeFileSync(path.join(wt, 'c.txt'), 'c\n');
+    expect(await commitAll({ worktree: wt, source: r, gitDir: dirs.git_dir, commonDir: dirs.git_common_dir }, 'after the crash')).toMatch(/^[0-9a-f]{40}$/);
   });
 });
 

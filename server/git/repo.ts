@@ -152,3 +152,32 @@ async function recordGitDirs(repoRoot: string, worktreePath: string): Promise<Re
   return { git_dir: gitDir, git_common_dir: commonDir };
 }
 
+/** Lock files git leaves behind when it is killed mid-write, in a worktree's own folder. */
+const WORKTREE_LOCKS = ['index.lock', 'HEAD.lock'];
+
+/**
+ * Removes the lock files a killed server's git left in a session's own corners of the
+ * repository — its worktree's index and HEAD, and its branch's ref — which otherwise make every
+ * later git command there fail ("Unable to create …/index.lock: File exists"). Git's advice is to
+ * delete them when no git process is running; callers make sure of that: only after a crash, and
+ * before the session's next job runs any git. Locks of the whole repository (its main index,
+ * packed-refs, config) are never touched: the user's own git may hold them. The worktree's folder
+ * in the repository is found from the repository's side (lookupGitDirs), never through the
+ * worktree's `.git` file, which the worker can rewrite. Returns the paths removed.
+ */
+export async function removeStaleSessionLocks(repoRoot: string, worktree: string, branch: string): Promise<string[]> {
+  const common = (await git(repoRoot).raw(['rev-parse', '--path-format=absolute', '--git-common-dir'])).trim();
+  const candidates = [path.join(common, 'refs', 'heads', `${branch}.lock`)];
+  const own = await lookupGitDirs(repoRoot, worktree).catch(() => null); // a worktree deleted by hand has none
+  if (own) candidates.push(...WORKTREE_LOCKS.map((f) => path.join(own.gitDir, f)));
+  const removed: string[] = [];
+  for (const file of candidates) {
+    try {
+      fs.unlinkSync(file);
+      removed.push(file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+  return removed;
+}

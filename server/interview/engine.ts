@@ -16,6 +16,7 @@ import { TEST_FILE_PATTERNS } from '../../shared/seed.ts';
 import { ConflictError, ValidationError } from '../errors.ts';
 import type { JobContext } from '../jobs/job-runner.ts';
 import { ConfinedRoot, globTool, grepTool, readFile, ToolError } from '../engine/read-tools.ts';
+import { removeStaleSessionLocks } from '../git/repo.ts';
 import { addCallToUsage, modelCallFields } from '../llm/call-record.ts';
 import type { ModelClient } from '../llm/client.ts';
 import { ProviderFailureError } from '../llm/errors.ts';
@@ -123,7 +124,9 @@ export async function runInterview(ctx: JobContext, deps: InterviewDeps): Promis
     if (!fs.existsSync(checkpoint.source)) throw new InterviewFailure(`the source repository ${checkpoint.source} is gone`);
     if (store.hasSeed(id)) {
       // The seed was written but the server stopped before the session was marked prepared:
-      // finish that, rather than ask the model for a second seed.
+      // finish that, rather than ask the model for a second seed. A kill during the seed commit
+      // leaves git's lock behind; no git of ours runs on this session now (one job at a time).
+      await removeStaleSessionLocks(checkpoint.source, checkpoint.worktree, checkpoint.branch);
       await finishSeed(ctx, checkpoint, readInterview(store, id)?.trace_id ?? randomUUID().replaceAll('-', ''));
       return;
     }

@@ -269,7 +269,7 @@ describe('crash safety', () => {
 });
 
 describe('crash safety, continued', () => {
-  it('finishes a seed that was written just before the server stopped, without asking the model again', async () => {
+  it('finishes a seed that was written just before the server stopped, its commit cut short, without asking the model again', async () => {
     fake.enqueue(PREP, ask('Anything?'));
     const home = t.home;
     const id = await create();
@@ -282,11 +282,15 @@ describe('crash safety, continued', () => {
       worktree: cp.worktree,
       meta: { interviewer_model: PREP, started_at: cp.created_at, ended_at: cp.created_at, tokens: { prompt: 0, completion: 0, total: 0 }, cost_usd: 0, checks_preset: 'node' },
     });
+    // A git commit killed with the server leaves its lock behind.
+    const lock = path.join(git(cp.worktree, 'rev-parse', '--path-format=absolute', '--git-dir'), 'index.lock');
+    fs.writeFileSync(lock, '');
     await t.close({ keepHome: true });
     t = await makeTestApp({ env: env(), home });
     recoverAfterCrash(t.store, silentLogger, (sid) => startInterviewJob({ store: t.store, jobs: t.deps.jobs, llm: t.deps.llm }, sid));
     const d = await until(id, (x) => x.session.status === 'prepared', 'prepared');
     expect(d.has_seed).toBe(true);
+    expect(fs.existsSync(lock)).toBe(false);
     expect(fake.requests).toHaveLength(1);
     expect(git(cp.worktree, 'log', '-1', '--format=%s')).toBe('seed: 1 task(s) + 1 acceptance test(s)');
   });

@@ -225,6 +225,50 @@ describe('scripted replies', () => {
   });
 });
 
+describe('responders', () => {
+  it('answers a model with no queued reply from the request itself, after anything queued for it', async () => {
+    const seen: number[] = [];
+    fake.enqueue('demo', { content: 'queued first' });
+    fake.respondWith('demo', (request) => {
+      seen.push(request.messages.length);
+      return { content: `you sent ${request.messages.length} message(s)`, label: 'echo' };
+    });
+    const first = await call({ model: 'demo', messages: USER });
+    const second = await call({ model: 'demo', messages: [...USER, { role: 'assistant', content: 'hi' }, ...USER] });
+    expect(first.json.choices[0].message.content).toBe('queued first');
+    expect(second.json.choices[0].message.content).toBe('you sent 3 message(s)');
+    expect(seen).toEqual([3]);
+    expect(fake.requests[1]?.servedBy).toEqual({ queue: 'demo', position: 2, label: 'echo', fault: null });
+    expect(() => fake.assertDone()).not.toThrow();
+  });
+
+  it('leaves every other model to the rule: an unscripted request still fails, and a removed responder answers nothing', async () => {
+    const remove = fake.respondWith('demo', () => ({ content: 'scripted by position' }));
+    expect((await call({ model: 'other', messages: USER })).status).toBe(400);
+    // A responder keeps its model in step whatever happened to the queues of others.
+    expect((await call({ model: 'demo', messages: USER })).status).toBe(200);
+    remove();
+    const after = await call({ model: 'demo', messages: USER });
+    expect(after.status).toBe(400);
+    expect(after.json.error.message).toContain('an earlier request already failed');
+    expect(() => fake.respondWith('*', () => ({ content: 'x' }))).toThrow(FakeScriptError);
+  });
+
+  it('records a failure, not a crash, when the responder throws or returns a reply that is not valid', async () => {
+    fake.respondWith('broken', () => {
+      throw new Error('no idea');
+    });
+    fake.respondWith('invalid', () => ({ label: 'says nothing' }));
+    const thrown = await call({ model: 'broken', messages: USER });
+    const invalid = await call({ model: 'invalid', messages: USER });
+    expect(thrown.status).toBe(400);
+    expect(thrown.json.error.message).toContain('no idea');
+    expect(invalid.status).toBe(400);
+    expect(invalid.json.error.message).toContain('needs content, tool_calls');
+    expect(fake.failures.map((f) => f.kind)).toEqual(['responder_error', 'responder_error']);
+  });
+});
+
 describe('faults', () => {
   it('rate_limit answers 429 with retry-after (and retry-after-ms when scripted)', async () => {
     fake.enqueue('m', { fault: 'rate_limit', retry_after: 7 }, { fault: 'rate_limit', retry_after_ms: 250, error_message: 'slow down' });

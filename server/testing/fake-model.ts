@@ -7,6 +7,11 @@
  * `failures`, every later request fails too, and `assertDone()` throws — a test that makes one
  * call too many fails instead of drifting onto the next scripted reply.
  *
+ * A model may instead have a responder (`respondWith`): a function that reads the request and
+ * picks the reply, consulted when that model's queue is empty. Demo mode plays its script this
+ * way, so its replies follow where a session is rather than the order they were queued in. A
+ * test that registers no responder keeps the rule above: nothing is ever answered by default.
+ *
  * It binds 127.0.0.1 only. The `/_control/*` routes carry no token: this is a loopback test tool
  * that holds no secrets, and the CLI and Playwright drive it over HTTP. Requests with an Origin
  * header or a non-loopback Host are refused, so no web page can script what a demo agent does.
@@ -28,14 +33,17 @@ import {
 } from './fake-model-script.ts';
 
 import { BodyTooLargeError, errorBody, readJson, sendError, sendJson, sendSse, sleep, visibleHeaders } from './fake-model-http.ts';
-import { ChatRequestSchema, checkExpectation, completionBody, planMessage, streamChunks, wireUsage } from './fake-model-wire.ts';
+import { ChatRequestSchema, checkExpectation, completionBody, planMessage, streamChunks, wireUsage, type ChatRequest } from './fake-model-wire.ts';
 
 export * from './fake-model-script.ts';
-export { MALFORMED_TOOL_ARGUMENTS } from './fake-model-wire.ts';
+export { MALFORMED_TOOL_ARGUMENTS, type ChatRequest } from './fake-model-wire.ts';
+
+/** Picks the reply to one request from the request itself (see `FakeModel.respondWith`). */
+export type FakeResponder = (request: ChatRequest) => ScriptedReplyInput;
 
 
 export type FakeServedBy = {
-  /** The queue the reply came from: the model name, or `*`. */
+  /** The queue the reply came from: the model name, or `*`; for a responder's reply, the model name. */
   queue: string;
   /** 1-based position of the reply among everything scripted for that queue. */
   position: number;
@@ -61,7 +69,7 @@ export type FakeRequestRecord = {
   status: number;
 };
 
-export type FakeFailureKind = 'unscripted' | 'expectation_mismatch' | 'bad_request';
+export type FakeFailureKind = 'unscripted' | 'expectation_mismatch' | 'bad_request' | 'responder_error';
 
 export type FakeFailure = {
   kind: FakeFailureKind;
@@ -108,6 +116,7 @@ export class FakeModel {
   readonly baseURL: string;
   readonly port: number;
   #queues = new Map<string, QueuedReply[]>();
+  #responders = new Map<string, FakeResponder>();
   /** How many replies were ever scripted per queue, so positions survive appends and consumption. */
   #scripted = new Map<string, number>();
   #requests: FakeRequestRecord[] = [];
@@ -162,6 +171,20 @@ export class FakeModel {
     for (const [model, replies] of Object.entries(parsed.models)) this.#append(model, replies);
   }
 
+  /**
+   * Answers every request for `model` that finds its queue empty with `responder(request)`,
+   * validated like any scripted reply. Only that exact model name: `*` is for queues. Such a model
+   * is also spared the failure latch (see #chat): a responder reads where the conversation is, so
+   * it cannot fall out of step with a queue. Returns a function that removes the responder.
+   */
+  respondWith(model: string, responder: FakeResponder): () => void {
+    if (!model || model === ANY_MODEL) throw new FakeScriptError('respondWith needs a model name (not "*")');
+    this.#responders.set(model, responder);
+    return () => {
+      if (this.#responders.get(model) === responder) this.#responders.delete(model);
+    };
+  }
+
   remaining(): Record<string, number> {
     const out: Record<string, number> = {};
     for (const [model, queue] of this.#queues) out[model] = queue.length;
@@ -194,9 +217,10 @@ export class FakeModel {
     }
   }
 
-  /** Forgets queues, requests and failures. Requests still hanging keep hanging until close(). */
+  /** Forgets queues, responders, requests and failures. Requests still hanging keep hanging until close(). */
   reset(): void {
     this.#queues.clear();
+    this.#responders.clear();
     this.#scripted.clear();
     this.#requests = [];
     this.#failures = [];
@@ -228,6 +252,14 @@ export class FakeModel {
       if (item) return { queue, item };
     }
     return null;
+  }
+
+  /** The responder's reply to `request`, numbered after everything scripted for the model. */
+  #respond(responder: FakeResponder, request: ChatRequest): QueuedReply {
+    const reply = parseReply(responder(request), `the reply of the responder for model "${request.model}"`);
+    const position = (this.#scripted.get(request.model) ?? 0) + 1;
+    this.#scripted.set(request.model, position);
+    return { reply, position };
   }
 
   #fail(kind: FakeFailureKind, message: string, record: FakeRequestRecord | null): void {
@@ -341,13 +373,23 @@ export class FakeModel {
 
     // After an unscripted or mismatched request the script is out of step with the code under
     // test; every later answer would be wrong, so every later request fails too.
+    const responder = this.#responders.get(request.model);
     const broken = this.#failures.find((f) => f.kind === 'unscripted' || f.kind === 'expectation_mismatch');
-    if (broken) {
+    if (broken && !responder) {
       const message = `an earlier request already failed, so this one does too: ${broken.message}`;
       return answer(400, errorBody('fake_model_failed', `fake model: ${message}`), { 'x-fake-model-failure': 'after_failure' });
     }
 
-    const taken = this.#take(request.model);
+    let taken = this.#take(request.model);
+    if (!taken && responder) {
+      try {
+        taken = { queue: request.model, item: this.#respond(responder, request) };
+      } catch (err) {
+        const message = `the responder for model "${request.model}" failed on request #${record.seq}: ${(err as Error).message}`;
+        this.#fail('responder_error', message, record);
+        return answer(400, errorBody('responder_error', `fake model: ${message}`), { 'x-fake-model-failure': 'responder_error' });
+      }
+    }
     if (!taken) {
       const message = `no reply was scripted for model "${request.model}" (request #${record.seq}); script one with enqueue() or POST /_control/script before the code under test calls the model`;
       this.#fail('unscripted', message, record);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach } from 'vitest';
 import { buildApp, type AppDeps } from '../app.ts';
-import { DemoService } from '../demo/demo.ts';
+import { DemoService, type DemoOptions } from '../demo/demo.ts';
 import { LiveConfig } from '../live-config.ts';
 import { createRunQueue } from '../engine/run.ts';
 import type { RunDeps } from '../engine/run-context.ts';
@@ -63,6 +63,8 @@ export interface TestAppOptions {
   run?: Partial<RunDeps>;
   /** Reuse a home (and so its sessions) from an earlier app: a server restart. */
   home?: string;
+  /** Demo mode tuning (a pause before each scripted reply). */
+  demo?: DemoOptions;
 }
 
 export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -72,7 +74,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
   const store = new SessionStore(config.sessionsDir);
   const jobs = new JobRunner(store, silentLogger);
   const llm = new ModelClient({ endpoints: config.roles, retry: { baseDelayMs: 1, maxAttempts: 2 } });
-  const demo = await DemoService.start(store);
+  const demo = await DemoService.start(store, options.demo);
   let port = 80;
   const deps: AppDeps = {
     config: live,
