@@ -16,17 +16,7 @@ import { writeJsonAtomic } from '../server/store/atomic.ts';
 import { FILES, SessionStore } from '../server/store/session-store.ts';
 import { saveSummary } from '../server/store/summary-file.ts';
 
-/** mulberry32: small, fast, good enough to vary text and timing. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../server/testing/prng.ts';
 
 const WORDS = 'the parser reads each line and keeps a running total so the report can show what changed since the last run without scanning the whole file again when a test fails we print the diff and stop early'.split(' ');
 const CODE = [

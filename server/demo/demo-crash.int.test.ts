@@ -29,6 +29,7 @@ import { ensureWebBuild } from '../start.ts';
 import { EventLog } from '../store/event-log.ts';
 import { demoDetail, driveDemo, type DemoAnswers, type DemoApi } from '../testing/demo-driver.ts';
 import { silentLogger, tempDir } from '../testing/test-app.ts';
+import { prng } from '../testing/prng.ts';
 import { startTilth, type TilthProcess } from '../testing/tilth-process.ts';
 
 const TRIALS = 20;
@@ -37,17 +38,6 @@ const HOME_PREFIX = 'tilth-demo-crash-';
 /** The demo needs no provider: make sure none leaks in from the environment. */
 const NO_PROVIDER = { TILTH_BASE_URL: '', TILTH_API_KEY: '', TILTH_WORKER_MODEL: '', TILTH_PREP_MODEL: '', TILTH_EVALUATOR_MODEL: '' };
 
-/** mulberry32: a small seeded generator, so the kill moments are the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const live = new Set<TilthProcess>();
 const homes: string[] = [];
@@ -256,7 +246,7 @@ afterAll(async () => {
 describe('demo crash safety', () => {
   it(`kill -9 of tilth serve at ${TRIALS} random moments of a demo session, restart and resume: every trial reaches all_done with valid files`, async () => {
     const began = Date.now();
-    const random = seeded(SEED);
+    const random = prng(SEED);
     const trial = (n: number): Trial => ({ n, fraction: random(), answers: [random() < 0.5 ? 'A priority' : 'A due date', 'Sort out what matters first.', 'Yes, show it in the listing'] });
     const rounds: Round[] = Array.from({ length: TRIALS / 2 }, (_, i) => ({ trials: [trial(2 * i + 1), trial(2 * i + 2)], jitterMs: Math.floor(random() * 250) }));
     const home = tempDir(HOME_PREFIX);

@@ -51,14 +51,8 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
   return { TILTH_BASE_URL: fake.baseURL, TILTH_API_KEY: 'test-key', TILTH_WORKER_MODEL: WORKER, TILTH_EVALUATOR_MODEL: EVAL, ...extra };
 }
 
-async function api(method: 'GET' | 'POST', url: string): Promise<{ status: number; body: unknown }> {
-  const s = server!;
-  const res = await fetch(`${s.origin}${url}`, { method, headers: { authorization: `Bearer ${s.token}`, ...(method === 'POST' ? { origin: s.origin } : {}) } });
-  return { status: res.status, body: await res.json() };
-}
-
 async function detail(id: string): Promise<SessionDetail> {
-  return SessionDetailSchema.parse((await api('GET', `/api/sessions/${id}`)).body);
+  return SessionDetailSchema.parse((await server!.api('GET', `/api/sessions/${id}`)).body);
 }
 
 async function until<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 30_000): Promise<NonNullable<T>> {
@@ -103,7 +97,7 @@ async function crashThenResume(id: string, dir: string, resumeScript: { worker: 
   expect(after.session.status).toBe('stopped');
   expect(after.session.last_stop).toBe('crash');
   fake.load({ models: { [WORKER]: resumeScript.worker, [EVAL]: resumeScript.evaluator } });
-  expect((await api('POST', `/api/sessions/${id}/run`)).status).toBe(202);
+  expect((await server!.api('POST', `/api/sessions/${id}/run`)).status).toBe(202);
   const done = await until('the resumed run to finish', async () => {
     const d = await detail(id);
     return d.run.state === 'idle' && d.session.status !== 'running' && d.session.status !== 'stopped' ? d : null;
@@ -122,7 +116,7 @@ describe('kill -9 and resume', { timeout: 60_000 }, () => {
     const { id, dir } = await prepare();
     server = await startTilth({ home, env: env() });
     fake.load({ models: { [WORKER]: [impl('double', 'n * 2'), { fault: 'hang' }], [EVAL]: [] } });
-    expect((await api('POST', `/api/sessions/${id}/run`)).status).toBe(202);
+    expect((await server!.api('POST', `/api/sessions/${id}/run`)).status).toBe(202);
     await until('the second worker call', () => fake.requests.length >= 2);
     await server.kill();
     await crashThenResume(id, dir, {
@@ -135,7 +129,7 @@ describe('kill -9 and resume', { timeout: 60_000 }, () => {
     const { id, dir } = await prepare();
     server = await startTilth({ home, env: env() });
     fake.load({ models: { [WORKER]: [impl('double', 'n * 2'), caseTurn()], [EVAL]: [] } });
-    expect((await api('POST', `/api/sessions/${id}/run`)).status).toBe(202);
+    expect((await server!.api('POST', `/api/sessions/${id}/run`)).status).toBe(202);
     await until('the acceptance test to be running', () => {
       try {
         return execFileSync('pgrep', ['-f', 't001_double.test.js'], { encoding: 'utf8' }).trim() !== '';
@@ -154,7 +148,7 @@ describe('kill -9 and resume', { timeout: 60_000 }, () => {
     const { id, dir } = await prepare();
     server = await startTilth({ home, env: env({ TILTH_FAILPOINT: point }) });
     fake.load({ models: { [WORKER]: [impl('double', 'n * 2'), caseTurn()], [EVAL]: [verdictTurn('accept')] } });
-    expect((await api('POST', `/api/sessions/${id}/run`)).status).toBe(202);
+    expect((await server!.api('POST', `/api/sessions/${id}/run`)).status).toBe(202);
     await server.exited;
     server = null;
     await crashThenResume(id, dir, {

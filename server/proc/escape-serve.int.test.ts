@@ -59,12 +59,6 @@ function attack(): string {
   ].join('\n');
 }
 
-async function api(method: 'GET' | 'POST', url: string): Promise<{ status: number; body: unknown }> {
-  const s = server!;
-  const res = await fetch(`${s.origin}${url}`, { method, headers: { authorization: `Bearer ${s.token}`, ...(method === 'POST' ? { origin: s.origin } : {}) } });
-  return { status: res.status, body: await res.json() };
-}
-
 async function runToTheEnd(extraEnv: Record<string, string>): Promise<{ id: string; detail: SessionDetail; bashResult: string }> {
   const store = new SessionStore(path.join(home, 'sessions'));
   const id = await makePreparedSession(store, repo.dir, 'node', [{ id: 'T-001', title: 'Double', tests: { 'tests/t001_double.test.js': nodeTest('double', 'double', '2', '4') } }]);
@@ -79,10 +73,10 @@ async function runToTheEnd(extraEnv: Record<string, string>): Promise<{ id: stri
       [EVAL]: [verdictTurn('accept')],
     },
   });
-  expect((await api('POST', `/api/sessions/${id}/run`)).status).toBe(202);
+  expect((await server!.api('POST', `/api/sessions/${id}/run`)).status).toBe(202);
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const detail = SessionDetailSchema.parse((await api('GET', `/api/sessions/${id}`)).body);
+    const detail = SessionDetailSchema.parse((await server!.api('GET', `/api/sessions/${id}`)).body);
     if (detail.run.state === 'idle' && detail.session.status !== 'running') {
       const log = fs.readFileSync(path.join(home, 'sessions', id, 'events.jsonl'), 'utf8').split('\n').filter(Boolean);
       const bash = log.map((l) => JSON.parse(l) as { type: string; data: { tool?: string; result_preview?: string } }).find((e) => e.type === 'tool_result' && e.data.tool === 'bash');

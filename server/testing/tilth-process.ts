@@ -15,6 +15,8 @@ export interface TilthProcess {
   home: string;
   sessionsDir: string;
   output(): string;
+  /** An authenticated API call as a script would make it (Bearer token, our Origin on POST); the JSON body. */
+  api(method: 'GET' | 'POST', url: string): Promise<{ status: number; body: unknown }>;
   /** SIGTERM to the group (a clean shutdown), SIGKILL after 5 s. */
   stop(): Promise<void>;
   /** SIGKILL to the whole group at once: a crash. */
@@ -61,6 +63,13 @@ export async function startTilth(options: { port?: number; home?: string; env?: 
     home,
     sessionsDir,
     output: () => output,
+    api: async (method, url) => {
+      const res = await fetch(`${parsed.origin}${url}`, {
+        method,
+        headers: { authorization: `Bearer ${parsed.hash.replace('#token=', '')}`, ...(method === 'POST' ? { origin: parsed.origin } : {}) },
+      });
+      return { status: res.status, body: await res.json() };
+    },
     exited,
     stop: async () => {
       if (child.exitCode !== null || child.pid === undefined) return;
