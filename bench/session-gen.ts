@@ -15,7 +15,6 @@ import { addToSummary, emptySummary } from '../shared/summary.ts';
 import { writeJsonAtomic } from '../server/store/atomic.ts';
 import { FILES, SessionStore } from '../server/store/session-store.ts';
 import { saveSummary } from '../server/store/summary-file.ts';
-
 import { prng } from '../server/testing/prng.ts';
 
 const WORDS = 'the parser reads each line and keeps a running total so the report can show what changed since the last run without scanning the whole file again when a test fails we print the diff and stop early'.split(' ');
