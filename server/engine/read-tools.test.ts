@@ -21,6 +21,10 @@ beforeEach(() => {
   fs.symlinkSync(path.join(base, 'outside.txt'), path.join(repo, 'link-out.txt'));
   fs.symlinkSync(path.join(base, 'outside-dir'), path.join(repo, 'dir-out'));
   fs.symlinkSync(path.join(repo, 'README.md'), path.join(repo, 'link-in.md'));
+  // A sibling whose name starts with the root's: `${repo}2` is not inside `${repo}`.
+  fs.mkdirSync(path.join(base, 'repo2'));
+  fs.writeFileSync(path.join(base, 'repo2', 'secret.txt'), 'secret-word next door\n');
+  fs.symlinkSync(path.join(base, 'repo2'), path.join(repo, 'next-door'));
   root = new ConfinedRoot(repo);
 });
 afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
@@ -34,6 +38,8 @@ describe('read tools confined to a root', () => {
   it.each([
     ['../outside.txt', /outside the repository/],
     ['src/../../outside.txt', /outside the repository/],
+    ['../repo2/secret.txt', /outside the repository/],
+    ['next-door/secret.txt', /through a symlink/],
     [`${'/'}etc/passwd`, /not absolute/],
     ['link-out.txt', /through a symlink/],
     ['dir-out/leak.js', /through a symlink/],

@@ -63,6 +63,26 @@ describe('file tools', () => {
     expect(fs.readdirSync(path.join(base, 'outdir'))).toEqual([]);
   });
 
+  it('refuses a sibling folder whose name starts with the worktree\'s, directly or through a symlink', async () => {
+    fs.mkdirSync(path.join(base, 'wt2'));
+    fs.writeFileSync(path.join(base, 'wt2', 'secret.txt'), 'secret\n');
+    fs.symlinkSync(path.join(base, 'wt2'), path.join(wt, 'next-door'));
+    const OUTSIDE = /^ERROR: path is outside the repository/;
+    const THROUGH_LINK = /^ERROR: path leads outside the repository \(through a symlink\)/;
+    for (const [p, read, write] of [
+      ['../wt2/secret.txt', OUTSIDE, OUTSIDE],
+      ['../wt2/new.txt', OUTSIDE, OUTSIDE],
+      ['next-door/secret.txt', THROUGH_LINK, THROUGH_LINK],
+      ['next-door/new.txt', /^ERROR: no such file/, THROUGH_LINK],
+    ] as const) {
+      expect(await out('read_file', { path: p }), p).toMatch(read);
+      expect(await out('write_file', { path: p, content: 'pwned' }), p).toMatch(write);
+      expect(await out('edit_file', { path: p, old_string: 'secret', new_string: 'pwned' }), p).toMatch(write);
+    }
+    expect(fs.readdirSync(path.join(base, 'wt2'))).toEqual(['secret.txt']);
+    expect(fs.readFileSync(path.join(base, 'wt2', 'secret.txt'), 'utf8')).toBe('secret\n');
+  });
+
   it('never writes into .git (guard first, confinement behind it)', async () => {
     const r = await run('write_file', { path: '.git/HEAD', content: 'x' });
     expect(r.blocked).toMatch(/\.git/);
