@@ -96,14 +96,22 @@ describe('EventLog', () => {
     expect(() => reopened.readAfter(0, 10)).toThrow(/events\.jsonl is corrupt: line 2 is not valid JSON/);
   });
 
-  it('rejects a line whose seq breaks the sequence', () => {
+  it.each([
+    ['jumps forward', 7],
+    ['repeats the one before', 2],
+    ['goes back', 1],
+  ])('rejects a line whose seq %s', (_how, seq) => {
     const log = new EventLog(file, ID);
     log.append(note(1));
+    log.append(note(2));
     log.close();
     const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n');
-    lines[1] = lines[1]!.replace('"seq":2', '"seq":7');
+    lines[2] = lines[2]!.replace('"seq":3', `"seq":${seq}`);
     fs.writeFileSync(file, `${lines.join('\n')}\n`);
-    expect(() => new EventLog(file, ID).readAfter(0, 10)).toThrow(/line 2 has seq 7/);
+    const reopened = new EventLog(file, ID);
+    expect(() => reopened.readAfter(0, 10)).toThrow(`line 3 has seq ${seq}; seq must be dense`);
+    expect(() => reopened.readAfter(2, 10)).toThrow(CorruptFileError);
+    expect(reopened.readAfter(0, 2).map((e) => e.seq)).toEqual([1, 2]);
   });
 
   it('refuses a log written by a newer Tilth', () => {
