@@ -275,7 +275,7 @@ describe('every stop is loud and resumable', () => {
   // SPEC: the caps hold "before every model call" — the evaluator's and the learnings call too.
   it.each([
     // Two worker turns: $0.002 and 240 tokens once the case is in.
-    ['dollar_cap', { TILTH_MAX_DOLLARS: '0.0015' }, 'dollar cap reached: $0.0020 of'],
+    ['dollar_cap', { TILTH_MAX_DOLLARS: '0.0015' }, 'dollar cap reached: $0.0020 of $0.0015 (TILTH_MAX_DOLLARS)'],
     ['token_cap', { TILTH_MAX_TOKENS: '240' }, 'token cap reached: 240 of 240 tokens'],
   ])('%s is checked before the evaluator call: a case that used up the budget is not judged', async (reason, env, message) => {
     const { id, d } = await runOnce(env, [impl('double', 'n * 2'), caseTurn()]);
@@ -290,7 +290,7 @@ describe('every stop is loud and resumable', () => {
 
   it.each([
     // Two worker turns and an accept: $0.004 and 470 tokens when the learnings call is due.
-    ['dollar_cap', { TILTH_MAX_DOLLARS: '0.0035' }, 'dollar cap reached: $0.0040 of'],
+    ['dollar_cap', { TILTH_MAX_DOLLARS: '0.0035' }, 'dollar cap reached: $0.0040 of $0.0035 (TILTH_MAX_DOLLARS)'],
     ['token_cap', { TILTH_MAX_TOKENS: '400' }, 'token cap reached: 470 of 400 tokens'],
   ])('%s is checked before the learnings call: it is skipped, the task stays done, the next one pending', async (reason, env, message) => {
     await open(env);
