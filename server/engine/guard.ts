@@ -13,13 +13,15 @@
  *
  * Limits, on purpose: a shell command is read with a simple tokeniser, not a shell parser. It
  * splits on `;`, `&&`, `||`, `|`, `&`, newlines, parentheses and backticks (so `$(…)` and
- * subshells are looked into), honours quotes and backslashes, follows `cd <literal dir>` from one
- * segment to the next, strips `VAR=x`, `env`, `command`, `exec`, `nohup`, `time`, `nice`,
- * `timeout N` prefixes, skips git's global options (`-C dir`, `-c k=v`, `--no-pager`), and reads
- * the script of `bash -c '…'` / `sh -c '…'` recursively. It does not expand variables, globs,
- * aliases or functions, does not look inside `eval`, scripts the worker writes and then runs,
- * `find -delete`, `xargs` or interpreters (`python -c`, `node -e`). The guard steers an honest
- * model away from damaging the run; the sandbox (bash under bwrap) is the real boundary.
+ * subshells are looked into, and a word a substitution stands in, as in `rm -rf $(pwd)`, cannot be
+ * resolved), honours quotes and backslashes, follows `cd <literal dir>` from one segment to the
+ * next, strips `VAR=x`, `env`, `command`, `exec`, `nohup`, `time`, `nice`, `timeout N` prefixes
+ * (with their options' values: `nice -n 5`, `timeout -s KILL 30`), skips git's global options
+ * (`-C dir`, `-c k=v`, `--no-pager`), and reads the script of `bash -c '…'` / `sh -c '…'`
+ * recursively. It does not expand variables, globs, aliases or functions, does not look inside
+ * `eval`, scripts the worker writes and then runs, `find -delete`, `xargs` or interpreters
+ * (`python -c`, `node -e`). The guard steers an honest model away from damaging the run; the
+ * sandbox (bash under bwrap) is the real boundary.
  *
  * History rewriting (`git commit --amend`, `git rebase`) is not blocked: the reference's deny list
  * does not name it.
@@ -246,6 +248,7 @@ export function splitSegments(command: string): Segment[] {
   let word = '';
   let inWord = false;
   let pendingRedirect = false;
+  let inBackticks = false;
   const endWord = () => {
     if (!inWord) return;
     if (pendingRedirect) {
@@ -294,7 +297,16 @@ export function splitSegments(command: string): Segment[] {
         pendingRedirect = true;
         continue;
       }
-      if (ch === '(' && word === '$') word = ''; // `$(`: the substitution's script is its own segment
+      // A command substitution's script is its own segment. Where it opens, the word it stands in
+      // (`rm -rf $(pwd)`) keeps a `$(` or a backtick, so that word reads as unresolvable.
+      if (ch === '(' && word.endsWith('$')) word += '(';
+      else if (ch === '`') {
+        if (!inBackticks) {
+          word += '`';
+          inWord = true;
+        }
+        inBackticks = !inBackticks;
+      }
       endSegment();
       i++;
     } else if (ch === '>' || (ch === '<' && command[i + 1] !== '<')) {
@@ -339,6 +351,13 @@ export function splitSegments(command: string): Segment[] {
   return segments;
 }
 
+/** Wrappers that run the rest as a command, with their options that take a separate value. */
+const WRAPPERS = new Map<string, Set<string>>([
+  ['env', new Set(['-u', '--unset', '-C', '--chdir'])],
+  ['nice', new Set(['-n', '--adjustment'])],
+  ['timeout', new Set(['-s', '--signal', '-k', '--kill-after'])],
+]);
+
 /** Leading `VAR=value` assignments and wrappers that run the rest as a command. */
 function stripPrefixes(words: string[]): string[] {
   let i = 0;
@@ -347,13 +366,11 @@ function stripPrefixes(words: string[]): string[] {
     if (w === undefined) return [];
     if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) i++;
     else if (['command', 'builtin', 'exec', 'nohup', 'time', 'then', 'do', 'else', '!', '{'].includes(w)) i++;
-    else if (w === 'env' || w === 'nice') {
+    else if (WRAPPERS.has(w)) {
+      const withValue = WRAPPERS.get(w)!;
       i++;
-      while (words[i]?.startsWith('-')) i++;
-    } else if (w === 'timeout') {
-      i++;
-      while (words[i]?.startsWith('-')) i++;
-      i++; // the duration
+      while (words[i]?.startsWith('-')) i += withValue.has(words[i]!) ? 2 : 1;
+      if (w === 'timeout') i++; // the duration
     } else return words.slice(i);
   }
 }
