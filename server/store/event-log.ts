@@ -153,9 +153,9 @@ export class EventLog {
 
   private readLogVersion(line: string): number {
     try {
-      const first = JSON.parse(line) as { type?: unknown; data?: { log_version?: unknown } };
-      const version = first.data?.log_version;
-      if (first.type === 'log_opened' && typeof version === 'number') {
+      const first = JSON.parse(line) as { type?: unknown; data?: { log_version?: unknown } } | null;
+      const version = first?.data?.log_version;
+      if (first?.type === 'log_opened' && typeof version === 'number') {
         if (version > LOG_VERSION) {
           throw new CorruptFileError(this.file, `log version ${version} is newer than this Tilth understands (${LOG_VERSION}); upgrade Tilth`);
         }
