@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../testing/test-app.ts';
+import { tempDir } from '../testing/temp-dir.ts';
 import { checkToolCall, splitSegments } from './guard.ts';
 
 let base: string;

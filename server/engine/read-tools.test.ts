@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../testing/test-app.ts';
+import { tempDir } from '../testing/temp-dir.ts';
 import { ConfinedRoot, globTool, grepTool, readFile, ToolError } from './read-tools.ts';
 
 let base: string;

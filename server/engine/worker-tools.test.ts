@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../testing/test-app.ts';
+import { tempDir } from '../testing/temp-dir.ts';
 import { MAX_BASH_OUTPUT_CHARS, MAX_WRITE_CHARS, runWorkerTool, workerToolSchemas } from './worker-tools.ts';
 
 let base: string;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LOG_VERSION } from '../../shared/events.ts';
 import { CorruptFileError } from '../errors.ts';
-import { tempDir } from '../testing/test-app.ts';
+import { tempDir } from '../testing/temp-dir.ts';
 import { EventLog } from './event-log.ts';
 
 const ID = '20260101-120000-abcdef';
