@@ -170,6 +170,18 @@ describe('validateSeedBundle', () => {
         expect(found, bad).toContainEqual(expect.stringMatching(/'\.\.' is not allowed|absolute paths are not allowed|backslashes are not allowed/));
       }
     });
+    it.each([
+      ['', 'the path is empty'],
+      ['  ', 'the path is empty'],
+      ['tests\\test_t002_overdue.py', 'backslashes are not allowed in the path (use /)'],
+      ['/tests/test_t002_overdue.py', 'absolute paths are not allowed'],
+      ['c:tests/test_t002_overdue.py', 'absolute paths are not allowed'],
+      ['tests/..test_t002_overdue.py', "'..' is not allowed in the path"],
+      ['tests/test_t002_overdue.py\0', 'the path contains a NUL character'],
+    ])('names why the test path %j is unsafe', (bad, reason) => {
+      const found = problems(bundle({ test_files: { 'tests/test_t001_due_dates.py': PY_TEST, [bad]: PY_TEST } }));
+      expect(found).toContain(`test file '${bad}': ${reason}; name it tests/test_t<NNN>_<slug>.py, relative to the repository root`);
+    });
     it('rejects test content that is not a non-empty string', () => {
       const found = problems(bundle({ test_files: { 'tests/test_t001_due_dates.py': { code: PY_TEST }, 'tests/test_t002_overdue.py': '  \n' } }));
       expect(found).toContainEqual(expect.stringMatching(/'tests\/test_t001_due_dates\.py': the content must be the whole test file as a non-empty string; got an object/));
