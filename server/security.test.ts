@@ -132,6 +132,14 @@ describe('authentication', () => {
     expect(auth({ cookie: `theme=dark; flag; ${cookieName(4173)} = ${TOKEN} ; other=1` })).toBe('cookie');
   });
 
+  it('reads a cookie part without "=" as no value, even one spelling the name and the token', () => {
+    // Were the part read as `name=value` with the "=" missing, `tilth_token_4173x` would pass.
+    const odd = policy(4173);
+    odd.token = `${cookieName(4173)}x`;
+    expect(auth({ cookie: odd.token }, odd)).toMatch(UNAUTHORIZED);
+    expect(auth({ cookie: `${odd.token}; ${cookieName(4173)}=${odd.token}` }, odd)).toBe('cookie');
+  });
+
   it('refuses another port’s cookie, a wrong token and no credential at all', () => {
     expect(auth({ cookie: `${cookieName(3000)}=${TOKEN}` })).toMatch(UNAUTHORIZED);
     expect(auth({ cookie: `${cookieName(4173)}=wrong` })).toMatch(UNAUTHORIZED);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LedgerEntry, Verdict } from '../../shared/files.ts';
-import { formatLedgerSection, formatRejectFeedback, parseCase } from './case.ts';
+import { CHECKS_FAILED_PREFIX, DUPLICATE_CASE, formatLedgerSection, formatRejectFeedback, parseCase, WORKER_NO_CASE_NUDGE } from './case.ts';
 
 let n = 0;
 /** A tool call as the model sends it; `args` is JSON-encoded unless it is already a string. */
@@ -98,6 +98,9 @@ describe('parseCase', () => {
     'the function defined near line :42 of the module in question',
     'set_due()',
     'one two three four five six seven',
+    'one  two \t three   four five six seven', // seven words, however spaced
+    'the limit is read from config.timeout_seconds at start', // `a.b` with a long suffix
+    'the limit is read from the v2.1 settings at every start',
   ])('takes %j as a pointer', (by) => {
     expect(accepted(good({ ac_coverage: [coverage({ addressed_by: by })] })).ac_coverage[0]!.addressed_by).toBe(by);
   });
@@ -136,6 +139,14 @@ const reject: Verdict = {
   next_step: 'Filter out done todos.',
 };
 const accept: Verdict = { verdict: 'accept', concern: 'Meets every criterion.', evidence: [] };
+
+describe('what the harness tells the worker about its case', () => {
+  it('nudges a quiet turn, explains failed checks and ignores a second case, each naming submit_case', () => {
+    expect(WORKER_NO_CASE_NUDGE).toMatch(/^You ended your turn without calling `submit_case`\. Going quiet does not count as done\./);
+    expect(CHECKS_FAILED_PREFIX).toMatch(/^The checks failed: the workspace does not pass yet, so the case cannot be reviewed\.\n.*call `submit_case` again/);
+    expect(DUPLICATE_CASE).toBe('Duplicate submit_case ignored; act on the response to the first.');
+  });
+});
 
 describe('formatRejectFeedback', () => {
   it('gives the category, the concern, each piece of evidence and the next step', () => {

@@ -50,6 +50,22 @@ describe('read tools confined to a root', () => {
     expect(() => readFile(root, rel)).toThrow(message);
   });
 
+  it.each([
+    ['', 'path must be a non-empty string relative to the repository root'],
+    ['  ', 'path must be a non-empty string relative to the repository root'],
+    ['src/\0todo.js', 'path must not contain NUL bytes'],
+    ['.', '. is a folder; use glob to list it'],
+    ['src/..', 'src/.. is a folder; use glob to list it'],
+  ])('answers %j with the reason', (rel, message) => {
+    expect(() => readFile(root, rel)).toThrow(message);
+  });
+
+  it('lists dotfiles, and refuses a blank pattern', async () => {
+    fs.writeFileSync(path.join(repo, '.eslintrc'), '{}');
+    expect((await globTool(root, '**/*')).split('\n')).toEqual(['.eslintrc', 'README.md', 'src/todo.js']);
+    await expect(globTool(root, '  ')).rejects.toThrow('pattern must be a non-empty glob such as "src/**/*.ts"');
+  });
+
   it('globs real files inside only: no links, never .git', async () => {
     const all = (await globTool(root, '**/*')).split('\n');
     expect(all).toEqual(['README.md', 'src/todo.js']);

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/temp-dir.ts';
-import { MAX_BASH_OUTPUT_CHARS, MAX_WRITE_CHARS, runWorkerTool, workerToolSchemas } from './worker-tools.ts';
+import { ConfinedRoot } from './read-tools.ts';
+import { MAX_BASH_OUTPUT_CHARS, MAX_WRITE_CHARS, resolveForWrite, runWorkerTool, workerToolSchemas } from './worker-tools.ts';
 
 let base: string;
 let wt: string;
@@ -81,6 +82,28 @@ describe('file tools', () => {
     }
     expect(fs.readdirSync(path.join(base, 'wt2'))).toEqual(['secret.txt']);
     expect(fs.readFileSync(path.join(base, 'wt2', 'secret.txt'), 'utf8')).toBe('secret\n');
+  });
+
+  it('confines a write by itself too, behind the guard: .git, the root, blank and NUL paths', () => {
+    fs.symlinkSync(path.join(wt, '.git'), path.join(wt, 'git-link'));
+    const root = new ConfinedRoot(wt);
+    const refusal = (rel: string) => {
+      try {
+        return resolveForWrite(root, rel);
+      } catch (err) {
+        return (err as Error).message;
+      }
+    };
+    expect(refusal('.git/HEAD')).toBe('the .git folder is not writable: .git/HEAD');
+    expect(refusal('src/.git/x')).toBe('the .git folder is not writable: src/.git/x');
+    expect(refusal('git-link/HEAD')).toBe('the .git folder is not writable: git-link/HEAD');
+    expect(refusal('git-link/new/x')).toBe('the .git folder is not writable: git-link/new/x');
+    expect(refusal('.')).toBe('path is outside the repository: .');
+    expect(refusal('src/..')).toBe('path is outside the repository: src/..');
+    expect(refusal('  ')).toBe("'path' must be a non-empty string");
+    expect(refusal('src/a\0b')).toBe('path must not contain NUL bytes');
+    expect(refusal('src/new/deep.js')).toBe(path.join(root.real, 'src/new/deep.js'));
+    expect(refusal('link-in.js')).toBe(path.join(root.real, 'src/app.js'));
   });
 
   it('never writes into .git (guard first, confinement behind it)', async () => {

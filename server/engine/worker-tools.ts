@@ -168,7 +168,7 @@ export function resolveForWrite(root: ConfinedRoot, rel: string): string {
   try {
     lstat = fs.lstatSync(joined);
   } catch {
-    lstat = undefined;
+    // Nothing there yet: a new file.
   }
   if (lstat?.isSymbolicLink()) {
     try {
@@ -176,6 +176,7 @@ export function resolveForWrite(root: ConfinedRoot, rel: string): string {
     } catch {
       throw new ToolError(`path is a symlink to nothing; refusing to write through it: ${rel}`);
     }
+    // Stryker disable next-line ConditionalExpression: the same check on the same real path below says the same; here it says it first
     if (!root.contains(target)) throw new ToolError(`path leads outside the repository (through a symlink): ${rel}`);
   }
   // The nearest existing ancestor, by real path, decides where new folders and the file land.

@@ -182,6 +182,9 @@ describe('EventLog', () => {
     const before = open();
     for (let i = 0; i < 20; i++) log.append(note(i));
     expect(open()).toBe(before + 1);
+    expect(log.readAfter(0, 100)).toHaveLength(21); // reads open and close their own
+    expect(new EventLog(file, ID).lastSeq).toBe(21);
+    expect(open()).toBe(before + 1);
     log.close();
     log.close();
     expect(open()).toBe(before);
