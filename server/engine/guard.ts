@@ -192,6 +192,7 @@ function checkGit(args: string[], cwd: string): GuardDecision {
       const dash = rest.indexOf('--');
       if (dash >= 0) return ALLOW; // `git checkout [<rev>] -- <paths>` restores files
       // `-b` also in a cluster (`-qb new`) or with its value attached (`-bnew`); `--orphan=x` too.
+      // Stryker disable next-line Regex: loosening the long options' anchors changes only the words: an operand like `x--orphan` is blocked below as a branch, `--detachx` git refuses
       if (rest.some((w) => /^-[a-zA-Z]*[bB]|^--orphan(=|$)|^--detach$/.test(w))) return block('Creating or switching branches (git checkout -b)', stay);
       // Every operand an existing path (or none): restoring files. Anything else names a branch or commit.
       const operands = rest.filter((w) => !w.startsWith('-'));
