@@ -291,6 +291,7 @@ describe('pre-tool guard', () => {
     'ls -R ..',
     'pseudo --version',
     'ls; pseudo --version',
+    'ls;./no-sudo --help',
     'git clean -n build-dir',
     'git branch feature-dev',
     'git checkout -- src/gone.ts', // restores a deleted file
@@ -371,6 +372,10 @@ describe('pre-tool guard', () => {
     ['exec 10>f', [{ words: ['exec'], redirects: ['f'] }]],
     ['echo x >>f >|g', [{ words: ['echo', 'x'], redirects: ['f', 'g'] }]],
     ['cat <<EOF > x', [{ words: ['cat'], redirects: ['x'] }]],
+    ['cat <<EOF>x', [{ words: ['cat'], redirects: ['x'] }]],
+    ['echo > f x', [{ words: ['echo', 'x'], redirects: ['f'] }]],
+    ['echo a;>f', [{ words: ['echo', 'a'], redirects: [] }, { words: [], redirects: ['f'] }]],
+    ['echo a|>f', [{ words: ['echo', 'a'], redirects: [] }, { words: [], redirects: ['f'] }]],
   ])('collects the redirections of %j', (command, segments) => {
     expect(splitSegments(command)).toEqual(segments);
   });

@@ -45,11 +45,13 @@ const REFERENCE_DENY: { pattern: RegExp; label: string; advice: string }[] = [
     advice: 'Pushing is not part of the task: leave your changes in the worktree, and the run commits them when the task is accepted.',
   },
   {
+    // Stryker disable next-line Regex: checkGit blocks every such command with the same words; loosened, it only adds text nobody types (`gitk-reset --hard`)
     pattern: /\bgit\s+reset\s+--hard\b/,
     label: 'git reset --hard',
     advice: 'It throws away work and can move the branch. To undo your own change to a file, use `git checkout -- <file>` or `git restore <file>`, or edit it back.',
   },
   {
+    // Stryker disable next-line Regex: as for reset above
     pattern: /\bgit\s+clean\s+-[fFdDxX]/,
     label: 'git clean (force)',
     advice: 'It deletes untracked files wholesale. Remove the specific files you created with `rm <path>` instead.',
@@ -60,6 +62,7 @@ const REFERENCE_DENY: { pattern: RegExp; label: string; advice: string }[] = [
     advice: 'Commands run as the current user only. Work inside the worktree, and install dependencies locally (e.g. `npm install`, a virtualenv).',
   },
   {
+    // Stryker disable next-line Regex: its `^` is the rule above's case, which matches first
     pattern: /(^|;|\|\||&&|\|)\s*sudo\b/,
     label: 'sudo (privilege escalation, chained)',
     advice: 'Commands run as the current user only. Work inside the worktree, and install dependencies locally (e.g. `npm install`, a virtualenv).',
@@ -294,10 +297,11 @@ export function splitSegments(command: string): Segment[] {
       endWord();
       i++;
     } else if (';&|\n()`'.includes(ch)) {
-      // `&>` and `>&` are redirections, not separators.
+      // `&>` and `>&` are redirections, not separators. (In `&>>` the second `>` is read as a
+      // redirection of its own, to the same file.)
       if (ch === '&' && command[i + 1] === '>') {
         endWord();
-        i += command[i + 2] === '>' ? 3 : 2;
+        i += 2;
         pendingRedirect = true;
         continue;
       }
@@ -313,7 +317,7 @@ export function splitSegments(command: string): Segment[] {
       }
       endSegment();
       i++;
-    } else if (ch === '>' || (ch === '<' && command[i + 1] !== '<')) {
+    } else if (ch === '>' || ch === '<') {
       // A file-descriptor number right before `>` belongs to the redirection, not to a word.
       if (/^\d+$/.test(word)) {
         word = '';
@@ -322,28 +326,24 @@ export function splitSegments(command: string): Segment[] {
       endWord();
       const isOutput = ch === '>';
       i++;
-      if (command[i] === '>' || command[i] === '|') i++;
+      if (command[i] === '|') i++; // `>|`; the second `>` of `>>` is read as a redirection of its own
       if (command[i] === '&') {
         // `>&2`: duplicating a descriptor, no file.
         i++;
+        // Stryker disable next-line ConditionalExpression,EqualityOperator: past the end, command[i] is undefined and fails the test
         while (i < command.length && /\d|-/.test(command[i]!)) i++;
         continue;
       }
       if (isOutput) {
         pendingRedirect = true;
       } else {
-        // An input file is read, not written: skip its name.
+        // An input file is read, not written: skip its name. A here-document's or here-string's
+        // marker (`<<EOF`, `<<< word`) is skipped the same way, one `<` at a time; the body lines
+        // of a here-document are then read as commands too: conservative, it can only block more.
         while (command[i] === ' ') i++;
         // Stryker disable next-line EqualityOperator: past the end, command[i] is undefined and the outer loop stops
         while (i < command.length && !/[\s;&|()<>`]/.test(command[i]!)) i++;
       }
-    } else if (ch === '<') {
-      // A here-document or here-string: skip its marker. (A here-document's body lines are then
-      // read as commands too: conservative, it can only block more.)
-      endWord();
-      i += command.startsWith('<<<', i) ? 3 : 2;
-      while (command[i] === ' ') i++;
-      while (i < command.length && !/[\s;&|()]/.test(command[i]!)) i++;
     } else if (ch === '#' && !inWord) {
       // Stryker disable next-line EqualityOperator: past the end the outer loop stops all the same
       while (i < command.length && command[i] !== '\n') i++;

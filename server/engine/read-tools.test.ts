@@ -52,6 +52,7 @@ describe('read tools confined to a root', () => {
 
   it.each([
     ['', 'path must be a non-empty string relative to the repository root'],
+    [42 as unknown as string, 'path must be a non-empty string relative to the repository root'],
     ['  ', 'path must be a non-empty string relative to the repository root'],
     ['src/\0todo.js', 'path must not contain NUL bytes'],
     ['.', '. is a folder; use glob to list it'],
