@@ -11,8 +11,11 @@ type FunctionCall = Extract<ChatCompletionMessageToolCall, { type: 'function' }>
 const CASE_KEYS = new Set(['summary', 'ac_coverage', 'work_arounds', 'uncertainties']);
 const COVERAGE_KEYS = new Set(['criterion', 'addressed_by', 'evidence']);
 const MAX_WORK_AROUNDS = 5;
-/** A pointer looks like a path, `file::test`, `name.ext`, `a.b` or `:line`; or it is short. */
-const POINTER = /[/]|::|\.[A-Za-z]{1,5}\b|\w+\.\w+|:\d+/;
+/**
+ * A pointer looks like a path, `file::test`, `name.ext`, `a.b` or `:line`; or it is short. Only
+ * ever `test`ed, so a clause needs no `+` on its ends (`\w\.\w` matches wherever `\w+\.\w+` does).
+ */
+const POINTER = /\/|::|\.[A-Za-z]{1,5}\b|\w\.\w|:\d/;
 
 export type ParsedCase = { ok: true; case: Case } | { ok: false; error: string };
 

@@ -13,13 +13,15 @@
  *
  * Limits, on purpose: a shell command is read with a simple tokeniser, not a shell parser. It
  * splits on `;`, `&&`, `||`, `|`, `&`, newlines, parentheses and backticks (so `$(…)` and
- * subshells are looked into), honours quotes and backslashes, follows `cd <literal dir>` from one
- * segment to the next, strips `VAR=x`, `env`, `command`, `exec`, `nohup`, `time`, `nice`,
- * `timeout N` prefixes, skips git's global options (`-C dir`, `-c k=v`, `--no-pager`), and reads
- * the script of `bash -c '…'` / `sh -c '…'` recursively. It does not expand variables, globs,
- * aliases or functions, does not look inside `eval`, scripts the worker writes and then runs,
- * `find -delete`, `xargs` or interpreters (`python -c`, `node -e`). The guard steers an honest
- * model away from damaging the run; the sandbox (bash under bwrap) is the real boundary.
+ * subshells are looked into, and a word a substitution stands in, as in `rm -rf $(pwd)`, cannot be
+ * resolved), honours quotes and backslashes, follows `cd <literal dir>` from one segment to the
+ * next, strips `VAR=x`, `env`, `command`, `exec`, `nohup`, `time`, `nice`, `timeout N` prefixes
+ * (with their options' values: `nice -n 5`, `timeout -s KILL 30`), skips git's global options
+ * (`-C dir`, `-c k=v`, `--no-pager`), and reads the script of `bash -c '…'` / `sh -c '…'`
+ * recursively. It does not expand variables, globs, aliases or functions, does not look inside
+ * `eval`, scripts the worker writes and then runs, `find -delete`, `xargs` or interpreters
+ * (`python -c`, `node -e`). The guard steers an honest model away from damaging the run; the
+ * sandbox (bash under bwrap) is the real boundary.
  *
  * History rewriting (`git commit --amend`, `git rebase`) is not blocked: the reference's deny list
  * does not name it.
@@ -43,11 +45,13 @@ const REFERENCE_DENY: { pattern: RegExp; label: string; advice: string }[] = [
     advice: 'Pushing is not part of the task: leave your changes in the worktree, and the run commits them when the task is accepted.',
   },
   {
+    // Stryker disable next-line Regex: checkGit blocks every such command with the same words; loosened, it only adds text nobody types (`gitk-reset --hard`)
     pattern: /\bgit\s+reset\s+--hard\b/,
     label: 'git reset --hard',
     advice: 'It throws away work and can move the branch. To undo your own change to a file, use `git checkout -- <file>` or `git restore <file>`, or edit it back.',
   },
   {
+    // Stryker disable next-line Regex: as for reset above
     pattern: /\bgit\s+clean\s+-[fFdDxX]/,
     label: 'git clean (force)',
     advice: 'It deletes untracked files wholesale. Remove the specific files you created with `rm <path>` instead.',
@@ -58,6 +62,7 @@ const REFERENCE_DENY: { pattern: RegExp; label: string; advice: string }[] = [
     advice: 'Commands run as the current user only. Work inside the worktree, and install dependencies locally (e.g. `npm install`, a virtualenv).',
   },
   {
+    // Stryker disable next-line Regex: its `^` is the rule above's case, which matches first
     pattern: /(^|;|\|\||&&|\|)\s*sudo\b/,
     label: 'sudo (privilege escalation, chained)',
     advice: 'Commands run as the current user only. Work inside the worktree, and install dependencies locally (e.g. `npm install`, a virtualenv).',
@@ -85,7 +90,7 @@ export function checkToolCall(tool: string, args: Record<string, unknown>, ctx: 
   const root = realOrResolved(ctx.worktree);
   if (tool === 'write_file' || tool === 'edit_file') {
     const p = args.path;
-    if (typeof p === 'string' && p.trim() !== '' && inGitDir(root, path.resolve(root, p))) {
+    if (typeof p === 'string' && inGitDir(root, path.resolve(root, p))) {
       return block(`Writing into .git (${p})`, 'The repository metadata belongs to the run. Change files of the project only; the run commits them for you.');
     }
     return ALLOW;
@@ -110,6 +115,7 @@ function checkCommand(command: string, root: string, depth: number): GuardDecisi
     // Follow `cd <literal dir>` so later segments resolve their paths where they will run.
     if (words[0] === 'cd') {
       const target = words[1];
+      // Stryker disable next-line StringLiteral: any folder outside the worktree has the same effect; the name says why
       if (target === undefined || target === '~' || target.startsWith('~/')) cwd = '/nonexistent-home';
       else if (!target.includes('$')) cwd = path.resolve(cwd, target);
     }
@@ -188,10 +194,11 @@ function checkGit(args: string[], cwd: string): GuardDecision {
     case 'checkout': {
       const dash = rest.indexOf('--');
       if (dash >= 0) return ALLOW; // `git checkout [<rev>] -- <paths>` restores files
-      if (rest.some((w) => /^-[bB]$|^--orphan$|^--detach$/.test(w))) return block('Creating or switching branches (git checkout -b)', stay);
+      // `-b` also in a cluster (`-qb new`) or with its value attached (`-bnew`); `--orphan=x` too.
+      // Stryker disable next-line Regex: loosening the long options' anchors changes only the words: an operand like `x--orphan` is blocked below as a branch, `--detachx` git refuses
+      if (rest.some((w) => /^-[a-zA-Z]*[bB]|^--orphan(=|$)|^--detach$/.test(w))) return block('Creating or switching branches (git checkout -b)', stay);
+      // Every operand an existing path (or none): restoring files. Anything else names a branch or commit.
       const operands = rest.filter((w) => !w.startsWith('-'));
-      if (operands.length === 0) return ALLOW;
-      // Every operand an existing path: restoring files. Anything else names a branch or commit.
       if (operands.every((w) => exists(path.resolve(cwd, w)))) return ALLOW;
       return block(`Switching branches (git checkout ${operands.join(' ')})`, `${stay} To restore a file, use \`git checkout [<commit>] -- <file>\`.`);
     }
@@ -246,6 +253,7 @@ export function splitSegments(command: string): Segment[] {
   let word = '';
   let inWord = false;
   let pendingRedirect = false;
+  let inBackticks = false;
   const endWord = () => {
     if (!inWord) return;
     if (pendingRedirect) {
@@ -267,8 +275,10 @@ export function splitSegments(command: string): Segment[] {
     const ch = command[i]!;
     if (ch === "'") {
       const end = command.indexOf("'", i + 1);
+      // Stryker disable next-line EqualityOperator: indexOf from i + 1 is never 0
       word += end < 0 ? command.slice(i + 1) : command.slice(i + 1, end);
       inWord = true;
+      // Stryker disable next-line EqualityOperator: as above
       i = end < 0 ? command.length : end + 1;
     } else if (ch === '"') {
       i++;
@@ -287,17 +297,27 @@ export function splitSegments(command: string): Segment[] {
       endWord();
       i++;
     } else if (';&|\n()`'.includes(ch)) {
-      // `&>` and `>&` are redirections, not separators.
+      // `&>` and `>&` are redirections, not separators. (In `&>>` the second `>` is read as a
+      // redirection of its own, to the same file.)
       if (ch === '&' && command[i + 1] === '>') {
         endWord();
-        i += command[i + 2] === '>' ? 3 : 2;
+        i += 2;
         pendingRedirect = true;
         continue;
       }
-      if (ch === '(' && word === '$') word = ''; // `$(`: the substitution's script is its own segment
+      // A command substitution's script is its own segment. Where it opens, the word it stands in
+      // (`rm -rf $(pwd)`) keeps a `$(` or a backtick, so that word reads as unresolvable.
+      if (ch === '(' && word.endsWith('$')) word += '(';
+      else if (ch === '`') {
+        if (!inBackticks) {
+          word += '`';
+          inWord = true;
+        }
+        inBackticks = !inBackticks;
+      }
       endSegment();
       i++;
-    } else if (ch === '>' || (ch === '<' && command[i + 1] !== '<')) {
+    } else if (ch === '>' || ch === '<') {
       // A file-descriptor number right before `>` belongs to the redirection, not to a word.
       if (/^\d+$/.test(word)) {
         word = '';
@@ -306,28 +326,26 @@ export function splitSegments(command: string): Segment[] {
       endWord();
       const isOutput = ch === '>';
       i++;
-      if (command[i] === '>' || command[i] === '|') i++;
+      if (command[i] === '|') i++; // `>|`; the second `>` of `>>` is read as a redirection of its own
       if (command[i] === '&') {
         // `>&2`: duplicating a descriptor, no file.
         i++;
+        // Stryker disable next-line ConditionalExpression,EqualityOperator: past the end, command[i] is undefined and fails the test
         while (i < command.length && /\d|-/.test(command[i]!)) i++;
         continue;
       }
       if (isOutput) {
         pendingRedirect = true;
       } else {
-        // An input file is read, not written: skip its name.
+        // An input file is read, not written: skip its name. A here-document's or here-string's
+        // marker (`<<EOF`, `<<< word`) is skipped the same way, one `<` at a time; the body lines
+        // of a here-document are then read as commands too: conservative, it can only block more.
         while (command[i] === ' ') i++;
+        // Stryker disable next-line EqualityOperator: past the end, command[i] is undefined and the outer loop stops
         while (i < command.length && !/[\s;&|()<>`]/.test(command[i]!)) i++;
       }
-    } else if (ch === '<') {
-      // A here-document or here-string: skip its marker. (A here-document's body lines are then
-      // read as commands too: conservative, it can only block more.)
-      endWord();
-      i += command.startsWith('<<<', i) ? 3 : 2;
-      while (command[i] === ' ') i++;
-      while (i < command.length && !/[\s;&|()]/.test(command[i]!)) i++;
     } else if (ch === '#' && !inWord) {
+      // Stryker disable next-line EqualityOperator: past the end the outer loop stops all the same
       while (i < command.length && command[i] !== '\n') i++;
     } else {
       word += ch;
@@ -339,21 +357,28 @@ export function splitSegments(command: string): Segment[] {
   return segments;
 }
 
+/** Wrappers that run the rest as a command, with their options that take a separate value. */
+const WRAPPERS = new Map<string, Set<string>>([
+  ['env', new Set(['-u', '--unset', '-C', '--chdir'])],
+  ['nice', new Set(['-n', '--adjustment'])],
+  ['timeout', new Set(['-s', '--signal', '-k', '--kill-after'])],
+]);
+
 /** Leading `VAR=value` assignments and wrappers that run the rest as a command. */
 function stripPrefixes(words: string[]): string[] {
   let i = 0;
   for (;;) {
     const w = words[i];
+    // Stryker disable next-line ConditionalExpression,ArrayDeclaration: past the end the slice below is [] too, and a
+    // segment of only prefixes runs nothing, whatever word stands for it
     if (w === undefined) return [];
     if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) i++;
     else if (['command', 'builtin', 'exec', 'nohup', 'time', 'then', 'do', 'else', '!', '{'].includes(w)) i++;
-    else if (w === 'env' || w === 'nice') {
+    else if (WRAPPERS.has(w)) {
+      const withValue = WRAPPERS.get(w)!;
       i++;
-      while (words[i]?.startsWith('-')) i++;
-    } else if (w === 'timeout') {
-      i++;
-      while (words[i]?.startsWith('-')) i++;
-      i++; // the duration
+      while (words[i]?.startsWith('-')) i += withValue.has(words[i]!) ? 2 : 1;
+      if (w === 'timeout') i++; // the duration
     } else return words.slice(i);
   }
 }
@@ -367,6 +392,7 @@ function realOrResolved(p: string): string {
       return path.join(fs.realpathSync(existing), ...tail);
     } catch {
       const parent = path.dirname(existing);
+      // Stryker disable next-line ConditionalExpression: unreachable, "/" always exists
       if (parent === existing) return path.resolve(p);
       tail.unshift(path.basename(existing));
       existing = parent;
@@ -375,6 +401,7 @@ function realOrResolved(p: string): string {
 }
 
 function within(root: string, abs: string): boolean {
+  // Stryker disable next-line ConditionalExpression: both callers treat the root itself apart (rm: "the whole worktree"; .git: no .git in "")
   return abs === root || abs.startsWith(root + path.sep);
 }
 

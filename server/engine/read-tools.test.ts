@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../testing/test-app.ts';
+import { tempDir } from '../testing/temp-dir.ts';
 import { ConfinedRoot, globTool, grepTool, MAX_READ_CHARS, readFile, ToolError } from './read-tools.ts';
 
 let base: string;
@@ -21,6 +21,10 @@ beforeEach(() => {
   fs.symlinkSync(path.join(base, 'outside.txt'), path.join(repo, 'link-out.txt'));
   fs.symlinkSync(path.join(base, 'outside-dir'), path.join(repo, 'dir-out'));
   fs.symlinkSync(path.join(repo, 'README.md'), path.join(repo, 'link-in.md'));
+  // A sibling whose name starts with the root's: `${repo}2` is not inside `${repo}`.
+  fs.mkdirSync(path.join(base, 'repo2'));
+  fs.writeFileSync(path.join(base, 'repo2', 'secret.txt'), 'secret-word next door\n');
+  fs.symlinkSync(path.join(base, 'repo2'), path.join(repo, 'next-door'));
   root = new ConfinedRoot(repo);
 });
 afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
@@ -34,6 +38,8 @@ describe('read tools confined to a root', () => {
   it.each([
     ['../outside.txt', /outside the repository/],
     ['src/../../outside.txt', /outside the repository/],
+    ['../repo2/secret.txt', /outside the repository/],
+    ['next-door/secret.txt', /through a symlink/],
     [`${'/'}etc/passwd`, /not absolute/],
     ['link-out.txt', /through a symlink/],
     ['dir-out/leak.js', /through a symlink/],
@@ -42,6 +48,23 @@ describe('read tools confined to a root', () => {
   ])('refuses %s', (rel, message) => {
     expect(() => readFile(root, rel)).toThrow(ToolError);
     expect(() => readFile(root, rel)).toThrow(message);
+  });
+
+  it.each([
+    ['', 'path must be a non-empty string relative to the repository root'],
+    [42 as unknown as string, 'path must be a non-empty string relative to the repository root'],
+    ['  ', 'path must be a non-empty string relative to the repository root'],
+    ['src/\0todo.js', 'path must not contain NUL bytes'],
+    ['.', '. is a folder; use glob to list it'],
+    ['src/..', 'src/.. is a folder; use glob to list it'],
+  ])('answers %j with the reason', (rel, message) => {
+    expect(() => readFile(root, rel)).toThrow(message);
+  });
+
+  it('lists dotfiles, and refuses a blank pattern', async () => {
+    fs.writeFileSync(path.join(repo, '.eslintrc'), '{}');
+    expect((await globTool(root, '**/*')).split('\n')).toEqual(['.eslintrc', 'README.md', 'src/todo.js']);
+    await expect(globTool(root, '  ')).rejects.toThrow('pattern must be a non-empty glob such as "src/**/*.ts"');
   });
 
   it('globs real files inside only: no links, never .git', async () => {

@@ -36,6 +36,12 @@ export class CapReached extends Error {
   }
 }
 
+/** A dollar cap as the user wrote it: whole cents as `5.00`, anything finer in full (`0.125`, not `0.13`). */
+function dollarsAsSet(usd: number): string {
+  const cents = usd.toFixed(2);
+  return Number(cents) === usd ? cents : String(usd);
+}
+
 export const spanId = (): string => randomBytes(8).toString('hex');
 export const traceId = (): string => randomBytes(16).toString('hex');
 
@@ -96,7 +102,7 @@ export class RunContext {
   checkSpend(): void {
     const { max_dollars, max_tokens } = this.deps.caps;
     if (max_dollars > 0 && this.usage.cost_usd >= max_dollars) {
-      throw new CapReached('dollar_cap', `dollar cap reached: $${this.usage.cost_usd.toFixed(4)} of $${max_dollars.toFixed(2)} (TILTH_MAX_DOLLARS)`);
+      throw new CapReached('dollar_cap', `dollar cap reached: $${this.usage.cost_usd.toFixed(4)} of $${dollarsAsSet(max_dollars)} (TILTH_MAX_DOLLARS)`);
     }
     if (max_tokens > 0 && this.usage.total_tokens >= max_tokens) {
       throw new CapReached('token_cap', `token cap reached: ${this.usage.total_tokens} of ${max_tokens} tokens (TILTH_MAX_TOKENS)`);

@@ -272,6 +272,41 @@ describe('every stop is loud and resumable', () => {
     expect(fake.requests).toHaveLength(2);
   });
 
+  // SPEC: the caps hold "before every model call" — the evaluator's and the learnings call too.
+  it.each([
+    // Two worker turns: $0.002 and 240 tokens once the case is in.
+    ['dollar_cap', { TILTH_MAX_DOLLARS: '0.0015' }, 'dollar cap reached: $0.0020 of $0.0015 (TILTH_MAX_DOLLARS)'],
+    ['token_cap', { TILTH_MAX_TOKENS: '240' }, 'token cap reached: 240 of 240 tokens'],
+  ])('%s is checked before the evaluator call: a case that used up the budget is not judged', async (reason, env, message) => {
+    const { id, d } = await runOnce(env, [impl('double', 'n * 2'), caseTurn()]);
+    expect(d.session.last_stop).toBe(reason);
+    expect(d.last_error).toContain(message);
+    expect(ofType(id, 'validator_run').map((e) => e.data.passed)).toEqual([true]);
+    expect(fake.requests.filter((r) => r.model === EVAL)).toHaveLength(0);
+    expect(ofType(id, 'evaluator_verdict')).toHaveLength(0);
+    expect(d.tasks[0]!.status).toBe('pending');
+    expect(ofType(id, 'task_failed')).toHaveLength(0);
+  });
+
+  it.each([
+    // Two worker turns and an accept: $0.004 and 470 tokens when the learnings call is due.
+    ['dollar_cap', { TILTH_MAX_DOLLARS: '0.0035' }, 'dollar cap reached: $0.0040 of $0.0035 (TILTH_MAX_DOLLARS)'],
+    ['token_cap', { TILTH_MAX_TOKENS: '400' }, 'token cap reached: 470 of 400 tokens'],
+  ])('%s is checked before the learnings call: it is skipped, the task stays done, the next one pending', async (reason, env, message) => {
+    await open(env);
+    const id = await makePreparedSession(t.store, repo.dir, 'node', THREE.slice(0, 2));
+    fake.load({ models: { [WORKER]: [impl('double', 'n * 2'), caseTurn()], [EVAL]: [verdictTurn('accept')] } });
+    await start(id);
+    const d = await settled(id);
+    fake.assertDone();
+    expect(fake.requests.filter((r) => r.model === WORKER)).toHaveLength(2);
+    const skipped = ofType(id, 'proposed_learnings').map((e) => e.data);
+    expect(skipped).toEqual([expect.objectContaining({ emitted: false, reason: 'error', raw: expect.stringContaining(message) })]);
+    expect(d.session.last_stop).toBe(reason);
+    expect(d.tasks.map((x) => x.status)).toEqual(['done', 'pending']);
+    expect(checkpoint(id).usage.calls).toBe(3);
+  });
+
   it('wall_clock stops between tasks', async () => {
     let calls = 0;
     const { d } = await runOnce({ TILTH_MAX_WALL_CLOCK_MINUTES: '1' }, [], [], { run: { now: () => (calls++ === 0 ? 0 : 5 * 60_000) } });

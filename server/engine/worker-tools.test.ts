@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setSandboxMode } from '../proc/sandbox.ts';
-import { tempDir } from '../testing/test-app.ts';
-import { MAX_BASH_OUTPUT_CHARS, MAX_EDIT_BYTES, MAX_WRITE_CHARS, runWorkerTool, workerToolSchemas } from './worker-tools.ts';
+import { tempDir } from '../testing/temp-dir.ts';
+import { ConfinedRoot } from './read-tools.ts';
+import { MAX_BASH_OUTPUT_CHARS, MAX_EDIT_BYTES, MAX_WRITE_CHARS, resolveForWrite, runWorkerTool, workerToolSchemas } from './worker-tools.ts';
 
 let base: string;
 let wt: string;
@@ -62,6 +63,48 @@ describe('file tools', () => {
     expect(fs.readFileSync(path.join(base, 'outside.txt'), 'utf8')).toBe('outside\n');
     expect(fs.readdirSync(base).sort()).toEqual(['outdir', 'outside.txt', 'wt']);
     expect(fs.readdirSync(path.join(base, 'outdir'))).toEqual([]);
+  });
+
+  it('refuses a sibling folder whose name starts with the worktree\'s, directly or through a symlink', async () => {
+    fs.mkdirSync(path.join(base, 'wt2'));
+    fs.writeFileSync(path.join(base, 'wt2', 'secret.txt'), 'secret\n');
+    fs.symlinkSync(path.join(base, 'wt2'), path.join(wt, 'next-door'));
+    const OUTSIDE = /^ERROR: path is outside the repository/;
+    const THROUGH_LINK = /^ERROR: path leads outside the repository \(through a symlink\)/;
+    for (const [p, read, write] of [
+      ['../wt2/secret.txt', OUTSIDE, OUTSIDE],
+      ['../wt2/new.txt', OUTSIDE, OUTSIDE],
+      ['next-door/secret.txt', THROUGH_LINK, THROUGH_LINK],
+      ['next-door/new.txt', /^ERROR: no such file/, THROUGH_LINK],
+    ] as const) {
+      expect(await out('read_file', { path: p }), p).toMatch(read);
+      expect(await out('write_file', { path: p, content: 'pwned' }), p).toMatch(write);
+      expect(await out('edit_file', { path: p, old_string: 'secret', new_string: 'pwned' }), p).toMatch(write);
+    }
+    expect(fs.readdirSync(path.join(base, 'wt2'))).toEqual(['secret.txt']);
+    expect(fs.readFileSync(path.join(base, 'wt2', 'secret.txt'), 'utf8')).toBe('secret\n');
+  });
+
+  it('confines a write by itself too, behind the guard: .git, the root, blank and NUL paths', () => {
+    fs.symlinkSync(path.join(wt, '.git'), path.join(wt, 'git-link'));
+    const root = new ConfinedRoot(wt);
+    const refusal = (rel: string) => {
+      try {
+        return resolveForWrite(root, rel);
+      } catch (err) {
+        return (err as Error).message;
+      }
+    };
+    expect(refusal('.git/HEAD')).toBe('the .git folder is not writable: .git/HEAD');
+    expect(refusal('src/.git/x')).toBe('the .git folder is not writable: src/.git/x');
+    expect(refusal('git-link/HEAD')).toBe('the .git folder is not writable: git-link/HEAD');
+    expect(refusal('git-link/new/x')).toBe('the .git folder is not writable: git-link/new/x');
+    expect(refusal('.')).toBe('path is outside the repository: .');
+    expect(refusal('src/..')).toBe('path is outside the repository: src/..');
+    expect(refusal('  ')).toBe("'path' must be a non-empty string");
+    expect(refusal('src/a\0b')).toBe('path must not contain NUL bytes');
+    expect(refusal('src/new/deep.js')).toBe(path.join(root.real, 'src/new/deep.js'));
+    expect(refusal('link-in.js')).toBe(path.join(root.real, 'src/app.js'));
   });
 
   it('never writes into .git (guard first, confinement behind it)', async () => {

@@ -95,6 +95,61 @@ describe('validateSeedBundle', () => {
     expect(found.length).toBeGreaterThanOrEqual(expected.length);
   });
 
+  describe('the exact words of each problem', () => {
+    const only = (overrides: Record<string, unknown>, ctx: { preset?: ChecksPreset } = {}) => problems(bundle(overrides), ctx);
+    const T1 = 'tests/test_t001_due_dates.py';
+
+    it('describes what it got instead of a list of entries', () => {
+      const files = { test_files: { [T1]: PY_TEST } };
+      const shape = 'prd_entries must be a list of tasks, each {id, title, description, acceptance_criteria}; got';
+      const orphan = `test file '${T1}' doesn't correspond to any task in prd_entries (it names T-001); rename it after its task or remove it`;
+      expect(only({ prd_entries: 'T-001', ...files })).toEqual([`${shape} the string "T-001"`, orphan]);
+      expect(only({ prd_entries: '  ', ...files })).toEqual([`${shape} an empty string`, orphan]);
+      expect(only({ prd_entries: 'x'.repeat(61), ...files })[0]).toBe(`${shape} the string "${'x'.repeat(60)}…"`);
+      expect(only({ prd_entries: 'x'.repeat(60), ...files })[0]).toBe(`${shape} the string "${'x'.repeat(60)}"`);
+      expect(only({ prd_entries: { id: 'T-001' }, ...files })[0]).toBe(`${shape} an object`);
+      expect(only({ prd_entries: 7, ...files })[0]).toBe(`${shape} number 7`);
+      expect(only({ prd_entries: [], ...files })).toEqual(['prd_entries is empty; a seed must include at least one task', orphan]);
+    });
+
+    it('describes lists by their length', () => {
+      expect(only({ tldr: [] })).toEqual([expect.stringMatching(/tldr is required: .*; got an empty list$/)]);
+      expect(only({ tldr: ['a', 'b'] })).toEqual([expect.stringMatching(/; got a list of 2$/)]);
+    });
+
+    it('labels an entry by its id only when it has one', () => {
+      const noId = { title: '', description: 'd', acceptance_criteria: [] };
+      expect(only({ prd_entries: [noId, entry({ id: 'T-002' })] })).toEqual([
+        'prd_entries[0]: id is required, a string like T-001; got nothing',
+        'prd_entries[0]: title must be a non-empty string; got an empty string',
+        'prd_entries[0]: acceptance_criteria must be a non-empty list of strings, one observable behaviour each; got an empty list',
+        "test file 'tests/test_t001_due_dates.py' doesn't correspond to any task in prd_entries (it names T-001); rename it after its task or remove it",
+      ]);
+      expect(only({ prd_entries: [entry({ id: '  ' }), entry({ id: 'T-002' })] })[0]).toBe("prd_entries[0]: id is required, a string like T-001; got an empty string");
+    });
+
+    it('names a repeated id plainly, and the first spelling of the same number', () => {
+      const files = { test_files: { [T1]: PY_TEST } };
+      expect(only({ prd_entries: [entry(), entry()], ...files })).toEqual(['prd_entries[1]: duplicate task id T-001; give each task its own id']);
+      expect(only({ prd_entries: [entry(), entry({ id: 'T-0001' })], ...files })).toEqual(['prd_entries[1]: duplicate task id T-0001 (the same number as T-001); give each task its own id']);
+    });
+
+    it('names the file each preset expects for a task without one', () => {
+      expect(only({ test_files: { 'tests/t001_due.test.js': 'x' } }, { preset: 'node' })).toEqual(['task T-002 has no test file; add exactly one named tests/t002_<slug>.test.js']);
+      expect(only({ test_files: { 'tests/t001_due.rs': 'x' } }, { preset: 'custom' })).toEqual(['task T-002 has no test file; add exactly one named tests/t002_<slug>.<ext>']);
+    });
+
+    it('reports a badly named file once, not also as an orphan', () => {
+      expect(only({ test_files: { [T1]: PY_TEST, 'tests/overdue.py': PY_TEST, 'tests/test_t002_overdue.py': PY_TEST } })).toEqual([
+        expect.stringMatching(/^test file 'tests\/overdue\.py' doesn't match/),
+      ]);
+    });
+
+    it('takes null lists and null scope notes for none', () => {
+      expect(accepted(bundle({ open_questions: null, blockers: null, scope_notes: null }))).toMatchObject({ openQuestions: [], blockers: [], scopeNotes: '' });
+    });
+  });
+
   describe('one test per rule', () => {
     it('rejects a bundle that is not an object', () => {
       for (const value of [null, [], 'seed', 3]) expect(problems(value)).toEqual([expect.stringMatching(/the seed must be an object with prd_entries/)]);
@@ -169,6 +224,22 @@ describe('validateSeedBundle', () => {
         const found = problems(bundle({ test_files: { 'tests/test_t001_due_dates.py': PY_TEST, [bad]: PY_TEST } }));
         expect(found, bad).toContainEqual(expect.stringMatching(/'\.\.' is not allowed|absolute paths are not allowed|backslashes are not allowed/));
       }
+    });
+    it.each([
+      ['', 'the path is empty'],
+      ['  ', 'the path is empty'],
+      ['tests\\test_t002_overdue.py', 'backslashes are not allowed in the path (use /)'],
+      ['/tests/test_t002_overdue.py', 'absolute paths are not allowed'],
+      ['c:tests/test_t002_overdue.py', 'absolute paths are not allowed'],
+      ['tests/..test_t002_overdue.py', "'..' is not allowed in the path"],
+      ['tests/test_t002_overdue.py\0', 'the path contains a NUL character'],
+    ])('names why the test path %j is unsafe', (bad, reason) => {
+      const found = problems(bundle({ test_files: { 'tests/test_t001_due_dates.py': PY_TEST, [bad]: PY_TEST } }));
+      expect(found).toContain(`test file '${bad}': ${reason}; name it tests/test_t<NNN>_<slug>.py, relative to the repository root`);
+    });
+    it('takes a colon inside a name for no drive letter', () => {
+      const found = problems(bundle({ test_files: { 'tests/test_t001_due_dates.py': PY_TEST, 'tests/test_t002_a:b.py': PY_TEST } }));
+      expect(found.join('\n')).not.toContain('absolute');
     });
     it('rejects test content that is not a non-empty string', () => {
       const found = problems(bundle({ test_files: { 'tests/test_t001_due_dates.py': { code: PY_TEST }, 'tests/test_t002_overdue.py': '  \n' } }));

@@ -43,9 +43,11 @@ export function validateSeedBundle(bundle: unknown, ctx: SinkContext): SeedValid
     };
   }
   const problems: string[] = [];
+  // Stryker disable next-line ArrayDeclaration: an id that is no task id counts as 0, the same as no ids
   const { entries: prd, taskIds } = checkEntries(bundle.prd_entries, ctx.existingIds ?? [], problems);
   const testFiles = checkTestFiles(bundle.test_files, taskIds, ctx.preset, problems);
 
+  // Stryker disable next-line StringLiteral: read only when the bundle is accepted, and then it was set below
   let tldr = '';
   if (typeof bundle.tldr !== 'string' || bundle.tldr.trim() === '') {
     problems.push(`tldr is required: a short markdown summary of the seed, one line per task (e.g. "- **T-001:** <title> — <what it delivers>"); got ${describeValue(bundle.tldr)}`);
@@ -72,10 +74,12 @@ export function validateSeedBundle(bundle: unknown, ctx: SinkContext): SeedValid
 function checkEntries(raw: unknown, existingIds: string[], problems: string[]): { entries: PrdEntry[]; taskIds: string[] } {
   if (!Array.isArray(raw)) {
     problems.push(`prd_entries must be a list of tasks, each ${ENTRY_SHAPE}; got ${describeValue(raw)}`);
+    // Stryker disable next-line ObjectLiteral,ArrayDeclaration: a problem is already pushed, so entries go unused, and new Set(undefined) is empty
     return { entries: [], taskIds: [] };
   }
   if (raw.length === 0) {
     problems.push('prd_entries is empty; a seed must include at least one task');
+    // Stryker disable next-line ObjectLiteral,ArrayDeclaration: as above
     return { entries: [], taskIds: [] };
   }
   const highestExisting = Math.max(0, ...existingIds.map((id) => Number(taskDigits(id) ?? 0)));
@@ -127,6 +131,7 @@ function checkEntries(raw: unknown, existingIds: string[], problems: string[]): 
         }
       });
     }
+    // Stryker disable next-line ConditionalExpression: with a problem the seed is refused, so the entry would go unused
     if (problems.length > before) return;
     // Extra keys and any status the model supplied are dropped: a new task is always pending.
     entries.push({
@@ -170,6 +175,7 @@ function checkTestFiles(raw: unknown, knownIds: string[], preset: ChecksPreset, 
       problems.push(`test file '${file}' is given twice ('${earlier.given}' and '${given}'); keep one`);
       continue;
     }
+    // Stryker disable next-line ConditionalExpression,StringLiteral: a content that is no string was reported above, so this one goes unused
     files.set(file, { given, content: typeof content === 'string' ? content : '' });
   }
 
@@ -221,14 +227,17 @@ function checkStringList(key: string, value: unknown, problems: string[]): strin
   if (value === undefined || value === null) return [];
   if (typeof value === 'string') {
     problems.push(`${key} must be a list of strings, e.g. ["…"], or [] for none; got a single string — wrap it in a list`);
+    // Stryker disable next-line ArrayDeclaration: after a problem the list goes unused
     return [];
   }
   if (!Array.isArray(value)) {
     problems.push(`${key} must be a list of strings, or [] for none; got ${describeValue(value)}`);
+    // Stryker disable next-line ArrayDeclaration: after a problem the list goes unused
     return [];
   }
   const bad = value.map((v: unknown, i) => [v, i] as const).filter(([v]) => typeof v !== 'string');
   for (const [v, i] of bad) problems.push(`${key}[${i}] must be a string; got ${describeValue(v)}`);
+  // Stryker disable next-line ConditionalExpression,ArrayDeclaration: after a problem the list goes unused
   return bad.length > 0 ? [] : [...(value as string[])];
 }
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LOG_VERSION } from '../../shared/events.ts';
 import { CorruptFileError } from '../errors.ts';
-import { tempDir } from '../testing/test-app.ts';
+import { tempDir } from '../testing/temp-dir.ts';
 import { EventLog } from './event-log.ts';
 
 const ID = '20260101-120000-abcdef';
@@ -96,14 +96,103 @@ describe('EventLog', () => {
     expect(() => reopened.readAfter(0, 10)).toThrow(/events\.jsonl is corrupt: line 2 is not valid JSON/);
   });
 
-  it('rejects a line whose seq breaks the sequence', () => {
+  it.each([
+    ['jumps forward', 7],
+    ['repeats the one before', 2],
+    ['goes back', 1],
+  ])('rejects a line whose seq %s', (_how, seq) => {
+    const log = new EventLog(file, ID);
+    log.append(note(1));
+    log.append(note(2));
+    log.close();
+    const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n');
+    lines[2] = lines[2]!.replace('"seq":3', `"seq":${seq}`);
+    fs.writeFileSync(file, `${lines.join('\n')}\n`);
+    const reopened = new EventLog(file, ID);
+    expect(() => reopened.readAfter(0, 10)).toThrow(`line 3 has seq ${seq}; seq must be dense`);
+    expect(() => reopened.readAfter(2, 10)).toThrow(CorruptFileError);
+    expect(reopened.readAfter(0, 2).map((e) => e.seq)).toEqual([1, 2]);
+  });
+
+  it('treats an empty line in the middle as corruption', () => {
+    const log = new EventLog(file, ID);
+    log.append(note(1));
+    log.append(note(2));
+    log.close();
+    const lines = fs.readFileSync(file, 'utf8').split('\n');
+    fs.writeFileSync(file, [lines[0], lines[1], '', lines[2], ''].join('\n'));
+    expect(() => new EventLog(file, ID).lastSeq).toThrow('events.jsonl is corrupt: line 3 is empty');
+  });
+
+  it('names a line that is JSON but not an event', () => {
     const log = new EventLog(file, ID);
     log.append(note(1));
     log.close();
-    const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n');
-    lines[1] = lines[1]!.replace('"seq":2', '"seq":7');
-    fs.writeFileSync(file, `${lines.join('\n')}\n`);
-    expect(() => new EventLog(file, ID).readAfter(0, 10)).toThrow(/line 2 has seq 7/);
+    fs.appendFileSync(file, `${JSON.stringify({ seq: 3, ts: 'now', type: 'question_answered', data: {} })}\n`);
+    expect(() => new EventLog(file, ID).readAfter(0, 10)).toThrow(/is corrupt: line 3 is not a valid event \(/);
+  });
+
+  it.each([
+    ['{not json', 'line 1 is not valid JSON'],
+    [JSON.stringify({ seq: 1, ts: '2026-01-01T00:00:00.000Z', type: 'question_answered', data: { log_version: 1 } }), 'line 1 must be a log_opened event carrying log_version'],
+    [JSON.stringify({ seq: 1, ts: '2026-01-01T00:00:00.000Z', type: 'log_opened', data: { log_version: '1' } }), 'line 1 must be a log_opened event carrying log_version'],
+    [JSON.stringify({ seq: 1, ts: '2026-01-01T00:00:00.000Z', type: 'log_opened' }), 'line 1 must be a log_opened event carrying log_version'],
+    ['null', 'line 1 must be a log_opened event carrying log_version'],
+  ])('refuses a log whose first line is %s', (line, message) => {
+    fs.writeFileSync(file, `${line}\n`);
+    expect(() => new EventLog(file, ID).lastSeq).toThrow(`events.jsonl is corrupt: ${message}`);
+  });
+
+  it('reads a log of the current version, and writes no second log_opened when the caller opens it', () => {
+    const log = new EventLog(file, ID);
+    const opened = log.append({ type: 'log_opened', data: { log_version: LOG_VERSION, session_id: ID } });
+    expect(opened.seq).toBe(1);
+    log.append(note(1));
+    expect(new EventLog(file, ID).readAfter(0, 10).map((e) => e.type)).toEqual(['log_opened', 'question_answered']);
+  });
+
+  it('starts over when the file was replaced by a shorter one', () => {
+    const log = new EventLog(file, ID);
+    for (let i = 0; i < 5; i++) log.append(note(i));
+    const other = path.join(dir, 'other.jsonl');
+    const replacement = new EventLog(other, ID);
+    replacement.append(note(99));
+    replacement.close();
+    fs.renameSync(other, file);
+    expect(log.lastSeq).toBe(2);
+    expect(log.readAfter(0, 10).map((e) => e.type === 'question_answered' && e.data.answer)).toEqual([false, 'answer 99']);
+  });
+
+  it('pages from a negative seq as from the start, and stops at the end', () => {
+    const log = new EventLog(file, ID);
+    for (let i = 0; i < 3; i++) log.append(note(i)); // seqs 1..4
+    expect(log.readAfter(-5, 2).map((e) => e.seq)).toEqual([1, 2]);
+    expect(log.readAfter(3, 5).map((e) => e.seq)).toEqual([4]);
+    expect(log.readAfter(2, 0)).toEqual([]);
+    expect(log.readBefore(4, 0)).toEqual([]);
+    expect(log.readBefore(-1, 3)).toEqual([]);
+    expect(log.readTail(0)).toEqual([]);
+    expect(new EventLog(path.join(dir, 'none.jsonl'), ID).readTail(5)).toEqual([]);
+  });
+
+  it('keeps one file descriptor across appends and closes it, once', () => {
+    const open = () => fs.readdirSync('/proc/self/fd').length;
+    const log = new EventLog(file, ID);
+    log.close(); // nothing open yet
+    const before = open();
+    for (let i = 0; i < 20; i++) log.append(note(i));
+    expect(open()).toBe(before + 1);
+    expect(log.readAfter(0, 100)).toHaveLength(21); // reads open and close their own
+    expect(new EventLog(file, ID).lastSeq).toBe(21);
+    expect(open()).toBe(before + 1);
+    log.close();
+    log.close();
+    expect(open()).toBe(before);
+  });
+
+  it('reports a file it cannot stat, other than a missing one', () => {
+    fs.writeFileSync(path.join(dir, 'not-a-folder'), '');
+    expect(() => new EventLog(path.join(dir, 'not-a-folder', 'events.jsonl'), ID).lastSeq).toThrow(/ENOTDIR/);
   });
 
   it('refuses a log written by a newer Tilth', () => {

@@ -1,6 +1,5 @@
 /** Builds a real app over a throwaway sessions root, for integration tests. */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach } from 'vitest';
@@ -13,14 +12,13 @@ import { JobRunner, type Logger } from '../jobs/job-runner.ts';
 import { ModelClient } from '../llm/client.ts';
 import type { StreamOptions } from '../routes/stream.ts';
 import { SessionStore } from '../store/session-store.ts';
+import { tempDir } from './temp-dir.ts';
+
+export { tempDir };
 
 export const TEST_TOKEN = 'test-token-0123456789abcdef';
 
 export const silentLogger: Logger = { info: () => {}, warn: () => {}, error: () => {} };
-
-export function tempDir(prefix = 'tilth-test-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-}
 
 /** A fresh SessionStore over a temp root for each test (registers its own vitest hooks). */
 export function useTempStore(): { readonly root: string; readonly store: SessionStore } {

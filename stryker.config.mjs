@@ -1,0 +1,61 @@
+// Mutation testing of the rules that guard safety and money (`npm run mutation`; README, "Mutation
+// testing"). Only the unit tests of those rules run: each mutant is tried against the tests that
+// cover it (perTest), and the incremental file, committed, makes a rerun try only the mutants
+// whose code or tests changed.
+import fs from 'node:fs';
+
+/**
+ * `file:start-end` for the block that opens on the first line matching `opening` and closes at
+ * the first later `}` line with the same indentation: a mutate range that follows the code when
+ * lines above it move. Throws when the opening is gone, so a rename cannot silently drop a rule.
+ */
+function block(file, opening) {
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  const start = lines.findIndex((line) => opening.test(line));
+  if (start < 0) throw new Error(`stryker.config.mjs: no line matching ${opening} in ${file}`);
+  const indent = /^\s*/.exec(lines[start])[0];
+  const end = lines.findIndex((line, i) => i > start && line === `${indent}}`);
+  if (end < 0) throw new Error(`stryker.config.mjs: the block at ${file}:${start + 1} does not close`);
+  return `${file}:${start + 1}-${end + 1}`;
+}
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  // Only the unit tests listed in that config; a static mutant runs those of them that import
+  // the mutated file (vitest's related mode).
+  vitest: { configFile: 'vitest.mutation.config.ts', related: true },
+  mutate: [
+    'server/security.ts',
+    'server/engine/guard.ts',
+    // Path confinement: the root's checks, and where a write may land.
+    block('server/engine/read-tools.ts', /^export class ConfinedRoot\b/),
+    block('server/engine/read-tools.ts', /^function checkPattern\(/),
+    block('server/engine/worker-tools.ts', /^function requirePath\(/),
+    block('server/engine/worker-tools.ts', /^export function resolveForWrite\(/),
+    'server/engine/case.ts',
+    'server/interview/sink.ts',
+    // The sink's check of a test file's path before it is joined to the worktree.
+    block('server/interview/seed-files.ts', /^export function unsafePathReason\(/),
+    'server/store/event-log.ts',
+    // The spend and token caps, and what a model call adds to the spend.
+    block('server/engine/run-context.ts', /^function dollarsAsSet\(/),
+    block('server/engine/run-context.ts', /^ {2}checkSpend\(\)/),
+    block('server/engine/run-context.ts', /^ {2}checkSessionCaps\(\)/),
+    'server/llm/call-record.ts',
+  ],
+  coverageAnalysis: 'perTest',
+  // The machine has two cores shared with others.
+  concurrency: 2,
+  timeoutMS: 10_000,
+  incremental: true,
+  incrementalFile: 'reports/stryker-incremental.json',
+  // Nothing the unit tests above read lives here; not copying it makes the sandbox quick.
+  ignorePatterns: ['/web', '/docs', '/bench', '/examples', '/sessions', '/dist', '/.reports', '/test-results', '/playwright-report'],
+  reporters: ['clear-text', 'progress', 'html'],
+  htmlReporter: { fileName: '.reports/mutation/index.html' },
+  clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
+  thresholds: { high: 95, low: 90, break: 90 },
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+};

@@ -1,0 +1,24 @@
+// The tests Stryker runs against each mutant (stryker.config.mjs): the unit tests of the rules that
+// guard safety and money. Integration tests stay out: they start servers and real runs, and a
+// static mutant would otherwise run the whole suite. (Spread, not mergeConfig: that would append
+// this list to the base's include instead of replacing it.)
+import { defineConfig } from 'vitest/config';
+import base from './vitest.config.ts';
+
+export default defineConfig({
+  ...base,
+  test: {
+    ...base.test,
+    include: [
+      'server/security.test.ts',
+      'server/engine/guard.test.ts',
+      'server/engine/read-tools.test.ts',
+      'server/engine/worker-tools.test.ts',
+      'server/engine/case.test.ts',
+      'server/interview/sink.test.ts',
+      'server/store/event-log.test.ts',
+      'server/engine/run-context.test.ts',
+      'server/llm/call-record.test.ts',
+    ],
+  },
+});
