@@ -54,7 +54,7 @@ async function runCheck(name: string, command: Command, input: ChecksInput): Pro
   const run = await runUntrusted(command, input.scope, { timeoutMs: input.timeoutMs ?? CHECK_TIMEOUT_MS, signal: input.signal });
   const notes: string[] = [];
   const capped = processCapNote(run);
-  if (capped) notes.push(capped);
+  if (capped) notes.push(`(${capped})`);
   if (run.spawnError) notes.push(`(the check could not start: ${run.spawnError})`);
   if (run.timedOut) notes.push(`(timed out after ${Math.round((input.timeoutMs ?? CHECK_TIMEOUT_MS) / 1000)} s and was stopped)`);
   return {

@@ -132,7 +132,7 @@ async function bashTool(command: unknown, ctx: WorkerToolContext, root: Confined
   if (run.spawnError !== null) return `ERROR: could not start ${run.sandboxed ? 'bwrap' : '/bin/bash'}: ${run.spawnError}`;
   const output = capOutput(run.output);
   const capped = processCapNote(run);
-  if (capped) return `ERROR: ${capped.slice(1, -1)}.\n$ ${command}${output ? `\n${output}` : ''}`;
+  if (capped) return `ERROR: ${capped}.\n$ ${command}${output ? `\n${output}` : ''}`;
   if (run.timedOut) {
     const secs = Math.round(timeoutMs / 100) / 10;
     return `ERROR: command timed out after ${secs}s; it and everything it started were stopped.\n$ ${command}${output ? `\n${output}` : ''}`;

@@ -67,11 +67,19 @@ export function detectSandbox(mode: SandboxMode = configuredMode ?? modeFromEnv(
   return info;
 }
 
+let bwrapFound: string | null | undefined;
+
+/** Looked up once: every sandboxed command needs it, and PATH does not change under a running server. */
+function bwrapPath(): string | null {
+  if (bwrapFound === undefined) bwrapFound = findOnPath('bwrap');
+  return bwrapFound;
+}
+
 function detect(mode: SandboxMode): SandboxInfo {
   if (mode === 'off') {
     return { available: false, tool: null, version: null, processCap: null, detail: "the shell sandbox is turned off (TILTH_SANDBOX=off), so the worker's shell and the checks run unsandboxed." };
   }
-  const bwrap = findOnPath('bwrap');
+  const bwrap = bwrapPath();
   if (bwrap === null) {
     return {
       available: false,
@@ -174,7 +182,7 @@ export function sandboxCommand(cmd: Command, policy: SandboxPolicy): Command {
   args.push('--unshare-pid', '--new-session', '--die-with-parent', '--chdir', worktree, '--');
   if (cap?.mode === 'rlimit' && cap.prlimit) args.push(cap.prlimit, `--nproc=${cap.limit}:${cap.limit}`, '--');
   // bwrap by its full path: the command's own PATH (which the caller may set) is for inside.
-  const bwrap = findOnPath('bwrap') ?? 'bwrap';
+  const bwrap = bwrapPath() ?? 'bwrap';
   if (cmd.kind === 'argv') return { kind: 'argv', command: bwrap, args: [...args, cmd.command, ...cmd.args], env: cmd.env };
   return { kind: 'argv', command: bwrap, args: [...args, '/bin/sh', '-c', cmd.script], env: {} };
 }

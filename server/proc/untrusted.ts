@@ -115,7 +115,7 @@ function notStarted(result: RunResult, sandboxed: boolean): RunResult {
   return { ...result, exitCode: null, spawnError: `spawn ${failed[1]} ${code}` };
 }
 
-/** The line a tool or check adds to its output when the process cap stopped the command. */
+/** What a tool or check says when the process cap stopped the command (null when it did not). */
 export function processCapNote(result: UntrustedResult): string | null {
-  return result.processCapHit ? `(stopped: the command reached the sandbox's cap of ${result.processLimit} processes; everything it started was killed)` : null;
+  return result.processCapHit ? `stopped: the command reached the sandbox's cap of ${result.processLimit} processes; everything it started was killed` : null;
 }
