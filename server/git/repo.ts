@@ -166,9 +166,9 @@ const WORKTREE_LOCKS = ['index.lock', 'HEAD.lock'];
  * worktree's `.git` file, which the worker can rewrite. Returns the paths removed.
  */
 export async function removeStaleSessionLocks(repoRoot: string, worktree: string, branch: string): Promise<string[]> {
-  const common = (await git(repoRoot).raw(['rev-parse', '--path-format=absolute', '--git-common-dir'])).trim();
-  const candidates = [path.join(common, 'refs', 'heads', `${branch}.lock`)];
   const own = await lookupGitDirs(repoRoot, worktree).catch(() => null); // a worktree deleted by hand has none
+  const common = own?.commonDir ?? (await git(repoRoot).raw(['rev-parse', '--path-format=absolute', '--git-common-dir'])).trim();
+  const candidates = [path.join(common, 'refs', 'heads', `${branch}.lock`)];
   if (own) candidates.push(...WORKTREE_LOCKS.map((f) => path.join(own.gitDir, f)));
   const removed: string[] = [];
   for (const file of candidates) {
