@@ -52,6 +52,10 @@ export const StopReasonSchema = z.enum([
   'provider_failure',
   /** The worktree's git pointers no longer say what was recorded at prep (a worker rewrote them). */
   'git_tampered',
+  /** The evaluator answered twice in a row with nothing Tilth could read as a verdict. */
+  'evaluator_unreadable',
+  /** The worker's conversation no longer fits the model's context window, even with old tool output dropped. */
+  'context_overflow',
   'interrupted',
   'crash',
   'error',
@@ -185,10 +189,54 @@ export const EventDataSchemas = {
     model: z.string().optional(),
     ...usageFields,
     duration_ms: z.number().nonnegative().optional(),
-    health: z.enum(['ok', 'empty', 'error_finish', 'error']).optional(),
+    health: z.enum(['ok', 'empty', 'error_finish', 'error', 'content_filter']).optional(),
     finish_reason: z.string().nullable().optional(),
     reasoning: z.string().optional(),
     reasoning_details: z.array(z.unknown()).optional(),
+    /** The provider sent no usage: the token figures are estimated from characters. */
+    usage_estimated: z.boolean().optional(),
+    /** Tokens the request was estimated at before it was sent. */
+    prompt_estimate: z.number().int().nonnegative().optional(),
+    /** The role's context window in tokens, when known (configured or discovered). */
+    context_window: z.number().int().positive().optional(),
+    /** Tool calls that came written in the reply's text and were parsed from it. */
+    text_tool_calls: z.number().int().positive().optional(),
+  }),
+  /** A model call failed and will be tried again after `wait_ms`. */
+  model_retry: z.object({
+    task_id: TaskId.optional(),
+    trace_id: TraceId.optional(),
+    span_id: SpanId.optional(),
+    iter: z.number().int().nonnegative().optional(),
+    phase: Phase.optional(),
+    role: z.enum(['worker', 'evaluator', 'prep']),
+    model: z.string(),
+    /** The attempt that failed (1-based) and how many there may be in all. */
+    attempt: z.number().int().positive(),
+    max_attempts: z.number().int().positive(),
+    wait_ms: z.number().int().nonnegative(),
+    /** What went wrong, in the provider's words, at most ~500 characters. */
+    reason: z.string(),
+    status: z.number().int().nullable(),
+  }),
+  /** Old tool output was left out of the worker's conversation to fit the context window. */
+  context_elided: z.object({
+    ...WorkerBase,
+    role: z.enum(['worker', 'evaluator', 'prep']),
+    window_tokens: z.number().int().positive(),
+    estimated_before: z.number().int().nonnegative(),
+    estimated_after: z.number().int().nonnegative(),
+    dropped_messages: z.number().int().nonnegative(),
+    dropped_chars: z.number().int().nonnegative(),
+  }),
+  /** Something about the provider the user should know, said once per session and kind. */
+  provider_notice: z.object({
+    task_id: TaskId.optional(),
+    phase: Phase.optional(),
+    role: z.enum(['worker', 'evaluator', 'prep']),
+    model: z.string(),
+    kind: z.enum(['usage_missing', 'price_missing', 'truncation_suspected', 'text_tool_calls', 'content_filter']),
+    message: z.string(),
   }),
   empty_model_response: z.object({
     ...WorkerBase,
@@ -254,6 +302,8 @@ export const EventDataSchemas = {
     streak: z.number().int().optional(),
     nudges: z.number().int().optional(),
     evaluator_calls: z.number().int().optional(),
+    /** One sentence on what happened, for the stops that need one (evaluator_unreadable, context_overflow). */
+    detail: z.string().optional(),
   }),
   proposed_learnings: z.object({
     task_id: TaskId,

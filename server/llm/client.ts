@@ -42,6 +42,21 @@ export type ChatRequest = {
   signal?: AbortSignal;
   /** Per-attempt timeout; overrides the client's `timeoutMs`. */
   timeoutMs?: number;
+  /** Told before each backoff sleep, so the caller can record a `model_retry` event. */
+  onRetry?: (notice: RetryNotice) => void;
+};
+
+/** A failed attempt that will be tried again, for the `model_retry` event. */
+export type RetryNotice = {
+  role: Role;
+  model: string;
+  /** The attempt that failed, 1-based. */
+  attempt: number;
+  maxAttempts: number;
+  waitMs: number;
+  /** What went wrong, in the provider's words, bounded. */
+  reason: string;
+  status: number | null;
 };
 
 export type ChatResult = {
@@ -238,6 +253,15 @@ export class ModelClient {
       });
 
       if (willRetry) {
+        request.onRetry?.({
+          role,
+          model: endpoint.model,
+          attempt,
+          maxAttempts: policy.maxAttempts,
+          waitMs: delay,
+          reason: reply ? scrub(describeUnhealthy(reply)) : (failure?.description ?? 'unknown error'),
+          status: failure?.status ?? null,
+        });
         await this.#sleep(delay, signal);
         waited += delay;
         continue;

@@ -46,6 +46,13 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+/** "provider busy, retrying in 8 s — attempt 2 of 6: HTTP 429 …" */
+export function retryLine(data: EventData<'model_retry'>): string {
+  const secs = Math.max(1, Math.round(data.wait_ms / 1000));
+  const busy = data.status === 429 ? 'provider busy' : 'model call failed';
+  return `${busy}, retrying in ${secs} s — attempt ${data.attempt + 1} of ${data.max_attempts}: ${data.reason}`;
+}
+
 /** What an event says, after its seq, time and type. */
 export function describeEvent(event: TilthEvent): string {
   return oneLine(detail(event));
@@ -100,6 +107,15 @@ function detail(event: TilthEvent): string {
       );
     case 'empty_model_response':
       return join(where(event.data), `empty reply (${event.data.streak} in a row)`);
+    case 'model_retry':
+      return join(where(event.data), retryLine(event.data));
+    case 'context_elided':
+      return join(
+        where(event.data),
+        `dropped ${plural(event.data.dropped_messages, 'old tool output')} (${event.data.dropped_chars} chars) to fit the ${event.data.window_tokens}-token window`,
+      );
+    case 'provider_notice':
+      return join(where(event.data), event.data.role, event.data.message);
     case 'tool_call':
       return join(where(event.data), event.data.tool, compactArgs(event.data.args));
     case 'hook_run':
@@ -129,7 +145,7 @@ function detail(event: TilthEvent): string {
     case 'task_done':
       return join(event.data.task_id, event.data.summary);
     case 'task_failed':
-      return join(event.data.task_id, event.data.reason);
+      return join(event.data.task_id, event.data.reason, event.data.detail && `— ${event.data.detail}`);
     case 'proposed_learnings':
       return join(event.data.task_id, event.data.emitted ? `learning: ${event.data.entry ?? ''}` : `no learning (${event.data.reason ?? 'none'})`);
     case 'commit':

@@ -51,6 +51,10 @@ export function stopInWords(reason: StopReason, ctx: StopContext): string {
       return `stopped: the model provider kept failing during ${task}`;
     case 'git_tampered':
       return `stopped: during ${task} the worktree's git metadata was changed, so Tilth ran no git there${ctx.lastError ? ` — ${ctx.lastError}` : ''}`;
+    case 'evaluator_unreadable':
+      return `stopped: the evaluator twice answered ${task} with something that is not a verdict${ctx.lastError ? ` — ${ctx.lastError}` : ''}`;
+    case 'context_overflow':
+      return `stopped: ${task}'s conversation no longer fits the worker model's context window${ctx.lastError ? ` — ${ctx.lastError}` : ''}`;
     case 'interrupted':
       return 'stopped: interrupted (Stop was pressed or the server shut down)';
     case 'crash':
