@@ -168,6 +168,8 @@ export const PendingQuestionSchema = z.object({
   asked_at: z.iso.datetime(),
   /** Tool calls of the same turn after ask_user: answered "not run" once the user has answered. */
   skipped_tool_call_ids: z.array(z.string()).default([]),
+  /** The model wrote ask_user as text: the answer goes back in a user message, not a tool message. */
+  via_text: z.boolean().optional(),
 });
 
 export const InterviewStateSchema = z.object({

@@ -74,8 +74,8 @@ class World {
     const diff = [...this.files.entries()].map(([file, text]) => `+++ b/${file}\n${text.split('\n').map((l) => `+${l}`).join('\n')}`).join('\n');
     const tests = Object.fromEntries(Object.entries(this.seed.test_files).filter(([f]) => f.includes(task.id === 'T-001' ? 't001' : 't002')));
     const prompt = evaluatorUserPrompt({ task, contextFiles: [], ledger: entries, case: theCase, tests, checks, diff });
-    const reply = demoReply(request([{ role: 'system', content: 'evaluator' }, { role: 'user', content: prompt }], [SUBMIT_VERDICT_TOOL]));
-    const parsed = parseVerdict(callsOf(reply).map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: JSON.stringify(c.arguments) } })));
+    const reply = demoReply(request([{ role: 'system', content: 'evaluator' }, { role: 'user', content: prompt }], [SUBMIT_VERDICT_TOOL.schema]));
+    const parsed = parseVerdict(callsOf(reply).map((c) => ({ name: c.name, arguments: JSON.stringify(c.arguments) })));
     if (!parsed.ok) throw new Error(`the demo evaluator's reply did not parse: ${parsed.error}`);
     this.ledger.set(task.id, [...entries, { ts: new Date().toISOString(), iter: 1, diff_summary: 'src/todo.js (+1 -0)', case: theCase, verdict: parsed.verdict }]);
     this.story.push(parsed.verdict.verdict);
@@ -169,7 +169,7 @@ describe('the demo script', () => {
   });
 
   it('picks the next interview turn from the conversation: a look at the code, the questions not yet answered, then the seed', () => {
-    const tools = interviewTools('tests/t<NNN>_<slug>.test.js');
+    const tools = interviewTools('tests/t<NNN>_<slug>.test.js').map((t) => t.schema);
     const messages: unknown[] = [
       { role: 'system', content: 'interviewer' },
       { role: 'user', content: 'brief' },
@@ -197,7 +197,7 @@ describe('the demo script', () => {
   });
 
   it('answers each role in its own terms: the evaluator a verdict, the learnings step JSON, the worker never a verdict', () => {
-    const verdict = demoReply(request([{ role: 'user', content: '# Task to evaluate: T-009 — Something else' }], [SUBMIT_VERDICT_TOOL]));
+    const verdict = demoReply(request([{ role: 'user', content: '# Task to evaluate: T-009 — Something else' }], [SUBMIT_VERDICT_TOOL.schema]));
     expect(callsOf(verdict).map((c) => [c.name, c.arguments.verdict])).toEqual([['submit_verdict', 'accept']]);
     const learning = demoReply(request([{ role: 'user', content: 'Task just completed: T-001 — Todos carry a priority' }], []));
     expect(JSON.parse(String(learning.content)).learning).toMatch(/node --test/);

@@ -3,16 +3,18 @@
  * criteria, the project context files, the task's last verdicts, the case, the acceptance test
  * as it is on disk, the full check output and the task's diff (new files included), and answers
  * with exactly one `submit_verdict`. Two attempts; then a fail-closed reject marked
- * `parse_failed`, so a confused evaluator can never accept by accident.
+ * `parse_failed`, so a confused evaluator can never accept by accident, and the task stops with
+ * `evaluator_unreadable` (one sentence on what the model sent) instead of looping the worker.
  */
-import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
+import { z } from 'zod';
 import { RejectionCategorySchema } from '../../shared/events.ts';
 import { VerdictSchema, type Case, type LedgerEntry, type PrdEntry, type Verdict } from '../../shared/files.ts';
-import type { ChatResult, ModelClient } from '../llm/client.ts';
-import { assistantHistoryMessage } from '../llm/reply.ts';
+import { Agent, type AgentOptions, type CallInfo, type NoticeKind } from '../agent/runtime.ts';
+import { defineTool } from '../agent/tools.ts';
+import type { ChatResult, ModelClient, RetryNotice } from '../llm/client.ts';
+import { reasoningText } from '../llm/reply.ts';
 import { loadPrompt } from '../prompts.ts';
 import type { CheckResult } from './checks.ts';
-import { functionTool } from './tool-schema.ts';
 
 /** Reference §3.5 caps. */
 export const JUDGE_DIFF_MAX_CHARS = 12_000;
@@ -22,18 +24,17 @@ export const EVALUATOR_ATTEMPTS = 2;
 /** Heads the evaluator's earlier verdicts on the task in its prompt. */
 export const EVALUATOR_LEDGER_HEADER = '## Your earlier verdicts on this task (oldest first)';
 
-export const SUBMIT_VERDICT_TOOL = functionTool('submit_verdict', 'Your verdict on this task: the only acceptable response.', {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    verdict: { type: 'string', enum: ['accept', 'reject'] },
-    rejection_category: { type: ['string', 'null'], enum: [...RejectionCategorySchema.options, null] },
-    concern: { type: 'string', description: '1-3 sentences.' },
-    evidence: { type: 'array', items: { type: 'string' }, description: 'Pointers: file:line, test names, output lines.' },
-    next_step: { type: ['string', 'null'], description: 'When rejecting: one concrete instruction for the worker. Null when accepting.' },
-  },
-  required: ['verdict', 'concern', 'evidence'],
-});
+export const SUBMIT_VERDICT_TOOL = defineTool(
+  'submit_verdict',
+  'Your verdict on this task: the only acceptable response.',
+  z.strictObject({
+    verdict: z.enum(['accept', 'reject']),
+    rejection_category: RejectionCategorySchema.nullish(),
+    concern: z.string().describe('1-3 sentences.'),
+    evidence: z.array(z.string()).describe('Pointers: file:line, test names, output lines.'),
+    next_step: z.string().nullish().describe('When rejecting: one concrete instruction for the worker. Null when accepting.'),
+  }),
+);
 
 export interface EvaluationInput {
   task: PrdEntry;
@@ -91,17 +92,17 @@ export function evaluatorUserPrompt(input: EvaluationInput): string {
   return parts.join('\n');
 }
 
-export type ParsedVerdict = { ok: true; verdict: Verdict } | { ok: false; error: string; raw: { name: string; arguments: string }[] };
+export type RawCall = { name: string; arguments: string };
+export type ParsedVerdict = { ok: true; verdict: Verdict } | { ok: false; error: string; raw: RawCall[] };
 
 /** Exactly one submit_verdict call with arguments that fit the schema and its rules. */
-export function parseVerdict(toolCalls: ChatCompletionMessageToolCall[] | undefined): ParsedVerdict {
-  const calls = (toolCalls ?? []).filter((c): c is Extract<ChatCompletionMessageToolCall, { type: 'function' }> => c.type === 'function');
-  const raw = calls.map((c) => ({ name: c.function.name, arguments: c.function.arguments.slice(0, 16_000) }));
-  const verdicts = calls.filter((c) => c.function.name === 'submit_verdict');
+export function parseVerdict(calls: readonly RawCall[]): ParsedVerdict {
+  const raw = calls.map((c) => ({ name: c.name, arguments: c.arguments.slice(0, 16_000) }));
+  const verdicts = calls.filter((c) => c.name === 'submit_verdict');
   if (verdicts.length !== 1) return { ok: false, error: `expected exactly one submit_verdict call, got ${verdicts.length}`, raw };
   let args: unknown;
   try {
-    args = JSON.parse(verdicts[0]!.function.arguments);
+    args = JSON.parse(verdicts[0]!.arguments);
   } catch {
     return { ok: false, error: 'submit_verdict arguments are not valid JSON', raw };
   }
@@ -119,38 +120,82 @@ export function parseVerdict(toolCalls: ChatCompletionMessageToolCall[] | undefi
 export interface EvaluatorEvents {
   /** Before each model call; may throw to stop (the run's spend caps). */
   beforeCall?(prompt: string, attempt: number): void;
-  onResult?(attempt: number, result: ChatResult): void;
-  onParseError?(attempt: number, error: string, raw: { name: string; arguments: string }[]): void;
+  onResult?(attempt: number, result: ChatResult, info: CallInfo): void;
+  onParseError?(attempt: number, error: string, raw: RawCall[]): void;
+  onRetry?(notice: RetryNotice): void;
+  onNotice?(kind: NoticeKind, message: string): void;
 }
 
+export type Evaluation = {
+  verdict: Verdict;
+  attempts: number;
+  prompt: string;
+  /**
+   * Set when no attempt could be read as a verdict: one sentence on what the model sent instead.
+   * The verdict is then a fail-closed reject marked `parse_failed` (for the ledger), and the
+   * task stops with `evaluator_unreadable` rather than sending the worker round again.
+   */
+  unreadable?: string;
+};
+
 /**
- * Runs the evaluator; never throws for a bad answer (fail-closed), only for provider failure or
- * abort. A second attempt sees its first answer and what was wrong with it.
+ * Runs the evaluator; never throws for a bad answer, only for provider failure or abort. A second
+ * attempt sees its first answer and what was wrong with it.
  */
 export async function evaluate(
   llm: ModelClient,
   input: EvaluationInput,
-  options: { signal?: AbortSignal; events?: EvaluatorEvents } = {},
-): Promise<{ verdict: Verdict; attempts: number; prompt: string }> {
+  options: { signal?: AbortSignal; events?: EvaluatorEvents; agent?: Pick<AgentOptions, 'contextWindow' | 'price' | 'dollarCapSet' | 'notices'> } = {},
+): Promise<Evaluation> {
   const prompt = evaluatorUserPrompt(input);
-  const messages: ChatCompletionMessageParam[] = [
-    { role: 'system', content: loadPrompt('evaluator', {}) },
-    { role: 'user', content: prompt },
-  ];
+  const events = options.events;
+  let attempt = 0;
+  const agent = new Agent({
+    llm,
+    role: 'evaluator',
+    messages: [
+      { role: 'system', content: loadPrompt('evaluator', {}) },
+      { role: 'user', content: prompt },
+    ],
+    tools: [SUBMIT_VERDICT_TOOL],
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...options.agent,
+    // An empty answer is an unreadable attempt, not something to wait out.
+    maxEmptyStreak: 1,
+    hooks: {
+      beforeCall: () => events?.beforeCall?.(prompt, attempt + 1),
+      onModelCall: (result, info) => events?.onResult?.(++attempt, result, info),
+      ...(events?.onRetry ? { onRetry: events.onRetry } : {}),
+      ...(events?.onNotice ? { onNotice: events.onNotice } : {}),
+    },
+  });
   let lastError = '';
-  for (let attempt = 1; attempt <= EVALUATOR_ATTEMPTS; attempt++) {
-    options.events?.beforeCall?.(prompt, attempt);
-    const result = await llm.chat('evaluator', { messages, tools: [SUBMIT_VERDICT_TOOL], ...(options.signal ? { signal: options.signal } : {}) });
-    options.events?.onResult?.(attempt, result);
-    const parsed = parseVerdict(result.message.tool_calls);
-    if (parsed.ok) return { verdict: parsed.verdict, attempts: attempt, prompt };
+  let sent = '';
+  for (let tries = 1; tries <= EVALUATOR_ATTEMPTS; tries++) {
+    const turn = await agent.turn();
+    if (turn.kind === 'empty') {
+      lastError = 'an empty reply';
+      sent = turn.result.filtered
+        ? "a reply its provider's content filter blocked"
+        : reasoningText(turn.result.message) !== ''
+          ? 'only reasoning, with no verdict'
+          : 'an empty reply';
+      events?.onParseError?.(attempt, 'empty reply: no verdict and no text', []);
+      agent.say(`Your reply was empty. Call \`submit_verdict\` exactly once with a valid payload.`);
+      continue;
+    }
+    const raw = turn.calls.map((c) => ({ name: c.name, arguments: c.rawArgs }));
+    const parsed = parseVerdict(raw);
+    if (parsed.ok) {
+      for (const c of turn.calls) if (c.name !== 'submit_verdict') agent.answer(c, 'Not run: only submit_verdict is available.');
+      return { verdict: parsed.verdict, attempts: tries, prompt };
+    }
     lastError = parsed.error;
-    options.events?.onParseError?.(attempt, parsed.error, parsed.raw);
+    sent = describeSent(turn.text, raw, parsed.error);
+    events?.onParseError?.(attempt, parsed.error, parsed.raw);
     const retry = `Your answer could not be used: ${parsed.error}. Call \`submit_verdict\` exactly once with a valid payload.`;
-    const calls = result.message.tool_calls ?? [];
-    messages.push(assistantHistoryMessage(result.message) as ChatCompletionMessageParam);
-    if (calls.length === 0) messages.push({ role: 'user', content: retry });
-    else for (const c of calls) messages.push({ role: 'tool', tool_call_id: c.id, content: retry });
+    if (turn.calls.length === 0) agent.say(retry);
+    else for (const c of turn.calls) agent.answer(c, retry);
   }
   return {
     verdict: {
@@ -163,5 +208,18 @@ export async function evaluate(
     },
     attempts: EVALUATOR_ATTEMPTS,
     prompt,
+    unreadable: `the evaluator model answered ${EVALUATOR_ATTEMPTS} times in a row without a usable submit_verdict call; the last time it sent ${sent}`,
   };
+}
+
+/** What an unreadable answer was, in a few words, for the stop sentence. */
+function describeSent(text: string, calls: RawCall[], error: string): string {
+  const clip = (t: string, n: number) => {
+    const flat = t.replace(/\s+/g, ' ').trim();
+    return flat.length > n ? `${flat.slice(0, n - 1)}…` : flat;
+  };
+  if (calls.length === 0) return text.trim() === '' ? 'nothing usable' : `text instead of a tool call: "${clip(text, 160)}"`;
+  const names = calls.map((c) => c.name);
+  if (!names.includes('submit_verdict')) return `a call to ${names.map((n) => `'${clip(n, 40)}'`).join(', ')} instead of submit_verdict`;
+  return `a submit_verdict call that could not be used (${clip(error, 200)})`;
 }

@@ -18,7 +18,9 @@ import { writeFileAtomic } from '../store/atomic.ts';
 import { processCapNote, runUntrusted, type Command, type UntrustedScope } from '../proc/untrusted.ts';
 import { checkToolCall } from './guard.ts';
 import { ConfinedRoot, globTool, grepTool, readFile, readHead, ToolError } from './read-tools.ts';
-import { functionTool, readToolSchemas } from './tool-schema.ts';
+import { GLOB_TOOL, GREP_TOOL, READ_FILE_TOOL } from './tool-schema.ts';
+import { defineTool, type ToolSpec } from '../agent/tools.ts';
+import { z } from 'zod';
 
 export const MAX_WRITE_CHARS = 200_000;
 /**
@@ -259,68 +261,55 @@ function editFileTool(root: ConfinedRoot, args: Record<string, unknown>): string
 }
 
 // ---------------------------------------------------------------------------------------------
-// Schemas
+// Declarations
 
-const fn = functionTool;
+const relPath = z.string().min(1, 'must be a non-empty path relative to the repository root').describe('Path relative to the repository root.');
+
+export const BASH_TOOL = defineTool(
+  'bash',
+  'Run a bash command in the repository root and get its output (stdout and stderr) and exit code. Output past 8,000 characters is cut (8KB); the command is stopped after 120s, with everything it started. A safety hook refuses destructive commands (pushing, switching branches, deleting outside the repository, writing into .git).',
+  z.object({ command: z.string().min(1, 'must be a non-empty command line').describe('The bash command line.') }),
+);
+export const WRITE_FILE_TOOL = defineTool(
+  'write_file',
+  'Create or overwrite a file with the given content (at most 200,000 characters). Missing folders are created.',
+  z.object({ path: relPath, content: z.string().describe('The whole new content of the file.') }),
+);
+export const EDIT_FILE_TOOL = defineTool(
+  'edit_file',
+  'Replace exactly one occurrence of old_string with new_string in a file. old_string must match exactly one place; include enough surrounding lines to make it unique. Works on files up to 1 MiB; edit larger ones with bash (sed).',
+  z.object({
+    path: relPath,
+    old_string: z.string().min(1, 'must be non-empty; use write_file to create a file').describe('The exact text to replace; must occur exactly once.'),
+    new_string: z.string().describe('The replacement text.'),
+  }),
+);
+/**
+ * The case's declared shape. The loop reads the arguments with parseCase (case.ts), which keeps
+ * the Python edition's rules and messages (prose pointers, the work-around limit) on top of it.
+ */
+export const SUBMIT_CASE_TOOL = defineTool(
+  'submit_case',
+  'Present your finished, verified work for review. Call it exactly once, when the task is done and you have checked it; the call ends your turn. Be honest: the mechanical checks run regardless.',
+  z.strictObject({
+    summary: z.string().describe('What you did, in 1-3 sentences.'),
+    ac_coverage: z
+      .array(
+        z.strictObject({
+          criterion: z.string().describe('The acceptance criterion.'),
+          addressed_by: z.string().describe('A file:symbol pointer, e.g. "src/cli.ts:main()".'),
+          evidence: z.string().optional().describe('A test that shows it, e.g. "tests/cli.test.ts::adds an item".'),
+        }),
+      )
+      .describe('One entry per acceptance criterion you addressed.'),
+    work_arounds: z.array(z.string()).optional().describe('Shortcuts or work-arounds you took; triage to the 5 that matter most.'),
+    uncertainties: z.array(z.string()).optional().describe('Anything you are unsure about.'),
+  }),
+);
 
 /** The worker's tools as the model sees them, in the reference's registry order, submit_case last. */
+export const WORKER_TOOLS: readonly ToolSpec[] = [BASH_TOOL, READ_FILE_TOOL, WRITE_FILE_TOOL, EDIT_FILE_TOOL, GLOB_TOOL, GREP_TOOL, SUBMIT_CASE_TOOL];
+
 export function workerToolSchemas(): ChatCompletionTool[] {
-  return [
-    fn(
-      'bash',
-      'Run a bash command in the repository root and get its output (stdout and stderr) and exit code. Output past 8,000 characters is cut (8KB); the command is stopped after 120s, with everything it started. A safety hook refuses destructive commands (pushing, switching branches, deleting outside the repository, writing into .git).',
-      { type: 'object', properties: { command: { type: 'string', description: 'The bash command line.' } }, required: ['command'] },
-    ),
-    readToolSchemas()[0]!,
-    fn('write_file', 'Create or overwrite a file with the given content (at most 200,000 characters). Missing folders are created.', {
-      type: 'object',
-      properties: {
-        path: { type: 'string', description: 'Path relative to the repository root.' },
-        content: { type: 'string', description: 'The whole new content of the file.' },
-      },
-      required: ['path', 'content'],
-    }),
-    fn(
-      'edit_file',
-      'Replace exactly one occurrence of old_string with new_string in a file. old_string must match exactly one place; include enough surrounding lines to make it unique. Works on files up to 1 MiB; edit larger ones with bash (sed).',
-      {
-        type: 'object',
-        properties: {
-          path: { type: 'string', description: 'Path relative to the repository root.' },
-          old_string: { type: 'string', description: 'The exact text to replace; must occur exactly once.' },
-          new_string: { type: 'string', description: 'The replacement text.' },
-        },
-        required: ['path', 'old_string', 'new_string'],
-      },
-    ),
-    ...readToolSchemas().slice(1),
-    fn(
-      'submit_case',
-      'Present your finished, verified work for review. Call it exactly once, when the task is done and you have checked it; the call ends your turn. Be honest: the mechanical checks run regardless.',
-      {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          summary: { type: 'string', description: 'What you did, in 1-3 sentences.' },
-          ac_coverage: {
-            type: 'array',
-            description: 'One entry per acceptance criterion you addressed.',
-            items: {
-              type: 'object',
-              additionalProperties: false,
-              properties: {
-                criterion: { type: 'string', description: 'The acceptance criterion.' },
-                addressed_by: { type: 'string', description: 'A file:symbol pointer, e.g. "src/cli.ts:main()".' },
-                evidence: { type: 'string', description: 'A test that shows it, e.g. "tests/cli.test.ts::adds an item".' },
-              },
-              required: ['criterion', 'addressed_by'],
-            },
-          },
-          work_arounds: { type: 'array', items: { type: 'string' }, description: 'Shortcuts or work-arounds you took; triage to the 5 that matter most.' },
-          uncertainties: { type: 'array', items: { type: 'string' }, description: 'Anything you are unsure about.' },
-        },
-        required: ['summary', 'ac_coverage'],
-      },
-    ),
-  ];
+  return WORKER_TOOLS.map((t) => t.schema);
 }

@@ -10,7 +10,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
+import type { z } from 'zod';
 import { InterviewStateSchema, type Checkpoint, type InterviewState } from '../../shared/files.ts';
 import { TEST_FILE_PATTERNS } from '../../shared/seed.ts';
 import { ConflictError, ValidationError } from '../errors.ts';
@@ -20,19 +20,18 @@ import { removeStaleSessionLocks } from '../git/repo.ts';
 import { addCallToUsage, modelCallFields } from '../llm/call-record.ts';
 import type { ModelClient } from '../llm/client.ts';
 import { ProviderFailureError } from '../llm/errors.ts';
-import { assistantHistoryMessage } from '../llm/reply.ts';
-import { abortableSleep } from '../llm/retry.ts';
+import { Agent, answerCall, type AgentCall, type AgentOptions } from '../agent/runtime.ts';
+import type { HistoryMessage } from '../agent/history.ts';
+import { retryFields } from '../agent/events.ts';
 import { loadPrompt } from '../prompts.ts';
 import { writeJsonAtomic } from '../store/atomic.ts';
 import { readJsonFile } from '../store/json-file.ts';
 import { FILES, type SessionStore } from '../store/session-store.ts';
 import { describePresetForPrompt } from './presets.ts';
 import { existingTaskIds, finishSeed, tryWriteSeed } from './write-seed.ts';
-import { interviewTools } from './tool-schemas.ts';
+import { ASK_USER_TOOL, interviewTools } from './tool-schemas.ts';
 
 export const MAX_INTERVIEW_ITERATIONS = 60;
-/** Empty replies are retried this many times, with backoff, before the interview gives up. */
-export const MAX_EMPTY_REPLIES = 3;
 const PREVIEW_CHARS = 500;
 const SEED_PREVIEW_CHARS = 200;
 
@@ -40,6 +39,8 @@ export interface InterviewDeps {
   llm: ModelClient;
   /** Backoff between empty replies; injectable so tests do not wait. */
   emptyBackoffMs?: (attempt: number) => number;
+  /** The prep role's context window and prices, when known. */
+  agent?: Pick<AgentOptions, 'contextWindow' | 'price' | 'dollarCapSet'>;
 }
 
 export function readInterview(store: SessionStore, id: string): InterviewState | null {
@@ -104,10 +105,9 @@ export function answerQuestion(store: SessionStore, id: string, questionId: stri
   }
   const text = answer.trim();
   if (text === '') throw new ValidationError('answer must not be empty');
-  state.messages.push({ role: 'tool', tool_call_id: pending.tool_call_id, content: text });
-  for (const skipped of pending.skipped_tool_call_ids) {
-    state.messages.push({ role: 'tool', tool_call_id: skipped, content: 'Not run: the turn paused at ask_user. Call it again if you still need it.' });
-  }
+  const messages = state.messages as HistoryMessage[];
+  answerCall(messages, { id: pending.tool_call_id, name: 'ask_user', fromText: pending.via_text === true }, text);
+  for (const skipped of pending.skipped_tool_call_ids) answerCall(messages, { id: skipped, name: 'skipped', fromText: false }, NOT_RUN_AFTER_ASK);
   state.history.push({ question_id: pending.question_id, text: pending.text, ...(pending.options ? { options: pending.options } : {}), answer: text });
   state.pending = null;
   saveInterview(store, id, state);
@@ -148,57 +148,46 @@ export async function runInterview(ctx: JobContext, deps: InterviewDeps): Promis
   }
 }
 
+const NOT_RUN_AFTER_ASK = 'Not run: the turn paused at ask_user. Call it again if you still need it.';
+
 async function interviewLoop(ctx: JobContext, deps: InterviewDeps, checkpoint: Checkpoint, state: InterviewState): Promise<void> {
   const { store, sessionId: id, signal } = ctx;
   const root = new ConfinedRoot(checkpoint.source);
   const preset = checkpoint.checks_preset ?? 'custom';
-  const tools = interviewTools(TEST_FILE_PATTERNS[preset].describe);
   const base = { phase: 'interview' as const, trace_id: state.trace_id };
-  let emptyStreak = 0;
-  {
-    while (state.iterations < MAX_INTERVIEW_ITERATIONS) {
-      signal.throwIfAborted();
-      const span = spanId();
-      const result = await deps.llm.chat('prep', { messages: state.messages as ChatCompletionMessageParam[], tools, signal });
-      const usage = store.updateCheckpoint(id, (cp) => ({
-        interview_usage: addCallToUsage(cp.interview_usage, result),
-      })).interview_usage;
-      ctx.emit({
-        type: 'model_call',
-        data: {
-          ...base,
-          span_id: span,
-          iter: state.iterations + 1,
-          role: 'prep',
-          ...modelCallFields(result, usage),
-        },
-      });
-
-      if (result.health === 'empty') {
-        // Not saved as a turn: an empty reply never enters the conversation.
-        emptyStreak++;
-        if (emptyStreak >= MAX_EMPTY_REPLIES) throw new InterviewFailure(`the interviewer model returned ${emptyStreak} empty replies in a row`);
-        await abortableSleep(deps.emptyBackoffMs?.(emptyStreak) ?? 2_000 * emptyStreak, signal);
-        continue;
-      }
-      emptyStreak = 0;
-      state.iterations++;
-      state.messages.push(assistantHistoryMessage(result.message) as InterviewState['messages'][number]);
-      const all = result.message.tool_calls ?? [];
-      const calls = all.filter((c): c is Extract<ChatCompletionMessageToolCall, { type: 'function' }> => c.type === 'function');
-      // Every call needs an answer, or the next request is invalid; only function tools exist here.
-      for (const other of all) if (other.type !== 'function') state.messages.push({ role: 'tool', tool_call_id: other.id, content: 'ERROR: only function tools are available.' });
-      if (calls.length === 0) {
-        const said = (result.message.content ?? '').trim().slice(0, 300);
-        throw new InterviewFailure(`the interviewer stopped without writing the seed${said ? `. Its last message: "${said}"` : ''}`);
-      }
-
-      const outcome = await handleToolCalls(calls, { ctx, state, root, checkpoint, base, span });
-      saveInterview(store, id, state);
-      if (outcome === 'asked' || outcome === 'seeded') return;
+  let iterForEvents = state.iterations + 1;
+  const agent = new Agent({
+    llm: deps.llm,
+    role: 'prep',
+    messages: state.messages as HistoryMessage[],
+    tools: interviewTools(TEST_FILE_PATTERNS[preset].describe),
+    signal,
+    ...(deps.emptyBackoffMs ? { emptyBackoffMs: deps.emptyBackoffMs } : {}),
+    ...(deps.agent ?? {}),
+    hooks: {
+      onModelCall: (result, info) => {
+        const usage = store.updateCheckpoint(id, (cp) => ({ interview_usage: addCallToUsage(cp.interview_usage, result) })).interview_usage;
+        ctx.emit({ type: 'model_call', data: { ...base, span_id: spanId(), iter: iterForEvents, role: 'prep', ...modelCallFields(result, usage), ...info } });
+      },
+      onRetry: (notice) => ctx.emit({ type: 'model_retry', data: { ...base, iter: iterForEvents, ...retryFields(notice) } }),
+      onNotice: (kind, message) => ctx.emit({ type: 'provider_notice', data: { phase: 'interview', role: 'prep', model: deps.llm.describeEndpoint('prep')?.model ?? '', kind, message } }),
+    },
+  });
+  while (state.iterations < MAX_INTERVIEW_ITERATIONS) {
+    signal.throwIfAborted();
+    iterForEvents = state.iterations + 1;
+    const turn = await agent.turn();
+    if (turn.kind === 'empty') throw new InterviewFailure(turn.detail);
+    state.iterations++;
+    if (turn.calls.length === 0) {
+      const said = turn.text.trim().slice(0, 300);
+      throw new InterviewFailure(`the interviewer stopped without writing the seed${said ? `. Its last message: "${said}"` : ''}`);
     }
-    throw new InterviewFailure(`the interview hit its cap of ${MAX_INTERVIEW_ITERATIONS} model turns without writing the seed`);
+    const outcome = await handleToolCalls(agent, turn.calls, { ctx, state, root, checkpoint, base, span: spanId() });
+    saveInterview(store, id, state);
+    if (outcome === 'asked' || outcome === 'seeded') return;
   }
+  throw new InterviewFailure(`the interview hit its cap of ${MAX_INTERVIEW_ITERATIONS} model turns without writing the seed`);
 }
 
 interface TurnContext {
@@ -212,66 +201,58 @@ interface TurnContext {
 
 type Outcome = 'continue' | 'asked' | 'seeded';
 
-async function handleToolCalls(calls: Extract<ChatCompletionMessageToolCall, { type: 'function' }>[], turn: TurnContext): Promise<Outcome> {
+async function handleToolCalls(agent: Agent, calls: AgentCall[], turn: TurnContext): Promise<Outcome> {
   const { ctx, state } = turn;
-  const reply = (id: string, tool: string, content: string) => {
-    state.messages.push({ role: 'tool', tool_call_id: id, content });
-    ctx.emit({ type: 'tool_result', data: { ...turn.base, span_id: turn.span, tool, result_preview: content.slice(0, PREVIEW_CHARS), result_chars: content.length } });
+  const reply = (call: AgentCall, content: string) => {
+    agent.answer(call, content);
+    ctx.emit({ type: 'tool_result', data: { ...turn.base, span_id: turn.span, tool: call.name, result_preview: content.slice(0, PREVIEW_CHARS), result_chars: content.length } });
   };
 
   for (let i = 0; i < calls.length; i++) {
     const call = calls[i]!;
-    const tool = call.function.name;
-    const args = parseArgs(call.function.arguments);
-    if (args === null) {
-      ctx.emit({ type: 'tool_call', data: { ...turn.base, span_id: turn.span, tool, args: '(unparseable JSON)', args_chars: call.function.arguments.length } });
-      reply(
-        call.id,
-        tool,
-        'ERROR: the arguments were not a valid JSON object. Call the tool again with valid JSON; for write_seed keep test bodies short (one assert per criterion).',
-      );
+    const tool = call.name;
+    const checked = agent.check<Record<string, unknown>>(call);
+    if (!checked.ok) {
+      ctx.emit({ type: 'tool_call', data: { ...turn.base, span_id: turn.span, tool, args: shownArgs(call.rawArgs), args_chars: call.rawArgs.length } });
+      reply(call, tool === 'write_seed' ? `${checked.message} Keep test bodies short (one assert per criterion).` : checked.message);
       continue;
     }
+    const args = checked.args;
     ctx.emit({ type: 'tool_call', data: { ...turn.base, span_id: turn.span, tool, args: tool === 'write_seed' ? redactSeed(args) : args } });
 
     if (tool === 'ask_user') {
-      const question = args.question;
-      const options = args.options;
-      if (typeof question !== 'string' || question.trim() === '') {
-        reply(call.id, tool, "ERROR: 'question' must be a non-empty string");
-        continue;
-      }
-      if (options !== undefined && (!Array.isArray(options) || options.some((o) => typeof o !== 'string' || o.trim() === ''))) {
-        reply(call.id, tool, "ERROR: 'options' must be a list of non-empty strings if given");
-        continue;
-      }
-      const opts = (options as string[] | undefined)?.map((o) => o.trim());
+      const { question, options } = args as z.infer<typeof ASK_USER_TOOL.args>;
+      const opts = options ?? undefined;
       const questionId = `q${state.history.length + 1}-${randomBytes(3).toString('hex')}`;
+      const later = calls.slice(i + 1);
+      // Calls written as text are answered "not run" now, in the same results message the answer joins.
+      for (const skipped of later) if (skipped.fromText) agent.answer(skipped, NOT_RUN_AFTER_ASK);
       state.pending = {
         question_id: questionId,
         tool_call_id: call.id,
-        text: question.trim(),
+        text: question,
         ...(opts && opts.length > 0 ? { options: opts } : {}),
         asked_at: new Date().toISOString(),
-        skipped_tool_call_ids: calls.slice(i + 1).map((c) => c.id),
+        skipped_tool_call_ids: later.filter((c) => !c.fromText).map((c) => c.id),
+        ...(call.fromText ? { via_text: true } : {}),
       };
       saveInterview(ctx.store, ctx.sessionId, state); // on disk before anyone is told
-      ctx.emit({ type: 'question_asked', data: { question_id: questionId, text: question.trim(), ...(opts && opts.length > 0 ? { options: opts } : {}) } });
+      ctx.emit({ type: 'question_asked', data: { question_id: questionId, text: question, ...(opts && opts.length > 0 ? { options: opts } : {}) } });
       return 'asked';
     }
 
     if (tool === 'write_seed') {
       const written = await tryWriteSeed(args, turn);
       if (written === null) {
-        for (const later of calls.slice(i + 1)) state.messages.push({ role: 'tool', tool_call_id: later.id, content: 'Not run: write_seed ended the interview.' });
-        reply(call.id, tool, 'Seed written. The interview is over; call no more tools.');
+        for (const later of calls.slice(i + 1)) agent.answer(later, 'Not run: write_seed ended the interview.');
+        reply(call, 'Seed written. The interview is over; call no more tools.');
         return 'seeded';
       }
-      reply(call.id, tool, written);
+      reply(call, written);
       continue;
     }
 
-    reply(call.id, tool, await runReadTool(tool, args, turn.root));
+    reply(call, await runReadTool(tool, args, turn.root));
   }
   return 'continue';
 }
@@ -280,25 +261,25 @@ async function runReadTool(tool: string, args: Record<string, unknown>, root: Co
   try {
     switch (tool) {
       case 'read_file':
-        return readFile(root, String(args.path ?? ''));
+        return readFile(root, String(args.path));
       case 'glob':
-        return await globTool(root, String(args.pattern ?? ''));
+        return await globTool(root, String(args.pattern));
       case 'grep':
-        return await grepTool(root, String(args.pattern ?? ''), typeof args.path_glob === 'string' && args.path_glob !== '' ? args.path_glob : undefined);
+        return await grepTool(root, String(args.pattern), typeof args.path_glob === 'string' && args.path_glob !== '' ? args.path_glob : undefined);
       default:
-        return `ERROR: unknown tool '${tool}'. Available: read_file, glob, grep, ask_user, write_seed.`;
+        return `ERROR: unknown tool '${tool}'.`;
     }
   } catch (err) {
     return `ERROR: ${err instanceof ToolError ? err.message : (err as Error).message}`;
   }
 }
 
-function parseArgs(raw: string): Record<string, unknown> | null {
+/** Arguments for the event log: the parsed object, or a note when they were not JSON. */
+function shownArgs(raw: string): unknown {
   try {
-    const value: unknown = JSON.parse(raw);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    return raw.trim() === '' ? {} : (JSON.parse(raw) as unknown);
   } catch {
-    return null;
+    return '(unparseable JSON)';
   }
 }
 

@@ -202,7 +202,7 @@ describe('the interview', () => {
   });
 
   it('answers malformed tool arguments with a retry hint and carries on', async () => {
-    fake.enqueue(PREP, { fault: 'malformed_tool_args', tool_calls: [call('glob', {})] }, { ...ask('Still with me?'), expect: { last_message_contains: 'not a valid JSON object' } });
+    fake.enqueue(PREP, { fault: 'malformed_tool_args', tool_calls: [call('glob', {})] }, { ...ask('Still with me?'), expect: { last_message_contains: 'are not valid JSON' } });
     const id = await create();
     const d = await until(id, (x) => x.interview?.pending !== null, 'a question');
     expect(d.interview?.pending?.text).toBe('Still with me?');

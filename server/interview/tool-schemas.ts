@@ -1,55 +1,46 @@
 /**
  * The five interview tools as the model sees them. Names and parameters are the Python edition's
- * (reference §6.2), so prompts and logs carry over; the descriptions are ours.
+ * (reference §6.2), so prompts and logs carry over; the descriptions are ours. write_seed's
+ * arguments are declared loosely on purpose: the sink (sink.ts) checks the whole bundle and lists
+ * every problem at once, in words the interviewer can act on, which a schema error could not.
  */
-import type { ChatCompletionTool } from 'openai/resources/chat/completions';
-import { functionTool, readToolSchemas } from '../engine/tool-schema.ts';
+import { z } from 'zod';
+import { defineTool, type ToolSpec } from '../agent/tools.ts';
+import { READ_TOOLS } from '../engine/tool-schema.ts';
 
-const fn = functionTool;
+export const ASK_USER_TOOL = defineTool(
+  'ask_user',
+  'Ask the user ONE question and wait for the answer. For a decision give 2-4 short, substantive options; for a clarification give none. Never add an "Other" option: the form always offers one. Returns the answer verbatim.',
+  z.object({
+    question: z.string().trim().min(1, 'must be a non-empty question'),
+    options: z.array(z.string().trim().min(1, 'options must be non-empty strings')).nullish(),
+  }),
+);
 
-export function interviewTools(testFilePattern: string): ChatCompletionTool[] {
-  return [
-    ...readToolSchemas(),
-    fn(
-      'ask_user',
-      'Ask the user ONE question and wait for the answer. For a decision give 2-4 short, substantive options; for a clarification give none. Never add an "Other" option: the form always offers one. Returns the answer verbatim.',
-      {
-        type: 'object',
-        properties: { question: { type: 'string' }, options: { type: 'array', items: { type: 'string' } } },
-        required: ['question'],
-      },
-    ),
-    fn(
-      'write_seed',
-      `TERMINAL CALL. Write the whole seed at once: every task and exactly one acceptance test file per task, named ${testFilePattern}. If it is rejected you get every reason at once; fix them all and call again.`,
-      {
-        type: 'object',
-        properties: {
-          prd_entries: {
-            type: 'array',
-            items: {
-              type: 'object',
-              properties: {
-                id: { type: 'string', description: 'T-NNN, three or more zero-padded digits.' },
-                title: { type: 'string', description: 'Short and verb-first.' },
-                description: { type: 'string', description: 'Concrete: real paths and symbols.' },
-                acceptance_criteria: { type: 'array', items: { type: 'string' }, description: '2-4 checkable statements, one assertion each.' },
-              },
-              required: ['id', 'title', 'description', 'acceptance_criteria'],
-            },
-          },
-          test_files: {
-            type: 'object',
-            additionalProperties: { type: 'string' },
-            description: `Path (${testFilePattern}) → file content.`,
-          },
-          tldr: { type: 'string', description: 'Markdown bullets: - **T-NNN:** title — outcome' },
-          open_questions: { type: 'array', items: { type: 'string' } },
-          blockers: { type: 'array', items: { type: 'string' } },
-          scope_notes: { type: 'string' },
-        },
-        required: ['prd_entries', 'test_files', 'tldr'],
-      },
-    ),
-  ];
+function writeSeedTool(testFilePattern: string) {
+  return defineTool(
+    'write_seed',
+    `TERMINAL CALL. Write the whole seed at once: every task and exactly one acceptance test file per task, named ${testFilePattern}. If it is rejected you get every reason at once; fix them all and call again.`,
+    z.object({
+      prd_entries: z
+        .array(
+          z.object({
+            id: z.string().describe('T-NNN, three or more zero-padded digits.'),
+            title: z.string().describe('Short and verb-first.'),
+            description: z.string().describe('Concrete: real paths and symbols.'),
+            acceptance_criteria: z.array(z.string()).describe('2-4 checkable statements, one assertion each.'),
+          }),
+        ),
+      test_files: z.record(z.string(), z.string()).describe(`Path (${testFilePattern}) → file content.`),
+      tldr: z.string().describe('Markdown bullets: - **T-NNN:** title — outcome'),
+      open_questions: z.array(z.string()).optional(),
+      blockers: z.array(z.string()).optional(),
+      scope_notes: z.string().optional(),
+    }),
+    z.record(z.string(), z.unknown()),
+  );
+}
+
+export function interviewTools(testFilePattern: string): ToolSpec[] {
+  return [...READ_TOOLS, ASK_USER_TOOL, writeSeedTool(testFilePattern)];
 }

@@ -9,6 +9,8 @@ function result(overrides: Partial<ChatResult> = {}, usage: Partial<ChatResult['
     usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120, ...usage },
     finishReason: 'stop',
     health: 'ok',
+    usageReported: true,
+    filtered: false,
     costUsd: 0.001,
     model: 'worker-model',
     attempts: 1,

@@ -4,6 +4,7 @@
  */
 import type { Usage } from '../../shared/files.ts';
 import type { ChatResult } from './client.ts';
+import { reasoningText } from './reply.ts';
 
 export function addCallToUsage(u: Usage, result: ChatResult): Usage {
   return {
@@ -17,6 +18,7 @@ export function addCallToUsage(u: Usage, result: ChatResult): Usage {
 
 /** The call's own figures plus the running totals, for a `model_call` event. */
 export function modelCallFields(result: ChatResult, totals: Usage) {
+  const reasoning = reasoningText(result.message);
   return {
     model: result.model,
     prompt_tokens: result.usage.prompt_tokens,
@@ -27,8 +29,8 @@ export function modelCallFields(result: ChatResult, totals: Usage) {
     cost_usd: result.costUsd,
     cost_total_usd: totals.cost_usd,
     duration_ms: result.durationMs,
-    health: result.health,
+    health: result.filtered ? ('content_filter' as const) : result.health,
     finish_reason: result.finishReason,
-    ...(result.message.reasoning ? { reasoning: result.message.reasoning } : {}),
+    ...(reasoning ? { reasoning } : {}),
   };
 }

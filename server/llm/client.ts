@@ -66,6 +66,10 @@ export type ChatResult = {
   finishReason: string | null;
   /** `empty` replies are returned for the caller to handle; unhealthy ones throw. */
   health: Extract<ReplyHealth, 'ok' | 'empty'>;
+  /** The last reply carried a `usage` object (else the figures are zeros, to be estimated). */
+  usageReported: boolean;
+  /** An empty reply the provider's content filter caused. */
+  filtered: boolean;
   /** USD over every attempt that reported a cost; null when none did. */
   costUsd: number | null;
   model: string;
@@ -274,6 +278,8 @@ export class ModelClient {
           usage,
           finishReason: reply.finishReason,
           health: reply.health === 'ok' ? 'ok' : 'empty',
+          usageReported: reply.usageReported,
+          filtered: reply.filtered,
           costUsd,
           model: endpoint.model,
           attempts: attempt,

@@ -13,12 +13,13 @@ describe('normaliseCompletion', () => {
     expect(tools).toMatchObject({ health: 'ok', finishReason: 'tool_calls' });
   });
 
-  it('calls a reply with only blank content empty, but not one that carries reasoning', () => {
+  it('calls a reply with only blank content empty, and reasoning alone empty in every spelling', () => {
     expect(normaliseCompletion(choice({ content: '  \n' })).health).toBe('empty');
     expect(normaliseCompletion(choice({ content: null, tool_calls: [] })).health).toBe('empty');
-    expect(normaliseCompletion(choice({ content: null, reasoning: 'thinking...' })).health).toBe('ok');
-    expect(normaliseCompletion(choice({ content: '', reasoning: ' ' })).health).toBe('empty');
-    expect(normaliseCompletion(choice({ content: '', reasoning_details: [{ type: 'reasoning.encrypted' }] })).health).toBe('ok');
+    expect(normaliseCompletion(choice({ content: null, reasoning: 'thinking...' })).health).toBe('empty');
+    expect(normaliseCompletion(choice({ content: '', reasoning_content: 'thinking...' })).health).toBe('empty');
+    expect(normaliseCompletion(choice({ content: '', reasoning_details: [{ type: 'reasoning.encrypted' }] })).health).toBe('empty');
+    expect(normaliseCompletion(choice({ content: [{ type: 'thinking', thinking: [{ type: 'text', text: 'hmm' }] }] })).health).toBe('empty');
   });
 
   it('recognises error finishes, missing choices and error bodies', () => {

@@ -10,8 +10,9 @@ export type RoleEndpoints = Partial<Record<Role, RoleEndpoint>>;
 /**
  * How a 200 reply looks:
  * - `ok`: something to work with;
- * - `empty`: no tool calls, no non-blank content and no reasoning (the Python edition's empty
- *   turn) — returned, the caller decides;
+ * - `empty`: no tool calls and no non-blank content — reasoning alone, in any spelling, is
+ *   still empty, since nothing in it can be acted on (a content filter's block is empty too,
+ *   flagged `filtered`) — returned, the caller decides;
  * - `error_finish`: `finish_reason: "error"` or an error inside the choice;
  * - `no_choices`: `choices` missing or empty;
  * - `error_body`: an `error` object in a 200 body (OpenRouter does this for upstream failures).
@@ -28,14 +29,27 @@ export type CallUsage = {
   reasoning_tokens?: number;
 };
 
-/** The SDK's assistant message plus the reasoning fields OpenRouter and thinking models add. */
+/**
+ * The assistant message after normalisation (reply.ts): `content` is text or null (chunk arrays
+ * are joined), every tool call has an id, `type` and string arguments, and the reasoning fields
+ * are kept exactly as the provider sent them, in whichever spelling it used.
+ */
 export type AssistantMessage = ChatCompletionMessage & {
+  /** DeepSeek, Kimi, vLLM (older), llama.cpp. */
+  reasoning_content?: string | null;
+  /** OpenRouter, Groq, Ollama, vLLM (newer). */
   reasoning?: string | null;
+  /** OpenRouter's structured reasoning (encrypted or summarised blocks). */
   reasoning_details?: unknown[] | null;
+  /** The content as the provider sent it, when it was an array of chunks (Magistral). */
+  content_parts?: unknown[];
 };
 
 /** An assistant turn as it goes back into the conversation (see `assistantHistoryMessage`). */
 export type AssistantHistoryMessage = ChatCompletionAssistantMessageParam & {
+  reasoning_content?: string;
   reasoning?: string;
   reasoning_details?: unknown[];
+  /** Which endpoint wrote the turn: its reasoning goes back to that endpoint only (history.ts). */
+  tilth_from?: string;
 };

@@ -1,0 +1,232 @@
+/**
+ * The agent runtime: one model turn for the interviewer, the worker, the evaluator and the
+ * learnings step. It owns everything those loops used to repeat: the call (with a `model_retry`
+ * report per retry), normalisation (llm/reply.ts), tool calls written as text, the empty streak
+ * with backoff, usage estimated when the provider sends none, the history it sends back (each
+ * turn's reasoning to the endpoint that wrote it only), and the answers to unknown, non-function
+ * or malformed tool calls. What a turn *means* stays with the caller: it gets the calls, checks
+ * each with `check()`, runs what it owns and answers with `answer()`.
+ */
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { ChatResult, ModelClient, RetryNotice } from '../llm/client.ts';
+import { assistantHistoryMessage, newToolCallId, reasoningText } from '../llm/reply.ts';
+import { abortableSleep } from '../llm/retry.ts';
+import type { Role } from '../llm/types.ts';
+import { estimateTokens } from './context.ts';
+import { endpointTag, messagesFor, type HistoryMessage } from './history.ts';
+import { parseTextToolCalls } from './text-tool-calls.ts';
+import { argsFit, checkArgs, type ArgsCheck, type ToolSpec } from './tools.ts';
+
+/** Empty replies in a row before a loop gives up (the Python edition's 3). */
+export const MAX_EMPTY_STREAK = 3;
+/** Heads the user message that carries the results of tool calls written as text. */
+export const TEXT_RESULTS_HEADER = 'Results of the tool calls you wrote as text (send structured tool calls if you can):';
+
+export type AgentCall = {
+  id: string;
+  name: string;
+  /** The arguments as sent, always a string (object arguments are serialised by normalisation). */
+  rawArgs: string;
+  /** Parsed from the reply's text: answered in a user message, since the provider knows no id. */
+  fromText: boolean;
+  /** False for a call whose `type` is not `function` (answered with an error). */
+  isFunction: boolean;
+};
+
+/** Extra `model_call` fields the runtime knows and the caller's event should carry. */
+export type CallInfo = {
+  usage_estimated?: true;
+  prompt_estimate: number;
+  context_window?: number;
+  text_tool_calls?: number;
+};
+
+export type NoticeKind = 'usage_missing' | 'price_missing' | 'text_tool_calls' | 'content_filter';
+
+export interface AgentHooks {
+  /** Before every model call; may throw to stop (the run's spend caps). */
+  beforeCall?(): void;
+  /** After every model call that returned a reply (empty ones included), with usage made whole. */
+  onModelCall?(result: ChatResult, info: CallInfo): void;
+  onRetry?(notice: RetryNotice): void;
+  onEmpty?(streak: number, result: ChatResult): void;
+  /** Something to tell the user once per `notices` set (see AgentOptions.notices). */
+  onNotice?(kind: NoticeKind, message: string): void;
+}
+
+export type Price = { inPerMillion: number; outPerMillion: number };
+
+export interface AgentOptions {
+  llm: ModelClient;
+  role: Role;
+  /** The conversation, mutated in place (the interview persists the same array). */
+  messages: HistoryMessage[];
+  tools: readonly ToolSpec[];
+  signal?: AbortSignal;
+  hooks?: AgentHooks;
+  maxEmptyStreak?: number;
+  /** Backoff after an empty reply (default 2 s × streak); tests make it instant. */
+  emptyBackoffMs?: (streak: number) => number;
+  /** The role's context window in tokens, when known; recorded on each call. */
+  contextWindow?: number | null;
+  /** Per-million-token prices, used when the provider reports no cost. */
+  price?: Price | null;
+  /** Whether a dollar cap is set (a missing price is then worth a notice). */
+  dollarCapSet?: boolean;
+  /** Notice kinds already given in this session: each is said once. */
+  notices?: Set<string>;
+}
+
+export type TurnOutcome =
+  | { kind: 'reply'; text: string; calls: AgentCall[]; result: ChatResult }
+  | { kind: 'empty'; streak: number; detail: string; result: ChatResult };
+
+export class Agent {
+  readonly messages: HistoryMessage[];
+  readonly #o: AgentOptions;
+  #emptyStreak = 0;
+
+  constructor(options: AgentOptions) {
+    this.#o = options;
+    this.messages = options.messages;
+  }
+
+  get toolNames(): string[] {
+    return this.#o.tools.map((t) => t.name);
+  }
+
+  /**
+   * One model turn: calls until a reply that is not empty (backing off between empty ones), or
+   * until the empty streak reaches its limit. A usable reply is pushed onto the conversation
+   * before it is returned; an empty one never enters it.
+   */
+  async turn(): Promise<TurnOutcome> {
+    const { llm, role, signal, hooks } = this.#o;
+    const maxEmpty = this.#o.maxEmptyStreak ?? MAX_EMPTY_STREAK;
+    const tag = endpointTag(llm.describeEndpoint(role));
+    for (;;) {
+      signal?.throwIfAborted();
+      hooks?.beforeCall?.();
+      const tools = this.#o.tools.map((t) => t.schema);
+      const messages: ChatCompletionMessageParam[] = messagesFor(this.messages, tag);
+      const promptEstimate = estimateTokens(messages, tools);
+      const raw = await llm.chat(role, {
+        messages,
+        ...(tools.length > 0 ? { tools } : {}),
+        ...(signal ? { signal } : {}),
+        ...(hooks?.onRetry ? { onRetry: hooks.onRetry } : {}),
+      });
+      const result = this.#accounted(raw, promptEstimate);
+      const calls = structuredCalls(result);
+      let textCalls = 0;
+      if (calls.length === 0 && this.#o.tools.length > 0 && typeof result.message.content === 'string') {
+        for (const c of parseTextToolCalls(result.message.content, this.toolNames, (name, args) => argsFit(this.#o.tools, name, args))) {
+          calls.push({ id: newToolCallId(), name: c.name, rawArgs: c.arguments, fromText: true, isFunction: true });
+          textCalls++;
+        }
+      }
+      const info: CallInfo = {
+        prompt_estimate: promptEstimate,
+        ...(raw.usageReported ? {} : { usage_estimated: true as const }),
+        ...(this.#o.contextWindow ? { context_window: this.#o.contextWindow } : {}),
+        ...(textCalls > 0 ? { text_tool_calls: textCalls } : {}),
+      };
+      hooks?.onModelCall?.(result, info);
+      this.#noticeOnce(raw, textCalls);
+
+      if (result.health === 'empty') {
+        this.#emptyStreak++;
+        hooks?.onEmpty?.(this.#emptyStreak, result);
+        if (this.#emptyStreak >= maxEmpty) return { kind: 'empty', streak: this.#emptyStreak, detail: this.#emptyDetail(result), result };
+        await abortableSleep(this.#o.emptyBackoffMs?.(this.#emptyStreak) ?? 2_000 * this.#emptyStreak, signal);
+        continue;
+      }
+      this.#emptyStreak = 0;
+      const history = assistantHistoryMessage(result.message, tag);
+      if (textCalls > 0) delete history.tool_calls;
+      this.messages.push(history as unknown as HistoryMessage);
+      return { kind: 'reply', text: typeof result.message.content === 'string' ? result.message.content : '', calls, result };
+    }
+  }
+
+  /** Is this a call to one of the turn's tools, with arguments that fit? Else the message for the model. */
+  check<A = Record<string, unknown>>(call: AgentCall): ArgsCheck<A> {
+    if (!call.isFunction) return { ok: false, message: 'ERROR: only function tools are available.' };
+    const tool = this.#o.tools.find((t) => t.name === call.name);
+    if (!tool) return { ok: false, message: `ERROR: unknown tool '${call.name}'. Available: ${this.toolNames.join(', ')}.` };
+    return checkArgs(tool as ToolSpec<A>, call.rawArgs);
+  }
+
+  /** Answers a call: a tool message, or for a call written as text, a line in the results message. */
+  answer(call: AgentCall, content: string): void {
+    answerCall(this.messages, call, content);
+  }
+
+  /** A user message (a nudge, a steering note, a retry hint). */
+  say(content: string): void {
+    this.messages.push({ role: 'user', content });
+  }
+
+  #accounted(result: ChatResult, promptEstimate: number): ChatResult {
+    let { usage, costUsd } = result;
+    if (!result.usageReported) {
+      const reply = (typeof result.message.content === 'string' ? result.message.content.length : 0) + JSON.stringify(result.message.tool_calls ?? []).length + reasoningText(result.message).length;
+      const completion = Math.ceil(reply / 3.5);
+      usage = { prompt_tokens: promptEstimate, completion_tokens: completion, total_tokens: promptEstimate + completion };
+    }
+    const price = this.#o.price;
+    if (costUsd === null && price) costUsd = (usage.prompt_tokens * price.inPerMillion + usage.completion_tokens * price.outPerMillion) / 1_000_000;
+    return usage === result.usage && costUsd === result.costUsd ? result : { ...result, usage, costUsd };
+  }
+
+  #noticeOnce(raw: ChatResult, textCalls: number): void {
+    const { hooks, notices, role } = this.#o;
+    if (!hooks?.onNotice) return;
+    const say = (kind: NoticeKind, message: string) => {
+      const key = `${role}:${kind}`;
+      if (notices?.has(key)) return;
+      notices?.add(key);
+      hooks.onNotice!(kind, message);
+    };
+    if (!raw.usageReported) say('usage_missing', `the ${role} model's provider reports no token usage; token figures are estimated from characters`);
+    if (raw.costUsd === null && !this.#o.price && this.#o.dollarCapSet) {
+      say('price_missing', `the ${role} model's provider reports no cost, so the dollar cap cannot count it; set the ${role} role's prices per million tokens in Settings`);
+    }
+    if (textCalls > 0) say('text_tool_calls', `the ${role} model wrote its tool calls as text; Tilth reads them, but structured tool calls are more reliable (enable the server's tool parser, or pick a model with tool support)`);
+    if (raw.filtered) say('content_filter', `the ${role} model's provider blocked a reply with its content filter (finish_reason "content_filter")`);
+  }
+
+  #emptyDetail(last: ChatResult): string {
+    const who = `the ${this.#o.role} model returned ${this.#emptyStreak} empty replies in a row`;
+    if (last.filtered) return `${who}: the provider's content filter blocked them (finish_reason "content_filter")`;
+    if (reasoningText(last.message) !== '') return `${who}: it sent only reasoning, with no answer and no tool call`;
+    if (last.finishReason === 'length') return `${who}: each reply hit its length limit before any answer (finish_reason "length")`;
+    return who;
+  }
+}
+
+function structuredCalls(result: ChatResult): AgentCall[] {
+  return (result.message.tool_calls ?? []).map((c) => {
+    const fn = (c as { function?: { name?: string; arguments?: string } }).function;
+    return { id: c.id, name: fn?.name ?? '', rawArgs: fn?.arguments ?? '', fromText: false, isFunction: c.type === 'function' };
+  });
+}
+
+/**
+ * Adds the answer to a call to a conversation: a `tool` message for a structured call; for a call
+ * written as text, a section of the one user message that follows the turn (no tool message can
+ * name a call the provider never made).
+ */
+export function answerCall(messages: HistoryMessage[], call: Pick<AgentCall, 'id' | 'name' | 'fromText'>, content: string): void {
+  if (!call.fromText) {
+    messages.push({ role: 'tool', tool_call_id: call.id, content });
+    return;
+  }
+  const section = `### ${call.name}\n${content}`;
+  const last = messages[messages.length - 1];
+  if (last && last.role === 'user' && typeof last.content === 'string' && last.content.startsWith(TEXT_RESULTS_HEADER)) {
+    last.content = `${last.content}\n\n${section}`;
+  } else {
+    messages.push({ role: 'user', content: `${TEXT_RESULTS_HEADER}\n\n${section}` });
+  }
+}
