@@ -2,10 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { LedgerEntry, Verdict } from '../../shared/files.ts';
 import { CHECKS_FAILED_PREFIX, DUPLICATE_CASE, formatLedgerSection, formatRejectFeedback, parseCase, WORKER_NO_CASE_NUDGE } from './case.ts';
 
-let n = 0;
-/** A tool call as the model sends it; `args` is JSON-encoded unless it is already a string. */
+/** A tool call as the runtime hands it over; `args` is JSON-encoded unless it is already a string. */
 function call(args: unknown, name = 'submit_case') {
-  return { id: `call_${++n}`, type: 'function' as const, function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args) } };
+  return { name, arguments: typeof args === 'string' ? args : JSON.stringify(args) };
 }
 const coverage = (overrides: Record<string, unknown> = {}) => ({ criterion: 'it adds', addressed_by: 'src/todo.js:add()', ...overrides });
 const good = (overrides: Record<string, unknown> = {}) => ({ summary: 'Added add().', ac_coverage: [coverage()], ...overrides });

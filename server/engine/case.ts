@@ -3,10 +3,7 @@
  * the parse with the Python edition's rules and messages, the reject feedback (§7.8) and the
  * ledger section both the worker and the evaluator read.
  */
-import type { ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
 import type { Case, LedgerEntry, Verdict } from '../../shared/files.ts';
-
-type FunctionCall = Extract<ChatCompletionMessageToolCall, { type: 'function' }>;
 
 const CASE_KEYS = new Set(['summary', 'ac_coverage', 'work_arounds', 'uncertainties']);
 const COVERAGE_KEYS = new Set(['criterion', 'addressed_by', 'evidence']);
@@ -62,13 +59,13 @@ function validateCase(raw: unknown): Case | string {
 }
 
 /** The first `submit_case` call that parses and validates wins (reference §7.5). */
-export function parseCase(calls: FunctionCall[]): ParsedCase {
+export function parseCase(calls: readonly { name: string; arguments: string }[]): ParsedCase {
   const errors: string[] = [];
   for (const call of calls) {
-    if (call.function.name !== 'submit_case') continue;
+    if (call.name !== 'submit_case') continue;
     let args: unknown;
     try {
-      args = call.function.arguments.trim() === '' ? {} : JSON.parse(call.function.arguments);
+      args = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
     } catch (err) {
       errors.push(`JSON parse: ${(err as Error).message}`);
       continue;

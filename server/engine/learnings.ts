@@ -8,6 +8,8 @@ import fs from 'node:fs';
 import type { PrdEntry } from '../../shared/files.ts';
 import { lastCommitDiff } from '../git/worktree-git.ts';
 import { ProviderFailureError } from '../llm/errors.ts';
+import { retryFields } from '../agent/events.ts';
+import { Agent } from '../agent/runtime.ts';
 import { loadPrompt } from '../prompts.ts';
 import { FILES } from '../store/session-store.ts';
 import { readLedger } from '../store/run-files.ts';
@@ -78,16 +80,26 @@ export async function proposeLearning(run: RunContext, task: PrdEntry, traceId: 
     run.emit({ type: 'proposed_learnings', data: { ...base, emitted: false, reason, ...(raw !== undefined ? { raw: raw.slice(0, RAW_PREVIEW_CHARS) } : {}) } });
   let content: string;
   try {
-    run.checkSpend();
-    const result = await run.deps.llm.chat('worker', {
+    const agent = new Agent({
+      llm: run.deps.llm,
+      role: 'worker',
       messages: [
         { role: 'system', content: loadPrompt('learnings', {}) },
         { role: 'user', content: prompt },
       ],
+      tools: [],
       signal: run.signal,
+      ...run.agentOptions('worker'),
+      // An empty answer here is "no learning", not something to wait out.
+      maxEmptyStreak: 1,
+      hooks: {
+        beforeCall: () => run.checkSpend(),
+        onModelCall: (result, info) => run.modelCallEvent(result, 'self_improve', base, info),
+        onRetry: (notice) => run.emit({ type: 'model_retry', data: { ...base, phase: 'self_improve', ...retryFields(notice) } }),
+      },
     });
-    run.modelCallEvent(result, 'self_improve', base);
-    content = (result.message.content ?? '').trim();
+    const turn = await agent.turn();
+    content = turn.kind === 'reply' ? turn.text.trim() : '';
   } catch (err) {
     if (err instanceof ProviderFailureError || err instanceof CapReached) {
       skip('error', err.message);

@@ -12,6 +12,8 @@ import type { JobContext } from '../jobs/job-runner.ts';
 import { addCallToUsage, modelCallFields } from '../llm/call-record.ts';
 import type { ChatResult, ModelClient } from '../llm/client.ts';
 import type { WorktreeRef } from '../git/worktree-git.ts';
+import type { AgentOptions, CallInfo, NoticeKind, Price } from '../agent/runtime.ts';
+import type { Role as LlmRole } from '../llm/types.ts';
 import type { UntrustedScope } from '../proc/untrusted.ts';
 
 export interface RunDeps {
@@ -24,7 +26,11 @@ export interface RunDeps {
   bashTimeoutMs?: number;
   checkTimeoutMs?: number;
   now?: () => number;
+  /** Per role: the context window in tokens and the prices, when known (configured or discovered). */
+  budget?: Partial<Record<LlmRole, RoleBudget>>;
 }
+
+export type RoleBudget = { contextWindow?: number | null; price?: Price | null };
 
 /** A session-level cap reached before a model call; the current task stays pending. */
 export class CapReached extends Error {
@@ -130,8 +136,8 @@ export class RunContext {
     return usage;
   }
 
-  /** The `model_call` event for a run call, with the running totals. */
-  modelCallEvent(result: ChatResult, role: Role, base: { task_id: string; trace_id: string; span_id: string; iter?: number; attempt?: number }): void {
+  /** The `model_call` event for a run call, with the running totals and what the runtime knows. */
+  modelCallEvent(result: ChatResult, role: Role, base: { task_id: string; trace_id: string; span_id: string; iter?: number; attempt?: number }, info?: CallInfo): void {
     const usage = this.account(result);
     this.emit({
       type: 'model_call',
@@ -140,7 +146,27 @@ export class RunContext {
         ...(role === 'worker' ? {} : { phase: role }),
         role: role === 'evaluator' ? 'evaluator' : 'worker',
         ...modelCallFields(result, usage),
+        ...info,
       },
     });
+  }
+
+  /** Notice kinds said in this run: each once per role. */
+  readonly notices = new Set<string>();
+
+  /** What the agent runtime needs from the run for a role: window, price, the dollar cap, notices. */
+  agentOptions(role: 'worker' | 'evaluator'): Pick<AgentOptions, 'contextWindow' | 'price' | 'dollarCapSet' | 'notices'> {
+    const budget = this.deps.budget?.[role];
+    return {
+      contextWindow: budget?.contextWindow ?? null,
+      price: budget?.price ?? null,
+      dollarCapSet: this.deps.caps.max_dollars > 0,
+      notices: this.notices,
+    };
+  }
+
+  notice(role: 'worker' | 'evaluator', kind: NoticeKind, message: string, taskId: string): void {
+    const model = this.deps.llm.describeEndpoint(role)?.model ?? '';
+    this.emit({ type: 'provider_notice', data: { task_id: taskId, ...(role === 'evaluator' ? { phase: 'evaluator' as const } : {}), role, model, kind, message } });
   }
 }

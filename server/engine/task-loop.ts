@@ -7,23 +7,21 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
-import type { Case, PrdEntry, Verdict } from '../../shared/files.ts';
+import type { Case, PrdEntry } from '../../shared/files.ts';
+import { retryFields } from '../agent/events.ts';
+import { Agent, type AgentCall } from '../agent/runtime.ts';
 import { changedFiles, diffSummary, GitTamperedError, verifyPointers, workingDiff } from '../git/worktree-git.ts';
 import { taskIdOfTestFile } from '../interview/presets.ts';
 import { ProviderFailureError } from '../llm/errors.ts';
-import { assistantHistoryMessage } from '../llm/reply.ts';
-import { abortableSleep } from '../llm/retry.ts';
 import { loadPrompt } from '../prompts.ts';
 import { appendCheckAttempt, appendLedger, LEDGER_INJECT_LIMIT, progressTail, readLedger, takePendingNotes } from '../store/run-files.ts';
 import { CHECKS_FAILED_PREFIX, DUPLICATE_CASE, formatRejectFeedback, parseCase, WORKER_NO_CASE_NUDGE } from './case.ts';
 import { runChecks, type CheckResult } from './checks.ts';
-import { evaluate } from './evaluator.ts';
+import { evaluate, type Evaluation } from './evaluator.ts';
 import { spanId, type RunContext } from './run-context.ts';
 import { buildWorkerPrompt, formatNotes, loadContextFiles } from './worker-prompt.ts';
-import { runWorkerTool, workerToolSchemas } from './worker-tools.ts';
+import { runWorkerTool, WORKER_TOOLS } from './worker-tools.ts';
 
-export const MAX_EMPTY_STREAK = 3;
 export const MAX_NO_CASE_STREAK = 3;
 /** Reference §3.5. */
 export const PROMPT_ASSEMBLED_CHAR_CAP = 16_000;
@@ -32,9 +30,11 @@ const RAW_ARGS_CHAR_CAP = 16_000;
 
 export type TaskOutcome =
   | { kind: 'done'; summary: string }
-  | { kind: 'failed'; reason: 'iter_cap' | 'evaluator_cap' | 'empty_responses' | 'no_case' | 'provider_failure' | 'git_tampered'; detail: string };
-
-type FunctionCall = Extract<ChatCompletionMessageToolCall, { type: 'function' }>;
+  | {
+      kind: 'failed';
+      reason: 'iter_cap' | 'evaluator_cap' | 'empty_responses' | 'no_case' | 'provider_failure' | 'git_tampered' | 'evaluator_unreadable' | 'context_overflow';
+      detail: string;
+    };
 
 /** Test files of a task, from the seed's locked list (paths relative to the worktree). */
 export function testFilesOf(run: RunContext, taskIds: string[]): string[] {
@@ -101,67 +101,64 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
   for (const n of notes) run.emit({ type: 'steering_note', data: { note_id: n.note_id, text: n.text, consumed_by: { task_id: task.id, iter: 1 } } });
   promptEvent(run, { ...trace, span_id: setupSpan }, 'worker', prompt);
 
-  const messages: ChatCompletionMessageParam[] = [
-    { role: 'system', content: loadPrompt('worker', {}) },
-    { role: 'user', content: prompt },
-  ];
-  const tools = workerToolSchemas();
   const maxIter = deps.caps.max_iterations_per_task;
   const evaluatorCap = deps.caps.max_evaluator_calls_per_task;
   let evaluatorCalls = 0;
-  let emptyStreak = 0;
   let noCaseStreak = 0;
+  let base = { ...trace, span_id: setupSpan, iter: 0 };
+  const agent = new Agent({
+    llm: deps.llm,
+    role: 'worker',
+    messages: [
+      { role: 'system', content: loadPrompt('worker', {}) },
+      { role: 'user', content: prompt },
+    ],
+    tools: WORKER_TOOLS,
+    signal,
+    ...run.agentOptions('worker'),
+    ...(deps.emptyBackoffMs ? { emptyBackoffMs: deps.emptyBackoffMs } : {}),
+    hooks: {
+      beforeCall: () => run.checkSpend(),
+      onModelCall: (result, info) => run.modelCallEvent(result, 'worker', base, info),
+      onRetry: (notice) => run.emit({ type: 'model_retry', data: { ...base, ...retryFields(notice) } }),
+      onEmpty: (streak, result) =>
+        run.emit({
+          type: 'empty_model_response',
+          data: { ...base, streak, finish_reason: result.finishReason, prompt_tokens: result.usage.prompt_tokens, eval_tokens: result.usage.completion_tokens },
+        }),
+      onNotice: (kind, message) => run.notice('worker', kind, message, task.id),
+    },
+  });
+  const fail = (reason: Exclude<TaskOutcome, { kind: 'done' }>['reason'], detail: string, extra: { streak?: number; nudges?: number; evaluator_calls?: number } = {}): TaskOutcome => {
+    run.emit({ type: 'task_failed', data: { ...trace, span_id: base.span_id, reason, ...extra, ...(reason === 'evaluator_unreadable' ? { detail } : {}) } });
+    return { kind: 'failed', reason, detail };
+  };
 
   for (let iter = 1; iter <= maxIter; iter++) {
     signal.throwIfAborted();
-    const span = spanId();
-    const base = { ...trace, span_id: span, iter };
+    base = { ...trace, span_id: spanId(), iter };
     if (iter > 1) {
       const later = takePendingNotes(run.sessionDir);
       if (later.length > 0) {
-        messages.push({ role: 'user', content: formatNotes(later) });
+        agent.say(formatNotes(later));
         for (const n of later) run.emit({ type: 'steering_note', data: { note_id: n.note_id, text: n.text, consumed_by: { task_id: task.id, iter } } });
       }
     }
 
-    run.checkSpend();
-    let result;
+    let turn;
     try {
-      result = await deps.llm.chat('worker', { messages, tools, signal });
+      turn = await agent.turn();
     } catch (err) {
-      if (err instanceof ProviderFailureError) {
-        run.emit({ type: 'task_failed', data: { ...trace, span_id: span, reason: 'provider_failure' } });
-        return { kind: 'failed', reason: 'provider_failure', detail: err.message };
-      }
+      if (err instanceof ProviderFailureError) return fail('provider_failure', err.message);
       throw err;
     }
-    run.modelCallEvent(result, 'worker', base);
+    if (turn.kind === 'empty') return fail('empty_responses', turn.detail, { streak: turn.streak });
 
-    if (result.health === 'empty') {
-      emptyStreak++;
-      run.emit({
-        type: 'empty_model_response',
-        data: { ...base, streak: emptyStreak, finish_reason: result.finishReason, prompt_tokens: result.usage.prompt_tokens, eval_tokens: result.usage.completion_tokens },
-      });
-      if (emptyStreak >= MAX_EMPTY_STREAK) {
-        run.emit({ type: 'task_failed', data: { ...trace, span_id: span, reason: 'empty_responses', streak: emptyStreak } });
-        return { kind: 'failed', reason: 'empty_responses', detail: `the worker model returned ${emptyStreak} empty replies in a row` };
-      }
-      await abortableSleep(deps.emptyBackoffMs?.(emptyStreak) ?? 2_000 * emptyStreak, signal);
-      continue;
-    }
-    emptyStreak = 0;
-    messages.push(assistantHistoryMessage(result.message) as ChatCompletionMessageParam);
-
-    const all = result.message.tool_calls ?? [];
-    for (const other of all) if (other.type !== 'function') messages.push({ role: 'tool', tool_call_id: other.id, content: 'ERROR: only function tools are available.' });
-    const calls = all.filter((c): c is FunctionCall => c.type === 'function');
-    const caseCalls = calls.filter((c) => c.function.name === 'submit_case');
-    const toolCalls = calls.filter((c) => c.function.name !== 'submit_case');
-
+    const caseCalls = turn.calls.filter((c) => c.name === 'submit_case');
+    const toolCalls = turn.calls.filter((c) => c.name !== 'submit_case');
     for (const call of toolCalls) {
       signal.throwIfAborted();
-      await runOneTool(run, call, messages, base);
+      await runOneTool(run, agent, call, base);
     }
 
     if (caseCalls.length === 0) {
@@ -171,23 +168,21 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
       }
       noCaseStreak++;
       if (noCaseStreak >= MAX_NO_CASE_STREAK) {
-        run.emit({ type: 'task_failed', data: { ...trace, span_id: span, reason: 'no_case', nudges: noCaseStreak } });
-        return { kind: 'failed', reason: 'no_case', detail: `the worker ended ${noCaseStreak} turns in a row without working or presenting a case` };
+        return fail('no_case', `the worker ended ${noCaseStreak} turns in a row without working or presenting a case`, { nudges: noCaseStreak });
       }
-      messages.push({ role: 'user', content: WORKER_NO_CASE_NUDGE });
+      agent.say(WORKER_NO_CASE_NUDGE);
       continue;
     }
 
     noCaseStreak = 0;
-    const answer = (content: string) => {
-      caseCalls.forEach((c, i) => messages.push({ role: 'tool', tool_call_id: c.id, content: i === 0 ? content : DUPLICATE_CASE }));
-    };
-    const parsed = parseCase(caseCalls);
+    const answer = (content: string) => caseCalls.forEach((c, i) => agent.answer(c, i === 0 ? content : DUPLICATE_CASE));
+    const rawCalls = caseCalls.map((c) => ({ name: c.name, arguments: c.rawArgs }));
+    const parsed = parseCase(rawCalls);
     run.emit({ type: 'tool_call', data: { ...base, tool: 'submit_case', args: parsed.ok ? parsed.case : '(unparseable case)' } });
     if (!parsed.ok) {
       run.emit({
         type: 'case_parse_error',
-        data: { ...base, error: parsed.error, raw_tool_calls: caseCalls.map((c) => ({ name: c.function.name, arguments: c.function.arguments.slice(0, RAW_ARGS_CHAR_CAP) })) },
+        data: { ...base, error: parsed.error, raw_tool_calls: rawCalls.map((c) => ({ name: c.name, arguments: c.arguments.slice(0, RAW_ARGS_CHAR_CAP) })) },
       });
       answer(parsed.error);
       continue;
@@ -211,45 +206,41 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
       continue;
     }
 
-    let verdict: Verdict;
+    let evaluation: Evaluation;
     try {
-      verdict = await judge(run, task, parsed.case, checks.results, base);
+      evaluation = await judge(run, task, parsed.case, checks.results, base);
     } catch (err) {
       if (!(err instanceof ProviderFailureError)) throw err;
-      run.emit({ type: 'task_failed', data: { ...trace, span_id: span, reason: 'provider_failure' } });
-      return { kind: 'failed', reason: 'provider_failure', detail: err.message };
+      return fail('provider_failure', err.message);
     }
     evaluatorCalls++;
+    const verdict = evaluation.verdict;
+    if (evaluation.unreadable !== undefined) return fail('evaluator_unreadable', evaluation.unreadable);
     if (verdict.verdict === 'accept') {
-      run.emit({ type: 'task_done', data: { ...trace, span_id: span, summary: parsed.case.summary } });
+      run.emit({ type: 'task_done', data: { ...trace, span_id: base.span_id, summary: parsed.case.summary } });
       return { kind: 'done', summary: parsed.case.summary };
     }
     if (evaluatorCap > 0 && evaluatorCalls >= evaluatorCap) {
-      run.emit({ type: 'task_failed', data: { ...trace, span_id: span, reason: 'evaluator_cap', evaluator_calls: evaluatorCalls } });
-      return { kind: 'failed', reason: 'evaluator_cap', detail: `the evaluator rejected ${evaluatorCalls} cases (TILTH_MAX_EVALUATOR_CALLS_PER_TASK=${evaluatorCap})` };
+      return fail('evaluator_cap', `the evaluator rejected ${evaluatorCalls} cases (TILTH_MAX_EVALUATOR_CALLS_PER_TASK=${evaluatorCap})`, { evaluator_calls: evaluatorCalls });
     }
     answer(formatRejectFeedback(verdict));
   }
-  run.emit({ type: 'task_failed', data: { ...trace, span_id: spanId(), reason: 'iter_cap' } });
-  return { kind: 'failed', reason: 'iter_cap', detail: `hit the iteration cap (TILTH_MAX_ITERATIONS_PER_TASK=${maxIter})` };
+  base = { ...trace, span_id: spanId(), iter: maxIter };
+  return fail('iter_cap', `hit the iteration cap (TILTH_MAX_ITERATIONS_PER_TASK=${maxIter})`);
 }
 
-async function runOneTool(run: RunContext, call: FunctionCall, messages: ChatCompletionMessageParam[], base: { task_id: string; trace_id: string; span_id: string; iter: number }): Promise<void> {
-  const tool = call.function.name;
-  const rawArgs = call.function.arguments;
-  let shownArgs: unknown;
-  try {
-    shownArgs = rawArgs.trim() === '' ? {} : JSON.parse(rawArgs);
-  } catch {
-    shownArgs = '(unparseable JSON)';
-  }
-  run.emit({ type: 'tool_call', data: { ...base, tool, args: shownArgs, args_chars: rawArgs.length } });
+async function runOneTool(run: RunContext, agent: Agent, call: AgentCall, base: { task_id: string; trace_id: string; span_id: string; iter: number }): Promise<void> {
+  const tool = call.name;
+  const checked = agent.check<Record<string, unknown>>(call);
+  run.emit({ type: 'tool_call', data: { ...base, tool, args: checked.ok ? checked.args : shownArgs(call.rawArgs), args_chars: call.rawArgs.length } });
   const started = performance.now();
-  const outcome = await runWorkerTool(tool, rawArgs, {
-    scope: run.scope,
-    signal: run.signal,
-    ...(run.deps.bashTimeoutMs ? { bashTimeoutMs: run.deps.bashTimeoutMs } : {}),
-  });
+  const outcome = checked.ok
+    ? await runWorkerTool(tool, checked.args, {
+        scope: run.scope,
+        signal: run.signal,
+        ...(run.deps.bashTimeoutMs ? { bashTimeoutMs: run.deps.bashTimeoutMs } : {}),
+      })
+    : { output: checked.message };
   const duration_ms = Math.round(performance.now() - started);
   const preview = { result_preview: outcome.output.slice(0, RESULT_PREVIEW_CHARS), result_chars: outcome.output.length };
   if (outcome.blocked !== undefined) {
@@ -258,10 +249,19 @@ async function runOneTool(run: RunContext, call: FunctionCall, messages: ChatCom
   } else {
     run.emit({ type: 'tool_result', data: { ...base, tool, ...preview, duration_ms } });
   }
-  messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.output });
+  agent.answer(call, outcome.output);
   // A shell command is the one tool that could rewrite the git pointers (where the sandbox is
   // missing): notice it now rather than at the next submit.
-  if (tool === 'bash') verifyPointers(run.ref);
+  if (tool === 'bash' && checked.ok) verifyPointers(run.ref);
+}
+
+/** Arguments for the event log: the parsed object, or a note when they were not JSON. */
+function shownArgs(raw: string): unknown {
+  try {
+    return raw.trim() === '' ? {} : (JSON.parse(raw) as unknown);
+  } catch {
+    return '(unparseable JSON)';
+  }
 }
 
 /** Runs the evaluator on a case whose checks passed; records the verdict and the ledger entry. */
@@ -271,7 +271,7 @@ async function judge(
   theCase: Case,
   checks: CheckResult[],
   base: { task_id: string; trace_id: string; span_id: string; iter: number },
-): Promise<Verdict> {
+): Promise<Evaluation> {
   const tests: Record<string, string> = {};
   for (const file of testFilesOf(run, [task.id])) {
     try {
@@ -290,23 +290,27 @@ async function judge(
     diff: await workingDiff(run.ref),
   };
   let promptLogged = false;
-  const { verdict } = await evaluate(run.deps.llm, input, {
+  const evaluation = await evaluate(run.deps.llm, input, {
     signal: run.signal,
+    agent: run.agentOptions('evaluator'),
     events: {
       beforeCall: (prompt) => {
         if (!promptLogged) promptEvent(run, base, 'evaluator', prompt);
         promptLogged = true;
         run.checkSpend();
       },
-      onResult: (attempt, result) => run.modelCallEvent(result, 'evaluator', { ...base, attempt }),
+      onResult: (attempt, result, info) => run.modelCallEvent(result, 'evaluator', { ...base, attempt }, info),
       onParseError: (attempt, error, raw) => run.emit({ type: 'evaluator_parse_error', data: { ...base, attempt, error, raw_tool_calls: raw } }),
+      onRetry: (notice) => run.emit({ type: 'model_retry', data: { ...base, phase: 'evaluator', ...retryFields(notice) } }),
+      onNotice: (kind, message) => run.notice('evaluator', kind, message, task.id),
     },
   });
+  const verdict = evaluation.verdict;
   run.emit({ type: 'evaluator_verdict', data: { ...base, schema_version: 1, ...verdict } });
   appendLedger(run.sessionDir, task.id, { ts: new Date().toISOString(), iter: base.iter, diff_summary: await diffSummary(run.ref), case: theCase, verdict, checks });
   run.emit({
     type: 'ledger_appended',
     data: { ...base, verdict_summary: `${verdict.verdict}${verdict.rejection_category ? ` · ${verdict.rejection_category}` : ''}: ${verdict.concern.slice(0, 200)}` },
   });
-  return verdict;
+  return evaluation;
 }
