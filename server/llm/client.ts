@@ -26,7 +26,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { Usage } from '../../shared/files.ts';
 import { ProviderFailureError, ProviderNotConfiguredError, UnhealthyReplyError } from './errors.ts';
-import { bound, readErrorValue } from './error-body.ts';
+import { bound, readReplyError } from './error-body.ts';
 import {
   classifyFailure,
   describeFailure,
@@ -36,6 +36,7 @@ import {
   timeoutFailure,
   type AttemptFailure,
   type FailureClass,
+  type FailureWhere,
 } from './failure.ts';
 import { ZERO_USAGE, addUsage, normaliseCompletion, type NormalisedReply } from './reply.ts';
 import { PROBE_TIMEOUT_MS, probeEndpoint, type ProbeResult } from './probe.ts';
@@ -396,7 +397,7 @@ type AttemptOutcome = {
   durationMs: number;
 };
 
-type AttemptContext = { timeout: number; scrub: (text: string) => string; where: { model: string; endpoint: string } };
+type AttemptContext = { timeout: number; scrub: (text: string) => string; where: FailureWhere };
 
 /** One request. Rejects only when the caller's signal aborts; every other problem is a failure. */
 async function attemptOnce(
@@ -440,18 +441,14 @@ function buildParams(endpoint: RoleEndpoint, request: ChatRequest): ChatCompleti
  * `error.message`; OpenRouter's useful part is in `error.metadata.raw` and `provider_name`.
  */
 function unhealthyDetail(reply: NormalisedReply, completion: unknown): { detail: string | null; detailCode: string | null } {
-  const body = isRecord(completion) ? completion : {};
-  const choice = Array.isArray(body.choices) && isRecord(body.choices[0]) ? body.choices[0] : {};
-  const error = reply.health === 'error_body' ? body.error : reply.health === 'error_finish' ? choice.error : undefined;
-  if (error === undefined || error === null) return { detail: reply.detail, detailCode: null };
-  const words = readErrorValue(error);
-  return { detail: words.message || reply.detail, detailCode: words.code };
+  const words = reply.health === 'error_body' || reply.health === 'error_finish' ? readReplyError(completion) : null;
+  return { detail: words?.message ?? reply.detail, detailCode: words?.code ?? null };
 }
 
 function describeUnhealthy(reply: NormalisedReply, detail: string | null): string {
   // Checked first, whatever the health: a filtered reply is often empty, and "empty reply"
   // would send the user looking for a model problem.
-  if (reply.finishReason === 'content_filter') return `the provider's content filter blocked the reply (finish_reason "content_filter")`;
+  if (reply.finishReason === 'content_filter') return `the provider's content filter blocked the reply (finish_reason "content_filter")${detail ? `: ${detail}` : ''}`;
   switch (reply.health) {
     case 'ok':
       return 'ok';
@@ -472,6 +469,3 @@ function formatWait(ms: number): string {
   return ms >= 1_000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_REASON_CHARS, bound, readErrorBody, readErrorValue } from './error-body.ts';
+import { MAX_REASON_CHARS, bound, readErrorBody, readErrorValue, readReplyError } from './error-body.ts';
 
 /**
  * One case per body shape seen from real providers. Each body is written in the shape its source
@@ -175,5 +175,16 @@ describe('bound', () => {
   it('joins lines and cuts with an ellipsis', () => {
     expect(bound('a\n  b\tc')).toBe('a b c');
     expect(bound('abcdef', 4)).toBe('abc…');
+  });
+});
+
+describe('readReplyError', () => {
+  it('reads the error of a 200 reply at the top or inside the first choice, and nothing else', () => {
+    expect(readReplyError({ error: { message: 'Provider returned error', code: 502, metadata: { raw: 'timeout', provider_name: 'Chutes' } } })?.message).toBe(
+      'Provider returned error (Chutes: timeout)',
+    );
+    expect(readReplyError({ choices: [{ finish_reason: 'error', error: { message: 'stream cut', code: 'server_error' } }] })).toMatchObject({ message: 'stream cut', code: 'server_error' });
+    expect(readReplyError({ choices: [{ message: { role: 'assistant', content: 'hi' } }] })).toBeNull();
+    expect(readReplyError('not an object')).toBeNull();
   });
 });

@@ -47,6 +47,19 @@ export function readErrorValue(value: unknown): ErrorBodyFacts {
   return { ...facts, message: bound(facts.message) };
 }
 
+/**
+ * The error a 200 reply carries, in the provider's words: `error` at the top (OpenRouter's
+ * upstream failures) or inside the first choice; null when there is none.
+ */
+export function readReplyError(completion: unknown): ErrorBodyFacts | null {
+  if (!isRecord(completion)) return null;
+  const choice = Array.isArray(completion.choices) && isRecord(completion.choices[0]) ? completion.choices[0] : {};
+  const error = completion.error ?? choice.error;
+  if (error === undefined || error === null) return null;
+  const facts = readErrorValue(error);
+  return facts.message === '' ? null : facts;
+}
+
 /** One line, at most `max` characters, with an ellipsis when cut. */
 export function bound(text: string, max: number = MAX_REASON_CHARS): string {
   const line = text.replace(/\s+/g, ' ').trim();

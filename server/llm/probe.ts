@@ -8,7 +8,7 @@
  * Tilth knows one; the key is scrubbed out of everything returned.
  */
 import type OpenAI from 'openai';
-import { readErrorValue } from './error-body.ts';
+import { readReplyError } from './error-body.ts';
 import { classifyFailure, describeFailure, displayUrl, scrubSecret, type FailureWhere } from './failure.ts';
 import { normaliseCompletion } from './reply.ts';
 import type { RoleEndpoint } from './types.ts';
@@ -47,7 +47,7 @@ export async function probeEndpoint(
   }
   const reply = normaliseCompletion(chat.value);
   if (reply.health === 'error_body' || reply.health === 'error_finish' || reply.health === 'no_choices') {
-    const words = replyError(chat.value, reply.health) ?? { message: reply.detail ?? reply.health, code: null };
+    const words = readReplyError(chat.value) ?? { message: reply.detail ?? reply.health, code: null };
     const { fix } = classifyFailure({ source: 'reply', message: words.message, code: words.code }, attemptOptions.where);
     return { ok: false, detail: scrub(withFix(`${where} answered a one-token chat completion with an error: ${words.message}`, fix)) };
   }
@@ -66,16 +66,6 @@ async function attempt<T>(options: AttemptOptions, request: (requestOptions: { s
     const failure = describeFailure(err, { ...options.where, timeoutMs: options.timeoutMs, scrub: options.scrub });
     return { ok: false, status: failure.status, description: failure.description, fix: failure.fix && options.scrub(failure.fix) };
   }
-}
-
-/** The error inside a 200 reply, in the provider's words (OpenRouter's upstream included). */
-function replyError(completion: unknown, health: 'error_body' | 'error_finish' | 'no_choices'): { message: string; code: string | null } | null {
-  if (typeof completion !== 'object' || completion === null || health === 'no_choices') return null;
-  const body = completion as { error?: unknown; choices?: { error?: unknown }[] };
-  const error = health === 'error_body' ? body.error : body.choices?.[0]?.error;
-  if (error === undefined || error === null) return null;
-  const words = readErrorValue(error);
-  return words.message ? { message: words.message, code: words.code } : null;
 }
 
 function withFix(detail: string, fix: string | null): string {
