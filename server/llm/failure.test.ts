@@ -58,6 +58,14 @@ const TABLE: Row[] = [
     fix: null,
   },
   {
+    // Groq's schema check on a tool call: https://github.com/HunorLaczko/ha-groq-cloud-api/issues/20
+    name: "Groq's tool_use_failed for arguments that miss the schema",
+    facts: http(400, 'tool call validation failed: parameters for tool HassTurnOff did not match schema: errors: [`/domain`: expected array, but got string]', 'tool_use_failed', 'invalid_request_error'),
+    kind: 'tool_call_failed',
+    retry: 'retry',
+    fix: null,
+  },
+  {
     // llama.cpp: https://github.com/defilantech/LLMKube/issues/126 (a 500 that never passes)
     name: 'llama-server without --jinja',
     facts: http(500, 'tools param requires --jinja flag', '500', 'server_error'),

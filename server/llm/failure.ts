@@ -112,6 +112,11 @@ function classifyConnection(errno: string | null, message: string, where: Failur
 function classifyByMessage(message: string, codes: readonly (string | null)[], where: FailureWhere): FailureClass | null {
   const text = message.toLowerCase();
   const coded = (code: string) => codes.includes(code);
+  // Groq answers 400 when the model botched a tool call ("tool call validation failed: …" too);
+  // the same request usually passes next time. First, so its wording cannot pass for another rule.
+  if (coded('tool_use_failed') || text.includes('failed to call a function')) {
+    return { kind: 'tool_call_failed', retry: 'retry', fix: null };
+  }
   if (/--jinja\b/.test(text)) {
     return { kind: 'needs_jinja', retry: 'fail', fix: 'Restart llama-server with --jinja: it only accepts tools with its Jinja chat templates.' };
   }
@@ -141,10 +146,6 @@ function classifyByMessage(message: string, codes: readonly (string | null)[], w
         ? `Ollama has no model "${where.model}": run "ollama pull ${where.model}" where Ollama runs, or pick one "ollama list" shows.`
         : `The provider has no model "${where.model}" for this key: check the name against its model list (Test connection in settings shows whether it is listed).`,
     };
-  }
-  // Groq answers 400 when the model botched a tool call; the same request usually passes next time.
-  if (coded('tool_use_failed') || text.includes('failed to call a function')) {
-    return { kind: 'tool_call_failed', retry: 'retry', fix: null };
   }
   return null;
 }
