@@ -124,6 +124,8 @@ export function progressLine(e: TilthEvent): string | null {
       return `✗ ${e.data.task_id} failed (${e.data.reason})`;
     case 'proposed_learnings':
       return e.data.emitted ? `  ${e.data.task_id} proposed a learning: ${e.data.entry ?? ''}` : null;
+    case 'model_retry':
+      return `  ${e.data.role} model call failed, retrying in ${Math.max(1, Math.round(e.data.wait_ms / 1000))} s (attempt ${e.data.attempt + 1} of ${e.data.max_attempts}): ${e.data.reason}`;
     case 'stop':
       return `stopped: ${e.data.reason}${e.data.error ? ` — ${e.data.error}` : ''}`;
     default:

@@ -76,7 +76,8 @@ export async function startServer(live: LiveConfig, logger: Logger = consoleLogg
   const token = config.token ?? mintToken();
   const store = new SessionStore(config.sessionsDir);
   const jobs = new JobRunner(store, logger);
-  const llm = new ModelClient({ endpoints: config.roles });
+  // Retries are logged one line each (role, model, endpoint without credentials, the provider's words).
+  const llm = new ModelClient({ endpoints: config.roles, logger });
   const demo = await DemoService.start(store);
   // Lock first: recovery below assumes no other live server owns these sessions.
   const releaseLock = acquireServeLock(store.root, { port: config.port });

@@ -1,7 +1,8 @@
 import { APIError } from 'openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cannedCompletion, startCannedServer, type CannedResponse, type CannedServer } from '../testing/canned-http.ts';
 import { MALFORMED_TOOL_ARGUMENTS, startFakeModel, type FakeModel } from '../testing/fake-model.ts';
-import { ModelClient, type ModelCallRecord, type ModelClientOptions } from './client.ts';
+import { ModelClient, type ModelCallRecord, type ModelClientOptions, type RetryNotice } from './client.ts';
 import { ProviderFailureError, ProviderNotConfiguredError, UnhealthyReplyError } from './errors.ts';
 import { assistantHistoryMessage } from './reply.ts';
 import type { Sleep } from './retry.ts';
@@ -214,17 +215,49 @@ describe('retries', () => {
     expect(fake.failures.map((f) => f.kind)).toEqual(['bad_request']);
   });
 
-  it('retries connection errors and keeps the API key out of every message', async () => {
+  it('retries a refused connection once, quickly, then says it cannot reach the URL, with no key anywhere', async () => {
     const gone = await startFakeModel();
     await gone.close();
-    const { client, calls } = setup({ retry: { maxAttempts: 2 } }, { worker: { baseUrl: gone.baseURL, apiKey: KEY, model: 'm' } });
+    const { client, calls, delays } = setup({ retry: { baseDelayMs: 5_000 } }, { worker: { baseUrl: gone.baseURL, apiKey: KEY, model: 'm' } });
     const error = (await client.chat('worker', { messages: MESSAGES }).catch((err: unknown) => err)) as ProviderFailureError;
     expect(error).toBeInstanceOf(ProviderFailureError);
     expect(error.attempts).toBe(2);
     expect(error.retryable).toBe(true);
+    expect(error.kind).toBe('unreachable');
+    expect(delays).toEqual([1_000]);
     expect(calls.map((c) => [c.health, c.willRetry])).toEqual([[null, true], [null, false]]);
-    expect(calls[0]?.error).toMatch(/^connection failed/);
+    expect(calls[0]?.error).toBe(`cannot reach ${gone.baseURL} (connect ECONNREFUSED 127.0.0.1:${gone.port})`);
+    expect(error.message).toMatch(/gave up after 2 attempt\(s\)\)\. Start the model server, or correct the base URL\.$/);
+    expect(error.fix).toBe('Start the model server, or correct the base URL.');
     expect([error.message, ...calls.map((c) => c.error)].join('\n')).not.toContain(KEY);
+  });
+
+  it('gives up on a refused connection within five seconds with the default policy and real waits', async () => {
+    const gone = await startFakeModel();
+    await gone.close();
+    const client = new ModelClient({ endpoints: { worker: { baseUrl: gone.baseURL, apiKey: KEY, model: 'm' } } });
+    const started = Date.now();
+    const error = (await client.chat('worker', { messages: MESSAGES }).catch((err: unknown) => err)) as ProviderFailureError;
+    expect(error).toBeInstanceOf(ProviderFailureError);
+    expect(error.message).toContain(`cannot reach ${gone.baseURL}`);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('retries a lost connection with the full policy', async () => {
+    // A server that accepts and hangs up at once: "other side closed", not a refusal.
+    const net = await import('node:net');
+    const rude = net.createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => rude.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (rude.address() as { port: number }).port;
+      const { client, calls } = setup({ retry: { maxAttempts: 3 } }, { worker: { baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: KEY, model: 'm' } });
+      const error = (await client.chat('worker', { messages: MESSAGES }).catch((err: unknown) => err)) as ProviderFailureError;
+      expect(error.kind).toBe('connection_lost');
+      expect(calls).toHaveLength(3);
+      expect(calls[0]?.error).toMatch(/^connection failed: /);
+    } finally {
+      await new Promise<void>((resolve) => rude.close(() => resolve()));
+    }
   });
 
   it('shows a base URL without its credentials or query in errors', async () => {
@@ -404,5 +437,230 @@ describe('with the fake model', () => {
     expect(fake.failures[0]?.kind).toBe('expectation_mismatch');
     expect(fake.failures[0]?.message).toContain('expected the last message to contain "T-002"; it was "Work on T-001."');
     await expect(client.chat('worker', { messages: MESSAGES })).rejects.toThrow(/an earlier request already failed/);
+  });
+});
+
+describe("provider error bodies, through the SDK from a real HTTP server", () => {
+  let canned: CannedServer;
+
+  beforeEach(async () => {
+    canned = await startCannedServer();
+  });
+
+  afterEach(async () => {
+    expect(canned.unanswered).toBe(0);
+    await canned.close();
+  });
+
+  function cannedClient(options: Partial<ModelClientOptions> = {}) {
+    const calls: ModelCallRecord[] = [];
+    const notices: RetryNotice[] = [];
+    const logged: string[] = [];
+    const client = new ModelClient({
+      endpoints: { worker: { baseUrl: canned.baseURL, apiKey: KEY, model: 'qwen3:8b' } },
+      sleep: async () => {},
+      random: () => 0.5,
+      retry: { baseDelayMs: 100 },
+      onCall: (call) => calls.push(call),
+      logger: { warn: (msg, extra) => logged.push(`${msg} ${JSON.stringify(extra)}`) },
+      ...options,
+    });
+    const chat = () => client.chat('worker', { messages: MESSAGES, tools: TOOLS, onRetry: (notice) => notices.push(notice) });
+    const failure = async () => (await chat().catch((err: unknown) => err)) as ProviderFailureError;
+    return { client, calls, notices, logged, chat, failure };
+  }
+
+  type FailFast = { name: string; response: CannedResponse; reason: string; kind: string; fix: RegExp | null };
+
+  /** Sources for each body are cited in error-body.test.ts and failure.test.ts. */
+  const FAIL_FAST: FailFast[] = [
+    {
+      name: 'vLLM without tool flags (top-level object: error)',
+      response: {
+        status: 400,
+        body: { object: 'error', message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', type: 'BadRequestError', param: null, code: 400 },
+      },
+      reason: 'HTTP 400: "auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
+      kind: 'needs_tool_parser',
+      fix: /^Restart vLLM with --enable-auto-tool-choice/,
+    },
+    {
+      name: "Mistral's top-level error, which the SDK alone shows as \"status code (no body)\"",
+      response: { status: 400, body: { object: 'error', message: 'Assistant message must have either content or tool_calls, but not none.', type: 'invalid_request_error', param: null, code: null } },
+      reason: 'HTTP 400: Assistant message must have either content or tool_calls, but not none.',
+      kind: 'bad_request',
+      fix: null,
+    },
+    {
+      name: 'a FastAPI validation list',
+      response: { status: 422, body: { detail: [{ loc: ['body', 'messages', 2, 'content'], msg: 'none is not an allowed value', type: 'type_error.none.not_allowed' }] } },
+      reason: 'HTTP 422: body.messages.2.content: none is not an allowed value',
+      kind: 'bad_request',
+      fix: null,
+    },
+    {
+      name: "Ollama's string error for a model without tools",
+      response: { status: 400, body: { error: 'registry.ollama.ai/library/qwen3:8b does not support tools' } },
+      reason: 'HTTP 400: registry.ollama.ai/library/qwen3:8b does not support tools',
+      kind: 'no_tool_support',
+      fix: /^"qwen3:8b" cannot call tools/,
+    },
+    {
+      name: 'Ollama without the model pulled',
+      response: { status: 404, body: { error: { message: 'model "qwen3:8b" not found, try pulling it first', type: 'api_error', param: null, code: null } } },
+      reason: 'HTTP 404: model "qwen3:8b" not found, try pulling it first',
+      kind: 'unknown_model',
+      fix: /ollama pull qwen3:8b/,
+    },
+    {
+      name: 'llama-server without --jinja, a 500 that is not retried',
+      response: { status: 500, body: { error: { code: 500, message: 'tools param requires --jinja flag', type: 'server_error' } } },
+      reason: 'HTTP 500: tools param requires --jinja flag',
+      kind: 'needs_jinja',
+      fix: /^Restart llama-server with --jinja/,
+    },
+    {
+      name: 'a refused key',
+      response: { status: 401, body: { error: { message: `Incorrect API key provided: ${KEY}.`, type: 'invalid_request_error', code: 'invalid_api_key' } } },
+      reason: 'HTTP 401: Incorrect API key provided: [redacted].',
+      kind: 'auth',
+      fix: /^Check the API key/,
+    },
+    {
+      name: "Gemini's error list",
+      response: { status: 400, body: [{ error: { code: 400, message: 'Request contains an invalid argument.', status: 'INVALID_ARGUMENT' } }] },
+      reason: 'HTTP 400: Request contains an invalid argument.',
+      kind: 'bad_request',
+      fix: null,
+    },
+  ];
+
+  it.each(FAIL_FAST)('fails at once, in the provider\'s words: $name', async ({ response, reason, kind, fix }) => {
+    canned.enqueue(response);
+    const { calls, notices, failure } = cannedClient();
+    const error = await failure();
+    expect(error).toBeInstanceOf(ProviderFailureError);
+    expect({ kind: error.kind, reason: error.reason, attempts: error.attempts, retryable: error.retryable }).toEqual({ kind, reason, attempts: 1, retryable: false });
+    expect(calls[0]?.error).toBe(reason);
+    expect(notices).toEqual([]);
+    expect(canned.requests).toHaveLength(1);
+    if (fix) {
+      expect(error.fix).toMatch(fix);
+      expect(error.message.endsWith(` ${error.fix}`)).toBe(true);
+    } else {
+      expect(error.fix).toBeNull();
+    }
+    expect(error.message).toContain('(not retried: retrying cannot fix it)');
+    expect(error.message).not.toContain(KEY);
+  });
+
+  type Retried = { name: string; response: CannedResponse; reason: string; status: number | null };
+
+  const RETRIED: Retried[] = [
+    {
+      name: "OpenRouter's 429 with the upstream's words in metadata.raw",
+      response: {
+        status: 429,
+        body: { error: { message: 'Provider returned error', code: 429, metadata: { raw: 'qwen/qwen3-coder:free is temporarily rate-limited upstream.', provider_name: 'Venice' } } },
+      },
+      reason: 'HTTP 429: Provider returned error (Venice: qwen/qwen3-coder:free is temporarily rate-limited upstream.)',
+      status: 429,
+    },
+    {
+      name: "OpenRouter's 200 with an error body",
+      response: { status: 200, body: { error: { message: 'Provider returned error', code: 502, metadata: { raw: '{"error":{"message":"Deadline exceeded"}}', provider_name: 'Vertex' } } } },
+      reason: 'reply carried an error: Provider returned error (Vertex: Deadline exceeded)',
+      status: null,
+    },
+    {
+      name: "Groq's tool_use_failed",
+      response: {
+        status: 400,
+        body: { error: { message: "Failed to call a function. Please adjust your prompt. See 'failed_generation' for more details.", type: 'invalid_request_error', code: 'tool_use_failed', failed_generation: '<function=read_file>{}' } },
+      },
+      reason: "HTTP 400: Failed to call a function. Please adjust your prompt. See 'failed_generation' for more details.",
+      status: 400,
+    },
+    {
+      name: "a proxy's HTML 502 page, shown as its title",
+      response: { status: 502, contentType: 'text/html', body: '<html>\n<head><title>502 Bad Gateway</title></head>\n<body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>' },
+      reason: 'HTTP 502: 502 Bad Gateway',
+      status: 502,
+    },
+    {
+      name: 'a plain-text 503',
+      response: { status: 503, body: 'upstream connect error or disconnect/reset before headers. reset reason: overflow' },
+      reason: 'HTTP 503: upstream connect error or disconnect/reset before headers. reset reason: overflow',
+      status: 503,
+    },
+  ];
+
+  it.each(RETRIED)('retries, telling onRetry and the log in the provider\'s words: $name', async ({ response, reason, status }) => {
+    canned.enqueue(response, cannedCompletion('recovered'));
+    const { calls, notices, logged, chat } = cannedClient();
+    const result = await chat();
+    expect(result.message.content).toBe('recovered');
+    expect(calls[0]?.error).toBe(reason);
+    expect(notices).toEqual([{ role: 'worker', model: 'qwen3:8b', attempt: 1, maxAttempts: 6, waitMs: 75, reason, status }]);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toContain(`worker model "qwen3:8b" at ${canned.baseURL}: attempt 1 of 6 failed, retrying in 75 ms: ${reason}`);
+  });
+
+  it('bounds a long error to about 500 characters everywhere it is shown', async () => {
+    canned.enqueue({ status: 500, body: { error: { message: `boom ${'x'.repeat(5_000)}` } } }, cannedCompletion('ok'));
+    const { calls, notices, chat } = cannedClient();
+    await chat();
+    expect(calls[0]?.error?.length).toBeLessThanOrEqual(520);
+    expect(notices[0]?.reason.length).toBeLessThanOrEqual(500);
+  });
+
+  it('keeps the key out of retry notices and log lines', async () => {
+    canned.enqueue({ status: 500, body: `internal error while using key ${KEY}` }, cannedCompletion('ok'));
+    const { notices, logged, chat } = cannedClient();
+    await chat();
+    expect(notices[0]?.reason).toBe('HTTP 500: internal error while using key [redacted]');
+    expect(logged.join('\n')).not.toContain(KEY);
+  });
+
+  it('tells onRetry about every retry of an unhealthy reply, with the attempt count', async () => {
+    canned.enqueue({ status: 200, body: { choices: [] } }, { status: 200, body: { error: { message: 'upstream down' } } }, cannedCompletion('fine'));
+    const { notices, chat } = cannedClient();
+    await chat();
+    expect(notices.map((n) => [n.attempt, n.maxAttempts, n.waitMs, n.reason])).toEqual([
+      [1, 6, 75, 'reply had no choices'],
+      [2, 6, 150, 'reply carried an error: upstream down'],
+    ]);
+  });
+
+  it('fails fast when a 200 reply carries an error retrying cannot fix', async () => {
+    canned.enqueue({ status: 200, body: { error: { message: 'Provider returned error', code: 400, metadata: { raw: 'registry.ollama.ai/library/qwen3:8b does not support tools' } } } });
+    const { failure } = cannedClient();
+    const error = await failure();
+    expect(error).toMatchObject({ kind: 'no_tool_support', attempts: 1, health: 'error_body' });
+    expect(error.cause).toBeInstanceOf(UnhealthyReplyError);
+  });
+
+  it("names the provider's content filter instead of calling the reply empty", async () => {
+    const words = `the provider's content filter blocked the reply (finish_reason "content_filter")`;
+    const filtered = cannedCompletion('', 'content_filter');
+    canned.enqueue(filtered, filtered);
+    const { notices, calls, chat } = cannedClient({ retry: { retryEmpty: true, maxAttempts: 2, baseDelayMs: 100 } });
+    // Still empty when retries run out: handed back for the caller to handle, finish reason and all.
+    const result = await chat();
+    expect(result).toMatchObject({ health: 'empty', finishReason: 'content_filter', attempts: 2 });
+    expect(notices[0]?.reason).toBe(words);
+    expect(calls[0]?.error).toBe(words);
+
+    // A filtered reply that also carries an error is thrown, and named the same way.
+    const withError: CannedResponse = {
+      status: 200,
+      body: { choices: [{ index: 0, message: { role: 'assistant', content: null }, finish_reason: 'content_filter', error: { message: 'blocked' } }] },
+    };
+    canned.enqueue(withError, withError);
+    const { failure } = cannedClient({ retry: { maxAttempts: 2, baseDelayMs: 100 } });
+    const error = await failure();
+    expect(error).toBeInstanceOf(ProviderFailureError);
+    expect(error.message).toContain(words);
+    expect(error.message).not.toContain('empty reply');
   });
 });

@@ -7,9 +7,12 @@
  * One SDK client is built per distinct (base URL, key) pair.
  *
  * Retries live here, not in the SDK (`maxRetries: 0`): 429 (honouring retry-after), 408, 409,
- * 5xx, timeouts, connection errors, and 200 replies whose health is not ok. Other 4xx fail at
- * once. An unhealthy reply is never handed back as a message: when retries run out the call
- * throws ProviderFailureError carrying the last cause.
+ * 5xx, timeouts, reset connections, Groq's botched tool calls, and 200 replies whose health is
+ * not ok. A refused connection gets one quick retry. What cannot pass — other 4xx, a server
+ * started without the flags tools need, a model without tools or unknown to the provider —
+ * fails at once with a sentence on what to change (see `classifyFailure`). An unhealthy reply is
+ * never handed back as a message: when retries run out the call throws ProviderFailureError
+ * carrying the last cause. Every retry is told to `onRetry` and the logger before its wait.
  *
  * API keys never appear in errors or call records: messages are scrubbed of the key and URLs are
  * shown without credentials.
@@ -23,7 +26,18 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { Usage } from '../../shared/files.ts';
 import { ProviderFailureError, ProviderNotConfiguredError, UnhealthyReplyError } from './errors.ts';
-import { describeFailure, displayUrl, scrubSecret, timeoutFailure, type AttemptFailure } from './failure.ts';
+import { bound, readReplyError } from './error-body.ts';
+import {
+  classifyFailure,
+  describeFailure,
+  displayUrl,
+  keepErrorBodies,
+  scrubSecret,
+  timeoutFailure,
+  type AttemptFailure,
+  type FailureClass,
+  type FailureWhere,
+} from './failure.ts';
 import { ZERO_USAGE, addUsage, normaliseCompletion, type NormalisedReply } from './reply.ts';
 import { PROBE_TIMEOUT_MS, probeEndpoint, type ProbeResult } from './probe.ts';
 import { DEFAULT_RETRY_POLICY, abortableSleep, backoffDelay, type RetryPolicy, type Sleep } from './retry.ts';
@@ -32,6 +46,8 @@ import { ROLES, type AssistantMessage, type CallUsage, type ReplyHealth, type Ro
 export { displayUrl } from './failure.ts';
 
 export const DEFAULT_TIMEOUT_MS = 600_000;
+/** The wait before the one retry a refused connection gets: a server still starting, or nothing at all. */
+export const UNREACHABLE_RETRY_DELAY_MS = 1_000;
 
 export type ChatRequest = {
   messages: ChatCompletionMessageParam[];
@@ -104,10 +120,15 @@ export type ModelClientOptions = {
   retry?: Partial<RetryPolicy>;
   /** Called once per finished attempt, failed ones included. Not called for an aborted attempt. */
   onCall?: (call: ModelCallRecord) => void;
+  /** Told one line per retry (role, model, endpoint without credentials, the reason); never the key. */
+  logger?: ModelClientLogger;
   /** Injected by tests to make backoff instant or to observe the delays. */
   sleep?: Sleep;
   random?: () => number;
 };
+
+/** Structurally the server's Logger, so `llm/` does not depend on `jobs/`. */
+export type ModelClientLogger = { warn(msg: string, extra?: Record<string, unknown>): void };
 
 /** OpenRouter only returns reasoning when asked; other providers may reject the unknown field. */
 export function isOpenRouter(baseUrl: string): boolean {
@@ -126,6 +147,7 @@ export class ModelClient {
   readonly #policy: RetryPolicy;
   readonly #timeoutMs: number;
   readonly #onCall: ((call: ModelCallRecord) => void) | undefined;
+  readonly #logger: ModelClientLogger | undefined;
   readonly #sleep: Sleep;
   readonly #random: () => number;
   #usage = new Map<Role, Usage>();
@@ -140,6 +162,7 @@ export class ModelClient {
     }
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#onCall = options.onCall;
+    this.#logger = options.logger;
     this.#sleep = options.sleep ?? abortableSleep;
     this.#random = options.random ?? Math.random;
     for (const role of ROLES) {
@@ -218,6 +241,7 @@ export class ModelClient {
     const params = buildParams(endpoint, request);
     const policy = this.#policy;
     const scrub = (text: string) => scrubSecret(text, endpoint.apiKey);
+    const where = { model: endpoint.model, endpoint: displayUrl(endpoint.baseUrl) };
 
     const started = performance.now();
     let waited = 0;
@@ -226,7 +250,7 @@ export class ModelClient {
 
     for (let attempt = 1; ; attempt++) {
       signal?.throwIfAborted();
-      const { reply, failure, durationMs } = await attemptOnce(sdk, params, signal, timeout, scrub);
+      const { reply, detail, detailCode, failure, durationMs } = await attemptOnce(sdk, params, signal, { timeout, scrub, where });
       this.#addToTotals(role, reply);
       if (reply) {
         usage = addUsage(usage, reply.usage);
@@ -234,12 +258,22 @@ export class ModelClient {
       }
 
       const usable = reply !== null && (reply.health === 'ok' || (reply.health === 'empty' && !policy.retryEmpty));
-      const retryable = reply ? !usable : (failure?.retryable ?? false);
+      // What this attempt's trouble is and whether another can pass; null for a usable reply.
+      const what = reply ? (usable ? null : scrub(describeUnhealthy(reply, detail))) : (failure?.description ?? 'unknown error');
+      // An unhealthy 200 reply is retried unless its error's words say it cannot pass.
+      const verdict: FailureClass | null = reply
+        ? usable
+          ? null
+          : classifyFailure({ source: 'reply', message: detail ?? '', code: detailCode }, where)
+        : failure;
+      const retryable = verdict !== null && verdict.retry !== 'fail';
+      const attemptsAllowed = verdict?.retry === 'retry_once' ? Math.min(2, policy.maxAttempts) : policy.maxAttempts;
       // A provider that asks for a longer wait than we are willing to give is honoured by giving
       // up, not by knocking again early and earning another 429.
       const askedTooLong = failure?.retryAfterMs != null && failure.retryAfterMs > policy.retryAfterCapMs;
-      const delay = failure?.retryAfterMs ?? backoffDelay(attempt, policy, this.#random);
-      const willRetry = retryable && !askedTooLong && attempt < policy.maxAttempts && waited + delay <= policy.maxTotalWaitMs;
+      const backoff = failure?.retryAfterMs ?? backoffDelay(attempt, policy, this.#random);
+      const delay = verdict?.retry === 'retry_once' ? Math.min(backoff, UNREACHABLE_RETRY_DELAY_MS) : backoff;
+      const willRetry = retryable && !askedTooLong && attempt < attemptsAllowed && waited + delay <= policy.maxTotalWaitMs;
 
       this.#onCall?.({
         role,
@@ -247,7 +281,7 @@ export class ModelClient {
         attempt,
         durationMs,
         health: reply?.health ?? null,
-        error: reply ? (usable ? null : scrub(describeUnhealthy(reply))) : (failure?.description ?? null),
+        error: usable ? null : what,
         status: failure?.status ?? null,
         finishReason: reply?.finishReason ?? null,
         usage: reply?.usage ?? ZERO_USAGE,
@@ -257,13 +291,13 @@ export class ModelClient {
       });
 
       if (willRetry) {
-        request.onRetry?.({
+        const reason = bound(what ?? 'unknown error');
+        request.onRetry?.({ role, model: endpoint.model, attempt, maxAttempts: attemptsAllowed, waitMs: delay, reason, status: failure?.status ?? null });
+        this.#logger?.warn(`${role} model "${endpoint.model}" at ${where.endpoint}: attempt ${attempt} of ${attemptsAllowed} failed, retrying in ${formatWait(delay)}: ${reason}`, {
           role,
           model: endpoint.model,
           attempt,
-          maxAttempts: policy.maxAttempts,
           waitMs: delay,
-          reason: reply ? scrub(describeUnhealthy(reply)) : (failure?.description ?? 'unknown error'),
           status: failure?.status ?? null,
         });
         await this.#sleep(delay, signal);
@@ -287,23 +321,27 @@ export class ModelClient {
         };
       }
 
-      const cause = reply ? new UnhealthyReplyError(reply.health as Exclude<ReplyHealth, 'ok'>, reply.finishReason, reply.detail) : failure?.cause;
-      const what = reply ? describeUnhealthy(reply) : (failure?.description ?? 'unknown error');
+      const cause = reply ? new UnhealthyReplyError(reply.health as Exclude<ReplyHealth, 'ok'>, reply.finishReason, detail) : failure?.cause;
+      const reason = bound(what ?? 'unknown error');
+      const fix = verdict?.fix ?? null;
       const why = !retryable
-        ? 'not retried, retrying cannot fix it'
+        ? 'not retried: retrying cannot fix it'
         : askedTooLong
           ? `the provider asked to wait ${failure?.retryAfterMs} ms, longer than the ${policy.retryAfterCapMs} ms Tilth waits`
-        : attempt >= policy.maxAttempts
+        : attempt >= attemptsAllowed
           ? `gave up after ${attempt} attempt(s)`
           : `gave up after ${attempt} attempt(s): waiting another ${delay} ms would pass the retry budget of ${policy.maxTotalWaitMs} ms`;
-      throw new ProviderFailureError(scrub(`The ${role} model "${endpoint.model}" at ${displayUrl(endpoint.baseUrl)} failed: ${what} (${why}).`), {
+      throw new ProviderFailureError(scrub(`The ${role} model "${endpoint.model}" at ${where.endpoint} failed: ${reason} (${why}).${fix ? ` ${fix}` : ''}`), {
         role,
         model: endpoint.model,
-        endpoint: displayUrl(endpoint.baseUrl),
+        endpoint: where.endpoint,
         attempts: attempt,
         health: reply?.health ?? null,
         status: failure?.status ?? null,
         retryable,
+        kind: verdict?.kind ?? 'unexpected',
+        reason,
+        fix: fix === null ? null : scrub(fix),
         cause,
       });
     }
@@ -342,6 +380,8 @@ export class ModelClient {
         // sends them to whatever provider this role uses.
         organization: null,
         project: null,
+        // The SDK drops error bodies it does not recognise; this keeps them (see failure.ts).
+        fetch: keepErrorBodies(),
       });
       this.#sdk.set(key, sdk);
     }
@@ -353,15 +393,24 @@ function sdkKey(endpoint: RoleEndpoint): string {
   return `${endpoint.baseUrl}\u0000${endpoint.apiKey}`;
 }
 
-type AttemptOutcome = { reply: NormalisedReply | null; failure: AttemptFailure | null; durationMs: number };
+type AttemptOutcome = {
+  reply: NormalisedReply | null;
+  /** For an unhealthy reply, what its error said, in the provider's words; null otherwise. */
+  detail: string | null;
+  /** That error's code, when it had one ("tool_use_failed", "context_length_exceeded"). */
+  detailCode: string | null;
+  failure: AttemptFailure | null;
+  durationMs: number;
+};
+
+type AttemptContext = { timeout: number; scrub: (text: string) => string; where: FailureWhere };
 
 /** One request. Rejects only when the caller's signal aborts; every other problem is a failure. */
 async function attemptOnce(
   sdk: OpenAI,
   params: ChatCompletionCreateParamsNonStreaming,
   signal: AbortSignal | undefined,
-  timeout: number,
-  scrub: (text: string) => string,
+  { timeout, scrub, where }: AttemptContext,
 ): Promise<AttemptOutcome> {
   const started = performance.now();
   // Our own timer as well as the SDK's: the SDK's stops at the response headers, and some
@@ -371,11 +420,12 @@ async function attemptOnce(
   try {
     const attemptSignal = signal ? AbortSignal.any([signal, timer.signal]) : timer.signal;
     const completion = await sdk.chat.completions.create(params, { signal: attemptSignal, timeout });
-    return { reply: normaliseCompletion(completion), failure: null, durationMs: Math.round(performance.now() - started) };
+    const reply = normaliseCompletion(completion);
+    return { reply, ...unhealthyDetail(reply, completion), failure: null, durationMs: Math.round(performance.now() - started) };
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
-    const failure = timer.signal.aborted ? timeoutFailure(timeout, err) : describeFailure(err, timeout, scrub);
-    return { reply: null, failure, durationMs: Math.round(performance.now() - started) };
+    const failure = timer.signal.aborted ? timeoutFailure(timeout, err) : describeFailure(err, { ...where, timeoutMs: timeout, scrub });
+    return { reply: null, detail: null, detailCode: null, failure, durationMs: Math.round(performance.now() - started) };
   } finally {
     clearTimeout(timeoutId);
   }
@@ -392,17 +442,36 @@ function buildParams(endpoint: RoleEndpoint, request: ChatRequest): ChatCompleti
   return params;
 }
 
-function describeUnhealthy(reply: NormalisedReply): string {
+/**
+ * The error inside a 200 reply in the provider's own words. `reply.detail` keeps only
+ * `error.message`; OpenRouter's useful part is in `error.metadata.raw` and `provider_name`.
+ */
+function unhealthyDetail(reply: NormalisedReply, completion: unknown): { detail: string | null; detailCode: string | null } {
+  const words = reply.health === 'error_body' || reply.health === 'error_finish' ? readReplyError(completion) : null;
+  return { detail: words?.message ?? reply.detail, detailCode: words?.code ?? null };
+}
+
+function describeUnhealthy(reply: NormalisedReply, detail: string | null): string {
+  // Checked first, whatever the health: a filtered reply is often empty, and "empty reply"
+  // would send the user looking for a model problem.
+  if (reply.finishReason === 'content_filter') return `the provider's content filter blocked the reply (finish_reason "content_filter")${detail ? `: ${detail}` : ''}`;
   switch (reply.health) {
     case 'ok':
       return 'ok';
     case 'empty':
       return 'empty reply (no content and no tool calls)';
     case 'error_finish':
-      return `reply finished with an error${reply.detail ? `: ${reply.detail}` : ` (finish_reason "${reply.finishReason}")`}`;
+      return `reply finished with an error${detail ? `: ${detail}` : ` (finish_reason "${reply.finishReason}")`}`;
     case 'no_choices':
       return 'reply had no choices';
     case 'error_body':
-      return `reply carried an error${reply.detail ? `: ${reply.detail}` : ''}`;
+      return `reply carried an error${detail ? `: ${detail}` : ''}`;
+    default:
+      return `unusable reply (${String(reply.health)})`;
   }
 }
+
+function formatWait(ms: number): string {
+  return ms >= 1_000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
+}
+

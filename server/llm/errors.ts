@@ -1,4 +1,5 @@
 import { AppError } from '../errors.ts';
+import type { FailureKind } from './failure.ts';
 import type { ReplyHealth, Role } from './types.ts';
 
 const ROLE_VARS: Record<Role, string> = {
@@ -43,12 +44,19 @@ export type ProviderFailureDetails = {
   status: number | null;
   /** False when the last error is one retrying cannot fix (a 4xx such as 400 or 401). */
   retryable: boolean;
+  /** What kind of failure the last one was (see classifyFailure). */
+  kind: FailureKind;
+  /** What went wrong, in the provider's words, at most ~500 characters, without the key. */
+  reason: string;
+  /** One sentence on what to change ("Restart llama-server with --jinja: …"), when known. */
+  fix: string | null;
   cause: unknown;
 };
 
 /**
  * The provider did not give a usable reply: retries exhausted, retry budget spent, or an error
- * that retrying cannot fix. Carries the last cause. 502: the fault is upstream.
+ * that retrying cannot fix. Carries the last cause, its kind, and the sentence on what to change
+ * when one is known (the message ends with it too). 502: the fault is upstream.
  */
 export class ProviderFailureError extends AppError {
   readonly role: Role;
@@ -58,6 +66,9 @@ export class ProviderFailureError extends AppError {
   readonly health: ReplyHealth | null;
   readonly httpStatus: number | null;
   readonly retryable: boolean;
+  readonly kind: FailureKind;
+  readonly reason: string;
+  readonly fix: string | null;
 
   constructor(summary: string, details: ProviderFailureDetails) {
     super('provider_failure', summary, 502, { cause: details.cause });
@@ -68,5 +79,8 @@ export class ProviderFailureError extends AppError {
     this.health = details.health;
     this.httpStatus = details.status;
     this.retryable = details.retryable;
+    this.kind = details.kind;
+    this.reason = details.reason;
+    this.fix = details.fix;
   }
 }

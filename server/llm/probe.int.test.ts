@@ -1,14 +1,21 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { cannedCompletion, startCannedServer, type CannedServer } from '../testing/canned-http.ts';
 import { startFakeModel, type FakeModel } from '../testing/fake-model.ts';
 import { ModelClient } from './client.ts';
 import type { RoleEndpoint } from './types.ts';
 
 const KEY = 'sk-probe-0123456789abcdef';
-const servers: FakeModel[] = [];
+const servers: (FakeModel | CannedServer)[] = [];
 
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((f) => f.close()));
 });
+
+async function canned(): Promise<CannedServer> {
+  const server = await startCannedServer();
+  servers.push(server);
+  return server;
+}
 
 async function fake(options: Parameters<typeof startFakeModel>[0] = {}): Promise<FakeModel> {
   const server = await startFakeModel(options);
@@ -40,12 +47,53 @@ describe('probe (Test connection)', () => {
     expect(result.detail).not.toContain(KEY);
   });
 
-  it('names the root cause of a connection failure (nothing listening)', async () => {
+  it('says it cannot reach the URL when nothing listens, with the root cause and what to do', async () => {
     const gone = await startFakeModel();
     await gone.close();
     const result = await clientFor({ baseUrl: gone.baseURL, apiKey: KEY, model: 'm' }).probe('worker');
+    expect(result).toEqual({
+      ok: false,
+      detail: `GET ${gone.baseURL}/models failed: cannot reach ${gone.baseURL} (connect ECONNREFUSED 127.0.0.1:${gone.port}). Start the model server, or correct the base URL.`,
+    });
+  });
+
+  it("shows a top-level error body in the provider's words, not the SDK's \"no body\"", async () => {
+    const server = await canned();
+    // Mistral answers a bad key with FastAPI's {detail}: https://github.com/agent0ai/agent-zero/issues/539
+    server.enqueue({ status: 401, body: { detail: 'Unauthorized' } });
+    const result = await clientFor({ baseUrl: server.baseURL, apiKey: KEY, model: 'm' }).probe('worker');
     expect(result.ok).toBe(false);
-    expect(result.detail).toMatch(new RegExp(`connection failed: .*ECONNREFUSED 127\\.0\\.0\\.1:${gone.port}`));
+    expect(result.detail).toMatch(new RegExp(`^GET ${server.baseURL}/models failed: HTTP 401: Unauthorized\\. Check the API key`));
+    expect(result.detail).not.toContain('no body');
+  });
+
+  it('shows the fix when the one-token chat completion hits a configuration error', async () => {
+    const server = await canned();
+    // llama.cpp's server: GET /models 404 here, then the --jinja error on the chat completion.
+    server.enqueue(
+      { status: 404, body: { error: { code: 404, message: 'File Not Found', type: 'not_found_error' } } },
+      { status: 500, body: { error: { code: 500, message: 'tools param requires --jinja flag', type: 'server_error' } } },
+    );
+    const result = await clientFor({ baseUrl: server.baseURL, apiKey: KEY, model: 'm' }).probe('worker');
+    expect(result.detail).toBe(
+      `${server.baseURL} has no GET /models (HTTP 404), and a one-token chat completion failed: HTTP 500: tools param requires --jinja flag. Restart llama-server with --jinja: it only accepts tools with its Jinja chat templates.`,
+    );
+    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/models', 'POST /v1/chat/completions']);
+  });
+
+  it("reads OpenRouter's upstream words from a 200 reply that carries an error", async () => {
+    const server = await canned();
+    server.enqueue(
+      { status: 405, body: 'Method Not Allowed' },
+      { status: 200, body: { error: { message: 'Provider returned error', code: 502, metadata: { raw: 'model is loading', provider_name: 'Chutes' } } } },
+    );
+    const result = await clientFor({ baseUrl: server.baseURL, apiKey: KEY, model: 'm' }).probe('worker');
+    expect(result).toEqual({
+      ok: false,
+      detail: `${server.baseURL} answered a one-token chat completion with an error: Provider returned error (Chutes: model is loading)`,
+    });
+    server.enqueue({ status: 404, body: '404 page not found' }, cannedCompletion('ok'));
+    expect((await clientFor({ baseUrl: server.baseURL, apiKey: KEY, model: 'm' }).probe('worker')).ok).toBe(true);
   });
 
   it('gives up after the timeout on a server that never answers', async () => {
