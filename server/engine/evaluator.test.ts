@@ -55,5 +55,13 @@ describe('the evaluator', () => {
     const r = await evaluate(llm, input);
     expect(r.verdict).toMatchObject({ verdict: 'reject', parse_failed: true });
     expect(r.verdict.next_step).toBeTruthy();
+    expect(r.unreadable).toMatch(/^the evaluator model answered 2 times in a row without a usable submit_verdict call; the last time it sent a submit_verdict call that could not be used \(submit_verdict arguments are not valid JSON\)$/);
+  });
+
+  it('reads a verdict the model wrote as text instead of a tool call', async () => {
+    fake.enqueue('judge', { content: '```json\n{"verdict": "accept", "concern": "All met.", "evidence": ["tests pass"]}\n```' });
+    const r = await evaluate(llm, input);
+    expect(r).toMatchObject({ attempts: 1, verdict: { verdict: 'accept', concern: 'All met.' } });
+    expect(r.unreadable).toBeUndefined();
   });
 });

@@ -229,6 +229,17 @@ describe('every stop is loud and resumable', () => {
     expect(failedWith(id)).toEqual(['evaluator_cap']);
   });
 
+  it('evaluator_unreadable after two unreadable verdicts in a row, saying what the evaluator sent, with no loop', async () => {
+    const prose = { content: 'The work looks fine to me overall, nicely done.' };
+    const { id, d } = await runOnce({}, [impl('double', 'n * 2'), caseTurn()], [prose, prose]);
+    expect(d.session.last_stop).toBe('evaluator_unreadable');
+    expect(failedWith(id)).toEqual(['evaluator_unreadable']);
+    const failed = ofType(id, 'task_failed')[0]!;
+    expect(failed.data.detail).toMatch(/answered 2 times in a row without a usable submit_verdict call; the last time it sent text instead of a tool call: "The work looks fine/);
+    expect(fake.requests.filter((r) => r.model === EVAL)).toHaveLength(2);
+    expect(fake.requests.filter((r) => r.model === WORKER)).toHaveLength(2);
+  });
+
   it('empty_responses after three empty replies in a row', async () => {
     const { id, d } = await runOnce({}, [{ fault: 'empty' }, { fault: 'empty' }, { fault: 'empty' }]);
     expect(d.session.last_stop).toBe('empty_responses');

@@ -130,7 +130,7 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
     },
   });
   const fail = (reason: Exclude<TaskOutcome, { kind: 'done' }>['reason'], detail: string, extra: { streak?: number; nudges?: number; evaluator_calls?: number } = {}): TaskOutcome => {
-    run.emit({ type: 'task_failed', data: { ...trace, span_id: base.span_id, reason, ...extra, ...(reason === 'evaluator_unreadable' ? { detail } : {}) } });
+    run.emit({ type: 'task_failed', data: { ...trace, span_id: base.span_id, reason, ...extra, ...(reason === 'evaluator_unreadable' || reason === 'context_overflow' ? { detail: detail.slice(0, 600) } : {}) } });
     return { kind: 'failed', reason, detail };
   };
 
@@ -149,7 +149,7 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
     try {
       turn = await agent.turn();
     } catch (err) {
-      if (err instanceof ProviderFailureError) return fail('provider_failure', err.message);
+      if (err instanceof ProviderFailureError) return fail(err.kind === 'context_overflow' ? 'context_overflow' : 'provider_failure', err.message);
       throw err;
     }
     if (turn.kind === 'empty') return fail('empty_responses', turn.detail, { streak: turn.streak });
