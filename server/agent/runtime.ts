@@ -144,6 +144,8 @@ export class Agent {
       this.#emptyStreak = 0;
       const history = assistantHistoryMessage(result.message, tag);
       if (textCalls > 0) delete history.tool_calls;
+      // Mistral refuses an assistant turn with both text and tool calls; the text is not needed.
+      else if (history.tool_calls && isMistral(llm.describeEndpoint(role))) history.content = '';
       this.messages.push(history as unknown as HistoryMessage);
       return { kind: 'reply', text: typeof result.message.content === 'string' ? result.message.content : '', calls, result };
     }
@@ -162,9 +164,15 @@ export class Agent {
     answerCall(this.messages, call, content);
   }
 
-  /** A user message (a nudge, a steering note, a retry hint). */
+  /**
+   * A user message (a nudge, a steering note, a retry hint). Right after tool results it joins
+   * the last tool message instead: Mistral refuses a user message after a tool message
+   * ("Unexpected role 'user' after role 'tool'"), and every provider reads it there as well.
+   */
   say(content: string): void {
-    this.messages.push({ role: 'user', content });
+    const last = this.messages[this.messages.length - 1];
+    if (last && last.role === 'tool' && typeof last.content === 'string') last.content = `${last.content}\n\n${content}`;
+    else this.messages.push({ role: 'user', content });
   }
 
   #accounted(result: ChatResult, promptEstimate: number): ChatResult {
@@ -203,6 +211,18 @@ export class Agent {
     if (last.finishReason === 'length') return `${who}: each reply hit its length limit before any answer (finish_reason "length")`;
     return who;
   }
+}
+
+/** Mistral's own API, or a Mistral-family model behind another server (same chat template rules). */
+export function isMistral(endpoint: { baseUrl: string; model: string } | null): boolean {
+  if (!endpoint) return false;
+  let host = '';
+  try {
+    host = new URL(endpoint.baseUrl).hostname;
+  } catch {
+    // not a URL: decide on the model name alone
+  }
+  return host === 'api.mistral.ai' || /(^|[/:_-])(mistral|magistral|devstral|codestral|ministral)/i.test(endpoint.model);
 }
 
 function structuredCalls(result: ChatResult): AgentCall[] {
