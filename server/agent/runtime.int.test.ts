@@ -89,3 +89,19 @@ describe('the agent runtime', () => {
     expect(notices).toEqual(['price_missing']);
   });
 });
+
+describe('the context window', () => {
+  it('refuses, before any call, a request that cannot fit, saying how to make room', async () => {
+    const { a } = agent([{ role: 'user', content: 'x'.repeat(20_000) }], { contextWindow: 4_096 });
+    await expect(a.turn()).rejects.toThrow(/about \d+ tokens, more than its context window of 4096 tokens leaves room for \(3072 with 1024 kept for the reply\)\. Raise the model server's context length \(Ollama: OLLAMA_CONTEXT_LENGTH/);
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('records the window on each call that fits', async () => {
+    fake.enqueue('m', { content: 'ok' });
+    const { a, calls } = agent([{ role: 'user', content: 'short' }], { contextWindow: 32_768 });
+    await a.turn();
+    expect(calls[0]).toMatchObject({ context_window: 32_768 });
+    expect(calls[0]!.prompt_estimate).toBeGreaterThan(0);
+  });
+});

@@ -77,6 +77,29 @@ export interface AgentOptions {
   notices?: Set<string>;
 }
 
+/** Tokens kept free for the reply: a quarter of the window, at most 4,096. */
+export function replyReserve(windowTokens: number): number {
+  return Math.min(4_096, Math.floor(windowTokens / 4));
+}
+
+/** How to make the window larger, by server (said with every overflow). */
+export const RAISE_WINDOW_FIX =
+  "Raise the model server's context length (Ollama: OLLAMA_CONTEXT_LENGTH=32768 on the server, or PARAMETER num_ctx 32768 in a Modelfile; llama.cpp: -c 32768; vLLM: --max-model-len; LM Studio: the model's context length when loading it), or pick a model with a larger window, and set the role's context window in Settings to match.";
+
+/** A request that cannot fit the role's context window, even after what could be left out was. */
+export class ContextOverflowError extends Error {
+  constructor(
+    readonly role: Role,
+    readonly estimated: number,
+    readonly windowTokens: number,
+  ) {
+    super(
+      `the ${role} model's next request is about ${estimated} tokens, more than its context window of ${windowTokens} tokens leaves room for (${windowTokens - replyReserve(windowTokens)} with ${replyReserve(windowTokens)} kept for the reply). ${RAISE_WINDOW_FIX}`,
+    );
+    this.name = 'ContextOverflowError';
+  }
+}
+
 export type TurnOutcome =
   | { kind: 'reply'; text: string; calls: AgentCall[]; result: ChatResult }
   | { kind: 'empty'; streak: number; detail: string; result: ChatResult };
@@ -110,6 +133,8 @@ export class Agent {
       const tools = this.#o.tools.map((t) => t.schema);
       const messages: ChatCompletionMessageParam[] = messagesFor(this.messages, tag);
       const promptEstimate = estimateTokens(messages, tools);
+      const window = this.#o.contextWindow;
+      if (window && promptEstimate > window - replyReserve(window)) throw new ContextOverflowError(role, promptEstimate, window);
       const raw = await llm.chat(role, {
         messages,
         ...(tools.length > 0 ? { tools } : {}),

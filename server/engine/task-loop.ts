@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Case, PrdEntry } from '../../shared/files.ts';
 import { retryFields } from '../agent/events.ts';
-import { Agent, type AgentCall } from '../agent/runtime.ts';
+import { Agent, ContextOverflowError, type AgentCall } from '../agent/runtime.ts';
 import { changedFiles, diffSummary, GitTamperedError, verifyPointers, workingDiff } from '../git/worktree-git.ts';
 import { taskIdOfTestFile } from '../interview/presets.ts';
 import { ProviderFailureError } from '../llm/errors.ts';
@@ -150,6 +150,7 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
       turn = await agent.turn();
     } catch (err) {
       if (err instanceof ProviderFailureError) return fail(err.kind === 'context_overflow' ? 'context_overflow' : 'provider_failure', err.message);
+      if (err instanceof ContextOverflowError) return fail('context_overflow', err.message);
       throw err;
     }
     if (turn.kind === 'empty') return fail('empty_responses', turn.detail, { streak: turn.streak });
@@ -210,6 +211,7 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
     try {
       evaluation = await judge(run, task, parsed.case, checks.results, base);
     } catch (err) {
+      if (err instanceof ContextOverflowError) return fail('context_overflow', err.message);
       if (!(err instanceof ProviderFailureError)) throw err;
       return fail('provider_failure', err.message);
     }

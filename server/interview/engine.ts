@@ -20,7 +20,7 @@ import { removeStaleSessionLocks } from '../git/repo.ts';
 import { addCallToUsage, modelCallFields } from '../llm/call-record.ts';
 import type { ModelClient } from '../llm/client.ts';
 import { ProviderFailureError } from '../llm/errors.ts';
-import { Agent, answerCall, type AgentCall, type AgentOptions } from '../agent/runtime.ts';
+import { Agent, answerCall, ContextOverflowError, type AgentCall, type AgentOptions } from '../agent/runtime.ts';
 import type { HistoryMessage } from '../agent/history.ts';
 import { retryFields } from '../agent/events.ts';
 import { loadPrompt } from '../prompts.ts';
@@ -142,9 +142,13 @@ export async function runInterview(ctx: JobContext, deps: InterviewDeps): Promis
   } catch (err) {
     if (signal.aborted) return; // stopped: the file holds everything up to the last whole turn
     const reason =
-      err instanceof InterviewFailure ? err.message : err instanceof ProviderFailureError ? `the interviewer model failed: ${err.message}` : `the interview crashed: ${(err as Error).message}`;
+      err instanceof InterviewFailure || err instanceof ContextOverflowError
+        ? err.message
+        : err instanceof ProviderFailureError
+          ? `the interviewer model failed: ${err.message}`
+          : `the interview crashed: ${(err as Error).message}`;
     ctx.logger.warn(`interview for ${id} failed: ${reason}`);
-    store.setStatus(id, 'failed', { reason: err instanceof ProviderFailureError ? 'provider_failure' : 'error', phase: 'interview', error: reason });
+    store.setStatus(id, 'failed', { reason: err instanceof ProviderFailureError ? 'provider_failure' : err instanceof ContextOverflowError ? 'context_overflow' : 'error', phase: 'interview', error: reason });
   }
 }
 
