@@ -14,7 +14,12 @@ import type { RoleEndpoint } from './types.ts';
 
 export const PROBE_TIMEOUT_MS = 10_000;
 
-export type ProbeResult = { ok: boolean; detail: string };
+export type ProbeResult = {
+  ok: boolean;
+  detail: string;
+  /** On failure, the HTTP status the provider answered with; null when nothing answered at all. */
+  status?: number | null;
+};
 
 type Attempt<T> = { ok: true; value: T } | { ok: false; status: number | null; description: string };
 
@@ -33,15 +38,17 @@ export async function probeEndpoint(
     const note = ids.length === 0 ? '' : found ? `; "${endpoint.model}" is among them` : `; "${endpoint.model}" is not among them — check the model name`;
     return { ok: true, detail: `${where} answered GET /models with ${ids.length} model(s)${note}.` };
   }
-  if (listed.status !== 404 && listed.status !== 405) return { ok: false, detail: `GET ${where}/models failed: ${listed.description}` };
+  if (listed.status !== 404 && listed.status !== 405) return { ok: false, detail: `GET ${where}/models failed: ${listed.description}`, status: listed.status };
 
   const chat = await attempt(options, scrub, (requestOptions) =>
     sdk.chat.completions.create({ model: endpoint.model, messages: [{ role: 'user', content: 'Reply with one word: ok' }], max_tokens: 1 }, requestOptions),
   );
-  if (!chat.ok) return { ok: false, detail: `${where} has no GET /models (HTTP ${listed.status}), and a one-token chat completion failed: ${chat.description}` };
+  if (!chat.ok) {
+    return { ok: false, detail: `${where} has no GET /models (HTTP ${listed.status}), and a one-token chat completion failed: ${chat.description}`, status: chat.status };
+  }
   const reply = normaliseCompletion(chat.value);
   if (reply.health === 'error_body' || reply.health === 'error_finish' || reply.health === 'no_choices') {
-    return { ok: false, detail: scrub(`${where} answered a one-token chat completion with an error: ${reply.detail ?? reply.health}`) };
+    return { ok: false, detail: scrub(`${where} answered a one-token chat completion with an error: ${reply.detail ?? reply.health}`), status: 200 };
   }
   return { ok: true, detail: `${where} has no GET /models (HTTP ${listed.status}); a one-token chat completion with "${endpoint.model}" answered.` };
 }

@@ -41,6 +41,7 @@ const session = {
   tasks: { total: 1, done: 0 },
   cost_usd: 0,
   last_stop: null,
+  last_error: null,
   created_at: '2026-05-25T10:31:49.000Z',
   updated_at: '2026-05-25T10:31:49.000Z',
   problem: null,

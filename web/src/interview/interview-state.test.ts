@@ -16,6 +16,7 @@ function detail(over: Partial<SessionDetail> = {}): SessionDetail {
       tasks: { total: 0, done: 0 },
       cost_usd: 0,
       last_stop: null,
+      last_error: null,
       created_at: '2026-05-25T10:00:00.000Z',
       updated_at: '2026-05-25T10:00:00.000Z',
       problem: null,
