@@ -47,6 +47,20 @@ const session = {
   problem: null,
 };
 
+describe('retrying an interview', () => {
+  it('posts an empty body to the retry route and returns the session', async () => {
+    const { calls, seeding } = recorder({ session: { ...session, status: 'interviewing' } });
+    expect((await seeding.retryInterview(ID)).status).toBe('interviewing');
+    expect(calls).toEqual([{ url: `/api/sessions/${ID}/interview/retry`, method: 'POST', body: {} }]);
+  });
+
+  it('hands back the provider check refusal with its code', async () => {
+    const message = 'The interview model "m" at http://127.0.0.1:9/v1 did not answer, so the interview was not restarted.';
+    const { seeding } = recorder({ error: { code: 'provider_unreachable', message } }, 502);
+    expect(await seeding.retryInterview(ID).catch((e: unknown) => e)).toMatchObject({ status: 502, code: 'provider_unreachable', message });
+  });
+});
+
 describe('run calls', () => {
   it('starts a run with an empty body and returns the run state', async () => {
     const { calls, runs } = recorder({ session, run: { state: 'queued', queue_position: 2 } });
