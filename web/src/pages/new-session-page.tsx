@@ -12,8 +12,12 @@ import { Link, navigate, paths } from '../router.tsx';
 import { useDebouncedValue } from '../use-debounced-value.ts';
 import { useNow } from '../use-now.ts';
 
-/** Refusals that are fixed on the settings page, not in this form. */
+/** Refusals that are fixed on the settings page, not in this form, with a heading for the two the provider gave. */
 const PROVIDER_CODES = new Set(['provider_not_configured', 'provider_unreachable', 'provider_refused']);
+const PROVIDER_HEADINGS: Record<string, string> = {
+  provider_unreachable: 'The model provider did not answer',
+  provider_refused: 'The model provider refused the request',
+};
 
 const PRESETS: readonly { value: ChecksPreset; label: string }[] = [
   { value: 'pytest', label: 'pytest — tests/test_t<NNN>_<slug>.py' },
@@ -178,6 +182,7 @@ export function NewSessionPage() {
 
         {create.isError && (
           <div className="callout callout-error create-error" role="alert" data-testid="create-error" data-code={create.error instanceof ApiError ? create.error.code : 'client_error'}>
+            {create.error instanceof ApiError && PROVIDER_HEADINGS[create.error.code] !== undefined && <h2>{PROVIDER_HEADINGS[create.error.code]}</h2>}
             <p className="create-error-message">{create.error.message}</p>
             {create.error instanceof ApiError && PROVIDER_CODES.has(create.error.code) && (
               <p className="actions">

@@ -16,7 +16,7 @@ import { EMPTY_DRAFT, isDirty, sectionUpdate, withoutSection, type SectionName, 
 function backLabel(route: Route): string {
   switch (route.name) {
     case 'new-session':
-      return 'the new session (your brief is kept)';
+      return 'the new session — your brief is kept';
     case 'session':
       return 'the session';
     case 'session-review':
