@@ -5,7 +5,7 @@
  * an interview the user is watching.
  */
 import type { ModelClient } from '../llm/client.ts';
-import { ProviderCheckError } from '../llm/errors.ts';
+import { ProviderCheckError, ProviderNotConfiguredError } from '../llm/errors.ts';
 
 /** Long enough for a local server busy loading a model to list it; short enough to wait for. */
 export const PROVIDER_CHECK_TIMEOUT_MS = 5_000;
@@ -23,7 +23,9 @@ const OUTCOME: Record<ProviderCheckPurpose, { notDone: string; then: string }> =
  */
 export async function checkInterviewProvider(llm: ModelClient, purpose: ProviderCheckPurpose, signal?: AbortSignal): Promise<void> {
   const endpoint = llm.describeEndpoint('prep');
-  if (!endpoint) return; // the caller says "not configured" in its own words first
+  // Creation says this in its own words before it gets here; a retry after the provider was
+  // removed from the settings says it here.
+  if (!endpoint) throw new ProviderNotConfiguredError('prep');
   const result = await llm.probe('prep', { timeoutMs: PROVIDER_CHECK_TIMEOUT_MS, ...(signal ? { signal } : {}) });
   if (result.ok || result.status === 429) return;
   const status = result.status ?? null;

@@ -211,3 +211,34 @@ describe('a failed interview', () => {
     expect((await retry(id)).statusCode).toBe(404);
   });
 });
+
+describe('a demo session', () => {
+  it('retries against its own scripted model, with no provider configured', async () => {
+    t = await makeTestApp({ env: {} });
+    const res = await app().app.inject({ method: 'POST', url: '/api/demo', headers: post, payload: {} });
+    expect(res.statusCode, res.body).toBe(201);
+    const id = res.json().session.id as string;
+    await until(id, (d) => d.interview?.pending !== null, 'the demo question');
+    // As if its model had given out: the check must go to the demo's model, not the (absent) provider.
+    app().store.setStatus(id, 'failed', { reason: 'provider_failure', phase: 'interview', error: 'the interviewer model failed' });
+    const again = await retry(id);
+    expect(again.statusCode, again.body).toBe(200);
+    const d = await until(id, (x) => x.session.status === 'interviewing' && x.interview?.pending !== null, 'the same question again');
+    expect(d.demo).toBe(true);
+  });
+
+  it('and a real session whose provider was removed is told to set one up', async () => {
+    fake = await startFakeModel();
+    t = await makeTestApp({ env: env(fake.baseURL) });
+    fake.enqueue(PREP, outOfQuota);
+    const res = await createSession();
+    const id = res.json().session.id as string;
+    await until(id, (d) => d.session.status === 'failed', 'the interview to fail');
+    app().deps.llm.reconfigure({});
+    const refused = await retry(id);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.code).toBe('provider_not_configured');
+    expect((await detail(id)).session.status).toBe('failed');
+  });
+});
+
