@@ -33,7 +33,7 @@ export interface ErrorReply {
 /** Our own errors as they are; Fastify's mapped to stable codes; anything unknown a hidden 500. */
 export function toErrorReply(error: FastifyError): ErrorReply {
   if (error instanceof AppError) {
-    if (error.status >= 500 && error.code !== 'corrupt_file') return { status: error.status, error: { code: error.code, message: HIDDEN } };
+    if (!error.expose) return { status: error.status, error: { code: error.code, message: HIDDEN } };
     return { status: error.status, error: { code: error.code, message: error.message } };
   }
   switch (error.code) {

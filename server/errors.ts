@@ -15,6 +15,14 @@ export class AppError extends Error {
     super(message, options);
     this.name = new.target.name;
   }
+
+  /**
+   * Whether the message may go on the wire. A 5xx is hidden by default (it may carry internals);
+   * the few that are written for the user (a corrupt file's name, a provider's own words) say so.
+   */
+  get expose(): boolean {
+    return this.status < 500;
+  }
 }
 
 export class ValidationError extends AppError {
@@ -51,6 +59,10 @@ export class ConflictError extends AppError {
 export class CorruptFileError extends AppError {
   constructor(readonly file: string, detail: string) {
     super('corrupt_file', `${file} is corrupt: ${detail}`, 500);
+  }
+
+  override get expose(): boolean {
+    return true;
   }
 }
 

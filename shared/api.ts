@@ -150,6 +150,8 @@ export const SessionListItemSchema = z.object({
   tasks: z.object({ total: z.number().int().nonnegative(), done: z.number().int().nonnegative() }),
   cost_usd: z.number().nonnegative(),
   last_stop: StopReasonSchema.nullable(),
+  /** The server's sentence about that stop (the checkpoint's `last_error`): for a provider, its own words. */
+  last_error: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
   /** Set when a session folder exists but a file in it is unreadable; the list still shows it. */

@@ -13,6 +13,7 @@ import type { ModelClient } from '../llm/client.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import { runInterview, type InterviewDeps } from './engine.ts';
 import { detectPreset } from './presets.ts';
+import { checkInterviewProvider } from './provider-check.ts';
 
 /** Statuses that make a new session on the same repo worth a second thought. */
 const OPEN_STATUSES = new Set<SessionStatus>(['interviewing', 'prepared', 'running', 'stopped']);
@@ -62,6 +63,9 @@ export async function createSession(
       `${info.root} already has ${existing.length} open session(s): ${existing.map((s) => `${s.id} (${s.status})`).join(', ')}. Open one, discard it, or start alongside.`,
     );
   }
+  // Before anything is written: a provider that is down is the user's to fix, and a session made
+  // now would only leave a branch and a worktree behind an interview that cannot start.
+  await checkInterviewProvider(deps.llm, 'create');
   const preset = input.checks_preset ?? (await detectPreset(info.root));
   const created = deps.store.create({ source: info.root, brief: input.brief.trim(), baseBranch: info.branch, baseSha: info.head, status: 'interviewing' });
   const id = created.session_id;
@@ -79,6 +83,37 @@ export async function createSession(
     checks_preset: preset,
     models: { worker: worker?.model ?? '', evaluator: evaluator?.model ?? '', prep: prep.model },
   }));
+  startInterviewJob(deps, id);
+  return deps.store.listItem(id);
+}
+
+/** What a failed (or stopped) interview needs before it can be tried again; null when it can. */
+function notRetryable(deps: SeedingDeps, id: string): string | null {
+  if (!deps.store.exists(id)) return `Session ${id} was discarded.`;
+  const checkpoint = deps.store.readCheckpoint(id);
+  const ended = checkpoint.status === 'failed' || (checkpoint.status === 'stopped' && !deps.store.hasSeed(id));
+  if (!ended) return `Session ${id} is ${checkpoint.status}; only an interview that failed or was stopped can be retried.`;
+  if (deps.jobs.forSession(id)) return `Session ${id} still has a job winding down; try again in a moment.`;
+  if (!fs.existsSync(checkpoint.source)) return `The source repository ${checkpoint.source} is gone, so the interview cannot read it. Discard this session.`;
+  if (!fs.existsSync(checkpoint.worktree)) return `The session's worktree ${checkpoint.worktree} is gone. Discard this session and start a new one.`;
+  return null;
+}
+
+/**
+ * Tries a failed interview again: the same session, brief and branch, continuing from the
+ * conversation saved after its last whole turn (interview.json), so nothing answered is asked
+ * again. The provider is checked first, as at creation; while it is still down the session
+ * stays failed and the answer says why.
+ */
+export async function retryInterview(deps: SeedingDeps, id: string): Promise<SessionListItem> {
+  const before = notRetryable(deps, id);
+  if (before !== null) throw new ConflictError('interview_not_retryable', before);
+  await checkInterviewProvider(deps.llmFor?.(id) ?? deps.llm, 'retry');
+  // The check took a while: another retry (or a discard) may have got there first.
+  const after = notRetryable(deps, id);
+  if (after !== null) throw new ConflictError('interview_not_retryable', after);
+  deps.store.updateCheckpoint(id, () => ({ last_stop: null, last_error: null }));
+  deps.store.setStatus(id, 'interviewing');
   startInterviewJob(deps, id);
   return deps.store.listItem(id);
 }

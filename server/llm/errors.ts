@@ -84,3 +84,19 @@ export class ProviderFailureError extends AppError {
     this.fix = details.fix;
   }
 }
+
+/**
+ * A provider that failed the quick check made before work starts (creating a session, retrying
+ * an interview). 502 with the provider's own words on the wire: they are what the user fixes.
+ * `provider_unreachable`: nothing answered, or the provider answered with a server error;
+ * `provider_refused`: it answered and said no (a wrong key, an unknown model, a bad URL).
+ */
+export class ProviderCheckError extends AppError {
+  constructor(code: 'provider_unreachable' | 'provider_refused', message: string) {
+    super(code, message, 502);
+  }
+
+  override get expose(): boolean {
+    return true;
+  }
+}

@@ -105,7 +105,7 @@ describe('probe (Test connection)', () => {
       const port = (silent.address() as { port: number }).port;
       const started = Date.now();
       const result = await clientFor({ baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: KEY, model: 'm' }).probe('worker', { timeoutMs: 300 });
-      expect(result).toEqual({ ok: false, detail: `GET http://127.0.0.1:${port}/v1/models failed: no answer within 300 ms` });
+      expect(result).toEqual({ ok: false, detail: `GET http://127.0.0.1:${port}/v1/models failed: no answer within 300 ms`, status: null });
       expect(Date.now() - started).toBeLessThan(5_000);
     } finally {
       for (const socket of sockets) socket.destroy();

@@ -15,7 +15,12 @@ import type { RoleEndpoint } from './types.ts';
 
 export const PROBE_TIMEOUT_MS = 10_000;
 
-export type ProbeResult = { ok: boolean; detail: string };
+export type ProbeResult = {
+  ok: boolean;
+  detail: string;
+  /** On failure, the HTTP status the provider answered with; null when nothing answered at all. */
+  status?: number | null;
+};
 
 type Attempt<T> = { ok: true; value: T } | { ok: false; status: number | null; description: string; fix: string | null };
 
@@ -37,19 +42,19 @@ export async function probeEndpoint(
     const note = ids.length === 0 ? '' : found ? `; "${endpoint.model}" is among them` : `; "${endpoint.model}" is not among them — check the model name`;
     return { ok: true, detail: `${where} answered GET /models with ${ids.length} model(s)${note}.` };
   }
-  if (listed.status !== 404 && listed.status !== 405) return { ok: false, detail: withFix(`GET ${where}/models failed: ${listed.description}`, listed.fix) };
+  if (listed.status !== 404 && listed.status !== 405) return { ok: false, detail: withFix(`GET ${where}/models failed: ${listed.description}`, listed.fix), status: listed.status };
 
   const chat = await attempt(attemptOptions, (requestOptions) =>
     sdk.chat.completions.create({ model: endpoint.model, messages: [{ role: 'user', content: 'Reply with one word: ok' }], max_tokens: 1 }, requestOptions),
   );
   if (!chat.ok) {
-    return { ok: false, detail: withFix(`${where} has no GET /models (HTTP ${listed.status}), and a one-token chat completion failed: ${chat.description}`, chat.fix) };
+    return { ok: false, detail: withFix(`${where} has no GET /models (HTTP ${listed.status}), and a one-token chat completion failed: ${chat.description}`, chat.fix), status: chat.status };
   }
   const reply = normaliseCompletion(chat.value);
   if (reply.health === 'error_body' || reply.health === 'error_finish' || reply.health === 'no_choices') {
     const words = readReplyError(chat.value) ?? { message: reply.detail ?? reply.health, code: null };
     const { fix } = classifyFailure({ source: 'reply', message: words.message, code: words.code }, attemptOptions.where);
-    return { ok: false, detail: scrub(withFix(`${where} answered a one-token chat completion with an error: ${words.message}`, fix)) };
+    return { ok: false, detail: scrub(withFix(`${where} answered a one-token chat completion with an error: ${words.message}`, fix)), status: 200 };
   }
   return { ok: true, detail: `${where} has no GET /models (HTTP ${listed.status}); a one-token chat completion with "${endpoint.model}" answered.` };
 }

@@ -31,7 +31,7 @@ export function configRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   app.post('/api/config/test', async (request): Promise<ConnectionTestResult> => {
     const { role } = parseInput(ConnectionTestRequestSchema, request.body, 'body');
-    const result = await deps.llm.probe(role);
-    return { role, ...result };
+    const { ok, detail } = await deps.llm.probe(role);
+    return { role, ok, detail };
   });
 }

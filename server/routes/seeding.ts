@@ -18,7 +18,7 @@ import type { AppDeps } from '../app.ts';
 import { ConflictError, ValidationError } from '../errors.ts';
 import { answerQuestion, readInterview } from '../interview/engine.ts';
 import { editSeed, seedView } from '../interview/seed-review.ts';
-import { checkWorkspace, createSession, discardSession, startInterviewJob, type SeedingDeps } from '../interview/session-setup.ts';
+import { checkWorkspace, createSession, discardSession, retryInterview, startInterviewJob, type SeedingDeps } from '../interview/session-setup.ts';
 import { forgetPreview } from '../review/merge.ts';
 import { readJsonFile } from '../store/json-file.ts';
 import { assertNotLockedElsewhere } from '../store/run-lock.ts';
@@ -97,6 +97,14 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
     answerQuestion(store, id, questionId, answer);
     startInterviewJob(seeding, id);
     return { ok: true as const };
+  });
+
+  /** A failed interview, again: same session and brief, from its saved conversation. */
+  app.post('/api/sessions/:id/interview/retry', async (request) => {
+    const id = sessionId(request.params);
+    parseInput(EmptyBodySchema, request.body, 'body');
+    assertNotLockedElsewhere(store.dir(id));
+    return { session: await retryInterview(seeding, id) };
   });
 
   app.delete('/api/sessions/:id', async (request) => {

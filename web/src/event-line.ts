@@ -46,11 +46,14 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** "provider busy, retrying in 8 s — attempt 2 of 6: HTTP 429 …" */
-export function retryLine(data: EventData<'model_retry'>): string {
-  const secs = Math.max(1, Math.round(data.wait_ms / 1000));
+/**
+ * "provider busy, retrying in 8 s — attempt 2 of 6: HTTP 429 …". A live view passes the wait
+ * still left (`waitMs`); once it has run out the next attempt is under way: "retrying now".
+ */
+export function retryLine(data: EventData<'model_retry'>, waitMs: number = data.wait_ms): string {
+  const when = waitMs <= 0 ? 'now' : `in ${Math.max(1, Math.round(waitMs / 1000))} s`;
   const busy = data.status === 429 ? 'provider busy' : 'model call failed';
-  return `${busy}, retrying in ${secs} s — attempt ${data.attempt + 1} of ${data.max_attempts}: ${data.reason}`;
+  return `${busy}, retrying ${when} — attempt ${data.attempt + 1} of ${data.max_attempts}: ${data.reason}`;
 }
 
 /** What an event says, after its seq, time and type. */

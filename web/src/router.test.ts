@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchRoute, paths } from './router.tsx';
+import { backTarget, matchRoute, paths } from './router.tsx';
 
 describe('matchRoute', () => {
   it('maps the pages', () => {
@@ -40,5 +40,22 @@ describe('matchRoute', () => {
       id: '20260525-103149-3800ea',
       taskId: 'T-012',
     });
+  });
+});
+
+describe('backTarget', () => {
+  it('reads the page a settings link came from', () => {
+    const link = paths.settingsThenBack(paths.session('20260525-103149-3800ea'));
+    expect(link).toBe('/settings?back=%2Fsessions%2F20260525-103149-3800ea');
+    expect(matchRoute(link.split('?')[0]!)).toEqual({ name: 'settings' });
+    expect(backTarget(`?${link.split('?')[1]}`)).toEqual({ to: '/sessions/20260525-103149-3800ea', route: { name: 'session', id: '20260525-103149-3800ea' } });
+    expect(backTarget(`?${paths.settingsThenBack(paths.newSession).split('?')[1]}`)?.route).toEqual({ name: 'new-session' });
+  });
+
+  it('offers no way back to another origin, an unknown page or settings itself', () => {
+    for (const back of ['//evil.example/x', 'https://evil.example', '/\\evil.example', 'javascript:alert(1)', '/nope', '/settings', '']) {
+      expect(backTarget(`?${new URLSearchParams({ back }).toString()}`), back).toBeNull();
+    }
+    expect(backTarget('')).toBeNull();
   });
 });

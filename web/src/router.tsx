@@ -41,7 +41,21 @@ export const paths = {
   session: (id: string) => `/sessions/${encodeURIComponent(id)}`,
   sessionReview: (id: string) => `/sessions/${encodeURIComponent(id)}/review`,
   taskReview: (id: string, taskId: string) => `/sessions/${encodeURIComponent(id)}/tasks/${encodeURIComponent(taskId)}`,
+  /** Settings, offering a way back to `back` (the page that sent the user to fix the provider). */
+  settingsThenBack: (back: string) => `/settings?${new URLSearchParams({ back }).toString()}`,
 };
+
+/**
+ * The page a settings link came from, read from `?back=`: only a path of this app that names a
+ * page (a session, the new-session form…), never another origin (`//host`, `https:`), so a
+ * crafted link cannot use the back button to send the user elsewhere.
+ */
+export function backTarget(search: string): { to: string; route: Route } | null {
+  const back = new URLSearchParams(search).get('back');
+  if (back === null || !back.startsWith('/') || back.startsWith('//') || back.includes('\\')) return null;
+  const route = matchRoute(back);
+  return route.name === 'not-found' || route.name === 'settings' ? null : { to: back, route };
+}
 
 function safeDecode(segment: string): string | null {
   try {
@@ -71,6 +85,10 @@ export function navigate(to: string): void {
 
 export function usePathname(): string {
   return useSyncExternalStore(subscribe, () => window.location.pathname);
+}
+
+export function useSearch(): string {
+  return useSyncExternalStore(subscribe, () => window.location.search);
 }
 
 export function useRoute(): Route {

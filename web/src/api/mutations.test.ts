@@ -41,10 +41,25 @@ const session = {
   tasks: { total: 1, done: 0 },
   cost_usd: 0,
   last_stop: null,
+  last_error: null,
   created_at: '2026-05-25T10:31:49.000Z',
   updated_at: '2026-05-25T10:31:49.000Z',
   problem: null,
 };
+
+describe('retrying an interview', () => {
+  it('posts an empty body to the retry route and returns the session', async () => {
+    const { calls, seeding } = recorder({ session: { ...session, status: 'interviewing' } });
+    expect((await seeding.retryInterview(ID)).status).toBe('interviewing');
+    expect(calls).toEqual([{ url: `/api/sessions/${ID}/interview/retry`, method: 'POST', body: {} }]);
+  });
+
+  it('hands back the provider check refusal with its code', async () => {
+    const message = 'The interview model "m" at http://127.0.0.1:9/v1 did not answer, so the interview was not restarted.';
+    const { seeding } = recorder({ error: { code: 'provider_unreachable', message } }, 502);
+    expect(await seeding.retryInterview(ID).catch((e: unknown) => e)).toMatchObject({ status: 502, code: 'provider_unreachable', message });
+  });
+});
 
 describe('run calls', () => {
   it('starts a run with an empty body and returns the run state', async () => {

@@ -49,6 +49,11 @@ export function seedingCalls(api: ApiClient) {
       await api.delete(`${sessionPath(id)}?${new URLSearchParams({ confirm: id }).toString()}`, OkSchema);
     },
 
+    /** A failed interview again, same session and brief; refused while its provider is still down. */
+    async retryInterview(id: string): Promise<SessionListItem> {
+      return (await api.post(`${sessionPath(id)}/interview/retry`, {}, CreatedSessionSchema)).session;
+    },
+
     async answerQuestion(input: { sessionId: string; questionId: string; answer: string }): Promise<void> {
       await api.post(`${sessionPath(input.sessionId)}/answer`, { questionId: input.questionId, answer: input.answer }, OkSchema);
     },

@@ -1,6 +1,9 @@
 import type { ExplorationLine } from '../interview/exploration.ts';
 import type { InterviewModel, InterviewUsageView, QaItem } from '../interview/interview-state.ts';
 import { formatCost } from '../format.ts';
+import { retryStatus, type RetryEvent } from '../pending-retry.ts';
+import { useNow } from '../use-now.ts';
+import { InterviewEnded, type InterviewEndedActions } from './interview-ended.tsx';
 import { QuestionForm } from './question-form.tsx';
 
 export interface InterviewViewProps {
@@ -9,10 +12,12 @@ export interface InterviewViewProps {
   submitting: boolean;
   answerError: string | null;
   onAnswer: (questionId: string, answer: string) => void;
+  /** What a failed or stopped interview offers: Retry, Settings, Discard. */
+  ended: InterviewEndedActions;
 }
 
 /** The interview as it happens: the question (or what the interviewer is doing), the answers so far, its exploration. */
-export function InterviewView({ model, exploration, submitting, answerError, onAnswer }: InterviewViewProps) {
+export function InterviewView({ model, exploration, submitting, answerError, onAnswer, ended }: InterviewViewProps) {
   return (
     <div className="interview" data-testid="interview-view" data-phase={model.phase}>
       <div className="interview-main">
@@ -28,26 +33,47 @@ export function InterviewView({ model, exploration, submitting, answerError, onA
             }}
           />
         )}
-        {model.phase === 'waiting' && (
-          <div className="panel interview-waiting" data-testid="interview-waiting" role="status" aria-live="polite">
-            <span className="spinner" aria-hidden="true" /> Waiting for the interviewer… it is reading the code or
-            thinking about its next question.
-          </div>
-        )}
+        {model.phase === 'waiting' &&
+          (model.retry !== null ? (
+            <RetryWait retry={model.retry} />
+          ) : (
+            <div className="panel interview-waiting" data-testid="interview-waiting" role="status" aria-live="polite">
+              <span className="spinner" aria-hidden="true" /> Waiting for the interviewer… it is reading the code or
+              thinking about its next question.
+            </div>
+          ))}
         {(model.phase === 'failed' || model.phase === 'stopped') && (
-          <div
-            className="callout callout-error interview-ended"
-            data-testid={model.phase === 'failed' ? 'interview-failed' : 'interview-stopped'}
-            role="alert"
-          >
-            <h2>{model.phase === 'failed' ? 'The interview failed' : 'The interview was stopped'}</h2>
-            <p className="interview-reason">{model.failure}</p>
-            <p className="small">No seed was written. Start a new session on this repository to try again.</p>
-          </div>
+          <InterviewEnded phase={model.phase} failure={model.failure} stopReason={model.stopReason} actions={ended} />
         )}
         <QaHistory items={model.history} />
       </div>
       <ExplorationList lines={exploration} />
+    </div>
+  );
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** A model call that failed and waits for its next attempt, counting down. */
+function RetryWait({ retry }: { retry: RetryEvent }) {
+  const now = useNow(1000);
+  return (
+    <div
+      className="panel interview-waiting interview-retrying"
+      data-testid="interview-waiting"
+      data-retrying="true"
+      role="status"
+      aria-live="polite"
+    >
+      <span className="spinner" aria-hidden="true" />
+      <span>
+        <span className="interview-retry-status" data-testid="interview-retry-status">
+          {capitalise(retryStatus(retry, now))}
+        </span>
+        <span className="muted small interview-retry-note">The interview carries on by itself once the provider answers.</span>
+      </span>
     </div>
   );
 }

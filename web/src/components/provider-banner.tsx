@@ -49,10 +49,10 @@ export function InterviewProviderNote() {
     <div className="callout callout-warning" data-testid="interview-provider-note" role="note">
       <strong>No model is configured for the interview</strong>, so a session cannot start yet.{' '}
       {/* Worded without "Settings" so the nav link stays the only link of that name. */}
-      <Link to={paths.settings} testId="interview-provider-link">
+      <Link to={paths.settingsThenBack(paths.newSession)} testId="interview-provider-link">
         Set up a provider
       </Link>{' '}
-      first; it takes effect at once.
+      first; it takes effect at once, and what you type here is kept.
     </div>
   );
 }

@@ -2,6 +2,7 @@ import type { SessionListItem } from '../../../shared/api.ts';
 import { baseName, formatAge, formatCost, sessionLabel } from '../format.ts';
 import { Link, paths } from '../router.tsx';
 import { offersReview } from '../session-filter.ts';
+import { sessionStopLine } from '../session-stop.ts';
 import { StatusBadge } from './status-badge.tsx';
 
 export function SessionsTable({ sessions, now }: { sessions: readonly SessionListItem[]; now: number }) {
@@ -37,6 +38,7 @@ export function SessionsTable({ sessions, now }: { sessions: readonly SessionLis
 function SessionRow({ session, now }: { session: SessionListItem; now: number }) {
   const { done, total } = session.tasks;
   const label = sessionLabel(session);
+  const stop = sessionStopLine(session);
   return (
     <tr data-testid="session-row" data-session-id={session.id} data-status={session.status}>
       <td>
@@ -61,9 +63,14 @@ function SessionRow({ session, now }: { session: SessionListItem; now: number })
             </Link>
           </div>
         )}
-        {session.last_stop !== null && session.status !== 'running' && (
-          <div className="muted small" data-testid="session-last-stop">
-            {session.last_stop.replaceAll('_', ' ')}
+        {stop !== null && (
+          <div className="small session-last-stop" data-testid="session-last-stop" data-reason={session.last_stop}>
+            <span>{stop.text}</span>
+            {stop.detail !== null && (
+              <span className="session-stop-detail" data-testid="session-stop-detail" title={stop.detail}>
+                {stop.detail}
+              </span>
+            )}
           </div>
         )}
       </td>

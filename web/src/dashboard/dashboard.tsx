@@ -6,6 +6,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import type { SessionDetail } from '../../../shared/api.ts';
 import type { SessionStatus, StopReason } from '../../../shared/events.ts';
+import { pendingRetry } from '../pending-retry.ts';
 import type { RunControlsApi } from '../run/use-run-controls.ts';
 import { boardRows } from './board.ts';
 import { pressureModel, taskLanes, timelineModel } from './chart-data.ts';
@@ -67,6 +68,9 @@ export function Dashboard(props: DashboardProps) {
     current: attempt?.open === true && runActive ? { taskId: attempt.taskId, iteration: attempt.iterations } : null,
   });
 
+  // A call waiting to be tried again, shown under the headline; a backward scan to the last call.
+  const retry = useMemo(() => (runActive ? pendingRetry(state.recent) : null), [runActive, state.recent]);
+
   const elapsedMs = summary === null ? 0 : runElapsedMs(summary, runActive, now);
   const meters = useMemo(
     () => (summary === null ? [] : [...sessionMeters(summary, caps, elapsedMs), ...(attempt === null ? [] : attemptMeters(attempt, caps))]),
@@ -117,6 +121,7 @@ export function Dashboard(props: DashboardProps) {
       <RunHeader
         sessionId={sessionId}
         headline={headline}
+        retry={retry}
         tone={headlineTone(status, run.state, lastStop)}
         elapsed={runActive && summary?.started_at ? { since: Date.parse(summary.started_at) } : { fixedMs: elapsedMs }}
         staff={staff}

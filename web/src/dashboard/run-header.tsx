@@ -1,4 +1,5 @@
 import type { EventData } from '../../../shared/events.ts';
+import { retryStatus, type RetryEvent } from '../pending-retry.ts';
 import { Link } from '../router.tsx';
 import { formatDuration, formatInt } from './figures.ts';
 import { reviewPaths } from './links.ts';
@@ -14,6 +15,8 @@ export interface Staff {
 export interface RunHeaderProps {
   sessionId: string;
   headline: string;
+  /** A model call that failed and is about to be tried again, while the run goes on. */
+  retry: RetryEvent | null;
   tone: string;
   /** Elapsed time of the run: a fixed figure, or counted from `since` while running. */
   elapsed: { fixedMs: number } | { since: number };
@@ -35,6 +38,16 @@ function Elapsed({ elapsed }: { elapsed: RunHeaderProps['elapsed'] }) {
   return <span data-testid="run-elapsed">{formatDuration(ms)}</span>;
 }
 
+/** "worker: provider busy, retrying in 6 s — attempt 2 of 6: HTTP 429 …", counting down. */
+function RetryLine({ retry }: { retry: RetryEvent }) {
+  const now = useClock(1000);
+  return (
+    <p className="run-retry small" role="status" data-testid="run-retry" data-role={retry.data.role}>
+      <span className="run-retry-role">{retry.data.role === 'prep' ? 'interviewer' : retry.data.role}</span> {retryStatus(retry, now)}
+    </p>
+  );
+}
+
 function sandboxWords(sandbox: RunHeaderProps['sandbox']): { text: string; on: boolean | null } {
   if (sandbox === null || sandbox === undefined) return { text: 'shell sandbox: not recorded for this run', on: null };
   if (!sandbox.available) return { text: `shell sandbox OFF: ${sandbox.detail} — the worker's commands run unconfined on this machine`, on: false };
@@ -51,6 +64,7 @@ export function RunHeader(props: RunHeaderProps) {
           <p className="run-headline" role="status" data-testid="run-headline" data-tone={props.tone}>
             {props.headline}
           </p>
+          {props.retry !== null && <RetryLine retry={props.retry} />}
           <p className="run-meta small">
             <span>
               run time <Elapsed elapsed={props.elapsed} />

@@ -16,6 +16,7 @@ function detail(over: Partial<SessionDetail> = {}): SessionDetail {
       tasks: { total: 0, done: 0 },
       cost_usd: 0,
       last_stop: null,
+      last_error: null,
       created_at: '2026-05-25T10:00:00.000Z',
       updated_at: '2026-05-25T10:00:00.000Z',
       problem: null,
@@ -113,5 +114,28 @@ describe('interviewModel', () => {
       detail: detail({ last_error: 'the interviewer stopped without writing the seed' }),
     });
     expect(model).toMatchObject({ phase: 'failed', pending: null, failure: 'the interviewer stopped without writing the seed' });
+  });
+
+  it('names the provider failure and keeps its words', () => {
+    const model = interviewModel({
+      events: eventLog({ type: 'stop', data: { reason: 'provider_failure', phase: 'interview', error: 'the interviewer model failed: HTTP 429: quota used up' } }),
+      status: 'failed',
+      detail: null,
+    });
+    expect(model).toMatchObject({ phase: 'failed', stopReason: 'provider_failure', failure: 'the interviewer model failed: HTTP 429: quota used up' });
+    // With the stop out of the event window, the checkpoint says why.
+    const fromRest = interviewModel({ events: [], status: 'failed', detail: detail({ session: { ...detail().session, last_stop: 'provider_failure' } }) });
+    expect(fromRest.stopReason).toBe('provider_failure');
+  });
+
+  it('shows a model call about to be retried while it waits, and forgets it once the call answered', () => {
+    const retry = {
+      type: 'model_retry',
+      data: { phase: 'interview', role: 'prep', model: 'm', attempt: 1, max_attempts: 6, wait_ms: 2000, reason: 'HTTP 429: busy', status: 429 },
+    } as const;
+    const waiting = interviewModel({ events: eventLog(retry), status: 'interviewing', detail: detail() });
+    expect(waiting).toMatchObject({ phase: 'waiting', retry: { data: { reason: 'HTTP 429: busy' } } });
+    const answeredCall = interviewModel({ events: eventLog(retry, asked('q1', 'A?')), status: 'interviewing', detail: detail() });
+    expect(answeredCall).toMatchObject({ phase: 'asking', retry: null });
   });
 });

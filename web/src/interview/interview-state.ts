@@ -4,8 +4,9 @@
  * triggers), so events win where both speak; REST fills in what the event window has lost.
  */
 import type { SessionDetail } from '../../../shared/api.ts';
-import type { SessionStatus, TilthEvent } from '../../../shared/events.ts';
+import type { SessionStatus, StopReason, TilthEvent } from '../../../shared/events.ts';
 import type { Usage } from '../../../shared/files.ts';
+import { pendingRetry, type RetryEvent } from '../pending-retry.ts';
 
 export interface PendingQuestion {
   question_id: string;
@@ -65,18 +66,37 @@ export function pendingQuestion(
 
 export type InterviewPhase = 'asking' | 'waiting' | 'failed' | 'stopped';
 
+function lastInterviewStop(events: readonly TilthEvent[]): Extract<TilthEvent, { type: 'stop' }> | null {
+  let stop: Extract<TilthEvent, { type: 'stop' }> | null = null;
+  for (const event of events) if (event.type === 'stop' && event.data.phase !== 'run') stop = event;
+  return stop;
+}
+
 /** Why the interview ended: the stop event's words, else the checkpoint's, else the bare reason. */
 export function interviewFailure(
   events: readonly TilthEvent[],
   lastError: string | null,
   status: SessionStatus,
 ): string {
-  let stop: Extract<TilthEvent, { type: 'stop' }> | null = null;
-  for (const event of events) if (event.type === 'stop' && event.data.phase !== 'run') stop = event;
+  const stop = lastInterviewStop(events);
   if (stop?.data.error !== undefined && stop.data.error !== '') return stop.data.error;
   if (lastError !== null && lastError !== '') return lastError;
   if (stop !== null) return `The interview ended: ${stop.data.reason.replaceAll('_', ' ')}.`;
   return status === 'stopped' ? 'The interview was stopped before the seed was written.' : 'The interview failed.';
+}
+
+/** The heading of an interview that ended without a seed. */
+export function interviewEndedTitle(phase: 'failed' | 'stopped', reason: StopReason | null): string {
+  switch (reason) {
+    case 'provider_failure':
+      return 'The interview stopped: the model provider failed';
+    case 'crash':
+      return 'The interview stopped when the server went down';
+    case 'interrupted':
+      return 'The interview was stopped';
+    default:
+      return phase === 'failed' ? 'The interview failed' : 'The interview was stopped';
+  }
 }
 
 export interface InterviewUsageView {
@@ -109,6 +129,10 @@ export interface InterviewModel {
   pending: PendingQuestion | null;
   history: QaItem[];
   failure: string | null;
+  /** Why it ended (failed or stopped): the stop event's reason, else the checkpoint's. */
+  stopReason: StopReason | null;
+  /** While waiting: a model call that failed and is about to be tried again. */
+  retry: RetryEvent | null;
   usage: InterviewUsageView;
 }
 
@@ -122,8 +146,10 @@ export function interviewModel(input: {
   const history = qaHistory(events);
   const usage = interviewUsage(events, detail?.interview_usage ?? null);
   if (status === 'failed' || status === 'stopped') {
-    return { phase: status, pending: null, history, failure: interviewFailure(events, detail?.last_error ?? null, status), usage };
+    const stopReason = lastInterviewStop(events)?.data.reason ?? detail?.session.last_stop ?? null;
+    return { phase: status, pending: null, history, failure: interviewFailure(events, detail?.last_error ?? null, status), stopReason, retry: null, usage };
   }
   const pending = pendingQuestion(events, detail?.interview?.pending ?? null, input.answeredHere);
-  return { phase: pending === null ? 'waiting' : 'asking', pending, history, failure: null, usage };
+  if (pending !== null) return { phase: 'asking', pending, history, failure: null, stopReason: null, retry: null, usage };
+  return { phase: 'waiting', pending: null, history, failure: null, stopReason: null, retry: pendingRetry(events), usage };
 }

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { ChecksPreset } from '../../../shared/seed.ts';
 import { ApiError } from '../api/client.ts';
 import { seeding, type CreateSessionInput } from '../api/mutations.ts';
@@ -7,9 +7,17 @@ import { configQuery, queryKeys, workspaceCheckQuery } from '../api/queries.ts';
 import { ExistingSessions } from '../components/existing-sessions.tsx';
 import { InterviewProviderNote } from '../components/provider-banner.tsx';
 import { WorkspaceCheckView, type WorkspaceCheckState } from '../components/workspace-check-view.tsx';
+import { clearDraft, loadDraft, saveDraft, tabStorage } from '../new-session/draft.ts';
 import { Link, navigate, paths } from '../router.tsx';
 import { useDebouncedValue } from '../use-debounced-value.ts';
 import { useNow } from '../use-now.ts';
+
+/** Refusals that are fixed on the settings page, not in this form, with a heading for the two the provider gave. */
+const PROVIDER_CODES = new Set(['provider_not_configured', 'provider_unreachable', 'provider_refused']);
+const PROVIDER_HEADINGS: Record<string, string> = {
+  provider_unreachable: 'The model provider did not answer',
+  provider_refused: 'The model provider refused the request',
+};
 
 const PRESETS: readonly { value: ChecksPreset; label: string }[] = [
   { value: 'pytest', label: 'pytest — tests/test_t<NNN>_<slug>.py' },
@@ -24,9 +32,12 @@ export function NewSessionPage() {
   const config = useQuery(configQuery());
   const noInterviewer = config.data !== undefined && !config.data.roles.prep.configured;
   const ids = { workspace: useId(), brief: useId(), preset: useId() };
-  const [workspace, setWorkspace] = useState('');
-  const [brief, setBrief] = useState('');
-  const [presetChoice, setPresetChoice] = useState<ChecksPreset | null>(null);
+  // What was typed before the user left (for the settings page, say) comes back with the form.
+  const [initial] = useState(() => loadDraft(tabStorage()));
+  const [workspace, setWorkspace] = useState(initial.workspace);
+  const [brief, setBrief] = useState(initial.brief);
+  const [presetChoice, setPresetChoice] = useState<ChecksPreset | null>(initial.checks_preset);
+  useEffect(() => saveDraft(tabStorage(), { workspace, brief, checks_preset: presetChoice }), [workspace, brief, presetChoice]);
 
   const path = workspace.trim();
   const settledPath = useDebouncedValue(path, 300);
@@ -46,6 +57,7 @@ export function NewSessionPage() {
   const create = useMutation({
     mutationFn: (input: CreateSessionInput) => seeding.createSession(input),
     onSuccess: (session) => {
+      clearDraft(tabStorage());
       void queryClient.invalidateQueries({ queryKey: queryKeys.sessions });
       navigate(paths.session(session.id));
     },
@@ -169,15 +181,16 @@ export function NewSessionPage() {
         )}
 
         {create.isError && (
-          <div className="callout callout-error" role="alert" data-testid="create-error" data-code={create.error instanceof ApiError ? create.error.code : 'client_error'}>
-            {create.error.message}
-            {create.error instanceof ApiError && create.error.code === 'provider_not_configured' && (
-              <>
-                {' '}
-                <Link to={paths.settings} testId="create-error-settings-link">
-                  Set up a provider
+          <div className="callout callout-error create-error" role="alert" data-testid="create-error" data-code={create.error instanceof ApiError ? create.error.code : 'client_error'}>
+            {create.error instanceof ApiError && PROVIDER_HEADINGS[create.error.code] !== undefined && <h2>{PROVIDER_HEADINGS[create.error.code]}</h2>}
+            <p className="create-error-message">{create.error.message}</p>
+            {create.error instanceof ApiError && PROVIDER_CODES.has(create.error.code) && (
+              <p className="actions">
+                <Link to={paths.settingsThenBack(paths.newSession)} className="button button-secondary button-small" testId="create-error-settings-link">
+                  {create.error.code === 'provider_not_configured' ? 'Set up a provider' : 'Open the provider settings'}
                 </Link>
-              </>
+                <span className="muted small">Your workspace and brief stay here while you do.</span>
+              </p>
             )}
           </div>
         )}

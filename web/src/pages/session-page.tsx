@@ -16,7 +16,7 @@ import { useEventNotifications } from '../dashboard/use-notifications.ts';
 import { sessionLabel } from '../format.ts';
 import { explorationLines } from '../interview/exploration.ts';
 import { interviewModel, qaHistory } from '../interview/interview-state.ts';
-import { Link, paths } from '../router.tsx';
+import { Link, navigate, paths } from '../router.tsx';
 import { buildSeedEdit, draftFromSeed, problemLines, seedEditChanges, type SeedDraft } from '../seed/seed-edit.ts';
 import { useRunControls, type RunControlsApi } from '../run/use-run-controls.ts';
 import { seedSeenInEvents, sessionMode } from '../session-mode.ts';
@@ -133,6 +133,22 @@ function InterviewSection(props: {
       inFlight.current = false;
     },
   });
+  // The seq the stream had reached when Retry was pressed: the interview is back on once a later
+  // status change says so, and until then the button stays busy (no second retry meanwhile).
+  const [retrySince, setRetrySince] = useState<number | null>(null);
+  const retry = useMutation({
+    mutationFn: (_since: number) => seeding.retryInterview(sessionId),
+    onMutate: (since) => setRetrySince(since),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.sessionDetail(sessionId) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.sessions });
+    },
+  });
+  const discard = async () => {
+    await seeding.discardSession(sessionId);
+    await queryClient.invalidateQueries({ queryKey: queryKeys.sessions });
+    navigate(paths.sessions);
+  };
   const model = useMemo(() => interviewModel({ events, status, detail, answeredHere }), [events, status, detail, answeredHere]);
   const exploration = useMemo(() => explorationLines(events), [events]);
   const error = answer.isError && answer.variables.questionId === model.pending?.question_id ? answer.error.message : null;
@@ -148,8 +164,27 @@ function InterviewSection(props: {
         inFlight.current = true;
         answer.mutate({ sessionId, questionId, answer: text });
       }}
+      ended={{
+        sessionId,
+        // Until the stream says the interview is back on, the button stays busy: no double retry.
+        retrying: retry.isPending || (retry.isSuccess && retrySince !== null && !restartedSince(events, retrySince)),
+        retryError: retry.error === null ? null : { code: retry.error instanceof ApiError ? retry.error.code : 'client_error', message: retry.error.message },
+        onRetry: () => {
+          if (!retry.isPending) retry.mutate(events.at(-1)?.seq ?? 0);
+        },
+        onDiscard: discard,
+      }}
     />
   );
+}
+
+/** Whether the stream has said the interview is running again since seq `since`. */
+function restartedSince(events: readonly TilthEvent[], since: number): boolean {
+  for (let i = events.length - 1; i >= 0 && events[i]!.seq > since; i--) {
+    const event = events[i]!;
+    if (event.type === 'status_changed' && event.data.to === 'interviewing') return true;
+  }
+  return false;
 }
 
 function TranscriptSection({ events }: { events: readonly TilthEvent[] }) {

@@ -9,12 +9,36 @@ import { ProviderBanner } from '../components/provider-banner.tsx';
 import { Loading, QueryError } from '../components/query-status.tsx';
 import { CapsSection, OverridesSection, ProviderSection, type SectionProps } from '../components/settings-sections.tsx';
 import type { SaveState } from '../components/settings-form.tsx';
+import { backTarget, Link, useSearch, type Route } from '../router.tsx';
 import { EMPTY_DRAFT, isDirty, sectionUpdate, withoutSection, type SectionName, type SettingsDraft } from '../settings/settings-draft.ts';
+
+/** Where "back" goes, in words: the page that sent the user here to fix the provider. */
+function backLabel(route: Route): string {
+  switch (route.name) {
+    case 'new-session':
+      return 'the new session — your brief is kept';
+    case 'session':
+      return 'the session';
+    case 'session-review':
+    case 'task-review':
+      return 'the review';
+    default:
+      return 'where you were';
+  }
+}
 
 export function SettingsPage() {
   const config = useQuery(configQuery());
+  const back = backTarget(useSearch());
   return (
     <section className="page settings-page" data-testid="settings-page">
+      {back !== null && (
+        <p className="breadcrumb">
+          <Link to={back.to} testId="settings-back">
+            ← Back to {backLabel(back.route)}
+          </Link>
+        </p>
+      )}
       <div className="page-head">
         <h1>Settings</h1>
       </div>
