@@ -54,6 +54,7 @@ describe('probe (Test connection)', () => {
     expect(result).toEqual({
       ok: false,
       detail: `GET ${gone.baseURL}/models failed: cannot reach ${gone.baseURL} (connect ECONNREFUSED 127.0.0.1:${gone.port}). Start the model server, or correct the base URL.`,
+      status: null,
     });
   });
 
@@ -91,6 +92,7 @@ describe('probe (Test connection)', () => {
     expect(result).toEqual({
       ok: false,
       detail: `${server.baseURL} answered a one-token chat completion with an error: Provider returned error (Chutes: model is loading)`,
+      status: 200,
     });
     server.enqueue({ status: 404, body: '404 page not found' }, cannedCompletion('ok'));
     expect((await clientFor({ baseUrl: server.baseURL, apiKey: KEY, model: 'm' }).probe('worker')).ok).toBe(true);
