@@ -177,10 +177,22 @@ export const ContextWindowSchema = z.object({
 });
 export type ContextWindowView = z.infer<typeof ContextWindowSchema>;
 
+/**
+ * A role's window as configured and as its provider tells it. Both, because they can disagree:
+ * a local server runs the model with the context it was started with, whatever is set here.
+ */
+export const RoleContextWindowSchema = z.object({
+  /** TILTH_*_CONTEXT_WINDOW in effect (after the fallback to the worker's); null: not set. */
+  configured: z.number().int().positive().nullable(),
+  /** What the provider's API says; source `unknown` (tokens null) when it says nothing. */
+  discovered: ContextWindowSchema,
+});
+export type RoleContextWindow = z.infer<typeof RoleContextWindowSchema>;
+
 /** GET /api/config/context-windows: one role (`?role=`) or all three. */
 export const ContextWindowsQuerySchema = z.strictObject({ role: ModelRoleSchema.optional() });
 export const ContextWindowsResponseSchema = z.object({
-  roles: z.object({ worker: ContextWindowSchema.optional(), evaluator: ContextWindowSchema.optional(), prep: ContextWindowSchema.optional() }),
+  roles: z.object({ worker: RoleContextWindowSchema.optional(), evaluator: RoleContextWindowSchema.optional(), prep: RoleContextWindowSchema.optional() }),
 });
 export type ContextWindowsResponse = z.infer<typeof ContextWindowsResponseSchema>;
 

@@ -48,7 +48,8 @@ export function configRoutes(app: FastifyInstance, deps: AppDeps): void {
   });
 
   // Asks the providers afresh each time (a few small GETs, at most ~5 s): a local server may
-  // have been restarted with another context since. Roles on one endpoint and model ask once.
+  // have been restarted with another context since. The provider is asked even when a window is
+  // configured, so the page can show where the two disagree. Roles on one endpoint and model ask once.
   app.get('/api/config/context-windows', async (request): Promise<ContextWindowsResponse> => {
     const query = parseInput(ContextWindowsQuerySchema, request.query, 'query');
     const config = deps.config.current;
@@ -57,16 +58,16 @@ export function configRoutes(app: FastifyInstance, deps: AppDeps): void {
     await Promise.all(
       (query.role === undefined ? ROLES : [query.role]).map(async (role) => {
         const endpoint = config.roles[role];
-        const configured = config.contextWindows[role];
-        const same = endpoint === undefined ? role : JSON.stringify([configured, endpoint.baseUrl, endpoint.apiKey, endpoint.model]);
+        const same = endpoint === undefined ? role : JSON.stringify([endpoint.baseUrl, endpoint.apiKey, endpoint.model]);
         let pending = asked.get(same);
         if (pending === undefined) {
-          pending = resolveContextWindow(configured, endpoint);
+          pending = resolveContextWindow(null, endpoint);
           asked.set(same, pending);
         }
         const window = await pending;
         const note = window.note === undefined ? null : endpoint === undefined ? window.note : scrubSecret(window.note, endpoint.apiKey);
-        roles[role] = { tokens: window.tokens, source: window.source, note } satisfies ContextWindowView;
+        const discovered: ContextWindowView = { tokens: window.tokens, source: window.source, note };
+        roles[role] = { configured: config.contextWindows[role], discovered };
       }),
     );
     return { roles };

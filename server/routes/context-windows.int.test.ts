@@ -49,22 +49,22 @@ describe('GET /api/config/context-windows', () => {
     expect(res.body).not.toContain(KEY);
     expect(ContextWindowsResponseSchema.parse(res.json())).toEqual({
       roles: {
-        worker: { tokens: 65_536, source: 'vllm', note: null },
-        evaluator: { tokens: 32_768, source: 'vllm', note: null },
-        prep: { tokens: 65_536, source: 'vllm', note: null },
+        worker: { configured: null, discovered: { tokens: 65_536, source: 'vllm', note: null } },
+        evaluator: { configured: null, discovered: { tokens: 32_768, source: 'vllm', note: null } },
+        prep: { configured: null, discovered: { tokens: 65_536, source: 'vllm', note: null } },
       },
     });
     expect(server.listed()).toBe(2); // worker and prep share one question
     expect(server.keys.every((k) => k === `Bearer ${KEY}`)).toBe(true);
   });
 
-  it('answers a configured window as it is, asking nobody, and one role when asked for one', async () => {
+  it('answers the configured window beside what the provider says, and one role when asked for one', async () => {
     const server = await vllm({ coder: 65_536 });
-    t = await makeTestApp({ env: { TILTH_BASE_URL: server.base, TILTH_API_KEY: KEY, TILTH_WORKER_MODEL: 'coder', TILTH_WORKER_CONTEXT_WINDOW: '40000' } });
+    t = await makeTestApp({ env: { TILTH_BASE_URL: server.base, TILTH_API_KEY: KEY, TILTH_WORKER_MODEL: 'coder', TILTH_WORKER_CONTEXT_WINDOW: '131072' } });
     const res = await windows('?role=evaluator');
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ roles: { evaluator: { tokens: 40_000, source: 'config', note: null } } });
-    expect(server.listed()).toBe(0);
+    expect(res.json()).toEqual({ roles: { evaluator: { configured: 131_072, discovered: { tokens: 65_536, source: 'vllm', note: null } } } });
+    expect(server.listed()).toBe(1);
   });
 
   it('says unknown for the roles of a server without a provider', async () => {
@@ -72,7 +72,7 @@ describe('GET /api/config/context-windows', () => {
     const res = await windows();
     expect(res.statusCode).toBe(200);
     const body = ContextWindowsResponseSchema.parse(res.json());
-    expect(body.roles.worker).toEqual({ tokens: null, source: 'unknown', note: 'This role has no provider configured.' });
+    expect(body.roles.worker).toEqual({ configured: null, discovered: { tokens: null, source: 'unknown', note: 'This role has no provider configured.' } });
   });
 
   it('refuses an unknown role or parameter with a 400 that says what is wrong', async () => {
