@@ -90,9 +90,10 @@ test.describe('on a server started without a provider', () => {
 
     const form = page.getByTestId('settings-form-provider');
     const baseUrl = setting(page, 'TILTH_BASE_URL').getByTestId('setting-input');
-    await form.locator('[data-testid="preset"][data-preset="OpenRouter"]').click();
+    const preset = setting(page, 'TILTH_BASE_URL').getByTestId('provider-preset');
+    await preset.selectOption({ label: 'OpenRouter' });
     await expect(baseUrl).toHaveValue('https://openrouter.ai/api/v1');
-    await form.locator('[data-testid="preset"][data-preset="Ollama"]').click();
+    await preset.selectOption({ label: 'Ollama' });
     await expect(baseUrl).toHaveValue('http://localhost:11434/v1');
     await baseUrl.fill(model.baseURL);
     await setting(page, 'TILTH_API_KEY').getByTestId('secret-input').fill(KEY);
