@@ -22,7 +22,7 @@ const setting = (page: Page, key: string) => page.locator(`[data-testid="setting
 test('the settings page shows each value with where it came from, and that the environment wins', async ({ page }) => {
   const bodies = recordApiBodies(page);
   await page.goto(`/#token=${E2E_TOKEN}`);
-  await page.getByRole('link', { name: 'Settings' }).click();
+  await page.getByRole('link', { name: 'Settings', exact: true }).click();
   const table = page.getByTestId('config-table');
   await expect(table).toBeVisible();
   const model = table.locator('[data-testid="config-row"][data-key="TILTH_WORKER_MODEL"]');

@@ -148,9 +148,9 @@ export function ModelFactsSection(props: SectionProps & { roles: ConfigResponse[
               )}
             </legend>
             <div className="facts-grid">
-              {text(WINDOW_KEYS[role], 'Context window (tokens)', { numeric: true, placeholder: windowPlaceholder(role, own(WINDOW_KEYS[role]), view, reported) })}
-              {text(PRICE_KEYS[role].in, 'Input, $ per million', { numeric: true, placeholder: pricePlaceholder(role, 'in', own(PRICE_KEYS[role].in), view) })}
-              {text(PRICE_KEYS[role].out, 'Output, $ per million', { numeric: true, placeholder: pricePlaceholder(role, 'out', own(PRICE_KEYS[role].out), view) })}
+              {text(WINDOW_KEYS[role], 'Context window', { numeric: true, hint: 'tokens', placeholder: windowPlaceholder(role, own(WINDOW_KEYS[role]), view, reported) })}
+              {text(PRICE_KEYS[role].in, 'Input price', { numeric: true, hint: '$ per million tokens', placeholder: pricePlaceholder(role, 'in', own(PRICE_KEYS[role].in), view) })}
+              {text(PRICE_KEYS[role].out, 'Output price', { numeric: true, hint: '$ per million tokens', placeholder: pricePlaceholder(role, 'out', own(PRICE_KEYS[role].out), view) })}
             </div>
             <WindowLine role={role} configured={view.configured} windows={windows} />
           </fieldset>

@@ -48,7 +48,8 @@ describe('describeWindow', () => {
     const report = describeWindow(reported(4_096, 'ollama', "Assumed: Ollama's default.", 131_072));
     expect(report.tone).toBe('warning');
     expect(report.inEffect).toMatch(/131,072 tokens, as set here — more than the 4,096 Ollama reports/);
-    expect(report.provider).toBe("Ollama reports 4,096 tokens. Assumed: Ollama's default.");
+    expect(report.provider).toBe("Assumed: Ollama's default.");
+    expect(describeWindow(reported(65_536, 'vllm', null, 131_072)).provider).toBeNull();
   });
 
   it('says an unknown window is unknown, with the reason the provider gave', () => {

@@ -64,13 +64,14 @@ export function describeWindow(report: RoleContextWindow): WindowReport {
   const provider = discovered.tokens === null ? (discovered.note === null ? null : discovered.note) : `${source} reports ${formatInt(discovered.tokens)} tokens.${note}`;
   if (configured !== null) {
     const larger = discovered.tokens !== null && configured > discovered.tokens;
-    return {
-      tone: larger ? 'warning' : 'ok',
-      inEffect: larger
-        ? `In effect: ${formatInt(configured)} tokens, as set here — more than the ${formatInt(discovered.tokens!)} ${source} reports. Requests past that are refused or silently cut: raise it at the provider, or set it lower here.`
-        : `In effect: ${formatInt(configured)} tokens, as set here.`,
-      provider,
-    };
+    if (larger) {
+      return {
+        tone: 'warning',
+        inEffect: `In effect: ${formatInt(configured)} tokens, as set here — more than the ${formatInt(discovered.tokens!)} ${source} reports. Requests past that are refused or silently cut: raise it at the provider, or set it lower here.`,
+        provider: discovered.note,
+      };
+    }
+    return { tone: 'ok', inEffect: `In effect: ${formatInt(configured)} tokens, as set here.`, provider };
   }
   if (discovered.tokens !== null) return { tone: 'ok', inEffect: `In effect: ${formatInt(discovered.tokens)} tokens, from ${source}.`, provider: discovered.note };
   return {
