@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROVIDER_IDS, PROVIDER_PRESETS, presetForUrl } from './providers.ts';
 
@@ -22,6 +24,13 @@ describe('the provider presets', () => {
     expect(says('lmstudio')).toMatch(/tool use/);
     expect(says('azure')).toMatch(/api-version/);
     expect(PROVIDER_PRESETS.find((p) => p.id === 'gemini')!.baseUrl).toBe('https://generativelanguage.googleapis.com/v1beta/openai/');
+  });
+});
+
+describe("the README's provider table", () => {
+  it('lists every preset by name and base URL', () => {
+    const readme = fs.readFileSync(path.join(import.meta.dirname, '..', 'README.md'), 'utf8');
+    for (const preset of PROVIDER_PRESETS) expect(readme).toContain(`| ${preset.name} | \`${preset.baseUrl}\` |`);
   });
 });
 
