@@ -8,6 +8,8 @@ import http from 'node:http';
 import type net from 'node:net';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { writeRunSession } from '../../bench/session-gen.ts';
+import { SessionStore } from '../../server/store/session-store.ts';
 import { startTilth, type TilthProcess } from '../../server/testing/tilth-process.ts';
 
 let tilth: TilthProcess | undefined;
@@ -147,4 +149,30 @@ test('provider presets fill the base URL and show what each provider needs; wind
     const box = (await part.boundingBox())!;
     await page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: true, clip: { x: box.x, y: box.y, width: box.width, height: box.height } });
   }
+});
+
+test("the dashboard's context chart draws the worker's window when model calls report it", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  tilth = await startTilth();
+  const store = new SessionStore(tilth.sessionsDir);
+  const session = writeRunSession(store, 400, { tasks: 2, seed: 11, contextWindow: 32_768 });
+  const plain = writeRunSession(store, 400, { tasks: 2, seed: 11 });
+  store.close();
+  await page.goto(tilth.url);
+  await page.goto(`${tilth.origin}/sessions/${session.id}`);
+  await expect(page.locator('[data-testid="dashboard"][data-ready="true"]')).toBeVisible();
+  const chart = page.getByTestId('pressure-chart');
+  await expect(chart).toHaveAttribute('data-window', 'true');
+  await expect(chart.getByTestId('pressure-window-legend')).toHaveText(/worker.s context window/);
+  await chart.scrollIntoViewIfNeeded();
+  const box = (await chart.locator('.chart').boundingBox())!;
+  await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
+  await expect(chart).toContainText('of a 32,768-token window');
+  await chart.screenshot({ path: 'test-results/screens/pressure-window.png' });
+
+  // Without windows in the log, no line and no legend entry.
+  await page.goto(`${tilth.origin}/sessions/${plain.id}`);
+  await expect(page.locator('[data-testid="dashboard"][data-ready="true"]')).toBeVisible();
+  await expect(page.getByTestId('pressure-chart')).toHaveAttribute('data-window', 'false');
+  await expect(page.getByTestId('pressure-window-legend')).toHaveCount(0);
 });
