@@ -53,6 +53,8 @@ export interface RunShape {
   firstSeq: number;
   worktree: string;
   branch: string;
+  /** Carried by every worker and evaluator call as `context_window`, as a provider that tells it would. */
+  contextWindow?: number;
 }
 
 export interface GeneratedEvent {
@@ -139,6 +141,7 @@ export function* runEvents(shape: RunShape, out: RunPlan = { plan: [], costUsd: 
             health: 'ok',
             finish_reason: 'tool_calls',
             reasoning_details: [{ type: 'reasoning.text', text: prose(between(240, 360)) }],
+            ...(shape.contextWindow !== undefined && role !== 'self_improve' ? { context_window: shape.contextWindow } : {}),
           },
         },
         between(4000, 25000),
@@ -247,7 +250,7 @@ export function* runEvents(shape: RunShape, out: RunPlan = { plan: [], costUsd: 
 export const BENCH_CAPS = { max_iterations_per_task: 32, max_wall_clock_minutes: 0, max_tokens: 0, max_dollars: 0, max_evaluator_calls_per_task: 0 };
 
 /** Writes a finished (`all_done`) session of exactly `total` events into `store`, with its summary. */
-export function writeRunSession(store: SessionStore, total: number, options: { tasks: number; seed: number; title?: string }): GeneratedSession {
+export function writeRunSession(store: SessionStore, total: number, options: { tasks: number; seed: number; title?: string; contextWindow?: number }): GeneratedSession {
   const checkpoint = store.create({ source: '/bench/repo', brief: 'bench', title: options.title ?? `bench ${total}`, baseBranch: 'main', baseSha: 'b'.repeat(40), status: 'running' });
   const id = checkpoint.session_id;
   const log = store.log(id);
@@ -257,7 +260,8 @@ export function writeRunSession(store: SessionStore, total: number, options: { t
   // A new log's first append writes `log_opened` at seq 1 first.
   const firstSeq = log.lastSeq === 0 ? 2 : log.lastSeq + 1;
   let count = log.lastSeq;
-  for (const { input, advanceMs } of runEvents({ total, tasks: options.tasks, seed: options.seed, firstSeq, worktree: checkpoint.worktree, branch: checkpoint.branch }, out)) {
+  const shape: RunShape = { total, tasks: options.tasks, seed: options.seed, firstSeq, worktree: checkpoint.worktree, branch: checkpoint.branch, ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }) };
+  for (const { input, advanceMs } of runEvents(shape, out)) {
     clock += advanceMs;
     const event = log.append(input, new Date(clock));
     addToSummary(summary, event);

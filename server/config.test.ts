@@ -113,6 +113,59 @@ describe('loadConfig', () => {
     expect(loadConfig({ env: worker, home }).warnings).toEqual([]);
   });
 
+  it('takes a context window and a price per role, the evaluator and interviewer borrowing the worker\'s while they run its model', () => {
+    const config = loadConfig({ env: { ...worker, TILTH_WORKER_CONTEXT_WINDOW: '131_072', TILTH_WORKER_PRICE_IN: '0.27', TILTH_WORKER_PRICE_OUT: '1.1' }, home });
+    const price = { input_per_million: 0.27, output_per_million: 1.1 };
+    expect(config.contextWindows).toEqual({ worker: 131_072, evaluator: 131_072, prep: 131_072 });
+    expect(config.prices).toEqual({ worker: price, evaluator: price, prep: price });
+    expect(config.warnings).toEqual([]);
+    expect(describeConfig(config).roles.prep).toMatchObject({ context_window: 131_072, price });
+    expect(loadConfig({ env: {}, home }).contextWindows).toEqual({ worker: null, evaluator: null, prep: null });
+  });
+
+  it("gives a role with a model of its own its own figures, never the worker's, and warns when it has no price", () => {
+    const config = loadConfig({
+      env: {
+        ...worker,
+        TILTH_WORKER_CONTEXT_WINDOW: '65536',
+        TILTH_WORKER_PRICE_IN: '3',
+        TILTH_WORKER_PRICE_OUT: '15',
+        TILTH_EVALUATOR_MODEL: 'judge',
+        TILTH_PREP_MODEL: 'interviewer',
+        TILTH_PREP_CONTEXT_WINDOW: '32000',
+        TILTH_PREP_PRICE_IN: '0',
+        TILTH_PREP_PRICE_OUT: '0',
+      },
+      home,
+    });
+    expect(config.contextWindows).toEqual({ worker: 65_536, evaluator: null, prep: 32_000 });
+    expect(config.prices).toEqual({ worker: { input_per_million: 3, output_per_million: 15 }, evaluator: null, prep: { input_per_million: 0, output_per_million: 0 } });
+    expect(config.warnings).toEqual([expect.stringMatching(/the evaluator runs its own model \(judge\) but has no price: set TILTH_EVALUATOR_PRICE_IN and TILTH_EVALUATOR_PRICE_OUT/)]);
+  });
+
+  it("counts a role on another endpoint as another model, even with the same model name", () => {
+    const config = loadConfig({ env: { ...worker, TILTH_WORKER_CONTEXT_WINDOW: '8192', TILTH_EVALUATOR_BASE_URL: 'http://127.0.0.1:10/v1', TILTH_EVALUATOR_API_KEY: 'k2-0123456789' }, home });
+    expect(config.contextWindows.evaluator).toBeNull();
+    expect(config.contextWindows.prep).toBe(8192);
+  });
+
+  it.each([
+    ['TILTH_WORKER_CONTEXT_WINDOW', 'big', /TILTH_WORKER_CONTEXT_WINDOW \(from environment\) must be a whole number, got "big"/],
+    ['TILTH_EVALUATOR_CONTEXT_WINDOW', '100', /TILTH_EVALUATOR_CONTEXT_WINDOW \(from environment\) must be between 512 and 100000000, got 100/],
+    ['TILTH_PREP_CONTEXT_WINDOW', '32k', /TILTH_PREP_CONTEXT_WINDOW \(from environment\) must be a whole number/],
+    ['TILTH_WORKER_PRICE_IN', '$3', /TILTH_WORKER_PRICE_IN \(from environment\) must be a number, got "\$3"/],
+    ['TILTH_EVALUATOR_PRICE_OUT', '-2', /TILTH_EVALUATOR_PRICE_OUT \(from environment\) must be at least 0, got -2/],
+  ])('rejects %s=%j, naming the variable', (key, value, message) => {
+    expect(errorOf(() => loadConfig({ env: { ...worker, [key]: value }, home })).message).toMatch(message);
+  });
+
+  it('refuses half a price, naming both variables', () => {
+    const err = errorOf(() => loadConfig({ env: { ...worker, TILTH_WORKER_PRICE_IN: '1' }, home }));
+    expect(err.message).toMatch(/TILTH_WORKER_PRICE_IN is set but TILTH_WORKER_PRICE_OUT is not: set both/);
+    const other = errorOf(() => loadConfig({ env: { ...worker, TILTH_PREP_PRICE_OUT: '1' }, home }));
+    expect(other.message).toMatch(/TILTH_PREP_PRICE_OUT is set but TILTH_PREP_PRICE_IN is not/);
+  });
+
   it('names what is missing when the worker endpoint is only partly set', () => {
     const err = errorOf(() => loadConfig({ env: { TILTH_BASE_URL: 'http://127.0.0.1:9/v1' }, home }));
     expect(err.message).toMatch(/also set TILTH_API_KEY, TILTH_WORKER_MODEL/);
@@ -125,7 +178,7 @@ describe('describeConfig', () => {
     const key = view.entries.find((e) => e.key === 'TILTH_API_KEY');
     expect(key).toMatchObject({ value: 'set', secret: true, source: 'env', overridden: true, editable: true, file_value: null });
     expect(view.entries.find((e) => e.key === 'TILTH_EVALUATOR_API_KEY')).toMatchObject({ value: null, secret: true, source: 'default' });
-    expect(view.roles.evaluator).toEqual({ configured: true, base_url: 'http://127.0.0.1:9/v1', model: 'w', key_set: true });
+    expect(view.roles.evaluator).toEqual({ configured: true, base_url: 'http://127.0.0.1:9/v1', model: 'w', key_set: true, context_window: null, price: null });
     expect(JSON.stringify(view)).not.toContain('sk-test-1234567890');
     expect(view.provider_configured).toBe(true);
     expect(describeConfig(loadConfig({ env: {}, home })).provider_configured).toBe(false);

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { EDITABLE_CONFIG_KEYS, type ConfigResponse, type ConfigSource, type EditableConfigKey, type RoleView } from '../shared/api.ts';
 import type { Caps } from '../shared/files.ts';
+import type { Price } from '../shared/price.ts';
 import { ROLES, type Role, type RoleEndpoint, type RoleEndpoints } from './llm/types.ts';
 import { protectFromUntrusted } from './proc/untrusted.ts';
 
@@ -96,6 +97,15 @@ const KEYS = {
   TILTH_PREP_MODEL: { description: "Interview model. Default: the worker's.", fallback: null, parse: text },
   TILTH_PREP_BASE_URL: { description: "Interview endpoint. Default: the worker's.", fallback: null, parse: url },
   TILTH_PREP_API_KEY: { description: "Interview key. Default: the worker's.", secret: true, fallback: null, parse: text },
+  TILTH_WORKER_CONTEXT_WINDOW: { description: "The worker model's context window in tokens. Default: what the provider tells (OpenRouter, vLLM, llama.cpp, LM Studio, Ollama), else unknown.", fallback: null, parse: integer(512, 100_000_000) },
+  TILTH_EVALUATOR_CONTEXT_WINDOW: { description: "The evaluator model's context window in tokens. Default: the worker's when it uses the same model, else what the provider tells.", fallback: null, parse: integer(512, 100_000_000) },
+  TILTH_PREP_CONTEXT_WINDOW: { description: "The interview model's context window in tokens. Default: the worker's when it uses the same model, else what the provider tells.", fallback: null, parse: integer(512, 100_000_000) },
+  TILTH_WORKER_PRICE_IN: { description: 'USD per million prompt tokens of the worker model, for the dollar cap when the provider reports no cost.', fallback: null, parse: decimal(0) },
+  TILTH_WORKER_PRICE_OUT: { description: 'USD per million completion tokens of the worker model.', fallback: null, parse: decimal(0) },
+  TILTH_EVALUATOR_PRICE_IN: { description: "USD per million prompt tokens of the evaluator model. Default: the worker's when it uses the same model.", fallback: null, parse: decimal(0) },
+  TILTH_EVALUATOR_PRICE_OUT: { description: "USD per million completion tokens of the evaluator model. Default: the worker's when it uses the same model.", fallback: null, parse: decimal(0) },
+  TILTH_PREP_PRICE_IN: { description: "USD per million prompt tokens of the interview model. Default: the worker's when it uses the same model.", fallback: null, parse: decimal(0) },
+  TILTH_PREP_PRICE_OUT: { description: "USD per million completion tokens of the interview model. Default: the worker's when it uses the same model.", fallback: null, parse: decimal(0) },
   TILTH_CONTEXT_FILES: { description: 'Workspace files shown to the worker and evaluator, in priority order.', fallback: ['AGENTS.md', 'CLAUDE.md'], parse: list },
   TILTH_MAX_ITERATIONS_PER_TASK: { description: 'Worker model calls per task before it fails with iter_cap.', fallback: 32, parse: integer(1, 10_000) },
   TILTH_MAX_WALL_CLOCK_MINUTES: { description: 'Wall-clock budget of a run, in minutes.', fallback: 120, parse: decimal(0) },
@@ -144,6 +154,10 @@ export interface Config {
   port: number;
   token: string | null;
   roles: RoleEndpoints;
+  /** Per role, the configured context window in tokens (after the fallback); null: discover it. */
+  contextWindows: Record<Role, number | null>;
+  /** Per role, the configured price (after the fallback); null: only what the provider reports counts. */
+  prices: Record<Role, Price | null>;
   caps: Caps;
   contextFiles: string[];
   maxConcurrentRuns: number;
@@ -262,6 +276,7 @@ export function loadConfig(inputs: ConfigInputs = {}): Config {
 
   const warnings: string[] = [];
   const roles = resolveRoles(v, problems, warnings);
+  const { contextWindows, prices } = resolveModelFacts(v, problems, warnings);
   if (problems.length > 0) throw new ConfigError(problems);
 
   const sessionsDir = path.resolve(v.TILTH_SESSIONS_DIR.value ?? path.join(home, 'sessions'));
@@ -276,6 +291,8 @@ export function loadConfig(inputs: ConfigInputs = {}): Config {
     port: v.TILTH_PORT.value ?? 4317,
     token: v.TILTH_TOKEN.value,
     roles,
+    contextWindows,
+    prices,
     caps: {
       max_iterations_per_task: v.TILTH_MAX_ITERATIONS_PER_TASK.value ?? 32,
       max_wall_clock_minutes: v.TILTH_MAX_WALL_CLOCK_MINUTES.value ?? 120,
@@ -333,6 +350,52 @@ function resolveRoles(v: Config['values'], problems: string[], warnings: string[
   return roles;
 }
 
+const FACT_KEYS: Record<Role, { window: ConfigKey; priceIn: ConfigKey; priceOut: ConfigKey; model: ConfigKey; baseUrl: ConfigKey }> = {
+  worker: { window: 'TILTH_WORKER_CONTEXT_WINDOW', priceIn: 'TILTH_WORKER_PRICE_IN', priceOut: 'TILTH_WORKER_PRICE_OUT', model: 'TILTH_WORKER_MODEL', baseUrl: 'TILTH_BASE_URL' },
+  evaluator: { window: 'TILTH_EVALUATOR_CONTEXT_WINDOW', priceIn: 'TILTH_EVALUATOR_PRICE_IN', priceOut: 'TILTH_EVALUATOR_PRICE_OUT', model: 'TILTH_EVALUATOR_MODEL', baseUrl: 'TILTH_EVALUATOR_BASE_URL' },
+  prep: { window: 'TILTH_PREP_CONTEXT_WINDOW', priceIn: 'TILTH_PREP_PRICE_IN', priceOut: 'TILTH_PREP_PRICE_OUT', model: 'TILTH_PREP_MODEL', baseUrl: 'TILTH_PREP_BASE_URL' },
+};
+
+/**
+ * A role's context window and price describe its model, so the evaluator and the interviewer
+ * borrow the worker's only while they run the worker's model at the worker's endpoint — the
+ * default setup. With a model of their own, the worker's figures would be wrong: the window is
+ * then discovered from their provider, and a missing price is said at startup rather than
+ * silently borrowed. A price is a pair: one half alone is a problem (0 is fine for a free half).
+ */
+function resolveModelFacts(v: Config['values'], problems: string[], warnings: string[]): Pick<Config, 'contextWindows' | 'prices'> {
+  const num = (key: ConfigKey) => v[key].value as number | null;
+  const str = (key: ConfigKey) => v[key].value as string | null;
+  const own = {} as Record<Role, { window: number | null; price: Price | null; partial: boolean }>;
+  for (const role of ROLES) {
+    const keys = FACT_KEYS[role];
+    const input = num(keys.priceIn);
+    const output = num(keys.priceOut);
+    const partial = (input === null) !== (output === null);
+    if (partial) {
+      const [set, unset] = input === null ? [keys.priceOut, keys.priceIn] : [keys.priceIn, keys.priceOut];
+      problems.push(`${set} is set but ${unset} is not: set both (0 for a side that costs nothing), or neither`);
+    }
+    own[role] = { window: num(keys.window), price: input !== null && output !== null ? { input_per_million: input, output_per_million: output } : null, partial };
+  }
+  const workerModel = str('TILTH_WORKER_MODEL');
+  const workerUrl = str('TILTH_BASE_URL');
+  const contextWindows = {} as Record<Role, number | null>;
+  const prices = {} as Record<Role, Price | null>;
+  for (const role of ROLES) {
+    const keys = FACT_KEYS[role];
+    const sameModel = role === 'worker' || ((str(keys.model) ?? workerModel) === workerModel && (str(keys.baseUrl) ?? workerUrl) === workerUrl);
+    contextWindows[role] = own[role].window ?? (sameModel ? own.worker.window : null);
+    prices[role] = own[role].price ?? (sameModel ? own.worker.price : null);
+    if (!sameModel && own[role].price === null && !own[role].partial && own.worker.price !== null) {
+      warnings.push(
+        `the ${role} runs its own model (${str(keys.model) ?? workerModel}) but has no price: set ${keys.priceIn} and ${keys.priceOut}, or its calls count only what the provider reports toward TILTH_MAX_DOLLARS`,
+      );
+    }
+  }
+  return { contextWindows, prices };
+}
+
 /** A URL for display: user:password and the query (which may carry a key) are masked. */
 export function withoutCredentials(raw: string): string {
   const parsed = new URL(raw);
@@ -382,9 +445,10 @@ export function describeConfig(config: Config): Omit<ConfigResponse, 'sandbox'> 
   const roles = {} as Record<Role, RoleView>;
   for (const role of ROLES) {
     const endpoint = config.roles[role];
+    const facts = { context_window: config.contextWindows[role], price: config.prices[role] };
     roles[role] = endpoint
-      ? { configured: true, base_url: display('TILTH_BASE_URL', endpoint.baseUrl), model: endpoint.model, key_set: endpoint.apiKey !== '' }
-      : { configured: false, base_url: null, model: null, key_set: false };
+      ? { configured: true, base_url: display('TILTH_BASE_URL', endpoint.baseUrl), model: endpoint.model, key_set: endpoint.apiKey !== '', ...facts }
+      : { configured: false, base_url: null, model: null, key_set: false, ...facts };
   }
   return {
     entries,

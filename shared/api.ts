@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { SessionStatusSchema, StopReasonSchema, TilthEventSchema } from './events.ts';
 import { CapsSchema, ChecksPresetSchema, PrdEntrySchema, SessionIdSchema, SteeringNoteSchema, UsageSchema } from './files.ts';
+import { PriceSchema } from './price.ts';
 
 /** `{error: {code, message}}`, the one error shape; `code` is stable snake_case. */
 export const ErrorBodySchema = z.object({
@@ -44,6 +45,15 @@ export const EDITABLE_CONFIG_KEYS = [
   'TILTH_PREP_BASE_URL',
   'TILTH_PREP_API_KEY',
   'TILTH_PREP_MODEL',
+  'TILTH_WORKER_CONTEXT_WINDOW',
+  'TILTH_EVALUATOR_CONTEXT_WINDOW',
+  'TILTH_PREP_CONTEXT_WINDOW',
+  'TILTH_WORKER_PRICE_IN',
+  'TILTH_WORKER_PRICE_OUT',
+  'TILTH_EVALUATOR_PRICE_IN',
+  'TILTH_EVALUATOR_PRICE_OUT',
+  'TILTH_PREP_PRICE_IN',
+  'TILTH_PREP_PRICE_OUT',
   'TILTH_MAX_ITERATIONS_PER_TASK',
   'TILTH_MAX_WALL_CLOCK_MINUTES',
   'TILTH_MAX_TOKENS',
@@ -78,6 +88,10 @@ export const RoleViewSchema = z.object({
   base_url: z.string().nullable(),
   model: z.string().nullable(),
   key_set: z.boolean(),
+  /** Configured context window in tokens (after the fallback to the worker's); null: discovered or unknown. */
+  context_window: z.number().int().positive().nullable(),
+  /** Configured price (after the fallback); null: only what the provider reports is counted. */
+  price: PriceSchema.nullable(),
 });
 export type RoleView = z.infer<typeof RoleViewSchema>;
 
@@ -122,6 +136,15 @@ export const ConfigUpdateSchema = z.strictObject({
   TILTH_PREP_BASE_URL: ConfigValueChangeSchema.optional(),
   TILTH_PREP_API_KEY: SecretChangeSchema.optional(),
   TILTH_PREP_MODEL: ConfigValueChangeSchema.optional(),
+  TILTH_WORKER_CONTEXT_WINDOW: ConfigValueChangeSchema.optional(),
+  TILTH_EVALUATOR_CONTEXT_WINDOW: ConfigValueChangeSchema.optional(),
+  TILTH_PREP_CONTEXT_WINDOW: ConfigValueChangeSchema.optional(),
+  TILTH_WORKER_PRICE_IN: ConfigValueChangeSchema.optional(),
+  TILTH_WORKER_PRICE_OUT: ConfigValueChangeSchema.optional(),
+  TILTH_EVALUATOR_PRICE_IN: ConfigValueChangeSchema.optional(),
+  TILTH_EVALUATOR_PRICE_OUT: ConfigValueChangeSchema.optional(),
+  TILTH_PREP_PRICE_IN: ConfigValueChangeSchema.optional(),
+  TILTH_PREP_PRICE_OUT: ConfigValueChangeSchema.optional(),
   TILTH_MAX_ITERATIONS_PER_TASK: ConfigValueChangeSchema.optional(),
   TILTH_MAX_WALL_CLOCK_MINUTES: ConfigValueChangeSchema.optional(),
   TILTH_MAX_TOKENS: ConfigValueChangeSchema.optional(),
@@ -140,6 +163,38 @@ export const ConnectionTestResultSchema = z.object({
   detail: z.string(),
 });
 export type ConnectionTestResult = z.infer<typeof ConnectionTestResultSchema>;
+
+/** Where a context window figure came from: the configuration, a provider's own API, or nowhere. */
+export const ContextWindowSourceSchema = z.enum(['config', 'openrouter', 'vllm', 'llamacpp', 'lmstudio', 'ollama', 'unknown']);
+export type ContextWindowSource = z.infer<typeof ContextWindowSourceSchema>;
+
+export const ContextWindowSchema = z.object({
+  /** Tokens; null when unknown. */
+  tokens: z.number().int().positive().nullable(),
+  source: ContextWindowSourceSchema,
+  /** What the user should know about the figure (Ollama's default, a model not loaded yet, why it is unknown). */
+  note: z.string().nullable(),
+});
+export type ContextWindowView = z.infer<typeof ContextWindowSchema>;
+
+/**
+ * A role's window as configured and as its provider tells it. Both, because they can disagree:
+ * a local server runs the model with the context it was started with, whatever is set here.
+ */
+export const RoleContextWindowSchema = z.object({
+  /** TILTH_*_CONTEXT_WINDOW in effect (after the fallback to the worker's); null: not set. */
+  configured: z.number().int().positive().nullable(),
+  /** What the provider's API says; source `unknown` (tokens null) when it says nothing. */
+  discovered: ContextWindowSchema,
+});
+export type RoleContextWindow = z.infer<typeof RoleContextWindowSchema>;
+
+/** GET /api/config/context-windows: one role (`?role=`) or all three. */
+export const ContextWindowsQuerySchema = z.strictObject({ role: ModelRoleSchema.optional() });
+export const ContextWindowsResponseSchema = z.object({
+  roles: z.object({ worker: RoleContextWindowSchema.optional(), evaluator: RoleContextWindowSchema.optional(), prep: RoleContextWindowSchema.optional() }),
+});
+export type ContextWindowsResponse = z.infer<typeof ContextWindowsResponseSchema>;
 
 export const SessionListItemSchema = z.object({
   id: SessionIdSchema,

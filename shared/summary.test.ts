@@ -58,4 +58,30 @@ describe('the summary fold', () => {
     addToSummary(s, e);
     expect(s.roles.worker!.calls).toBe(1);
   });
+
+  it("records each role's context window when calls first report it and when it changes, not on every call", () => {
+    const withWindow = (iter: number, window: number | undefined, role: 'worker' | 'evaluator' = 'worker'): EventInput => {
+      const input = call(iter, 0, role) as { type: 'model_call'; data: Record<string, unknown> };
+      return { ...input, data: { ...input.data, ...(window === undefined ? {} : { context_window: window }) } } as EventInput;
+    };
+    const s = fold([
+      ['2026-01-01T00:00:00.000Z', withWindow(1, undefined)],
+      ['2026-01-01T00:00:01.000Z', withWindow(2, 32_768)],
+      ['2026-01-01T00:00:02.000Z', withWindow(3, 32_768)],
+      ['2026-01-01T00:00:03.000Z', withWindow(3, 128_000, 'evaluator')],
+      ['2026-01-01T00:00:04.000Z', withWindow(4, 32_768)],
+      ['2026-01-01T00:00:05.000Z', withWindow(5, 65_536)],
+    ]);
+    expect(s.timeline.windows).toEqual([
+      [2, 'worker', 32_768],
+      [4, 'evaluator', 128_000],
+      [6, 'worker', 65_536],
+    ]);
+  });
+
+  it('reads a summary written before windows were recorded', () => {
+    const old = emptySummary('s1') as unknown as { timeline: Record<string, unknown> };
+    delete old.timeline.windows;
+    expect(SummarySchema.parse(old).timeline.windows).toEqual([]);
+  });
 });

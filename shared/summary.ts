@@ -52,6 +52,12 @@ export const TimelineSchema = z.object({
   other_calls: z.array(z.tuple([count, Ms, z.string().nullable(), z.string(), count])),
   /** Verdicts: [seq, ms, task_id, verdict, category or null]. */
   verdicts: z.array(z.tuple([count, Ms, z.string(), z.enum(['accept', 'reject']), z.string().nullable()])),
+  /**
+   * Context windows as model calls reported them: [seq, role, tokens], one entry each time a
+   * role's window changes (the first call that carries one, then only changes). Absent in
+   * summaries written before the field existed.
+   */
+  windows: z.array(z.tuple([count, z.string(), z.number().int().positive()])).default([]),
 });
 export type Timeline = z.infer<typeof TimelineSchema>;
 /** Per series; past it the oldest half is dropped (a chart of the recent past stays right). */
@@ -71,7 +77,7 @@ export const SummarySchema = z.object({
   verdicts: z.object({ accepts: count, rejects: count, rejection_categories: Counts }),
   empty_replies: count,
   stop: z.object({ reason: StopReasonSchema, ts: z.string() }).nullable(),
-  timeline: TimelineSchema.default({ attempts: [], iterations: [], other_calls: [], verdicts: [] }),
+  timeline: TimelineSchema.default({ attempts: [], iterations: [], other_calls: [], verdicts: [], windows: [] }),
   /** Per task, when its current attempt's last event was seen (for duration_ms). */
   clock: z.record(z.string(), Ms).default({}),
 });
@@ -91,7 +97,7 @@ export function emptySummary(sessionId: string): Summary {
     verdicts: { accepts: 0, rejects: 0, rejection_categories: {} },
     empty_replies: 0,
     stop: null,
-    timeline: { attempts: [], iterations: [], other_calls: [], verdicts: [] },
+    timeline: { attempts: [], iterations: [], other_calls: [], verdicts: [], windows: [] },
     clock: {},
   };
 }
@@ -99,6 +105,12 @@ export function emptySummary(sessionId: string): Summary {
 function push<T>(list: T[], item: T): void {
   if (list.length >= TIMELINE_CAP) list.splice(0, TIMELINE_CAP / 2);
   list.push(item);
+}
+
+/** The window `role` last reported, if any. */
+function lastWindow(s: Summary, role: string): number | undefined {
+  for (let i = s.timeline.windows.length - 1; i >= 0; i--) if (s.timeline.windows[i]![1] === role) return s.timeline.windows[i]![2];
+  return undefined;
 }
 
 /** Closes the task's open attempt, if any. */
@@ -183,6 +195,8 @@ export function addToSummary(s: Summary, event: TilthEvent): void {
       const at = Date.parse(event.ts);
       if (role === 'worker' && taskId && event.data.iter !== undefined) push(s.timeline.iterations, [event.seq, at, taskId, event.data.iter, event.data.prompt_tokens]);
       else if (role !== 'prep') push(s.timeline.other_calls, [event.seq, at, taskId, role, event.data.prompt_tokens]);
+      const window = event.data.context_window;
+      if (window !== undefined && role !== 'prep' && lastWindow(s, role) !== window) push(s.timeline.windows, [event.seq, role, window]);
       if (taskId) {
         const t = task(s, taskId);
         t.prompt_tokens += event.data.prompt_tokens;

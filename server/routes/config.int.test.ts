@@ -90,7 +90,7 @@ describe('PUT /api/config', () => {
     expect(entry(view, 'TILTH_API_KEY')).toMatchObject({ value: 'set', source: 'file', file_value: 'set' });
     expect(entry(view, 'TILTH_MAX_TOKENS')).toMatchObject({ value: '1000', source: 'file' });
     expect(view.provider_configured).toBe(true);
-    expect(view.roles.prep).toEqual({ configured: true, base_url: 'http://127.0.0.1:9/v1', model: 'interviewer', key_set: true });
+    expect(view.roles.prep).toEqual({ configured: true, base_url: 'http://127.0.0.1:9/v1', model: 'interviewer', key_set: true, context_window: null, price: null });
 
     // The live config follows: GET says the same, and so do the next run's caps.
     expect((await getConfig()).view).toEqual(view);

@@ -1,12 +1,24 @@
 /**
  * Settings: what the configuration is and where each value came from (GET), changing the
- * provider, models and caps (PUT, written to config.json), and trying a role's endpoint (POST
- * /test). API keys go in and never come out: not in a response, a log line or an event.
+ * provider, models and caps (PUT, written to config.json), trying a role's endpoint (POST
+ * /test), and each role's context window, configured or asked of its provider (GET
+ * /context-windows). API keys go in and never come out: not in a response, a log line or an event.
  */
 import type { FastifyInstance } from 'fastify';
-import { ConfigUpdateSchema, ConnectionTestRequestSchema, type ConfigResponse, type ConnectionTestResult } from '../../shared/api.ts';
+import {
+  ConfigUpdateSchema,
+  ConnectionTestRequestSchema,
+  ContextWindowsQuerySchema,
+  type ConfigResponse,
+  type ConnectionTestResult,
+  type ContextWindowsResponse,
+  type ContextWindowView,
+} from '../../shared/api.ts';
 import type { AppDeps } from '../app.ts';
 import { describeConfig } from '../config.ts';
+import { resolveContextWindow, type ContextWindow } from '../llm/context-window.ts';
+import { scrubSecret } from '../llm/failure.ts';
+import { ROLES } from '../llm/types.ts';
 import { detectSandbox } from '../proc/sandbox.ts';
 import { parseInput } from './validate.ts';
 
@@ -33,5 +45,31 @@ export function configRoutes(app: FastifyInstance, deps: AppDeps): void {
     const { role } = parseInput(ConnectionTestRequestSchema, request.body, 'body');
     const { ok, detail } = await deps.llm.probe(role);
     return { role, ok, detail };
+  });
+
+  // Asks the providers afresh each time (a few small GETs, at most ~5 s): a local server may
+  // have been restarted with another context since. The provider is asked even when a window is
+  // configured, so the page can show where the two disagree. Roles on one endpoint and model ask once.
+  app.get('/api/config/context-windows', async (request): Promise<ContextWindowsResponse> => {
+    const query = parseInput(ContextWindowsQuerySchema, request.query, 'query');
+    const config = deps.config.current;
+    const asked = new Map<string, Promise<ContextWindow>>();
+    const roles: ContextWindowsResponse['roles'] = {};
+    await Promise.all(
+      (query.role === undefined ? ROLES : [query.role]).map(async (role) => {
+        const endpoint = config.roles[role];
+        const same = endpoint === undefined ? role : JSON.stringify([endpoint.baseUrl, endpoint.apiKey, endpoint.model]);
+        let pending = asked.get(same);
+        if (pending === undefined) {
+          pending = resolveContextWindow(null, endpoint);
+          asked.set(same, pending);
+        }
+        const window = await pending;
+        const note = window.note === undefined ? null : endpoint === undefined ? window.note : scrubSecret(window.note, endpoint.apiKey);
+        const discovered: ContextWindowView = { tokens: window.tokens, source: window.source, note };
+        roles[role] = { configured: config.contextWindows[role], discovered };
+      }),
+    );
+    return { roles };
   });
 }

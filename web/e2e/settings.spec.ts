@@ -22,7 +22,7 @@ const setting = (page: Page, key: string) => page.locator(`[data-testid="setting
 test('the settings page shows each value with where it came from, and that the environment wins', async ({ page }) => {
   const bodies = recordApiBodies(page);
   await page.goto(`/#token=${E2E_TOKEN}`);
-  await page.getByRole('link', { name: 'Settings' }).click();
+  await page.getByRole('link', { name: 'Settings', exact: true }).click();
   const table = page.getByTestId('config-table');
   await expect(table).toBeVisible();
   const model = table.locator('[data-testid="config-row"][data-key="TILTH_WORKER_MODEL"]');
@@ -90,9 +90,10 @@ test.describe('on a server started without a provider', () => {
 
     const form = page.getByTestId('settings-form-provider');
     const baseUrl = setting(page, 'TILTH_BASE_URL').getByTestId('setting-input');
-    await form.locator('[data-testid="preset"][data-preset="OpenRouter"]').click();
+    const preset = setting(page, 'TILTH_BASE_URL').getByTestId('provider-preset');
+    await preset.selectOption({ label: 'OpenRouter' });
     await expect(baseUrl).toHaveValue('https://openrouter.ai/api/v1');
-    await form.locator('[data-testid="preset"][data-preset="Ollama"]').click();
+    await preset.selectOption({ label: 'Ollama' });
     await expect(baseUrl).toHaveValue('http://localhost:11434/v1');
     await baseUrl.fill(model.baseURL);
     await setting(page, 'TILTH_API_KEY').getByTestId('secret-input').fill(KEY);

@@ -5,6 +5,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import {
   ConfigResponseSchema,
+  ContextWindowsResponseSchema,
   EventsPageSchema,
   HealthSchema,
   SessionDetailSchema,
@@ -17,6 +18,8 @@ import { api } from './browser.ts';
 export const queryKeys = {
   health: ['health'] as const,
   config: ['config'] as const,
+  // Not under ['config']: a save sets the config's data directly, and asks the providers again.
+  contextWindows: ['context-windows'] as const,
   sessions: ['sessions'] as const,
   events: (sessionId: string, after: number, limit: number) => ['sessions', sessionId, 'events', { after, limit }] as const,
   // Not under ['sessions']: the list is invalidated on every `sessions-changed` frame and a prefix
@@ -38,6 +41,18 @@ export function configQuery() {
   return queryOptions({
     queryKey: queryKeys.config,
     queryFn: ({ signal }) => api.get('/api/config', ConfigResponseSchema, { signal }),
+  });
+}
+
+/**
+ * Each role's context window as configured and as its provider reports it. Asking the providers
+ * takes up to a few seconds, so it is not refetched on every focus; a save refreshes it.
+ */
+export function contextWindowsQuery() {
+  return queryOptions({
+    queryKey: queryKeys.contextWindows,
+    queryFn: ({ signal }) => api.get('/api/config/context-windows', ContextWindowsResponseSchema, { signal }),
+    staleTime: 60_000,
   });
 }
 

@@ -1,7 +1,8 @@
 import { useId, type ReactNode } from 'react';
 import type { ConfigEntry, ConfigSource } from '../../../shared/api.ts';
 import type { SecretChange } from '../../../shared/api.ts';
-import { overrideNote, PRESETS } from '../settings/settings-draft.ts';
+import { ProviderPresetPicker } from '../settings/provider-preset-picker.tsx';
+import { overrideNote } from '../settings/settings-draft.ts';
 
 export const SOURCE_NAMES: Record<ConfigSource, string> = {
   flag: 'flag',
@@ -54,7 +55,7 @@ function FieldShell({ entry, label, inputId, hint, children }: { entry: ConfigEn
   );
 }
 
-/** A plain value; `presets` adds the common OpenAI-compatible base URLs as one-click fills. */
+/** A plain value; `presets` adds the provider presets (a select filling the URL, and each one's requirements). */
 export function TextSetting(props: {
   entry: ConfigEntry;
   label: string;
@@ -71,24 +72,7 @@ export function TextSetting(props: {
   const { entry } = props;
   return (
     <FieldShell entry={entry} label={props.label} inputId={id} hint={props.hint ?? null}>
-      {props.presets === true && (
-        <div className="presets" role="group" aria-label={`${props.label}: common providers`}>
-          {PRESETS.map((preset) => (
-            <button
-              key={preset.name}
-              type="button"
-              className={`button button-secondary button-small${props.value === preset.baseUrl ? ' preset-chosen' : ''}`}
-              data-testid="preset"
-              data-preset={preset.name}
-              aria-pressed={props.value === preset.baseUrl}
-              onClick={() => props.onChange(preset.baseUrl)}
-              title={preset.baseUrl}
-            >
-              {preset.name}
-            </button>
-          ))}
-        </div>
-      )}
+      {props.presets === true && <ProviderPresetPicker fieldLabel={props.label} baseUrl={props.value !== '' ? props.value : (entry.value ?? '')} onPick={props.onChange} />}
       <input
         id={id}
         className={`input${props.numeric === true ? ' input-number' : ' mono'}`}

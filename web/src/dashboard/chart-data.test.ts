@@ -59,5 +59,26 @@ describe('pressureModel', () => {
     expect(model.byTask[1]).toEqual([null, null, null, null, null, 900, null]);
     expect(model.others).toEqual([null, null, 2000, null, 2000, null, 2000]);
     expect(model.seqs).toEqual([...model.seqs].sort((a, b) => a - b));
+    expect(model.window).toBeNull();
+  });
+
+  it("draws the worker's context window from the call that first reported it, carried forward, changes included", () => {
+    const summary = summaryOf(twoTaskRun());
+    const model0 = pressureModel(summary, ['T-001', 'T-002']);
+    const [first, , third, , fifth] = model0.seqs;
+    summary.timeline.windows = [
+      [first!, 'worker', 32_768],
+      [third!, 'evaluator', 128_000],
+      [fifth!, 'worker', 65_536],
+    ];
+    const model = pressureModel(summary, ['T-001', 'T-002']);
+    expect(model.window).toEqual([32_768, 32_768, 32_768, 32_768, 65_536, 65_536, 65_536]);
+  });
+
+  it('leaves the window unknown before the first call that reports one', () => {
+    const summary = summaryOf(twoTaskRun());
+    const seqs = pressureModel(summary, ['T-001', 'T-002']).seqs;
+    summary.timeline.windows = [[seqs[3]!, 'worker', 8_192]];
+    expect(pressureModel(summary, ['T-001', 'T-002']).window).toEqual([null, null, null, 8_192, 8_192, 8_192, 8_192]);
   });
 });

@@ -145,12 +145,21 @@ export interface PressureModel {
   byTask: (number | null)[][];
   /** Evaluator and learnings calls. */
   others: (number | null)[];
+  /**
+   * The worker's context window at each call (the last one a worker call reported, carried
+   * forward), or null while none is known; null altogether when no call reported one.
+   */
+  window: (number | null)[] | null;
 }
 
 /** Prompt tokens per model call: worker calls coloured by task, the other roles apart. */
 export function pressureModel(summary: Summary, lanes: readonly string[]): PressureModel {
   const laneOf = new Map(lanes.map((id, i) => [id, i]));
-  const { iterations, other_calls } = summary.timeline;
+  const { iterations, other_calls, windows } = summary.timeline;
+  const workerWindows = windows.filter((w) => w[1] === 'worker');
+  const window = workerWindows.length === 0 ? null : new Array<number | null>(iterations.length + other_calls.length).fill(null);
+  let w = 0;
+  let currentWindow: number | null = null;
   const total = iterations.length + other_calls.length;
   const x: number[] = new Array<number>(total);
   const seqs: number[] = new Array<number>(total);
@@ -172,6 +181,10 @@ export function pressureModel(summary: Summary, lanes: readonly string[]): Press
       others[k] = other[4];
       j++;
     }
+    if (window !== null) {
+      while (w < workerWindows.length && workerWindows[w]![0] <= seqs[k]!) currentWindow = workerWindows[w++]![2];
+      window[k] = currentWindow;
+    }
   }
-  return { x, seqs, byTask, others };
+  return { x, seqs, byTask, others, window };
 }

@@ -1,15 +1,18 @@
 /**
  * Context pressure: the prompt tokens of every model call, in order, coloured by task. A worker's
  * context grows with each iteration of a task and starts afresh with the next; evaluator and
- * learnings calls are grey dots. Drag to zoom, double-click to reset; click a call to see it.
+ * learnings calls are grey dots. When the calls report the worker's context window, it is a
+ * dashed red step line: how close the conversation came to it. Drag to zoom, double-click to
+ * reset; click a call to see it.
  */
 import { memo, useMemo, useRef, useState } from 'react';
-import type uPlot from 'uplot';
+import uPlot from 'uplot';
 import { taskColour, type PressureModel } from './chart-data.ts';
 import { formatCount, formatInt } from './figures.ts';
 import { useUplot } from './use-uplot.ts';
 
 const HEIGHT = 220;
+const WINDOW_COLOUR = '#c0392b';
 const CALL_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000];
 
 export const PressureChart = memo(function PressureChart(props: { model: PressureModel; lanes: readonly string[]; onJump: (seq: number) => void }) {
@@ -20,6 +23,7 @@ export const PressureChart = memo(function PressureChart(props: { model: Pressur
   jumpRef.current = props.onJump;
   const zoomedRef = useRef(false);
   const [hover, setHover] = useState<string | null>(null);
+  const hasWindow = model.window !== null;
 
   const make = (): Omit<uPlot.Options, 'width' | 'height'> => {
     let downX = 0;
@@ -34,6 +38,7 @@ export const PressureChart = memo(function PressureChart(props: { model: Pressur
         {},
         ...lanes.map((id, lane) => ({ label: id, stroke: taskColour(lane), width: 1.5, spanGaps: true, points: { size: 4, fill: taskColour(lane) } })),
         { label: 'evaluator & learnings', stroke: '#8d958f', width: 0, paths: () => null, points: { show: true, size: 5, fill: '#8d958f', stroke: '#8d958f' } },
+        ...(hasWindow ? [{ label: "worker's context window", stroke: WINDOW_COLOUR, width: 1.5, dash: [6, 4], spanGaps: true, paths: uPlot.paths.stepped!({ align: 1 }), points: { show: false } }] : []),
       ],
       legend: { show: false },
       cursor: { drag: { x: true, y: false, setScale: true }, points: { show: false } },
@@ -52,7 +57,9 @@ export const PressureChart = memo(function PressureChart(props: { model: Pressur
             const m = modelRef.current;
             const lane = m.byTask.findIndex((s) => s[idx] !== null);
             const tokens = lane === -1 ? m.others[idx] : m.byTask[lane]![idx];
-            setHover(`call ${idx + 1} · ${lane === -1 ? 'evaluator or learnings' : lanes[lane]} · ${(tokens === null || tokens === undefined ? '—' : formatInt(tokens))} prompt tokens · event #${m.seqs[idx]}`);
+            const window = m.window?.[idx];
+            const ofWindow = window === null || window === undefined ? '' : ` of a ${formatInt(window)}-token window`;
+            setHover(`call ${idx + 1} · ${lane === -1 ? 'evaluator or learnings' : lanes[lane]} · ${(tokens === null || tokens === undefined ? '—' : formatInt(tokens))} prompt tokens${ofWindow} · event #${m.seqs[idx]}`);
           },
         ],
         ready: [
@@ -70,11 +77,11 @@ export const PressureChart = memo(function PressureChart(props: { model: Pressur
     };
   };
 
-  const data = useMemo<uPlot.AlignedData>(() => [model.x, ...model.byTask, model.others], [model]);
-  const { container } = useUplot({ make, data, shape: lanes.join(','), height: HEIGHT, keepZoom: () => zoomedRef.current });
+  const data = useMemo<uPlot.AlignedData>(() => [model.x, ...model.byTask, model.others, ...(model.window === null ? [] : [model.window])], [model]);
+  const { container } = useUplot({ make, data, shape: `${lanes.join(',')}|${hasWindow ? 'window' : ''}`, height: HEIGHT, keepZoom: () => zoomedRef.current });
 
   return (
-    <section className="panel chart-panel" aria-label="Context pressure" data-testid="pressure-chart" data-calls={model.x.length}>
+    <section className="panel chart-panel" aria-label="Context pressure" data-testid="pressure-chart" data-calls={model.x.length} data-window={hasWindow}>
       <div className="chart-head">
         <h2>Context pressure</h2>
         <p className="muted small" aria-live="off">
@@ -96,6 +103,11 @@ export const PressureChart = memo(function PressureChart(props: { model: Pressur
         <li>
           <span className="legend-swatch legend-other" /> evaluator &amp; learnings
         </li>
+        {hasWindow && (
+          <li data-testid="pressure-window-legend">
+            <span className="legend-swatch legend-window" style={{ borderColor: WINDOW_COLOUR }} /> worker&rsquo;s context window
+          </li>
+        )}
       </ul>
     </section>
   );

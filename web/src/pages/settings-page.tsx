@@ -2,12 +2,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ConfigResponse, ConfigUpdate, ModelRole } from '../../../shared/api.ts';
 import { settings } from '../api/mutations.ts';
-import { configQuery, queryKeys } from '../api/queries.ts';
+import { configQuery, contextWindowsQuery, queryKeys } from '../api/queries.ts';
 import { ConfigTable } from '../components/config-table.tsx';
 import { ConnectionTests, type TestState } from '../components/connection-tests.tsx';
 import { ProviderBanner } from '../components/provider-banner.tsx';
 import { Loading, QueryError } from '../components/query-status.tsx';
-import { CapsSection, OverridesSection, ProviderSection, type SectionProps } from '../components/settings-sections.tsx';
+import { CapsSection, ModelFactsSection, OverridesSection, ProviderSection, type SectionProps } from '../components/settings-sections.tsx';
 import type { SaveState } from '../components/settings-form.tsx';
 import { backTarget, Link, useSearch, type Route } from '../router.tsx';
 import { EMPTY_DRAFT, isDirty, sectionUpdate, withoutSection, type SectionName, type SettingsDraft } from '../settings/settings-draft.ts';
@@ -57,6 +57,7 @@ function SettingsEditor({ config }: { config: ConfigResponse }) {
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<SettingsDraft>(EMPTY_DRAFT);
   const [tests, setTests] = useState<Partial<Record<ModelRole, TestState>>>({});
+  const windows = useQuery({ ...contextWindowsQuery(), enabled: config.provider_configured });
 
   const save = useMutation({
     mutationFn: (input: { section: SectionName; update: ConfigUpdate }) => settings.saveConfig(input.update),
@@ -64,6 +65,7 @@ function SettingsEditor({ config }: { config: ConfigResponse }) {
       queryClient.setQueryData(queryKeys.config, next);
       setDraft((d) => withoutSection(d, section));
       setTests({}); // they tested the endpoints as they were
+      void queryClient.invalidateQueries({ queryKey: queryKeys.contextWindows });
     },
   });
 
@@ -118,6 +120,7 @@ function SettingsEditor({ config }: { config: ConfigResponse }) {
         <ProviderSection {...sectionProps} />
         <ConnectionTests roles={config.roles} results={tests} unsaved={unsaved} onTest={(role) => void test(role)} />
         <OverridesSection {...sectionProps} />
+        <ModelFactsSection {...sectionProps} roles={config.roles} windows={windows} />
         <CapsSection {...sectionProps} />
       </div>
       <h2 className="settings-all-title">Everything Tilth reads</h2>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ConfigEntry } from '../../../shared/api.ts';
-import { EMPTY_DRAFT, fieldValue, isDirty, overrideNote, sectionUpdate, setSecret, setValue, withoutSection } from './settings-draft.ts';
+import { EDITABLE_CONFIG_KEYS, type ConfigEntry } from '../../../shared/api.ts';
+import { EMPTY_DRAFT, fieldValue, isDirty, overrideNote, SECTIONS, sectionUpdate, setSecret, setValue, withoutSection } from './settings-draft.ts';
 
 function entry(key: string, fields: Partial<ConfigEntry> = {}): ConfigEntry {
   return { key, value: null, source: 'default', secret: key.endsWith('_API_KEY'), description: '', editable: true, file_value: null, overridden: false, ...fields };
@@ -15,6 +15,11 @@ const ENTRIES: ConfigEntry[] = [
 ];
 
 describe('settings draft', () => {
+  it('puts every key the page may edit in exactly one section', () => {
+    const inSections = Object.values(SECTIONS).flat();
+    expect([...inSections].sort()).toEqual([...EDITABLE_CONFIG_KEYS].sort());
+  });
+
   it('shows the file value until the user types, never the value the environment sets', () => {
     expect(fieldValue(ENTRIES, EMPTY_DRAFT, 'TILTH_BASE_URL')).toBe('http://a/v1');
     expect(fieldValue(ENTRIES, EMPTY_DRAFT, 'TILTH_WORKER_MODEL')).toBe('');

@@ -28,6 +28,17 @@ export function isSecretKey(key: EditableConfigKey): key is SecretKey {
 export const SECTIONS = {
   provider: ['TILTH_BASE_URL', 'TILTH_API_KEY', 'TILTH_WORKER_MODEL', 'TILTH_EVALUATOR_MODEL', 'TILTH_PREP_MODEL'],
   overrides: ['TILTH_EVALUATOR_BASE_URL', 'TILTH_EVALUATOR_API_KEY', 'TILTH_PREP_BASE_URL', 'TILTH_PREP_API_KEY'],
+  models: [
+    'TILTH_WORKER_CONTEXT_WINDOW',
+    'TILTH_WORKER_PRICE_IN',
+    'TILTH_WORKER_PRICE_OUT',
+    'TILTH_EVALUATOR_CONTEXT_WINDOW',
+    'TILTH_EVALUATOR_PRICE_IN',
+    'TILTH_EVALUATOR_PRICE_OUT',
+    'TILTH_PREP_CONTEXT_WINDOW',
+    'TILTH_PREP_PRICE_IN',
+    'TILTH_PREP_PRICE_OUT',
+  ],
   caps: [
     'TILTH_MAX_ITERATIONS_PER_TASK',
     'TILTH_MAX_WALL_CLOCK_MINUTES',
@@ -41,15 +52,6 @@ export type SectionName = keyof typeof SECTIONS;
 
 /** The roles as the page names them; `prep` is the interviewer. */
 export const ROLE_LABELS: Record<ModelRole, string> = { worker: 'Worker', evaluator: 'Evaluator', prep: 'Interviewer' };
-
-/** Common OpenAI-compatible endpoints; the local ones ignore the key but the SDK needs one. */
-export const PRESETS: readonly { name: string; baseUrl: string; local: boolean }[] = [
-  { name: 'OpenRouter', baseUrl: 'https://openrouter.ai/api/v1', local: false },
-  { name: 'OpenAI', baseUrl: 'https://api.openai.com/v1', local: false },
-  { name: 'Ollama', baseUrl: 'http://localhost:11434/v1', local: true },
-  { name: 'LM Studio', baseUrl: 'http://localhost:1234/v1', local: true },
-  { name: 'vLLM', baseUrl: 'http://localhost:8000/v1', local: true },
-];
 
 export function entryFor(entries: readonly ConfigEntry[], key: string): ConfigEntry | undefined {
   return entries.find((e) => e.key === key);
