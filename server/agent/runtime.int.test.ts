@@ -80,7 +80,7 @@ describe('the agent runtime', () => {
     fake.enqueue('m', { content: 'a', usage: { prompt_tokens: 1_000_000, completion_tokens: 1_000_000 } }, { content: 'b', usage: { prompt_tokens: 10, completion_tokens: 10 } });
     const notices: string[] = [];
     const costs: (number | null)[] = [];
-    const priced = new Agent({ llm, role: 'worker', messages: [{ role: 'user', content: 'go' }], tools: [], price: { inPerMillion: 2, outPerMillion: 8 }, hooks: { onModelCall: (r) => costs.push(r.costUsd) } });
+    const priced = new Agent({ llm, role: 'worker', messages: [{ role: 'user', content: 'go' }], tools: [], price: { input_per_million: 2, output_per_million: 8 }, hooks: { onModelCall: (r) => costs.push(r.costUsd) } });
     await priced.turn();
     expect(costs).toEqual([10]);
     const set = new Set<string>();

@@ -7,12 +7,13 @@
  * or malformed tool calls. What a turn *means* stays with the caller: it gets the calls, checks
  * each with `check()`, runs what it owns and answers with `answer()`.
  */
-import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { ChatResult, ModelClient, RetryNotice } from '../llm/client.ts';
 import { assistantHistoryMessage, newToolCallId, reasoningText } from '../llm/reply.ts';
 import { abortableSleep } from '../llm/retry.ts';
 import type { Role } from '../llm/types.ts';
-import { estimateTokens } from './context.ts';
+import { estimateCostUsd, type Price } from '../../shared/price.ts';
+import { elideForWindow, estimateTokens, TruncationWatch, type Message } from './context.ts';
 import { endpointTag, messagesFor, type HistoryMessage } from './history.ts';
 import { parseTextToolCalls } from './text-tool-calls.ts';
 import { argsFit, checkArgs, type ArgsCheck, type ToolSpec } from './tools.ts';
@@ -41,7 +42,10 @@ export type CallInfo = {
   text_tool_calls?: number;
 };
 
-export type NoticeKind = 'usage_missing' | 'price_missing' | 'text_tool_calls' | 'content_filter';
+export type NoticeKind = 'usage_missing' | 'price_missing' | 'text_tool_calls' | 'content_filter' | 'truncation_suspected';
+
+/** Old tool output left out of the conversation to fit the window (the `context_elided` event). */
+export type Elision = { window_tokens: number; estimated_before: number; estimated_after: number; dropped_messages: number; dropped_chars: number };
 
 export interface AgentHooks {
   /** Before every model call; may throw to stop (the run's spend caps). */
@@ -52,9 +56,10 @@ export interface AgentHooks {
   onEmpty?(streak: number, result: ChatResult): void;
   /** Something to tell the user once per `notices` set (see AgentOptions.notices). */
   onNotice?(kind: NoticeKind, message: string): void;
+  onElided?(elision: Elision): void;
 }
 
-export type Price = { inPerMillion: number; outPerMillion: number };
+export type { Price };
 
 export interface AgentOptions {
   llm: ModelClient;
@@ -69,6 +74,11 @@ export interface AgentOptions {
   emptyBackoffMs?: (streak: number) => number;
   /** The role's context window in tokens, when known; recorded on each call. */
   contextWindow?: number | null;
+  /**
+   * Near the window, leave old tool output out of the conversation (the worker's long tasks).
+   * Without it, a request that does not fit stops the turn with ContextOverflowError.
+   */
+  elide?: boolean;
   /** Per-million-token prices, used when the provider reports no cost. */
   price?: Price | null;
   /** Whether a dollar cap is set (a missing price is then worth a notice). */
@@ -108,6 +118,7 @@ export class Agent {
   readonly messages: HistoryMessage[];
   readonly #o: AgentOptions;
   #emptyStreak = 0;
+  readonly #truncation = new TruncationWatch();
 
   constructor(options: AgentOptions) {
     this.#o = options;
@@ -131,9 +142,10 @@ export class Agent {
       signal?.throwIfAborted();
       hooks?.beforeCall?.();
       const tools = this.#o.tools.map((t) => t.schema);
+      const window = this.#o.contextWindow;
+      if (window && this.#o.elide) this.#elide(window, tools);
       const messages: ChatCompletionMessageParam[] = messagesFor(this.messages, tag);
       const promptEstimate = estimateTokens(messages, tools);
-      const window = this.#o.contextWindow;
       if (window && promptEstimate > window - replyReserve(window)) throw new ContextOverflowError(role, promptEstimate, window);
       const raw = await llm.chat(role, {
         messages,
@@ -158,6 +170,8 @@ export class Agent {
       };
       hooks?.onModelCall?.(result, info);
       this.#noticeOnce(raw, textCalls);
+      const truncated = this.#truncation.observe(promptEstimate, raw.usageReported ? raw.usage.prompt_tokens : null);
+      if (truncated.suspected) this.#say('truncation_suspected', truncated.message);
 
       if (result.health === 'empty') {
         this.#emptyStreak++;
@@ -208,19 +222,37 @@ export class Agent {
       usage = { prompt_tokens: promptEstimate, completion_tokens: completion, total_tokens: promptEstimate + completion };
     }
     const price = this.#o.price;
-    if (costUsd === null && price) costUsd = (usage.prompt_tokens * price.inPerMillion + usage.completion_tokens * price.outPerMillion) / 1_000_000;
+    if (costUsd === null && price) costUsd = estimateCostUsd(usage, price);
     return usage === result.usage && costUsd === result.costUsd ? result : { ...result, usage, costUsd };
   }
 
-  #noticeOnce(raw: ChatResult, textCalls: number): void {
+  /** Leaves old tool output out, in place, when the conversation nears the window. */
+  #elide(window: number, tools: ChatCompletionTool[]): void {
+    const result = elideForWindow(this.messages as unknown as Message[], { windowTokens: window, reserveTokens: replyReserve(window), tools });
+    if (result.dropped.messages === 0) return;
+    this.messages.splice(0, this.messages.length, ...(result.messages as unknown as HistoryMessage[]));
+    this.#o.hooks?.onElided?.({
+      window_tokens: window,
+      estimated_before: result.estimatedBefore,
+      estimated_after: result.estimatedAfter,
+      dropped_messages: result.dropped.messages,
+      dropped_chars: result.dropped.chars,
+    });
+  }
+
+  /** Tells the user something once per session (per role and kind). */
+  #say(kind: NoticeKind, message: string): void {
     const { hooks, notices, role } = this.#o;
     if (!hooks?.onNotice) return;
-    const say = (kind: NoticeKind, message: string) => {
-      const key = `${role}:${kind}`;
-      if (notices?.has(key)) return;
-      notices?.add(key);
-      hooks.onNotice!(kind, message);
-    };
+    const key = `${role}:${kind}`;
+    if (notices?.has(key)) return;
+    notices?.add(key);
+    hooks.onNotice(kind, message);
+  }
+
+  #noticeOnce(raw: ChatResult, textCalls: number): void {
+    const { role } = this.#o;
+    const say = (kind: NoticeKind, message: string) => this.#say(kind, message);
     if (!raw.usageReported) say('usage_missing', `the ${role} model's provider reports no token usage; token figures are estimated from characters`);
     if (raw.costUsd === null && !this.#o.price && this.#o.dollarCapSet) {
       say('price_missing', `the ${role} model's provider reports no cost, so the dollar cap cannot count it; set the ${role} role's prices per million tokens in Settings`);

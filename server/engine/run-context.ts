@@ -26,11 +26,11 @@ export interface RunDeps {
   bashTimeoutMs?: number;
   checkTimeoutMs?: number;
   now?: () => number;
-  /** Per role: the context window in tokens and the prices, when known (configured or discovered). */
-  budget?: Partial<Record<LlmRole, RoleBudget>>;
+  /** Per role: the configured context window in tokens (else discovered at run start). */
+  contextWindows?: Partial<Record<LlmRole, number | null>>;
+  /** Per role: prices per million tokens, for providers that report no cost. */
+  prices?: Partial<Record<LlmRole, Price | null>>;
 }
-
-export type RoleBudget = { contextWindow?: number | null; price?: Price | null };
 
 /** A session-level cap reached before a model call; the current task stays pending. */
 export class CapReached extends Error {
@@ -153,13 +153,14 @@ export class RunContext {
 
   /** Notice kinds said in this run: each once per role. */
   readonly notices = new Set<string>();
+  /** Context windows in effect for this run (configured or discovered at its start); null unknown. */
+  readonly windows: Partial<Record<'worker' | 'evaluator', number | null>> = {};
 
   /** What the agent runtime needs from the run for a role: window, price, the dollar cap, notices. */
   agentOptions(role: 'worker' | 'evaluator'): Pick<AgentOptions, 'contextWindow' | 'price' | 'dollarCapSet' | 'notices'> {
-    const budget = this.deps.budget?.[role];
     return {
-      contextWindow: budget?.contextWindow ?? null,
-      price: budget?.price ?? null,
+      contextWindow: this.windows[role] ?? null,
+      price: this.deps.prices?.[role] ?? null,
       dollarCapSet: this.deps.caps.max_dollars > 0,
       notices: this.notices,
     };

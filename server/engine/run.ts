@@ -135,6 +135,8 @@ export function createRunQueue(opts: {
       llm: opts.llm.pinned(),
       caps: config.caps,
       contextFiles: config.contextFiles,
+      contextWindows: config.contextWindows,
+      prices: config.prices,
       ...opts.tuning,
     };
   };
@@ -202,6 +204,10 @@ export async function runSession(job: JobContext, deps: RunDeps): Promise<void> 
     store.setStatus(id, 'running');
     run = new RunContext(job, deps, store.readCheckpoint(id), seedMeta, currentSummary(store, id));
     run.ref = ref;
+    for (const role of ['worker', 'evaluator'] as const) {
+      const window = await deps.llm.contextWindow(role, deps.contextWindows?.[role] ?? null, { signal: job.signal });
+      run.windows[role] = window.tokens;
+    }
     run.emit({
       type: 'session_start',
       data: {

@@ -116,6 +116,7 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
     tools: WORKER_TOOLS,
     signal,
     ...run.agentOptions('worker'),
+    elide: true,
     ...(deps.emptyBackoffMs ? { emptyBackoffMs: deps.emptyBackoffMs } : {}),
     hooks: {
       beforeCall: () => run.checkSpend(),
@@ -127,6 +128,7 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
           data: { ...base, streak, finish_reason: result.finishReason, prompt_tokens: result.usage.prompt_tokens, eval_tokens: result.usage.completion_tokens },
         }),
       onNotice: (kind, message) => run.notice('worker', kind, message, task.id),
+      onElided: (elision) => run.emit({ type: 'context_elided', data: { ...base, role: 'worker', ...elision } }),
     },
   });
   const fail = (reason: Exclude<TaskOutcome, { kind: 'done' }>['reason'], detail: string, extra: { streak?: number; nudges?: number; evaluator_calls?: number } = {}): TaskOutcome => {

@@ -20,7 +20,8 @@ import { removeStaleSessionLocks } from '../git/repo.ts';
 import { addCallToUsage, modelCallFields } from '../llm/call-record.ts';
 import type { ModelClient } from '../llm/client.ts';
 import { ProviderFailureError } from '../llm/errors.ts';
-import { Agent, answerCall, ContextOverflowError, type AgentCall, type AgentOptions } from '../agent/runtime.ts';
+import { Agent, answerCall, ContextOverflowError, type AgentCall } from '../agent/runtime.ts';
+import type { Price } from '../../shared/price.ts';
 import type { HistoryMessage } from '../agent/history.ts';
 import { retryFields } from '../agent/events.ts';
 import { loadPrompt } from '../prompts.ts';
@@ -39,8 +40,8 @@ export interface InterviewDeps {
   llm: ModelClient;
   /** Backoff between empty replies; injectable so tests do not wait. */
   emptyBackoffMs?: (attempt: number) => number;
-  /** The prep role's context window and prices, when known. */
-  agent?: Pick<AgentOptions, 'contextWindow' | 'price' | 'dollarCapSet'>;
+  /** The prep role's configured context window (else discovered) and prices, from the settings. */
+  model?: { contextWindow: number | null; price: Price | null };
 }
 
 export function readInterview(store: SessionStore, id: string): InterviewState | null {
@@ -160,6 +161,7 @@ async function interviewLoop(ctx: JobContext, deps: InterviewDeps, checkpoint: C
   const preset = checkpoint.checks_preset ?? 'custom';
   const base = { phase: 'interview' as const, trace_id: state.trace_id };
   let iterForEvents = state.iterations + 1;
+  const window = await deps.llm.contextWindow('prep', deps.model?.contextWindow ?? null, { signal });
   const agent = new Agent({
     llm: deps.llm,
     role: 'prep',
@@ -167,7 +169,8 @@ async function interviewLoop(ctx: JobContext, deps: InterviewDeps, checkpoint: C
     tools: interviewTools(TEST_FILE_PATTERNS[preset].describe),
     signal,
     ...(deps.emptyBackoffMs ? { emptyBackoffMs: deps.emptyBackoffMs } : {}),
-    ...(deps.agent ?? {}),
+    contextWindow: window.tokens,
+    price: deps.model?.price ?? null,
     hooks: {
       onModelCall: (result, info) => {
         const usage = store.updateCheckpoint(id, (cp) => ({ interview_usage: addCallToUsage(cp.interview_usage, result) })).interview_usage;

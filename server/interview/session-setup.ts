@@ -12,6 +12,7 @@ import { addWorktree, inspectWorkspace, removeWorktree, type WorkspaceInfo } fro
 import type { ModelClient } from '../llm/client.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import { runInterview, type InterviewDeps } from './engine.ts';
+import type { LiveConfig } from '../live-config.ts';
 import { detectPreset } from './presets.ts';
 import { checkInterviewProvider } from './provider-check.ts';
 
@@ -25,6 +26,8 @@ export interface SeedingDeps {
   /** The model client for one session (the demo's scripted model for a demo session), else `llm`. */
   llmFor?: (id: string) => ModelClient;
   interview?: Omit<InterviewDeps, 'llm'>;
+  /** The settings in force: the prep role's context window and price are read at each job start. */
+  config?: LiveConfig;
 }
 
 export function openSessionsFor(store: SessionStore, repoRoot: string): SessionListItem[] {
@@ -39,7 +42,9 @@ export async function checkWorkspace(store: SessionStore, path: string): Promise
 
 /** Starts (or continues) the interview; after a job still winding down, if there is one. */
 export function startInterviewJob(deps: SeedingDeps, id: string): void {
-  deps.jobs.startAfter('interview', id, (ctx) => runInterview(ctx, { llm: deps.llmFor?.(id) ?? deps.llm, ...deps.interview }));
+  const current = deps.config?.current;
+  const model = current ? { contextWindow: current.contextWindows.prep, price: current.prices.prep } : undefined;
+  deps.jobs.startAfter('interview', id, (ctx) => runInterview(ctx, { llm: deps.llmFor?.(id) ?? deps.llm, ...(model ? { model } : {}), ...deps.interview }));
 }
 
 export async function createSession(

@@ -40,12 +40,15 @@ import {
 } from './failure.ts';
 import { ZERO_USAGE, addUsage, normaliseCompletion, type NormalisedReply } from './reply.ts';
 import { PROBE_TIMEOUT_MS, probeEndpoint, type ProbeResult } from './probe.ts';
+import { resolveContextWindow, type ContextWindow } from './context-window.ts';
 import { DEFAULT_RETRY_POLICY, abortableSleep, backoffDelay, type RetryPolicy, type Sleep } from './retry.ts';
 import { ROLES, type AssistantMessage, type CallUsage, type ReplyHealth, type Role, type RoleEndpoint, type RoleEndpoints } from './types.ts';
 
 export { displayUrl } from './failure.ts';
 
 export const DEFAULT_TIMEOUT_MS = 600_000;
+/** How long a discovered context window is trusted before the provider is asked again. */
+const WINDOW_CACHE_MS = 60_000;
 /** The wait before the one retry a refused connection gets: a server still starting, or nothing at all. */
 export const UNREACHABLE_RETRY_DELAY_MS = 1_000;
 
@@ -151,6 +154,7 @@ export class ModelClient {
   readonly #sleep: Sleep;
   readonly #random: () => number;
   #usage = new Map<Role, Usage>();
+  #windows = new Map<string, { window: Promise<ContextWindow>; until: number }>();
   readonly #options: ModelClientOptions;
 
   constructor(options: ModelClientOptions) {
@@ -197,6 +201,7 @@ export class ModelClient {
     copy.#endpoints = { ...this.#endpoints };
     copy.#sdk = this.#sdk;
     copy.#usage = this.#usage;
+    copy.#windows = this.#windows;
     return copy;
   }
 
@@ -208,6 +213,21 @@ export class ModelClient {
     const endpoint = this.#endpoints[role];
     if (!endpoint) return { ok: false, detail: new ProviderNotConfiguredError(role).message };
     return probeEndpoint(this.#sdkFor(endpoint), endpoint, { timeoutMs: options.timeoutMs ?? PROBE_TIMEOUT_MS, signal: options.signal });
+  }
+
+  /**
+   * The role's context window: the configured figure, else what its provider tells (discovered
+   * once a minute at most per endpoint and model; never throws — unknown is `tokens: null`).
+   */
+  async contextWindow(role: Role, configured: number | null, options: { signal?: AbortSignal } = {}): Promise<ContextWindow> {
+    const endpoint = this.#endpoints[role];
+    if (configured !== null || !endpoint) return resolveContextWindow(configured, endpoint);
+    const key = `${sdkKey(endpoint)}\u0000${endpoint.model}`;
+    const cached = this.#windows.get(key);
+    if (cached && cached.until > Date.now()) return cached.window;
+    const window = resolveContextWindow(null, endpoint, options.signal ? { signal: options.signal } : {});
+    this.#windows.set(key, { window, until: Date.now() + WINDOW_CACHE_MS });
+    return window;
   }
 
   isConfigured(role: Role): boolean {

@@ -34,6 +34,7 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
     jobs: deps.jobs,
     llm: deps.llm,
     llmFor: (id) => deps.demo?.clientFor(id) ?? deps.llm,
+    config: deps.config,
     ...(deps.interview ? { interview: deps.interview } : {}),
   };
 
