@@ -8,7 +8,7 @@
  *
  * Everything a shape checks is derived from the request alone (ids and thought signatures are
  * hashes of what the conversation holds), so the replay keeps no state per conversation except
- * "has this exact request been seen before", which is how transient faults pass on a retry.
+ * "has the conversation been at this point before", which is how transient faults pass on a retry.
  */
 import { createHash } from 'node:crypto';
 
@@ -31,7 +31,10 @@ export type ShapeContext = {
   model: string;
   messages: Json[];
   tools: unknown[];
-  /** The first time this exact request (model and messages) arrives; its retry is not. */
+  /**
+   * The first time the conversation reaches this point (its opening and tool results so far);
+   * a retry of the step is not, with or without a nudge appended.
+   */
   firstSight: boolean;
   /** Tool calls already made in the conversation (Kimi numbers its ids over all of them). */
   priorCalls: number;
@@ -559,6 +562,7 @@ const llamacppNoJinja: ProviderShape = {
   sources: ['https://github.com/defilantech/LLMKube/issues/126', 'https://github.com/containers/ramalama/issues/988'],
   expected: 'stop',
   stopNames: /--jinja/,
+  objectArgumentsOk: true,
   refuse: (message, status) => llamacppError(message, status ?? 400, 'invalid_request_error'),
   answer: (ctx) => (hasTools(ctx) ? llamacppError('tools param requires --jinja flag', 500, 'server_error') : llamacppObjectArgs.answer(ctx)),
 };
@@ -570,6 +574,7 @@ const llamacppContextExceeded: ProviderShape = {
   sources: ['https://github.com/ggml-org/llama.cpp/pull/15780', 'https://github.com/llmmllab/llmmllab-api/issues/69'],
   expected: 'stop',
   stopNames: /context size/,
+  objectArgumentsOk: true,
   refuse: (message, status) => llamacppError(message, status ?? 400, 'invalid_request_error'),
   answer(ctx) {
     if (ctx.promptTokens <= 4096) return llamacppObjectArgs.answer(ctx);

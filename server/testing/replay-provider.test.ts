@@ -172,7 +172,8 @@ describe('replay provider', () => {
   });
 
   it('fails transient shapes on the first sight of a request only, so a retry passes', async () => {
-    const messages = [...OPENING, { role: 'user', content: `transient ${Date.now()}` }];
+    // A conversation of its own: the replay knows transient faults by where a conversation is.
+    const messages = [OPENING[0]!, { role: 'user', content: `Todos should be able to carry a due date (${Date.now()}).` }];
     for (const [name, status] of [['groq-tool-use-failed', 400], ['openrouter-upstream-429', 429], ['openrouter-error-200', 200]] as const) {
       const once = await chat(name, messages);
       expect(once.status, name).toBe(status);

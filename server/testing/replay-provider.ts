@@ -34,6 +34,8 @@ export type ReplayRecord = {
   seq: number;
   model: string;
   status: number;
+  /** The prompt's estimated size in tokens (four characters a token). */
+  promptTokens: number;
   /** What a non-200 answer said, cut short; null for a completion. */
   refusal: string | null;
 };
@@ -131,7 +133,7 @@ export class ReplayProvider {
     const seq = (this.#calls.get(shape.name) ?? 0) + 1;
     this.#calls.set(shape.name, seq);
     const answer = this.#answer(shape, request, seq);
-    this.#records.push({ seq, model: shape.name, status: answer.status, refusal: answer.status !== 200 || (isRecord(answer.json) && 'error' in answer.json) ? refusalText(answer) : null });
+    this.#records.push({ seq, model: shape.name, status: answer.status, promptTokens: promptTokens(request), refusal: answer.status !== 200 || (isRecord(answer.json) && 'error' in answer.json) ? refusalText(answer) : null });
     send(res, answer);
   }
 
@@ -139,7 +141,7 @@ export class ReplayProvider {
     if (seq > this.maxCalls) return shape.refuse(`replay provider: model ${shape.name} passed its cap of ${this.maxCalls} calls; the client is looping`, 429);
     if (request.stream === true) return shape.refuse('replay provider: streaming is not replayed; send stream: false');
     const messages = request.messages.filter(isRecord);
-    const seenKey = createHash('sha256').update(`${shape.name}\u0000${JSON.stringify(request.messages)}`).digest('hex');
+    const seenKey = progressKey(shape.name, messages);
     const firstSight = !this.#seen.has(seenKey);
     this.#seen.add(seenKey);
     let reply: CanonicalReply | null = null;
@@ -149,7 +151,7 @@ export class ReplayProvider {
       tools: request.tools ?? [],
       firstSight,
       priorCalls: messages.reduce((n, m) => n + (m.role === 'assistant' && Array.isArray(m.tool_calls) ? m.tool_calls.length : 0), 0),
-      promptTokens: Math.ceil(JSON.stringify({ messages: request.messages, tools: request.tools ?? [] }).length / 4),
+      promptTokens: promptTokens(request),
       seq,
       reply: () => (reply ??= canonicalReply(request)),
     };
@@ -159,6 +161,21 @@ export class ReplayProvider {
 
 export function startReplayProvider(options: ReplayOptions = {}): Promise<ReplayProvider> {
   return ReplayProvider.start(options);
+}
+
+/**
+ * Where a conversation is: its opening (system and first user message) and every tool result so
+ * far. A retry of a step has the same key whether or not the client appended a nudge or kept the
+ * failed turn, so a transient fault passes on the next try as it would at the real provider.
+ */
+function progressKey(model: string, messages: Json[]): string {
+  const opening = messages.filter((m) => m.role === 'system').slice(0, 1).concat(messages.filter((m) => m.role === 'user').slice(0, 1));
+  const results = messages.filter((m) => m.role === 'tool').map((m) => [m.tool_call_id, m.content]);
+  return createHash('sha256').update(JSON.stringify([model, opening.map((m) => m.content), results])).digest('hex');
+}
+
+function promptTokens(request: ChatRequest): number {
+  return Math.ceil(JSON.stringify({ messages: request.messages, tools: request.tools ?? [] }).length / 4);
 }
 
 function send(res: http.ServerResponse, answer: WireAnswer): void {
