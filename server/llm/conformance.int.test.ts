@@ -38,6 +38,7 @@ const KNOWN_FAILING_TODAY = new Map<string, string>([
   ['vllm-qwen3-xml', 'a <function=…><parameter=…> block in the text is not parsed'],
   ['llama-function-text', 'a <function=name>{…}</function> block in the text is not parsed'],
   ['llamacpp-object-args', 'object arguments are not normalised: the interview repeats its look at the code until its turn cap'],
+  ['openrouter-upstream-400', 'only "Provider returned error" is shown; the reason in metadata.raw is not'],
   ['gemini-2.5-flash', 'empty tool call ids are echoed as they came (and the array error body is not read)'],
   ['groq-tool-use-failed', 'the 400 tool_use_failed is not retried'],
   ['azure-content-filter', 'a filtered reply is reported as "empty replies", not as the content filter'],
@@ -51,7 +52,7 @@ const ONE_TASK = ['A due date', 'Know what is late.', 'No, data only for now'] a
 /** The one-task journey makes about twenty model calls; a stuck session makes far more. */
 const MAX_MODEL_CALLS = 120;
 /** How long a session may take to reach an end. */
-const DRIVE_MS = 75_000;
+const DRIVE_MS = 120_000;
 
 const post = { ...auth, origin: 'http://localhost' };
 

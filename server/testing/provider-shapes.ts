@@ -58,7 +58,7 @@ export type ProviderShape = {
   stopNames?: RegExp;
   /** Nothing listens: the test points the session at a closed port and the replay never sees it. */
   unreachable?: true;
-  /** llama.cpp and Ollama take object arguments in the history; strict providers want JSON text. */
+  /** llama.cpp takes object arguments in the history; strict providers want JSON text. */
   objectArgumentsOk?: true;
   /** Mistral's schema has `type` optional on tool calls. */
   typeOptional?: true;
@@ -397,7 +397,6 @@ const ollamaQwen3: ProviderShape = {
   special: 'reasoning in a field named "reasoning"; system_fingerprint fp_ollama',
   sources: ['https://github.com/anomalyco/opencode/issues/46061', 'https://github.com/ollama/ollama/issues/6027'],
   expected: 'all_done',
-  objectArgumentsOk: true,
   refuse: (message, status) => openaiError(message, status, 'api_error'),
   answer: (ctx) => completion(ctx, openaiMessage(ctx.reply(), ollamaIds, { content: ctx.reply().calls.length > 0 ? '' : (ctx.reply().text ?? ''), reasoning: thinking(ctx.reply()) }), finishOf(ctx.reply()), { extra: { system_fingerprint: 'fp_ollama' } }),
 };
@@ -410,7 +409,6 @@ function textTools(name: string, provider: string, special: string, write: (call
     special,
     sources,
     expected: 'all_done',
-    objectArgumentsOk: true,
     refuse: (message, status) => openaiError(message, status),
     answer(ctx) {
       const reply = ctx.reply();
@@ -438,7 +436,6 @@ const ollamaSmallContext: ProviderShape = {
   sources: ['https://github.com/ralphgrewe/TradingAgents/issues/168', 'https://github.com/NousResearch/hermes-agent/issues/43900', 'https://github.com/open-webui/docs/pull/1393'],
   expected: 'stop',
   stopNames: /context|window|truncat|num_ctx|4096/i,
-  objectArgumentsOk: true,
   refuse: (message, status) => openaiError(message, status, 'api_error'),
   answer(ctx) {
     if (ctx.promptTokens <= OLLAMA_WINDOW) return ollamaQwen3.answer(ctx);
@@ -660,6 +657,18 @@ const openrouterUpstream429: ProviderShape = {
     ctx.firstSight
       ? openRouterWrapped(429, 'z-ai/glm-5.3-flash is temporarily rate-limited upstream. Please retry shortly, or add your own key to accumulate your rate limits.', 'BaseTen')
       : openaiBaseline.answer(ctx),
+};
+
+const openrouterUpstream400: ProviderShape = {
+  name: 'openrouter-upstream-400',
+  provider: 'OpenRouter (upstream refusal)',
+  special: '400 "Provider returned error": the reason (Anthropic\'s "prompt is too long") only in metadata.raw, as JSON text',
+  sources: ['https://github.com/diegosouzapw/OmniRoute/issues/3044', 'https://github.com/prism-php/prism/pull/813', 'https://github.com/RooCodeInc/Roo-Code/pull/10073'],
+  expected: 'stop',
+  stopNames: /prompt is too long/,
+  refuse: (message, status) => ({ status: status ?? 400, json: { error: { message, code: status ?? 400 } } }),
+  answer: () =>
+    openRouterWrapped(400, JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 208764 tokens > 200000 maximum' } }), 'Anthropic'),
 };
 
 const openrouterNoToolEndpoints: ProviderShape = {
@@ -917,6 +926,7 @@ export const PROVIDER_SHAPES: readonly ProviderShape[] = [
   openrouterGemini3,
   openrouterError200,
   openrouterUpstream429,
+  openrouterUpstream400,
   openrouterNoToolEndpoints,
   gemini25,
   gemini3,
