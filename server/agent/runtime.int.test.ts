@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ModelClient, type RetryNotice } from '../llm/client.ts';
 import { startFakeModel, type FakeModel } from '../testing/fake-model.ts';
 import type { HistoryMessage } from './history.ts';
-import { Agent, TEXT_RESULTS_HEADER, type CallInfo } from './runtime.ts';
+import { Agent, TEXT_RESULTS_HEADER, textResults, type CallInfo } from './runtime.ts';
 import { defineTool } from './tools.ts';
 
 const GLOB = defineTool('glob', 'List files.', z.object({ pattern: z.string().min(1) }));
@@ -44,7 +44,8 @@ describe('the agent runtime', () => {
     expect(calls[0]).toMatchObject({ text_tool_calls: 2 });
     for (const c of turn.calls) a.answer(c, `ran ${c.name}`);
     expect(messages.at(-2)).not.toHaveProperty('tool_calls');
-    expect(messages.at(-1)).toEqual({ role: 'user', content: `${TEXT_RESULTS_HEADER}\n\n### glob\nran glob\n\n### echo\nran echo` });
+    expect(messages.at(-1)).toEqual({ role: 'user', content: `${TEXT_RESULTS_HEADER}\n\n### Result 1: glob\nran glob\n\n### Result 2: echo\nran echo` });
+    expect(textResults(messages.at(-1)!.content as string)).toEqual(['ran glob', 'ran echo']);
   });
 
   it('checks arguments against the declared schema and says what is wrong', async () => {

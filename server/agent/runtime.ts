@@ -75,6 +75,12 @@ export interface AgentOptions {
   /** The role's context window in tokens, when known; recorded on each call. */
   contextWindow?: number | null;
   /**
+   * The window is a default Tilth assumes, not one the server reported (Ollama before the model
+   * is loaded): nothing is refused before the call, but a reply whose prompt count shows the
+   * provider cut the request to that window stops the turn with ContextOverflowError.
+   */
+  windowAssumed?: boolean;
+  /**
    * Near the window, leave old tool output out of the conversation (the worker's long tasks).
    * Without it, a request that does not fit stops the turn with ContextOverflowError.
    */
@@ -102,9 +108,13 @@ export class ContextOverflowError extends Error {
     readonly role: Role,
     readonly estimated: number,
     readonly windowTokens: number,
+    /** Set when the provider took the request and cut it: the prompt tokens it counted. */
+    readonly reported?: number,
   ) {
     super(
-      `the ${role} model's next request is about ${estimated} tokens, more than its context window of ${windowTokens} tokens leaves room for (${windowTokens - replyReserve(windowTokens)} with ${replyReserve(windowTokens)} kept for the reply). ${RAISE_WINDOW_FIX}`,
+      reported === undefined
+        ? `the ${role} model's next request is about ${estimated} tokens, more than its context window of ${windowTokens} tokens leaves room for (${windowTokens - replyReserve(windowTokens)} with ${replyReserve(windowTokens)} kept for the reply). ${RAISE_WINDOW_FIX}`
+        : `the ${role} model's provider counted ${reported} prompt tokens for a request of about ${estimated}: it silently cut the conversation to its context window (${windowTokens} tokens), so the model no longer saw its instructions. ${RAISE_WINDOW_FIX}`,
     );
     this.name = 'ContextOverflowError';
   }
@@ -146,7 +156,7 @@ export class Agent {
       if (window && this.#o.elide) this.#elide(window, tools);
       const messages: ChatCompletionMessageParam[] = messagesFor(this.messages, tag);
       const promptEstimate = estimateTokens(messages, tools);
-      if (window && promptEstimate > window - replyReserve(window)) throw new ContextOverflowError(role, promptEstimate, window);
+      if (window && !this.#o.windowAssumed && promptEstimate > window - replyReserve(window)) throw new ContextOverflowError(role, promptEstimate, window);
       const raw = await llm.chat(role, {
         messages,
         ...(tools.length > 0 ? { tools } : {}),
@@ -169,6 +179,11 @@ export class Agent {
         ...(textCalls > 0 ? { text_tool_calls: textCalls } : {}),
       };
       hooks?.onModelCall?.(result, info);
+      // A provider that cut the prompt to the window it runs with, without an error (Ollama):
+      // whatever the model answered, it answered without its instructions.
+      if (window && this.#o.windowAssumed && raw.usageReported && promptEstimate > window && raw.usage.prompt_tokens <= window) {
+        throw new ContextOverflowError(role, promptEstimate, window, raw.usage.prompt_tokens);
+      }
       this.#noticeOnce(raw, textCalls);
       const truncated = this.#truncation.observe(promptEstimate, raw.usageReported ? raw.usage.prompt_tokens : null);
       if (truncated.suspected) this.#say('truncation_suspected', truncated.message);
@@ -299,11 +314,25 @@ export function answerCall(messages: HistoryMessage[], call: Pick<AgentCall, 'id
     messages.push({ role: 'tool', tool_call_id: call.id, content });
     return;
   }
-  const section = `### ${call.name}\n${content}`;
   const last = messages[messages.length - 1];
   if (last && last.role === 'user' && typeof last.content === 'string' && last.content.startsWith(TEXT_RESULTS_HEADER)) {
-    last.content = `${last.content}\n\n${section}`;
+    const k = last.content.match(TEXT_RESULT_HEADING)?.length ?? 0;
+    last.content = `${last.content}\n\n${textResultSection(k + 1, call.name, content)}`;
   } else {
-    messages.push({ role: 'user', content: `${TEXT_RESULTS_HEADER}\n\n${section}` });
+    messages.push({ role: 'user', content: `${TEXT_RESULTS_HEADER}\n\n${textResultSection(1, call.name, content)}` });
   }
+}
+
+/** Heads each result in the results message: `### Result 2: read_file`. */
+export const TEXT_RESULT_HEADING = /^### Result (\d+): ([\w.-]+)$/gm;
+
+function textResultSection(k: number, name: string, content: string): string {
+  return `### Result ${k}: ${name}\n${content}`;
+}
+
+/** The results in a results message, in call order (for readers of the conversation). */
+export function textResults(message: string): string[] {
+  if (!message.startsWith(TEXT_RESULTS_HEADER)) return [];
+  const parts = message.split(/^### Result \d+: [\w.-]+\n/m);
+  return parts.slice(1).map((p) => p.replace(/\n\n$/, ''));
 }

@@ -22,6 +22,8 @@ describe('tool calls written as text', () => {
     expect(parseTextToolCalls('<function=read_file>{"path": "src/a.ts"}</function>', TOOLS)).toEqual([{ name: 'read_file', arguments: '{"path":"src/a.ts"}' }]);
     const xml = '<tool_call>\n<function=read_file>\n<parameter=path>\nsrc/a.ts\n</parameter>\n</function>\n</tool_call>';
     expect(parseTextToolCalls(xml, TOOLS)).toEqual([{ name: 'read_file', arguments: '{"path":"src/a.ts"}' }]);
+    const list = '<function=glob>\n<parameter=pattern>\n*.md\n</parameter>\n<parameter=options>\n["a", "b"]\n</parameter>\n</function>';
+    expect(parseTextToolCalls(list, TOOLS)).toEqual([{ name: 'glob', arguments: '{"pattern":"*.md","options":["a","b"]}' }]);
   });
 
   it('reads Mistral [TOOL_CALLS] in both spellings', () => {

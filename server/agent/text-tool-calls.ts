@@ -36,8 +36,10 @@ export function parseTextToolCalls(text: string, offered: readonly string[], arg
       found.push({ name, arguments: JSON.stringify(json) });
       continue;
     }
-    const params: Record<string, string> = {};
-    for (const p of body.matchAll(/<parameter=([\w.-]+)>\n?([\s\S]*?)\n?<\/parameter>/g)) params[p[1]!] = p[2]!;
+    // Values are text; a list or an object is written as JSON (the Qwen3-Coder parser converts
+    // by the tool's schema; lists and objects are the cases a string never fits).
+    const params: Record<string, unknown> = {};
+    for (const p of body.matchAll(/<parameter=([\w.-]+)>\n?([\s\S]*?)\n?<\/parameter>/g)) params[p[1]!] = parseJson(p[2]!) ?? p[2]!;
     found.push({ name, arguments: JSON.stringify(params) });
   }
   if (found.length > 0) return found;

@@ -16,6 +16,8 @@
  * the criteria are met.
  */
 import { z } from 'zod';
+import { textResults } from '../agent/runtime.ts';
+import { parseTextToolCalls } from '../agent/text-tool-calls.ts';
 import { CHECKS_FAILED_PREFIX, REJECT_FEEDBACK_HEAD } from '../engine/case.ts';
 import { EVALUATOR_LEDGER_HEADER } from '../engine/evaluator.ts';
 import { WORKER_LEDGER_HEADER } from '../engine/worker-prompt.ts';
@@ -102,15 +104,24 @@ function parseArgs(raw: string): Record<string, unknown> {
   }
 }
 
-function readConversation(messages: unknown[]): Conversation {
+/**
+ * The steps so far. A model whose server did not parse its tool calls wrote them as text; Tilth
+ * answered those in one user message after the turn (agent/runtime.ts), which is read here too.
+ */
+function readConversation(messages: unknown[], tools: readonly string[]): Conversation {
   const parsed = messages.map((m) => MessageSchema.safeParse(m)).flatMap((r) => (r.success ? [r.data] : []));
   const results = new Map<string, string>();
   for (const m of parsed) if (m.role === 'tool' && m.tool_call_id !== undefined) results.set(m.tool_call_id, textOf(m.content));
   const steps: Step[] = [];
-  for (const m of parsed) {
-    if (m.role !== 'assistant') continue;
+  parsed.forEach((m, i) => {
+    if (m.role !== 'assistant') return;
     for (const c of m.tool_calls ?? []) steps.push({ name: c.function.name, args: parseArgs(c.function.arguments), result: results.get(c.id) ?? null });
-  }
+    if ((m.tool_calls ?? []).length > 0) return;
+    const written = parseTextToolCalls(textOf(m.content), tools);
+    const next = parsed[i + 1];
+    const answered = next?.role === 'user' ? textResults(textOf(next.content)) : [];
+    written.forEach((c, k) => steps.push({ name: c.name, args: parseArgs(c.arguments), result: answered[k] ?? null }));
+  });
   return { prompt: textOf(parsed.find((m) => m.role === 'user')?.content), steps };
 }
 
@@ -135,7 +146,7 @@ export function demoReply(request: ChatRequest): ScriptedReplyInput {
     const parsed = ToolSchema.safeParse(t);
     return parsed.success ? [parsed.data.function.name] : [];
   }));
-  const talk = readConversation(request.messages);
+  const talk = readConversation(request.messages, [...tools]);
   const reply = tools.has('submit_verdict')
     ? evaluatorReply(talk)
     : tools.has('submit_case')

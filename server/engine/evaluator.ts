@@ -145,7 +145,7 @@ export type Evaluation = {
 export async function evaluate(
   llm: ModelClient,
   input: EvaluationInput,
-  options: { signal?: AbortSignal; events?: EvaluatorEvents; agent?: Pick<AgentOptions, 'contextWindow' | 'price' | 'dollarCapSet' | 'notices'> } = {},
+  options: { signal?: AbortSignal; events?: EvaluatorEvents; agent?: Pick<AgentOptions, 'contextWindow' | 'windowAssumed' | 'price' | 'dollarCapSet' | 'notices'> } = {},
 ): Promise<Evaluation> {
   const prompt = evaluatorUserPrompt(input);
   const events = options.events;

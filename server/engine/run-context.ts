@@ -155,11 +155,14 @@ export class RunContext {
   readonly notices = new Set<string>();
   /** Context windows in effect for this run (configured or discovered at its start); null unknown. */
   readonly windows: Partial<Record<'worker' | 'evaluator', number | null>> = {};
+  /** Roles whose window is a default Tilth assumes rather than one the server reported. */
+  readonly windowsAssumed = new Set<'worker' | 'evaluator'>();
 
   /** What the agent runtime needs from the run for a role: window, price, the dollar cap, notices. */
-  agentOptions(role: 'worker' | 'evaluator'): Pick<AgentOptions, 'contextWindow' | 'price' | 'dollarCapSet' | 'notices'> {
+  agentOptions(role: 'worker' | 'evaluator'): Pick<AgentOptions, 'contextWindow' | 'windowAssumed' | 'price' | 'dollarCapSet' | 'notices'> {
     return {
       contextWindow: this.windows[role] ?? null,
+      windowAssumed: this.windowsAssumed.has(role),
       price: this.deps.prices?.[role] ?? null,
       dollarCapSet: this.deps.caps.max_dollars > 0,
       notices: this.notices,

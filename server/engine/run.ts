@@ -207,6 +207,7 @@ export async function runSession(job: JobContext, deps: RunDeps): Promise<void> 
     for (const role of ['worker', 'evaluator'] as const) {
       const window = await deps.llm.contextWindow(role, deps.contextWindows?.[role] ?? null, { signal: job.signal });
       run.windows[role] = window.tokens;
+      if (window.assumed) run.windowsAssumed.add(role);
     }
     run.emit({
       type: 'session_start',

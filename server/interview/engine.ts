@@ -170,6 +170,7 @@ async function interviewLoop(ctx: JobContext, deps: InterviewDeps, checkpoint: C
     signal,
     ...(deps.emptyBackoffMs ? { emptyBackoffMs: deps.emptyBackoffMs } : {}),
     contextWindow: window.tokens,
+    ...(window.assumed ? { windowAssumed: true } : {}),
     price: deps.model?.price ?? null,
     hooks: {
       onModelCall: (result, info) => {

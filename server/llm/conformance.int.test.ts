@@ -8,9 +8,8 @@
  * sentence that names the problem — never a TypeError, a zod dump, a page of HTML, or a loop.
  *
  * The journey is the one-task story (a due date, data only): T-001 with a failing check, its fix,
- * one evaluator reject and the accept. Shapes listed in KNOWN_FAILING_TODAY run as `it.fails`:
- * the runtime that normalises them is being built; remove a name from the list when its shape
- * passes (the suite says so, because `it.fails` then fails).
+ * one evaluator reject and the accept. Every shape must pass: `all_done` where the runtime can
+ * normalise it, otherwise a stop whose sentence names the problem.
  */
 import net from 'node:net';
 import { afterAll, beforeAll, describe, it } from 'vitest';
@@ -20,31 +19,6 @@ import { makeExampleRepo } from '../testing/example-repo.ts';
 import { PROVIDER_SHAPES, startReplayProvider, type ProviderShape, type ReplayProvider } from '../testing/replay-provider.ts';
 import { auth, makeTestApp, type TestApp } from '../testing/test-app.ts';
 
-/**
- * Shapes that do not pass against today's runtime, with why. Each line goes when the runtime
- * learns that shape (docs/provider-shapes.md says what it must do).
- */
-const KNOWN_FAILING_TODAY = new Map<string, string>([
-  ['deepseek-reasoner', 'reasoning_content is not echoed on tool-call turns: 400 at the second interview call'],
-  ['deepseek-v4-pro', 'reasoning_content is not echoed on tool-call turns: 400 at the second interview call'],
-  ['kimi-k2.5', 'reasoning_content is not echoed on tool-call turns: 400 at the second interview call'],
-  ['kimi-k2.6', 'reasoning_content is not echoed on tool-call turns: 400 at the second interview call'],
-  ['mistral-large', 'tool calls without "type" are ignored, so the interview sees only the preamble sentence'],
-  ['magistral-medium', 'content as an array of chunks crashes the interview ("….trim is not a function")'],
-  ['ollama-qwen-text-tools', 'a tool call written as a JSON object in the text is not parsed'],
-  ['ollama-small-context', 'it stops, but the sentence does not say the prompt was cut to the context window'],
-  ['vllm-no-tool-parser', 'the top-level error body is not read: the sentence says "status code (no body)"'],
-  ['vllm-hermes-text-tools', 'a <tool_call> block in the text is not parsed'],
-  ['vllm-qwen3-xml', 'a <function=…><parameter=…> block in the text is not parsed'],
-  ['llama-function-text', 'a <function=name>{…}</function> block in the text is not parsed'],
-  ['llamacpp-object-args', 'object arguments are not normalised: the interview repeats its look at the code until its turn cap'],
-  ['openrouter-upstream-400', 'only "Provider returned error" is shown; the reason in metadata.raw is not'],
-  ['gemini-2.5-flash', 'empty tool call ids are echoed as they came (and the array error body is not read)'],
-  ['groq-tool-use-failed', 'the 400 tool_use_failed is not retried'],
-  ['azure-content-filter', 'a filtered reply is reported as "empty replies", not as the content filter'],
-  ['tool-call-no-id', 'tool calls without an id are echoed without one'],
-  ['html-error-page', 'the HTML page goes into the stop sentence'],
-]);
 
 /** The one-task story: T-001 only. */
 const ONE_TASK = ['A due date', 'Know what is late.', 'No, data only for now'] as const;
@@ -175,9 +149,8 @@ describe.concurrent('provider conformance: the demo journey against each real re
       expect(calls, `model calls for ${shape.name}: ${describeOutcome(outcome)}`).toBeLessThanOrEqual(MAX_MODEL_CALLS);
     }, DRIVE_MS + 30_000);
 
-    const test = KNOWN_FAILING_TODAY.has(shape.name) ? it.fails : it;
     const what = shape.expected === 'all_done' ? 'ends all_done' : 'stops with a short sentence that names the problem';
-    test(`${label} ${what}`, async ({ expect }) => {
+    it(`${label} ${what}`, async ({ expect }) => {
       const { outcome } = await journeyOnce(shape);
       if (shape.expected === 'all_done') {
         expect(outcome, `refusals: ${JSON.stringify(replay.records(shape.name).filter((r) => r.refusal).slice(-3))}`).toEqual({ kind: 'all_done' });

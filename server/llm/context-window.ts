@@ -34,6 +34,8 @@ export type ContextWindow = {
   source: ContextWindowSource;
   /** What the figure means or why there is none, for the user. */
   note?: string;
+  /** The figure is a default Tilth assumes (Ollama's), not one the server reported. */
+  assumed?: true;
 };
 
 export type DiscoverOptions = {
@@ -165,6 +167,7 @@ async function fromOllama(http: Http, root: URL, model: string): Promise<Context
   return {
     tokens: OLLAMA_DEFAULT_CONTEXT,
     source: 'ollama',
+    assumed: true,
     note: `Assumed: Ollama's OpenAI endpoint uses the server's default context, ${OLLAMA_DEFAULT_CONTEXT} tokens on most versions (\`ollama ps\` shows the real one once the model is loaded), and silently cuts longer prompts.${ofModel} Raise it with OLLAMA_CONTEXT_LENGTH=32768 on the server, or PARAMETER num_ctx 32768 in a Modelfile.`,
   };
 }

@@ -62,6 +62,8 @@ export type ProviderShape = {
   objectArgumentsOk?: true;
   /** Mistral's schema has `type` optional on tool calls. */
   typeOptional?: true;
+  /** Ollama shapes: the body of `POST /api/show` for this model (its Modelfile parameters). */
+  ollamaShow?: Record<string, unknown>;
   /** A refusal in this provider's error body. */
   refuse(message: string, status?: number): WireAnswer;
   /** What this provider refuses in the history, beyond the common rules. */
@@ -392,6 +394,7 @@ const magistral: ProviderShape = {
 const ollamaIds: CallStyle = { id: (call) => `call_${stableId(call.key, 8, 'abcdefghijklmnopqrstuvwxyz0123456789')}` };
 
 const ollamaQwen3: ProviderShape = {
+  ollamaShow: { parameters: 'num_ctx 32768\nstop "<|im_end|>"', model_info: { 'qwen3.context_length': 40960 } },
   name: 'ollama-qwen3',
   provider: 'Ollama /v1',
   special: 'reasoning in a field named "reasoning"; system_fingerprint fp_ollama',
@@ -418,18 +421,22 @@ function textTools(name: string, provider: string, special: string, write: (call
   };
 }
 
-const ollamaTextTools = textTools(
+const ollamaTextTools: ProviderShape = {
+  ...textTools(
   'ollama-qwen-text-tools',
   'Ollama /v1 (template without tool parsing)',
   'the tool call is a bare JSON object in the content, finish_reason "stop"',
   (calls) => (calls.length === 1 ? JSON.stringify({ name: calls[0]!.name, arguments: calls[0]!.args }) : JSON.stringify(calls.map((c) => ({ name: c.name, arguments: c.args })))),
   ['https://github.com/ollama/ollama/issues/11185', 'https://github.com/ollama/ollama/issues/7572', 'https://github.com/jundot/omlx/issues/2565'],
-);
+  ),
+  ollamaShow: { parameters: 'num_ctx 32768', model_info: { 'qwen2.context_length': 32768 } },
+};
 
 /** Ollama's OpenAI endpoint runs with its default window (4096 under 24 GiB of VRAM) and cuts silently. */
 const OLLAMA_WINDOW = 4096;
 
 const ollamaSmallContext: ProviderShape = {
+  ollamaShow: { parameters: 'stop "<|im_end|>"', model_info: { 'qwen3.context_length': 40960 } },
   name: 'ollama-small-context',
   provider: 'Ollama /v1 (default context)',
   special: 'prompts over 4096 tokens are cut from the front without an error; the model answers without the system prompt',
@@ -449,6 +456,7 @@ const ollamaSmallContext: ProviderShape = {
 };
 
 const ollamaNoTools: ProviderShape = {
+  ollamaShow: { parameters: '', model_info: { 'gemma.context_length': 8192 } },
   name: 'ollama-no-tools',
   provider: 'Ollama /v1 (model without tool support)',
   special: '400 "does not support tools" on every request that offers tools',

@@ -109,6 +109,14 @@ export class ReplayProvider {
     if (route === 'GET /v1/models') {
       return sendJson(res, 200, { object: 'list', data: PROVIDER_SHAPES.map((s) => ({ id: s.name, object: 'model', created: 0, owned_by: s.provider })) });
     }
+    if (route === 'GET /api/ps') return sendJson(res, 200, { models: [] }); // nothing loaded yet
+    if (route === 'POST /api/show') {
+      // Ollama's native model info, which Tilth reads to learn the context window.
+      const read = await readJson(req);
+      const model = read.ok && typeof read.value === 'object' && read.value !== null ? (read.value as { model?: unknown }).model : undefined;
+      const shown = typeof model === 'string' ? shapeNamed(model)?.ollamaShow : undefined;
+      return shown ? sendJson(res, 200, shown) : sendJson(res, 404, { error: `model "${String(model)}" not found, try pulling it first` });
+    }
     if (route !== 'POST /v1/chat/completions') {
       return sendJson(res, 404, { error: { message: `replay provider: no route ${route}`, type: 'not_found' } });
     }
