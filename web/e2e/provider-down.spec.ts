@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import type { EventInput } from '../../shared/events.ts';
 import { SessionStore } from '../../server/store/session-store.ts';
 import { makeExampleRepo, type ExampleRepo } from '../../server/testing/example-repo.ts';
 import { startFakeModel, type FakeModel, type ScriptedReplyInput } from '../../server/testing/fake-model.ts';
-import { makePreparedSession, nodeTest, writeTurn } from '../../server/testing/run-fixtures.ts';
+import { makePreparedSession, nodeTest } from '../../server/testing/run-fixtures.ts';
 import { startTilth, type TilthProcess } from '../../server/testing/tilth-process.ts';
 import { git } from './helpers.ts';
 
@@ -166,22 +165,8 @@ test('provider down: the brief survives the trip to settings, creation is refuse
   expect(fs.existsSync(`${tilth.sessionsDir}/${id}`)).toBe(false);
 });
 
-/** A `model_retry` as the model client reports one: the attempt failed, the next in `wait_ms`. */
-function retryEvent(role: 'prep' | 'worker', extra: { task_id?: string } = {}): EventInput {
-  return {
-    type: 'model_retry',
-    data: {
-      ...(role === 'prep' ? { phase: 'interview' as const } : { task_id: extra.task_id ?? 'T-001', iter: 1 }),
-      role,
-      model: WORKER,
-      attempt: 1,
-      max_attempts: 6,
-      wait_ms: 30_000,
-      reason: 'HTTP 429: Rate limit reached for requests per minute',
-      status: 429,
-    },
-  };
-}
+/** A provider's rate limit as the fake model answers it: 429 with `retry-after`. */
+const rateLimited = (seconds: number): ScriptedReplyInput => ({ fault: 'rate_limit', retry_after: seconds, error_message: 'Rate limit reached for requests per minute' });
 
 test('a model call being retried shows in the interview and under the run headline, and goes once the call answers', async ({ page }) => {
   test.setTimeout(90_000);
@@ -191,8 +176,8 @@ test('a model call being retried shows in the interview and under the run headli
   tilth = await startTilth({ env: { ...NO_PROVIDER, TILTH_BASE_URL: fake.baseURL, TILTH_API_KEY: KEY, TILTH_WORKER_MODEL: WORKER } });
   const store = new SessionStore(tilth.sessionsDir);
   try {
-    // The interview: its first call is slow; meanwhile the client reports a retry.
-    fake.enqueue(WORKER, { tool_calls: [{ name: 'ask_user', arguments: { question: 'Which date format?' } }], delay_ms: 5_000 });
+    // The interview: its first call is rate limited; the server reports the retry it waits for.
+    fake.enqueue(WORKER, rateLimited(6), { tool_calls: [{ name: 'ask_user', arguments: { question: 'Which date format?' } }] });
     await page.goto(tilth.url);
     await page.getByTestId('new-session-button').first().click();
     await page.getByTestId('workspace-input').fill(repo.dir);
@@ -200,12 +185,8 @@ test('a model call being retried shows in the interview and under the run headli
     await page.getByTestId('brief-input').fill('Add due dates to todos');
     await page.getByTestId('create-session').click();
     await expect(page.getByTestId('interview-waiting')).toBeVisible();
-    const id = page.url().split('/').at(-1)!;
-    // Injected once the call is at the model, as the client would report it: after the turn's own events.
-    await expect.poll(() => fake!.requests.length).toBe(1);
-    store.emit(id, retryEvent('prep'));
     const status = page.getByTestId('interview-retry-status');
-    await expect(status).toHaveText(/^Provider busy, retrying in \d+ s — attempt 2 of 6: HTTP 429: Rate limit reached for requests per minute$/);
+    await expect(status).toHaveText(/^Provider busy, retrying in \d+ s — attempt 2 of 6: HTTP 429: Rate limit reached for requests per minute/);
     await expect(page.getByTestId('interview-waiting')).toHaveAttribute('data-retrying', 'true');
     await page.screenshot({ path: 'test-results/screens/interview-retrying.png', fullPage: true });
     await expect(page.getByTestId('question-text')).toHaveText('Which date format?', { timeout: 15_000 });
@@ -215,12 +196,10 @@ test('a model call being retried shows in the interview and under the run headli
     const runId = await makePreparedSession(store, repo.dir, 'node', [
       { id: 'T-001', title: 'Add due dates', tests: { 'tests/t001_due.test.js': nodeTest('due', 'due', '', '1') } },
     ]);
-    fake.enqueue(WORKER, { ...writeTurn('src/due.js', 'export const due = 1;\n'), delay_ms: 8_000 });
+    fake.enqueue(WORKER, rateLimited(40));
     await page.goto(`${tilth.origin}/sessions/${runId}`);
     await page.getByTestId('run-button').click();
     await expect(page.getByTestId('run-headline')).toHaveText(/^running/);
-    await expect.poll(() => fake!.requests.length).toBe(2);
-    store.emit(runId, retryEvent('worker'));
     const line = page.getByTestId('run-retry');
     await expect(line).toHaveText(/^worker provider busy, retrying in \d+ s — attempt 2 of 6: HTTP 429/);
     await page.screenshot({ path: 'test-results/screens/dashboard-retrying.png' });
