@@ -5,7 +5,7 @@
  * checked can never drift apart. Implementations stay with their owners (worker tools, the
  * interview's ask_user and write_seed, the evaluator's verdict); this file only knows the shape.
  */
-import type { ChatCompletionTool } from 'openai/resources/chat/completions';
+import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 
 export type ToolSpec<A = unknown> = {
@@ -14,7 +14,7 @@ export type ToolSpec<A = unknown> = {
   /** What the arguments are checked against: the declared schema, or a looser one (see defineTool). */
   readonly args: z.ZodType<A>;
   /** The schema the model sees, generated once. */
-  readonly schema: ChatCompletionTool;
+  readonly schema: ChatCompletionFunctionTool;
 };
 
 /**

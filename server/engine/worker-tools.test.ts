@@ -24,15 +24,15 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
 
-const run = (tool: string, args: unknown, extra: { bashTimeoutMs?: number; signal?: AbortSignal } = {}) => runWorkerTool(tool, args, { scope: { worktree: wt, git: null, network: false }, ...extra });
-const out = async (tool: string, args: unknown) => (await run(tool, args)).output;
+const run = (tool: string, args: Record<string, unknown>, extra: { bashTimeoutMs?: number; signal?: AbortSignal } = {}) => runWorkerTool(tool, args, { scope: { worktree: wt, git: null, network: false }, ...extra });
+const out = async (tool: string, args: Record<string, unknown>) => (await run(tool, args)).output;
 
 describe('file tools', () => {
   it('reads, writes (creating folders), edits, globs and greps inside the worktree', async () => {
     expect(await out('read_file', { path: 'src/app.js' })).toContain('export const a = 1;');
     expect(await out('write_file', { path: 'lib/deep/new.js', content: 'hello\n' })).toBe('wrote 6 chars to lib/deep/new.js');
     expect(fs.readFileSync(path.join(wt, 'lib/deep/new.js'), 'utf8')).toBe('hello\n');
-    expect(await out('edit_file', JSON.stringify({ path: 'src/app.js', old_string: 'a = 1', new_string: 'a = 2' }))).toBe('edited src/app.js (-5 +5 chars)');
+    expect(await out('edit_file', { path: 'src/app.js', old_string: 'a = 1', new_string: 'a = 2' })).toBe('edited src/app.js (-5 +5 chars)');
     expect(fs.readFileSync(path.join(wt, 'src/app.js'), 'utf8')).toBe('export const a = 2;\nexport const b = 1;\n');
     expect((await out('glob', { pattern: '**/*.js' })).split('\n')).toEqual(['lib/deep/new.js', 'src/app.js']);
     expect(await out('grep', { pattern: 'const b', path_glob: 'src/**' })).toBe('src/app.js:2: export const b = 1;');
@@ -152,9 +152,6 @@ describe('file tools', () => {
   });
 
   it('turns bad arguments and unknown tools into messages, never throws', async () => {
-    expect(await out('read_file', '{not json')).toMatch(/^ERROR: the tool arguments are not valid JSON/);
-    expect(await out('read_file', '[1,2]')).toMatch(/^ERROR: the tool arguments must be a JSON object/);
-    expect(await out('bash', 42)).toMatch(/must be a JSON object/);
     expect(await out('bash', {})).toBe("ERROR: 'command' must be a non-empty string.");
     expect(await out('read_file', { path: 7 })).toMatch(/^ERROR: 'path' must be/);
     expect(await out('glob', { pattern: null })).toMatch(/^ERROR: pattern must be/);

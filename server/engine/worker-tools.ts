@@ -17,7 +17,7 @@ import type { ChatCompletionTool } from 'openai/resources/chat/completions';
 import { writeFileAtomic } from '../store/atomic.ts';
 import { processCapNote, runUntrusted, type Command, type UntrustedScope } from '../proc/untrusted.ts';
 import { checkToolCall } from './guard.ts';
-import { ConfinedRoot, globTool, grepTool, readFile, readHead, ToolError } from './read-tools.ts';
+import { ConfinedRoot, readHead, runReadTool, ToolError } from './read-tools.ts';
 import { GLOB_TOOL, GREP_TOOL, READ_FILE_TOOL } from './tool-schema.ts';
 import { defineTool, type ToolSpec } from '../agent/tools.ts';
 import { z } from 'zod';
@@ -51,14 +51,15 @@ export interface WorkerToolResult {
   blocked?: string;
 }
 
-export async function runWorkerTool(tool: string, rawArgs: unknown, ctx: WorkerToolContext): Promise<WorkerToolResult> {
+/**
+ * Runs one worker tool on arguments already parsed from JSON (the agent runtime checks them
+ * against the tool's declaration first; the checks here are what a schema cannot say).
+ */
+export async function runWorkerTool(tool: string, args: Record<string, unknown>, ctx: WorkerToolContext): Promise<WorkerToolResult> {
   if (tool === 'submit_case') return { output: 'ERROR: submit_case is not run as a tool here; it ends the turn.' };
   if (!(WORKER_TOOL_NAMES as readonly string[]).includes(tool)) {
     return { output: `ERROR: unknown tool '${tool}'. Available: [${[...WORKER_TOOL_NAMES, 'submit_case'].sort().join(', ')}]` };
   }
-  const args = parseArgs(rawArgs);
-  if (typeof args === 'string') return { output: args };
-
   const decision = checkToolCall(tool, args, { worktree: ctx.scope.worktree });
   if (!decision.allow) return { output: `BLOCKED by the pre-tool guard: ${decision.reason}`, blocked: decision.reason };
 
@@ -71,45 +72,19 @@ export async function runWorkerTool(tool: string, rawArgs: unknown, ctx: WorkerT
   }
 }
 
-/** The arguments as an object, or the error message for the model. */
-function parseArgs(rawArgs: unknown): Record<string, unknown> | string {
-  let value = rawArgs;
-  if (typeof rawArgs === 'string') {
-    if (rawArgs.trim() === '') value = {};
-    else {
-      try {
-        value = JSON.parse(rawArgs);
-      } catch (err) {
-        return `ERROR: the tool arguments are not valid JSON (${(err as Error).message}). Pass one JSON object with the named parameters.`;
-      }
-    }
-  }
-  if (value === null || value === undefined) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) {
-    return 'ERROR: the tool arguments must be a JSON object with the named parameters, e.g. {"path": "src/app.ts"}.';
-  }
-  return value as Record<string, unknown>;
-}
-
 async function dispatch(tool: WorkerToolName, args: Record<string, unknown>, ctx: WorkerToolContext): Promise<string> {
   const root = new ConfinedRoot(ctx.scope.worktree);
   switch (tool) {
     case 'bash':
       return bashTool(args.command, ctx, root);
-    case 'read_file':
-      return readFile(root, requirePath(args.path));
     case 'write_file':
       return writeFileTool(root, args);
     case 'edit_file':
       return editFileTool(root, args);
+    case 'read_file':
     case 'glob':
-      return globTool(root, args.pattern as string);
-    case 'grep': {
-      const pathGlob = args.path_glob;
-      if (pathGlob !== undefined && pathGlob !== null && typeof pathGlob !== 'string') throw new ToolError("'path_glob' must be a string");
-      const options = ctx.grepTimeoutMs !== undefined ? { timeoutMs: ctx.grepTimeoutMs } : {};
-      return grepTool(root, args.pattern as string, typeof pathGlob === 'string' && pathGlob.trim() !== '' ? pathGlob : '**/*', options);
-    }
+    case 'grep':
+      return runReadTool(tool, args, root, ctx.grepTimeoutMs !== undefined ? { grepTimeoutMs: ctx.grepTimeoutMs } : {});
   }
 }
 

@@ -15,7 +15,7 @@ import { InterviewStateSchema, type Checkpoint, type InterviewState } from '../.
 import { TEST_FILE_PATTERNS } from '../../shared/seed.ts';
 import { ConflictError, ValidationError } from '../errors.ts';
 import type { JobContext } from '../jobs/job-runner.ts';
-import { ConfinedRoot, globTool, grepTool, readFile, ToolError } from '../engine/read-tools.ts';
+import { ConfinedRoot, runReadTool, ToolError } from '../engine/read-tools.ts';
 import { removeStaleSessionLocks } from '../git/repo.ts';
 import { addCallToUsage, modelCallFields } from '../llm/call-record.ts';
 import type { ModelClient } from '../llm/client.ts';
@@ -260,26 +260,13 @@ async function handleToolCalls(agent: Agent, calls: AgentCall[], turn: TurnConte
       continue;
     }
 
-    reply(call, await runReadTool(tool, args, turn.root));
+    try {
+      reply(call, await runReadTool(tool as 'read_file' | 'glob' | 'grep', args, turn.root));
+    } catch (err) {
+      reply(call, `ERROR: ${err instanceof ToolError ? err.message : (err as Error).message}`);
+    }
   }
   return 'continue';
-}
-
-async function runReadTool(tool: string, args: Record<string, unknown>, root: ConfinedRoot): Promise<string> {
-  try {
-    switch (tool) {
-      case 'read_file':
-        return readFile(root, String(args.path));
-      case 'glob':
-        return await globTool(root, String(args.pattern));
-      case 'grep':
-        return await grepTool(root, String(args.pattern), typeof args.path_glob === 'string' && args.path_glob !== '' ? args.path_glob : undefined);
-      default:
-        return `ERROR: unknown tool '${tool}'.`;
-    }
-  } catch (err) {
-    return `ERROR: ${err instanceof ToolError ? err.message : (err as Error).message}`;
-  }
 }
 
 /** Arguments for the event log: the parsed object, or a note when they were not JSON. */
