@@ -25,6 +25,9 @@ export function eventKind(event: TilthEvent): EventKind {
     case 'model_call':
     case 'empty_model_response':
     case 'prompt_assembled':
+    case 'model_retry':
+    case 'context_elided':
+    case 'provider_notice':
       return 'model';
     case 'tool_call':
     case 'tool_result':
@@ -79,6 +82,8 @@ export function isProblem(event: TilthEvent): boolean {
     case 'case_parse_error':
     case 'evaluator_parse_error':
     case 'empty_model_response':
+    case 'model_retry':
+    case 'provider_notice':
       return true;
     case 'hook_run':
       return event.data.outcome === 'block';
