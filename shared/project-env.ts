@@ -1,0 +1,47 @@
+/**
+ * What Tilth knows about a repository's environment (issue 12): its languages, package manager,
+ * test runner, TypeScript, Python interpreter and layout, and where its tests live. Detected at
+ * the workspace check and at session creation (server/env/), shown on the new-session page and in
+ * seed review, and used to give the worktree the project's environment and to pick the checks.
+ */
+import { z } from 'zod';
+
+export const PackageManagerSchema = z.enum(['npm', 'pnpm', 'yarn', 'bun']);
+export type PackageManager = z.infer<typeof PackageManagerSchema>;
+
+export const TestRunnerSchema = z.enum(['vitest', 'jest', 'mocha', 'node', 'pytest', 'unittest']);
+export type TestRunner = z.infer<typeof TestRunnerSchema>;
+
+export const PythonEnvSchema = z.object({
+  /** The interpreter the project's tests run with: its `.venv`/`venv` one, else the system's. */
+  interpreter: z.string(),
+  source: z.enum(['venv', 'system']),
+  /** Packages live under `src/` (the src layout). */
+  src_layout: z.boolean(),
+  /** Top-level import packages of the project (e.g. `todo` for `src/todo/`). */
+  packages: z.array(z.string()),
+});
+export type PythonEnv = z.infer<typeof PythonEnvSchema>;
+
+export const ProjectEnvSchema = z.object({
+  languages: z.array(z.enum(['javascript', 'typescript', 'python'])),
+  package_manager: PackageManagerSchema.nullable(),
+  /** The lockfile the package manager was read from, relative to the repository root. */
+  lockfile: z.string().nullable(),
+  /** `type` in package.json: how `.js` files load. */
+  module_type: z.enum(['esm', 'commonjs']).nullable(),
+  typescript: z.boolean(),
+  test_runner: TestRunnerSchema.nullable(),
+  /** Why that runner: "vitest.config.ts", "devDependencies.mocha", "scripts.test: jest". */
+  test_runner_evidence: z.string().nullable(),
+  /** Folders that hold the project's tests, relative to the root. */
+  test_dirs: z.array(z.string()),
+  /** Which files the runner picks up, as globs relative to the root. */
+  test_globs: z.array(z.string()),
+  python: PythonEnvSchema.nullable(),
+  /** The checkout has its dependencies installed (`node_modules` at the root). */
+  node_modules: z.boolean(),
+  /** A committed setup command (`.tilth/setup`) that overrides detection. */
+  setup_command: z.string().nullable(),
+});
+export type ProjectEnv = z.infer<typeof ProjectEnvSchema>;
