@@ -13,7 +13,7 @@ import { assistantHistoryMessage, newToolCallId, reasoningText } from '../llm/re
 import { abortableSleep } from '../llm/retry.ts';
 import type { Role } from '../llm/types.ts';
 import { estimateCostUsd, type Price } from '../../shared/price.ts';
-import { elideForWindow, estimateTokens, TruncationWatch, type Message } from './context.ts';
+import { CHARS_PER_TOKEN, elideForWindow, estimateTokens, TruncationWatch, type Message } from './context.ts';
 import { endpointTag, messagesFor, type HistoryMessage } from './history.ts';
 import { parseTextToolCalls } from './text-tool-calls.ts';
 import { argsFit, checkArgs, type ArgsCheck, type ToolSpec } from './tools.ts';
@@ -58,8 +58,6 @@ export interface AgentHooks {
   onNotice?(kind: NoticeKind, message: string): void;
   onElided?(elision: Elision): void;
 }
-
-export type { Price };
 
 export interface AgentOptions {
   llm: ModelClient;
@@ -233,7 +231,7 @@ export class Agent {
     let { usage, costUsd } = result;
     if (!result.usageReported) {
       const reply = (typeof result.message.content === 'string' ? result.message.content.length : 0) + JSON.stringify(result.message.tool_calls ?? []).length + reasoningText(result.message).length;
-      const completion = Math.ceil(reply / 3.5);
+      const completion = Math.ceil(reply / CHARS_PER_TOKEN);
       usage = { prompt_tokens: promptEstimate, completion_tokens: completion, total_tokens: promptEstimate + completion };
     }
     const price = this.#o.price;

@@ -12,7 +12,8 @@ import type { JobContext } from '../jobs/job-runner.ts';
 import { addCallToUsage, modelCallFields } from '../llm/call-record.ts';
 import type { ChatResult, ModelClient } from '../llm/client.ts';
 import type { WorktreeRef } from '../git/worktree-git.ts';
-import type { AgentOptions, CallInfo, NoticeKind, Price } from '../agent/runtime.ts';
+import type { AgentOptions, CallInfo, NoticeKind } from '../agent/runtime.ts';
+import type { Price } from '../../shared/price.ts';
 import type { Role as LlmRole } from '../llm/types.ts';
 import type { UntrustedScope } from '../proc/untrusted.ts';
 
