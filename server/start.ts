@@ -62,7 +62,12 @@ export async function ensureWebBuild(log: Logger): Promise<void> {
   }
 }
 
-export async function startServer(live: LiveConfig, logger: Logger = consoleLogger): Promise<RunningServer> {
+export interface StartOptions {
+  /** The repository the server was started in (see AppDeps.defaultWorkspace). */
+  defaultWorkspace?: string | null;
+}
+
+export async function startServer(live: LiveConfig, logger: Logger = consoleLogger, options: StartOptions = {}): Promise<RunningServer> {
   // What is read here (host, port, sessions folder, token, sandbox) is fixed for this launch; the
   // settings page changes only what later work reads through `live`.
   const config = live.current;
@@ -94,6 +99,7 @@ export async function startServer(live: LiveConfig, logger: Logger = consoleLogg
       version: packageVersion(),
       serverId: randomUUID(),
       webRoot: WEB_ROOT,
+      defaultWorkspace: options.defaultWorkspace ?? null,
       logger: { level: 'warn', redact: ['req.headers.authorization', 'req.headers.cookie'] },
     });
     await app.listen({ host: config.host, port: config.port });
