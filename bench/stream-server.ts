@@ -12,7 +12,8 @@ import type { AddressInfo } from 'node:net';
 import readline from 'node:readline';
 import { parseArgs } from 'node:util';
 import type { EventInput } from '../shared/events.ts';
-import { ensureWebBuild, WEB_ROOT } from '../server/start.ts';
+import { WEB_ROOT } from '../server/package-root.ts';
+import { ensureWebBuild } from '../server/start.ts';
 import { makeTestApp, silentLogger, TEST_TOKEN } from '../server/testing/test-app.ts';
 import { runEvents } from './session-gen.ts';
 

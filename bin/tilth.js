@@ -1,6 +1,16 @@
 #!/usr/bin/env node
-// Loads the TypeScript sources through tsx, so a checkout runs with no build step for the server.
-import { register } from 'tsx/esm/api';
+// One rule: the TypeScript sources run when they are here, the build runs when they are not.
+// A checkout has server/cli.ts, so `npx tilth serve` (and `npm link`) runs what you are editing,
+// through tsx, with no build step and no stale build to trip over. The package carries no
+// sources, only the server `npm run build` compiled to dist/, so an installed `tilth` runs plain
+// JavaScript on production dependencies alone.
+import fs from 'node:fs';
 
-register();
-await import('../server/cli.ts');
+const sources = new URL('../server/cli.ts', import.meta.url);
+if (fs.existsSync(sources)) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import(sources.href);
+} else {
+  await import('../dist/server/cli.js');
+}

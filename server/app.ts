@@ -42,6 +42,8 @@ export interface AppDeps {
   serverId: string;
   /** Folder of the built SPA (index.html + assets). */
   webRoot: string;
+  /** The repository `tilth serve` was started in (its root), offered as a new session's workspace. */
+  defaultWorkspace?: string | null;
   stream?: StreamOptions;
   logger?: FastifyServerOptions['logger'];
 }

@@ -3,9 +3,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SessionListSchema } from '../shared/api.ts';
+import { ConfigResponseSchema, SessionListSchema } from '../shared/api.ts';
 import { SessionStore } from './store/session-store.ts';
 import { tempDir } from './testing/test-app.ts';
+import { startTilth } from './testing/tilth-process.ts';
 
 const BIN = path.resolve(import.meta.dirname, '..', 'bin', 'tilth.js');
 const homes: string[] = [];
@@ -71,6 +72,26 @@ describe('tilth serve', () => {
     }
     expect(await exited).toBe(0);
     expect(out).toContain('SIGTERM: stopping Tilth');
+  });
+
+  it('offers the repository it was started in as the default workspace, and none when started outside one', async () => {
+    const repo = home();
+    spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: repo });
+    fs.mkdirSync(path.join(repo, 'src'));
+    const outside = home();
+    // The temp folder must not count as inside some repository further up.
+    const env = { GIT_CEILING_DIRECTORIES: path.dirname(outside) };
+    for (const [cwd, expected] of [[path.join(repo, 'src'), fs.realpathSync(repo)], [outside, null]] as const) {
+      const server = await startTilth({ home: home(), cwd, env });
+      try {
+        const { body } = await server.api('GET', '/api/config');
+        expect(ConfigResponseSchema.parse(body).default_workspace).toBe(expected);
+        if (expected) expect(server.output()).toContain(`Default workspace: ${expected}`);
+        else expect(server.output()).not.toContain('Default workspace');
+      } finally {
+        await server.stop();
+      }
+    }
   });
 
   it('lists every configuration problem at once and exits 2', () => {

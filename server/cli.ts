@@ -6,6 +6,7 @@ import { execa } from 'execa';
 import { parseArgs } from 'node:util';
 import { CliExit, HEADLESS_HELP, info, parseVerbArgs, reset, runVerb } from './cli-headless.ts';
 import { ConfigError, describeConfig, loadConfig, type ConfigKey } from './config.ts';
+import { workTreeRoot } from './git/repo.ts';
 import { displayUrl } from './llm/client.ts';
 import { LiveConfig } from './live-config.ts';
 import { ServeLockError } from './store/serve-lock.ts';
@@ -71,7 +72,9 @@ async function serve(args: string[]): Promise<void> {
   }
 
   await ensureWebBuild(consoleLogger);
-  const server = await startServer(live);
+  // `cd my-repo && tilth serve`: the folder says which repository the user means to work on.
+  const defaultWorkspace = await workTreeRoot(process.cwd());
+  const server = await startServer(live, consoleLogger, { defaultWorkspace });
   process.stdout.write(`\nTilth is running. Open this link (it carries your access token):\n\n  ${server.url}\n\n`);
   if (!config.roles.worker) {
     process.stdout.write('Model provider: none configured yet; the settings page explains how (or try the scripted demo).\n');
@@ -82,6 +85,7 @@ async function serve(args: string[]): Promise<void> {
     }
   }
   process.stdout.write(`Sessions: ${config.sessionsDir}\n`);
+  if (defaultWorkspace !== null) process.stdout.write(`Default workspace: ${defaultWorkspace}\n`);
   if (values.demo) {
     const id = await server.startDemo();
     process.stdout.write(`Demo session ${id} started with the scripted demo model (demo model — scripted, not AI): open the link, then the session.\n`);

@@ -424,8 +424,8 @@ function display(key: ConfigKey, value: unknown): string | null {
 
 const OVERRIDING: ReadonlySet<ConfigSource> = new Set(['flag', 'env', 'dotenv']);
 
-/** Everything /api/config reports that the configuration alone decides (the route adds the sandbox). */
-export function describeConfig(config: Config): Omit<ConfigResponse, 'sandbox'> {
+/** Everything /api/config reports that the configuration alone decides (the route adds the sandbox and the launch folder's repo). */
+export function describeConfig(config: Config): Omit<ConfigResponse, 'sandbox' | 'default_workspace'> {
   const entries = CONFIG_KEYS.map((key) => {
     const spec: KeySpec<unknown> = KEYS[key];
     const { value, source } = config.values[key];

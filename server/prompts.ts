@@ -6,9 +6,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from './package-root.ts';
 
-export const PROMPTS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'prompts');
+export const PROMPTS_DIR = path.join(PACKAGE_ROOT, 'prompts');
 
 const SLOT = /\{\{\s*([a-z][a-z0-9_]*)\s*\}\}/g;
 

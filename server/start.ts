@@ -7,7 +7,6 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { detectSandbox, setSandboxMode } from './proc/sandbox.ts';
@@ -17,16 +16,15 @@ import { createRunQueue } from './engine/run.ts';
 import { JobRunner, recoverAfterCrash, type Logger } from './jobs/job-runner.ts';
 import type { LiveConfig } from './live-config.ts';
 import { ModelClient } from './llm/client.ts';
+import { PACKAGE_ROOT, WEB_ROOT } from './package-root.ts';
 import { mintToken } from './security.ts';
 import { SessionStore } from './store/session-store.ts';
 import { acquireServeLock } from './store/serve-lock.ts';
 import { SessionsWatcher } from './store/sessions-watcher.ts';
 
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const WEB_ROOT = path.join(REPO_ROOT, 'dist', 'web');
 
 export function packageVersion(): string {
-  const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+  const pkg = JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
   return pkg.version;
 }
 
@@ -58,13 +56,18 @@ export async function ensureWebBuild(log: Logger): Promise<void> {
   log.info('Building the web app (first run only)…');
   try {
     const vite = await import('vite');
-    await vite.build({ configFile: path.join(REPO_ROOT, 'web', 'vite.config.ts'), logLevel: 'warn' });
+    await vite.build({ configFile: path.join(PACKAGE_ROOT, 'web', 'vite.config.ts'), logLevel: 'warn' });
   } catch (err) {
     log.warn(`could not build the web app; run \`npm run build\` (${err instanceof Error ? err.message : String(err)})`);
   }
 }
 
-export async function startServer(live: LiveConfig, logger: Logger = consoleLogger): Promise<RunningServer> {
+export interface StartOptions {
+  /** The repository the server was started in (see AppDeps.defaultWorkspace). */
+  defaultWorkspace?: string | null;
+}
+
+export async function startServer(live: LiveConfig, logger: Logger = consoleLogger, options: StartOptions = {}): Promise<RunningServer> {
   // What is read here (host, port, sessions folder, token, sandbox) is fixed for this launch; the
   // settings page changes only what later work reads through `live`.
   const config = live.current;
@@ -96,6 +99,7 @@ export async function startServer(live: LiveConfig, logger: Logger = consoleLogg
       version: packageVersion(),
       serverId: randomUUID(),
       webRoot: WEB_ROOT,
+      defaultWorkspace: options.defaultWorkspace ?? null,
       logger: { level: 'warn', redact: ['req.headers.authorization', 'req.headers.cookie'] },
     });
     await app.listen({ host: config.host, port: config.port });

@@ -105,6 +105,11 @@ export const ConfigResponseSchema = z.object({
   warnings: z.array(z.string()),
   /** The shell sandbox for the worker's bash and the checks; `detail` says why when it is off. */
   sandbox: z.object({ available: z.boolean(), tool: z.enum(['bwrap']).nullable(), detail: z.string() }),
+  /**
+   * The root of the git repository `tilth serve` was started in, which the new-session form offers
+   * as its workspace; null when it was started outside one.
+   */
+  default_workspace: z.string().nullable(),
 });
 export type ConfigResponse = z.infer<typeof ConfigResponseSchema>;
 

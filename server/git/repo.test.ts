@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/test-app.ts';
-import { addWorktree, inspectWorkspace, localBranches, removeStaleSessionLocks, removeWorktree, statusPorcelain } from './repo.ts';
+import { addWorktree, inspectWorkspace, localBranches, removeStaleSessionLocks, removeWorktree, statusPorcelain, workTreeRoot } from './repo.ts';
 import { changedFiles, commitAll, workingDiff, type WorktreeRef } from './worktree-git.ts';
 
 const dirs: string[] = [];
@@ -60,6 +60,20 @@ describe('inspectWorkspace', () => {
     const empty = await inspectWorkspace(repo(false));
     expect(empty.kind).toBe('no_commits');
     expect(empty.message).toMatch(/no commits/);
+  });
+});
+
+describe('workTreeRoot', () => {
+  it('is the root of the repository a folder is in, even before its first commit, and null outside one or in a bare one', async () => {
+    const r = repo();
+    expect(await workTreeRoot(path.join(r, 'src'))).toBe(fs.realpathSync(r));
+    const empty = repo(false);
+    expect(await workTreeRoot(empty)).toBe(fs.realpathSync(empty));
+    expect(await workTreeRoot(dir())).toBeNull();
+    const bare = dir();
+    run(bare, 'init', '-q', '--bare');
+    expect(await workTreeRoot(bare)).toBeNull();
+    expect(await workTreeRoot(path.join(dir(), 'gone'))).toBeNull();
   });
 });
 

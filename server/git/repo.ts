@@ -21,6 +21,15 @@ export interface WorkspaceInfo {
   clean: boolean | null;
 }
 
+/** The root of the working tree `dir` is inside, or null: not in a repository, a bare one, or unreadable. */
+export async function workTreeRoot(dir: string): Promise<string | null> {
+  try {
+    return (await inspectWorkspace(dir)).root;
+  } catch {
+    return null;
+  }
+}
+
 /** What the user pointed at: a repo root or any folder inside one, or why it cannot be used. */
 export async function inspectWorkspace(input: string): Promise<WorkspaceInfo> {
   const abs = path.resolve(input);

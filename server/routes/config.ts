@@ -26,7 +26,7 @@ export function configRoutes(app: FastifyInstance, deps: AppDeps): void {
   const view = (): ConfigResponse => {
     const config = deps.config.current;
     const { available, tool, detail } = detectSandbox(config.values.TILTH_SANDBOX.value ?? 'auto');
-    return { ...describeConfig(config), sandbox: { available, tool, detail } };
+    return { ...describeConfig(config), sandbox: { available, tool, detail }, default_workspace: deps.defaultWorkspace ?? null };
   };
 
   app.get('/api/config', async (): Promise<ConfigResponse> => view());

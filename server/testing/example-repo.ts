@@ -5,10 +5,11 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
+import { PACKAGE_ROOT } from '../package-root.ts';
 
-export const EXAMPLES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'examples');
+/** The package carries js-todo for demo mode; a checkout has them all. */
+export const EXAMPLES_DIR = path.join(PACKAGE_ROOT, 'examples');
 export type ExampleName = 'js-todo' | 'py-todo';
 
 /** Left behind by running an example's tests in place; never part of the copy. */

@@ -25,11 +25,26 @@ export interface TilthProcess {
   exited: Promise<void>;
 }
 
-export async function startTilth(options: { port?: number; home?: string; env?: Record<string, string>; args?: string[] } = {}): Promise<TilthProcess> {
+export interface StartTilthOptions {
+  port?: number;
+  home?: string;
+  env?: Record<string, string>;
+  args?: string[];
+  /** The folder it is started in (its repository is the default workspace); this checkout by default. */
+  cwd?: string;
+  /** An installed `tilth` executable to run instead of this checkout's bin/tilth.js. */
+  bin?: string;
+}
+
+const CHECKOUT = path.resolve(import.meta.dirname, '..', '..');
+
+export async function startTilth(options: StartTilthOptions = {}): Promise<TilthProcess> {
   const home = options.home ?? fs.mkdtempSync(path.join(os.tmpdir(), 'tilth-e2e-'));
   const sessionsDir = path.join(home, 'sessions');
-  const child: ChildProcess = spawn(process.execPath, ['bin/tilth.js', 'serve', '--port', String(options.port ?? 0), '--sessions-dir', sessionsDir, ...(options.args ?? [])], {
-    cwd: path.resolve(import.meta.dirname, '..', '..'),
+  const args = ['serve', '--port', String(options.port ?? 0), '--sessions-dir', sessionsDir, ...(options.args ?? [])];
+  const [file, argv] = options.bin ? [options.bin, args] : [process.execPath, [path.join(CHECKOUT, 'bin', 'tilth.js'), ...args]];
+  const child: ChildProcess = spawn(file, argv, {
+    cwd: options.cwd ?? CHECKOUT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, TILTH_HOME: home, ...options.env },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clearDraft, EMPTY_NEW_SESSION_DRAFT, loadDraft, saveDraft, type DraftStorage } from './draft.ts';
+import { clearDraft, EMPTY_NEW_SESSION_DRAFT, loadDraft, saveDraft, shownWorkspace, type DraftStorage } from './draft.ts';
 
 function memoryStorage(): DraftStorage & { items: Map<string, string> } {
   const items = new Map<string, string>();
@@ -28,6 +28,20 @@ describe('the new-session draft', () => {
     saveDraft(storage, { workspace: '/x', brief: '', checks_preset: null });
     saveDraft(storage, EMPTY_NEW_SESSION_DRAFT);
     expect(storage.items.size).toBe(0);
+    saveDraft(storage, { workspace: '', brief: '', checks_preset: null });
+    expect(storage.items.size).toBe(0);
+  });
+
+  it('offers the repository the server was started in until a workspace is typed, and a typed one, even emptied, wins', () => {
+    expect(shownWorkspace(EMPTY_NEW_SESSION_DRAFT.workspace, '/home/me/todo')).toBe('/home/me/todo');
+    expect(shownWorkspace(null, undefined)).toBe('');
+    expect(shownWorkspace(null, null)).toBe('');
+    expect(shownWorkspace('/home/me/other', '/home/me/todo')).toBe('/home/me/other');
+    expect(shownWorkspace('', '/home/me/todo')).toBe('');
+    // A draft from before the default existed (a string) still loads, and still wins.
+    const storage = memoryStorage();
+    storage.items.set('tilth.new-session-draft', JSON.stringify({ workspace: '/typed', brief: 'b', checks_preset: null }));
+    expect(shownWorkspace(loadDraft(storage).workspace, '/home/me/todo')).toBe('/typed');
   });
 
   it('ignores a stored value that does not parse, and storage that throws', () => {

@@ -7,7 +7,7 @@ import { configQuery, queryKeys, workspaceCheckQuery } from '../api/queries.ts';
 import { ExistingSessions } from '../components/existing-sessions.tsx';
 import { InterviewProviderNote } from '../components/provider-banner.tsx';
 import { WorkspaceCheckView, type WorkspaceCheckState } from '../components/workspace-check-view.tsx';
-import { clearDraft, loadDraft, saveDraft, tabStorage } from '../new-session/draft.ts';
+import { clearDraft, loadDraft, saveDraft, shownWorkspace, tabStorage } from '../new-session/draft.ts';
 import { Link, navigate, paths } from '../router.tsx';
 import { useDebouncedValue } from '../use-debounced-value.ts';
 import { useNow } from '../use-now.ts';
@@ -34,10 +34,12 @@ export function NewSessionPage() {
   const ids = { workspace: useId(), brief: useId(), preset: useId() };
   // What was typed before the user left (for the settings page, say) comes back with the form.
   const [initial] = useState(() => loadDraft(tabStorage()));
-  const [workspace, setWorkspace] = useState(initial.workspace);
+  // null until the user types: the field then shows the repository `tilth serve` was started in.
+  const [typedWorkspace, setWorkspace] = useState(initial.workspace);
+  const workspace = shownWorkspace(typedWorkspace, config.data?.default_workspace);
   const [brief, setBrief] = useState(initial.brief);
   const [presetChoice, setPresetChoice] = useState<ChecksPreset | null>(initial.checks_preset);
-  useEffect(() => saveDraft(tabStorage(), { workspace, brief, checks_preset: presetChoice }), [workspace, brief, presetChoice]);
+  useEffect(() => saveDraft(tabStorage(), { workspace: typedWorkspace, brief, checks_preset: presetChoice }), [typedWorkspace, brief, presetChoice]);
 
   const path = workspace.trim();
   const settledPath = useDebouncedValue(path, 300);
