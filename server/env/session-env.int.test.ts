@@ -147,6 +147,13 @@ describe('at prep', () => {
     expect(ofType(app, id, 'env_prepared')[0]?.data).toMatchObject({ reason: 'prep', node_modules_from: path.join(repo.dir, 'node_modules') });
     expect(fs.readlinkSync(path.join(wt, 'node_modules', 'ms'))).toBe(path.join(repo.dir, 'node_modules', 'ms'));
     expect(git(wt, 'status', '--porcelain')).toBe('');
+    // Discarding removes the links, never what they point at.
+    const installed = fs.readdirSync(path.join(repo.dir, 'node_modules', 'ms'));
+    const discard = await app.app.inject({ method: 'DELETE', url: `/api/sessions/${id}?confirm=${id}`, headers: post });
+    expect(discard.statusCode, discard.body).toBe(200);
+    expect(fs.existsSync(wt)).toBe(false);
+    expect(fs.readdirSync(path.join(repo.dir, 'node_modules', 'ms'))).toEqual(installed);
+    expect(git(repo.dir, 'status', '--porcelain')).toBe('');
   }, 300_000);
 });
 
