@@ -231,6 +231,12 @@ describe('applyEnvironment', () => {
     expect(events[2]).toMatchObject({ type: 'setup_finished', data: { step: 'setup', passed: true, exit_code: 0, timed_out: false } });
   });
 
+  it('keeps a node_modules an install or a setup made out of git, whatever the repository ignores', async () => {
+    const result = await applyEnvironment({ ...EMPTY_PLAN, setup: { command: 'mkdir -p node_modules/dep && echo x > node_modules/dep/index.js', origin: 'seed_review' } }, worktree, options([]));
+    expect(result.ok).toBe(true);
+    expect(fs.readFileSync(path.join(worktree, 'node_modules', '.gitignore'), 'utf8')).toMatch(/^\*$/m);
+  });
+
   it('runs an executable setup script as itself, and a seed-review command as a shell line', async () => {
     write(path.join(worktree, SETUP_FILE), `#!${process.execPath}\nrequire('fs').writeFileSync('by-node.txt', 'node')\n`);
     fs.chmodSync(path.join(worktree, SETUP_FILE), 0o755);

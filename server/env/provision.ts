@@ -58,7 +58,7 @@ export const SETUP_TIMEOUT_MS = 600_000;
 const NODE_TOOL_CACHES = new Set(['.cache', '.vite', '.vite-temp', '.vitest', '.tmp', '.temp']);
 
 /** Written into the worktree's own `node_modules`: git ignores the folder, whatever the repository's ignore files say. */
-const IGNORE_ALL = '# Made by Tilth: links to the checkout\'s installed packages, never committed.\n*\n';
+const IGNORE_ALL = '# Made by Tilth: the installed packages of this worktree, never committed.\n*\n';
 
 const VENV_NAMES = ['.venv', 'venv'];
 
@@ -122,7 +122,8 @@ export function projectScope(plan: EnvPlan | null, worktree: string): UntrustedS
   const pathHead: string[] = [];
   const bin = path.join(worktree, 'node_modules', '.bin');
   if (isDirectory(bin)) pathHead.push(bin);
-  if (plan.node_modules_from && !plan.setup) readOnly.push(plan.node_modules_from);
+  // Even when a setup command replaced linking: links made before it still lead there.
+  if (plan.node_modules_from) readOnly.push(plan.node_modules_from);
   const venv = ownVenv(worktree) ?? plan.venv;
   if (venv) {
     pathHead.push(path.join(venv, 'bin'));
@@ -276,6 +277,9 @@ export async function applyEnvironment(plan: EnvPlan, worktree: string, options:
     const ran = await runStep(step, plan, worktree, options);
     output = ran.output;
     if (ran.problem) return { ok: false, problem: ran.problem, output, command: step.command, duration_ms: Math.round(performance.now() - started) };
+    // What an install or a setup put in node_modules is never the session's work to commit,
+    // whatever the repository ignores.
+    if (isDirectory(path.join(worktree, 'node_modules'))) writeIfDifferent(path.join(worktree, 'node_modules', '.gitignore'), IGNORE_ALL);
   }
   const scope = projectScope(plan, worktree);
   const venv = scope?.env.VIRTUAL_ENV ?? null;
