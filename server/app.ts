@@ -5,6 +5,7 @@
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { ErrorBody } from '../shared/api.ts';
+import type { ProjectEnv } from '../shared/project-env.ts';
 import { answerClientError, BODY_LIMIT_BYTES, toErrorReply } from './error-replies.ts';
 import { ValidationError } from './errors.ts';
 import type { DemoService } from './demo/demo.ts';
@@ -36,6 +37,8 @@ export interface AppDeps {
   llm: ModelClient;
   /** Interview tuning (tests shorten the empty-reply backoff). */
   interview?: Omit<InterviewDeps, 'llm'>;
+  /** Environment detection for new sessions' worktrees (see SeedingDeps.projectEnv). */
+  projectEnv?: (root: string) => Promise<ProjectEnv>;
   security: SecurityPolicy;
   version: string;
   /** Distinguishes launches, so a reconnecting client can tell it reached a new server. */

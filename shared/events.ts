@@ -56,6 +56,8 @@ export const StopReasonSchema = z.enum([
   'evaluator_unreadable',
   /** The worker's conversation no longer fits the model's context window, even with old tool output dropped. */
   'context_overflow',
+  /** The worktree could not get the project's environment: its setup command or offline install failed. */
+  'setup_failed',
   'interrupted',
   'crash',
   'error',
@@ -103,6 +105,16 @@ const usageFields = {
   cached_tokens: z.number().int().nonnegative().optional(),
   reasoning_tokens: z.number().int().nonnegative().optional(),
 };
+
+/**
+ * Why a worktree's environment was (re)applied: at prep, at a run's start when prep had not
+ * finished it, to a worktree re-created from its branch, for a setup command changed in seed
+ * review, or to the merge preview's scratch worktree.
+ */
+export const EnvReasonSchema = z.enum(['prep', 'resume', 'recreated', 'setup_changed', 'merge_preview']);
+export type EnvReason = z.infer<typeof EnvReasonSchema>;
+
+const SetupStep = z.enum(['install', 'setup']);
 
 /** Payload schemas keyed by event type. Adding an event means adding one line here. */
 export const EventDataSchemas = {
@@ -329,6 +341,37 @@ export const EventDataSchemas = {
   push: z.object({ remote: z.string(), branch: z.string() }),
   pr: z.object({ url: z.string(), via: z.enum(['gh', 'compare_url']) }),
   cleanse: z.object({ removed_worktree: z.boolean(), removed_branch: z.boolean() }),
+  /** The worktree got the project's environment (server/env/provision.ts). */
+  env_prepared: z.object({
+    reason: EnvReasonSchema,
+    /** The checkout's node_modules its entries were linked from, and how many. */
+    node_modules_from: z.string().nullable(),
+    linked: z.number().int().nonnegative(),
+    /** The virtualenv leading PATH. */
+    venv: z.string().nullable(),
+    /** Worktree folders first on PYTHONPATH. */
+    python_path: z.array(z.string()),
+  }),
+  /** A setup command (or the offline install of the dependencies) started in the worktree. */
+  setup_started: z.object({
+    step: SetupStep,
+    command: z.string(),
+    origin: z.enum(['detected', 'committed', 'seed_review']),
+    reason: EnvReasonSchema,
+    network: z.boolean(),
+  }),
+  /** A piece of its output, as it arrived. */
+  setup_output: z.object({ step: SetupStep, text: z.string() }),
+  setup_finished: z.object({
+    step: SetupStep,
+    passed: z.boolean(),
+    exit_code: z.number().int().nullable(),
+    duration_ms: z.number().nonnegative(),
+    timed_out: z.boolean(),
+    output_chars: z.number().int().nonnegative(),
+    /** When it failed: what happened, how the output ends, and what to do. */
+    problem: z.string().optional(),
+  }),
   stop: z.object({
     reason: StopReasonSchema,
     phase: z.enum(['interview', 'run']).optional(),

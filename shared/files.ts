@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { CheckResultSchema, SessionStatusSchema, StopReasonSchema, verdictFields } from './events.ts';
+import { PackageManagerSchema } from './project-env.ts';
 
 /** `YYYYMMDD-HHMMSS-<6 hex>`, e.g. `20260525-103149-3800ea`; sorts chronologically. */
 export const SESSION_ID_PATTERN = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
@@ -44,6 +45,25 @@ export type CustomChecks = z.infer<typeof CustomChecksSchema>;
 
 export const ModelsSchema = z.object({ worker: z.string(), evaluator: z.string(), prep: z.string() });
 
+/**
+ * How a session's worktree gets the project's environment (server/env/provision.ts), decided at
+ * prep from what detection found, and applied again to a re-created worktree and to the merge
+ * preview's scratch worktree.
+ */
+export const EnvPlanSchema = z.object({
+  /** The checkout's installed `node_modules`, linked entry by entry into the worktree's own. */
+  node_modules_from: z.string().nullable(),
+  /** No installed `node_modules` but a lockfile: an offline install in the worktree, in the sandbox. */
+  install: z.object({ package_manager: PackageManagerSchema, lockfile: z.string() }).nullable(),
+  /** The project's virtualenv (absolute): its `bin` leads PATH for the checks and the shell. */
+  venv: z.string().nullable(),
+  /** Worktree folders (relative) put first on PYTHONPATH, ahead of an editable install of the checkout. */
+  python_path: z.array(z.string()),
+  /** A setup command, which replaces linking and installing: `.tilth/setup` committed, or one set in seed review. */
+  setup: z.object({ command: z.string(), origin: z.enum(['committed', 'seed_review']) }).nullable(),
+});
+export type EnvPlan = z.infer<typeof EnvPlanSchema>;
+
 export const CheckpointSchema = z.object({
   session_id: z.string(),
   status: SessionStatusSchema,
@@ -72,6 +92,11 @@ export const CheckpointSchema = z.object({
   demo: z.boolean().default(false),
   /** The worker's shell and the checks may reach the network (the sandbox cuts it otherwise). */
   allow_network: z.boolean().default(false),
+  /**
+   * The project's environment in the worktree: the plan, and when it was last fully applied there
+   * (null until the install or setup step has succeeded). Null in sessions from before issue 12.
+   */
+  environment: z.object({ plan: EnvPlanSchema, ready_at: z.iso.datetime().nullable() }).nullable().default(null),
   /** Set once the session branch is merged (the backup ref undoes it). */
   merged: z
     .object({ strategy: z.enum(['merge', 'squash', 'ff']), into: z.string(), sha: z.string(), backup_ref: z.string(), undo: z.string(), at: z.iso.datetime() })
@@ -108,6 +133,8 @@ export const SeedMetaSchema = z.object({
   scope_notes: z.string(),
   checks_preset: ChecksPresetSchema,
   custom_checks: CustomChecksSchema.optional(),
+  /** A setup command set in seed review: run in the worktree before the worker, instead of what detection chose. */
+  setup_command: z.string().min(1).optional(),
   /** sha256 of each seed test file, by path relative to the worktree; a case may not change them. */
   locked_tests: z.record(z.string(), z.string()),
 });

@@ -53,5 +53,7 @@ export const SeedEditSchema = z.strictObject({
   test_files: z.record(z.string(), z.string()),
   checks_preset: ChecksPresetSchema.optional(),
   custom_checks: CustomChecksSchema.optional(),
+  /** A shell command run in the worktree before the worker (overrides `.tilth/setup` and detection); null removes it. */
+  setup_command: z.string().trim().min(1).max(2_000).nullable().optional(),
 });
 export type SeedEdit = z.infer<typeof SeedEditSchema>;

@@ -16,6 +16,7 @@ import type { AgentOptions, CallInfo, NoticeKind } from '../agent/runtime.ts';
 import type { Price } from '../../shared/price.ts';
 import type { Role as LlmRole } from '../llm/types.ts';
 import type { UntrustedScope } from '../proc/untrusted.ts';
+import { sessionScope } from '../env/session-env.ts';
 
 export interface RunDeps {
   llm: ModelClient;
@@ -83,7 +84,7 @@ export class RunContext {
   }
   /** Where this session's shell and checks run (proc/untrusted.ts adds the rest of the policy). */
   get scope(): UntrustedScope {
-    return { worktree: this.worktree, git: this.ref, network: this.checkpoint.allow_network };
+    return sessionScope(this.checkpoint, this.worktree, this.ref);
   }
 
   /** Set at run start (run.ts): the worktree with the git dirs recorded at prep. */

@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import type { ResumePlan } from '../../shared/api.ts';
 import type { StopReason } from '../../shared/events.ts';
 import { PrdSchema, SeedMetaSchema, type Checkpoint, type PrdEntry } from '../../shared/files.ts';
+import { prepareSessionEnvironment } from '../env/session-env.ts';
 import { removeStaleSessionLocks, restoreWorktree, subjectsIn } from '../git/repo.ts';
 import { commitAll, GitTamperedError, headSubject, pointerProblems, restorePointers, undoLastCommit, worktreeRefOf, type WorktreeRef } from '../git/worktree-git.ts';
 import type { JobContext, JobRunner } from '../jobs/job-runner.ts';
@@ -90,7 +91,7 @@ export async function planResume(store: SessionStore, id: string): Promise<Resum
  * Before a resumed run: repair bookkeeping cut short by a crash, fold back a FAILED placeholder,
  * and put failed (and interrupted) tasks back to pending. Idempotent.
  */
-async function prepareResume(job: JobContext, cp: Checkpoint): Promise<void> {
+async function prepareResume(job: JobContext, cp: Checkpoint): Promise<{ recreated: boolean }> {
   const plan = await planResume(job.store, job.sessionId);
   if (cp.last_stop === 'crash') {
     // A git command killed with the server leaves its lock, and every git command after it
@@ -98,7 +99,7 @@ async function prepareResume(job: JobContext, cp: Checkpoint): Promise<void> {
     const removed = await removeStaleSessionLocks(cp.source, cp.worktree, cp.branch);
     if (removed.length > 0) job.logger.warn(`${job.sessionId}: removed git locks left by the crash: ${removed.join(', ')}`);
   }
-  const ref = await recordedWorktree(job, cp);
+  const { ref, recreated } = await recordedWorktree(job, cp);
   restorePointers(ref);
   while (FAILED_SUBJECT.test(await headSubject(ref))) await undoLastCommit(ref);
   const prd = readPrd(job).map((t) => {
@@ -113,6 +114,7 @@ async function prepareResume(job: JobContext, cp: Checkpoint): Promise<void> {
     type: 'session_resume',
     data: { session_id: job.sessionId, last_stop: plan.last_stop, retried: plan.retried, pending: plan.pending, unwound_commit: plan.unwind, plan: plan.plan },
   });
+  return { recreated };
 }
 
 /**
@@ -170,18 +172,19 @@ export async function runLocked(job: JobContext, deps: RunDeps, kind: 'serve' | 
 
 /**
  * The session's worktree with its recorded git dirs: re-created from its branch when it was
- * deleted, and recorded now for a session from before the dirs were kept (looked up through the
- * source repository, never through the worktree).
+ * deleted (`recreated`: it then needs its environment again), and recorded now for a session
+ * from before the dirs were kept (looked up through the source repository, never through the
+ * worktree).
  */
-async function recordedWorktree(job: JobContext, cp: Checkpoint): Promise<WorktreeRef> {
+async function recordedWorktree(job: JobContext, cp: Checkpoint): Promise<{ ref: WorktreeRef; recreated: boolean }> {
   if (!fs.existsSync(cp.worktree)) {
     const dirs = await restoreWorktree(cp.source, cp.worktree, cp.branch);
     job.store.updateCheckpoint(job.sessionId, () => dirs);
-    return { worktree: cp.worktree, source: cp.source, gitDir: dirs.git_dir, commonDir: dirs.git_common_dir };
+    return { ref: { worktree: cp.worktree, source: cp.source, gitDir: dirs.git_dir, commonDir: dirs.git_common_dir }, recreated: true };
   }
   const ref = await worktreeRefOf(cp);
   if (!cp.git_dir || !cp.git_common_dir) job.store.updateCheckpoint(job.sessionId, () => ({ git_dir: ref.gitDir, git_common_dir: ref.commonDir }));
-  return ref;
+  return { ref, recreated: false };
 }
 
 /** The run job. Stops are recorded on the session; an abort is left to the job runner to settle. */
@@ -196,8 +199,18 @@ export async function runSession(job: JobContext, deps: RunDeps): Promise<void> 
   }
   let run: RunContext | null = null;
   try {
-    if (checkpoint.status === 'stopped') await prepareResume(job, checkpoint);
-    const ref = await recordedWorktree(job, store.readCheckpoint(id));
+    const resumed = checkpoint.status === 'stopped' ? await prepareResume(job, checkpoint) : null;
+    const { ref, recreated: recreatedNow } = await recordedWorktree(job, store.readCheckpoint(id));
+    const recreated = recreatedNow || resumed?.recreated === true;
+    const env = await prepareSessionEnvironment(
+      { store, sessionId: id, signal: job.signal, emit: (e) => job.emit(e) },
+      { reason: recreated ? 'recreated' : 'resume', force: recreated, git: ref, setupCommand: seedMeta.setup_command ?? null },
+    );
+    if (!env.ok) {
+      if (job.signal.aborted) throw new Error('interrupted while preparing the environment');
+      store.setStatus(id, 'stopped', { reason: 'setup_failed', phase: 'run', error: env.problem });
+      return;
+    }
 
     const sandbox = detectSandbox();
     store.updateCheckpoint(id, () => ({ caps: deps.caps }));

@@ -16,6 +16,7 @@ import { TEST_FILE_PATTERNS } from '../../shared/seed.ts';
 import { ConflictError, ValidationError } from '../errors.ts';
 import type { JobContext } from '../jobs/job-runner.ts';
 import { ConfinedRoot, runReadTool, ToolError } from '../engine/read-tools.ts';
+import { prepareSessionEnvironment } from '../env/session-env.ts';
 import { removeStaleSessionLocks } from '../git/repo.ts';
 import { addCallToUsage, modelCallFields } from '../llm/call-record.ts';
 import type { ModelClient } from '../llm/client.ts';
@@ -90,6 +91,9 @@ function newInterview(checkpoint: Checkpoint, existingIds: string[]): InterviewS
 
 class InterviewFailure extends Error {}
 
+/** The worktree could not get the project's environment before the interview (session-env.ts). */
+class SetupFailure extends InterviewFailure {}
+
 /**
  * Records the user's answer to the pending question, on disk, before anything else happens.
  * Only the pending question can be answered; anything else is a 409.
@@ -139,6 +143,12 @@ export async function runInterview(ctx: JobContext, deps: InterviewDeps): Promis
       ctx.emit({ type: 'session_start', data: { source: checkpoint.source, phase: 'prep-feature', worktree: checkpoint.worktree, branch: checkpoint.branch } });
     }
     if (state.pending) return; // waiting for the user; answering starts us again
+    // Prep's last step before the interview reads anything: the worktree gets the project's
+    // environment, so the seed's contract check and the run find it ready. Cheap once done.
+    const git = checkpoint.git_dir && checkpoint.git_common_dir ? { gitDir: checkpoint.git_dir, commonDir: checkpoint.git_common_dir } : null;
+    const env = await prepareSessionEnvironment({ store, sessionId: id, signal, emit: (e) => ctx.emit(e) }, { reason: 'prep', git });
+    if (!env.ok) throw new SetupFailure(env.problem);
+    if (signal.aborted) return;
     await interviewLoop(ctx, deps, checkpoint, state);
   } catch (err) {
     if (signal.aborted) return; // stopped: the file holds everything up to the last whole turn
@@ -149,7 +159,8 @@ export async function runInterview(ctx: JobContext, deps: InterviewDeps): Promis
           ? `the interviewer model failed: ${err.message}`
           : `the interview crashed: ${(err as Error).message}`;
     ctx.logger.warn(`interview for ${id} failed: ${reason}`);
-    store.setStatus(id, 'failed', { reason: err instanceof ProviderFailureError ? 'provider_failure' : err instanceof ContextOverflowError ? 'context_overflow' : 'error', phase: 'interview', error: reason });
+    const stop = err instanceof ProviderFailureError ? 'provider_failure' : err instanceof ContextOverflowError ? 'context_overflow' : err instanceof SetupFailure ? 'setup_failed' : 'error';
+    store.setStatus(id, 'failed', { reason: stop, phase: 'interview', error: reason });
   }
 }
 

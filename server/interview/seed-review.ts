@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ContractWarning, SeedEdit, SeedView } from '../../shared/seed.ts';
 import { AppError, ConflictError, NotFoundError } from '../errors.ts';
+import { sessionScope } from '../env/session-env.ts';
 import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import { checkContract } from './contract-check.ts';
@@ -28,7 +29,7 @@ export async function seedView(store: SessionStore, id: string): Promise<SeedVie
         testFiles,
         preset: meta.checks_preset,
         ...(meta.custom_checks ? { customChecks: meta.custom_checks } : {}),
-        scope: { worktree: checkpoint.worktree, git: ref, network: checkpoint.allow_network },
+        scope: sessionScope(checkpoint, checkpoint.worktree, ref),
       }),
     );
     cached = { key, warnings };
@@ -73,11 +74,13 @@ async function applyEdit(store: SessionStore, id: string, edit: SeedEdit): Promi
   );
   if (!checked.ok) throw new AppError('seed_invalid', checked.problems.join('\n'), 400);
 
-  const { locked_tests: _old, ...meta } = before.meta;
+  // undefined keeps the command, null removes it; it runs before the worker (session-env.ts).
+  const setupCommand = edit.setup_command === undefined ? before.meta.setup_command : (edit.setup_command ?? undefined);
+  const { locked_tests: _old, setup_command: _setup, ...meta } = before.meta;
   writeSeed(checked.seed, {
     sessionDir: store.dir(id),
     worktree: checkpoint.worktree,
-    meta: { ...meta, checks_preset: preset, ...(customChecks ? { custom_checks: customChecks } : {}) },
+    meta: { ...meta, checks_preset: preset, ...(customChecks ? { custom_checks: customChecks } : {}), ...(setupCommand ? { setup_command: setupCommand } : {}) },
   });
   // A test file the edit renamed away is removed, so the worktree holds exactly the seed's tests.
   for (const old of Object.keys(before.testFiles)) {
@@ -86,6 +89,7 @@ async function applyEdit(store: SessionStore, id: string, edit: SeedEdit): Promi
   const changed = describeChanges(before, checked.seed);
   if (preset !== before.meta.checks_preset) changed.unshift(`checks: ${preset}`);
   else if (JSON.stringify(customChecks ?? null) !== JSON.stringify(before.meta.custom_checks ?? null)) changed.unshift('custom checks');
+  if ((setupCommand ?? null) !== (before.meta.setup_command ?? null)) changed.unshift('setup command');
   if (changed.length === 0) return seedView(store, id); // nothing to record
   // Task text lives in the session folder, so the commit may hold no file: it still records the edit.
   const seedPaths = [...new Set([...Object.keys(before.testFiles), ...Object.keys(checked.seed.testFiles)])];

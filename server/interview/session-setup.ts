@@ -6,6 +6,8 @@ import fs from 'node:fs';
 import type { SessionListItem } from '../../shared/api.ts';
 import type { SessionStatus } from '../../shared/events.ts';
 import type { ChecksPreset } from '../../shared/files.ts';
+import type { ProjectEnv } from '../../shared/project-env.ts';
+import { planEnvironment } from '../env/provision.ts';
 import { AppError, ConflictError } from '../errors.ts';
 import type { JobRunner } from '../jobs/job-runner.ts';
 import { addWorktree, inspectWorkspace, removeWorktree, type WorkspaceInfo } from '../git/repo.ts';
@@ -28,6 +30,11 @@ export interface SeedingDeps {
   interview?: Omit<InterviewDeps, 'llm'>;
   /** The settings in force: the prep role's context window and price are read at each job start. */
   config?: LiveConfig;
+  /**
+   * What the repository's environment is (server/env/detect.ts), for the worktree's environment
+   * plan. Without it only a committed `.tilth/setup` is used.
+   */
+  projectEnv?: (root: string) => Promise<ProjectEnv>;
 }
 
 export function openSessionsFor(store: SessionStore, repoRoot: string): SessionListItem[] {
@@ -72,11 +79,15 @@ export async function createSession(
   // now would only leave a branch and a worktree behind an interview that cannot start.
   await checkInterviewProvider(deps.llm, 'create');
   const preset = input.checks_preset ?? (await detectPreset(info.root));
+  const projectEnv = deps.projectEnv ? await deps.projectEnv(info.root) : null;
   const created = deps.store.create({ source: info.root, brief: input.brief.trim(), baseBranch: info.branch, baseSha: info.head, status: 'interviewing' });
   const id = created.session_id;
   try {
     const gitDirs = await addWorktree(info.root, created.worktree, created.branch, info.head);
-    deps.store.updateCheckpoint(id, () => gitDirs);
+    // Applied by the interview job before its first question (session-env.ts): an install or a
+    // setup command may take minutes, and its output streams as events.
+    const plan = planEnvironment({ source: info.root, worktree: created.worktree, env: projectEnv });
+    deps.store.updateCheckpoint(id, () => ({ ...gitDirs, environment: { plan, ready_at: null } }));
   } catch (err) {
     fs.rmSync(deps.store.dir(id), { recursive: true, force: true });
     deps.store.bus.sessionsChanged();

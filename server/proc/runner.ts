@@ -3,6 +3,7 @@
  * capped output, and everything it started killed when it ends. Built on execa. Only proc/ calls
  * it; everything else goes through runUntrusted, which adds the sandbox policy.
  */
+import { StringDecoder } from 'node:string_decoder';
 import { execa } from 'execa';
 
 /** An argv command (run without a shell), or a shell command line (the user's own, for `custom`). */
@@ -55,6 +56,8 @@ export interface RunOptions {
   scrubSecrets?: boolean;
   /** Started with the process: may call `stop` to end it early; returns its own cleanup. */
   watch?: (pid: number, stop: () => void) => () => void;
+  /** Told each piece of output as it arrives (stdout and stderr interleaved), for a live view; the result still carries it all. */
+  onOutput?: (text: string) => void;
 }
 
 /**
@@ -93,6 +96,15 @@ export async function runBounded(cmd: Command, options: RunOptions): Promise<Run
     stripFinalNewline: true,
   });
   const pid = subprocess.pid;
+  const onOutput = options.onOutput;
+  if (onOutput) {
+    // A decoder, so a character split between two chunks arrives whole.
+    const decoder = new StringDecoder('utf8');
+    subprocess.all?.on('data', (chunk: Buffer | string) => {
+      const text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
+      if (text !== '') onOutput(text);
+    });
+  }
   let timedOut = false;
   let killTimer: NodeJS.Timeout | undefined;
   const stop = () => {

@@ -249,6 +249,20 @@ describe('sandboxCommand', () => {
   });
 });
 
+describe('sandboxCommand with dependency folders', () => {
+  it('binds them read-only after /tmp and the hidden folders (which would cover them) and before the worktree, skipping missing ones', () => {
+    const deps = path.join(os.tmpdir(), path.basename(worktree) + '-deps');
+    fs.mkdirSync(deps);
+    made.push(deps);
+    const cmd = sandboxCommand({ kind: 'shell', script: 'true' }, { worktree, hide: [outside], readOnly: [deps, path.join(deps, 'missing')], network: false, git: null, processCap: null });
+    const args = cmd.kind === 'argv' ? cmd.args.join(' ') : '';
+    const at = (s: string) => args.indexOf(s);
+    expect(at(`--ro-bind ${deps} ${deps}`)).toBeGreaterThan(at(`--tmpfs ${outside} `));
+    expect(at(`--bind ${worktree} ${worktree}`)).toBeGreaterThan(at(`--ro-bind ${deps} ${deps}`));
+    expect(args).not.toContain('missing');
+  });
+});
+
 describe('isSecretEnvName', () => {
   it("drops Tilth's own variables and anything named like a credential, and keeps the rest", () => {
     for (const name of ['TILTH_API_KEY', 'TILTH_HOME', 'OPENAI_API_KEY', 'ANTHROPIC_APIKEY', 'GITHUB_TOKEN', 'AWS_SECRET_ACCESS_KEY', 'AWS_ACCESS_KEY_ID', 'PGPASSWORD', 'npm_config__authtoken']) {

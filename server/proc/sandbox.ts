@@ -35,6 +35,12 @@ export interface SandboxPolicy {
   worktree: string;
   /** Folders hidden behind an empty tmpfs (files behind /dev/null) when they exist. */
   hide: string[];
+  /**
+   * Folders the commands read but must not change, shown read-only at their own path even under
+   * a hidden folder or the private /tmp: the project's dependencies outside the worktree (the
+   * checkout's node_modules and virtualenv, see server/env/provision.ts). Missing ones are skipped.
+   */
+  readOnly?: string[];
   /** false: a private network namespace, where not even the host's loopback is reachable. */
   network: boolean;
   /** The worktree's git metadata as recorded at prep: shown, read-only, even under a hidden folder. */
@@ -138,8 +144,10 @@ function hideArgs(target: string): string[] {
 
 /**
  * `cmd` wrapped in bwrap under `policy`. Mounts apply in order, so the order is the design:
- * root read-only, a fresh /dev and /proc, an empty /tmp, then the hidden folders, then the git
- * metadata read-only, and only then the worktree, bound writable on top — it usually lives under
+ * root read-only, a fresh /dev and /proc, an empty /tmp, then the hidden folders, then the
+ * project's dependency folders read-only (after the hides and /tmp, which would cover them: a
+ * test's checkout lives under /tmp, and the merge preview reads a session worktree's), then the
+ * git metadata read-only, and only then the worktree, bound writable on top — it usually lives under
  * the sessions root (hidden) and, in tests, under /tmp. The worktree's `.git` pointer file is
  * bound read-only over itself, and a hidden folder inside the worktree is applied after the
  * worktree bind, or the bind would uncover it. Paths are real paths: bwrap mounts what the
@@ -169,8 +177,17 @@ export function sandboxCommand(cmd: Command, policy: SandboxPolicy): Command {
       // Not there: nothing to hide.
     }
   }
+  const readOnly: string[] = [];
+  for (const folder of policy.readOnly ?? []) {
+    try {
+      readOnly.push(fs.realpathSync(folder));
+    } catch {
+      // Not there: nothing to show.
+    }
+  }
   const args = baseArgs();
   for (const hide of hides.filter((h) => !isInside(h, worktree))) args.push(...hideArgs(hide));
+  for (const folder of readOnly.filter((f) => !isInside(f, worktree) && f !== worktree)) args.push('--ro-bind', folder, folder);
   if (policy.git) args.push(...gitBinds(policy.git));
   args.push('--bind', worktree, worktree);
   const pointer = path.join(worktree, '.git');

@@ -28,13 +28,22 @@ export interface UntrustedScope {
   git: GitDirs | null;
   /** The session allows the network (off unless the user turned it on for the run). */
   network: boolean;
+  /**
+   * The project's environment for this worktree (server/env/provision.ts): variables that put its
+   * interpreter and its sources first (PATH, VIRTUAL_ENV, PYTHONPATH), and the dependency folders
+   * outside the worktree the commands read (the checkout's node_modules and virtualenv), shown
+   * read-only in the sandbox even where they would be hidden (a checkout under /tmp).
+   */
+  project?: { env: Record<string, string>; readOnly: string[] } | undefined;
 }
 
 export interface UntrustedOptions {
   timeoutMs: number;
   signal?: AbortSignal | undefined;
-  /** Added to the scrubbed environment (never secrets: PAGER, GIT_TERMINAL_PROMPT, …). */
+  /** Added to the scrubbed environment (never secrets: PAGER, GIT_TERMINAL_PROMPT, …), after the scope's. */
   env?: Record<string, string>;
+  /** Told the output as it arrives (a setup command's live view); the result still carries it all. */
+  onOutput?: (text: string) => void;
 }
 
 export interface UntrustedResult extends RunResult {
@@ -65,7 +74,14 @@ export async function runUntrusted(cmd: Command, scope: UntrustedScope, options:
   let slot: CgroupSlot | null = null;
   let command = cmd;
   if (sandbox.available) {
-    command = sandboxCommand(cmd, { worktree: scope.worktree, hide: protectedFolders(), network: scope.network, git: scope.git, processCap: cap });
+    command = sandboxCommand(cmd, {
+      worktree: scope.worktree,
+      hide: protectedFolders(),
+      readOnly: scope.project?.readOnly ?? [],
+      network: scope.network,
+      git: scope.git,
+      processCap: cap,
+    });
     if (cap?.mode === 'cgroup' && cap.cgroupParent && command.kind === 'argv') {
       try {
         slot = new CgroupSlot(cap.cgroupParent, cap.limit);
@@ -81,9 +97,10 @@ export async function runUntrusted(cmd: Command, scope: UntrustedScope, options:
     const result = await runBounded(command, {
       cwd: scope.worktree,
       timeoutMs: options.timeoutMs,
-      env: options.env ?? {},
+      env: { ...scope.project?.env, ...options.env },
       scrubSecrets: true,
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onOutput ? { onOutput: options.onOutput } : {}),
       ...(cap
         ? {
             watch: (pid: number, stop: () => void) =>

@@ -18,7 +18,9 @@ import { execa } from 'execa';
 import path from 'node:path';
 import { SeedMetaSchema, type Checkpoint } from '../../shared/files.ts';
 import type { MergePreview, MergeResult, MergeStrategy } from '../../shared/review.ts';
-import { runChecks, type CheckResult } from '../engine/checks.ts';
+import { bound, runChecks, type CheckResult } from '../engine/checks.ts';
+import { applyEnvironment } from '../env/provision.ts';
+import { planOf, sessionScope } from '../env/session-env.ts';
 import { AppError, ConflictError } from '../errors.ts';
 import { taskIdOfTestFile } from '../interview/presets.ts';
 import { git, HARDENED_CONFIG, strictGit } from '../git/git-base.ts';
@@ -144,10 +146,21 @@ async function testsOn(store: SessionStore, id: string, cp: Checkpoint, dir: str
   const done = new Set(readPrd(store, id).filter((t) => t.status === 'done').map((t) => t.id));
   const files = Object.keys(meta.locked_tests).filter((f) => done.has(taskIdOfTestFile(meta.checks_preset, f) ?? ''));
   if (files.length === 0) return [];
+  const gitDirs = await lookupGitDirs(cp.source, dir);
+  // The same environment the session's checks had: the plan applied to the scratch worktree
+  // (links, or the install or setup command, in the sandbox). A failure is the preview's first
+  // result, and the tests are not run without it.
+  const plan = planOf(cp);
+  if (plan) {
+    const applied = await applyEnvironment(plan, dir, { git: gitDirs, network: cp.allow_network, reason: 'merge_preview', source: cp.source, signal });
+    if (!applied.ok) {
+      return [{ name: 'environment', passed: false, exit_code: null, duration_ms: applied.duration_ms, ...bound(`${applied.problem ?? ''}\n${applied.output}`.trim()) }];
+    }
+  }
   const { results } = await runChecks({
     // The merge result is the worker's code: it runs as untrusted code, with the scratch
     // worktree's git metadata read-only.
-    scope: { worktree: dir, git: await lookupGitDirs(cp.source, dir), network: cp.allow_network },
+    scope: sessionScope(cp, dir, gitDirs),
     preset: meta.checks_preset,
     customChecks: cp.custom_checks ?? meta.custom_checks,
     testFiles: files.sort(),

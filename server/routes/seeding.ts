@@ -36,6 +36,7 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
     llmFor: (id) => deps.demo?.clientFor(id) ?? deps.llm,
     config: deps.config,
     ...(deps.interview ? { interview: deps.interview } : {}),
+    ...(deps.projectEnv ? { projectEnv: deps.projectEnv } : {}),
   };
 
   const sessionId = (params: unknown) => existingSessionId(store, params);

@@ -10,10 +10,10 @@ import { PACKAGE_ROOT } from '../package-root.ts';
 
 /** The package carries js-todo for demo mode; a checkout has them all. */
 export const EXAMPLES_DIR = path.join(PACKAGE_ROOT, 'examples');
-export type ExampleName = 'js-todo' | 'py-todo';
+export type ExampleName = 'js-todo' | 'py-todo' | 'ts-vitest' | 'cjs-mocha' | 'py-src';
 
 /** Left behind by running an example's tests in place; never part of the copy. */
-const SKIP = new Set(['__pycache__', '.pytest_cache', 'node_modules', '.git']);
+const SKIP = new Set(['__pycache__', '.pytest_cache', 'node_modules', '.venv', '.git']);
 
 export interface ExampleRepo {
   /** The repository root (a folder named after the example, inside a fresh temp folder). */
@@ -46,4 +46,35 @@ export async function makeExampleRepo(name: ExampleName, under?: string): Promis
     throw err;
   }
   return { dir, cleanup };
+}
+
+/** Long enough for a cold npm cache on a small machine; a warm one takes seconds. */
+const INSTALL_TIMEOUT_MS = 300_000;
+
+/**
+ * Installs an example's dependencies in its copy the way its README tells a user to, so a test
+ * sees what a real checkout has: `npm ci` from the lockfile (the default npm cache keeps repeats
+ * fast), or a virtualenv with the package installed editable. Examples without dependencies
+ * need nothing. The installed folders are git-ignored by the examples, so the copy stays clean.
+ */
+export async function installExample(dir: string, name: ExampleName): Promise<void> {
+  const run = (file: string, args: string[]) => execa(file, args, { cwd: dir, timeout: INSTALL_TIMEOUT_MS, stdin: 'ignore', all: true });
+  switch (name) {
+    case 'ts-vitest':
+    case 'cjs-mocha':
+      await run('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline']);
+      return;
+    case 'py-src': {
+      await run('python3', ['-m', 'venv', '.venv']);
+      // Without build isolation pip needs nothing from an index, but the setuptools a venv ships
+      // (65 with Python 3.11) cannot build an editable wheel without the `wheel` package; then
+      // the ordinary install, which fetches its build backend from pip's configured index.
+      const offline = await execa('.venv/bin/pip', ['install', '-q', '-e', '.', '--no-build-isolation'], { cwd: dir, timeout: INSTALL_TIMEOUT_MS, stdin: 'ignore', all: true, reject: false });
+      if (offline.exitCode !== 0) await run('.venv/bin/pip', ['install', '-q', '-e', '.']);
+      return;
+    }
+    case 'js-todo':
+    case 'py-todo':
+      return;
+  }
 }

@@ -63,6 +63,8 @@ export interface TestAppOptions {
   home?: string;
   /** Demo mode tuning (a pause before each scripted reply). */
   demo?: DemoOptions;
+  /** Environment detection for new sessions (until detection lands, tests say what a repository has). */
+  projectEnv?: AppDeps['projectEnv'];
 }
 
 export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -87,6 +89,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
     serverId: 'test-server',
     webRoot: options.webRoot ?? path.join(home, 'no-web-build'),
     ...(options.stream ? { stream: options.stream } : {}),
+    ...(options.projectEnv ? { projectEnv: options.projectEnv } : {}),
   };
   const app = await buildApp(deps);
   return {

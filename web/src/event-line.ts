@@ -56,6 +56,22 @@ export function retryLine(data: EventData<'model_retry'>, waitMs: number = data.
   return `${busy}, retrying ${when} — attempt ${data.attempt + 1} of ${data.max_attempts}: ${data.reason}`;
 }
 
+/** "at prep", "worktree re-created", …: why the worktree's environment was prepared. */
+function envReason(reason: EventData<'env_prepared'>['reason']): string {
+  switch (reason) {
+    case 'prep':
+      return 'at prep:';
+    case 'resume':
+      return 'before the run:';
+    case 'recreated':
+      return 'worktree re-created:';
+    case 'setup_changed':
+      return 'setup command changed:';
+    case 'merge_preview':
+      return 'merge preview:';
+  }
+}
+
 /** What an event says, after its seq, time and type. */
 export function describeEvent(event: TilthEvent): string {
   return oneLine(detail(event));
@@ -166,6 +182,29 @@ function detail(event: TilthEvent): string {
       return `${event.data.url} (${event.data.via})`;
     case 'cleanse':
       return join(event.data.removed_worktree && 'worktree removed', event.data.removed_branch && 'branch removed');
+    case 'env_prepared':
+      return join(
+        envReason(event.data.reason),
+        event.data.node_modules_from && `node_modules: ${plural(event.data.linked, 'entry', 'entries')} linked from ${event.data.node_modules_from}`,
+        event.data.venv && `python: ${event.data.venv}`,
+        event.data.python_path.length > 0 && `PYTHONPATH first: ${event.data.python_path.join(', ')}`,
+      );
+    case 'setup_started':
+      return join(
+        event.data.step === 'install' ? 'offline install' : `setup (${event.data.origin === 'committed' ? 'committed' : 'from seed review'})`,
+        envReason(event.data.reason),
+        `$ ${oneLine(event.data.command, 120)}`,
+        event.data.network ? 'with network' : 'no network',
+      );
+    case 'setup_output':
+      return oneLine(event.data.text);
+    case 'setup_finished':
+      return join(
+        event.data.step,
+        event.data.passed ? 'done' : event.data.timed_out ? 'timed out' : `FAILED (exit ${event.data.exit_code ?? 'none'})`,
+        `in ${(event.data.duration_ms / 1000).toFixed(1)} s`,
+        event.data.problem && `— ${oneLine(event.data.problem)}`,
+      );
     case 'stop':
       return join(event.data.phase, event.data.reason, event.data.error && `— ${event.data.error}`);
     default: {

@@ -8,7 +8,7 @@ const LABELS: Record<ChecksPreset, string> = {
   custom: 'My own commands',
 };
 
-/** How the acceptance tests run: a preset, or the user's own commands with a {files} placeholder. */
+/** How the acceptance tests run: a preset, or the user's own commands with a {files} placeholder; and the worktree's setup command. */
 export function ChecksEditor({ checks, onChange }: { checks: SeedDraft['checks']; onChange: (checks: SeedDraft['checks']) => void }) {
   return (
     <section className="panel checks-editor" aria-label="Checks" data-testid="checks-editor">
@@ -36,6 +36,10 @@ export function ChecksEditor({ checks, onChange }: { checks: SeedDraft['checks']
           </label>
         </>
       )}
+      <label className="field">
+        <span>Setup command (optional): runs in the worktree before the worker, instead of linking your installed dependencies or a committed .tilth/setup</span>
+        <input className="mono" data-testid="edit-setup-command" value={checks.setup} placeholder="npm ci --offline" onChange={(e) => onChange({ ...checks, setup: e.target.value })} />
+      </label>
     </section>
   );
 }

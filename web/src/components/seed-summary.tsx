@@ -37,6 +37,13 @@ export function SeedSummary({ meta }: { meta: SeedMeta }) {
           <h2>Scope notes</h2>
           {meta.scope_notes.trim() === '' ? <p className="muted">None.</p> : <MiniMarkdown text={meta.scope_notes} />}
         </section>
+        {meta.setup_command !== undefined && (
+          <section className="panel" data-testid="setup-command">
+            <h2>Setup command</h2>
+            <p className="small">Runs in the worktree before the worker:</p>
+            <code className="mono">{meta.setup_command}</code>
+          </section>
+        )}
       </div>
     </div>
   );

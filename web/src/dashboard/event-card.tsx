@@ -297,6 +297,10 @@ function cardBody(event: TilthEvent, isOpen: (p: CardPanel) => boolean, toggle: 
       return <p className="ev-facts">channels: {Object.keys(event.data.channels).join(', ') || 'none'}</p>;
     case 'stop':
       return event.data.error ? <p className="ev-facts">{event.data.error}</p> : null;
+    case 'setup_output':
+      return <Block>{event.data.text}</Block>;
+    case 'setup_finished':
+      return event.data.problem ? <Block>{event.data.problem}</Block> : null;
     default:
       return null;
   }

@@ -88,6 +88,7 @@ export function isProblem(event: TilthEvent): boolean {
     case 'hook_run':
       return event.data.outcome === 'block';
     case 'validator_run':
+    case 'setup_finished':
       return !event.data.passed;
     case 'evaluator_verdict':
       return event.data.verdict === 'reject';

@@ -55,6 +55,8 @@ export function stopInWords(reason: StopReason, ctx: StopContext): string {
       return `stopped: the evaluator twice answered ${task} with something that is not a verdict${ctx.lastError ? ` — ${ctx.lastError}` : ''}`;
     case 'context_overflow':
       return `stopped: ${task}'s conversation no longer fits the worker model's context window${ctx.lastError ? ` — ${ctx.lastError}` : ''}`;
+    case 'setup_failed':
+      return `stopped: the worktree could not get the project's environment${ctx.lastError ? ` — ${ctx.lastError}` : ''}`;
     case 'interrupted':
       return 'stopped: interrupted (Stop was pressed or the server shut down)';
     case 'crash':

@@ -109,9 +109,24 @@ describe('languageOf', () => {
     const draft = draftFromSeed(seed());
     expect(buildSeedEdit(draft).checks_preset).toBe('node');
     expect(buildSeedEdit(draft).custom_checks).toBeUndefined();
-    draft.checks = { preset: 'custom', customTest: '  npx vitest run {files} ', customLint: '' };
+    draft.checks = { preset: 'custom', customTest: '  npx vitest run {files} ', customLint: '', setup: '' };
     const edit = buildSeedEdit(draft);
-    expect(edit).toMatchObject({ checks_preset: 'custom', custom_checks: { test: 'npx vitest run {files}' } });
+    expect(edit).toMatchObject({ checks_preset: 'custom', custom_checks: { test: 'npx vitest run {files}' }, setup_command: null });
     expect(seedEditChanges(seed(), edit)).toEqual(['checks: custom']);
+  });
+
+  it('carries a setup command, trimmed, and a cleared one as null; each is a change only when it differs', () => {
+    const draft = draftFromSeed(seed());
+    expect(draft.checks.setup).toBe('');
+    draft.checks.setup = '  npm ci --offline ';
+    const edit = buildSeedEdit(draft);
+    expect(edit.setup_command).toBe('npm ci --offline');
+    expect(seedEditChanges(seed(), edit)).toEqual(['setup command']);
+    const withSetup = { ...seed(), meta: { ...seed().meta, setup_command: 'npm ci --offline' } };
+    expect(draftFromSeed(withSetup).checks.setup).toBe('npm ci --offline');
+    expect(seedEditChanges(withSetup, edit)).toEqual([]);
+    draft.checks.setup = '   ';
+    expect(buildSeedEdit(draft).setup_command).toBeNull();
+    expect(seedEditChanges(withSetup, buildSeedEdit(draft))).toEqual(['setup command']);
   });
 });

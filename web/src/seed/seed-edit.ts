@@ -16,8 +16,11 @@ export interface SeedDraft {
   tasks: DraftTask[];
   /** Test file path → content; paths are not renamed in the browser. */
   files: Record<string, string>;
-  /** How the tests run; `customTest`/`customLint` matter only for the custom preset. */
-  checks: { preset: ChecksPreset; customTest: string; customLint: string };
+  /**
+   * How the tests run; `customTest`/`customLint` matter only for the custom preset. `setup`: a
+   * command run in the worktree before the worker (blank: none).
+   */
+  checks: { preset: ChecksPreset; customTest: string; customLint: string; setup: string };
 }
 
 const ANY_TEST_NUMBER = /(?:^|\/)(?:test_)?t(\d{3,})_[^/]*$/;
@@ -54,7 +57,12 @@ export function draftFromSeed(seed: Pick<SeedView, 'prd' | 'test_files' | 'meta'
   return {
     tasks: seed.prd.map((t) => ({ id: t.id, title: t.title, description: t.description, criteria: [...t.acceptance_criteria] })),
     files: { ...seed.test_files },
-    checks: { preset: seed.meta.checks_preset, customTest: seed.meta.custom_checks?.test ?? '', customLint: seed.meta.custom_checks?.lint ?? '' },
+    checks: {
+      preset: seed.meta.checks_preset,
+      customTest: seed.meta.custom_checks?.test ?? '',
+      customLint: seed.meta.custom_checks?.lint ?? '',
+      setup: seed.meta.setup_command ?? '',
+    },
   };
 }
 
@@ -76,6 +84,7 @@ export function buildSeedEdit(draft: SeedDraft): SeedEdit {
     ...(draft.checks.preset === 'custom'
       ? { custom_checks: { test: draft.checks.customTest.trim(), ...(draft.checks.customLint.trim() ? { lint: draft.checks.customLint.trim() } : {}) } }
       : {}),
+    setup_command: draft.checks.setup.trim() === '' ? null : draft.checks.setup.trim(),
   };
 }
 
@@ -84,6 +93,7 @@ export function seedEditChanges(seed: Pick<SeedView, 'prd' | 'test_files' | 'met
   const changes: string[] = [];
   if (edit.checks_preset !== undefined && edit.checks_preset !== seed.meta.checks_preset) changes.push(`checks: ${edit.checks_preset}`);
   else if (edit.custom_checks !== undefined && JSON.stringify(edit.custom_checks) !== JSON.stringify(seed.meta.custom_checks ?? null)) changes.push('custom checks');
+  if (edit.setup_command !== undefined && (edit.setup_command ?? null) !== (seed.meta.setup_command ?? null)) changes.push('setup command');
   const before = new Map(seed.prd.map((t) => [t.id, t]));
   for (const task of edit.prd_entries) {
     const old = before.get(task.id);

@@ -1,0 +1,77 @@
+/**
+ * A session's side of provisioning (provision.ts): the plan recorded in its checkpoint, applied
+ * to its worktree at prep (the interview job, before the first question), and at a run's start
+ * when prep did not finish it, when the worktree was re-created from its branch, or when seed
+ * review changed the setup command. A failure is the session's to show: the interview fails, the
+ * run stops with `setup_failed`, each with the step's output and what to do.
+ */
+import type { EnvReason, EventInput } from '../../shared/events.ts';
+import type { Checkpoint, EnvPlan } from '../../shared/files.ts';
+import type { GitDirs } from '../git/worktree-git.ts';
+import type { UntrustedScope } from '../proc/untrusted.ts';
+import type { SessionStore } from '../store/session-store.ts';
+import { applyEnvironment, linkNodeModules, projectScope, setupFor } from './provision.ts';
+
+export interface SessionEnvContext {
+  store: SessionStore;
+  sessionId: string;
+  signal?: AbortSignal | undefined;
+  emit: (event: EventInput) => void;
+}
+
+export interface PrepareOptions {
+  reason: EnvReason;
+  /** The worktree's recorded git dirs (read-only in the sandbox). */
+  git: GitDirs | null;
+  /** Apply the whole plan even if it was applied before (the worktree was re-created). */
+  force?: boolean;
+  /** The setup command seed review set (null: none); undefined before there is a seed. */
+  setupCommand?: string | null | undefined;
+}
+
+export type PrepareResult = { ok: true } | { ok: false; problem: string };
+
+/**
+ * Makes sure the session's worktree has its environment. Cheap when it has: the `node_modules`
+ * links are checked and any the worker removed are made again. Sessions from before the plan was
+ * recorded have none, and are left as they were.
+ */
+export async function prepareSessionEnvironment(ctx: SessionEnvContext, options: PrepareOptions): Promise<PrepareResult> {
+  const cp = ctx.store.readCheckpoint(ctx.sessionId);
+  if (!cp.environment) return { ok: true };
+  let plan = cp.environment.plan;
+  let reason = options.reason;
+  let due = options.force === true || cp.environment.ready_at === null;
+  if (options.setupCommand !== undefined) {
+    const setup = setupFor(cp.worktree, options.setupCommand);
+    if (JSON.stringify(setup) !== JSON.stringify(plan.setup)) {
+      plan = { ...plan, setup };
+      if (!due) reason = 'setup_changed';
+      due = true;
+    }
+  }
+  if (!due) {
+    if (plan.node_modules_from && !plan.setup) linkNodeModules(plan.node_modules_from, cp.worktree);
+    return { ok: true };
+  }
+  const applied = await applyEnvironment(plan, cp.worktree, {
+    git: options.git,
+    network: cp.allow_network,
+    reason,
+    source: cp.source,
+    emit: ctx.emit,
+    signal: ctx.signal,
+  });
+  ctx.store.updateCheckpoint(ctx.sessionId, () => ({ environment: { plan, ready_at: applied.ok ? new Date().toISOString() : null } }));
+  return applied.ok ? { ok: true } : { ok: false, problem: applied.problem ?? 'The environment could not be prepared.' };
+}
+
+/** The plan a checkpoint records (null for sessions from before it was). */
+export function planOf(cp: Pick<Checkpoint, 'environment'>): EnvPlan | null {
+  return cp.environment?.plan ?? null;
+}
+
+/** Where an untrusted command of the session runs: the worktree, its git dirs, the network setting, and the project's environment. */
+export function sessionScope(cp: Pick<Checkpoint, 'environment' | 'allow_network'>, worktree: string, git: GitDirs | null): UntrustedScope {
+  return { worktree, git, network: cp.allow_network, project: projectScope(planOf(cp), worktree) };
+}
