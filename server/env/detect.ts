@@ -13,19 +13,8 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { PackageManager, ProjectEnv, PythonEnv, TestRunner } from '../../shared/project-env.ts';
+import { DEFAULT_TEST_GLOBS, type PackageManager, type ProjectEnv, type PythonEnv, type TestRunner } from '../../shared/project-env.ts';
 import { hasSection, iniWords, jsLiteral, parseJsonc, tomlStrings, yamlStrings } from './config-read.ts';
-
-/** The runners' own defaults, used when the config does not set a literal value. */
-export const DEFAULT_TEST_GLOBS: Record<TestRunner, string[]> = {
-  vitest: ['**/*.{test,spec}.?(c|m)[jt]s?(x)'],
-  jest: ['**/__tests__/**/*.?([mc])[jt]s?(x)', '**/?(*.)+(spec|test).?([mc])[jt]s?(x)'],
-  mocha: ['./test/*.{js,cjs,mjs}'],
-  // Node 20's `node --test` with no arguments.
-  node: ['**/*.test.?(c|m)js', '**/*-test.?(c|m)js', '**/*_test.?(c|m)js', '**/test-*.?(c|m)js', '**/test.?(c|m)js', '**/test/**/*.?(c|m)js'],
-  pytest: ['**/test_*.py', '**/*_test.py'],
-  unittest: ['**/test*.py'],
-};
 
 /** Folders projects keep tests in, most usual first; `test_dirs` lists the ones that exist. */
 const CONVENTIONAL_TEST_DIRS = ['tests', 'test', '__tests__', 'spec', 'src/__tests__', 'src/test'];
@@ -225,7 +214,10 @@ async function pythonEnv(repo: RepoFiles, top: Set<string>): Promise<PythonEnv |
   const srcPackages = await pythonPackagesIn(repo, 'src');
   const flatPackages = await pythonPackagesIn(repo, '.');
   const testFiles = [...(await repo.filesIn('tests')), ...(await repo.filesIn('test'))].filter((f) => f.endsWith('.py'));
-  if (!manifest && srcPackages.packages.length === 0 && flatPackages.packages.length === 0 && testFiles.length === 0) return null;
+  // Loose `.py` files beside a package.json are helper scripts of a JavaScript project; without one
+  // they are a Python project's modules.
+  const loose = flatPackages.packages.length > 0 && !top.has('package.json');
+  if (!manifest && srcPackages.packages.length === 0 && flatPackages.withInit.length === 0 && testFiles.length === 0 && !loose) return null;
   // Its own virtualenv when it has one: the project's dependencies (and pytest) live there.
   let interpreter = 'python3';
   let source: PythonEnv['source'] = 'system';
@@ -266,7 +258,7 @@ async function findPythonRunner(repo: RepoFiles, top: Set<string>): Promise<Foun
     if (await repo.isFile(file)) return { runner: 'pytest', strength: 'config', evidence: file };
   }
   // Tests written as unittest classes, with no pytest anywhere, run with unittest.
-  const testFiles = [...(await repo.filesIn('tests')), ...(await repo.filesIn('test'))].filter((f) => /(^|\/)test.*\.py$/.test(f));
+  const testFiles = [...(await repo.filesIn('tests')), ...(await repo.filesIn('test'))].filter((f) => /(^|\/)test[^/]*\.py$/.test(f));
   const sources = await Promise.all(testFiles.slice(0, TEST_FILE_LIMIT).map(async (f) => ({ file: f, text: (await repo.read(f)) ?? '' })));
   const pytestDeclared = /(^|[\s"'[,])pytest\b/m.test(pyproject) || (await requirementsMention(repo, top, 'pytest')) || (await venvHas(repo, 'pytest'));
   const unittestOnly = sources.length > 0 && sources.every((s) => /^\s*(import unittest|from unittest\b)/m.test(s.text) && !/^\s*(import pytest|from pytest\b)|^def test_/m.test(s.text));

@@ -27,6 +27,7 @@ export async function seedView(store: SessionStore, id: string): Promise<SeedVie
         prd,
         testFiles,
         preset: meta.checks_preset,
+        project: meta.project_env ?? null,
         ...(meta.custom_checks ? { customChecks: meta.custom_checks } : {}),
         scope: { worktree: checkpoint.worktree, git: ref, network: checkpoint.allow_network },
       }),
@@ -69,7 +70,7 @@ async function applyEdit(store: SessionStore, id: string, edit: SeedEdit): Promi
       blockers: before.meta.blockers,
       scope_notes: before.meta.scope_notes,
     },
-    { preset, ...(customChecks ? { customChecks } : {}), existingIds: [] },
+    { preset, env: before.meta.project_env ?? null, ...(customChecks ? { customChecks } : {}), existingIds: [] },
   );
   if (!checked.ok) throw new AppError('seed_invalid', checked.problems.join('\n'), 400);
 

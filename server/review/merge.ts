@@ -142,7 +142,7 @@ async function testsOn(store: SessionStore, id: string, cp: Checkpoint, dir: str
   const meta = readJsonFile(store.file(id, FILES.seedMeta), SeedMetaSchema);
   if (!meta) return [];
   const done = new Set(readPrd(store, id).filter((t) => t.status === 'done').map((t) => t.id));
-  const files = Object.keys(meta.locked_tests).filter((f) => done.has(taskIdOfTestFile(meta.checks_preset, f) ?? ''));
+  const files = Object.keys(meta.locked_tests).filter((f) => done.has(taskIdOfTestFile(meta.checks_preset, f, meta.project_env ?? null) ?? ''));
   if (files.length === 0) return [];
   const { results } = await runChecks({
     // The merge result is the worker's code: it runs as untrusted code, with the scratch
@@ -150,6 +150,7 @@ async function testsOn(store: SessionStore, id: string, cp: Checkpoint, dir: str
     scope: { worktree: dir, git: await lookupGitDirs(cp.source, dir), network: cp.allow_network },
     preset: meta.checks_preset,
     customChecks: cp.custom_checks ?? meta.custom_checks,
+    env: meta.project_env ?? null,
     testFiles: files.sort(),
     changedFiles: [],
     lockedTests: {},

@@ -6,6 +6,7 @@ const KIND_LABELS: Record<ContractWarning['kind'], string> = {
   does_not_load: 'does not load',
   already_passes: 'already passes',
   check_failed: 'check not run',
+  environment: 'environment problem',
 };
 
 /** The contract check, one warning per problem, before anything runs. */

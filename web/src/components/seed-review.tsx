@@ -103,7 +103,7 @@ export function SeedReview(props: SeedReviewProps) {
         </div>
       )}
 
-      {editing && <ChecksEditor checks={draft.checks} onChange={(checks) => props.onDraftChange({ ...draft, checks })} />}
+      {editing && <ChecksEditor checks={draft.checks} env={seed.meta.project_env ?? null} onChange={(checks) => props.onDraftChange({ ...draft, checks })} />}
       <SeedSummary meta={seed.meta} />
       <ContractWarnings warnings={seed.contract} />
 
