@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ProjectEnv } from '../../shared/project-env.ts';
+import { DEFAULT_TEST_GLOBS, type ProjectEnv } from '../../shared/project-env.ts';
 import { tempDir } from '../testing/temp-dir.ts';
-import { DEFAULT_TEST_GLOBS, detectProjectEnv } from './detect.ts';
+import { detectProjectEnv } from './detect.ts';
 
 const made: string[] = [];
 afterEach(() => {
