@@ -165,6 +165,19 @@ describe('the run', () => {
     expect(JSON.stringify(evalReqs[1]!.messages)).toContain('Add a JSDoc comment to double().');
   });
 
+  it('refuses the first run when the acceptance tests cannot run in the environment, showing the output', async () => {
+    await open();
+    // Mocha's globals under node --test: no work on the task could make this test load.
+    const mochaStyle = "import assert from 'node:assert/strict';\nimport * as todo from '../src/todo.js';\n\ndescribe('double', () => {\n  it('doubles', () => assert.equal(todo.double(2), 4));\n});\n";
+    const id = await makePreparedSession(t.store, repo.dir, 'node', [{ id: 'T-001', title: 'Double', tests: { 'tests/t001_double.test.js': mochaStyle } }]);
+    const body = await start(id, 409);
+    expect(body.error.code).toBe('environment_problem');
+    expect(body.error.message).toMatch(/cannot run in this environment.*uses `describe` as a global/s);
+    expect(body.error.message).toContain('ReferenceError: describe is not defined');
+    expect(checkpoint(id).status).toBe('prepared');
+    expect(fake.requests).toEqual([]);
+  });
+
   it('refuses to run a session that is not prepared or stopped, with the reason', async () => {
     await open();
     const id = await makePreparedSession(t.store, repo.dir, 'node', THREE.slice(0, 1));

@@ -4,12 +4,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Checkpoint } from '../../shared/files.ts';
 import type { ContractWarning, SeedEdit, SeedView } from '../../shared/seed.ts';
 import { AppError, ConflictError, NotFoundError } from '../errors.ts';
 import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import { checkContract } from './contract-check.ts';
-import { readSeed, validateSeedBundle, writeSeed } from './sink.ts';
+import { readSeed, validateSeedBundle, writeSeed, type StoredSeed } from './sink.ts';
 
 /** Contract checks run the tests, so they are remembered until the seed changes. */
 const contractCache = new Map<string, { key: string; warnings: Promise<ContractWarning[]> }>();
@@ -18,6 +19,31 @@ export async function seedView(store: SessionStore, id: string): Promise<SeedVie
   if (!store.hasSeed(id)) throw new NotFoundError('no_seed', 'This session has no seed yet: the interview writes it.');
   const checkpoint = store.readCheckpoint(id);
   const { prd, meta, testFiles } = readSeed(store.dir(id), checkpoint.worktree);
+  return { prd, meta, test_files: testFiles, contract: await contractOf(id, checkpoint, { prd, meta, testFiles }) };
+}
+
+/**
+ * Refuses to start the first run of a session whose acceptance tests cannot run in its
+ * environment (a runner or dependency not installed, a file the runner cannot load): every
+ * task's checks would fail whatever the worker did, and the run would spend the budget finding
+ * out. Uses the contract check seed review showed, or runs it now.
+ */
+export async function assertRunnable(store: SessionStore, id: string): Promise<void> {
+  if (!store.hasSeed(id)) return;
+  const checkpoint = store.readCheckpoint(id);
+  const warnings = await contractOf(id, checkpoint, readSeed(store.dir(id), checkpoint.worktree));
+  const blocking = warnings.filter((w) => w.kind === 'environment');
+  const [first] = blocking;
+  if (!first) return;
+  const more = blocking.length > 1 ? ` (and ${blocking.length - 1} more in the contract check)` : '';
+  const output = first.output ? `\n\n${first.output.split('\n').slice(0, 20).join('\n')}` : '';
+  throw new ConflictError(
+    'environment_problem',
+    `The acceptance tests cannot run in this environment, so every task would fail its checks: ${first.message}${more} Fix the environment (or the test in seed review), then run again.${output}`,
+  );
+}
+
+function contractOf(id: string, checkpoint: Checkpoint, { prd, meta, testFiles }: StoredSeed): Promise<ContractWarning[]> {
   const key = JSON.stringify([meta.locked_tests, prd.map((t) => t.acceptance_criteria.length), meta.checks_preset]);
   let cached = contractCache.get(id);
   if (!cached || cached.key !== key) {
@@ -36,7 +62,7 @@ export async function seedView(store: SessionStore, id: string): Promise<SeedVie
     contractCache.set(id, cached);
     warnings.catch(() => contractCache.delete(id));
   }
-  return { prd, meta, test_files: testFiles, contract: await cached.warnings };
+  return cached.warnings;
 }
 
 /** Edits of one session run one at a time: two saves must not interleave their writes and commits. */
