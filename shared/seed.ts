@@ -153,6 +153,9 @@ export const SeedViewSchema = z.object({
 });
 export type SeedView = z.infer<typeof SeedViewSchema>;
 
+/** GET /api/sessions/:id/seed: `recheck=1` runs a contract check with an environment problem again. */
+export const SeedQuerySchema = z.strictObject({ recheck: z.literal('1').optional() });
+
 /** PUT /api/sessions/:id/seed: the edited tasks and test files (ids and file set stay the sink's to check). */
 export const SeedEditSchema = z.strictObject({
   prd_entries: z.array(z.strictObject({ id: z.string(), title: z.string(), description: z.string(), acceptance_criteria: z.array(z.string()) })),

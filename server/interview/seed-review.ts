@@ -9,17 +9,21 @@ import type { ContractWarning, SeedEdit, SeedView } from '../../shared/seed.ts';
 import { AppError, ConflictError, NotFoundError } from '../errors.ts';
 import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
 import type { SessionStore } from '../store/session-store.ts';
-import { checkContract } from './contract-check.ts';
+import { blocksRun, checkContract } from './contract-check.ts';
 import { readSeed, validateSeedBundle, writeSeed, type StoredSeed } from './sink.ts';
 
-/** Contract checks run the tests, so they are remembered until the seed changes. */
-const contractCache = new Map<string, { key: string; warnings: Promise<ContractWarning[]> }>();
+/**
+ * Contract checks run the tests, so they are remembered until the seed changes — except a result
+ * with an environment problem, which the user fixes outside Tilth (installing the dependencies,
+ * say): that one is run again on request (seed review's "Check again") and before a run starts.
+ */
+const contractCache = new Map<string, { key: string; warnings: Promise<ContractWarning[]>; blocking: boolean }>();
 
-export async function seedView(store: SessionStore, id: string): Promise<SeedView> {
+export async function seedView(store: SessionStore, id: string, options: { recheck?: boolean } = {}): Promise<SeedView> {
   if (!store.hasSeed(id)) throw new NotFoundError('no_seed', 'This session has no seed yet: the interview writes it.');
   const checkpoint = store.readCheckpoint(id);
   const { prd, meta, testFiles } = readSeed(store.dir(id), checkpoint.worktree);
-  return { prd, meta, test_files: testFiles, contract: await contractOf(id, checkpoint, { prd, meta, testFiles }) };
+  return { prd, meta, test_files: testFiles, contract: await contractOf(id, checkpoint, { prd, meta, testFiles }, options.recheck === true) };
 }
 
 /**
@@ -31,7 +35,7 @@ export async function seedView(store: SessionStore, id: string): Promise<SeedVie
 export async function assertRunnable(store: SessionStore, id: string): Promise<void> {
   if (!store.hasSeed(id)) return;
   const checkpoint = store.readCheckpoint(id);
-  const warnings = await contractOf(id, checkpoint, readSeed(store.dir(id), checkpoint.worktree));
+  const warnings = await contractOf(id, checkpoint, readSeed(store.dir(id), checkpoint.worktree), true);
   const blocking = warnings.filter((w) => w.kind === 'environment');
   const [first] = blocking;
   if (!first) return;
@@ -43,10 +47,11 @@ export async function assertRunnable(store: SessionStore, id: string): Promise<v
   );
 }
 
-function contractOf(id: string, checkpoint: Checkpoint, { prd, meta, testFiles }: StoredSeed): Promise<ContractWarning[]> {
+/** The contract check of a seed, remembered; `recheck` runs it again if what is remembered blocks the run. */
+function contractOf(id: string, checkpoint: Checkpoint, { prd, meta, testFiles }: StoredSeed, recheck = false): Promise<ContractWarning[]> {
   const key = JSON.stringify([meta.locked_tests, prd.map((t) => t.acceptance_criteria.length), meta.checks_preset]);
   let cached = contractCache.get(id);
-  if (!cached || cached.key !== key) {
+  if (!cached || cached.key !== key || (recheck && cached.blocking)) {
     // A session from before the git dirs were recorded, whose worktree is gone: no git to show.
     const warnings = worktreeRefOf(checkpoint).catch(() => null).then((ref) =>
       checkContract({
@@ -58,9 +63,15 @@ function contractOf(id: string, checkpoint: Checkpoint, { prd, meta, testFiles }
         scope: { worktree: checkpoint.worktree, git: ref, network: checkpoint.allow_network },
       }),
     );
-    cached = { key, warnings };
-    contractCache.set(id, cached);
-    warnings.catch(() => contractCache.delete(id));
+    const entry = { key, warnings, blocking: false };
+    cached = entry;
+    contractCache.set(id, entry);
+    warnings.then(
+      (ws) => {
+        entry.blocking = blocksRun(ws);
+      },
+      () => contractCache.delete(id),
+    );
   }
   return cached.warnings;
 }
