@@ -206,6 +206,8 @@ export interface ProjectFacts {
   interpreter: string;
   /** Names in package.json's dependencies, of every kind. */
   jsDependencies: Set<string>;
+  /** How the project installs its JavaScript dependencies (`pnpm install`), for messages. */
+  installCommand: string;
   /** Whether a Python distribution or import name is declared (pyproject.toml, requirements*.txt, setup.cfg). */
   pythonDeclares: (name: string) => boolean;
   /** Whether a top-level Python module or package is the project's own. */
@@ -262,8 +264,8 @@ function classifyJs(out: string, run: Run, ctx: RunContext): RunVerdict {
   if (run.spawnError !== null || run.exitCode === 126 || run.exitCode === 127) {
     const message =
       ctx.preset === 'node'
-        ? `node could not be started (${run.spawnError ?? `exit code ${run.exitCode}`}). Put Node.js 20 or later on the PATH of the Tilth server, then open seed review again.`
-        : `${runner} is not installed in the worktree: \`${ctx.command.split(' ')[0]}\` could not be started (${run.spawnError ?? `exit code ${run.exitCode}`}). The checks use the project's own runner from its node_modules; install the project's dependencies in the repository (e.g. \`npm install\`), then open seed review again.`;
+        ? `node could not be started (${run.spawnError ?? `exit code ${run.exitCode}`}). Put Node.js 20 or later on the PATH of the Tilth server, then check again.`
+        : `${runner} is not installed in the worktree: \`${ctx.command.split(' ')[0]}\` could not be started (${run.spawnError ?? `exit code ${run.exitCode}`}). The checks use the project's own runner from its node_modules; install the project's dependencies in the repository (\`${ctx.installCommand}\`), then check again.`;
     return { kind: 'environment', message, runner: true };
   }
   if (/No tests found, exiting with code|No test files found, exiting with code/.test(out)) {
@@ -311,7 +313,7 @@ function classifyJs(out: string, run: Run, ctx: RunContext): RunVerdict {
     if (ctx.jsDependencies.has(name)) {
       return {
         kind: 'environment',
-        message: `${ctx.file} does not load: '${name}' is a dependency in package.json but is not installed in the worktree. Install the project's dependencies in the repository (e.g. \`npm install\`), then open seed review again.`,
+        message: `${ctx.file} does not load: '${name}' is a dependency in package.json but is not installed in the worktree. Install the project's dependencies in the repository (\`${ctx.installCommand}\`), then check again.`,
       };
     }
     return { kind: 'does_not_load', message: `${ctx.file} does not load: the package '${name}' cannot be found — it is not a dependency of the project; use what the project has (its dependencies, node: built-ins and relative imports).` };
@@ -363,14 +365,14 @@ function classifyPython(out: string, run: Run, ctx: RunContext): RunVerdict {
   if (run.spawnError !== null) {
     const message =
       ctx.interpreter === 'python3'
-        ? `python3 could not be started (${run.spawnError}). Install Python 3${pytest ? ' and pytest (e.g. `apt-get install python3 python3-pytest` or `python3 -m pip install pytest`)' : ''}, then open seed review again.`
-        : `The project's interpreter ${ctx.interpreter} could not be started (${run.spawnError}). Recreate the project's virtualenv, then open seed review again.`;
+        ? `python3 could not be started (${run.spawnError}). Install Python 3${pytest ? ' and pytest (e.g. `apt-get install python3 python3-pytest` or `python3 -m pip install pytest`)' : ''}, then check again.`
+        : `The project's interpreter ${ctx.interpreter} could not be started (${run.spawnError}). Recreate the project's virtualenv, then check again.`;
     return { kind: 'environment', message, runner: true };
   }
   if (pytest && /No module named '?pytest'?\s*$/m.test(out) && !/ERROR collecting/.test(out)) {
     return {
       kind: 'environment',
-      message: `pytest is not installed for ${ctx.interpreter}. Install it with \`${ctx.interpreter} -m pip install pytest\`${ctx.interpreter === 'python3' ? ' (or your system package, e.g. python3-pytest)' : ''}, then open seed review again.`,
+      message: `pytest is not installed for ${ctx.interpreter}. Install it with \`${ctx.interpreter} -m pip install pytest\`${ctx.interpreter === 'python3' ? ' (or your system package, e.g. python3-pytest)' : ''}, then check again.`,
       runner: true,
     };
   }
@@ -388,7 +390,7 @@ function classifyPython(out: string, run: Run, ctx: RunContext): RunVerdict {
     if (ctx.pythonDeclares(top)) {
       return {
         kind: 'environment',
-        message: `${ctx.file} does not load: '${top}' is a dependency of the project but is not installed for ${ctx.interpreter}. Install the project's dependencies into its environment (e.g. \`${ctx.interpreter} -m pip install -e .\`), then open seed review again.`,
+        message: `${ctx.file} does not load: '${top}' is a dependency of the project but is not installed for ${ctx.interpreter}. Install the project's dependencies into its environment (e.g. \`${ctx.interpreter} -m pip install -e .\`), then check again.`,
       };
     }
     return {
@@ -451,6 +453,7 @@ function projectFacts(input: ContractCheckInput): ProjectFacts {
     prd: input.prd,
     interpreter: pythonOf(input.project ?? null),
     jsDependencies: packageDependencies(worktree),
+    installCommand: `${input.project?.package_manager ?? 'npm'} install`,
     pythonDeclares: (name) => declared(name),
     pythonHasModule: (name) => packages.has(name) || projectHasModule(worktree, name),
     timeoutMs: input.timeoutMs ?? DEFAULT_CONTRACT_TIMEOUT_MS,
