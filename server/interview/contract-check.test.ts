@@ -167,6 +167,12 @@ describe('classifyRun on real runner output', () => {
     if (text) expect('message' in verdict ? verdict.message : 'reason' in verdict ? verdict.reason : '').toMatch(text);
   });
 
+  it("reads older vitest's 'Failed to load url' as a module the task adds (format from explore-frontend/vscode-vitest-runner#15)", () => {
+    const output = ' FAIL  tests/t001_x.test.ts [ tests/t001_x.test.ts ]\nError: Failed to load url ../src/parser (resolved id: ../src/parser) in /tmp/cap/vt/tests/t001_x.test.ts. Does the file exist?\n';
+    const verdict = classifyRun({ output, exitCode: 1, spawnError: null, timedOut: false }, { ...facts('vitest', 'vt'), file: 'tests/t001_x.test.ts', command: 'x' });
+    expect(verdict).toEqual({ kind: 'fails_as_expected', reason: 'src/parser does not exist yet' });
+  });
+
   it('marks a runner that cannot start as one problem for every file', () => {
     const verdict = classifyRun(captured('vt-runner-missing'), { ...facts('vitest', 'nonm'), file: 'tests/t001_x.test.ts', command: 'node_modules/.bin/vitest run' });
     expect(verdict).toMatchObject({ kind: 'environment', runner: true });

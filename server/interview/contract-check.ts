@@ -299,11 +299,16 @@ function classifyJs(out: string, run: Run, ctx: RunContext): RunVerdict {
     const hint = /import statement outside a module/.test(text) ? ' The package is CommonJS: use require(), or name the file .mjs.' : '';
     return { kind: 'environment', message: `${ctx.file} does not parse: SyntaxError: ${text}. ${SYNTAX_FIX}.${hint}` };
   }
-  const missing = /Cannot find (package|module) '([^']+)'/.exec(out);
-  if (missing) {
-    const spec = missing[2]!;
+  // Vitest 1–2 (vite-node) said "Failed to load url X (resolved id: X) in <importer>. Does the
+  // file exist?" (as quoted in explore-frontend/vscode-vitest-runner#15); later ones and Node say
+  // "Cannot find module/package".
+  const missing = /Cannot find (?:package|module) '([^']+)'/.exec(out);
+  const viteMissing = /Failed to load url \S+ \(resolved id: ([^)]+)\)(?: in (\S+?))?\.? Does the file exist/.exec(out);
+  const spec = missing?.[1] ?? viteMissing?.[1];
+  if (spec !== undefined) {
     if (spec.startsWith('.') || spec.startsWith('/')) {
-      const target = path.resolve(path.dirname(requirerOf(out, ctx)), spec);
+      const requirer = missing ? requirerOf(out, ctx) : viteMissing?.[2] ? path.resolve(ctx.worktree, viteMissing[2]) : path.join(ctx.worktree, ctx.file);
+      const target = path.resolve(path.dirname(requirer), spec);
       if (isInside(ctx.worktree, target) && !target.split(path.sep).includes('node_modules')) {
         return { kind: 'fails_as_expected', reason: `${relativeTo(ctx.worktree, target)} does not exist yet` };
       }
