@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { SessionStatusSchema, StopReasonSchema, TilthEventSchema } from './events.ts';
+import { ProjectEnvSchema } from './project-env.ts';
 import { CapsSchema, ChecksPresetSchema, PrdEntrySchema, SessionIdSchema, SteeringNoteSchema, UsageSchema } from './files.ts';
 import { PriceSchema } from './price.ts';
 
@@ -305,6 +306,8 @@ export const WorkspaceCheckSchema = z.object({
   head: z.string().nullable(),
   clean: z.boolean().nullable(),
   preset: ChecksPresetSchema.nullable(),
+  /** What the repository runs its tests with (issue 12); null when it is not a repository yet. */
+  env: ProjectEnvSchema.nullable(),
   /** Sessions on this repo that are prepared, running or stopped: open, discard, or start alongside. */
   existing: z.array(SessionListItemSchema),
 });

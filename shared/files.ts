@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { CheckResultSchema, SessionStatusSchema, StopReasonSchema, verdictFields } from './events.ts';
-import { PackageManagerSchema } from './project-env.ts';
+import { PackageManagerSchema, ProjectEnvSchema } from './project-env.ts';
 
 /** `YYYYMMDD-HHMMSS-<6 hex>`, e.g. `20260525-103149-3800ea`; sorts chronologically. */
 export const SESSION_ID_PATTERN = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
@@ -33,7 +33,12 @@ export const CapsSchema = z.object({
 });
 export type Caps = z.infer<typeof CapsSchema>;
 
-export const ChecksPresetSchema = z.enum(['pytest', 'node', 'custom']);
+/**
+ * How acceptance tests are named and run: one preset per test runner, plus the user's own
+ * commands. Sessions from before issue 12 have only pytest, node and custom, which keep their
+ * meaning.
+ */
+export const ChecksPresetSchema = z.enum(['vitest', 'jest', 'mocha', 'node', 'pytest', 'unittest', 'custom']);
 export type ChecksPreset = z.infer<typeof ChecksPresetSchema>;
 
 /** The user's own commands for the `custom` preset; `{files}` is replaced by the test files. */
@@ -82,6 +87,8 @@ export const CheckpointSchema = z.object({
   brief: z.string().default(''),
   checks_preset: ChecksPresetSchema.nullable().default(null),
   custom_checks: CustomChecksSchema.nullable().default(null),
+  /** The source repository's environment as detected when the session was created (null before issue 12). */
+  project_env: ProjectEnvSchema.nullable().default(null),
   title: z.string().default(''),
   models: ModelsSchema.nullable().default(null),
   caps: CapsSchema.nullable().default(null),
@@ -135,6 +142,12 @@ export const SeedMetaSchema = z.object({
   custom_checks: CustomChecksSchema.optional(),
   /** A setup command set in seed review: run in the worktree before the worker, instead of what detection chose. */
   setup_command: z.string().min(1).optional(),
+  /**
+   * The environment the seed was written for: with the preset it fixes where the acceptance tests
+   * live, how they are named and which interpreter runs them. Missing in seeds from before issue 12,
+   * which keep the old names (`tests/…`) and `python3`.
+   */
+  project_env: ProjectEnvSchema.nullable().optional(),
   /** sha256 of each seed test file, by path relative to the worktree; a case may not change them. */
   locked_tests: z.record(z.string(), z.string()),
 });

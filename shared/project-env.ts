@@ -12,8 +12,25 @@ export type PackageManager = z.infer<typeof PackageManagerSchema>;
 export const TestRunnerSchema = z.enum(['vitest', 'jest', 'mocha', 'node', 'pytest', 'unittest']);
 export type TestRunner = z.infer<typeof TestRunnerSchema>;
 
+/**
+ * Which files each runner picks up when its config does not say (relative to the root): vitest's
+ * `include`, jest's `testMatch`, mocha's `spec`, Node 20's `node --test` with no arguments,
+ * pytest's `python_files`, unittest discovery's `test*.py`.
+ */
+export const DEFAULT_TEST_GLOBS: Record<TestRunner, string[]> = {
+  vitest: ['**/*.{test,spec}.?(c|m)[jt]s?(x)'],
+  jest: ['**/__tests__/**/*.?([mc])[jt]s?(x)', '**/?(*.)+(spec|test).?([mc])[jt]s?(x)'],
+  mocha: ['./test/*.{js,cjs,mjs}'],
+  node: ['**/*.test.?(c|m)js', '**/*-test.?(c|m)js', '**/*_test.?(c|m)js', '**/test-*.?(c|m)js', '**/test.?(c|m)js', '**/test/**/*.?(c|m)js'],
+  pytest: ['**/test_*.py', '**/*_test.py'],
+  unittest: ['**/test*.py'],
+};
+
 export const PythonEnvSchema = z.object({
-  /** The interpreter the project's tests run with: its `.venv`/`venv` one, else the system's. */
+  /**
+   * The interpreter the project's tests run with: the absolute path of its `.venv`/`venv` one
+   * (run in place, so the venv's packages come with it), else `python3` from the PATH.
+   */
   interpreter: z.string(),
   source: z.enum(['venv', 'system']),
   /** Packages live under `src/` (the src layout). */
@@ -41,7 +58,7 @@ export const ProjectEnvSchema = z.object({
   python: PythonEnvSchema.nullable(),
   /** The checkout has its dependencies installed (`node_modules` at the root). */
   node_modules: z.boolean(),
-  /** A committed setup command (`.tilth/setup`) that overrides detection. */
+  /** A committed setup command (`.tilth/setup`, the path relative to the root) that overrides detection. */
   setup_command: z.string().nullable(),
 });
 export type ProjectEnv = z.infer<typeof ProjectEnvSchema>;

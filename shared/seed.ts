@@ -5,17 +5,118 @@
  */
 import { z } from 'zod';
 import { PrdEntrySchema, SeedMetaSchema, ChecksPresetSchema, CustomChecksSchema, type ChecksPreset } from './files.ts';
+import { globMatches } from './glob.ts';
+import { DEFAULT_TEST_GLOBS, type ProjectEnv } from './project-env.ts';
 
 export { ChecksPresetSchema, CustomChecksSchema, type ChecksPreset, type CustomChecks } from './files.ts';
 
-/** Test files live under `tests/` in the worktree; names by preset (SPEC §6, "Checks"). */
-export const TEST_DIR = 'tests';
+/**
+ * Where a preset's acceptance tests go and how they are named, for an environment (SPEC §6,
+ * "Checks"; issue 12). The file must be one the project's own runner picks up with its own
+ * config — so `npm test` runs it after the merge too — and must carry the task's number, which
+ * is how a file is paired with its task. Sessions without an environment (from before issue 12)
+ * keep the original names: `tests/t<NNN>_<slug>.test.js` and `tests/test_t<NNN>_<slug>.py`.
+ */
+export interface TestFileRule {
+  /** A whole path relative to the root; group 1 is the task's digits. */
+  regex: RegExp;
+  /** The name for T-001, e.g. `tests/t001_add_parser.test.ts`. */
+  example: string;
+  /** The rule in words, e.g. `tests/t<NNN>_<slug>.test.ts (or .test.tsx)`. */
+  describe: string;
+  /** The folder the files go in, relative to the root (`tests`, `test`, `src/__tests__`, …). */
+  dir: string;
+  /** The start of the name for a task's digits: `tests/t001_`, `tests/test_t001_`. */
+  prefix: (digits: string) => string;
+  /** The name's accepted endings, the usual one first: `.test.ts`, `.py`. */
+  endings: string[];
+  /** What the slug and ending may be, in words, for error messages. */
+  slugRule: string;
+}
 
-export const TEST_FILE_PATTERNS: Record<ChecksPreset, { regex: RegExp; example: string; describe: string }> = {
-  pytest: { regex: /^tests\/test_t(\d{3,})_[a-z0-9_]+\.py$/, example: 'tests/test_t001_add_parser.py', describe: 'tests/test_t<NNN>_<slug>.py' },
-  node: { regex: /^tests\/t(\d{3,})_[a-z0-9_-]+\.test\.(js|mjs)$/, example: 'tests/t001_add_parser.test.js', describe: 'tests/t<NNN>_<slug>.test.js (or .mjs)' },
-  custom: { regex: /^tests\/t(\d{3,})_[a-z0-9_.-]+$/, example: 'tests/t001_add_parser.test.ts', describe: 'tests/t<NNN>_<slug>.<ext>' },
-};
+/** Folders tried for the tests when the project's own do not settle it, most usual first. */
+const CONVENTIONAL_DIRS = ['tests', 'test', '__tests__', 'spec', 'src/__tests__'];
+const SAFE_DIR = /^(?!node_modules(\/|$))[A-Za-z0-9_][\w-]*(\/[A-Za-z0-9_][\w-]*)*$/;
+const EXAMPLE_SLUG = 'add_parser';
+
+/** The extensions a JavaScript runner's tests may have here, the usual one first. */
+function extensions(preset: 'vitest' | 'jest' | 'mocha' | 'node', env: ProjectEnv | null): string[] {
+  const ts = env?.typescript === true;
+  switch (preset) {
+    case 'node':
+      // Node 20 cannot load TypeScript; ESM or CommonJS JavaScript only.
+      return ['js', 'mjs', 'cjs'];
+    case 'vitest':
+      return ts ? ['ts', 'tsx', 'mts', 'js', 'mjs'] : ['js', 'mjs', 'jsx', 'ts'];
+    case 'jest':
+      // Jest's default moduleFileExtensions leave out .mjs and .cjs: such a file is never found.
+      return ts ? ['ts', 'tsx', 'js', 'jsx'] : ['js', 'jsx'];
+    case 'mocha':
+      return ts ? ['ts', 'js', 'mjs', 'cjs'] : ['js', 'mjs', 'cjs'];
+  }
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+export function testFileRule(preset: ChecksPreset, env: ProjectEnv | null = null): TestFileRule {
+  const globs = env && env.test_runner === preset && env.test_globs.length > 0 ? env.test_globs : preset === 'custom' ? [] : DEFAULT_TEST_GLOBS[preset];
+  const picked = (names: (dir: string) => string[]) => {
+    const dirs = [...new Set([...(env?.test_dirs ?? []), ...CONVENTIONAL_DIRS])].filter((d) => SAFE_DIR.test(d));
+    for (const dir of dirs) {
+      const matching = names(dir).filter((name) => globs.some((g) => globMatches(g, name)));
+      if (matching.length > 0) return { dir, matching };
+    }
+    return null;
+  };
+  switch (preset) {
+    case 'pytest':
+    case 'unittest': {
+      const dir = env ? (picked((d) => [`${d}/test_t001_${EXAMPLE_SLUG}.py`])?.dir ?? 'tests') : 'tests';
+      return {
+        regex: new RegExp(`^${escapeRegExp(dir)}/test_t(\\d{3,})_[a-z0-9_]+\\.py$`),
+        example: `${dir}/test_t001_${EXAMPLE_SLUG}.py`,
+        describe: `${dir}/test_t<NNN>_<slug>.py`,
+        dir,
+        prefix: (digits) => `${dir}/test_t${digits}_`,
+        endings: ['.py'],
+        slugRule: 'the slug uses lowercase letters, digits and _ only',
+      };
+    }
+    case 'custom':
+      return {
+        regex: /^tests\/t(\d{3,})_[a-z0-9_.-]+$/,
+        example: `tests/t001_${EXAMPLE_SLUG}.test.ts`,
+        describe: 'tests/t<NNN>_<slug>.<ext>',
+        dir: 'tests',
+        prefix: (digits) => `tests/t${digits}_`,
+        endings: [''],
+        slugRule: 'the rest of the name uses lowercase letters, digits, _, - and . only',
+      };
+    default: {
+      const exts = extensions(preset, env);
+      const endingsIn = (suffix: string) => exts.map((e) => `${suffix}.${e}`);
+      const found = env
+        ? (picked((d) => endingsIn('.test').map((end) => `${d}/t001_${EXAMPLE_SLUG}${end}`)) ??
+          picked((d) => endingsIn('.spec').map((end) => `${d}/t001_${EXAMPLE_SLUG}${end}`)))
+        : null;
+      const dir = found?.dir ?? 'tests';
+      const endings = found ? found.matching.map((name) => name.slice(`${dir}/t001_${EXAMPLE_SLUG}`.length)) : endingsIn('.test');
+      const [first, ...others] = endings as [string, ...string[]];
+      const alternatives = others.slice(0, 2);
+      return {
+        regex: new RegExp(`^${escapeRegExp(dir)}/t(\\d{3,})_[a-z0-9_-]+(?:${endings.map(escapeRegExp).join('|')})$`),
+        example: `${dir}/t001_${EXAMPLE_SLUG}${first}`,
+        describe: `${dir}/t<NNN>_<slug>${first}${alternatives.length > 0 ? ` (or ${alternatives.join(', ')})` : ''}`,
+        dir,
+        prefix: (digits) => `${dir}/t${digits}_`,
+        endings,
+        slugRule: `the slug uses lowercase letters, digits, _ and - only, and the name ends in ${endings.slice(0, 3).join(' or ')}`,
+      };
+    }
+  }
+}
 
 /** What `write_seed` carries (and `PUT /seed` edits): tasks plus one test file per task. */
 export const SeedBundleSchema = z.object({
@@ -32,9 +133,14 @@ export type SeedBundle = z.infer<typeof SeedBundleSchema>;
 export const ContractWarningSchema = z.object({
   task_id: z.string().nullable(),
   file: z.string().nullable(),
-  kind: z.enum(['criteria_vs_assertions', 'no_assertions', 'does_not_load', 'already_passes', 'check_failed']),
+  /**
+   * `environment`: the tests cannot run in this environment (runner or dependency not installed,
+   * a file the runner cannot parse or does not pick up); it blocks the run until fixed. The rest
+   * are warnings the user may accept.
+   */
+  kind: z.enum(['criteria_vs_assertions', 'no_assertions', 'does_not_load', 'already_passes', 'check_failed', 'environment']),
   message: z.string(),
-  /** The first lines of the run's output, for does_not_load. */
+  /** The first lines of the run's output, for does_not_load, environment and check_failed. */
   output: z.string().optional(),
 });
 export type ContractWarning = z.infer<typeof ContractWarningSchema>;
@@ -46,6 +152,9 @@ export const SeedViewSchema = z.object({
   contract: z.array(ContractWarningSchema),
 });
 export type SeedView = z.infer<typeof SeedViewSchema>;
+
+/** GET /api/sessions/:id/seed: `recheck=1` runs a contract check with an environment problem again. */
+export const SeedQuerySchema = z.strictObject({ recheck: z.literal('1').optional() });
 
 /** PUT /api/sessions/:id/seed: the edited tasks and test files (ids and file set stay the sink's to check). */
 export const SeedEditSchema = z.strictObject({

@@ -14,6 +14,7 @@
 import type { z } from 'zod';
 import { CHECK_OUTPUT_CAP, type CheckResultSchema } from '../../shared/events.ts';
 import type { CustomChecks } from '../../shared/files.ts';
+import type { ProjectEnv } from '../../shared/project-env.ts';
 import type { ChecksPreset } from '../../shared/seed.ts';
 import { changedLockedTests } from '../interview/seed-files.ts';
 import { shellQuote, testCommand } from '../interview/presets.ts';
@@ -30,6 +31,8 @@ export interface ChecksInput {
   scope: UntrustedScope;
   preset: ChecksPreset;
   customChecks?: CustomChecks | undefined;
+  /** The environment the seed was written for (the Python interpreter); null for older seeds. */
+  env?: ProjectEnv | null | undefined;
   /** Acceptance test files to run: the current task's first, then every done task's. */
   testFiles: string[];
   /** Files this task changed (relative to the worktree), for lint. */
@@ -67,7 +70,7 @@ async function runCheck(name: string, command: Command, input: ChecksInput): Pro
 }
 
 function lintCommand(input: ChecksInput): Command | null {
-  if (input.preset === 'pytest') {
+  if (input.preset === 'pytest' || input.preset === 'unittest') {
     const python = input.changedFiles.filter((f) => f.endsWith('.py'));
     if (python.length === 0 || !findOnPath('ruff')) return null;
     return { kind: 'argv', command: 'ruff', args: ['check', '--no-cache', ...python], env: {} };
@@ -90,7 +93,7 @@ export async function runChecks(input: ChecksInput): Promise<{ passed: boolean; 
   }
   const results: CheckResult[] = [];
   if (input.testFiles.length > 0) {
-    results.push(await runCheck('acceptance', testCommand(input.preset, input.testFiles, input.customChecks), input));
+    results.push(await runCheck('acceptance', testCommand(input.preset, input.testFiles, input.customChecks, input.env ?? null), input));
   }
   const lint = lintCommand(input);
   if (lint) results.push(await runCheck('lint', lint, input));

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { EventInput, StopReason, TilthEvent } from '../../shared/events.ts';
 import type { Caps, Checkpoint, CustomChecks, SeedMeta, Usage } from '../../shared/files.ts';
 import type { ChecksPreset } from '../../shared/seed.ts';
+import type { ProjectEnv } from '../../shared/project-env.ts';
 import { addToSummary, type Summary } from '../../shared/summary.ts';
 import type { JobContext } from '../jobs/job-runner.ts';
 import { addCallToUsage, modelCallFields } from '../llm/call-record.ts';
@@ -91,6 +92,10 @@ export class RunContext {
   ref!: WorktreeRef;
   get preset(): ChecksPreset {
     return this.seedMeta.checks_preset;
+  }
+  /** The environment the seed was written for; null for seeds from before it was recorded. */
+  get projectEnv(): ProjectEnv | null {
+    return this.seedMeta.project_env ?? null;
   }
   get customChecks(): CustomChecks | undefined {
     return this.checkpoint.custom_checks ?? this.seedMeta.custom_checks;

@@ -165,6 +165,39 @@ describe('the run', () => {
     expect(JSON.stringify(evalReqs[1]!.messages)).toContain('Add a JSDoc comment to double().');
   });
 
+  it('refuses the first run when the acceptance tests cannot run in the environment, showing the output', async () => {
+    await open();
+    // Mocha's globals under node --test: no work on the task could make this test load.
+    const mochaStyle = "import assert from 'node:assert/strict';\nimport * as todo from '../src/todo.js';\n\ndescribe('double', () => {\n  it('doubles', () => assert.equal(todo.double(2), 4));\n});\n";
+    const id = await makePreparedSession(t.store, repo.dir, 'node', [{ id: 'T-001', title: 'Double', tests: { 'tests/t001_double.test.js': mochaStyle } }]);
+    const body = await start(id, 409);
+    expect(body.error.code).toBe('environment_problem');
+    expect(body.error.message).toMatch(/cannot run in this environment.*uses `describe` as a global/s);
+    expect(body.error.message).toContain('ReferenceError: describe is not defined');
+    expect(checkpoint(id).status).toBe('prepared');
+    expect(fake.requests).toEqual([]);
+  });
+
+  it('checks again on request once the environment is fixed outside Tilth', async () => {
+    await open();
+    const pkg = JSON.parse(fs.readFileSync(path.join(repo.dir, 'package.json'), 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(path.join(repo.dir, 'package.json'), JSON.stringify({ ...pkg, dependencies: { 'left-pad': '^1.3.0' } }, null, 2));
+    git(repo.dir, 'commit', '-qam', 'Depend on left-pad');
+    const test = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport leftPad from 'left-pad';\nimport { pad } from '../src/pad.js';\n\ntest('pads', () => assert.equal(pad('1'), leftPad('1', 3, '0')));\n";
+    const id = await makePreparedSession(t.store, repo.dir, 'node', [{ id: 'T-001', title: 'Pad', tests: { 'tests/t001_pad.test.js': test } }]);
+    const seed = async (query = '') => (await t.app.inject({ url: `/api/sessions/${id}/seed${query}`, headers: auth })).json() as { contract: { kind: string; message: string }[] };
+    expect((await seed()).contract).toEqual([expect.objectContaining({ kind: 'environment', message: expect.stringMatching(/'left-pad' is a dependency in package\.json but is not installed/) })]);
+
+    // The user installs the dependency; the remembered result still says what it said, until asked again.
+    const installed = path.join(checkpoint(id).worktree, 'node_modules', 'left-pad');
+    fs.mkdirSync(installed, { recursive: true });
+    fs.writeFileSync(path.join(installed, 'package.json'), JSON.stringify({ name: 'left-pad', version: '1.3.0', type: 'module', main: 'index.js' }));
+    fs.writeFileSync(path.join(installed, 'index.js'), "export default (s, n, c) => String(s).padStart(n, c);\n");
+    expect((await seed()).contract.map((w) => w.kind)).toEqual(['environment']);
+    expect((await seed('?recheck=1')).contract).toEqual([]);
+    expect((await t.app.inject({ url: `/api/sessions/${id}/seed?recheck=yes`, headers: auth })).statusCode).toBe(400);
+  });
+
   it('refuses to run a session that is not prepared or stopped, with the reason', async () => {
     await open();
     const id = await makePreparedSession(t.store, repo.dir, 'node', THREE.slice(0, 1));

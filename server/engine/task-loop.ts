@@ -41,10 +41,10 @@ export function testFilesOf(run: RunContext, taskIds: string[]): string[] {
   const wanted = new Set(taskIds);
   return Object.keys(run.seedMeta.locked_tests)
     .filter((file) => {
-      const id = taskIdOfTestFile(run.preset, file);
+      const id = taskIdOfTestFile(run.preset, file, run.projectEnv);
       return id !== null && wanted.has(id);
     })
-    .sort((a, b) => taskIds.indexOf(taskIdOfTestFile(run.preset, a)!) - taskIds.indexOf(taskIdOfTestFile(run.preset, b)!) || a.localeCompare(b));
+    .sort((a, b) => taskIds.indexOf(taskIdOfTestFile(run.preset, a, run.projectEnv)!) - taskIds.indexOf(taskIdOfTestFile(run.preset, b, run.projectEnv)!) || a.localeCompare(b));
 }
 
 function promptEvent(run: RunContext, base: { task_id: string; trace_id: string; span_id: string }, role: 'worker' | 'evaluator' | 'self_improve', content: string): void {
@@ -195,6 +195,7 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
       scope: run.scope,
       preset: run.preset,
       customChecks: run.customChecks,
+      env: run.projectEnv,
       testFiles: testFilesOf(run, [task.id, ...doneIds]),
       changedFiles: await changedFiles(run.ref),
       lockedTests: run.seedMeta.locked_tests,

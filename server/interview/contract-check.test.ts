@@ -10,7 +10,8 @@ import type { PrdEntry } from '../../shared/files.ts';
 import type { ContractWarning } from '../../shared/seed.ts';
 import { makeExampleRepo, type ExampleRepo } from '../testing/example-repo.ts';
 import { setSandboxMode } from '../proc/sandbox.ts';
-import { checkContract, countAssertions } from './contract-check.ts';
+import { checkContract, classifyRun, countAssertions, type ProjectFacts, type RunVerdict } from './contract-check.ts';
+import type { ChecksPreset } from '../../shared/seed.ts';
 
 function task(id: string, criteria: number, description = 'A feature.'): PrdEntry {
   return { id, title: `Task ${id}`, description, acceptance_criteria: Array.from({ length: criteria }, (_, i) => `criterion ${i + 1}`), status: 'pending' };
@@ -44,6 +45,16 @@ const FAST_PYTEST = { PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' };
 const of = (warnings: ContractWarning[], taskId: string) => warnings.filter((w) => w.task_id === taskId);
 
 describe('countAssertions', () => {
+  it.each([
+    ['vitest', "import { expect, it } from 'vitest';\nit('a', () => {\n  expect(1).toBe(1);\n  expect.soft(2).toBe(2);\n  // expect(3)\n});", 2],
+    ['jest', "test('a', async () => {\n  await expect(p).rejects.toThrow();\n  expect(x).toEqual({});\n});", 2],
+    ['mocha', "const { expect } = require('chai');\nit('a', () => {\n  expect(1).to.equal(1);\n  x.should.equal(2);\n  should.exist(y);\n  assert.ok(z);\n});", 4],
+    ['unittest', 'class T(unittest.TestCase):\n    def test_a(self):\n        self.assertEqual(1, 1)\n        with self.assertRaises(ValueError):\n            f()\n        # self.assertTrue(0)\n        self.fail("no")\n', 3],
+  ] as const)('counts %s assertions', (preset, src, n) => {
+    expect(countAssertions(preset, src)).toBe(n);
+  });
+
+
   it('counts assert statements and pytest.raises in Python, not comments', () => {
     const src = ['def test_a():', '    assert 1 == 1', '    # assert 2 == 2', '    with pytest.raises(ValueError):', '        f()', '    assert(3)', '    x = "no assert here"'].join('\n');
     expect(countAssertions('pytest', src)).toBe(3);
@@ -64,6 +75,111 @@ describe('countAssertions', () => {
       '});',
     ].join('\n');
     expect(countAssertions('node', src)).toBe(5);
+  });
+});
+
+const OUTPUTS = path.join(import.meta.dirname, '..', 'testing', 'runner-output');
+
+/** A captured run: its output and the `[exit=… spawnError=…]` line recorded after it. */
+function captured(name: string): { output: string; exitCode: number | null; spawnError: string | null; timedOut: boolean } {
+  const text = fs.readFileSync(path.join(OUTPUTS, `${name}.txt`), 'utf8');
+  const trailer = /\n\[exit=(\S+) spawnError=(.*?) sandboxed=\w+\]\s*$/.exec(text)!;
+  return { output: text.slice(0, trailer.index), exitCode: trailer[1] === 'null' ? null : Number(trailer[1]), spawnError: trailer[2] === 'null' ? null : trailer[2]!, timedOut: false };
+}
+
+/** The captured projects: /tmp/cap/<dir>, with the dependencies their package.json or pyproject.toml declared. */
+function facts(preset: ChecksPreset, dir: string, over: Partial<ProjectFacts> = {}): ProjectFacts {
+  return {
+    preset,
+    worktree: `/tmp/cap/${dir}`,
+    prd: [task('T-001', 1, 'Slugs and todos.')],
+    interpreter: 'python3',
+    jsDependencies: new Set(['left-pad', 'lodash', 'vitest', 'jest', 'mocha']),
+    installCommand: 'pnpm install',
+    pythonDeclares: (name) => name === 'humanize',
+    pythonHasModule: (name) => name === 'todo',
+    timeoutMs: 60_000,
+    ...over,
+  };
+}
+
+type Expect = [RunVerdict['kind'], RegExp?];
+const CLASSIFIED: [string, ChecksPreset, string, string, Expect, Partial<ProjectFacts>?][] = [
+  // vitest 4
+  ['an assertion that fails', 'vitest', 'vt', 'vt-t001_assert', ['fails_as_expected', /a test failed/]],
+  ['a module under src/ the task adds', 'vitest', 'vt', 'vt-t002_missing_module', ['fails_as_expected', /src\/parser does not exist yet/]],
+  ['a function the task adds', 'vitest', 'vt', 'vt-t003_missing_export', ['fails_as_expected', /what the task adds is missing/]],
+  ['a dependency in package.json that is not installed', 'vitest', 'vt', 'vt-t004_missing_dep', ['environment', /'left-pad' is a dependency in package\.json but is not installed in the worktree\. Install the project's dependencies in the repository \(`pnpm install`\)/]],
+  ['a test that does not parse', 'vitest', 'vt', 'vt-t005_syntax', ['environment', /does not parse: SyntaxError: Expected `}` but found `EOF`/]],
+  ['describe without globals', 'vitest', 'vt', 'vt-t006_globals', ['environment', /uses `describe` as a global, and Vitest does not provide it.*import it from 'vitest'/]],
+  ['a file its include does not pick up', 'vitest', 'vt', 'vt-not-included', ['environment', /Vitest did not pick up .*include settings/]],
+  ['no vitest in node_modules', 'vitest', 'nonm', 'vt-runner-missing', ['environment', /Vitest is not installed in the worktree: `node_modules\/\.bin\/vitest` could not be started \(spawn node_modules\/\.bin\/vitest ENOENT\)/]],
+  // Node 20's node --test
+  ['an assertion that fails', 'node', 'nd', 'nd-t001_assert', ['fails_as_expected', /a test failed/]],
+  ['a .js test importing src/*.ts', 'node', 'nd', 'nd-t002_ts_import', ['environment', /node --test cannot load \.ts files as this project is set up \(src\/tslug\.ts\)\. Node 20 runs JavaScript only/]],
+  ["mocha's describe under node --test", 'node', 'nd', 'nd-t003_mocha_globals', ['environment', /uses `describe` as a global, and node --test does not provide it/]],
+  ['a module the task adds (ERR_MODULE_NOT_FOUND)', 'node', 'nd', 'nd-t004_missing_module', ['fails_as_expected', /src\/parser\.js does not exist yet/]],
+  ['a declared package that is not installed', 'node', 'nd', 'nd-t005_missing_dep', ['environment', /'left-pad' is a dependency/]],
+  ['an export the task adds', 'node', 'nd', 'nd-t006_missing_export', ['fails_as_expected', /what the task adds is missing/]],
+  ['a .test.ts under Node 20', 'node', 'nd', 'nd-t007_typescript', ['environment', /cannot load \.ts files as this project is set up \(tests\/t007_typescript\.test\.ts\)/]],
+  ['a property that is not a function yet', 'node', 'nd', 'nd-t008_not_a_function', ['fails_as_expected', /what the task adds is missing/]],
+  ['a test that does not parse', 'node', 'nd', 'nd-t009_syntax', ['environment', /SyntaxError: Unexpected end of input/]],
+  // mocha 11, CommonJS
+  ['an assertion that fails', 'mocha', 'mo', 'mo-t001_assert', ['fails_as_expected', /a test failed/]],
+  ['a relative require of a module the task adds', 'mocha', 'mo', 'mo-t002_missing_module', ['fails_as_expected', /src\/parser does not exist yet/]],
+  ['a declared dependency that is not installed', 'mocha', 'mo', 'mo-t003_missing_dep', ['environment', /'lodash' is a dependency in package\.json/]],
+  ['a function the task adds', 'mocha', 'mo', 'mo-t004_not_a_function', ['fails_as_expected', /what the task adds is missing/]],
+  ['a test that does not parse', 'mocha', 'mo', 'mo-t005_syntax', ['environment', /SyntaxError: Unexpected end of input/]],
+  ['TypeScript without a loader', 'mocha', 'mo', 'mo-t007_typescript', ['environment', /SyntaxError: Missing initializer in const declaration/]],
+  ['a name a task says it adds', 'mocha', 'mo', 'mo-t008_undefined_name', ['fails_as_expected', /kebab is not defined yet/], { prd: [task('T-001', 1, 'Add kebab() beside slug().')] }],
+  ['a name nothing defines', 'mocha', 'mo', 'mo-t008_undefined_name', ['does_not_load', /never imports or defines \(ReferenceError: kebab is not defined\)/]],
+  ['no mocha in node_modules', 'mocha', 'mo', 'mo-runner-missing', ['environment', /Mocha is not installed in the worktree/]],
+  // jest 29, CommonJS
+  ['an assertion that fails', 'jest', 'je', 'je-t001_assert', ['fails_as_expected', /a test failed/]],
+  ['a module the task adds', 'jest', 'je', 'je-t002_missing_module', ['fails_as_expected', /src\/parser does not exist yet/]],
+  ['a declared dependency that is not installed', 'jest', 'je', 'je-t003_missing_dep', ['environment', /'lodash' is a dependency/]],
+  ['a function the task adds', 'jest', 'je', 'je-t004_not_a_function', ['fails_as_expected', /what the task adds is missing/]],
+  ['a test that does not parse', 'jest', 'je', 'je-t005_syntax', ['environment', /Jest could not parse it .*Unexpected token \(2:0\)/]],
+  ['TypeScript without ts-jest', 'jest', 'je', 'je-t006_typescript', ['environment', /Missing initializer in const declaration.*TypeScript needs ts-jest/]],
+  ['a file its testMatch does not pick up', 'jest', 'je', 'je-t007_esm', ['environment', /Jest did not pick up .*testMatch/]],
+  // pytest 9, src layout
+  ['an assertion that fails', 'pytest', 'py', 'py-t001_assert', ['fails_as_expected', /a test failed/]],
+  ["a name the project's package does not have yet", 'pytest', 'py', 'py-t002_cannot_import', ['fails_as_expected', /what the task adds is missing/]],
+  ["a new module of the project's package", 'pytest', 'py', 'py-t003_new_module', ['fails_as_expected', /todo\.parser does not exist yet/]],
+  ['a declared dependency that is not installed', 'pytest', 'py', 'py-t004_missing_dep', ['environment', /'humanize' is a dependency of the project but is not installed for python3/]],
+  ['a test that does not parse', 'pytest', 'py', 'py-t005_syntax', ['environment', /SyntaxError in tests\/test_t005_syntax\.py line 1/]],
+  ['a name a task says it adds', 'pytest', 'py', 'py-t006_name_error', ['fails_as_expected', /remove is not defined yet/], { prd: [task('T-001', 1, 'Add remove().')] }],
+  ['an interpreter without pytest', 'pytest', 'py', 'py-no-pytest', ['environment', /pytest is not installed for \/var\/tmp\/nopytest\/bin\/python\. Install it with `\/var\/tmp\/nopytest\/bin\/python -m pip install pytest`/], { interpreter: '/var/tmp/nopytest/bin/python' }],
+  // unittest, Python 3.11
+  ['an assertion that fails', 'unittest', 'py', 'ut-t007_unittest_assert', ['fails_as_expected', /a test failed/]],
+  ["a name the project's package does not have yet", 'unittest', 'py', 'ut-t008_unittest_import', ['fails_as_expected', /what the task adds is missing/]],
+  ["a new module of the project's package", 'unittest', 'py', 'ut-t009_unittest_new_module', ['fails_as_expected', /todo\.parser does not exist yet/]],
+  ['a test that does not parse', 'unittest', 'py', 'ut-t005_syntax', ['environment', /SyntaxError in tests\/test_t005_syntax\.py line 1/]],
+];
+
+describe('classifyRun on real runner output', () => {
+  it.each(CLASSIFIED)('%s (%s, %s/%s)', (_name, preset, dir, sample, [kind, text], over) => {
+    const file = /-(t\d{3}_[a-z_]+)$/.exec(sample)?.[1];
+    const testFile = preset === 'pytest' || preset === 'unittest' ? `tests/test_${file}.py` : `${preset === 'mocha' ? 'test' : 'tests'}/${file ?? 't001_x'}.test.js`;
+    const command = preset === 'pytest' || preset === 'unittest' ? 'python3 -m pytest' : `node_modules/.bin/${preset} run`;
+    const verdict = classifyRun(captured(sample), { ...facts(preset, dir, over), file: testFile, command });
+    expect(verdict.kind).toBe(kind);
+    if (text) expect('message' in verdict ? verdict.message : 'reason' in verdict ? verdict.reason : '').toMatch(text);
+  });
+
+  it("reads older vitest's 'Failed to load url' as a module the task adds (format from explore-frontend/vscode-vitest-runner#15)", () => {
+    const output = ' FAIL  tests/t001_x.test.ts [ tests/t001_x.test.ts ]\nError: Failed to load url ../src/parser (resolved id: ../src/parser) in /tmp/cap/vt/tests/t001_x.test.ts. Does the file exist?\n';
+    const verdict = classifyRun({ output, exitCode: 1, spawnError: null, timedOut: false }, { ...facts('vitest', 'vt'), file: 'tests/t001_x.test.ts', command: 'x' });
+    expect(verdict).toEqual({ kind: 'fails_as_expected', reason: 'src/parser does not exist yet' });
+  });
+
+  it('marks a runner that cannot start as one problem for every file', () => {
+    const verdict = classifyRun(captured('vt-runner-missing'), { ...facts('vitest', 'nonm'), file: 'tests/t001_x.test.ts', command: 'node_modules/.bin/vitest run' });
+    expect(verdict).toMatchObject({ kind: 'environment', runner: true });
+  });
+
+  it('reports a hang as timed out, whatever the output says', () => {
+    expect(classifyRun({ ...captured('vt-t001_assert'), timedOut: true }, { ...facts('vitest', 'vt'), file: 'tests/t001_x.test.ts', command: 'x' })).toMatchObject({ kind: 'timed_out' });
   });
 });
 
@@ -106,9 +222,9 @@ describe('checkContract with pytest', () => {
     expect(of(warnings, 'T-001')).toEqual([]);
   });
 
-  it('reports a syntax error as does_not_load, with the first lines of output', () => {
+  it('reports a syntax error as an environment problem, with the first lines of output', () => {
     const [w] = of(warnings, 'T-002');
-    expect(w).toMatchObject({ kind: 'does_not_load', file: 'tests/test_t002_syntax.py' });
+    expect(w).toMatchObject({ kind: 'environment', file: 'tests/test_t002_syntax.py' });
     expect(w?.message).toMatch(/SyntaxError in tests\/test_t002_syntax\.py line 4/);
     expect(w?.output).toMatch(/SyntaxError/);
     expect(w?.output?.split('\n').length).toBeLessThanOrEqual(41);
@@ -166,13 +282,13 @@ describe('checkContract when the runner is missing', () => {
   it('says to install pytest when python3 has no pytest module', async () => {
     fs.writeFileSync(path.join(bin, 'python3'), '#!/bin/sh\necho "/usr/bin/python3: No module named pytest" >&2\nexit 1\n', { mode: 0o755 });
     const warnings = await checkContract({ prd: [task('T-001', 1)], testFiles: files, preset: 'pytest', scope: { worktree: repo.dir, git: null, network: false }, env: { PATH: bin } });
-    expect(warnings).toEqual([expect.objectContaining({ kind: 'check_failed', task_id: null, message: expect.stringMatching(/pytest is not installed for python3\. Install it with `python3 -m pip install pytest`/) })]);
+    expect(warnings).toEqual([expect.objectContaining({ kind: 'environment', task_id: null, message: expect.stringMatching(/pytest is not installed for python3\. Install it with `python3 -m pip install pytest`/) })]);
     fs.rmSync(path.join(bin, 'python3'));
   });
 
   it('says to install Python when python3 cannot be started', async () => {
     const warnings = await checkContract({ prd: [task('T-001', 1)], testFiles: files, preset: 'pytest', scope: { worktree: repo.dir, git: null, network: false }, env: { PATH: bin } });
-    expect(warnings).toEqual([expect.objectContaining({ kind: 'check_failed', message: expect.stringMatching(/python3 could not be started \(.*ENOENT.*\)\. Install Python 3 and pytest/) })]);
+    expect(warnings).toEqual([expect.objectContaining({ kind: 'environment', message: expect.stringMatching(/python3 could not be started \(.*ENOENT.*\)\. Install Python 3 and pytest/) })]);
   });
 });
 
@@ -208,9 +324,9 @@ describe('checkContract with node --test', () => {
     expect(of(warnings, 'T-002')).toEqual([]);
   });
 
-  it('reports a syntax error as does_not_load, with the output', () => {
+  it('reports a syntax error as an environment problem, with the output', () => {
     const [w] = of(warnings, 'T-003');
-    expect(w).toMatchObject({ kind: 'does_not_load', message: expect.stringMatching(/SyntaxError: missing \) after argument list/) });
+    expect(w).toMatchObject({ kind: 'environment', message: expect.stringMatching(/SyntaxError: missing \) after argument list/) });
     expect(w?.output).toMatch(/SyntaxError/);
   });
 
@@ -274,12 +390,12 @@ describe('checkContract with a custom command', () => {
 
   it("runs the user's command on the file and reports a syntax error", async () => {
     const warnings = await checkContract({ prd: [task('T-001', 1)], testFiles: files, preset: 'custom', customChecks: { test: 'python3 -m pytest -q -p no:cacheprovider {files}' }, scope: { worktree: repo.dir, git: null, network: false }, env: { ...FAST_PYTEST, PYTHONDONTWRITEBYTECODE: '1' } });
-    expect(warnings).toEqual([expect.objectContaining({ kind: 'does_not_load', file: 'tests/t001_due.py', message: expect.stringMatching(/SyntaxError/) })]);
+    expect(warnings).toEqual([expect.objectContaining({ kind: 'environment', file: 'tests/t001_due.py', message: expect.stringMatching(/SyntaxError/) })]);
   });
 
-  it('reports a command that cannot run as check_failed', async () => {
+  it('reports a command that cannot run as an environment problem', async () => {
     const warnings = await checkContract({ prd: [task('T-001', 1)], testFiles: files, preset: 'custom', customChecks: { test: 'no-such-test-runner-for-tilth {files}' }, scope: { worktree: repo.dir, git: null, network: false } });
-    expect(warnings).toEqual([expect.objectContaining({ kind: 'check_failed', task_id: null, message: expect.stringMatching(/could not run \(exit code 127/) })]);
+    expect(warnings).toEqual([expect.objectContaining({ kind: 'environment', task_id: null, message: expect.stringMatching(/could not run \(exit code 127/) })]);
   });
 
   it('reports a missing custom command without running anything', async () => {

@@ -1,47 +1,40 @@
 /**
- * The contract check shown in seed review (SPEC §5): warnings, before a run, about acceptance
- * tests that cannot do their job — fewer assertions than criteria, no assertion at all, or a file
- * that does not even load. Warnings only: the user decides.
+ * The contract check shown in seed review (SPEC §5; issue 12): before a run, what the acceptance
+ * tests say about themselves — fewer assertions than criteria, no assertion at all — and what
+ * their first run says.
  *
- * Each test file is run once. It is EXPECTED to fail, because the feature is not built yet; the
- * check only looks for failures that have nothing to do with the missing feature. How the two are
- * told apart, per preset:
+ * Each test file is run once, through the preset's own command. It is EXPECTED to fail, because
+ * the feature is not built yet. `classifyRun` sorts the run into:
  *
- * pytest — a missing feature shows up as `ImportError: cannot import name …` from a project
- * module, `ModuleNotFoundError` for a module of the project (its top-level package is in the
- * worktree, or a task names it: the task will create it), AttributeError, or failed assertions.
- * These are fine, even when they make collection fail (exit code 2). Not fine:
- *   - SyntaxError / IndentationError / TabError (in the test file or in code it imports — either
- *     way no amount of feature work makes the file load);
- *   - an import from pytest itself (`pytest`, `_pytest`, `pluggy`) that fails;
- *   - `ModuleNotFoundError` for a module that is neither in the worktree nor named by any task:
- *     a dependency that is not installed;
- *   - NameError (a name the test never imported or defined) and `fixture '…' not found`;
- *   - exit code 3 (internal error), 4 (usage error) or 5 (no tests collected).
- * If `python3 -m pytest` itself cannot start (no python3, or no pytest module), the result is one
- * `check_failed` saying what to install.
+ * - fails as expected: an assertion failed, or what the task adds is missing — a module under the
+ *   repository that does not exist yet (ERR_MODULE_NOT_FOUND / Cannot find module of a path in
+ *   the worktree, ModuleNotFoundError of the project's own package or of a name a task mentions),
+ *   an export or attribute that does not exist yet ("does not provide an export named", "cannot
+ *   import name", "is not a function"), or a name the tasks mention that is not defined yet;
+ * - an environment problem, which blocks the run (no check could pass, whatever the worker does):
+ *   the runner cannot start (not installed in node_modules, no interpreter, no pytest), a
+ *   dependency in package.json or pyproject.toml that is not installed, a file the runner cannot
+ *   parse (a SyntaxError, TypeScript where only JavaScript loads: ERR_UNKNOWN_FILE_EXTENSION,
+ *   "Jest encountered an unexpected token"), a test-framework global the runner does not provide
+ *   (`describe` under `node --test`), a file the runner's own config does not pick up, pytest
+ *   refusing the repository's configuration (exit code 4);
+ * - a test that does not load for a reason only the test can fix (a warning: the user decides):
+ *   a package the project does not have, a module outside the repository, an unknown `node:`
+ *   built-in, a name never imported or defined, a missing pytest fixture, no tests collected;
+ * - a test that already passes (a warning: it cannot tell done from not done);
+ * - a run that hangs past the timeout (a warning).
  *
- * node — a missing feature shows up as "does not provide an export named …" (a SyntaxError by
- * name, but a link error of a project module), `ERR_MODULE_NOT_FOUND` for a path inside the
- * worktree (a module the task will create), TypeError "… is not a function", or failed
- * assertions. Not fine: any other SyntaxError, an unknown `node:` built-in (e.g. `node:tst`),
- * a package that is not installed (`Cannot find package …`), a module path outside the worktree,
- * and ReferenceError (a name never imported or defined, e.g. `describe` without importing it).
- *
- * custom — the language is unknown: exit code 126/127 (the command cannot run) is `check_failed`;
- * a SyntaxError / IndentationError in the output (other than the ESM export case) is
- * `does_not_load`; any other failure is taken as the expected one.
- *
- * A test that already passes (exit code 0) is reported as `already_passes`: it cannot tell done
- * from not done, unless it is a deliberate characterisation test.
+ * The samples in contract-check.test.ts are real output of each runner (vitest 4, jest 29,
+ * mocha 11, Node 20's test runner, pytest 9, Python 3.11's unittest), run in the sandbox.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { CustomChecks, PrdEntry } from '../../shared/files.ts';
+import type { ProjectEnv } from '../../shared/project-env.ts';
 import type { ChecksPreset, ContractWarning } from '../../shared/seed.ts';
 import { runUntrusted, type UntrustedResult, type UntrustedScope } from '../proc/untrusted.ts';
-import { taskIdOfTestFile, testCommand, type TestCommand } from './presets.ts';
+import { commandLine, pythonOf, taskIdOfTestFile, testCommand, type TestCommand } from './presets.ts';
 
 export interface ContractCheckInput {
   prd: PrdEntry[];
@@ -49,6 +42,8 @@ export interface ContractCheckInput {
   testFiles: Record<string, string>;
   preset: ChecksPreset;
   customChecks?: CustomChecks;
+  /** The environment the seed was written for: the interpreter, the test folder, the project's packages. */
+  project?: ProjectEnv | null;
   /**
    * Where the tests run. They are model-written (and the repository can steer the model), so
    * they run as untrusted code: sandboxed, without secrets, hidden from the sessions and home.
@@ -66,12 +61,18 @@ export const DEFAULT_CONTRACT_TIMEOUT_MS = 60_000;
 const CONCURRENCY = Math.max(1, Math.min(4, os.availableParallelism()));
 const OUTPUT_LINES = 40;
 
+/** Whether the warnings hold a problem that stops the run from starting. */
+export function blocksRun(warnings: ContractWarning[]): boolean {
+  return warnings.some((w) => w.kind === 'environment');
+}
+
 export async function checkContract(input: ContractCheckInput): Promise<ContractWarning[]> {
+  const project = input.project ?? null;
   const staticWarnings: ContractWarning[] = [];
   const files = Object.keys(input.testFiles);
   const fileOf = new Map<string, string>();
   for (const file of files) {
-    const taskId = taskIdOfTestFile(input.preset, file);
+    const taskId = taskIdOfTestFile(input.preset, file, project);
     if (taskId !== null && !fileOf.has(taskId)) fileOf.set(taskId, file);
   }
 
@@ -102,44 +103,48 @@ export async function checkContract(input: ContractCheckInput): Promise<Contract
 
   let commands: { file: string; command: TestCommand }[];
   try {
-    commands = files.map((file) => ({ file, command: testCommand(input.preset, [file], input.customChecks) }));
+    commands = files.map((file) => ({ file, command: testCommand(input.preset, [file], input.customChecks, project) }));
   } catch (err) {
     return [...staticWarnings, { task_id: null, file: null, kind: 'check_failed', message: `The test files were not run: ${(err as Error).message}` }];
   }
 
+  const facts = projectFacts(input);
   const runs = await mapLimit(commands, CONCURRENCY, async ({ file, command }) => {
     const result = await runUntrusted(command, input.scope, { timeoutMs: input.timeoutMs ?? DEFAULT_CONTRACT_TIMEOUT_MS, env: input.env ?? {}, signal: input.signal });
-    return { file, result, verdict: judgeRun(input, file, result) };
+    return { file, result, verdict: classifyRun(result, { ...facts, file, command: commandLine(command) }) };
   });
 
   input.signal?.throwIfAborted();
   const runWarnings: ContractWarning[] = [];
-  const runnerMissing = runs.find((r) => r.verdict?.kind === 'runner_missing');
-  if (runnerMissing?.verdict) {
+  const runnerMissing = runs.find((r) => r.verdict.kind === 'environment' && r.verdict.runner === true);
+  if (runnerMissing && runnerMissing.verdict.kind === 'environment') {
     // One warning, not one per file: the fix is the same and the files say nothing yet.
-    runWarnings.push({ task_id: null, file: null, kind: 'check_failed', message: runnerMissing.verdict.message, output: firstLines(runnerMissing.result.output) });
+    runWarnings.push({ task_id: null, file: null, kind: 'environment', message: runnerMissing.verdict.message, output: firstLines(runnerMissing.result.output) });
   } else {
     for (const { file, result, verdict } of runs) {
-      const taskId = taskIdOfTestFile(input.preset, file);
-      // A file without assertions already has its warning; passing adds nothing to it.
-      const hasAssertions = countAssertions(input.preset, input.testFiles[file] ?? '') > 0;
-      if (verdict === null && result.exitCode === 0 && !result.timedOut && hasAssertions) {
-        runWarnings.push({
-          task_id: taskId,
-          file,
-          kind: 'already_passes',
-          message: `${file} already passes before any work on ${taskId ?? 'its task'}, so it cannot tell whether the task was done (fine only for a deliberate characterisation test).`,
-        });
-        continue;
+      const taskId = taskIdOfTestFile(input.preset, file, project);
+      switch (verdict.kind) {
+        case 'fails_as_expected':
+          break;
+        case 'passes':
+          // A file without assertions already has its warning; passing adds nothing to it.
+          if (countAssertions(input.preset, input.testFiles[file] ?? '') > 0) {
+            runWarnings.push({
+              task_id: taskId,
+              file,
+              kind: 'already_passes',
+              message: `${file} already passes before any work on ${taskId ?? 'its task'}, so it cannot tell whether the task was done (fine only for a deliberate characterisation test).`,
+            });
+          }
+          break;
+        case 'timed_out':
+          runWarnings.push({ task_id: taskId, file, kind: 'check_failed', message: verdict.message, output: firstLines(result.output) });
+          break;
+        case 'environment':
+        case 'does_not_load':
+          runWarnings.push({ task_id: taskId, file, kind: verdict.kind, message: verdict.message, output: firstLines(result.output) });
+          break;
       }
-      if (verdict === null) continue;
-      runWarnings.push({
-        task_id: taskId,
-        file,
-        kind: verdict.kind === 'does_not_load' ? 'does_not_load' : 'check_failed',
-        message: verdict.message,
-        output: firstLines(result.output),
-      });
     }
   }
   // Task order, then the file-level warnings of each task together.
@@ -150,14 +155,26 @@ export async function checkContract(input: ContractCheckInput): Promise<Contract
 
 // ── counting assertions ──────────────────────────────────────────────────────────────────────
 
+const JS_WORDS = '`expect(…)`, `assert(…)`, `assert.…(…)`, `t.assert.…(…)` and chai `.should`';
 const ASSERTION_WORDS: Record<ChecksPreset, string> = {
   pytest: '`assert` statements and `pytest.raises`',
-  node: '`assert(…)`, `assert.…(…)`, `t.assert.…(…)` and `expect(…)`',
-  custom: '`assert` statements, `assert(…)`/`assert.…(…)` calls, `expect(…)` and `pytest.raises`',
+  unittest: '`self.assert…(…)` calls and `assert` statements',
+  node: JS_WORDS,
+  vitest: JS_WORDS,
+  jest: JS_WORDS,
+  mocha: JS_WORDS,
+  custom: '`assert` statements, `assert(…)`/`assert.…(…)` calls, `expect(…)`, `self.assert…(…)` and `pytest.raises`',
 };
 
-const PYTHON_ASSERTIONS = [/^[ \t]*assert\b/gm, /\bpytest\.(?:raises|warns)\s*\(/g, /\bself\.assert[A-Z]\w*\s*\(/g];
-const JS_ASSERTIONS = [/(?<![\w$.])assert(?:\.\w+)*\s*\(/g, /\bt\.assert\.\w+\s*\(/g, /(?<![\w$.])expect\s*\(/g];
+const PYTHON_ASSERTIONS = [/^[ \t]*assert\b/gm, /\bpytest\.(?:raises|warns)\s*\(/g, /\bself\.assert[A-Z]\w*\s*\(/g, /\bself\.fail\s*\(/g];
+const JS_ASSERTIONS = [
+  /(?<![\w$.])assert(?:\.\w+)*\s*\(/g,
+  /\bt\.assert\.\w+\s*\(/g,
+  /(?<![\w$.])expect(?:\.soft)?\s*\(/g,
+  // chai's should style: `x.should.equal(y)`, `should.exist(x)`.
+  /\.should\.\w+/g,
+  /(?<![\w$.])should\.(?:exist|not\.exist|equal|fail)\s*\(/g,
+];
 
 /** Assertions in a test file, found by pattern after removing comments; a heuristic, not a parse. */
 export function countAssertions(preset: ChecksPreset, source: string): number {
@@ -166,124 +183,319 @@ export function countAssertions(preset: ChecksPreset, source: string): number {
   const js = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:\\])\/\/.*$/gm, '$1');
   switch (preset) {
     case 'pytest':
+    case 'unittest':
       return count(python, PYTHON_ASSERTIONS);
     case 'node':
+    case 'vitest':
+    case 'jest':
+    case 'mocha':
       return count(js, JS_ASSERTIONS);
     case 'custom':
       return Math.max(count(python, PYTHON_ASSERTIONS), count(js, JS_ASSERTIONS));
   }
 }
 
-// ── judging a run ────────────────────────────────────────────────────────────────────────────
+// ── classifying a run ────────────────────────────────────────────────────────────────────────
 
-type Verdict = { kind: 'does_not_load' | 'check_failed' | 'runner_missing'; message: string } | null;
+/** What the check knows about the project, to tell "the task will add it" from "it is not there". */
+export interface ProjectFacts {
+  preset: ChecksPreset;
+  worktree: string;
+  prd: PrdEntry[];
+  /** The Python interpreter the preset runs with. */
+  interpreter: string;
+  /** Names in package.json's dependencies, of every kind. */
+  jsDependencies: Set<string>;
+  /** How the project installs its JavaScript dependencies (`pnpm install`), for messages. */
+  installCommand: string;
+  /** Whether a Python distribution or import name is declared (pyproject.toml, requirements*.txt, setup.cfg). */
+  pythonDeclares: (name: string) => boolean;
+  /** Whether a top-level Python module or package is the project's own. */
+  pythonHasModule: (name: string) => boolean;
+  timeoutMs: number;
+}
 
-const PYTEST_FRAMEWORK = new Set(['pytest', '_pytest', 'pluggy']);
+export interface RunContext extends ProjectFacts {
+  /** The test file, relative to the worktree. */
+  file: string;
+  /** The command as typed, for messages. */
+  command: string;
+}
 
-function judgeRun(input: ContractCheckInput, file: string, run: UntrustedResult): Verdict {
-  const seconds = Math.round((input.timeoutMs ?? DEFAULT_CONTRACT_TIMEOUT_MS) / 1000);
+export type RunVerdict =
+  | { kind: 'fails_as_expected'; reason: string }
+  | { kind: 'passes' }
+  /** `runner`: the runner itself cannot run, so every file says the same. */
+  | { kind: 'environment'; message: string; runner?: true }
+  | { kind: 'does_not_load'; message: string }
+  | { kind: 'timed_out'; message: string };
+
+type Run = Pick<UntrustedResult, 'output' | 'exitCode' | 'spawnError' | 'timedOut'>;
+
+export function classifyRun(run: Run, ctx: RunContext): RunVerdict {
   if (run.timedOut) {
-    return { kind: 'check_failed', message: `${file} did not finish within ${seconds} s and was stopped; a test that hangs before the feature exists will hang the run's checks too.` };
+    return { kind: 'timed_out', message: `${ctx.file} did not finish within ${Math.round(ctx.timeoutMs / 1000)} s and was stopped; a test that hangs before the feature exists will hang the run's checks too.` };
   }
-  switch (input.preset) {
+  // Colour codes, should a runner add them, are not part of any message.
+  const out = run.output.replace(/\x1b\[[0-9;]*m/g, '');
+  switch (ctx.preset) {
     case 'pytest':
-      return judgePytest(input, file, run);
+    case 'unittest':
+      return classifyPython(out, run, ctx);
     case 'node':
-      return judgeNode(input, file, run);
+    case 'vitest':
+    case 'jest':
+    case 'mocha':
+      return classifyJs(out, run, ctx);
     case 'custom':
-      return judgeCustom(file, run);
+      return classifyCustom(out, run, ctx);
   }
 }
 
-function judgePytest(input: ContractCheckInput, file: string, run: UntrustedResult): Verdict {
-  const out = run.output;
-  if (run.spawnError !== null) {
-    return { kind: 'runner_missing', message: `python3 could not be started (${run.spawnError}). Install Python 3 and pytest (e.g. \`apt-get install python3 python3-pytest\` or \`python3 -m pip install pytest\`), then open seed review again.` };
+const RUNNER_NAMES: Record<ChecksPreset, string> = { vitest: 'Vitest', jest: 'Jest', mocha: 'Mocha', node: 'node --test', pytest: 'pytest', unittest: 'unittest', custom: 'the custom command' };
+
+/** Globals one runner gives its tests and another does not. */
+const FRAMEWORK_GLOBALS = new Set(['describe', 'it', 'test', 'expect', 'beforeEach', 'afterEach', 'beforeAll', 'afterAll', 'before', 'after', 'suite', 'context', 'vi', 'jest', 'chai', 'should']);
+
+const SYNTAX_FIX = 'Either the test has a syntax error (fix it in seed review) or the runner is not set up for this kind of file';
+
+function classifyJs(out: string, run: Run, ctx: RunContext): RunVerdict {
+  const runner = RUNNER_NAMES[ctx.preset];
+  if (run.spawnError !== null || run.exitCode === 126 || run.exitCode === 127) {
+    const message =
+      ctx.preset === 'node'
+        ? `node could not be started (${run.spawnError ?? `exit code ${run.exitCode}`}). Put Node.js 20 or later on the PATH of the Tilth server, then check again.`
+        : `${runner} is not installed in the worktree: \`${ctx.command.split(' ')[0]}\` could not be started (${run.spawnError ?? `exit code ${run.exitCode}`}). The checks use the project's own runner from its node_modules; install the project's dependencies in the repository (\`${ctx.installCommand}\`), then check again.`;
+    return { kind: 'environment', message, runner: true };
   }
-  if (/No module named '?pytest'?\s*$/m.test(out) && !/ERROR collecting/.test(out)) {
-    return { kind: 'runner_missing', message: 'pytest is not installed for python3. Install it with `python3 -m pip install pytest` (or your system package, e.g. python3-pytest), then open seed review again.' };
+  if (/No tests found, exiting with code|No test files found, exiting with code/.test(out)) {
+    return {
+      kind: 'environment',
+      message: `${runner} did not pick up ${ctx.file}: the project's ${ctx.preset === 'jest' ? 'testMatch / moduleFileExtensions' : 'include'} settings do not match it, so it would never run. Rename it to a test file the project's config includes.`,
+    };
+  }
+  const ext = /ERR_UNKNOWN_FILE_EXTENSION\]?:? Unknown file extension "([^"]+)" for (\S+)/.exec(out);
+  if (ext) {
+    const where = relativeTo(ctx.worktree, ext[2]!);
+    const hint =
+      ctx.preset === 'node'
+        ? "Node 20 runs JavaScript only: choose the project's TypeScript-aware runner (vitest or jest) as the checks preset, or test compiled JavaScript"
+        : `set ${runner} up to load ${ext[1]} files (as the project's own tests are), or write the test as JavaScript`;
+    return { kind: 'environment', message: `${ctx.file} does not load: ${runner} cannot load ${ext[1]} files as this project is set up (${where}). ${hint}.` };
+  }
+  if (/Jest encountered an unexpected token/.test(out)) {
+    const detail = /SyntaxError: (?:\S+: )?(.*)$/m.exec(out)?.[1]?.trim();
+    return {
+      kind: 'environment',
+      message: `${ctx.file} does not load: Jest could not parse it with the project's transform settings${detail ? ` (${detail})` : ''}. TypeScript needs ts-jest or a Babel TypeScript preset and ES modules need Jest's ESM setup; or write the test the way the project's existing tests are written.`,
+    };
+  }
+  const builtin = /No such built-in module: (\S+)/.exec(out);
+  if (builtin) return { kind: 'does_not_load', message: `${ctx.file} does not load: it imports ${builtin[1]}, which is not a Node.js built-in module (did you mean node:test or node:assert/strict?).` };
+  const parse = /\[PARSE_ERROR\] (.*)$/m.exec(out);
+  const syntax = /(?:^|\s)SyntaxError: (?:\/\S+: )?(.*)$/m.exec(out);
+  if (parse || (syntax && !/does not provide an export named/.test(syntax[1]!))) {
+    const text = (parse?.[1] ?? syntax![1]!).trim();
+    const hint = /import statement outside a module/.test(text) ? ' The package is CommonJS: use require(), or name the file .mjs.' : '';
+    return { kind: 'environment', message: `${ctx.file} does not parse: SyntaxError: ${text}. ${SYNTAX_FIX}.${hint}` };
+  }
+  // Vitest 1–2 (vite-node) said "Failed to load url X (resolved id: X) in <importer>. Does the
+  // file exist?" (as quoted in explore-frontend/vscode-vitest-runner#15); later ones and Node say
+  // "Cannot find module/package".
+  const missing = /Cannot find (?:package|module) '([^']+)'/.exec(out);
+  const viteMissing = /Failed to load url \S+ \(resolved id: ([^)]+)\)(?: in (\S+?))?\.? Does the file exist/.exec(out);
+  const spec = missing?.[1] ?? viteMissing?.[1];
+  if (spec !== undefined) {
+    if (spec.startsWith('.') || spec.startsWith('/')) {
+      const requirer = missing ? requirerOf(out, ctx) : viteMissing?.[2] ? path.resolve(ctx.worktree, viteMissing[2]) : path.join(ctx.worktree, ctx.file);
+      const target = path.resolve(path.dirname(requirer), spec);
+      if (isInside(ctx.worktree, target) && !target.split(path.sep).includes('node_modules')) {
+        return { kind: 'fails_as_expected', reason: `${relativeTo(ctx.worktree, target)} does not exist yet` };
+      }
+      return { kind: 'does_not_load', message: `${ctx.file} does not load: it imports ${spec}, which is outside the repository.` };
+    }
+    const name = packageName(spec);
+    if (ctx.jsDependencies.has(name)) {
+      return {
+        kind: 'environment',
+        message: `${ctx.file} does not load: '${name}' is a dependency in package.json but is not installed in the worktree. Install the project's dependencies in the repository (\`${ctx.installCommand}\`), then check again.`,
+      };
+    }
+    return { kind: 'does_not_load', message: `${ctx.file} does not load: the package '${name}' cannot be found — it is not a dependency of the project; use what the project has (its dependencies, node: built-ins and relative imports).` };
+  }
+  const reference = /ReferenceError: (\S+) is not defined/.exec(out) ?? /error: '(\S+) is not defined'\n\s*code: 'ERR_TEST_FAILURE'\n\s*name: 'ReferenceError'/.exec(out);
+  if (reference) {
+    const name = reference[1]!;
+    if (FRAMEWORK_GLOBALS.has(name)) {
+      return {
+        kind: 'environment',
+        message: `${ctx.file} uses \`${name}\` as a global, and ${runner} does not provide it here (ReferenceError: ${name} is not defined). The test is written for another runner: ${importHint(ctx.preset, name)}`,
+      };
+    }
+    if (tasksMention(ctx.prd, name)) return { kind: 'fails_as_expected', reason: `${name} is not defined yet` };
+    return { kind: 'does_not_load', message: `${ctx.file} uses a name it never imports or defines (ReferenceError: ${name} is not defined).` };
+  }
+  if (run.exitCode === 0) return { kind: 'passes' };
+  if (/does not provide an export named|is not a function|is not a constructor/.test(out)) return { kind: 'fails_as_expected', reason: 'what the task adds is missing' };
+  return { kind: 'fails_as_expected', reason: 'a test failed' };
+}
+
+function importHint(preset: ChecksPreset, name: string): string {
+  switch (preset) {
+    case 'node':
+      return `import it from node:test (\`import { ${name === 'expect' ? 'test' : name} } from 'node:test'\`; assertions come from node:assert/strict).`;
+    case 'vitest':
+      return `import it from 'vitest' (\`import { ${name} } from 'vitest'\`), or turn on \`globals\` in the vitest config.`;
+    default:
+      return `use what ${RUNNER_NAMES[preset]} provides, as the project's existing tests do.`;
+  }
+}
+
+/** Which file asked for a missing module: the CommonJS require stack, the importer, or the test itself. */
+function requirerOf(out: string, ctx: RunContext): string {
+  const requirer = /Require stack:\n- (\S+)/.exec(out)?.[1] ?? /imported from (\S+)/.exec(out)?.[1] ?? /Cannot find module '[^']+' from '([^']+)'/.exec(out)?.[1];
+  return requirer ? path.resolve(ctx.worktree, requirer) : path.join(ctx.worktree, ctx.file);
+}
+
+/** `lodash/fp` → `lodash`, `@scope/pkg/x` → `@scope/pkg`. */
+function packageName(spec: string): string {
+  const parts = spec.split('/');
+  return spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+}
+
+const PYTEST_FRAMEWORK = new Set(['pytest', '_pytest', 'pluggy']);
+
+function classifyPython(out: string, run: Run, ctx: RunContext): RunVerdict {
+  const pytest = ctx.preset === 'pytest';
+  if (run.spawnError !== null) {
+    const message =
+      ctx.interpreter === 'python3'
+        ? `python3 could not be started (${run.spawnError}). Install Python 3${pytest ? ' and pytest (e.g. `apt-get install python3 python3-pytest` or `python3 -m pip install pytest`)' : ''}, then check again.`
+        : `The project's interpreter ${ctx.interpreter} could not be started (${run.spawnError}). Recreate the project's virtualenv, then check again.`;
+    return { kind: 'environment', message, runner: true };
+  }
+  if (pytest && /No module named '?pytest'?\s*$/m.test(out) && !/ERROR collecting/.test(out)) {
+    return {
+      kind: 'environment',
+      message: `pytest is not installed for ${ctx.interpreter}. Install it with \`${ctx.interpreter} -m pip install pytest\`${ctx.interpreter === 'python3' ? ' (or your system package, e.g. python3-pytest)' : ''}, then check again.`,
+      runner: true,
+    };
   }
   const syntax = /^E?\s*(SyntaxError|IndentationError|TabError): (.*)$/m.exec(out);
   if (syntax) {
-    const where = new RegExp(`File "[^"]*${escapeRegExp(file)}", line (\\d+)`).exec(out);
-    const place = where ? `${file} line ${where[1]}` : 'code the test imports';
-    return { kind: 'does_not_load', message: `${file} does not load: ${syntax[1]} in ${place} (${syntax[2]!.trim()}). Fix the syntax; the test must load and then fail only because the feature is missing.` };
+    const where = new RegExp(`File "[^"]*${escapeRegExp(ctx.file)}", line (\\d+)`).exec(out);
+    const place = where ? `${ctx.file} line ${where[1]}` : 'code the test imports';
+    return { kind: 'environment', message: `${ctx.file} does not parse: ${syntax[1]} in ${place} (${syntax[2]!.trim()}). ${SYNTAX_FIX} (the interpreter is ${ctx.interpreter}).` };
   }
   const missing = /ModuleNotFoundError: No module named '([^']+)'/.exec(out);
   if (missing) {
     const top = missing[1]!.split('.')[0]!;
-    if (PYTEST_FRAMEWORK.has(top)) return { kind: 'does_not_load', message: `${file} does not load: the test framework module '${missing[1]}' cannot be imported.` };
-    if (!projectHasModule(input.scope.worktree, top) && !tasksMention(input.prd, top)) {
+    if (PYTEST_FRAMEWORK.has(top)) return { kind: 'does_not_load', message: `${ctx.file} does not load: the test framework module '${missing[1]}' cannot be imported.` };
+    if (ctx.pythonHasModule(top) || tasksMention(ctx.prd, top)) return { kind: 'fails_as_expected', reason: `${missing[1]} does not exist yet` };
+    if (ctx.pythonDeclares(top)) {
       return {
-        kind: 'does_not_load',
-        message: `${file} does not load: it imports '${missing[1]}', which is not installed, not in the repository, and not named by any task. Install it, or import only what the project has or a task will create.`,
+        kind: 'environment',
+        message: `${ctx.file} does not load: '${top}' is a dependency of the project but is not installed for ${ctx.interpreter}. Install the project's dependencies into its environment (e.g. \`${ctx.interpreter} -m pip install -e .\`), then check again.`,
       };
     }
+    return {
+      kind: 'does_not_load',
+      message: `${ctx.file} does not load: it imports '${missing[1]}', which is not installed, not in the repository, and not named by any task. Install it, or import only what the project has or a task will create.`,
+    };
   }
   const badName = /ImportError: cannot import name '([^']+)' from '([^']+)'/.exec(out);
   if (badName && PYTEST_FRAMEWORK.has(badName[2]!.split('.')[0]!)) {
-    return { kind: 'does_not_load', message: `${file} does not load: '${badName[1]}' does not exist in the test framework module '${badName[2]}'.` };
+    return { kind: 'does_not_load', message: `${ctx.file} does not load: '${badName[1]}' does not exist in the test framework module '${badName[2]}'.` };
   }
   const fixture = /fixture '([^']+)' not found/.exec(out);
-  if (fixture) return { kind: 'does_not_load', message: `${file} uses a fixture '${fixture[1]}' that does not exist; define it in the test file or use a built-in one (tmp_path, monkeypatch, …).` };
-  const nameError = /NameError: (name '[^']+' is not defined)/.exec(out);
-  if (nameError) return { kind: 'does_not_load', message: `${file} uses a ${nameError[1]!.replace(/^name/, 'name that')}: import or define it.` };
-  switch (run.exitCode) {
-    case 3:
-      return { kind: 'does_not_load', message: `pytest hit an internal error running ${file}.` };
-    case 4:
-      return { kind: 'does_not_load', message: `pytest could not run ${file} (usage error, exit code 4); check the repository's pytest configuration.` };
-    case 5:
-      return { kind: 'does_not_load', message: `pytest collected no tests from ${file}: test functions must be named test_… (at module level, or in a class named Test…).` };
-    default:
-      return null;
+  if (fixture) return { kind: 'does_not_load', message: `${ctx.file} uses a fixture '${fixture[1]}' that does not exist; define it in the test file or use a built-in one (tmp_path, monkeypatch, …).` };
+  const nameError = /NameError: name '([^']+)' is not defined/.exec(out);
+  if (nameError) {
+    if (tasksMention(ctx.prd, nameError[1]!)) return { kind: 'fails_as_expected', reason: `${nameError[1]} is not defined yet` };
+    return { kind: 'does_not_load', message: `${ctx.file} uses a name that '${nameError[1]}' is not defined: import or define it.` };
   }
+  if (pytest) {
+    switch (run.exitCode) {
+      case 3:
+        return { kind: 'does_not_load', message: `pytest hit an internal error running ${ctx.file}.` };
+      case 4:
+        return {
+          kind: 'environment',
+          message: `pytest refused to run ${ctx.file} with the repository's configuration (usage error, exit code 4) — often an option in addopts from a plugin that is not installed for ${ctx.interpreter}.`,
+        };
+      case 5:
+        return { kind: 'does_not_load', message: `pytest collected no tests from ${ctx.file}: test functions must be named test_… (at module level, or in a class named Test…).` };
+    }
+  } else if (/^Ran 0 tests/m.test(out)) {
+    return { kind: 'does_not_load', message: `unittest found no tests in ${ctx.file}: tests are methods named test_… of a unittest.TestCase subclass.` };
+  }
+  if (run.exitCode === 0) return { kind: 'passes' };
+  if (/ImportError: cannot import name|AttributeError: /.test(out)) return { kind: 'fails_as_expected', reason: 'what the task adds is missing' };
+  return { kind: 'fails_as_expected', reason: 'a test failed' };
 }
 
-function judgeNode(input: ContractCheckInput, file: string, run: UntrustedResult): Verdict {
-  const out = run.output;
-  if (run.spawnError !== null) {
-    return { kind: 'runner_missing', message: `node could not be started (${run.spawnError}). Put Node.js 20 or later on the PATH of the Tilth server, then open seed review again.` };
-  }
-  const builtin = /No such built-in module: (\S+)/.exec(out);
-  if (builtin) return { kind: 'does_not_load', message: `${file} does not load: it imports ${builtin[1]}, which is not a Node.js built-in module (did you mean node:test or node:assert/strict?).` };
-  const syntax = /^[#\s]*SyntaxError: (.*)$/m.exec(out);
-  if (syntax && !/does not provide an export named/.test(syntax[1]!)) {
-    const hint = /import statement outside a module/.test(syntax[1]!) ? ' Name the file .mjs, or add "type": "module" to package.json.' : '';
-    return { kind: 'does_not_load', message: `${file} does not load: SyntaxError: ${syntax[1]!.trim()}.${hint}` };
-  }
-  const pkg = /Cannot find package '([^']+)' imported from/.exec(out);
-  if (pkg) {
-    const declared = packageDependencies(input.scope.worktree).has(pkg[1]!);
-    const fix = declared
-      ? `it is a dependency in package.json but not installed in the worktree; run \`npm install\` in ${input.scope.worktree}`
-      : 'it is not a dependency of the project; use node: built-ins and relative imports';
-    return { kind: 'does_not_load', message: `${file} does not load: the package '${pkg[1]}' cannot be found — ${fix}.` };
-  }
-  const mod = /Cannot find module '([^']+)' imported from/.exec(out);
-  if (mod && !isInside(input.scope.worktree, mod[1]!)) {
-    return { kind: 'does_not_load', message: `${file} does not load: it imports ${mod[1]}, which is outside the repository.` };
-  }
-  const reference = /ReferenceError: (.*)$/m.exec(out) ?? /error: '([^']*)'\n\s*code: 'ERR_TEST_FAILURE'\n\s*name: 'ReferenceError'/.exec(out);
-  if (reference) return { kind: 'does_not_load', message: `${file} uses a name it never imports or defines (ReferenceError: ${reference[1]!.trim()}).` };
-  return null;
-}
-
-function judgeCustom(file: string, run: UntrustedResult): Verdict {
-  if (run.spawnError !== null) return { kind: 'runner_missing', message: `The custom test command could not be started (${run.spawnError}).` };
+function classifyCustom(out: string, run: Run, ctx: RunContext): RunVerdict {
+  if (run.spawnError !== null) return { kind: 'environment', message: `The custom test command could not be started (${run.spawnError}).`, runner: true };
   if (run.exitCode === 126 || run.exitCode === 127) {
-    return { kind: 'runner_missing', message: `The custom test command could not run (exit code ${run.exitCode}: command not found or not executable). Check the test command in seed review.` };
+    return { kind: 'environment', message: `The custom test command could not run (exit code ${run.exitCode}: command not found or not executable). Check the test command in seed review.`, runner: true };
   }
-  const syntax = /(SyntaxError|IndentationError|TabError): (.*)$/m.exec(run.output);
+  const syntax = /(SyntaxError|IndentationError|TabError): (.*)$/m.exec(out);
   if (syntax && !/does not provide an export named/.test(syntax[2]!)) {
-    return { kind: 'does_not_load', message: `${file} does not load: ${syntax[1]}: ${syntax[2]!.trim()}.` };
+    return { kind: 'environment', message: `${ctx.file} does not parse: ${syntax[1]}: ${syntax[2]!.trim()}. ${SYNTAX_FIX}.` };
   }
-  return null;
+  return run.exitCode === 0 ? { kind: 'passes' } : { kind: 'fails_as_expected', reason: 'the command failed' };
+}
+
+// ── what the project has ─────────────────────────────────────────────────────────────────────
+
+function projectFacts(input: ContractCheckInput): ProjectFacts {
+  const worktree = input.scope.worktree;
+  const packages = new Set(input.project?.python?.packages ?? []);
+  const declared = pythonDeclarations(worktree);
+  return {
+    preset: input.preset,
+    worktree,
+    prd: input.prd,
+    interpreter: pythonOf(input.project ?? null),
+    jsDependencies: packageDependencies(worktree),
+    installCommand: `${input.project?.package_manager ?? 'npm'} install`,
+    pythonDeclares: (name) => declared(name),
+    pythonHasModule: (name) => packages.has(name) || projectHasModule(worktree, name),
+    timeoutMs: input.timeoutMs ?? DEFAULT_CONTRACT_TIMEOUT_MS,
+  };
 }
 
 /** A top-level Python module or package of the project: `x.py` or `x/` at the top or under src/. */
 function projectHasModule(worktree: string, name: string): boolean {
   return ['', 'src'].some((dir) => fs.existsSync(path.join(worktree, dir, `${name}.py`)) || fs.existsSync(path.join(worktree, dir, name)));
+}
+
+/**
+ * Whether the project declares a Python dependency by this name, read loosely from its manifests:
+ * distribution and import names often match (`requests`, `humanize`), up to `-`/`_` and case.
+ */
+function pythonDeclarations(worktree: string): (name: string) => boolean {
+  const texts: string[] = [];
+  for (const file of ['pyproject.toml', 'setup.cfg', 'setup.py', 'Pipfile']) texts.push(readOr(path.join(worktree, file)));
+  for (const file of safeList(worktree).filter((f) => /^requirements.*\.txt$/.test(f))) texts.push(readOr(path.join(worktree, file)));
+  const text = texts.join('\n').toLowerCase().replaceAll('-', '_');
+  return (name) => new RegExp(`(^|["'\\s,\\[])${escapeRegExp(name.toLowerCase().replaceAll('-', '_'))}\\s*([<>=!~;\\[,"']|$)`, 'm').test(text);
+}
+
+function readOr(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function safeList(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
 }
 
 function tasksMention(prd: PrdEntry[], word: string): boolean {
@@ -316,6 +528,11 @@ function isInside(root: string, file: string): boolean {
     const rel = path.relative(r, path.resolve(r, file));
     return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
   });
+}
+
+function relativeTo(root: string, file: string): string {
+  const rel = path.relative(root, file);
+  return rel.startsWith('..') || path.isAbsolute(rel) ? file : rel;
 }
 
 function escapeRegExp(s: string): string {

@@ -12,7 +12,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import type { z } from 'zod';
 import { InterviewStateSchema, type Checkpoint, type InterviewState } from '../../shared/files.ts';
-import { TEST_FILE_PATTERNS } from '../../shared/seed.ts';
+import { testFileRule } from '../../shared/seed.ts';
 import { ConflictError, ValidationError } from '../errors.ts';
 import type { JobContext } from '../jobs/job-runner.ts';
 import { ConfinedRoot, runReadTool, ToolError } from '../engine/read-tools.ts';
@@ -72,8 +72,8 @@ function firstUserMessage(checkpoint: Checkpoint): string {
 function newInterview(checkpoint: Checkpoint, existingIds: string[]): InterviewState {
   const preset = checkpoint.checks_preset ?? 'custom';
   const system = loadPrompt('interview', {
-    checks_preset: describePresetForPrompt(preset, checkpoint.custom_checks ?? undefined),
-    test_file_pattern: TEST_FILE_PATTERNS[preset].describe,
+    checks_preset: describePresetForPrompt(preset, checkpoint.custom_checks ?? undefined, checkpoint.project_env),
+    test_file_pattern: testFileRule(preset, checkpoint.project_env).describe,
     existing_task_ids: existingIds.length > 0 ? existingIds.join(', ') : 'none',
   });
   return {
@@ -138,7 +138,7 @@ export async function runInterview(ctx: JobContext, deps: InterviewDeps): Promis
     const preset = checkpoint.checks_preset ?? 'custom';
     let state = readInterview(store, id);
     if (!state) {
-      state = newInterview(checkpoint, existingTaskIds(checkpoint.worktree, preset));
+      state = newInterview(checkpoint, existingTaskIds(checkpoint.worktree, preset, checkpoint.project_env));
       saveInterview(store, id, state);
       ctx.emit({ type: 'session_start', data: { source: checkpoint.source, phase: 'prep-feature', worktree: checkpoint.worktree, branch: checkpoint.branch } });
     }
@@ -177,7 +177,7 @@ async function interviewLoop(ctx: JobContext, deps: InterviewDeps, checkpoint: C
     llm: deps.llm,
     role: 'prep',
     messages: state.messages as HistoryMessage[],
-    tools: interviewTools(TEST_FILE_PATTERNS[preset].describe),
+    tools: interviewTools(testFileRule(preset, checkpoint.project_env).describe),
     signal,
     ...(deps.emptyBackoffMs ? { emptyBackoffMs: deps.emptyBackoffMs } : {}),
     contextWindow: window.tokens,

@@ -90,6 +90,7 @@ describe('creating a session', () => {
   it('checks a workspace: repo, preset, and clear answers for what is not', async () => {
     const ok = WorkspaceCheckSchema.parse((await t.app.inject({ url: `/api/workspaces/check?path=${encodeURIComponent(path.join(repo.dir, 'src'))}`, headers: auth })).json());
     expect(ok).toMatchObject({ ok: true, kind: 'repo', branch: 'main', clean: true, preset: 'node', existing: [] });
+    expect(ok.env).toMatchObject({ languages: ['javascript'], module_type: 'esm', test_runner: 'node', test_runner_evidence: 'scripts.test: node --test', test_dirs: ['tests'] });
     const missing = WorkspaceCheckSchema.parse((await t.app.inject({ url: `/api/workspaces/check?path=${encodeURIComponent('/nowhere/at/all')}`, headers: auth })).json());
     expect(missing).toMatchObject({ ok: false, kind: 'missing' });
     const bad = await t.app.inject({ url: '/api/workspaces/check', headers: auth });
@@ -173,6 +174,10 @@ describe('the interview', () => {
     }
     expect(git(done.worktree, 'log', '-1', '--format=%s')).toBe('seed: 1 task(s) + 1 acceptance test(s)');
     expect(fs.readFileSync(path.join(done.worktree, 'tests', 't001_due_dates.test.js'), 'utf8')).toBe(GOOD_TEST);
+    // The environment detected at creation goes with the session and its seed.
+    const env = t.store.readCheckpoint(id).project_env;
+    expect(env).toMatchObject({ test_runner: 'node', module_type: 'esm' });
+    expect(JSON.parse(fs.readFileSync(path.join(t.store.dir(id), 'seed-meta.json'), 'utf8')).project_env).toEqual(env);
     // The source repo's working tree is untouched and it gained only the session branch.
     expect(git(repo.dir, 'status', '--porcelain')).toBe('');
     expect(git(repo.dir, 'branch', '--format=%(refname:short)').split('\n').sort()).toEqual(['main', `session/${id}`]);

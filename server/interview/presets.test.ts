@@ -3,7 +3,40 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EXAMPLES_DIR } from '../testing/example-repo.ts';
-import { describePresetForPrompt, detectPreset, expectedTestPrefix, shellQuote, taskIdOfTestFile, testCommand, testFilePattern } from './presets.ts';
+import { DEFAULT_TEST_GLOBS, type ProjectEnv } from '../../shared/project-env.ts';
+import { describePresetForPrompt, detectPreset, expectedTestPrefix, presetFor, shellQuote, taskIdOfTestFile, testCommand, testFilePattern } from './presets.ts';
+
+/** An environment as detection reports it; each case overrides what matters to it. */
+function env(over: Partial<ProjectEnv>): ProjectEnv {
+  return {
+    languages: ['javascript'],
+    package_manager: 'npm',
+    lockfile: 'package-lock.json',
+    module_type: 'esm',
+    typescript: false,
+    test_runner: null,
+    test_runner_evidence: null,
+    test_dirs: [],
+    test_globs: [],
+    python: null,
+    node_modules: true,
+    setup_command: null,
+    ...over,
+  };
+}
+
+const TS_VITEST = env({ languages: ['typescript'], typescript: true, package_manager: 'pnpm', test_runner: 'vitest', test_dirs: ['tests'], test_globs: ['tests/**/*.test.ts'] });
+const CJS_MOCHA = env({ module_type: 'commonjs', test_runner: 'mocha', test_dirs: ['tests'], test_globs: DEFAULT_TEST_GLOBS.mocha });
+const PY_SRC_VENV = env({
+  languages: ['python'],
+  package_manager: null,
+  module_type: null,
+  test_runner: 'pytest',
+  test_dirs: ['tests'],
+  test_globs: ['tests/**/test_*.py'],
+  python: { interpreter: '/repo/.venv/bin/python', source: 'venv', src_layout: true, packages: ['todo'] },
+  node_modules: false,
+});
 
 let dir: string;
 beforeEach(() => {
@@ -82,7 +115,59 @@ describe('naming', () => {
   });
 });
 
+describe('presetFor', () => {
+  it.each([
+    ['the detected runner', env({ test_runner: 'jest' }), 'jest'],
+    ['pytest for Python without a runner', env({ languages: ['python'], python: PY_SRC_VENV.python }), 'pytest'],
+    ["Node's own runner for JavaScript without one", env({}), 'node'],
+    ['custom for TypeScript without a runner (Node 20 cannot load .ts)', env({ languages: ['typescript'], typescript: true }), 'custom'],
+    ['custom for anything else', env({ languages: [] }), 'custom'],
+  ] as const)('gives %s', (_name, e, preset) => {
+    expect(presetFor(e)).toBe(preset);
+  });
+});
+
+describe('naming per runner', () => {
+  it.each([
+    ['vitest in TypeScript, by its include', 'vitest', TS_VITEST, 'tests/t001_add_parser.test.ts', [], ['tests/t001_x.test.js', 'tests/t002_x.test.tsx', 'test/t001_x.test.ts']],
+    ['vitest in JavaScript, by the default include', 'vitest', env({ test_runner: 'vitest', test_globs: DEFAULT_TEST_GLOBS.vitest }), 'tests/t001_add_parser.test.js', ['tests/t002_x.test.mjs'], ['tests/t001_x.js']],
+    ['jest with roots in src/', 'jest', env({ typescript: true, test_runner: 'jest', test_dirs: ['src'], test_globs: ['src/**/?(*.)+(spec|test).?([mc])[jt]s?(x)'] }), 'src/t001_add_parser.test.ts', ['src/t002_x.test.js'], ['tests/t001_x.test.ts']],
+    ['jest in JavaScript: no .mjs, which jest does not load by default', 'jest', env({ test_runner: 'jest', test_globs: DEFAULT_TEST_GLOBS.jest }), 'tests/t001_add_parser.test.js', ['tests/t002_x.test.jsx'], ['tests/t002_x.test.mjs']],
+    ["mocha's default spec ./test/*.{js,cjs,mjs}, even beside a tests/ folder", 'mocha', CJS_MOCHA, 'test/t001_add_parser.test.js', ['test/t002_x.test.cjs'], ['tests/t001_x.test.js', 'test/t001_x.test.ts']],
+    ['mocha with a .spec.ts spec', 'mocha', env({ typescript: true, test_runner: 'mocha', test_globs: ['test/**/*.spec.ts'] }), 'test/t001_add_parser.spec.ts', [], ['test/t001_x.test.ts']],
+    ['node with TypeScript still .js', 'node', env({ typescript: true, test_runner: 'node', test_globs: DEFAULT_TEST_GLOBS.node }), 'tests/t001_add_parser.test.js', ['tests/t002_x.test.cjs'], ['tests/t001_x.test.ts']],
+    ['pytest in a test/ folder it was told about', 'pytest', env({ test_runner: 'pytest', test_dirs: ['test'], test_globs: ['test/**/test_*.py'] }), 'test/test_t001_add_parser.py', [], ['tests/test_t001_x.py']],
+    ['unittest', 'unittest', env({ test_runner: 'unittest', test_dirs: ['tests'], test_globs: DEFAULT_TEST_GLOBS.unittest }), 'tests/test_t001_add_parser.py', ['tests/test_t002_x.py'], ['tests/t001_x.py']],
+  ] as const)('names %s', (_name, preset, e, example, more, refused) => {
+    const rule = testFilePattern(preset, e);
+    expect(rule.example).toBe(example);
+    expect(taskIdOfTestFile(preset, example, e)).toBe('T-001');
+    for (const file of more) expect(rule.regex.test(file), file).toBe(true);
+    for (const file of refused) expect(rule.regex.test(file), file).toBe(false);
+  });
+
+  it('keeps the original names for sessions without an environment', () => {
+    expect(testFilePattern('node').describe).toBe('tests/t<NNN>_<slug>.test.js (or .test.mjs, .test.cjs)');
+    expect(testFilePattern('pytest').describe).toBe('tests/test_t<NNN>_<slug>.py');
+    expect(testFilePattern('custom').describe).toBe('tests/t<NNN>_<slug>.<ext>');
+  });
+
+  it('puts the prefix in the folder the rule chose', () => {
+    expect(expectedTestPrefix('mocha', 'T-003', CJS_MOCHA)).toBe('test/t003_');
+  });
+});
+
 describe('testCommand', () => {
+  it.each([
+    ['vitest', TS_VITEST, { command: 'node_modules/.bin/vitest', args: ['run', 'tests/t001_a.test.ts'], env: {} }],
+    ['jest', env({}), { command: 'node_modules/.bin/jest', args: ['--ci', '--runTestsByPath', 'tests/t001_a.test.ts'], env: {} }],
+    ['mocha', CJS_MOCHA, { command: 'node_modules/.bin/mocha', args: ['tests/t001_a.test.ts'], env: {} }],
+    ['pytest', PY_SRC_VENV, { command: '/repo/.venv/bin/python', args: ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'tests/t001_a.test.ts'], env: { PYTHONDONTWRITEBYTECODE: '1', PYTHONPATH: 'src' } }],
+    ['unittest', PY_SRC_VENV, { command: '/repo/.venv/bin/python', args: ['-m', 'unittest', '-v', 'tests/t001_a.test.ts'], env: { PYTHONDONTWRITEBYTECODE: '1', PYTHONPATH: 'src' } }],
+  ] as const)("runs %s from the project's own install", (preset, e, expected) => {
+    expect(testCommand(preset, ['tests/t001_a.test.ts'], undefined, e)).toEqual({ kind: 'argv', ...expected });
+  });
+
   it('runs pytest without leaving caches in the worktree', () => {
     expect(testCommand('pytest', ['tests/test_t001_a.py'])).toEqual({
       kind: 'argv',
@@ -123,5 +208,24 @@ describe('describePresetForPrompt', () => {
     expect(node).toContain('node:assert/strict');
     expect(describePresetForPrompt('custom', { test: 'cargo test {files}' })).toContain('`cargo test {files}`');
     expect(describePresetForPrompt('custom')).toMatch(/not set yet/);
+  });
+
+  it("tells each runner's idiom, and where the tests go in this project", () => {
+    const vitest = describePresetForPrompt('vitest', undefined, TS_VITEST);
+    expect(vitest).toContain('tests/t001_add_parser.test.ts');
+    expect(vitest).toContain("from 'vitest'");
+    expect(vitest).toMatch(/Write TypeScript/);
+    expect(vitest).toMatch(/vitest configuration picks up/);
+    const mocha = describePresetForPrompt('mocha', undefined, CJS_MOCHA);
+    expect(mocha).toContain('test/t001_add_parser.test.js');
+    expect(mocha).toMatch(/`describe` and `it` are Mocha's globals/);
+    expect(mocha).toMatch(/CommonJS: load modules with `require\(\)`/);
+    expect(describePresetForPrompt('jest', undefined, env({ test_runner: 'jest' }))).toMatch(/Jest's globals/);
+    const unittest = describePresetForPrompt('unittest', undefined, PY_SRC_VENV);
+    expect(unittest).toContain('/repo/.venv/bin/python -m unittest');
+    expect(unittest).toMatch(/unittest\.TestCase/);
+    expect(unittest).toMatch(/\(`todo`\); `src\/` is on the path/);
+    expect(describePresetForPrompt('pytest', undefined, PY_SRC_VENV)).toContain('`/repo/.venv/bin/python -m pytest -q <file>`');
+    expect(describePresetForPrompt('node', undefined, env({ module_type: 'commonjs' }))).toContain("require('node:test')");
   });
 });

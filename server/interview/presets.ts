@@ -1,64 +1,46 @@
 /**
- * Checks presets (SPEC §6, "Checks"): which one a workspace gets, how its acceptance tests are
- * named, how they are run, and what the interviewer is told about them. The patterns themselves
- * live in `shared/seed.ts` so the sink, the seed review page and the prompt agree on them.
+ * Checks presets (SPEC §6, "Checks"; issue 12): one per test runner — vitest, jest, mocha,
+ * node, pytest, unittest — plus the user's own commands (custom). For each: which one a workspace
+ * gets, how its acceptance tests are named (the rule lives in `shared/seed.ts`, so the sink, the
+ * seed review page and the prompt agree on it), the command that runs given files through the
+ * project's own runner, and what the interviewer is told about writing them.
+ *
+ * The runners are the project's own, installed in its `node_modules` (which the worktree gets at
+ * prep) or its virtualenv: never a global one, whose version and plugins would not be the
+ * project's, and never fetched on demand (`npx vitest` would download when it is missing).
  */
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { Command as TestCommand } from '../proc/untrusted.ts';
-import { TEST_FILE_PATTERNS, type ChecksPreset, type CustomChecks } from '../../shared/seed.ts';
+import type { ProjectEnv } from '../../shared/project-env.ts';
+import { testFileRule, type ChecksPreset, type CustomChecks, type TestFileRule } from '../../shared/seed.ts';
+import { detectProjectEnv } from '../env/detect.ts';
 import { AppError } from '../errors.ts';
 
-/** Files only a Python project has; any one of them settles the question. */
-const PYTHON_MANIFESTS = ['pyproject.toml', 'setup.py', 'setup.cfg', 'Pipfile', 'conftest.py'];
+/** The preset a detected environment gets (see `presetFor`). */
+export async function detectPreset(repoRoot: string): Promise<ChecksPreset> {
+  return presetFor(await detectProjectEnv(repoRoot));
+}
 
 /**
- * Picks the preset for a repo. Precedence, and why:
- *
- * 1. `pytest` when the repo is clearly Python: a Python manifest at the top level
- *    (pyproject.toml, setup.py, setup.cfg, Pipfile, requirements*.txt, conftest.py) or
- *    pytest-style files in `tests/` (`test_*.py`, `*_test.py`, conftest.py). This wins over a
- *    package.json, because Python projects often carry one for a front end or a linter while
- *    their tests stay in pytest.
- * 2. `node` when there is a package.json.
- * 3. `pytest` when there are only loose `*.py` files (top level or `tests/`): a folder of scripts
- *    without a manifest is still Python, but one helper script in a JS repo must not make it so —
- *    hence below package.json.
- * 4. `custom` otherwise: the user gives the commands in seed review.
+ * The preset for an environment: its test runner when one was found. Without one, a Python
+ * project gets pytest (it also runs unittest tests), a JavaScript one Node's own runner (no
+ * dependency needed), and anything else — TypeScript without a runner included, since Node 20
+ * cannot load `.ts` — the user's own commands, set in seed review.
  */
-export async function detectPreset(repoRoot: string): Promise<ChecksPreset> {
-  const [top, tests] = await Promise.all([listDir(repoRoot), listDir(path.join(repoRoot, 'tests'))]);
-  const manifest = top.some((name) => PYTHON_MANIFESTS.includes(name) || /^requirements.*\.txt$/.test(name));
-  const pytestFiles = tests.some((name) => /^(test_.+|.+_test)\.py$/.test(name) || name === 'conftest.py');
-  if (manifest || pytestFiles) return 'pytest';
-  if (top.includes('package.json')) return 'node';
-  if ([...top, ...tests].some((name) => name.endsWith('.py'))) return 'pytest';
+export function presetFor(env: ProjectEnv): ChecksPreset {
+  if (env.test_runner) return env.test_runner;
+  if (env.python) return 'pytest';
+  if (env.languages.includes('javascript')) return 'node';
   return 'custom';
 }
 
-async function listDir(dir: string): Promise<string[]> {
-  try {
-    return await fs.readdir(dir);
-  } catch {
-    return []; // missing or not a folder: nothing to detect from
-  }
-}
-
-/** The acceptance-test naming rule of a preset: regex (group 1 = the task's digits), example, wording. */
-export function testFilePattern(preset: ChecksPreset): (typeof TEST_FILE_PATTERNS)[ChecksPreset] {
-  return TEST_FILE_PATTERNS[preset];
+/** The acceptance-test naming rule of a preset in an environment. */
+export function testFilePattern(preset: ChecksPreset, env: ProjectEnv | null = null): TestFileRule {
+  return testFileRule(preset, env);
 }
 
 /** What the rest of a test file's name may contain, in words, for error messages. */
-export function slugRule(preset: ChecksPreset): string {
-  switch (preset) {
-    case 'pytest':
-      return 'the slug uses lowercase letters, digits and _ only';
-    case 'node':
-      return 'the slug uses lowercase letters, digits, _ and - only, and the name ends in .test.js or .test.mjs';
-    case 'custom':
-      return 'the rest of the name uses lowercase letters, digits, _, - and . only';
-  }
+export function slugRule(preset: ChecksPreset, env: ProjectEnv | null = null): string {
+  return testFileRule(preset, env).slugRule;
 }
 
 /** The digits of a task id: `T-001` → `001`; null when the id is not `T-<3+ digits>`. */
@@ -66,11 +48,11 @@ export function taskDigits(taskId: string): string | null {
   return /^T-(\d{3,})$/.exec(taskId)?.[1] ?? null;
 }
 
-/** `T-001` → `tests/test_t001_` (pytest) or `tests/t001_` (node, custom). */
-export function expectedTestPrefix(preset: ChecksPreset, taskId: string): string {
+/** `T-001` → `tests/test_t001_` (pytest, unittest) or `tests/t001_` (the JavaScript runners, custom); the folder follows the rule. */
+export function expectedTestPrefix(preset: ChecksPreset, taskId: string, env: ProjectEnv | null = null): string {
   const digits = taskDigits(taskId);
   if (digits === null) throw new AppError('invalid_task_id', `'${taskId}' is not a task id like T-001`, 400);
-  return preset === 'pytest' ? `tests/test_t${digits}_` : `tests/t${digits}_`;
+  return testFileRule(preset, env).prefix(digits);
 }
 
 /**
@@ -78,31 +60,69 @@ export function expectedTestPrefix(preset: ChecksPreset, taskId: string): string
  * or null when the path does not follow the preset's pattern. The digits are kept as written, so
  * T-001's file is `t001_…`, never `t0001_…` — the same rule as `expectedTestPrefix`.
  */
-export function taskIdOfTestFile(preset: ChecksPreset, file: string): string | null {
-  const digits = TEST_FILE_PATTERNS[preset].regex.exec(file)?.[1];
+export function taskIdOfTestFile(preset: ChecksPreset, file: string, env: ProjectEnv | null = null): string | null {
+  const digits = testFileRule(preset, env).regex.exec(file)?.[1];
   return digits === undefined ? null : `T-${digits}`;
 }
 
 export type { Command as TestCommand } from '../proc/untrusted.ts';
 
+/** The interpreter a Python preset runs with: the project's virtualenv one when it has one. */
+export function pythonOf(env: ProjectEnv | null): string {
+  return env?.python?.interpreter ?? 'python3';
+}
+
+/**
+ * The environment of a Python run. No bytecode files: the worktree is committed with `git add -A`,
+ * so `__pycache__/` must not appear in it. With the src layout, the worktree's `src/` goes first
+ * on the path: a project installed in its virtualenv in editable mode would otherwise import the
+ * source checkout's code, not the worktree's.
+ */
+function pythonRunEnv(env: ProjectEnv | null): Record<string, string> {
+  return { PYTHONDONTWRITEBYTECODE: '1', ...(env?.python?.src_layout ? { PYTHONPATH: 'src' } : {}) };
+}
+
+/** The project's own copy of a JavaScript runner, from the worktree root. */
+export function localBin(name: string): string {
+  return `node_modules/.bin/${name}`;
+}
+
 /**
  * How to run some acceptance tests, from the worktree root.
  *
- * pytest runs with its cache plugin off and without bytecode files: the worktree is committed
- * with `git add -A`, so `.pytest_cache/` and `__pycache__/` must not appear in it.
+ * - pytest runs with its cache plugin off (no `.pytest_cache/` in the worktree).
+ * - vitest runs once (`run`, never watch); the files are filters on its `include`, which is why
+ *   the naming rule follows the project's config.
+ * - jest takes the files as paths, not as patterns (`--runTestsByPath`), and `--ci` so a missing
+ *   snapshot fails instead of being written.
+ * - mocha adds its configured `spec` to the files given (mochajs/mocha#5412), so where a
+ *   `.mocharc` sets one, the project's own suite runs beside the acceptance tests.
  */
-export function testCommand(preset: ChecksPreset, files: string[], custom?: CustomChecks): TestCommand {
+export function testCommand(preset: ChecksPreset, files: string[], custom?: CustomChecks, env: ProjectEnv | null = null): TestCommand {
   switch (preset) {
     case 'pytest':
-      return { kind: 'argv', command: 'python3', args: ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', ...files], env: { PYTHONDONTWRITEBYTECODE: '1' } };
+      return { kind: 'argv', command: pythonOf(env), args: ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', ...files], env: pythonRunEnv(env) };
+    case 'unittest':
+      return { kind: 'argv', command: pythonOf(env), args: ['-m', 'unittest', '-v', ...files], env: pythonRunEnv(env) };
     case 'node':
       return { kind: 'argv', command: 'node', args: ['--test', ...files], env: {} };
+    case 'vitest':
+      return { kind: 'argv', command: localBin('vitest'), args: ['run', ...files], env: {} };
+    case 'jest':
+      return { kind: 'argv', command: localBin('jest'), args: ['--ci', '--runTestsByPath', ...files], env: {} };
+    case 'mocha':
+      return { kind: 'argv', command: localBin('mocha'), args: files, env: {} };
     case 'custom':
       if (!custom) {
         throw new AppError('custom_checks_missing', 'The custom checks preset needs a test command with a {files} placeholder; set it in seed review.', 400);
       }
       return { kind: 'shell', script: custom.test.replaceAll('{files}', files.map(shellQuote).join(' ')) };
   }
+}
+
+/** The command as a user would type it, for prompts and messages. */
+export function commandLine(command: TestCommand): string {
+  return command.kind === 'shell' ? command.script : [command.command, ...command.args].map(shellQuote).join(' ');
 }
 
 /** POSIX single quoting: safe for any string, quotes and spaces included. */
@@ -113,21 +133,69 @@ export function shellQuote(value: string): string {
 const FAIL_FIRST =
   'Give every acceptance criterion at least one assertion. The tests must fail now, because the feature does not exist yet, and pass once it is built.';
 
+/** How a JavaScript test file loads code, by its ending and the package's module type. */
+function moduleStyle(ending: string, env: ProjectEnv | null): string {
+  if (/\.[cm]?tsx?$/.test(ending)) {
+    return 'Write TypeScript with `import` statements, and import the code under test by a relative path the way the existing tests do (with or without an extension, as they do).';
+  }
+  if (ending.endsWith('.cjs') || (env?.module_type === 'commonjs' && ending.endsWith('.js'))) {
+    return "The package is CommonJS: load modules with `require()` (e.g. `const { x } = require('../src/x');`), not `import`.";
+  }
+  return 'Write ES modules (`import … from`), importing the code under test by a relative path with its extension (e.g. `../src/x.js`).';
+}
+
 /** A short paragraph for the interviewer's prompt: how to name and write the acceptance tests. */
-export function describePresetForPrompt(preset: ChecksPreset, custom?: CustomChecks): string {
-  const { describe, example } = TEST_FILE_PATTERNS[preset];
-  const naming = `Write exactly one acceptance test file per task, named ${describe} with the task's number (for T-001: ${example}); ${slugRule(preset)}.`;
+export function describePresetForPrompt(preset: ChecksPreset, custom?: CustomChecks, env: ProjectEnv | null = null): string {
+  const rule = testFileRule(preset, env);
+  const naming = `Write exactly one acceptance test file per task, named ${rule.describe} with the task's number (for T-001: ${rule.example}); ${rule.slugRule}.`;
+  const where = env && preset === env.test_runner ? ` That folder and name are ones the repository's own ${preset} configuration picks up, so its usual test command runs them too.` : '';
+  const example = rule.example;
+  const python = pythonOf(env);
+  const imports = env?.python?.packages.length
+    ? ` Import the project's code by its package name (${env.python.packages.slice(0, 3).map((p) => `\`${p}\``).join(', ')})${env.python.src_layout ? '; `src/` is on the path' : ''}.`
+    : ' Import the code under test the way the existing tests do.';
   switch (preset) {
     case 'pytest':
       return [
-        `This repository's tests run with pytest (\`python3 -m pytest -q <file>\` from the repository root). ${naming}`,
+        `This repository's tests run with pytest (\`${python} -m pytest -q <file>\` from the repository root). ${naming}${where}`,
         'Write plain pytest functions (`def test_…():`) with bare `assert` statements, and `pytest.raises` for expected errors; no unittest classes.',
-        `Import the code under test the way the existing tests do. ${FAIL_FIRST}`,
+        `${imports.trim()} ${FAIL_FIRST}`,
       ].join(' ');
-    case 'node':
+    case 'unittest':
       return [
-        `This repository's tests run with Node's built-in test runner (\`node --test <file>\`). ${naming}`,
-        "Use ES modules: `import { test } from 'node:test';` and `import assert from 'node:assert/strict';`, then import the code under test by a relative path with its extension (e.g. `../src/x.js`). No test framework dependencies.",
+        `This repository's tests use Python's own unittest (\`${python} -m unittest ${example}\` from the repository root). ${naming}${where}`,
+        'Write a `unittest.TestCase` subclass whose test methods are named `test_…`, checking with `self.assertEqual`, `self.assertTrue`, `self.assertIn`, `self.assertRaises` and the like; do not use pytest, which may not be installed.',
+        `${imports.trim()} ${FAIL_FIRST}`,
+      ].join(' ');
+    case 'node': {
+      const cjs = env?.module_type === 'commonjs';
+      return [
+        `This repository's tests run with Node's built-in test runner (\`node --test <file>\`). ${naming}${where}`,
+        cjs
+          ? "The package is CommonJS: `const { test } = require('node:test');` and `const assert = require('node:assert/strict');`, then `require()` the code under test by a relative path. No test framework dependencies, and no `describe`/`it` globals unless you take them from node:test too."
+          : "Use ES modules: `import { test } from 'node:test';` and `import assert from 'node:assert/strict';`, then import the code under test by a relative path with its extension (e.g. `../src/x.js`). No test framework dependencies, and no `describe`/`it` globals unless you import them from node:test too.",
+        FAIL_FIRST,
+      ].join(' ');
+    }
+    case 'vitest':
+      return [
+        `This repository's tests run with Vitest, the copy installed in its node_modules, with its own config (\`node_modules/.bin/vitest run ${example}\`). ${naming}${where}`,
+        "Import what the test uses from 'vitest' (`import { describe, it, expect } from 'vitest';`) rather than relying on globals, and check results with `expect(…)`.",
+        moduleStyle(rule.endings[0]!, env),
+        FAIL_FIRST,
+      ].join(' ');
+    case 'jest':
+      return [
+        `This repository's tests run with Jest, the copy installed in its node_modules, with its own config (\`node_modules/.bin/jest ${example}\`). ${naming}${where}`,
+        "`describe`, `test`/`it` and `expect` are Jest's globals; use them as the existing tests do (or import them from '@jest/globals' if those do), and check results with `expect(…)`.",
+        moduleStyle(rule.endings[0]!, env),
+        FAIL_FIRST,
+      ].join(' ');
+    case 'mocha':
+      return [
+        `This repository's tests run with Mocha, the copy installed in its node_modules, with its own .mocharc settings (\`node_modules/.bin/mocha ${example}\`). ${naming}${where}`,
+        "`describe` and `it` are Mocha's globals: do not import them, and do not use node:test. Mocha has no assertions of its own: use `node:assert/strict`, or the assertion library the existing tests use (chai's `expect` or `should`, if package.json lists it).",
+        moduleStyle(rule.endings[0]!, env),
         FAIL_FIRST,
       ].join(' ');
     case 'custom':

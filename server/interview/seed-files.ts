@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PrdSchema, SeedMetaSchema, type PrdEntry, type SeedMeta } from '../../shared/files.ts';
-import { TEST_DIR } from '../../shared/seed.ts';
+import { testFileRule } from '../../shared/seed.ts';
 import { AppError, CorruptFileError, NotFoundError, describeZodError } from '../errors.ts';
 import { fsyncDir, writeAll } from '../store/atomic.ts';
 import { readJsonFile } from '../store/json-file.ts';
@@ -61,27 +61,28 @@ export function writeSeed(seed: ValidSeed, ctx: WriteSeedContext): SeedMeta {
   const meta = parsedMeta.data;
   const prd = PrdSchema.parse(seed.prd.map((t) => ({ ...t, status: 'pending' })));
 
+  // The sink checked the names; checked again here because this is where they become paths.
+  const rule = testFileRule(meta.checks_preset, meta.project_env ?? null);
   const writes: { target: string; content: string }[] = [];
-  for (const [file, content] of Object.entries(seed.testFiles)) writes.push({ target: resolveTestPath(ctx.worktree, file), content });
+  for (const [file, content] of Object.entries(seed.testFiles)) {
+    if (!rule.regex.test(file)) throw new AppError('unsafe_test_path', `Refusing test file '${file}': test files live in ${rule.dir}/, named ${rule.describe}`, 400);
+    writes.push({ target: resolveTestPath(ctx.worktree, file), content });
+  }
   writes.push({ target: path.join(ctx.sessionDir, FILES.seedMeta), content: `${JSON.stringify(meta, null, 2)}\n` });
   writes.push({ target: path.join(ctx.sessionDir, FILES.prd), content: `${JSON.stringify(prd, null, 2)}\n` });
 
-  const testsDir = path.join(ctx.worktree, TEST_DIR);
-  let createdTestsDir = false;
+  // Folders this call creates for the test files (outermost first), removed again on failure.
+  const created: string[] = [];
   const staged: Staged[] = [];
   try {
     if (Object.keys(seed.testFiles).length > 0) {
       ensureRealDir(ctx.worktree, 'the worktree');
-      if (!fs.existsSync(testsDir)) {
-        fs.mkdirSync(testsDir);
-        createdTestsDir = true;
-      }
-      ensureRealDir(testsDir, `${TEST_DIR}/ in the worktree`);
+      for (const file of Object.keys(seed.testFiles)) makeRealDirs(ctx.worktree, path.posix.dirname(file), created);
     }
     for (const { target, content } of writes) staged.push({ target, tmp: stageFile(target, content) });
   } catch (err) {
     for (const { tmp } of staged) fs.rmSync(tmp, { force: true });
-    if (createdTestsDir) fs.rmSync(testsDir, { recursive: true, force: true });
+    removeCreated(created);
     throw new SeedWriteError(`Nothing was written: staging the seed failed: ${(err as Error).message}`, { cause: err });
   }
 
@@ -96,23 +97,56 @@ export function writeSeed(seed: ValidSeed, ctx: WriteSeedContext): SeedMeta {
   } catch (err) {
     for (let i = 0; i < done; i++) restore(staged[i]!.target, previous[i]!);
     for (const { tmp } of staged.slice(done)) fs.rmSync(tmp, { force: true });
-    if (createdTestsDir) fs.rmSync(testsDir, { recursive: true, force: true });
+    removeCreated(created);
     throw new SeedWriteError(`Nothing was written: replacing ${staged[done]?.target ?? 'a seed file'} failed: ${(err as Error).message}`, { cause: err });
   }
   for (const dir of new Set(staged.map(({ target }) => path.dirname(target)))) fsyncDir(dir);
   return meta;
 }
 
-/** A test path joined to the worktree, refusing anything that could land outside `tests/`. */
+/**
+ * A test path joined to the worktree, refusing anything that could land outside it or in what is
+ * not the project's own: a path that climbs out, git's metadata, installed dependencies, or a
+ * folder that is a symbolic link (it could point anywhere). Which folder tests go in is the naming
+ * rule's to say (shared/seed.ts); the sink only writes names that match it.
+ */
 function resolveTestPath(worktree: string, file: string): string {
   const unsafe = unsafePathReason(file);
   if (unsafe) throw new AppError('unsafe_test_path', `Refusing test file '${file}': ${unsafe}`, 400);
   const root = path.resolve(worktree);
   const target = path.resolve(root, file);
-  if (path.dirname(target) !== path.join(root, TEST_DIR)) {
-    throw new AppError('unsafe_test_path', `Refusing test file '${file}': test files live directly under ${TEST_DIR}/`, 400);
+  const rel = path.relative(root, target);
+  const parts = rel.split(path.sep);
+  if (rel.startsWith('..') || path.isAbsolute(rel) || parts.length < 2) {
+    throw new AppError('unsafe_test_path', `Refusing test file '${file}': test files live in a folder of the worktree`, 400);
+  }
+  if (parts.slice(0, -1).some((p) => p === '.git' || p === 'node_modules' || p.startsWith('.'))) {
+    throw new AppError('unsafe_test_path', `Refusing test file '${file}': test files do not go in hidden folders or node_modules`, 400);
+  }
+  for (let i = 1; i < parts.length; i++) {
+    const dir = path.join(root, ...parts.slice(0, i));
+    if (fs.lstatSync(dir, { throwIfNoEntry: false })?.isSymbolicLink()) {
+      throw new AppError('unsafe_test_path', `Refusing test file '${file}': ${parts.slice(0, i).join('/')}/ is a symbolic link`, 400);
+    }
   }
   return target;
+}
+
+/** Creates `dir` (relative) under the worktree as real folders, recording the ones it made. */
+function makeRealDirs(worktree: string, dir: string, created: string[]): void {
+  let current = worktree;
+  for (const part of dir.split('/')) {
+    current = path.join(current, part);
+    if (!fs.existsSync(current) && fs.lstatSync(current, { throwIfNoEntry: false }) === undefined) {
+      fs.mkdirSync(current);
+      created.push(current);
+    }
+    ensureRealDir(current, `${path.relative(worktree, current)}/ in the worktree`);
+  }
+}
+
+function removeCreated(created: string[]): void {
+  for (const dir of [...created].reverse()) fs.rmSync(dir, { recursive: true, force: true });
 }
 
 /** A symlinked `tests/` (or worktree) could point anywhere; the sink writes only real folders. */

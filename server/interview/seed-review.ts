@@ -4,39 +4,77 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Checkpoint } from '../../shared/files.ts';
 import type { ContractWarning, SeedEdit, SeedView } from '../../shared/seed.ts';
 import { AppError, ConflictError, NotFoundError } from '../errors.ts';
 import { sessionScope } from '../env/session-env.ts';
 import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
 import type { SessionStore } from '../store/session-store.ts';
-import { checkContract } from './contract-check.ts';
-import { readSeed, validateSeedBundle, writeSeed } from './sink.ts';
+import { blocksRun, checkContract } from './contract-check.ts';
+import { readSeed, validateSeedBundle, writeSeed, type StoredSeed } from './sink.ts';
 
-/** Contract checks run the tests, so they are remembered until the seed changes. */
-const contractCache = new Map<string, { key: string; warnings: Promise<ContractWarning[]> }>();
+/**
+ * Contract checks run the tests, so they are remembered until the seed changes — except a result
+ * with an environment problem, which the user fixes outside Tilth (installing the dependencies,
+ * say): that one is run again on request (seed review's "Check again") and before a run starts.
+ */
+const contractCache = new Map<string, { key: string; warnings: Promise<ContractWarning[]>; blocking: boolean }>();
 
-export async function seedView(store: SessionStore, id: string): Promise<SeedView> {
+export async function seedView(store: SessionStore, id: string, options: { recheck?: boolean } = {}): Promise<SeedView> {
   if (!store.hasSeed(id)) throw new NotFoundError('no_seed', 'This session has no seed yet: the interview writes it.');
   const checkpoint = store.readCheckpoint(id);
   const { prd, meta, testFiles } = readSeed(store.dir(id), checkpoint.worktree);
+  return { prd, meta, test_files: testFiles, contract: await contractOf(id, checkpoint, { prd, meta, testFiles }, options.recheck === true) };
+}
+
+/**
+ * Refuses to start the first run of a session whose acceptance tests cannot run in its
+ * environment (a runner or dependency not installed, a file the runner cannot load): every
+ * task's checks would fail whatever the worker did, and the run would spend the budget finding
+ * out. Uses the contract check seed review showed, or runs it now.
+ */
+export async function assertRunnable(store: SessionStore, id: string): Promise<void> {
+  if (!store.hasSeed(id)) return;
+  const checkpoint = store.readCheckpoint(id);
+  const warnings = await contractOf(id, checkpoint, readSeed(store.dir(id), checkpoint.worktree), true);
+  const blocking = warnings.filter((w) => w.kind === 'environment');
+  const [first] = blocking;
+  if (!first) return;
+  const more = blocking.length > 1 ? ` (and ${blocking.length - 1} more in the contract check)` : '';
+  const output = first.output ? `\n\n${first.output.split('\n').slice(0, 20).join('\n')}` : '';
+  throw new ConflictError(
+    'environment_problem',
+    `The acceptance tests cannot run in this environment, so every task would fail its checks: ${first.message}${more} Fix the environment (or the test in seed review), then run again.${output}`,
+  );
+}
+
+/** The contract check of a seed, remembered; `recheck` runs it again if what is remembered blocks the run. */
+function contractOf(id: string, checkpoint: Checkpoint, { prd, meta, testFiles }: StoredSeed, recheck = false): Promise<ContractWarning[]> {
   const key = JSON.stringify([meta.locked_tests, prd.map((t) => t.acceptance_criteria.length), meta.checks_preset]);
   let cached = contractCache.get(id);
-  if (!cached || cached.key !== key) {
+  if (!cached || cached.key !== key || (recheck && cached.blocking)) {
     // A session from before the git dirs were recorded, whose worktree is gone: no git to show.
     const warnings = worktreeRefOf(checkpoint).catch(() => null).then((ref) =>
       checkContract({
         prd,
         testFiles,
         preset: meta.checks_preset,
+        project: meta.project_env ?? null,
         ...(meta.custom_checks ? { customChecks: meta.custom_checks } : {}),
         scope: sessionScope(checkpoint, checkpoint.worktree, ref),
       }),
     );
-    cached = { key, warnings };
-    contractCache.set(id, cached);
-    warnings.catch(() => contractCache.delete(id));
+    const entry = { key, warnings, blocking: false };
+    cached = entry;
+    contractCache.set(id, entry);
+    warnings.then(
+      (ws) => {
+        entry.blocking = blocksRun(ws);
+      },
+      () => contractCache.delete(id),
+    );
   }
-  return { prd, meta, test_files: testFiles, contract: await cached.warnings };
+  return cached.warnings;
 }
 
 /** Edits of one session run one at a time: two saves must not interleave their writes and commits. */
@@ -70,7 +108,7 @@ async function applyEdit(store: SessionStore, id: string, edit: SeedEdit): Promi
       blockers: before.meta.blockers,
       scope_notes: before.meta.scope_notes,
     },
-    { preset, ...(customChecks ? { customChecks } : {}), existingIds: [] },
+    { preset, env: before.meta.project_env ?? null, ...(customChecks ? { customChecks } : {}), existingIds: [] },
   );
   if (!checked.ok) throw new AppError('seed_invalid', checked.problems.join('\n'), 400);
 

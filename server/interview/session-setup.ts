@@ -8,6 +8,7 @@ import type { SessionStatus } from '../../shared/events.ts';
 import type { ChecksPreset } from '../../shared/files.ts';
 import type { ProjectEnv } from '../../shared/project-env.ts';
 import { planEnvironment } from '../env/provision.ts';
+import { detectProjectEnv } from '../env/detect.ts';
 import { AppError, ConflictError } from '../errors.ts';
 import type { JobRunner } from '../jobs/job-runner.ts';
 import { addWorktree, inspectWorkspace, removeWorktree, type WorkspaceInfo } from '../git/repo.ts';
@@ -15,7 +16,7 @@ import type { ModelClient } from '../llm/client.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import { runInterview, type InterviewDeps } from './engine.ts';
 import type { LiveConfig } from '../live-config.ts';
-import { detectPreset } from './presets.ts';
+import { presetFor } from './presets.ts';
 import { checkInterviewProvider } from './provider-check.ts';
 
 /** Statuses that make a new session on the same repo worth a second thought. */
@@ -41,10 +42,15 @@ export function openSessionsFor(store: SessionStore, repoRoot: string): SessionL
   return store.list().filter((s) => s.source === repoRoot && OPEN_STATUSES.has(s.status) && s.problem === null);
 }
 
-export async function checkWorkspace(store: SessionStore, path: string): Promise<WorkspaceInfo & { preset: ChecksPreset | null; existing: SessionListItem[] }> {
+/** The workspace check: the repository, what its environment is and the preset that follows, and its open sessions. */
+export async function checkWorkspace(
+  store: SessionStore,
+  path: string,
+): Promise<WorkspaceInfo & { preset: ChecksPreset | null; env: ProjectEnv | null; existing: SessionListItem[] }> {
   const info = await inspectWorkspace(path);
-  if (info.kind !== 'repo' || info.root === null) return { ...info, preset: null, existing: [] };
-  return { ...info, preset: await detectPreset(info.root), existing: openSessionsFor(store, info.root) };
+  if (info.kind !== 'repo' || info.root === null) return { ...info, preset: null, env: null, existing: [] };
+  const env = await detectProjectEnv(info.root);
+  return { ...info, preset: presetFor(env), env, existing: openSessionsFor(store, info.root) };
 }
 
 /** Starts (or continues) the interview; after a job still winding down, if there is one. */
@@ -78,8 +84,11 @@ export async function createSession(
   // Before anything is written: a provider that is down is the user's to fix, and a session made
   // now would only leave a branch and a worktree behind an interview that cannot start.
   await checkInterviewProvider(deps.llm, 'create');
-  const preset = input.checks_preset ?? (await detectPreset(info.root));
-  const projectEnv = deps.projectEnv ? await deps.projectEnv(info.root) : null;
+  // Recorded with the session: the seed's test names, the interpreter and the checks follow it,
+  // whatever the repository looks like later. The worktree is given the same environment.
+  const env = await detectProjectEnv(info.root);
+  const preset = input.checks_preset ?? presetFor(env);
+  const projectEnv = deps.projectEnv ? await deps.projectEnv(info.root) : env;
   const created = deps.store.create({ source: info.root, brief: input.brief.trim(), baseBranch: info.branch, baseSha: info.head, status: 'interviewing' });
   const id = created.session_id;
   try {
@@ -97,6 +106,7 @@ export async function createSession(
   const evaluator = deps.llm.describeEndpoint('evaluator');
   deps.store.updateCheckpoint(id, () => ({
     checks_preset: preset,
+    project_env: env,
     models: { worker: worker?.model ?? '', evaluator: evaluator?.model ?? '', prep: prep.model },
   }));
   startInterviewJob(deps, id);

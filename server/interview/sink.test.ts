@@ -412,9 +412,9 @@ describe('writeSeed', () => {
     expect(fs.existsSync(path.join(sessionDir, 'prd.json'))).toBe(false);
   });
 
-  it('writes test files only directly under tests/', () => {
+  it("writes test files only where the preset's naming rule puts them", () => {
     const seed = { ...accepted(bundle()), testFiles: { 'src/test_t001_x.py': PY_TEST } };
-    expect(() => writeSeed(seed, { sessionDir, worktree, meta: META })).toThrow(/test files live directly under tests\//);
+    expect(() => writeSeed(seed, { sessionDir, worktree, meta: META })).toThrow(/test files live in tests\/, named tests\/test_t<NNN>_<slug>\.py/);
     expect(fs.existsSync(path.join(worktree, 'src'))).toBe(false);
   });
 

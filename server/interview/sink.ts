@@ -5,17 +5,21 @@
  * nothing. Committing is the caller's job.
  *
  * The sink writes only `prd.json` and `seed-meta.json` in the session folder and the test files
- * under `<worktree>/tests/`; every test path is checked again before it is joined to the worktree.
+ * in the preset's test folder of the worktree (`tests/` unless the project's runner looks
+ * elsewhere); every test path is checked again before it is joined to the worktree.
  */
 import type { CustomChecks, PrdEntry } from '../../shared/files.ts';
-import { TEST_DIR, type ChecksPreset } from '../../shared/seed.ts';
+import type { ProjectEnv } from '../../shared/project-env.ts';
+import type { ChecksPreset, TestFileRule } from '../../shared/seed.ts';
 import { unsafePathReason } from './seed-files.ts';
-import { expectedTestPrefix, slugRule, taskDigits, taskIdOfTestFile, testFilePattern } from './presets.ts';
+import { taskDigits, testFilePattern } from './presets.ts';
 
 export interface SinkContext {
   preset: ChecksPreset;
   /** Accepted for symmetry with the rest of the preset context; naming does not depend on it. */
   customChecks?: CustomChecks;
+  /** The project's environment: with the preset it decides the test folder and the name's ending. */
+  env?: ProjectEnv | null;
   /** Task ids already in the session; new ids must be higher than all of them. */
   existingIds?: string[];
 }
@@ -45,7 +49,7 @@ export function validateSeedBundle(bundle: unknown, ctx: SinkContext): SeedValid
   const problems: string[] = [];
   // Stryker disable next-line ArrayDeclaration: an id that is no task id counts as 0, the same as no ids
   const { entries: prd, taskIds } = checkEntries(bundle.prd_entries, ctx.existingIds ?? [], problems);
-  const testFiles = checkTestFiles(bundle.test_files, taskIds, ctx.preset, problems);
+  const testFiles = checkTestFiles(bundle.test_files, taskIds, testFilePattern(ctx.preset, ctx.env ?? null), problems);
 
   // Stryker disable next-line StringLiteral: read only when the bundle is accepted, and then it was set below
   let tldr = '';
@@ -146,12 +150,11 @@ function checkEntries(raw: unknown, existingIds: string[], problems: string[]): 
 }
 
 /** Checks names, contents and the one-file-per-task pairing with the tasks' ids. */
-function checkTestFiles(raw: unknown, knownIds: string[], preset: ChecksPreset, problems: string[]): Record<string, string> {
+function checkTestFiles(raw: unknown, knownIds: string[], pattern: TestFileRule, problems: string[]): Record<string, string> {
   if (!isRecord(raw)) {
-    problems.push(`test_files must be an object mapping each test file's path to its content, e.g. {"${testFilePattern(preset).example}": "..."}; got ${describeValue(raw)}`);
+    problems.push(`test_files must be an object mapping each test file's path to its content, e.g. {"${pattern.example}": "..."}; got ${describeValue(raw)}`);
     return {};
   }
-  const pattern = testFilePattern(preset);
   if (Object.keys(raw).length === 0) {
     problems.push(`test_files is empty; every task needs exactly one test file named ${pattern.describe}`);
     return {};
@@ -163,9 +166,9 @@ function checkTestFiles(raw: unknown, knownIds: string[], preset: ChecksPreset, 
       problems.push(`test file '${given}': ${unsafe}; name it ${pattern.describe}, relative to the repository root`);
       continue;
     }
-    const file = normaliseTestPath(given);
+    const file = normaliseTestPath(given, pattern.dir);
     if (!pattern.regex.test(file)) {
-      problems.push(`test file '${given}' doesn't match ${pattern.describe} (e.g. ${pattern.example}; ${slugRule(preset)}) — the checks only run files named this way`);
+      problems.push(`test file '${given}' doesn't match ${pattern.describe} (e.g. ${pattern.example}; ${pattern.slugRule}) — the checks only run files named this way`);
     }
     if (typeof content !== 'string' || content.trim() === '') {
       problems.push(`test file '${given}': the content must be the whole test file as a non-empty string; got ${describeValue(content)}`);
@@ -182,8 +185,9 @@ function checkTestFiles(raw: unknown, knownIds: string[], preset: ChecksPreset, 
   // Pairing, by the digits in the file name (T-001 ↔ tests/t001_…).
   const byTask = new Map<string, string[]>();
   for (const file of files.keys()) {
-    const taskId = taskIdOfTestFile(preset, file);
-    if (taskId === null) continue; // already reported as a bad name
+    const digits = pattern.regex.exec(file)?.[1];
+    if (digits === undefined) continue; // already reported as a bad name
+    const taskId = `T-${digits}`;
     byTask.set(taskId, [...(byTask.get(taskId) ?? []), file]);
   }
   const taskIds = new Set(knownIds);
@@ -197,9 +201,9 @@ function checkTestFiles(raw: unknown, knownIds: string[], preset: ChecksPreset, 
   const result: Record<string, string> = {};
   for (const taskId of taskIds) {
     const taskFiles = byTask.get(taskId) ?? [];
-    const prefix = expectedTestPrefix(preset, taskId);
+    const prefix = pattern.prefix(taskDigits(taskId)!);
     if (taskFiles.length === 0) {
-      problems.push(`task ${taskId} has no test file; add exactly one named ${prefix}<slug>${preset === 'pytest' ? '.py' : preset === 'node' ? '.test.js' : '.<ext>'}`);
+      problems.push(`task ${taskId} has no test file; add exactly one named ${prefix}<slug>${pattern.endings[0] || '.<ext>'}`);
     } else if (taskFiles.length > 1) {
       problems.push(`task ${taskId} has ${taskFiles.length} test files (${taskFiles.join(', ')}); each task gets exactly one — merge them into one ${prefix}… file`);
     } else {
@@ -214,12 +218,12 @@ function checkTestFiles(raw: unknown, knownIds: string[], preset: ChecksPreset, 
 
 /**
  * Models often give a bare file name (`test_t001_x.py`) or a `./tests/…` path. Both mean the file
- * under `tests/`, so they are normalised rather than rejected; anything else in another folder
- * still has to match the pattern and is reported if it does not.
+ * in the preset's test folder, so they are normalised rather than rejected; anything else in
+ * another folder still has to match the pattern and is reported if it does not.
  */
-function normaliseTestPath(file: string): string {
+function normaliseTestPath(file: string, dir: string): string {
   const trimmed = file.startsWith('./') ? file.slice(2) : file;
-  return trimmed.includes('/') ? trimmed : `${TEST_DIR}/${trimmed}`;
+  return trimmed.includes('/') ? trimmed : `${dir}/${trimmed}`;
 }
 
 /** A list of strings; missing or null means []. A bare string is an error, never split into characters. */

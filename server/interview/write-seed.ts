@@ -5,19 +5,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Checkpoint, InterviewState } from '../../shared/files.ts';
-import { TEST_DIR, type ChecksPreset } from '../../shared/seed.ts';
+import type { ProjectEnv } from '../../shared/project-env.ts';
+import { testFileRule, type ChecksPreset } from '../../shared/seed.ts';
 import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
 import type { JobContext } from '../jobs/job-runner.ts';
 import { taskIdOfTestFile } from './presets.ts';
 import { readSeed, validateSeedBundle, writeSeed } from './sink.ts';
 
 /** Task ids whose acceptance tests the session branch already has (from an earlier seed, say). */
-export function existingTaskIds(worktree: string, preset: ChecksPreset): string[] {
-  const dir = path.join(worktree, TEST_DIR);
+export function existingTaskIds(worktree: string, preset: ChecksPreset, env: ProjectEnv | null = null): string[] {
+  const testDir = testFileRule(preset, env).dir;
+  const dir = path.join(worktree, testDir);
   if (!fs.existsSync(dir)) return [];
   const ids = new Set<string>();
   for (const name of fs.readdirSync(dir)) {
-    const id = taskIdOfTestFile(preset, `${TEST_DIR}/${name}`);
+    const id = taskIdOfTestFile(preset, `${testDir}/${name}`, env);
     if (id) ids.add(id);
   }
   return [...ids].sort();
@@ -27,10 +29,12 @@ export function existingTaskIds(worktree: string, preset: ChecksPreset): string[
 export async function tryWriteSeed(args: Record<string, unknown>, turn: { ctx: JobContext; checkpoint: Checkpoint; state: InterviewState }): Promise<string | null> {
   const { ctx, checkpoint, state } = turn;
   const preset = checkpoint.checks_preset ?? 'custom';
+  const env = checkpoint.project_env;
   const checked = validateSeedBundle(args, {
     preset,
+    env,
     ...(checkpoint.custom_checks ? { customChecks: checkpoint.custom_checks } : {}),
-    existingIds: existingTaskIds(checkpoint.worktree, preset),
+    existingIds: existingTaskIds(checkpoint.worktree, preset, env),
   });
   if (!checked.ok) {
     return `ERROR: the seed was rejected and nothing was written. Fix every problem and call write_seed again with the whole bundle:\n${checked.problems.map((p) => `- ${p}`).join('\n')}`;
@@ -48,6 +52,7 @@ export async function tryWriteSeed(args: Record<string, unknown>, turn: { ctx: J
       cost_usd: usage.cost_usd,
       checks_preset: preset,
       ...(checkpoint.custom_checks ? { custom_checks: checkpoint.custom_checks } : {}),
+      ...(env ? { project_env: env } : {}),
     },
   });
   ctx.emit({ type: 'seed_written', data: { task_ids: checked.seed.prd.map((t) => t.id), test_files: Object.keys(checked.seed.testFiles), checks_preset: preset } });

@@ -144,7 +144,7 @@ async function testsOn(store: SessionStore, id: string, cp: Checkpoint, dir: str
   const meta = readJsonFile(store.file(id, FILES.seedMeta), SeedMetaSchema);
   if (!meta) return [];
   const done = new Set(readPrd(store, id).filter((t) => t.status === 'done').map((t) => t.id));
-  const files = Object.keys(meta.locked_tests).filter((f) => done.has(taskIdOfTestFile(meta.checks_preset, f) ?? ''));
+  const files = Object.keys(meta.locked_tests).filter((f) => done.has(taskIdOfTestFile(meta.checks_preset, f, meta.project_env ?? null) ?? ''));
   if (files.length === 0) return [];
   const gitDirs = await lookupGitDirs(cp.source, dir);
   // The same environment the session's checks had: the plan applied to the scratch worktree
@@ -163,6 +163,7 @@ async function testsOn(store: SessionStore, id: string, cp: Checkpoint, dir: str
     scope: sessionScope(cp, dir, gitDirs),
     preset: meta.checks_preset,
     customChecks: cp.custom_checks ?? meta.custom_checks,
+    env: meta.project_env ?? null,
     testFiles: files.sort(),
     changedFiles: [],
     lockedTests: {},

@@ -9,6 +9,7 @@ import type { SessionStatus } from '../../shared/events.ts';
 import type { AppDeps } from '../app.ts';
 import { ConflictError } from '../errors.ts';
 import { planResume } from '../engine/run.ts';
+import { assertRunnable } from '../interview/seed-review.ts';
 import { addSteeringNote } from '../store/run-files.ts';
 import { assertNotLockedElsewhere } from '../store/run-lock.ts';
 import { existingSessionId, parseInput } from './validate.ts';
@@ -40,6 +41,8 @@ export function runRoutes(app: FastifyInstance, deps: AppDeps): void {
       throw new ConflictError('session_not_runnable', `Only a prepared or stopped session can run; this one is ${status}${RUN_REFUSALS[status] ?? ''}.`);
     }
     if (options.allow_network !== undefined) store.updateCheckpoint(id, () => ({ allow_network: options.allow_network === true }));
+    // Only the first start: once tasks are done, their tests pass and the check says other things.
+    if (status === 'prepared') await assertRunnable(store, id);
     const run = deps.runs.request(id);
     return reply.status(202).send({ session: store.listItem(id), run });
   });

@@ -13,7 +13,7 @@ import {
 } from '../../shared/api.ts';
 import { PrdSchema } from '../../shared/files.ts';
 import { EmptyBodySchema } from '../../shared/review.ts';
-import { SeedEditSchema } from '../../shared/seed.ts';
+import { SeedEditSchema, SeedQuerySchema } from '../../shared/seed.ts';
 import type { AppDeps } from '../app.ts';
 import { ConflictError, ValidationError } from '../errors.ts';
 import { answerQuestion, readInterview } from '../interview/engine.ts';
@@ -122,7 +122,8 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   app.get('/api/sessions/:id/seed', async (request) => {
     const id = sessionId(request.params);
-    return seedView(store, id);
+    const { recheck } = parseInput(SeedQuerySchema, request.query, 'query');
+    return seedView(store, id, { recheck: recheck === '1' });
   });
 
   app.put('/api/sessions/:id/seed', async (request) => {

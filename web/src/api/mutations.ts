@@ -58,6 +58,11 @@ export function seedingCalls(api: ApiClient) {
       await api.post(`${sessionPath(input.sessionId)}/answer`, { questionId: input.questionId, answer: input.answer }, OkSchema);
     },
 
+    /** The seed again, with a contract check that had an environment problem run again. */
+    recheckSeed(sessionId: string): Promise<SeedView> {
+      return api.get(`${sessionPath(sessionId)}/seed?recheck=1`, SeedViewSchema);
+    },
+
     saveSeed(input: { sessionId: string; edit: SeedEdit }): Promise<SeedView> {
       return api.put(`${sessionPath(input.sessionId)}/seed`, input.edit, SeedViewSchema);
     },

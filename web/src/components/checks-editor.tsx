@@ -1,29 +1,24 @@
-import type { ChecksPreset } from '../../../shared/seed.ts';
-import { TEST_FILE_PATTERNS } from '../../../shared/seed.ts';
+import type { ProjectEnv } from '../../../shared/project-env.ts';
+import { testFileRule, type ChecksPreset } from '../../../shared/seed.ts';
 import type { SeedDraft } from '../seed/seed-edit.ts';
-
-const LABELS: Record<ChecksPreset, string> = {
-  pytest: 'pytest (python3 -m pytest)',
-  node: 'Node.js (node --test)',
-  custom: 'My own commands',
-};
+import { PRESET_ORDER, presetLabel } from '../seed/presets.ts';
 
 /** How the acceptance tests run: a preset, or the user's own commands with a {files} placeholder; and the worktree's setup command. */
-export function ChecksEditor({ checks, onChange }: { checks: SeedDraft['checks']; onChange: (checks: SeedDraft['checks']) => void }) {
+export function ChecksEditor({ checks, env, onChange }: { checks: SeedDraft['checks']; env: ProjectEnv | null; onChange: (checks: SeedDraft['checks']) => void }) {
   return (
     <section className="panel checks-editor" aria-label="Checks" data-testid="checks-editor">
       <h2>Checks</h2>
       <label className="field">
         <span>How acceptance tests run</span>
         <select data-testid="edit-preset" value={checks.preset} onChange={(e) => onChange({ ...checks, preset: e.target.value as ChecksPreset })}>
-          {(Object.keys(LABELS) as ChecksPreset[]).map((p) => (
+          {PRESET_ORDER.map((p) => (
             <option key={p} value={p}>
-              {LABELS[p]}
+              {presetLabel(p, env)}
             </option>
           ))}
         </select>
       </label>
-      <p className="muted small">Test files must be named {TEST_FILE_PATTERNS[checks.preset].describe}; rename them below if the preset changes.</p>
+      <p className="muted small">Test files must be named {testFileRule(checks.preset, env).describe}; rename them below if the preset changes.</p>
       {checks.preset === 'custom' && (
         <>
           <label className="field">

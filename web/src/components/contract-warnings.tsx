@@ -6,6 +6,7 @@ const KIND_LABELS: Record<ContractWarning['kind'], string> = {
   does_not_load: 'does not load',
   already_passes: 'already passes',
   check_failed: 'check not run',
+  environment: 'environment problem',
 };
 
 /** The contract check, one warning per problem, before anything runs. */
@@ -20,7 +21,7 @@ export function ContractWarnings({ warnings }: { warnings: readonly ContractWarn
       ) : (
         <ul className="contract-list">
           {warnings.map((w, i) => (
-            <li key={i} className="callout callout-warning contract-warning" data-testid="contract-warning" data-kind={w.kind} data-task-id={w.task_id ?? undefined}>
+            <li key={i} className={`callout ${w.kind === 'environment' ? 'callout-error' : 'callout-warning'} contract-warning`} data-testid="contract-warning" data-kind={w.kind} data-task-id={w.task_id ?? undefined}>
               <span className="badge">{KIND_LABELS[w.kind]}</span>{' '}
               {w.task_id !== null && <strong>{w.task_id}: </strong>}
               {w.message}
@@ -28,7 +29,7 @@ export function ContractWarnings({ warnings }: { warnings: readonly ContractWarn
                 <div className="mono small">{w.file}</div>
               )}
               {w.output !== undefined && w.output !== '' && (
-                <details className="contract-output">
+                <details className="contract-output" open={w.kind === 'environment'}>
                   <summary>Output</summary>
                   <pre className="error-detail">{w.output}</pre>
                 </details>

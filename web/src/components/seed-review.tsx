@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { SeedView } from '../../../shared/seed.ts';
 import { pairTestFiles, type SeedDraft } from '../seed/seed-edit.ts';
+import { summarizeEnv } from '../seed/presets.ts';
 import { ContractWarnings } from './contract-warnings.tsx';
 import { SeedSummary } from './seed-summary.tsx';
 import { SeedTaskCard, SeedTaskEditor, TestFileEditor } from './seed-task-card.tsx';
@@ -25,12 +26,18 @@ export interface SeedReviewProps {
   starting: boolean;
   /** The server's message when the run was refused. */
   runError: string | null;
+  /** Runs the contract check again (after the user fixed the environment, say). */
+  onRecheck: () => void;
+  rechecking: boolean;
 }
 
 export function SeedReview(props: SeedReviewProps) {
   const { seed, draft } = props;
   const { byTask, unpaired } = pairTestFiles(seed);
   const editing = draft !== null;
+  // The server refuses the run too (409 environment_problem); the button says so first.
+  const blocked = seed.contract.some((w) => w.kind === 'environment');
+  const runTitle = editing ? 'Save or cancel the edit first' : blocked ? 'The acceptance tests cannot run in this environment; see the contract check' : undefined;
   // Save sits in a sticky toolbar, often far below the problems: bring them into view.
   const problemsRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -52,6 +59,11 @@ export function SeedReview(props: SeedReviewProps) {
           <span className="muted">
             · checks: {seed.meta.checks_preset} · interview {seed.meta.tokens.total.toLocaleString('en-US')} tokens
           </span>
+          {seed.meta.project_env && (
+            <div className="muted small seed-env" data-testid="seed-env">
+              {summarizeEnv(seed.meta.project_env)}
+            </div>
+          )}
         </div>
         <div className="actions">
           {editing ? (
@@ -78,17 +90,24 @@ export function SeedReview(props: SeedReviewProps) {
             </button>
           )}
           {/* A disabled button shows no tooltip in some browsers; the wrapper carries it too. */}
-          <span title={editing ? 'Save or cancel the edit first' : undefined}>
-            <button type="button" className="button" data-testid="run-button" onClick={props.onRun} disabled={editing || props.starting}>
+          <span title={runTitle}>
+            <button type="button" className="button" data-testid="run-button" onClick={props.onRun} disabled={editing || blocked || props.starting}>
               {props.starting ? 'Starting…' : 'Run'}
             </button>
           </span>
         </div>
       </div>
 
-      {props.runError !== null && (
-        <div className="callout callout-error" role="alert" data-testid="run-error">
-          The run did not start: {props.runError}
+      {props.runError !== null && <RunError message={props.runError} />}
+
+      {blocked && !editing && (
+        <div className="callout callout-error run-blocked" data-testid="run-blocked">
+          <strong>Run is blocked:</strong> the acceptance tests cannot run in this environment, so every task would fail its checks
+          whatever the worker did. The contract check below shows what the runner said. Fix it — install the project's dependencies in
+          the repository, or correct the test — then check again.{' '}
+          <button type="button" className="button button-secondary button-small" data-testid="recheck" onClick={props.onRecheck} disabled={props.rechecking}>
+            {props.rechecking ? 'Checking…' : 'Check again'}
+          </button>
         </div>
       )}
 
@@ -103,7 +122,7 @@ export function SeedReview(props: SeedReviewProps) {
         </div>
       )}
 
-      {editing && <ChecksEditor checks={draft.checks} onChange={(checks) => props.onDraftChange({ ...draft, checks })} />}
+      {editing && <ChecksEditor checks={draft.checks} env={seed.meta.project_env ?? null} onChange={(checks) => props.onDraftChange({ ...draft, checks })} />}
       <SeedSummary meta={seed.meta} />
       <ContractWarnings warnings={seed.contract} />
 
@@ -133,6 +152,17 @@ export function SeedReview(props: SeedReviewProps) {
           ))}
         </section>
       )}
+    </div>
+  );
+}
+
+/** A refusal from the server: its first paragraph in words, any runner output after it as code. */
+function RunError({ message }: { message: string }) {
+  const [text, ...rest] = message.split('\n\n');
+  return (
+    <div className="callout callout-error" role="alert" data-testid="run-error">
+      The run did not start: {text}
+      {rest.length > 0 && <pre className="error-detail">{rest.join('\n\n')}</pre>}
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import type { WorkspaceCheck } from '../../../shared/api.ts';
+import { envNote, summarizeEnv } from '../seed/presets.ts';
 
 export type WorkspaceCheckState =
   | { state: 'idle' }
@@ -66,12 +67,24 @@ function CheckResult({ check }: { check: WorkspaceCheck }) {
           Uncommitted changes: the interview reads them, but the session branches from the last commit.
         </span>
       )}
-      {check.preset !== null && (
-        <span className="muted">
-          {' '}
-          Detected checks: <strong>{check.preset}</strong>.
+      {check.env !== null && <EnvLine env={check.env} />}
+    </div>
+  );
+}
+
+/** What the repository runs its tests with, as detected: one line, plus a note when it cannot run yet. */
+function EnvLine({ env }: { env: NonNullable<WorkspaceCheck['env']> }) {
+  const note = envNote(env);
+  return (
+    <>
+      <span className="workspace-env" data-testid="workspace-env">
+        Detected: {summarizeEnv(env)}
+      </span>
+      {note !== null && (
+        <span className="warning-text workspace-env-note" data-testid="workspace-env-note">
+          {note}
         </span>
       )}
-    </div>
+    </>
   );
 }

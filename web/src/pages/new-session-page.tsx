@@ -8,6 +8,7 @@ import { ExistingSessions } from '../components/existing-sessions.tsx';
 import { InterviewProviderNote } from '../components/provider-banner.tsx';
 import { WorkspaceCheckView, type WorkspaceCheckState } from '../components/workspace-check-view.tsx';
 import { clearDraft, loadDraft, saveDraft, shownWorkspace, tabStorage } from '../new-session/draft.ts';
+import { PRESET_NAMES, PRESET_ORDER, presetLabel } from '../seed/presets.ts';
 import { Link, navigate, paths } from '../router.tsx';
 import { useDebouncedValue } from '../use-debounced-value.ts';
 import { useNow } from '../use-now.ts';
@@ -18,12 +19,6 @@ const PROVIDER_HEADINGS: Record<string, string> = {
   provider_unreachable: 'The model provider did not answer',
   provider_refused: 'The model provider refused the request',
 };
-
-const PRESETS: readonly { value: ChecksPreset; label: string }[] = [
-  { value: 'pytest', label: 'pytest — tests/test_t<NNN>_<slug>.py' },
-  { value: 'node', label: 'node --test — tests/t<NNN>_<slug>.test.js' },
-  { value: 'custom', label: 'custom — your own test command' },
-];
 
 /** Workspace (checked as you type), brief and checks preset → a new session and its interview. */
 export function NewSessionPage() {
@@ -55,6 +50,7 @@ export function NewSessionPage() {
   const ready = checkState.state === 'done' && checkState.check.ok;
   const existing = checkState.state === 'done' ? checkState.check.existing : [];
   const preset = presetChoice ?? (checkState.state === 'done' ? checkState.check.preset : null);
+  const env = checkState.state === 'done' ? checkState.check.env : null;
 
   const create = useMutation({
     mutationFn: (input: CreateSessionInput) => seeding.createSession(input),
@@ -157,16 +153,16 @@ export function NewSessionPage() {
             onChange={(event) => setPresetChoice(event.target.value === '' ? null : (event.target.value as ChecksPreset))}
           >
             {preset === null && <option value="">Detect from the repository</option>}
-            {PRESETS.map((p) => (
-              <option key={p.value} value={p.value}>
-                {p.label}
+            {PRESET_ORDER.map((p) => (
+              <option key={p} value={p}>
+                {presetLabel(p, env)}
               </option>
             ))}
           </select>
           <p className="field-hint muted">
             How the acceptance tests are named and run.
             {checkState.state === 'done' && checkState.check.preset !== null && (
-              <> Detected from the repository: {checkState.check.preset}.</>
+              <> Detected from the repository: {PRESET_NAMES[checkState.check.preset]}.</>
             )}
           </p>
         </div>

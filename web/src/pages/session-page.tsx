@@ -206,6 +206,11 @@ function SeedSection({ sessionId, controls }: { sessionId: string; controls: Run
     },
   });
 
+  const recheck = useMutation({
+    mutationFn: () => seeding.recheckSeed(sessionId),
+    onSuccess: (fresh) => queryClient.setQueryData(queryKeys.seed(sessionId), fresh),
+  });
+
   // Memoized on the error, so the review can tell a new refusal from a re-render.
   const problems = useMemo(() => {
     const error = save.error;
@@ -243,6 +248,11 @@ function SeedSection({ sessionId, controls }: { sessionId: string; controls: Run
       }}
       starting={start.isPending}
       runError={start.error?.message ?? null}
+      onRecheck={() => {
+        start.reset();
+        if (!recheck.isPending) recheck.mutate();
+      }}
+      rechecking={recheck.isPending}
     />
   );
 }

@@ -3,7 +3,7 @@
  * the draft, and what the edit changes. Test files are paired with their tasks by the number in
  * the file name (`tests/test_t001_x.py` belongs to T-001), as the sink requires.
  */
-import { TEST_FILE_PATTERNS, type ChecksPreset, type SeedEdit, type SeedView } from '../../../shared/seed.ts';
+import { testFileRule, type ChecksPreset, type SeedEdit, type SeedView } from '../../../shared/seed.ts';
 
 export interface DraftTask {
   id: string;
@@ -35,7 +35,7 @@ export function pairTestFiles(seed: Pick<SeedView, 'prd' | 'test_files' | 'meta'
   byTask: Map<string, string>;
   unpaired: string[];
 } {
-  const preset = TEST_FILE_PATTERNS[seed.meta.checks_preset].regex;
+  const preset = testFileRule(seed.meta.checks_preset, seed.meta.project_env ?? null).regex;
   const numberOf = (path: string): number | null => {
     const digits = preset.exec(path)?.[1] ?? ANY_TEST_NUMBER.exec(path)?.[1];
     return digits === undefined ? null : Number(digits);

@@ -1,0 +1,251 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_TEST_GLOBS, type ProjectEnv } from '../../shared/project-env.ts';
+import { tempDir } from '../testing/temp-dir.ts';
+import { detectProjectEnv } from './detect.ts';
+
+const made: string[] = [];
+afterEach(() => {
+  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A throwaway repository: path → content (a trailing `/` makes a folder). */
+function repo(files: Record<string, string | object>): string {
+  const root = tempDir('tilth-env-');
+  made.push(root);
+  for (const [file, content] of Object.entries(files)) {
+    const target = path.join(root, file);
+    if (file.endsWith('/')) {
+      fs.mkdirSync(target, { recursive: true });
+      continue;
+    }
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(target, typeof content === 'string' ? content : JSON.stringify(content));
+  }
+  return root;
+}
+
+const VITEST_TS_CONFIG = `import { defineConfig } from 'vitest/config';
+// include: ['nothing/**'] in a comment is not the setting
+export default defineConfig({
+  test: {
+    coverage: { include: ['src/**'] },
+    include: ['tests/**/*.test.ts'],
+  },
+});
+`;
+
+type Case = { name: string; files: Record<string, string | object>; expected: Partial<ProjectEnv> };
+
+const cases: Case[] = [
+  {
+    name: 'an ESM package whose test script is node --test (the js-todo shape)',
+    files: { 'package.json': { type: 'module', scripts: { test: 'node --test' } }, 'src/todo.js': '', 'tests/todo.test.js': "import { test } from 'node:test';" },
+    expected: {
+      languages: ['javascript'],
+      package_manager: 'npm',
+      lockfile: null,
+      module_type: 'esm',
+      typescript: false,
+      test_runner: 'node',
+      test_runner_evidence: 'scripts.test: node --test',
+      test_dirs: ['tests'],
+      test_globs: DEFAULT_TEST_GLOBS.node,
+      python: null,
+      node_modules: false,
+      setup_command: null,
+    },
+  },
+  {
+    name: 'TypeScript with vitest and pnpm, reading test.include and not coverage.include',
+    files: {
+      'package.json': { type: 'module', scripts: { test: 'vitest run' }, devDependencies: { vitest: '^3', typescript: '^5' } },
+      'pnpm-lock.yaml': 'lockfileVersion: 9.0',
+      'tsconfig.json': '{ "compilerOptions": { "strict": true, } // comment\n}',
+      'vitest.config.ts': VITEST_TS_CONFIG,
+      'tests/': '',
+      'node_modules/': '',
+    },
+    expected: {
+      languages: ['typescript'],
+      package_manager: 'pnpm',
+      lockfile: 'pnpm-lock.yaml',
+      typescript: true,
+      test_runner: 'vitest',
+      test_runner_evidence: 'vitest.config.ts',
+      test_dirs: ['tests'],
+      test_globs: ['tests/**/*.test.ts'],
+      node_modules: true,
+    },
+  },
+  {
+    name: 'vitest whose include is not a literal: the default include',
+    files: {
+      'package.json': { devDependencies: { vitest: '^3' } },
+      'vitest.config.mts': "const include = ['a/**'];\nexport default { test: { include } };",
+    },
+    expected: { test_runner: 'vitest', test_runner_evidence: 'vitest.config.mts', test_globs: DEFAULT_TEST_GLOBS.vitest, module_type: 'commonjs' },
+  },
+  {
+    name: 'the packageManager field over a lockfile',
+    files: { 'package.json': { packageManager: 'yarn@4.1.0' }, 'yarn.lock': '', 'package-lock.json': '{}' },
+    expected: { package_manager: 'yarn', lockfile: 'yarn.lock', test_runner: null },
+  },
+  {
+    name: 'bun from its binary lockfile',
+    files: { 'package.json': {}, 'bun.lockb': '' },
+    expected: { package_manager: 'bun', lockfile: 'bun.lockb' },
+  },
+  {
+    name: 'CommonJS with mocha and a .mocharc.yml spec',
+    files: {
+      'package.json': { scripts: { test: 'mocha' }, devDependencies: { mocha: '^10', chai: '^4' }, dependencies: { lodash: '^4' } },
+      'package-lock.json': '{}',
+      '.mocharc.yml': "spec: 'test/**/*.spec.js'\ntimeout: 5000\n",
+      'test/': '',
+    },
+    expected: {
+      module_type: 'commonjs',
+      package_manager: 'npm',
+      lockfile: 'package-lock.json',
+      test_runner: 'mocha',
+      test_runner_evidence: '.mocharc.yml',
+      test_globs: ['test/**/*.spec.js'],
+      test_dirs: ['test'],
+    },
+  },
+  {
+    name: "mocha with no spec anywhere: mocha's default ./test/*.{js,cjs,mjs}",
+    files: { 'package.json': { scripts: { test: 'mocha --reporter dot' } }, 'test/': '' },
+    expected: { test_runner: 'mocha', test_runner_evidence: 'scripts.test: mocha --reporter dot', test_globs: ['./test/*.{js,cjs,mjs}'], test_dirs: ['test'] },
+  },
+  {
+    name: 'mocha specs given in the test script, with flag values skipped',
+    files: { 'package.json': { scripts: { test: "nyc mocha --require ts-node/register 'spec/**/*.ts'" } }, 'spec/': '' },
+    expected: { test_runner: 'mocha', test_globs: ['spec/**/*.ts'], test_dirs: ['spec'] },
+  },
+  {
+    name: 'jest configured in package.json with testMatch',
+    files: { 'package.json': { scripts: { test: 'jest --coverage' }, jest: { testMatch: ['<rootDir>/__tests__/**/*.js'] } }, '__tests__/': '' },
+    expected: { test_runner: 'jest', test_runner_evidence: 'package.json "jest"', test_globs: ['<rootDir>/__tests__/**/*.js'], test_dirs: ['__tests__'] },
+  },
+  {
+    name: 'jest.config.ts with a typed config object and roots',
+    files: {
+      'package.json': { devDependencies: { jest: '^29', 'ts-jest': '^29', typescript: '^5' } },
+      'jest.config.ts': "import type { Config } from 'jest';\nconst config: Config = { preset: 'ts-jest', roots: ['<rootDir>/src'] };\nexport default config;\n",
+      'src/': '',
+    },
+    expected: {
+      test_runner: 'jest',
+      test_runner_evidence: 'jest.config.ts',
+      typescript: true,
+      test_globs: ['src/**/__tests__/**/*.?([mc])[jt]s?(x)', 'src/**/?(*.)+(spec|test).?([mc])[jt]s?(x)'],
+      test_dirs: ['src'],
+    },
+  },
+  {
+    name: 'jest only as a dependency',
+    files: { 'package.json': { devDependencies: { jest: '^29' } } },
+    expected: { test_runner: 'jest', test_runner_evidence: 'devDependencies.jest', test_globs: DEFAULT_TEST_GLOBS.jest },
+  },
+  {
+    name: 'the test script over a stale config of another runner',
+    files: { 'package.json': { scripts: { test: 'npm run test:unit', 'test:unit': 'vitest run' } }, 'jest.config.js': 'module.exports = {};' },
+    expected: { test_runner: 'vitest', test_runner_evidence: 'scripts.test: vitest run' },
+  },
+  {
+    name: 'Python src layout in a virtualenv, pytest configured in pyproject.toml',
+    files: {
+      'pyproject.toml': '[project]\nname = "todo"\n\n[tool.pytest.ini_options]\ntestpaths = [\n  "tests",\n]\n',
+      'src/todo/__init__.py': '',
+      'tests/test_todo.py': 'from todo import add\n',
+      '.venv/bin/python': '',
+    },
+    expected: {
+      languages: ['python'],
+      package_manager: null,
+      module_type: null,
+      test_runner: 'pytest',
+      test_runner_evidence: 'pyproject.toml [tool.pytest.ini_options]',
+      test_globs: ['tests/**/test_*.py', 'tests/**/*_test.py'],
+      test_dirs: ['tests'],
+    },
+  },
+  {
+    name: 'flat Python with unittest tests and no pytest: unittest with the system python3',
+    files: {
+      'setup.py': '',
+      'todo/__init__.py': '',
+      'helpers.py': '',
+      'tests/test_todo.py': 'import unittest\n\nclass TodoTest(unittest.TestCase):\n    pass\n',
+    },
+    expected: {
+      test_runner: 'unittest',
+      test_runner_evidence: 'tests/test_todo.py uses unittest',
+      python: { interpreter: 'python3', source: 'system', src_layout: false, packages: ['helpers', 'todo'] },
+    },
+  },
+  {
+    name: 'unittest-style tests with pytest in requirements: pytest',
+    files: { 'requirements-dev.txt': 'pytest>=8\n', 'tests/test_x.py': 'import unittest\n' },
+    expected: { test_runner: 'pytest', test_runner_evidence: 'pytest dependency' },
+  },
+  {
+    name: 'a Python project with a package.json for its front end: pytest first',
+    files: { 'pytest.ini': '[pytest]\ntestpaths = tests\n', 'package.json': { devDependencies: { vitest: '^3' } }, 'tests/conftest.py': '' },
+    expected: { languages: ['python', 'javascript'], test_runner: 'pytest', test_runner_evidence: 'pytest.ini', test_globs: ['tests/**/test_*.py', 'tests/**/*_test.py'] },
+  },
+  {
+    name: 'node:test imported by test files when nothing else names a runner',
+    files: { 'package.json': { type: 'module' }, 'test/a.test.mjs': "import test from 'node:test';" },
+    expected: { test_runner: 'node', test_runner_evidence: 'test/a.test.mjs imports node:test', test_dirs: ['test'] },
+  },
+  {
+    name: 'a committed .tilth/setup',
+    files: { 'package.json': {}, '.tilth/setup': 'pnpm install --offline\n' },
+    expected: { setup_command: '.tilth/setup' },
+  },
+  {
+    name: 'an empty folder',
+    files: {},
+    expected: {
+      languages: [],
+      package_manager: null,
+      lockfile: null,
+      module_type: null,
+      typescript: false,
+      test_runner: null,
+      test_runner_evidence: null,
+      test_dirs: [],
+      test_globs: [],
+      python: null,
+      node_modules: false,
+      setup_command: null,
+    },
+  },
+];
+
+describe('detectProjectEnv', () => {
+  it.each(cases)('detects $name', async ({ files, expected }) => {
+    const env = await detectProjectEnv(repo(files));
+    expect(env).toMatchObject(expected);
+  });
+
+  it("takes the virtualenv's interpreter by its absolute path, and the src layout's packages", async () => {
+    const root = repo({ 'pyproject.toml': '', 'src/todo/__init__.py': '', 'src/todo/core.py': '', 'venv/bin/python': '' });
+    const env = await detectProjectEnv(root);
+    expect(env.python).toEqual({ interpreter: path.join(root, 'venv', 'bin', 'python'), source: 'venv', src_layout: true, packages: ['todo'] });
+  });
+
+  it('reads config files without running them', async () => {
+    const root = repo({
+      'package.json': { devDependencies: { vitest: '^3' } },
+      'vitest.config.js': "require('fs').writeFileSync('ran', 'yes');\nmodule.exports = { test: { include: ['t/*.test.js'] } };",
+    });
+    const env = await detectProjectEnv(root);
+    expect(env.test_globs).toEqual(['t/*.test.js']);
+    expect(fs.existsSync(path.join(root, 'ran'))).toBe(false);
+  });
+});

@@ -1,0 +1,442 @@
+/**
+ * Environment detection (issue 12): what a repository's own checkout uses to run its tests —
+ * package manager, test runner and where that runner looks for tests, TypeScript, module type,
+ * Python interpreter and layout. Read from files only: no network, and never the repository's
+ * code (config files are read for literal values, not loaded), so it is safe on any folder and
+ * quick enough for every workspace check.
+ *
+ * Which runner, when a repository shows several: what `npm test` runs (the `test` script) beats
+ * a config file, which beats a dependency that may be left over. A Python project with pytest
+ * configured wins over a package.json, because Python projects often carry one for a front end
+ * or a linter; a JavaScript runner named in a script or config wins over a Python one that is
+ * only installed.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { DEFAULT_TEST_GLOBS, type PackageManager, type ProjectEnv, type PythonEnv, type TestRunner } from '../../shared/project-env.ts';
+import { hasSection, iniWords, jsLiteral, parseJsonc, tomlStrings, yamlStrings } from './config-read.ts';
+
+/** Folders projects keep tests in, most usual first; `test_dirs` lists the ones that exist. */
+const CONVENTIONAL_TEST_DIRS = ['tests', 'test', '__tests__', 'spec', 'src/__tests__', 'src/test'];
+
+const LOCKFILES: [string, PackageManager][] = [
+  ['pnpm-lock.yaml', 'pnpm'],
+  ['yarn.lock', 'yarn'],
+  ['bun.lock', 'bun'],
+  ['bun.lockb', 'bun'],
+  ['package-lock.json', 'npm'],
+  ['npm-shrinkwrap.json', 'npm'],
+];
+
+const CONFIG_EXTS = ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs'];
+const PYTHON_MANIFESTS = ['pyproject.toml', 'setup.py', 'setup.cfg', 'Pipfile'];
+/** Top-level Python files that are tooling, not the project's importable code. */
+const PYTHON_TOOLING = new Set(['setup', 'conftest', 'noxfile', 'fabfile', 'tasks', 'manage', 'docs']);
+const TEST_FILE_LIMIT = 40;
+const READ_LIMIT = 256 * 1024;
+
+type Strength = 'script' | 'config' | 'dependency' | 'files';
+interface Found {
+  runner: TestRunner;
+  strength: Strength;
+  evidence: string;
+}
+
+/** Reads the repository at `root` (its working tree) and says what it runs its tests with. */
+export async function detectProjectEnv(root: string): Promise<ProjectEnv> {
+  const repo = new RepoFiles(root);
+  const top = await repo.list('.');
+  const pkg = asRecord(parseJsonc((await repo.read('package.json')) ?? ''));
+  const hasPkg = top.has('package.json');
+
+  const { manager, lockfile } = packageManager(pkg, top);
+  const deps = dependencyNames(pkg);
+  const typescript = top.has('tsconfig.json') || deps.has('typescript');
+  const js = hasPkg ? await findJsRunner(repo, top, pkg) : null;
+  const python = await pythonEnv(repo, top);
+  const py = python ? await findPythonRunner(repo, top) : null;
+
+  const chosen = pickRunner(js, py);
+  const globs = chosen ? await testGlobs(repo, top, pkg, chosen.runner) : [];
+  const languages: ProjectEnv['languages'] = [];
+  const jsLanguage = typescript ? 'typescript' : 'javascript';
+  if (hasPkg || typescript) languages.push(jsLanguage);
+  if (python) languages[chosen && isPythonRunner(chosen.runner) ? 'unshift' : 'push']('python');
+
+  return {
+    languages,
+    package_manager: manager,
+    lockfile,
+    module_type: pkg ? (pkg.type === 'module' ? 'esm' : 'commonjs') : null,
+    typescript,
+    test_runner: chosen?.runner ?? null,
+    test_runner_evidence: chosen?.evidence ?? null,
+    test_dirs: await testDirs(repo, globs, python !== null && (chosen === null || isPythonRunner(chosen.runner))),
+    test_globs: globs,
+    python,
+    node_modules: await repo.isDir('node_modules'),
+    setup_command: (await repo.isFile('.tilth/setup')) ? '.tilth/setup' : null,
+  };
+}
+
+export function isPythonRunner(runner: TestRunner): boolean {
+  return runner === 'pytest' || runner === 'unittest';
+}
+
+// ── package manager ───────────────────────────────────────────────────────────────────────────
+
+function packageManager(pkg: Record<string, unknown> | null, top: Set<string>): { manager: PackageManager | null; lockfile: string | null } {
+  // `packageManager` (corepack) is the project's own statement; a lockfile is the next best thing.
+  const declared = typeof pkg?.packageManager === 'string' ? /^(npm|pnpm|yarn|bun)@/.exec(pkg.packageManager)?.[1] : undefined;
+  if (declared) {
+    const manager = declared as PackageManager;
+    return { manager, lockfile: LOCKFILES.find(([file, m]) => m === manager && top.has(file))?.[0] ?? null };
+  }
+  const found = LOCKFILES.find(([file]) => top.has(file));
+  if (found) return { manager: found[1], lockfile: found[0] };
+  return { manager: pkg ? 'npm' : null, lockfile: null };
+}
+
+function dependencyNames(pkg: Record<string, unknown> | null): Set<string> {
+  const names = new Set<string>();
+  for (const key of ['dependencies', 'devDependencies']) {
+    const deps = asRecord(pkg?.[key]);
+    if (deps) for (const name of Object.keys(deps)) names.add(name);
+  }
+  return names;
+}
+
+// ── JavaScript runners ────────────────────────────────────────────────────────────────────────
+
+const JS_RUNNERS = ['vitest', 'jest', 'mocha'] as const;
+
+async function findJsRunner(repo: RepoFiles, top: Set<string>, pkg: Record<string, unknown> | null): Promise<Found | null> {
+  const script = testScript(pkg);
+  const configs = jsRunnerConfigs(top, pkg);
+  const fromScript = script ? runnerInScript(script) : null;
+  if (script && fromScript) {
+    const config = configs.find((c) => c.runner === fromScript);
+    return { runner: fromScript, strength: 'script', evidence: config?.evidence ?? `scripts.test: ${script.length > 40 ? `${script.slice(0, 39)}…` : script}` };
+  }
+  if (configs[0]) return configs[0];
+  for (const runner of JS_RUNNERS) {
+    for (const key of ['devDependencies', 'dependencies']) {
+      if (asRecord(pkg?.[key])?.[runner] !== undefined) return { runner, strength: 'dependency', evidence: `${key}.${runner}` };
+    }
+  }
+  // No runner named anywhere: test files that import node:test say it is Node's own.
+  for (const dir of ['tests', 'test']) {
+    for (const file of await repo.filesIn(dir)) {
+      if (!/\.[cm]?[jt]s$/.test(file)) continue;
+      if (/['"]node:test['"]/.test((await repo.read(file)) ?? '')) return { runner: 'node', strength: 'files', evidence: `${file} imports node:test` };
+    }
+  }
+  return null;
+}
+
+function jsRunnerConfigs(top: Set<string>, pkg: Record<string, unknown> | null): Found[] {
+  const found: Found[] = [];
+  const file = (stem: string, exts: string[]) => exts.map((e) => `${stem}.${e}`).find((f) => top.has(f));
+  const vitest = file('vitest.config', CONFIG_EXTS) ?? file('vitest.workspace', [...CONFIG_EXTS, 'json']);
+  if (vitest) found.push({ runner: 'vitest', strength: 'config', evidence: vitest });
+  const jest = file('jest.config', [...CONFIG_EXTS, 'json']);
+  if (jest) found.push({ runner: 'jest', strength: 'config', evidence: jest });
+  else if (pkg?.jest !== undefined) found.push({ runner: 'jest', strength: 'config', evidence: 'package.json "jest"' });
+  const mocha = file('.mocharc', [...CONFIG_EXTS, 'json', 'jsonc', 'yaml', 'yml']);
+  if (mocha) found.push({ runner: 'mocha', strength: 'config', evidence: mocha });
+  else if (pkg?.mocha !== undefined) found.push({ runner: 'mocha', strength: 'config', evidence: 'package.json "mocha"' });
+  return found;
+}
+
+/** The `test` script, following one `npm run x` / `pnpm x` / `yarn x` hop to the script it names. */
+function testScript(pkg: Record<string, unknown> | null): string | null {
+  const scripts = asRecord(pkg?.scripts);
+  const test = scripts?.test;
+  if (typeof test !== 'string') return null;
+  const hop = /^(?:npm run|pnpm(?: run)?|yarn(?: run)?|bun run)\s+([\w:.-]+)\s*$/.exec(test.trim());
+  const target = hop ? scripts?.[hop[1]!] : undefined;
+  return typeof target === 'string' ? target : test;
+}
+
+/** Commands of a script: `a && b; c | d` → the words of each, wrappers and env settings dropped. */
+function scriptCommands(script: string): string[][] {
+  const wrappers = new Set(['npx', 'pnpx', 'bunx', 'exec', 'cross-env', 'c8', 'nyc', 'dotenv', '--', 'env', 'run']);
+  return script
+    .split(/&&|\|\||[;|]/)
+    .map((part) => part.trim().split(/\s+/).filter(Boolean))
+    .map((words) => {
+      let i = 0;
+      while (i < words.length && (wrappers.has(words[i]!) || /^\w+=/.test(words[i]!) || ((words[i] === 'pnpm' || words[i] === 'yarn') && i === 0))) i++;
+      return words.slice(i);
+    })
+    .filter((words) => words.length > 0);
+}
+
+function runnerInScript(script: string): TestRunner | null {
+  for (const words of scriptCommands(script)) {
+    const command = path.posix.basename(words[0]!);
+    if ((JS_RUNNERS as readonly string[]).includes(command)) return command as TestRunner;
+    if ((command === 'node' || command === 'tsx') && words.includes('--test')) return 'node';
+  }
+  return null;
+}
+
+/** Non-flag words after the runner in the test script (mocha's specs, node --test's paths). */
+function scriptPaths(pkg: Record<string, unknown> | null, runner: TestRunner): { paths: string[]; flags: string[] } {
+  const script = testScript(pkg);
+  if (!script) return { paths: [], flags: [] };
+  for (const words of scriptCommands(script)) {
+    const command = path.posix.basename(words[0]!);
+    if (command !== runner && !(runner === 'node' && (command === 'node' || command === 'tsx') && words.includes('--test'))) continue;
+    const rest = words.slice(1);
+    const flags = rest.filter((w) => w.startsWith('-'));
+    const paths: string[] = [];
+    for (let i = 0; i < rest.length; i++) {
+      const word = rest[i]!;
+      // A flag's value (`--require x`, `--reporter spec`) is not a path; `--flag=value` carries its own.
+      if (word.startsWith('-')) {
+        if (!word.includes('=') && VALUE_FLAGS.has(word)) i++;
+        continue;
+      }
+      paths.push(word.replace(/^(['"])(.*)\1$/, '$2'));
+    }
+    return { paths, flags };
+  }
+  return { paths: [], flags: [] };
+}
+
+const VALUE_FLAGS = new Set(['--require', '-r', '--reporter', '-R', '--ui', '-u', '--timeout', '-t', '--config', '--import', '--loader', '--extension', '--file', '--ignore', '--grep', '-g', '--test-reporter', '--test-name-pattern']);
+
+// ── Python ───────────────────────────────────────────────────────────────────────────────────
+
+async function pythonEnv(repo: RepoFiles, top: Set<string>): Promise<PythonEnv | null> {
+  const manifest = PYTHON_MANIFESTS.some((f) => top.has(f)) || [...top].some((f) => /^requirements.*\.txt$/.test(f));
+  const srcPackages = await pythonPackagesIn(repo, 'src');
+  const flatPackages = await pythonPackagesIn(repo, '.');
+  const testFiles = [...(await repo.filesIn('tests')), ...(await repo.filesIn('test'))].filter((f) => f.endsWith('.py'));
+  // Loose `.py` files beside a package.json are helper scripts of a JavaScript project; without one
+  // they are a Python project's modules.
+  const loose = flatPackages.packages.length > 0 && !top.has('package.json');
+  if (!manifest && srcPackages.packages.length === 0 && flatPackages.withInit.length === 0 && testFiles.length === 0 && !loose) return null;
+  // Its own virtualenv when it has one: the project's dependencies (and pytest) live there.
+  let interpreter = 'python3';
+  let source: PythonEnv['source'] = 'system';
+  for (const venv of ['.venv', 'venv']) {
+    if (await repo.isFile(`${venv}/bin/python`)) {
+      interpreter = path.join(repo.root, venv, 'bin', 'python');
+      source = 'venv';
+      break;
+    }
+  }
+  const srcLayout = srcPackages.withInit.length > 0;
+  return { interpreter, source, src_layout: srcLayout, packages: srcLayout ? srcPackages.packages : flatPackages.packages };
+}
+
+/** Importable names directly in `dir`: packages (folders with `__init__.py`) and `.py` modules. */
+async function pythonPackagesIn(repo: RepoFiles, dir: string): Promise<{ packages: string[]; withInit: string[] }> {
+  const withInit: string[] = [];
+  const modules: string[] = [];
+  for (const entry of await repo.entries(dir)) {
+    if (entry.dir) {
+      if (/^(tests?|docs?|examples?|scripts|build|dist|node_modules|venv)$/.test(entry.name) || entry.name.startsWith('.')) continue;
+      if (await repo.isFile(path.posix.join(dir, entry.name, '__init__.py'))) withInit.push(entry.name);
+    } else if (/^[A-Za-z_]\w*\.py$/.test(entry.name)) {
+      const name = entry.name.slice(0, -3);
+      if (!PYTHON_TOOLING.has(name) && !/^test_|_test$/.test(name)) modules.push(name);
+    }
+  }
+  return { packages: [...withInit, ...modules].sort(), withInit };
+}
+
+async function findPythonRunner(repo: RepoFiles, top: Set<string>): Promise<Found | null> {
+  if (top.has('pytest.ini')) return { runner: 'pytest', strength: 'config', evidence: 'pytest.ini' };
+  const pyproject = (await repo.read('pyproject.toml')) ?? '';
+  if (hasSection(pyproject, 'tool.pytest.ini_options')) return { runner: 'pytest', strength: 'config', evidence: 'pyproject.toml [tool.pytest.ini_options]' };
+  if (hasSection((await repo.read('setup.cfg')) ?? '', 'tool:pytest')) return { runner: 'pytest', strength: 'config', evidence: 'setup.cfg [tool:pytest]' };
+  if (hasSection((await repo.read('tox.ini')) ?? '', 'pytest')) return { runner: 'pytest', strength: 'config', evidence: 'tox.ini [pytest]' };
+  for (const file of ['conftest.py', 'tests/conftest.py', 'test/conftest.py']) {
+    if (await repo.isFile(file)) return { runner: 'pytest', strength: 'config', evidence: file };
+  }
+  // Tests written as unittest classes, with no pytest anywhere, run with unittest.
+  const testFiles = [...(await repo.filesIn('tests')), ...(await repo.filesIn('test'))].filter((f) => /(^|\/)test[^/]*\.py$/.test(f));
+  const sources = await Promise.all(testFiles.slice(0, TEST_FILE_LIMIT).map(async (f) => ({ file: f, text: (await repo.read(f)) ?? '' })));
+  const pytestDeclared = /(^|[\s"'[,])pytest\b/m.test(pyproject) || (await requirementsMention(repo, top, 'pytest')) || (await venvHas(repo, 'pytest'));
+  const unittestOnly = sources.length > 0 && sources.every((s) => /^\s*(import unittest|from unittest\b)/m.test(s.text) && !/^\s*(import pytest|from pytest\b)|^def test_/m.test(s.text));
+  if (unittestOnly && !pytestDeclared) return { runner: 'unittest', strength: 'files', evidence: `${sources[0]!.file} uses unittest` };
+  if (pytestDeclared) return { runner: 'pytest', strength: 'dependency', evidence: 'pytest dependency' };
+  if (sources.length > 0) return { runner: 'pytest', strength: 'files', evidence: `${sources[0]!.file}` };
+  return null;
+}
+
+async function requirementsMention(repo: RepoFiles, top: Set<string>, name: string): Promise<boolean> {
+  for (const file of [...top].filter((f) => /^requirements.*\.txt$/.test(f))) {
+    if (new RegExp(`^\\s*${name}\\b`, 'mi').test((await repo.read(file)) ?? '')) return true;
+  }
+  return false;
+}
+
+async function venvHas(repo: RepoFiles, module: string): Promise<boolean> {
+  for (const venv of ['.venv', 'venv']) {
+    for (const lib of await repo.entries(`${venv}/lib`)) {
+      if (lib.name.startsWith('python') && (await repo.isDir(`${venv}/lib/${lib.name}/site-packages/${module}`))) return true;
+    }
+  }
+  return false;
+}
+
+function pickRunner(js: Found | null, py: Found | null): Found | null {
+  if (py?.strength === 'config') return py;
+  if (js && (js.strength === 'script' || js.strength === 'config')) return js;
+  return py ?? js;
+}
+
+// ── where the tests are ───────────────────────────────────────────────────────────────────────
+
+async function testGlobs(repo: RepoFiles, top: Set<string>, pkg: Record<string, unknown> | null, runner: TestRunner): Promise<string[]> {
+  switch (runner) {
+    case 'vitest': {
+      for (const stem of ['vitest.config', 'vite.config']) {
+        const file = CONFIG_EXTS.map((e) => `${stem}.${e}`).find((f) => top.has(f));
+        const include = file ? jsLiteral((await repo.read(file)) ?? '', ['test', 'include']) : null;
+        if (include) return include;
+      }
+      return DEFAULT_TEST_GLOBS.vitest;
+    }
+    case 'jest': {
+      const file = [...CONFIG_EXTS, 'json'].map((e) => `jest.config.${e}`).find((f) => top.has(f));
+      const text = file ? ((await repo.read(file)) ?? '') : '';
+      const config = file?.endsWith('.json') ? asRecord(parseJsonc(text)) : asRecord(pkg?.jest);
+      const read = (key: string) => (config ? stringList(config[key]) : file ? jsLiteral(text, [key]) : null);
+      const testMatch = read('testMatch') ?? DEFAULT_TEST_GLOBS.jest;
+      const roots = read('roots');
+      if (!roots) return testMatch;
+      return roots.flatMap((r) => testMatch.map((m) => `${r.replace(/^<rootDir>\/?/, '').replace(/\/$/, '') || '.'}/${m.replace(/^\*\*\//, '**/')}`.replace(/^\.\//, '')));
+    }
+    case 'mocha': {
+      const fromScript = scriptPaths(pkg, 'mocha');
+      const recursive = fromScript.flags.includes('--recursive') || (await mochaSetting(repo, top, pkg, 'recursive'))?.[0] === 'true';
+      const specs = fromScript.paths.length > 0 ? fromScript.paths : await mochaSetting(repo, top, pkg, 'spec');
+      if (!specs) return recursive ? ['./test/**/*.{js,cjs,mjs}'] : DEFAULT_TEST_GLOBS.mocha;
+      // A folder as a spec means the files in it (and below it with --recursive).
+      return Promise.all(specs.map(async (p) => ((await repo.isDir(p)) ? `${p.replace(/\/$/, '')}/${recursive ? '**/' : ''}*.{js,cjs,mjs}` : p)));
+    }
+    case 'node': {
+      const { paths } = scriptPaths(pkg, 'node');
+      if (paths.length === 0) return DEFAULT_TEST_GLOBS.node;
+      // A folder given to `node --test` means the test files under it.
+      return Promise.all(paths.map(async (p) => ((await repo.isDir(p)) ? `${p.replace(/\/$/, '')}/**/*.?(c|m)js` : p)));
+    }
+    case 'pytest': {
+      const ini = (await repo.read('pytest.ini')) ?? '';
+      const pyproject = (await repo.read('pyproject.toml')) ?? '';
+      const cfg = (await repo.read('setup.cfg')) ?? '';
+      const setting = (key: string) =>
+        iniWords(ini, 'pytest', key) ?? tomlStrings(pyproject, 'tool.pytest.ini_options', key) ?? iniWords(cfg, 'tool:pytest', key);
+      const files = setting('python_files') ?? ['test_*.py', '*_test.py'];
+      const paths = setting('testpaths');
+      return paths ? paths.flatMap((p) => files.map((f) => `${p.replace(/\/$/, '')}/**/${f}`)) : files.map((f) => `**/${f}`);
+    }
+    case 'unittest':
+      return DEFAULT_TEST_GLOBS.unittest;
+  }
+}
+
+async function mochaSetting(repo: RepoFiles, top: Set<string>, pkg: Record<string, unknown> | null, key: string): Promise<string[] | null> {
+  const file = ['.mocharc.js', '.mocharc.cjs', '.mocharc.mjs', '.mocharc.json', '.mocharc.jsonc', '.mocharc.yaml', '.mocharc.yml'].find((f) => top.has(f));
+  if (!file) return stringList(asRecord(pkg?.mocha)?.[key]);
+  const text = (await repo.read(file)) ?? '';
+  if (/\.jsonc?$/.test(file)) return stringList(asRecord(parseJsonc(text))?.[key]);
+  if (/\.ya?ml$/.test(file)) return yamlStrings(text, key);
+  if (key === 'recursive') return /\brecursive\s*:\s*true\b/.test(text) ? ['true'] : null;
+  return jsLiteral(text, [key]);
+}
+
+/** Conventional test folders that exist, then folders the runner's globs start in. */
+async function testDirs(repo: RepoFiles, globs: string[], python: boolean): Promise<string[]> {
+  const fromGlobs = globs
+    .map((g) => g.replace(/^<rootDir>\//, '').replace(/^(\.\/)+/, ''))
+    .map((g) => g.split('/').filter((_, i, parts) => i < parts.length - 1))
+    .map((parts) => parts.slice(0, parts.findIndex((p) => /[*?[{(!]/.test(p)) === -1 ? parts.length : parts.findIndex((p) => /[*?[{(!]/.test(p))).join('/'))
+    .filter((d) => d !== '');
+  const candidates = [...new Set([...fromGlobs, ...(python ? ['tests', 'test'] : CONVENTIONAL_TEST_DIRS)])];
+  const dirs: string[] = [];
+  for (const dir of candidates) if (await repo.isDir(dir)) dirs.push(dir);
+  // Keep the runner's own folders first, then the conventional order.
+  return dirs.sort((a, b) => rank(a, fromGlobs) - rank(b, fromGlobs));
+}
+
+function rank(dir: string, fromGlobs: string[]): number {
+  const i = fromGlobs.indexOf(dir);
+  return i !== -1 ? i : fromGlobs.length + CONVENTIONAL_TEST_DIRS.indexOf(dir);
+}
+
+// ── reading files ─────────────────────────────────────────────────────────────────────────────
+
+/** The repository's files, read through one place: bounded reads, and missing means empty. */
+class RepoFiles {
+  constructor(readonly root: string) {}
+
+  private abs(rel: string): string {
+    return path.join(this.root, rel);
+  }
+
+  async entries(rel: string): Promise<{ name: string; dir: boolean }[]> {
+    try {
+      const entries = await fs.readdir(this.abs(rel), { withFileTypes: true });
+      return entries.map((e) => ({ name: e.name, dir: e.isDirectory() }));
+    } catch {
+      return [];
+    }
+  }
+
+  async list(rel: string): Promise<Set<string>> {
+    return new Set((await this.entries(rel)).map((e) => e.name));
+  }
+
+  /** Files directly in `rel` and one folder down, as paths relative to the root. */
+  async filesIn(rel: string): Promise<string[]> {
+    const files: string[] = [];
+    for (const entry of await this.entries(rel)) {
+      const child = path.posix.join(rel, entry.name);
+      if (!entry.dir) files.push(child);
+      else if (!entry.name.startsWith('.') && entry.name !== 'node_modules') {
+        for (const inner of await this.entries(child)) if (!inner.dir) files.push(path.posix.join(child, inner.name));
+      }
+      if (files.length >= TEST_FILE_LIMIT) break;
+    }
+    return files.sort();
+  }
+
+  async read(rel: string): Promise<string | null> {
+    try {
+      const handle = await fs.open(this.abs(rel), 'r');
+      try {
+        const buffer = Buffer.alloc(READ_LIMIT);
+        const { bytesRead } = await handle.read(buffer, 0, READ_LIMIT, 0);
+        return buffer.subarray(0, bytesRead).toString('utf8');
+      } finally {
+        await handle.close();
+      }
+    } catch {
+      return null;
+    }
+  }
+
+  async isFile(rel: string): Promise<boolean> {
+    return (await fs.stat(this.abs(rel)).catch(() => null))?.isFile() ?? false;
+  }
+
+  async isDir(rel: string): Promise<boolean> {
+    return (await fs.stat(this.abs(rel)).catch(() => null))?.isDirectory() ?? false;
+  }
+}
+
+function asRecord(value: unknown): Record<string, unknown> | null {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+}
+
+function stringList(value: unknown): string[] | null {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string')) return value as string[];
+  return null;
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_TEST_GLOBS, type ProjectEnv } from '../../../shared/project-env.ts';
+import { envNote, presetLabel, summarizeEnv } from './presets.ts';
+
+const BASE: ProjectEnv = {
+  languages: ['typescript'],
+  package_manager: 'pnpm',
+  lockfile: 'pnpm-lock.yaml',
+  module_type: 'esm',
+  typescript: true,
+  test_runner: 'vitest',
+  test_runner_evidence: 'vitest.config.ts',
+  test_dirs: ['tests'],
+  test_globs: DEFAULT_TEST_GLOBS.vitest,
+  python: null,
+  node_modules: true,
+  setup_command: null,
+};
+
+describe('summarizeEnv', () => {
+  it.each([
+    ['TypeScript with vitest and pnpm', BASE, 'TypeScript · pnpm · vitest (vitest.config.ts) · tests in tests/'],
+    [
+      'CommonJS with mocha and npm',
+      { ...BASE, languages: ['javascript'], typescript: false, module_type: 'commonjs', package_manager: 'npm', test_runner: 'mocha', test_runner_evidence: '.mocharc.yml', test_dirs: ['test'] },
+      'JavaScript (CommonJS) · npm · mocha (.mocharc.yml) · tests in test/',
+    ],
+    [
+      'Python in a virtualenv, src layout',
+      {
+        ...BASE,
+        languages: ['python'],
+        package_manager: null,
+        typescript: false,
+        test_runner: 'pytest',
+        test_runner_evidence: 'pyproject.toml [tool.pytest.ini_options]',
+        python: { interpreter: '/home/me/todo/.venv/bin/python', source: 'venv', src_layout: true, packages: ['todo'] },
+      },
+      'Python · .venv/bin/python · pytest (pyproject.toml [tool.pytest.ini_options]) · tests in tests/ · src layout',
+    ],
+    ['a repository with nothing detected', { ...BASE, languages: [], package_manager: null, test_runner: null, test_runner_evidence: null, test_dirs: [] }, 'no test runner found'],
+  ] as const)('reads %s in one line', (_name, env, line) => {
+    expect(summarizeEnv(env as ProjectEnv)).toBe(line);
+  });
+});
+
+describe('presetLabel and envNote', () => {
+  it("names each preset with where its tests go in this repository", () => {
+    expect(presetLabel('vitest', BASE)).toBe('Vitest — tests/t<NNN>_<slug>.test.ts (or .test.tsx, .test.mts)');
+    expect(presetLabel('pytest', null)).toBe('pytest — tests/test_t<NNN>_<slug>.py');
+    expect(presetLabel('custom', BASE)).toBe('Custom — your own test command');
+  });
+
+  it('warns when a node_modules runner is not installed in the checkout', () => {
+    expect(envNote({ ...BASE, node_modules: false })).toMatch(/node_modules is not installed/);
+    expect(envNote(BASE)).toBeNull();
+  });
+});

@@ -1,0 +1,58 @@
+/**
+ * The checks presets as the browser names them, in the order the pickers list them, and the
+ * one-line summary of a repository's environment shown on the new-session page and in seed review.
+ */
+import type { ProjectEnv } from '../../../shared/project-env.ts';
+import { testFileRule, type ChecksPreset } from '../../../shared/seed.ts';
+
+export const PRESET_NAMES: Record<ChecksPreset, string> = {
+  vitest: 'Vitest',
+  jest: 'Jest',
+  mocha: 'Mocha',
+  node: 'node --test',
+  pytest: 'pytest',
+  unittest: 'unittest',
+  custom: 'Custom',
+};
+
+export const PRESET_ORDER: readonly ChecksPreset[] = ['vitest', 'jest', 'mocha', 'node', 'pytest', 'unittest', 'custom'];
+
+/** "Vitest — tests/t<NNN>_<slug>.test.ts": the preset and where its tests go in this repository. */
+export function presetLabel(preset: ChecksPreset, env: ProjectEnv | null): string {
+  return preset === 'custom' ? 'Custom — your own test command' : `${PRESET_NAMES[preset]} — ${testFileRule(preset, env).describe}`;
+}
+
+const PACKAGE_MANAGERS = { npm: 'npm', pnpm: 'pnpm', yarn: 'Yarn', bun: 'Bun' } as const;
+
+/**
+ * "TypeScript · pnpm · vitest (vitest.config.ts) · tests in tests/": what detection found, most
+ * telling first. Empty parts are left out; an empty environment says so.
+ */
+export function summarizeEnv(env: ProjectEnv): string {
+  const parts: string[] = [];
+  const language = env.languages[0];
+  if (language) parts.push(language === 'typescript' ? 'TypeScript' : language === 'javascript' ? `JavaScript${env.module_type === 'commonjs' ? ' (CommonJS)' : ''}` : 'Python');
+  if (env.package_manager) parts.push(PACKAGE_MANAGERS[env.package_manager]);
+  if (env.python) parts.push(env.python.source === 'venv' ? `${shortPath(env.python.interpreter)}` : 'system python3');
+  if (env.test_runner) parts.push(env.test_runner_evidence ? `${env.test_runner} (${env.test_runner_evidence})` : env.test_runner);
+  else parts.push('no test runner found');
+  if (env.test_dirs.length > 0) parts.push(`tests in ${env.test_dirs.slice(0, 2).map((d) => `${d}/`).join(', ')}`);
+  if (env.python?.src_layout) parts.push('src layout');
+  if (env.setup_command) parts.push(`setup: ${env.setup_command}`);
+  return parts.join(' · ');
+}
+
+/** `/home/me/repo/.venv/bin/python` → `.venv/bin/python`: the part that says which venv. */
+function shortPath(interpreter: string): string {
+  const venv = /(?:^|\/)(\.?venv\/bin\/python[\w.]*)$/.exec(interpreter);
+  return venv ? venv[1]! : interpreter;
+}
+
+/** Why the checks may not run as detected (null when nothing stands out), shown beside the summary. */
+export function envNote(env: ProjectEnv): string | null {
+  const js = env.languages.includes('javascript') || env.languages.includes('typescript');
+  if (js && env.test_runner && env.test_runner !== 'node' && env.test_runner !== 'pytest' && env.test_runner !== 'unittest' && !env.node_modules) {
+    return `node_modules is not installed in this checkout, so ${env.test_runner} cannot run until the dependencies are installed.`;
+  }
+  return null;
+}
