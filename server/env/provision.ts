@@ -43,6 +43,7 @@ import type { PackageManager, ProjectEnv } from '../../shared/project-env.ts';
 import { bound } from '../engine/checks.ts';
 import type { GitDirs } from '../git/worktree-git.ts';
 import { processCapNote, runUntrusted, type Command, type UntrustedScope } from '../proc/untrusted.ts';
+import { findOnPath } from '../proc/which.ts';
 
 /** The committed setup command, relative to the repository root. */
 export const SETUP_FILE = '.tilth/setup';
@@ -219,7 +220,9 @@ function stepFor(plan: EnvPlan, worktree: string, network: boolean): Step | null
     const executable = ((fs.statSync(file, { throwIfNoEntry: false })?.mode ?? 0) & 0o111) !== 0;
     return { kind: 'setup', command, origin, run: executable ? { kind: 'argv', command: file, args: [], env: {} } : { kind: 'argv', command: '/bin/sh', args: [command], env: {} } };
   }
-  if (plan.install) {
+  // A package manager that is not installed here cannot install anything: the worktree goes
+  // without, and the seed's contract check names the missing runner as an environment problem.
+  if (plan.install && findOnPath(plan.install.package_manager) !== null) {
     const command = installCommand(plan.install.package_manager, network);
     return { kind: 'install', command, origin: 'detected', run: { kind: 'shell', script: command } };
   }
