@@ -15,13 +15,11 @@
  * it always ends: the worker builds and submits, the evaluator accepts once the checks pass and
  * the criteria are met.
  */
-import { z } from 'zod';
-import { textResults } from '../agent/runtime.ts';
-import { parseTextToolCalls } from '../agent/text-tool-calls.ts';
 import { CHECKS_FAILED_PREFIX, REJECT_FEEDBACK_HEAD } from '../engine/case.ts';
 import { EVALUATOR_LEDGER_HEADER } from '../engine/evaluator.ts';
 import { WORKER_LEDGER_HEADER } from '../engine/worker-prompt.ts';
 import type { ChatRequest, ScriptedReplyInput } from '../testing/fake-model.ts';
+import { call, readConversation, roleOf, section, succeeded, toolsOffered, turn, usage, withCallIds, type Conversation } from './conversation.ts';
 
 export const DEMO_MODEL = 'tilth-demo (scripted, not AI)';
 export { DEMO_LABEL } from '../../shared/demo.ts';
@@ -65,76 +63,6 @@ function variantIn(text: string): Variant {
   return named?.[1] === 'setPriority' || named?.[2] === 'priority' ? VARIANTS.priority : VARIANTS.due;
 }
 
-type Call = { name: string; arguments: Record<string, unknown> };
-type Usage = { prompt_tokens: number; completion_tokens: number; cost: number };
-
-const usage = (prompt_tokens: number, completion_tokens: number): Usage => ({ prompt_tokens, completion_tokens, cost: 0 });
-const call = (name: string, args: Record<string, unknown>): Call => ({ name, arguments: args });
-const turn = (...calls: Call[]): ScriptedReplyInput => ({ tool_calls: calls, usage: usage(900, 60) });
-
-// ── Reading a request ───────────────────────────────────────────────────────────────────────────
-
-const ToolCallSchema = z.looseObject({ id: z.string(), function: z.looseObject({ name: z.string(), arguments: z.string() }) });
-const MessageSchema = z.looseObject({
-  role: z.string(),
-  content: z.unknown().optional(),
-  tool_calls: z.array(ToolCallSchema).nullable().optional(),
-  tool_call_id: z.string().optional(),
-});
-const ToolSchema = z.looseObject({ function: z.looseObject({ name: z.string() }) });
-
-/** One tool call of an earlier turn and what it got back (null: no result yet). */
-type Step = { name: string; args: Record<string, unknown>; result: string | null };
-
-/** What a request says: its first user message (the prompt), and every tool call so far. */
-type Conversation = { prompt: string; steps: Step[] };
-
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((part) => (typeof part === 'object' && part !== null && 'text' in part ? String(part.text) : '')).join('');
-  return '';
-}
-
-function parseArgs(raw: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(raw);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
-/**
- * The steps so far. A model whose server did not parse its tool calls wrote them as text; Tilth
- * answered those in one user message after the turn (agent/runtime.ts), which is read here too.
- */
-function readConversation(messages: unknown[], tools: readonly string[]): Conversation {
-  const parsed = messages.map((m) => MessageSchema.safeParse(m)).flatMap((r) => (r.success ? [r.data] : []));
-  const results = new Map<string, string>();
-  for (const m of parsed) if (m.role === 'tool' && m.tool_call_id !== undefined) results.set(m.tool_call_id, textOf(m.content));
-  const steps: Step[] = [];
-  parsed.forEach((m, i) => {
-    if (m.role !== 'assistant') return;
-    for (const c of m.tool_calls ?? []) steps.push({ name: c.function.name, args: parseArgs(c.function.arguments), result: results.get(c.id) ?? null });
-    if ((m.tool_calls ?? []).length > 0) return;
-    const written = parseTextToolCalls(textOf(m.content), tools);
-    const next = parsed[i + 1];
-    const answered = next?.role === 'user' ? textResults(textOf(next.content)) : [];
-    written.forEach((c, k) => steps.push({ name: c.name, args: parseArgs(c.arguments), result: answered[k] ?? null }));
-  });
-  return { prompt: textOf(parsed.find((m) => m.role === 'user')?.content), steps };
-}
-
-/** The part of `text` under `header`, up to the next `## ` heading. */
-function section(text: string, header: string): string {
-  const at = text.indexOf(header);
-  if (at < 0) return '';
-  const rest = text.slice(at + header.length);
-  const next = rest.search(/\n## /);
-  return next < 0 ? rest : rest.slice(0, next);
-}
-
-const succeeded = (step: Step) => step.result !== null && !step.result.startsWith('ERROR');
 
 /**
  * The demo model's reply to one request. Which role asks is read from the tools it offers:
@@ -142,23 +70,12 @@ const succeeded = (step: Step) => step.result !== null && !step.result.startsWit
  * and no tools at all is the learnings step — so no role is ever handed another's reply.
  */
 export function demoReply(request: ChatRequest): ScriptedReplyInput {
-  const tools = new Set((request.tools ?? []).flatMap((t) => {
-    const parsed = ToolSchema.safeParse(t);
-    return parsed.success ? [parsed.data.function.name] : [];
-  }));
+  const tools = toolsOffered(request);
   const talk = readConversation(request.messages, [...tools]);
-  const reply = tools.has('submit_verdict')
-    ? evaluatorReply(talk)
-    : tools.has('submit_case')
-      ? workerReply(talk)
-      : tools.has('ask_user') || tools.has('write_seed')
-        ? interviewReply(talk)
-        : tools.size === 0
-          ? learningReply(talk)
-          : { content: 'The demo model has nothing scripted for this request.', usage: usage(100, 10) };
-  // Ids unique within the conversation, the same after a restart: the turn's place in it.
-  const turnNo = request.messages.length;
-  return reply.tool_calls ? { ...reply, tool_calls: reply.tool_calls.map((c, i) => ({ ...c, id: `demo_${turnNo}_${i + 1}` })) } : reply;
+  const replies = { evaluator: evaluatorReply, worker: workerReply, interview: interviewReply, learnings: learningReply };
+  const role = roleOf(tools);
+  const reply = role === 'unknown' ? { content: 'The demo model has nothing scripted for this request.', usage: usage(100, 10) } : replies[role](talk);
+  return withCallIds(request, reply, 'demo');
 }
 
 // ── The interview ───────────────────────────────────────────────────────────────────────────────

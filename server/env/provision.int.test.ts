@@ -4,7 +4,6 @@
  * project's own command, in the sandbox without network, through the `custom` preset's path (the
  * runner presets come with detection). The checkout must come out byte for byte as it went in.
  */
-import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,6 +17,7 @@ import { detectSandbox } from '../proc/sandbox.ts';
 import { runUntrusted } from '../proc/untrusted.ts';
 import { installExample, makeExampleRepo, type ExampleName, type ExampleRepo } from '../testing/example-repo.ts';
 import { useTempStore } from '../testing/test-app.ts';
+import { treeHash } from '../testing/tree-hash.ts';
 import { planEnvironment } from './provision.ts';
 import { prepareSessionEnvironment, sessionScope } from './session-env.ts';
 
@@ -31,29 +31,6 @@ afterEach(async () => {
 });
 
 const git = (dir: string, ...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
-
-/**
- * Every path under `dir` but `.git` — type, mode, content hash or link target — hashed: equal
- * hashes mean the tree is byte for byte the same, installed dependencies included.
- */
-function treeHash(dir: string): string {
-  const hash = createHash('sha256');
-  const walk = (rel: string) => {
-    const abs = path.join(dir, rel);
-    const entries = fs.readdirSync(abs, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
-    for (const entry of entries) {
-      const child = path.join(rel, entry.name);
-      if (child === '.git') continue;
-      const stat = fs.lstatSync(path.join(dir, child));
-      hash.update(`${child}\0${stat.mode}\0`);
-      if (entry.isSymbolicLink()) hash.update(`-> ${fs.readlinkSync(path.join(dir, child))}\n`);
-      else if (entry.isDirectory()) walk(child);
-      else hash.update(fs.readFileSync(path.join(dir, child)));
-    }
-  };
-  walk('');
-  return hash.digest('hex');
-}
 
 async function installed(name: ExampleName): Promise<ExampleRepo> {
   const repo = await makeExampleRepo(name);

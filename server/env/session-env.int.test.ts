@@ -189,13 +189,14 @@ describe.runIf(sandboxed)('at a run', () => {
       expect((await app.app.inject({ method: 'POST', url: `/api/sessions/${id}/run`, headers: post })).statusCode).toBe(202);
       let d = await until(app, id, (s) => s.session.status === 'stopped', 'the iteration cap');
       expect(d.session.last_stop).toBe('iter_cap');
-      expect(ofType(app, id, 'env_prepared').map((e) => e.data.reason)).toEqual(['resume']);
+      // Prep had not finished: the contract check before the run gives the worktree its environment.
+      expect(ofType(app, id, 'env_prepared').map((e) => e.data.reason)).toEqual(['prep']);
 
       fs.rmSync(wt, { recursive: true, force: true });
       fake.load({ models: { [WORKER]: [caseTurn('dueLabel added', 'it says how long', 'src/due.js'), noLearning], [EVAL]: [verdictTurn('accept')] } });
       expect((await app.app.inject({ method: 'POST', url: `/api/sessions/${id}/run`, headers: post })).statusCode).toBe(202);
       d = await until(app, id, (s) => s.session.status === 'all_done', 'the resumed run');
-      expect(ofType(app, id, 'env_prepared').map((e) => e.data.reason)).toEqual(['resume', 'recreated']);
+      expect(ofType(app, id, 'env_prepared').map((e) => e.data.reason)).toEqual(['prep', 'recreated']);
       const checks = ofType(app, id, 'validator_run').at(-1)!;
       expect(checks.data.passed, checks.data.results[0]?.output).toBe(true);
       expect(checks.data.results[0]?.output).toMatch(/1 passing/);
@@ -220,6 +221,9 @@ describe.runIf(sandboxed)('at a run', () => {
     expect(put.statusCode, put.body).toBe(200);
     expect(put.json().meta.setup_command).toBe(edit.setup_command);
     expect(ofType(app, id, 'seed_edited').at(-1)?.data.changed).toEqual(['setup command']);
+    // It ran for the contract check, so the check saw the environment the worker gets.
+    expect(ofType(app, id, 'setup_finished')).toHaveLength(1);
+    expect(put.json().contract.filter((w: { kind: string }) => w.kind === 'environment')).toEqual([]);
 
     fake.load({ models: { [WORKER]: [writeTurn('src/double.js', 'export function double(n) {\n  return n * 2;\n}\n'), caseTurn(), noLearning], [EVAL]: [verdictTurn('accept')] } });
     expect((await app.app.inject({ method: 'POST', url: `/api/sessions/${id}/run`, headers: post })).statusCode).toBe(202);
@@ -231,5 +235,31 @@ describe.runIf(sandboxed)('at a run', () => {
     expect(app.store.readCheckpoint(id).environment?.plan.setup).toEqual({ command: edit.setup_command, origin: 'seed_review' });
     expect(git(wt, 'show', '--name-only', '--format=', 'HEAD')).toBe('src/double.js');
   });
-});
 
+  it('a failing setup command set in seed review is an environment problem: Run is refused until it is fixed', async () => {
+    repo = await makeExampleRepo('js-todo');
+    const app = await open();
+    const id = await makePreparedSession(app.store, repo.dir, 'node', [{ id: 'T-001', title: 'Double', tests: { 'tests/t001_double.test.js': nodeTest('double', 'double', '2', '4') } }]);
+    const wt = app.store.readCheckpoint(id).worktree;
+    app.store.updateCheckpoint(id, () => ({ environment: { plan: planEnvironment({ source: repo!.dir, worktree: wt, env: null }), ready_at: new Date().toISOString() } }));
+    const seed = (await app.app.inject({ url: `/api/sessions/${id}/seed`, headers: auth })).json();
+    const edit = (setup_command: string) => ({ prd_entries: seed.prd.map((t: Record<string, unknown>) => ({ id: t.id, title: t.title, description: t.description, acceptance_criteria: t.acceptance_criteria })), test_files: seed.test_files, setup_command });
+
+    const broken = await app.app.inject({ method: 'PUT', url: `/api/sessions/${id}/seed`, headers: post, payload: edit('echo "no database at localhost:5432" >&2; exit 3') });
+    expect(broken.statusCode, broken.body).toBe(200);
+    const [problem, ...rest] = broken.json().contract.filter((w: { kind: string }) => w.kind === 'environment');
+    expect(rest).toEqual([]);
+    expect(problem.message).toMatch(/exit 3|exited with 3|code 3/);
+    expect(problem.message).toContain('no database at localhost:5432');
+    const refused = await app.app.inject({ method: 'POST', url: `/api/sessions/${id}/run`, headers: post });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.code).toBe('environment_problem');
+
+    const fixed = await app.app.inject({ method: 'PUT', url: `/api/sessions/${id}/seed`, headers: post, payload: edit('mkdir -p coverage && touch coverage/ready') });
+    expect(fixed.statusCode, fixed.body).toBe(200);
+    expect(fixed.json().contract.filter((w: { kind: string }) => w.kind === 'environment')).toEqual([]);
+    expect(fs.existsSync(path.join(wt, 'coverage', 'ready'))).toBe(true);
+    // Refusing the run checked again (the user may have fixed it outside Tilth): the setup ran again.
+    expect(ofType(app, id, 'setup_finished').map((e) => e.data.passed)).toEqual([false, false, true]);
+  });
+});

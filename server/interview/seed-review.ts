@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Checkpoint } from '../../shared/files.ts';
 import type { ContractWarning, SeedEdit, SeedView } from '../../shared/seed.ts';
 import { AppError, ConflictError, NotFoundError } from '../errors.ts';
-import { sessionScope } from '../env/session-env.ts';
+import { prepareSessionEnvironment, sessionScope } from '../env/session-env.ts';
 import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import { blocksRun, checkContract } from './contract-check.ts';
@@ -24,7 +24,7 @@ export async function seedView(store: SessionStore, id: string, options: { reche
   if (!store.hasSeed(id)) throw new NotFoundError('no_seed', 'This session has no seed yet: the interview writes it.');
   const checkpoint = store.readCheckpoint(id);
   const { prd, meta, testFiles } = readSeed(store.dir(id), checkpoint.worktree);
-  return { prd, meta, test_files: testFiles, contract: await contractOf(id, checkpoint, { prd, meta, testFiles }, options.recheck === true) };
+  return { prd, meta, test_files: testFiles, contract: await contractOf(store, id, checkpoint, { prd, meta, testFiles }, options.recheck === true) };
 }
 
 /**
@@ -36,7 +36,7 @@ export async function seedView(store: SessionStore, id: string, options: { reche
 export async function assertRunnable(store: SessionStore, id: string): Promise<void> {
   if (!store.hasSeed(id)) return;
   const checkpoint = store.readCheckpoint(id);
-  const warnings = await contractOf(id, checkpoint, readSeed(store.dir(id), checkpoint.worktree), true);
+  const warnings = await contractOf(store, id, checkpoint, readSeed(store.dir(id), checkpoint.worktree), true);
   const blocking = warnings.filter((w) => w.kind === 'environment');
   const [first] = blocking;
   if (!first) return;
@@ -48,22 +48,32 @@ export async function assertRunnable(store: SessionStore, id: string): Promise<v
   );
 }
 
-/** The contract check of a seed, remembered; `recheck` runs it again if what is remembered blocks the run. */
-function contractOf(id: string, checkpoint: Checkpoint, { prd, meta, testFiles }: StoredSeed, recheck = false): Promise<ContractWarning[]> {
-  const key = JSON.stringify([meta.locked_tests, prd.map((t) => t.acceptance_criteria.length), meta.checks_preset]);
+/**
+ * The contract check of a seed, remembered; `recheck` runs it again if what is remembered blocks
+ * the run. The tests run in the environment the worker will have: a setup command set in seed
+ * review runs first (its output streamed as `setup_*` events, once per command), and a failing
+ * one is the environment problem the check reports.
+ */
+function contractOf(store: SessionStore, id: string, checkpoint: Checkpoint, { prd, meta, testFiles }: StoredSeed, recheck = false): Promise<ContractWarning[]> {
+  const key = JSON.stringify([meta.locked_tests, prd.map((t) => t.acceptance_criteria.length), meta.checks_preset, meta.setup_command ?? null]);
   let cached = contractCache.get(id);
   if (!cached || cached.key !== key || (recheck && cached.blocking)) {
     // A session from before the git dirs were recorded, whose worktree is gone: no git to show.
-    const warnings = worktreeRefOf(checkpoint).catch(() => null).then((ref) =>
-      checkContract({
+    const warnings = worktreeRefOf(checkpoint).catch(() => null).then(async (ref): Promise<ContractWarning[]> => {
+      const env = await prepareSessionEnvironment(
+        { store, sessionId: id, emit: (e) => store.emit(id, e) },
+        { reason: 'prep', git: ref, setupCommand: meta.setup_command ?? null },
+      );
+      if (!env.ok) return [{ task_id: null, file: null, kind: 'environment', message: env.problem }];
+      return checkContract({
         prd,
         testFiles,
         preset: meta.checks_preset,
         project: meta.project_env ?? null,
         ...(meta.custom_checks ? { customChecks: meta.custom_checks } : {}),
-        scope: sessionScope(checkpoint, checkpoint.worktree, ref),
-      }),
-    );
+        scope: sessionScope(store.readCheckpoint(id), checkpoint.worktree, ref),
+      });
+    });
     const entry = { key, warnings, blocking: false };
     cached = entry;
     contractCache.set(id, entry);

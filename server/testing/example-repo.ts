@@ -78,3 +78,25 @@ export async function installExample(dir: string, name: ExampleName): Promise<vo
       return;
   }
 }
+
+/** The package managers beside npm, at the versions the tests fetch with `npx` (none needs installing). */
+export const PACKAGE_MANAGERS = { pnpm: 'pnpm@9.15.9', yarn: 'yarn@1.22.22', bun: 'bun@1.3.3' } as const;
+export type OtherPackageManager = keyof typeof PACKAGE_MANAGERS;
+
+/**
+ * Turns a copied npm example into one its users keep with another package manager, the way they
+ * have it: `packageManager` in package.json, that manager's own lockfile committed instead of
+ * npm's, and `node_modules` as that manager lays it out (pnpm's `.pnpm` store of symlinks, yarn's
+ * and bun's hoisted tree). Needs the npm registry, as `npm ci` does.
+ */
+export async function installWith(dir: string, manager: OtherPackageManager): Promise<void> {
+  const spec = PACKAGE_MANAGERS[manager];
+  const pkgPath = path.join(dir, 'package.json');
+  const pkg = JSON.parse(await fs.readFile(pkgPath, 'utf8')) as Record<string, unknown>;
+  await fs.writeFile(pkgPath, `${JSON.stringify({ ...pkg, packageManager: spec }, null, 2)}\n`);
+  await fs.rm(path.join(dir, 'package-lock.json'));
+  await execa('npx', ['--yes', spec, 'install'], { cwd: dir, timeout: INSTALL_TIMEOUT_MS, stdin: 'ignore', all: true, env: { CI: '1' } });
+  const git = (...args: string[]) => execa('git', args, { cwd: dir, timeout: 20_000, env: { GIT_CONFIG_NOSYSTEM: '1' } });
+  await git('add', '-A');
+  await git('commit', '-q', '--no-verify', '-m', `Use ${manager}`);
+}

@@ -1,0 +1,256 @@
+/**
+ * One short journey per example repository shape (issue 12), for the scripted model: the
+ * interviewer looks at the code, asks one question and writes a one-task seed whose acceptance
+ * test is in the project's own idiom (vitest's `expect` in TypeScript, mocha's globals with
+ * `require`, a unittest class importing the installed package); the worker changes the code, runs
+ * the project's own test command in the worktree and submits; the evaluator accepts once every
+ * check passes. Like the demo's script, each reply is read off the conversation, not queued.
+ */
+import type { ChecksPreset } from '../../shared/seed.ts';
+import { call, readConversation, roleOf, succeeded, toolsOffered, turn, usage, withCallIds } from '../demo/conversation.ts';
+import type { ExampleName } from './example-repo.ts';
+import type { FakeResponder, ScriptedReplyInput } from './fake-model.ts';
+
+export interface JourneyPlan {
+  example: Exclude<ExampleName, 'js-todo' | 'py-todo'>;
+  /** The preset detection must give the repository. */
+  preset: ChecksPreset;
+  brief: string;
+  question: { question: string; options: string[] };
+  answer: string;
+  task: { id: 'T-001'; title: string; description: string; acceptance_criteria: string[] };
+  /** Where the preset's naming rule puts T-001's test, and the test. */
+  testFile: string;
+  test: string;
+  /** The file the worker changes, and the change. */
+  source: string;
+  change: (original: string) => string;
+  /** What the worker runs in the worktree before submitting: the command the project's README gives. */
+  ownTests: string;
+  /** What the harness's acceptance check output shows: the project's runner ran the test. */
+  checkShows: RegExp;
+  /** The naming rule the interviewer must be told. */
+  rule: string;
+  /** The project's own test command in the checkout after the merge, and what its output shows of the new test. */
+  afterMerge: { command: [string, ...string[]]; shows: RegExp };
+}
+
+/** What the scripted model saw, for the test to check. */
+export interface JourneyTrace {
+  interviewPrompt: string | null;
+  /** The output of the worker's run of the project's own tests in the worktree. */
+  ownTestsOutput: string | null;
+}
+
+const lines = (...l: string[]) => `${l.join('\n')}\n`;
+
+export const JOURNEYS: Record<JourneyPlan['example'], JourneyPlan> = {
+  'ts-vitest': {
+    example: 'ts-vitest',
+    preset: 'vitest',
+    brief: 'Let a todo carry a priority.',
+    question: { question: 'Which priority levels should a todo accept?', options: ['low, normal and high', 'a number from 1 to 5'] },
+    answer: 'low, normal and high',
+    task: {
+      id: 'T-001',
+      title: 'Todos carry a priority',
+      description: 'Add setPriority(todo, level) to src/todo.ts, with an optional readonly priority on Todo.',
+      acceptance_criteria: ['setPriority returns a new todo with the priority set, leaving the original unchanged', 'setPriority throws an Error for an unknown level'],
+    },
+    testFile: 'tests/t001_priority.test.ts',
+    test: lines(
+      "import { describe, expect, it } from 'vitest';",
+      "import { setPriority, type Todo } from '../src/todo.ts';",
+      '',
+      "describe('setPriority', () => {",
+      "  it('returns a new todo with the priority set, leaving the original unchanged', () => {",
+      "    const todo: Todo = { title: 'water plants', done: false };",
+      "    expect(setPriority(todo, 'high').priority).toBe('high');",
+      "    expect(todo).toEqual({ title: 'water plants', done: false });",
+      '  });',
+      '',
+      "  it('throws an Error for an unknown level', () => {",
+      "    expect(() => setPriority({ title: 'x', done: false }, 'urgent' as never)).toThrow(/unknown priority/);",
+      '  });',
+      '});',
+    ),
+    source: 'src/todo.ts',
+    change: (original) =>
+      original.replace('  readonly done: boolean;\n}', "  readonly done: boolean;\n  readonly priority?: Priority;\n}\n\nexport type Priority = 'low' | 'normal' | 'high';") +
+      lines(
+        '',
+        '/** A new todo with its priority set; an unknown level throws. */',
+        'export function setPriority(todo: Todo, level: Priority): Todo {',
+        "  if (!['low', 'normal', 'high'].includes(level)) throw new Error(`unknown priority: ${String(level)}`);",
+        '  return { ...todo, priority: level };',
+        '}',
+      ),
+    ownTests: 'npm test',
+    checkShows: /✓ tests\/t001_priority\.test\.ts \(2 tests\)/,
+    rule: 'tests/t<NNN>_<slug>.test.ts',
+    afterMerge: { command: ['npm', 'test'], shows: /tests\/t001_priority\.test\.ts \(2 tests\)/ },
+  },
+  'cjs-mocha': {
+    example: 'cjs-mocha',
+    preset: 'mocha',
+    brief: 'Let a user snooze a todo.',
+    question: { question: 'How is a snooze given?', options: ['As a duration such as "1d"', 'As a date'] },
+    answer: 'As a duration such as "1d"',
+    task: {
+      id: 'T-001',
+      title: 'Snooze a todo',
+      description: 'Add snooze(todo, duration) to src/todo.js: the due time moves later by a duration read with ms.',
+      acceptance_criteria: ['snooze returns a new todo due later by the duration, leaving the original unchanged', 'snooze throws an Error for something that is not a duration'],
+    },
+    testFile: 'test/t001_snooze.test.js',
+    test: lines(
+      "'use strict';",
+      '',
+      "const assert = require('node:assert/strict');",
+      "const { snooze } = require('../src/todo.js');",
+      '',
+      'const NOW = Date.UTC(2026, 0, 31);',
+      '',
+      "describe('snooze', () => {",
+      "  it('moves the due time later by a duration, leaving the original unchanged', () => {",
+      "    const todo = { title: 'pay rent', done: false, due: NOW };",
+      "    assert.equal(snooze(todo, '1d').due, NOW + 24 * 60 * 60 * 1000);",
+      '    assert.equal(todo.due, NOW);',
+      '  });',
+      '',
+      "  it('throws an Error for something that is not a duration', () => {",
+      "    assert.throws(() => snooze({ title: 'x', done: false, due: NOW }, 'soon'), /not a duration/);",
+      '  });',
+      '});',
+    ),
+    source: 'src/todo.js',
+    change: (original) =>
+      original.replace(
+        'module.exports = { addTodo, completeTodo, overdue };',
+        lines(
+          '/**',
+          ' * @param {Todo} todo',
+          ' * @param {string} duration such as "1d" or "3h"',
+          ' * @returns {Todo} a new todo due that much later (from now when it had no due time)',
+          ' */',
+          'function snooze(todo, duration) {',
+          '  const span = ms(duration);',
+          "  if (typeof span !== 'number' || !(span > 0)) throw new Error(`not a duration: ${duration}`);",
+          '  return { ...todo, due: (todo.due ?? Date.now()) + span };',
+          '}',
+          '',
+          'module.exports = { addTodo, completeTodo, overdue, snooze };',
+        ).trimEnd(),
+      ),
+    ownTests: 'npm test',
+    checkShows: /snooze[\s\S]*2 passing/,
+    rule: 'test/t<NNN>_<slug>.test.js',
+    afterMerge: { command: ['npm', 'test'], shows: /snooze[\s\S]*7 passing/ },
+  },
+  'py-src': {
+    example: 'py-src',
+    preset: 'unittest',
+    brief: 'Let a todo carry a priority.',
+    question: { question: 'Which priority levels should a todo accept?', options: ['low, normal and high', 'a number from 1 to 5'] },
+    answer: 'low, normal and high',
+    task: {
+      id: 'T-001',
+      title: 'Todos carry a priority',
+      description: 'Todo gains a priority field (default "normal"), and set_priority(todos, index, level) in src/todo/__init__.py sets it.',
+      acceptance_criteria: ['set_priority returns a new list with that todo\'s priority set, leaving the input unchanged', 'set_priority raises ValueError for an unknown level'],
+    },
+    testFile: 'tests/test_t001_priority.py',
+    test: lines(
+      'import unittest',
+      '',
+      'from todo import add_todo, set_priority',
+      '',
+      '',
+      'class SetPriorityTest(unittest.TestCase):',
+      '    def test_set_priority_returns_a_new_list_with_the_level_set(self):',
+      '        todos = add_todo([], "water plants")',
+      '        changed = set_priority(todos, 0, "high")',
+      '        self.assertEqual(changed[0].priority, "high")',
+      '        self.assertEqual(todos[0].priority, "normal")',
+      '',
+      '    def test_set_priority_refuses_an_unknown_level(self):',
+      '        with self.assertRaisesRegex(ValueError, "unknown priority"):',
+      '            set_priority(add_todo([], "x"), 0, "urgent")',
+      '',
+      '',
+      'if __name__ == "__main__":',
+      '    unittest.main()',
+    ),
+    source: 'src/todo/__init__.py',
+    change: (original) =>
+      original
+        .replace('__all__ = ["Todo", "add_todo", "complete_todo", "pending"]', '__all__ = ["Todo", "add_todo", "complete_todo", "pending", "set_priority"]\n\nPRIORITIES = ("low", "normal", "high")')
+        .replace('    done: bool = False\n', '    done: bool = False\n    priority: str = "normal"\n') +
+      lines(
+        '',
+        '',
+        'def set_priority(todos: list[Todo], index: int, level: str) -> list[Todo]:',
+        '    """A new list where the todo at `index` has priority `level`."""',
+        '    if level not in PRIORITIES:',
+        '        raise ValueError(f"unknown priority: {level}")',
+        '    if not 0 <= index < len(todos):',
+        '        raise IndexError(f"no todo at {index}")',
+        '    return [replace(t, priority=level) if i == index else t for i, t in enumerate(todos)]',
+      ),
+    ownTests: 'python -m unittest discover -s tests -t .',
+    checkShows: /Ran 2 tests[\s\S]*OK/,
+    rule: 'tests/test_t<NNN>_<slug>.py',
+    afterMerge: { command: ['.venv/bin/python', '-m', 'unittest', 'discover', '-s', 'tests', '-t', '.'], shows: /Ran 6 tests[\s\S]*OK/ },
+  },
+};
+
+/** The scripted model for one journey; `trace` fills in as it is asked. */
+export function journeyResponder(plan: JourneyPlan, trace: JourneyTrace): FakeResponder {
+  return (request) => {
+    const tools = toolsOffered(request);
+    const talk = readConversation(request.messages, [...tools]);
+    const role = roleOf(tools);
+    let reply: ScriptedReplyInput;
+    if (role === 'interview') {
+      trace.interviewPrompt ??= talk.system;
+      const looked = talk.steps.some((s) => s.name === 'read_file' && succeeded(s));
+      const answered = talk.steps.some((s) => s.name === 'ask_user' && succeeded(s));
+      reply = !looked
+        ? turn(call('read_file', { path: plan.source }), call('read_file', { path: 'AGENTS.md' }))
+        : !answered
+          ? turn(call('ask_user', { ...plan.question }))
+          : turn(
+              call('write_seed', {
+                prd_entries: [plan.task],
+                test_files: { [plan.testFile]: plan.test },
+                tldr: `- **T-001:** ${plan.task.title}`,
+                open_questions: [],
+                blockers: [],
+                scope_notes: `The user chose: ${plan.answer}.`,
+              }),
+            );
+    } else if (role === 'worker') {
+      const read = talk.steps.find((s) => s.name === 'read_file' && s.args.path === plan.source && succeeded(s));
+      const written = talk.steps.some((s) => s.name === 'write_file' && succeeded(s));
+      const ran = talk.steps.find((s) => s.name === 'bash' && s.result !== null);
+      if (ran) trace.ownTestsOutput = ran.result;
+      reply = !read
+        ? turn(call('read_file', { path: plan.source }))
+        : !written
+          ? turn(call('write_file', { path: plan.source, content: plan.change(read.result!) }))
+          : !ran
+            ? turn(call('bash', { command: plan.ownTests }))
+            : turn(call('submit_case', { summary: `${plan.task.title}: done.`, ac_coverage: plan.task.acceptance_criteria.map((c) => ({ criterion: c, addressed_by: plan.source, evidence: plan.testFile })) }));
+    } else if (role === 'evaluator') {
+      const failing = /^### .+ — FAIL$/m.test(talk.prompt);
+      reply = turn(
+        call('submit_verdict', failing
+          ? { verdict: 'reject', rejection_category: 'half_finished', concern: 'A check fails.', next_step: 'Make every check pass.', evidence: [plan.testFile] }
+          : { verdict: 'accept', concern: 'The checks pass and the change does what the task asks.', evidence: [plan.testFile] }),
+      );
+    } else {
+      reply = { content: '{"learning": null}', usage: usage(300, 8) };
+    }
+    return withCallIds(request, reply, 'journey');
+  };
+}
