@@ -74,7 +74,9 @@ try {
   console.log(`bench/demo-run: ${tasks.length} tasks, ${bench.callStarts.length} model calls, ${events.length} events`);
   console.log(`  wall time          ${(wall / 1000).toFixed(2)} s   (target ≤ 15 s)`);
   console.log(`  harness CPU        ${(harnessMs / 1000).toFixed(2)} s = ${((100 * harnessMs) / wall).toFixed(1)}% of wall   (target ≤ 10%)`);
-  console.log(`  checks (tests)     ${(checksMs / 1000).toFixed(2)} s;  worker bash ${(bashMs / 1000).toFixed(2)} s;  model calls ${(modelMs / 1000).toFixed(2)} s`);
+  console.log(
+    `  checks (tests)     ${(checksMs / 1000).toFixed(2)} s;  worker bash ${(bashMs / 1000).toFixed(2)} s;  model calls ${(modelMs / 1000).toFixed(2)} s`,
+  );
   console.log(`  the rest (git, process start-up, waiting) ${((wall - checksMs - bashMs - modelMs - harnessMs) / 1000).toFixed(2)} s`);
 } finally {
   await bench.cleanup();

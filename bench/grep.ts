@@ -46,7 +46,9 @@ try {
     clearInterval(ticker);
     times.sort((a, b) => a - b);
     const median = times[Math.floor(times.length / 2)]!;
-    console.log(`  /${pattern}/  median ${median.toFixed(0)} ms  (min ${times[0]!.toFixed(0)}, max ${times.at(-1)!.toFixed(0)})  longest event-loop stall ${stall.toFixed(0)} ms`);
+    console.log(
+      `  /${pattern}/  median ${median.toFixed(0)} ms  (min ${times[0]!.toFixed(0)}, max ${times.at(-1)!.toFixed(0)})  longest event-loop stall ${stall.toFixed(0)} ms`,
+    );
   }
 } finally {
   fs.rmSync(home, { recursive: true, force: true });

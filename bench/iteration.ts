@@ -20,9 +20,13 @@ const N = Number(values.iterations);
 const TOOL = values.tool === 'bash' ? 'bash' : 'read_file';
 
 const fake = await startFakeModel();
-const bench = await prepareBenchRun(fake.baseURL, [{ id: 'T-001', title: 'Double', tests: { 'tests/t001_double.test.js': nodeTest('double', 'double', '2', '4') } }]);
+const bench = await prepareBenchRun(fake.baseURL, [
+  { id: 'T-001', title: 'Double', tests: { 'tests/t001_double.test.js': nodeTest('double', 'double', '2', '4') } },
+]);
 try {
-  const reads = Array.from({ length: N }, () => (TOOL === 'bash' ? workerTurn(['bash', { command: 'true' }]) : workerTurn(['read_file', { path: 'package.json' }])));
+  const reads = Array.from({ length: N }, () =>
+    TOOL === 'bash' ? workerTurn(['bash', { command: 'true' }]) : workerTurn(['read_file', { path: 'package.json' }]),
+  );
   fake.load({
     models: {
       [WORKER]: [...reads, writeTurn('src/double.js', 'export function double(n) {\n  return n * 2;\n}\n'), caseTurn(), noLearning],
@@ -61,7 +65,9 @@ try {
   console.log(`  iteration            median ${median.toFixed(2)} ms   p99 ${percentile(iters, 99).toFixed(2)} ms   (target: median ≤ 5 ms)`);
   console.log(`  bare, same body      median ${sameMedian.toFixed(2)} ms   p99 ${percentile(same, 99).toFixed(2)} ms`);
   console.log(`  bare, tiny body      median ${tinyMedian.toFixed(2)} ms   p99 ${percentile(tiny, 99).toFixed(2)} ms`);
-  console.log(`  ratio                ${(median / sameMedian).toFixed(2)}× a bare round trip of the same body (target ≤ 3); ${(median / tinyMedian).toFixed(2)}× a tiny one`);
+  console.log(
+    `  ratio                ${(median / sameMedian).toFixed(2)}× a bare round trip of the same body (target ≤ 3); ${(median / tinyMedian).toFixed(2)}× a tiny one`,
+  );
 } finally {
   await bench.cleanup();
   await fake.close();

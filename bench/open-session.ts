@@ -26,8 +26,8 @@ const RUNS = Number(values.runs);
 /** Python edition, perf-anchor.md: (b) live viewer to all events painted, (a) static page to load + paint, (b) renderer RSS MB. */
 const ANCHOR: Record<number, { live: number; static: number; rss: number }> = {
   1000: { live: 0.9, static: 0.63, rss: 190 },
-  10_000: { live: 3.51, static: 3.07, rss: 482 },
-  100_000: { live: 43.4, static: 72.1, rss: 3070 },
+  10000: { live: 3.51, static: 3.07, rss: 482 },
+  100000: { live: 43.4, static: 72.1, rss: 3070 },
 };
 
 /** Renderer processes below the browser's pid: the largest one's RSS (MB). */
@@ -91,7 +91,10 @@ async function scrollUp(page: Page): Promise<{ longTasks: number; maxMs: number;
     await page.waitForTimeout(30);
   }
   await page.waitForTimeout(500);
-  const tasks = await page.evaluate((from) => (window as unknown as { __long: { start: number; duration: number }[] }).__long.filter((t) => t.start >= from), start);
+  const tasks = await page.evaluate(
+    (from) => (window as unknown as { __long: { start: number; duration: number }[] }).__long.filter((t) => t.start >= from),
+    start,
+  );
   const loadedAfter = Number(await page.getByTestId('event-stream-count').getAttribute('data-loaded'));
   return { longTasks: tasks.length, maxMs: Math.max(0, ...tasks.map((t) => Math.round(t.duration))), loadedBefore, loadedAfter };
 }
@@ -104,7 +107,9 @@ const sessions = SIZES.map((size, i) => {
   const started = performance.now();
   const s = writeRunSession(writer, size, { tasks: 6 + Math.min(i, 2), seed: i + 1, title: `bench ${size}` });
   const mb = fs.statSync(writer.file(s.id, 'events.jsonl')).size / 1e6;
-  console.log(`generated ${size.toLocaleString('en-US')} events (${mb.toFixed(1)} MB, ${s.tasks} tasks) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `generated ${size.toLocaleString('en-US')} events (${mb.toFixed(1)} MB, ${s.tasks} tasks) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
   return { ...s, size, mb };
 });
 writer.close();
@@ -112,13 +117,23 @@ writer.close();
 const tilth = await startTilth({ home });
 const server = await chromium.launchServer({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-dev-shm-usage',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+    '--disable-sync',
+  ],
 });
 const browser = await chromium.connect(server.wsEndpoint());
 const browserPid = server.process().pid!;
 
 console.log(`\nbench/open-session: Chromium ${browser.version()}, 1280×800, dashboard opened cold (fresh context), median of ${RUNS}\n`);
-console.log('events   log MB  to useful content (min–max)   JS heap MB  DOM nodes  renderer RSS MB  scrolling: long tasks (max ms), events loaded   Python viewer: all painted / RSS');
+console.log(
+  'events   log MB  to useful content (min–max)   JS heap MB  DOM nodes  renderer RSS MB  scrolling: long tasks (max ms), events loaded   Python viewer: all painted / RSS',
+);
 try {
   for (const s of sessions) {
     const useful: number[] = [];

@@ -1,7 +1,16 @@
 /** `npm run bench`: every benchmark in turn. Figures only; nothing here passes or fails. */
 import { execFileSync } from 'node:child_process';
 
-for (const bench of ['bench/startup.ts', 'bench/stream.ts', 'bench/open-session.ts', 'bench/stream-dashboard.ts', 'bench/iteration.ts', 'bench/demo-run.ts', 'bench/grep.ts', 'bench/provision.ts']) {
+for (const bench of [
+  'bench/startup.ts',
+  'bench/stream.ts',
+  'bench/open-session.ts',
+  'bench/stream-dashboard.ts',
+  'bench/iteration.ts',
+  'bench/demo-run.ts',
+  'bench/grep.ts',
+  'bench/provision.ts',
+]) {
   execFileSync(process.execPath, ['--import', 'tsx', bench], { stdio: 'inherit' });
   console.log('');
 }

@@ -13,11 +13,14 @@ import type { EventInput } from '../shared/events.ts';
 import type { PrdEntry } from '../shared/files.ts';
 import { addToSummary, emptySummary } from '../shared/summary.ts';
 import { writeJsonAtomic } from '../server/store/atomic.ts';
-import { FILES, SessionStore } from '../server/store/session-store.ts';
+import { FILES, type SessionStore } from '../server/store/session-store.ts';
 import { saveSummary } from '../server/store/summary-file.ts';
 import { prng } from '../server/testing/prng.ts';
 
-const WORDS = 'the parser reads each line and keeps a running total so the report can show what changed since the last run without scanning the whole file again when a test fails we print the diff and stop early'.split(' ');
+const WORDS =
+  'the parser reads each line and keeps a running total so the report can show what changed since the last run without scanning the whole file again when a test fails we print the diff and stop early'.split(
+    ' ',
+  );
 const CODE = [
   'export function parse(line) {',
   '  const [key, value] = line.split("=");',
@@ -104,7 +107,15 @@ export function* runEvents(shape: RunShape, out: RunPlan = { plan: [], costUsd: 
   emit({ type: 'status_changed', data: { from: 'prepared', to: 'running' } });
   emit({
     type: 'session_start',
-    data: { source: '/bench/repo', phase: 'run', worktree: shape.worktree, branch: shape.branch, caps, models: { worker: 'bench/worker-model', evaluator: 'bench/evaluator-model' }, sandbox: { available: true, network: false, detail: 'bubblewrap' } },
+    data: {
+      source: '/bench/repo',
+      phase: 'run',
+      worktree: shape.worktree,
+      branch: shape.branch,
+      caps,
+      models: { worker: 'bench/worker-model', evaluator: 'bench/evaluator-model' },
+      sandbox: { available: true, network: false, detail: 'bubblewrap' },
+    },
   });
   const closing = 2; // stop + status_changed
   for (let n = 1; n <= shape.tasks; n++) {
@@ -128,7 +139,11 @@ export function* runEvents(shape: RunShape, out: RunPlan = { plan: [], costUsd: 
           type: 'model_call',
           data: {
             ...base(iter),
-            ...(role === 'worker' ? { role: 'worker' as const } : role === 'evaluator' ? { role: 'evaluator' as const, phase: 'evaluator' as const } : { phase: 'self_improve' as const }),
+            ...(role === 'worker'
+              ? { role: 'worker' as const }
+              : role === 'evaluator'
+                ? { role: 'evaluator' as const, phase: 'evaluator' as const }
+                : { phase: 'self_improve' as const }),
             model: role === 'evaluator' ? 'bench/evaluator-model' : 'bench/worker-model',
             prompt_tokens: promptTokens,
             eval_tokens: evalTokens,
@@ -164,17 +179,36 @@ export function* runEvents(shape: RunShape, out: RunPlan = { plan: [], costUsd: 
       emit({ type: 'tool_call', data: { ...base(iter), tool: name, args } });
       if (rnd() < 0.01) {
         emit({ type: 'hook_run', data: { ...base(iter), tool: 'bash', hook: 'pre_tool', outcome: 'block', reason: 'git reset --hard is not allowed' } });
-        emit({ type: 'pre_tool_block', data: { ...base(iter), tool: 'bash', result_preview: 'Blocked: git reset --hard would throw away work.', result_chars: 48 } });
+        emit({
+          type: 'pre_tool_block',
+          data: { ...base(iter), tool: 'bash', result_preview: 'Blocked: git reset --hard would throw away work.', result_chars: 48 },
+        });
         return;
       }
       emit({ type: 'hook_run', data: { ...base(iter), tool: name, hook: 'pre_tool', outcome: 'allow' } });
       const chars = between(40, 6000);
-      emit({ type: 'tool_result', data: { ...base(iter), tool: name, result_preview: code(Math.min(500, chars)), result_chars: chars, duration_ms: between(5, 3000) } }, between(0, 6000));
+      emit(
+        {
+          type: 'tool_result',
+          data: { ...base(iter), tool: name, result_preview: code(Math.min(500, chars)), result_chars: chars, duration_ms: between(5, 3000) },
+        },
+        between(0, 6000),
+      );
     };
     const caseCycle = (verdict: 'accept' | 'reject') => {
       iter++;
       modelCall('worker');
-      emit({ type: 'tool_call', data: { ...base(iter), tool: 'submit_case', args: { summary: prose(160), ac_coverage: plan.at(-1)!.acceptance_criteria.map((c) => ({ criterion: c, addressed_by: `src/${pick(WORDS)}.js`, evidence: prose(60) })) } } });
+      emit({
+        type: 'tool_call',
+        data: {
+          ...base(iter),
+          tool: 'submit_case',
+          args: {
+            summary: prose(160),
+            ac_coverage: plan.at(-1)!.acceptance_criteria.map((c) => ({ criterion: c, addressed_by: `src/${pick(WORDS)}.js`, evidence: prose(60) })),
+          },
+        },
+      });
       const passed = verdict === 'accept' || rnd() < 0.6;
       emit({
         type: 'validator_run',
@@ -182,7 +216,13 @@ export function* runEvents(shape: RunShape, out: RunPlan = { plan: [], costUsd: 
           ...base(iter),
           passed,
           results: [
-            { name: `tests/t${taskId.slice(2)}_feature.test.js`, passed, exit_code: passed ? 0 : 1, duration_ms: between(200, 4000), output: `${code(between(200, 1500))}\n# pass ${passed ? 3 : 2}\n# fail ${passed ? 0 : 1}\n` },
+            {
+              name: `tests/t${taskId.slice(2)}_feature.test.js`,
+              passed,
+              exit_code: passed ? 0 : 1,
+              duration_ms: between(200, 4000),
+              output: `${code(between(200, 1500))}\n# pass ${passed ? 3 : 2}\n# fail ${passed ? 0 : 1}\n`,
+            },
           ],
         },
       });
@@ -208,7 +248,17 @@ export function* runEvents(shape: RunShape, out: RunPlan = { plan: [], costUsd: 
     };
 
     emit({ type: 'context_reset', data: { task_id: taskId, trace_id: trace, span_id: span() } });
-    emit({ type: 'memory_load', data: { task_id: taskId, trace_id: trace, span_id: span(), trigger: 'task_start', channels: { progress: 12, plan: 900, ledger: 0, notes: 0 }, user_prompt_chars: prompt * 4 } });
+    emit({
+      type: 'memory_load',
+      data: {
+        task_id: taskId,
+        trace_id: trace,
+        span_id: span(),
+        trigger: 'task_start',
+        channels: { progress: 12, plan: 900, ledger: 0, notes: 0 },
+        user_prompt_chars: prompt * 4,
+      },
+    });
     emit({ type: 'prompt_assembled', data: { ...base(0), role: 'worker', content: prose(prompt), chars: prompt, truncated: false } });
     // The accept at the end takes 7 (cycle) + 5 (done, commit, learnings) events.
     const ACCEPT_TAIL = 12;
@@ -250,8 +300,19 @@ export function* runEvents(shape: RunShape, out: RunPlan = { plan: [], costUsd: 
 export const BENCH_CAPS = { max_iterations_per_task: 32, max_wall_clock_minutes: 0, max_tokens: 0, max_dollars: 0, max_evaluator_calls_per_task: 0 };
 
 /** Writes a finished (`all_done`) session of exactly `total` events into `store`, with its summary. */
-export function writeRunSession(store: SessionStore, total: number, options: { tasks: number; seed: number; title?: string; contextWindow?: number }): GeneratedSession {
-  const checkpoint = store.create({ source: '/bench/repo', brief: 'bench', title: options.title ?? `bench ${total}`, baseBranch: 'main', baseSha: 'b'.repeat(40), status: 'running' });
+export function writeRunSession(
+  store: SessionStore,
+  total: number,
+  options: { tasks: number; seed: number; title?: string; contextWindow?: number },
+): GeneratedSession {
+  const checkpoint = store.create({
+    source: '/bench/repo',
+    brief: 'bench',
+    title: options.title ?? `bench ${total}`,
+    baseBranch: 'main',
+    baseSha: 'b'.repeat(40),
+    status: 'running',
+  });
   const id = checkpoint.session_id;
   const log = store.log(id);
   const summary = emptySummary(id);
@@ -260,7 +321,15 @@ export function writeRunSession(store: SessionStore, total: number, options: { t
   // A new log's first append writes `log_opened` at seq 1 first.
   const firstSeq = log.lastSeq === 0 ? 2 : log.lastSeq + 1;
   let count = log.lastSeq;
-  const shape: RunShape = { total, tasks: options.tasks, seed: options.seed, firstSeq, worktree: checkpoint.worktree, branch: checkpoint.branch, ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }) };
+  const shape: RunShape = {
+    total,
+    tasks: options.tasks,
+    seed: options.seed,
+    firstSeq,
+    worktree: checkpoint.worktree,
+    branch: checkpoint.branch,
+    ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }),
+  };
   for (const { input, advanceMs } of runEvents(shape, out)) {
     clock += advanceMs;
     const event = log.append(input, new Date(clock));

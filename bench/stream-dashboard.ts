@@ -76,7 +76,9 @@ try {
     const deadline = Date.now() + 30_000;
     while (!(await page.evaluate(`window.__painted.some(([seq]) => seq >= ${lastSeq})`))) {
       if (Date.now() > deadline) {
-        const state = await page.evaluate(`(() => { const el = document.querySelector('[data-testid="event-scroll"]'); const c = document.querySelector('[data-testid="event-stream-count"]'); return { top: el.scrollTop, height: el.scrollHeight, client: el.clientHeight, following: el.dataset.following, lastSeq: c.dataset.lastSeq, cards: [...el.querySelectorAll('[data-testid="event-card"]')].map((x) => x.dataset.seq).join(',') }; })()`);
+        const state = await page.evaluate(
+          `(() => { const el = document.querySelector('[data-testid="event-scroll"]'); const c = document.querySelector('[data-testid="event-stream-count"]'); return { top: el.scrollTop, height: el.scrollHeight, client: el.clientHeight, following: el.dataset.following, lastSeq: c.dataset.lastSeq, cards: [...el.querySelectorAll('[data-testid="event-card"]')].map((x) => x.dataset.seq).join(',') }; })()`,
+        );
         throw new Error(`the dashboard never showed seq ${lastSeq}: ${JSON.stringify(state)}`);
       }
       await new Promise((r) => setTimeout(r, 50));

@@ -26,7 +26,14 @@ t.setPort(port);
 const created = t.store.create({ source: '/bench', brief: 'bench', title: 'stream bench', baseBranch: 'main', baseSha: 'x', status: 'running' });
 const sessionId = created.session_id;
 const realistic = values.web
-  ? runEvents({ total: 10_000_000, tasks: 500, seed: 5, firstSeq: t.store.log(sessionId).lastSeq === 0 ? 2 : t.store.log(sessionId).lastSeq + 1, worktree: created.worktree, branch: created.branch })
+  ? runEvents({
+      total: 10_000_000,
+      tasks: 500,
+      seed: 5,
+      firstSeq: t.store.log(sessionId).lastSeq === 0 ? 2 : t.store.log(sessionId).lastSeq + 1,
+      worktree: created.worktree,
+      branch: created.branch,
+    })
   : null;
 const next = (n: number): EventInput =>
   realistic?.next().value?.input ?? { type: 'tool_result', data: { tool: 'bash', result_preview: `line ${n} `.repeat(8), result_chars: 120 } };

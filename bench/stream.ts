@@ -31,25 +31,27 @@ interface Sub {
 }
 
 const subs: Sub[] = await Promise.all(
-  Array.from({ length: SUBSCRIBERS }, () =>
-    new Promise<Sub>((resolve) => {
-      const ws = new WebSocket(`ws://127.0.0.1:${port}/api/stream`, { headers: { authorization: `Bearer ${token}` } });
-      const sub: Sub = { lastSeq: 0, received: 0, duplicates: 0, gaps: 0, latencies: [], ws };
-      ws.on('message', (data) => {
-        const frame = JSON.parse(String(data)) as { type: string; event?: { seq: number; ts: string } };
-        if (frame.type === 'caught-up') resolve(sub);
-        if (frame.type !== 'event' || !frame.event) return;
-        const { seq, ts } = frame.event;
-        if (seq <= sub.lastSeq) sub.duplicates++;
-        else {
-          if (seq !== sub.lastSeq + 1) sub.gaps++;
-          sub.lastSeq = seq;
-          sub.received++;
-          sub.latencies.push(Date.now() - Date.parse(ts));
-        }
-      });
-      ws.on('open', () => ws.send(JSON.stringify({ type: 'subscribe', sessionId, afterSeq: 0 })));
-    }),
+  Array.from(
+    { length: SUBSCRIBERS },
+    () =>
+      new Promise<Sub>((resolve) => {
+        const ws = new WebSocket(`ws://127.0.0.1:${port}/api/stream`, { headers: { authorization: `Bearer ${token}` } });
+        const sub: Sub = { lastSeq: 0, received: 0, duplicates: 0, gaps: 0, latencies: [], ws };
+        ws.on('message', (data) => {
+          const frame = JSON.parse(String(data)) as { type: string; event?: { seq: number; ts: string } };
+          if (frame.type === 'caught-up') resolve(sub);
+          if (frame.type !== 'event' || !frame.event) return;
+          const { seq, ts } = frame.event;
+          if (seq <= sub.lastSeq) sub.duplicates++;
+          else {
+            if (seq !== sub.lastSeq + 1) sub.gaps++;
+            sub.lastSeq = seq;
+            sub.received++;
+            sub.latencies.push(Date.now() - Date.parse(ts));
+          }
+        });
+        ws.on('open', () => ws.send(JSON.stringify({ type: 'subscribe', sessionId, afterSeq: 0 })));
+      }),
   ),
 );
 

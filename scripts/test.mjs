@@ -25,8 +25,8 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!fs.existsSync(CHROMIUM)) {
   stopBeforeTests(
     `Chromium is missing (looked for ${CHROMIUM}); the browser tests need it.\n` +
-      'Install Debian\'s build:  apt-get update && apt-get install -y chromium\n' +
-      '(or point CHROMIUM_PATH at another Chromium binary). Playwright\'s own browser download does not work here.',
+      "Install Debian's build:  apt-get update && apt-get install -y chromium\n" +
+      "(or point CHROMIUM_PATH at another Chromium binary). Playwright's own browser download does not work here.",
   );
 }
 
@@ -57,6 +57,12 @@ let broken = false;
 if (run('typecheck', bin('tsc'), ['--noEmit']) !== 0) {
   broken = true;
   failed += 1; // a type error is a failed check even though no test counted it
+}
+
+// Formatting and lint (biome.jsonc): `npm run format` fixes the formatting.
+if (run('format and lint', bin('biome'), ['ci', '--colors=off', '.']) !== 0) {
+  broken = true;
+  failed += 1;
 }
 
 const vitestJson = path.join(reports, 'vitest.json');

@@ -33,7 +33,14 @@ describe('access control', () => {
     const routes = t.app.printRoutes({ commonPrefix: false });
     expect(routes).toContain('/api/sessions');
     const paths = ['/api/health', '/api/config', '/api/sessions', `/api/sessions/${id}/events`, '/api/stream', '/api/nope'];
-    const spellings = (p: string) => [p, p.replace('/api', '/%61pi'), p.replace('/api', '/ap%69'), p.replace('/api', '//api'), p.replace('/api', '/API'), `${p}?x=1`];
+    const spellings = (p: string) => [
+      p,
+      p.replace('/api', '/%61pi'),
+      p.replace('/api', '/ap%69'),
+      p.replace('/api', '//api'),
+      p.replace('/api', '/API'),
+      `${p}?x=1`,
+    ];
     for (const path of paths) {
       for (const url of spellings(path)) {
         const res = await t.app.inject({ url });
@@ -114,13 +121,23 @@ describe('errors', () => {
   });
 
   it('answers malformed JSON with invalid_json', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth', headers: { origin: 'http://localhost', 'content-type': 'application/json' }, payload: '{oops' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth',
+      headers: { origin: 'http://localhost', 'content-type': 'application/json' },
+      payload: '{oops',
+    });
     expect(res.statusCode).toBe(400);
     expect(errorCode(res.body)).toBe('invalid_json');
   });
 
   it('answers an oversized body with body_too_large', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth', headers: { origin: 'http://localhost', 'content-type': 'application/json' }, payload: JSON.stringify({ token: 'x'.repeat(1_100_000) }) });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth',
+      headers: { origin: 'http://localhost', 'content-type': 'application/json' },
+      payload: JSON.stringify({ token: 'x'.repeat(1_100_000) }),
+    });
     expect(res.statusCode).toBe(413);
     expect(errorCode(res.body)).toBe('body_too_large');
   });

@@ -162,5 +162,8 @@ function decodedPath(url: string): string | null {
 function sendError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const { status, error: body } = toErrorReply(error);
   if (status >= 500) request.log.error({ err: error }, 'request failed');
-  return reply.status(status).type('application/json').send({ error: body } satisfies ErrorBody);
+  return reply
+    .status(status)
+    .type('application/json')
+    .send({ error: body } satisfies ErrorBody);
 }

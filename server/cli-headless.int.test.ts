@@ -42,7 +42,15 @@ function start(args: string[], env: Record<string, string> = {}): { child: Retur
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, TILTH_HOME: home, TILTH_BASE_URL: fake.baseURL, TILTH_API_KEY: 'k', TILTH_WORKER_MODEL: WORKER, TILTH_EVALUATOR_MODEL: EVAL, ...env },
+    env: {
+      ...process.env,
+      TILTH_HOME: home,
+      TILTH_BASE_URL: fake.baseURL,
+      TILTH_API_KEY: 'k',
+      TILTH_WORKER_MODEL: WORKER,
+      TILTH_EVALUATOR_MODEL: EVAL,
+      ...env,
+    },
   });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
@@ -63,7 +71,9 @@ const impl = (name: string, body: string) => writeTurn(`src/${name}.js`, `export
 
 async function prepared(): Promise<{ id: string; store: SessionStore }> {
   const store = new SessionStore(path.join(home, 'sessions'));
-  const id = await makePreparedSession(store, repo.dir, 'node', [{ id: 'T-001', title: 'Double', tests: { 'tests/t001_double.test.js': nodeTest('double', 'double', '2', '4') } }]);
+  const id = await makePreparedSession(store, repo.dir, 'node', [
+    { id: 'T-001', title: 'Double', tests: { 'tests/t001_double.test.js': nodeTest('double', 'double', '2', '4') } },
+  ]);
   return { id, store };
 }
 
@@ -125,9 +135,15 @@ describe('tilth run / resume / info / reset', { timeout: 60_000 }, () => {
     const { id, store } = await prepared();
     store.close();
     fake.load({ models: { [WORKER]: [{ fault: 'hang' }] } });
-    const server = await startTilth({ home, env: { TILTH_BASE_URL: fake.baseURL, TILTH_API_KEY: 'k', TILTH_WORKER_MODEL: WORKER, TILTH_EVALUATOR_MODEL: EVAL } });
+    const server = await startTilth({
+      home,
+      env: { TILTH_BASE_URL: fake.baseURL, TILTH_API_KEY: 'k', TILTH_WORKER_MODEL: WORKER, TILTH_EVALUATOR_MODEL: EVAL },
+    });
     try {
-      const res = await fetch(`${server.origin}/api/sessions/${id}/run`, { method: 'POST', headers: { authorization: `Bearer ${server.token}`, origin: server.origin } });
+      const res = await fetch(`${server.origin}/api/sessions/${id}/run`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${server.token}`, origin: server.origin },
+      });
       expect(res.status).toBe(202);
       for (let i = 0; i < 200 && fake.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
       const refused = await tilth(['resume', id]);

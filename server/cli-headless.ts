@@ -77,7 +77,9 @@ export function info(config: Config, positionals: string[], out: (s: string) => 
     for (const s of items) {
       const cp = s.problem ? null : store.readCheckpoint(s.id);
       const stale = cp && !fs.existsSync(cp.worktree) && s.status !== 'archived' ? ' (worktree missing)' : '';
-      out(`${s.id}  ${s.status.padEnd(12)} ${`${s.tasks.done}/${s.tasks.total}`.padStart(5)} tasks  ${money(s.cost_usd).padStart(7)}  ${s.title || s.brief.split('\n')[0] || ''}`);
+      out(
+        `${s.id}  ${s.status.padEnd(12)} ${`${s.tasks.done}/${s.tasks.total}`.padStart(5)} tasks  ${money(s.cost_usd).padStart(7)}  ${s.title || s.brief.split('\n')[0] || ''}`,
+      );
       if (cp) out(`    ${cp.worktree}${stale}`);
       if (s.problem) out(`    problem: ${s.problem}`);
     }
@@ -88,13 +90,19 @@ export function info(config: Config, positionals: string[], out: (s: string) => 
   const prd = readJsonFile(store.file(id, FILES.prd), PrdSchema) ?? [];
   const worktreeOk = fs.existsSync(cp.worktree);
   out(`session   ${id}`);
-  out(`status    ${cp.status}${cp.last_stop ? ` (last stop: ${cp.last_stop})` : ''}${lockedElsewhere(store.dir(id)) ? ' — being run by another process now' : ''}`);
+  out(
+    `status    ${cp.status}${cp.last_stop ? ` (last stop: ${cp.last_stop})` : ''}${lockedElsewhere(store.dir(id)) ? ' — being run by another process now' : ''}`,
+  );
   if (cp.last_error) out(`          ${cp.last_error}`);
   out(`title     ${cp.title || cp.brief.split('\n')[0]}`);
   out(`source    ${cp.source}`);
   out(`branch    ${cp.branch} (from ${cp.base_branch ?? 'a detached HEAD'} at ${cp.base_sha?.slice(0, 12) ?? '?'})`);
-  out(`worktree  ${cp.worktree}${worktreeOk ? '' : cp.status === 'archived' ? ' (removed: archived)' : ' (STALE: missing; a run re-creates it from the branch)'}`);
-  out(`spend     ${money(cp.usage.cost_usd)} run, ${cp.usage.total_tokens} tokens, ${cp.usage.calls} model calls; interview ${money(cp.interview_usage.cost_usd)}`);
+  out(
+    `worktree  ${cp.worktree}${worktreeOk ? '' : cp.status === 'archived' ? ' (removed: archived)' : ' (STALE: missing; a run re-creates it from the branch)'}`,
+  );
+  out(
+    `spend     ${money(cp.usage.cost_usd)} run, ${cp.usage.total_tokens} tokens, ${cp.usage.calls} model calls; interview ${money(cp.interview_usage.cost_usd)}`,
+  );
   if (prd.length > 0) {
     out('tasks');
     for (const t of prd) out(`  ${t.id}  ${t.status.padEnd(11)} ${t.title}`);
@@ -113,7 +121,14 @@ export function progressLine(e: TilthEvent): string | null {
     case 'pre_tool_block':
       return `  ${e.data.task_id} blocked ${e.data.tool}: ${e.data.result_preview.split('\n')[0]}`;
     case 'validator_run':
-      return `  ${e.data.task_id} checks ${e.data.passed ? 'passed' : `FAILED (${e.data.results.filter((r) => !r.passed).map((r) => r.name).join(', ')})`}`;
+      return `  ${e.data.task_id} checks ${
+        e.data.passed
+          ? 'passed'
+          : `FAILED (${e.data.results
+              .filter((r) => !r.passed)
+              .map((r) => r.name)
+              .join(', ')})`
+      }`;
     case 'evaluator_verdict':
       return `  ${e.data.task_id} evaluator: ${e.data.verdict}${e.data.rejection_category ? ` · ${e.data.rejection_category}` : ''} — ${e.data.concern}`;
     case 'task_done':
@@ -138,17 +153,24 @@ export async function runVerb(verb: 'run' | 'resume', config: Config, positional
   const id = sessionArg(verb, positionals, store);
   const { status } = store.readCheckpoint(id);
   if (verb === 'run' && status !== 'prepared') {
-    throw new CliExit(1, status === 'stopped' ? `Session ${id} is stopped; continue it with tilth resume ${id}.` : `Only a prepared session can run; ${id} is ${status}.`);
+    throw new CliExit(
+      1,
+      status === 'stopped' ? `Session ${id} is stopped; continue it with tilth resume ${id}.` : `Only a prepared session can run; ${id} is ${status}.`,
+    );
   }
   if (verb === 'resume' && status !== 'stopped') {
-    throw new CliExit(1, status === 'prepared' ? `Session ${id} has not run yet; start it with tilth run ${id}.` : `Only a stopped session can be resumed; ${id} is ${status}.`);
+    throw new CliExit(
+      1,
+      status === 'prepared' ? `Session ${id} has not run yet; start it with tilth run ${id}.` : `Only a stopped session can be resumed; ${id} is ${status}.`,
+    );
   }
   try {
     assertNotLockedElsewhere(store.dir(id));
   } catch (err) {
     throw new CliExit(1, (err as Error).message);
   }
-  if (!config.roles.worker) throw new CliExit(2, 'No model provider is configured: set TILTH_BASE_URL, TILTH_API_KEY and TILTH_WORKER_MODEL (tilth config shows the values).');
+  if (!config.roles.worker)
+    throw new CliExit(2, 'No model provider is configured: set TILTH_BASE_URL, TILTH_API_KEY and TILTH_WORKER_MODEL (tilth config shows the values).');
   setSandboxMode(config.values.TILTH_SANDBOX.value ?? 'auto');
   const sandbox = detectSandbox();
   out(`shell sandbox: ${sandbox.available ? 'on' : `off — ${sandbox.detail}`}`);
@@ -170,9 +192,7 @@ export async function runVerb(verb: 'run' | 'resume', config: Config, positional
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    jobs.start('run', id, (ctx) =>
-      runLocked(ctx, { llm, caps: config.caps, contextFiles: config.contextFiles }, 'cli'),
-    );
+    jobs.start('run', id, (ctx) => runLocked(ctx, { llm, caps: config.caps, contextFiles: config.contextFiles }, 'cli'));
     while (jobs.forSession(id)) await new Promise((r) => setTimeout(r, 50));
   } finally {
     process.off('SIGINT', onSignal);
@@ -182,7 +202,9 @@ export async function runVerb(verb: 'run' | 'resume', config: Config, positional
   const cp = store.readCheckpoint(id);
   const prd = readJsonFile(store.file(id, FILES.prd), PrdSchema) ?? [];
   out('');
-  out(`${cp.status}${cp.last_stop && cp.status !== 'all_done' ? ` (${cp.last_stop})` : ''}: ${prd.filter((t) => t.status === 'done').length} of ${prd.length} tasks done, ${money(cp.usage.cost_usd)}, ${cp.usage.total_tokens} tokens`);
+  out(
+    `${cp.status}${cp.last_stop && cp.status !== 'all_done' ? ` (${cp.last_stop})` : ''}: ${prd.filter((t) => t.status === 'done').length} of ${prd.length} tasks done, ${money(cp.usage.cost_usd)}, ${cp.usage.total_tokens} tokens`,
+  );
   if (cp.last_error && cp.status !== 'all_done') out(cp.last_error);
   store.close();
   if (cp.status === 'all_done') return 0;
@@ -202,7 +224,9 @@ export async function reset(config: Config, positionals: string[], yes: boolean,
   if (!yes) {
     if (!process.stdin.isTTY) throw new CliExit(2, `Refusing to discard ${id} without confirmation; pass --yes.`);
     const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
-    const answer = await rl.question(`Discard session ${id} (${cp.status}): remove ${cp.worktree}, the branch ${cp.branch} and the session folder? Type the id to confirm: `);
+    const answer = await rl.question(
+      `Discard session ${id} (${cp.status}): remove ${cp.worktree}, the branch ${cp.branch} and the session folder? Type the id to confirm: `,
+    );
     rl.close();
     if (answer.trim() !== id) throw new CliExit(1, 'Not confirmed; nothing was removed.');
   }
@@ -222,4 +246,3 @@ export function parseVerbArgs(args: string[], withYes = false): { positionals: s
   });
   return { positionals, help: values.help === true, yes: (values as { yes?: boolean }).yes === true };
 }
-

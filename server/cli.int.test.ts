@@ -81,7 +81,10 @@ describe('tilth serve', () => {
     const outside = home();
     // The temp folder must not count as inside some repository further up.
     const env = { GIT_CEILING_DIRECTORIES: path.dirname(outside) };
-    for (const [cwd, expected] of [[path.join(repo, 'src'), fs.realpathSync(repo)], [outside, null]] as const) {
+    for (const [cwd, expected] of [
+      [path.join(repo, 'src'), fs.realpathSync(repo)],
+      [outside, null],
+    ] as const) {
       const server = await startTilth({ home: home(), cwd, env });
       try {
         const { body } = await server.api('GET', '/api/config');
@@ -117,7 +120,12 @@ describe('tilth serve', () => {
   });
 
   it('prints the resolved configuration with sources, a key only as "set"', () => {
-    const result = runOnce(['config'], { TILTH_HOME: home(), TILTH_API_KEY: 'sk-very-secret-value-42', TILTH_BASE_URL: 'http://127.0.0.1:1/v1', TILTH_WORKER_MODEL: 'm' });
+    const result = runOnce(['config'], {
+      TILTH_HOME: home(),
+      TILTH_API_KEY: 'sk-very-secret-value-42',
+      TILTH_BASE_URL: 'http://127.0.0.1:1/v1',
+      TILTH_WORKER_MODEL: 'm',
+    });
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/TILTH_API_KEY\s+set\s+env/);
     expect(result.stdout).not.toContain('sk-very');
@@ -126,7 +134,16 @@ describe('tilth serve', () => {
 
   it('prints what the settings page saved to config.json, and says when the environment overrides it', () => {
     const dir = home();
-    fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ TILTH_MAX_DOLLARS: '3', TILTH_WORKER_MODEL: 'from-file', TILTH_BASE_URL: 'http://127.0.0.1:1/v1', TILTH_API_KEY: 'sk-saved-in-the-file-1' }), { mode: 0o600 });
+    fs.writeFileSync(
+      path.join(dir, 'config.json'),
+      JSON.stringify({
+        TILTH_MAX_DOLLARS: '3',
+        TILTH_WORKER_MODEL: 'from-file',
+        TILTH_BASE_URL: 'http://127.0.0.1:1/v1',
+        TILTH_API_KEY: 'sk-saved-in-the-file-1',
+      }),
+      { mode: 0o600 },
+    );
     const result = runOnce(['config'], { TILTH_HOME: dir, TILTH_WORKER_MODEL: 'from-env' });
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/TILTH_MAX_DOLLARS\s+3\s+file/);

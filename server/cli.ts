@@ -66,7 +66,9 @@ async function serve(args: string[]): Promise<void> {
   for (const warning of config.warnings) consoleLogger.warn(warning);
   if (!isLoopback(config.host)) {
     if (config.values.TILTH_HOST.source !== 'flag') {
-      throw new ConfigError([`TILTH_HOST is "${config.host}", which is not loopback; pass --host ${config.host} explicitly to expose Tilth beyond this machine`]);
+      throw new ConfigError([
+        `TILTH_HOST is "${config.host}", which is not loopback; pass --host ${config.host} explicitly to expose Tilth beyond this machine`,
+      ]);
     }
     consoleLogger.warn(`Tilth is listening on ${config.host}: anyone who can reach it and has the link can drive agents on your repos.`);
   }

@@ -40,7 +40,10 @@ describe('loadConfig', () => {
 
   it('takes each value from the first source that has it: flag, env, .env, file, default', () => {
     fs.writeFileSync(path.join(home, '.env'), 'TILTH_MAX_DOLLARS=3\nTILTH_MAX_TOKENS=500\nTILTH_PORT=5000\n');
-    fs.writeFileSync(path.join(home, 'config.json'), JSON.stringify({ TILTH_MAX_DOLLARS: 1, TILTH_MAX_TOKENS: 100, TILTH_PORT: 6000, TILTH_MAX_ITERATIONS_PER_TASK: 7 }));
+    fs.writeFileSync(
+      path.join(home, 'config.json'),
+      JSON.stringify({ TILTH_MAX_DOLLARS: 1, TILTH_MAX_TOKENS: 100, TILTH_PORT: 6000, TILTH_MAX_ITERATIONS_PER_TASK: 7 }),
+    );
     const config = loadConfig({ env: { TILTH_MAX_TOKENS: '900', TILTH_PORT: '7000' }, flags: { TILTH_PORT: '8000' }, home });
     expect(config.values.TILTH_PORT).toEqual({ value: 8000, source: 'flag' });
     expect(config.values.TILTH_MAX_TOKENS).toEqual({ value: 900, source: 'env' });
@@ -75,9 +78,7 @@ describe('loadConfig', () => {
 
   it('lists every bad value at once, naming the variable and its source', () => {
     fs.writeFileSync(path.join(home, 'config.json'), JSON.stringify({ TILTH_NOPE: 1 }));
-    const err = errorOf(() =>
-      loadConfig({ env: { TILTH_MAX_TOKENS: 'lots', TILTH_BASE_URL: 'ftp://x', TILTH_PORT: '70000', TILTH_MAX_DOLLARS: '-1' }, home }),
-    );
+    const err = errorOf(() => loadConfig({ env: { TILTH_MAX_TOKENS: 'lots', TILTH_BASE_URL: 'ftp://x', TILTH_PORT: '70000', TILTH_MAX_DOLLARS: '-1' }, home }));
     const text = err.problems.join('\n');
     expect(err.problems.length).toBeGreaterThanOrEqual(5);
     expect(text).toMatch(/TILTH_MAX_TOKENS \(from environment\) must be a whole number, got "lots"/);
@@ -109,12 +110,17 @@ describe('loadConfig', () => {
 
   it('warns when a role on another endpoint borrows the worker key', () => {
     const config = loadConfig({ env: { ...worker, TILTH_EVALUATOR_BASE_URL: 'http://127.0.0.1:10/v1' }, home });
-    expect(config.warnings).toEqual([expect.stringMatching(/TILTH_EVALUATOR_BASE_URL points the evaluator at another endpoint but it borrows the worker's key/)]);
+    expect(config.warnings).toEqual([
+      expect.stringMatching(/TILTH_EVALUATOR_BASE_URL points the evaluator at another endpoint but it borrows the worker's key/),
+    ]);
     expect(loadConfig({ env: worker, home }).warnings).toEqual([]);
   });
 
-  it('takes a context window and a price per role, the evaluator and interviewer borrowing the worker\'s while they run its model', () => {
-    const config = loadConfig({ env: { ...worker, TILTH_WORKER_CONTEXT_WINDOW: '131_072', TILTH_WORKER_PRICE_IN: '0.27', TILTH_WORKER_PRICE_OUT: '1.1' }, home });
+  it("takes a context window and a price per role, the evaluator and interviewer borrowing the worker's while they run its model", () => {
+    const config = loadConfig({
+      env: { ...worker, TILTH_WORKER_CONTEXT_WINDOW: '131_072', TILTH_WORKER_PRICE_IN: '0.27', TILTH_WORKER_PRICE_OUT: '1.1' },
+      home,
+    });
     const price = { input_per_million: 0.27, output_per_million: 1.1 };
     expect(config.contextWindows).toEqual({ worker: 131_072, evaluator: 131_072, prep: 131_072 });
     expect(config.prices).toEqual({ worker: price, evaluator: price, prep: price });
@@ -139,12 +145,21 @@ describe('loadConfig', () => {
       home,
     });
     expect(config.contextWindows).toEqual({ worker: 65_536, evaluator: null, prep: 32_000 });
-    expect(config.prices).toEqual({ worker: { input_per_million: 3, output_per_million: 15 }, evaluator: null, prep: { input_per_million: 0, output_per_million: 0 } });
-    expect(config.warnings).toEqual([expect.stringMatching(/the evaluator runs its own model \(judge\) but has no price: set TILTH_EVALUATOR_PRICE_IN and TILTH_EVALUATOR_PRICE_OUT/)]);
+    expect(config.prices).toEqual({
+      worker: { input_per_million: 3, output_per_million: 15 },
+      evaluator: null,
+      prep: { input_per_million: 0, output_per_million: 0 },
+    });
+    expect(config.warnings).toEqual([
+      expect.stringMatching(/the evaluator runs its own model \(judge\) but has no price: set TILTH_EVALUATOR_PRICE_IN and TILTH_EVALUATOR_PRICE_OUT/),
+    ]);
   });
 
-  it("counts a role on another endpoint as another model, even with the same model name", () => {
-    const config = loadConfig({ env: { ...worker, TILTH_WORKER_CONTEXT_WINDOW: '8192', TILTH_EVALUATOR_BASE_URL: 'http://127.0.0.1:10/v1', TILTH_EVALUATOR_API_KEY: 'k2-0123456789' }, home });
+  it('counts a role on another endpoint as another model, even with the same model name', () => {
+    const config = loadConfig({
+      env: { ...worker, TILTH_WORKER_CONTEXT_WINDOW: '8192', TILTH_EVALUATOR_BASE_URL: 'http://127.0.0.1:10/v1', TILTH_EVALUATOR_API_KEY: 'k2-0123456789' },
+      home,
+    });
     expect(config.contextWindows.evaluator).toBeNull();
     expect(config.contextWindows.prep).toBe(8192);
   });
@@ -192,7 +207,10 @@ describe('describeConfig', () => {
   });
 
   it("tells the file's values apart from the ones in effect, and marks the overridden ones", () => {
-    fs.writeFileSync(path.join(home, 'config.json'), JSON.stringify({ TILTH_WORKER_MODEL: 'from-file', TILTH_API_KEY: 'sk-file-0123456789', TILTH_MAX_DOLLARS: '4' }));
+    fs.writeFileSync(
+      path.join(home, 'config.json'),
+      JSON.stringify({ TILTH_WORKER_MODEL: 'from-file', TILTH_API_KEY: 'sk-file-0123456789', TILTH_MAX_DOLLARS: '4' }),
+    );
     const view = describeConfig(loadConfig({ env: { TILTH_BASE_URL: 'http://127.0.0.1:9/v1', TILTH_WORKER_MODEL: 'from-env' }, home }));
     const entry = (key: string) => view.entries.find((e) => e.key === key);
     expect(entry('TILTH_WORKER_MODEL')).toMatchObject({ value: 'from-env', source: 'env', file_value: 'from-file', overridden: true });

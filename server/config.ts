@@ -97,23 +97,68 @@ const KEYS = {
   TILTH_PREP_MODEL: { description: "Interview model. Default: the worker's.", fallback: null, parse: text },
   TILTH_PREP_BASE_URL: { description: "Interview endpoint. Default: the worker's.", fallback: null, parse: url },
   TILTH_PREP_API_KEY: { description: "Interview key. Default: the worker's.", secret: true, fallback: null, parse: text },
-  TILTH_WORKER_CONTEXT_WINDOW: { description: "The worker model's context window in tokens. Default: what the provider tells (OpenRouter, vLLM, llama.cpp, LM Studio, Ollama), else unknown.", fallback: null, parse: integer(512, 100_000_000) },
-  TILTH_EVALUATOR_CONTEXT_WINDOW: { description: "The evaluator model's context window in tokens. Default: the worker's when it uses the same model, else what the provider tells.", fallback: null, parse: integer(512, 100_000_000) },
-  TILTH_PREP_CONTEXT_WINDOW: { description: "The interview model's context window in tokens. Default: the worker's when it uses the same model, else what the provider tells.", fallback: null, parse: integer(512, 100_000_000) },
-  TILTH_WORKER_PRICE_IN: { description: 'USD per million prompt tokens of the worker model, for the dollar cap when the provider reports no cost.', fallback: null, parse: decimal(0) },
+  TILTH_WORKER_CONTEXT_WINDOW: {
+    description:
+      "The worker model's context window in tokens. Default: what the provider tells (OpenRouter, vLLM, llama.cpp, LM Studio, Ollama), else unknown.",
+    fallback: null,
+    parse: integer(512, 100_000_000),
+  },
+  TILTH_EVALUATOR_CONTEXT_WINDOW: {
+    description: "The evaluator model's context window in tokens. Default: the worker's when it uses the same model, else what the provider tells.",
+    fallback: null,
+    parse: integer(512, 100_000_000),
+  },
+  TILTH_PREP_CONTEXT_WINDOW: {
+    description: "The interview model's context window in tokens. Default: the worker's when it uses the same model, else what the provider tells.",
+    fallback: null,
+    parse: integer(512, 100_000_000),
+  },
+  TILTH_WORKER_PRICE_IN: {
+    description: 'USD per million prompt tokens of the worker model, for the dollar cap when the provider reports no cost.',
+    fallback: null,
+    parse: decimal(0),
+  },
   TILTH_WORKER_PRICE_OUT: { description: 'USD per million completion tokens of the worker model.', fallback: null, parse: decimal(0) },
-  TILTH_EVALUATOR_PRICE_IN: { description: "USD per million prompt tokens of the evaluator model. Default: the worker's when it uses the same model.", fallback: null, parse: decimal(0) },
-  TILTH_EVALUATOR_PRICE_OUT: { description: "USD per million completion tokens of the evaluator model. Default: the worker's when it uses the same model.", fallback: null, parse: decimal(0) },
-  TILTH_PREP_PRICE_IN: { description: "USD per million prompt tokens of the interview model. Default: the worker's when it uses the same model.", fallback: null, parse: decimal(0) },
-  TILTH_PREP_PRICE_OUT: { description: "USD per million completion tokens of the interview model. Default: the worker's when it uses the same model.", fallback: null, parse: decimal(0) },
-  TILTH_CONTEXT_FILES: { description: 'Workspace files shown to the worker and evaluator, in priority order.', fallback: ['AGENTS.md', 'CLAUDE.md'], parse: list },
+  TILTH_EVALUATOR_PRICE_IN: {
+    description: "USD per million prompt tokens of the evaluator model. Default: the worker's when it uses the same model.",
+    fallback: null,
+    parse: decimal(0),
+  },
+  TILTH_EVALUATOR_PRICE_OUT: {
+    description: "USD per million completion tokens of the evaluator model. Default: the worker's when it uses the same model.",
+    fallback: null,
+    parse: decimal(0),
+  },
+  TILTH_PREP_PRICE_IN: {
+    description: "USD per million prompt tokens of the interview model. Default: the worker's when it uses the same model.",
+    fallback: null,
+    parse: decimal(0),
+  },
+  TILTH_PREP_PRICE_OUT: {
+    description: "USD per million completion tokens of the interview model. Default: the worker's when it uses the same model.",
+    fallback: null,
+    parse: decimal(0),
+  },
+  TILTH_CONTEXT_FILES: {
+    description: 'Workspace files shown to the worker and evaluator, in priority order.',
+    fallback: ['AGENTS.md', 'CLAUDE.md'],
+    parse: list,
+  },
   TILTH_MAX_ITERATIONS_PER_TASK: { description: 'Worker model calls per task before it fails with iter_cap.', fallback: 32, parse: integer(1, 10_000) },
   TILTH_MAX_WALL_CLOCK_MINUTES: { description: 'Wall-clock budget of a run, in minutes.', fallback: 120, parse: decimal(0) },
   TILTH_MAX_TOKENS: { description: 'Token budget of a run (the interview is counted apart).', fallback: 2_000_000, parse: integer(0) },
   TILTH_MAX_DOLLARS: { description: 'Spend budget of a run in USD, as reported by the provider.', fallback: 10, parse: decimal(0) },
-  TILTH_MAX_EVALUATOR_CALLS_PER_TASK: { description: 'Evaluator calls per task before evaluator_cap; 0 turns the cap off.', fallback: 0, parse: integer(0, 10_000) },
+  TILTH_MAX_EVALUATOR_CALLS_PER_TASK: {
+    description: 'Evaluator calls per task before evaluator_cap; 0 turns the cap off.',
+    fallback: 0,
+    parse: integer(0, 10_000),
+  },
   TILTH_MAX_CONCURRENT_RUNS: { description: 'Runs at once; further runs wait in a queue.', fallback: 2, parse: integer(1, 64) },
-  TILTH_SANDBOX: { description: "Shell sandbox for the worker's bash and the checks: auto (bubblewrap when it works here) or off.", fallback: 'auto', parse: oneOf('auto', 'off') },
+  TILTH_SANDBOX: {
+    description: "Shell sandbox for the worker's bash and the checks: auto (bubblewrap when it works here) or off.",
+    fallback: 'auto',
+    parse: oneOf('auto', 'off'),
+  },
 } satisfies Record<string, KeySpec<unknown>>;
 
 export type ConfigKey = keyof typeof KEYS;
@@ -340,20 +385,42 @@ function resolveRoles(v: Config['values'], problems: string[], warnings: string[
       roles[role] = { baseUrl: r.baseUrl, apiKey: r.apiKey, model: r.model } as RoleEndpoint;
       const [urlKey, keyKey] = names[role];
       if (role !== 'worker' && r.baseUrl !== worker.baseUrl && v[keyKey as ConfigKey].value === null) {
-        warnings.push(`${urlKey} points the ${role} at another endpoint but it borrows the worker's key (TILTH_API_KEY); set ${keyKey} if that provider needs its own`);
+        warnings.push(
+          `${urlKey} points the ${role} at another endpoint but it borrows the worker's key (TILTH_API_KEY); set ${keyKey} if that provider needs its own`,
+        );
       }
     } else if (present > 0 && (role === 'worker' || ownKeys.length > 0)) {
       const missing = names[role].filter((_, i) => [r.baseUrl, r.apiKey, r.model][i] === null);
-      problems.push(`the ${role} endpoint is only partly set: also set ${missing.join(', ')}${role === 'worker' ? '' : ` (or the worker's)`} (local servers that need no key accept any value, e.g. "none")`);
+      problems.push(
+        `the ${role} endpoint is only partly set: also set ${missing.join(', ')}${role === 'worker' ? '' : ` (or the worker's)`} (local servers that need no key accept any value, e.g. "none")`,
+      );
     }
   }
   return roles;
 }
 
 const FACT_KEYS: Record<Role, { window: ConfigKey; priceIn: ConfigKey; priceOut: ConfigKey; model: ConfigKey; baseUrl: ConfigKey }> = {
-  worker: { window: 'TILTH_WORKER_CONTEXT_WINDOW', priceIn: 'TILTH_WORKER_PRICE_IN', priceOut: 'TILTH_WORKER_PRICE_OUT', model: 'TILTH_WORKER_MODEL', baseUrl: 'TILTH_BASE_URL' },
-  evaluator: { window: 'TILTH_EVALUATOR_CONTEXT_WINDOW', priceIn: 'TILTH_EVALUATOR_PRICE_IN', priceOut: 'TILTH_EVALUATOR_PRICE_OUT', model: 'TILTH_EVALUATOR_MODEL', baseUrl: 'TILTH_EVALUATOR_BASE_URL' },
-  prep: { window: 'TILTH_PREP_CONTEXT_WINDOW', priceIn: 'TILTH_PREP_PRICE_IN', priceOut: 'TILTH_PREP_PRICE_OUT', model: 'TILTH_PREP_MODEL', baseUrl: 'TILTH_PREP_BASE_URL' },
+  worker: {
+    window: 'TILTH_WORKER_CONTEXT_WINDOW',
+    priceIn: 'TILTH_WORKER_PRICE_IN',
+    priceOut: 'TILTH_WORKER_PRICE_OUT',
+    model: 'TILTH_WORKER_MODEL',
+    baseUrl: 'TILTH_BASE_URL',
+  },
+  evaluator: {
+    window: 'TILTH_EVALUATOR_CONTEXT_WINDOW',
+    priceIn: 'TILTH_EVALUATOR_PRICE_IN',
+    priceOut: 'TILTH_EVALUATOR_PRICE_OUT',
+    model: 'TILTH_EVALUATOR_MODEL',
+    baseUrl: 'TILTH_EVALUATOR_BASE_URL',
+  },
+  prep: {
+    window: 'TILTH_PREP_CONTEXT_WINDOW',
+    priceIn: 'TILTH_PREP_PRICE_IN',
+    priceOut: 'TILTH_PREP_PRICE_OUT',
+    model: 'TILTH_PREP_MODEL',
+    baseUrl: 'TILTH_PREP_BASE_URL',
+  },
 };
 
 /**
@@ -376,7 +443,11 @@ function resolveModelFacts(v: Config['values'], problems: string[], warnings: st
       const [set, unset] = input === null ? [keys.priceOut, keys.priceIn] : [keys.priceIn, keys.priceOut];
       problems.push(`${set} is set but ${unset} is not: set both (0 for a side that costs nothing), or neither`);
     }
-    own[role] = { window: num(keys.window), price: input !== null && output !== null ? { input_per_million: input, output_per_million: output } : null, partial };
+    own[role] = {
+      window: num(keys.window),
+      price: input !== null && output !== null ? { input_per_million: input, output_per_million: output } : null,
+      partial,
+    };
   }
   const workerModel = str('TILTH_WORKER_MODEL');
   const workerUrl = str('TILTH_BASE_URL');

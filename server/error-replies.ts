@@ -46,7 +46,10 @@ export function toErrorReply(error: FastifyError): ErrorReply {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return { status: 400, error: { code: 'invalid_json', message: 'The body is not valid JSON.' } };
     case 'FST_ERR_BAD_URL':
-      return { status: 400, error: { code: 'invalid_request', message: 'The request path is not valid percent-encoding (a % must be followed by two hex digits).' } };
+      return {
+        status: 400,
+        error: { code: 'invalid_request', message: 'The request path is not valid percent-encoding (a % must be followed by two hex digits).' },
+      };
     case 'FST_ERR_MAX_PARAM_LENGTH':
       return { status: 414, error: { code: 'uri_too_long', message: 'A segment of the request path is too long; ids in Tilth paths are short.' } };
   }
@@ -67,7 +70,10 @@ export function clientErrorReply(err: ClientError): ErrorReply {
       if (requestLineLength(Buffer.isBuffer(err.rawPacket) ? err.rawPacket : undefined) > LONG_REQUEST_LINE) {
         return { status: 414, error: { code: 'uri_too_long', message: 'The request target is too long; send long values in a JSON body instead.' } };
       }
-      return { status: 431, error: { code: 'headers_too_large', message: 'The request headers are too large; clear this site\'s cookies or send fewer headers.' } };
+      return {
+        status: 431,
+        error: { code: 'headers_too_large', message: "The request headers are too large; clear this site's cookies or send fewer headers." },
+      };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return { status: 408, error: { code: 'request_timeout', message: 'The request was not received in time.' } };
     default:

@@ -57,7 +57,10 @@ export class ConflictError extends AppError {
 
 /** A file under the sessions root exists but does not match its schema or is not valid JSON. */
 export class CorruptFileError extends AppError {
-  constructor(readonly file: string, detail: string) {
+  constructor(
+    readonly file: string,
+    detail: string,
+  ) {
     super('corrupt_file', `${file} is corrupt: ${detail}`, 500);
   }
 

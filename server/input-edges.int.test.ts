@@ -47,7 +47,10 @@ function rawRequest(text: string): Promise<{ statusCode: number; body: string }>
   });
 }
 
-const headerLines = (headers: Record<string, string>) => Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+const headerLines = (headers: Record<string, string>) =>
+  Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
 const get = (target: string, headers: Record<string, string> = { ...host(), ...auth }) =>
   rawRequest(`GET ${target} HTTP/1.1\r\n${headerLines(headers)}Connection: close\r\n\r\n`);
 
@@ -55,7 +58,11 @@ describe('filesystem paths', () => {
   it('refuses a NUL byte, an overlong path and an overlong name in the workspace check with a 400 saying what to fix', async () => {
     const check = (p: string) => t.app.inject({ url: `/api/workspaces/check?path=${encodeURIComponent(p)}`, headers: { ...host(), ...auth } });
     expect(errorOf(await check('/tmp/a\0b'))).toMatchObject({ status: 400, code: 'invalid_request', message: expect.stringMatching(/NUL byte/) });
-    expect(errorOf(await check(`/${'a'.repeat(6000)}`))).toMatchObject({ status: 400, code: 'invalid_request', message: expect.stringMatching(/4,096 characters at most/) });
+    expect(errorOf(await check(`/${'a'.repeat(6000)}`))).toMatchObject({
+      status: 400,
+      code: 'invalid_request',
+      message: expect.stringMatching(/4,096 characters at most/),
+    });
     expect(errorOf(await check(`/tmp/${'a'.repeat(300)}`))).toMatchObject({ status: 400, code: 'invalid_path', message: expect.stringMatching(/255 bytes/) });
     // A file where a folder should be is simply "nothing there", not an error.
     const underFile = await check(path.join(import.meta.filename, 'x'));
@@ -64,9 +71,18 @@ describe('filesystem paths', () => {
   });
 
   it('refuses the same workspaces when creating a session, and creates nothing', async () => {
-    const create = (workspace: string) => t.app.inject({ method: 'POST', url: '/api/sessions', headers: { ...host(), ...auth }, payload: { workspace, brief: 'Add a thing' } });
-    expect(errorOf(await create('/tmp/a\0b'))).toMatchObject({ status: 400, code: 'invalid_request', message: expect.stringMatching(/workspace: must not contain a NUL byte/) });
-    expect(errorOf(await create(`/${'a'.repeat(6000)}`))).toMatchObject({ status: 400, code: 'invalid_request', message: expect.stringMatching(/workspace: is 4,096/) });
+    const create = (workspace: string) =>
+      t.app.inject({ method: 'POST', url: '/api/sessions', headers: { ...host(), ...auth }, payload: { workspace, brief: 'Add a thing' } });
+    expect(errorOf(await create('/tmp/a\0b'))).toMatchObject({
+      status: 400,
+      code: 'invalid_request',
+      message: expect.stringMatching(/workspace: must not contain a NUL byte/),
+    });
+    expect(errorOf(await create(`/${'a'.repeat(6000)}`))).toMatchObject({
+      status: 400,
+      code: 'invalid_request',
+      message: expect.stringMatching(/workspace: is 4,096/),
+    });
     expect(errorOf(await create(`/tmp/${'a'.repeat(300)}`))).toMatchObject({ status: 400, code: 'invalid_path' });
     expect(t.store.list()).toEqual([]);
   });
@@ -77,12 +93,23 @@ describe('request bodies', () => {
     const id = makeSession();
     const withBody = t.app.routeTable.filter((r) => ['POST', 'PUT', 'PATCH'].includes(r.method));
     // The table is the app's own: a route added later is covered without touching this test.
-    expect(withBody.map((r) => `${r.method} ${r.url}`)).toEqual(expect.arrayContaining(['POST /api/demo', 'POST /api/sessions', 'PUT /api/config', 'POST /api/auth']));
+    expect(withBody.map((r) => `${r.method} ${r.url}`)).toEqual(
+      expect.arrayContaining(['POST /api/demo', 'POST /api/sessions', 'PUT /api/config', 'POST /api/auth']),
+    );
     for (const route of withBody) {
       const url = route.url.replace(':id', id).replace(':taskId', 'T-001');
       for (const payload of ['null', '[]', '[{}]', '"text"', '7', 'true']) {
-        const res = await t.app.inject({ method: route.method as 'POST', url, headers: { ...host(), ...auth, origin: `http://127.0.0.1:${port}`, 'content-type': 'application/json' }, payload });
-        expect(errorOf(res), `${route.method} ${route.url} ${payload}`).toMatchObject({ status: 400, code: 'invalid_request', message: expect.stringMatching(/must be a JSON object/) });
+        const res = await t.app.inject({
+          method: route.method as 'POST',
+          url,
+          headers: { ...host(), ...auth, origin: `http://127.0.0.1:${port}`, 'content-type': 'application/json' },
+          payload,
+        });
+        expect(errorOf(res), `${route.method} ${route.url} ${payload}`).toMatchObject({
+          status: 400,
+          code: 'invalid_request',
+          message: expect.stringMatching(/must be a JSON object/),
+        });
       }
     }
     expect(t.store.list().map((s) => s.id)).toEqual([id]); // no demo (or any) session was created
@@ -92,7 +119,10 @@ describe('request bodies', () => {
 describe('requests the router or the HTTP parser refuse', () => {
   it('answers 414 for an overlong request target and 431 for overlong headers, in our body shape', async () => {
     expect(errorOf(await get(`/api/sessions?x=${'a'.repeat(20_000)}`))).toMatchObject({ status: 414, code: 'uri_too_long' });
-    expect(errorOf(await get('/api/health', { ...host(), ...auth, 'x-padding': 'a'.repeat(20_000) }))).toMatchObject({ status: 431, code: 'headers_too_large' });
+    expect(errorOf(await get('/api/health', { ...host(), ...auth, 'x-padding': 'a'.repeat(20_000) }))).toMatchObject({
+      status: 431,
+      code: 'headers_too_large',
+    });
     expect(errorOf(await rawRequest('NOT HTTP AT ALL\r\n\r\n'))).toMatchObject({ status: 400, code: 'bad_request' });
   });
 

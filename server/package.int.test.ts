@@ -109,7 +109,16 @@ describe('the packed tilth', () => {
     expect(files.filter((f) => /\.test\.|\.spec\./.test(f) && !f.startsWith(path.join('examples', 'js-todo')))).toEqual([]);
     expect(fs.existsSync(path.join(installed, 'server'))).toBe(false);
     expect(fs.existsSync(path.join(installed, 'web'))).toBe(false);
-    for (const file of ['bin/tilth.js', 'dist/server/cli.js', 'dist/server/engine/grep-worker.mjs', 'dist/shared/api.js', 'dist/web/index.html', 'prompts/interview.md', 'prompts/worker.md', 'examples/js-todo/src/todo.js']) {
+    for (const file of [
+      'bin/tilth.js',
+      'dist/server/cli.js',
+      'dist/server/engine/grep-worker.mjs',
+      'dist/shared/api.js',
+      'dist/web/index.html',
+      'prompts/interview.md',
+      'prompts/worker.md',
+      'examples/js-todo/src/todo.js',
+    ]) {
       expect(files, file).toContain(path.normalize(file));
     }
   });

@@ -29,7 +29,9 @@ describe('prompts', () => {
 
 describe('the product prompts', () => {
   it('load with exactly their slots', () => {
-    expect(loadPrompt('interview', { checks_preset: 'pytest', test_file_pattern: 'tests/test_t<NNN>_<slug>.py', existing_task_ids: 'none' })).toContain('tests/test_t<NNN>_<slug>.py');
+    expect(loadPrompt('interview', { checks_preset: 'pytest', test_file_pattern: 'tests/test_t<NNN>_<slug>.py', existing_task_ids: 'none' })).toContain(
+      'tests/test_t<NNN>_<slug>.py',
+    );
     for (const name of ['worker', 'evaluator', 'learnings']) expect(loadPrompt(name, {}).length).toBeGreaterThan(500);
   });
 

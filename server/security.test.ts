@@ -70,7 +70,9 @@ describe('the Origin check', () => {
     for (const site of ['cross-site', 'same-site']) {
       expect(originRefusal(undefined, ON_4173, 'bearer', { 'sec-fetch-site': site })).toBe('403 bad_origin: Cross-site requests are not allowed.');
     }
-    expect(originRefusal(undefined, ON_4173, 'cookie')).toMatch(/^403 bad_origin: This request needs an Origin header from Tilth's page, or Authorization: Bearer <token>/);
+    expect(originRefusal(undefined, ON_4173, 'cookie')).toMatch(
+      /^403 bad_origin: This request needs an Origin header from Tilth's page, or Authorization: Bearer <token>/,
+    );
     expect(originRefusal(undefined, ON_4173, null)).toMatch(/^403 bad_origin: This request needs an Origin header/);
     expect(originRefusal(undefined, ON_4173, 'cookie', { 'sec-fetch-site': 'same-origin' })).toMatch(/needs an Origin header/);
   });

@@ -134,7 +134,7 @@ export function checkOrigin(headers: IncomingHttpHeaders, policy: SecurityPolicy
     throw new ForbiddenError('bad_origin', 'Cross-site requests are not allowed.');
   }
   if (method !== 'bearer') {
-    throw new ForbiddenError('bad_origin', 'This request needs an Origin header from Tilth\'s page, or Authorization: Bearer <token> from a script.');
+    throw new ForbiddenError('bad_origin', "This request needs an Origin header from Tilth's page, or Authorization: Bearer <token> from a script.");
   }
 }
 

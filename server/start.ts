@@ -22,7 +22,6 @@ import { SessionStore } from './store/session-store.ts';
 import { acquireServeLock } from './store/serve-lock.ts';
 import { SessionsWatcher } from './store/sessions-watcher.ts';
 
-
 export function packageVersion(): string {
   const pkg = JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
   return pkg.version;

@@ -240,8 +240,7 @@ const intFromQuery = (name: string, min: number, max: number, fallback: number) 
     });
 
 export const EVENTS_PAGE_MAX = 5_000;
-const optionalInt = (name: string, min: number) =>
-  intFromQuery(name, min, Number.MAX_SAFE_INTEGER, -1).transform((n) => (n === -1 ? undefined : n));
+const optionalInt = (name: string, min: number) => intFromQuery(name, min, Number.MAX_SAFE_INTEGER, -1).transform((n) => (n === -1 ? undefined : n));
 
 /**
  * Three ways to page, one at a time: `after=S` (forward, the default from 0), `before=S` (the

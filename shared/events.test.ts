@@ -6,13 +6,38 @@ const ids = { task_id: 'T-001', trace_id: 'a'.repeat(32), span_id: 'b'.repeat(16
 
 describe('the event taxonomy', () => {
   it('keeps the Python edition names and adds this edition’s', () => {
-    for (const name of ['session_start', 'model_call', 'tool_call', 'tool_result', 'pre_tool_block', 'validator_run', 'evaluator_verdict', 'ledger_appended', 'task_done', 'task_failed', 'commit', 'stop', 'question_asked', 'question_answered', 'seed_written', 'seed_edited', 'steering_note', 'merge', 'push']) {
+    for (const name of [
+      'session_start',
+      'model_call',
+      'tool_call',
+      'tool_result',
+      'pre_tool_block',
+      'validator_run',
+      'evaluator_verdict',
+      'ledger_appended',
+      'task_done',
+      'task_failed',
+      'commit',
+      'stop',
+      'question_asked',
+      'question_answered',
+      'seed_written',
+      'seed_edited',
+      'steering_note',
+      'merge',
+      'push',
+    ]) {
       expect(EVENT_TYPES).toContain(name);
     }
   });
 
   it('parses a worker event and rejects one with a bad task id', () => {
-    const good = { seq: 5, ts, type: 'evaluator_verdict', data: { ...ids, schema_version: 1, verdict: 'reject', rejection_category: 'weak_test', concern: 'c', evidence: ['e'], next_step: 'n' } };
+    const good = {
+      seq: 5,
+      ts,
+      type: 'evaluator_verdict',
+      data: { ...ids, schema_version: 1, verdict: 'reject', rejection_category: 'weak_test', concern: 'c', evidence: ['e'], next_step: 'n' },
+    };
     expect(TilthEventSchema.parse(good)).toEqual(good);
     expect(TilthEventSchema.safeParse({ ...good, data: { ...good.data, task_id: 'task-1' } }).success).toBe(false);
     expect(TilthEventSchema.safeParse({ ...good, data: { ...good.data, rejection_category: 'vibes' } }).success).toBe(false);
@@ -25,7 +50,12 @@ describe('the event taxonomy', () => {
   });
 
   it('carries check output so the UI can show it', () => {
-    const event = { seq: 2, ts, type: 'validator_run', data: { ...ids, passed: false, results: [{ name: 'acceptance', passed: false, exit_code: 1, output: 'AssertionError: 2 != 3' }] } };
+    const event = {
+      seq: 2,
+      ts,
+      type: 'validator_run',
+      data: { ...ids, passed: false, results: [{ name: 'acceptance', passed: false, exit_code: 1, output: 'AssertionError: 2 != 3' }] },
+    };
     expect(TilthEventSchema.parse(event)).toEqual(event);
   });
 

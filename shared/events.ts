@@ -27,16 +27,7 @@ const WorkerBase = {
 /** Phase marker on model/tool events that are not the worker's. */
 const Phase = z.enum(['interview', 'evaluator', 'self_improve']);
 
-export const SessionStatusSchema = z.enum([
-  'interviewing',
-  'prepared',
-  'running',
-  'stopped',
-  'failed',
-  'all_done',
-  'merged',
-  'archived',
-]);
+export const SessionStatusSchema = z.enum(['interviewing', 'prepared', 'running', 'stopped', 'failed', 'all_done', 'merged', 'archived']);
 export type SessionStatus = z.infer<typeof SessionStatusSchema>;
 
 /** Why a run or interview stopped. The Python names plus this edition's additions. */
@@ -64,14 +55,7 @@ export const StopReasonSchema = z.enum([
 ]);
 export type StopReason = z.infer<typeof StopReasonSchema>;
 
-export const RejectionCategorySchema = z.enum([
-  'scope_creep',
-  'acceptance_gap',
-  'weak_test',
-  'tests_pass_but_wrong',
-  'half_finished',
-  'spec_violation',
-]);
+export const RejectionCategorySchema = z.enum(['scope_creep', 'acceptance_gap', 'weak_test', 'tests_pass_but_wrong', 'half_finished', 'spec_violation']);
 
 /** The evaluator's judgement; the ledger stores it and `evaluator_verdict` spreads it in. */
 export const verdictFields = {
@@ -398,10 +382,7 @@ function eventSchemaFor<T extends EventType>(type: T) {
 /** The discriminated union of every event, validated on write and on read. */
 export const TilthEventSchema = z.discriminatedUnion(
   'type',
-  EVENT_TYPES.map((t) => eventSchemaFor(t)) as unknown as [
-    ReturnType<typeof eventSchemaFor>,
-    ...ReturnType<typeof eventSchemaFor>[],
-  ],
+  EVENT_TYPES.map((t) => eventSchemaFor(t)) as unknown as [ReturnType<typeof eventSchemaFor>, ...ReturnType<typeof eventSchemaFor>[]],
 ) as unknown as z.ZodType<TilthEvent>;
 
 /** An event as a job emits it, before the log assigns seq and ts. */

@@ -8,9 +8,7 @@ import { PackageManagerSchema, ProjectEnvSchema } from './project-env.ts';
 
 /** `YYYYMMDD-HHMMSS-<6 hex>`, e.g. `20260525-103149-3800ea`; sorts chronologically. */
 export const SESSION_ID_PATTERN = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
-export const SessionIdSchema = z
-  .string()
-  .regex(SESSION_ID_PATTERN, 'a session id looks like 20260525-103149-3800ea (YYYYMMDD-HHMMSS-6 hex)');
+export const SessionIdSchema = z.string().regex(SESSION_ID_PATTERN, 'a session id looks like 20260525-103149-3800ea (YYYYMMDD-HHMMSS-6 hex)');
 
 export const TaskIdSchema = z.string().regex(/^T-\d{3,}$/, 'a task id looks like T-001');
 
@@ -43,7 +41,10 @@ export type ChecksPreset = z.infer<typeof ChecksPresetSchema>;
 
 /** The user's own commands for the `custom` preset; `{files}` is replaced by the test files. */
 export const CustomChecksSchema = z.object({
-  test: z.string().min(1).refine((s) => s.includes('{files}'), 'the test command must contain {files}'),
+  test: z
+    .string()
+    .min(1)
+    .refine((s) => s.includes('{files}'), 'the test command must contain {files}'),
   lint: z.string().optional(),
 });
 export type CustomChecks = z.infer<typeof CustomChecksSchema>;
@@ -220,9 +221,6 @@ export const InterviewStateSchema = z.object({
   messages: z.array(ChatMessageSchema),
   pending: PendingQuestionSchema.nullable(),
   /** Every question and its answer, for the interview page after a restart. */
-  history: z
-    .array(z.object({ question_id: z.string(), text: z.string(), options: z.array(z.string()).optional(), answer: z.string() }))
-    .default([]),
+  history: z.array(z.object({ question_id: z.string(), text: z.string(), options: z.array(z.string()).optional(), answer: z.string() })).default([]),
 });
 export type InterviewState = z.infer<typeof InterviewStateSchema>;
-

@@ -7,7 +7,10 @@
 
 /** `./test/*.js` and `<rootDir>/test/*.js` both mean `test/*.js` from the project root. */
 export function normaliseGlob(glob: string): string {
-  return glob.trim().replace(/^<rootDir>\//, '').replace(/^(\.\/)+/, '');
+  return glob
+    .trim()
+    .replace(/^<rootDir>\//, '')
+    .replace(/^(\.\/)+/, '');
 }
 
 /** Whether `file` (relative to the root, `/`-separated) matches `glob`. */
@@ -39,8 +42,19 @@ function translate(glob: string): string {
     if ('?*+@!'.includes(c) && next === '(') {
       const end = closing(glob, i + 1, '(', ')');
       if (end !== -1) {
-        const alternatives = splitTop(glob.slice(i + 2, end), '|').map(translate).join('|');
-        out += c === '?' ? `(?:${alternatives})?` : c === '*' ? `(?:${alternatives})*` : c === '+' ? `(?:${alternatives})+` : c === '@' ? `(?:${alternatives})` : '[^/]*';
+        const alternatives = splitTop(glob.slice(i + 2, end), '|')
+          .map(translate)
+          .join('|');
+        out +=
+          c === '?'
+            ? `(?:${alternatives})?`
+            : c === '*'
+              ? `(?:${alternatives})*`
+              : c === '+'
+                ? `(?:${alternatives})+`
+                : c === '@'
+                  ? `(?:${alternatives})`
+                  : '[^/]*';
         i = end + 1;
         continue;
       }
@@ -48,7 +62,9 @@ function translate(glob: string): string {
     if (c === '{') {
       const end = closing(glob, i, '{', '}');
       if (end !== -1) {
-        out += `(?:${splitTop(glob.slice(i + 1, end), ',').map(translate).join('|')})`;
+        out += `(?:${splitTop(glob.slice(i + 1, end), ',')
+          .map(translate)
+          .join('|')})`;
         i = end + 1;
         continue;
       }
@@ -56,7 +72,10 @@ function translate(glob: string): string {
     if (c === '[') {
       const end = glob.indexOf(']', i + 2);
       if (end !== -1) {
-        const body = glob.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\');
+        const body = glob
+          .slice(i + 1, end)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\');
         out += `[${body}]`;
         i = end + 1;
         continue;

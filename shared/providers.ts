@@ -11,7 +11,20 @@
  * server README.
  */
 
-export const PROVIDER_IDS = ['openai', 'openrouter', 'deepseek', 'kimi', 'mistral', 'groq', 'gemini', 'azure', 'ollama', 'lmstudio', 'vllm', 'llamacpp'] as const;
+export const PROVIDER_IDS = [
+  'openai',
+  'openrouter',
+  'deepseek',
+  'kimi',
+  'mistral',
+  'groq',
+  'gemini',
+  'azure',
+  'ollama',
+  'lmstudio',
+  'vllm',
+  'llamacpp',
+] as const;
 export type ProviderId = (typeof PROVIDER_IDS)[number];
 
 export interface ProviderPreset {
@@ -31,7 +44,7 @@ export interface ProviderPreset {
   exampleModel?: string;
 }
 
-const SET_IT = 'It does not publish context windows through its API: set each role\'s below so Tilth can drop old tool output before the limit.';
+const SET_IT = "It does not publish context windows through its API: set each role's below so Tilth can drop old tool output before the limit.";
 const NO_COST = 'It reports no cost per call: set the prices below for TILTH_MAX_DOLLARS to count anything.';
 
 export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
@@ -113,7 +126,7 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     local: false,
     contextWindow: 'set-it',
     requirements: [
-      'Use a key from Google AI Studio. This is Gemini\'s OpenAI-compatible endpoint; keep the trailing path as it is.',
+      "Use a key from Google AI Studio. This is Gemini's OpenAI-compatible endpoint; keep the trailing path as it is.",
       'Thinking models attach thought signatures to tool calls that must come back unchanged; Tilth keeps them.',
       NO_COST,
       SET_IT,

@@ -23,7 +23,11 @@ describe('foldEvents', () => {
   it('keeps only a bounded window of recent events however long the session', () => {
     let view = emptySessionView;
     for (let start = 1; start <= 100_000; start += 500) {
-      view = foldEvents(view, Array.from({ length: 500 }, (_, i) => answer(start + i)), 1000);
+      view = foldEvents(
+        view,
+        Array.from({ length: 500 }, (_, i) => answer(start + i)),
+        1000,
+      );
     }
     expect(view.lastSeq).toBe(100_000);
     expect(view.countsByType).toEqual({ question_answered: 100_000 });

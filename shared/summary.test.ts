@@ -8,13 +8,22 @@ const base = { task_id: 'T-001', trace_id: TRACE, span_id: SPAN };
 
 function fold(items: [string, EventInput][]) {
   const s = emptySummary('s1');
-  items.forEach(([ts, input], i) => addToSummary(s, { seq: i + 1, ts, ...input } as TilthEvent));
+  for (const [i, [ts, input]] of items.entries()) addToSummary(s, { seq: i + 1, ts, ...input } as TilthEvent);
   return SummarySchema.parse(s);
 }
 
 const call = (iter: number, cost: number, role: 'worker' | 'evaluator' = 'worker'): EventInput => ({
   type: 'model_call',
-  data: { ...base, iter, role, ...(role === 'evaluator' ? { phase: 'evaluator' as const } : {}), prompt_tokens: 10, eval_tokens: 2, tokens_used_total: 12, cost_usd: cost },
+  data: {
+    ...base,
+    iter,
+    role,
+    ...(role === 'evaluator' ? { phase: 'evaluator' as const } : {}),
+    prompt_tokens: 10,
+    eval_tokens: 2,
+    tokens_used_total: 12,
+    cost_usd: cost,
+  },
 });
 
 describe('the summary fold', () => {
@@ -27,7 +36,13 @@ describe('the summary fold', () => {
       ['2026-01-01T01:00:02.000Z', { type: 'context_reset', data: base }],
       ['2026-01-01T01:00:05.000Z', call(1, 0.01)],
       ['2026-01-01T01:00:06.000Z', call(1, 0.02, 'evaluator')],
-      ['2026-01-01T01:00:06.500Z', { type: 'evaluator_verdict', data: { ...base, iter: 1, schema_version: 1, verdict: 'reject', rejection_category: 'weak_test', concern: 'c', evidence: [] } }],
+      [
+        '2026-01-01T01:00:06.500Z',
+        {
+          type: 'evaluator_verdict',
+          data: { ...base, iter: 1, schema_version: 1, verdict: 'reject', rejection_category: 'weak_test', concern: 'c', evidence: [] },
+        },
+      ],
       ['2026-01-01T01:00:07.000Z', { type: 'task_done', data: { ...base, summary: 'ok' } }],
       ['2026-01-01T01:00:08.000Z', { type: 'tool_call', data: { phase: 'interview', tool: 'glob', args: {} } }],
     ]);

@@ -193,7 +193,8 @@ export function addToSummary(s: Summary, event: TilthEvent): void {
       r.reasoning_tokens += event.data.reasoning_tokens ?? 0;
       r.cost_usd += event.data.cost_usd ?? 0;
       const at = Date.parse(event.ts);
-      if (role === 'worker' && taskId && event.data.iter !== undefined) push(s.timeline.iterations, [event.seq, at, taskId, event.data.iter, event.data.prompt_tokens]);
+      if (role === 'worker' && taskId && event.data.iter !== undefined)
+        push(s.timeline.iterations, [event.seq, at, taskId, event.data.iter, event.data.prompt_tokens]);
       else if (role !== 'prep') push(s.timeline.other_calls, [event.seq, at, taskId, role, event.data.prompt_tokens]);
       const window = event.data.context_window;
       if (window !== undefined && role !== 'prep' && lastWindow(s, role) !== window) push(s.timeline.windows, [event.seq, role, window]);

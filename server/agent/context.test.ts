@@ -34,7 +34,11 @@ function conversation(turns: number, outputChars: number, tool = 'read_file'): M
 const TOOLS: ChatCompletionTool[] = [
   {
     type: 'function',
-    function: { name: 'read_file', description: 'Read a file of the workspace.', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
+    function: {
+      name: 'read_file',
+      description: 'Read a file of the workspace.',
+      parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+    },
   },
 ];
 
@@ -54,10 +58,18 @@ describe('estimateTokens', () => {
 
   it("counts a tool call's name, id and arguments, whether the arguments are a string or an object", () => {
     const args = JSON.stringify({ path: text(700) });
-    const asString: Message = { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: args } }] };
+    const asString: Message = {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: args } }],
+    };
     expect(estimateMessageTokens(asString)).toBe(Math.ceil(('c1'.length + 'read_file'.length + args.length) / CHARS_PER_TOKEN) + MESSAGE_OVERHEAD_TOKENS);
     // Some providers return the arguments as an object; they go back out as JSON, the same size.
-    const asObject = { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: { path: text(700) } } }] } as unknown as Message;
+    const asObject = {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: { path: text(700) } } }],
+    } as unknown as Message;
     expect(estimateMessageTokens(asObject)).toBe(estimateMessageTokens(asString));
   });
 
@@ -72,7 +84,13 @@ describe('estimateTokens', () => {
   });
 
   it('reads content given as an array of text parts', () => {
-    const parts: Message = { role: 'user', content: [{ type: 'text', text: text(200) }, { type: 'text', text: text(150) }] };
+    const parts: Message = {
+      role: 'user',
+      content: [
+        { type: 'text', text: text(200) },
+        { type: 'text', text: text(150) },
+      ],
+    };
     expect(estimateMessageTokens(parts)).toBe(estimateMessageTokens({ role: 'user', content: text(350) }));
   });
 });
@@ -184,7 +202,16 @@ describe('elideForWindow', () => {
     const messages = conversation(10, 3_500);
     const first = elideForWindow(messages, { windowTokens: 9_000, reserveTokens: 1_000 });
     // The conversation grows; the next elision goes on from where the first stopped.
-    const grown = [...first.messages, ...conversation(3, 3_500).slice(2).map((m) => (m.role === 'assistant' ? { ...m, tool_calls: m.tool_calls!.map((c) => ({ ...c, id: `n${c.id}` })) } : { ...m, tool_call_id: `n${(m as { tool_call_id: string }).tool_call_id}` })) as Message[]];
+    const grown = [
+      ...first.messages,
+      ...(conversation(3, 3_500)
+        .slice(2)
+        .map((m) =>
+          m.role === 'assistant'
+            ? { ...m, tool_calls: m.tool_calls!.map((c) => ({ ...c, id: `n${c.id}` })) }
+            : { ...m, tool_call_id: `n${(m as { tool_call_id: string }).tool_call_id}` },
+        ) as Message[]),
+    ];
     const second = elideForWindow(grown, { windowTokens: 9_000, reserveTokens: 1_000 });
     const placeholders = (ms: Message[]) => ms.filter((m) => m.role === 'tool' && typeof m.content === 'string' && m.content.startsWith('[output of')).length;
     expect(placeholders(second.messages)).toBe(placeholders(first.messages) + second.dropped.messages);

@@ -281,4 +281,4 @@ export class TruncationWatch {
 }
 
 const FIX =
-  'On Ollama, raise the context: start the server with OLLAMA_CONTEXT_LENGTH=32768 (then restart it), or add `PARAMETER num_ctx 32768` to the model\'s Modelfile and `ollama create` it; elsewhere, load the model with a larger context window (llama.cpp `-c`, LM Studio\'s context length, vLLM `--max-model-len`).';
+  "On Ollama, raise the context: start the server with OLLAMA_CONTEXT_LENGTH=32768 (then restart it), or add `PARAMETER num_ctx 32768` to the model's Modelfile and `ollama create` it; elsewhere, load the model with a larger context window (llama.cpp `-c`, LM Studio's context length, vLLM `--max-model-len`).";

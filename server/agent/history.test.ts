@@ -18,7 +18,14 @@ describe('the history sent back', () => {
 
   it('echoes reasoning and provider fields, in their own spelling, to the endpoint that wrote them', () => {
     const [sent] = messagesFor([turn(here)], here) as unknown as Record<string, unknown>[];
-    expect(sent).toEqual({ role: 'assistant', content: null, tool_calls: [call], reasoning_content: 'think', reasoning: 'think', reasoning_details: [{ type: 'reasoning.text', text: 'think' }] });
+    expect(sent).toEqual({
+      role: 'assistant',
+      content: null,
+      tool_calls: [call],
+      reasoning_content: 'think',
+      reasoning: 'think',
+      reasoning_details: [{ type: 'reasoning.text', text: 'think' }],
+    });
   });
 
   it('sends plain turns to any other endpoint, and never the marker', () => {

@@ -13,7 +13,10 @@ let fake: FakeModel;
 let llm: ModelClient;
 beforeEach(async () => {
   fake = await startFakeModel();
-  llm = new ModelClient({ endpoints: { worker: { baseUrl: fake.baseURL, apiKey: 'k', model: 'm' } }, retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 1 } });
+  llm = new ModelClient({
+    endpoints: { worker: { baseUrl: fake.baseURL, apiKey: 'k', model: 'm' } },
+    retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 1 },
+  });
 });
 afterEach(() => fake.close());
 
@@ -34,13 +37,19 @@ function agent(messages: HistoryMessage[], extra: Partial<ConstructorParameters<
 
 describe('the agent runtime', () => {
   it('reads tool calls written as text, and answers them in one user message', async () => {
-    fake.enqueue('m', { content: '<tool_call>{"name": "glob", "arguments": {"pattern": "*.md"}}</tool_call>\n<tool_call>{"name": "echo", "arguments": {"text": "hi"}}</tool_call>' });
+    fake.enqueue('m', {
+      content:
+        '<tool_call>{"name": "glob", "arguments": {"pattern": "*.md"}}</tool_call>\n<tool_call>{"name": "echo", "arguments": {"text": "hi"}}</tool_call>',
+    });
     const messages: HistoryMessage[] = [{ role: 'user', content: 'go' }];
     const { a, calls } = agent(messages);
     const turn = await a.turn();
     expect(turn.kind).toBe('reply');
     if (turn.kind !== 'reply') return;
-    expect(turn.calls.map((c) => [c.name, c.fromText])).toEqual([['glob', true], ['echo', true]]);
+    expect(turn.calls.map((c) => [c.name, c.fromText])).toEqual([
+      ['glob', true],
+      ['echo', true],
+    ]);
     expect(calls[0]).toMatchObject({ text_tool_calls: 2 });
     for (const c of turn.calls) a.answer(c, `ran ${c.name}`);
     expect(messages.at(-2)).not.toHaveProperty('tool_calls');
@@ -49,7 +58,13 @@ describe('the agent runtime', () => {
   });
 
   it('checks arguments against the declared schema and says what is wrong', async () => {
-    fake.enqueue('m', { tool_calls: [{ name: 'glob', arguments: { pattern: '' } }, { name: 'nope', arguments: {} }, { name: 'echo', arguments: '{"text": ' }] });
+    fake.enqueue('m', {
+      tool_calls: [
+        { name: 'glob', arguments: { pattern: '' } },
+        { name: 'nope', arguments: {} },
+        { name: 'echo', arguments: '{"text": ' },
+      ],
+    });
     const { a } = agent([{ role: 'user', content: 'go' }]);
     const turn = await a.turn();
     if (turn.kind !== 'reply') throw new Error('expected a reply');
@@ -64,7 +79,10 @@ describe('the agent runtime', () => {
     const { a, retries } = agent([{ role: 'user', content: 'go' }]);
     const turn = await a.turn();
     expect(turn).toMatchObject({ kind: 'reply', text: 'fine' });
-    expect(retries.map((r) => [r.attempt, r.status])).toEqual([[1, 429], [2, 500]]);
+    expect(retries.map((r) => [r.attempt, r.status])).toEqual([
+      [1, 429],
+      [2, 500],
+    ]);
     expect(retries[1]!.reason).toContain('overloaded');
   });
 
@@ -73,19 +91,39 @@ describe('the agent runtime', () => {
     const messages: HistoryMessage[] = [{ role: 'user', content: 'go' }];
     const turn = await agent(messages).a.turn();
     expect(turn).toMatchObject({ kind: 'empty', streak: 3 });
-    if (turn.kind === 'empty') expect(turn.detail).toBe('the worker model returned 3 empty replies in a row: it sent only reasoning, with no answer and no tool call');
+    if (turn.kind === 'empty')
+      expect(turn.detail).toBe('the worker model returned 3 empty replies in a row: it sent only reasoning, with no answer and no tool call');
     expect(messages).toHaveLength(1); // no empty turn entered the conversation
   });
 
   it('estimates the cost from the role prices when the provider reports none, and says once that a cap needs prices', async () => {
-    fake.enqueue('m', { content: 'a', usage: { prompt_tokens: 1_000_000, completion_tokens: 1_000_000 } }, { content: 'b', usage: { prompt_tokens: 10, completion_tokens: 10 } });
+    fake.enqueue(
+      'm',
+      { content: 'a', usage: { prompt_tokens: 1_000_000, completion_tokens: 1_000_000 } },
+      { content: 'b', usage: { prompt_tokens: 10, completion_tokens: 10 } },
+    );
     const notices: string[] = [];
     const costs: (number | null)[] = [];
-    const priced = new Agent({ llm, role: 'worker', messages: [{ role: 'user', content: 'go' }], tools: [], price: { input_per_million: 2, output_per_million: 8 }, hooks: { onModelCall: (r) => costs.push(r.costUsd) } });
+    const priced = new Agent({
+      llm,
+      role: 'worker',
+      messages: [{ role: 'user', content: 'go' }],
+      tools: [],
+      price: { input_per_million: 2, output_per_million: 8 },
+      hooks: { onModelCall: (r) => costs.push(r.costUsd) },
+    });
     await priced.turn();
     expect(costs).toEqual([10]);
     const set = new Set<string>();
-    const unpriced = new Agent({ llm, role: 'worker', messages: [{ role: 'user', content: 'go' }], tools: [], dollarCapSet: true, notices: set, hooks: { onNotice: (k) => notices.push(k) } });
+    const unpriced = new Agent({
+      llm,
+      role: 'worker',
+      messages: [{ role: 'user', content: 'go' }],
+      tools: [],
+      dollarCapSet: true,
+      notices: set,
+      hooks: { onNotice: (k) => notices.push(k) },
+    });
     await unpriced.turn();
     expect(notices).toEqual(['price_missing']);
   });
@@ -94,7 +132,9 @@ describe('the agent runtime', () => {
 describe('the context window', () => {
   it('refuses, before any call, a request that cannot fit, saying how to make room', async () => {
     const { a } = agent([{ role: 'user', content: 'x'.repeat(20_000) }], { contextWindow: 4_096 });
-    await expect(a.turn()).rejects.toThrow(/about \d+ tokens, more than its context window of 4096 tokens leaves room for \(3072 with 1024 kept for the reply\)\. Raise the model server's context length \(Ollama: OLLAMA_CONTEXT_LENGTH/);
+    await expect(a.turn()).rejects.toThrow(
+      /about \d+ tokens, more than its context window of 4096 tokens leaves room for \(3072 with 1024 kept for the reply\)\. Raise the model server's context length \(Ollama: OLLAMA_CONTEXT_LENGTH/,
+    );
     expect(fake.requests).toHaveLength(0);
   });
 

@@ -230,7 +230,10 @@ export class Agent {
   #accounted(result: ChatResult, promptEstimate: number): ChatResult {
     let { usage, costUsd } = result;
     if (!result.usageReported) {
-      const reply = (typeof result.message.content === 'string' ? result.message.content.length : 0) + JSON.stringify(result.message.tool_calls ?? []).length + reasoningText(result.message).length;
+      const reply =
+        (typeof result.message.content === 'string' ? result.message.content.length : 0) +
+        JSON.stringify(result.message.tool_calls ?? []).length +
+        reasoningText(result.message).length;
       const completion = Math.ceil(reply / CHARS_PER_TOKEN);
       usage = { prompt_tokens: promptEstimate, completion_tokens: completion, total_tokens: promptEstimate + completion };
     }
@@ -268,9 +271,16 @@ export class Agent {
     const say = (kind: NoticeKind, message: string) => this.#say(kind, message);
     if (!raw.usageReported) say('usage_missing', `the ${role} model's provider reports no token usage; token figures are estimated from characters`);
     if (raw.costUsd === null && !this.#o.price && this.#o.dollarCapSet) {
-      say('price_missing', `the ${role} model's provider reports no cost, so the dollar cap cannot count it; set the ${role} role's prices per million tokens in Settings`);
+      say(
+        'price_missing',
+        `the ${role} model's provider reports no cost, so the dollar cap cannot count it; set the ${role} role's prices per million tokens in Settings`,
+      );
     }
-    if (textCalls > 0) say('text_tool_calls', `the ${role} model wrote its tool calls as text; Tilth reads them, but structured tool calls are more reliable (enable the server's tool parser, or pick a model with tool support)`);
+    if (textCalls > 0)
+      say(
+        'text_tool_calls',
+        `the ${role} model wrote its tool calls as text; Tilth reads them, but structured tool calls are more reliable (enable the server's tool parser, or pick a model with tool support)`,
+      );
     if (raw.filtered) say('content_filter', `the ${role} model's provider blocked a reply with its content filter (finish_reason "content_filter")`);
   }
 

@@ -6,12 +6,15 @@ const TOOLS = ['read_file', 'glob', 'submit_case'];
 describe('tool calls written as text', () => {
   it('reads a bare JSON object, in a fence or alone, with "arguments" or "parameters"', () => {
     expect(parseTextToolCalls('{"name": "read_file", "arguments": {"path": "a.ts"}}', TOOLS)).toEqual([{ name: 'read_file', arguments: '{"path":"a.ts"}' }]);
-    expect(parseTextToolCalls('I will look.\n```json\n{"name": "glob", "parameters": {"pattern": "*.md"}}\n```', TOOLS)).toEqual([{ name: 'glob', arguments: '{"pattern":"*.md"}' }]);
+    expect(parseTextToolCalls('I will look.\n```json\n{"name": "glob", "parameters": {"pattern": "*.md"}}\n```', TOOLS)).toEqual([
+      { name: 'glob', arguments: '{"pattern":"*.md"}' },
+    ]);
     expect(parseTextToolCalls('[{"name": "glob", "arguments": {"pattern": "a"}}, {"name": "glob", "arguments": {"pattern": "b"}}]', TOOLS)).toHaveLength(2);
   });
 
   it('reads <tool_call> blocks (Hermes, Qwen), several per reply', () => {
-    const text = 'Let me check.\n<tool_call>\n{"name": "read_file", "arguments": {"path": "x"}}\n</tool_call>\n<tool_call>{"name": "glob", "arguments": "{\\"pattern\\": \\"*\\"}"}</tool_call>';
+    const text =
+      'Let me check.\n<tool_call>\n{"name": "read_file", "arguments": {"path": "x"}}\n</tool_call>\n<tool_call>{"name": "glob", "arguments": "{\\"pattern\\": \\"*\\"}"}</tool_call>';
     expect(parseTextToolCalls(text, TOOLS)).toEqual([
       { name: 'read_file', arguments: '{"path":"x"}' },
       { name: 'glob', arguments: '{"pattern": "*"}' },
@@ -27,7 +30,9 @@ describe('tool calls written as text', () => {
   });
 
   it('reads Mistral [TOOL_CALLS] in both spellings', () => {
-    expect(parseTextToolCalls('[TOOL_CALLS][{"name": "glob", "arguments": {"pattern": "*"}}]', TOOLS)).toEqual([{ name: 'glob', arguments: '{"pattern":"*"}' }]);
+    expect(parseTextToolCalls('[TOOL_CALLS][{"name": "glob", "arguments": {"pattern": "*"}}]', TOOLS)).toEqual([
+      { name: 'glob', arguments: '{"pattern":"*"}' },
+    ]);
     expect(parseTextToolCalls('[TOOL_CALLS]glob{"pattern": "*"}', TOOLS)).toEqual([{ name: 'glob', arguments: '{"pattern": "*"}' }]);
   });
 

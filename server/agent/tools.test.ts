@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { argsFit, checkArgs, defineTool } from './tools.ts';
 
-const READ = defineTool('read_file', 'Read a file.', z.object({ path: z.string().min(1, 'must be a non-empty path').describe('Relative path.'), limit: z.number().int().optional() }));
+const READ = defineTool(
+  'read_file',
+  'Read a file.',
+  z.object({ path: z.string().min(1, 'must be a non-empty path').describe('Relative path.'), limit: z.number().int().optional() }),
+);
 
 describe('a tool declared once', () => {
   it('gives the model a JSON schema generated from its zod arguments', () => {
@@ -11,7 +15,14 @@ describe('a tool declared once', () => {
       function: {
         name: 'read_file',
         description: 'Read a file.',
-        parameters: { type: 'object', properties: { path: { type: 'string', minLength: 1, description: 'Relative path.' }, limit: { type: 'integer', minimum: expect.any(Number), maximum: expect.any(Number) } }, required: ['path'] },
+        parameters: {
+          type: 'object',
+          properties: {
+            path: { type: 'string', minLength: 1, description: 'Relative path.' },
+            limit: { type: 'integer', minimum: expect.any(Number), maximum: expect.any(Number) },
+          },
+          required: ['path'],
+        },
       },
     });
     expect(READ.schema.function.parameters).not.toHaveProperty('$schema');
@@ -21,13 +32,20 @@ describe('a tool declared once', () => {
     expect(checkArgs(READ, '{"path": "a.ts", "limit": 3}')).toEqual({ ok: true, args: { path: 'a.ts', limit: 3 } });
     expect(checkArgs(READ, '{"path": "", "limit": 1.5}')).toEqual({
       ok: false,
-      message: "ERROR: the arguments of read_file do not fit its parameters — 'path': must be a non-empty path; 'limit': Invalid input: expected int, received number. Call it again with arguments that fit.",
+      message:
+        "ERROR: the arguments of read_file do not fit its parameters — 'path': must be a non-empty path; 'limit': Invalid input: expected int, received number. Call it again with arguments that fit.",
     });
   });
 
   it('answers JSON that is broken or not an object, and takes empty arguments as {}', () => {
-    expect(checkArgs(READ, '{not json')).toMatchObject({ ok: false, message: expect.stringMatching(/^ERROR: the arguments of read_file are not valid JSON \(/) });
-    expect(checkArgs(READ, '[1,2]')).toEqual({ ok: false, message: 'ERROR: the arguments of read_file must be a JSON object with the named parameters; got a list.' });
+    expect(checkArgs(READ, '{not json')).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^ERROR: the arguments of read_file are not valid JSON \(/),
+    });
+    expect(checkArgs(READ, '[1,2]')).toEqual({
+      ok: false,
+      message: 'ERROR: the arguments of read_file must be a JSON object with the named parameters; got a list.',
+    });
     expect(checkArgs(READ, '42')).toMatchObject({ ok: false, message: expect.stringContaining('got number') });
     expect(checkArgs(defineTool('noop', 'x', z.object({})), '')).toEqual({ ok: true, args: {} });
   });

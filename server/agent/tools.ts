@@ -41,21 +41,30 @@ export function checkArgs<A>(tool: ToolSpec<A>, raw: string): ArgsCheck<A> {
     try {
       value = JSON.parse(raw);
     } catch (err) {
-      return { ok: false, message: `ERROR: the arguments of ${tool.name} are not valid JSON (${(err as Error).message}). Send one JSON object with the named parameters.` };
+      return {
+        ok: false,
+        message: `ERROR: the arguments of ${tool.name} are not valid JSON (${(err as Error).message}). Send one JSON object with the named parameters.`,
+      };
     }
   }
   if (value === null) value = {};
   if (typeof value !== 'object' || Array.isArray(value)) {
-    return { ok: false, message: `ERROR: the arguments of ${tool.name} must be a JSON object with the named parameters; got ${Array.isArray(value) ? 'a list' : typeof value}.` };
+    return {
+      ok: false,
+      message: `ERROR: the arguments of ${tool.name} must be a JSON object with the named parameters; got ${Array.isArray(value) ? 'a list' : typeof value}.`,
+    };
   }
   const parsed = tool.args.safeParse(value);
   if (parsed.success) return { ok: true, args: parsed.data };
   const problems = parsed.error.issues.map((i) => (i.path.length > 0 ? `'${i.path.join('.')}': ${i.message}` : i.message));
-  return { ok: false, message: `ERROR: the arguments of ${tool.name} do not fit its parameters — ${problems.join('; ')}. Call it again with arguments that fit.` };
+  return {
+    ok: false,
+    message: `ERROR: the arguments of ${tool.name} do not fit its parameters — ${problems.join('; ')}. Call it again with arguments that fit.`,
+  };
 }
 
 /** Does a JSON value fit the tool's arguments (used to read a bare JSON object as a call)? */
 export function argsFit(tools: readonly ToolSpec[], name: string, args: unknown): boolean {
   const tool = tools.find((t) => t.name === name);
-  return tool !== undefined && tool.args.safeParse(args).success;
+  return tool?.args.safeParse(args).success === true;
 }

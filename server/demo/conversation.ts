@@ -84,7 +84,7 @@ export function readConversation(messages: unknown[], tools: readonly string[]):
     const written = parseTextToolCalls(textOf(m.content), tools);
     const next = parsed[i + 1];
     const answered = next?.role === 'user' ? textResults(textOf(next.content)) : [];
-    written.forEach((c, k) => steps.push({ name: c.name, args: parseArgs(c.arguments), result: answered[k] ?? null }));
+    for (const [k, c] of written.entries()) steps.push({ name: c.name, args: parseArgs(c.arguments), result: answered[k] ?? null });
   });
   const first = (role: string) => textOf(parsed.find((m) => m.role === role)?.content);
   return { system: first('system'), prompt: first('user'), steps };

@@ -38,7 +38,6 @@ const HOME_PREFIX = 'tilth-demo-crash-';
 /** The demo needs no provider: make sure none leaks in from the environment. */
 const NO_PROVIDER = { TILTH_BASE_URL: '', TILTH_API_KEY: '', TILTH_WORKER_MODEL: '', TILTH_PREP_MODEL: '', TILTH_EVALUATOR_MODEL: '' };
 
-
 const live = new Set<TilthProcess>();
 const homes: string[] = [];
 
@@ -91,7 +90,7 @@ function assertSessionFiles(dir: string): void {
     } else if (file.endsWith('.jsonl')) {
       const lines = text.split('\n');
       lines.pop(); // after the last newline: nothing, or a line torn by the kill
-      lines.forEach((line, i) => expect(() => JSON.parse(line), `${name} line ${i + 1} is not JSON`).not.toThrow());
+      for (const [i, line] of lines.entries()) expect(() => JSON.parse(line), `${name} line ${i + 1} is not JSON`).not.toThrow();
     }
   }
   const seqs = fs
@@ -115,8 +114,12 @@ function landing(dir: string): string {
 
 /** No accepted task lost or committed twice: each task's commit is on the branch once. */
 function expectBothTasksOnce(dir: string, answers: DemoAnswers): void {
-  const [t1, t2] = /priorit/i.test(answers[0]) ? ['Todos carry a priority', 'The listing shows the priority'] : ['Todos carry a due date', 'The listing shows the due'];
-  const subjects = execFileSync('git', ['log', '--format=%s'], { cwd: path.join(dir, 'workspace'), encoding: 'utf8' }).trim().split('\n');
+  const [t1, t2] = /priorit/i.test(answers[0])
+    ? ['Todos carry a priority', 'The listing shows the priority']
+    : ['Todos carry a due date', 'The listing shows the due'];
+  const subjects = execFileSync('git', ['log', '--format=%s'], { cwd: path.join(dir, 'workspace'), encoding: 'utf8' })
+    .trim()
+    .split('\n');
   expect(subjects.filter((s) => /^T-\d+: /.test(s))).toEqual([`T-002: ${t2}`, `T-001: ${t1}`]);
 }
 
@@ -162,7 +165,10 @@ async function wholeSession(server: TilthProcess): Promise<Timeline> {
   const id = await createDemo(api);
   const started = Date.now();
   await driveDemo(api, id, { timeoutMs: 300_000, pollMs: POLL_MS });
-  const lines = fs.readFileSync(path.join(server.sessionsDir, id, 'events.jsonl'), 'utf8').split('\n').slice(0, -1);
+  const lines = fs
+    .readFileSync(path.join(server.sessionsDir, id, 'events.jsonl'), 'utf8')
+    .split('\n')
+    .slice(0, -1);
   const ts = lines.map((line) => Date.parse((JSON.parse(line) as { ts: string }).ts));
   return { events: lines.length, at: ts.map((t) => t - ts[0]!), ms: Date.now() - started };
 }
@@ -247,8 +253,15 @@ describe('demo crash safety', () => {
   it(`kill -9 of tilth serve at ${TRIALS} random moments of a demo session, restart and resume: every trial reaches all_done with valid files`, async () => {
     const began = Date.now();
     const random = prng(SEED);
-    const trial = (n: number): Trial => ({ n, fraction: random(), answers: [random() < 0.5 ? 'A priority' : 'A due date', 'Sort out what matters first.', 'Yes, show it in the listing'] });
-    const rounds: Round[] = Array.from({ length: TRIALS / 2 }, (_, i) => ({ trials: [trial(2 * i + 1), trial(2 * i + 2)], jitterMs: Math.floor(random() * 250) }));
+    const trial = (n: number): Trial => ({
+      n,
+      fraction: random(),
+      answers: [random() < 0.5 ? 'A priority' : 'A due date', 'Sort out what matters first.', 'Yes, show it in the listing'],
+    });
+    const rounds: Round[] = Array.from({ length: TRIALS / 2 }, (_, i) => ({
+      trials: [trial(2 * i + 1), trial(2 * i + 2)],
+      jitterMs: Math.floor(random() * 250),
+    }));
     const home = tempDir(HOME_PREFIX);
     homes.push(home);
     let server = await boot(home);
@@ -271,7 +284,9 @@ describe('demo crash safety', () => {
 
     const outcomes = sessions.sort((a, b) => a.trial.n - b.trial.n);
     for (const o of outcomes) {
-      console.log(`  trial ${String(o.trial.n).padStart(2)}: kill at ${(o.trial.fraction * 100).toFixed(0).padStart(2)}% of the session's events, ${o.trial.answers[0]}, landed in ${o.landed} → ${o.error ? 'FAILED' : 'all_done'}`);
+      console.log(
+        `  trial ${String(o.trial.n).padStart(2)}: kill at ${(o.trial.fraction * 100).toFixed(0).padStart(2)}% of the session's events, ${o.trial.answers[0]}, landed in ${o.landed} → ${o.error ? 'FAILED' : 'all_done'}`,
+      );
     }
     const passed = outcomes.filter((o) => !o.error).length;
     console.log(`demo crash test: ${passed}/${TRIALS} reached all_done; wall time ${((Date.now() - began) / 1000).toFixed(0)} s`);

@@ -40,7 +40,9 @@ async function restart(): Promise<void> {
   await t.close({ keepHome: true });
   t = await boot(home);
   const demo = t.deps.demo!;
-  recoverAfterCrash(t.store, silentLogger, (sid) => startInterviewJob({ store: t.store, jobs: t.deps.jobs, llm: t.deps.llm, llmFor: (x) => demo.clientFor(x) ?? t.deps.llm }, sid));
+  recoverAfterCrash(t.store, silentLogger, (sid) =>
+    startInterviewJob({ store: t.store, jobs: t.deps.jobs, llm: t.deps.llm, llmFor: (x) => demo.clientFor(x) ?? t.deps.llm }, sid),
+  );
 }
 
 async function createDemo(): Promise<string> {
@@ -112,7 +114,9 @@ describe('demo resume', () => {
     await restart();
     await driveDemo(api, id);
     expectTheEnd(id, [...requests, ...t.deps.demo!.model.requests]);
-    const asked = events(id).filter((e) => e.type === 'question_asked').map((e) => (e.type === 'question_asked' ? e.data.text : ''));
+    const asked = events(id)
+      .filter((e) => e.type === 'question_asked')
+      .map((e) => (e.type === 'question_asked' ? e.data.text : ''));
     expect(asked).toEqual(QUESTIONS.map((q) => q.question));
   }, 120_000);
 

@@ -71,13 +71,32 @@ class World {
   private judge(task: PrdEntry, theCase: Case): Verdict {
     const entries = this.ledger.get(task.id) ?? [];
     const checks = [{ name: 'acceptance', passed: true, exit_code: 0, output: 'ok' }];
-    const diff = [...this.files.entries()].map(([file, text]) => `+++ b/${file}\n${text.split('\n').map((l) => `+${l}`).join('\n')}`).join('\n');
+    const diff = [...this.files.entries()]
+      .map(
+        ([file, text]) =>
+          `+++ b/${file}\n${text
+            .split('\n')
+            .map((l) => `+${l}`)
+            .join('\n')}`,
+      )
+      .join('\n');
     const tests = Object.fromEntries(Object.entries(this.seed.test_files).filter(([f]) => f.includes(task.id === 'T-001' ? 't001' : 't002')));
     const prompt = evaluatorUserPrompt({ task, contextFiles: [], ledger: entries, case: theCase, tests, checks, diff });
-    const reply = demoReply(request([{ role: 'system', content: 'evaluator' }, { role: 'user', content: prompt }], [SUBMIT_VERDICT_TOOL.schema]));
+    const reply = demoReply(
+      request(
+        [
+          { role: 'system', content: 'evaluator' },
+          { role: 'user', content: prompt },
+        ],
+        [SUBMIT_VERDICT_TOOL.schema],
+      ),
+    );
     const parsed = parseVerdict(callsOf(reply).map((c) => ({ name: c.name, arguments: JSON.stringify(c.arguments) })));
     if (!parsed.ok) throw new Error(`the demo evaluator's reply did not parse: ${parsed.error}`);
-    this.ledger.set(task.id, [...entries, { ts: new Date().toISOString(), iter: 1, diff_summary: 'src/todo.js (+1 -0)', case: theCase, verdict: parsed.verdict }]);
+    this.ledger.set(task.id, [
+      ...entries,
+      { ts: new Date().toISOString(), iter: 1, diff_summary: 'src/todo.js (+1 -0)', case: theCase, verdict: parsed.verdict },
+    ]);
     this.story.push(parsed.verdict.verdict);
     return parsed.verdict;
   }
@@ -110,7 +129,11 @@ class World {
       expect(calls.map((c) => c.name)).not.toContain('submit_verdict');
       expect(calls.length).toBeGreaterThan(0);
       if (cut?.turn === turn && cut.how === 'lost') return 'cut';
-      messages.push({ role: 'assistant', content: null, tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } })) });
+      messages.push({
+        role: 'assistant',
+        content: null,
+        tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } })),
+      });
       for (const call of calls) {
         if (call.name !== 'submit_case') {
           messages.push({ role: 'tool', tool_call_id: call.id, content: this.tool(call) });
@@ -187,7 +210,11 @@ describe('the demo script', () => {
         expect(asked).toEqual(QUESTIONS.map((q) => q.question));
         return;
       }
-      messages.push({ role: 'assistant', content: null, tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } })) });
+      messages.push({
+        role: 'assistant',
+        content: null,
+        tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } })),
+      });
       for (const c of calls) {
         if (c.name === 'ask_user') asked.push(String(c.arguments.question));
         messages.push({ role: 'tool', tool_call_id: c.id, content: c.name === 'ask_user' ? ANSWERS[asked.length - 1] : 'file text' });

@@ -40,7 +40,7 @@ const VARIANTS: Record<'due' | 'priority', Variant> = {
     arg: "'2026-01-31'",
     bad: 'return { ...todo, due: new Date(date) };',
     good: 'return { ...todo, due: date };',
-    check: "if (!/^\\d{4}-\\d{2}-\\d{2}$/.test(date)) throw new Error(`not an ISO date: ${date}`);",
+    check: 'if (!/^\\d{4}-\\d{2}-\\d{2}$/.test(date)) throw new Error(`not an ISO date: ${date}`);',
   },
   priority: {
     field: 'priority',
@@ -62,7 +62,6 @@ function variantIn(text: string): Variant {
   const named = /\b(setDue|setPriority)\(todo, value\)|\((due|priority): <value>\)/.exec(text);
   return named?.[1] === 'setPriority' || named?.[2] === 'priority' ? VARIANTS.priority : VARIANTS.due;
 }
-
 
 /**
  * The demo model's reply to one request. Which role asks is read from the tools it offers:
@@ -92,9 +91,10 @@ function interviewReply(talk: Conversation): ScriptedReplyInput {
     const index = QUESTIONS.findIndex((q) => q.question === step.args.question);
     if (index >= 0) answers[index] = step.result!;
   }
-  const next = answers.findIndex((a) => a === undefined);
+  const next = answers.indexOf(undefined);
   if (next < 0) return seedTurn(answers as string[]);
-  if (next === 0 && !explored) return turn(call('glob', { pattern: 'src/*.js' }), call('read_file', { path: 'src/todo.js' }), call('read_file', { path: 'AGENTS.md' }));
+  if (next === 0 && !explored)
+    return turn(call('glob', { pattern: 'src/*.js' }), call('read_file', { path: 'src/todo.js' }), call('read_file', { path: 'AGENTS.md' }));
   const q = QUESTIONS[next]!;
   return turn(call('ask_user', 'options' in q ? { question: q.question, options: [...q.options] } : { question: q.question }));
 }
@@ -140,7 +140,10 @@ export function seedTurn(answers: string[]): ScriptedReplyInput {
       id: 'T-001',
       title: v.title,
       description: `Add ${v.fn}(todo, value) to src/todo.js so a user can ${why.replace(/[.\s]+$/, '')}.`,
-      acceptance_criteria: [`${v.fn} returns a new todo with the ${v.field} set, leaving the original unchanged`, `${v.fn} throws an Error for a value it does not accept`],
+      acceptance_criteria: [
+        `${v.fn} returns a new todo with the ${v.field} set, leaving the original unchanged`,
+        `${v.fn} throws an Error for a value it does not accept`,
+      ],
     },
   ];
   const tests: Record<string, string> = { [`tests/t001_${v.field}.test.js`]: testFor(v) };
@@ -193,7 +196,15 @@ const bodyOf = (stage: Stage, v: Variant): string[] => (stage === 'checked' ? [v
 
 function fieldFunction(v: Variant, stage: Stage): string {
   const param = v.field === 'due' ? 'date' : 'level';
-  const lines = ['', '/**', ' * @param {{ title: string, done: boolean }} todo', ` * @param {string} ${param}`, ` * @returns {object} a new todo with its ${v.field} set`, ' */', `export function ${v.fn}(todo, ${param}) {`];
+  const lines = [
+    '',
+    '/**',
+    ' * @param {{ title: string, done: boolean }} todo',
+    ` * @param {string} ${param}`,
+    ` * @returns {object} a new todo with its ${v.field} set`,
+    ' */',
+    `export function ${v.fn}(todo, ${param}) {`,
+  ];
   return [...lines, ...bodyOf(stage, v).map((l) => `  ${l}`), '}', ''].join('\n');
 }
 
@@ -239,7 +250,11 @@ function fieldTurn(talk: Conversation, v: Variant): ScriptedReplyInput {
   if (now === 'none') return turn(call('write_file', { path: file, content: `${read}${fieldFunction(v, goal)}` }));
   if (now !== goal) return turn(call('edit_file', { path: file, old_string: bodyOf(now, v).join('\n  '), new_string: bodyOf(goal, v).join('\n  ') }));
   if (goal === 'checked' && lastTestRun < lastWrite) return turn(call('bash', { command: 'node --test tests/' }));
-  const summary = { bad: `Added ${v.fn}.`, good: `Added ${v.fn}; it stores the value as given.`, checked: `Added ${v.fn}: it validates the value and returns a new todo.` }[goal];
+  const summary = {
+    bad: `Added ${v.fn}.`,
+    good: `Added ${v.fn}; it stores the value as given.`,
+    checked: `Added ${v.fn}: it validates the value and returns a new todo.`,
+  }[goal];
   const criteria = [`${v.fn} returns a new todo with the ${v.field} set`, `${v.fn} throws for a bad value`];
   return turn(call('submit_case', { summary, ac_coverage: criteria.map((c) => ({ criterion: c, addressed_by: `${file}:${v.fn}()`, evidence: test })) }));
 }
@@ -282,7 +297,12 @@ function evaluatorReply(talk: Conversation): ScriptedReplyInput {
     usage: tokens,
   });
   if (/^### .+ — FAIL$/m.test(prompt)) {
-    return verdict({ verdict: 'reject', rejection_category: 'half_finished', concern: 'A check still fails.', next_step: 'Make every check pass, then submit the case again.' });
+    return verdict({
+      verdict: 'reject',
+      rejection_category: 'half_finished',
+      concern: 'A check still fails.',
+      next_step: 'Make every check pass, then submit the case again.',
+    });
   }
   if (task === 'T-001' && !/: reject\b/.test(section(prompt, EVALUATOR_LEDGER_HEADER)) && !prompt.includes(v.check)) {
     return verdict({
@@ -293,7 +313,10 @@ function evaluatorReply(talk: Conversation): ScriptedReplyInput {
     });
   }
   if (task === 'T-001') return verdict({ verdict: 'accept', concern: 'Both criteria are met and the test covers them.' });
-  return verdict({ verdict: 'accept', concern: task === 'T-002' ? 'The listing change is small and tested.' : 'The checks pass and the diff does what the task asks.' }, usage(2100, 60));
+  return verdict(
+    { verdict: 'accept', concern: task === 'T-002' ? 'The listing change is small and tested.' : 'The checks pass and the diff does what the task asks.' },
+    usage(2100, 60),
+  );
 }
 
 /** One lesson after T-001, none after the others. */

@@ -36,7 +36,12 @@ const events = (id: string): TilthEvent[] => t.store.log(id).readAfter(0, 100_00
 
 async function answer(id: string, text: string): Promise<void> {
   const d = await until(id, 'a question', (x) => x.interview?.pending != null && !x.interview.running);
-  const res = await t.app.inject({ method: 'POST', url: `/api/sessions/${id}/answer`, headers: post, payload: { questionId: d.interview!.pending!.question_id, answer: text } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/sessions/${id}/answer`,
+    headers: post,
+    payload: { questionId: d.interview!.pending!.question_id, answer: text },
+  });
   expect(res.statusCode, res.body).toBe(200);
 }
 
@@ -62,7 +67,11 @@ describe('demo mode', () => {
     expect(done.session.status, done.last_error ?? '').toBe('all_done');
     const all = events(id);
     expect(all.filter((e) => e.type === 'validator_run').map((e) => e.type === 'validator_run' && e.data.passed)).toEqual([false, true, true, true]);
-    expect(all.filter((e) => e.type === 'evaluator_verdict').map((e) => e.type === 'evaluator_verdict' && e.data.verdict)).toEqual(['reject', 'accept', 'accept']);
+    expect(all.filter((e) => e.type === 'evaluator_verdict').map((e) => e.type === 'evaluator_verdict' && e.data.verdict)).toEqual([
+      'reject',
+      'accept',
+      'accept',
+    ]);
     const models = all.filter((e) => e.type === 'model_call').map((e) => (e.type === 'model_call' ? e.data.model : ''));
     expect(new Set(models).size).toBe(1);
     expect(models[0]).toContain(DEMO_MODEL);

@@ -75,7 +75,13 @@ export class DemoService {
     const repo = await makeExampleRepo('js-todo', path.join(this.store.root, DEMO_REPOS));
     const info = await inspectWorkspace(repo.dir);
     if (!info.root || !info.head) throw new Error(`the demo repository at ${repo.dir} has no commits`);
-    const created = this.store.create({ source: info.root, brief: 'Demo: add a field to the todos of the bundled example', baseBranch: info.branch, baseSha: info.head, status: 'interviewing' });
+    const created = this.store.create({
+      source: info.root,
+      brief: 'Demo: add a field to the todos of the bundled example',
+      baseBranch: info.branch,
+      baseSha: info.head,
+      status: 'interviewing',
+    });
     const id = created.session_id;
     const gitDirs = await addWorktree(info.root, created.worktree, created.branch, info.head);
     this.store.updateCheckpoint(id, () => ({

@@ -120,7 +120,8 @@ describe('parseCase', () => {
     expect(parsed).toEqual({ ok: true, case: { summary: 'second', ac_coverage: [coverage()] } });
     const failed = parseCase([call('{oops'), call({ summary: '' })]);
     expect(failed.ok).toBe(false);
-    if (!failed.ok) expect(failed.error).toMatch(/^Your `submit_case` call could not be accepted: JSON parse: .+ \| 'summary' must be a non-empty string\. Call/);
+    if (!failed.ok)
+      expect(failed.error).toMatch(/^Your `submit_case` call could not be accepted: JSON parse: .+ \| 'summary' must be a non-empty string\. Call/);
   });
 
   it('says so when there is no submit_case call at all', () => {
@@ -176,7 +177,13 @@ describe('formatRejectFeedback', () => {
 });
 
 describe('formatLedgerSection', () => {
-  const entry = (iter: number, verdict: Verdict, diff_summary = ''): LedgerEntry => ({ ts: '2026-01-01T00:00:00.000Z', iter, diff_summary, case: null, verdict });
+  const entry = (iter: number, verdict: Verdict, diff_summary = ''): LedgerEntry => ({
+    ts: '2026-01-01T00:00:00.000Z',
+    iter,
+    diff_summary,
+    case: null,
+    verdict,
+  });
 
   it('is empty without entries', () => {
     expect(formatLedgerSection([], '## Prior')).toBe('');

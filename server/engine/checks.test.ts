@@ -25,14 +25,26 @@ function write(files: Record<string, string>) {
 describe('runChecks', () => {
   it('passes when the task test and the done tasks tests pass', async () => {
     write({ 'tests/t001_a.test.js': PASS, 'tests/t002_b.test.js': PASS });
-    const r = await runChecks({ scope: { worktree: repo.dir, git: null, network: false }, preset: 'node', testFiles: ['tests/t002_b.test.js', 'tests/t001_a.test.js'], changedFiles: ['src/todo.js'], lockedTests: { 'tests/t001_a.test.js': sha(PASS) } });
+    const r = await runChecks({
+      scope: { worktree: repo.dir, git: null, network: false },
+      preset: 'node',
+      testFiles: ['tests/t002_b.test.js', 'tests/t001_a.test.js'],
+      changedFiles: ['src/todo.js'],
+      lockedTests: { 'tests/t001_a.test.js': sha(PASS) },
+    });
     expect(r.passed).toBe(true);
     expect(r.results.map((x) => [x.name, x.passed])).toEqual([['acceptance', true]]);
   });
 
   it('fails with the test output when a test fails', async () => {
     write({ 'tests/t001_a.test.js': FAIL });
-    const r = await runChecks({ scope: { worktree: repo.dir, git: null, network: false }, preset: 'node', testFiles: ['tests/t001_a.test.js'], changedFiles: [], lockedTests: {} });
+    const r = await runChecks({
+      scope: { worktree: repo.dir, git: null, network: false },
+      preset: 'node',
+      testFiles: ['tests/t001_a.test.js'],
+      changedFiles: [],
+      lockedTests: {},
+    });
     expect(r.passed).toBe(false);
     expect(r.results[0]).toMatchObject({ name: 'acceptance', passed: false, exit_code: 1 });
     expect(r.results[0]!.output).toMatch(/2026-01-01/);
@@ -40,7 +52,13 @@ describe('runChecks', () => {
 
   it('fails at once, naming the file, when a locked acceptance test was changed', async () => {
     write({ 'tests/t001_a.test.js': PASS });
-    const r = await runChecks({ scope: { worktree: repo.dir, git: null, network: false }, preset: 'node', testFiles: ['tests/t001_a.test.js'], changedFiles: [], lockedTests: { 'tests/t001_a.test.js': sha(FAIL) } });
+    const r = await runChecks({
+      scope: { worktree: repo.dir, git: null, network: false },
+      preset: 'node',
+      testFiles: ['tests/t001_a.test.js'],
+      changedFiles: [],
+      lockedTests: { 'tests/t001_a.test.js': sha(FAIL) },
+    });
     expect(r.passed).toBe(false);
     expect(r.results).toEqual([expect.objectContaining({ name: 'locked_tests', output: expect.stringMatching(/tests\/t001_a\.test\.js/) })]);
   });
@@ -62,7 +80,14 @@ describe('runChecks', () => {
 
   it('stops a test that runs too long and says so', async () => {
     write({ 'tests/t001_slow.test.js': `${head}test('slow', async () => { await new Promise((r) => setTimeout(r, 30_000)); });\n` });
-    const r = await runChecks({ scope: { worktree: repo.dir, git: null, network: false }, preset: 'node', testFiles: ['tests/t001_slow.test.js'], changedFiles: [], lockedTests: {}, timeoutMs: 1_000 });
+    const r = await runChecks({
+      scope: { worktree: repo.dir, git: null, network: false },
+      preset: 'node',
+      testFiles: ['tests/t001_slow.test.js'],
+      changedFiles: [],
+      lockedTests: {},
+      timeoutMs: 1_000,
+    });
     expect(r.results[0]).toMatchObject({ passed: false, exit_code: 124 });
     expect(r.results[0]!.output).toMatch(/timed out after 1 s/);
   });
@@ -80,7 +105,13 @@ describe('runChecks', () => {
     const py = await makeExampleRepo('py-todo');
     try {
       fs.writeFileSync(path.join(py.dir, 'tests', 'test_t001_a.py'), 'from todo import add_todo\n\ndef test_adds():\n    assert len(add_todo([], "a")) == 1\n');
-      const r = await runChecks({ scope: { worktree: py.dir, git: null, network: false }, preset: 'pytest', testFiles: ['tests/test_t001_a.py'], changedFiles: [], lockedTests: {} });
+      const r = await runChecks({
+        scope: { worktree: py.dir, git: null, network: false },
+        preset: 'pytest',
+        testFiles: ['tests/test_t001_a.py'],
+        changedFiles: [],
+        lockedTests: {},
+      });
       expect(r.passed, r.results[0]?.output).toBe(true);
       const status = execFileSync('git', ['status', '--porcelain'], { cwd: py.dir, encoding: 'utf8' });
       expect(status.trim()).toBe('?? tests/test_t001_a.py');

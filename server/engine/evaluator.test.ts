@@ -12,9 +12,23 @@ beforeEach(async () => {
 afterEach(() => fake.close());
 
 const input: EvaluationInput = {
-  task: { id: 'T-001', title: 'Add due dates', description: 'Add setDue.', acceptance_criteria: ['setDue stores the date', 'bad dates throw'], status: 'in_progress' },
+  task: {
+    id: 'T-001',
+    title: 'Add due dates',
+    description: 'Add setDue.',
+    acceptance_criteria: ['setDue stores the date', 'bad dates throw'],
+    status: 'in_progress',
+  },
   contextFiles: [{ name: 'AGENTS.md', text: 'Functions are pure.\n' }],
-  ledger: [{ ts: '2026-05-25T10:00:00.000Z', iter: 3, diff_summary: '', case: null, verdict: { verdict: 'reject', rejection_category: 'weak_test', concern: 'Too thin.', evidence: [], next_step: 'Assert the error.' } }],
+  ledger: [
+    {
+      ts: '2026-05-25T10:00:00.000Z',
+      iter: 3,
+      diff_summary: '',
+      case: null,
+      verdict: { verdict: 'reject', rejection_category: 'weak_test', concern: 'Too thin.', evidence: [], next_step: 'Assert the error.' },
+    },
+  ],
   case: { summary: 'Added setDue.', ac_coverage: [{ criterion: 'setDue stores the date', addressed_by: 'src/todo.js setDue' }], uncertainties: ['time zones'] },
   tests: { 'tests/t001_due.test.js': "test('due', () => {});" },
   checks: [{ name: 'acceptance', passed: true, exit_code: 0, output: '# pass 2' }],
@@ -26,7 +40,19 @@ const verdict = (args: Record<string, unknown>) => ({ tool_calls: [{ name: 'subm
 describe('the evaluator', () => {
   it('sees task, criteria, context, earlier verdicts, case, test, check output and diff', () => {
     const prompt = evaluatorUserPrompt(input);
-    for (const part of ['# Task to evaluate: T-001 — Add due dates', '- bad dates throw', '## Project context (AGENTS.md)', 'Functions are pure.', 'iteration 3: reject (weak_test) — Too thin. Next step given: Assert the error.', 'Added setDue.', 'time zones', '`tests/t001_due.test.js`:', '### acceptance — PASS', '# pass 2', '+export function setDue() {}']) {
+    for (const part of [
+      '# Task to evaluate: T-001 — Add due dates',
+      '- bad dates throw',
+      '## Project context (AGENTS.md)',
+      'Functions are pure.',
+      'iteration 3: reject (weak_test) — Too thin. Next step given: Assert the error.',
+      'Added setDue.',
+      'time zones',
+      '`tests/t001_due.test.js`:',
+      '### acceptance — PASS',
+      '# pass 2',
+      '+export function setDue() {}',
+    ]) {
       expect(prompt, part).toContain(part);
     }
     expect(evaluatorUserPrompt({ ...input, diff: '' })).toContain('(empty diff)');
@@ -34,7 +60,10 @@ describe('the evaluator', () => {
   });
 
   it('returns an accept, and the prompt reaches the model with only the verdict tool', async () => {
-    fake.enqueue('judge', { ...verdict({ verdict: 'accept', rejection_category: null, concern: 'All criteria met.', evidence: ['tests pass'], next_step: null }), expect: { tools_include: ['submit_verdict'], last_message_contains: 'Task to evaluate: T-001' } });
+    fake.enqueue('judge', {
+      ...verdict({ verdict: 'accept', rejection_category: null, concern: 'All criteria met.', evidence: ['tests pass'], next_step: null }),
+      expect: { tools_include: ['submit_verdict'], last_message_contains: 'Task to evaluate: T-001' },
+    });
     const r = await evaluate(llm, input);
     expect(r).toMatchObject({ attempts: 1, verdict: { verdict: 'accept', concern: 'All criteria met.', evidence: ['tests pass'] } });
     expect(fake.requests[0]!.tools).toHaveLength(1);
@@ -42,7 +71,17 @@ describe('the evaluator', () => {
   });
 
   it('retries once after an unusable answer, and reports the parse error', async () => {
-    fake.enqueue('judge', { content: 'Looks good to me!' }, verdict({ verdict: 'reject', rejection_category: 'acceptance_gap', concern: 'Bad dates do not throw.', evidence: ['src/todo.js:4'], next_step: 'Throw a RangeError for invalid dates.' }));
+    fake.enqueue(
+      'judge',
+      { content: 'Looks good to me!' },
+      verdict({
+        verdict: 'reject',
+        rejection_category: 'acceptance_gap',
+        concern: 'Bad dates do not throw.',
+        evidence: ['src/todo.js:4'],
+        next_step: 'Throw a RangeError for invalid dates.',
+      }),
+    );
     const errors: string[] = [];
     const r = await evaluate(llm, input, { events: { onParseError: (_a, e) => errors.push(e) } });
     expect(r.attempts).toBe(2);
@@ -51,11 +90,16 @@ describe('the evaluator', () => {
   });
 
   it('fails closed: two unusable answers make a reject marked parse_failed', async () => {
-    fake.enqueue('judge', verdict({ verdict: 'reject', concern: 'no category' }), { fault: 'malformed_tool_args', tool_calls: [{ name: 'submit_verdict', arguments: {} }] });
+    fake.enqueue('judge', verdict({ verdict: 'reject', concern: 'no category' }), {
+      fault: 'malformed_tool_args',
+      tool_calls: [{ name: 'submit_verdict', arguments: {} }],
+    });
     const r = await evaluate(llm, input);
     expect(r.verdict).toMatchObject({ verdict: 'reject', parse_failed: true });
     expect(r.verdict.next_step).toBeTruthy();
-    expect(r.unreadable).toMatch(/^the evaluator model answered 2 times in a row without a usable submit_verdict call; the last time it sent a submit_verdict call that could not be used \(submit_verdict arguments are not valid JSON\)$/);
+    expect(r.unreadable).toMatch(
+      /^the evaluator model answered 2 times in a row without a usable submit_verdict call; the last time it sent a submit_verdict call that could not be used \(submit_verdict arguments are not valid JSON\)$/,
+    );
   });
 
   it('reads a verdict the model wrote as text instead of a tool call', async () => {

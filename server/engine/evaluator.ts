@@ -56,13 +56,20 @@ export function evaluatorUserPrompt(input: EvaluationInput): string {
   const parts: string[] = [`# Task to evaluate: ${task.id} — ${task.title}`, '', task.description.trim()];
   if (task.acceptance_criteria.length > 0) parts.push('', '## Acceptance criteria', ...task.acceptance_criteria.map((c) => `- ${c}`));
   if (input.contextFiles.length > 0) {
-    parts.push('', `## Project context (${input.contextFiles.map((f) => f.name).join(', ')})`, '', input.contextFiles.map((f) => f.text.trimEnd()).join('\n\n'));
+    parts.push(
+      '',
+      `## Project context (${input.contextFiles.map((f) => f.name).join(', ')})`,
+      '',
+      input.contextFiles.map((f) => f.text.trimEnd()).join('\n\n'),
+    );
   }
   if (input.ledger.length > 0) {
     parts.push('', EVALUATOR_LEDGER_HEADER);
     for (const e of input.ledger) {
       const v = e.verdict;
-      parts.push(`- iteration ${e.iter}: ${v.verdict}${v.rejection_category ? ` (${v.rejection_category})` : ''} — ${v.concern}${v.next_step ? ` Next step given: ${v.next_step}` : ''}`);
+      parts.push(
+        `- iteration ${e.iter}: ${v.verdict}${v.rejection_category ? ` (${v.rejection_category})` : ''} — ${v.concern}${v.next_step ? ` Next step given: ${v.next_step}` : ''}`,
+      );
     }
   }
   if (input.case) {
@@ -87,7 +94,13 @@ export function evaluatorUserPrompt(input: EvaluationInput): string {
   for (const c of input.checks) {
     parts.push(`### ${c.name} — ${c.passed ? 'PASS' : 'FAIL'}`, '```', cut(c.output?.trim() || '(no output)', VALIDATOR_OUTPUT_INJECT_CAP), '```', '');
   }
-  parts.push('## Diff of this task (working tree vs the last commit, new files included)', '', '```diff', input.diff.trim() ? cut(input.diff, JUDGE_DIFF_MAX_CHARS) : '(empty diff)', '```');
+  parts.push(
+    '## Diff of this task (working tree vs the last commit, new files included)',
+    '',
+    '```diff',
+    input.diff.trim() ? cut(input.diff, JUDGE_DIFF_MAX_CHARS) : '(empty diff)',
+    '```',
+  );
   parts.push('', 'Answer by calling `submit_verdict`: that tool call is the only acceptable response.');
   return parts.join('\n');
 }
@@ -109,7 +122,8 @@ export function parseVerdict(calls: readonly RawCall[]): ParsedVerdict {
   if (typeof args !== 'object' || args === null) return { ok: false, error: 'submit_verdict arguments are not an object', raw };
   const cleaned = Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null));
   const parsed = VerdictSchema.safeParse(cleaned);
-  if (!parsed.success) return { ok: false, error: `submit_verdict arguments do not fit: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, raw };
+  if (!parsed.success)
+    return { ok: false, error: `submit_verdict arguments do not fit: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, raw };
   const v = parsed.data;
   if (v.verdict === 'reject' && (!v.rejection_category || !v.next_step)) {
     return { ok: false, error: 'a reject needs a rejection_category and a next_step', raw };
@@ -145,7 +159,11 @@ export type Evaluation = {
 export async function evaluate(
   llm: ModelClient,
   input: EvaluationInput,
-  options: { signal?: AbortSignal; events?: EvaluatorEvents; agent?: Pick<AgentOptions, 'contextWindow' | 'windowAssumed' | 'price' | 'dollarCapSet' | 'notices'> } = {},
+  options: {
+    signal?: AbortSignal;
+    events?: EvaluatorEvents;
+    agent?: Pick<AgentOptions, 'contextWindow' | 'windowAssumed' | 'price' | 'dollarCapSet' | 'notices'>;
+  } = {},
 ): Promise<Evaluation> {
   const prompt = evaluatorUserPrompt(input);
   const events = options.events;

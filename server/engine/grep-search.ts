@@ -27,9 +27,7 @@ export interface GrepSearchRequest {
   maxLineChars: number;
 }
 
-export type GrepSearchResult =
-  | { timedOut: false; hits: Array<[fileIndex: number, lineNumber: number, text: string]>; more: number }
-  | { timedOut: true };
+export type GrepSearchResult = { timedOut: false; hits: Array<[fileIndex: number, lineNumber: number, text: string]>; more: number } | { timedOut: true };
 
 const WORKER_URL = new URL('./grep-worker.mjs', import.meta.url);
 const MAX_IDLE = 2;

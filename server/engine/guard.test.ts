@@ -361,8 +361,20 @@ describe('pre-tool guard', () => {
   });
 
   it.each([
-    ['echo >; ls', [{ words: ['echo'], redirects: [] }, { words: ['ls'], redirects: [] }]],
-    ['echo x &> log; ls', [{ words: ['echo', 'x'], redirects: ['log'] }, { words: ['ls'], redirects: [] }]],
+    [
+      'echo >; ls',
+      [
+        { words: ['echo'], redirects: [] },
+        { words: ['ls'], redirects: [] },
+      ],
+    ],
+    [
+      'echo x &> log; ls',
+      [
+        { words: ['echo', 'x'], redirects: ['log'] },
+        { words: ['ls'], redirects: [] },
+      ],
+    ],
     ['echo x &>> log', [{ words: ['echo', 'x'], redirects: ['log'] }]],
     ['echo x &>log', [{ words: ['echo', 'x'], redirects: ['log'] }]],
     ['cat < in.txt > out', [{ words: ['cat'], redirects: ['out'] }]],
@@ -374,8 +386,20 @@ describe('pre-tool guard', () => {
     ['cat <<EOF > x', [{ words: ['cat'], redirects: ['x'] }]],
     ['cat <<EOF>x', [{ words: ['cat'], redirects: ['x'] }]],
     ['echo > f x', [{ words: ['echo', 'x'], redirects: ['f'] }]],
-    ['echo a;>f', [{ words: ['echo', 'a'], redirects: [] }, { words: [], redirects: ['f'] }]],
-    ['echo a|>f', [{ words: ['echo', 'a'], redirects: [] }, { words: [], redirects: ['f'] }]],
+    [
+      'echo a;>f',
+      [
+        { words: ['echo', 'a'], redirects: [] },
+        { words: [], redirects: ['f'] },
+      ],
+    ],
+    [
+      'echo a|>f',
+      [
+        { words: ['echo', 'a'], redirects: [] },
+        { words: [], redirects: ['f'] },
+      ],
+    ],
   ])('collects the redirections of %j', (command, segments) => {
     expect(splitSegments(command)).toEqual(segments);
   });
@@ -396,7 +420,8 @@ describe('pre-tool guard', () => {
     expect(checkToolCall('write_file', { path: '  ' }, { worktree })).toEqual({ allow: true });
     expect(checkToolCall('write_file', { path: '.git/config' }, { worktree })).toEqual({
       allow: false,
-      reason: 'Writing into .git (.git/config) is not allowed. The repository metadata belongs to the run. Change files of the project only; the run commits them for you.',
+      reason:
+        'Writing into .git (.git/config) is not allowed. The repository metadata belongs to the run. Change files of the project only; the run commits them for you.',
     });
   });
 

@@ -48,7 +48,8 @@ const REFERENCE_DENY: { pattern: RegExp; label: string; advice: string }[] = [
     // Stryker disable next-line Regex: checkGit blocks every such command with the same words; loosened, it only adds text nobody types (`gitk-reset --hard`)
     pattern: /\bgit\s+reset\s+--hard\b/,
     label: 'git reset --hard',
-    advice: 'It throws away work and can move the branch. To undo your own change to a file, use `git checkout -- <file>` or `git restore <file>`, or edit it back.',
+    advice:
+      'It throws away work and can move the branch. To undo your own change to a file, use `git checkout -- <file>` or `git restore <file>`, or edit it back.',
   },
   {
     // Stryker disable next-line Regex: as for reset above
@@ -125,7 +126,24 @@ function checkCommand(command: string, root: string, depth: number): GuardDecisi
 
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash']);
 /** Commands that change the files named by their arguments. */
-const FILE_CHANGERS = new Set(['tee', 'cp', 'mv', 'rm', 'rmdir', 'touch', 'mkdir', 'ln', 'truncate', 'chmod', 'chown', 'install', 'sed', 'perl', 'unlink', 'shred']);
+const FILE_CHANGERS = new Set([
+  'tee',
+  'cp',
+  'mv',
+  'rm',
+  'rmdir',
+  'touch',
+  'mkdir',
+  'ln',
+  'truncate',
+  'chmod',
+  'chown',
+  'install',
+  'sed',
+  'perl',
+  'unlink',
+  'shred',
+]);
 /** Of these, only the last argument (the destination) is written. */
 const DESTINATION_ONLY = new Set(['cp', 'ln', 'install']);
 
@@ -156,7 +174,10 @@ function checkSegment(words: string[], redirects: string[], cwd: string, root: s
     const written = DESTINATION_ONLY.has(name) ? operands.slice(-1) : operands;
     for (const operand of written) {
       if (inGitDir(root, path.resolve(cwd, operand))) {
-        return block(`Changing files inside .git (${name} ${operand})`, 'The repository metadata belongs to the run. Change project files only; the run commits them for you.');
+        return block(
+          `Changing files inside .git (${name} ${operand})`,
+          'The repository metadata belongs to the run. Change project files only; the run commits them for you.',
+        );
       }
     }
   }
@@ -188,7 +209,10 @@ function checkGit(args: string[], cwd: string): GuardDecision {
       return block('Rewriting history (git rebase)', 'The branch holds accepted work; leave its commits as they are and make new changes in the worktree.');
     case 'commit':
       if (rest.includes('--amend')) {
-        return block('Rewriting history (git commit --amend)', 'The branch holds accepted work; leave its commits as they are. The run commits your work when the task is accepted.');
+        return block(
+          'Rewriting history (git commit --amend)',
+          'The branch holds accepted work; leave its commits as they are. The run commits your work when the task is accepted.',
+        );
       }
       return ALLOW;
     case 'checkout': {

@@ -181,7 +181,12 @@ export async function grepTool(root: ConfinedRoot, pattern: string, pathGlob = '
  * on the source repository, the worker on its worktree). Throws ToolError with the message for
  * the model.
  */
-export async function runReadTool(tool: 'read_file' | 'glob' | 'grep', args: Record<string, unknown>, root: ConfinedRoot, options: { grepTimeoutMs?: number } = {}): Promise<string> {
+export async function runReadTool(
+  tool: 'read_file' | 'glob' | 'grep',
+  args: Record<string, unknown>,
+  root: ConfinedRoot,
+  options: { grepTimeoutMs?: number } = {},
+): Promise<string> {
   switch (tool) {
     case 'read_file': {
       if (typeof args.path !== 'string' || args.path.trim() === '') throw new ToolError("'path' must be a non-empty string");

@@ -144,7 +144,12 @@ export class RunContext {
   }
 
   /** The `model_call` event for a run call, with the running totals and what the runtime knows. */
-  modelCallEvent(result: ChatResult, role: Role, base: { task_id: string; trace_id: string; span_id: string; iter?: number; attempt?: number }, info?: CallInfo): void {
+  modelCallEvent(
+    result: ChatResult,
+    role: Role,
+    base: { task_id: string; trace_id: string; span_id: string; iter?: number; attempt?: number },
+    info?: CallInfo,
+  ): void {
     const usage = this.account(result);
     this.emit({
       type: 'model_call',
@@ -178,6 +183,9 @@ export class RunContext {
 
   notice(role: 'worker' | 'evaluator', kind: NoticeKind, message: string, taskId: string): void {
     const model = this.deps.llm.describeEndpoint(role)?.model ?? '';
-    this.emit({ type: 'provider_notice', data: { task_id: taskId, ...(role === 'evaluator' ? { phase: 'evaluator' as const } : {}), role, model, kind, message } });
+    this.emit({
+      type: 'provider_notice',
+      data: { task_id: taskId, ...(role === 'evaluator' ? { phase: 'evaluator' as const } : {}), role, model, kind, message },
+    });
   }
 }

@@ -39,7 +39,10 @@ afterEach(async () => {
 });
 
 const slowTest = (fn: string, input: string, expected: string) =>
-  nodeTest(fn, fn, input, expected).replace(`test('${fn} works', () => {`, `test('${fn} works', async () => {\n  await new Promise((r) => setTimeout(r, 1500));`);
+  nodeTest(fn, fn, input, expected).replace(
+    `test('${fn} works', () => {`,
+    `test('${fn} works', async () => {\n  await new Promise((r) => setTimeout(r, 1500));`,
+  );
 
 const TASKS: SeedTask[] = [
   { id: 'T-001', title: 'Double', tests: { 'tests/t001_double.test.js': slowTest('double', '2', '4') } },

@@ -83,7 +83,17 @@ describe('the run', () => {
     const id = await makePreparedSession(t.store, repo.dir, 'node', THREE);
     fake.load({
       models: {
-        [WORKER]: [impl('double', 'n * 2'), caseTurn(), noLearning, impl('triple', 'n * 3'), caseTurn(), noLearning, impl('square', 'n * n'), caseTurn(), { content: '{"learning": "Keep one function per file in src/."}' }],
+        [WORKER]: [
+          impl('double', 'n * 2'),
+          caseTurn(),
+          noLearning,
+          impl('triple', 'n * 3'),
+          caseTurn(),
+          noLearning,
+          impl('square', 'n * n'),
+          caseTurn(),
+          { content: '{"learning": "Keep one function per file in src/."}' },
+        ],
         [EVAL]: [verdictTurn('accept'), verdictTurn('accept'), verdictTurn('accept')],
       },
     });
@@ -168,7 +178,8 @@ describe('the run', () => {
   it('refuses the first run when the acceptance tests cannot run in the environment, showing the output', async () => {
     await open();
     // Mocha's globals under node --test: no work on the task could make this test load.
-    const mochaStyle = "import assert from 'node:assert/strict';\nimport * as todo from '../src/todo.js';\n\ndescribe('double', () => {\n  it('doubles', () => assert.equal(todo.double(2), 4));\n});\n";
+    const mochaStyle =
+      "import assert from 'node:assert/strict';\nimport * as todo from '../src/todo.js';\n\ndescribe('double', () => {\n  it('doubles', () => assert.equal(todo.double(2), 4));\n});\n";
     const id = await makePreparedSession(t.store, repo.dir, 'node', [{ id: 'T-001', title: 'Double', tests: { 'tests/t001_double.test.js': mochaStyle } }]);
     const body = await start(id, 409);
     expect(body.error.code).toBe('environment_problem');
@@ -183,16 +194,20 @@ describe('the run', () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(repo.dir, 'package.json'), 'utf8')) as Record<string, unknown>;
     fs.writeFileSync(path.join(repo.dir, 'package.json'), JSON.stringify({ ...pkg, dependencies: { 'left-pad': '^1.3.0' } }, null, 2));
     git(repo.dir, 'commit', '-qam', 'Depend on left-pad');
-    const test = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport leftPad from 'left-pad';\nimport { pad } from '../src/pad.js';\n\ntest('pads', () => assert.equal(pad('1'), leftPad('1', 3, '0')));\n";
+    const test =
+      "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport leftPad from 'left-pad';\nimport { pad } from '../src/pad.js';\n\ntest('pads', () => assert.equal(pad('1'), leftPad('1', 3, '0')));\n";
     const id = await makePreparedSession(t.store, repo.dir, 'node', [{ id: 'T-001', title: 'Pad', tests: { 'tests/t001_pad.test.js': test } }]);
-    const seed = async (query = '') => (await t.app.inject({ url: `/api/sessions/${id}/seed${query}`, headers: auth })).json() as { contract: { kind: string; message: string }[] };
-    expect((await seed()).contract).toEqual([expect.objectContaining({ kind: 'environment', message: expect.stringMatching(/'left-pad' is a dependency in package\.json but is not installed/) })]);
+    const seed = async (query = '') =>
+      (await t.app.inject({ url: `/api/sessions/${id}/seed${query}`, headers: auth })).json() as { contract: { kind: string; message: string }[] };
+    expect((await seed()).contract).toEqual([
+      expect.objectContaining({ kind: 'environment', message: expect.stringMatching(/'left-pad' is a dependency in package\.json but is not installed/) }),
+    ]);
 
     // The user installs the dependency; the remembered result still says what it said, until asked again.
     const installed = path.join(checkpoint(id).worktree, 'node_modules', 'left-pad');
     fs.mkdirSync(installed, { recursive: true });
     fs.writeFileSync(path.join(installed, 'package.json'), JSON.stringify({ name: 'left-pad', version: '1.3.0', type: 'module', main: 'index.js' }));
-    fs.writeFileSync(path.join(installed, 'index.js'), "export default (s, n, c) => String(s).padStart(n, c);\n");
+    fs.writeFileSync(path.join(installed, 'index.js'), 'export default (s, n, c) => String(s).padStart(n, c);\n');
     expect((await seed()).contract.map((w) => w.kind)).toEqual(['environment']);
     expect((await seed('?recheck=1')).contract).toEqual([]);
     expect((await t.app.inject({ url: `/api/sessions/${id}/seed?recheck=yes`, headers: auth })).statusCode).toBe(400);
@@ -214,7 +229,12 @@ describe('the run', () => {
 
 describe('every stop is loud and resumable', () => {
   const ONE = THREE.slice(0, 1);
-  async function runOnce(env: NodeJS.ProcessEnv, worker: Parameters<FakeModel['enqueue']>[1][], evaluator: Parameters<FakeModel['enqueue']>[1][] = [], options: TestAppOptions = {}) {
+  async function runOnce(
+    env: NodeJS.ProcessEnv,
+    worker: Parameters<FakeModel['enqueue']>[1][],
+    evaluator: Parameters<FakeModel['enqueue']>[1][] = [],
+    options: TestAppOptions = {},
+  ) {
     await open(env, options);
     const id = await makePreparedSession(t.store, repo.dir, 'node', ONE);
     fake.load({ models: { [WORKER]: worker, [EVAL]: evaluator } });
@@ -268,7 +288,9 @@ describe('every stop is loud and resumable', () => {
     expect(d.session.last_stop).toBe('evaluator_unreadable');
     expect(failedWith(id)).toEqual(['evaluator_unreadable']);
     const failed = ofType(id, 'task_failed')[0]!;
-    expect(failed.data.detail).toMatch(/answered 2 times in a row without a usable submit_verdict call; the last time it sent text instead of a tool call: "The work looks fine/);
+    expect(failed.data.detail).toMatch(
+      /answered 2 times in a row without a usable submit_verdict call; the last time it sent text instead of a tool call: "The work looks fine/,
+    );
     expect(fake.requests.filter((r) => r.model === EVAL)).toHaveLength(2);
     expect(fake.requests.filter((r) => r.model === WORKER)).toHaveLength(2);
   });
@@ -311,7 +333,10 @@ describe('every stop is loud and resumable', () => {
   });
 
   it('token_cap stops before a model call once the run has used its tokens', async () => {
-    const { d } = await runOnce({ TILTH_MAX_TOKENS: '200' }, [workerTurn(['read_file', { path: 'package.json' }]), workerTurn(['read_file', { path: 'package.json' }])]);
+    const { d } = await runOnce({ TILTH_MAX_TOKENS: '200' }, [
+      workerTurn(['read_file', { path: 'package.json' }]),
+      workerTurn(['read_file', { path: 'package.json' }]),
+    ]);
     expect(d.session.last_stop).toBe('token_cap');
     expect(fake.requests).toHaveLength(2);
   });
@@ -452,7 +477,8 @@ describe('guard, locks, guidance and the queue', () => {
     await start(id);
     expect((await settled(id)).session.status).toBe('all_done');
     const worker = fake.requests.filter((r) => r.model === WORKER);
-    const mentions = (r: (typeof worker)[number]) => (r.messages as { content?: string }[]).filter((m) => m.content?.includes('Use arrow functions please.')).length;
+    const mentions = (r: (typeof worker)[number]) =>
+      (r.messages as { content?: string }[]).filter((m) => m.content?.includes('Use arrow functions please.')).length;
     expect(mentions(worker[0]!)).toBe(1);
     expect(mentions(worker[1]!)).toBe(1); // the same first message, not a second copy
     expect(mentions(worker[3]!)).toBe(0); // the next task does not see it again
@@ -485,7 +511,13 @@ describe('guard, locks, guidance and the queue', () => {
     const id = await makePreparedSession(t.store, repo.dir, 'pytest', [{ id: 'T-001', title: 'Double', tests: { 'tests/test_t001_double.py': test } }]);
     fake.load({
       models: {
-        [WORKER]: [writeTurn('todo/double.py', 'def double(n):\n    return n * 3\n'), caseTurn(), writeTurn('todo/double.py', 'def double(n):\n    return n * 2\n'), caseTurn(), noLearning],
+        [WORKER]: [
+          writeTurn('todo/double.py', 'def double(n):\n    return n * 3\n'),
+          caseTurn(),
+          writeTurn('todo/double.py', 'def double(n):\n    return n * 2\n'),
+          caseTurn(),
+          noLearning,
+        ],
         [EVAL]: [verdictTurn('accept')],
       },
     });

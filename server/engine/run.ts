@@ -15,7 +15,16 @@ import type { StopReason } from '../../shared/events.ts';
 import { PrdSchema, SeedMetaSchema, type Checkpoint, type PrdEntry } from '../../shared/files.ts';
 import { prepareSessionEnvironment } from '../env/session-env.ts';
 import { removeStaleSessionLocks, restoreWorktree, subjectsIn } from '../git/repo.ts';
-import { commitAll, GitTamperedError, headSubject, pointerProblems, restorePointers, undoLastCommit, worktreeRefOf, type WorktreeRef } from '../git/worktree-git.ts';
+import {
+  commitAll,
+  GitTamperedError,
+  headSubject,
+  pointerProblems,
+  restorePointers,
+  undoLastCommit,
+  worktreeRefOf,
+  type WorktreeRef,
+} from '../git/worktree-git.ts';
 import type { JobContext, JobRunner } from '../jobs/job-runner.ts';
 import { RunQueue } from '../jobs/run-queue.ts';
 import type { LiveConfig } from '../live-config.ts';
@@ -53,7 +62,10 @@ function setTaskStatus(job: JobContext, id: string, status: PrdEntry['status']):
 
 function progressHas(job: JobContext, line: string): boolean {
   try {
-    return fs.readFileSync(job.store.file(job.sessionId, FILES.progress), 'utf8').split('\n').some((l) => l.startsWith(line));
+    return fs
+      .readFileSync(job.store.file(job.sessionId, FILES.progress), 'utf8')
+      .split('\n')
+      .some((l) => l.startsWith(line));
   } catch {
     return false;
   }

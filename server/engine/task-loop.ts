@@ -44,14 +44,30 @@ export function testFilesOf(run: RunContext, taskIds: string[]): string[] {
       const id = taskIdOfTestFile(run.preset, file, run.projectEnv);
       return id !== null && wanted.has(id);
     })
-    .sort((a, b) => taskIds.indexOf(taskIdOfTestFile(run.preset, a, run.projectEnv)!) - taskIds.indexOf(taskIdOfTestFile(run.preset, b, run.projectEnv)!) || a.localeCompare(b));
+    .sort(
+      (a, b) =>
+        taskIds.indexOf(taskIdOfTestFile(run.preset, a, run.projectEnv)!) - taskIds.indexOf(taskIdOfTestFile(run.preset, b, run.projectEnv)!) ||
+        a.localeCompare(b),
+    );
 }
 
-function promptEvent(run: RunContext, base: { task_id: string; trace_id: string; span_id: string }, role: 'worker' | 'evaluator' | 'self_improve', content: string): void {
+function promptEvent(
+  run: RunContext,
+  base: { task_id: string; trace_id: string; span_id: string },
+  role: 'worker' | 'evaluator' | 'self_improve',
+  content: string,
+): void {
   const truncated = content.length > PROMPT_ASSEMBLED_CHAR_CAP;
   run.emit({
     type: 'prompt_assembled',
-    data: { ...base, iter: 0, role, content: truncated ? `${content.slice(0, PROMPT_ASSEMBLED_CHAR_CAP)}\n... [truncated]` : content, chars: content.length, truncated },
+    data: {
+      ...base,
+      iter: 0,
+      role,
+      content: truncated ? `${content.slice(0, PROMPT_ASSEMBLED_CHAR_CAP)}\n... [truncated]` : content,
+      chars: content.length,
+      truncated,
+    },
   });
 }
 export { promptEvent };
@@ -131,8 +147,21 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
       onElided: (elision) => run.emit({ type: 'context_elided', data: { ...base, role: 'worker', ...elision } }),
     },
   });
-  const fail = (reason: Exclude<TaskOutcome, { kind: 'done' }>['reason'], detail: string, extra: { streak?: number; nudges?: number; evaluator_calls?: number } = {}): TaskOutcome => {
-    run.emit({ type: 'task_failed', data: { ...trace, span_id: base.span_id, reason, ...extra, ...(reason === 'evaluator_unreadable' || reason === 'context_overflow' ? { detail: detail.slice(0, 600) } : {}) } });
+  const fail = (
+    reason: Exclude<TaskOutcome, { kind: 'done' }>['reason'],
+    detail: string,
+    extra: { streak?: number; nudges?: number; evaluator_calls?: number } = {},
+  ): TaskOutcome => {
+    run.emit({
+      type: 'task_failed',
+      data: {
+        ...trace,
+        span_id: base.span_id,
+        reason,
+        ...extra,
+        ...(reason === 'evaluator_unreadable' || reason === 'context_overflow' ? { detail: detail.slice(0, 600) } : {}),
+      },
+    });
     return { kind: 'failed', reason, detail };
   };
 
@@ -147,7 +176,7 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
       }
     }
 
-    let turn;
+    let turn: Awaited<ReturnType<typeof agent.turn>>;
     try {
       turn = await agent.turn();
     } catch (err) {
@@ -178,7 +207,9 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
     }
 
     noCaseStreak = 0;
-    const answer = (content: string) => caseCalls.forEach((c, i) => agent.answer(c, i === 0 ? content : DUPLICATE_CASE));
+    const answer = (content: string) => {
+      for (const [i, c] of caseCalls.entries()) agent.answer(c, i === 0 ? content : DUPLICATE_CASE);
+    };
     const rawCalls = caseCalls.map((c) => ({ name: c.name, arguments: c.rawArgs }));
     const parsed = parseCase(rawCalls);
     run.emit({ type: 'tool_call', data: { ...base, tool: 'submit_case', args: parsed.ok ? parsed.case : '(unparseable case)' } });
@@ -226,7 +257,9 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
       return { kind: 'done', summary: parsed.case.summary };
     }
     if (evaluatorCap > 0 && evaluatorCalls >= evaluatorCap) {
-      return fail('evaluator_cap', `the evaluator rejected ${evaluatorCalls} cases (TILTH_MAX_EVALUATOR_CALLS_PER_TASK=${evaluatorCap})`, { evaluator_calls: evaluatorCalls });
+      return fail('evaluator_cap', `the evaluator rejected ${evaluatorCalls} cases (TILTH_MAX_EVALUATOR_CALLS_PER_TASK=${evaluatorCap})`, {
+        evaluator_calls: evaluatorCalls,
+      });
     }
     answer(formatRejectFeedback(verdict));
   }
@@ -234,7 +267,12 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
   return fail('iter_cap', `hit the iteration cap (TILTH_MAX_ITERATIONS_PER_TASK=${maxIter})`);
 }
 
-async function runOneTool(run: RunContext, agent: Agent, call: AgentCall, base: { task_id: string; trace_id: string; span_id: string; iter: number }): Promise<void> {
+async function runOneTool(
+  run: RunContext,
+  agent: Agent,
+  call: AgentCall,
+  base: { task_id: string; trace_id: string; span_id: string; iter: number },
+): Promise<void> {
   const tool = call.name;
   const checked = agent.check<Record<string, unknown>>(call);
   run.emit({ type: 'tool_call', data: { ...base, tool, args: checked.ok ? checked.args : shownArgs(call.rawArgs), args_chars: call.rawArgs.length } });
@@ -312,10 +350,20 @@ async function judge(
   });
   const verdict = evaluation.verdict;
   run.emit({ type: 'evaluator_verdict', data: { ...base, schema_version: 1, ...verdict } });
-  appendLedger(run.sessionDir, task.id, { ts: new Date().toISOString(), iter: base.iter, diff_summary: await diffSummary(run.ref), case: theCase, verdict, checks });
+  appendLedger(run.sessionDir, task.id, {
+    ts: new Date().toISOString(),
+    iter: base.iter,
+    diff_summary: await diffSummary(run.ref),
+    case: theCase,
+    verdict,
+    checks,
+  });
   run.emit({
     type: 'ledger_appended',
-    data: { ...base, verdict_summary: `${verdict.verdict}${verdict.rejection_category ? ` · ${verdict.rejection_category}` : ''}: ${verdict.concern.slice(0, 200)}` },
+    data: {
+      ...base,
+      verdict_summary: `${verdict.verdict}${verdict.rejection_category ? ` · ${verdict.rejection_category}` : ''}: ${verdict.concern.slice(0, 200)}`,
+    },
   });
   return evaluation;
 }

@@ -26,7 +26,10 @@ export interface ContextFile {
 }
 
 /** The configured context files present at the worktree root, in order (symlinks out are ignored). */
-export function loadContextFiles(worktree: string, names: string[]): { loaded: ContextFile[]; files: { name: string; present: boolean; chars: number; sha256_8: string | null }[] } {
+export function loadContextFiles(
+  worktree: string,
+  names: string[],
+): { loaded: ContextFile[]; files: { name: string; present: boolean; chars: number; sha256_8: string | null }[] } {
   const loaded: ContextFile[] = [];
   const files = names.map((name) => {
     const file = path.join(worktree, name);
@@ -116,7 +119,12 @@ export function buildWorkerPrompt(input: WorkerPromptInput): { prompt: string; c
   const fields: string[] = [];
   if (meta) {
     const add = (field: string, title: string, value: string | string[]) => {
-      const body = Array.isArray(value) ? value.filter((s) => s.trim() !== '').map((s) => `- ${s.trim()}`).join('\n') : value.trim();
+      const body = Array.isArray(value)
+        ? value
+            .filter((s) => s.trim() !== '')
+            .map((s) => `- ${s.trim()}`)
+            .join('\n')
+        : value.trim();
       if (body === '') return;
       fields.push(field);
       metaParts.push(`### ${title}\n${body}`);
@@ -127,7 +135,11 @@ export function buildWorkerPrompt(input: WorkerPromptInput): { prompt: string; c
     add('open_questions', 'Open questions', meta.open_questions);
   }
   if (metaParts.length > 0) {
-    const seed = capped(`## Seed context (why this feature was scoped this way)\n\n${metaParts.join('\n\n')}`, SEED_META_MAX_CHARS, '\n... [seed context truncated]');
+    const seed = capped(
+      `## Seed context (why this feature was scoped this way)\n\n${metaParts.join('\n\n')}`,
+      SEED_META_MAX_CHARS,
+      '\n... [seed context truncated]',
+    );
     sections.push(`${seed.text}\n`);
     channels.seed_meta = { present: true, chars: seed.text.length, truncated: seed.truncated, fields };
   } else {

@@ -24,7 +24,8 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
 
-const run = (tool: string, args: Record<string, unknown>, extra: { bashTimeoutMs?: number; signal?: AbortSignal } = {}) => runWorkerTool(tool, args, { scope: { worktree: wt, git: null, network: false }, ...extra });
+const run = (tool: string, args: Record<string, unknown>, extra: { bashTimeoutMs?: number; signal?: AbortSignal } = {}) =>
+  runWorkerTool(tool, args, { scope: { worktree: wt, git: null, network: false }, ...extra });
 const out = async (tool: string, args: Record<string, unknown>) => (await run(tool, args)).output;
 
 describe('file tools', () => {
@@ -65,7 +66,7 @@ describe('file tools', () => {
     expect(fs.readdirSync(path.join(base, 'outdir'))).toEqual([]);
   });
 
-  it('refuses a sibling folder whose name starts with the worktree\'s, directly or through a symlink', async () => {
+  it("refuses a sibling folder whose name starts with the worktree's, directly or through a symlink", async () => {
     fs.mkdirSync(path.join(base, 'wt2'));
     fs.writeFileSync(path.join(base, 'wt2', 'secret.txt'), 'secret\n');
     fs.symlinkSync(path.join(base, 'wt2'), path.join(wt, 'next-door'));
@@ -133,10 +134,14 @@ describe('file tools', () => {
     expect(await out('edit_file', { path: 'big.txt', old_string: 'anchor', new_string: 'changed' })).toBe(refused);
     expect(fs.readFileSync(big, 'utf8').startsWith('anchor\n')).toBe(true);
     fs.truncateSync(big, 1024 ** 3); // a sparse 1 GiB file is refused from its size alone
-    expect(await out('edit_file', { path: 'big.txt', old_string: 'anchor', new_string: 'changed' })).toBe(refused.replace(String(MAX_EDIT_BYTES + 1), String(1024 ** 3)));
+    expect(await out('edit_file', { path: 'big.txt', old_string: 'anchor', new_string: 'changed' })).toBe(
+      refused.replace(String(MAX_EDIT_BYTES + 1), String(1024 ** 3)),
+    );
 
     fs.writeFileSync(big, `anchor\n${'x'.repeat(MAX_EDIT_BYTES - 7)}`); // exactly at the limit: read, then the write cap speaks
-    expect(await out('edit_file', { path: 'big.txt', old_string: 'anchor', new_string: 'changed' })).toBe(`ERROR: the edited file would exceed ${MAX_WRITE_CHARS} chars; split the work.`);
+    expect(await out('edit_file', { path: 'big.txt', old_string: 'anchor', new_string: 'changed' })).toBe(
+      `ERROR: the edited file would exceed ${MAX_WRITE_CHARS} chars; split the work.`,
+    );
     fs.writeFileSync(big, `anchor\n${'x'.repeat(150_000)}`);
     expect(await out('edit_file', { path: 'big.txt', old_string: 'anchor', new_string: 'changed' })).toBe('edited big.txt (-6 +7 chars)');
     expect(fs.readFileSync(big, 'utf8')).toBe(`changed\n${'x'.repeat(150_000)}`);
@@ -176,7 +181,9 @@ describe('bash', () => {
   it('kills the whole process group at the timeout (unsandboxed: the pid it writes is a host pid)', async () => {
     setSandboxMode('off');
     const started = Date.now();
-    const r = await run('bash', { command: 'sleep 30 & echo $! > bg.pid; echo started; sleep 30' }, { bashTimeoutMs: 500 }).finally(() => setSandboxMode('auto'));
+    const r = await run('bash', { command: 'sleep 30 & echo $! > bg.pid; echo started; sleep 30' }, { bashTimeoutMs: 500 }).finally(() =>
+      setSandboxMode('auto'),
+    );
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(r.output).toMatch(/^ERROR: command timed out after 0\.5s; it and everything it started were stopped\.\n\$ sleep 30 &/);
     expect(r.output).toContain('started');
@@ -205,7 +212,15 @@ describe('bash', () => {
 describe('schemas', () => {
   it('lists the six tools in the reference order, then submit_case', () => {
     const schemas = workerToolSchemas();
-    expect(schemas.map((s) => (s.type === 'function' ? s.function.name : ''))).toEqual(['bash', 'read_file', 'write_file', 'edit_file', 'glob', 'grep', 'submit_case']);
+    expect(schemas.map((s) => (s.type === 'function' ? s.function.name : ''))).toEqual([
+      'bash',
+      'read_file',
+      'write_file',
+      'edit_file',
+      'glob',
+      'grep',
+      'submit_case',
+    ]);
     const submit = schemas[6]!;
     expect(submit.type === 'function' && submit.function.parameters).toMatchObject({ additionalProperties: false, required: ['summary', 'ac_coverage'] });
   });

@@ -100,12 +100,16 @@ async function bashTool(command: unknown, ctx: WorkerToolContext, root: Confined
   if (typeof command !== 'string' || command.trim() === '') return "ERROR: 'command' must be a non-empty string.";
   const timeoutMs = ctx.bashTimeoutMs ?? DEFAULT_BASH_TIMEOUT_MS;
   const bash: Command = { kind: 'argv', command: '/bin/bash', args: ['-c', command], env: {} };
-  const run = await runUntrusted(bash, { ...ctx.scope, worktree: root.real }, {
-    timeoutMs,
-    // No pager or credential prompt may wait for input that never comes.
-    env: { PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true', EDITOR: 'true' },
-    signal: ctx.signal,
-  });
+  const run = await runUntrusted(
+    bash,
+    { ...ctx.scope, worktree: root.real },
+    {
+      timeoutMs,
+      // No pager or credential prompt may wait for input that never comes.
+      env: { PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true', EDITOR: 'true' },
+      signal: ctx.signal,
+    },
+  );
   if (run.spawnError !== null) return `ERROR: could not start ${run.sandboxed ? 'bwrap' : '/bin/bash'}: ${run.spawnError}`;
   const output = capOutput(run.output);
   const capped = processCapNote(run);

@@ -147,9 +147,16 @@ export function yamlStrings(text: string, key: string): string[] | null {
   const lines = text.split(/\r?\n/);
   const at = lines.findIndex((l) => new RegExp(`^${key}\\s*:`).test(l));
   if (at === -1) return null;
-  const inline = lines[at]!.replace(/^[^:]*:/, '').replace(/\s+#.*$/, '').trim();
+  const inline = lines[at]!.replace(/^[^:]*:/, '')
+    .replace(/\s+#.*$/, '')
+    .trim();
   const unquote = (s: string) => s.trim().replace(/^(['"])(.*)\1$/, '$2');
-  if (inline.startsWith('[')) return inline.replace(/^\[|\]$/g, '').split(',').map(unquote).filter(Boolean);
+  if (inline.startsWith('['))
+    return inline
+      .replace(/^\[|\]$/g, '')
+      .split(',')
+      .map(unquote)
+      .filter(Boolean);
   if (inline !== '') return [unquote(inline)];
   const items: string[] = [];
   for (let i = at + 1; i < lines.length; i++) {

@@ -41,7 +41,11 @@ type Case = { name: string; files: Record<string, string | object>; expected: Pa
 const cases: Case[] = [
   {
     name: 'an ESM package whose test script is node --test (the js-todo shape)',
-    files: { 'package.json': { type: 'module', scripts: { test: 'node --test' } }, 'src/todo.js': '', 'tests/todo.test.js': "import { test } from 'node:test';" },
+    files: {
+      'package.json': { type: 'module', scripts: { test: 'node --test' } },
+      'src/todo.js': '',
+      'tests/todo.test.js': "import { test } from 'node:test';",
+    },
     expected: {
       languages: ['javascript'],
       package_manager: 'npm',
@@ -134,7 +138,8 @@ const cases: Case[] = [
     name: 'jest.config.ts with a typed config object and roots',
     files: {
       'package.json': { devDependencies: { jest: '^29', 'ts-jest': '^29', typescript: '^5' } },
-      'jest.config.ts': "import type { Config } from 'jest';\nconst config: Config = { preset: 'ts-jest', roots: ['<rootDir>/src'] };\nexport default config;\n",
+      'jest.config.ts':
+        "import type { Config } from 'jest';\nconst config: Config = { preset: 'ts-jest', roots: ['<rootDir>/src'] };\nexport default config;\n",
       'src/': '',
     },
     expected: {
@@ -195,7 +200,12 @@ const cases: Case[] = [
   {
     name: 'a Python project with a package.json for its front end: pytest first',
     files: { 'pytest.ini': '[pytest]\ntestpaths = tests\n', 'package.json': { devDependencies: { vitest: '^3' } }, 'tests/conftest.py': '' },
-    expected: { languages: ['python', 'javascript'], test_runner: 'pytest', test_runner_evidence: 'pytest.ini', test_globs: ['tests/**/test_*.py', 'tests/**/*_test.py'] },
+    expected: {
+      languages: ['python', 'javascript'],
+      test_runner: 'pytest',
+      test_runner_evidence: 'pytest.ini',
+      test_globs: ['tests/**/test_*.py', 'tests/**/*_test.py'],
+    },
   },
   {
     name: 'node:test imported by test files when nothing else names a runner',

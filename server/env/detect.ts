@@ -205,7 +205,26 @@ function scriptPaths(pkg: Record<string, unknown> | null, runner: TestRunner): {
   return { paths: [], flags: [] };
 }
 
-const VALUE_FLAGS = new Set(['--require', '-r', '--reporter', '-R', '--ui', '-u', '--timeout', '-t', '--config', '--import', '--loader', '--extension', '--file', '--ignore', '--grep', '-g', '--test-reporter', '--test-name-pattern']);
+const VALUE_FLAGS = new Set([
+  '--require',
+  '-r',
+  '--reporter',
+  '-R',
+  '--ui',
+  '-u',
+  '--timeout',
+  '-t',
+  '--config',
+  '--import',
+  '--loader',
+  '--extension',
+  '--file',
+  '--ignore',
+  '--grep',
+  '-g',
+  '--test-reporter',
+  '--test-name-pattern',
+]);
 
 // ── Python ───────────────────────────────────────────────────────────────────────────────────
 
@@ -261,7 +280,9 @@ async function findPythonRunner(repo: RepoFiles, top: Set<string>): Promise<Foun
   const testFiles = [...(await repo.filesIn('tests')), ...(await repo.filesIn('test'))].filter((f) => /(^|\/)test[^/]*\.py$/.test(f));
   const sources = await Promise.all(testFiles.slice(0, TEST_FILE_LIMIT).map(async (f) => ({ file: f, text: (await repo.read(f)) ?? '' })));
   const pytestDeclared = /(^|[\s"'[,])pytest\b/m.test(pyproject) || (await requirementsMention(repo, top, 'pytest')) || (await venvHas(repo, 'pytest'));
-  const unittestOnly = sources.length > 0 && sources.every((s) => /^\s*(import unittest|from unittest\b)/m.test(s.text) && !/^\s*(import pytest|from pytest\b)|^def test_/m.test(s.text));
+  const unittestOnly =
+    sources.length > 0 &&
+    sources.every((s) => /^\s*(import unittest|from unittest\b)/m.test(s.text) && !/^\s*(import pytest|from pytest\b)|^def test_/m.test(s.text));
   if (unittestOnly && !pytestDeclared) return { runner: 'unittest', strength: 'files', evidence: `${sources[0]!.file} uses unittest` };
   if (pytestDeclared) return { runner: 'pytest', strength: 'dependency', evidence: 'pytest dependency' };
   if (sources.length > 0) return { runner: 'pytest', strength: 'files', evidence: `${sources[0]!.file}` };
@@ -310,7 +331,9 @@ async function testGlobs(repo: RepoFiles, top: Set<string>, pkg: Record<string, 
       const testMatch = read('testMatch') ?? DEFAULT_TEST_GLOBS.jest;
       const roots = read('roots');
       if (!roots) return testMatch;
-      return roots.flatMap((r) => testMatch.map((m) => `${r.replace(/^<rootDir>\/?/, '').replace(/\/$/, '') || '.'}/${m.replace(/^\*\*\//, '**/')}`.replace(/^\.\//, '')));
+      return roots.flatMap((r) =>
+        testMatch.map((m) => `${r.replace(/^<rootDir>\/?/, '').replace(/\/$/, '') || '.'}/${m.replace(/^\*\*\//, '**/')}`.replace(/^\.\//, '')),
+      );
     }
     case 'mocha': {
       const fromScript = scriptPaths(pkg, 'mocha');

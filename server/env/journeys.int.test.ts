@@ -44,7 +44,8 @@ async function until(app: TestApp, id: string, what: string, test: (d: SessionDe
   for (const deadline = Date.now() + 180_000; ; ) {
     const d = await detail(app, id);
     if (test(d)) return d;
-    if (d.session.status === 'failed' || (d.session.status === 'stopped' && d.run.state === 'idle')) throw new Error(`session ended while waiting for ${what}: ${d.session.status} ${d.session.last_stop} ${d.last_error}`);
+    if (d.session.status === 'failed' || (d.session.status === 'stopped' && d.run.state === 'idle'))
+      throw new Error(`session ended while waiting for ${what}: ${d.session.status} ${d.session.last_stop} ${d.last_error}`);
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(d.session)} ${d.last_error}`);
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -74,7 +75,12 @@ async function journey(plan: JourneyPlan, manager?: OtherPackageManager): Promis
   expect(asked.interview!.pending!.text).toBe(plan.question.question);
   // The interviewer was told the runner, the naming rule its config picks up, and the idiom.
   expect(trace.interviewPrompt).toContain(plan.rule);
-  const answered = await app.app.inject({ method: 'POST', url: `/api/sessions/${id}/answer`, headers: post, payload: { questionId: asked.interview!.pending!.question_id, answer: plan.answer } });
+  const answered = await app.app.inject({
+    method: 'POST',
+    url: `/api/sessions/${id}/answer`,
+    headers: post,
+    payload: { questionId: asked.interview!.pending!.question_id, answer: plan.answer },
+  });
   expect(answered.statusCode, answered.body).toBe(200);
 
   await until(app, id, 'the seed', (d) => d.session.status === 'prepared');
@@ -112,16 +118,32 @@ async function journey(plan: JourneyPlan, manager?: OtherPackageManager): Promis
 const sandboxed = detectSandbox().available;
 
 describe.runIf(sandboxed)('the journey on real repository shapes, with no configuration', () => {
-  it('ts-vitest: a TypeScript test run by the project\'s vitest with its config', async () => {
-    await journey(JOURNEYS['ts-vitest']);
-  }, SLOW);
-  it('cjs-mocha: a CommonJS mocha test, with the runtime dependency loaded from the linked node_modules', async () => {
-    await journey(JOURNEYS['cjs-mocha']);
-  }, SLOW);
-  it('py-src: a unittest test against the worktree\'s src/, not the editable install of the checkout', async () => {
-    await journey(JOURNEYS['py-src']);
-  }, SLOW);
-  it.each(Object.keys(PACKAGE_MANAGERS) as OtherPackageManager[])('ts-vitest kept with %s: its lockfile, its node_modules layout', async (manager) => {
-    await journey(JOURNEYS['ts-vitest'], manager);
-  }, SLOW);
+  it(
+    "ts-vitest: a TypeScript test run by the project's vitest with its config",
+    async () => {
+      await journey(JOURNEYS['ts-vitest']);
+    },
+    SLOW,
+  );
+  it(
+    'cjs-mocha: a CommonJS mocha test, with the runtime dependency loaded from the linked node_modules',
+    async () => {
+      await journey(JOURNEYS['cjs-mocha']);
+    },
+    SLOW,
+  );
+  it(
+    "py-src: a unittest test against the worktree's src/, not the editable install of the checkout",
+    async () => {
+      await journey(JOURNEYS['py-src']);
+    },
+    SLOW,
+  );
+  it.each(Object.keys(PACKAGE_MANAGERS) as OtherPackageManager[])(
+    'ts-vitest kept with %s: its lockfile, its node_modules layout',
+    async (manager) => {
+      await journey(JOURNEYS['ts-vitest'], manager);
+    },
+    SLOW,
+  );
 });

@@ -77,7 +77,15 @@ async function session(repo: ExampleRepo, projectEnv: ProjectEnv): Promise<{ id:
 /** The project's own test command in the worktree, as a check of the `custom` preset. */
 async function check(id: string, ref: WorktreeRef, test: string, files: string[]) {
   const cp = env.store.readCheckpoint(id);
-  return runChecks({ scope: sessionScope(cp, ref.worktree, ref), preset: 'custom', customChecks: { test }, testFiles: files, changedFiles: [], lockedTests: {}, timeoutMs: 120_000 });
+  return runChecks({
+    scope: sessionScope(cp, ref.worktree, ref),
+    preset: 'custom',
+    customChecks: { test },
+    testFiles: files,
+    changedFiles: [],
+    lockedTests: {},
+    timeoutMs: 120_000,
+  });
 }
 
 const sandboxed = detectSandbox().available;
@@ -89,12 +97,16 @@ describe.runIf(sandboxed)('a worktree gets the environment of an installed check
       const repo = await installed('ts-vitest');
       const before = treeHash(repo.dir);
       const { id, ref, events } = await session(repo, nodeEnv({ languages: ['typescript'], typescript: true, test_runner: 'vitest' }));
-      expect(events).toEqual([{ type: 'env_prepared', data: expect.objectContaining({ reason: 'prep', node_modules_from: path.join(repo.dir, 'node_modules') }) }]);
+      expect(events).toEqual([
+        { type: 'env_prepared', data: expect.objectContaining({ reason: 'prep', node_modules_from: path.join(repo.dir, 'node_modules') }) },
+      ]);
 
       const result = await check(id, ref, 'vitest run {files}', ['tests/todo.test.ts']);
       expect(result.results[0]?.output).toMatch(/4 passed/);
       expect(result.passed).toBe(true);
-      const types = await runUntrusted({ kind: 'shell', script: 'npm run typecheck' }, sessionScope(env.store.readCheckpoint(id), ref.worktree, ref), { timeoutMs: 120_000 });
+      const types = await runUntrusted({ kind: 'shell', script: 'npm run typecheck' }, sessionScope(env.store.readCheckpoint(id), ref.worktree, ref), {
+        timeoutMs: 120_000,
+      });
       expect(types.exitCode, types.output).toBe(0);
       expect(fs.existsSync(path.join(ref.worktree, 'node_modules', '.vite-temp'))).toBe(true);
 
@@ -120,7 +132,11 @@ describe.runIf(sandboxed)('a worktree gets the environment of an installed check
       const scope = sessionScope(env.store.readCheckpoint(id), ref.worktree, ref);
       const npmTest = await runUntrusted({ kind: 'shell', script: 'npm test' }, scope, { timeoutMs: 120_000 });
       expect(npmTest.exitCode, npmTest.output).toBe(0);
-      const tamper = await runUntrusted({ kind: 'shell', script: 'echo "module.exports = () => 0" > node_modules/ms/index.js; rm -rf node_modules/ms/; touch node_modules/mocha/x' }, scope, { timeoutMs: 20_000 });
+      const tamper = await runUntrusted(
+        { kind: 'shell', script: 'echo "module.exports = () => 0" > node_modules/ms/index.js; rm -rf node_modules/ms/; touch node_modules/mocha/x' },
+        scope,
+        { timeoutMs: 20_000 },
+      );
       expect(tamper.output).toMatch(/Read-only file system/);
       expect(treeHash(repo.dir)).toBe(before);
       expect(git(repo.dir, 'status', '--porcelain')).toBe('');
@@ -144,9 +160,14 @@ describe.runIf(sandboxed)('a worktree gets the environment of an installed check
         python: { interpreter: path.join(repo.dir, '.venv', 'bin', 'python'), source: 'venv', src_layout: true, packages: ['todo'] },
       };
       const { id, ref, events } = await session(repo, projectEnv);
-      expect(events).toEqual([{ type: 'env_prepared', data: { reason: 'prep', node_modules_from: null, linked: 0, venv: path.join(repo.dir, '.venv'), python_path: ['src', '.'] } }]);
+      expect(events).toEqual([
+        { type: 'env_prepared', data: { reason: 'prep', node_modules_from: null, linked: 0, venv: path.join(repo.dir, '.venv'), python_path: ['src', '.'] } },
+      ]);
       // A change only the worktree has: the tests see it only if they import the worktree's sources.
-      fs.appendFileSync(path.join(ref.worktree, 'src', 'todo', '__init__.py'), '\n\ndef where() -> str:\n    """Where this copy lives."""\n    return __file__\n');
+      fs.appendFileSync(
+        path.join(ref.worktree, 'src', 'todo', '__init__.py'),
+        '\n\ndef where() -> str:\n    """Where this copy lives."""\n    return __file__\n',
+      );
       fs.writeFileSync(
         path.join(ref.worktree, 'tests', 'test_where.py'),
         [
@@ -167,7 +188,11 @@ describe.runIf(sandboxed)('a worktree gets the environment of an installed check
       const result = await check(id, ref, 'python -m unittest -v {files}', ['tests/test_todo.py', 'tests/test_where.py']);
       expect(result.results[0]?.output).toMatch(/Ran 5 tests[\s\S]*OK/);
       expect(result.passed).toBe(true);
-      const which = await runUntrusted({ kind: 'shell', script: 'python -c "import sys, todo; print(sys.prefix); print(todo.__file__)"' }, sessionScope(env.store.readCheckpoint(id), ref.worktree, ref), { timeoutMs: 20_000 });
+      const which = await runUntrusted(
+        { kind: 'shell', script: 'python -c "import sys, todo; print(sys.prefix); print(todo.__file__)"' },
+        sessionScope(env.store.readCheckpoint(id), ref.worktree, ref),
+        { timeoutMs: 20_000 },
+      );
       expect(which.output.split('\n')).toEqual([path.join(repo.dir, '.venv'), path.join(ref.worktree, 'src', 'todo', '__init__.py')]);
       expect(treeHash(repo.dir)).toBe(before);
       expect(git(repo.dir, 'status', '--porcelain')).toBe('');
@@ -186,7 +211,10 @@ describe.runIf(sandboxed)('a checkout with a lockfile but nothing installed', ()
       const before = treeHash(repo.dir);
       const { id, ref, events } = await session(repo, nodeEnv({ node_modules: false, module_type: 'commonjs', test_runner: 'mocha' }));
       expect(events.map((e) => e.type).filter((t) => t !== 'setup_output')).toEqual(['setup_started', 'setup_finished']);
-      expect(events[0]).toEqual({ type: 'setup_started', data: { step: 'install', command: 'npm ci --offline --no-audit --no-fund', origin: 'detected', reason: 'prep', network: false } });
+      expect(events[0]).toEqual({
+        type: 'setup_started',
+        data: { step: 'install', command: 'npm ci --offline --no-audit --no-fund', origin: 'detected', reason: 'prep', network: false },
+      });
       expect(events.at(-1)).toMatchObject({ type: 'setup_finished', data: { step: 'install', passed: true, exit_code: 0 } });
       expect(fs.lstatSync(path.join(ref.worktree, 'node_modules', 'ms')).isDirectory()).toBe(true);
       const result = await check(id, ref, 'mocha {files}', ['test/todo.test.js']);
@@ -203,7 +231,11 @@ describe.runIf(sandboxed)('a checkout with a lockfile but nothing installed', ()
       const repo = await makeExampleRepo('cjs-mocha');
       repos.push(repo);
       const lock = JSON.parse(fs.readFileSync(path.join(repo.dir, 'package-lock.json'), 'utf8')) as { packages: Record<string, Record<string, unknown>> };
-      lock.packages['node_modules/ms'] = { version: '2.1.3', resolved: 'https://registry.npmjs.org/ms/-/ms-9.9.9-tilth-missing.tgz', integrity: 'sha512-' + 'A'.repeat(86) + '==' };
+      lock.packages['node_modules/ms'] = {
+        version: '2.1.3',
+        resolved: 'https://registry.npmjs.org/ms/-/ms-9.9.9-tilth-missing.tgz',
+        integrity: 'sha512-' + 'A'.repeat(86) + '==',
+      };
       fs.writeFileSync(path.join(repo.dir, 'package-lock.json'), JSON.stringify(lock, null, 2));
       git(repo.dir, 'commit', '-qam', 'a lockfile naming a package no cache has');
       const { store } = env;

@@ -105,7 +105,13 @@ describe('planEnvironment', () => {
 
   it("uses the project's virtualenv and puts src/ then the root first on PYTHONPATH in the src layout", () => {
     fakeVenv(path.join(source, '.venv'));
-    const env = projectEnv({ languages: ['python'], package_manager: null, lockfile: null, node_modules: false, python: { interpreter: '.venv/bin/python', source: 'venv', src_layout: true, packages: ['todo'] } });
+    const env = projectEnv({
+      languages: ['python'],
+      package_manager: null,
+      lockfile: null,
+      node_modules: false,
+      python: { interpreter: '.venv/bin/python', source: 'venv', src_layout: true, packages: ['todo'] },
+    });
     expect(planEnvironment({ source, worktree, env })).toEqual({ ...EMPTY_PLAN, venv: path.join(source, '.venv'), python_path: ['src', '.'] });
     const flat = { ...env, python: { interpreter: '/usr/bin/python3', source: 'system' as const, src_layout: false, packages: ['todo'] } };
     expect(planEnvironment({ source, worktree, env: flat })).toEqual({ ...EMPTY_PLAN, python_path: ['.'] });
@@ -135,7 +141,10 @@ describe('linkNodeModules', () => {
     expect(fs.lstatSync(own).isDirectory()).toBe(true);
     expect(fs.readdirSync(own).sort()).toEqual(['.bin', '.gitignore', '.package-lock.json', '@scope', 'left-pad']);
     expect(fs.readlinkSync(path.join(own, 'left-pad'))).toBe(path.join(from, 'left-pad'));
-    const required = execFileSync(process.execPath, ['-e', 'console.log(require("left-pad")("x"), require("@scope/util"))'], { cwd: worktree, encoding: 'utf8' });
+    const required = execFileSync(process.execPath, ['-e', 'console.log(require("left-pad")("x"), require("@scope/util"))'], {
+      cwd: worktree,
+      encoding: 'utf8',
+    });
     expect(required.trim()).toBe('x 42');
   });
 
@@ -186,7 +195,7 @@ describe('projectScope', () => {
     expect(scope.readOnly).toEqual([from, venv]);
   });
 
-  it("prefers a virtualenv the worktree has of its own (a setup command made it), and sets nothing without a plan", () => {
+  it('prefers a virtualenv the worktree has of its own (a setup command made it), and sets nothing without a plan', () => {
     const own = fakeVenv(path.join(worktree, '.venv'));
     const scope = projectScope({ ...EMPTY_PLAN, venv: fakeVenv(path.join(source, '.venv')) }, worktree)!;
     expect(scope.env.VIRTUAL_ENV).toBe(own);
@@ -221,7 +230,11 @@ describe('applyEnvironment', () => {
     const from = installFakeNodeModules();
     write(path.join(worktree, SETUP_FILE), 'echo "setting up in $(pwd)"\nmkdir -p build && echo ok > build/ready\n');
     const events: EventInput[] = [];
-    const result = await applyEnvironment({ ...EMPTY_PLAN, node_modules_from: from, setup: { command: SETUP_FILE, origin: 'committed' } }, worktree, options(events));
+    const result = await applyEnvironment(
+      { ...EMPTY_PLAN, node_modules_from: from, setup: { command: SETUP_FILE, origin: 'committed' } },
+      worktree,
+      options(events),
+    );
     expect(result.ok).toBe(true);
     expect(fs.readFileSync(path.join(worktree, 'build', 'ready'), 'utf8')).toBe('ok\n');
     expect(fs.existsSync(path.join(worktree, 'node_modules'))).toBe(false);
@@ -232,7 +245,11 @@ describe('applyEnvironment', () => {
   });
 
   it('keeps a node_modules an install or a setup made out of git, whatever the repository ignores', async () => {
-    const result = await applyEnvironment({ ...EMPTY_PLAN, setup: { command: 'mkdir -p node_modules/dep && echo x > node_modules/dep/index.js', origin: 'seed_review' } }, worktree, options([]));
+    const result = await applyEnvironment(
+      { ...EMPTY_PLAN, setup: { command: 'mkdir -p node_modules/dep && echo x > node_modules/dep/index.js', origin: 'seed_review' } },
+      worktree,
+      options([]),
+    );
     expect(result.ok).toBe(true);
     expect(fs.readFileSync(path.join(worktree, 'node_modules', '.gitignore'), 'utf8')).toMatch(/^\*$/m);
   });
@@ -242,14 +259,22 @@ describe('applyEnvironment', () => {
     fs.chmodSync(path.join(worktree, SETUP_FILE), 0o755);
     expect((await applyEnvironment({ ...EMPTY_PLAN, setup: { command: SETUP_FILE, origin: 'committed' } }, worktree, options([]))).ok).toBe(true);
     expect(fs.readFileSync(path.join(worktree, 'by-node.txt'), 'utf8')).toBe('node');
-    const shell = await applyEnvironment({ ...EMPTY_PLAN, setup: { command: 'echo a > a.txt && echo b > b.txt', origin: 'seed_review' } }, worktree, options([]));
+    const shell = await applyEnvironment(
+      { ...EMPTY_PLAN, setup: { command: 'echo a > a.txt && echo b > b.txt', origin: 'seed_review' } },
+      worktree,
+      options([]),
+    );
     expect(shell.ok).toBe(true);
     expect(fs.readFileSync(path.join(worktree, 'b.txt'), 'utf8')).toBe('b\n');
   });
 
   it('reports a failed setup with its exit code, how its output ends and what to do', async () => {
     const events: EventInput[] = [];
-    const result = await applyEnvironment({ ...EMPTY_PLAN, setup: { command: 'echo fetching deps; echo "no route to registry" >&2; exit 3', origin: 'seed_review' } }, worktree, options(events));
+    const result = await applyEnvironment(
+      { ...EMPTY_PLAN, setup: { command: 'echo fetching deps; echo "no route to registry" >&2; exit 3', origin: 'seed_review' } },
+      worktree,
+      options(events),
+    );
     expect(result.ok).toBe(false);
     expect(result.problem).toContain('exited with 3');
     expect(result.problem).toContain('no route to registry');
@@ -261,7 +286,10 @@ describe('applyEnvironment', () => {
   });
 
   it('stops a setup that outlives its time limit and says so', async () => {
-    const result = await applyEnvironment({ ...EMPTY_PLAN, setup: { command: 'sleep 30', origin: 'seed_review' } }, worktree, { ...options([]), timeoutMs: 500 });
+    const result = await applyEnvironment({ ...EMPTY_PLAN, setup: { command: 'sleep 30', origin: 'seed_review' } }, worktree, {
+      ...options([]),
+      timeoutMs: 500,
+    });
     expect(result.ok).toBe(false);
     expect(result.problem).toMatch(/timed out after 1 s/);
   });

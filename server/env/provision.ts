@@ -218,7 +218,12 @@ function stepFor(plan: EnvPlan, worktree: string, network: boolean): Step | null
     const file = path.join(worktree, command);
     // An executable runs as itself (its own `#!`); a plain file is a shell script.
     const executable = ((fs.statSync(file, { throwIfNoEntry: false })?.mode ?? 0) & 0o111) !== 0;
-    return { kind: 'setup', command, origin, run: executable ? { kind: 'argv', command: file, args: [], env: {} } : { kind: 'argv', command: '/bin/sh', args: [command], env: {} } };
+    return {
+      kind: 'setup',
+      command,
+      origin,
+      run: executable ? { kind: 'argv', command: file, args: [], env: {} } : { kind: 'argv', command: '/bin/sh', args: [command], env: {} },
+    };
   }
   // A package manager that is not installed here cannot install anything: the worktree goes
   // without, and the seed's contract check names the missing runner as an environment problem.

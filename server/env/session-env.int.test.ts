@@ -65,7 +65,8 @@ async function until(app: TestApp, id: string, test: (d: SessionDetail) => boole
 }
 
 const events = (app: TestApp, id: string): TilthEvent[] => app.store.log(id).readAfter(0, 100_000);
-const ofType = <T extends TilthEvent['type']>(app: TestApp, id: string, type: T) => events(app, id).filter((e): e is Extract<TilthEvent, { type: T }> => e.type === type);
+const ofType = <T extends TilthEvent['type']>(app: TestApp, id: string, type: T) =>
+  events(app, id).filter((e): e is Extract<TilthEvent, { type: T }> => e.type === type);
 
 function commitSetup(dir: string, script: string): void {
   fs.mkdirSync(path.join(dir, '.tilth'), { recursive: true });
@@ -94,7 +95,11 @@ describe('at prep', () => {
     const types = events(app, id).map((e) => e.type);
     expect(types.indexOf('setup_finished')).toBeLessThan(types.indexOf('model_call'));
     expect(ofType(app, id, 'setup_started')[0]?.data).toEqual({ step: 'setup', command: SETUP_FILE, origin: 'committed', reason: 'prep', network: false });
-    expect(ofType(app, id, 'setup_output').map((e) => e.data.text).join('')).toBe('preparing workspace\n');
+    expect(
+      ofType(app, id, 'setup_output')
+        .map((e) => e.data.text)
+        .join(''),
+    ).toBe('preparing workspace\n');
     expect(ofType(app, id, 'setup_finished')[0]?.data).toMatchObject({ passed: true, exit_code: 0 });
     const wt = app.store.readCheckpoint(id).worktree;
     expect(fs.readFileSync(path.join(wt, 'coverage', 'setup-ran'), 'utf8')).toBe('ready\n');
@@ -122,39 +127,43 @@ describe('at prep', () => {
     expect(ofType(app, id, 'setup_finished').map((e) => e.data.passed)).toEqual([false, true]);
   });
 
-  it.runIf(sandboxed)("links the checkout's installed node_modules into the worktree when detection says it has them", async () => {
-    repo = await makeExampleRepo('cjs-mocha');
-    await installExample(repo.dir, 'cjs-mocha');
-    const detected: ProjectEnv = {
-      languages: ['javascript'],
-      package_manager: 'npm',
-      lockfile: 'package-lock.json',
-      module_type: 'commonjs',
-      typescript: false,
-      test_runner: 'mocha',
-      test_runner_evidence: 'devDependencies.mocha',
-      test_dirs: ['test'],
-      test_globs: ['test/**/*.test.js'],
-      python: null,
-      node_modules: true,
-      setup_command: null,
-    };
-    const app = await open({ projectEnv: async () => detected });
-    fake.enqueue(PREP, ask('Which date format?'));
-    const id = await create(app, repo.dir);
-    await until(app, id, (s) => s.interview?.pending !== null && s.interview?.pending !== undefined, 'the first question');
-    const wt = app.store.readCheckpoint(id).worktree;
-    expect(ofType(app, id, 'env_prepared')[0]?.data).toMatchObject({ reason: 'prep', node_modules_from: path.join(repo.dir, 'node_modules') });
-    expect(fs.readlinkSync(path.join(wt, 'node_modules', 'ms'))).toBe(path.join(repo.dir, 'node_modules', 'ms'));
-    expect(git(wt, 'status', '--porcelain')).toBe('');
-    // Discarding removes the links, never what they point at.
-    const installed = fs.readdirSync(path.join(repo.dir, 'node_modules', 'ms'));
-    const discard = await app.app.inject({ method: 'DELETE', url: `/api/sessions/${id}?confirm=${id}`, headers: post });
-    expect(discard.statusCode, discard.body).toBe(200);
-    expect(fs.existsSync(wt)).toBe(false);
-    expect(fs.readdirSync(path.join(repo.dir, 'node_modules', 'ms'))).toEqual(installed);
-    expect(git(repo.dir, 'status', '--porcelain')).toBe('');
-  }, 300_000);
+  it.runIf(sandboxed)(
+    "links the checkout's installed node_modules into the worktree when detection says it has them",
+    async () => {
+      repo = await makeExampleRepo('cjs-mocha');
+      await installExample(repo.dir, 'cjs-mocha');
+      const detected: ProjectEnv = {
+        languages: ['javascript'],
+        package_manager: 'npm',
+        lockfile: 'package-lock.json',
+        module_type: 'commonjs',
+        typescript: false,
+        test_runner: 'mocha',
+        test_runner_evidence: 'devDependencies.mocha',
+        test_dirs: ['test'],
+        test_globs: ['test/**/*.test.js'],
+        python: null,
+        node_modules: true,
+        setup_command: null,
+      };
+      const app = await open({ projectEnv: async () => detected });
+      fake.enqueue(PREP, ask('Which date format?'));
+      const id = await create(app, repo.dir);
+      await until(app, id, (s) => s.interview?.pending !== null && s.interview?.pending !== undefined, 'the first question');
+      const wt = app.store.readCheckpoint(id).worktree;
+      expect(ofType(app, id, 'env_prepared')[0]?.data).toMatchObject({ reason: 'prep', node_modules_from: path.join(repo.dir, 'node_modules') });
+      expect(fs.readlinkSync(path.join(wt, 'node_modules', 'ms'))).toBe(path.join(repo.dir, 'node_modules', 'ms'));
+      expect(git(wt, 'status', '--porcelain')).toBe('');
+      // Discarding removes the links, never what they point at.
+      const installed = fs.readdirSync(path.join(repo.dir, 'node_modules', 'ms'));
+      const discard = await app.app.inject({ method: 'DELETE', url: `/api/sessions/${id}?confirm=${id}`, headers: post });
+      expect(discard.statusCode, discard.body).toBe(200);
+      expect(fs.existsSync(wt)).toBe(false);
+      expect(fs.readdirSync(path.join(repo.dir, 'node_modules', 'ms'))).toEqual(installed);
+      expect(git(repo.dir, 'status', '--porcelain')).toBe('');
+    },
+    300_000,
+  );
 });
 
 /** A test of the cjs-mocha example for a new `src/due.js` that formats durations with the `ms` dependency. */
@@ -170,53 +179,82 @@ const DUE_TEST = [
   '});',
   '',
 ].join('\n');
-const DUE_IMPL = "'use strict';\nconst ms = require('ms');\n\nfunction dueLabel(todo, now) {\n  return `due in ${ms(todo.due - now)}`;\n}\n\nmodule.exports = { dueLabel };\n";
+const DUE_IMPL =
+  "'use strict';\nconst ms = require('ms');\n\nfunction dueLabel(todo, now) {\n  return `due in ${ms(todo.due - now)}`;\n}\n\nmodule.exports = { dueLabel };\n";
 
 describe.runIf(sandboxed)('at a run', () => {
-  it(
-    "cjs-mocha: the checks find mocha and `ms` before the run, again in a worktree resume re-creates, and in the merge preview",
-    async () => {
-      repo = await makeExampleRepo('cjs-mocha');
-      await installExample(repo.dir, 'cjs-mocha');
-      const app = await open({}, { TILTH_MAX_ITERATIONS_PER_TASK: '1' });
-      const id = await makePreparedSession(app.store, repo.dir, 'custom', [{ id: 'T-001', title: 'Due label', tests: { 'tests/t001_due_label.test.js': DUE_TEST } }]);
-      const wt = app.store.readCheckpoint(id).worktree;
-      const plan = planEnvironment({ source: repo.dir, worktree: wt, env: { languages: ['javascript'], package_manager: 'npm', lockfile: 'package-lock.json', module_type: 'commonjs', typescript: false, test_runner: 'mocha', test_runner_evidence: null, test_dirs: ['test'], test_globs: [], python: null, node_modules: true, setup_command: null } });
-      app.store.updateCheckpoint(id, () => ({ custom_checks: { test: 'mocha {files}' }, environment: { plan, ready_at: null } }));
+  it('cjs-mocha: the checks find mocha and `ms` before the run, again in a worktree resume re-creates, and in the merge preview', async () => {
+    repo = await makeExampleRepo('cjs-mocha');
+    await installExample(repo.dir, 'cjs-mocha');
+    const app = await open({}, { TILTH_MAX_ITERATIONS_PER_TASK: '1' });
+    const id = await makePreparedSession(app.store, repo.dir, 'custom', [
+      { id: 'T-001', title: 'Due label', tests: { 'tests/t001_due_label.test.js': DUE_TEST } },
+    ]);
+    const wt = app.store.readCheckpoint(id).worktree;
+    const plan = planEnvironment({
+      source: repo.dir,
+      worktree: wt,
+      env: {
+        languages: ['javascript'],
+        package_manager: 'npm',
+        lockfile: 'package-lock.json',
+        module_type: 'commonjs',
+        typescript: false,
+        test_runner: 'mocha',
+        test_runner_evidence: null,
+        test_dirs: ['test'],
+        test_globs: [],
+        python: null,
+        node_modules: true,
+        setup_command: null,
+      },
+    });
+    app.store.updateCheckpoint(id, () => ({ custom_checks: { test: 'mocha {files}' }, environment: { plan, ready_at: null } }));
 
-      // First run: the worker writes the code but its one iteration ends without a case.
-      fake.load({ models: { [WORKER]: [writeTurn('src/due.js', DUE_IMPL)], [EVAL]: [] } });
-      expect((await app.app.inject({ method: 'POST', url: `/api/sessions/${id}/run`, headers: post })).statusCode).toBe(202);
-      let d = await until(app, id, (s) => s.session.status === 'stopped', 'the iteration cap');
-      expect(d.session.last_stop).toBe('iter_cap');
-      // Prep had not finished: the contract check before the run gives the worktree its environment.
-      expect(ofType(app, id, 'env_prepared').map((e) => e.data.reason)).toEqual(['prep']);
+    // First run: the worker writes the code but its one iteration ends without a case.
+    fake.load({ models: { [WORKER]: [writeTurn('src/due.js', DUE_IMPL)], [EVAL]: [] } });
+    expect((await app.app.inject({ method: 'POST', url: `/api/sessions/${id}/run`, headers: post })).statusCode).toBe(202);
+    let d = await until(app, id, (s) => s.session.status === 'stopped', 'the iteration cap');
+    expect(d.session.last_stop).toBe('iter_cap');
+    // Prep had not finished: the contract check before the run gives the worktree its environment.
+    expect(ofType(app, id, 'env_prepared').map((e) => e.data.reason)).toEqual(['prep']);
 
-      fs.rmSync(wt, { recursive: true, force: true });
-      fake.load({ models: { [WORKER]: [caseTurn('dueLabel added', 'it says how long', 'src/due.js'), noLearning], [EVAL]: [verdictTurn('accept')] } });
-      expect((await app.app.inject({ method: 'POST', url: `/api/sessions/${id}/run`, headers: post })).statusCode).toBe(202);
-      d = await until(app, id, (s) => s.session.status === 'all_done', 'the resumed run');
-      expect(ofType(app, id, 'env_prepared').map((e) => e.data.reason)).toEqual(['prep', 'recreated']);
-      const checks = ofType(app, id, 'validator_run').at(-1)!;
-      expect(checks.data.passed, checks.data.results[0]?.output).toBe(true);
-      expect(checks.data.results[0]?.output).toMatch(/1 passing/);
-      expect(git(wt, 'show', '--name-only', '--format=', 'HEAD')).toBe('src/due.js');
+    fs.rmSync(wt, { recursive: true, force: true });
+    fake.load({ models: { [WORKER]: [caseTurn('dueLabel added', 'it says how long', 'src/due.js'), noLearning], [EVAL]: [verdictTurn('accept')] } });
+    expect((await app.app.inject({ method: 'POST', url: `/api/sessions/${id}/run`, headers: post })).statusCode).toBe(202);
+    d = await until(app, id, (s) => s.session.status === 'all_done', 'the resumed run');
+    expect(ofType(app, id, 'env_prepared').map((e) => e.data.reason)).toEqual(['prep', 'recreated']);
+    const checks = ofType(app, id, 'validator_run').at(-1)!;
+    expect(checks.data.passed, checks.data.results[0]?.output).toBe(true);
+    expect(checks.data.results[0]?.output).toMatch(/1 passing/);
+    expect(git(wt, 'show', '--name-only', '--format=', 'HEAD')).toBe('src/due.js');
 
-      const preview = await previewMerge(app.store, id, 'merge');
-      expect(preview.passed, JSON.stringify(preview.tests)).toBe(true);
-      expect(git(repo.dir, 'status', '--porcelain')).toBe('');
-    },
-    300_000,
-  );
+    const preview = await previewMerge(app.store, id, 'merge');
+    expect(preview.passed, JSON.stringify(preview.tests)).toBe(true);
+    expect(git(repo.dir, 'status', '--porcelain')).toBe('');
+  }, 300_000);
 
   it('runs a setup command set in seed review before the worker, once', async () => {
     repo = await makeExampleRepo('js-todo');
     const app = await open();
-    const id = await makePreparedSession(app.store, repo.dir, 'node', [{ id: 'T-001', title: 'Double', tests: { 'tests/t001_double.test.js': nodeTest('double', 'double', '2', '4') } }]);
+    const id = await makePreparedSession(app.store, repo.dir, 'node', [
+      { id: 'T-001', title: 'Double', tests: { 'tests/t001_double.test.js': nodeTest('double', 'double', '2', '4') } },
+    ]);
     const wt = app.store.readCheckpoint(id).worktree;
-    app.store.updateCheckpoint(id, () => ({ environment: { plan: planEnvironment({ source: repo!.dir, worktree: wt, env: null }), ready_at: new Date().toISOString() } }));
+    app.store.updateCheckpoint(id, () => ({
+      environment: { plan: planEnvironment({ source: repo!.dir, worktree: wt, env: null }), ready_at: new Date().toISOString() },
+    }));
     const seed = (await app.app.inject({ url: `/api/sessions/${id}/seed`, headers: auth })).json();
-    const edit = { prd_entries: seed.prd.map((t: Record<string, unknown>) => ({ id: t.id, title: t.title, description: t.description, acceptance_criteria: t.acceptance_criteria })), test_files: seed.test_files, setup_command: 'mkdir -p coverage && date +%s%N >> coverage/setup-runs' };
+    const edit = {
+      prd_entries: seed.prd.map((t: Record<string, unknown>) => ({
+        id: t.id,
+        title: t.title,
+        description: t.description,
+        acceptance_criteria: t.acceptance_criteria,
+      })),
+      test_files: seed.test_files,
+      setup_command: 'mkdir -p coverage && date +%s%N >> coverage/setup-runs',
+    };
     const put = await app.app.inject({ method: 'PUT', url: `/api/sessions/${id}/seed`, headers: post, payload: edit });
     expect(put.statusCode, put.body).toBe(200);
     expect(put.json().meta.setup_command).toBe(edit.setup_command);
@@ -225,13 +263,25 @@ describe.runIf(sandboxed)('at a run', () => {
     expect(ofType(app, id, 'setup_finished')).toHaveLength(1);
     expect(put.json().contract.filter((w: { kind: string }) => w.kind === 'environment')).toEqual([]);
 
-    fake.load({ models: { [WORKER]: [writeTurn('src/double.js', 'export function double(n) {\n  return n * 2;\n}\n'), caseTurn(), noLearning], [EVAL]: [verdictTurn('accept')] } });
+    fake.load({
+      models: {
+        [WORKER]: [writeTurn('src/double.js', 'export function double(n) {\n  return n * 2;\n}\n'), caseTurn(), noLearning],
+        [EVAL]: [verdictTurn('accept')],
+      },
+    });
     expect((await app.app.inject({ method: 'POST', url: `/api/sessions/${id}/run`, headers: post })).statusCode).toBe(202);
     await until(app, id, (s) => s.session.status === 'all_done', 'the run');
-    expect(ofType(app, id, 'setup_started').map((e) => e.data)).toEqual([{ step: 'setup', command: edit.setup_command, origin: 'seed_review', reason: 'setup_changed', network: false }]);
+    expect(ofType(app, id, 'setup_started').map((e) => e.data)).toEqual([
+      { step: 'setup', command: edit.setup_command, origin: 'seed_review', reason: 'setup_changed', network: false },
+    ]);
     const types = events(app, id).map((e) => e.type);
     expect(types.indexOf('setup_finished')).toBeLessThan(types.indexOf('model_call'));
-    expect(fs.readFileSync(path.join(wt, 'coverage', 'setup-runs'), 'utf8').trim().split('\n')).toHaveLength(1);
+    expect(
+      fs
+        .readFileSync(path.join(wt, 'coverage', 'setup-runs'), 'utf8')
+        .trim()
+        .split('\n'),
+    ).toHaveLength(1);
     expect(app.store.readCheckpoint(id).environment?.plan.setup).toEqual({ command: edit.setup_command, origin: 'seed_review' });
     expect(git(wt, 'show', '--name-only', '--format=', 'HEAD')).toBe('src/double.js');
   });
@@ -239,13 +289,31 @@ describe.runIf(sandboxed)('at a run', () => {
   it('a failing setup command set in seed review is an environment problem: Run is refused until it is fixed', async () => {
     repo = await makeExampleRepo('js-todo');
     const app = await open();
-    const id = await makePreparedSession(app.store, repo.dir, 'node', [{ id: 'T-001', title: 'Double', tests: { 'tests/t001_double.test.js': nodeTest('double', 'double', '2', '4') } }]);
+    const id = await makePreparedSession(app.store, repo.dir, 'node', [
+      { id: 'T-001', title: 'Double', tests: { 'tests/t001_double.test.js': nodeTest('double', 'double', '2', '4') } },
+    ]);
     const wt = app.store.readCheckpoint(id).worktree;
-    app.store.updateCheckpoint(id, () => ({ environment: { plan: planEnvironment({ source: repo!.dir, worktree: wt, env: null }), ready_at: new Date().toISOString() } }));
+    app.store.updateCheckpoint(id, () => ({
+      environment: { plan: planEnvironment({ source: repo!.dir, worktree: wt, env: null }), ready_at: new Date().toISOString() },
+    }));
     const seed = (await app.app.inject({ url: `/api/sessions/${id}/seed`, headers: auth })).json();
-    const edit = (setup_command: string) => ({ prd_entries: seed.prd.map((t: Record<string, unknown>) => ({ id: t.id, title: t.title, description: t.description, acceptance_criteria: t.acceptance_criteria })), test_files: seed.test_files, setup_command });
+    const edit = (setup_command: string) => ({
+      prd_entries: seed.prd.map((t: Record<string, unknown>) => ({
+        id: t.id,
+        title: t.title,
+        description: t.description,
+        acceptance_criteria: t.acceptance_criteria,
+      })),
+      test_files: seed.test_files,
+      setup_command,
+    });
 
-    const broken = await app.app.inject({ method: 'PUT', url: `/api/sessions/${id}/seed`, headers: post, payload: edit('echo "no database at localhost:5432" >&2; exit 3') });
+    const broken = await app.app.inject({
+      method: 'PUT',
+      url: `/api/sessions/${id}/seed`,
+      headers: post,
+      payload: edit('echo "no database at localhost:5432" >&2; exit 3'),
+    });
     expect(broken.statusCode, broken.body).toBe(200);
     const [problem, ...rest] = broken.json().contract.filter((w: { kind: string }) => w.kind === 'environment');
     expect(rest).toEqual([]);
@@ -255,7 +323,12 @@ describe.runIf(sandboxed)('at a run', () => {
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error.code).toBe('environment_problem');
 
-    const fixed = await app.app.inject({ method: 'PUT', url: `/api/sessions/${id}/seed`, headers: post, payload: edit('mkdir -p coverage && touch coverage/ready') });
+    const fixed = await app.app.inject({
+      method: 'PUT',
+      url: `/api/sessions/${id}/seed`,
+      headers: post,
+      payload: edit('mkdir -p coverage && touch coverage/ready'),
+    });
     expect(fixed.statusCode, fixed.body).toBe(200);
     expect(fixed.json().contract.filter((w: { kind: string }) => w.kind === 'environment')).toEqual([]);
     expect(fs.existsSync(path.join(wt, 'coverage', 'ready'))).toBe(true);

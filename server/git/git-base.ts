@@ -29,7 +29,6 @@ export function git(dir: string): SimpleGit {
   });
 }
 
-
 /**
  * `git` for commands whose exit code is the answer. simple-git reports a failure only when the
  * exit code is non-zero *and* something was written to stderr, so a conflicted `git merge` (its
@@ -45,7 +44,9 @@ export function strictGit(dir: string): SimpleGit {
     errors(error, result) {
       if (error) return error;
       if (result.exitCode === 0) return undefined;
-      const printed = Buffer.concat([...result.stdErr, ...result.stdOut]).toString('utf8').trim();
+      const printed = Buffer.concat([...result.stdErr, ...result.stdOut])
+        .toString('utf8')
+        .trim();
       return Buffer.from(printed || `git exited with code ${result.exitCode}`);
     },
   });

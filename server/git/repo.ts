@@ -50,7 +50,11 @@ export async function inspectWorkspace(input: string): Promise<WorkspaceInfo> {
   try {
     inside = (await g.raw(['rev-parse', '--is-bare-repository', '--is-inside-work-tree'])).trim();
   } catch {
-    return { ...base, kind: 'not_a_repo', message: `${abs} is not inside a git repository. Run \`git init -b main && git add -A && git commit -m init\` there first.` };
+    return {
+      ...base,
+      kind: 'not_a_repo',
+      message: `${abs} is not inside a git repository. Run \`git init -b main && git add -A && git commit -m init\` there first.`,
+    };
   }
   if (inside.startsWith('true')) {
     return { ...base, kind: 'bare', message: `${abs} is a bare repository (no working tree). Point at a clone with a working tree.` };
@@ -60,7 +64,13 @@ export async function inspectWorkspace(input: string): Promise<WorkspaceInfo> {
   // Empty output (not an exception) when HEAD names no commit yet.
   const head = (await g.raw(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']).catch(() => '')).trim() || null;
   if (!head) {
-    return { ...base, root, branch, kind: 'no_commits', message: `The repository at ${root} has no commits yet. Commit something first (\`git add -A && git commit -m init\`).` };
+    return {
+      ...base,
+      root,
+      branch,
+      kind: 'no_commits',
+      message: `The repository at ${root} has no commits yet. Commit something first (\`git add -A && git commit -m init\`).`,
+    };
   }
   const status = await git(root).raw(['status', '--porcelain', '--untracked-files=normal']);
   const clean = status.trim() === '';

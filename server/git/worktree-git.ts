@@ -98,11 +98,14 @@ export function pointerProblems(ref: WorktreeRef): string[] {
   else {
     const content = readPointer(dotGit) ?? '';
     const target = content.startsWith('gitdir:') ? real(path.resolve(ref.worktree, content.slice('gitdir:'.length).trim())) : null;
-    if (target !== real(ref.gitDir)) problems.push(`${dotGit} was changed to point at ${target ?? JSON.stringify(content.slice(0, 200))} instead of ${ref.gitDir}`);
+    if (target !== real(ref.gitDir))
+      problems.push(`${dotGit} was changed to point at ${target ?? JSON.stringify(content.slice(0, 200))} instead of ${ref.gitDir}`);
   }
   const commondir = readPointer(path.join(ref.gitDir, 'commondir'));
   if (commondir === null || real(path.resolve(ref.gitDir, commondir)) !== real(ref.commonDir)) {
-    problems.push(`${path.join(ref.gitDir, 'commondir')} was changed to point at ${commondir === null ? '(nothing)' : path.resolve(ref.gitDir, commondir)} instead of ${ref.commonDir}`);
+    problems.push(
+      `${path.join(ref.gitDir, 'commondir')} was changed to point at ${commondir === null ? '(nothing)' : path.resolve(ref.gitDir, commondir)} instead of ${ref.commonDir}`,
+    );
   }
   const back = readPointer(path.join(ref.gitDir, 'gitdir'));
   if (back === null || real(path.resolve(ref.gitDir, back)) !== real(dotGit)) {
@@ -176,7 +179,12 @@ export function worktreeGit(ref: WorktreeRef): SimpleGit {
  * when there is none.
  */
 export async function identityFor(source: string): Promise<string[]> {
-  const read = async (key: string) => (await git(source).raw(['config', '--get', key]).catch(() => '')).trim();
+  const read = async (key: string) =>
+    (
+      await git(source)
+        .raw(['config', '--get', key])
+        .catch(() => '')
+    ).trim();
   const [name, email] = await Promise.all([read('user.name'), read('user.email')]);
   return ['-c', `user.name=${name || 'Tilth'}`, '-c', `user.email=${email || 'tilth@localhost'}`];
 }
@@ -203,7 +211,16 @@ export async function commitAll(
   if (staged === '' && !options.allowEmpty) return null;
   const message = body ? `${subject}\n\n${body}` : subject;
   try {
-    await worktreeGit(ref).raw([...(await identityFor(ref.source)), 'commit', '--no-verify', '--no-gpg-sign', '-q', ...(options.allowEmpty ? ['--allow-empty'] : []), '-m', message]);
+    await worktreeGit(ref).raw([
+      ...(await identityFor(ref.source)),
+      'commit',
+      '--no-verify',
+      '--no-gpg-sign',
+      '-q',
+      ...(options.allowEmpty ? ['--allow-empty'] : []),
+      '-m',
+      message,
+    ]);
   } catch (err) {
     throw new GitError(`The commit "${subject}" failed: ${(err as Error).message}`, { cause: err });
   }

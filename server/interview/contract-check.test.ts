@@ -48,15 +48,30 @@ describe('countAssertions', () => {
   it.each([
     ['vitest', "import { expect, it } from 'vitest';\nit('a', () => {\n  expect(1).toBe(1);\n  expect.soft(2).toBe(2);\n  // expect(3)\n});", 2],
     ['jest', "test('a', async () => {\n  await expect(p).rejects.toThrow();\n  expect(x).toEqual({});\n});", 2],
-    ['mocha', "const { expect } = require('chai');\nit('a', () => {\n  expect(1).to.equal(1);\n  x.should.equal(2);\n  should.exist(y);\n  assert.ok(z);\n});", 4],
-    ['unittest', 'class T(unittest.TestCase):\n    def test_a(self):\n        self.assertEqual(1, 1)\n        with self.assertRaises(ValueError):\n            f()\n        # self.assertTrue(0)\n        self.fail("no")\n', 3],
+    [
+      'mocha',
+      "const { expect } = require('chai');\nit('a', () => {\n  expect(1).to.equal(1);\n  x.should.equal(2);\n  should.exist(y);\n  assert.ok(z);\n});",
+      4,
+    ],
+    [
+      'unittest',
+      'class T(unittest.TestCase):\n    def test_a(self):\n        self.assertEqual(1, 1)\n        with self.assertRaises(ValueError):\n            f()\n        # self.assertTrue(0)\n        self.fail("no")\n',
+      3,
+    ],
   ] as const)('counts %s assertions', (preset, src, n) => {
     expect(countAssertions(preset, src)).toBe(n);
   });
 
-
   it('counts assert statements and pytest.raises in Python, not comments', () => {
-    const src = ['def test_a():', '    assert 1 == 1', '    # assert 2 == 2', '    with pytest.raises(ValueError):', '        f()', '    assert(3)', '    x = "no assert here"'].join('\n');
+    const src = [
+      'def test_a():',
+      '    assert 1 == 1',
+      '    # assert 2 == 2',
+      '    with pytest.raises(ValueError):',
+      '        f()',
+      '    assert(3)',
+      '    x = "no assert here"',
+    ].join('\n');
     expect(countAssertions('pytest', src)).toBe(3);
   });
 
@@ -84,7 +99,12 @@ const OUTPUTS = path.join(import.meta.dirname, '..', 'testing', 'runner-output')
 function captured(name: string): { output: string; exitCode: number | null; spawnError: string | null; timedOut: boolean } {
   const text = fs.readFileSync(path.join(OUTPUTS, `${name}.txt`), 'utf8');
   const trailer = /\n\[exit=(\S+) spawnError=(.*?) sandboxed=\w+\]\s*$/.exec(text)!;
-  return { output: text.slice(0, trailer.index), exitCode: trailer[1] === 'null' ? null : Number(trailer[1]), spawnError: trailer[2] === 'null' ? null : trailer[2]!, timedOut: false };
+  return {
+    output: text.slice(0, trailer.index),
+    exitCode: trailer[1] === 'null' ? null : Number(trailer[1]),
+    spawnError: trailer[2] === 'null' ? null : trailer[2]!,
+    timedOut: false,
+  };
 }
 
 /** The captured projects: /tmp/cap/<dir>, with the dependencies their package.json or pyproject.toml declared. */
@@ -109,19 +129,58 @@ const CLASSIFIED: [string, ChecksPreset, string, string, Expect, Partial<Project
   ['an assertion that fails', 'vitest', 'vt', 'vt-t001_assert', ['fails_as_expected', /a test failed/]],
   ['a module under src/ the task adds', 'vitest', 'vt', 'vt-t002_missing_module', ['fails_as_expected', /src\/parser does not exist yet/]],
   ['a function the task adds', 'vitest', 'vt', 'vt-t003_missing_export', ['fails_as_expected', /what the task adds is missing/]],
-  ['a dependency in package.json that is not installed', 'vitest', 'vt', 'vt-t004_missing_dep', ['environment', /'left-pad' is a dependency in package\.json but is not installed in the worktree\. Install the project's dependencies in the repository \(`pnpm install`\)/]],
+  [
+    'a dependency in package.json that is not installed',
+    'vitest',
+    'vt',
+    'vt-t004_missing_dep',
+    [
+      'environment',
+      /'left-pad' is a dependency in package\.json but is not installed in the worktree\. Install the project's dependencies in the repository \(`pnpm install`\)/,
+    ],
+  ],
   ['a test that does not parse', 'vitest', 'vt', 'vt-t005_syntax', ['environment', /does not parse: SyntaxError: Expected `}` but found `EOF`/]],
-  ['describe without globals', 'vitest', 'vt', 'vt-t006_globals', ['environment', /uses `describe` as a global, and Vitest does not provide it.*import it from 'vitest'/]],
+  [
+    'describe without globals',
+    'vitest',
+    'vt',
+    'vt-t006_globals',
+    ['environment', /uses `describe` as a global, and Vitest does not provide it.*import it from 'vitest'/],
+  ],
   ['a file its include does not pick up', 'vitest', 'vt', 'vt-not-included', ['environment', /Vitest did not pick up .*include settings/]],
-  ['no vitest in node_modules', 'vitest', 'nonm', 'vt-runner-missing', ['environment', /Vitest is not installed in the worktree: `node_modules\/\.bin\/vitest` could not be started \(spawn node_modules\/\.bin\/vitest ENOENT\)/]],
+  [
+    'no vitest in node_modules',
+    'vitest',
+    'nonm',
+    'vt-runner-missing',
+    ['environment', /Vitest is not installed in the worktree: `node_modules\/\.bin\/vitest` could not be started \(spawn node_modules\/\.bin\/vitest ENOENT\)/],
+  ],
   // Node 20's node --test
   ['an assertion that fails', 'node', 'nd', 'nd-t001_assert', ['fails_as_expected', /a test failed/]],
-  ['a .js test importing src/*.ts', 'node', 'nd', 'nd-t002_ts_import', ['environment', /node --test cannot load \.ts files as this project is set up \(src\/tslug\.ts\)\. Node 20 runs JavaScript only/]],
-  ["mocha's describe under node --test", 'node', 'nd', 'nd-t003_mocha_globals', ['environment', /uses `describe` as a global, and node --test does not provide it/]],
+  [
+    'a .js test importing src/*.ts',
+    'node',
+    'nd',
+    'nd-t002_ts_import',
+    ['environment', /node --test cannot load \.ts files as this project is set up \(src\/tslug\.ts\)\. Node 20 runs JavaScript only/],
+  ],
+  [
+    "mocha's describe under node --test",
+    'node',
+    'nd',
+    'nd-t003_mocha_globals',
+    ['environment', /uses `describe` as a global, and node --test does not provide it/],
+  ],
   ['a module the task adds (ERR_MODULE_NOT_FOUND)', 'node', 'nd', 'nd-t004_missing_module', ['fails_as_expected', /src\/parser\.js does not exist yet/]],
   ['a declared package that is not installed', 'node', 'nd', 'nd-t005_missing_dep', ['environment', /'left-pad' is a dependency/]],
   ['an export the task adds', 'node', 'nd', 'nd-t006_missing_export', ['fails_as_expected', /what the task adds is missing/]],
-  ['a .test.ts under Node 20', 'node', 'nd', 'nd-t007_typescript', ['environment', /cannot load \.ts files as this project is set up \(tests\/t007_typescript\.test\.ts\)/]],
+  [
+    'a .test.ts under Node 20',
+    'node',
+    'nd',
+    'nd-t007_typescript',
+    ['environment', /cannot load \.ts files as this project is set up \(tests\/t007_typescript\.test\.ts\)/],
+  ],
   ['a property that is not a function yet', 'node', 'nd', 'nd-t008_not_a_function', ['fails_as_expected', /what the task adds is missing/]],
   ['a test that does not parse', 'node', 'nd', 'nd-t009_syntax', ['environment', /SyntaxError: Unexpected end of input/]],
   // mocha 11, CommonJS
@@ -131,7 +190,14 @@ const CLASSIFIED: [string, ChecksPreset, string, string, Expect, Partial<Project
   ['a function the task adds', 'mocha', 'mo', 'mo-t004_not_a_function', ['fails_as_expected', /what the task adds is missing/]],
   ['a test that does not parse', 'mocha', 'mo', 'mo-t005_syntax', ['environment', /SyntaxError: Unexpected end of input/]],
   ['TypeScript without a loader', 'mocha', 'mo', 'mo-t007_typescript', ['environment', /SyntaxError: Missing initializer in const declaration/]],
-  ['a name a task says it adds', 'mocha', 'mo', 'mo-t008_undefined_name', ['fails_as_expected', /kebab is not defined yet/], { prd: [task('T-001', 1, 'Add kebab() beside slug().')] }],
+  [
+    'a name a task says it adds',
+    'mocha',
+    'mo',
+    'mo-t008_undefined_name',
+    ['fails_as_expected', /kebab is not defined yet/],
+    { prd: [task('T-001', 1, 'Add kebab() beside slug().')] },
+  ],
   ['a name nothing defines', 'mocha', 'mo', 'mo-t008_undefined_name', ['does_not_load', /never imports or defines \(ReferenceError: kebab is not defined\)/]],
   ['no mocha in node_modules', 'mocha', 'mo', 'mo-runner-missing', ['environment', /Mocha is not installed in the worktree/]],
   // jest 29, CommonJS
@@ -146,10 +212,33 @@ const CLASSIFIED: [string, ChecksPreset, string, string, Expect, Partial<Project
   ['an assertion that fails', 'pytest', 'py', 'py-t001_assert', ['fails_as_expected', /a test failed/]],
   ["a name the project's package does not have yet", 'pytest', 'py', 'py-t002_cannot_import', ['fails_as_expected', /what the task adds is missing/]],
   ["a new module of the project's package", 'pytest', 'py', 'py-t003_new_module', ['fails_as_expected', /todo\.parser does not exist yet/]],
-  ['a declared dependency that is not installed', 'pytest', 'py', 'py-t004_missing_dep', ['environment', /'humanize' is a dependency of the project but is not installed for python3/]],
+  [
+    'a declared dependency that is not installed',
+    'pytest',
+    'py',
+    'py-t004_missing_dep',
+    ['environment', /'humanize' is a dependency of the project but is not installed for python3/],
+  ],
   ['a test that does not parse', 'pytest', 'py', 'py-t005_syntax', ['environment', /SyntaxError in tests\/test_t005_syntax\.py line 1/]],
-  ['a name a task says it adds', 'pytest', 'py', 'py-t006_name_error', ['fails_as_expected', /remove is not defined yet/], { prd: [task('T-001', 1, 'Add remove().')] }],
-  ['an interpreter without pytest', 'pytest', 'py', 'py-no-pytest', ['environment', /pytest is not installed for \/var\/tmp\/nopytest\/bin\/python\. Install it with `\/var\/tmp\/nopytest\/bin\/python -m pip install pytest`/], { interpreter: '/var/tmp/nopytest/bin/python' }],
+  [
+    'a name a task says it adds',
+    'pytest',
+    'py',
+    'py-t006_name_error',
+    ['fails_as_expected', /remove is not defined yet/],
+    { prd: [task('T-001', 1, 'Add remove().')] },
+  ],
+  [
+    'an interpreter without pytest',
+    'pytest',
+    'py',
+    'py-no-pytest',
+    [
+      'environment',
+      /pytest is not installed for \/var\/tmp\/nopytest\/bin\/python\. Install it with `\/var\/tmp\/nopytest\/bin\/python -m pip install pytest`/,
+    ],
+    { interpreter: '/var/tmp/nopytest/bin/python' },
+  ],
   // unittest, Python 3.11
   ['an assertion that fails', 'unittest', 'py', 'ut-t007_unittest_assert', ['fails_as_expected', /a test failed/]],
   ["a name the project's package does not have yet", 'unittest', 'py', 'ut-t008_unittest_import', ['fails_as_expected', /what the task adds is missing/]],
@@ -160,7 +249,8 @@ const CLASSIFIED: [string, ChecksPreset, string, string, Expect, Partial<Project
 describe('classifyRun on real runner output', () => {
   it.each(CLASSIFIED)('%s (%s, %s/%s)', (_name, preset, dir, sample, [kind, text], over) => {
     const file = /-(t\d{3}_[a-z_]+)$/.exec(sample)?.[1];
-    const testFile = preset === 'pytest' || preset === 'unittest' ? `tests/test_${file}.py` : `${preset === 'mocha' ? 'test' : 'tests'}/${file ?? 't001_x'}.test.js`;
+    const testFile =
+      preset === 'pytest' || preset === 'unittest' ? `tests/test_${file}.py` : `${preset === 'mocha' ? 'test' : 'tests'}/${file ?? 't001_x'}.test.js`;
     const command = preset === 'pytest' || preset === 'unittest' ? 'python3 -m pytest' : `node_modules/.bin/${preset} run`;
     const verdict = classifyRun(captured(sample), { ...facts(preset, dir, over), file: testFile, command });
     expect(verdict.kind).toBe(kind);
@@ -168,18 +258,28 @@ describe('classifyRun on real runner output', () => {
   });
 
   it("reads older vitest's 'Failed to load url' as a module the task adds (format from explore-frontend/vscode-vitest-runner#15)", () => {
-    const output = ' FAIL  tests/t001_x.test.ts [ tests/t001_x.test.ts ]\nError: Failed to load url ../src/parser (resolved id: ../src/parser) in /tmp/cap/vt/tests/t001_x.test.ts. Does the file exist?\n';
-    const verdict = classifyRun({ output, exitCode: 1, spawnError: null, timedOut: false }, { ...facts('vitest', 'vt'), file: 'tests/t001_x.test.ts', command: 'x' });
+    const output =
+      ' FAIL  tests/t001_x.test.ts [ tests/t001_x.test.ts ]\nError: Failed to load url ../src/parser (resolved id: ../src/parser) in /tmp/cap/vt/tests/t001_x.test.ts. Does the file exist?\n';
+    const verdict = classifyRun(
+      { output, exitCode: 1, spawnError: null, timedOut: false },
+      { ...facts('vitest', 'vt'), file: 'tests/t001_x.test.ts', command: 'x' },
+    );
     expect(verdict).toEqual({ kind: 'fails_as_expected', reason: 'src/parser does not exist yet' });
   });
 
   it('marks a runner that cannot start as one problem for every file', () => {
-    const verdict = classifyRun(captured('vt-runner-missing'), { ...facts('vitest', 'nonm'), file: 'tests/t001_x.test.ts', command: 'node_modules/.bin/vitest run' });
+    const verdict = classifyRun(captured('vt-runner-missing'), {
+      ...facts('vitest', 'nonm'),
+      file: 'tests/t001_x.test.ts',
+      command: 'node_modules/.bin/vitest run',
+    });
     expect(verdict).toMatchObject({ kind: 'environment', runner: true });
   });
 
   it('reports a hang as timed out, whatever the output says', () => {
-    expect(classifyRun({ ...captured('vt-t001_assert'), timedOut: true }, { ...facts('vitest', 'vt'), file: 'tests/t001_x.test.ts', command: 'x' })).toMatchObject({ kind: 'timed_out' });
+    expect(
+      classifyRun({ ...captured('vt-t001_assert'), timedOut: true }, { ...facts('vitest', 'vt'), file: 'tests/t001_x.test.ts', command: 'x' }),
+    ).toMatchObject({ kind: 'timed_out' });
   });
 });
 
@@ -199,7 +299,8 @@ describe('checkContract with pytest', () => {
   ];
   const files: Record<string, string> = {
     // The feature is missing: an ImportError of a project name, the expected failure.
-    'tests/test_t001_due.py': 'from todo import add_todo, set_due\n\n\ndef test_due():\n    todos = set_due(add_todo([], "a"), 0, "2026-01-31")\n    assert todos[0].due == "2026-01-31"\n    assert todos[0].done is False\n',
+    'tests/test_t001_due.py':
+      'from todo import add_todo, set_due\n\n\ndef test_due():\n    todos = set_due(add_todo([], "a"), 0, "2026-01-31")\n    assert todos[0].due == "2026-01-31"\n    assert todos[0].done is False\n',
     'tests/test_t002_syntax.py': 'from todo import add_todo\n\n\ndef test_broken(:\n    assert add_todo([], "a")\n',
     'tests/test_t003_no_assert.py': 'from todo import add_todo\n\n\ndef test_nothing():\n    add_todo([], "a")\n',
     'tests/test_t004_few.py': 'from todo import overdue\n\n\ndef test_overdue():\n    assert overdue([]) == []\n',
@@ -235,11 +336,18 @@ describe('checkContract with pytest', () => {
   });
 
   it('reports fewer assertions than criteria', () => {
-    expect(of(warnings, 'T-004')).toEqual([expect.objectContaining({ kind: 'criteria_vs_assertions', message: expect.stringMatching(/T-004 has 3 acceptance criteria but tests\/test_t004_few\.py has 1 assertion;/) })]);
+    expect(of(warnings, 'T-004')).toEqual([
+      expect.objectContaining({
+        kind: 'criteria_vs_assertions',
+        message: expect.stringMatching(/T-004 has 3 acceptance criteria but tests\/test_t004_few\.py has 1 assertion;/),
+      }),
+    ]);
   });
 
   it('reports a module that is neither installed, in the repo, nor named by a task', () => {
-    expect(of(warnings, 'T-005')).toEqual([expect.objectContaining({ kind: 'does_not_load', message: expect.stringMatching(/imports 'nosuchlib_for_tilth_tests', which is not installed/) })]);
+    expect(of(warnings, 'T-005')).toEqual([
+      expect.objectContaining({ kind: 'does_not_load', message: expect.stringMatching(/imports 'nosuchlib_for_tilth_tests', which is not installed/) }),
+    ]);
   });
 
   it('accepts a missing module that a task says it will create', () => {
@@ -247,11 +355,18 @@ describe('checkContract with pytest', () => {
   });
 
   it('reports a NameError: a name the test never imported', () => {
-    expect(of(warnings, 'T-007')).toEqual([expect.objectContaining({ kind: 'does_not_load', message: expect.stringMatching(/name that 'set_due' is not defined/) })]);
+    expect(of(warnings, 'T-007')).toEqual([
+      expect.objectContaining({ kind: 'does_not_load', message: expect.stringMatching(/name that 'set_due' is not defined/) }),
+    ]);
   });
 
   it('reports a failed import from pytest itself', () => {
-    expect(of(warnings, 'T-008')).toEqual([expect.objectContaining({ kind: 'does_not_load', message: expect.stringMatching(/'no_such_helper' does not exist in the test framework module 'pytest'/) })]);
+    expect(of(warnings, 'T-008')).toEqual([
+      expect.objectContaining({
+        kind: 'does_not_load',
+        message: expect.stringMatching(/'no_such_helper' does not exist in the test framework module 'pytest'/),
+      }),
+    ]);
   });
 
   it('reports a file in which pytest collects no tests', () => {
@@ -281,14 +396,37 @@ describe('checkContract when the runner is missing', () => {
 
   it('says to install pytest when python3 has no pytest module', async () => {
     fs.writeFileSync(path.join(bin, 'python3'), '#!/bin/sh\necho "/usr/bin/python3: No module named pytest" >&2\nexit 1\n', { mode: 0o755 });
-    const warnings = await checkContract({ prd: [task('T-001', 1)], testFiles: files, preset: 'pytest', scope: { worktree: repo.dir, git: null, network: false }, env: { PATH: bin } });
-    expect(warnings).toEqual([expect.objectContaining({ kind: 'environment', task_id: null, message: expect.stringMatching(/pytest is not installed for python3\. Install it with `python3 -m pip install pytest`/) })]);
+    const warnings = await checkContract({
+      prd: [task('T-001', 1)],
+      testFiles: files,
+      preset: 'pytest',
+      scope: { worktree: repo.dir, git: null, network: false },
+      env: { PATH: bin },
+    });
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        kind: 'environment',
+        task_id: null,
+        message: expect.stringMatching(/pytest is not installed for python3\. Install it with `python3 -m pip install pytest`/),
+      }),
+    ]);
     fs.rmSync(path.join(bin, 'python3'));
   });
 
   it('says to install Python when python3 cannot be started', async () => {
-    const warnings = await checkContract({ prd: [task('T-001', 1)], testFiles: files, preset: 'pytest', scope: { worktree: repo.dir, git: null, network: false }, env: { PATH: bin } });
-    expect(warnings).toEqual([expect.objectContaining({ kind: 'environment', message: expect.stringMatching(/python3 could not be started \(.*ENOENT.*\)\. Install Python 3 and pytest/) })]);
+    const warnings = await checkContract({
+      prd: [task('T-001', 1)],
+      testFiles: files,
+      preset: 'pytest',
+      scope: { worktree: repo.dir, git: null, network: false },
+      env: { PATH: bin },
+    });
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        kind: 'environment',
+        message: expect.stringMatching(/python3 could not be started \(.*ENOENT.*\)\. Install Python 3 and pytest/),
+      }),
+    ]);
   });
 });
 
@@ -296,7 +434,17 @@ describe('checkContract with node --test', () => {
   let repo: ExampleRepo;
   let warnings: ContractWarning[];
   const head = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\n";
-  const prd = [task('T-001', 1), task('T-002', 1), task('T-003', 1), task('T-004', 1), task('T-005', 1), task('T-006', 2), task('T-007', 1), task('T-008', 1), task('T-009', 1)];
+  const prd = [
+    task('T-001', 1),
+    task('T-002', 1),
+    task('T-003', 1),
+    task('T-004', 1),
+    task('T-005', 1),
+    task('T-006', 2),
+    task('T-007', 1),
+    task('T-008', 1),
+    task('T-009', 1),
+  ];
   const files: Record<string, string> = {
     // Passes today: it cannot tell whether T-009 was done.
     'tests/t009_passes.test.js': `${head}import { addTodo } from '../src/todo.js';\n\ntest('adds', () => {\n  assert.equal(addTodo([], 'a').length, 1);\n});\n`,
@@ -331,7 +479,9 @@ describe('checkContract with node --test', () => {
   });
 
   it('reports an unknown node: module', () => {
-    expect(of(warnings, 'T-004')).toEqual([expect.objectContaining({ kind: 'does_not_load', message: expect.stringMatching(/node:tst, which is not a Node\.js built-in module/) })]);
+    expect(of(warnings, 'T-004')).toEqual([
+      expect.objectContaining({ kind: 'does_not_load', message: expect.stringMatching(/node:tst, which is not a Node\.js built-in module/) }),
+    ]);
   });
 
   it('reports a test without assertions as no_assertions', () => {
@@ -339,11 +489,18 @@ describe('checkContract with node --test', () => {
   });
 
   it('reports fewer assertions than criteria', () => {
-    expect(of(warnings, 'T-006')).toEqual([expect.objectContaining({ kind: 'criteria_vs_assertions', message: expect.stringMatching(/T-006 has 2 acceptance criteria but tests\/t006_few\.test\.js has 1 assertion/) })]);
+    expect(of(warnings, 'T-006')).toEqual([
+      expect.objectContaining({
+        kind: 'criteria_vs_assertions',
+        message: expect.stringMatching(/T-006 has 2 acceptance criteria but tests\/t006_few\.test\.js has 1 assertion/),
+      }),
+    ]);
   });
 
   it('reports a ReferenceError: a name the test never imports', () => {
-    expect(of(warnings, 'T-007')).toEqual([expect.objectContaining({ kind: 'does_not_load', message: expect.stringMatching(/ReferenceError: setDue is not defined/) })]);
+    expect(of(warnings, 'T-007')).toEqual([
+      expect.objectContaining({ kind: 'does_not_load', message: expect.stringMatching(/ReferenceError: setDue is not defined/) }),
+    ]);
   });
 
   it('reports a test that already passes before the feature exists', () => {
@@ -351,7 +508,9 @@ describe('checkContract with node --test', () => {
   });
 
   it('reports a package that is not installed', () => {
-    expect(of(warnings, 'T-008')).toEqual([expect.objectContaining({ kind: 'does_not_load', message: expect.stringMatching(/'date-fns-not-installed' cannot be found — it is not a dependency/) })]);
+    expect(of(warnings, 'T-008')).toEqual([
+      expect.objectContaining({ kind: 'does_not_load', message: expect.stringMatching(/'date-fns-not-installed' cannot be found — it is not a dependency/) }),
+    ]);
   });
 
   it('stops a hanging test at the timeout, with everything it started', async () => {
@@ -369,9 +528,13 @@ describe('checkContract with node --test', () => {
     const started = Date.now();
     // Unsandboxed, so the pid the test writes is a host pid (in the sandbox the PID namespace ends everything anyway).
     setSandboxMode('off');
-    const result = await checkContract({ prd: [task('T-009', 1)], testFiles: { 'tests/t009_hang.test.js': hang }, preset: 'node', scope: { worktree: repo.dir, git: null, network: false }, timeoutMs: 1_500 }).finally(() =>
-      setSandboxMode('auto'),
-    );
+    const result = await checkContract({
+      prd: [task('T-009', 1)],
+      testFiles: { 'tests/t009_hang.test.js': hang },
+      preset: 'node',
+      scope: { worktree: repo.dir, git: null, network: false },
+      timeoutMs: 1_500,
+    }).finally(() => setSandboxMode('auto'));
     expect(Date.now() - started).toBeLessThan(6_000);
     expect(result).toEqual([expect.objectContaining({ kind: 'check_failed', message: expect.stringMatching(/did not finish within 2 s/) })]);
     const pid = Number(fs.readFileSync(pidFile, 'utf8'));
@@ -389,17 +552,37 @@ describe('checkContract with a custom command', () => {
   afterAll(() => repo.cleanup());
 
   it("runs the user's command on the file and reports a syntax error", async () => {
-    const warnings = await checkContract({ prd: [task('T-001', 1)], testFiles: files, preset: 'custom', customChecks: { test: 'python3 -m pytest -q -p no:cacheprovider {files}' }, scope: { worktree: repo.dir, git: null, network: false }, env: { ...FAST_PYTEST, PYTHONDONTWRITEBYTECODE: '1' } });
+    const warnings = await checkContract({
+      prd: [task('T-001', 1)],
+      testFiles: files,
+      preset: 'custom',
+      customChecks: { test: 'python3 -m pytest -q -p no:cacheprovider {files}' },
+      scope: { worktree: repo.dir, git: null, network: false },
+      env: { ...FAST_PYTEST, PYTHONDONTWRITEBYTECODE: '1' },
+    });
     expect(warnings).toEqual([expect.objectContaining({ kind: 'environment', file: 'tests/t001_due.py', message: expect.stringMatching(/SyntaxError/) })]);
   });
 
   it('reports a command that cannot run as an environment problem', async () => {
-    const warnings = await checkContract({ prd: [task('T-001', 1)], testFiles: files, preset: 'custom', customChecks: { test: 'no-such-test-runner-for-tilth {files}' }, scope: { worktree: repo.dir, git: null, network: false } });
-    expect(warnings).toEqual([expect.objectContaining({ kind: 'environment', task_id: null, message: expect.stringMatching(/could not run \(exit code 127/) })]);
+    const warnings = await checkContract({
+      prd: [task('T-001', 1)],
+      testFiles: files,
+      preset: 'custom',
+      customChecks: { test: 'no-such-test-runner-for-tilth {files}' },
+      scope: { worktree: repo.dir, git: null, network: false },
+    });
+    expect(warnings).toEqual([
+      expect.objectContaining({ kind: 'environment', task_id: null, message: expect.stringMatching(/could not run \(exit code 127/) }),
+    ]);
   });
 
   it('reports a missing custom command without running anything', async () => {
-    const warnings = await checkContract({ prd: [task('T-001', 1)], testFiles: files, preset: 'custom', scope: { worktree: repo.dir, git: null, network: false } });
+    const warnings = await checkContract({
+      prd: [task('T-001', 1)],
+      testFiles: files,
+      preset: 'custom',
+      scope: { worktree: repo.dir, git: null, network: false },
+    });
     expect(warnings).toEqual([expect.objectContaining({ kind: 'check_failed', message: expect.stringMatching(/The test files were not run: .*\{files\}/) })]);
   });
 });

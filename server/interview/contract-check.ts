@@ -110,7 +110,11 @@ export async function checkContract(input: ContractCheckInput): Promise<Contract
 
   const facts = projectFacts(input);
   const runs = await mapLimit(commands, CONCURRENCY, async ({ file, command }) => {
-    const result = await runUntrusted(command, input.scope, { timeoutMs: input.timeoutMs ?? DEFAULT_CONTRACT_TIMEOUT_MS, env: input.env ?? {}, signal: input.signal });
+    const result = await runUntrusted(command, input.scope, {
+      timeoutMs: input.timeoutMs ?? DEFAULT_CONTRACT_TIMEOUT_MS,
+      env: input.env ?? {},
+      signal: input.signal,
+    });
     return { file, result, verdict: classifyRun(result, { ...facts, file, command: commandLine(command) }) };
   });
 
@@ -119,7 +123,13 @@ export async function checkContract(input: ContractCheckInput): Promise<Contract
   const runnerMissing = runs.find((r) => r.verdict.kind === 'environment' && r.verdict.runner === true);
   if (runnerMissing && runnerMissing.verdict.kind === 'environment') {
     // One warning, not one per file: the fix is the same and the files say nothing yet.
-    runWarnings.push({ task_id: null, file: null, kind: 'environment', message: runnerMissing.verdict.message, output: firstLines(runnerMissing.result.output) });
+    runWarnings.push({
+      task_id: null,
+      file: null,
+      kind: 'environment',
+      message: runnerMissing.verdict.message,
+      output: firstLines(runnerMissing.result.output),
+    });
   } else {
     for (const { file, result, verdict } of runs) {
       const taskId = taskIdOfTestFile(input.preset, file, project);
@@ -150,7 +160,10 @@ export async function checkContract(input: ContractCheckInput): Promise<Contract
   // Task order, then the file-level warnings of each task together.
   const order = new Map(input.prd.map((t, i) => [t.id, i]));
   const rank = (w: ContractWarning) => (w.task_id === null ? -1 : (order.get(w.task_id) ?? input.prd.length));
-  return [...staticWarnings, ...runWarnings].map((w, i) => ({ w, i })).sort((a, b) => rank(a.w) - rank(b.w) || a.i - b.i).map(({ w }) => w);
+  return [...staticWarnings, ...runWarnings]
+    .map((w, i) => ({ w, i }))
+    .sort((a, b) => rank(a.w) - rank(b.w) || a.i - b.i)
+    .map(({ w }) => w);
 }
 
 // ── counting assertions ──────────────────────────────────────────────────────────────────────
@@ -234,9 +247,13 @@ type Run = Pick<UntrustedResult, 'output' | 'exitCode' | 'spawnError' | 'timedOu
 
 export function classifyRun(run: Run, ctx: RunContext): RunVerdict {
   if (run.timedOut) {
-    return { kind: 'timed_out', message: `${ctx.file} did not finish within ${Math.round(ctx.timeoutMs / 1000)} s and was stopped; a test that hangs before the feature exists will hang the run's checks too.` };
+    return {
+      kind: 'timed_out',
+      message: `${ctx.file} did not finish within ${Math.round(ctx.timeoutMs / 1000)} s and was stopped; a test that hangs before the feature exists will hang the run's checks too.`,
+    };
   }
   // Colour codes, should a runner add them, are not part of any message.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: colour codes start with ESC
   const out = run.output.replace(/\x1b\[[0-9;]*m/g, '');
   switch (ctx.preset) {
     case 'pytest':
@@ -252,10 +269,35 @@ export function classifyRun(run: Run, ctx: RunContext): RunVerdict {
   }
 }
 
-const RUNNER_NAMES: Record<ChecksPreset, string> = { vitest: 'Vitest', jest: 'Jest', mocha: 'Mocha', node: 'node --test', pytest: 'pytest', unittest: 'unittest', custom: 'the custom command' };
+const RUNNER_NAMES: Record<ChecksPreset, string> = {
+  vitest: 'Vitest',
+  jest: 'Jest',
+  mocha: 'Mocha',
+  node: 'node --test',
+  pytest: 'pytest',
+  unittest: 'unittest',
+  custom: 'the custom command',
+};
 
 /** Globals one runner gives its tests and another does not. */
-const FRAMEWORK_GLOBALS = new Set(['describe', 'it', 'test', 'expect', 'beforeEach', 'afterEach', 'beforeAll', 'afterAll', 'before', 'after', 'suite', 'context', 'vi', 'jest', 'chai', 'should']);
+const FRAMEWORK_GLOBALS = new Set([
+  'describe',
+  'it',
+  'test',
+  'expect',
+  'beforeEach',
+  'afterEach',
+  'beforeAll',
+  'afterAll',
+  'before',
+  'after',
+  'suite',
+  'context',
+  'vi',
+  'jest',
+  'chai',
+  'should',
+]);
 
 const SYNTAX_FIX = 'Either the test has a syntax error (fix it in seed review) or the runner is not set up for this kind of file';
 
@@ -291,7 +333,11 @@ function classifyJs(out: string, run: Run, ctx: RunContext): RunVerdict {
     };
   }
   const builtin = /No such built-in module: (\S+)/.exec(out);
-  if (builtin) return { kind: 'does_not_load', message: `${ctx.file} does not load: it imports ${builtin[1]}, which is not a Node.js built-in module (did you mean node:test or node:assert/strict?).` };
+  if (builtin)
+    return {
+      kind: 'does_not_load',
+      message: `${ctx.file} does not load: it imports ${builtin[1]}, which is not a Node.js built-in module (did you mean node:test or node:assert/strict?).`,
+    };
   const parse = /\[PARSE_ERROR\] (.*)$/m.exec(out);
   const syntax = /(?:^|\s)SyntaxError: (?:\/\S+: )?(.*)$/m.exec(out);
   if (parse || (syntax && !/does not provide an export named/.test(syntax[1]!))) {
@@ -321,9 +367,13 @@ function classifyJs(out: string, run: Run, ctx: RunContext): RunVerdict {
         message: `${ctx.file} does not load: '${name}' is a dependency in package.json but is not installed in the worktree. Install the project's dependencies in the repository (\`${ctx.installCommand}\`), then check again.`,
       };
     }
-    return { kind: 'does_not_load', message: `${ctx.file} does not load: the package '${name}' cannot be found — it is not a dependency of the project; use what the project has (its dependencies, node: built-ins and relative imports).` };
+    return {
+      kind: 'does_not_load',
+      message: `${ctx.file} does not load: the package '${name}' cannot be found — it is not a dependency of the project; use what the project has (its dependencies, node: built-ins and relative imports).`,
+    };
   }
-  const reference = /ReferenceError: (\S+) is not defined/.exec(out) ?? /error: '(\S+) is not defined'\n\s*code: 'ERR_TEST_FAILURE'\n\s*name: 'ReferenceError'/.exec(out);
+  const reference =
+    /ReferenceError: (\S+) is not defined/.exec(out) ?? /error: '(\S+) is not defined'\n\s*code: 'ERR_TEST_FAILURE'\n\s*name: 'ReferenceError'/.exec(out);
   if (reference) {
     const name = reference[1]!;
     if (FRAMEWORK_GLOBALS.has(name)) {
@@ -336,7 +386,8 @@ function classifyJs(out: string, run: Run, ctx: RunContext): RunVerdict {
     return { kind: 'does_not_load', message: `${ctx.file} uses a name it never imports or defines (ReferenceError: ${name} is not defined).` };
   }
   if (run.exitCode === 0) return { kind: 'passes' };
-  if (/does not provide an export named|is not a function|is not a constructor/.test(out)) return { kind: 'fails_as_expected', reason: 'what the task adds is missing' };
+  if (/does not provide an export named|is not a function|is not a constructor/.test(out))
+    return { kind: 'fails_as_expected', reason: 'what the task adds is missing' };
   return { kind: 'fails_as_expected', reason: 'a test failed' };
 }
 
@@ -353,7 +404,8 @@ function importHint(preset: ChecksPreset, name: string): string {
 
 /** Which file asked for a missing module: the CommonJS require stack, the importer, or the test itself. */
 function requirerOf(out: string, ctx: RunContext): string {
-  const requirer = /Require stack:\n- (\S+)/.exec(out)?.[1] ?? /imported from (\S+)/.exec(out)?.[1] ?? /Cannot find module '[^']+' from '([^']+)'/.exec(out)?.[1];
+  const requirer =
+    /Require stack:\n- (\S+)/.exec(out)?.[1] ?? /imported from (\S+)/.exec(out)?.[1] ?? /Cannot find module '[^']+' from '([^']+)'/.exec(out)?.[1];
   return requirer ? path.resolve(ctx.worktree, requirer) : path.join(ctx.worktree, ctx.file);
 }
 
@@ -385,12 +437,16 @@ function classifyPython(out: string, run: Run, ctx: RunContext): RunVerdict {
   if (syntax) {
     const where = new RegExp(`File "[^"]*${escapeRegExp(ctx.file)}", line (\\d+)`).exec(out);
     const place = where ? `${ctx.file} line ${where[1]}` : 'code the test imports';
-    return { kind: 'environment', message: `${ctx.file} does not parse: ${syntax[1]} in ${place} (${syntax[2]!.trim()}). ${SYNTAX_FIX} (the interpreter is ${ctx.interpreter}).` };
+    return {
+      kind: 'environment',
+      message: `${ctx.file} does not parse: ${syntax[1]} in ${place} (${syntax[2]!.trim()}). ${SYNTAX_FIX} (the interpreter is ${ctx.interpreter}).`,
+    };
   }
   const missing = /ModuleNotFoundError: No module named '([^']+)'/.exec(out);
   if (missing) {
     const top = missing[1]!.split('.')[0]!;
-    if (PYTEST_FRAMEWORK.has(top)) return { kind: 'does_not_load', message: `${ctx.file} does not load: the test framework module '${missing[1]}' cannot be imported.` };
+    if (PYTEST_FRAMEWORK.has(top))
+      return { kind: 'does_not_load', message: `${ctx.file} does not load: the test framework module '${missing[1]}' cannot be imported.` };
     if (ctx.pythonHasModule(top) || tasksMention(ctx.prd, top)) return { kind: 'fails_as_expected', reason: `${missing[1]} does not exist yet` };
     if (ctx.pythonDeclares(top)) {
       return {
@@ -408,7 +464,11 @@ function classifyPython(out: string, run: Run, ctx: RunContext): RunVerdict {
     return { kind: 'does_not_load', message: `${ctx.file} does not load: '${badName[1]}' does not exist in the test framework module '${badName[2]}'.` };
   }
   const fixture = /fixture '([^']+)' not found/.exec(out);
-  if (fixture) return { kind: 'does_not_load', message: `${ctx.file} uses a fixture '${fixture[1]}' that does not exist; define it in the test file or use a built-in one (tmp_path, monkeypatch, …).` };
+  if (fixture)
+    return {
+      kind: 'does_not_load',
+      message: `${ctx.file} uses a fixture '${fixture[1]}' that does not exist; define it in the test file or use a built-in one (tmp_path, monkeypatch, …).`,
+    };
   const nameError = /NameError: name '([^']+)' is not defined/.exec(out);
   if (nameError) {
     if (tasksMention(ctx.prd, nameError[1]!)) return { kind: 'fails_as_expected', reason: `${nameError[1]} is not defined yet` };
@@ -424,7 +484,10 @@ function classifyPython(out: string, run: Run, ctx: RunContext): RunVerdict {
           message: `pytest refused to run ${ctx.file} with the repository's configuration (usage error, exit code 4) — often an option in addopts from a plugin that is not installed for ${ctx.interpreter}.`,
         };
       case 5:
-        return { kind: 'does_not_load', message: `pytest collected no tests from ${ctx.file}: test functions must be named test_… (at module level, or in a class named Test…).` };
+        return {
+          kind: 'does_not_load',
+          message: `pytest collected no tests from ${ctx.file}: test functions must be named test_… (at module level, or in a class named Test…).`,
+        };
     }
   } else if (/^Ran 0 tests/m.test(out)) {
     return { kind: 'does_not_load', message: `unittest found no tests in ${ctx.file}: tests are methods named test_… of a unittest.TestCase subclass.` };
@@ -437,7 +500,11 @@ function classifyPython(out: string, run: Run, ctx: RunContext): RunVerdict {
 function classifyCustom(out: string, run: Run, ctx: RunContext): RunVerdict {
   if (run.spawnError !== null) return { kind: 'environment', message: `The custom test command could not be started (${run.spawnError}).`, runner: true };
   if (run.exitCode === 126 || run.exitCode === 127) {
-    return { kind: 'environment', message: `The custom test command could not run (exit code ${run.exitCode}: command not found or not executable). Check the test command in seed review.`, runner: true };
+    return {
+      kind: 'environment',
+      message: `The custom test command could not run (exit code ${run.exitCode}: command not found or not executable). Check the test command in seed review.`,
+      runner: true,
+    };
   }
   const syntax = /(SyntaxError|IndentationError|TabError): (.*)$/m.exec(out);
   if (syntax && !/does not provide an export named/.test(syntax[2]!)) {

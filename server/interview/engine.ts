@@ -31,7 +31,7 @@ import { readJsonFile } from '../store/json-file.ts';
 import { FILES, type SessionStore } from '../store/session-store.ts';
 import { describePresetForPrompt } from './presets.ts';
 import { existingTaskIds, finishSeed, tryWriteSeed } from './write-seed.ts';
-import { ASK_USER_TOOL, interviewTools } from './tool-schemas.ts';
+import { type ASK_USER_TOOL, interviewTools } from './tool-schemas.ts';
 
 export const MAX_INTERVIEW_ITERATIONS = 60;
 const PREVIEW_CHARS = 500;
@@ -159,7 +159,14 @@ export async function runInterview(ctx: JobContext, deps: InterviewDeps): Promis
           ? `the interviewer model failed: ${err.message}`
           : `the interview crashed: ${(err as Error).message}`;
     ctx.logger.warn(`interview for ${id} failed: ${reason}`);
-    const stop = err instanceof ProviderFailureError ? 'provider_failure' : err instanceof ContextOverflowError ? 'context_overflow' : err instanceof SetupFailure ? 'setup_failed' : 'error';
+    const stop =
+      err instanceof ProviderFailureError
+        ? 'provider_failure'
+        : err instanceof ContextOverflowError
+          ? 'context_overflow'
+          : err instanceof SetupFailure
+            ? 'setup_failed'
+            : 'error';
     store.setStatus(id, 'failed', { reason: stop, phase: 'interview', error: reason });
   }
 }
@@ -189,7 +196,8 @@ async function interviewLoop(ctx: JobContext, deps: InterviewDeps, checkpoint: C
         ctx.emit({ type: 'model_call', data: { ...base, span_id: spanId(), iter: iterForEvents, role: 'prep', ...modelCallFields(result, usage), ...info } });
       },
       onRetry: (notice) => ctx.emit({ type: 'model_retry', data: { ...base, iter: iterForEvents, ...retryFields(notice) } }),
-      onNotice: (kind, message) => ctx.emit({ type: 'provider_notice', data: { phase: 'interview', role: 'prep', model: deps.llm.describeEndpoint('prep')?.model ?? '', kind, message } }),
+      onNotice: (kind, message) =>
+        ctx.emit({ type: 'provider_notice', data: { phase: 'interview', role: 'prep', model: deps.llm.describeEndpoint('prep')?.model ?? '', kind, message } }),
     },
   });
   while (state.iterations < MAX_INTERVIEW_ITERATIONS) {
@@ -224,7 +232,10 @@ async function handleToolCalls(agent: Agent, calls: AgentCall[], turn: TurnConte
   const { ctx, state } = turn;
   const reply = (call: AgentCall, content: string) => {
     agent.answer(call, content);
-    ctx.emit({ type: 'tool_result', data: { ...turn.base, span_id: turn.span, tool: call.name, result_preview: content.slice(0, PREVIEW_CHARS), result_chars: content.length } });
+    ctx.emit({
+      type: 'tool_result',
+      data: { ...turn.base, span_id: turn.span, tool: call.name, result_preview: content.slice(0, PREVIEW_CHARS), result_chars: content.length },
+    });
   };
 
   for (let i = 0; i < calls.length; i++) {
@@ -295,7 +306,10 @@ function redactSeed(args: Record<string, unknown>): Record<string, unknown> {
   if (typeof files !== 'object' || files === null) return args;
   const short: Record<string, unknown> = {};
   for (const [name, content] of Object.entries(files)) {
-    short[name] = typeof content === 'string' && content.length > SEED_PREVIEW_CHARS ? `${content.slice(0, SEED_PREVIEW_CHARS)}… [+${content.length - SEED_PREVIEW_CHARS} chars]` : content;
+    short[name] =
+      typeof content === 'string' && content.length > SEED_PREVIEW_CHARS
+        ? `${content.slice(0, SEED_PREVIEW_CHARS)}… [+${content.length - SEED_PREVIEW_CHARS} chars]`
+        : content;
   }
   return { ...args, test_files: short };
 }

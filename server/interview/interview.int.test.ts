@@ -51,7 +51,14 @@ const GOOD_TEST = [
 
 function seedArgs(overrides: Record<string, unknown> = {}) {
   return {
-    prd_entries: [{ id: 'T-001', title: 'Add due dates', description: 'Add setDue(todo, date) to src/todo.js.', acceptance_criteria: ['setDue stores the date on the todo'] }],
+    prd_entries: [
+      {
+        id: 'T-001',
+        title: 'Add due dates',
+        description: 'Add setDue(todo, date) to src/todo.js.',
+        acceptance_criteria: ['setDue stores the date on the todo'],
+      },
+    ],
     test_files: { 'tests/t001_due_dates.test.js': GOOD_TEST },
     tldr: '- **T-001:** Add due dates — todos carry a due date',
     open_questions: [],
@@ -88,10 +95,20 @@ const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd,
 
 describe('creating a session', () => {
   it('checks a workspace: repo, preset, and clear answers for what is not', async () => {
-    const ok = WorkspaceCheckSchema.parse((await t.app.inject({ url: `/api/workspaces/check?path=${encodeURIComponent(path.join(repo.dir, 'src'))}`, headers: auth })).json());
+    const ok = WorkspaceCheckSchema.parse(
+      (await t.app.inject({ url: `/api/workspaces/check?path=${encodeURIComponent(path.join(repo.dir, 'src'))}`, headers: auth })).json(),
+    );
     expect(ok).toMatchObject({ ok: true, kind: 'repo', branch: 'main', clean: true, preset: 'node', existing: [] });
-    expect(ok.env).toMatchObject({ languages: ['javascript'], module_type: 'esm', test_runner: 'node', test_runner_evidence: 'scripts.test: node --test', test_dirs: ['tests'] });
-    const missing = WorkspaceCheckSchema.parse((await t.app.inject({ url: `/api/workspaces/check?path=${encodeURIComponent('/nowhere/at/all')}`, headers: auth })).json());
+    expect(ok.env).toMatchObject({
+      languages: ['javascript'],
+      module_type: 'esm',
+      test_runner: 'node',
+      test_runner_evidence: 'scripts.test: node --test',
+      test_dirs: ['tests'],
+    });
+    const missing = WorkspaceCheckSchema.parse(
+      (await t.app.inject({ url: `/api/workspaces/check?path=${encodeURIComponent('/nowhere/at/all')}`, headers: auth })).json(),
+    );
     expect(missing).toMatchObject({ ok: false, kind: 'missing' });
     const bad = await t.app.inject({ url: '/api/workspaces/check', headers: auth });
     expect(bad.statusCode).toBe(400);
@@ -117,7 +134,12 @@ describe('creating a session', () => {
     expect(check.existing.map((s) => s.id)).toEqual([first]);
 
     fake.enqueue(PREP, ask('Second session question?'));
-    const alongside = await t.app.inject({ method: 'POST', url: '/api/sessions', headers: post, payload: { workspace: repo.dir, brief: 'Another', alongside: true } });
+    const alongside = await t.app.inject({
+      method: 'POST',
+      url: '/api/sessions',
+      headers: post,
+      payload: { workspace: repo.dir, brief: 'Another', alongside: true },
+    });
     expect(alongside.statusCode).toBe(201);
 
     const wrongConfirm = await t.app.inject({ method: 'DELETE', url: `/api/sessions/${first}?confirm=nope`, headers: post });
@@ -133,7 +155,13 @@ describe('the interview', () => {
   it('explores, asks an option question and a free-form one, and writes a committed seed', async () => {
     fake.enqueue(
       PREP,
-      { tool_calls: [call('glob', { pattern: 'src/**/*.js' }), call('read_file', { path: 'src/todo.js' }), call('grep', { pattern: 'export', path_glob: 'src/**' })] },
+      {
+        tool_calls: [
+          call('glob', { pattern: 'src/**/*.js' }),
+          call('read_file', { path: 'src/todo.js' }),
+          call('grep', { pattern: 'export', path_glob: 'src/**' }),
+        ],
+      },
       ask('Which date format should due dates use?', ['ISO 8601 strings', 'Unix timestamps']),
       { ...ask('Anything that must stay out of scope?'), expect: { last_message_contains: 'ISO 8601 strings' } },
       { tool_calls: [call('write_seed', seedArgs())], expect: { last_message_contains: 'No reminders, please' } },
@@ -162,14 +190,30 @@ describe('the interview', () => {
     fake.assertDone();
 
     // The answers reached the model verbatim, as the ask_user tool results.
-    const toolMessages = fake.requests.at(-1)!.messages.filter((m) => (m as { role: string }).role === 'tool').map((m) => (m as { content: string }).content);
+    const toolMessages = fake.requests
+      .at(-1)!
+      .messages.filter((m) => (m as { role: string }).role === 'tool')
+      .map((m) => (m as { content: string }).content);
     expect(toolMessages).toContain('ISO 8601 strings');
     expect(toolMessages).toContain('No reminders, please');
     // The exploration ran against the source repo.
     expect(toolMessages.some((c) => c.includes('export function'))).toBe(true);
 
-    const types = t.store.log(id).readAfter(0, 1000).map((e) => e.type);
-    for (const type of ['session_start', 'model_call', 'tool_call', 'tool_result', 'question_asked', 'question_answered', 'seed_written', 'seed_committed', 'session_prepared']) {
+    const types = t.store
+      .log(id)
+      .readAfter(0, 1000)
+      .map((e) => e.type);
+    for (const type of [
+      'session_start',
+      'model_call',
+      'tool_call',
+      'tool_result',
+      'question_asked',
+      'question_answered',
+      'seed_written',
+      'seed_committed',
+      'session_prepared',
+    ]) {
       expect(types, type).toContain(type);
     }
     expect(git(done.worktree, 'log', '-1', '--format=%s')).toBe('seed: 1 task(s) + 1 acceptance test(s)');
@@ -207,7 +251,11 @@ describe('the interview', () => {
   });
 
   it('answers malformed tool arguments with a retry hint and carries on', async () => {
-    fake.enqueue(PREP, { fault: 'malformed_tool_args', tool_calls: [call('glob', {})] }, { ...ask('Still with me?'), expect: { last_message_contains: 'are not valid JSON' } });
+    fake.enqueue(
+      PREP,
+      { fault: 'malformed_tool_args', tool_calls: [call('glob', {})] },
+      { ...ask('Still with me?'), expect: { last_message_contains: 'are not valid JSON' } },
+    );
     const id = await create();
     const d = await until(id, (x) => x.interview?.pending !== null, 'a question');
     expect(d.interview?.pending?.text).toBe('Still with me?');
@@ -285,7 +333,14 @@ describe('crash safety, continued', () => {
     writeSeed(checked.seed, {
       sessionDir: t.store.dir(id),
       worktree: cp.worktree,
-      meta: { interviewer_model: PREP, started_at: cp.created_at, ended_at: cp.created_at, tokens: { prompt: 0, completion: 0, total: 0 }, cost_usd: 0, checks_preset: 'node' },
+      meta: {
+        interviewer_model: PREP,
+        started_at: cp.created_at,
+        ended_at: cp.created_at,
+        tokens: { prompt: 0, completion: 0, total: 0 },
+        cost_usd: 0,
+        checks_preset: 'node',
+      },
     });
     // A git commit killed with the server leaves its lock behind.
     const lock = path.join(git(cp.worktree, 'rev-parse', '--path-format=absolute', '--git-dir'), 'index.lock');
@@ -308,11 +363,16 @@ describe('crash safety, continued', () => {
       PREP,
       { tool_calls: [call('write_seed', seedArgs())], expect: { system_contains: 'T-001' } },
       {
-        tool_calls: [call('write_seed', seedArgs({
-          prd_entries: [{ id: 'T-002', title: 'Add due dates', description: 'Add setDue.', acceptance_criteria: ['setDue stores the date'] }],
-          test_files: { 'tests/t002_due_dates.test.js': GOOD_TEST },
-          tldr: '- **T-002:** Add due dates',
-        }))],
+        tool_calls: [
+          call(
+            'write_seed',
+            seedArgs({
+              prd_entries: [{ id: 'T-002', title: 'Add due dates', description: 'Add setDue.', acceptance_criteria: ['setDue stores the date'] }],
+              test_files: { 'tests/t002_due_dates.test.js': GOOD_TEST },
+              tldr: '- **T-002:** Add due dates',
+            }),
+          ),
+        ],
         expect: { last_message_contains: 'T-001' },
       },
     );
@@ -342,30 +402,52 @@ describe('seed review', () => {
     expect(Array.isArray(view.contract)).toBe(true);
 
     const edit = {
-      prd_entries: [{ id: 'T-001', title: 'Add due dates', description: 'Add setDue(todo, date) to src/todo.js.', acceptance_criteria: ['setDue stores an ISO date on the todo'] }],
+      prd_entries: [
+        {
+          id: 'T-001',
+          title: 'Add due dates',
+          description: 'Add setDue(todo, date) to src/todo.js.',
+          acceptance_criteria: ['setDue stores an ISO date on the todo'],
+        },
+      ],
       test_files: view.test_files,
     };
     const res = await t.app.inject({ method: 'PUT', url: `/api/sessions/${id}/seed`, headers: post, payload: edit });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().prd[0].acceptance_criteria).toEqual(['setDue stores an ISO date on the todo']);
     expect(git(worktree, 'log', '-2', '--format=%s').split('\n')).toEqual(['seed: edited', 'seed: 1 task(s) + 1 acceptance test(s)']);
-    expect(t.store.log(id).readAfter(0, 1000).some((e) => e.type === 'seed_edited')).toBe(true);
+    expect(
+      t.store
+        .log(id)
+        .readAfter(0, 1000)
+        .some((e) => e.type === 'seed_edited'),
+    ).toBe(true);
   });
 
-  it('lets the checks preset change to the user\'s own command, and runs the contract check with it', async () => {
+  it("lets the checks preset change to the user's own command, and runs the contract check with it", async () => {
     const { id } = await prepared();
     const view = (await t.app.inject({ url: `/api/sessions/${id}/seed`, headers: auth })).json();
     const res = await t.app.inject({
       method: 'PUT',
       url: `/api/sessions/${id}/seed`,
       headers: post,
-      payload: { prd_entries: view.prd.map(({ status: _s, ...t }: Record<string, unknown>) => t), test_files: view.test_files, checks_preset: 'custom', custom_checks: { test: 'node --test {files}' } },
+      payload: {
+        prd_entries: view.prd.map(({ status: _s, ...t }: Record<string, unknown>) => t),
+        test_files: view.test_files,
+        checks_preset: 'custom',
+        custom_checks: { test: 'node --test {files}' },
+      },
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().meta).toMatchObject({ checks_preset: 'custom', custom_checks: { test: 'node --test {files}' } });
     expect(git(t.store.readCheckpoint(id).worktree, 'log', '-1', '--format=%B')).toMatch(/seed: edited\s+Changed in seed review: checks: custom/);
     expect(res.json().contract.filter((w: { kind: string }) => w.kind === 'check_failed')).toEqual([]);
-    const noPlaceholder = await t.app.inject({ method: 'PUT', url: `/api/sessions/${id}/seed`, headers: post, payload: { prd_entries: [], test_files: {}, checks_preset: 'custom', custom_checks: { test: 'node --test' } } });
+    const noPlaceholder = await t.app.inject({
+      method: 'PUT',
+      url: `/api/sessions/${id}/seed`,
+      headers: post,
+      payload: { prd_entries: [], test_files: {}, checks_preset: 'custom', custom_checks: { test: 'node --test' } },
+    });
     expect(noPlaceholder.statusCode).toBe(400);
     expect(noPlaceholder.json().error.message).toMatch(/must contain \{files\}/);
   });

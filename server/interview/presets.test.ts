@@ -25,7 +25,14 @@ function env(over: Partial<ProjectEnv>): ProjectEnv {
   };
 }
 
-const TS_VITEST = env({ languages: ['typescript'], typescript: true, package_manager: 'pnpm', test_runner: 'vitest', test_dirs: ['tests'], test_globs: ['tests/**/*.test.ts'] });
+const TS_VITEST = env({
+  languages: ['typescript'],
+  typescript: true,
+  package_manager: 'pnpm',
+  test_runner: 'vitest',
+  test_dirs: ['tests'],
+  test_globs: ['tests/**/*.test.ts'],
+});
 const CJS_MOCHA = env({ module_type: 'commonjs', test_runner: 'mocha', test_dirs: ['tests'], test_globs: DEFAULT_TEST_GLOBS.mocha });
 const PY_SRC_VENV = env({
   languages: ['python'],
@@ -60,13 +67,7 @@ describe('detectPreset', () => {
     expect(await detectPreset(path.join(EXAMPLES_DIR, 'py-todo'))).toBe('pytest');
   });
 
-  it.each([
-    ['pyproject.toml'],
-    ['setup.py'],
-    ['setup.cfg'],
-    ['requirements.txt'],
-    ['requirements-dev.txt'],
-  ])('takes %s as Python', async (name) => {
+  it.each([['pyproject.toml'], ['setup.py'], ['setup.cfg'], ['requirements.txt'], ['requirements-dev.txt']])('takes %s as Python', async (name) => {
     expect(await detectPreset(files(name))).toBe('pytest');
   });
 
@@ -129,15 +130,78 @@ describe('presetFor', () => {
 
 describe('naming per runner', () => {
   it.each([
-    ['vitest in TypeScript, by its include', 'vitest', TS_VITEST, 'tests/t001_add_parser.test.ts', [], ['tests/t001_x.test.js', 'tests/t002_x.test.tsx', 'test/t001_x.test.ts']],
-    ['vitest in JavaScript, by the default include', 'vitest', env({ test_runner: 'vitest', test_globs: DEFAULT_TEST_GLOBS.vitest }), 'tests/t001_add_parser.test.js', ['tests/t002_x.test.mjs'], ['tests/t001_x.js']],
-    ['jest with roots in src/', 'jest', env({ typescript: true, test_runner: 'jest', test_dirs: ['src'], test_globs: ['src/**/?(*.)+(spec|test).?([mc])[jt]s?(x)'] }), 'src/t001_add_parser.test.ts', ['src/t002_x.test.js'], ['tests/t001_x.test.ts']],
-    ['jest in JavaScript: no .mjs, which jest does not load by default', 'jest', env({ test_runner: 'jest', test_globs: DEFAULT_TEST_GLOBS.jest }), 'tests/t001_add_parser.test.js', ['tests/t002_x.test.jsx'], ['tests/t002_x.test.mjs']],
-    ["mocha's default spec ./test/*.{js,cjs,mjs}, even beside a tests/ folder", 'mocha', CJS_MOCHA, 'test/t001_add_parser.test.js', ['test/t002_x.test.cjs'], ['tests/t001_x.test.js', 'test/t001_x.test.ts']],
-    ['mocha with a .spec.ts spec', 'mocha', env({ typescript: true, test_runner: 'mocha', test_globs: ['test/**/*.spec.ts'] }), 'test/t001_add_parser.spec.ts', [], ['test/t001_x.test.ts']],
-    ['node with TypeScript still .js', 'node', env({ typescript: true, test_runner: 'node', test_globs: DEFAULT_TEST_GLOBS.node }), 'tests/t001_add_parser.test.js', ['tests/t002_x.test.cjs'], ['tests/t001_x.test.ts']],
-    ['pytest in a test/ folder it was told about', 'pytest', env({ test_runner: 'pytest', test_dirs: ['test'], test_globs: ['test/**/test_*.py'] }), 'test/test_t001_add_parser.py', [], ['tests/test_t001_x.py']],
-    ['unittest', 'unittest', env({ test_runner: 'unittest', test_dirs: ['tests'], test_globs: DEFAULT_TEST_GLOBS.unittest }), 'tests/test_t001_add_parser.py', ['tests/test_t002_x.py'], ['tests/t001_x.py']],
+    [
+      'vitest in TypeScript, by its include',
+      'vitest',
+      TS_VITEST,
+      'tests/t001_add_parser.test.ts',
+      [],
+      ['tests/t001_x.test.js', 'tests/t002_x.test.tsx', 'test/t001_x.test.ts'],
+    ],
+    [
+      'vitest in JavaScript, by the default include',
+      'vitest',
+      env({ test_runner: 'vitest', test_globs: DEFAULT_TEST_GLOBS.vitest }),
+      'tests/t001_add_parser.test.js',
+      ['tests/t002_x.test.mjs'],
+      ['tests/t001_x.js'],
+    ],
+    [
+      'jest with roots in src/',
+      'jest',
+      env({ typescript: true, test_runner: 'jest', test_dirs: ['src'], test_globs: ['src/**/?(*.)+(spec|test).?([mc])[jt]s?(x)'] }),
+      'src/t001_add_parser.test.ts',
+      ['src/t002_x.test.js'],
+      ['tests/t001_x.test.ts'],
+    ],
+    [
+      'jest in JavaScript: no .mjs, which jest does not load by default',
+      'jest',
+      env({ test_runner: 'jest', test_globs: DEFAULT_TEST_GLOBS.jest }),
+      'tests/t001_add_parser.test.js',
+      ['tests/t002_x.test.jsx'],
+      ['tests/t002_x.test.mjs'],
+    ],
+    [
+      "mocha's default spec ./test/*.{js,cjs,mjs}, even beside a tests/ folder",
+      'mocha',
+      CJS_MOCHA,
+      'test/t001_add_parser.test.js',
+      ['test/t002_x.test.cjs'],
+      ['tests/t001_x.test.js', 'test/t001_x.test.ts'],
+    ],
+    [
+      'mocha with a .spec.ts spec',
+      'mocha',
+      env({ typescript: true, test_runner: 'mocha', test_globs: ['test/**/*.spec.ts'] }),
+      'test/t001_add_parser.spec.ts',
+      [],
+      ['test/t001_x.test.ts'],
+    ],
+    [
+      'node with TypeScript still .js',
+      'node',
+      env({ typescript: true, test_runner: 'node', test_globs: DEFAULT_TEST_GLOBS.node }),
+      'tests/t001_add_parser.test.js',
+      ['tests/t002_x.test.cjs'],
+      ['tests/t001_x.test.ts'],
+    ],
+    [
+      'pytest in a test/ folder it was told about',
+      'pytest',
+      env({ test_runner: 'pytest', test_dirs: ['test'], test_globs: ['test/**/test_*.py'] }),
+      'test/test_t001_add_parser.py',
+      [],
+      ['tests/test_t001_x.py'],
+    ],
+    [
+      'unittest',
+      'unittest',
+      env({ test_runner: 'unittest', test_dirs: ['tests'], test_globs: DEFAULT_TEST_GLOBS.unittest }),
+      'tests/test_t001_add_parser.py',
+      ['tests/test_t002_x.py'],
+      ['tests/t001_x.py'],
+    ],
   ] as const)('names %s', (_name, preset, e, example, more, refused) => {
     const rule = testFilePattern(preset, e);
     expect(rule.example).toBe(example);
@@ -162,8 +226,20 @@ describe('testCommand', () => {
     ['vitest', TS_VITEST, { command: 'node_modules/.bin/vitest', args: ['run', 'tests/t001_a.test.ts'], env: {} }],
     ['jest', env({}), { command: 'node_modules/.bin/jest', args: ['--ci', '--runTestsByPath', 'tests/t001_a.test.ts'], env: {} }],
     ['mocha', CJS_MOCHA, { command: 'node_modules/.bin/mocha', args: ['tests/t001_a.test.ts'], env: {} }],
-    ['pytest', PY_SRC_VENV, { command: '/repo/.venv/bin/python', args: ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'tests/t001_a.test.ts'], env: { PYTHONDONTWRITEBYTECODE: '1', PYTHONPATH: 'src' } }],
-    ['unittest', PY_SRC_VENV, { command: '/repo/.venv/bin/python', args: ['-m', 'unittest', '-v', 'tests/t001_a.test.ts'], env: { PYTHONDONTWRITEBYTECODE: '1', PYTHONPATH: 'src' } }],
+    [
+      'pytest',
+      PY_SRC_VENV,
+      {
+        command: '/repo/.venv/bin/python',
+        args: ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'tests/t001_a.test.ts'],
+        env: { PYTHONDONTWRITEBYTECODE: '1', PYTHONPATH: 'src' },
+      },
+    ],
+    [
+      'unittest',
+      PY_SRC_VENV,
+      { command: '/repo/.venv/bin/python', args: ['-m', 'unittest', '-v', 'tests/t001_a.test.ts'], env: { PYTHONDONTWRITEBYTECODE: '1', PYTHONPATH: 'src' } },
+    ],
   ] as const)("runs %s from the project's own install", (preset, e, expected) => {
     expect(testCommand(preset, ['tests/t001_a.test.ts'], undefined, e)).toEqual({ kind: 'argv', ...expected });
   });
@@ -178,7 +254,12 @@ describe('testCommand', () => {
   });
 
   it('runs node --test with the files', () => {
-    expect(testCommand('node', ['tests/t001_a.test.js', 'tests/t002_b.test.mjs'])).toEqual({ kind: 'argv', command: 'node', args: ['--test', 'tests/t001_a.test.js', 'tests/t002_b.test.mjs'], env: {} });
+    expect(testCommand('node', ['tests/t001_a.test.js', 'tests/t002_b.test.mjs'])).toEqual({
+      kind: 'argv',
+      command: 'node',
+      args: ['--test', 'tests/t001_a.test.js', 'tests/t002_b.test.mjs'],
+      env: {},
+    });
   });
 
   it("fills the custom template's {files} with shell-quoted paths", () => {

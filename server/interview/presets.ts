@@ -148,11 +148,17 @@ function moduleStyle(ending: string, env: ProjectEnv | null): string {
 export function describePresetForPrompt(preset: ChecksPreset, custom?: CustomChecks, env: ProjectEnv | null = null): string {
   const rule = testFileRule(preset, env);
   const naming = `Write exactly one acceptance test file per task, named ${rule.describe} with the task's number (for T-001: ${rule.example}); ${rule.slugRule}.`;
-  const where = env && preset === env.test_runner ? ` That folder and name are ones the repository's own ${preset} configuration picks up, so its usual test command runs them too.` : '';
+  const where =
+    env && preset === env.test_runner
+      ? ` That folder and name are ones the repository's own ${preset} configuration picks up, so its usual test command runs them too.`
+      : '';
   const example = rule.example;
   const python = pythonOf(env);
   const imports = env?.python?.packages.length
-    ? ` Import the project's code by its package name (${env.python.packages.slice(0, 3).map((p) => `\`${p}\``).join(', ')})${env.python.src_layout ? '; `src/` is on the path' : ''}.`
+    ? ` Import the project's code by its package name (${env.python.packages
+        .slice(0, 3)
+        .map((p) => `\`${p}\``)
+        .join(', ')})${env.python.src_layout ? '; `src/` is on the path' : ''}.`
     : ' Import the code under test the way the existing tests do.';
   switch (preset) {
     case 'pytest':

@@ -12,9 +12,9 @@ export const PROVIDER_CHECK_TIMEOUT_MS = 5_000;
 
 export type ProviderCheckPurpose = 'create' | 'retry';
 
-const OUTCOME: Record<ProviderCheckPurpose, { notDone: string; then: string }> = {
-  create: { notDone: 'so no session was created', then: 'then create the session again' },
-  retry: { notDone: 'so the interview was not restarted', then: 'then press Retry' },
+const OUTCOME: Record<ProviderCheckPurpose, { notDone: string; retry: string }> = {
+  create: { notDone: 'so no session was created', retry: 'then create the session again' },
+  retry: { notDone: 'so the interview was not restarted', retry: 'then press Retry' },
 };
 
 /**
@@ -29,7 +29,7 @@ export async function checkInterviewProvider(llm: ModelClient, purpose: Provider
   const result = await llm.probe('prep', { timeoutMs: PROVIDER_CHECK_TIMEOUT_MS, ...(signal ? { signal } : {}) });
   if (result.ok || result.status === 429) return;
   const status = result.status ?? null;
-  const { notDone, then } = OUTCOME[purpose];
+  const { notDone, retry: then } = OUTCOME[purpose];
   const who = `The interview model "${endpoint.model}" at ${endpoint.baseUrl}`;
   const detail = result.detail.replace(/\.$/, '');
   if (status === null) {

@@ -49,7 +49,8 @@ function app(): TestApp {
 
 const createSession = (brief = 'Add due dates to todos') =>
   app().app.inject({ method: 'POST', url: '/api/sessions', headers: post, payload: { workspace: repo.dir, brief } });
-const retry = (id: string, payload: unknown = {}) => app().app.inject({ method: 'POST', url: `/api/sessions/${id}/interview/retry`, headers: post, payload: payload as object });
+const retry = (id: string, payload: unknown = {}) =>
+  app().app.inject({ method: 'POST', url: `/api/sessions/${id}/interview/retry`, headers: post, payload: payload as object });
 
 async function detail(id: string): Promise<SessionDetail> {
   return SessionDetailSchema.parse((await app().app.inject({ url: `/api/sessions/${id}`, headers: auth })).json());
@@ -67,15 +68,22 @@ async function until(id: string, test: (d: SessionDetail) => boolean, what: stri
 
 /** What the repository holds besides its own branch: it must stay this way when creation is refused. */
 function repoExtras(): { branches: string; worktrees: number } {
-  return { branches: git(repo.dir, 'branch', '--list', '--format=%(refname:short)', 'session/*'), worktrees: git(repo.dir, 'worktree', 'list').split('\n').length };
+  return {
+    branches: git(repo.dir, 'branch', '--list', '--format=%(refname:short)', 'session/*'),
+    worktrees: git(repo.dir, 'worktree', 'list').split('\n').length,
+  };
 }
 
 const ask = (question: string): ScriptedReplyInput => ({ tool_calls: [{ name: 'ask_user', arguments: { question } }] });
 /** A provider out of quota: a 429 asking for an hour's wait, which Tilth will not sit through. */
-const outOfQuota: ScriptedReplyInput = { fault: 'rate_limit', retry_after: 3600, error_message: 'You exceeded your current quota; check your plan and billing details.' };
+const outOfQuota: ScriptedReplyInput = {
+  fault: 'rate_limit',
+  retry_after: 3600,
+  error_message: 'You exceeded your current quota; check your plan and billing details.',
+};
 
 describe('creating a session with the provider down', () => {
-  it('refuses quickly, in the provider\'s words, before any branch, worktree or session folder exists', async () => {
+  it("refuses quickly, in the provider's words, before any branch, worktree or session folder exists", async () => {
     const { baseUrl, port } = await refusingBaseUrl();
     t = await makeTestApp({ env: env(baseUrl) });
     const started = Date.now();
@@ -133,7 +141,7 @@ describe('a failed interview', () => {
     return { id, port: fake.port };
   }
 
-  it('records the provider failure with the provider\'s own words, in the detail and the list', async () => {
+  it("records the provider failure with the provider's own words, in the detail and the list", async () => {
     const { id } = await failedSession();
     const d = await detail(id);
     expect(d.session.last_stop).toBe('provider_failure');
@@ -241,4 +249,3 @@ describe('a demo session', () => {
     expect((await detail(id)).session.status).toBe('failed');
   });
 });
-

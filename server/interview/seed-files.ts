@@ -65,7 +65,8 @@ export function writeSeed(seed: ValidSeed, ctx: WriteSeedContext): SeedMeta {
   const rule = testFileRule(meta.checks_preset, meta.project_env ?? null);
   const writes: { target: string; content: string }[] = [];
   for (const [file, content] of Object.entries(seed.testFiles)) {
-    if (!rule.regex.test(file)) throw new AppError('unsafe_test_path', `Refusing test file '${file}': test files live in ${rule.dir}/, named ${rule.describe}`, 400);
+    if (!rule.regex.test(file))
+      throw new AppError('unsafe_test_path', `Refusing test file '${file}': test files live in ${rule.dir}/, named ${rule.describe}`, 400);
     writes.push({ target: resolveTestPath(ctx.worktree, file), content });
   }
   writes.push({ target: path.join(ctx.sessionDir, FILES.seedMeta), content: `${JSON.stringify(meta, null, 2)}\n` });
@@ -228,7 +229,8 @@ export function readSeed(sessionDir: string, worktree: string): StoredSeed {
   const metaFile = path.join(sessionDir, FILES.seedMeta);
   const prd = readJsonFile(prdFile, PrdSchema);
   const meta = readJsonFile(metaFile, SeedMetaSchema);
-  if (prd === null || meta === null) throw new NotFoundError('no_seed', `No seed in ${sessionDir} yet: ${prd === null ? FILES.prd : FILES.seedMeta} is missing.`);
+  if (prd === null || meta === null)
+    throw new NotFoundError('no_seed', `No seed in ${sessionDir} yet: ${prd === null ? FILES.prd : FILES.seedMeta} is missing.`);
   const testFiles: Record<string, string> = {};
   for (const file of Object.keys(meta.locked_tests)) {
     const target = resolveTestPath(worktree, file);

@@ -54,26 +54,34 @@ export async function assertRunnable(store: SessionStore, id: string): Promise<v
  * review runs first (its output streamed as `setup_*` events, once per command), and a failing
  * one is the environment problem the check reports.
  */
-function contractOf(store: SessionStore, id: string, checkpoint: Checkpoint, { prd, meta, testFiles }: StoredSeed, recheck = false): Promise<ContractWarning[]> {
+function contractOf(
+  store: SessionStore,
+  id: string,
+  checkpoint: Checkpoint,
+  { prd, meta, testFiles }: StoredSeed,
+  recheck = false,
+): Promise<ContractWarning[]> {
   const key = JSON.stringify([meta.locked_tests, prd.map((t) => t.acceptance_criteria.length), meta.checks_preset, meta.setup_command ?? null]);
   let cached = contractCache.get(id);
   if (!cached || cached.key !== key || (recheck && cached.blocking)) {
     // A session from before the git dirs were recorded, whose worktree is gone: no git to show.
-    const warnings = worktreeRefOf(checkpoint).catch(() => null).then(async (ref): Promise<ContractWarning[]> => {
-      const env = await prepareSessionEnvironment(
-        { store, sessionId: id, emit: (e) => store.emit(id, e) },
-        { reason: 'prep', git: ref, setupCommand: meta.setup_command ?? null },
-      );
-      if (!env.ok) return [{ task_id: null, file: null, kind: 'environment', message: env.problem }];
-      return checkContract({
-        prd,
-        testFiles,
-        preset: meta.checks_preset,
-        project: meta.project_env ?? null,
-        ...(meta.custom_checks ? { customChecks: meta.custom_checks } : {}),
-        scope: sessionScope(store.readCheckpoint(id), checkpoint.worktree, ref),
+    const warnings = worktreeRefOf(checkpoint)
+      .catch(() => null)
+      .then(async (ref): Promise<ContractWarning[]> => {
+        const env = await prepareSessionEnvironment(
+          { store, sessionId: id, emit: (e) => store.emit(id, e) },
+          { reason: 'prep', git: ref, setupCommand: meta.setup_command ?? null },
+        );
+        if (!env.ok) return [{ task_id: null, file: null, kind: 'environment', message: env.problem }];
+        return checkContract({
+          prd,
+          testFiles,
+          preset: meta.checks_preset,
+          project: meta.project_env ?? null,
+          ...(meta.custom_checks ? { customChecks: meta.custom_checks } : {}),
+          scope: sessionScope(store.readCheckpoint(id), checkpoint.worktree, ref),
+        });
       });
-    });
     const entry = { key, warnings, blocking: false };
     cached = entry;
     contractCache.set(id, entry);
@@ -94,9 +102,11 @@ export function editSeed(store: SessionStore, id: string, edit: SeedEdit): Promi
   const previous = editQueues.get(id) ?? Promise.resolve();
   const next = previous.catch(() => {}).then(() => applyEdit(store, id, edit));
   editQueues.set(id, next);
-  void next.finally(() => {
-    if (editQueues.get(id) === next) editQueues.delete(id);
-  }).catch(() => {});
+  void next
+    .finally(() => {
+      if (editQueues.get(id) === next) editQueues.delete(id);
+    })
+    .catch(() => {});
   return next;
 }
 
@@ -128,7 +138,12 @@ async function applyEdit(store: SessionStore, id: string, edit: SeedEdit): Promi
   writeSeed(checked.seed, {
     sessionDir: store.dir(id),
     worktree: checkpoint.worktree,
-    meta: { ...meta, checks_preset: preset, ...(customChecks ? { custom_checks: customChecks } : {}), ...(setupCommand ? { setup_command: setupCommand } : {}) },
+    meta: {
+      ...meta,
+      checks_preset: preset,
+      ...(customChecks ? { custom_checks: customChecks } : {}),
+      ...(setupCommand ? { setup_command: setupCommand } : {}),
+    },
   });
   // A test file the edit renamed away is removed, so the worktree holds exactly the seed's tests.
   for (const old of Object.keys(before.testFiles)) {
@@ -141,7 +156,10 @@ async function applyEdit(store: SessionStore, id: string, edit: SeedEdit): Promi
   if (changed.length === 0) return seedView(store, id); // nothing to record
   // Task text lives in the session folder, so the commit may hold no file: it still records the edit.
   const seedPaths = [...new Set([...Object.keys(before.testFiles), ...Object.keys(checked.seed.testFiles)])];
-  const sha = await commitAll(await worktreeRefOf(checkpoint), 'seed: edited', `Changed in seed review: ${changed.join(', ')}`, { allowEmpty: true, paths: seedPaths });
+  const sha = await commitAll(await worktreeRefOf(checkpoint), 'seed: edited', `Changed in seed review: ${changed.join(', ')}`, {
+    allowEmpty: true,
+    paths: seedPaths,
+  });
   store.emit(id, { type: 'seed_edited', data: { sha: sha ? sha.slice(0, 12) : null, changed } });
   if (preset !== checkpoint.checks_preset) store.updateCheckpoint(id, () => ({ checks_preset: preset }));
   return seedView(store, id);
@@ -156,7 +174,11 @@ function describeChanges(
   for (const task of after.prd) {
     const prev = old.get(task.id);
     if (!prev) changed.push(`${task.id} added`);
-    else if (prev.title !== task.title || prev.description !== task.description || JSON.stringify(prev.acceptance_criteria) !== JSON.stringify(task.acceptance_criteria)) {
+    else if (
+      prev.title !== task.title ||
+      prev.description !== task.description ||
+      JSON.stringify(prev.acceptance_criteria) !== JSON.stringify(task.acceptance_criteria)
+    ) {
       changed.push(task.id);
     }
   }

@@ -70,7 +70,7 @@ export async function createSession(
   if (!prep) {
     throw new AppError(
       'provider_not_configured',
-      'No model is configured for the interview, so no session was created. Set up a provider on the settings page (base URL, API key and worker model; the interviewer uses the worker\'s unless you give it its own), or set TILTH_BASE_URL, TILTH_API_KEY and TILTH_WORKER_MODEL in the environment.',
+      "No model is configured for the interview, so no session was created. Set up a provider on the settings page (base URL, API key and worker model; the interviewer uses the worker's unless you give it its own), or set TILTH_BASE_URL, TILTH_API_KEY and TILTH_WORKER_MODEL in the environment.",
       409,
     );
   }

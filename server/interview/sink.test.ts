@@ -90,8 +90,25 @@ describe('validateSeedBundle', () => {
       blockers: [1],
       scope_notes: 7,
     });
-    const expected = [/'T-1' must match T-NNN/, /title must be a non-empty string/, /acceptance_criteria must be a non-empty list/, /duplicate task id T-002/, /'tests\/wrong\.py' doesn't match/, /content must be the whole test file/, /test_t009_orphan\.py' doesn't correspond to any task/, /task T-002 has no test file/, /tldr is required/, /open_questions must be a list of strings/, /blockers\[0\] must be a string/, /scope_notes must be a string/];
-    for (const re of expected) expect(found.some((p) => re.test(p)), `${re} in:\n${found.join('\n')}`).toBe(true);
+    const expected = [
+      /'T-1' must match T-NNN/,
+      /title must be a non-empty string/,
+      /acceptance_criteria must be a non-empty list/,
+      /duplicate task id T-002/,
+      /'tests\/wrong\.py' doesn't match/,
+      /content must be the whole test file/,
+      /test_t009_orphan\.py' doesn't correspond to any task/,
+      /task T-002 has no test file/,
+      /tldr is required/,
+      /open_questions must be a list of strings/,
+      /blockers\[0\] must be a string/,
+      /scope_notes must be a string/,
+    ];
+    for (const re of expected)
+      expect(
+        found.some((p) => re.test(p)),
+        `${re} in:\n${found.join('\n')}`,
+      ).toBe(true);
     expect(found.length).toBeGreaterThanOrEqual(expected.length);
   });
 
@@ -125,18 +142,26 @@ describe('validateSeedBundle', () => {
         'prd_entries[0]: acceptance_criteria must be a non-empty list of strings, one observable behaviour each; got an empty list',
         "test file 'tests/test_t001_due_dates.py' doesn't correspond to any task in prd_entries (it names T-001); rename it after its task or remove it",
       ]);
-      expect(only({ prd_entries: [entry({ id: '  ' }), entry({ id: 'T-002' })] })[0]).toBe("prd_entries[0]: id is required, a string like T-001; got an empty string");
+      expect(only({ prd_entries: [entry({ id: '  ' }), entry({ id: 'T-002' })] })[0]).toBe(
+        'prd_entries[0]: id is required, a string like T-001; got an empty string',
+      );
     });
 
     it('names a repeated id plainly, and the first spelling of the same number', () => {
       const files = { test_files: { [T1]: PY_TEST } };
       expect(only({ prd_entries: [entry(), entry()], ...files })).toEqual(['prd_entries[1]: duplicate task id T-001; give each task its own id']);
-      expect(only({ prd_entries: [entry(), entry({ id: 'T-0001' })], ...files })).toEqual(['prd_entries[1]: duplicate task id T-0001 (the same number as T-001); give each task its own id']);
+      expect(only({ prd_entries: [entry(), entry({ id: 'T-0001' })], ...files })).toEqual([
+        'prd_entries[1]: duplicate task id T-0001 (the same number as T-001); give each task its own id',
+      ]);
     });
 
     it('names the file each preset expects for a task without one', () => {
-      expect(only({ test_files: { 'tests/t001_due.test.js': 'x' } }, { preset: 'node' })).toEqual(['task T-002 has no test file; add exactly one named tests/t002_<slug>.test.js']);
-      expect(only({ test_files: { 'tests/t001_due.rs': 'x' } }, { preset: 'custom' })).toEqual(['task T-002 has no test file; add exactly one named tests/t002_<slug>.<ext>']);
+      expect(only({ test_files: { 'tests/t001_due.test.js': 'x' } }, { preset: 'node' })).toEqual([
+        'task T-002 has no test file; add exactly one named tests/t002_<slug>.test.js',
+      ]);
+      expect(only({ test_files: { 'tests/t001_due.rs': 'x' } }, { preset: 'custom' })).toEqual([
+        'task T-002 has no test file; add exactly one named tests/t002_<slug>.<ext>',
+      ]);
     });
 
     it('reports a badly named file once, not also as an orphan', () => {
@@ -171,41 +196,78 @@ describe('validateSeedBundle', () => {
     });
     it('rejects an entry without an id, suggesting T-001', () => {
       const { id: _id, ...noId } = entry();
-      expect(problems(bundle({ prd_entries: [noId, entry({ id: 'T-002' })] }))).toContainEqual(expect.stringMatching(/prd_entries\[0\]: id is required, a string like T-001/));
+      expect(problems(bundle({ prd_entries: [noId, entry({ id: 'T-002' })] }))).toContainEqual(
+        expect.stringMatching(/prd_entries\[0\]: id is required, a string like T-001/),
+      );
     });
     it('rejects an id that is not T- and 3+ digits, suggesting where to start', () => {
-      expect(problems(bundle({ prd_entries: [entry({ id: 'T-01' }), entry({ id: 'T-002' })] }))).toContainEqual(expect.stringMatching(/'T-01' must match T-NNN.*from T-001/));
-      expect(problems(bundle({ prd_entries: [entry({ id: 'task-1' }), entry({ id: 'T-006' })] }), { existingIds: ['T-004'] })).toContainEqual(expect.stringMatching(/'task-1' must match T-NNN.*from T-005/));
+      expect(problems(bundle({ prd_entries: [entry({ id: 'T-01' }), entry({ id: 'T-002' })] }))).toContainEqual(
+        expect.stringMatching(/'T-01' must match T-NNN.*from T-001/),
+      );
+      expect(problems(bundle({ prd_entries: [entry({ id: 'task-1' }), entry({ id: 'T-006' })] }), { existingIds: ['T-004'] })).toContainEqual(
+        expect.stringMatching(/'task-1' must match T-NNN.*from T-005/),
+      );
     });
     it('rejects a duplicate id', () => {
-      expect(problems(bundle({ prd_entries: [entry(), entry({ id: 'T-002' }), entry({ id: 'T-002' })] }))).toContainEqual(expect.stringMatching(/prd_entries\[2\]: duplicate task id T-002/));
+      expect(problems(bundle({ prd_entries: [entry(), entry({ id: 'T-002' }), entry({ id: 'T-002' })] }))).toContainEqual(
+        expect.stringMatching(/prd_entries\[2\]: duplicate task id T-002/),
+      );
     });
     it('rejects two ids with the same number written differently', () => {
-      expect(problems(bundle({ prd_entries: [entry(), entry({ id: 'T-002' }), entry({ id: 'T-0002' })] }))).toContainEqual(expect.stringMatching(/duplicate task id T-0002 \(the same number as T-002\)/));
+      expect(problems(bundle({ prd_entries: [entry(), entry({ id: 'T-002' }), entry({ id: 'T-0002' })] }))).toContainEqual(
+        expect.stringMatching(/duplicate task id T-0002 \(the same number as T-002\)/),
+      );
     });
     it('rejects ids that do not continue after the existing ones', () => {
       const found = problems(bundle(), { existingIds: ['T-001', 'T-002'] });
-      expect(found).toContainEqual(expect.stringMatching(/task id T-001 does not continue after the existing tasks \(the highest is T-002\); number new tasks from T-003/));
+      expect(found).toContainEqual(
+        expect.stringMatching(/task id T-001 does not continue after the existing tasks \(the highest is T-002\); number new tasks from T-003/),
+      );
       expect(found).toContainEqual(expect.stringMatching(/task id T-002 does not continue/));
     });
     it('accepts any valid ids when there are no existing ones, and ids above the existing ones', () => {
-      accepted(bundle({ prd_entries: [entry({ id: 'T-005' }), entry({ id: 'T-006' })], test_files: { 'tests/test_t005_a.py': PY_TEST, 'tests/test_t006_b.py': PY_TEST } }));
-      expect(validateSeedBundle(bundle({ prd_entries: [entry({ id: 'T-003' }), entry({ id: 'T-004' })], test_files: { 'tests/test_t003_a.py': PY_TEST, 'tests/test_t004_b.py': PY_TEST } }), { preset: 'pytest', existingIds: ['T-001', 'T-002'] }).ok).toBe(true);
+      accepted(
+        bundle({
+          prd_entries: [entry({ id: 'T-005' }), entry({ id: 'T-006' })],
+          test_files: { 'tests/test_t005_a.py': PY_TEST, 'tests/test_t006_b.py': PY_TEST },
+        }),
+      );
+      expect(
+        validateSeedBundle(
+          bundle({
+            prd_entries: [entry({ id: 'T-003' }), entry({ id: 'T-004' })],
+            test_files: { 'tests/test_t003_a.py': PY_TEST, 'tests/test_t004_b.py': PY_TEST },
+          }),
+          { preset: 'pytest', existingIds: ['T-001', 'T-002'] },
+        ).ok,
+      ).toBe(true);
     });
     it('rejects a missing or blank title', () => {
       const { title: _t, ...noTitle } = entry();
-      expect(problems(bundle({ prd_entries: [noTitle, entry({ id: 'T-002' })] }))).toContainEqual(expect.stringMatching(/prd_entries\[0\] \(T-001\): title must be a non-empty string; got nothing/));
-      expect(problems(bundle({ prd_entries: [entry({ title: '  ' }), entry({ id: 'T-002' })] }))).toContainEqual(expect.stringMatching(/title must be a non-empty string; got an empty string/));
+      expect(problems(bundle({ prd_entries: [noTitle, entry({ id: 'T-002' })] }))).toContainEqual(
+        expect.stringMatching(/prd_entries\[0\] \(T-001\): title must be a non-empty string; got nothing/),
+      );
+      expect(problems(bundle({ prd_entries: [entry({ title: '  ' }), entry({ id: 'T-002' })] }))).toContainEqual(
+        expect.stringMatching(/title must be a non-empty string; got an empty string/),
+      );
     });
     it('rejects a missing or blank description', () => {
-      expect(problems(bundle({ prd_entries: [entry({ description: '' }), entry({ id: 'T-002' })] }))).toContainEqual(expect.stringMatching(/\(T-001\): description must be a non-empty string/));
-      expect(problems(bundle({ prd_entries: [entry({ description: ['x'] }), entry({ id: 'T-002' })] }))).toContainEqual(expect.stringMatching(/description must be a non-empty string/));
+      expect(problems(bundle({ prd_entries: [entry({ description: '' }), entry({ id: 'T-002' })] }))).toContainEqual(
+        expect.stringMatching(/\(T-001\): description must be a non-empty string/),
+      );
+      expect(problems(bundle({ prd_entries: [entry({ description: ['x'] }), entry({ id: 'T-002' })] }))).toContainEqual(
+        expect.stringMatching(/description must be a non-empty string/),
+      );
     });
     it('rejects an empty criteria list', () => {
-      expect(problems(bundle({ prd_entries: [entry({ acceptance_criteria: [] }), entry({ id: 'T-002' })] }))).toContainEqual(expect.stringMatching(/\(T-001\): acceptance_criteria must be a non-empty list of strings/));
+      expect(problems(bundle({ prd_entries: [entry({ acceptance_criteria: [] }), entry({ id: 'T-002' })] }))).toContainEqual(
+        expect.stringMatching(/\(T-001\): acceptance_criteria must be a non-empty list of strings/),
+      );
     });
     it('rejects criteria given as a bare string', () => {
-      expect(problems(bundle({ prd_entries: [entry({ acceptance_criteria: 'it works' }), entry({ id: 'T-002' })] }))).toContainEqual(expect.stringMatching(/acceptance_criteria must be a non-empty list.*wrap a single criterion in a list/));
+      expect(problems(bundle({ prd_entries: [entry({ acceptance_criteria: 'it works' }), entry({ id: 'T-002' })] }))).toContainEqual(
+        expect.stringMatching(/acceptance_criteria must be a non-empty list.*wrap a single criterion in a list/),
+      );
     });
     it('rejects a blank or non-string criterion', () => {
       const found = problems(bundle({ prd_entries: [entry({ acceptance_criteria: ['ok', ' ', 3] }), entry({ id: 'T-002' })] }));
@@ -214,13 +276,25 @@ describe('validateSeedBundle', () => {
     });
     it("rejects a test file name that doesn't match the preset's pattern", () => {
       const found = problems(bundle({ test_files: { 'tests/test_t001_due_dates.py': PY_TEST, 'tests/test_T002_Overdue.py': PY_TEST } }));
-      expect(found).toContainEqual(expect.stringMatching(/'tests\/test_T002_Overdue\.py' doesn't match tests\/test_t<NNN>_<slug>\.py \(e\.g\. tests\/test_t001_add_parser\.py; the slug uses lowercase/));
+      expect(found).toContainEqual(
+        expect.stringMatching(
+          /'tests\/test_T002_Overdue\.py' doesn't match tests\/test_t<NNN>_<slug>\.py \(e\.g\. tests\/test_t001_add_parser\.py; the slug uses lowercase/,
+        ),
+      );
     });
     it('rejects a test file outside tests/', () => {
-      expect(problems(bundle({ test_files: { 'tests/test_t001_due_dates.py': PY_TEST, 'src/test_t002_overdue.py': PY_TEST } }))).toContainEqual(expect.stringMatching(/'src\/test_t002_overdue\.py' doesn't match/));
+      expect(problems(bundle({ test_files: { 'tests/test_t001_due_dates.py': PY_TEST, 'src/test_t002_overdue.py': PY_TEST } }))).toContainEqual(
+        expect.stringMatching(/'src\/test_t002_overdue\.py' doesn't match/),
+      );
     });
     it('rejects test paths with .., absolute paths and backslashes', () => {
-      for (const bad of ['tests/../test_t002_overdue.py', '../tests/test_t002_overdue.py', '/tmp/tests/test_t002_overdue.py', 'C:/tests/test_t002_overdue.py', 'tests\\test_t002_overdue.py']) {
+      for (const bad of [
+        'tests/../test_t002_overdue.py',
+        '../tests/test_t002_overdue.py',
+        '/tmp/tests/test_t002_overdue.py',
+        'C:/tests/test_t002_overdue.py',
+        'tests\\test_t002_overdue.py',
+      ]) {
         const found = problems(bundle({ test_files: { 'tests/test_t001_due_dates.py': PY_TEST, [bad]: PY_TEST } }));
         expect(found, bad).toContainEqual(expect.stringMatching(/'\.\.' is not allowed|absolute paths are not allowed|backslashes are not allowed/));
       }
@@ -243,19 +317,27 @@ describe('validateSeedBundle', () => {
     });
     it('rejects test content that is not a non-empty string', () => {
       const found = problems(bundle({ test_files: { 'tests/test_t001_due_dates.py': { code: PY_TEST }, 'tests/test_t002_overdue.py': '  \n' } }));
-      expect(found).toContainEqual(expect.stringMatching(/'tests\/test_t001_due_dates\.py': the content must be the whole test file as a non-empty string; got an object/));
+      expect(found).toContainEqual(
+        expect.stringMatching(/'tests\/test_t001_due_dates\.py': the content must be the whole test file as a non-empty string; got an object/),
+      );
       expect(found).toContainEqual(expect.stringMatching(/'tests\/test_t002_overdue\.py': the content must be/));
     });
     it('rejects a task without a test file', () => {
-      expect(problems(bundle({ test_files: { 'tests/test_t001_due_dates.py': PY_TEST } }))).toContainEqual(expect.stringMatching(/task T-002 has no test file; add exactly one named tests\/test_t002_<slug>\.py/));
+      expect(problems(bundle({ test_files: { 'tests/test_t001_due_dates.py': PY_TEST } }))).toContainEqual(
+        expect.stringMatching(/task T-002 has no test file; add exactly one named tests\/test_t002_<slug>\.py/),
+      );
     });
     it('rejects a task with more than one test file', () => {
       const files = { 'tests/test_t001_due_dates.py': PY_TEST, 'tests/test_t002_overdue.py': PY_TEST, 'tests/test_t002_more.py': PY_TEST };
-      expect(problems(bundle({ test_files: files }))).toContainEqual(expect.stringMatching(/task T-002 has 2 test files \(tests\/test_t002_overdue\.py, tests\/test_t002_more\.py\)/));
+      expect(problems(bundle({ test_files: files }))).toContainEqual(
+        expect.stringMatching(/task T-002 has 2 test files \(tests\/test_t002_overdue\.py, tests\/test_t002_more\.py\)/),
+      );
     });
     it('rejects an orphan test file that names no task', () => {
       const files = { 'tests/test_t001_due_dates.py': PY_TEST, 'tests/test_t002_overdue.py': PY_TEST, 'tests/test_t003_extra.py': PY_TEST };
-      expect(problems(bundle({ test_files: files }))).toEqual([expect.stringMatching(/'tests\/test_t003_extra\.py' doesn't correspond to any task in prd_entries \(it names T-003\)/)]);
+      expect(problems(bundle({ test_files: files }))).toEqual([
+        expect.stringMatching(/'tests\/test_t003_extra\.py' doesn't correspond to any task in prd_entries \(it names T-003\)/),
+      ]);
     });
     it('pairs files by the digits as written: T-001 is not t0001', () => {
       const files = { 'tests/test_t0001_due.py': PY_TEST, 'tests/test_t002_overdue.py': PY_TEST };
@@ -269,7 +351,9 @@ describe('validateSeedBundle', () => {
     });
     it('rejects the same file given twice after normalisation', () => {
       const files = { 'test_t001_due_dates.py': PY_TEST, 'tests/test_t001_due_dates.py': PY_TEST, 'tests/test_t002_overdue.py': PY_TEST };
-      expect(problems(bundle({ test_files: files }))).toContainEqual(expect.stringMatching(/'tests\/test_t001_due_dates\.py' is given twice \('test_t001_due_dates\.py' and 'tests\/test_t001_due_dates\.py'\)/));
+      expect(problems(bundle({ test_files: files }))).toContainEqual(
+        expect.stringMatching(/'tests\/test_t001_due_dates\.py' is given twice \('test_t001_due_dates\.py' and 'tests\/test_t001_due_dates\.py'\)/),
+      );
     });
     it('requires a non-empty tldr string', () => {
       const { tldr: _t, ...noTldr } = bundle();
@@ -278,7 +362,9 @@ describe('validateSeedBundle', () => {
       expect(problems(bundle({ tldr: ['- T-001'] }))).toContainEqual(expect.stringMatching(/tldr is required/));
     });
     it('rejects open_questions given as a bare string instead of splitting it into characters', () => {
-      expect(problems(bundle({ open_questions: 'What about time zones?' }))).toEqual([expect.stringMatching(/open_questions must be a list of strings.*got a single string — wrap it in a list/)]);
+      expect(problems(bundle({ open_questions: 'What about time zones?' }))).toEqual([
+        expect.stringMatching(/open_questions must be a list of strings.*got a single string — wrap it in a list/),
+      ]);
     });
     it('rejects blockers that are not a list of strings', () => {
       expect(problems(bundle({ blockers: 'none' }))).toEqual([expect.stringMatching(/blockers must be a list of strings/)]);
@@ -344,7 +430,13 @@ describe('writeSeed', () => {
     expect(onDisk.locked_tests).toEqual({ 'tests/test_t001_due_dates.py': sha256(PY_TEST), 'tests/test_t002_overdue.py': sha256(PY_TEST) });
     expect(fs.readFileSync(path.join(worktree, 'tests', 'test_t001_due_dates.py'), 'utf8')).toBe(PY_TEST);
     // Nothing but the seed, and no temp files left behind.
-    expect(Object.keys(snapshot(sessionDir)).sort()).toEqual(['prd.json', 'seed-meta.json', 'workspace/README.md', 'workspace/tests/test_t001_due_dates.py', 'workspace/tests/test_t002_overdue.py']);
+    expect(Object.keys(snapshot(sessionDir)).sort()).toEqual([
+      'prd.json',
+      'seed-meta.json',
+      'workspace/README.md',
+      'workspace/tests/test_t001_due_dates.py',
+      'workspace/tests/test_t002_overdue.py',
+    ]);
   });
 
   it("takes the seed's texts over the caller's meta", () => {
@@ -420,7 +512,9 @@ describe('writeSeed', () => {
 
   it('refuses meta that does not match the schema, before writing anything', () => {
     const before = snapshot(sessionDir);
-    expect(() => writeSeed(accepted(bundle()), { sessionDir, worktree, meta: { ...META, started_at: 'yesterday' } })).toThrow(/seed metadata is invalid: started_at/);
+    expect(() => writeSeed(accepted(bundle()), { sessionDir, worktree, meta: { ...META, started_at: 'yesterday' } })).toThrow(
+      /seed metadata is invalid: started_at/,
+    );
     expect(snapshot(sessionDir)).toEqual(before);
   });
 });

@@ -54,7 +54,9 @@ export function validateSeedBundle(bundle: unknown, ctx: SinkContext): SeedValid
   // Stryker disable next-line StringLiteral: read only when the bundle is accepted, and then it was set below
   let tldr = '';
   if (typeof bundle.tldr !== 'string' || bundle.tldr.trim() === '') {
-    problems.push(`tldr is required: a short markdown summary of the seed, one line per task (e.g. "- **T-001:** <title> — <what it delivers>"); got ${describeValue(bundle.tldr)}`);
+    problems.push(
+      `tldr is required: a short markdown summary of the seed, one line per task (e.g. "- **T-001:** <title> — <what it delivers>"); got ${describeValue(bundle.tldr)}`,
+    );
   } else {
     tldr = bundle.tldr;
   }
@@ -114,7 +116,9 @@ function checkEntries(raw: unknown, existingIds: string[], problems: string[]): 
         taskIds.push(id);
       }
       if (n <= highestExisting) {
-        problems.push(`${where}: task id ${id} does not continue after the existing tasks (the highest is ${formatTaskId(highestExisting)}); number new tasks from ${nextId}`);
+        problems.push(
+          `${where}: task id ${id} does not continue after the existing tasks (the highest is ${formatTaskId(highestExisting)}); number new tasks from ${nextId}`,
+        );
       }
     }
     for (const key of ['title', 'description'] as const) {
@@ -168,7 +172,9 @@ function checkTestFiles(raw: unknown, knownIds: string[], pattern: TestFileRule,
     }
     const file = normaliseTestPath(given, pattern.dir);
     if (!pattern.regex.test(file)) {
-      problems.push(`test file '${given}' doesn't match ${pattern.describe} (e.g. ${pattern.example}; ${pattern.slugRule}) — the checks only run files named this way`);
+      problems.push(
+        `test file '${given}' doesn't match ${pattern.describe} (e.g. ${pattern.example}; ${pattern.slugRule}) — the checks only run files named this way`,
+      );
     }
     if (typeof content !== 'string' || content.trim() === '') {
       problems.push(`test file '${given}': the content must be the whole test file as a non-empty string; got ${describeValue(content)}`);
@@ -205,7 +211,9 @@ function checkTestFiles(raw: unknown, knownIds: string[], pattern: TestFileRule,
     if (taskFiles.length === 0) {
       problems.push(`task ${taskId} has no test file; add exactly one named ${prefix}<slug>${pattern.endings[0] || '.<ext>'}`);
     } else if (taskFiles.length > 1) {
-      problems.push(`task ${taskId} has ${taskFiles.length} test files (${taskFiles.join(', ')}); each task gets exactly one — merge them into one ${prefix}… file`);
+      problems.push(
+        `task ${taskId} has ${taskFiles.length} test files (${taskFiles.join(', ')}); each task gets exactly one — merge them into one ${prefix}… file`,
+      );
     } else {
       const file = taskFiles[0]!;
       result[file] = files.get(file)!.content;
@@ -257,7 +265,8 @@ function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return value.length === 0 ? 'an empty list' : `a list of ${value.length}`;
-  if (typeof value === 'string') return value.trim() === '' ? 'an empty string' : `the string ${JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value)}`;
+  if (typeof value === 'string')
+    return value.trim() === '' ? 'an empty string' : `the string ${JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value)}`;
   if (typeof value === 'object') return 'an object';
   return `${typeof value} ${String(value)}`;
 }

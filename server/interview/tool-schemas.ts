@@ -22,15 +22,14 @@ function writeSeedTool(testFilePattern: string) {
     'write_seed',
     `TERMINAL CALL. Write the whole seed at once: every task and exactly one acceptance test file per task, named ${testFilePattern}. If it is rejected you get every reason at once; fix them all and call again.`,
     z.object({
-      prd_entries: z
-        .array(
-          z.object({
-            id: z.string().describe('T-NNN, three or more zero-padded digits.'),
-            title: z.string().describe('Short and verb-first.'),
-            description: z.string().describe('Concrete: real paths and symbols.'),
-            acceptance_criteria: z.array(z.string()).describe('2-4 checkable statements, one assertion each.'),
-          }),
-        ),
+      prd_entries: z.array(
+        z.object({
+          id: z.string().describe('T-NNN, three or more zero-padded digits.'),
+          title: z.string().describe('Short and verb-first.'),
+          description: z.string().describe('Concrete: real paths and symbols.'),
+          acceptance_criteria: z.array(z.string()).describe('2-4 checkable statements, one assertion each.'),
+        }),
+      ),
       test_files: z.record(z.string(), z.string()).describe(`Path (${testFilePattern}) → file content.`),
       tldr: z.string().describe('Markdown bullets: - **T-NNN:** title — outcome'),
       open_questions: z.array(z.string()).optional(),

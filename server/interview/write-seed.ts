@@ -26,7 +26,10 @@ export function existingTaskIds(worktree: string, preset: ChecksPreset, env: Pro
 }
 
 /** Returns null when the seed is written and committed, or the message to send back. */
-export async function tryWriteSeed(args: Record<string, unknown>, turn: { ctx: JobContext; checkpoint: Checkpoint; state: InterviewState }): Promise<string | null> {
+export async function tryWriteSeed(
+  args: Record<string, unknown>,
+  turn: { ctx: JobContext; checkpoint: Checkpoint; state: InterviewState },
+): Promise<string | null> {
   const { ctx, checkpoint, state } = turn;
   const preset = checkpoint.checks_preset ?? 'custom';
   const env = checkpoint.project_env;
@@ -55,7 +58,10 @@ export async function tryWriteSeed(args: Record<string, unknown>, turn: { ctx: J
       ...(env ? { project_env: env } : {}),
     },
   });
-  ctx.emit({ type: 'seed_written', data: { task_ids: checked.seed.prd.map((t) => t.id), test_files: Object.keys(checked.seed.testFiles), checks_preset: preset } });
+  ctx.emit({
+    type: 'seed_written',
+    data: { task_ids: checked.seed.prd.map((t) => t.id), test_files: Object.keys(checked.seed.testFiles), checks_preset: preset },
+  });
   await finishSeed(ctx, checkpoint, state.trace_id);
   return null;
 }
@@ -77,7 +83,13 @@ export async function finishSeed(ctx: JobContext, checkpoint: Checkpoint, traceI
   if (sha) ctx.emit({ type: 'seed_committed', data: { sha: sha.slice(0, 12), branch: checkpoint.branch } });
   ctx.emit({
     type: 'session_prepared',
-    data: { trace_id: traceId, interviewer_model: meta.interviewer_model, prd_entries: prd.length, test_files: testFiles.length, tokens_used: meta.tokens.total },
+    data: {
+      trace_id: traceId,
+      interviewer_model: meta.interviewer_model,
+      prd_entries: prd.length,
+      test_files: testFiles.length,
+      tokens_used: meta.tokens.total,
+    },
   });
   ctx.store.setStatus(ctx.sessionId, 'prepared');
   ctx.store.updateCheckpoint(ctx.sessionId, () => ({ title: titleFrom(prd[0]?.title, checkpoint.brief) }));
@@ -88,4 +100,3 @@ function titleFrom(first: string | undefined, brief: string): string {
   const text = line || first || '';
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
-

@@ -25,7 +25,12 @@ describe('JobRunner', () => {
     release();
     await new Promise((r) => setTimeout(r, 10));
     expect(runner.list()).toHaveLength(0);
-    expect(temp.store.log(id).readAfter(0, 10).map((e) => e.type)).toContain('question_answered');
+    expect(
+      temp.store
+        .log(id)
+        .readAfter(0, 10)
+        .map((e) => e.type),
+    ).toContain('question_answered');
   });
 
   it('allows one job per session', () => {
@@ -39,13 +44,16 @@ describe('JobRunner', () => {
     const id = newSession('prepared');
     const runner = new JobRunner(temp.store, silentLogger);
     let sawAbort = false;
-    runner.start('run', id, (ctx) =>
-      new Promise<void>((resolve) => {
-        ctx.signal.addEventListener('abort', () => {
-          sawAbort = true;
-          setTimeout(resolve, 20);
-        });
-      }),
+    runner.start(
+      'run',
+      id,
+      (ctx) =>
+        new Promise<void>((resolve) => {
+          ctx.signal.addEventListener('abort', () => {
+            sawAbort = true;
+            setTimeout(resolve, 20);
+          });
+        }),
     );
     expect(await runner.stop(id)).toBe(true);
     expect(sawAbort).toBe(true);
@@ -87,7 +95,10 @@ describe('recoverAfterCrash', () => {
     expect(temp.store.readCheckpoint(interviewing)).toMatchObject({ status: 'stopped', last_stop: 'crash' });
     expect(temp.store.readCheckpoint(prepared).status).toBe('prepared');
     expect(temp.store.readCheckpoint(done).status).toBe('all_done');
-    const types = temp.store.log(running).readAfter(0, 100).map((e) => e.type);
+    const types = temp.store
+      .log(running)
+      .readAfter(0, 100)
+      .map((e) => e.type);
     expect(types.slice(-2)).toEqual(['stop', 'status_changed']);
   });
 

@@ -54,9 +54,15 @@ describe('modelCallFields', () => {
   });
 
   it('adds cached and reasoning tokens and the reasoning text only when there are some', () => {
-    const fields = modelCallFields(result({ message: { role: 'assistant', content: null, refusal: null, reasoning: 'thought' } }, { cached_tokens: 64, reasoning_tokens: 12 }), totals);
+    const fields = modelCallFields(
+      result({ message: { role: 'assistant', content: null, refusal: null, reasoning: 'thought' } }, { cached_tokens: 64, reasoning_tokens: 12 }),
+      totals,
+    );
     expect(fields).toMatchObject({ cached_tokens: 64, reasoning_tokens: 12, reasoning: 'thought' });
-    const none = modelCallFields(result({ message: { role: 'assistant', content: 'x', refusal: null, reasoning: '' } }, { cached_tokens: 0, reasoning_tokens: 0 }), totals);
+    const none = modelCallFields(
+      result({ message: { role: 'assistant', content: 'x', refusal: null, reasoning: '' } }, { cached_tokens: 0, reasoning_tokens: 0 }),
+      totals,
+    );
     expect(Object.keys(none)).not.toContain('cached_tokens');
     expect(Object.keys(none)).not.toContain('reasoning_tokens');
     expect(Object.keys(none)).not.toContain('reasoning');

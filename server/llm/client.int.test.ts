@@ -47,10 +47,13 @@ describe('routing by role', () => {
     extraServers.push(other);
     fake.enqueue('shared-model', { content: 'from the worker provider' });
     other.enqueue('shared-model', { content: 'from the evaluator provider' });
-    const { client } = setup({}, {
-      worker: { baseUrl: fake.baseURL, apiKey: 'key-one', model: 'shared-model' },
-      evaluator: { baseUrl: other.baseURL, apiKey: 'key-two', model: 'shared-model' },
-    });
+    const { client } = setup(
+      {},
+      {
+        worker: { baseUrl: fake.baseURL, apiKey: 'key-one', model: 'shared-model' },
+        evaluator: { baseUrl: other.baseURL, apiKey: 'key-two', model: 'shared-model' },
+      },
+    );
 
     const evaluator = await client.chat('evaluator', { messages: MESSAGES });
     const worker = await client.chat('worker', { messages: MESSAGES });
@@ -66,11 +69,14 @@ describe('routing by role', () => {
 
   it('shares one SDK client between roles with the same base URL and key', () => {
     const endpoint = { baseUrl: fake.baseURL, apiKey: KEY };
-    const { client } = setup({}, {
-      worker: { ...endpoint, model: 'a' },
-      evaluator: { ...endpoint, model: 'b' },
-      prep: { ...endpoint, model: 'c' },
-    });
+    const { client } = setup(
+      {},
+      {
+        worker: { ...endpoint, model: 'a' },
+        evaluator: { ...endpoint, model: 'b' },
+        prep: { ...endpoint, model: 'c' },
+      },
+    );
     expect(client.sdkClientCount).toBe(1);
     expect(client.describeEndpoint('prep')).toEqual({ baseUrl: fake.baseURL, model: 'c' });
   });
@@ -225,7 +231,10 @@ describe('retries', () => {
     expect(error.retryable).toBe(true);
     expect(error.kind).toBe('unreachable');
     expect(delays).toEqual([1_000]);
-    expect(calls.map((c) => [c.health, c.willRetry])).toEqual([[null, true], [null, false]]);
+    expect(calls.map((c) => [c.health, c.willRetry])).toEqual([
+      [null, true],
+      [null, false],
+    ]);
     expect(calls[0]?.error).toBe(`cannot reach ${gone.baseURL} (connect ECONNREFUSED 127.0.0.1:${gone.port})`);
     expect(error.message).toMatch(/gave up after 2 attempt\(s\)\)\. Start the model server, or correct the base URL\.$/);
     expect(error.fix).toBe('Start the model server, or correct the base URL.');
@@ -331,7 +340,11 @@ describe('replies', () => {
 
   it('keeps reasoning for the history echo and drops the rest', async () => {
     const details = [{ type: 'reasoning.text', text: 'look first' }];
-    fake.enqueue('worker-model', { reasoning: 'look first', reasoning_details: details, tool_calls: [{ id: 'c1', name: 'read_file', arguments: { path: 'a' } }] });
+    fake.enqueue('worker-model', {
+      reasoning: 'look first',
+      reasoning_details: details,
+      tool_calls: [{ id: 'c1', name: 'read_file', arguments: { path: 'a' } }],
+    });
     const { client } = setup();
     const { message } = await client.chat('worker', { messages: MESSAGES, tools: TOOLS });
     expect(message).toHaveProperty('refusal');
@@ -356,10 +369,13 @@ describe('usage and cost', () => {
       { content: 'two', usage: { prompt_tokens: 200, completion_tokens: 20, cost: 0.002 } },
     );
     other.enqueue('e', { content: 'verdict', usage: { prompt_tokens: 7, completion_tokens: 3 } });
-    const { client, calls } = setup({}, {
-      worker: { baseUrl: fake.baseURL, apiKey: KEY, model: 'w' },
-      evaluator: { baseUrl: other.baseURL, apiKey: KEY, model: 'e' },
-    });
+    const { client, calls } = setup(
+      {},
+      {
+        worker: { baseUrl: fake.baseURL, apiKey: KEY, model: 'w' },
+        evaluator: { baseUrl: other.baseURL, apiKey: KEY, model: 'e' },
+      },
+    );
 
     const first = await client.chat('worker', { messages: MESSAGES });
     const second = await client.chat('worker', { messages: MESSAGES });
@@ -440,7 +456,7 @@ describe('with the fake model', () => {
   });
 });
 
-describe("provider error bodies, through the SDK from a real HTTP server", () => {
+describe('provider error bodies, through the SDK from a real HTTP server', () => {
   let canned: CannedServer;
 
   beforeEach(async () => {
@@ -478,22 +494,40 @@ describe("provider error bodies, through the SDK from a real HTTP server", () =>
       name: 'vLLM without tool flags (top-level object: error)',
       response: {
         status: 400,
-        body: { object: 'error', message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', type: 'BadRequestError', param: null, code: 400 },
+        body: {
+          object: 'error',
+          message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
+          type: 'BadRequestError',
+          param: null,
+          code: 400,
+        },
       },
       reason: 'HTTP 400: "auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
       kind: 'needs_tool_parser',
       fix: /^Restart vLLM with --enable-auto-tool-choice/,
     },
     {
-      name: "Mistral's top-level error, which the SDK alone shows as \"status code (no body)\"",
-      response: { status: 400, body: { object: 'error', message: 'Assistant message must have either content or tool_calls, but not none.', type: 'invalid_request_error', param: null, code: null } },
+      name: 'Mistral\'s top-level error, which the SDK alone shows as "status code (no body)"',
+      response: {
+        status: 400,
+        body: {
+          object: 'error',
+          message: 'Assistant message must have either content or tool_calls, but not none.',
+          type: 'invalid_request_error',
+          param: null,
+          code: null,
+        },
+      },
       reason: 'HTTP 400: Assistant message must have either content or tool_calls, but not none.',
       kind: 'bad_request',
       fix: null,
     },
     {
       name: 'a FastAPI validation list',
-      response: { status: 422, body: { detail: [{ loc: ['body', 'messages', 2, 'content'], msg: 'none is not an allowed value', type: 'type_error.none.not_allowed' }] } },
+      response: {
+        status: 422,
+        body: { detail: [{ loc: ['body', 'messages', 2, 'content'], msg: 'none is not an allowed value', type: 'type_error.none.not_allowed' }] },
+      },
       reason: 'HTTP 422: body.messages.2.content: none is not an allowed value',
       kind: 'bad_request',
       fix: null,
@@ -535,12 +569,17 @@ describe("provider error bodies, through the SDK from a real HTTP server", () =>
     },
   ];
 
-  it.each(FAIL_FAST)('fails at once, in the provider\'s words: $name', async ({ response, reason, kind, fix }) => {
+  it.each(FAIL_FAST)("fails at once, in the provider's words: $name", async ({ response, reason, kind, fix }) => {
     canned.enqueue(response);
     const { calls, notices, failure } = cannedClient();
     const error = await failure();
     expect(error).toBeInstanceOf(ProviderFailureError);
-    expect({ kind: error.kind, reason: error.reason, attempts: error.attempts, retryable: error.retryable }).toEqual({ kind, reason, attempts: 1, retryable: false });
+    expect({ kind: error.kind, reason: error.reason, attempts: error.attempts, retryable: error.retryable }).toEqual({
+      kind,
+      reason,
+      attempts: 1,
+      retryable: false,
+    });
     expect(calls[0]?.error).toBe(reason);
     expect(notices).toEqual([]);
     expect(canned.requests).toHaveLength(1);
@@ -561,14 +600,25 @@ describe("provider error bodies, through the SDK from a real HTTP server", () =>
       name: "OpenRouter's 429 with the upstream's words in metadata.raw",
       response: {
         status: 429,
-        body: { error: { message: 'Provider returned error', code: 429, metadata: { raw: 'qwen/qwen3-coder:free is temporarily rate-limited upstream.', provider_name: 'Venice' } } },
+        body: {
+          error: {
+            message: 'Provider returned error',
+            code: 429,
+            metadata: { raw: 'qwen/qwen3-coder:free is temporarily rate-limited upstream.', provider_name: 'Venice' },
+          },
+        },
       },
       reason: 'HTTP 429: Provider returned error (Venice: qwen/qwen3-coder:free is temporarily rate-limited upstream.)',
       status: 429,
     },
     {
       name: "OpenRouter's 200 with an error body",
-      response: { status: 200, body: { error: { message: 'Provider returned error', code: 502, metadata: { raw: '{"error":{"message":"Deadline exceeded"}}', provider_name: 'Vertex' } } } },
+      response: {
+        status: 200,
+        body: {
+          error: { message: 'Provider returned error', code: 502, metadata: { raw: '{"error":{"message":"Deadline exceeded"}}', provider_name: 'Vertex' } },
+        },
+      },
       reason: 'reply carried an error: Provider returned error (Vertex: Deadline exceeded)',
       status: null,
     },
@@ -576,14 +626,25 @@ describe("provider error bodies, through the SDK from a real HTTP server", () =>
       name: "Groq's tool_use_failed",
       response: {
         status: 400,
-        body: { error: { message: "Failed to call a function. Please adjust your prompt. See 'failed_generation' for more details.", type: 'invalid_request_error', code: 'tool_use_failed', failed_generation: '<function=read_file>{}' } },
+        body: {
+          error: {
+            message: "Failed to call a function. Please adjust your prompt. See 'failed_generation' for more details.",
+            type: 'invalid_request_error',
+            code: 'tool_use_failed',
+            failed_generation: '<function=read_file>{}',
+          },
+        },
       },
       reason: "HTTP 400: Failed to call a function. Please adjust your prompt. See 'failed_generation' for more details.",
       status: 400,
     },
     {
       name: "a proxy's HTML 502 page, shown as its title",
-      response: { status: 502, contentType: 'text/html', body: '<html>\n<head><title>502 Bad Gateway</title></head>\n<body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>' },
+      response: {
+        status: 502,
+        contentType: 'text/html',
+        body: '<html>\n<head><title>502 Bad Gateway</title></head>\n<body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>',
+      },
       reason: 'HTTP 502: 502 Bad Gateway',
       status: 502,
     },
@@ -595,7 +656,7 @@ describe("provider error bodies, through the SDK from a real HTTP server", () =>
     },
   ];
 
-  it.each(RETRIED)('retries, telling onRetry and the log in the provider\'s words: $name', async ({ response, reason, status }) => {
+  it.each(RETRIED)("retries, telling onRetry and the log in the provider's words: $name", async ({ response, reason, status }) => {
     canned.enqueue(response, cannedCompletion('recovered'));
     const { calls, notices, logged, chat } = cannedClient();
     const result = await chat();
@@ -633,7 +694,10 @@ describe("provider error bodies, through the SDK from a real HTTP server", () =>
   });
 
   it('fails fast when a 200 reply carries an error retrying cannot fix', async () => {
-    canned.enqueue({ status: 200, body: { error: { message: 'Provider returned error', code: 400, metadata: { raw: 'registry.ollama.ai/library/qwen3:8b does not support tools' } } } });
+    canned.enqueue({
+      status: 200,
+      body: { error: { message: 'Provider returned error', code: 400, metadata: { raw: 'registry.ollama.ai/library/qwen3:8b does not support tools' } } },
+    });
     const { failure } = cannedClient();
     const error = await failure();
     expect(error).toMatchObject({ kind: 'no_tool_support', attempts: 1, health: 'error_body' });

@@ -313,13 +313,16 @@ export class ModelClient {
       if (willRetry) {
         const reason = bound(what ?? 'unknown error');
         request.onRetry?.({ role, model: endpoint.model, attempt, maxAttempts: attemptsAllowed, waitMs: delay, reason, status: failure?.status ?? null });
-        this.#logger?.warn(`${role} model "${endpoint.model}" at ${where.endpoint}: attempt ${attempt} of ${attemptsAllowed} failed, retrying in ${formatWait(delay)}: ${reason}`, {
-          role,
-          model: endpoint.model,
-          attempt,
-          waitMs: delay,
-          status: failure?.status ?? null,
-        });
+        this.#logger?.warn(
+          `${role} model "${endpoint.model}" at ${where.endpoint}: attempt ${attempt} of ${attemptsAllowed} failed, retrying in ${formatWait(delay)}: ${reason}`,
+          {
+            role,
+            model: endpoint.model,
+            attempt,
+            waitMs: delay,
+            status: failure?.status ?? null,
+          },
+        );
         await this.#sleep(delay, signal);
         waited += delay;
         continue;
@@ -348,9 +351,9 @@ export class ModelClient {
         ? 'not retried: retrying cannot fix it'
         : askedTooLong
           ? `the provider asked to wait ${failure?.retryAfterMs} ms, longer than the ${policy.retryAfterCapMs} ms Tilth waits`
-        : attempt >= attemptsAllowed
-          ? `gave up after ${attempt} attempt(s)`
-          : `gave up after ${attempt} attempt(s): waiting another ${delay} ms would pass the retry budget of ${policy.maxTotalWaitMs} ms`;
+          : attempt >= attemptsAllowed
+            ? `gave up after ${attempt} attempt(s)`
+            : `gave up after ${attempt} attempt(s): waiting another ${delay} ms would pass the retry budget of ${policy.maxTotalWaitMs} ms`;
       throw new ProviderFailureError(scrub(`The ${role} model "${endpoint.model}" at ${where.endpoint} failed: ${reason} (${why}).${fix ? ` ${fix}` : ''}`), {
         role,
         model: endpoint.model,
@@ -474,7 +477,8 @@ function unhealthyDetail(reply: NormalisedReply, completion: unknown): { detail:
 function describeUnhealthy(reply: NormalisedReply, detail: string | null): string {
   // Checked first, whatever the health: a filtered reply is often empty, and "empty reply"
   // would send the user looking for a model problem.
-  if (reply.finishReason === 'content_filter') return `the provider's content filter blocked the reply (finish_reason "content_filter")${detail ? `: ${detail}` : ''}`;
+  if (reply.finishReason === 'content_filter')
+    return `the provider's content filter blocked the reply (finish_reason "content_filter")${detail ? `: ${detail}` : ''}`;
   switch (reply.health) {
     case 'ok':
       return 'ok';
@@ -494,4 +498,3 @@ function describeUnhealthy(reply: NormalisedReply, detail: string | null): strin
 function formatWait(ms: number): string {
   return ms >= 1_000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
 }
-

@@ -19,7 +19,6 @@ import { makeExampleRepo } from '../testing/example-repo.ts';
 import { PROVIDER_SHAPES, startReplayProvider, type ProviderShape, type ReplayProvider } from '../testing/replay-provider.ts';
 import { auth, makeTestApp, type TestApp } from '../testing/test-app.ts';
 
-
 /** The one-task story: T-001 only. */
 const ONE_TASK = ['A due date', 'Know what is late.', 'No, data only for now'] as const;
 
@@ -80,7 +79,12 @@ async function drive(t: TestApp, id: string): Promise<Outcome> {
     if (interviewIdle && pending) {
       const index = QUESTIONS.findIndex((q) => q.question === pending.text);
       if (index < 0) return { kind: 'stuck', why: `the interview asked a question the script does not have: ${pending.text.slice(0, 300)}` };
-      const res = await t.app.inject({ method: 'POST', url: `/api/sessions/${id}/answer`, headers: post, payload: { questionId: pending.question_id, answer: ONE_TASK[index] } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/sessions/${id}/answer`,
+        headers: post,
+        payload: { questionId: pending.question_id, answer: ONE_TASK[index] },
+      });
       if (res.statusCode !== 200 && res.statusCode !== 409) return { kind: 'stuck', why: `answering gave ${res.statusCode}: ${res.body.slice(0, 300)}` };
     } else if (status === 'prepared' && d.run.state === 'idle') {
       const res = await t.app.inject({ method: 'POST', url: `/api/sessions/${id}/run`, headers: post });
@@ -104,7 +108,12 @@ async function journey(shape: ProviderShape): Promise<Outcome> {
   const t = await makeTestApp({ env: { TILTH_BASE_URL: baseUrl, TILTH_API_KEY: 'replay-key-0123456789', TILTH_WORKER_MODEL: shape.name } });
   const repo = await makeExampleRepo('js-todo');
   try {
-    const created = await t.app.inject({ method: 'POST', url: '/api/sessions', headers: post, payload: { workspace: repo.dir, brief: 'Todos should be able to carry a due date.' } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/sessions',
+      headers: post,
+      payload: { workspace: repo.dir, brief: 'Todos should be able to carry a due date.' },
+    });
     if (created.statusCode !== 201) {
       const body = created.json() as { error?: { message?: string } };
       return { kind: 'refused', status: created.statusCode, sentence: body.error?.message ?? null };
@@ -142,26 +151,42 @@ describe.concurrent('provider conformance: the demo journey against each real re
     const label = `${shape.name} (${shape.provider}: ${shape.special})`;
 
     // Holds for every shape today, normalised or not: whatever the provider does, Tilth ends.
-    it(`${label} ends within ${MAX_MODEL_CALLS} model calls, without a loop`, async ({ expect }) => {
-      const { outcome, calls } = await journeyOnce(shape);
-      expect(outcome.kind, describeOutcome(outcome)).not.toBe('stuck');
-      expect(replay.capped(shape.name), `the replay capped ${shape.name}: a loop`).toBe(false);
-      expect(calls, `model calls for ${shape.name}: ${describeOutcome(outcome)}`).toBeLessThanOrEqual(MAX_MODEL_CALLS);
-    }, DRIVE_MS + 30_000);
+    it(
+      `${label} ends within ${MAX_MODEL_CALLS} model calls, without a loop`,
+      async ({ expect }) => {
+        const { outcome, calls } = await journeyOnce(shape);
+        expect(outcome.kind, describeOutcome(outcome)).not.toBe('stuck');
+        expect(replay.capped(shape.name), `the replay capped ${shape.name}: a loop`).toBe(false);
+        expect(calls, `model calls for ${shape.name}: ${describeOutcome(outcome)}`).toBeLessThanOrEqual(MAX_MODEL_CALLS);
+      },
+      DRIVE_MS + 30_000,
+    );
 
     const what = shape.expected === 'all_done' ? 'ends all_done' : 'stops with a short sentence that names the problem';
-    it(`${label} ${what}`, async ({ expect }) => {
-      const { outcome } = await journeyOnce(shape);
-      if (shape.expected === 'all_done') {
-        expect(outcome, `refusals: ${JSON.stringify(replay.records(shape.name).filter((r) => r.refusal).slice(-3))}`).toEqual({ kind: 'all_done' });
-        return;
-      }
-      expect(['failed', 'stopped', 'refused'], describeOutcome(outcome)).toContain(outcome.kind);
-      const sentence = 'sentence' in outcome ? (outcome.sentence ?? '') : '';
-      expect(sentence.length, describeOutcome(outcome)).toBeGreaterThan(0);
-      expect(sentence.length, sentence).toBeLessThanOrEqual(600);
-      expect(sentence, 'the stop sentence leaks internals or markup').not.toMatch(LEAKS);
-      expect(sentence, 'the stop sentence does not name the problem').toMatch(shape.stopNames ?? /./);
-    }, DRIVE_MS + 30_000);
+    it(
+      `${label} ${what}`,
+      async ({ expect }) => {
+        const { outcome } = await journeyOnce(shape);
+        if (shape.expected === 'all_done') {
+          expect(
+            outcome,
+            `refusals: ${JSON.stringify(
+              replay
+                .records(shape.name)
+                .filter((r) => r.refusal)
+                .slice(-3),
+            )}`,
+          ).toEqual({ kind: 'all_done' });
+          return;
+        }
+        expect(['failed', 'stopped', 'refused'], describeOutcome(outcome)).toContain(outcome.kind);
+        const sentence = 'sentence' in outcome ? (outcome.sentence ?? '') : '';
+        expect(sentence.length, describeOutcome(outcome)).toBeGreaterThan(0);
+        expect(sentence.length, sentence).toBeLessThanOrEqual(600);
+        expect(sentence, 'the stop sentence leaks internals or markup').not.toMatch(LEAKS);
+        expect(sentence, 'the stop sentence does not name the problem').toMatch(shape.stopNames ?? /./);
+      },
+      DRIVE_MS + 30_000,
+    );
   }
 });

@@ -54,7 +54,9 @@ async function provider(routes: Record<string, Route>): Promise<Provider> {
   return { base: `http://127.0.0.1:${port}/v1`, origin: `http://127.0.0.1:${port}`, seen };
 }
 
-const json = (body: unknown): Route => () => ({ json: body });
+const json =
+  (body: unknown): Route =>
+  () => ({ json: body });
 const endpoint = (base: string, model: string, apiKey = KEY) => ({ baseUrl: base, apiKey, model });
 
 describe('discoverContextWindow', () => {
@@ -62,7 +64,18 @@ describe('discoverContextWindow', () => {
     const vllm = await provider({
       'GET /v1/models': json({
         object: 'list',
-        data: [{ id: 'Qwen/Qwen3-Coder-30B-A3B-Instruct', object: 'model', created: 1, owned_by: 'vllm', root: 'Qwen/Qwen3-Coder-30B-A3B-Instruct', parent: null, max_model_len: 65_536, permission: [] }],
+        data: [
+          {
+            id: 'Qwen/Qwen3-Coder-30B-A3B-Instruct',
+            object: 'model',
+            created: 1,
+            owned_by: 'vllm',
+            root: 'Qwen/Qwen3-Coder-30B-A3B-Instruct',
+            parent: null,
+            max_model_len: 65_536,
+            permission: [],
+          },
+        ],
       }),
     });
     expect(await discoverContextWindow(endpoint(vllm.base, 'Qwen/Qwen3-Coder-30B-A3B-Instruct'))).toEqual({ tokens: 65_536, source: 'vllm' });
@@ -72,7 +85,13 @@ describe('discoverContextWindow', () => {
   it("reads OpenRouter's context_length for the model from its list", async () => {
     const list = {
       data: [
-        { id: 'qwen/qwen3-coder', name: 'Qwen: Qwen3 Coder', context_length: 262_144, pricing: { prompt: '0.0000002', completion: '0.0000008' }, top_provider: { context_length: 262_144 } },
+        {
+          id: 'qwen/qwen3-coder',
+          name: 'Qwen: Qwen3 Coder',
+          context_length: 262_144,
+          pricing: { prompt: '0.0000002', completion: '0.0000008' },
+          top_provider: { context_length: 262_144 },
+        },
         { id: 'deepseek/deepseek-chat-v3-0324:free', context_length: 163_840 },
         { id: 'openai/gpt-4.1', context_length: 1_047_576 },
       ],
@@ -91,8 +110,16 @@ describe('discoverContextWindow', () => {
 
   it("reads llama.cpp's n_ctx from /props at the server root, the context each request gets", async () => {
     const llama = await provider({
-      'GET /v1/models': json({ object: 'list', data: [{ id: 'qwen3-8b-q4_k_m.gguf', object: 'model', owned_by: 'llamacpp', meta: { n_ctx: 65_536, n_ctx_train: 131_072, n_vocab: 151_936 } }] }),
-      'GET /props': json({ default_generation_settings: { n_ctx: 16_384, params: {} }, total_slots: 4, model_path: '/models/qwen3-8b-q4_k_m.gguf', chat_template: '…' }),
+      'GET /v1/models': json({
+        object: 'list',
+        data: [{ id: 'qwen3-8b-q4_k_m.gguf', object: 'model', owned_by: 'llamacpp', meta: { n_ctx: 65_536, n_ctx_train: 131_072, n_vocab: 151_936 } }],
+      }),
+      'GET /props': json({
+        default_generation_settings: { n_ctx: 16_384, params: {} },
+        total_slots: 4,
+        model_path: '/models/qwen3-8b-q4_k_m.gguf',
+        chat_template: '…',
+      }),
     });
     // One model loaded: llama-server answers to any model name.
     expect(await discoverContextWindow(endpoint(llama.base, 'whatever'))).toEqual({ tokens: 16_384, source: 'llamacpp' });
@@ -100,7 +127,13 @@ describe('discoverContextWindow', () => {
 
   it("asks llama.cpp's router for the model's own /props when the bare one is a placeholder", async () => {
     const router = await provider({
-      'GET /v1/models': json({ object: 'list', data: [{ id: 'ggml-org/gemma-3-4b-it-GGUF:Q4_K_M', object: 'model' }, { id: 'other', object: 'model' }] }),
+      'GET /v1/models': json({
+        object: 'list',
+        data: [
+          { id: 'ggml-org/gemma-3-4b-it-GGUF:Q4_K_M', object: 'model' },
+          { id: 'other', object: 'model' },
+        ],
+      }),
       'GET /props': json({ default_generation_settings: { n_ctx: 0 } }),
       'GET /props?model=ggml-org%2Fgemma-3-4b-it-GGUF%3AQ4_K_M&autoload=false': json({ default_generation_settings: { n_ctx: 8_192 } }),
     });
@@ -111,16 +144,34 @@ describe('discoverContextWindow', () => {
     const allocated = await provider({ 'GET /v1/models': json({ data: [{ id: 'm', meta: { n_ctx: 32_768, n_ctx_train: 131_072 } }] }) });
     expect(await discoverContextWindow(endpoint(allocated.base, 'm'))).toEqual({ tokens: 32_768, source: 'llamacpp' });
     const trained = await provider({ 'GET /v1/models': json({ data: [{ id: 'm', meta: { n_ctx_train: 131_072 } }] }) });
-    expect(await discoverContextWindow(endpoint(trained.base, 'm'))).toMatchObject({ tokens: 131_072, source: 'llamacpp', note: expect.stringContaining('training context') });
+    expect(await discoverContextWindow(endpoint(trained.base, 'm'))).toMatchObject({
+      tokens: 131_072,
+      source: 'llamacpp',
+      note: expect.stringContaining('training context'),
+    });
   });
 
   it("reads LM Studio's loaded_context_length from /api/v0/models, or its maximum with a note when the model is not loaded", async () => {
     const lmstudio = await provider({
-      'GET /v1/models': json({ object: 'list', data: [{ id: 'qwen/qwen3-coder-30b', object: 'model', owned_by: 'organization_owner' }, { id: 'google/gemma-3-12b', object: 'model', owned_by: 'organization_owner' }] }),
+      'GET /v1/models': json({
+        object: 'list',
+        data: [
+          { id: 'qwen/qwen3-coder-30b', object: 'model', owned_by: 'organization_owner' },
+          { id: 'google/gemma-3-12b', object: 'model', owned_by: 'organization_owner' },
+        ],
+      }),
       'GET /api/v0/models': json({
         object: 'list',
         data: [
-          { id: 'qwen/qwen3-coder-30b', object: 'model', type: 'llm', arch: 'qwen3moe', state: 'loaded', max_context_length: 262_144, loaded_context_length: 32_768 },
+          {
+            id: 'qwen/qwen3-coder-30b',
+            object: 'model',
+            type: 'llm',
+            arch: 'qwen3moe',
+            state: 'loaded',
+            max_context_length: 262_144,
+            loaded_context_length: 32_768,
+          },
           { id: 'google/gemma-3-12b', object: 'model', type: 'vlm', arch: 'gemma3', state: 'not-loaded', max_context_length: 131_072 },
         ],
       }),
@@ -137,7 +188,12 @@ describe('discoverContextWindow', () => {
     it("takes num_ctx from the Modelfile's parameters, POSTing /api/show with the model", async () => {
       const ollama = await provider({
         'GET /v1/models': models,
-        'POST /api/show': json({ modelfile: 'FROM qwen3:8b\nPARAMETER num_ctx 32768', parameters: 'num_ctx                        32768\nstop                           "<|im_end|>"', model_info: modelInfo, capabilities: ['completion', 'tools'] }),
+        'POST /api/show': json({
+          modelfile: 'FROM qwen3:8b\nPARAMETER num_ctx 32768',
+          parameters: 'num_ctx                        32768\nstop                           "<|im_end|>"',
+          model_info: modelInfo,
+          capabilities: ['completion', 'tools'],
+        }),
       });
       const window = await discoverContextWindow(endpoint(ollama.base, 'qwen3:8b', 'none'));
       expect(window).toEqual({ tokens: 32_768, source: 'ollama', note: "From the model's Modelfile (num_ctx). The model supports up to 40960." });
@@ -150,7 +206,11 @@ describe('discoverContextWindow', () => {
         'POST /api/show': json({ modelfile: 'FROM qwen3', parameters: 'stop "<|im_end|>"', model_info: modelInfo }),
         'GET /api/ps': json({ models: [{ name: 'qwen3:8b', model: 'qwen3:8b', size: 6_000_000_000, size_vram: 6_000_000_000, context_length: 8_192 }] }),
       });
-      expect(await discoverContextWindow(endpoint(ollama.base, 'qwen3:8b', 'none'))).toMatchObject({ tokens: 8_192, source: 'ollama', note: expect.stringContaining('OLLAMA_CONTEXT_LENGTH') });
+      expect(await discoverContextWindow(endpoint(ollama.base, 'qwen3:8b', 'none'))).toMatchObject({
+        tokens: 8_192,
+        source: 'ollama',
+        note: expect.stringContaining('OLLAMA_CONTEXT_LENGTH'),
+      });
     });
 
     it('matches a model named without a tag to its :latest', async () => {
@@ -181,7 +241,12 @@ describe('discoverContextWindow', () => {
     const plain = await provider({ 'GET /v1/models': json({ object: 'list', data: [{ id: 'm', object: 'model', owned_by: 'someone' }] }) });
     const window = await discoverContextWindow(endpoint(plain.base, 'm'));
     expect(window).toEqual({ tokens: null, source: 'unknown', note: 'The provider does not tell its context window; set it in Settings.' });
-    expect(plain.seen.map((s) => `${s.method} ${s.path.split('?')[0]}`).sort()).toEqual(['GET /api/v0/models', 'GET /props', 'GET /v1/models', 'POST /api/show']);
+    expect(plain.seen.map((s) => `${s.method} ${s.path.split('?')[0]}`).sort()).toEqual([
+      'GET /api/v0/models',
+      'GET /props',
+      'GET /v1/models',
+      'POST /api/show',
+    ]);
     expect(plain.seen.every((s) => s.authorization === `Bearer ${KEY}`)).toBe(true);
   });
 
@@ -226,18 +291,28 @@ describe('discoverContextWindow', () => {
     const garbage = await provider({ 'GET /v1/models': () => ({ text: '{"data": [' }), 'GET /props': () => ({ text: 'not json' }) });
     expect(await discoverContextWindow(endpoint(garbage.base, 'm'))).toMatchObject({ tokens: null, source: 'unknown' });
 
-    const odd = await provider({ 'GET /v1/models': json({ data: [{ id: 'm', max_model_len: -5 }, 'junk'] }), 'GET /props': json({ default_generation_settings: { n_ctx: 'big' } }) });
+    const odd = await provider({
+      'GET /v1/models': json({ data: [{ id: 'm', max_model_len: -5 }, 'junk'] }),
+      'GET /props': json({ default_generation_settings: { n_ctx: 'big' } }),
+    });
     expect(await discoverContextWindow(endpoint(odd.base, 'm'))).toMatchObject({ tokens: null, source: 'unknown' });
 
-    expect(await discoverContextWindow(endpoint('not a url', 'm'))).toEqual({ tokens: null, source: 'unknown', note: 'The base URL "not a url" is not a URL.' });
+    expect(await discoverContextWindow(endpoint('not a url', 'm'))).toEqual({
+      tokens: null,
+      source: 'unknown',
+      note: 'The base URL "not a url" is not a URL.',
+    });
 
     const sockets = new Set<net.Socket>();
     const silent = net.createServer((socket) => sockets.add(socket));
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    closers.push(() => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      silent.close(() => resolve());
-    }));
+    closers.push(
+      () =>
+        new Promise<void>((resolve) => {
+          for (const s of sockets) s.destroy();
+          silent.close(() => resolve());
+        }),
+    );
     const silentBase = `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}/v1`;
     const started = Date.now();
     expect(await discoverContextWindow(endpoint(silentBase, 'm'), { timeoutMs: 300 })).toEqual({

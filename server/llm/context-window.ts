@@ -55,7 +55,11 @@ const MAX_BODY_BYTES = 32 * 1024 * 1024;
 const unknown = (note: string): ContextWindow => ({ tokens: null, source: 'unknown', note });
 
 /** The configured window when there is one, else what the provider tells. Never throws. */
-export async function resolveContextWindow(configured: number | null, endpoint: RoleEndpoint | undefined, options: DiscoverOptions = {}): Promise<ContextWindow> {
+export async function resolveContextWindow(
+  configured: number | null,
+  endpoint: RoleEndpoint | undefined,
+  options: DiscoverOptions = {},
+): Promise<ContextWindow> {
   if (configured !== null) return { tokens: configured, source: 'config' };
   if (endpoint === undefined) return unknown('This role has no provider configured.');
   return discoverContextWindow(endpoint, options);
@@ -106,7 +110,11 @@ async function discover(endpoint: RoleEndpoint, base: URL, http: Http): Promise<
 
   // The local servers' native APIs live at the server root, beside /v1.
   const root = serverRoot(base);
-  const [llamacpp, lmstudio, ollama] = await Promise.all([fromLlamaCpp(http, root, model, entry), fromLmStudio(http, root, model), fromOllama(http, root, model)]);
+  const [llamacpp, lmstudio, ollama] = await Promise.all([
+    fromLlamaCpp(http, root, model, entry),
+    fromLmStudio(http, root, model),
+    fromOllama(http, root, model),
+  ]);
   return llamacpp ?? lmstudio ?? ollama ?? unknown('The provider does not tell its context window; set it in Settings.');
 }
 
@@ -159,10 +167,16 @@ async function fromOllama(http: Http, root: URL, model: string): Promise<Context
   const ps = await http.getJson(joinPath(root, 'api/ps'));
   const running = isObject(ps) && Array.isArray(ps.models) ? ps.models.filter(isObject) : [];
   const wanted = withTag(model);
-  const loaded = running.find((m) => (typeof m.model === 'string' && withTag(m.model) === wanted) || (typeof m.name === 'string' && withTag(m.name) === wanted));
+  const loaded = running.find(
+    (m) => (typeof m.model === 'string' && withTag(m.model) === wanted) || (typeof m.name === 'string' && withTag(m.name) === wanted),
+  );
   const loadedCtx = positiveInt(loaded?.context_length);
   if (loadedCtx !== null) {
-    return { tokens: loadedCtx, source: 'ollama', note: `As the model is loaded now: the server's default context (OLLAMA_CONTEXT_LENGTH, or Ollama's own).${ofModel}` };
+    return {
+      tokens: loadedCtx,
+      source: 'ollama',
+      note: `As the model is loaded now: the server's default context (OLLAMA_CONTEXT_LENGTH, or Ollama's own).${ofModel}`,
+    };
   }
   return {
     tokens: OLLAMA_DEFAULT_CONTEXT,

@@ -10,7 +10,12 @@ describe('readErrorBody', () => {
     // Shape: the OpenAI API's 404 for an unknown model, quoted in
     // https://github.com/openai/openai-agents-python/issues/458
     const body = JSON.stringify({
-      error: { message: 'The model `gpt-9` does not exist or you do not have access to it.', type: 'invalid_request_error', param: null, code: 'model_not_found' },
+      error: {
+        message: 'The model `gpt-9` does not exist or you do not have access to it.',
+        type: 'invalid_request_error',
+        param: null,
+        code: 'model_not_found',
+      },
     });
     expect(readErrorBody(body)).toEqual({
       message: 'The model `gpt-9` does not exist or you do not have access to it.',
@@ -22,7 +27,8 @@ describe('readErrorBody', () => {
 
   it("reads vLLM's top-level {object: 'error', message}", () => {
     // Shape: https://github.com/langchain4j/langchain4j/issues/3475 (vLLM without tool flags)
-    const body = '{"object":"error","message":"\\"auto\\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set","type":"BadRequestError","param":null,"code":400}';
+    const body =
+      '{"object":"error","message":"\\"auto\\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set","type":"BadRequestError","param":null,"code":400}';
     expect(readErrorBody(body)).toEqual({
       message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
       code: '400',
@@ -33,8 +39,13 @@ describe('readErrorBody', () => {
 
   it("reads Mistral's top-level {object: 'error', message}", () => {
     // Shape: https://github.com/solbrowse/extension/issues/16 (api.mistral.ai, 400)
-    const body = '{"object":"error","message":"Assistant message must have either content or tool_calls, but not none.","type":"invalid_request_error","param":null,"code":null}';
-    expect(readErrorBody(body)).toMatchObject({ message: 'Assistant message must have either content or tool_calls, but not none.', type: 'invalid_request_error', code: null });
+    const body =
+      '{"object":"error","message":"Assistant message must have either content or tool_calls, but not none.","type":"invalid_request_error","param":null,"code":null}';
+    expect(readErrorBody(body)).toMatchObject({
+      message: 'Assistant message must have either content or tool_calls, but not none.',
+      type: 'invalid_request_error',
+      code: null,
+    });
   });
 
   it('reads a FastAPI-style {detail: "text"}', () => {
@@ -44,7 +55,9 @@ describe('readErrorBody', () => {
 
   it('reads a FastAPI validation list {detail: [{loc, msg}]} as location: message', () => {
     // Shape: a 422 from an OpenAI-compatible FastAPI server, https://github.com/microsoft/autogen/issues/1829
-    const body = JSON.stringify({ detail: [{ loc: ['body', 'messages', 2, 'content'], msg: 'none is not an allowed value', type: 'type_error.none.not_allowed' }] });
+    const body = JSON.stringify({
+      detail: [{ loc: ['body', 'messages', 2, 'content'], msg: 'none is not an allowed value', type: 'type_error.none.not_allowed' }],
+    });
     expect(readErrorBody(body).message).toBe('body.messages.2.content: none is not an allowed value');
     const many = JSON.stringify({ detail: [1, 2, 3, 4, 5].map((n) => ({ loc: ['body', `f${n}`], msg: 'field required' })) });
     expect(readErrorBody(many).message).toBe('body.f1: field required; body.f2: field required; body.f3: field required (and 2 more)');
@@ -72,7 +85,9 @@ describe('readErrorBody', () => {
 
   it("reads llama.cpp's top-level {code, message, type}", () => {
     // Shape: https://github.com/bakks/butterfish/issues/53 (llama-server b8583)
-    expect(readErrorBody('{"code":400,"message":"Cannot determine type of \'item\'","type":"invalid_request_error"}').message).toBe("Cannot determine type of 'item'");
+    expect(readErrorBody('{"code":400,"message":"Cannot determine type of \'item\'","type":"invalid_request_error"}').message).toBe(
+      "Cannot determine type of 'item'",
+    );
   });
 
   it("reads Groq's tool_use_failed and leaves out the failed generation", () => {
@@ -110,7 +125,10 @@ describe('readErrorBody', () => {
   it("reads OpenRouter's metadata.raw when it is JSON inside a string, keeping the upstream's code", () => {
     // Shape: https://github.com/diegosouzapw/OmniRoute/issues/3044
     const raw = JSON.stringify({ error: { type: 'invalid_request_error', code: 'tool_use_failed', message: 'Failed to call a function.' } });
-    const body = JSON.stringify({ error: { message: 'Provider returned error', code: 400, metadata: { raw, provider_name: 'Groq', is_byok: false } }, user_id: 'user_x' });
+    const body = JSON.stringify({
+      error: { message: 'Provider returned error', code: 400, metadata: { raw, provider_name: 'Groq', is_byok: false } },
+      user_id: 'user_x',
+    });
     expect(readErrorBody(body)).toEqual({
       message: 'Provider returned error (Groq: Failed to call a function.)',
       code: 'tool_use_failed',
@@ -121,7 +139,9 @@ describe('readErrorBody', () => {
 
   it("names what OpenRouter's moderation flagged", () => {
     // Shape: the moderation metadata described at https://openrouter.ai/docs/api/errors
-    const body = JSON.stringify({ error: { code: 403, message: 'Input was flagged', metadata: { reasons: ['harassment'], flagged_input: '…', provider_name: 'OpenAI', model_slug: 'x' } } });
+    const body = JSON.stringify({
+      error: { code: 403, message: 'Input was flagged', metadata: { reasons: ['harassment'], flagged_input: '…', provider_name: 'OpenAI', model_slug: 'x' } },
+    });
     expect(readErrorBody(body).message).toBe('Input was flagged (flagged for harassment)');
   });
 
@@ -134,18 +154,22 @@ describe('readErrorBody', () => {
   it('reads an error whose message is itself a JSON error body', () => {
     // Shape: a proxy re-wrapping Gemini, https://github.com/lbjlaq/Antigravity-Manager/issues/1942
     const inner = '{\n  "error": {\n    "code": 400,\n    "message": "Request contains an invalid argument.",\n    "status": "INVALID_ARGUMENT"\n  }\n}\n';
-    expect(readErrorBody(JSON.stringify({ error: { code: 400, message: inner, status: 'UPSTREAM_ERROR' } })).message).toBe('Request contains an invalid argument.');
+    expect(readErrorBody(JSON.stringify({ error: { code: 400, message: inner, status: 'UPSTREAM_ERROR' } })).message).toBe(
+      'Request contains an invalid argument.',
+    );
     // and a string `error` holding JSON: https://github.com/maxnowack/anthropic-proxy/issues/4
     const wrapped = JSON.stringify({ error: JSON.stringify({ error: { message: 'x/y is not a valid model ID', code: 400 }, user_id: 'u' }) });
     expect(readErrorBody(wrapped)).toMatchObject({ message: 'x/y is not a valid model ID', code: '400' });
   });
 
-  it("shows an HTML error page as its title, never the page", () => {
+  it('shows an HTML error page as its title, never the page', () => {
     // Shape: Cloudflare's 502 page, https://github.com/n3d1117/chatgpt-telegram-bot/issues/637
-    const page = '<html>\n<head><title>502 Bad Gateway</title></head>\n<body>\n<center><h1>502 Bad Gateway</h1></center>\n<hr><center>cloudflare</center>\n</body></html>';
+    const page =
+      '<html>\n<head><title>502 Bad Gateway</title></head>\n<body>\n<center><h1>502 Bad Gateway</h1></center>\n<hr><center>cloudflare</center>\n</body></html>';
     expect(readErrorBody(page, 'text/html')).toEqual({ message: '502 Bad Gateway', code: null, type: null, provider: null });
     // https://github.com/yoheinakajima/babyagi/issues/64: a doctype, attributes and entities
-    const cf = '<!DOCTYPE html>\n <html class="no-js" lang="en-US">\n<head>\n<title>api.example.com | 502: Bad gateway &amp; more</title>\n<meta charset="UTF-8" />';
+    const cf =
+      '<!DOCTYPE html>\n <html class="no-js" lang="en-US">\n<head>\n<title>api.example.com | 502: Bad gateway &amp; more</title>\n<meta charset="UTF-8" />';
     expect(readErrorBody(cf).message).toBe('api.example.com | 502: Bad gateway & more');
     expect(readErrorBody('<html><body><p>oops</p></body></html>').message).toBe('an HTML page with no title');
   });
@@ -183,7 +207,10 @@ describe('readReplyError', () => {
     expect(readReplyError({ error: { message: 'Provider returned error', code: 502, metadata: { raw: 'timeout', provider_name: 'Chutes' } } })?.message).toBe(
       'Provider returned error (Chutes: timeout)',
     );
-    expect(readReplyError({ choices: [{ finish_reason: 'error', error: { message: 'stream cut', code: 'server_error' } }] })).toMatchObject({ message: 'stream cut', code: 'server_error' });
+    expect(readReplyError({ choices: [{ finish_reason: 'error', error: { message: 'stream cut', code: 'server_error' } }] })).toMatchObject({
+      message: 'stream cut',
+      code: 'server_error',
+    });
     expect(readReplyError({ choices: [{ message: { role: 'assistant', content: 'hi' } }] })).toBeNull();
     expect(readReplyError('not an object')).toBeNull();
   });

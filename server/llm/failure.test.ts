@@ -4,7 +4,13 @@ import { classifyFailure, describeFailure, keepErrorBodies, scrubSecret, type Fa
 
 const WHERE = { model: 'qwen3:8b', endpoint: 'http://127.0.0.1:11434/v1' };
 
-const http = (status: number, message: string, code: string | null = null, type: string | null = null): FailureFacts => ({ source: 'http', status, message, code, type });
+const http = (status: number, message: string, code: string | null = null, type: string | null = null): FailureFacts => ({
+  source: 'http',
+  status,
+  message,
+  code,
+  type,
+});
 
 type Row = { name: string; facts: FailureFacts; kind: FailureKind; retry: RetryRule; fix: RegExp | null };
 
@@ -23,8 +29,20 @@ const TABLE: Row[] = [
   { name: '503 overloaded', facts: http(503, 'The model is overloaded. Please try again later.'), kind: 'server_error', retry: 'retry', fix: null },
   { name: '408 and 409', facts: http(408, 'Request timeout'), kind: 'server_error', retry: 'retry', fix: null },
   { name: 'timeout', facts: { source: 'timeout' }, kind: 'timeout', retry: 'retry', fix: null },
-  { name: 'connection reset', facts: { source: 'connection', errno: 'ECONNRESET', message: 'read ECONNRESET' }, kind: 'connection_lost', retry: 'retry', fix: null },
-  { name: 'socket closed by the other side', facts: { source: 'connection', errno: 'UND_ERR_SOCKET', message: 'other side closed' }, kind: 'connection_lost', retry: 'retry', fix: null },
+  {
+    name: 'connection reset',
+    facts: { source: 'connection', errno: 'ECONNRESET', message: 'read ECONNRESET' },
+    kind: 'connection_lost',
+    retry: 'retry',
+    fix: null,
+  },
+  {
+    name: 'socket closed by the other side',
+    facts: { source: 'connection', errno: 'UND_ERR_SOCKET', message: 'other side closed' },
+    kind: 'connection_lost',
+    retry: 'retry',
+    fix: null,
+  },
   {
     name: 'refused connection',
     facts: { source: 'connection', errno: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:11434' },
@@ -32,8 +50,20 @@ const TABLE: Row[] = [
     retry: 'retry_once',
     fix: /^Start the model server, or correct the base URL\.$/,
   },
-  { name: 'unknown host', facts: { source: 'connection', errno: 'ENOTFOUND', message: 'getaddrinfo ENOTFOUND llm.internal' }, kind: 'unreachable', retry: 'retry_once', fix: /Start the model server/ },
-  { name: "a port fetch refuses to use", facts: { source: 'connection', errno: null, message: 'fetch failed: bad port' }, kind: 'unreachable', retry: 'retry_once', fix: /Start the model server/ },
+  {
+    name: 'unknown host',
+    facts: { source: 'connection', errno: 'ENOTFOUND', message: 'getaddrinfo ENOTFOUND llm.internal' },
+    kind: 'unreachable',
+    retry: 'retry_once',
+    fix: /Start the model server/,
+  },
+  {
+    name: 'a port fetch refuses to use',
+    facts: { source: 'connection', errno: null, message: 'fetch failed: bad port' },
+    kind: 'unreachable',
+    retry: 'retry_once',
+    fix: /Start the model server/,
+  },
   {
     name: 'untrusted certificate',
     facts: { source: 'connection', errno: 'DEPTH_ZERO_SELF_SIGNED_CERT', message: 'self-signed certificate' },
@@ -44,7 +74,12 @@ const TABLE: Row[] = [
   {
     // Groq: https://github.com/groq/groq-typescript/issues/28
     name: "Groq's tool_use_failed",
-    facts: http(400, "Failed to call a function. Please adjust your prompt. See 'failed_generation' for more details.", 'tool_use_failed', 'invalid_request_error'),
+    facts: http(
+      400,
+      "Failed to call a function. Please adjust your prompt. See 'failed_generation' for more details.",
+      'tool_use_failed',
+      'invalid_request_error',
+    ),
     kind: 'tool_call_failed',
     retry: 'retry',
     fix: null,
@@ -60,7 +95,12 @@ const TABLE: Row[] = [
   {
     // Groq's schema check on a tool call: https://github.com/HunorLaczko/ha-groq-cloud-api/issues/20
     name: "Groq's tool_use_failed for arguments that miss the schema",
-    facts: http(400, 'tool call validation failed: parameters for tool HassTurnOff did not match schema: errors: [`/domain`: expected array, but got string]', 'tool_use_failed', 'invalid_request_error'),
+    facts: http(
+      400,
+      'tool call validation failed: parameters for tool HassTurnOff did not match schema: errors: [`/domain`: expected array, but got string]',
+      'tool_use_failed',
+      'invalid_request_error',
+    ),
     kind: 'tool_call_failed',
     retry: 'retry',
     fix: null,
@@ -139,23 +179,58 @@ const TABLE: Row[] = [
   {
     // llama.cpp reported it as a 500 before https://github.com/ggml-org/llama.cpp/pull/16486
     name: 'context size exceeded (llama.cpp, as a 500)',
-    facts: http(500, 'the request exceeds the available context size. try increasing the context size or enable context shift', '500', 'exceed_context_size_error'),
+    facts: http(
+      500,
+      'the request exceeds the available context size. try increasing the context size or enable context shift',
+      '500',
+      'exceed_context_size_error',
+    ),
     kind: 'context_overflow',
     retry: 'fail',
     fix: /llama-server -c/,
   },
-  { name: '401', facts: http(401, 'Incorrect API key provided: sk-…'), kind: 'auth', retry: 'fail', fix: /^Check the API key .*http:\/\/127\.0\.0\.1:11434\/v1 refused it\.$/ },
+  {
+    name: '401',
+    facts: http(401, 'Incorrect API key provided: sk-…'),
+    kind: 'auth',
+    retry: 'fail',
+    fix: /^Check the API key .*http:\/\/127\.0\.0\.1:11434\/v1 refused it\.$/,
+  },
   { name: '403', facts: http(403, 'Project does not have access'), kind: 'auth', retry: 'fail', fix: /Check the API key/ },
   // OpenRouter's moderation 403: https://openrouter.ai/docs/api/errors
-  { name: 'a moderation block (403) is not a key problem', facts: http(403, 'Input was flagged (flagged for harassment)'), kind: 'bad_request', retry: 'fail', fix: null },
+  {
+    name: 'a moderation block (403) is not a key problem',
+    facts: http(403, 'Input was flagged (flagged for harassment)'),
+    kind: 'bad_request',
+    retry: 'fail',
+    fix: null,
+  },
   // OpenRouter's 402: https://openrouter.ai/docs/api/errors
   { name: '402 out of credits', facts: http(402, 'Insufficient credits'), kind: 'no_credits', retry: 'fail', fix: /out of credits/ },
   // Ollama without /v1 in the base URL: https://github.com/ollama/ollama/issues/3050
-  { name: 'a wrong path', facts: http(404, '404 page not found'), kind: 'wrong_endpoint', retry: 'fail', fix: /^Check the base URL http:\/\/127\.0\.0\.1:11434\/v1/ },
+  {
+    name: 'a wrong path',
+    facts: http(404, '404 page not found'),
+    kind: 'wrong_endpoint',
+    retry: 'fail',
+    fix: /^Check the base URL http:\/\/127\.0\.0\.1:11434\/v1/,
+  },
   { name: 'a wrong path on FastAPI', facts: http(404, 'Not Found'), kind: 'wrong_endpoint', retry: 'fail', fix: /often ending in \/v1/ },
   { name: 'any other 4xx', facts: http(400, 'Invalid value for temperature'), kind: 'bad_request', retry: 'fail', fix: null },
-  { name: 'a 404 with a sentence is not a wrong path', facts: http(404, 'No endpoints found matching your data policy'), kind: 'bad_request', retry: 'fail', fix: null },
-  { name: 'an unhealthy 200 reply', facts: { source: 'reply', message: 'Provider returned error (Chutes: upstream timeout)', code: '502' }, kind: 'unhealthy_reply', retry: 'retry', fix: null },
+  {
+    name: 'a 404 with a sentence is not a wrong path',
+    facts: http(404, 'No endpoints found matching your data policy'),
+    kind: 'bad_request',
+    retry: 'fail',
+    fix: null,
+  },
+  {
+    name: 'an unhealthy 200 reply',
+    facts: { source: 'reply', message: 'Provider returned error (Chutes: upstream timeout)', code: '502' },
+    kind: 'unhealthy_reply',
+    retry: 'retry',
+    fix: null,
+  },
   { name: 'something else entirely', facts: { source: 'other', message: 'TypeError: x is not a function' }, kind: 'unexpected', retry: 'fail', fix: null },
 ];
 
@@ -178,7 +253,12 @@ const CONTEXT = { ...WHERE, timeoutMs: 1_000, scrub: (text: string) => scrubSecr
 describe('describeFailure', () => {
   it("uses the SDK's parsed error when no raw body was kept", () => {
     const err = new APIError(400, { message: 'registry.ollama.ai/library/x does not support tools', type: 'api_error' }, undefined, new Headers());
-    expect(describeFailure(err, CONTEXT)).toMatchObject({ status: 400, kind: 'no_tool_support', retry: 'fail', description: 'HTTP 400: registry.ollama.ai/library/x does not support tools' });
+    expect(describeFailure(err, CONTEXT)).toMatchObject({
+      status: 400,
+      kind: 'no_tool_support',
+      retry: 'fail',
+      description: 'HTTP 400: registry.ollama.ai/library/x does not support tools',
+    });
     const quoted = new APIError(400, 'model "x" not found, try pulling it first', undefined, new Headers());
     expect(describeFailure(quoted, CONTEXT).description).toBe('HTTP 400: model "x" not found, try pulling it first');
   });
@@ -206,7 +286,10 @@ describe('describeFailure', () => {
   it('finds the errno inside an AggregateError with an empty message', () => {
     const inner = Object.assign(new Error('connect ECONNREFUSED ::1:11434'), { code: 'ECONNREFUSED' });
     const err = new APIConnectionError({ cause: new TypeError('fetch failed', { cause: new AggregateError([inner], '') }) });
-    expect(describeFailure(err, CONTEXT)).toMatchObject({ kind: 'unreachable', description: expect.stringContaining('connect ECONNREFUSED ::1:11434') as string });
+    expect(describeFailure(err, CONTEXT)).toMatchObject({
+      kind: 'unreachable',
+      description: expect.stringContaining('connect ECONNREFUSED ::1:11434') as string,
+    });
   });
 
   it('retries a reset connection as a lost connection', () => {
@@ -216,7 +299,11 @@ describe('describeFailure', () => {
   });
 
   it('treats the SDK timeout as a timeout', () => {
-    expect(describeFailure(new APIConnectionTimeoutError(), CONTEXT)).toMatchObject({ kind: 'timeout', retry: 'retry', description: 'no complete answer within 1000 ms' });
+    expect(describeFailure(new APIConnectionTimeoutError(), CONTEXT)).toMatchObject({
+      kind: 'timeout',
+      retry: 'retry',
+      description: 'no complete answer within 1000 ms',
+    });
   });
 });
 
@@ -226,7 +313,10 @@ describe('keepErrorBodies', () => {
     const fetchOk = keepErrorBodies(async () => ok);
     expect(await fetchOk('http://x')).toBe(ok);
 
-    const fetchErr = keepErrorBodies(async () => new Response('{"object":"error","message":"bad"}', { status: 400, statusText: 'Bad Request', headers: { 'content-type': 'application/json' } }));
+    const fetchErr = keepErrorBodies(
+      async () =>
+        new Response('{"object":"error","message":"bad"}', { status: 400, statusText: 'Bad Request', headers: { 'content-type': 'application/json' } }),
+    );
     const copy = await fetchErr('http://x');
     expect(copy.status).toBe(400);
     expect(copy.statusText).toBe('Bad Request');

@@ -130,7 +130,11 @@ function classifyByMessage(message: string, codes: readonly (string | null)[], w
   if (/does not support (tools|function calling)|support tool use|tools? (are|is) not supported/.test(text)) {
     return { kind: 'no_tool_support', retry: 'fail', fix: `"${where.model}" cannot call tools, and Tilth's agents need them: pick a model with tool support.` };
   }
-  if (coded('context_length_exceeded') || coded('exceed_context_size_error') || /context (length|size|window)|maximum context|prompt is too long|too many tokens/.test(text)) {
+  if (
+    coded('context_length_exceeded') ||
+    coded('exceed_context_size_error') ||
+    /context (length|size|window)|maximum context|prompt is too long|too many tokens/.test(text)
+  ) {
     return {
       kind: 'context_overflow',
       retry: 'fail',
@@ -157,8 +161,15 @@ function classifyByStatus(status: number, message: string, where: FailureWhere):
   }
   if (status === 402) return { kind: 'no_credits', retry: 'fail', fix: 'The account behind this key is out of credits: add credits, or use another key.' };
   // A wrong path gets the web server's bare "Not Found" (or "Cannot POST …"), not a provider's sentence.
-  if ((status === 404 || status === 405) && (message === '' || /^(\d{3}:? )?(page |file )?not found\.?$|method not allowed|^cannot (post|get) /i.test(message))) {
-    return { kind: 'wrong_endpoint', retry: 'fail', fix: `Check the base URL ${where.endpoint}: it should be the API root with /chat/completions under it (often ending in /v1).` };
+  if (
+    (status === 404 || status === 405) &&
+    (message === '' || /^(\d{3}:? )?(page |file )?not found\.?$|method not allowed|^cannot (post|get) /i.test(message))
+  ) {
+    return {
+      kind: 'wrong_endpoint',
+      retry: 'fail',
+      fix: `Check the base URL ${where.endpoint}: it should be the API root with /chat/completions under it (often ending in /v1).`,
+    };
   }
   return { kind: 'bad_request', retry: 'fail', fix: null };
 }
@@ -192,7 +203,13 @@ export function describeFailure(err: unknown, context: DescribeContext): Attempt
     return { ...verdict, status: err.status, retryAfterMs: retryAfterMs(err.headers), description: scrub(description), cause: err };
   }
   const message = err instanceof Error ? err.message : String(err);
-  return { ...classifyFailure({ source: 'other', message }, context), status: null, retryAfterMs: null, description: scrub(bound(`unexpected error: ${message}`)), cause: err };
+  return {
+    ...classifyFailure({ source: 'other', message }, context),
+    status: null,
+    retryAfterMs: null,
+    description: scrub(bound(`unexpected error: ${message}`)),
+    cause: err,
+  };
 }
 
 export function timeoutFailure(timeoutMs: number, cause: unknown): AttemptFailure {

@@ -58,7 +58,7 @@ describe('probe (Test connection)', () => {
     });
   });
 
-  it("shows a top-level error body in the provider's words, not the SDK's \"no body\"", async () => {
+  it('shows a top-level error body in the provider\'s words, not the SDK\'s "no body"', async () => {
     const server = await canned();
     // Mistral answers a bad key with FastAPI's {detail}: https://github.com/agent0ai/agent-zero/issues/539
     server.enqueue({ status: 401, body: { detail: 'Unauthorized' } });
@@ -120,7 +120,7 @@ describe('probe (Test connection)', () => {
     server.enqueue('chat-only', { content: 'ok' });
     const result = await clientFor({ baseUrl: server.baseURL, apiKey: KEY, model: 'chat-only' }).probe('worker');
     expect(result).toEqual({ ok: true, detail: `${server.baseURL} has no GET /models (HTTP 404); a one-token chat completion with "chat-only" answered.` });
-    expect((server.requests[0]?.body as { max_tokens?: number }).max_tokens).toBe(1);
+    expect((server.requests[0]?.body as { max_tokens?: number } | undefined)?.max_tokens).toBe(1);
     server.assertDone();
 
     server.enqueue('chat-only', { fault: 'server_error', status: 500, error_message: 'model is loading' });

@@ -42,13 +42,18 @@ export async function probeEndpoint(
     const note = ids.length === 0 ? '' : found ? `; "${endpoint.model}" is among them` : `; "${endpoint.model}" is not among them — check the model name`;
     return { ok: true, detail: `${where} answered GET /models with ${ids.length} model(s)${note}.` };
   }
-  if (listed.status !== 404 && listed.status !== 405) return { ok: false, detail: withFix(`GET ${where}/models failed: ${listed.description}`, listed.fix), status: listed.status };
+  if (listed.status !== 404 && listed.status !== 405)
+    return { ok: false, detail: withFix(`GET ${where}/models failed: ${listed.description}`, listed.fix), status: listed.status };
 
   const chat = await attempt(attemptOptions, (requestOptions) =>
     sdk.chat.completions.create({ model: endpoint.model, messages: [{ role: 'user', content: 'Reply with one word: ok' }], max_tokens: 1 }, requestOptions),
   );
   if (!chat.ok) {
-    return { ok: false, detail: withFix(`${where} has no GET /models (HTTP ${listed.status}), and a one-token chat completion failed: ${chat.description}`, chat.fix), status: chat.status };
+    return {
+      ok: false,
+      detail: withFix(`${where} has no GET /models (HTTP ${listed.status}), and a one-token chat completion failed: ${chat.description}`, chat.fix),
+      status: chat.status,
+    };
   }
   const reply = normaliseCompletion(chat.value);
   if (reply.health === 'error_body' || reply.health === 'error_finish' || reply.health === 'no_choices') {

@@ -9,7 +9,9 @@ const choice = (message: Record<string, unknown>, finish_reason: string | null =
 describe('normaliseCompletion', () => {
   it('calls a reply with content or tool calls ok', () => {
     expect(normaliseCompletion(choice({ content: 'hi' })).health).toBe('ok');
-    const tools = normaliseCompletion(choice({ content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'x', arguments: '{}' } }] }, 'tool_calls'));
+    const tools = normaliseCompletion(
+      choice({ content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'x', arguments: '{}' } }] }, 'tool_calls'),
+    );
     expect(tools).toMatchObject({ health: 'ok', finishReason: 'tool_calls' });
   });
 
@@ -80,42 +82,85 @@ describe('normalisation of real reply shapes (docs/provider-shapes.md)', () => {
   const fn = (c: unknown) => (c as { function: { name: string; arguments: string } }).function;
 
   it('serialises arguments sent as a JSON object (llama.cpp, proxies) and treats missing ones as {}', () => {
-    const [a, b] = calls({ content: null, tool_calls: [{ id: 'x', type: 'function', function: { name: 'glob', arguments: { pattern: '*.ts' } } }, { id: 'y', type: 'function', function: { name: 'glob' } }] });
+    const [a, b] = calls({
+      content: null,
+      tool_calls: [
+        { id: 'x', type: 'function', function: { name: 'glob', arguments: { pattern: '*.ts' } } },
+        { id: 'y', type: 'function', function: { name: 'glob' } },
+      ],
+    });
     expect(fn(a).arguments).toBe('{"pattern":"*.ts"}');
     expect(fn(b).arguments).toBe('{}');
   });
 
   it('gives a call without an id, with an empty id or with a repeated id a fresh 9-character id', () => {
-    const out = calls({ tool_calls: [{ type: 'function', function: { name: 'a', arguments: '{}' } }, { id: '', type: 'function', function: { name: 'b', arguments: '{}' } }, { id: 'same', function: { name: 'c', arguments: '{}' } }, { id: 'same', function: { name: 'd', arguments: '{}' } }] });
+    const out = calls({
+      tool_calls: [
+        { type: 'function', function: { name: 'a', arguments: '{}' } },
+        { id: '', type: 'function', function: { name: 'b', arguments: '{}' } },
+        { id: 'same', function: { name: 'c', arguments: '{}' } },
+        { id: 'same', function: { name: 'd', arguments: '{}' } },
+      ],
+    });
     expect(out.map((c) => c.id.length)).toEqual([9, 9, 4, 9]);
     expect(new Set(out.map((c) => c.id)).size).toBe(4);
     expect(out.every((c) => /^[A-Za-z0-9]+$/.test(c.id))).toBe(true);
   });
 
   it('takes a call without "type" as a function call (Mistral) and drops one without a name', () => {
-    const out = calls({ tool_calls: [{ id: 'abcdefghi', function: { name: 'glob', arguments: '{}' } }, { id: 'q', function: { arguments: '{}' } }] });
+    const out = calls({
+      tool_calls: [
+        { id: 'abcdefghi', function: { name: 'glob', arguments: '{}' } },
+        { id: 'q', function: { arguments: '{}' } },
+      ],
+    });
     expect(out).toEqual([{ id: 'abcdefghi', type: 'function', function: { name: 'glob', arguments: '{}' } }]);
   });
 
   it('keeps provider fields on a call for the echo (Gemini thought signatures)', () => {
-    const [c] = calls({ tool_calls: [{ id: 'g1', type: 'function', function: { name: 'glob', arguments: '{}' }, extra_content: { google: { thought_signature: 'abc' } } }] });
+    const [c] = calls({
+      tool_calls: [{ id: 'g1', type: 'function', function: { name: 'glob', arguments: '{}' }, extra_content: { google: { thought_signature: 'abc' } } }],
+    });
     expect(c).toMatchObject({ extra_content: { google: { thought_signature: 'abc' } } });
-    expect(assistantHistoryMessage(normaliseCompletion(choice({ tool_calls: [c] })).message).tool_calls?.[0]).toMatchObject({ extra_content: { google: { thought_signature: 'abc' } } });
+    expect(assistantHistoryMessage(normaliseCompletion(choice({ tool_calls: [c] })).message).tool_calls?.[0]).toMatchObject({
+      extra_content: { google: { thought_signature: 'abc' } },
+    });
   });
 
   it('joins content sent as chunks (Magistral), leaving thinking chunks to the reasoning', () => {
-    const reply = normaliseCompletion(choice({ content: [{ type: 'thinking', thinking: [{ type: 'text', text: 'Let me see.' }] }, { type: 'text', text: 'Hello ' }, { type: 'text', text: 'there' }] }));
+    const reply = normaliseCompletion(
+      choice({
+        content: [
+          { type: 'thinking', thinking: [{ type: 'text', text: 'Let me see.' }] },
+          { type: 'text', text: 'Hello ' },
+          { type: 'text', text: 'there' },
+        ],
+      }),
+    );
     expect(reply.health).toBe('ok');
     expect(reply.message.content).toBe('Hello there');
     expect(reasoningText(reply.message)).toBe('Let me see.');
   });
 
   it('keeps reasoning in the spelling it came in, and echoes it so', () => {
-    const deepseek = normaliseCompletion(choice({ content: null, reasoning_content: 'plan', tool_calls: [{ id: 'c', type: 'function', function: { name: 'glob', arguments: '{}' } }] })).message;
+    const deepseek = normaliseCompletion(
+      choice({ content: null, reasoning_content: 'plan', tool_calls: [{ id: 'c', type: 'function', function: { name: 'glob', arguments: '{}' } }] }),
+    ).message;
     expect(reasoningText(deepseek)).toBe('plan');
-    expect(assistantHistoryMessage(deepseek, 'here')).toEqual({ role: 'assistant', content: null, tool_calls: deepseek.tool_calls, reasoning_content: 'plan', tilth_from: 'here' });
+    expect(assistantHistoryMessage(deepseek, 'here')).toEqual({
+      role: 'assistant',
+      content: null,
+      tool_calls: deepseek.tool_calls,
+      reasoning_content: 'plan',
+      tilth_from: 'here',
+    });
     const openrouter = normaliseCompletion(choice({ content: 'x', reasoning: 'r', reasoning_details: [{ type: 'reasoning.encrypted', data: 'e' }] })).message;
-    expect(assistantHistoryMessage(openrouter)).toEqual({ role: 'assistant', content: 'x', reasoning: 'r', reasoning_details: [{ type: 'reasoning.encrypted', data: 'e' }] });
+    expect(assistantHistoryMessage(openrouter)).toEqual({
+      role: 'assistant',
+      content: 'x',
+      reasoning: 'r',
+      reasoning_details: [{ type: 'reasoning.encrypted', data: 'e' }],
+    });
   });
 
   it('sends blank text beside tool calls back as null', () => {

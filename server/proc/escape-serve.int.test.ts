@@ -61,7 +61,9 @@ function attack(): string {
 
 async function runToTheEnd(extraEnv: Record<string, string>): Promise<{ id: string; detail: SessionDetail; bashResult: string }> {
   const store = new SessionStore(path.join(home, 'sessions'));
-  const id = await makePreparedSession(store, repo.dir, 'node', [{ id: 'T-001', title: 'Double', tests: { 'tests/t001_double.test.js': nodeTest('double', 'double', '2', '4') } }]);
+  const id = await makePreparedSession(store, repo.dir, 'node', [
+    { id: 'T-001', title: 'Double', tests: { 'tests/t001_double.test.js': nodeTest('double', 'double', '2', '4') } },
+  ]);
   store.close();
   server = await startTilth({
     home,
@@ -69,7 +71,12 @@ async function runToTheEnd(extraEnv: Record<string, string>): Promise<{ id: stri
   });
   fake.load({
     models: {
-      [WORKER]: [workerTurn(['bash', { command: attack() }]), writeTurn('src/double.js', 'export function double(n) {\n  return n * 2;\n}\n'), caseTurn(), noLearning],
+      [WORKER]: [
+        workerTurn(['bash', { command: attack() }]),
+        writeTurn('src/double.js', 'export function double(n) {\n  return n * 2;\n}\n'),
+        caseTurn(),
+        noLearning,
+      ],
       [EVAL]: [verdictTurn('accept')],
     },
   });
@@ -78,8 +85,13 @@ async function runToTheEnd(extraEnv: Record<string, string>): Promise<{ id: stri
   for (;;) {
     const detail = SessionDetailSchema.parse((await server!.api('GET', `/api/sessions/${id}`)).body);
     if (detail.run.state === 'idle' && detail.session.status !== 'running') {
-      const log = fs.readFileSync(path.join(home, 'sessions', id, 'events.jsonl'), 'utf8').split('\n').filter(Boolean);
-      const bash = log.map((l) => JSON.parse(l) as { type: string; data: { tool?: string; result_preview?: string } }).find((e) => e.type === 'tool_result' && e.data.tool === 'bash');
+      const log = fs
+        .readFileSync(path.join(home, 'sessions', id, 'events.jsonl'), 'utf8')
+        .split('\n')
+        .filter(Boolean);
+      const bash = log
+        .map((l) => JSON.parse(l) as { type: string; data: { tool?: string; result_preview?: string } })
+        .find((e) => e.type === 'tool_result' && e.data.tool === 'bash');
       return { id, detail, bashResult: bash?.data.result_preview ?? '' };
     }
     if (Date.now() > deadline) throw new Error(`the run did not end:\n${server.output()}`);
@@ -95,14 +107,18 @@ function expectNoHookRan(): void {
 }
 
 describe('the commondir / hooksPath escape through tilth serve', () => {
-  it.skipIf(!detectSandbox().available)('fails in the sandbox: the write is refused, the task is committed, no hook runs', async () => {
-    const { id, detail, bashResult } = await runToTheEnd({});
-    expect(detail.session.status, detail.last_error ?? '').toBe('all_done');
-    expect(bashResult).toMatch(/Read-only file system/);
-    expect(bashResult).not.toMatch(/POINTED-COMMONDIR-AT-PLANT/);
-    expect(execFileSync('git', ['log', '-1', '--format=%s', `session/${id}`], { cwd: repo.dir, encoding: 'utf8' }).trim()).toBe('T-001: Double');
-    expectNoHookRan();
-  }, 90_000);
+  it.skipIf(!detectSandbox().available)(
+    'fails in the sandbox: the write is refused, the task is committed, no hook runs',
+    async () => {
+      const { id, detail, bashResult } = await runToTheEnd({});
+      expect(detail.session.status, detail.last_error ?? '').toBe('all_done');
+      expect(bashResult).toMatch(/Read-only file system/);
+      expect(bashResult).not.toMatch(/POINTED-COMMONDIR-AT-PLANT/);
+      expect(execFileSync('git', ['log', '-1', '--format=%s', `session/${id}`], { cwd: repo.dir, encoding: 'utf8' }).trim()).toBe('T-001: Double');
+      expectNoHookRan();
+    },
+    90_000,
+  );
 
   it('stops the task with git_tampered when there is no sandbox, before any harness git runs', async () => {
     const { detail, bashResult } = await runToTheEnd({ TILTH_SANDBOX: 'off' });

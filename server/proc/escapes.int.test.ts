@@ -145,7 +145,11 @@ describe('without the sandbox, the harness still never follows a rewritten point
   it.each([
     ['commondir', 'put "$G/commondir" "$P"', /commondir was changed to point at .*planted/],
     ['the .git file', 'put .git "gitdir: $P"', /\.git was changed to point at .*planted/],
-    ['the .git file, replaced by a folder', `python3 -c 'import os, shutil, sys; os.remove(".git"); shutil.copytree(sys.argv[1], ".git")' "$P"`, /\.git was replaced by a folder/],
+    [
+      'the .git file, replaced by a folder',
+      `python3 -c 'import os, shutil, sys; os.remove(".git"); shutil.copytree(sys.argv[1], ".git")' "$P"`,
+      /\.git was replaced by a folder/,
+    ],
   ])('stops at %s with git_tampered, naming it, and runs no hook', async (_what, attack, named) => {
     setSandboxMode('off');
     withKey();
@@ -225,7 +229,8 @@ describe.skipIf(!sandboxed)('the process cap', () => {
     expect(worstGap).toBeLessThan(1_000);
     const cap = detectSandbox().processCap!;
     // Its cgroup is removed once the killed processes have left it.
-    if (cap.mode === 'cgroup') await expect.poll(() => fs.readdirSync(cap.cgroupParent!).filter((d) => d.startsWith(`run-${process.pid}-`)), { timeout: 10_000 }).toEqual([]);
+    if (cap.mode === 'cgroup')
+      await expect.poll(() => fs.readdirSync(cap.cgroupParent!).filter((d) => d.startsWith(`run-${process.pid}-`)), { timeout: 10_000 }).toEqual([]);
   });
 
   it('leaves an ordinary command with many processes alone', async () => {

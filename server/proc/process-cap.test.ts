@@ -26,7 +26,10 @@ const cap = (extra: Partial<ProcessCapInfo>): ProcessCapInfo => ({ mode: 'watchd
 describe.skipIf(!sandboxed)('the process cap without a cgroup', () => {
   it('watchdog mode: stops a fork bomb when its PID namespace holds as many processes as the cap', async () => {
     const info = cap({});
-    const cmd = sandboxCommand({ kind: 'argv', command: '/bin/bash', args: ['-c', 'bomb() { bomb | bomb & }; bomb; sleep 100'], env: {} }, { worktree, hide: [], network: false, git: null, processCap: info });
+    const cmd = sandboxCommand(
+      { kind: 'argv', command: '/bin/bash', args: ['-c', 'bomb() { bomb | bomb & }; bomb; sleep 100'], env: {} },
+      { worktree, hide: [], network: false, git: null, processCap: info },
+    );
     let hit = false;
     const started = Date.now();
     const result = await runBounded(cmd, {
@@ -50,7 +53,10 @@ describe.skipIf(!sandboxed)('the process cap without a cgroup', () => {
   it.skipIf(!root || !setpriv || !prlimit)('rlimit mode: as an ordinary user, the kernel refuses forks past the cap, counting only the sandbox', async () => {
     const info = cap({ mode: 'rlimit', limit: 40, prlimit });
     const script = 'for i in $(seq 100); do sleep 3 & done 2>/dev/null; echo "running=$(ls /proc | grep -c "^[0-9]")"';
-    const inner = sandboxCommand({ kind: 'argv', command: '/bin/bash', args: ['-c', script], env: {} }, { worktree, hide: [], network: false, git: null, processCap: info });
+    const inner = sandboxCommand(
+      { kind: 'argv', command: '/bin/bash', args: ['-c', script], env: {} },
+      { worktree, hide: [], network: false, git: null, processCap: info },
+    );
     if (inner.kind !== 'argv') throw new Error('expected an argv command');
     const result = await runBounded(
       { kind: 'argv', command: setpriv!, args: ['--reuid=65534', '--regid=65534', '--clear-groups', inner.command, ...inner.args], env: {} },

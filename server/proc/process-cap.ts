@@ -91,7 +91,6 @@ function findCgroupParent(): string | null {
   return null;
 }
 
-
 export function detectProcessCap(): ProcessCapInfo {
   const base = { limit: MAX_SANDBOX_TASKS, processes: MAX_SANDBOX_PROCESSES, cgroupParent: null, prlimit: null };
   if (isRoot()) {

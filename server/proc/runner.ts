@@ -7,9 +7,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { execa } from 'execa';
 
 /** An argv command (run without a shell), or a shell command line (the user's own, for `custom`). */
-export type Command =
-  | { kind: 'argv'; command: string; args: string[]; env: Record<string, string> }
-  | { kind: 'shell'; script: string };
+export type Command = { kind: 'argv'; command: string; args: string[]; env: Record<string, string> } | { kind: 'shell'; script: string };
 
 /** Output kept per run (stdout and stderr interleaved); past it the process is stopped. */
 export const OUTPUT_CAP_BYTES = 256 * 1024;
@@ -122,7 +120,11 @@ export async function runBounded(cmd: Command, options: RunOptions): Promise<Run
   try {
     const result = await subprocess;
     const neverRan = pid === undefined || (result.failed && result.exitCode === undefined && result.signal === undefined && !result.isMaxBuffer);
-    const spawnError = neverRan ? ('originalMessage' in result && typeof result.originalMessage === 'string' ? result.originalMessage : (result.shortMessage ?? 'unknown error')) : null;
+    const spawnError = neverRan
+      ? 'originalMessage' in result && typeof result.originalMessage === 'string'
+        ? result.originalMessage
+        : (result.shortMessage ?? 'unknown error')
+      : null;
     return { exitCode: result.exitCode ?? null, output: typeof result.all === 'string' ? result.all : '', timedOut, spawnError };
   } finally {
     unwatch?.();
@@ -135,4 +137,3 @@ export async function runBounded(cmd: Command, options: RunOptions): Promise<Run
     }
   }
 }
-

@@ -165,7 +165,12 @@ describe.skipIf(!sandboxed)('the worker bash tool in the sandbox', () => {
 
   it('does not show the server its secrets, inside the sandbox or out', async () => {
     const saved = { ...process.env };
-    Object.assign(process.env, { TILTH_API_KEY: 'sk-tilth-secret-1', OPENAI_API_KEY: 'sk-openai-secret-2', GITHUB_TOKEN: 'ghp-secret-3', TILTH_SANDBOX_PROBE: 'tilth-var-4' });
+    Object.assign(process.env, {
+      TILTH_API_KEY: 'sk-tilth-secret-1',
+      OPENAI_API_KEY: 'sk-openai-secret-2',
+      GITHUB_TOKEN: 'ghp-secret-3',
+      TILTH_SANDBOX_PROBE: 'tilth-var-4',
+    });
     try {
       for (const sandbox of [policy(), null]) {
         const out = await bash('env', sandbox);
@@ -254,7 +259,10 @@ describe('sandboxCommand with dependency folders', () => {
     const deps = path.join(os.tmpdir(), path.basename(worktree) + '-deps');
     fs.mkdirSync(deps);
     made.push(deps);
-    const cmd = sandboxCommand({ kind: 'shell', script: 'true' }, { worktree, hide: [outside], readOnly: [deps, path.join(deps, 'missing')], network: false, git: null, processCap: null });
+    const cmd = sandboxCommand(
+      { kind: 'shell', script: 'true' },
+      { worktree, hide: [outside], readOnly: [deps, path.join(deps, 'missing')], network: false, git: null, processCap: null },
+    );
     const args = cmd.kind === 'argv' ? cmd.args.join(' ') : '';
     const at = (s: string) => args.indexOf(s);
     expect(at(`--ro-bind ${deps} ${deps}`)).toBeGreaterThan(at(`--tmpfs ${outside} `));
@@ -265,7 +273,17 @@ describe('sandboxCommand with dependency folders', () => {
 
 describe('isSecretEnvName', () => {
   it("drops Tilth's own variables and anything named like a credential, and keeps the rest", () => {
-    for (const name of ['TILTH_API_KEY', 'TILTH_HOME', 'OPENAI_API_KEY', 'ANTHROPIC_APIKEY', 'GITHUB_TOKEN', 'AWS_SECRET_ACCESS_KEY', 'AWS_ACCESS_KEY_ID', 'PGPASSWORD', 'npm_config__authtoken']) {
+    for (const name of [
+      'TILTH_API_KEY',
+      'TILTH_HOME',
+      'OPENAI_API_KEY',
+      'ANTHROPIC_APIKEY',
+      'GITHUB_TOKEN',
+      'AWS_SECRET_ACCESS_KEY',
+      'AWS_ACCESS_KEY_ID',
+      'PGPASSWORD',
+      'npm_config__authtoken',
+    ]) {
       expect(isSecretEnvName(name), name).toBe(true);
     }
     for (const name of ['PATH', 'HOME', 'LANG', 'NODE_OPTIONS', 'VIRTUAL_ENV']) expect(isSecretEnvName(name), name).toBe(false);

@@ -83,7 +83,13 @@ function bwrapPath(): string | null {
 
 function detect(mode: SandboxMode): SandboxInfo {
   if (mode === 'off') {
-    return { available: false, tool: null, version: null, processCap: null, detail: "the shell sandbox is turned off (TILTH_SANDBOX=off), so the worker's shell and the checks run unsandboxed." };
+    return {
+      available: false,
+      tool: null,
+      version: null,
+      processCap: null,
+      detail: "the shell sandbox is turned off (TILTH_SANDBOX=off), so the worker's shell and the checks run unsandboxed.",
+    };
   }
   const bwrap = bwrapPath();
   if (bwrap === null) {
@@ -105,16 +111,38 @@ function detect(mode: SandboxMode): SandboxInfo {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   if (trial.error || trial.status !== 0) {
-    const why = trial.error ? trial.error.message : (trial.stderr ?? '').trim().split('\n').slice(0, 3).join(' ').slice(0, 300) || `exit ${trial.status ?? trial.signal}`;
-    return { available: false, tool: null, version, processCap: null, detail: `bwrap is installed but cannot create a sandbox here, so the worker's shell runs unsandboxed: ${why}` };
+    const why = trial.error
+      ? trial.error.message
+      : (trial.stderr ?? '').trim().split('\n').slice(0, 3).join(' ').slice(0, 300) || `exit ${trial.status ?? trial.signal}`;
+    return {
+      available: false,
+      tool: null,
+      version,
+      processCap: null,
+      detail: `bwrap is installed but cannot create a sandbox here, so the worker's shell runs unsandboxed: ${why}`,
+    };
   }
   let processCap = detectProcessCap();
   if (processCap.mode === 'rlimit') {
     // The cap needs a user namespace of the sandbox's own (see process-cap.ts): prove it works.
-    const userTrial = spawnSync(bwrap, [...baseArgs(), '--unshare-user', '--unshare-pid', '--die-with-parent', '--', processCap.prlimit!, `--nproc=${processCap.limit}:${processCap.limit}`, '--', 'true'], {
-      timeout: TRIAL_TIMEOUT_MS,
-      stdio: 'ignore',
-    });
+    const userTrial = spawnSync(
+      bwrap,
+      [
+        ...baseArgs(),
+        '--unshare-user',
+        '--unshare-pid',
+        '--die-with-parent',
+        '--',
+        processCap.prlimit!,
+        `--nproc=${processCap.limit}:${processCap.limit}`,
+        '--',
+        'true',
+      ],
+      {
+        timeout: TRIAL_TIMEOUT_MS,
+        stdio: 'ignore',
+      },
+    );
     if (userTrial.error || userTrial.status !== 0) processCap = { ...processCap, mode: 'watchdog', prlimit: null };
   }
   const capWords = { cgroup: 'a pids cgroup', rlimit: 'an RLIMIT_NPROC in its own user namespace', watchdog: 'a watchdog' }[processCap.mode];
@@ -126,7 +154,6 @@ function detect(mode: SandboxMode): SandboxInfo {
     detail: `bubblewrap${version ? ` ${version}` : ''}: the worker's shell and the checks see a read-only system, a writable worktree, read-only git metadata, a private /tmp, no network unless the session allows it, and at most ${processCap.processes} processes (${capWords}, with a watchdog).`,
   };
 }
-
 
 function baseArgs(): string[] {
   return ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
@@ -140,7 +167,6 @@ function isInside(child: string, parent: string): boolean {
 function hideArgs(target: string): string[] {
   return fs.statSync(target).isDirectory() ? ['--tmpfs', target] : ['--ro-bind', '/dev/null', target];
 }
-
 
 /**
  * `cmd` wrapped in bwrap under `policy`. Mounts apply in order, so the order is the design:

@@ -39,7 +39,10 @@ async function doneSession(): Promise<string> {
   fs.mkdirSync(path.join(worktree, 'src'), { recursive: true });
   fs.writeFileSync(path.join(worktree, 'src', 'triple.js'), 'export function triple(n) {\n  return n * 3;\n}\n');
   await commitAll(await worktreeRefOf(cp), 'T-001: Triple');
-  writeJsonAtomic(store.file(id, FILES.prd), readPrd(store, id).map((t) => ({ ...t, status: 'done' })));
+  writeJsonAtomic(
+    store.file(id, FILES.prd),
+    readPrd(store, id).map((t) => ({ ...t, status: 'done' })),
+  );
   store.setStatus(id, 'all_done');
   return id;
 }

@@ -73,7 +73,8 @@ async function refuseIfDirty(repo: string, branch: string): Promise<string | nul
 
 function checkpointFor(store: SessionStore, id: string): Checkpoint & { base_branch: string } {
   const cp = store.readCheckpoint(id);
-  if (!cp.base_branch) throw new ConflictError('no_base_branch', 'The session started from a detached HEAD, so there is no base branch to merge into; push the branch instead.');
+  if (!cp.base_branch)
+    throw new ConflictError('no_base_branch', 'The session started from a detached HEAD, so there is no base branch to merge into; push the branch instead.');
   return cp as Checkpoint & { base_branch: string };
 }
 
@@ -84,7 +85,11 @@ async function build(store: SessionStore, id: string, strategy: MergeStrategy, s
   const headSha = await branchHead(cp.source, cp.branch);
   if (!baseSha) throw new ConflictError('base_missing', `The base branch ${into} no longer exists in ${cp.source}.`);
   const prd = readPrd(store, id);
-  const allowedNow = mergeAllowed(cp, headSha, prd.some((t) => t.status === 'done'));
+  const allowedNow = mergeAllowed(
+    cp,
+    headSha,
+    prd.some((t) => t.status === 'done'),
+  );
   if (!allowedNow.allowed) throw new ConflictError('session_not_mergeable', `This session cannot be merged: ${allowedNow.reason}.`);
   await refuseIfDirty(cp.source, into);
 
@@ -102,8 +107,13 @@ async function build(store: SessionStore, id: string, strategy: MergeStrategy, s
     const identity = await identityFor(cp.source);
     const title = cp.title || cp.brief.split('\n')[0] || cp.branch;
     if (strategy === 'ff') {
-      const ancestor = (await execa('git', [...hardened, 'merge-base', '--is-ancestor', baseSha, headSha!], { cwd: scratch, reject: false, stdin: 'ignore' })).exitCode === 0;
-      if (!ancestor) throw new ConflictError('ff_impossible', `${into} has moved on since the session started, so it cannot be fast-forwarded; choose a merge commit or a squash.`);
+      const ancestor =
+        (await execa('git', [...hardened, 'merge-base', '--is-ancestor', baseSha, headSha!], { cwd: scratch, reject: false, stdin: 'ignore' })).exitCode === 0;
+      if (!ancestor)
+        throw new ConflictError(
+          'ff_impossible',
+          `${into} has moved on since the session started, so it cannot be fast-forwarded; choose a merge commit or a squash.`,
+        );
       await s.raw(['checkout', '-q', '--detach', headSha!]);
     } else {
       const args = strategy === 'merge' ? ['merge', '--no-ff', '--no-edit', '-m', `Merge ${cp.branch}: ${title}`, headSha!] : ['merge', '--squash', headSha!];
@@ -112,9 +122,13 @@ async function build(store: SessionStore, id: string, strategy: MergeStrategy, s
       const result = await execa('git', [...hardened, ...identity, ...args], { cwd: scratch, reject: false, stdin: 'ignore' });
       const conflicted = (await s.raw(['diff', '--name-only', '--diff-filter=U']).catch(() => '')).trim();
       if (conflicted) {
-        throw new ConflictError('merge_conflict', `Merging ${cp.branch} into ${into} conflicts in ${conflicted.split('\n').join(', ')}. Nothing was changed; resolve it in git yourself, or rebase the session branch.`);
+        throw new ConflictError(
+          'merge_conflict',
+          `Merging ${cp.branch} into ${into} conflicts in ${conflicted.split('\n').join(', ')}. Nothing was changed; resolve it in git yourself, or rebase the session branch.`,
+        );
       }
-      if (result.exitCode !== 0) throw new AppError('merge_failed', `git could not merge ${cp.branch} into ${into}: ${(result.stderr || result.stdout).trim().slice(0, 2_000)}`, 409);
+      if (result.exitCode !== 0)
+        throw new AppError('merge_failed', `git could not merge ${cp.branch} into ${into}: ${(result.stderr || result.stdout).trim().slice(0, 2_000)}`, 409);
       if (strategy === 'squash') {
         const tasks = prd.filter((t) => t.status === 'done').map((t) => `- ${t.id}: ${t.title}`);
         await s.raw([...identity, 'commit', '--no-verify', '-q', '-m', title, '-m', `Squashed from ${cp.branch} by Tilth:\n${tasks.join('\n')}`]);
@@ -143,7 +157,11 @@ async function build(store: SessionStore, id: string, strategy: MergeStrategy, s
 async function testsOn(store: SessionStore, id: string, cp: Checkpoint, dir: string, signal?: AbortSignal): Promise<CheckResult[]> {
   const meta = readJsonFile(store.file(id, FILES.seedMeta), SeedMetaSchema);
   if (!meta) return [];
-  const done = new Set(readPrd(store, id).filter((t) => t.status === 'done').map((t) => t.id));
+  const done = new Set(
+    readPrd(store, id)
+      .filter((t) => t.status === 'done')
+      .map((t) => t.id),
+  );
   const files = Object.keys(meta.locked_tests).filter((f) => done.has(taskIdOfTestFile(meta.checks_preset, f, meta.project_env ?? null) ?? ''));
   if (files.length === 0) return [];
   const gitDirs = await lookupGitDirs(cp.source, dir);
@@ -154,7 +172,15 @@ async function testsOn(store: SessionStore, id: string, cp: Checkpoint, dir: str
   if (plan) {
     const applied = await applyEnvironment(plan, dir, { git: gitDirs, network: cp.allow_network, reason: 'merge_preview', source: cp.source, signal });
     if (!applied.ok) {
-      return [{ name: 'environment', passed: false, exit_code: null, duration_ms: applied.duration_ms, ...bound(`${applied.problem ?? ''}\n${applied.output}`.trim()) }];
+      return [
+        {
+          name: 'environment',
+          passed: false,
+          exit_code: null,
+          duration_ms: applied.duration_ms,
+          ...bound(`${applied.problem ?? ''}\n${applied.output}`.trim()),
+        },
+      ];
     }
   }
   const { results } = await runChecks({
@@ -181,7 +207,10 @@ export async function merge(store: SessionStore, id: string, strategy: MergeStra
   const b = await build(store, id, strategy);
   if (!b.passed && !override) {
     const failed = b.tests.filter((t) => !t.passed).map((t) => t.name);
-    throw new ConflictError('merge_tests_failed', `The acceptance tests fail on the merge result (${failed.join(', ')}); nothing was merged. Merge anyway only if you have read why.`);
+    throw new ConflictError(
+      'merge_tests_failed',
+      `The acceptance tests fail on the merge result (${failed.join(', ')}); nothing was merged. Merge anyway only if you have read why.`,
+    );
   }
   const cp = checkpointFor(store, id);
   const repo = git(cp.source);

@@ -18,13 +18,21 @@ const NETWORK_TIMEOUT_MS = 120_000;
 async function knownRemote(repo: string, remote: string): Promise<void> {
   const names = await remotes(repo);
   if (!names.includes(remote)) {
-    throw new ValidationError(names.length === 0 ? `The repository has no remotes; add one with git remote add, then push.` : `Unknown remote "${remote}"; this repository has ${names.join(', ')}.`);
+    throw new ValidationError(
+      names.length === 0
+        ? `The repository has no remotes; add one with git remote add, then push.`
+        : `Unknown remote "${remote}"; this repository has ${names.join(', ')}.`,
+    );
   }
 }
 
 export async function push(store: SessionStore, id: string, remote: string): Promise<{ remote: string; branch: string }> {
   const cp = store.readCheckpoint(id);
-  if (!MERGEABLE.has(cp.status)) throw new ConflictError('session_not_pushable', `A ${cp.status} session cannot be pushed; ${cp.status === 'running' ? 'stop the run first' : 'finish the run first'}.`);
+  if (!MERGEABLE.has(cp.status))
+    throw new ConflictError(
+      'session_not_pushable',
+      `A ${cp.status} session cannot be pushed; ${cp.status === 'running' ? 'stop the run first' : 'finish the run first'}.`,
+    );
   if (!(await branchHead(cp.source, cp.branch))) throw new ConflictError('branch_missing', `The session branch ${cp.branch} is gone.`);
   await knownRemote(cp.source, remote);
   const result = await execa('git', ['push', '--', remote, `refs/heads/${cp.branch}:refs/heads/${cp.branch}`], {
@@ -59,12 +67,16 @@ export async function openPr(store: SessionStore, id: string, remoteName?: strin
   let url: string;
   if (await ghReady()) {
     const title = cp.title || cp.branch;
-    const result = await execa('gh', ['pr', 'create', '--head', cp.branch, '--base', cp.base_branch, '--title', title, '--body', `Built by Tilth in session ${id}.`], {
-      cwd: cp.source,
-      reject: false,
-      timeout: NETWORK_TIMEOUT_MS,
-      stdin: 'ignore',
-    });
+    const result = await execa(
+      'gh',
+      ['pr', 'create', '--head', cp.branch, '--base', cp.base_branch, '--title', title, '--body', `Built by Tilth in session ${id}.`],
+      {
+        cwd: cp.source,
+        reject: false,
+        timeout: NETWORK_TIMEOUT_MS,
+        stdin: 'ignore',
+      },
+    );
     if (result.exitCode !== 0) throw new AppError('pr_failed', `gh pr create failed: ${(result.stderr || result.stdout).trim().slice(0, 2_000)}`, 502);
     url = result.stdout.trim().split('\n').at(-1) ?? '';
     via = 'gh';
@@ -72,7 +84,10 @@ export async function openPr(store: SessionStore, id: string, remoteName?: strin
     const remoteUrl = (await git(cp.source).raw(['remote', 'get-url', remote])).trim();
     const compare = compareUrl(remoteUrl, cp.base_branch, cp.branch);
     if (!compare) {
-      throw new ConflictError('pr_unavailable', `gh is not installed or not signed in, and ${remote} (${remoteUrl}) is not a GitHub remote, so there is no compare URL to offer. Push the branch and open the request on your host.`);
+      throw new ConflictError(
+        'pr_unavailable',
+        `gh is not installed or not signed in, and ${remote} (${remoteUrl}) is not a GitHub remote, so there is no compare URL to offer. Push the branch and open the request on your host.`,
+      );
     }
     url = compare;
     via = 'compare_url';
@@ -84,7 +99,8 @@ export async function openPr(store: SessionStore, id: string, remoteName?: strin
 export async function cleanse(store: SessionStore, id: string): Promise<{ removed_worktree: boolean; removed_branch: boolean }> {
   const cp = store.readCheckpoint(id);
   if (cp.status === 'archived') throw new ConflictError('session_archived', 'This session is already archived.');
-  if (cp.merged === null && cp.pushed === null) throw new ConflictError('session_not_safe', 'Cleansing removes the session branch; merge or push it first so the work is kept.');
+  if (cp.merged === null && cp.pushed === null)
+    throw new ConflictError('session_not_safe', 'Cleansing removes the session branch; merge or push it first so the work is kept.');
   const hadWorktree = fs.existsSync(cp.worktree);
   const hadBranch = (await branchHead(cp.source, cp.branch)) !== null;
   await removeWorktree(cp.source, cp.worktree, cp.branch);

@@ -45,7 +45,17 @@ async function finishedSession(): Promise<string> {
   const id = await makePreparedSession(t.store, repo.dir, 'node', TASKS);
   fake.load({
     models: {
-      [WORKER]: [impl('double', 'n * 3'), caseTurn(), impl('double', 'n * 2'), caseTurn(), caseTurn('Now with docs.'), noLearning, impl('triple', 'n * 3'), caseTurn(), noLearning],
+      [WORKER]: [
+        impl('double', 'n * 3'),
+        caseTurn(),
+        impl('double', 'n * 2'),
+        caseTurn(),
+        caseTurn('Now with docs.'),
+        noLearning,
+        impl('triple', 'n * 3'),
+        caseTurn(),
+        noLearning,
+      ],
       [EVAL]: [verdictTurn('reject', { category: 'weak_test', next_step: 'Document double().' }), verdictTurn('accept'), verdictTurn('accept')],
     },
   });
@@ -100,36 +110,39 @@ describe('task and session review', () => {
 });
 
 describe('merge', () => {
-  it.each(['merge', 'squash', 'ff'] as const)('%s: previews with the acceptance tests, merges into main, keeps a backup, leaves the checkout clean', async (strategy) => {
-    const id = await finishedSession();
-    const before = repoState();
-    const preview = MergePreviewSchema.parse((await act(`/api/sessions/${id}/merge/preview`, { strategy })).json());
-    expect(preview.passed).toBe(true);
-    expect(preview.tests.map((x) => x.name)).toEqual(['acceptance']);
-    expect(repoState()).toEqual(before); // a preview changes nothing
+  it.each(['merge', 'squash', 'ff'] as const)(
+    '%s: previews with the acceptance tests, merges into main, keeps a backup, leaves the checkout clean',
+    async (strategy) => {
+      const id = await finishedSession();
+      const before = repoState();
+      const preview = MergePreviewSchema.parse((await act(`/api/sessions/${id}/merge/preview`, { strategy })).json());
+      expect(preview.passed).toBe(true);
+      expect(preview.tests.map((x) => x.name)).toEqual(['acceptance']);
+      expect(repoState()).toEqual(before); // a preview changes nothing
 
-    const res = await act(`/api/sessions/${id}/merge`, { strategy });
-    expect(res.statusCode, res.body).toBe(200);
-    const merged = MergeResultSchema.parse(res.json());
-    expect(git(repo.dir, 'rev-parse', 'main')).toBe(merged.sha);
-    expect(git(repo.dir, 'status', '--porcelain')).toBe('');
-    expect(fs.readFileSync(path.join(repo.dir, 'src/double.js'), 'utf8')).toContain('n * 2');
-    expect(git(repo.dir, 'rev-parse', merged.backup_ref)).toBe(before.head);
-    const subjects = git(repo.dir, 'log', '--format=%s', 'main');
-    if (strategy === 'squash') expect(subjects.split('\n')[0]).toBe('test feature');
-    else expect(subjects).toContain('T-002: Triple');
-    if (strategy === 'merge') expect(git(repo.dir, 'log', '-1', '--format=%p', 'main').split(' ')).toHaveLength(2);
-    if (strategy === 'ff') expect(git(repo.dir, 'log', '-1', '--format=%s', 'main')).toBe('T-002: Triple');
-    const detail = SessionDetailSchema.parse((await get(`/api/sessions/${id}`)).json());
-    expect(detail.session.status).toBe('merged');
-    // A second merge is refused with the reason.
-    const again = await act(`/api/sessions/${id}/merge`, { strategy });
-    expect(again.statusCode).toBe(409);
-    expect(again.json().error.message).toContain('already merged');
-    // The undo command puts main back.
-    execFileSync('sh', ['-c', merged.undo]);
-    expect(git(repo.dir, 'rev-parse', 'main')).toBe(before.head);
-  });
+      const res = await act(`/api/sessions/${id}/merge`, { strategy });
+      expect(res.statusCode, res.body).toBe(200);
+      const merged = MergeResultSchema.parse(res.json());
+      expect(git(repo.dir, 'rev-parse', 'main')).toBe(merged.sha);
+      expect(git(repo.dir, 'status', '--porcelain')).toBe('');
+      expect(fs.readFileSync(path.join(repo.dir, 'src/double.js'), 'utf8')).toContain('n * 2');
+      expect(git(repo.dir, 'rev-parse', merged.backup_ref)).toBe(before.head);
+      const subjects = git(repo.dir, 'log', '--format=%s', 'main');
+      if (strategy === 'squash') expect(subjects.split('\n')[0]).toBe('test feature');
+      else expect(subjects).toContain('T-002: Triple');
+      if (strategy === 'merge') expect(git(repo.dir, 'log', '-1', '--format=%p', 'main').split(' ')).toHaveLength(2);
+      if (strategy === 'ff') expect(git(repo.dir, 'log', '-1', '--format=%s', 'main')).toBe('T-002: Triple');
+      const detail = SessionDetailSchema.parse((await get(`/api/sessions/${id}`)).json());
+      expect(detail.session.status).toBe('merged');
+      // A second merge is refused with the reason.
+      const again = await act(`/api/sessions/${id}/merge`, { strategy });
+      expect(again.statusCode).toBe(409);
+      expect(again.json().error.message).toContain('already merged');
+      // The undo command puts main back.
+      execFileSync('sh', ['-c', merged.undo]);
+      expect(git(repo.dir, 'rev-parse', 'main')).toBe(before.head);
+    },
+  );
 
   it('refuses when main is checked out with uncommitted changes, and changes nothing', async () => {
     const id = await finishedSession();
@@ -222,7 +235,12 @@ describe('push, PR and cleanse', () => {
     expect(git(repo.dir, 'branch', '--list', branch)).toBe('');
     expect(fs.existsSync(t.store.readCheckpoint(id).worktree)).toBe(false);
     expect(t.store.readCheckpoint(id).status).toBe('archived');
-    expect(t.store.log(id).readAfter(0, 10_000).map((e) => e.type)).toEqual(expect.arrayContaining(['push', 'pr', 'cleanse']));
+    expect(
+      t.store
+        .log(id)
+        .readAfter(0, 10_000)
+        .map((e) => e.type),
+    ).toEqual(expect.arrayContaining(['push', 'pr', 'cleanse']));
     expect((await act(`/api/sessions/${id}/cleanse`)).statusCode).toBe(409);
     fs.rmSync(bare, { recursive: true, force: true });
   });

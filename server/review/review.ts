@@ -114,9 +114,24 @@ export async function sessionReview(store: SessionStore, id: string): Promise<Se
     learnings: fs.existsSync(learningsFile) ? fs.readFileSync(learningsFile, 'utf8') : null,
     actions: {
       merge: mergeAllowed(cp, head, hasWork),
-      push: { ...allowed(head !== null && MERGEABLE.has(cp.status) && names.length > 0, head === null ? 'the session branch is gone' : names.length === 0 ? 'the repository has no remotes' : `a ${cp.status} session cannot be pushed`), remotes: names },
-      pr: { ...allowed(head !== null && names.length > 0 && cp.status !== 'archived', names.length === 0 ? 'the repository has no remotes' : 'the session branch is gone'), gh },
-      cleanse: allowed(cp.status !== 'archived' && (cp.merged !== null || cp.pushed !== null), cp.status === 'archived' ? 'already archived' : 'merge or push the branch first: cleansing removes it'),
+      push: {
+        ...allowed(
+          head !== null && MERGEABLE.has(cp.status) && names.length > 0,
+          head === null ? 'the session branch is gone' : names.length === 0 ? 'the repository has no remotes' : `a ${cp.status} session cannot be pushed`,
+        ),
+        remotes: names,
+      },
+      pr: {
+        ...allowed(
+          head !== null && names.length > 0 && cp.status !== 'archived',
+          names.length === 0 ? 'the repository has no remotes' : 'the session branch is gone',
+        ),
+        gh,
+      },
+      cleanse: allowed(
+        cp.status !== 'archived' && (cp.merged !== null || cp.pushed !== null),
+        cp.status === 'archived' ? 'already archived' : 'merge or push the branch first: cleansing removes it',
+      ),
     },
     merged: cp.merged ? { into: cp.merged.into, sha: cp.merged.sha, backup_ref: cp.merged.backup_ref, undo: cp.merged.undo } : null,
     pushed: cp.pushed ? { remote: cp.pushed.remote, branch: cp.pushed.branch } : null,
@@ -128,8 +143,10 @@ export const MERGEABLE = new Set<Checkpoint['status']>(['all_done', 'stopped', '
 
 export function mergeAllowed(cp: Checkpoint, head: string | null, hasWork: boolean): { allowed: boolean; reason: string | null } {
   if (cp.status === 'merged') return { allowed: false, reason: `already merged into ${cp.merged?.into ?? cp.base_branch}` };
-  if (cp.status !== 'all_done' && cp.status !== 'stopped') return { allowed: false, reason: `a ${cp.status} session cannot be merged; ${cp.status === 'running' ? 'stop the run first' : 'finish the run first'}` };
-  if (!cp.base_branch) return { allowed: false, reason: 'the session started from a detached HEAD, so there is no base branch to merge into; push the branch instead' };
+  if (cp.status !== 'all_done' && cp.status !== 'stopped')
+    return { allowed: false, reason: `a ${cp.status} session cannot be merged; ${cp.status === 'running' ? 'stop the run first' : 'finish the run first'}` };
+  if (!cp.base_branch)
+    return { allowed: false, reason: 'the session started from a detached HEAD, so there is no base branch to merge into; push the branch instead' };
   if (!head) return { allowed: false, reason: 'the session branch is gone' };
   if (!hasWork) return { allowed: false, reason: 'no task has been committed yet' };
   return { allowed: true, reason: null };

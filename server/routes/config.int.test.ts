@@ -5,7 +5,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigResponseSchema, ConnectionTestResultSchema, ErrorBodySchema, SessionDetailSchema, type ConfigResponse, type ConfigUpdate } from '../../shared/api.ts';
+import {
+  ConfigResponseSchema,
+  ConnectionTestResultSchema,
+  ErrorBodySchema,
+  SessionDetailSchema,
+  type ConfigResponse,
+  type ConfigUpdate,
+} from '../../shared/api.ts';
 import type { TilthEvent } from '../../shared/events.ts';
 import { makeExampleRepo, type ExampleRepo } from '../testing/example-repo.ts';
 import { startFakeModel, type FakeModel } from '../testing/fake-model.ts';
@@ -86,11 +93,23 @@ describe('PUT /api/config', () => {
     });
     expect(fs.readdirSync(t.home).filter((f) => f.includes('.tmp'))).toEqual([]);
 
-    expect(entry(view, 'TILTH_BASE_URL')).toMatchObject({ value: 'http://127.0.0.1:9/v1', source: 'file', file_value: 'http://127.0.0.1:9/v1', overridden: false });
+    expect(entry(view, 'TILTH_BASE_URL')).toMatchObject({
+      value: 'http://127.0.0.1:9/v1',
+      source: 'file',
+      file_value: 'http://127.0.0.1:9/v1',
+      overridden: false,
+    });
     expect(entry(view, 'TILTH_API_KEY')).toMatchObject({ value: 'set', source: 'file', file_value: 'set' });
     expect(entry(view, 'TILTH_MAX_TOKENS')).toMatchObject({ value: '1000', source: 'file' });
     expect(view.provider_configured).toBe(true);
-    expect(view.roles.prep).toEqual({ configured: true, base_url: 'http://127.0.0.1:9/v1', model: 'interviewer', key_set: true, context_window: null, price: null });
+    expect(view.roles.prep).toEqual({
+      configured: true,
+      base_url: 'http://127.0.0.1:9/v1',
+      model: 'interviewer',
+      key_set: true,
+      context_window: null,
+      price: null,
+    });
 
     // The live config follows: GET says the same, and so do the next run's caps.
     expect((await getConfig()).view).toEqual(view);
@@ -153,7 +172,12 @@ describe('PUT /api/config', () => {
     expect(foreign.json().error.code).toBe('bad_origin');
     const noOrigin = await put(provider('http://127.0.0.1:9/v1'), { cookie });
     expect(noOrigin.statusCode).toBe(403);
-    const probe = await t.app.inject({ method: 'POST', url: '/api/config/test', headers: { cookie, origin: 'http://evil.example' }, payload: { role: 'worker' } });
+    const probe = await t.app.inject({
+      method: 'POST',
+      url: '/api/config/test',
+      headers: { cookie, origin: 'http://evil.example' },
+      payload: { role: 'worker' },
+    });
     expect(probe.statusCode).toBe(403);
     expect(fs.existsSync(configFile())).toBe(false);
 
@@ -218,7 +242,9 @@ describe('after a save the running server uses the new values', () => {
     expect(model.requests[0]?.model).toBe('interviewer');
 
     const bodies = await Promise.all(
-      ['/api/config', '/api/sessions', `/api/sessions/${id}`, `/api/sessions/${id}/events`, '/api/sessions/nope'].map(async (url) => (await t.app.inject({ url, headers: auth })).body),
+      ['/api/config', '/api/sessions', `/api/sessions/${id}`, `/api/sessions/${id}/events`, '/api/sessions/nope'].map(
+        async (url) => (await t.app.inject({ url, headers: auth })).body,
+      ),
     );
     const failures = [
       (await put({ TILTH_API_KEY: KEY })).body,
@@ -307,7 +333,9 @@ describe('POST /api/config/test', () => {
     expect((await testConnection('prep')).ok).toBe(true);
     expect((await getConfig()).view.warnings).toEqual([]);
     await save({ TILTH_EVALUATOR_API_KEY: { clear: true } });
-    expect((await getConfig()).view.warnings).toEqual([expect.stringMatching(/TILTH_EVALUATOR_BASE_URL points the evaluator at another endpoint but it borrows the worker's key/)]);
+    expect((await getConfig()).view.warnings).toEqual([
+      expect.stringMatching(/TILTH_EVALUATOR_BASE_URL points the evaluator at another endpoint but it borrows the worker's key/),
+    ]);
     const evaluator = await testConnection('evaluator');
     expect(evaluator.ok).toBe(false);
     expect(evaluator.detail).toMatch(new RegExp(`GET ${gone.baseURL}/models failed: cannot reach ${gone.baseURL} \\(connect ECONNREFUSED`));

@@ -24,7 +24,9 @@ async function vllm(models: Record<string, number>): Promise<{ base: string; lis
     if (req.method === 'GET' && req.url === '/v1/models') {
       listed++;
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ object: 'list', data: Object.entries(models).map(([id, max]) => ({ id, object: 'model', owned_by: 'vllm', max_model_len: max })) }));
+      res.end(
+        JSON.stringify({ object: 'list', data: Object.entries(models).map(([id, max]) => ({ id, object: 'model', owned_by: 'vllm', max_model_len: max })) }),
+      );
       return;
     }
     res.writeHead(404, { 'content-type': 'application/json' });
@@ -41,7 +43,7 @@ async function windows(query = '') {
 }
 
 describe('GET /api/config/context-windows', () => {
-  it('discovers each role\'s window from its provider, asking once for roles on the same endpoint and model, and never echoes the key', async () => {
+  it("discovers each role's window from its provider, asking once for roles on the same endpoint and model, and never echoes the key", async () => {
     const server = await vllm({ coder: 65_536, judge: 32_768 });
     t = await makeTestApp({ env: { TILTH_BASE_URL: server.base, TILTH_API_KEY: KEY, TILTH_WORKER_MODEL: 'coder', TILTH_EVALUATOR_MODEL: 'judge' } });
     const res = await windows();

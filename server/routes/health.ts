@@ -5,10 +5,13 @@ import type { AppDeps } from '../app.ts';
 
 export function healthRoutes(app: FastifyInstance, deps: AppDeps): void {
   const startedAt = Date.now();
-  app.get('/api/health', async (): Promise<z.infer<typeof HealthSchema>> => ({
-    ok: true,
-    name: 'tilth',
-    version: deps.version,
-    uptime_s: (Date.now() - startedAt) / 1000,
-  }));
+  app.get(
+    '/api/health',
+    async (): Promise<z.infer<typeof HealthSchema>> => ({
+      ok: true,
+      name: 'tilth',
+      version: deps.version,
+      uptime_s: (Date.now() - startedAt) / 1000,
+    }),
+  );
 }

@@ -34,7 +34,12 @@ describe('POST /api/sessions/:id/notes', () => {
     expect(late.json().error.code).toBe('session_not_running');
     const missing = await t.app.inject({ method: 'POST', url: '/api/sessions/20200101-000000-000000/notes', headers: post, payload: { text: 'x' } });
     expect(missing.statusCode).toBe(404);
-    const foreign = await t.app.inject({ method: 'POST', url: `/api/sessions/${id}/notes`, headers: { cookie: 'tilth_token_80=test-token-0123456789abcdef', origin: 'http://evil.example' }, payload: { text: 'x' } });
+    const foreign = await t.app.inject({
+      method: 'POST',
+      url: `/api/sessions/${id}/notes`,
+      headers: { cookie: 'tilth_token_80=test-token-0123456789abcdef', origin: 'http://evil.example' },
+      payload: { text: 'x' },
+    });
     expect(foreign.statusCode).toBe(403);
   });
 });

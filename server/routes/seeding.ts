@@ -4,13 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import {
-  AnswerSchema,
-  CreateSessionSchema,
-  WorkspaceCheckQuerySchema,
-  type SessionDetail,
-  type WorkspaceCheck,
-} from '../../shared/api.ts';
+import { AnswerSchema, CreateSessionSchema, WorkspaceCheckQuerySchema, type SessionDetail, type WorkspaceCheck } from '../../shared/api.ts';
 import { PrdSchema } from '../../shared/files.ts';
 import { EmptyBodySchema } from '../../shared/review.ts';
 import { SeedEditSchema, SeedQuerySchema } from '../../shared/seed.ts';
@@ -76,7 +70,11 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
       interview: interview
         ? {
             pending: interview.pending
-              ? { question_id: interview.pending.question_id, text: interview.pending.text, ...(interview.pending.options ? { options: interview.pending.options } : {}) }
+              ? {
+                  question_id: interview.pending.question_id,
+                  text: interview.pending.text,
+                  ...(interview.pending.options ? { options: interview.pending.options } : {}),
+                }
               : null,
             iterations: interview.iterations,
             running: deps.jobs.forSession(id)?.kind === 'interview',

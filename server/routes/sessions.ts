@@ -19,7 +19,11 @@ export function sessionRoutes(app: FastifyInstance, deps: AppDeps): void {
     const log = store.log(id);
     const { limit } = query;
     const events =
-      query.tail !== undefined ? log.readTail(limit) : query.before !== undefined ? log.readBefore(query.before, limit) : log.readAfter(query.after ?? 0, limit);
+      query.tail !== undefined
+        ? log.readTail(limit)
+        : query.before !== undefined
+          ? log.readBefore(query.before, limit)
+          : log.readAfter(query.after ?? 0, limit);
     const lastSeq = log.lastSeq;
     const firstSeq = events[0]?.seq;
     const nextAfter = events.at(-1)?.seq ?? Math.min(query.after ?? lastSeq, lastSeq);

@@ -68,7 +68,9 @@ it('cuts off a client that floods subscribes without reading, while memory stays
   const rssGrowth = (peakRss - before.rss) / MiB;
   const heapGrowth = (peakHeap - before.heapUsed) / MiB;
   const worst = Math.max(...latencies);
-  process.stderr.write(`flood: rss +${rssGrowth.toFixed(1)} MiB, heap +${heapGrowth.toFixed(1)} MiB, health quiet ${quiet.map((l) => l.toFixed(0)).join(' ')}; during ${latencies.length} requests, worst ${worst.toFixed(0)} ms: ${latencies.map((l) => l.toFixed(0)).join(" ")}\n`);
+  process.stderr.write(
+    `flood: rss +${rssGrowth.toFixed(1)} MiB, heap +${heapGrowth.toFixed(1)} MiB, health quiet ${quiet.map((l) => l.toFixed(0)).join(' ')}; during ${latencies.length} requests, worst ${worst.toFixed(0)} ms: ${latencies.map((l) => l.toFixed(0)).join(' ')}\n`,
+  );
   expect(serverSockets).toBe(0); // the server dropped the flooding connection
   expect(rssGrowth).toBeLessThan(100);
   expect(heapGrowth).toBeLessThan(100);

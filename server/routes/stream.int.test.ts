@@ -271,7 +271,11 @@ describe('/api/stream under pressure', () => {
         sockets.push(this);
       }
     }
-    const client = new StreamClient({ url: `ws://127.0.0.1:${port}/api/stream`, WebSocket: AuthedSocket as unknown as StreamSocketConstructor, backoff: { baseMs: 10, capMs: 50 } });
+    const client = new StreamClient({
+      url: `ws://127.0.0.1:${port}/api/stream`,
+      WebSocket: AuthedSocket as unknown as StreamSocketConstructor,
+      backoff: { baseMs: 10, capMs: 50 },
+    });
     const seqs: number[] = [];
     let caughtUp = 0;
     client.start();

@@ -20,14 +20,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
-import {
-  CLOSE_TOO_MANY_FRAMES,
-  ClientFrameSchema,
-  FRAME_BUDGET,
-  HEARTBEAT_MS,
-  MAX_SUBSCRIPTIONS,
-  type ServerFrame,
-} from '../../shared/stream-protocol.ts';
+import { CLOSE_TOO_MANY_FRAMES, ClientFrameSchema, FRAME_BUDGET, HEARTBEAT_MS, MAX_SUBSCRIPTIONS, type ServerFrame } from '../../shared/stream-protocol.ts';
 import type { TilthEvent } from '../../shared/events.ts';
 import type { AppDeps } from '../app.ts';
 import { AppError, describeZodError } from '../errors.ts';
@@ -123,7 +116,10 @@ class StreamConnection {
     // `ws` still emits frames it had already read when we closed; they are not served.
     if (this.closed) return;
     if (!this.takeFrameToken()) {
-      this.refuse('too_many_frames', `More than ${FRAME_BUDGET.burst} frames in a burst (the budget refills at ${FRAME_BUDGET.perSecond} per second); closing.`);
+      this.refuse(
+        'too_many_frames',
+        `More than ${FRAME_BUDGET.burst} frames in a burst (the budget refills at ${FRAME_BUDGET.perSecond} per second); closing.`,
+      );
       return;
     }
     const text = isBinary ? null : Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : null;
@@ -140,7 +136,10 @@ class StreamConnection {
     }
     const parsed = ClientFrameSchema.safeParse(raw);
     if (!parsed.success) {
-      this.sendError('bad_frame', `Invalid frame: ${describeZodError(parsed.error)}. Expected {type:"subscribe", sessionId, afterSeq}, {type:"unsubscribe", sessionId}, {type:"subscribe-sessions"} or {type:"ping"}.`);
+      this.sendError(
+        'bad_frame',
+        `Invalid frame: ${describeZodError(parsed.error)}. Expected {type:"subscribe", sessionId, afterSeq}, {type:"unsubscribe", sessionId}, {type:"subscribe-sessions"} or {type:"ping"}.`,
+      );
       return;
     }
     const frame = parsed.data;

@@ -134,8 +134,14 @@ describe('EventLog', () => {
 
   it.each([
     ['{not json', 'line 1 is not valid JSON'],
-    [JSON.stringify({ seq: 1, ts: '2026-01-01T00:00:00.000Z', type: 'question_answered', data: { log_version: 1 } }), 'line 1 must be a log_opened event carrying log_version'],
-    [JSON.stringify({ seq: 1, ts: '2026-01-01T00:00:00.000Z', type: 'log_opened', data: { log_version: '1' } }), 'line 1 must be a log_opened event carrying log_version'],
+    [
+      JSON.stringify({ seq: 1, ts: '2026-01-01T00:00:00.000Z', type: 'question_answered', data: { log_version: 1 } }),
+      'line 1 must be a log_opened event carrying log_version',
+    ],
+    [
+      JSON.stringify({ seq: 1, ts: '2026-01-01T00:00:00.000Z', type: 'log_opened', data: { log_version: '1' } }),
+      'line 1 must be a log_opened event carrying log_version',
+    ],
     [JSON.stringify({ seq: 1, ts: '2026-01-01T00:00:00.000Z', type: 'log_opened' }), 'line 1 must be a log_opened event carrying log_version'],
     ['null', 'line 1 must be a log_opened event carrying log_version'],
   ])('refuses a log whose first line is %s', (line, message) => {
@@ -196,7 +202,10 @@ describe('EventLog', () => {
   });
 
   it('refuses a log written by a newer Tilth', () => {
-    fs.writeFileSync(file, `${JSON.stringify({ seq: 1, ts: new Date().toISOString(), type: 'log_opened', data: { log_version: LOG_VERSION + 1, session_id: ID } })}\n`);
+    fs.writeFileSync(
+      file,
+      `${JSON.stringify({ seq: 1, ts: new Date().toISOString(), type: 'log_opened', data: { log_version: LOG_VERSION + 1, session_id: ID } })}\n`,
+    );
     expect(() => new EventLog(file, ID).lastSeq).toThrow(/newer than this Tilth understands/);
   });
 

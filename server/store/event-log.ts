@@ -12,13 +12,7 @@
  * append. Any other bad line is corruption and raises CorruptFileError naming file and line.
  */
 import fs from 'node:fs';
-import {
-  LOG_VERSION,
-  TilthEventSchema,
-  upgradeEvent,
-  type EventInput,
-  type TilthEvent,
-} from '../../shared/events.ts';
+import { LOG_VERSION, TilthEventSchema, upgradeEvent, type EventInput, type TilthEvent } from '../../shared/events.ts';
 import { CorruptFileError, describeZodError } from '../errors.ts';
 import { writeAll } from './atomic.ts';
 

@@ -17,7 +17,10 @@ const entry = (iter: number, verdict: 'accept' | 'reject'): LedgerEntry => ({
   iter,
   diff_summary: 'src/todo.js | 4 ++--',
   case: { summary: 'did it', ac_coverage: [{ criterion: 'c', addressed_by: 'src/todo.js' }] },
-  verdict: verdict === 'accept' ? { verdict, concern: '', evidence: [] } : { verdict, rejection_category: 'weak_test', concern: 'no', evidence: ['x'], next_step: 'fix it' },
+  verdict:
+    verdict === 'accept'
+      ? { verdict, concern: '', evidence: [] }
+      : { verdict, rejection_category: 'weak_test', concern: 'no', evidence: ['x'], next_step: 'fix it' },
 });
 
 describe('ledger', () => {

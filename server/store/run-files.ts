@@ -53,7 +53,11 @@ export function progressTail(sessionDir: string, lines = PROGRESS_TAIL_LINES, ma
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return '';
     throw err;
   }
-  const tail = text.split('\n').filter((l) => l.trim() !== '').slice(-lines).join('\n');
+  const tail = text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .slice(-lines)
+    .join('\n');
   return tail.length > maxChars ? tail.slice(tail.length - maxChars) : tail;
 }
 
@@ -78,6 +82,10 @@ export function takePendingNotes(sessionDir: string, now = new Date()): Steering
   const pending = notes.filter((n) => n.consumed_at === null);
   if (pending.length === 0) return [];
   const at = now.toISOString();
-  rewriteJsonl(steeringFile(sessionDir), SteeringNoteSchema, notes.map((n) => (n.consumed_at === null ? { ...n, consumed_at: at } : n)));
+  rewriteJsonl(
+    steeringFile(sessionDir),
+    SteeringNoteSchema,
+    notes.map((n) => (n.consumed_at === null ? { ...n, consumed_at: at } : n)),
+  );
   return pending;
 }

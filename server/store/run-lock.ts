@@ -15,21 +15,21 @@ export class SessionLockedError extends AppError {
   }
 }
 
-function describe(owner: PidLockOwner): string {
+function describeOwner(owner: PidLockOwner): string {
   return owner.kind === 'cli' ? `a headless \`tilth run\` (pid ${owner.pid}); stop it in its terminal with Ctrl+C` : `another tilth process (pid ${owner.pid})`;
 }
 
 export function acquireRunLock(sessionDir: string, kind: 'serve' | 'cli'): () => void {
   return acquirePidLock(path.join(sessionDir, RUN_LOCK), { kind }, (owner) => {
     if (owner.pid < 0) throw new SessionLockedError(`Could not take the run lock of ${path.basename(sessionDir)}; another process may be starting it.`);
-    throw new SessionLockedError(`Session ${path.basename(sessionDir)} is being run by ${describe(owner)}.`);
+    throw new SessionLockedError(`Session ${path.basename(sessionDir)} is being run by ${describeOwner(owner)}.`);
   });
 }
 
 /** Throws when another live process holds the session (for anything that would write to it). */
 export function assertNotLockedElsewhere(sessionDir: string): void {
   const owner = liveOwner(path.join(sessionDir, RUN_LOCK));
-  if (owner) throw new SessionLockedError(`Session ${path.basename(sessionDir)} is being run by ${describe(owner)}.`);
+  if (owner) throw new SessionLockedError(`Session ${path.basename(sessionDir)} is being run by ${describeOwner(owner)}.`);
 }
 
 export function lockedElsewhere(sessionDir: string): boolean {

@@ -15,7 +15,12 @@ describe('SessionStore', () => {
     const checkpoint = temp.store.readCheckpoint(id);
     expect(checkpoint).toMatchObject({ session_id: id, status: 'prepared', branch: `session/${id}`, base_sha: 'abc', last_stop: null });
     expect(checkpoint.worktree).toBe(`${temp.store.dir(id)}/workspace`);
-    expect(temp.store.log(id).readAfter(0, 10).map((e) => e.type)).toEqual(['log_opened', 'status_changed']);
+    expect(
+      temp.store
+        .log(id)
+        .readAfter(0, 10)
+        .map((e) => e.type),
+    ).toEqual(['log_opened', 'status_changed']);
   });
 
   it('publishes every stored event in order, the log header included', () => {

@@ -64,7 +64,8 @@ export async function driveDemo(api: DemoApi, id: string, options: DriveOptions 
   for (;;) {
     const done = await demoStep(api, id, answers);
     if (done) return done;
-    if (Date.now() > deadline) throw new Error(`demo session ${id} did not reach all_done in ${timeoutMs} ms: ${JSON.stringify((await demoDetail(api, id)).session)}`);
+    if (Date.now() > deadline)
+      throw new Error(`demo session ${id} did not reach all_done in ${timeoutMs} ms: ${JSON.stringify((await demoDetail(api, id)).session)}`);
     await new Promise((r) => setTimeout(r, pollMs));
   }
 }

@@ -69,7 +69,13 @@ export async function installExample(dir: string, name: ExampleName): Promise<vo
       // Without build isolation pip needs nothing from an index, but the setuptools a venv ships
       // (65 with Python 3.11) cannot build an editable wheel without the `wheel` package; then
       // the ordinary install, which fetches its build backend from pip's configured index.
-      const offline = await execa('.venv/bin/pip', ['install', '-q', '-e', '.', '--no-build-isolation'], { cwd: dir, timeout: INSTALL_TIMEOUT_MS, stdin: 'ignore', all: true, reject: false });
+      const offline = await execa('.venv/bin/pip', ['install', '-q', '-e', '.', '--no-build-isolation'], {
+        cwd: dir,
+        timeout: INSTALL_TIMEOUT_MS,
+        stdin: 'ignore',
+        all: true,
+        reject: false,
+      });
       if (offline.exitCode !== 0) await run('.venv/bin/pip', ['install', '-q', '-e', '.']);
       return;
     }

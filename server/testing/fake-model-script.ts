@@ -38,17 +38,7 @@ export const ANY_MODEL = '*';
  * - `no_choices`: 200 with `choices: []`;
  * - `error_body`: 200 with `{error: {...}}` and no choices, as OpenRouter does for upstream errors.
  */
-export const FAKE_FAULTS = [
-  'rate_limit',
-  'server_error',
-  'hang',
-  'stall',
-  'empty',
-  'malformed_tool_args',
-  'finish_error',
-  'no_choices',
-  'error_body',
-] as const;
+export const FAKE_FAULTS = ['rate_limit', 'server_error', 'hang', 'stall', 'empty', 'malformed_tool_args', 'finish_error', 'no_choices', 'error_body'] as const;
 export const FakeFaultSchema = z.enum(FAKE_FAULTS);
 export type FakeFault = z.infer<typeof FakeFaultSchema>;
 

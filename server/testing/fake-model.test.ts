@@ -3,14 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  FakeModelAssertionError,
-  FakeScriptError,
-  MALFORMED_TOOL_ARGUMENTS,
-  loadScriptFile,
-  startFakeModel,
-  type FakeModel,
-} from './fake-model.ts';
+import { FakeModelAssertionError, FakeScriptError, MALFORMED_TOOL_ARGUMENTS, loadScriptFile, startFakeModel, type FakeModel } from './fake-model.ts';
 
 let fake: FakeModel;
 
@@ -37,7 +30,8 @@ async function call(body: unknown, init: { path?: string; method?: string; heade
     signal: init.signal ?? null,
   });
   const text = await res.text();
-  let json: any; // the replies are free-form JSON under test
+  // biome-ignore lint/suspicious/noExplicitAny: the replies are free-form JSON under test
+  let json: any;
   try {
     json = JSON.parse(text);
   } catch {
@@ -130,7 +124,9 @@ describe('scripted replies', () => {
 
   it('makes assertDone list the replies nobody asked for', () => {
     fake.enqueue('m', { content: 'never sent', label: 'the-leftover' }, { fault: 'rate_limit' });
-    expect(() => fake.assertDone()).toThrow(/2 scripted replies were never requested for model "m": #1 "the-leftover" \(content "never sent"\), #2 \(fault rate_limit\)/);
+    expect(() => fake.assertDone()).toThrow(
+      /2 scripted replies were never requested for model "m": #1 "the-leftover" \(content "never sent"\), #2 \(fault rate_limit\)/,
+    );
   });
 
   it('answers 400 and records a failure when an expectation does not hold', async () => {
@@ -156,7 +152,13 @@ describe('scripted replies', () => {
       model: 'm',
       messages: [
         { role: 'system', content: 'You are the advocate.' },
-        { role: 'user', content: [{ type: 'text', text: 'Work on ' }, { type: 'text', text: 'T-001 now' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Work on ' },
+            { type: 'text', text: 'T-001 now' },
+          ],
+        },
       ],
       tools: TOOLS,
     });
@@ -412,7 +414,8 @@ describe('streaming', () => {
     const sdk = new OpenAI({ baseURL: fake.baseURL, apiKey: 'test-key', maxRetries: 0 });
     const collect = async () => {
       const chunks = [];
-      for await (const chunk of await sdk.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'go' }], stream: true })) chunks.push(chunk);
+      for await (const chunk of await sdk.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'go' }], stream: true }))
+        chunks.push(chunk);
       return chunks;
     };
     const finishError = await collect();

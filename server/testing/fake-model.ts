@@ -41,7 +41,6 @@ export { MALFORMED_TOOL_ARGUMENTS, type ChatRequest } from './fake-model-wire.ts
 /** Picks the reply to one request from the request itself (see `FakeModel.respondWith`). */
 export type FakeResponder = (request: ChatRequest) => ScriptedReplyInput;
 
-
 export type FakeServedBy = {
   /** The queue the reply came from: the model name, or `*`; for a responder's reply, the model name. */
   queue: string;
@@ -110,7 +109,6 @@ export class FakeModelAssertionError extends Error {
 type QueuedReply = { reply: ScriptedReply; position: number };
 
 const ResetBodySchema = z.strictObject({});
-
 
 export class FakeModel {
   readonly baseURL: string;
@@ -295,9 +293,7 @@ export class FakeModel {
         case 'GET /v1/models':
           return sendJson(res, 200, {
             object: 'list',
-            data: [...this.#scripted.keys()]
-              .filter((m) => m !== ANY_MODEL)
-              .map((id) => ({ id, object: 'model', created: 0, owned_by: 'tilth-fake-model' })),
+            data: [...this.#scripted.keys()].filter((m) => m !== ANY_MODEL).map((id) => ({ id, object: 'model', created: 0, owned_by: 'tilth-fake-model' })),
           });
         case 'POST /_control/script': {
           const body = await readJson(req);
@@ -416,7 +412,11 @@ export class FakeModel {
       case 'rate_limit': {
         const headers: Record<string, string> = { 'retry-after': String(reply.retry_after ?? 1) };
         if (reply.retry_after_ms !== undefined) headers['retry-after-ms'] = String(reply.retry_after_ms);
-        return answer(429, errorBody('rate_limit_exceeded', reply.error_message ?? 'Rate limit exceeded (scripted by the fake model)', 'rate_limit_error'), headers);
+        return answer(
+          429,
+          errorBody('rate_limit_exceeded', reply.error_message ?? 'Rate limit exceeded (scripted by the fake model)', 'rate_limit_error'),
+          headers,
+        );
       }
       case 'server_error':
         return answer(reply.status ?? 500, errorBody('server_error', reply.error_message ?? 'Upstream error (scripted by the fake model)', 'server_error'));
@@ -429,7 +429,9 @@ export class FakeModel {
         // headers never fires.
         record.status = 200;
         res.writeHead(200, { 'content-type': request.stream ? 'text/event-stream' : 'application/json' });
-        res.write(request.stream ? `data: ${JSON.stringify(streamChunks(planMessage({ content: '' }, request, record.seq), meta, usage, false)[0])}\n\n` : '{"id": ');
+        res.write(
+          request.stream ? `data: ${JSON.stringify(streamChunks(planMessage({ content: '' }, request, record.seq), meta, usage, false)[0])}\n\n` : '{"id": ',
+        );
         return await new Promise<void>((resolve) => gone.addEventListener('abort', () => resolve(), { once: true }));
       case 'error_body': {
         const error = { message: reply.error_message ?? 'Provider returned error (scripted by the fake model)', code: 502 };

@@ -55,7 +55,10 @@ export const JOURNEYS: Record<JourneyPlan['example'], JourneyPlan> = {
       id: 'T-001',
       title: 'Todos carry a priority',
       description: 'Add setPriority(todo, level) to src/todo.ts, with an optional readonly priority on Todo.',
-      acceptance_criteria: ['setPriority returns a new todo with the priority set, leaving the original unchanged', 'setPriority throws an Error for an unknown level'],
+      acceptance_criteria: [
+        'setPriority returns a new todo with the priority set, leaving the original unchanged',
+        'setPriority throws an Error for an unknown level',
+      ],
     },
     testFile: 'tests/t001_priority.test.ts',
     test: lines(
@@ -76,7 +79,10 @@ export const JOURNEYS: Record<JourneyPlan['example'], JourneyPlan> = {
     ),
     source: 'src/todo.ts',
     change: (original) =>
-      original.replace('  readonly done: boolean;\n}', "  readonly done: boolean;\n  readonly priority?: Priority;\n}\n\nexport type Priority = 'low' | 'normal' | 'high';") +
+      original.replace(
+        '  readonly done: boolean;\n}',
+        "  readonly done: boolean;\n  readonly priority?: Priority;\n}\n\nexport type Priority = 'low' | 'normal' | 'high';",
+      ) +
       lines(
         '',
         '/** A new todo with its priority set; an unknown level throws. */',
@@ -100,7 +106,10 @@ export const JOURNEYS: Record<JourneyPlan['example'], JourneyPlan> = {
       id: 'T-001',
       title: 'Snooze a todo',
       description: 'Add snooze(todo, duration) to src/todo.js: the due time moves later by a duration read with ms.',
-      acceptance_criteria: ['snooze returns a new todo due later by the duration, leaving the original unchanged', 'snooze throws an Error for something that is not a duration'],
+      acceptance_criteria: [
+        'snooze returns a new todo due later by the duration, leaving the original unchanged',
+        'snooze throws an Error for something that is not a duration',
+      ],
     },
     testFile: 'test/t001_snooze.test.js',
     test: lines(
@@ -157,7 +166,10 @@ export const JOURNEYS: Record<JourneyPlan['example'], JourneyPlan> = {
       id: 'T-001',
       title: 'Todos carry a priority',
       description: 'Todo gains a priority field (default "normal"), and set_priority(todos, index, level) in src/todo/__init__.py sets it.',
-      acceptance_criteria: ['set_priority returns a new list with that todo\'s priority set, leaving the input unchanged', 'set_priority raises ValueError for an unknown level'],
+      acceptance_criteria: [
+        "set_priority returns a new list with that todo's priority set, leaving the input unchanged",
+        'set_priority raises ValueError for an unknown level',
+      ],
     },
     testFile: 'tests/test_t001_priority.py',
     test: lines(
@@ -184,7 +196,10 @@ export const JOURNEYS: Record<JourneyPlan['example'], JourneyPlan> = {
     source: 'src/todo/__init__.py',
     change: (original) =>
       original
-        .replace('__all__ = ["Todo", "add_todo", "complete_todo", "pending"]', '__all__ = ["Todo", "add_todo", "complete_todo", "pending", "set_priority"]\n\nPRIORITIES = ("low", "normal", "high")')
+        .replace(
+          '__all__ = ["Todo", "add_todo", "complete_todo", "pending"]',
+          '__all__ = ["Todo", "add_todo", "complete_todo", "pending", "set_priority"]\n\nPRIORITIES = ("low", "normal", "high")',
+        )
         .replace('    done: bool = False\n', '    done: bool = False\n    priority: str = "normal"\n') +
       lines(
         '',
@@ -240,13 +255,27 @@ export function journeyResponder(plan: JourneyPlan, trace: JourneyTrace): FakeRe
           ? turn(call('write_file', { path: plan.source, content: plan.change(read.result!) }))
           : !ran
             ? turn(call('bash', { command: plan.ownTests }))
-            : turn(call('submit_case', { summary: `${plan.task.title}: done.`, ac_coverage: plan.task.acceptance_criteria.map((c) => ({ criterion: c, addressed_by: plan.source, evidence: plan.testFile })) }));
+            : turn(
+                call('submit_case', {
+                  summary: `${plan.task.title}: done.`,
+                  ac_coverage: plan.task.acceptance_criteria.map((c) => ({ criterion: c, addressed_by: plan.source, evidence: plan.testFile })),
+                }),
+              );
     } else if (role === 'evaluator') {
       const failing = /^### .+ — FAIL$/m.test(talk.prompt);
       reply = turn(
-        call('submit_verdict', failing
-          ? { verdict: 'reject', rejection_category: 'half_finished', concern: 'A check fails.', next_step: 'Make every check pass.', evidence: [plan.testFile] }
-          : { verdict: 'accept', concern: 'The checks pass and the change does what the task asks.', evidence: [plan.testFile] }),
+        call(
+          'submit_verdict',
+          failing
+            ? {
+                verdict: 'reject',
+                rejection_category: 'half_finished',
+                concern: 'A check fails.',
+                next_step: 'Make every check pass.',
+                evidence: [plan.testFile],
+              }
+            : { verdict: 'accept', concern: 'The checks pass and the change does what the task asks.', evidence: [plan.testFile] },
+        ),
       );
     } else {
       reply = { content: '{"learning": null}', usage: usage(300, 8) };

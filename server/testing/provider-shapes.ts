@@ -107,7 +107,9 @@ function textOf(content: unknown): string {
 
 /** A short chain of thought, so reasoning fields are never blank when they should not be. */
 function thinking(reply: CanonicalReply): string {
-  return reply.calls.length > 0 ? `The next step is ${reply.calls.map((c) => c.name).join(' and ')}; the conversation so far says so.` : 'I have what I need; writing the answer.';
+  return reply.calls.length > 0
+    ? `The next step is ${reply.calls.map((c) => c.name).join(' and ')}; the conversation so far says so.`
+    : 'I have what I need; writing the answer.';
 }
 
 type Usage = { prompt_tokens: number; completion_tokens: number; total_tokens: number; [k: string]: unknown };
@@ -224,11 +226,27 @@ function mistralExtraFields(ctx: ShapeContext): WireAnswer | null {
   for (const [i, m] of ctx.messages.entries()) {
     const role = typeof m.role === 'string' ? m.role : '?';
     const allowed = MISTRAL_KEYS[role] ?? [];
-    for (const key of Object.keys(m)) if (!allowed.includes(key)) detail.push({ type: 'extra_forbidden', loc: ['body', 'messages', i, role, key], msg: 'Extra inputs are not permitted', input: m[key] ?? null });
+    for (const key of Object.keys(m))
+      if (!allowed.includes(key))
+        detail.push({ type: 'extra_forbidden', loc: ['body', 'messages', i, role, key], msg: 'Extra inputs are not permitted', input: m[key] ?? null });
     for (const [j, call] of toolCallsOf(m).entries()) {
-      for (const key of Object.keys(call)) if (!MISTRAL_CALL_KEYS.includes(key)) detail.push({ type: 'extra_forbidden', loc: ['body', 'messages', i, role, 'tool_calls', j, key], msg: 'Extra inputs are not permitted', input: call[key] ?? null });
+      for (const key of Object.keys(call))
+        if (!MISTRAL_CALL_KEYS.includes(key))
+          detail.push({
+            type: 'extra_forbidden',
+            loc: ['body', 'messages', i, role, 'tool_calls', j, key],
+            msg: 'Extra inputs are not permitted',
+            input: call[key] ?? null,
+          });
       const fn = isRecord(call.function) ? call.function : {};
-      for (const key of Object.keys(fn)) if (!MISTRAL_FUNCTION_KEYS.includes(key)) detail.push({ type: 'extra_forbidden', loc: ['body', 'messages', i, role, 'tool_calls', j, 'function', key], msg: 'Extra inputs are not permitted', input: fn[key] ?? null });
+      for (const key of Object.keys(fn))
+        if (!MISTRAL_FUNCTION_KEYS.includes(key))
+          detail.push({
+            type: 'extra_forbidden',
+            loc: ['body', 'messages', i, role, 'tool_calls', j, 'function', key],
+            msg: 'Extra inputs are not permitted',
+            input: fn[key] ?? null,
+          });
     }
   }
   if (detail.length === 0) return null;
@@ -256,7 +274,8 @@ function mistralHistory(ctx: ShapeContext): WireAnswer | null {
     // Magistral's thinking chunks are not "content" here: only the text is.
     const text = textOf(m.content).trim();
     if (calls.length > 0 && text !== '') return topLevelError('Assistant message must have either content or tool_calls, but not both.');
-    if (calls.length === 0 && text === '' && !Array.isArray(m.content)) return topLevelError('Assistant message must have either content or tool_calls, but not none.');
+    if (calls.length === 0 && text === '' && !Array.isArray(m.content))
+      return topLevelError('Assistant message must have either content or tool_calls, but not none.');
   }
   return null;
 }
@@ -330,7 +349,10 @@ function kimi(name: string, contentBesideCalls: '' | null): ProviderShape {
     },
     answer(ctx) {
       const reply = ctx.reply();
-      const style: CallStyle = { id: (call, i) => `functions.${call.name}:${ctx.priorCalls + i}`, ...(contentBesideCalls === '' ? { extra: (_c: CanonicalCall, i: number) => ({ index: i }) } : {}) };
+      const style: CallStyle = {
+        id: (call, i) => `functions.${call.name}:${ctx.priorCalls + i}`,
+        ...(contentBesideCalls === '' ? { extra: (_c: CanonicalCall, i: number) => ({ index: i }) } : {}),
+      };
       const message = openaiMessage(reply, style, { reasoning_content: thinking(reply) });
       if (reply.calls.length > 0) message.content = contentBesideCalls;
       return completion(ctx, message, finishOf(reply));
@@ -370,7 +392,12 @@ const magistral: ProviderShape = {
   name: 'magistral-medium',
   provider: 'Mistral (Magistral reasoning)',
   special: 'content is an array of chunks (thinking, then text split in pieces); Mistral history rules',
-  sources: ['https://github.com/mistralai/client-python/issues/252', 'https://github.com/simonw/llm-mistral/pull/39', 'https://github.com/spring-projects/spring-ai/pull/5020', ...mistralSources],
+  sources: [
+    'https://github.com/mistralai/client-python/issues/252',
+    'https://github.com/simonw/llm-mistral/pull/39',
+    'https://github.com/spring-projects/spring-ai/pull/5020',
+    ...mistralSources,
+  ],
   expected: 'all_done',
   typeOptional: true,
   refuse: (message, status) => topLevelError(message, status),
@@ -401,7 +428,13 @@ const ollamaQwen3: ProviderShape = {
   sources: ['https://github.com/anomalyco/opencode/issues/46061', 'https://github.com/ollama/ollama/issues/6027'],
   expected: 'all_done',
   refuse: (message, status) => openaiError(message, status, 'api_error'),
-  answer: (ctx) => completion(ctx, openaiMessage(ctx.reply(), ollamaIds, { content: ctx.reply().calls.length > 0 ? '' : (ctx.reply().text ?? ''), reasoning: thinking(ctx.reply()) }), finishOf(ctx.reply()), { extra: { system_fingerprint: 'fp_ollama' } }),
+  answer: (ctx) =>
+    completion(
+      ctx,
+      openaiMessage(ctx.reply(), ollamaIds, { content: ctx.reply().calls.length > 0 ? '' : (ctx.reply().text ?? ''), reasoning: thinking(ctx.reply()) }),
+      finishOf(ctx.reply()),
+      { extra: { system_fingerprint: 'fp_ollama' } },
+    ),
 };
 
 /** A tool call written into the text by a model whose server did not turn it into `tool_calls`. */
@@ -423,11 +456,14 @@ function textTools(name: string, provider: string, special: string, write: (call
 
 const ollamaTextTools: ProviderShape = {
   ...textTools(
-  'ollama-qwen-text-tools',
-  'Ollama /v1 (template without tool parsing)',
-  'the tool call is a bare JSON object in the content, finish_reason "stop"',
-  (calls) => (calls.length === 1 ? JSON.stringify({ name: calls[0]!.name, arguments: calls[0]!.args }) : JSON.stringify(calls.map((c) => ({ name: c.name, arguments: c.args })))),
-  ['https://github.com/ollama/ollama/issues/11185', 'https://github.com/ollama/ollama/issues/7572', 'https://github.com/jundot/omlx/issues/2565'],
+    'ollama-qwen-text-tools',
+    'Ollama /v1 (template without tool parsing)',
+    'the tool call is a bare JSON object in the content, finish_reason "stop"',
+    (calls) =>
+      calls.length === 1
+        ? JSON.stringify({ name: calls[0]!.name, arguments: calls[0]!.args })
+        : JSON.stringify(calls.map((c) => ({ name: c.name, arguments: c.args }))),
+    ['https://github.com/ollama/ollama/issues/11185', 'https://github.com/ollama/ollama/issues/7572', 'https://github.com/jundot/omlx/issues/2565'],
   ),
   ollamaShow: { parameters: 'num_ctx 32768', model_info: { 'qwen2.context_length': 32768 } },
 };
@@ -440,7 +476,11 @@ const ollamaSmallContext: ProviderShape = {
   name: 'ollama-small-context',
   provider: 'Ollama /v1 (default context)',
   special: 'prompts over 4096 tokens are cut from the front without an error; the model answers without the system prompt',
-  sources: ['https://github.com/ralphgrewe/TradingAgents/issues/168', 'https://github.com/NousResearch/hermes-agent/issues/43900', 'https://github.com/open-webui/docs/pull/1393'],
+  sources: [
+    'https://github.com/ralphgrewe/TradingAgents/issues/168',
+    'https://github.com/NousResearch/hermes-agent/issues/43900',
+    'https://github.com/open-webui/docs/pull/1393',
+  ],
   expected: 'stop',
   stopNames: /context|window|truncat|num_ctx|4096/i,
   refuse: (message, status) => openaiError(message, status, 'api_error'),
@@ -583,7 +623,10 @@ const llamacppContextExceeded: ProviderShape = {
   refuse: (message, status) => llamacppError(message, status ?? 400, 'invalid_request_error'),
   answer(ctx) {
     if (ctx.promptTokens <= 4096) return llamacppObjectArgs.answer(ctx);
-    return llamacppError('the request exceeds the available context size, try increasing it', 400, 'exceed_context_size_error', { n_prompt_tokens: ctx.promptTokens, n_ctx: 4096 });
+    return llamacppError('the request exceeds the available context size, try increasing it', 400, 'exceed_context_size_error', {
+      n_prompt_tokens: ctx.promptTokens,
+      n_ctx: 4096,
+    });
   },
 };
 
@@ -594,22 +637,40 @@ const openrouterClaude: ProviderShape = {
   name: 'openrouter-claude-reasoning',
   provider: 'OpenRouter (Anthropic, reasoning on)',
   special: 'reasoning + reasoning_details (reasoning.text with a signature); the details must come back on tool-call turns',
-  sources: ['https://openrouter.ai/docs/guides/best-practices/reasoning-tokens', 'https://github.com/RooCodeInc/Roo-Code/pull/9506', 'https://github.com/olimorris/codecompanion.nvim/issues/1752'],
+  sources: [
+    'https://openrouter.ai/docs/guides/best-practices/reasoning-tokens',
+    'https://github.com/RooCodeInc/Roo-Code/pull/9506',
+    'https://github.com/olimorris/codecompanion.nvim/issues/1752',
+  ],
   expected: 'all_done',
   refuse: (message, status) => ({ status: status ?? 400, json: { error: { message, code: status ?? 400 } } }),
   history(ctx) {
-    const missing = firstCallIdWithout(ctx, (m, id) => Array.isArray(m.reasoning_details) && m.reasoning_details.some((d) => isRecord(d) && d.type === 'reasoning.text' && d.signature === signatureFor(id)));
+    const missing = firstCallIdWithout(
+      ctx,
+      (m, id) =>
+        Array.isArray(m.reasoning_details) && m.reasoning_details.some((d) => isRecord(d) && d.type === 'reasoning.text' && d.signature === signatureFor(id)),
+    );
     if (!missing) return null;
-    return openRouterWrapped(400, JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: ANTHROPIC_THINKING_REFUSAL } }), 'Anthropic');
+    return openRouterWrapped(
+      400,
+      JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: ANTHROPIC_THINKING_REFUSAL } }),
+      'Anthropic',
+    );
   },
   answer(ctx) {
     const reply = ctx.reply();
     const idOf = (call: CanonicalCall) => `toolu_vrtx_${stableId(call.key, 22)}`;
     const text = thinking(reply);
     const first = reply.calls[0];
-    const details = [{ type: 'reasoning.text', text, signature: first ? signatureFor(idOf(first)) : signatureFor(`text:${ctx.seq}`), format: 'anthropic-claude-v1', index: 0 }];
+    const details = [
+      { type: 'reasoning.text', text, signature: first ? signatureFor(idOf(first)) : signatureFor(`text:${ctx.seq}`), format: 'anthropic-claude-v1', index: 0 },
+    ];
     const message = openaiMessage(reply, { id: idOf }, { refusal: null, reasoning: text, reasoning_details: details });
-    return completion(ctx, message, finishOf(reply), { id: `gen-${1_780_000_000 + ctx.seq}-${stableId(`or:${ctx.seq}`, 20)}`, usage: usageOf(reply, { cost: 0.0012 }), extra: { provider: 'Anthropic' } });
+    return completion(ctx, message, finishOf(reply), {
+      id: `gen-${1_780_000_000 + ctx.seq}-${stableId(`or:${ctx.seq}`, 20)}`,
+      usage: usageOf(reply, { cost: 0.0012 }),
+      extra: { provider: 'Anthropic' },
+    });
   },
 };
 
@@ -620,11 +681,19 @@ const openrouterGemini3: ProviderShape = {
   name: 'openrouter-gemini-3',
   provider: 'OpenRouter (Gemini 3)',
   special: 'the thought signature travels as a reasoning.encrypted entry of reasoning_details; Google refuses a call without it',
-  sources: ['https://github.com/RooCodeInc/Roo-Code/pull/9506', 'https://github.com/OpenHands/software-agent-sdk/issues/1500', 'https://github.com/theopenco/llmgateway/issues/1267'],
+  sources: [
+    'https://github.com/RooCodeInc/Roo-Code/pull/9506',
+    'https://github.com/OpenHands/software-agent-sdk/issues/1500',
+    'https://github.com/theopenco/llmgateway/issues/1267',
+  ],
   expected: 'all_done',
   refuse: (message, status) => ({ status: status ?? 400, json: { error: { message, code: status ?? 400 } } }),
   history(ctx) {
-    const missing = firstCallIdWithout(ctx, (m, id) => Array.isArray(m.reasoning_details) && m.reasoning_details.some((d) => isRecord(d) && d.type === 'reasoning.encrypted' && d.data === signatureFor(id)));
+    const missing = firstCallIdWithout(
+      ctx,
+      (m, id) =>
+        Array.isArray(m.reasoning_details) && m.reasoning_details.some((d) => isRecord(d) && d.type === 'reasoning.encrypted' && d.data === signatureFor(id)),
+    );
     if (!missing) return null;
     const raw = JSON.stringify({ error: { code: 400, message: thoughtSignatureRefusal(missing.name, missing.index), status: 'INVALID_ARGUMENT' } });
     return openRouterWrapped(400, raw, 'Google AI Studio');
@@ -650,7 +719,10 @@ const openrouterError200: ProviderShape = {
   refuse: (message, status) => ({ status: status ?? 400, json: { error: { message, code: status ?? 400 } } }),
   answer: (ctx) =>
     ctx.firstSight
-      ? { status: 200, json: { error: { code: 502, message: 'Upstream provider disconnected before the completion finished', metadata: { provider_name: 'Chutes' } } } }
+      ? {
+          status: 200,
+          json: { error: { code: 502, message: 'Upstream provider disconnected before the completion finished', metadata: { provider_name: 'Chutes' } } },
+        }
       : openaiBaseline.answer(ctx),
 };
 
@@ -663,7 +735,11 @@ const openrouterUpstream429: ProviderShape = {
   refuse: (message, status) => ({ status: status ?? 400, json: { error: { message, code: status ?? 400 } } }),
   answer: (ctx) =>
     ctx.firstSight
-      ? openRouterWrapped(429, 'z-ai/glm-5.3-flash is temporarily rate-limited upstream. Please retry shortly, or add your own key to accumulate your rate limits.', 'BaseTen')
+      ? openRouterWrapped(
+          429,
+          'z-ai/glm-5.3-flash is temporarily rate-limited upstream. Please retry shortly, or add your own key to accumulate your rate limits.',
+          'BaseTen',
+        )
       : openaiBaseline.answer(ctx),
 };
 
@@ -671,12 +747,20 @@ const openrouterUpstream400: ProviderShape = {
   name: 'openrouter-upstream-400',
   provider: 'OpenRouter (upstream refusal)',
   special: '400 "Provider returned error": the reason (Anthropic\'s "prompt is too long") only in metadata.raw, as JSON text',
-  sources: ['https://github.com/diegosouzapw/OmniRoute/issues/3044', 'https://github.com/prism-php/prism/pull/813', 'https://github.com/RooCodeInc/Roo-Code/pull/10073'],
+  sources: [
+    'https://github.com/diegosouzapw/OmniRoute/issues/3044',
+    'https://github.com/prism-php/prism/pull/813',
+    'https://github.com/RooCodeInc/Roo-Code/pull/10073',
+  ],
   expected: 'stop',
   stopNames: /prompt is too long/,
   refuse: (message, status) => ({ status: status ?? 400, json: { error: { message, code: status ?? 400 } } }),
   answer: () =>
-    openRouterWrapped(400, JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 208764 tokens > 200000 maximum' } }), 'Anthropic'),
+    openRouterWrapped(
+      400,
+      JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 208764 tokens > 200000 maximum' } }),
+      'Anthropic',
+    ),
 };
 
 const openrouterNoToolEndpoints: ProviderShape = {
@@ -689,7 +773,16 @@ const openrouterNoToolEndpoints: ProviderShape = {
   refuse: (message, status) => ({ status: status ?? 400, json: { error: { message, code: status ?? 400 } } }),
   answer: (ctx) =>
     hasTools(ctx)
-      ? { status: 404, json: { error: { message: 'No endpoints found that support tool use. To learn more about provider routing, visit: https://openrouter.ai/docs/guides/routing/provider-selection', code: 404 } } }
+      ? {
+          status: 404,
+          json: {
+            error: {
+              message:
+                'No endpoints found that support tool use. To learn more about provider routing, visit: https://openrouter.ai/docs/guides/routing/provider-selection',
+              code: 404,
+            },
+          },
+        }
       : openaiBaseline.answer(ctx),
 };
 
@@ -697,7 +790,11 @@ const gemini25: ProviderShape = {
   name: 'gemini-2.5-flash',
   provider: "Gemini's OpenAI endpoint",
   special: 'tool call ids are "" and the completion has no top-level id; errors are a JSON array',
-  sources: ['https://github.com/openai/openai-dotnet/issues/428', 'https://github.com/camel-ai/camel/issues/3027', 'https://github.com/softwaremill/sttp-ai/issues/338'],
+  sources: [
+    'https://github.com/openai/openai-dotnet/issues/428',
+    'https://github.com/camel-ai/camel/issues/3027',
+    'https://github.com/softwaremill/sttp-ai/issues/338',
+  ],
   expected: 'all_done',
   refuse: (message, status) => geminiError(message, status),
   answer: (ctx) => completion(ctx, openaiMessage(ctx.reply(), { id: () => '' }), finishOf(ctx.reply()), { id: null, model: `models/${ctx.model}` }),
@@ -707,7 +804,11 @@ const gemini3: ProviderShape = {
   name: 'gemini-3-pro',
   provider: "Gemini's OpenAI endpoint (Gemini 3)",
   special: 'extra_content.google.thought_signature on the first tool call of a turn; refused when not echoed',
-  sources: ['https://ai.google.dev/gemini-api/docs/thought-signatures', 'https://github.com/HKUDS/nanobot/pull/2453', 'https://github.com/crmne/ruby_llm/pull/588'],
+  sources: [
+    'https://ai.google.dev/gemini-api/docs/thought-signatures',
+    'https://github.com/HKUDS/nanobot/pull/2453',
+    'https://github.com/crmne/ruby_llm/pull/588',
+  ],
   expected: 'all_done',
   refuse: (message, status) => geminiError(message, status),
   history(ctx) {
@@ -721,7 +822,10 @@ const gemini3: ProviderShape = {
   answer(ctx) {
     const reply = ctx.reply();
     const idOf = (call: CanonicalCall) => `function-call-${stableId(call.key, 19, '0123456789')}`;
-    const style: CallStyle = { id: idOf, extra: (_c, i, id) => (i === 0 && id !== undefined ? { extra_content: { google: { thought_signature: signatureFor(id) } } } : {}) };
+    const style: CallStyle = {
+      id: idOf,
+      extra: (_c, i, id) => (i === 0 && id !== undefined ? { extra_content: { google: { thought_signature: signatureFor(id) } } } : {}),
+    };
     return completion(ctx, openaiMessage(reply, style), finishOf(reply), { model: `models/${ctx.model}` });
   },
 };
@@ -730,7 +834,11 @@ const groqToolUseFailed: ProviderShape = {
   name: 'groq-tool-use-failed',
   provider: 'Groq',
   special: 'a 400 tool_use_failed with failed_generation on the first try of a tool call; the retry passes',
-  sources: ['https://github.com/groq/groq-typescript/issues/28', 'https://github.com/pipecat-ai/pipecat/issues/1168', 'https://github.com/anomalyco/opencode/issues/1018'],
+  sources: [
+    'https://github.com/groq/groq-typescript/issues/28',
+    'https://github.com/pipecat-ai/pipecat/issues/1168',
+    'https://github.com/anomalyco/opencode/issues/1018',
+  ],
   expected: 'all_done',
   refuse: (message, status) => openaiError(message, status),
   answer(ctx) {
@@ -739,7 +847,14 @@ const groqToolUseFailed: ProviderShape = {
       const failed = reply.calls.map((c) => `<function=${c.name}>${JSON.stringify(c.args)}</function>`).join('');
       return {
         status: 400,
-        json: { error: { message: "Failed to call a function. Please adjust your prompt. See 'failed_generation' for more details.", type: 'invalid_request_error', code: 'tool_use_failed', failed_generation: failed } },
+        json: {
+          error: {
+            message: "Failed to call a function. Please adjust your prompt. See 'failed_generation' for more details.",
+            type: 'invalid_request_error',
+            code: 'tool_use_failed',
+            failed_generation: failed,
+          },
+        },
       };
     }
     return completion(ctx, openaiMessage(reply, { id: (call) => `call_${stableId(call.key, 4, 'abcdefghijklmnopqrstuvwxyz0123456789')}` }), finishOf(reply), {
@@ -761,7 +876,9 @@ const groqReasoning: ProviderShape = {
   history(ctx) {
     for (const [i, m] of ctx.messages.entries()) {
       if (m.role === 'assistant' && 'reasoning_content' in m) {
-        return groqError(`'messages.${i}' : for 'role:assistant' the following must be satisfied[('messages.${i}' : property 'reasoning_content' is unsupported)]`);
+        return groqError(
+          `'messages.${i}' : for 'role:assistant' the following must be satisfied[('messages.${i}' : property 'reasoning_content' is unsupported)]`,
+        );
       }
     }
     return null;
@@ -769,15 +886,26 @@ const groqReasoning: ProviderShape = {
   answer: (ctx) => completion(ctx, openaiMessage(ctx.reply(), openaiIds, { reasoning: thinking(ctx.reply()) }), finishOf(ctx.reply())),
 };
 
-const azureFilters = { hate: { filtered: false, severity: 'safe' }, self_harm: { filtered: false, severity: 'safe' }, sexual: { filtered: false, severity: 'safe' }, violence: { filtered: false, severity: 'safe' } };
+const azureFilters = {
+  hate: { filtered: false, severity: 'safe' },
+  self_harm: { filtered: false, severity: 'safe' },
+  sexual: { filtered: false, severity: 'safe' },
+  violence: { filtered: false, severity: 'safe' },
+};
 
-const azureError = (message: string, status?: number): WireAnswer => ({ status: status ?? 400, json: { error: { message, type: null, param: null, code: null, status: status ?? 400 } } });
+const azureError = (message: string, status?: number): WireAnswer => ({
+  status: status ?? 400,
+  json: { error: { message, type: null, param: null, code: null, status: status ?? 400 } },
+});
 
 const azure: ProviderShape = {
   name: 'azure-gpt-4o',
   provider: 'Azure OpenAI',
   special: 'prompt_filter_results at the top, content_filter_results on the choice',
-  sources: ['https://learn.microsoft.com/en-us/javascript/api/@azure/openai/chatchoice', 'https://app.unpkg.com/@azure/openai@2.0.0/files/dist/commonjs/types/index.d.ts'],
+  sources: [
+    'https://learn.microsoft.com/en-us/javascript/api/@azure/openai/chatchoice',
+    'https://app.unpkg.com/@azure/openai@2.0.0/files/dist/commonjs/types/index.d.ts',
+  ],
   expected: 'all_done',
   refuse: azureError,
   answer: (ctx) =>
@@ -818,7 +946,8 @@ const toolCallNoId: ProviderShape = {
 function reasoningOnly(ctx: ShapeContext): WireAnswer {
   const reply = ctx.reply();
   // The model wrote its whole answer as reasoning; the visible reply is empty.
-  const text = reply.calls.length > 0 ? `I should call ${reply.calls[0]!.name} with ${JSON.stringify(reply.calls[0]!.args).slice(0, 200)}.` : (reply.text ?? '');
+  const text =
+    reply.calls.length > 0 ? `I should call ${reply.calls[0]!.name} with ${JSON.stringify(reply.calls[0]!.args).slice(0, 200)}.` : (reply.text ?? '');
   return completion(ctx, { role: 'assistant', content: '', reasoning_content: text }, 'stop');
 }
 
@@ -902,7 +1031,8 @@ export const PROVIDER_SHAPES: readonly ProviderShape[] = [
   deepseek(
     'deepseek-reasoner',
     'reasoning_content must come back on assistant tool-call turns, else 400 "Missing `reasoning_content` field ..."',
-    (i) => `Missing \`reasoning_content\` field in the assistant message at message index ${i}. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls`,
+    (i) =>
+      `Missing \`reasoning_content\` field in the assistant message at message index ${i}. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls`,
     false,
     ['https://api-docs.deepseek.com/guides/thinking_mode', 'https://github.com/continuedev/continue/issues/10193'],
   ),
@@ -911,7 +1041,11 @@ export const PROVIDER_SHAPES: readonly ProviderShape[] = [
     'as deepseek-reasoner with V4 wording; some tool-call turns come with reasoning_content "" which must come back too',
     () => 'The `reasoning_content` in the thinking mode must be passed back to the API.',
     true,
-    ['https://api-docs.deepseek.com/guides/thinking_mode', 'https://github.com/anomalyco/opencode/issues/24083', 'https://github.com/deepseek-ai/deepseek-harness/discussions/1850'],
+    [
+      'https://api-docs.deepseek.com/guides/thinking_mode',
+      'https://github.com/anomalyco/opencode/issues/24083',
+      'https://github.com/deepseek-ai/deepseek-harness/discussions/1850',
+    ],
   ),
   kimi('kimi-k2.5', null),
   kimi('kimi-k2.6', ''),

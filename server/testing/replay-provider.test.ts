@@ -23,7 +23,11 @@ const OPENING: Json[] = [
 ];
 
 async function chat(model: string, messages: unknown[], tools: unknown[] = INTERVIEW_TOOLS): Promise<{ status: number; body: unknown; text: string }> {
-  const res = await fetch(`${replay.baseURL}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model, messages, tools }) });
+  const res = await fetch(`${replay.baseURL}/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model, messages, tools }),
+  });
   const text = await res.text();
   let body: unknown = null;
   try {
@@ -68,7 +72,16 @@ describe('replay provider', () => {
 
   it('writes the first interview turn of the normal shapes as three tool calls in their wire form', async () => {
     const ids: Record<string, string[]> = {};
-    for (const name of ['openai-baseline', 'deepseek-reasoner', 'kimi-k2.5', 'mistral-large', 'lmstudio-qwen', 'gemini-2.5-flash', 'gemini-3-pro', 'llamacpp-object-args']) {
+    for (const name of [
+      'openai-baseline',
+      'deepseek-reasoner',
+      'kimi-k2.5',
+      'mistral-large',
+      'lmstudio-qwen',
+      'gemini-2.5-flash',
+      'gemini-3-pro',
+      'llamacpp-object-args',
+    ]) {
       const res = await chat(name, OPENING);
       expect(res.status, `${name}: ${res.text}`).toBe(200);
       const calls = messageOf(res.body).tool_calls ?? [];
@@ -104,16 +117,29 @@ describe('replay provider', () => {
     const first = messageOf((await chat('deepseek-reasoner', OPENING)).body);
     expect(typeof first.reasoning_content).toBe('string');
     const { reasoning_content: _dropped, ...bare } = first;
-    const refused = await chat('deepseek-reasoner', followUp(first, () => bare));
+    const refused = await chat(
+      'deepseek-reasoner',
+      followUp(first, () => bare),
+    );
     expect(refused.status).toBe(400);
     expect(JSON.stringify(refused.body)).toContain('Missing `reasoning_content` field in the assistant message at message index 2.');
     expect((await chat('deepseek-reasoner', followUp(first))).status).toBe(200);
-    expect((await chat('deepseek-v4-pro', followUp(first, (m) => ({ ...m, reasoning_content: '' })))).status).toBe(200);
-    const kimi = await chat('kimi-k2.5', followUp(first, () => bare));
+    expect(
+      (
+        await chat(
+          'deepseek-v4-pro',
+          followUp(first, (m) => ({ ...m, reasoning_content: '' })),
+        )
+      ).status,
+    ).toBe(200);
+    const kimi = await chat(
+      'kimi-k2.5',
+      followUp(first, () => bare),
+    );
     expect(JSON.stringify(kimi.body)).toContain('thinking is enabled but reasoning_content is missing in assistant tool call message at index 2');
   });
 
-  it("holds Mistral to its closed schema, 9-character ids, no text beside tool calls and no user after a tool", async () => {
+  it('holds Mistral to its closed schema, 9-character ids, no text beside tool calls and no user after a tool', async () => {
     const first = messageOf((await chat('mistral-large', OPENING)).body);
     const asIs = await chat('mistral-large', followUp(first));
     expect(asIs.status, 'the preamble sentence beside the calls').toBe(400);
@@ -121,9 +147,14 @@ describe('replay provider', () => {
     const clean = (m: Message): Json => ({ role: 'assistant', content: '', tool_calls: m.tool_calls });
     expect((await chat('mistral-large', followUp(first, clean))).status).toBe(200);
 
-    const extra = await chat('mistral-large', followUp(first, (m) => ({ ...clean(m), reasoning_content: 'thoughts' })));
+    const extra = await chat(
+      'mistral-large',
+      followUp(first, (m) => ({ ...clean(m), reasoning_content: 'thoughts' })),
+    );
     expect(extra.status).toBe(422);
-    expect(extra.body).toMatchObject({ detail: [{ type: 'extra_forbidden', loc: ['body', 'messages', 2, 'assistant', 'reasoning_content'], msg: 'Extra inputs are not permitted' }] });
+    expect(extra.body).toMatchObject({
+      detail: [{ type: 'extra_forbidden', loc: ['body', 'messages', 2, 'assistant', 'reasoning_content'], msg: 'Extra inputs are not permitted' }],
+    });
 
     const renamed = followUp(first, clean).map((m) => (m.role === 'tool' ? { ...m, tool_call_id: `call_${String(m.tool_call_id)}` } : m));
     const assistant = renamed[2] as Message;
@@ -148,7 +179,10 @@ describe('replay provider', () => {
 
     const or = messageOf((await chat('openrouter-claude-reasoning', OPENING)).body);
     const { reasoning_details: _d, ...withoutDetails } = or;
-    const wrapped = await chat('openrouter-claude-reasoning', followUp(or, () => withoutDetails));
+    const wrapped = await chat(
+      'openrouter-claude-reasoning',
+      followUp(or, () => withoutDetails),
+    );
     expect(wrapped.body).toMatchObject({ error: { message: 'Provider returned error', metadata: { provider_name: 'Anthropic' } } });
     expect((await chat('openrouter-claude-reasoning', followUp(or))).status).toBe(200);
   });
@@ -157,7 +191,9 @@ describe('replay provider', () => {
     const first = messageOf((await chat('llamacpp-object-args', OPENING)).body);
     expect((await chat('llamacpp-object-args', followUp(first))).status).toBe(200);
     const strict = await chat('openai-baseline', followUp(first));
-    expect(JSON.stringify(strict.body)).toContain("Invalid type for 'messages[2].tool_calls[0].function.arguments': expected a string, but got an object instead.");
+    expect(JSON.stringify(strict.body)).toContain(
+      "Invalid type for 'messages[2].tool_calls[0].function.arguments': expected a string, but got an object instead.",
+    );
     expect((await chat('openai-baseline', followUp(first, stringArgs))).status).toBe(200);
     const untyped = followUp(first, (m) => ({ ...stringArgs(m), tool_calls: (stringArgs(m).tool_calls as Json[]).map(({ type: _t, ...c }) => c) }));
     expect(JSON.stringify((await chat('openai-baseline', untyped)).body)).toContain("Missing required parameter: 'messages[2].tool_calls[0].type'.");
@@ -165,7 +201,9 @@ describe('replay provider', () => {
 
   it('refuses a tool message that answers no call, and calls left unanswered', async () => {
     const orphan = [...OPENING, { role: 'tool', tool_call_id: 'call_x', content: 'hi' }];
-    expect(JSON.stringify((await chat('openai-baseline', orphan)).body)).toContain("messages with role 'tool' must be a response to a preceeding message with 'tool_calls'");
+    expect(JSON.stringify((await chat('openai-baseline', orphan)).body)).toContain(
+      "messages with role 'tool' must be a response to a preceeding message with 'tool_calls'",
+    );
     const first = messageOf((await chat('openai-baseline', OPENING)).body);
     const unanswered = [...OPENING, first, { role: 'user', content: 'well?' }];
     expect(JSON.stringify((await chat('openai-baseline', unanswered)).body)).toContain('did not have response messages');
@@ -174,7 +212,11 @@ describe('replay provider', () => {
   it('fails transient shapes on the first sight of a request only, so a retry passes', async () => {
     // A conversation of its own: the replay knows transient faults by where a conversation is.
     const messages = [OPENING[0]!, { role: 'user', content: `Todos should be able to carry a due date (${Date.now()}).` }];
-    for (const [name, status] of [['groq-tool-use-failed', 400], ['openrouter-upstream-429', 429], ['openrouter-error-200', 200]] as const) {
+    for (const [name, status] of [
+      ['groq-tool-use-failed', 400],
+      ['openrouter-upstream-429', 429],
+      ['openrouter-error-200', 200],
+    ] as const) {
       const once = await chat(name, messages);
       expect(once.status, name).toBe(status);
       expect(once.body, name).toHaveProperty('error');
@@ -188,11 +230,17 @@ describe('replay provider', () => {
   });
 
   it('answers the error shapes in their own bodies', async () => {
-    expect((await chat('vllm-no-tool-parser', OPENING)).body).toMatchObject({ object: 'error', message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', code: 400 });
+    expect((await chat('vllm-no-tool-parser', OPENING)).body).toMatchObject({
+      object: 'error',
+      message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
+      code: 400,
+    });
     const jinja = await chat('llamacpp-no-jinja', OPENING);
     expect(jinja.status).toBe(500);
     expect(jinja.body).toEqual({ error: { code: 500, message: 'tools param requires --jinja flag', type: 'server_error' } });
-    expect((await chat('ollama-no-tools', OPENING)).body).toMatchObject({ error: { message: 'registry.ollama.ai/library/gemma:2b does not support tools', type: 'api_error' } });
+    expect((await chat('ollama-no-tools', OPENING)).body).toMatchObject({
+      error: { message: 'registry.ollama.ai/library/gemma:2b does not support tools', type: 'api_error' },
+    });
     const html = await chat('html-error-page', OPENING);
     expect(html.status).toBe(502);
     expect(html.text).toMatch(/^<!DOCTYPE html>/);

@@ -131,17 +131,30 @@ export class ReplayProvider {
     }
     const parsed = ChatRequestSchema.safeParse(body);
     if (!parsed.success) {
-      return sendJson(res, 400, { error: { message: `replay provider: not a chat completion request: ${parsed.error.issues.map((i) => i.message).join('; ')}`, type: 'invalid_request_error' } });
+      return sendJson(res, 400, {
+        error: {
+          message: `replay provider: not a chat completion request: ${parsed.error.issues.map((i) => i.message).join('; ')}`,
+          type: 'invalid_request_error',
+        },
+      });
     }
     const request = parsed.data;
     const shape = shapeNamed(request.model);
     if (!shape || shape.unreachable) {
-      return sendJson(res, 404, { error: { message: `The model \`${request.model}\` does not exist`, type: 'invalid_request_error', code: 'model_not_found' } });
+      return sendJson(res, 404, {
+        error: { message: `The model \`${request.model}\` does not exist`, type: 'invalid_request_error', code: 'model_not_found' },
+      });
     }
     const seq = (this.#calls.get(shape.name) ?? 0) + 1;
     this.#calls.set(shape.name, seq);
     const answer = this.#answer(shape, request, seq);
-    this.#records.push({ seq, model: shape.name, status: answer.status, promptTokens: promptTokens(request), refusal: answer.status !== 200 || (isRecord(answer.json) && 'error' in answer.json) ? refusalText(answer) : null });
+    this.#records.push({
+      seq,
+      model: shape.name,
+      status: answer.status,
+      promptTokens: promptTokens(request),
+      refusal: answer.status !== 200 || (isRecord(answer.json) && 'error' in answer.json) ? refusalText(answer) : null,
+    });
     send(res, answer);
   }
 
@@ -177,9 +190,14 @@ export function startReplayProvider(options: ReplayOptions = {}): Promise<Replay
  * failed turn, so a transient fault passes on the next try as it would at the real provider.
  */
 function progressKey(model: string, messages: Json[]): string {
-  const opening = messages.filter((m) => m.role === 'system').slice(0, 1).concat(messages.filter((m) => m.role === 'user').slice(0, 1));
+  const opening = messages
+    .filter((m) => m.role === 'system')
+    .slice(0, 1)
+    .concat(messages.filter((m) => m.role === 'user').slice(0, 1));
   const results = messages.filter((m) => m.role === 'tool').map((m) => [m.tool_call_id, m.content]);
-  return createHash('sha256').update(JSON.stringify([model, opening.map((m) => m.content), results])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([model, opening.map((m) => m.content), results]))
+    .digest('hex');
 }
 
 function promptTokens(request: ChatRequest): number {
@@ -211,29 +229,39 @@ function commonRules(shape: ProviderShape, messages: Json[]): WireAnswer | null 
     if (m.role === 'tool') {
       const id = typeof m.tool_call_id === 'string' ? m.tool_call_id : '';
       const at = pending.indexOf(id);
-      if (at < 0) return shape.refuse(`Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'. (messages[${i}], tool_call_id "${id}")`);
+      if (at < 0)
+        return shape.refuse(
+          `Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'. (messages[${i}], tool_call_id "${id}")`,
+        );
       pending.splice(at, 1);
       continue;
     }
     if (pending.length > 0) {
-      return shape.refuse(`An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${pending.join(', ')}`);
+      return shape.refuse(
+        `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${pending.join(', ')}`,
+      );
     }
     if (m.role !== 'assistant' || !Array.isArray(m.tool_calls)) continue;
     for (const [j, call] of m.tool_calls.entries()) {
       const where = `messages[${i}].tool_calls[${j}]`;
       if (!isRecord(call)) return shape.refuse(`Invalid type for '${where}': expected an object.`);
-      if (typeof call.id !== 'string' || call.id === '') return shape.refuse(`Invalid '${where}.id': empty string. Expected a string with minimum length 1, but got an empty string instead.`);
+      if (typeof call.id !== 'string' || call.id === '')
+        return shape.refuse(`Invalid '${where}.id': empty string. Expected a string with minimum length 1, but got an empty string instead.`);
       if (!shape.typeOptional && call.type !== 'function') return shape.refuse(`Missing required parameter: '${where}.type'.`);
       const fn = isRecord(call.function) ? call.function : null;
       if (!fn || typeof fn.name !== 'string') return shape.refuse(`Missing required parameter: '${where}.function.name'.`);
       if (!shape.objectArgumentsOk && typeof fn.arguments !== 'string') {
-        return shape.refuse(`Invalid type for '${where}.function.arguments': expected a string, but got ${Array.isArray(fn.arguments) ? 'an array' : typeof fn.arguments === 'object' ? 'an object' : typeof fn.arguments} instead.`);
+        return shape.refuse(
+          `Invalid type for '${where}.function.arguments': expected a string, but got ${Array.isArray(fn.arguments) ? 'an array' : typeof fn.arguments === 'object' ? 'an object' : typeof fn.arguments} instead.`,
+        );
       }
       pending.push(call.id);
     }
   }
   if (pending.length > 0) {
-    return shape.refuse(`An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${pending.join(', ')}`);
+    return shape.refuse(
+      `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${pending.join(', ')}`,
+    );
   }
   return null;
 }
@@ -260,7 +288,10 @@ function canonicalReply(request: ChatRequest): CanonicalReply {
     key: c.id ?? `call-${request.messages.length}-${i + 1}`,
   }));
   const text = scripted.content ?? null;
-  const usage = scripted.usage ?? { prompt_tokens: Math.ceil(JSON.stringify(request.messages).length / 4), completion_tokens: Math.ceil((text ?? '').length / 4) + 20 * calls.length };
+  const usage = scripted.usage ?? {
+    prompt_tokens: Math.ceil(JSON.stringify(request.messages).length / 4),
+    completion_tokens: Math.ceil((text ?? '').length / 4) + 20 * calls.length,
+  };
   return { text, calls, usage: { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens } };
 }
 

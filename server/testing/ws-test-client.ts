@@ -19,7 +19,9 @@ export class StreamTestClient {
     ws.on('message', (data) => {
       const frame = ServerFrameSchema.parse(JSON.parse(String(data)));
       this.frames.push(frame);
-      this.waiters = this.waiters.filter((w) => (w.test(frame) ? (w.resolve(frame), false) : true));
+      const [met, waiting] = [this.waiters.filter((w) => w.test(frame)), this.waiters.filter((w) => !w.test(frame))];
+      this.waiters = waiting;
+      for (const w of met) w.resolve(frame);
     });
     this.closed = new Promise((resolve) => ws.once('close', (code) => resolve(code)));
   }
@@ -43,7 +45,13 @@ export class StreamTestClient {
     if (found) return Promise.resolve(found);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('timed out waiting for a frame')), timeoutMs);
-      this.waiters.push({ test, resolve: (f) => (clearTimeout(timer), resolve(f)) });
+      this.waiters.push({
+        test,
+        resolve: (f) => {
+          clearTimeout(timer);
+          resolve(f);
+        },
+      });
     });
   }
 

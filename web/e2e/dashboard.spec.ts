@@ -29,7 +29,12 @@ const seedTurn: ScriptedReplyInput = {
     {
       name: 'write_seed',
       arguments: {
-        prd_entries: TASKS.map((t) => ({ id: t.id, title: t.title, description: `Add ${t.fn}(n) in src/${t.fn}.js.`, acceptance_criteria: [`${t.fn}(${t.input}) returns ${t.expected}`] })),
+        prd_entries: TASKS.map((t) => ({
+          id: t.id,
+          title: t.title,
+          description: `Add ${t.fn}(n) in src/${t.fn}.js.`,
+          acceptance_criteria: [`${t.fn}(${t.input}) returns ${t.expected}`],
+        })),
         test_files: testFiles,
         tldr: TASKS.map((t) => `- **${t.id}:** ${t.title}`).join('\n'),
         open_questions: [],
@@ -53,7 +58,14 @@ const reject = verdictTurn('reject', { category: 'acceptance_gap', concern: 'Neg
 /** Accepted at the first verdict. */
 const acceptedTask = (t: Task): ScriptedReplyInput[] => [implement(t), submit(t), accept(t), noLearning];
 /** Rejected once, then accepted; the worker's second case waits `pauseMs` so the reject can be seen. */
-const rejectedThenAccepted = (t: Task, pauseMs: number): ScriptedReplyInput[] => [implement(t, 600), submit(t), reject, submit(t, pauseMs), accept(t), noLearning];
+const rejectedThenAccepted = (t: Task, pauseMs: number): ScriptedReplyInput[] => [
+  implement(t, 600),
+  submit(t),
+  reject,
+  submit(t, pauseMs),
+  accept(t),
+  noLearning,
+];
 
 const board = (page: Page, id: string) => page.locator(`[data-testid="board-task"][data-task-id="${id}"]`);
 const meter = (page: Page, key: string) => page.getByTestId(`meter-${key}`);
@@ -194,7 +206,10 @@ test('the dashboard follows a run live: statuses flip, meters move, a reject sho
 
 /** The server's own view of the log: its last seq. */
 async function lastSeqOnServer(page: Page, id: string): Promise<number> {
-  return page.evaluate(async (sessionId) => ((await (await fetch(`/api/sessions/${sessionId}/events?tail=1&limit=1`)).json()) as { last_seq: number }).last_seq, id);
+  return page.evaluate(
+    async (sessionId) => ((await (await fetch(`/api/sessions/${sessionId}/events?tail=1&limit=1`)).json()) as { last_seq: number }).last_seq,
+    id,
+  );
 }
 
 test('a reload in the middle of a run loses nothing and shows no event twice', async ({ page }) => {
@@ -249,7 +264,12 @@ test('a finished session reopened after a server restart shows the same figures'
     store,
     repo.dir,
     'node',
-    TASKS.map((t) => ({ id: t.id, title: t.title, criteria: [`${t.fn}(${t.input}) returns ${t.expected}`], tests: { [`tests/t${t.id.slice(2)}_${t.fn}.test.js`]: testFiles[`tests/t${t.id.slice(2)}_${t.fn}.test.js`]! } })),
+    TASKS.map((t) => ({
+      id: t.id,
+      title: t.title,
+      criteria: [`${t.fn}(${t.input}) returns ${t.expected}`],
+      tests: { [`tests/t${t.id.slice(2)}_${t.fn}.test.js`]: testFiles[`tests/t${t.id.slice(2)}_${t.fn}.test.js`]! },
+    })),
   );
   store.close();
   await script([...rejectedThenAccepted(TASKS[0], 0), ...acceptedTask(TASKS[1])]);
@@ -324,7 +344,13 @@ test('Stop interrupts the run, and Resume shows its plan before anything starts'
   const confirm = page.getByTestId('resume-confirm');
   await expect(confirm.getByTestId('resume-plan')).toHaveText('pending: T-001, T-002; last stop: interrupted');
   await expect(confirm).toContainText('Then work on T-001, T-002, in order.');
-  const events = async () => (await page.evaluate(async (sessionId) => (await (await fetch(`/api/sessions/${sessionId}/events?limit=5000`)).json()) as { events: { type: string }[] }, id)).events;
+  const events = async () =>
+    (
+      await page.evaluate(
+        async (sessionId) => (await (await fetch(`/api/sessions/${sessionId}/events?limit=5000`)).json()) as { events: { type: string }[] },
+        id,
+      )
+    ).events;
   expect((await events()).filter((e) => e.type === 'session_resume')).toEqual([]);
   await expect(page.getByTestId('status-badge')).toHaveAttribute('data-status', 'stopped');
   await page.evaluate(() => window.scrollTo(0, 0));
@@ -363,7 +389,10 @@ test('a long session opens at its newest page, pages history in as you scroll up
   await expect(count).toHaveAttribute('data-last-seq', '3000');
   await expect(page.locator('[data-testid="event-card"][data-seq="3000"]')).toBeVisible();
   expect(await page.getByTestId('event-card').count()).toBeLessThan(40);
-  const summary = await page.evaluate(async (id) => (await (await fetch(`/api/sessions/${id}/summary`)).json()) as { verdicts: { accepts: number; rejects: number } }, session.id);
+  const summary = await page.evaluate(
+    async (id) => (await (await fetch(`/api/sessions/${id}/summary`)).json()) as { verdicts: { accepts: number; rejects: number } },
+    session.id,
+  );
   await expect(page.getByTestId('stat-verdicts').getByTestId('stat-value')).toHaveText(`${summary.verdicts.accepts} ✓ · ${summary.verdicts.rejects} ✗`);
   await expect(page.getByTestId('task-progress')).toHaveText('3 of 3 done');
 

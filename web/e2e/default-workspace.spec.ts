@@ -21,7 +21,9 @@ test.afterEach(async () => {
   repo = undefined;
 });
 
-test('started inside a repository, the new-session form offers its root; a workspace the user types wins, even emptied, across page loads', async ({ page }) => {
+test('started inside a repository, the new-session form offers its root; a workspace the user types wins, even emptied, across page loads', async ({
+  page,
+}) => {
   repo = await makeExampleRepo('js-todo');
   const root = fs.realpathSync(repo.dir);
   tilth = await startTilth({ cwd: path.join(root, 'src'), env: NO_PROVIDER });

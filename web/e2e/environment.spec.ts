@@ -11,12 +11,17 @@ import { git, script } from './helpers.ts';
  * while the checkout has no node_modules — until they are there and the check runs again.
  */
 const FILES: Record<string, string> = {
-  'package.json': JSON.stringify({ name: 'slugs', type: 'module', private: true, scripts: { test: 'vitest run' }, devDependencies: { typescript: '^5.9.0', vitest: '^4.1.0' } }, null, 2),
+  'package.json': JSON.stringify(
+    { name: 'slugs', type: 'module', private: true, scripts: { test: 'vitest run' }, devDependencies: { typescript: '^5.9.0', vitest: '^4.1.0' } },
+    null,
+    2,
+  ),
   'pnpm-lock.yaml': "lockfileVersion: '9.0'\n",
   'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, module: 'ESNext', moduleResolution: 'Bundler', noEmit: true } }, null, 2),
   'vitest.config.ts': "import { defineConfig } from 'vitest/config';\n\nexport default defineConfig({ test: { include: ['tests/**/*.test.ts'] } });\n",
   'src/slug.ts': "export function slug(text: string): string {\n  return text.trim().toLowerCase().replace(/\\s+/g, '_');\n}\n",
-  'tests/slug.test.ts': "import { expect, it } from 'vitest';\nimport { slug } from '../src/slug';\n\nit('lowercases', () => {\n  expect(slug('A b')).toBe('a_b');\n});\n",
+  'tests/slug.test.ts':
+    "import { expect, it } from 'vitest';\nimport { slug } from '../src/slug';\n\nit('lowercases', () => {\n  expect(slug('A b')).toBe('a_b');\n});\n",
 };
 
 const ACCEPTANCE = [
@@ -49,7 +54,14 @@ test('a TypeScript + vitest repository: its environment is shown, and Run waits 
           {
             name: 'write_seed',
             arguments: {
-              prd_entries: [{ id: 'T-001', title: 'Kebab case', description: 'Add kebab(text) to src/slug.ts.', acceptance_criteria: ['kebab joins lowercased words with dashes'] }],
+              prd_entries: [
+                {
+                  id: 'T-001',
+                  title: 'Kebab case',
+                  description: 'Add kebab(text) to src/slug.ts.',
+                  acceptance_criteria: ['kebab joins lowercased words with dashes'],
+                },
+              ],
               test_files: { 'tests/t001_kebab.test.ts': ACCEPTANCE },
               tldr: '- **T-001:** Kebab case — kebab(text)',
               open_questions: [],

@@ -18,7 +18,11 @@ const KEY = 'sk-e2e-provider-down-0123456789';
 const BRIEF = 'Todos should carry a due date.\nISO 8601 strings; overdue todos sort first.';
 const NO_PROVIDER = { TILTH_BASE_URL: '', TILTH_API_KEY: '', TILTH_WORKER_MODEL: '', TILTH_PREP_MODEL: '', TILTH_EVALUATOR_MODEL: '' };
 /** A provider out of quota: a 429 asking for an hour's wait, which Tilth does not sit through. */
-const OUT_OF_QUOTA: ScriptedReplyInput = { fault: 'rate_limit', retry_after: 3600, error_message: 'You exceeded your current quota; check your plan and billing details.' };
+const OUT_OF_QUOTA: ScriptedReplyInput = {
+  fault: 'rate_limit',
+  retry_after: 3600,
+  error_message: 'You exceeded your current quota; check your plan and billing details.',
+};
 
 let tilth: TilthProcess | undefined;
 let fake: FakeModel | undefined;
@@ -45,7 +49,9 @@ async function downPort(): Promise<number> {
   return gone.port;
 }
 
-test('provider down: the brief survives the trip to settings, creation is refused leaving nothing behind, and a failed interview offers Retry, Settings and Discard', async ({ page }) => {
+test('provider down: the brief survives the trip to settings, creation is refused leaving nothing behind, and a failed interview offers Retry, Settings and Discard', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   repo = await makeExampleRepo('js-todo');
@@ -138,7 +144,9 @@ test('provider down: the brief survives the trip to settings, creation is refuse
 
   // 5. The provider is back: Retry continues the same session from its saved conversation.
   fake = await startFakeModel({ port });
-  fake.enqueue(WORKER, { tool_calls: [{ name: 'ask_user', arguments: { question: 'Should overdue todos sort first everywhere, or only in the list view?' } }] });
+  fake.enqueue(WORKER, {
+    tool_calls: [{ name: 'ask_user', arguments: { question: 'Should overdue todos sort first everywhere, or only in the list view?' } }],
+  });
   await failed.getByTestId('interview-retry').click();
   await expect(page.getByTestId('question-text')).toHaveText('Should overdue todos sort first everywhere, or only in the list view?');
   await expect(page).toHaveURL(new RegExp(`/sessions/${id}$`));
@@ -166,7 +174,11 @@ test('provider down: the brief survives the trip to settings, creation is refuse
 });
 
 /** A provider's rate limit as the fake model answers it: 429 with `retry-after`. */
-const rateLimited = (seconds: number): ScriptedReplyInput => ({ fault: 'rate_limit', retry_after: seconds, error_message: 'Rate limit reached for requests per minute' });
+const rateLimited = (seconds: number): ScriptedReplyInput => ({
+  fault: 'rate_limit',
+  retry_after: seconds,
+  error_message: 'Rate limit reached for requests per minute',
+});
 
 test('a model call being retried shows in the interview and under the run headline, and goes once the call answers', async ({ page }) => {
   test.setTimeout(90_000);

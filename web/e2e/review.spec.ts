@@ -389,7 +389,11 @@ test('tests failing on the merge result need the explicit "merge anyway", and th
 
   // The server holds the same line: no override, no merge.
   const refused = await page.evaluate(async (sessionId) => {
-    const res = await fetch(`/api/sessions/${sessionId}/merge`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ strategy: 'merge' }) });
+    const res = await fetch(`/api/sessions/${sessionId}/merge`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ strategy: 'merge' }),
+    });
     return { status: res.status, body: (await res.json()) as { error: { code: string } } };
   }, id);
   expect(refused.status).toBe(409);

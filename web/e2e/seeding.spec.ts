@@ -30,7 +30,12 @@ test('from workspace and brief to a reviewed, edited seed, entirely in the brows
   const repo = await makeExampleRepo('js-todo');
   try {
     await script([
-      { tool_calls: [{ name: 'glob', arguments: { pattern: 'src/**/*.js' } }, { name: 'read_file', arguments: { path: 'src/todo.js' } }] },
+      {
+        tool_calls: [
+          { name: 'glob', arguments: { pattern: 'src/**/*.js' } },
+          { name: 'read_file', arguments: { path: 'src/todo.js' } },
+        ],
+      },
       { tool_calls: [{ name: 'ask_user', arguments: { question: 'Which date format should due dates use?', options: ['ISO 8601 strings', 'Date objects'] } }] },
       { tool_calls: [{ name: 'ask_user', arguments: { question: 'What should stay out of scope?' } }], expect: { last_message_contains: 'ISO 8601 strings' } },
       {

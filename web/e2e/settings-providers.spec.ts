@@ -28,7 +28,12 @@ async function startVllm(models: Record<string, number>): Promise<string> {
   vllm = http.createServer((req, res) => {
     res.setHeader('content-type', 'application/json');
     if (req.method === 'GET' && req.url === '/v1/models') {
-      res.end(JSON.stringify({ object: 'list', data: Object.entries(models).map(([id, max]) => ({ id, object: 'model', created: 0, owned_by: 'vllm', root: id, parent: null, max_model_len: max })) }));
+      res.end(
+        JSON.stringify({
+          object: 'list',
+          data: Object.entries(models).map(([id, max]) => ({ id, object: 'model', created: 0, owned_by: 'vllm', root: id, parent: null, max_model_len: max })),
+        }),
+      );
       return;
     }
     res.statusCode = 404;
@@ -42,7 +47,9 @@ const setting = (page: Page, key: string) => page.locator(`[data-testid="setting
 const input = (page: Page, key: string) => setting(page, key).getByTestId('setting-input');
 const facts = (page: Page, role: string) => page.locator(`[data-testid="model-facts"][data-role="${role}"]`);
 
-test('provider presets fill the base URL and show what each provider needs; windows and prices save per role beside what the provider reports', async ({ page }) => {
+test('provider presets fill the base URL and show what each provider needs; windows and prices save per role beside what the provider reports', async ({
+  page,
+}) => {
   const base = await startVllm({ coder: 65_536, judge: 32_768 });
   tilth = await startTilth();
   await page.goto(`${tilth.origin}/settings#token=${tilth.token}`);
@@ -116,7 +123,9 @@ test('provider presets fill the base URL and show what each provider needs; wind
   await input(page, 'TILTH_EVALUATOR_PRICE_IN').fill('2');
   await models.getByTestId('settings-save').click();
   await expect(models.getByTestId('settings-error')).toContainText('TILTH_EVALUATOR_PRICE_IN is set but TILTH_EVALUATOR_PRICE_OUT is not');
-  expect(fs.existsSync(path.join(tilth.home, 'config.json')) ? JSON.parse(fs.readFileSync(path.join(tilth.home, 'config.json'), 'utf8')) : {}).not.toHaveProperty('TILTH_WORKER_PRICE_IN');
+  expect(
+    fs.existsSync(path.join(tilth.home, 'config.json')) ? JSON.parse(fs.readFileSync(path.join(tilth.home, 'config.json'), 'utf8')) : {},
+  ).not.toHaveProperty('TILTH_WORKER_PRICE_IN');
   await input(page, 'TILTH_EVALUATOR_PRICE_OUT').fill('8');
   await models.getByTestId('settings-save').click();
   await expect(models.getByTestId('settings-saved')).toBeVisible();
@@ -145,7 +154,10 @@ test('provider presets fill the base URL and show what each provider needs; wind
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: 'test-results/screens/settings-providers.png', fullPage: true });
   // The two forms apart, clipped from the whole page so the sticky header does not cover them.
-  for (const [name, part] of [['settings-provider-form', form], ['settings-windows-prices', models]] as const) {
+  for (const [name, part] of [
+    ['settings-provider-form', form],
+    ['settings-windows-prices', models],
+  ] as const) {
     const box = (await part.boundingBox())!;
     await page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: true, clip: { x: box.x, y: box.y, width: box.width, height: box.height } });
   }

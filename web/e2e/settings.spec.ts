@@ -73,7 +73,9 @@ test.describe('on a server started without a provider', () => {
     return f;
   }
 
-  test('the new-session page sends the user to set up a provider, which the settings page saves without a restart; the key never comes back', async ({ page }) => {
+  test('the new-session page sends the user to set up a provider, which the settings page saves without a restart; the key never comes back', async ({
+    page,
+  }) => {
     const model = await fake({ apiKey: KEY });
     model.enqueue('scripted-interviewer', { content: 'not asked for' });
     tilth = await startTilth();

@@ -123,10 +123,12 @@ test('a long session opens at its newest page instead of replaying the whole log
   writer.close();
 
   const frames: number[] = [];
-  page.on('websocket', (ws) => ws.on('framereceived', (f) => {
-    const frame = JSON.parse(String(f.payload)) as { type: string; event?: { seq: number } };
-    if (frame.type === 'event' && frame.event) frames.push(frame.event.seq);
-  }));
+  page.on('websocket', (ws) =>
+    ws.on('framereceived', (f) => {
+      const frame = JSON.parse(String(f.payload)) as { type: string; event?: { seq: number } };
+      if (frame.type === 'event' && frame.event) frames.push(frame.event.seq);
+    }),
+  );
   await page.goto(tilth.url);
   await page.goto(`${tilth.origin}/sessions/${id}`);
   await expect(page.getByTestId('event-count')).toHaveAttribute('data-count', String(last));

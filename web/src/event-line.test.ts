@@ -24,7 +24,9 @@ describe('describeEvent', () => {
     const start = (sandbox: { available: boolean; network: boolean; detail: string }) =>
       describe1({ type: 'session_start', data: { source: '/r', phase: 'run', worktree: '/w', branch: 'b', sandbox } });
     expect(start({ available: true, network: false, detail: 'on' })).toBe('run · shell sandboxed, no network');
-    expect(start({ available: false, network: true, detail: 'bubblewrap (bwrap) is not installed' })).toBe('run · shell NOT sandboxed: bubblewrap (bwrap) is not installed');
+    expect(start({ available: false, network: true, detail: 'bubblewrap (bwrap) is not installed' })).toBe(
+      'run · shell NOT sandboxed: bubblewrap (bwrap) is not installed',
+    );
   });
 
   it('says which checks failed', () => {
@@ -39,17 +41,32 @@ describe('describeEvent', () => {
   it("gives the evaluator's verdict with its category and concern", () => {
     const reject: EventInput = {
       type: 'evaluator_verdict',
-      data: { task_id: 'T-001', iter: 2, ...ids, schema_version: 1, verdict: 'reject', rejection_category: 'half_finished', concern: 'No doc\ncomment.', evidence: [] },
+      data: {
+        task_id: 'T-001',
+        iter: 2,
+        ...ids,
+        schema_version: 1,
+        verdict: 'reject',
+        rejection_category: 'half_finished',
+        concern: 'No doc\ncomment.',
+        evidence: [],
+      },
     };
     expect(describe1(reject)).toBe('T-001 reject · half_finished — No doc comment.');
-    const accept: EventInput = { type: 'evaluator_verdict', data: { task_id: 'T-001', iter: 3, ...ids, schema_version: 1, verdict: 'accept', concern: '', evidence: [] } };
+    const accept: EventInput = {
+      type: 'evaluator_verdict',
+      data: { task_id: 'T-001', iter: 3, ...ids, schema_version: 1, verdict: 'accept', concern: '', evidence: [] },
+    };
     expect(describe1(accept)).toBe('T-001 accept');
   });
 
   it('words the run’s milestones: status, resume, failure, commit, guidance and stop', () => {
     expect(describe1({ type: 'status_changed', data: { from: 'running', to: 'stopped', reason: 'iter_cap' } })).toBe('running → stopped (iter_cap)');
     expect(
-      describe1({ type: 'session_resume', data: { session_id: 's', last_stop: 'iter_cap', retried: ['T-001'], pending: ['T-001', 'T-002'], unwound_commit: true, plan: '…' } }),
+      describe1({
+        type: 'session_resume',
+        data: { session_id: 's', last_stop: 'iter_cap', retried: ['T-001'], pending: ['T-001', 'T-002'], unwound_commit: true, plan: '…' },
+      }),
     ).toBe('after iter_cap · retrying T-001 · pending T-001, T-002');
     expect(describe1({ type: 'task_failed', data: { task_id: 'T-001', ...ids, reason: 'iter_cap' } })).toBe('T-001 iter_cap');
     expect(describe1({ type: 'commit', data: { task_id: 'T-001', trace_id: ids.trace_id, sha: '0123456789abcdef0123' } })).toBe('T-001 0123456789ab');
@@ -61,10 +78,37 @@ describe('describeEvent', () => {
 
   it('marks a model call with its phase and spend', () => {
     expect(
-      describe1({ type: 'model_call', data: { task_id: 'T-001', iter: 1, phase: 'evaluator', role: 'evaluator', model: 'judge', prompt_tokens: 200, eval_tokens: 30, tokens_used_total: 230, cost_usd: 0.02 } }),
+      describe1({
+        type: 'model_call',
+        data: {
+          task_id: 'T-001',
+          iter: 1,
+          phase: 'evaluator',
+          role: 'evaluator',
+          model: 'judge',
+          prompt_tokens: 200,
+          eval_tokens: 30,
+          tokens_used_total: 230,
+          cost_usd: 0.02,
+        },
+      }),
     ).toBe('evaluator T-001 iter 1 judge 200+30 tokens $0.02');
     expect(
-      describe1({ type: 'model_call', data: { task_id: 'T-001', iter: 0, phase: 'self_improve', role: 'worker', model: 'w', prompt_tokens: 50, eval_tokens: 5, tokens_used_total: 55, cost_usd: 0.004, health: 'empty' } }),
+      describe1({
+        type: 'model_call',
+        data: {
+          task_id: 'T-001',
+          iter: 0,
+          phase: 'self_improve',
+          role: 'worker',
+          model: 'w',
+          prompt_tokens: 50,
+          eval_tokens: 5,
+          tokens_used_total: 55,
+          cost_usd: 0.004,
+          health: 'empty',
+        },
+      }),
     ).toBe('self_improve T-001 iter 0 worker w 50+5 tokens <$0.01 health empty');
   });
 });

@@ -87,7 +87,8 @@ function detail(event: TilthEvent): string {
         event.data.phase,
         models && `worker ${models.worker}, evaluator ${models.evaluator}`,
         caps && `· caps: ${caps.max_iterations_per_task} iterations/task, $${caps.max_dollars}, ${caps.max_wall_clock_minutes} min`,
-        sandbox && (sandbox.available ? `· shell sandboxed${sandbox.network ? ' (network allowed)' : ', no network'}` : `· shell NOT sandboxed: ${sandbox.detail}`),
+        sandbox &&
+          (sandbox.available ? `· shell sandboxed${sandbox.network ? ' (network allowed)' : ', no network'}` : `· shell NOT sandboxed: ${sandbox.detail}`),
       );
     }
     case 'status_changed':
@@ -170,10 +171,7 @@ function detail(event: TilthEvent): string {
     case 'commit':
       return join(event.data.task_id, event.data.sha?.slice(0, 12) ?? '(nothing to commit)');
     case 'steering_note':
-      return join(
-        `“${event.data.text}”`,
-        event.data.consumed_by && `read by ${event.data.consumed_by.task_id} iter ${event.data.consumed_by.iter}`,
-      );
+      return join(`“${event.data.text}”`, event.data.consumed_by && `read by ${event.data.consumed_by.task_id} iter ${event.data.consumed_by.iter}`);
     case 'merge':
       return `${event.data.strategy} into ${event.data.into} at ${event.data.sha.slice(0, 12)}`;
     case 'push':

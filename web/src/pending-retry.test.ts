@@ -40,6 +40,8 @@ describe('retryStatus', () => {
     expect(retryStatus(event, at + 5_600)).toBe('provider busy, retrying in 2 s — attempt 2 of 6: HTTP 429: rate limited');
     expect(retryStatus(event, at + 9_000)).toBe('provider busy, retrying now — attempt 2 of 6: HTTP 429: rate limited');
     const [down] = eventLog(retry(3, null, 'connection failed: connect ECONNREFUSED 127.0.0.1:1', 4_000)) as [RetryEvent];
-    expect(retryStatus(down, Date.parse(down.ts))).toBe('model call failed, retrying in 4 s — attempt 4 of 6: connection failed: connect ECONNREFUSED 127.0.0.1:1');
+    expect(retryStatus(down, Date.parse(down.ts))).toBe(
+      'model call failed, retrying in 4 s — attempt 4 of 6: connection failed: connect ECONNREFUSED 127.0.0.1:1',
+    );
   });
 });

@@ -96,13 +96,7 @@ export function useRoute(): Route {
 }
 
 /** An ordinary link (middle-click, copy address and new tab keep working) that navigates in place. */
-export function Link(props: {
-  to: string;
-  className?: string;
-  children: ReactNode;
-  current?: boolean;
-  testId?: string;
-}) {
+export function Link(props: { to: string; className?: string; children: ReactNode; current?: boolean; testId?: string }) {
   const { to, children, className, current, testId } = props;
   const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
     if (event.defaultPrevented || event.button !== 0) return;
@@ -111,13 +105,7 @@ export function Link(props: {
     navigate(to);
   };
   return (
-    <a
-      href={to}
-      onClick={onClick}
-      className={className}
-      aria-current={current === true ? 'page' : undefined}
-      data-testid={testId}
-    >
+    <a href={to} onClick={onClick} className={className} aria-current={current === true ? 'page' : undefined} data-testid={testId}>
       {children}
     </a>
   );

@@ -99,11 +99,7 @@ async function checkCookie(env: HandshakeEnv, reasonIfRefused: 'no_token' | 'sta
     await env.api.get('/api/health', HealthSchema);
     env.store.set({ status: 'ok' });
   } catch (error) {
-    env.store.set(
-      error instanceof ApiError && error.isUnauthorized
-        ? { status: 'required', reason: reasonIfRefused }
-        : unreachable(error),
-    );
+    env.store.set(error instanceof ApiError && error.isUnauthorized ? { status: 'required', reason: reasonIfRefused } : unreachable(error));
   }
 }
 

@@ -14,8 +14,7 @@ function fakeFetch(respond: (call: Call) => Response | Promise<Response>) {
   return { calls, fetch: fetch as typeof globalThis.fetch };
 }
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 async function caught(promise: Promise<unknown>): Promise<ApiError> {
   try {

@@ -37,12 +37,7 @@ export interface ApiClientOptions {
 
 export interface ApiClient {
   get<S extends z.ZodType>(path: string, schema: S, init?: { signal?: AbortSignal }): Promise<z.infer<S>>;
-  post<S extends z.ZodType>(
-    path: string,
-    body: unknown,
-    schema: S,
-    init?: { signal?: AbortSignal },
-  ): Promise<z.infer<S>>;
+  post<S extends z.ZodType>(path: string, body: unknown, schema: S, init?: { signal?: AbortSignal }): Promise<z.infer<S>>;
   put<S extends z.ZodType>(path: string, body: unknown, schema: S, init?: { signal?: AbortSignal }): Promise<z.infer<S>>;
   delete<S extends z.ZodType>(path: string, schema: S, init?: { signal?: AbortSignal }): Promise<z.infer<S>>;
 }

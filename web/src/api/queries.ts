@@ -75,8 +75,7 @@ export function eventsPageQuery(sessionId: string, page: { after?: number; limit
   const params = new URLSearchParams({ after: String(after), limit: String(limit) });
   return queryOptions({
     queryKey: queryKeys.events(sessionId, after, limit),
-    queryFn: ({ signal }) =>
-      api.get(`/api/sessions/${encodeURIComponent(sessionId)}/events?${params.toString()}`, EventsPageSchema, { signal }),
+    queryFn: ({ signal }) => api.get(`/api/sessions/${encodeURIComponent(sessionId)}/events?${params.toString()}`, EventsPageSchema, { signal }),
     // A page of an append-only log never changes once it is full.
     staleTime: (query) => (query.state.data !== undefined && !query.state.data.has_more ? 0 : Infinity),
   });
@@ -104,8 +103,7 @@ export function seedQuery(sessionId: string) {
 export function workspaceCheckQuery(path: string) {
   return queryOptions({
     queryKey: queryKeys.workspaceCheck(path),
-    queryFn: ({ signal }) =>
-      api.get(`/api/workspaces/check?${new URLSearchParams({ path }).toString()}`, WorkspaceCheckSchema, { signal }),
+    queryFn: ({ signal }) => api.get(`/api/workspaces/check?${new URLSearchParams({ path }).toString()}`, WorkspaceCheckSchema, { signal }),
     staleTime: 5_000,
   });
 }

@@ -3,7 +3,8 @@ import type { ConnectionState } from '../stream/stream-client.ts';
 import { ConnectionIndicator } from './connection-indicator.tsx';
 
 export function AppHeader({ route, connection }: { route: Route; connection: ConnectionState }) {
-  const inSessions = route.name === 'sessions' || route.name === 'session' || route.name === 'session-review' || route.name === 'task-review' || route.name === 'new-session';
+  const inSessions =
+    route.name === 'sessions' || route.name === 'session' || route.name === 'session-review' || route.name === 'task-review' || route.name === 'new-session';
   const inSettings = route.name === 'settings';
   return (
     <header className="app-header">

@@ -5,8 +5,7 @@ export type AuthRequiredReason = 'no_token' | 'stale_link' | 'expired';
 const NOTES: Record<AuthRequiredReason, string | null> = {
   no_token: null,
   stale_link:
-    'The link you opened is from an older launch of Tilth, so its token is no longer accepted. ' +
-    'Use the link from the most recent `tilth serve` output.',
+    'The link you opened is from an older launch of Tilth, so its token is no longer accepted. ' + 'Use the link from the most recent `tilth serve` output.',
   expired:
     'Tilth was restarted (or its token changed) while this tab was open, so this tab is no longer signed in. ' +
     'Your sessions are safe; open the new link to carry on.',
@@ -22,12 +21,11 @@ export function AuthRequired({ reason }: { reason: AuthRequiredReason }) {
         </p>
       )}
       <p>
-        When <code>tilth serve</code> starts it prints a link like{' '}
-        <code>http://127.0.0.1:PORT/#token=…</code>. Open that exact link in this browser.
+        When <code>tilth serve</code> starts it prints a link like <code>http://127.0.0.1:PORT/#token=…</code>. Open that exact link in this browser.
       </p>
       <p className="muted">
-        Tilth only accepts that per-launch link. Its token changes every time the server starts and is swapped for a
-        cookie, so other web pages you visit cannot reach your Tilth server, your repositories or your API keys.
+        Tilth only accepts that per-launch link. Its token changes every time the server starts and is swapped for a cookie, so other web pages you visit cannot
+        reach your Tilth server, your repositories or your API keys.
       </p>
     </FullPageMessage>
   );

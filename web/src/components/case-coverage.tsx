@@ -28,7 +28,13 @@ export function CaseCoverage({ finalCase, coverage, accepted }: { finalCase: Cas
       </h3>
       <ol className="criteria-coverage">
         {coverage.criteria.map((c) => (
-          <li key={c.index} className={`criterion ${c.claims.length > 0 ? 'criterion-covered' : 'criterion-uncovered'}`} data-testid="criterion" data-index={c.index} data-covered={c.claims.length > 0}>
+          <li
+            key={c.index}
+            className={`criterion ${c.claims.length > 0 ? 'criterion-covered' : 'criterion-uncovered'}`}
+            data-testid="criterion"
+            data-index={c.index}
+            data-covered={c.claims.length > 0}
+          >
             <div className="criterion-text">
               <span className="criterion-mark" aria-hidden="true">
                 {c.claims.length > 0 ? '✓' : '○'}

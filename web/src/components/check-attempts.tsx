@@ -24,7 +24,11 @@ export function CheckAttempts({ attempts }: { attempts: readonly CheckAttempt[] 
               iteration {a.iter} · <time dateTime={a.ts}>{formatTime(a.ts)}</time>
             </span>
           </div>
-          {a.results.length === 0 ? <p className="muted small">No checks were configured.</p> : a.results.map((r, j) => <CheckResultView key={`${r.name}-${j}`} result={r} />)}
+          {a.results.length === 0 ? (
+            <p className="muted small">No checks were configured.</p>
+          ) : (
+            a.results.map((r, j) => <CheckResultView key={`${r.name}-${j}`} result={r} />)
+          )}
         </li>
       ))}
     </ol>
@@ -55,11 +59,7 @@ export function CheckResultView({ result, testId = 'check-result' }: { result: C
           {output}
         </pre>
       )}
-      {cut && (
-        <p className="muted small">
-          The output was {result.output_chars?.toLocaleString()} characters long; its beginning and end are kept.
-        </p>
-      )}
+      {cut && <p className="muted small">The output was {result.output_chars?.toLocaleString()} characters long; its beginning and end are kept.</p>}
     </div>
   );
 }

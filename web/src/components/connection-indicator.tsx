@@ -13,14 +13,7 @@ const LABELS: Record<ConnectionState, { label: string; title: string }> = {
 export function ConnectionIndicator({ state }: { state: ConnectionState }) {
   const { label, title } = LABELS[state];
   return (
-    <span
-      className={`connection connection-${state}`}
-      data-testid="connection-indicator"
-      data-state={state}
-      title={title}
-      role="status"
-      aria-live="polite"
-    >
+    <span className={`connection connection-${state}`} data-testid="connection-indicator" data-state={state} title={title} role="status" aria-live="polite">
       <span className="connection-dot" aria-hidden="true" />
       {label}
     </span>

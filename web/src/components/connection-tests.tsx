@@ -16,8 +16,7 @@ export function ConnectionTests(props: {
     <section className="panel connection-tests" data-testid="connection-tests" aria-labelledby="connection-tests-title">
       <h2 id="connection-tests-title">Test connection</h2>
       <p className="muted settings-intro">
-        Asks each role's endpoint for its model list (or, where there is none, a one-token reply), with the settings in
-        effect now.
+        Asks each role's endpoint for its model list (or, where there is none, a one-token reply), with the settings in effect now.
         {props.unsaved && <strong className="warning-text"> Unsaved changes are not tested: save first.</strong>}
       </p>
       <ul className="role-list">

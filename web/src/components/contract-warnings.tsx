@@ -21,13 +21,16 @@ export function ContractWarnings({ warnings }: { warnings: readonly ContractWarn
       ) : (
         <ul className="contract-list">
           {warnings.map((w, i) => (
-            <li key={i} className={`callout ${w.kind === 'environment' ? 'callout-error' : 'callout-warning'} contract-warning`} data-testid="contract-warning" data-kind={w.kind} data-task-id={w.task_id ?? undefined}>
-              <span className="badge">{KIND_LABELS[w.kind]}</span>{' '}
-              {w.task_id !== null && <strong>{w.task_id}: </strong>}
+            <li
+              key={i}
+              className={`callout ${w.kind === 'environment' ? 'callout-error' : 'callout-warning'} contract-warning`}
+              data-testid="contract-warning"
+              data-kind={w.kind}
+              data-task-id={w.task_id ?? undefined}
+            >
+              <span className="badge">{KIND_LABELS[w.kind]}</span> {w.task_id !== null && <strong>{w.task_id}: </strong>}
               {w.message}
-              {w.file !== null && (
-                <div className="mono small">{w.file}</div>
-              )}
+              {w.file !== null && <div className="mono small">{w.file}</div>}
               {w.output !== undefined && w.output !== '' && (
                 <details className="contract-output" open={w.kind === 'environment'}>
                   <summary>Output</summary>

@@ -17,8 +17,7 @@ export function DemoBanner({ route }: { route: Route }) {
   if (id === null || detail.data?.demo !== true) return null;
   return (
     <div className="demo-banner" role="note" data-testid="demo-banner">
-      {DEMO_LABEL}: every reply in this session is written in advance, so it shows how Tilth works, not what a model
-      would do.
+      {DEMO_LABEL}: every reply in this session is written in advance, so it shows how Tilth works, not what a model would do.
     </div>
   );
 }

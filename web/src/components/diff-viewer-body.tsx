@@ -60,8 +60,7 @@ export function DiffViewerBody({ diff, emptyText, testId }: DiffViewerProps) {
       </div>
       {diff.truncated && (
         <div className="callout callout-warning" role="note" data-testid="diff-truncated">
-          This diff is too large to show whole. Every file is listed; those past the cut are not shown here — read them with
-          git.
+          This diff is too large to show whole. Every file is listed; those past the cut are not shown here — read them with git.
         </div>
       )}
       <ul className="diff-file-list" data-testid="diff-file-list" aria-label="Files changed">
@@ -132,9 +131,7 @@ function DiffFileSection({ id, view, viewType }: { id: string; view: DiffFileVie
         <FileBody view={view} viewType={viewType} />
       ) : large ? (
         <div className="diff-note diff-collapsed" data-testid="diff-collapsed">
-          <span>
-            A large change: {view.changedLines.toLocaleString()} lines. It is folded so the page stays quick.
-          </span>
+          <span>A large change: {view.changedLines.toLocaleString()} lines. It is folded so the page stays quick.</span>
           <button type="button" className="button button-secondary button-small" data-testid="diff-expand" onClick={() => setOpen(true)}>
             Show the diff
           </button>
@@ -153,11 +150,7 @@ function FileBody({ view, viewType }: { view: DiffFileView<FileData>; viewType: 
         </p>
       );
     case 'no-text':
-      return (
-        <p className="diff-note">
-          {view.file.status === 'renamed' ? 'Renamed without changes.' : 'No text changes (an empty file or a mode change).'}
-        </p>
-      );
+      return <p className="diff-note">{view.file.status === 'renamed' ? 'Renamed without changes.' : 'No text changes (an empty file or a mode change).'}</p>;
     case 'not-included':
       return (
         <p className="diff-note" data-testid="diff-not-included">
@@ -174,7 +167,13 @@ function FileHunks({ parsed, path, viewType }: { parsed: FileData; path: string;
   const tokens = useMemo(() => tokenizeHunks(parsed.hunks, language), [parsed.hunks, language]);
   return (
     <div className="diff-scroll">
-      <DiffTable viewType={viewType} diffType={parsed.type} hunks={parsed.hunks} tokens={tokens} className={language === null ? 'diff-plain' : `diff-${language}`}>
+      <DiffTable
+        viewType={viewType}
+        diffType={parsed.type}
+        hunks={parsed.hunks}
+        tokens={tokens}
+        className={language === null ? 'diff-plain' : `diff-${language}`}
+      >
         {(hunks) =>
           hunks.flatMap((hunk, i) => [
             <Decoration key={`decoration-${i}`} className="diff-hunk-head">

@@ -19,8 +19,7 @@ export function DiscardConfirm(props: { id: string; onCancel: () => void; onConf
     // Not a <form>: this sits inside the new-session form, and forms do not nest.
     <div className="discard-confirm">
       <label className="field-label" htmlFor={`discard-${props.id}`}>
-        This removes the session's worktree, its branch <code>session/{props.id}</code> and its folder. Type the session
-        id to confirm:
+        This removes the session's worktree, its branch <code>session/{props.id}</code> and its folder. Type the session id to confirm:
       </label>
       <div className="inline-field">
         <input

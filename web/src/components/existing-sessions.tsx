@@ -22,13 +22,8 @@ export function ExistingSessions(props: ExistingSessionsProps) {
   const n = sessions.length;
   return (
     <div className="panel existing-sessions" data-testid="existing-sessions" role="region" aria-label="Open sessions on this repository">
-      <h2>
-        This repository already has {n === 1 ? 'an open session' : `${n} open sessions`}
-      </h2>
-      <p className="muted">
-        Open it to carry on, discard it, or start a new session alongside (each session works on its own branch and
-        worktree).
-      </p>
+      <h2>This repository already has {n === 1 ? 'an open session' : `${n} open sessions`}</h2>
+      <p className="muted">Open it to carry on, discard it, or start a new session alongside (each session works on its own branch and worktree).</p>
       <ul className="existing-list">
         {sessions.map((session) => (
           <ExistingSessionItem key={session.id} session={session} now={now} onDiscard={props.onDiscard} />
@@ -78,9 +73,7 @@ function ExistingSessionItem(props: { session: SessionListItem; now: number; onD
           </button>
         </div>
       </div>
-      {confirming && (
-        <DiscardConfirm id={session.id} onCancel={() => setConfirming(false)} onConfirm={() => props.onDiscard(session.id)} />
-      )}
+      {confirming && <DiscardConfirm id={session.id} onCancel={() => setConfirming(false)} onConfirm={() => props.onDiscard(session.id)} />}
     </li>
   );
 }

@@ -17,12 +17,7 @@ export interface InterviewEndedActions {
  * A failed or stopped interview: why, in the provider's (or the server's) words, and the three
  * ways on — Retry the same session, fix the provider in Settings and come back, or Discard.
  */
-export function InterviewEnded(props: {
-  phase: 'failed' | 'stopped';
-  failure: string | null;
-  stopReason: StopReason | null;
-  actions: InterviewEndedActions;
-}) {
+export function InterviewEnded(props: { phase: 'failed' | 'stopped'; failure: string | null; stopReason: StopReason | null; actions: InterviewEndedActions }) {
   const { phase, failure, stopReason, actions } = props;
   const [discarding, setDiscarding] = useState(false);
   const provider = stopReason === 'provider_failure';
@@ -42,8 +37,8 @@ export function InterviewEnded(props: {
         )}
       </div>
       <p className="small interview-ended-advice">
-        Nothing is lost: the brief, your answers and what the interviewer read are kept. <strong>Retry</strong> continues
-        from there in this session{provider ? ' once the provider answers again (Tilth checks that first)' : ''}.
+        Nothing is lost: the brief, your answers and what the interviewer read are kept. <strong>Retry</strong> continues from there in this session
+        {provider ? ' once the provider answers again (Tilth checks that first)' : ''}.
         {provider ? ' If the base URL, key or model needs changing, do it in the provider settings; they bring you back here.' : ''}
       </p>
       <div className="actions">

@@ -38,8 +38,7 @@ export function InterviewView({ model, exploration, submitting, answerError, onA
             <RetryWait retry={model.retry} />
           ) : (
             <div className="panel interview-waiting" data-testid="interview-waiting" role="status" aria-live="polite">
-              <span className="spinner" aria-hidden="true" /> Waiting for the interviewer… it is reading the code or
-              thinking about its next question.
+              <span className="spinner" aria-hidden="true" /> Waiting for the interviewer… it is reading the code or thinking about its next question.
             </div>
           ))}
         {(model.phase === 'failed' || model.phase === 'stopped') && (
@@ -60,13 +59,7 @@ function capitalise(text: string): string {
 function RetryWait({ retry }: { retry: RetryEvent }) {
   const now = useNow(1000);
   return (
-    <div
-      className="panel interview-waiting interview-retrying"
-      data-testid="interview-waiting"
-      data-retrying="true"
-      role="status"
-      aria-live="polite"
-    >
+    <div className="panel interview-waiting interview-retrying" data-testid="interview-waiting" data-retrying="true" role="status" aria-live="polite">
       <span className="spinner" aria-hidden="true" />
       <span>
         <span className="interview-retry-status" data-testid="interview-retry-status">
@@ -81,8 +74,8 @@ function RetryWait({ retry }: { retry: RetryEvent }) {
 function InterviewUsage({ usage }: { usage: InterviewUsageView }) {
   return (
     <p className="muted small interview-usage" data-testid="interview-tokens" data-tokens={usage.tokens}>
-      Interview: {usage.tokens.toLocaleString('en-US')} tokens · {usage.calls} model {usage.calls === 1 ? 'call' : 'calls'} ·{' '}
-      {formatCost(usage.costUsd)} <span title="The interview's spend is kept apart from the run's budget.">(not counted in the run's budget)</span>
+      Interview: {usage.tokens.toLocaleString('en-US')} tokens · {usage.calls} model {usage.calls === 1 ? 'call' : 'calls'} · {formatCost(usage.costUsd)}{' '}
+      <span title="The interview's spend is kept apart from the run's budget.">(not counted in the run's budget)</span>
     </p>
   );
 }
@@ -139,9 +132,7 @@ export function InterviewTranscript({ history, exploration }: { history: readonl
         {exploration.length === 1 ? 'tool call' : 'tool calls'}
       </summary>
       <div className="interview">
-        <div className="interview-main">
-          {history.length === 0 ? <p className="muted">No questions were asked.</p> : <QaHistory items={history} />}
-        </div>
+        <div className="interview-main">{history.length === 0 ? <p className="muted">No questions were asked.</p> : <QaHistory items={history} />}</div>
         <ExplorationList lines={exploration} />
       </div>
     </details>

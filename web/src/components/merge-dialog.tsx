@@ -76,7 +76,14 @@ export function MergeDialog({ open, onClose, into, branch, preview, merge }: Mer
             <legend className="field-label">Strategy</legend>
             {STRATEGIES.map((s) => (
               <label key={s.value} className={`option ${strategy === s.value ? 'option-selected' : ''}`}>
-                <input type="radio" name="merge-strategy" value={s.value} checked={strategy === s.value} onChange={() => choose(s.value)} data-testid={`merge-strategy-${s.value}`} />
+                <input
+                  type="radio"
+                  name="merge-strategy"
+                  value={s.value}
+                  checked={strategy === s.value}
+                  onChange={() => choose(s.value)}
+                  data-testid={`merge-strategy-${s.value}`}
+                />
                 <span>
                   <strong>{s.label}</strong>
                   <span className="muted small option-hint">{s.hint}</span>
@@ -86,7 +93,12 @@ export function MergeDialog({ open, onClose, into, branch, preview, merge }: Mer
           </fieldset>
 
           <div className="merge-step">
-            <button type="button" className="button button-secondary" data-testid="merge-preview-run" disabled={busy} onClick={() => {
+            <button
+              type="button"
+              className="button button-secondary"
+              data-testid="merge-preview-run"
+              disabled={busy}
+              onClick={() => {
                 merge.reset();
                 preview.run(strategy);
               }}

@@ -4,7 +4,13 @@ function InlineText({ parts }: { parts: readonly Inline[] }) {
   return (
     <>
       {parts.map((part, i) =>
-        part.kind === 'strong' ? <strong key={i}>{part.text}</strong> : part.kind === 'code' ? <code key={i}>{part.text}</code> : <span key={i}>{part.text}</span>,
+        part.kind === 'strong' ? (
+          <strong key={i}>{part.text}</strong>
+        ) : part.kind === 'code' ? (
+          <code key={i}>{part.text}</code>
+        ) : (
+          <span key={i}>{part.text}</span>
+        ),
       )}
     </>
   );

@@ -70,7 +70,13 @@ export function ConfirmDialog(props: {
     <ModalDialog open={props.open} title={props.title} onClose={props.onCancel} testId={props.testId}>
       <div className="modal-text">{props.children}</div>
       <div className="actions modal-actions">
-        <button type="button" className={props.danger === true ? 'button button-danger' : 'button'} data-testid="confirm-yes" onClick={props.onConfirm} autoFocus>
+        <button
+          type="button"
+          className={props.danger === true ? 'button button-danger' : 'button'}
+          data-testid="confirm-yes"
+          onClick={props.onConfirm}
+          autoFocus
+        >
           {props.confirmLabel}
         </button>
         <button type="button" className="button button-plain" data-testid="confirm-no" onClick={props.onCancel}>

@@ -8,8 +8,7 @@ export function ProviderBanner({ paths: files, compact = false }: { paths: Confi
   if (compact) {
     return (
       <div className="callout callout-warning" data-testid="provider-hint" role="note">
-        No model provider is configured yet, so sessions cannot run.{' '}
-        {/* Worded without "Settings" so the nav link stays the only link of that name. */}
+        No model provider is configured yet, so sessions cannot run. {/* Worded without "Settings" so the nav link stays the only link of that name. */}
         <Link to={paths.settings} testId="provider-hint-link">
           Here is what to set
         </Link>
@@ -21,8 +20,8 @@ export function ProviderBanner({ paths: files, compact = false }: { paths: Confi
     <div className="callout callout-warning" data-testid="provider-banner" role="note">
       <h2>No model provider configured</h2>
       <p>
-        Tilth needs an OpenAI-compatible endpoint (OpenRouter, OpenAI, Ollama, LM Studio, vLLM, llama.cpp server…). Fill in
-        the base URL, API key and worker model below and save: no restart needed. Or set
+        Tilth needs an OpenAI-compatible endpoint (OpenRouter, OpenAI, Ollama, LM Studio, vLLM, llama.cpp server…). Fill in the base URL, API key and worker
+        model below and save: no restart needed. Or set
       </p>
       <ul className="env-list">
         {REQUIRED.map((name) => (
@@ -32,9 +31,8 @@ export function ProviderBanner({ paths: files, compact = false }: { paths: Confi
         ))}
       </ul>
       <p>
-        in your shell environment or in <code data-testid="dotenv-path">{files.dotenv}</code> and restart{' '}
-        <code>tilth serve</code>; those win over what this page saves to{' '}
-        <code data-testid="config-file-path">{files.config_file}</code>.
+        in your shell environment or in <code data-testid="dotenv-path">{files.dotenv}</code> and restart <code>tilth serve</code>; those win over what this
+        page saves to <code data-testid="config-file-path">{files.config_file}</code>.
       </p>
     </div>
   );

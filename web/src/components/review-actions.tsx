@@ -84,7 +84,13 @@ export function ReviewActionsPanel({ sessionId, branch, baseBranch, actions, ops
           )
         }
         button={
-          <button type="button" className="button button-secondary" data-testid="action-push" disabled={!actions.push.allowed || ops.push.pending} onClick={() => setAsking('push')}>
+          <button
+            type="button"
+            className="button button-secondary"
+            data-testid="action-push"
+            disabled={!actions.push.allowed || ops.push.pending}
+            onClick={() => setAsking('push')}
+          >
             Push…
           </button>
         }
@@ -93,14 +99,22 @@ export function ReviewActionsPanel({ sessionId, branch, baseBranch, actions, ops
       <ActionRow
         name="pr"
         title="Open a pull request"
-        hint={actions.pr.gh ? 'Opens it with gh (installed and signed in).' : 'gh is not signed in here, so you get the host’s compare link to open it yourself.'}
+        hint={
+          actions.pr.gh ? 'Opens it with gh (installed and signed in).' : 'gh is not signed in here, so you get the host’s compare link to open it yourself.'
+        }
         allowed={actions.pr.allowed}
         reason={actions.pr.reason}
         pending={ops.pr.pending ? 'Opening…' : null}
         error={ops.pr.error}
         result={ops.pr.data !== null && <PrLink url={ops.pr.data.url} via={ops.pr.data.via} />}
         button={
-          <button type="button" className="button button-secondary" data-testid="action-pr" disabled={!actions.pr.allowed || ops.pr.pending} onClick={() => setAsking('pr')}>
+          <button
+            type="button"
+            className="button button-secondary"
+            data-testid="action-pr"
+            disabled={!actions.pr.allowed || ops.pr.pending}
+            onClick={() => setAsking('pr')}
+          >
             Open PR…
           </button>
         }
@@ -117,12 +131,19 @@ export function ReviewActionsPanel({ sessionId, branch, baseBranch, actions, ops
         result={
           ops.cleanse.data !== null && (
             <p className="action-result" data-testid="cleanse-result" role="status">
-              ✓ Cleansed: {ops.cleanse.data.removed_worktree ? 'worktree removed' : 'no worktree left'}, {ops.cleanse.data.removed_branch ? 'branch removed' : 'no branch left'}. The session is archived.
+              ✓ Cleansed: {ops.cleanse.data.removed_worktree ? 'worktree removed' : 'no worktree left'},{' '}
+              {ops.cleanse.data.removed_branch ? 'branch removed' : 'no branch left'}. The session is archived.
             </p>
           )
         }
         button={
-          <button type="button" className="button button-secondary" data-testid="action-cleanse" disabled={!actions.cleanse.allowed || ops.cleanse.pending} onClick={() => setAsking('cleanse')}>
+          <button
+            type="button"
+            className="button button-secondary"
+            data-testid="action-cleanse"
+            disabled={!actions.cleanse.allowed || ops.cleanse.pending}
+            onClick={() => setAsking('cleanse')}
+          >
             Cleanse…
           </button>
         }
@@ -135,7 +156,13 @@ export function ReviewActionsPanel({ sessionId, branch, baseBranch, actions, ops
         allowed
         reason={null}
         button={
-          <button type="button" className="button button-danger-outline" data-testid="action-discard" aria-expanded={discarding} onClick={() => setDiscarding((d) => !d)}>
+          <button
+            type="button"
+            className="button button-danger-outline"
+            data-testid="action-discard"
+            aria-expanded={discarding}
+            onClick={() => setDiscarding((d) => !d)}
+          >
             Discard…
           </button>
         }
@@ -157,8 +184,11 @@ export function ReviewActionsPanel({ sessionId, branch, baseBranch, actions, ops
         }}
       >
         <p>
-          This runs <code>git push {chosenRemote} {branch}</code> from your repository. The branch becomes visible to everyone who can read{' '}
-          <strong>{chosenRemote}</strong>.
+          This runs{' '}
+          <code>
+            git push {chosenRemote} {branch}
+          </code>{' '}
+          from your repository. The branch becomes visible to everyone who can read <strong>{chosenRemote}</strong>.
         </p>
       </ConfirmDialog>
       <ConfirmDialog
@@ -180,7 +210,8 @@ export function ReviewActionsPanel({ sessionId, branch, baseBranch, actions, ops
             </>
           ) : (
             <>
-              This gives you the link to compare <code>{branch}</code> with <code>{into}</code> on {chosenRemote || 'the remote'}; push the branch first, then open the link to create the request.
+              This gives you the link to compare <code>{branch}</code> with <code>{into}</code> on {chosenRemote || 'the remote'}; push the branch first, then
+              open the link to create the request.
             </>
           )}
         </p>

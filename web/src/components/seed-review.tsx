@@ -37,14 +37,17 @@ export function SeedReview(props: SeedReviewProps) {
   const editing = draft !== null;
   // The server refuses the run too (409 environment_problem); the button says so first.
   const blocked = seed.contract.some((w) => w.kind === 'environment');
-  const runTitle = editing ? 'Save or cancel the edit first' : blocked ? 'The acceptance tests cannot run in this environment; see the contract check' : undefined;
+  const runTitle = editing
+    ? 'Save or cancel the edit first'
+    : blocked
+      ? 'The acceptance tests cannot run in this environment; see the contract check'
+      : undefined;
   // Save sits in a sticky toolbar, often far below the problems: bring them into view.
   const problemsRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (props.problems.length > 0) problemsRef.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
   }, [props.problems]);
-  const fileOf = (path: string | undefined) =>
-    path === undefined ? null : { path, content: (draft?.files[path] ?? seed.test_files[path]) ?? '' };
+  const fileOf = (path: string | undefined) => (path === undefined ? null : { path, content: draft?.files[path] ?? seed.test_files[path] ?? '' });
   const setFile = (path: string, content: string) => {
     if (draft !== null) props.onDraftChange({ ...draft, files: { ...draft.files, [path]: content } });
   };
@@ -74,13 +77,7 @@ export function SeedReview(props: SeedReviewProps) {
               <button type="button" className="button button-plain" data-testid="cancel-edit" onClick={props.onCancel} disabled={props.saving}>
                 Cancel
               </button>
-              <button
-                type="button"
-                className="button"
-                data-testid="save-seed"
-                onClick={props.onSave}
-                disabled={props.saving || props.changes.length === 0}
-              >
+              <button type="button" className="button" data-testid="save-seed" onClick={props.onSave} disabled={props.saving || props.changes.length === 0}>
                 {props.saving ? 'Saving…' : 'Save'}
               </button>
             </>
@@ -102,9 +99,9 @@ export function SeedReview(props: SeedReviewProps) {
 
       {blocked && !editing && (
         <div className="callout callout-error run-blocked" data-testid="run-blocked">
-          <strong>Run is blocked:</strong> the acceptance tests cannot run in this environment, so every task would fail its checks
-          whatever the worker did. The contract check below shows what the runner said. Fix it — install the project's dependencies in
-          the repository, or correct the test — then check again.{' '}
+          <strong>Run is blocked:</strong> the acceptance tests cannot run in this environment, so every task would fail its checks whatever the worker did. The
+          contract check below shows what the runner said. Fix it — install the project's dependencies in the repository, or correct the test — then check
+          again.{' '}
           <button type="button" className="button button-secondary button-small" data-testid="recheck" onClick={props.onRecheck} disabled={props.rechecking}>
             {props.rechecking ? 'Checking…' : 'Check again'}
           </button>
@@ -147,7 +144,11 @@ export function SeedReview(props: SeedReviewProps) {
           {unpaired.map((path) => (
             <div key={path} className="seed-test-file" data-testid="seed-test-file" data-path={path}>
               <div className="file-name mono">{path}</div>
-              {editing ? <TestFileEditor path={path} content={fileOf(path)?.content ?? ''} onChange={setFile} /> : <CodeView code={seed.test_files[path] ?? ''} path={path} />}
+              {editing ? (
+                <TestFileEditor path={path} content={fileOf(path)?.content ?? ''} onChange={setFile} />
+              ) : (
+                <CodeView code={seed.test_files[path] ?? ''} path={path} />
+              )}
             </div>
           ))}
         </section>

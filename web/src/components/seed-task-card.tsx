@@ -51,8 +51,7 @@ export interface SeedTaskEditorProps {
 
 /** The same card with every field editable; criteria are lines that can be added and removed. */
 export function SeedTaskEditor({ task, test, onChange, onTestChange }: SeedTaskEditorProps) {
-  const setCriterion = (index: number, value: string) =>
-    onChange({ ...task, criteria: task.criteria.map((c, i) => (i === index ? value : c)) });
+  const setCriterion = (index: number, value: string) => onChange({ ...task, criteria: task.criteria.map((c, i) => (i === index ? value : c)) });
   const removeCriterion = (index: number) => onChange({ ...task, criteria: task.criteria.filter((_, i) => i !== index) });
   return (
     <article className="seed-task seed-task-editing" data-testid="seed-task" data-task-id={task.id}>

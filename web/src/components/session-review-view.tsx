@@ -69,7 +69,10 @@ export function SessionReviewView({ sessionId, review, actions, diff }: SessionR
 
       <section className="review-section" aria-labelledby="review-commits-title">
         <h2 id="review-commits-title">Commits</h2>
-        <CommitList commits={review.commits} emptyText={review.head_sha === null ? 'The session branch is gone, so its commits are not listed.' : 'No commits on the session branch yet.'} />
+        <CommitList
+          commits={review.commits}
+          emptyText={review.head_sha === null ? 'The session branch is gone, so its commits are not listed.' : 'No commits on the session branch yet.'}
+        />
       </section>
 
       <section className="review-section" aria-labelledby="review-learnings-title" data-testid="learnings">

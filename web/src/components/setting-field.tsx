@@ -16,7 +16,11 @@ export const SOURCE_NAMES: Record<ConfigSource, string> = {
 export function SourceBadge({ entry }: { entry: ConfigEntry }) {
   const from = entry.source === 'default' ? 'default' : `from ${SOURCE_NAMES[entry.source]}`;
   return (
-    <span className={`badge source-${entry.value === null ? 'default' : entry.source}`} data-testid="setting-source" title={`Where the value of ${entry.key} in effect comes from`}>
+    <span
+      className={`badge source-${entry.value === null ? 'default' : entry.source}`}
+      data-testid="setting-source"
+      title={`Where the value of ${entry.key} in effect comes from`}
+    >
       {entry.secret ? (
         <>
           <span data-testid="secret-status">{entry.value === null ? 'not set' : 'set'}</span>
@@ -72,7 +76,9 @@ export function TextSetting(props: {
   const { entry } = props;
   return (
     <FieldShell entry={entry} label={props.label} inputId={id} hint={props.hint ?? null}>
-      {props.presets === true && <ProviderPresetPicker fieldLabel={props.label} baseUrl={props.value !== '' ? props.value : (entry.value ?? '')} onPick={props.onChange} />}
+      {props.presets === true && (
+        <ProviderPresetPicker fieldLabel={props.label} baseUrl={props.value !== '' ? props.value : (entry.value ?? '')} onPick={props.onChange} />
+      )}
       <input
         id={id}
         className={`input${props.numeric === true ? ' input-number' : ' mono'}`}
@@ -115,7 +121,9 @@ export function SecretSetting(props: {
           value={typed}
           disabled={removing}
           onChange={(event) => props.onChange(event.target.value === '' ? null : { set: event.target.value })}
-          placeholder={saved ? 'A key is saved — type a new one to replace it' : entry.value !== null ? 'Set elsewhere — type one to save it here' : 'Paste the key'}
+          placeholder={
+            saved ? 'A key is saved — type a new one to replace it' : entry.value !== null ? 'Set elsewhere — type one to save it here' : 'Paste the key'
+          }
           autoComplete="off"
           spellCheck={false}
         />
@@ -125,7 +133,12 @@ export function SecretSetting(props: {
               Keep it
             </button>
           ) : (
-            <button type="button" className="button button-danger-outline button-small" data-testid="secret-remove" onClick={() => props.onChange({ clear: true })}>
+            <button
+              type="button"
+              className="button button-danger-outline button-small"
+              data-testid="secret-remove"
+              onClick={() => props.onChange({ clear: true })}
+            >
               Remove saved key
             </button>
           ))}

@@ -30,11 +30,15 @@ export interface SectionProps {
 function fields({ entries, draft, onDraft }: SectionProps) {
   const text = (key: PlainKey, label: string, extra: { placeholder?: string; example?: string; hint?: string; presets?: boolean; numeric?: boolean } = {}) => {
     const entry = entryFor(entries, key);
-    return entry ? <TextSetting entry={entry} label={label} value={fieldValue(entries, draft, key)} onChange={(v) => onDraft(setValue(draft, key, v))} {...extra} /> : null;
+    return entry ? (
+      <TextSetting entry={entry} label={label} value={fieldValue(entries, draft, key)} onChange={(v) => onDraft(setValue(draft, key, v))} {...extra} />
+    ) : null;
   };
   const secret = (key: SecretKey, label: string, hint?: string) => {
     const entry = entryFor(entries, key);
-    return entry ? <SecretSetting entry={entry} label={label} change={draft.secrets[key]} onChange={(c) => onDraft(setSecret(draft, key, c))} {...(hint ? { hint } : {})} /> : null;
+    return entry ? (
+      <SecretSetting entry={entry} label={label} change={draft.secrets[key]} onChange={(c) => onDraft(setSecret(draft, key, c))} {...(hint ? { hint } : {})} />
+    ) : null;
   };
   return { text, secret };
 }
@@ -54,12 +58,22 @@ export function ProviderSection(props: SectionProps) {
   const baseUrl = fieldValue(props.entries, props.draft, 'TILTH_BASE_URL') || (entryFor(props.entries, 'TILTH_BASE_URL')?.value ?? '');
   const example = presetForUrl(baseUrl)?.exampleModel ?? 'qwen/qwen3-coder';
   return (
-    <SettingsForm {...formProps(props, 'provider')} title="Provider and models" intro="Any OpenAI-compatible endpoint works. The evaluator and the interviewer use the worker's endpoint unless you give them their own below.">
+    <SettingsForm
+      {...formProps(props, 'provider')}
+      title="Provider and models"
+      intro="Any OpenAI-compatible endpoint works. The evaluator and the interviewer use the worker's endpoint unless you give them their own below."
+    >
       {text('TILTH_BASE_URL', 'Base URL', { presets: true, example: 'https://openrouter.ai/api/v1' })}
       {secret('TILTH_API_KEY', 'API key', 'Local servers (Ollama, LM Studio, vLLM, llama.cpp) ignore the key but one must be set: type none.')}
       {text('TILTH_WORKER_MODEL', 'Worker model', { example: `e.g. ${example}`, hint: 'Writes the code.' })}
-      {text('TILTH_EVALUATOR_MODEL', 'Evaluator model', { placeholder: fallback(props.entries, 'TILTH_EVALUATOR_MODEL', 'TILTH_WORKER_MODEL'), hint: 'Judges each task. Leave blank to use the worker model.' })}
-      {text('TILTH_PREP_MODEL', 'Interviewer model', { placeholder: fallback(props.entries, 'TILTH_PREP_MODEL', 'TILTH_WORKER_MODEL'), hint: 'Runs the interview that writes the plan. Leave blank to use the worker model.' })}
+      {text('TILTH_EVALUATOR_MODEL', 'Evaluator model', {
+        placeholder: fallback(props.entries, 'TILTH_EVALUATOR_MODEL', 'TILTH_WORKER_MODEL'),
+        hint: 'Judges each task. Leave blank to use the worker model.',
+      })}
+      {text('TILTH_PREP_MODEL', 'Interviewer model', {
+        placeholder: fallback(props.entries, 'TILTH_PREP_MODEL', 'TILTH_WORKER_MODEL'),
+        hint: 'Runs the interview that writes the plan. Leave blank to use the worker model.',
+      })}
     </SettingsForm>
   );
 }
@@ -67,22 +81,33 @@ export function ProviderSection(props: SectionProps) {
 /** Collapsed by default: most setups use one provider for every role. */
 export function OverridesSection(props: SectionProps) {
   const { text, secret } = fields(props);
-  const own = ['TILTH_EVALUATOR_BASE_URL', 'TILTH_EVALUATOR_API_KEY', 'TILTH_PREP_BASE_URL', 'TILTH_PREP_API_KEY'].filter((k) => entryFor(props.entries, k)?.value != null).length;
+  const own = ['TILTH_EVALUATOR_BASE_URL', 'TILTH_EVALUATOR_API_KEY', 'TILTH_PREP_BASE_URL', 'TILTH_PREP_API_KEY'].filter(
+    (k) => entryFor(props.entries, k)?.value != null,
+  ).length;
   return (
     <details className="panel role-overrides" data-testid="role-overrides">
       <summary>
         <span className="role-overrides-title">Per-role endpoints</span>{' '}
         <span className="muted">({own === 0 ? "the evaluator and the interviewer use the worker's" : `${own} value(s) of their own`})</span>
       </summary>
-      <SettingsForm {...formProps(props, 'overrides')} intro="Only when the evaluator or the interviewer should use another provider than the worker. A blank field uses the worker's.">
+      <SettingsForm
+        {...formProps(props, 'overrides')}
+        intro="Only when the evaluator or the interviewer should use another provider than the worker. A blank field uses the worker's."
+      >
         <fieldset className="role-override">
           <legend>Evaluator</legend>
-          {text('TILTH_EVALUATOR_BASE_URL', 'Evaluator base URL', { presets: true, placeholder: fallback(props.entries, 'TILTH_EVALUATOR_BASE_URL', 'TILTH_BASE_URL') })}
+          {text('TILTH_EVALUATOR_BASE_URL', 'Evaluator base URL', {
+            presets: true,
+            placeholder: fallback(props.entries, 'TILTH_EVALUATOR_BASE_URL', 'TILTH_BASE_URL'),
+          })}
           {secret('TILTH_EVALUATOR_API_KEY', 'Evaluator API key', "Blank uses the worker's key.")}
         </fieldset>
         <fieldset className="role-override">
           <legend>Interviewer</legend>
-          {text('TILTH_PREP_BASE_URL', 'Interviewer base URL', { presets: true, placeholder: fallback(props.entries, 'TILTH_PREP_BASE_URL', 'TILTH_BASE_URL') })}
+          {text('TILTH_PREP_BASE_URL', 'Interviewer base URL', {
+            presets: true,
+            placeholder: fallback(props.entries, 'TILTH_PREP_BASE_URL', 'TILTH_BASE_URL'),
+          })}
           {secret('TILTH_PREP_API_KEY', 'Interviewer API key', "Blank uses the worker's key.")}
         </fieldset>
       </SettingsForm>
@@ -94,7 +119,11 @@ export function CapsSection(props: SectionProps) {
   const { text } = fields(props);
   const cap = (key: PlainKey, label: string) => text(key, label, { numeric: true, hint: entryFor(props.entries, key)?.description ?? '' });
   return (
-    <SettingsForm {...formProps(props, 'caps')} title="Caps" intro="Limits for each run. A run records the caps it started with; changes apply to the next run. Blank means the default.">
+    <SettingsForm
+      {...formProps(props, 'caps')}
+      title="Caps"
+      intro="Limits for each run. A run records the caps it started with; changes apply to the next run. Blank means the default."
+    >
       <div className="caps-grid">
         {cap('TILTH_MAX_ITERATIONS_PER_TASK', 'Iterations per task')}
         {cap('TILTH_MAX_WALL_CLOCK_MINUTES', 'Wall clock (minutes)')}
@@ -122,11 +151,16 @@ export function ModelFactsSection(props: SectionProps & { roles: ConfigResponse[
       title="Context windows and prices"
       intro={
         <>
-          With the window known, Tilth leaves old tool output out of a long conversation before it overflows, and charts each
-          call against it. Prices, in US dollars per million tokens, count toward the dollar cap when the provider reports no cost
-          (OpenRouter does; most do not). The evaluator and the interviewer use the worker&rsquo;s figures while they run the
-          worker&rsquo;s model.{' '}
-          <button type="button" className="button button-plain button-small" data-testid="windows-refresh" disabled={windows.isFetching} onClick={() => void windows.refetch()}>
+          With the window known, Tilth leaves old tool output out of a long conversation before it overflows, and charts each call against it. Prices, in US
+          dollars per million tokens, count toward the dollar cap when the provider reports no cost (OpenRouter does; most do not). The evaluator and the
+          interviewer use the worker&rsquo;s figures while they run the worker&rsquo;s model.{' '}
+          <button
+            type="button"
+            className="button button-plain button-small"
+            data-testid="windows-refresh"
+            disabled={windows.isFetching}
+            onClick={() => void windows.refetch()}
+          >
             {windows.isFetching ? 'Asking the providers…' : 'Ask the providers again'}
           </button>
         </>
@@ -148,9 +182,21 @@ export function ModelFactsSection(props: SectionProps & { roles: ConfigResponse[
               )}
             </legend>
             <div className="facts-grid">
-              {text(WINDOW_KEYS[role], 'Context window', { numeric: true, hint: 'tokens', placeholder: windowPlaceholder(role, own(WINDOW_KEYS[role]), view, reported) })}
-              {text(PRICE_KEYS[role].in, 'Input price', { numeric: true, hint: '$ per million tokens', placeholder: pricePlaceholder(role, 'in', own(PRICE_KEYS[role].in), view) })}
-              {text(PRICE_KEYS[role].out, 'Output price', { numeric: true, hint: '$ per million tokens', placeholder: pricePlaceholder(role, 'out', own(PRICE_KEYS[role].out), view) })}
+              {text(WINDOW_KEYS[role], 'Context window', {
+                numeric: true,
+                hint: 'tokens',
+                placeholder: windowPlaceholder(role, own(WINDOW_KEYS[role]), view, reported),
+              })}
+              {text(PRICE_KEYS[role].in, 'Input price', {
+                numeric: true,
+                hint: '$ per million tokens',
+                placeholder: pricePlaceholder(role, 'in', own(PRICE_KEYS[role].in), view),
+              })}
+              {text(PRICE_KEYS[role].out, 'Output price', {
+                numeric: true,
+                hint: '$ per million tokens',
+                placeholder: pricePlaceholder(role, 'out', own(PRICE_KEYS[role].out), view),
+              })}
             </div>
             <WindowLine role={role} configured={view.configured} windows={windows} />
           </fieldset>

@@ -32,7 +32,12 @@ export function TaskReviewView({ review, diff }: TaskReviewViewProps) {
       <p className="task-description">{task.description}</p>
       <nav className="review-jump" aria-label="Sections">
         {sections.map((s) => (
-          <button key={s.id} type="button" className="button button-plain button-small" onClick={() => document.getElementById(s.id)?.scrollIntoView({ block: 'start' })}>
+          <button
+            key={s.id}
+            type="button"
+            className="button button-plain button-small"
+            onClick={() => document.getElementById(s.id)?.scrollIntoView({ block: 'start' })}
+          >
             {s.label}
           </button>
         ))}
@@ -45,7 +50,12 @@ export function TaskReviewView({ review, diff }: TaskReviewViewProps) {
 
       <section id="task-changes" className="review-section" aria-labelledby="task-changes-title">
         <h2 id="task-changes-title">Changes</h2>
-        <CommitList commits={review.commits} emptyText={task.status === 'done' ? 'No commit found for this task on the session branch.' : 'Nothing committed yet: a task is committed when it is accepted.'} />
+        <CommitList
+          commits={review.commits}
+          emptyText={
+            task.status === 'done' ? 'No commit found for this task on the session branch.' : 'Nothing committed yet: a task is committed when it is accepted.'
+          }
+        />
         {diff}
       </section>
 

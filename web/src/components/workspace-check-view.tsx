@@ -1,11 +1,7 @@
 import type { WorkspaceCheck } from '../../../shared/api.ts';
 import { envNote, summarizeEnv } from '../seed/presets.ts';
 
-export type WorkspaceCheckState =
-  | { state: 'idle' }
-  | { state: 'checking' }
-  | { state: 'error'; message: string }
-  | { state: 'done'; check: WorkspaceCheck };
+export type WorkspaceCheckState = { state: 'idle' } | { state: 'checking' } | { state: 'error'; message: string } | { state: 'done'; check: WorkspaceCheck };
 
 /** What the workspace check found, in words: where the session would branch from, or the problem. */
 export function WorkspaceCheckView({ check }: { check: WorkspaceCheckState }) {
@@ -60,8 +56,7 @@ function CheckResult({ check }: { check: WorkspaceCheck }) {
           at <code data-testid="workspace-head">{check.head.slice(0, 7)}</code>
         </>
       )}
-      .{' '}
-      {check.clean === true && <span>Working tree clean.</span>}
+      . {check.clean === true && <span>Working tree clean.</span>}
       {check.clean === false && (
         <span className="warning-text" data-testid="workspace-dirty">
           Uncommitted changes: the interview reads them, but the session branches from the last commit.

@@ -7,7 +7,9 @@ const usage = { prompt_tokens: 1, eval_tokens: 1, tokens_used_total: 2 };
 describe('card text', () => {
   it('takes the reasoning text, or the text parts of reasoning_details', () => {
     expect(reasoningText({ ...usage, reasoning: 'because' })).toBe('because');
-    expect(reasoningText({ ...usage, reasoning_details: [{ type: 'reasoning.text', text: 'one' }, { summary: 'two' }, { type: 'encrypted', data: 'x' }] })).toBe('one\n\ntwo');
+    expect(
+      reasoningText({ ...usage, reasoning_details: [{ type: 'reasoning.text', text: 'one' }, { summary: 'two' }, { type: 'encrypted', data: 'x' }] }),
+    ).toBe('one\n\ntwo');
     expect(reasoningText(usage)).toBe('');
   });
 
@@ -21,7 +23,9 @@ describe('card text', () => {
   });
 
   it('reads a case: summary, each criterion with what addresses it, work-arounds and doubts', () => {
-    expect(caseView({ summary: 'Done.', ac_coverage: [{ criterion: 'a works', addressed_by: 'src/a.js', evidence: 'test passes' }], uncertainties: ['edge cases'] })).toEqual({
+    expect(
+      caseView({ summary: 'Done.', ac_coverage: [{ criterion: 'a works', addressed_by: 'src/a.js', evidence: 'test passes' }], uncertainties: ['edge cases'] }),
+    ).toEqual({
       summary: 'Done.',
       coverage: [{ criterion: 'a works', addressedBy: 'src/a.js', evidence: 'test passes' }],
       workArounds: [],

@@ -36,10 +36,11 @@ const BLOCK_ARGS = new Set(['content', 'command', 'old_string', 'new_string', 's
 /** A tool call's arguments as labelled fields, strings verbatim and anything else as compact JSON. */
 export function argFields(args: unknown): ArgField[] {
   if (args === null || typeof args !== 'object' || Array.isArray(args)) {
-    return [{ name: 'arguments', value: typeof args === 'string' ? args : JSON.stringify(args) ?? '', block: true }];
+    return [{ name: 'arguments', value: typeof args === 'string' ? args : (JSON.stringify(args) ?? ''), block: true }];
   }
   return Object.entries(args as Record<string, unknown>).map(([name, value]) => {
-    const text = typeof value === 'string' ? value : JSON.stringify(value, null, value !== null && typeof value === 'object' ? 2 : undefined) ?? String(value);
+    const text =
+      typeof value === 'string' ? value : (JSON.stringify(value, null, value !== null && typeof value === 'object' ? 2 : undefined) ?? String(value));
     return { name, value: text, block: BLOCK_ARGS.has(name) || text.includes('\n') || text.length > 80 };
   });
 }
@@ -81,7 +82,13 @@ export function caseView(args: unknown): CaseView | null {
   const coverage = a.ac_coverage.flatMap((item) => {
     if (item === null || typeof item !== 'object') return [];
     const c = item as Record<string, unknown>;
-    return [{ criterion: String(c.criterion ?? ''), addressedBy: String(c.addressed_by ?? ''), evidence: typeof c.evidence === 'string' && c.evidence !== '' ? c.evidence : null }];
+    return [
+      {
+        criterion: String(c.criterion ?? ''),
+        addressedBy: String(c.addressed_by ?? ''),
+        evidence: typeof c.evidence === 'string' && c.evidence !== '' ? c.evidence : null,
+      },
+    ];
   });
   return { summary: a.summary, coverage, workArounds: strings(a.work_arounds), uncertainties: strings(a.uncertainties) };
 }

@@ -12,7 +12,10 @@ function summaryOf(events: readonly TilthEvent[]): Summary {
 
 const reduce = (state: DashboardState, ...actions: DashboardAction[]) => actions.reduce(dashboardReducer, state);
 /** The stream's window as the session store would hand it over: the newest `keep` events. */
-const stream = (events: readonly TilthEvent[], upTo: number, keep = 1000): DashboardAction => ({ type: 'stream', recent: events.slice(Math.max(0, upTo - keep), upTo) });
+const stream = (events: readonly TilthEvent[], upTo: number, keep = 1000): DashboardAction => ({
+  type: 'stream',
+  recent: events.slice(Math.max(0, upTo - keep), upTo),
+});
 const seqs = (events: readonly TilthEvent[]) => events.map((e) => e.seq);
 
 describe('the summary fold', () => {

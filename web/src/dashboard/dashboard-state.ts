@@ -107,7 +107,14 @@ function noteFacts(state: DashboardState, events: readonly TilthEvent[]): Pick<D
     if (event.type === 'session_start' && event.data.phase === 'run' && (runStart === null || event.seq > runStart.seq)) {
       runStart = { seq: event.seq, ts: event.ts, data: event.data };
     } else if (event.type === 'model_call' && event.data.model) {
-      const role = event.data.phase === 'interview' || event.data.role === 'prep' ? 'interviewer' : event.data.role === 'evaluator' ? 'evaluator' : event.data.phase === 'self_improve' ? null : 'worker';
+      const role =
+        event.data.phase === 'interview' || event.data.role === 'prep'
+          ? 'interviewer'
+          : event.data.role === 'evaluator'
+            ? 'evaluator'
+            : event.data.phase === 'self_improve'
+              ? null
+              : 'worker';
       if (role !== null && modelsSeen[role] !== event.data.model) modelsSeen = { ...modelsSeen, [role]: event.data.model };
     } else if (event.type === 'session_prepared' && modelsSeen.interviewer !== event.data.interviewer_model) {
       modelsSeen = { ...modelsSeen, interviewer: event.data.interviewer_model };
@@ -209,7 +216,8 @@ export function dashboardReducer(state: DashboardState, action: DashboardAction)
     }
     case 'facts': {
       const runStart = action.runStart !== null && (state.runStart === null || action.runStart.seq > state.runStart.seq) ? action.runStart : state.runStart;
-      const modelsSeen = action.interviewer !== null && state.modelsSeen.interviewer === undefined ? { ...state.modelsSeen, interviewer: action.interviewer } : state.modelsSeen;
+      const modelsSeen =
+        action.interviewer !== null && state.modelsSeen.interviewer === undefined ? { ...state.modelsSeen, interviewer: action.interviewer } : state.modelsSeen;
       if (runStart === state.runStart && modelsSeen === state.modelsSeen) return state;
       return { ...state, runStart, modelsSeen };
     }

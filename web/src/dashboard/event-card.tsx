@@ -66,16 +66,27 @@ function headLine(event: TilthEvent): string {
     case 'tool_result':
     case 'hook_run':
     case 'pre_tool_block':
-      return event.type === 'tool_call' ? event.data.tool : event.type === 'hook_run' ? `${event.data.tool} · ${event.data.hook} ${event.data.outcome}` : `${event.data.tool} →`;
+      return event.type === 'tool_call'
+        ? event.data.tool
+        : event.type === 'hook_run'
+          ? `${event.data.tool} · ${event.data.hook} ${event.data.outcome}`
+          : `${event.data.tool} →`;
     case 'model_call': {
       const d = event.data;
       const cost = d.cost_usd === null || d.cost_usd === undefined ? '' : ` · ${formatUsd(d.cost_usd)}`;
       return `${d.model ?? 'model'} · ${formatCount(d.prompt_tokens)} in / ${formatCount(d.eval_tokens)} out${cost}`;
     }
     case 'validator_run':
-      return event.data.passed ? 'checks passed' : `checks FAILED: ${event.data.results.filter((r) => !r.passed).map((r) => r.name).join(', ')}`;
+      return event.data.passed
+        ? 'checks passed'
+        : `checks FAILED: ${event.data.results
+            .filter((r) => !r.passed)
+            .map((r) => r.name)
+            .join(', ')}`;
     case 'evaluator_verdict':
-      return event.data.verdict === 'accept' ? 'accepted' : `rejected${event.data.rejection_category ? ` · ${event.data.rejection_category.replace(/_/g, ' ')}` : ''}`;
+      return event.data.verdict === 'accept'
+        ? 'accepted'
+        : `rejected${event.data.rejection_category ? ` · ${event.data.rejection_category.replace(/_/g, ' ')}` : ''}`;
     default:
       return describeEvent(event);
   }
@@ -134,7 +145,10 @@ function cardBody(event: TilthEvent, isOpen: (p: CardPanel) => boolean, toggle: 
   switch (event.type) {
     case 'session_start': {
       const { models, caps, sandbox } = event.data;
-      const items: [string, ReactNode][] = [['phase', event.data.phase], ['branch', event.data.branch]];
+      const items: [string, ReactNode][] = [
+        ['phase', event.data.phase],
+        ['branch', event.data.branch],
+      ];
       if (models) items.push(['models', `worker ${models.worker}, evaluator ${models.evaluator}`]);
       if (caps) {
         const off = (n: number, text: string) => (n > 0 ? text : 'off');
@@ -143,7 +157,8 @@ function cardBody(event: TilthEvent, isOpen: (p: CardPanel) => boolean, toggle: 
           `${caps.max_iterations_per_task} iterations/task · ${off(caps.max_evaluator_calls_per_task, `${caps.max_evaluator_calls_per_task} evaluator calls/task`)} · ${off(caps.max_dollars, formatUsd(caps.max_dollars))} · ${off(caps.max_tokens, `${formatInt(caps.max_tokens)} tokens`)} · ${off(caps.max_wall_clock_minutes, `${caps.max_wall_clock_minutes} min`)}`,
         ]);
       }
-      if (sandbox) items.push(['shell', sandbox.available ? `sandboxed, ${sandbox.network ? 'network allowed' : 'no network'}` : `NOT sandboxed: ${sandbox.detail}`]);
+      if (sandbox)
+        items.push(['shell', sandbox.available ? `sandboxed, ${sandbox.network ? 'network allowed' : 'no network'}` : `NOT sandboxed: ${sandbox.detail}`]);
       return <Fields items={items} />;
     }
     case 'model_call': {
@@ -161,7 +176,12 @@ function cardBody(event: TilthEvent, isOpen: (p: CardPanel) => boolean, toggle: 
           <p className="ev-facts">{facts.join(' · ')}</p>
           {reasoning !== '' && (
             <>
-              <Disclosure open={isOpen('reasoning')} onToggle={toggle('reasoning')} label={`Reasoning (${plural(lineCount(reasoning), 'line')})`} testId="reasoning-toggle" />
+              <Disclosure
+                open={isOpen('reasoning')}
+                onToggle={toggle('reasoning')}
+                label={`Reasoning (${plural(lineCount(reasoning), 'line')})`}
+                testId="reasoning-toggle"
+              />
               {isOpen('reasoning') && (
                 <Block testId="reasoning" className="ev-reasoning">
                   {reasoning}
@@ -230,7 +250,10 @@ function cardBody(event: TilthEvent, isOpen: (p: CardPanel) => boolean, toggle: 
                 {r.exit_code !== undefined && r.exit_code !== null && <span className="ev-note"> · exit {r.exit_code}</span>}
                 {r.duration_ms !== undefined && <span className="ev-note"> · {(r.duration_ms / 1000).toFixed(1)} s</span>}
                 {r.output_chars !== undefined && r.output !== undefined && r.output_chars > r.output.length && (
-                  <span className="ev-note"> · output cut to {formatInt(r.output.length)} of {formatInt(r.output_chars)} chars</span>
+                  <span className="ev-note">
+                    {' '}
+                    · output cut to {formatInt(r.output.length)} of {formatInt(r.output_chars)} chars
+                  </span>
                 )}
               </p>
               {r.output !== undefined && r.output !== '' && (

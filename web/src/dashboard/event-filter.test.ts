@@ -18,14 +18,30 @@ describe('presets', () => {
   });
 
   it('problems only keeps rejects, failed checks, blocks and stops that are not the end of the work', () => {
-    const log = new RunLog().start().task('T-001').checks('T-001', 1, false).verdict('T-001', 1, 'reject', 'weak_test').failed('T-001', 'iter_cap').stop('iter_cap');
-    log.add({ type: 'pre_tool_block', data: { task_id: 'T-001', trace_id: 'a'.repeat(32), span_id: 'b'.repeat(16), iter: 1, tool: 'bash', result_preview: 'blocked', result_chars: 7 } });
+    const log = new RunLog()
+      .start()
+      .task('T-001')
+      .checks('T-001', 1, false)
+      .verdict('T-001', 1, 'reject', 'weak_test')
+      .failed('T-001', 'iter_cap')
+      .stop('iter_cap');
+    log.add({
+      type: 'pre_tool_block',
+      data: { task_id: 'T-001', trace_id: 'a'.repeat(32), span_id: 'b'.repeat(16), iter: 1, tool: 'bash', result_preview: 'blocked', result_chars: 7 },
+    });
     expect(types(log.events.filter(isProblem))).toEqual(['validator_run', 'evaluator_verdict', 'task_failed', 'stop', 'pre_tool_block']);
-    log.add({ type: 'model_retry', data: { task_id: 'T-001', iter: 2, role: 'worker', model: 'm', attempt: 1, max_attempts: 6, wait_ms: 8000, reason: 'HTTP 429: slow down', status: 429 } });
+    log.add({
+      type: 'model_retry',
+      data: { task_id: 'T-001', iter: 2, role: 'worker', model: 'm', attempt: 1, max_attempts: 6, wait_ms: 8000, reason: 'HTTP 429: slow down', status: 429 },
+    });
     log.add({ type: 'provider_notice', data: { role: 'worker', model: 'm', kind: 'usage_missing', message: 'no usage' } });
     expect(types(log.events.filter(isProblem)).slice(-2)).toEqual(['model_retry', 'provider_notice']);
     expect(eventKind(log.events.at(-1)!)).toBe('model');
-    expect(twoTaskRun().events.filter(isProblem).map((e) => e.type)).toEqual(['evaluator_verdict']);
+    expect(
+      twoTaskRun()
+        .events.filter(isProblem)
+        .map((e) => e.type),
+    ).toEqual(['evaluator_verdict']);
   });
 });
 
@@ -47,7 +63,12 @@ describe('eventMatcher', () => {
   });
 
   it('combines preset, kinds and search', () => {
-    expect(types(filter({ preset: 'dialogue', search: 'T-002', hiddenKinds: new Set(['checks']) }))).toEqual(['context_reset', 'model_call', 'evaluator_verdict', 'task_done']);
+    expect(types(filter({ preset: 'dialogue', search: 'T-002', hiddenKinds: new Set(['checks']) }))).toEqual([
+      'context_reset',
+      'model_call',
+      'evaluator_verdict',
+      'task_done',
+    ]);
   });
 });
 

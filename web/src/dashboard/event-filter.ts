@@ -171,7 +171,10 @@ export function isFiltering(filter: EventFilter): boolean {
 
 /** A predicate for the filter, with the search split into words once. */
 export function eventMatcher(filter: EventFilter): (event: TilthEvent) => boolean {
-  const words = filter.search.toLowerCase().split(/\s+/).filter((w) => w !== '');
+  const words = filter.search
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => w !== '');
   const { preset, hiddenKinds } = filter;
   return (event) => {
     if (!matchesPreset(event, preset)) return false;

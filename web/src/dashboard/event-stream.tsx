@@ -171,7 +171,14 @@ export const EventStream = memo(function EventStream(props: EventStreamProps) {
           </label>
         ))}
       </div>
-      <p className="ev-count muted small" data-testid="event-stream-count" data-shown={shown} data-loaded={loaded} data-first-seq={w.events[0]?.seq ?? 0} data-last-seq={lastSeq}>
+      <p
+        className="ev-count muted small"
+        data-testid="event-stream-count"
+        data-shown={shown}
+        data-loaded={loaded}
+        data-first-seq={w.events[0]?.seq ?? 0}
+        data-last-seq={lastSeq}
+      >
         {filtering ? `${formatInt(shown)} matching of ${formatInt(loaded)} loaded` : `${formatInt(loaded)} loaded`} · {formatInt(props.total)} in the log
         {filtering && w.hasEarlier && ' · filters look at loaded events only: scroll up or load older to look further'}
         {!props.caughtUp && ' · loading…'}
@@ -206,7 +213,13 @@ export const EventStream = memo(function EventStream(props: EventStreamProps) {
             {items.map((item) => {
               const event = rows[item.index]!;
               return (
-                <div key={item.key} ref={virtualizer.measureElement} data-index={item.index} className="ev-row" style={{ transform: `translateY(${item.start}px)` }}>
+                <div
+                  key={item.key}
+                  ref={virtualizer.measureElement}
+                  data-index={item.index}
+                  className="ev-row"
+                  style={{ transform: `translateY(${item.start}px)` }}
+                >
                   <EventCard event={event} open={open.get(event.seq)} highlighted={highlight === event.seq} onToggle={onToggle} />
                 </div>
               );
@@ -219,7 +232,15 @@ export const EventStream = memo(function EventStream(props: EventStreamProps) {
           <button type="button" className="button button-plain button-small" onClick={onLoadNewer} disabled={loading !== null} data-testid="load-newer">
             {loading === 'newer' ? 'Loading newer events…' : 'Load newer events'}
           </button>
-          <button type="button" className="button button-plain button-small" onClick={() => { props.onNewest(); setFollow(true); }} data-testid="go-newest">
+          <button
+            type="button"
+            className="button button-plain button-small"
+            onClick={() => {
+              props.onNewest();
+              setFollow(true);
+            }}
+            data-testid="go-newest"
+          >
             Jump to the newest
           </button>
         </div>

@@ -17,7 +17,10 @@ describe('eventNotices', () => {
     expect(eventNotices(eventLog({ type: 'status_changed', data: { from: 'running', to: 'all_done' } }), 'X')[0]!.title).toBe('X: run finished');
     // The status change that follows a stop, arriving in the next batch, is not told again.
     expect(eventNotices(eventLog({ type: 'status_changed', data: { from: 'running', to: 'stopped', reason: 'interrupted' } }), 'X')).toEqual([]);
-    expect(eventNotices(eventLog({ type: 'stop', data: { reason: 'error', phase: 'interview', error: 'no seed' } }), 'X')[0]).toMatchObject({ title: 'X: interview stopped', body: 'Stopped: error — no seed.' });
+    expect(eventNotices(eventLog({ type: 'stop', data: { reason: 'error', phase: 'interview', error: 'no seed' } }), 'X')[0]).toMatchObject({
+      title: 'X: interview stopped',
+      body: 'Stopped: error — no seed.',
+    });
     expect(eventNotices(eventLog({ type: 'status_changed', data: { from: 'prepared', to: 'running' } }), 'X')).toEqual([]);
   });
 });

@@ -24,7 +24,11 @@ export function eventNotices(events: readonly TilthEvent[], label: string): Noti
   const byTag = new Map<string, Notice>();
   for (const event of events) {
     if (event.type === 'question_asked') {
-      byTag.set(`question:${event.data.question_id}`, { tag: `question:${event.data.question_id}`, title: `${label}: a question is waiting`, body: event.data.text });
+      byTag.set(`question:${event.data.question_id}`, {
+        tag: `question:${event.data.question_id}`,
+        title: `${label}: a question is waiting`,
+        body: event.data.text,
+      });
     } else if (event.type === 'stop') {
       const done = event.data.reason === 'all_done';
       const what = event.data.phase === 'interview' ? 'interview' : 'run';
@@ -33,7 +37,11 @@ export function eventNotices(events: readonly TilthEvent[], label: string): Noti
     } else if (event.type === 'status_changed' && event.data.reason === undefined && END_WORDS[event.data.to] !== undefined && !byTag.has('end')) {
       // A status change that comes with a reason follows a `stop` (already told, perhaps in the
       // previous batch); only one without is news.
-      byTag.set('end', { tag: 'end', title: `${label}: ${event.data.to === 'all_done' ? 'run finished' : `run ${event.data.to}`}`, body: END_WORDS[event.data.to]! });
+      byTag.set('end', {
+        tag: 'end',
+        title: `${label}: ${event.data.to === 'all_done' ? 'run finished' : `run ${event.data.to}`}`,
+        body: END_WORDS[event.data.to]!,
+      });
     }
   }
   return [...byTag.values()];

@@ -11,7 +11,12 @@ export function NotifyToggle() {
   const setting = useNotifySetting();
   return (
     <label className="notify-toggle small" title={HINTS[setting]} data-testid="notify-toggle" data-setting={setting}>
-      <input type="checkbox" checked={setting === 'on'} disabled={setting === 'blocked' || setting === 'unsupported'} onChange={(e) => void setNotifications(e.target.checked)} />
+      <input
+        type="checkbox"
+        checked={setting === 'on'}
+        disabled={setting === 'blocked' || setting === 'unsupported'}
+        onChange={(e) => void setNotifications(e.target.checked)}
+      />
       Notify me
     </label>
   );

@@ -31,14 +31,40 @@ export const PressureChart = memo(function PressureChart(props: { model: Pressur
       scales: { x: { time: false } },
       axes: [
         // Calls are counted: whole-number ticks only.
-        { stroke: '#66706b', grid: { stroke: '#eeece6', width: 1 }, ticks: { stroke: '#dfddd5', width: 1 }, label: 'model call', labelSize: 18, labelFont: '12px system-ui', incrs: CALL_STEPS },
-        { stroke: '#66706b', grid: { stroke: '#eeece6', width: 1 }, ticks: { stroke: '#dfddd5', width: 1 }, size: 54, values: (_u, splits) => splits.map((v) => formatCount(v)) },
+        {
+          stroke: '#66706b',
+          grid: { stroke: '#eeece6', width: 1 },
+          ticks: { stroke: '#dfddd5', width: 1 },
+          label: 'model call',
+          labelSize: 18,
+          labelFont: '12px system-ui',
+          incrs: CALL_STEPS,
+        },
+        {
+          stroke: '#66706b',
+          grid: { stroke: '#eeece6', width: 1 },
+          ticks: { stroke: '#dfddd5', width: 1 },
+          size: 54,
+          values: (_u, splits) => splits.map((v) => formatCount(v)),
+        },
       ],
       series: [
         {},
         ...lanes.map((id, lane) => ({ label: id, stroke: taskColour(lane), width: 1.5, spanGaps: true, points: { size: 4, fill: taskColour(lane) } })),
         { label: 'evaluator & learnings', stroke: '#8d958f', width: 0, paths: () => null, points: { show: true, size: 5, fill: '#8d958f', stroke: '#8d958f' } },
-        ...(hasWindow ? [{ label: "worker's context window", stroke: WINDOW_COLOUR, width: 1.5, dash: [6, 4], spanGaps: true, paths: uPlot.paths.stepped!({ align: 1 }), points: { show: false } }] : []),
+        ...(hasWindow
+          ? [
+              {
+                label: "worker's context window",
+                stroke: WINDOW_COLOUR,
+                width: 1.5,
+                dash: [6, 4],
+                spanGaps: true,
+                paths: uPlot.paths.stepped!({ align: 1 }),
+                points: { show: false },
+              },
+            ]
+          : []),
       ],
       legend: { show: false },
       cursor: { drag: { x: true, y: false, setScale: true }, points: { show: false } },
@@ -59,7 +85,9 @@ export const PressureChart = memo(function PressureChart(props: { model: Pressur
             const tokens = lane === -1 ? m.others[idx] : m.byTask[lane]![idx];
             const window = m.window?.[idx];
             const ofWindow = window === null || window === undefined ? '' : ` of a ${formatInt(window)}-token window`;
-            setHover(`call ${idx + 1} · ${lane === -1 ? 'evaluator or learnings' : lanes[lane]} · ${(tokens === null || tokens === undefined ? '—' : formatInt(tokens))} prompt tokens${ofWindow} · event #${m.seqs[idx]}`);
+            setHover(
+              `call ${idx + 1} · ${lane === -1 ? 'evaluator or learnings' : lanes[lane]} · ${tokens === null || tokens === undefined ? '—' : formatInt(tokens)} prompt tokens${ofWindow} · event #${m.seqs[idx]}`,
+            );
           },
         ],
         ready: [
@@ -88,9 +116,7 @@ export const PressureChart = memo(function PressureChart(props: { model: Pressur
           {hover ?? 'Prompt tokens per model call · drag to zoom'}
         </p>
       </div>
-      {model.x.length === 0 ? (
-        <p className="muted">No model calls yet.</p>
-      ) : null}
+      {model.x.length === 0 ? <p className="muted">No model calls yet.</p> : null}
       <div className="chart-box" style={model.x.length === 0 ? { display: 'none' } : undefined}>
         <div ref={container} className="chart" />
       </div>

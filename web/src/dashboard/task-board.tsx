@@ -67,7 +67,9 @@ export const TaskBoard = memo(function TaskBoard(props: { sessionId: string; row
                   ) : (
                     <span title={r.lastVerdict.concern}>
                       <span className={`badge verdict-${r.lastVerdict.verdict}`}>{r.lastVerdict.verdict === 'accept' ? 'accepted' : 'rejected'}</span>
-                      {r.lastVerdict.rejection_category !== null && <span className="board-reason"> {r.lastVerdict.rejection_category.replace(/_/g, ' ')}</span>}
+                      {r.lastVerdict.rejection_category !== null && (
+                        <span className="board-reason"> {r.lastVerdict.rejection_category.replace(/_/g, ' ')}</span>
+                      )}
                     </span>
                   )}
                 </td>

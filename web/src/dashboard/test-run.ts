@@ -21,7 +21,18 @@ export class RunLog {
   }
 
   start(): this {
-    this.add({ type: 'session_start', data: { source: '/repo', phase: 'run', worktree: '/wt', branch: 'session/x', caps: CAPS, models: { worker: 'w-model', evaluator: 'e-model' }, sandbox: { available: false, network: true, detail: 'bwrap is not installed' } } });
+    this.add({
+      type: 'session_start',
+      data: {
+        source: '/repo',
+        phase: 'run',
+        worktree: '/wt',
+        branch: 'session/x',
+        caps: CAPS,
+        models: { worker: 'w-model', evaluator: 'e-model' },
+        sandbox: { available: false, network: true, detail: 'bwrap is not installed' },
+      },
+    });
     return this;
   }
 
@@ -33,7 +44,21 @@ export class RunLog {
   workerCall(id: string, iter: number, promptTokens = 1000, cost = 0.01): this {
     this.add({
       type: 'model_call',
-      data: { task_id: id, trace_id: TRACE, span_id: SPAN, iter, role: 'worker', model: 'w-model', prompt_tokens: promptTokens, eval_tokens: 100, tokens_used_total: promptTokens + 100, cost_usd: cost, cached_tokens: 10, reasoning_tokens: 5, reasoning: `thinking about ${id} step ${iter}` },
+      data: {
+        task_id: id,
+        trace_id: TRACE,
+        span_id: SPAN,
+        iter,
+        role: 'worker',
+        model: 'w-model',
+        prompt_tokens: promptTokens,
+        eval_tokens: 100,
+        tokens_used_total: promptTokens + 100,
+        cost_usd: cost,
+        cached_tokens: 10,
+        reasoning_tokens: 5,
+        reasoning: `thinking about ${id} step ${iter}`,
+      },
     });
     return this;
   }
@@ -45,15 +70,51 @@ export class RunLog {
   }
 
   checks(id: string, iter: number, passed: boolean, output = passed ? 'ok 1 - works' : 'not ok 1 - works\n  expected 4, got 5'): this {
-    this.add({ type: 'validator_run', data: { task_id: id, trace_id: TRACE, span_id: SPAN, iter, passed, results: [{ name: `tests/${id}.test.js`, passed, exit_code: passed ? 0 : 1, output }] } });
+    this.add({
+      type: 'validator_run',
+      data: {
+        task_id: id,
+        trace_id: TRACE,
+        span_id: SPAN,
+        iter,
+        passed,
+        results: [{ name: `tests/${id}.test.js`, passed, exit_code: passed ? 0 : 1, output }],
+      },
+    });
     return this;
   }
 
   verdict(id: string, iter: number, verdict: 'accept' | 'reject', category?: 'acceptance_gap' | 'weak_test'): this {
-    this.add({ type: 'model_call', data: { task_id: id, trace_id: TRACE, span_id: SPAN, iter, role: 'evaluator', phase: 'evaluator', model: 'e-model', prompt_tokens: 2000, eval_tokens: 50, tokens_used_total: 2050, cost_usd: 0.02 } });
+    this.add({
+      type: 'model_call',
+      data: {
+        task_id: id,
+        trace_id: TRACE,
+        span_id: SPAN,
+        iter,
+        role: 'evaluator',
+        phase: 'evaluator',
+        model: 'e-model',
+        prompt_tokens: 2000,
+        eval_tokens: 50,
+        tokens_used_total: 2050,
+        cost_usd: 0.02,
+      },
+    });
     this.add({
       type: 'evaluator_verdict',
-      data: { task_id: id, trace_id: TRACE, span_id: SPAN, iter, schema_version: 1, verdict, ...(category ? { rejection_category: category } : {}), concern: verdict === 'accept' ? 'Looks right.' : 'A criterion is not met.', evidence: ['ran the test'], ...(verdict === 'reject' ? { next_step: 'Handle the empty case.' } : {}) },
+      data: {
+        task_id: id,
+        trace_id: TRACE,
+        span_id: SPAN,
+        iter,
+        schema_version: 1,
+        verdict,
+        ...(category ? { rejection_category: category } : {}),
+        concern: verdict === 'accept' ? 'Looks right.' : 'A criterion is not met.',
+        evidence: ['ran the test'],
+        ...(verdict === 'reject' ? { next_step: 'Handle the empty case.' } : {}),
+      },
     });
     return this;
   }

@@ -93,7 +93,13 @@ export const TimelineChart = memo(function TimelineChart({ model, onJump }: { mo
     };
   };
 
-  const data = useMemo<uPlot.AlignedData>(() => [[model.xMin, model.xMax], [null, null]], [model]);
+  const data = useMemo<uPlot.AlignedData>(
+    () => [
+      [model.xMin, model.xMax],
+      [null, null],
+    ],
+    [model],
+  );
   const { container, plot } = useUplot({ make, data, shape: 'timeline', height, keepZoom: () => zoomedRef.current });
 
   return (
@@ -102,7 +108,12 @@ export const TimelineChart = memo(function TimelineChart({ model, onJump }: { mo
         <h2>Timeline</h2>
         <p className="muted small">Drag to zoom · click a mark to see its event</p>
         {zoomed && (
-          <button type="button" className="button button-plain button-small" onClick={() => plot.current?.setScale('x', { min: model.xMin, max: model.xMax })} data-testid="timeline-reset">
+          <button
+            type="button"
+            className="button button-plain button-small"
+            onClick={() => plot.current?.setScale('x', { min: model.xMin, max: model.xMax })}
+            data-testid="timeline-reset"
+          >
             Show all
           </button>
         )}

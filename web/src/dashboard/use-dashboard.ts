@@ -61,27 +61,30 @@ export function useDashboard(sessionId: string) {
    * one render, in a task of its own after the page was parsed: a long session's history stays
    * two short tasks per page, never one long one.
    */
-  const load = useCallback(async (kind: PageLoad, fetch: () => Promise<DashboardAction>): Promise<DashboardAction | null> => {
-    if (busy.current) return null;
-    busy.current = true;
-    setLoading(kind);
-    setPageError(null);
-    let action: DashboardAction | null = null;
-    let error: string | null = null;
-    try {
-      action = await fetch();
-    } catch (err) {
-      error = err instanceof Error ? err.message : String(err);
-    }
-    await nextTask();
-    busy.current = false;
-    applyNow(() => {
-      if (action !== null) store.dispatch(action);
-      setPageError(error);
-      setLoading(null);
-    });
-    return action;
-  }, [store]);
+  const load = useCallback(
+    async (kind: PageLoad, fetch: () => Promise<DashboardAction>): Promise<DashboardAction | null> => {
+      if (busy.current) return null;
+      busy.current = true;
+      setLoading(kind);
+      setPageError(null);
+      let action: DashboardAction | null = null;
+      let error: string | null = null;
+      try {
+        action = await fetch();
+      } catch (err) {
+        error = err instanceof Error ? err.message : String(err);
+      }
+      await nextTask();
+      busy.current = false;
+      applyNow(() => {
+        if (action !== null) store.dispatch(action);
+        setPageError(error);
+        setLoading(null);
+      });
+      return action;
+    },
+    [store],
+  );
 
   const loadOlder = useCallback(() => {
     const first = store.getSnapshot().window.events[0]?.seq;

@@ -83,7 +83,13 @@ export function useEventNotifications(sessionId: string, label: string, recent: 
     if (lastSeq <= seen.current) return;
     const after = seen.current;
     seen.current = lastSeq;
-    show(eventNotices(recent.filter((e) => e.seq > after), label), sessionId);
+    show(
+      eventNotices(
+        recent.filter((e) => e.seq > after),
+        label,
+      ),
+      sessionId,
+    );
   }, [sessionId, label, recent, lastSeq, caughtUp]);
 }
 

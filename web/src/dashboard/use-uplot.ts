@@ -7,7 +7,13 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 
-export function useUplot(options: { make: () => Omit<uPlot.Options, 'width' | 'height'>; data: uPlot.AlignedData; shape: string; height: number; keepZoom: () => boolean }) {
+export function useUplot(options: {
+  make: () => Omit<uPlot.Options, 'width' | 'height'>;
+  data: uPlot.AlignedData;
+  shape: string;
+  height: number;
+  keepZoom: () => boolean;
+}) {
   const container = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const latest = useRef(options);

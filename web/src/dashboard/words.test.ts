@@ -33,12 +33,16 @@ describe('stopInWords', () => {
 describe('runHeadline', () => {
   const base = { caps, tasks: {}, lastError: null, lastStop: null, current: null };
   it('says which task and iteration a running run is on', () => {
-    expect(runHeadline({ ...base, status: 'running', run: { state: 'running', queue_position: null }, current: { taskId: 'T-002', iteration: 3 } })).toBe('running T-002, iteration 3');
+    expect(runHeadline({ ...base, status: 'running', run: { state: 'running', queue_position: null }, current: { taskId: 'T-002', iteration: 3 } })).toBe(
+      'running T-002, iteration 3',
+    );
     expect(runHeadline({ ...base, status: 'prepared', run: { state: 'running', queue_position: null } })).toBe('running');
   });
 
   it('shows the queue position whatever the status says', () => {
-    expect(runHeadline({ ...base, status: 'stopped', lastStop: 'interrupted', run: { state: 'queued', queue_position: 2 } })).toBe('queued (position 2): it starts when a run slot is free');
+    expect(runHeadline({ ...base, status: 'stopped', lastStop: 'interrupted', run: { state: 'queued', queue_position: 2 } })).toBe(
+      'queued (position 2): it starts when a run slot is free',
+    );
   });
 
   it('gives the stop reason in words once stopped', () => {

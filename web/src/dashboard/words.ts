@@ -105,7 +105,11 @@ export function runHeadline(input: HeadlineInput): string {
 }
 
 /** The headline's tone, for its colour. */
-export function headlineTone(status: SessionStatus | null, run: RunState['state'], lastStop: StopReason | null): 'running' | 'queued' | 'stopped' | 'problem' | 'done' | 'idle' {
+export function headlineTone(
+  status: SessionStatus | null,
+  run: RunState['state'],
+  lastStop: StopReason | null,
+): 'running' | 'queued' | 'stopped' | 'problem' | 'done' | 'idle' {
   if (run === 'queued') return 'queued';
   if (run === 'running' || status === 'running') return 'running';
   if (status === 'all_done' || status === 'merged') return 'done';

@@ -118,7 +118,10 @@ describe('interviewModel', () => {
 
   it('names the provider failure and keeps its words', () => {
     const model = interviewModel({
-      events: eventLog({ type: 'stop', data: { reason: 'provider_failure', phase: 'interview', error: 'the interviewer model failed: HTTP 429: quota used up' } }),
+      events: eventLog({
+        type: 'stop',
+        data: { reason: 'provider_failure', phase: 'interview', error: 'the interviewer model failed: HTTP 429: quota used up' },
+      }),
       status: 'failed',
       detail: null,
     });

@@ -73,11 +73,7 @@ function lastInterviewStop(events: readonly TilthEvent[]): Extract<TilthEvent, {
 }
 
 /** Why the interview ended: the stop event's words, else the checkpoint's, else the bare reason. */
-export function interviewFailure(
-  events: readonly TilthEvent[],
-  lastError: string | null,
-  status: SessionStatus,
-): string {
+export function interviewFailure(events: readonly TilthEvent[], lastError: string | null, status: SessionStatus): string {
   const stop = lastInterviewStop(events);
   if (stop?.data.error !== undefined && stop.data.error !== '') return stop.data.error;
   if (lastError !== null && lastError !== '') return lastError;

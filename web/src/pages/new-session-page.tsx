@@ -135,9 +135,8 @@ export function NewSessionPage() {
             placeholder="What should the feature do, for whom, and why?"
           />
           <p className="field-hint muted">
-            A few sentences are enough: the interviewer reads the code and asks about the rest, one question at a time.
-            If a spec already exists, name the file (e.g. <code>docs/export-spec.md</code>): the interview reads it
-            first and only asks about what it leaves open.
+            A few sentences are enough: the interviewer reads the code and asks about the rest, one question at a time. If a spec already exists, name the file
+            (e.g. <code>docs/export-spec.md</code>): the interview reads it first and only asks about what it leaves open.
           </p>
         </div>
 
@@ -161,9 +160,7 @@ export function NewSessionPage() {
           </select>
           <p className="field-hint muted">
             How the acceptance tests are named and run.
-            {checkState.state === 'done' && checkState.check.preset !== null && (
-              <> Detected from the repository: {PRESET_NAMES[checkState.check.preset]}.</>
-            )}
+            {checkState.state === 'done' && checkState.check.preset !== null && <> Detected from the repository: {PRESET_NAMES[checkState.check.preset]}.</>}
           </p>
         </div>
 
@@ -179,7 +176,12 @@ export function NewSessionPage() {
         )}
 
         {create.isError && (
-          <div className="callout callout-error create-error" role="alert" data-testid="create-error" data-code={create.error instanceof ApiError ? create.error.code : 'client_error'}>
+          <div
+            className="callout callout-error create-error"
+            role="alert"
+            data-testid="create-error"
+            data-code={create.error instanceof ApiError ? create.error.code : 'client_error'}
+          >
             {create.error instanceof ApiError && PROVIDER_HEADINGS[create.error.code] !== undefined && <h2>{PROVIDER_HEADINGS[create.error.code]}</h2>}
             <p className="create-error-message">{create.error.message}</p>
             {create.error instanceof ApiError && PROVIDER_CODES.has(create.error.code) && (

@@ -55,7 +55,9 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
         <h1>{label}</h1>
         {status !== null && <StatusBadge status={status} />}
         {(status === 'all_done' || status === 'stopped' || status === 'merged' || status === 'archived') && (
-          <Link to={paths.sessionReview(sessionId)} className="button button-secondary page-head-action" testId="session-review-link">Review</Link>
+          <Link to={paths.sessionReview(sessionId)} className="button button-secondary page-head-action" testId="session-review-link">
+            Review
+          </Link>
         )}
         {/* The dashboard has it in its header; here it is for a question that waits. */}
         {mode === 'interview' && <NotifyToggle />}
@@ -83,9 +85,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
         </div>
       )}
 
-      {mode === 'interview' && status !== null && (
-        <InterviewSection sessionId={sessionId} status={status} detail={detail.data ?? null} events={view.recent} />
-      )}
+      {mode === 'interview' && status !== null && <InterviewSection sessionId={sessionId} status={status} detail={detail.data ?? null} events={view.recent} />}
       {mode === 'seed' && (
         <>
           <SeedSection sessionId={sessionId} controls={controls} />
@@ -110,12 +110,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
   );
 }
 
-function InterviewSection(props: {
-  sessionId: string;
-  status: SessionStatus;
-  detail: SessionDetail | null;
-  events: readonly TilthEvent[];
-}) {
+function InterviewSection(props: { sessionId: string; status: SessionStatus; detail: SessionDetail | null; events: readonly TilthEvent[] }) {
   const { sessionId, status, detail, events } = props;
   const queryClient = useQueryClient();
   // Answers this tab sent, so the form gives way before the stream confirms them.

@@ -38,7 +38,15 @@ export function SessionReviewPage({ sessionId }: { sessionId: string }) {
         <SessionReviewView
           sessionId={sessionId}
           review={review.data}
-          actions={<ReviewActionsPanel sessionId={sessionId} branch={review.data.branch} baseBranch={review.data.base_branch} actions={review.data.actions} ops={ops} />}
+          actions={
+            <ReviewActionsPanel
+              sessionId={sessionId}
+              branch={review.data.branch}
+              baseBranch={review.data.base_branch}
+              actions={review.data.actions}
+              ops={ops}
+            />
+          }
           diff={<DiffViewer diff={review.data.diff} emptyText="The session branch has no changes against its base." testId="session-diff" />}
         />
       )}

@@ -31,9 +31,7 @@ export function SessionsPage() {
           New session
         </Link>
       </div>
-      {config.data !== undefined && !config.data.provider_configured && (
-        <ProviderBanner paths={config.data.paths} compact />
-      )}
+      {config.data !== undefined && !config.data.provider_configured && <ProviderBanner paths={config.data.paths} compact />}
       {sessions.isPending ? (
         <Loading what="sessions" />
       ) : sessions.isError ? (

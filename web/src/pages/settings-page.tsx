@@ -101,13 +101,12 @@ function SettingsEditor({ config }: { config: ConfigResponse }) {
     <>
       {!config.provider_configured && <ProviderBanner paths={config.paths} />}
       <p className="muted settings-lead">
-        Saving writes <code data-testid="config-file">{config.paths.config_file}</code> (readable only by you). A value set by a
-        command-line flag, the environment or <code>{config.paths.dotenv}</code> wins over that file; each field says where
-        its value comes from. API keys go in and never come back: the page only knows whether one is set.
+        Saving writes <code data-testid="config-file">{config.paths.config_file}</code> (readable only by you). A value set by a command-line flag, the
+        environment or <code>{config.paths.dotenv}</code> wins over that file; each field says where its value comes from. API keys go in and never come back:
+        the page only knows whether one is set.
       </p>
       <p data-testid="sandbox-status" data-available={config.sandbox.available}>
-        <strong>Shell sandbox:</strong>{' '}
-        {config.sandbox.available ? 'on (bubblewrap)' : <span className="warning-text">off — {config.sandbox.detail}</span>}
+        <strong>Shell sandbox:</strong> {config.sandbox.available ? 'on (bubblewrap)' : <span className="warning-text">off — {config.sandbox.detail}</span>}
       </p>
       {config.warnings.length > 0 && (
         <div className="callout callout-warning settings-lead" data-testid="config-warnings" role="note">

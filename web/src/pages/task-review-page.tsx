@@ -18,7 +18,10 @@ export function TaskReviewPage({ sessionId, taskId }: { sessionId: string; taskI
     <section className="page" data-testid="task-review-page" data-session-id={sessionId} data-task-id={taskId} data-status={review.data?.task.status}>
       <nav className="breadcrumb" aria-label="Breadcrumb">
         <Link to={paths.sessions}>Sessions</Link> <span aria-hidden="true">/</span> <Link to={paths.session(sessionId)}>{label}</Link>{' '}
-        <span aria-hidden="true">/</span> <Link to={paths.sessionReview(sessionId)} testId="breadcrumb-session-review">Review</Link>{' '}
+        <span aria-hidden="true">/</span>{' '}
+        <Link to={paths.sessionReview(sessionId)} testId="breadcrumb-session-review">
+          Review
+        </Link>{' '}
         <span aria-hidden="true">/</span> <span className="mono">{taskId}</span>
       </nav>
       <div className="page-head">

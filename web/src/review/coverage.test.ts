@@ -5,7 +5,9 @@ import { matchCoverage, normalizeCriterion, wordSimilarity } from './coverage.ts
 const CRITERIA = ['double(2) returns 4', 'double() rejects a non-number with a TypeError', 'The README documents double()'];
 const theCase = (...claims: [string, string, string?][]): Case => ({
   summary: 'Done.',
-  ac_coverage: claims.map(([criterion, addressed_by, evidence]) => (evidence === undefined ? { criterion, addressed_by } : { criterion, addressed_by, evidence })),
+  ac_coverage: claims.map(([criterion, addressed_by, evidence]) =>
+    evidence === undefined ? { criterion, addressed_by } : { criterion, addressed_by, evidence },
+  ),
 });
 
 describe('matchCoverage', () => {

@@ -40,7 +40,29 @@ function numberedReference(text: string): { n: number; rest: string } | null {
   return { n: Number(m[1] ?? m[2]), rest: text.trim().slice(m[0].length) };
 }
 
-const STOP_WORDS = new Set(['a', 'an', 'the', 'and', 'or', 'of', 'to', 'in', 'on', 'for', 'is', 'are', 'it', 'its', 'with', 'be', 'by', 'that', 'this', 'as', 'at']);
+const STOP_WORDS = new Set([
+  'a',
+  'an',
+  'the',
+  'and',
+  'or',
+  'of',
+  'to',
+  'in',
+  'on',
+  'for',
+  'is',
+  'are',
+  'it',
+  'its',
+  'with',
+  'be',
+  'by',
+  'that',
+  'this',
+  'as',
+  'at',
+]);
 
 function words(text: string): Set<string> {
   return new Set(

@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import type { Diff, DiffFile } from '../../../shared/review.ts';
 import { diffFileViews, diffTotals, LARGE_FILE_LINES, languageFor } from './diff-model.ts';
 
-const file = (path: string, over: Partial<DiffFile> = {}): DiffFile => ({ path, old_path: null, status: 'modified', additions: 1, deletions: 1, binary: false, ...over });
+const file = (path: string, over: Partial<DiffFile> = {}): DiffFile => ({
+  path,
+  old_path: null,
+  status: 'modified',
+  additions: 1,
+  deletions: 1,
+  binary: false,
+  ...over,
+});
 
 const lines = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `${prefix}line ${i}`).join('\n');
 

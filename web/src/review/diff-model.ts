@@ -44,7 +44,8 @@ export function diffFileViews<P extends ParsedFileLike>(diff: Diff, parsed: read
   return diff.files.map((file) => {
     const match = byPath.get(file.path) ?? (file.old_path !== null ? byPath.get(file.old_path) : undefined) ?? null;
     const changedLines = file.additions + file.deletions;
-    const body: FileBody = file.binary || match?.isBinary === true ? 'binary' : match === null ? 'not-included' : match.hunks.length === 0 ? 'no-text' : 'hunks';
+    const body: FileBody =
+      file.binary || match?.isBinary === true ? 'binary' : match === null ? 'not-included' : match.hunks.length === 0 ? 'no-text' : 'hunks';
     return { file, parsed: match, body, changedLines, large: body === 'hunks' && changedLines > LARGE_FILE_LINES };
   });
 }

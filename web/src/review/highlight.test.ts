@@ -16,7 +16,8 @@ const TEXT = [
 
 function classes(nodes: readonly TokenNode[], out: string[] = []): string[] {
   for (const n of nodes) {
-    const cls = (n as { className?: unknown; properties?: { className?: unknown } }).className ?? (n as { properties?: { className?: unknown } }).properties?.className;
+    const cls =
+      (n as { className?: unknown; properties?: { className?: unknown } }).className ?? (n as { properties?: { className?: unknown } }).properties?.className;
     if (typeof cls === 'string') out.push(cls);
     else if (Array.isArray(cls)) out.push(cls.join(' '));
     if (n.type === 'edit') out.push('edit');

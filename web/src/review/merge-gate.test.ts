@@ -18,7 +18,11 @@ describe('mergeGate', () => {
   });
 
   it('allows the merge when the tests pass on the merge result', () => {
-    expect(mergeGate({ strategy: 'merge', preview: preview(true), override: false, busy: false })).toEqual({ canMerge: true, needsOverride: false, reason: null });
+    expect(mergeGate({ strategy: 'merge', preview: preview(true), override: false, busy: false })).toEqual({
+      canMerge: true,
+      needsOverride: false,
+      reason: null,
+    });
   });
 
   it('asks for the explicit override when the tests fail, and allows it once ticked', () => {

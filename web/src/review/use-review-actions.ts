@@ -64,7 +64,10 @@ export function useReviewActions(sessionId: string): ReviewActions {
   // A refused preview may mean the repo changed under us (a dirty checkout, a moved base): the
   // review's allowed actions are asked again as well.
   const preview = useMutation({ mutationFn: (strategy: MergeStrategy) => review.previewMerge({ sessionId, strategy }), onSettled: refresh });
-  const merge = useMutation({ mutationFn: (input: { strategy: MergeStrategy; override: boolean }) => review.merge({ sessionId, ...input }), onSettled: refresh });
+  const merge = useMutation({
+    mutationFn: (input: { strategy: MergeStrategy; override: boolean }) => review.merge({ sessionId, ...input }),
+    onSettled: refresh,
+  });
   const push = useMutation({ mutationFn: (remote: string) => review.push({ sessionId, remote }), onSettled: refresh });
   const pr = useMutation({ mutationFn: (remote: string | null) => review.openPr({ sessionId, remote }), onSettled: refresh });
   const cleanse = useMutation({ mutationFn: () => review.cleanse(sessionId), onSettled: refresh });

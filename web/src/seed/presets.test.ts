@@ -22,7 +22,16 @@ describe('summarizeEnv', () => {
     ['TypeScript with vitest and pnpm', BASE, 'TypeScript · pnpm · vitest (vitest.config.ts) · tests in tests/'],
     [
       'CommonJS with mocha and npm',
-      { ...BASE, languages: ['javascript'], typescript: false, module_type: 'commonjs', package_manager: 'npm', test_runner: 'mocha', test_runner_evidence: '.mocharc.yml', test_dirs: ['test'] },
+      {
+        ...BASE,
+        languages: ['javascript'],
+        typescript: false,
+        module_type: 'commonjs',
+        package_manager: 'npm',
+        test_runner: 'mocha',
+        test_runner_evidence: '.mocharc.yml',
+        test_dirs: ['test'],
+      },
       'JavaScript (CommonJS) · npm · mocha (.mocharc.yml) · tests in test/',
     ],
     [
@@ -38,14 +47,18 @@ describe('summarizeEnv', () => {
       },
       'Python · .venv/bin/python · pytest (pyproject.toml [tool.pytest.ini_options]) · tests in tests/ · src layout',
     ],
-    ['a repository with nothing detected', { ...BASE, languages: [], package_manager: null, test_runner: null, test_runner_evidence: null, test_dirs: [] }, 'no test runner found'],
+    [
+      'a repository with nothing detected',
+      { ...BASE, languages: [], package_manager: null, test_runner: null, test_runner_evidence: null, test_dirs: [] },
+      'no test runner found',
+    ],
   ] as const)('reads %s in one line', (_name, env, line) => {
     expect(summarizeEnv(env as ProjectEnv)).toBe(line);
   });
 });
 
 describe('presetLabel and envNote', () => {
-  it("names each preset with where its tests go in this repository", () => {
+  it('names each preset with where its tests go in this repository', () => {
     expect(presetLabel('vitest', BASE)).toBe('Vitest — tests/t<NNN>_<slug>.test.ts (or .test.tsx, .test.mts)');
     expect(presetLabel('pytest', null)).toBe('pytest — tests/test_t<NNN>_<slug>.py');
     expect(presetLabel('custom', BASE)).toBe('Custom — your own test command');

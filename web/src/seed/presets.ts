@@ -31,12 +31,21 @@ const PACKAGE_MANAGERS = { npm: 'npm', pnpm: 'pnpm', yarn: 'Yarn', bun: 'Bun' } 
 export function summarizeEnv(env: ProjectEnv): string {
   const parts: string[] = [];
   const language = env.languages[0];
-  if (language) parts.push(language === 'typescript' ? 'TypeScript' : language === 'javascript' ? `JavaScript${env.module_type === 'commonjs' ? ' (CommonJS)' : ''}` : 'Python');
+  if (language)
+    parts.push(
+      language === 'typescript' ? 'TypeScript' : language === 'javascript' ? `JavaScript${env.module_type === 'commonjs' ? ' (CommonJS)' : ''}` : 'Python',
+    );
   if (env.package_manager) parts.push(PACKAGE_MANAGERS[env.package_manager]);
   if (env.python) parts.push(env.python.source === 'venv' ? `${shortPath(env.python.interpreter)}` : 'system python3');
   if (env.test_runner) parts.push(env.test_runner_evidence ? `${env.test_runner} (${env.test_runner_evidence})` : env.test_runner);
   else parts.push('no test runner found');
-  if (env.test_dirs.length > 0) parts.push(`tests in ${env.test_dirs.slice(0, 2).map((d) => `${d}/`).join(', ')}`);
+  if (env.test_dirs.length > 0)
+    parts.push(
+      `tests in ${env.test_dirs
+        .slice(0, 2)
+        .map((d) => `${d}/`)
+        .join(', ')}`,
+    );
   if (env.python?.src_layout) parts.push('src layout');
   if (env.setup_command) parts.push(`setup: ${env.setup_command}`);
   return parts.join(' · ');

@@ -92,7 +92,8 @@ export function buildSeedEdit(draft: SeedDraft): SeedEdit {
 export function seedEditChanges(seed: Pick<SeedView, 'prd' | 'test_files' | 'meta'>, edit: SeedEdit): string[] {
   const changes: string[] = [];
   if (edit.checks_preset !== undefined && edit.checks_preset !== seed.meta.checks_preset) changes.push(`checks: ${edit.checks_preset}`);
-  else if (edit.custom_checks !== undefined && JSON.stringify(edit.custom_checks) !== JSON.stringify(seed.meta.custom_checks ?? null)) changes.push('custom checks');
+  else if (edit.custom_checks !== undefined && JSON.stringify(edit.custom_checks) !== JSON.stringify(seed.meta.custom_checks ?? null))
+    changes.push('custom checks');
   if (edit.setup_command !== undefined && (edit.setup_command ?? null) !== (seed.meta.setup_command ?? null)) changes.push('setup command');
   const before = new Map(seed.prd.map((t) => [t.id, t]));
   for (const task of edit.prd_entries) {
@@ -104,8 +105,7 @@ export function seedEditChanges(seed: Pick<SeedView, 'prd' | 'test_files' | 'met
     if (old.title !== task.title) changes.push(`${task.id} title`);
     if (old.description !== task.description) changes.push(`${task.id} description`);
     const same =
-      old.acceptance_criteria.length === task.acceptance_criteria.length &&
-      old.acceptance_criteria.every((c, i) => c === task.acceptance_criteria[i]);
+      old.acceptance_criteria.length === task.acceptance_criteria.length && old.acceptance_criteria.every((c, i) => c === task.acceptance_criteria[i]);
     if (!same) changes.push(`${task.id} criteria`);
   }
   const kept = new Set(edit.prd_entries.map((t) => t.id));

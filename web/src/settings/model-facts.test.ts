@@ -12,7 +12,15 @@ const entry = (key: string, value: string | null): ConfigEntry => ({
   file_value: value,
   overridden: false,
 });
-const view = (over: Partial<RoleView> = {}): RoleView => ({ configured: true, base_url: 'http://x/v1', model: 'm', key_set: true, context_window: null, price: null, ...over });
+const view = (over: Partial<RoleView> = {}): RoleView => ({
+  configured: true,
+  base_url: 'http://x/v1',
+  model: 'm',
+  key_set: true,
+  context_window: null,
+  price: null,
+  ...over,
+});
 const reported = (tokens: number | null, source: 'vllm' | 'ollama' | 'unknown' = 'vllm', note: string | null = null, configured: number | null = null) => ({
   configured,
   discovered: { tokens, source, note },
@@ -21,7 +29,9 @@ const reported = (tokens: number | null, source: 'vllm' | 'ollama' | 'unknown' =
 describe('windowPlaceholder', () => {
   it("shows the role's own value, else the worker's it borrows, else what the provider reports, else asks for it", () => {
     expect(windowPlaceholder('worker', entry('TILTH_WORKER_CONTEXT_WINDOW', '8192'), view(), undefined)).toBe('8192');
-    expect(windowPlaceholder('evaluator', entry('TILTH_EVALUATOR_CONTEXT_WINDOW', null), view({ context_window: 32_768 }), reported(65_536))).toBe("32768 (the worker's)");
+    expect(windowPlaceholder('evaluator', entry('TILTH_EVALUATOR_CONTEXT_WINDOW', null), view({ context_window: 32_768 }), reported(65_536))).toBe(
+      "32768 (the worker's)",
+    );
     expect(windowPlaceholder('evaluator', entry('TILTH_EVALUATOR_CONTEXT_WINDOW', null), view(), reported(65_536))).toBe('65536 (from vLLM)');
     expect(windowPlaceholder('worker', entry('TILTH_WORKER_CONTEXT_WINDOW', null), view(), reported(null, 'unknown'))).toBe('Unknown — type it');
     expect(windowPlaceholder('worker', undefined, view(), undefined)).toBe('Unknown — type it');
@@ -41,7 +51,11 @@ describe('pricePlaceholder', () => {
 describe('describeWindow', () => {
   it('names the window in effect and where it comes from', () => {
     expect(describeWindow(reported(65_536))).toEqual({ tone: 'ok', inEffect: 'In effect: 65,536 tokens, from vLLM.', provider: null });
-    expect(describeWindow(reported(65_536, 'vllm', null, 32_000))).toEqual({ tone: 'ok', inEffect: 'In effect: 32,000 tokens, as set here.', provider: 'vLLM reports 65,536 tokens.' });
+    expect(describeWindow(reported(65_536, 'vllm', null, 32_000))).toEqual({
+      tone: 'ok',
+      inEffect: 'In effect: 32,000 tokens, as set here.',
+      provider: 'vLLM reports 65,536 tokens.',
+    });
   });
 
   it('warns when the configured window is larger than what the provider serves', () => {

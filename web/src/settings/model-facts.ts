@@ -61,7 +61,8 @@ export function describeWindow(report: RoleContextWindow): WindowReport {
   const { configured, discovered } = report;
   const source = WINDOW_SOURCE_NAMES[discovered.source];
   const note = discovered.note === null ? '' : ` ${discovered.note}`;
-  const provider = discovered.tokens === null ? (discovered.note === null ? null : discovered.note) : `${source} reports ${formatInt(discovered.tokens)} tokens.${note}`;
+  const provider =
+    discovered.tokens === null ? (discovered.note === null ? null : discovered.note) : `${source} reports ${formatInt(discovered.tokens)} tokens.${note}`;
   if (configured !== null) {
     const larger = discovered.tokens !== null && configured > discovered.tokens;
     if (larger) {
@@ -73,7 +74,8 @@ export function describeWindow(report: RoleContextWindow): WindowReport {
     }
     return { tone: 'ok', inEffect: `In effect: ${formatInt(configured)} tokens, as set here.`, provider };
   }
-  if (discovered.tokens !== null) return { tone: 'ok', inEffect: `In effect: ${formatInt(discovered.tokens)} tokens, from ${source}.`, provider: discovered.note };
+  if (discovered.tokens !== null)
+    return { tone: 'ok', inEffect: `In effect: ${formatInt(discovered.tokens)} tokens, from ${source}.`, provider: discovered.note };
   return {
     tone: 'unknown',
     inEffect: "Unknown: set it, or Tilth cannot leave old tool output out before the model's limit.",

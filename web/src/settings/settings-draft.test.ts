@@ -3,7 +3,17 @@ import { EDITABLE_CONFIG_KEYS, type ConfigEntry } from '../../../shared/api.ts';
 import { EMPTY_DRAFT, fieldValue, isDirty, overrideNote, SECTIONS, sectionUpdate, setSecret, setValue, withoutSection } from './settings-draft.ts';
 
 function entry(key: string, fields: Partial<ConfigEntry> = {}): ConfigEntry {
-  return { key, value: null, source: 'default', secret: key.endsWith('_API_KEY'), description: '', editable: true, file_value: null, overridden: false, ...fields };
+  return {
+    key,
+    value: null,
+    source: 'default',
+    secret: key.endsWith('_API_KEY'),
+    description: '',
+    editable: true,
+    file_value: null,
+    overridden: false,
+    ...fields,
+  };
 }
 
 const ENTRIES: ConfigEntry[] = [

@@ -33,11 +33,7 @@ describe('foldSessionEvents', () => {
   });
 
   it('marks caught-up and keeps the latest status from status_changed', () => {
-    const state = foldSessionEvents(initialSessionEvents, [
-      ev(status(1, 'running')),
-      { type: 'caught-up', lastSeq: 1 },
-      ev(status(2, 'stopped')),
-    ]);
+    const state = foldSessionEvents(initialSessionEvents, [ev(status(1, 'running')), { type: 'caught-up', lastSeq: 1 }, ev(status(2, 'stopped'))]);
     expect(state.caughtUp).toBe(true);
     expect(state.view.status).toBe('stopped');
   });

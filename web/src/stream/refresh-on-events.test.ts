@@ -17,7 +17,10 @@ describe('refreshTargets', () => {
   it('refreshes the usage after an interview model call, not after a run model call (the dashboard folds those) or a tool call', () => {
     const modelCall = { type: 'model_call', data: { phase: 'interview', prompt_tokens: 1, eval_tokens: 1, tokens_used_total: 2 } } as const;
     expect(refreshTargets(eventLog(modelCall), 0)).toEqual({ detail: true, seed: false });
-    const workerCall = { type: 'model_call', data: { task_id: 'T-001', iter: 1, role: 'worker', prompt_tokens: 1, eval_tokens: 1, tokens_used_total: 2 } } as const;
+    const workerCall = {
+      type: 'model_call',
+      data: { task_id: 'T-001', iter: 1, role: 'worker', prompt_tokens: 1, eval_tokens: 1, tokens_used_total: 2 },
+    } as const;
     expect(refreshTargets(eventLog(workerCall), 0)).toEqual({ detail: false, seed: false });
     expect(refreshTargets(eventLog(interviewCall('glob', { pattern: '*' })), 0)).toEqual({ detail: false, seed: false });
   });

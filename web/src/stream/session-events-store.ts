@@ -8,12 +8,7 @@
  */
 import type { TilthEvent } from '../../../shared/events.ts';
 import type { StreamClient } from './stream-client.ts';
-import {
-  foldSessionEvents,
-  initialSessionEvents,
-  type SessionEventsAction,
-  type SessionEventsState,
-} from './events-reducer.ts';
+import { foldSessionEvents, initialSessionEvents, type SessionEventsAction, type SessionEventsState } from './events-reducer.ts';
 
 /** `requestAnimationFrame` in the browser; tests pass a manual one. */
 export type FrameScheduler = (flush: () => void) => void;

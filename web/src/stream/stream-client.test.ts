@@ -154,10 +154,7 @@ describe('StreamClient', () => {
     expect(sub.seqs).toEqual([1, 2, 3]);
     expect(sub.caughtUp).toEqual([3]);
     const conn = await server.connection(1);
-    expect(conn.received.slice(0, 2)).toEqual([
-      { type: 'subscribe-sessions' },
-      { type: 'subscribe', sessionId: SESSION, afterSeq: 0 },
-    ]);
+    expect(conn.received.slice(0, 2)).toEqual([{ type: 'subscribe-sessions' }, { type: 'subscribe', sessionId: SESSION, afterSeq: 0 }]);
 
     log.push(4);
     conn.sendEvents(4);

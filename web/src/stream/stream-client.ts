@@ -23,10 +23,7 @@ export interface StreamSocket {
   readonly readyState: number;
   send(data: string): void;
   close(code?: number, reason?: string): void;
-  addEventListener(
-    type: 'open' | 'message' | 'close' | 'error',
-    listener: (event: { readonly type: string; readonly data?: unknown }) => void,
-  ): void;
+  addEventListener(type: 'open' | 'message' | 'close' | 'error', listener: (event: { readonly type: string; readonly data?: unknown }) => void): void;
 }
 export type StreamSocketConstructor = new (url: string) => StreamSocket;
 
