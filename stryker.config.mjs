@@ -29,8 +29,8 @@ export default {
     'server/security.ts',
     'server/engine/guard.ts',
     // Path confinement: the root's checks, and where a write may land.
-    block('server/engine/read-tools.ts', /^export class ConfinedRoot\b/),
-    block('server/engine/read-tools.ts', /^function checkPattern\(/),
+    block('server/tools/read-tools.ts', /^export class ConfinedRoot\b/),
+    block('server/tools/read-tools.ts', /^function checkPattern\(/),
     block('server/engine/worker-tools.ts', /^function requirePath\(/),
     block('server/engine/worker-tools.ts', /^export function resolveForWrite\(/),
     'server/engine/case.ts',

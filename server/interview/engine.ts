@@ -15,7 +15,7 @@ import { InterviewStateSchema, type Checkpoint, type InterviewState } from '../.
 import { testFileRule } from '../../shared/seed.ts';
 import { ConflictError, ValidationError } from '../errors.ts';
 import type { JobContext } from '../jobs/job-runner.ts';
-import { ConfinedRoot, runReadTool, ToolError } from '../engine/read-tools.ts';
+import { ConfinedRoot, runReadTool, ToolError } from '../tools/read-tools.ts';
 import { prepareSessionEnvironment } from '../env/session-env.ts';
 import { removeStaleSessionLocks } from '../git/repo.ts';
 import { addCallToUsage, modelCallFields } from '../llm/call-record.ts';
