@@ -11,7 +11,7 @@ import type { Case, PrdEntry } from '../../shared/files.ts';
 import { retryFields } from '../agent/events.ts';
 import { Agent, ContextOverflowError, type AgentCall } from '../agent/runtime.ts';
 import { changedFiles, diffSummary, GitTamperedError, verifyPointers, workingDiff } from '../git/worktree-git.ts';
-import { taskIdOfTestFile } from '../interview/presets.ts';
+import { taskIdOfTestFile } from '../env/presets.ts';
 import { ProviderFailureError } from '../llm/errors.ts';
 import { loadPrompt } from '../prompts.ts';
 import { appendCheckAttempt, appendLedger, LEDGER_INJECT_LIMIT, progressTail, readLedger, takePendingNotes } from '../store/run-files.ts';

@@ -29,7 +29,7 @@ import { loadPrompt } from '../prompts.ts';
 import { writeJsonAtomic } from '../store/atomic.ts';
 import { readJsonFile } from '../store/json-file.ts';
 import { FILES, type SessionStore } from '../store/session-store.ts';
-import { describePresetForPrompt } from './presets.ts';
+import { describePresetForPrompt } from '../env/presets.ts';
 import { existingTaskIds, finishSeed, tryWriteSeed } from './write-seed.ts';
 import { type ASK_USER_TOOL, interviewTools } from './tool-schemas.ts';
 

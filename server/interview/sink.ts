@@ -12,7 +12,7 @@ import type { CustomChecks, PrdEntry } from '../../shared/files.ts';
 import type { ProjectEnv } from '../../shared/project-env.ts';
 import type { ChecksPreset, TestFileRule } from '../../shared/seed.ts';
 import { unsafePathReason } from './seed-files.ts';
-import { taskDigits, testFilePattern } from './presets.ts';
+import { taskDigits, testFilePattern } from '../env/presets.ts';
 
 export interface SinkContext {
   preset: ChecksPreset;

@@ -22,7 +22,7 @@ import { bound, runChecks, type CheckResult } from '../engine/checks.ts';
 import { applyEnvironment } from '../env/provision.ts';
 import { planOf, sessionScope } from '../env/session-env.ts';
 import { AppError, ConflictError } from '../errors.ts';
-import { taskIdOfTestFile } from '../interview/presets.ts';
+import { taskIdOfTestFile } from '../env/presets.ts';
 import { git, HARDENED_CONFIG, strictGit } from '../git/git-base.ts';
 import { identityFor, lookupGitDirs } from '../git/worktree-git.ts';
 import { readJsonFile } from '../store/json-file.ts';
