@@ -80,6 +80,16 @@ export const CheckResultSchema = z.object({
 });
 export const CHECK_OUTPUT_CAP = 20_000;
 
+/** A check's output as its result carries it: whole up to CHECK_OUTPUT_CAP, else its start and end. */
+export function boundCheckOutput(output: string): { output: string; output_chars: number } {
+  if (output.length <= CHECK_OUTPUT_CAP) return { output, output_chars: output.length };
+  const half = Math.floor(CHECK_OUTPUT_CAP / 2);
+  return {
+    output: `${output.slice(0, half)}\n... [${output.length - CHECK_OUTPUT_CAP} chars cut] ...\n${output.slice(-half)}`,
+    output_chars: output.length,
+  };
+}
+
 const usageFields = {
   prompt_tokens: z.number().int().nonnegative(),
   eval_tokens: z.number().int().nonnegative(),

@@ -16,9 +16,10 @@
 import fs from 'node:fs';
 import { execa } from 'execa';
 import path from 'node:path';
+import { boundCheckOutput } from '../../shared/events.ts';
 import { SeedMetaSchema, type Checkpoint } from '../../shared/files.ts';
 import type { MergePreview, MergeResult, MergeStrategy } from '../../shared/review.ts';
-import { bound, runChecks, type CheckResult } from '../engine/checks.ts';
+import { runChecks, type CheckResult } from '../engine/checks.ts';
 import { applyEnvironment } from '../env/provision.ts';
 import { planOf, sessionScope } from '../env/session-env.ts';
 import { AppError, ConflictError } from '../errors.ts';
@@ -178,7 +179,7 @@ async function testsOn(store: SessionStore, id: string, cp: Checkpoint, dir: str
           passed: false,
           exit_code: null,
           duration_ms: applied.duration_ms,
-          ...bound(`${applied.problem ?? ''}\n${applied.output}`.trim()),
+          ...boundCheckOutput(`${applied.problem ?? ''}\n${applied.output}`.trim()),
         },
       ];
     }
