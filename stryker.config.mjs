@@ -36,7 +36,7 @@ export default {
     'server/engine/case.ts',
     'server/interview/sink.ts',
     // The sink's check of a test file's path before it is joined to the worktree.
-    block('server/interview/seed-files.ts', /^export function unsafePathReason\(/),
+    block('server/store/seed-input.ts', /^export function unsafePathReason\(/),
     'server/store/event-log.ts',
     // The spend and token caps, and what a model call adds to the spend.
     block('server/engine/run-context.ts', /^function dollarsAsSet\(/),

@@ -16,10 +16,10 @@ import { boundCheckOutput, type CheckResultSchema } from '../../shared/events.ts
 import type { CustomChecks } from '../../shared/files.ts';
 import type { ProjectEnv } from '../../shared/project-env.ts';
 import type { ChecksPreset } from '../../shared/seed.ts';
-import { changedLockedTests } from '../interview/seed-files.ts';
 import { shellQuote, testCommand } from '../env/presets.ts';
 import { processCapNote, runUntrusted, type Command, type UntrustedScope } from '../proc/untrusted.ts';
 import { findOnPath } from '../proc/which.ts';
+import { changedLockedTests } from '../store/seed-input.ts';
 
 export type CheckResult = z.infer<typeof CheckResultSchema>;
 
