@@ -15,8 +15,8 @@ import { evaluatorUserPrompt, parseVerdict, SUBMIT_VERDICT_TOOL } from '../engin
 import { buildWorkerPrompt } from '../engine/worker-prompt.ts';
 import { workerToolSchemas } from '../engine/worker-tools.ts';
 import { interviewTools } from '../interview/tool-schemas.ts';
-import { EXAMPLES_DIR } from '../testing/example-repo.ts';
-import type { ChatRequest, ScriptedReplyInput } from '../testing/fake-model.ts';
+import { EXAMPLES_DIR } from './example-repo.ts';
+import type { ChatRequest, ScriptedReplyInput } from '../scripted-model/fake-model.ts';
 import { demoReply, QUESTIONS, seedTurn } from './demo-script.ts';
 
 const ANSWERS = ['A priority', 'Put the urgent things first.', 'Yes, show it in the listing'];

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeExampleRepo } from '../testing/example-repo.ts';
+import { makeExampleRepo } from '../demo/example-repo.ts';
 import { runChecks } from './checks.ts';
 
 let repo: { dir: string; cleanup: () => Promise<void> | void };

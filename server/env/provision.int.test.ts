@@ -15,7 +15,7 @@ import { addWorktree } from '../git/repo.ts';
 import { commitAll, worktreeRefOf, type WorktreeRef } from '../git/worktree-git.ts';
 import { detectSandbox } from '../proc/sandbox.ts';
 import { runUntrusted } from '../proc/untrusted.ts';
-import { installExample, makeExampleRepo, type ExampleName, type ExampleRepo } from '../testing/example-repo.ts';
+import { installExample, makeExampleRepo, type ExampleName, type ExampleRepo } from '../demo/example-repo.ts';
 import { useTempStore } from '../testing/test-app.ts';
 import { treeHash } from '../testing/tree-hash.ts';
 import { planEnvironment } from './provision.ts';

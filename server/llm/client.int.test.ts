@@ -1,7 +1,7 @@
 import { APIError } from 'openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cannedCompletion, startCannedServer, type CannedResponse, type CannedServer } from '../testing/canned-http.ts';
-import { MALFORMED_TOOL_ARGUMENTS, startFakeModel, type FakeModel } from '../testing/fake-model.ts';
+import { MALFORMED_TOOL_ARGUMENTS, startFakeModel, type FakeModel } from '../scripted-model/fake-model.ts';
 import { ModelClient, type ModelCallRecord, type ModelClientOptions, type RetryNotice } from './client.ts';
 import { ProviderFailureError, ProviderNotConfiguredError, UnhealthyReplyError } from './errors.ts';
 import { assistantHistoryMessage } from './reply.ts';
