@@ -18,6 +18,7 @@ const STARTS_KNOWN_PROGRAMS: Record<string, string> = {
   'cli.ts': 'the browser opener',
   'testing/tilth-process.ts': 'tests: a real tilth serve',
   'demo/example-repo.ts': 'demo mode and tests: git to set up example repositories',
+  'testing/example-installs.ts': 'tests: npm, pip and other package managers installing an example',
 };
 
 function sources(dir: string): string[] {

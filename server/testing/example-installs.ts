@@ -1,0 +1,67 @@
+/**
+ * An example's dependencies installed in its copy (`makeExampleRepo`), for tests that need what a
+ * real checkout has: its runner in `node_modules`, a virtualenv, another package manager's layout.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { execa } from 'execa';
+import type { ExampleName } from '../demo/example-repo.ts';
+
+/** Long enough for a cold npm cache on a small machine; a warm one takes seconds. */
+const INSTALL_TIMEOUT_MS = 300_000;
+
+/**
+ * Installs an example's dependencies in its copy the way its README tells a user to, so a test
+ * sees what a real checkout has: `npm ci` from the lockfile (the default npm cache keeps repeats
+ * fast), or a virtualenv with the package installed editable. Examples without dependencies
+ * need nothing. The installed folders are git-ignored by the examples, so the copy stays clean.
+ */
+export async function installExample(dir: string, name: ExampleName): Promise<void> {
+  const run = (file: string, args: string[]) => execa(file, args, { cwd: dir, timeout: INSTALL_TIMEOUT_MS, stdin: 'ignore', all: true });
+  switch (name) {
+    case 'ts-vitest':
+    case 'cjs-mocha':
+      await run('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline']);
+      return;
+    case 'py-src': {
+      await run('python3', ['-m', 'venv', '.venv']);
+      // Without build isolation pip needs nothing from an index, but the setuptools a venv ships
+      // (65 with Python 3.11) cannot build an editable wheel without the `wheel` package; then
+      // the ordinary install, which fetches its build backend from pip's configured index.
+      const offline = await execa('.venv/bin/pip', ['install', '-q', '-e', '.', '--no-build-isolation'], {
+        cwd: dir,
+        timeout: INSTALL_TIMEOUT_MS,
+        stdin: 'ignore',
+        all: true,
+        reject: false,
+      });
+      if (offline.exitCode !== 0) await run('.venv/bin/pip', ['install', '-q', '-e', '.']);
+      return;
+    }
+    case 'js-todo':
+    case 'py-todo':
+      return;
+  }
+}
+
+/** The package managers beside npm, at the versions the tests fetch with `npx` (none needs installing). */
+export const PACKAGE_MANAGERS = { pnpm: 'pnpm@9.15.9', yarn: 'yarn@1.22.22', bun: 'bun@1.3.3' } as const;
+export type OtherPackageManager = keyof typeof PACKAGE_MANAGERS;
+
+/**
+ * Turns a copied npm example into one its users keep with another package manager, the way they
+ * have it: `packageManager` in package.json, that manager's own lockfile committed instead of
+ * npm's, and `node_modules` as that manager lays it out (pnpm's `.pnpm` store of symlinks, yarn's
+ * and bun's hoisted tree). Needs the npm registry, as `npm ci` does.
+ */
+export async function installWith(dir: string, manager: OtherPackageManager): Promise<void> {
+  const spec = PACKAGE_MANAGERS[manager];
+  const pkgPath = path.join(dir, 'package.json');
+  const pkg = JSON.parse(await fs.readFile(pkgPath, 'utf8')) as Record<string, unknown>;
+  await fs.writeFile(pkgPath, `${JSON.stringify({ ...pkg, packageManager: spec }, null, 2)}\n`);
+  await fs.rm(path.join(dir, 'package-lock.json'));
+  await execa('npx', ['--yes', spec, 'install'], { cwd: dir, timeout: INSTALL_TIMEOUT_MS, stdin: 'ignore', all: true, env: { CI: '1' } });
+  const git = (...args: string[]) => execa('git', args, { cwd: dir, timeout: 20_000, env: { GIT_CONFIG_NOSYSTEM: '1' } });
+  await git('add', '-A');
+  await git('commit', '-q', '--no-verify', '-m', `Use ${manager}`);
+}
