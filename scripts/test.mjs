@@ -54,9 +54,13 @@ let passed = 0;
 let failed = 0;
 let broken = false;
 
-if (run('typecheck', bin('tsc'), ['--noEmit']) !== 0) {
-  broken = true;
-  failed += 1; // a type error is a failed check even though no test counted it
+// The whole tree, then each side with only its own globals (shared: neither DOM nor Node; web: no
+// Node; server: no DOM), so an import from the wrong side fails.
+for (const config of ['tsconfig.json', 'shared/tsconfig.json', 'web/tsconfig.json', 'server/tsconfig.json']) {
+  if (run(`typecheck ${config}`, bin('tsc'), ['--noEmit', '-p', config]) !== 0) {
+    broken = true;
+    failed += 1; // a type error is a failed check even though no test counted it
+  }
 }
 
 // The import graph keeps one direction (scripts/check-imports.mjs says the rules).
