@@ -29,14 +29,14 @@ export default {
     'server/security.ts',
     'server/engine/guard.ts',
     // Path confinement: the root's checks, and where a write may land.
-    block('server/engine/read-tools.ts', /^export class ConfinedRoot\b/),
-    block('server/engine/read-tools.ts', /^function checkPattern\(/),
+    block('server/tools/read-tools.ts', /^export class ConfinedRoot\b/),
+    block('server/tools/read-tools.ts', /^function checkPattern\(/),
     block('server/engine/worker-tools.ts', /^function requirePath\(/),
     block('server/engine/worker-tools.ts', /^export function resolveForWrite\(/),
     'server/engine/case.ts',
     'server/interview/sink.ts',
     // The sink's check of a test file's path before it is joined to the worktree.
-    block('server/interview/seed-files.ts', /^export function unsafePathReason\(/),
+    block('server/store/seed-input.ts', /^export function unsafePathReason\(/),
     'server/store/event-log.ts',
     // The spend and token caps, and what a model call adds to the spend.
     block('server/engine/run-context.ts', /^function dollarsAsSet\(/),

@@ -12,7 +12,7 @@ export default defineConfig({
     include: [
       'server/security.test.ts',
       'server/engine/guard.test.ts',
-      'server/engine/read-tools.test.ts',
+      'server/tools/read-tools.test.ts',
       'server/engine/worker-tools.test.ts',
       'server/engine/case.test.ts',
       'server/interview/sink.test.ts',

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfinedRoot, grepTool } from '../server/engine/read-tools.ts';
+import { ConfinedRoot, grepTool } from '../server/tools/read-tools.ts';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' } } });
 const RUNS = Number(values.runs);

@@ -11,7 +11,7 @@
  * Run: npx tsx bench/iteration.ts [--iterations 200] [--tool read_file|bash]
  */
 import { parseArgs } from 'node:util';
-import { startFakeModel } from '../server/testing/fake-model.ts';
+import { startFakeModel } from '../server/scripted-model/fake-model.ts';
 import { caseTurn, nodeTest, noLearning, verdictTurn, workerTurn, writeTurn } from '../server/testing/run-fixtures.ts';
 import { EVAL, percentile, prepareBenchRun, WORKER } from './run-harness.ts';
 

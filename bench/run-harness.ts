@@ -11,7 +11,7 @@ import type { RunDeps } from '../server/engine/run-context.ts';
 import { JobRunner } from '../server/jobs/job-runner.ts';
 import { ModelClient } from '../server/llm/client.ts';
 import { SessionStore } from '../server/store/session-store.ts';
-import { makeExampleRepo, type ExampleRepo } from '../server/testing/example-repo.ts';
+import { makeExampleRepo, type ExampleRepo } from '../server/demo/example-repo.ts';
 import { makePreparedSession, type SeedTask } from '../server/testing/run-fixtures.ts';
 
 export const WORKER = 'bench-worker';

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: type check, vitest, build the SPA, Playwright in the system Chromium — then one
-// closing line `N passed, N failed` that counts every test that ran (CI reads it).
+// `npm test`: type check, import rules, lint, vitest, build the SPA, Playwright in the system
+// Chromium — then one closing line `N passed, N failed` that counts every test that ran (CI reads it).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -54,9 +54,19 @@ let passed = 0;
 let failed = 0;
 let broken = false;
 
-if (run('typecheck', bin('tsc'), ['--noEmit']) !== 0) {
+// The whole tree, then each side with only its own globals (shared: neither DOM nor Node; web: no
+// Node; server: no DOM), so an import from the wrong side fails.
+for (const config of ['tsconfig.json', 'shared/tsconfig.json', 'web/tsconfig.json', 'server/tsconfig.json']) {
+  if (run(`typecheck ${config}`, bin('tsc'), ['--noEmit', '-p', config]) !== 0) {
+    broken = true;
+    failed += 1; // a type error is a failed check even though no test counted it
+  }
+}
+
+// The import graph keeps one direction (scripts/check-imports.mjs says the rules).
+if (run('imports', process.execPath, [path.join(root, 'scripts', 'check-imports.mjs')]) !== 0) {
   broken = true;
-  failed += 1; // a type error is a failed check even though no test counted it
+  failed += 1;
 }
 
 // Formatting and lint (biome.jsonc): `npm run format` fixes the formatting.

@@ -112,7 +112,7 @@ describe('the packed tilth', () => {
     for (const file of [
       'bin/tilth.js',
       'dist/server/cli.js',
-      'dist/server/engine/grep-worker.mjs',
+      'dist/server/tools/grep-worker.mjs',
       'dist/shared/api.js',
       'dist/web/index.html',
       'prompts/interview.md',

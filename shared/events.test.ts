@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EVENT_TYPES, LOG_VERSION, TilthEventSchema, upgradeEvent } from './events.ts';
+import { boundCheckOutput, CHECK_OUTPUT_CAP, EVENT_TYPES, LOG_VERSION, TilthEventSchema, upgradeEvent } from './events.ts';
 
 const ts = '2026-05-25T10:31:49.000Z';
 const ids = { task_id: 'T-001', trace_id: 'a'.repeat(32), span_id: 'b'.repeat(16), iter: 3 };
@@ -62,5 +62,16 @@ describe('the event taxonomy', () => {
   it('refuses to upgrade a log from a newer version', () => {
     expect(upgradeEvent({ a: 1 }, LOG_VERSION)).toEqual({ a: 1 });
     expect(() => upgradeEvent({}, LOG_VERSION + 1)).toThrow(/newer/);
+  });
+});
+
+describe('boundCheckOutput', () => {
+  it('bounds long output, keeping its start and end', () => {
+    const long = `${'a'.repeat(CHECK_OUTPUT_CAP)}${'b'.repeat(500)}END`;
+    const b = boundCheckOutput(long);
+    expect(b.output_chars).toBe(long.length);
+    expect(b.output.length).toBeLessThan(CHECK_OUTPUT_CAP + 100);
+    expect(b.output.startsWith('aaa')).toBe(true);
+    expect(b.output.endsWith('END')).toBe(true);
   });
 });

@@ -80,6 +80,16 @@ export const CheckResultSchema = z.object({
 });
 export const CHECK_OUTPUT_CAP = 20_000;
 
+/** A check's output as its result carries it: whole up to CHECK_OUTPUT_CAP, else its start and end. */
+export function boundCheckOutput(output: string): { output: string; output_chars: number } {
+  if (output.length <= CHECK_OUTPUT_CAP) return { output, output_chars: output.length };
+  const half = Math.floor(CHECK_OUTPUT_CAP / 2);
+  return {
+    output: `${output.slice(0, half)}\n... [${output.length - CHECK_OUTPUT_CAP} chars cut] ...\n${output.slice(-half)}`,
+    output_chars: output.length,
+  };
+}
+
 const usageFields = {
   prompt_tokens: z.number().int().nonnegative(),
   eval_tokens: z.number().int().nonnegative(),
@@ -379,11 +389,18 @@ function eventSchemaFor<T extends EventType>(type: T) {
   return z.object({ ...envelope, type: z.literal(type), data: EventDataSchemas[type] });
 }
 
-/** The discriminated union of every event, validated on write and on read. */
-export const TilthEventSchema = z.discriminatedUnion(
-  'type',
-  EVENT_TYPES.map((t) => eventSchemaFor(t)) as unknown as [ReturnType<typeof eventSchemaFor>, ...ReturnType<typeof eventSchemaFor>[]],
-) as unknown as z.ZodType<TilthEvent>;
+// EVENT_TYPES is never empty, so `firstEventSchema!` below is always there.
+const [firstEventSchema, ...otherEventSchemas] = EVENT_TYPES.map((t) => eventSchemaFor(t));
+
+/**
+ * The discriminated union of every event, validated on write and on read.
+ *
+ * The cast: built by mapping over EVENT_TYPES, the union's inferred type pairs any `type` with any
+ * event's `data`; TilthEvent pairs each type with its own data, which is what the schema checks
+ * at run time (each member is `z.literal(type)` with that type's data schema). TypeScript cannot
+ * follow that correlation through the map, so it is asserted here, once, where the schema is built.
+ */
+export const TilthEventSchema = z.discriminatedUnion('type', [firstEventSchema!, ...otherEventSchemas]) as z.ZodType<TilthEvent>;
 
 /** An event as a job emits it, before the log assigns seq and ts. */
 export type EventInput = {

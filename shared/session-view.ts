@@ -1,6 +1,6 @@
 /**
  * The pure fold of a session's events into what views show: `(view, events) → view`. The web
- * folds the stream with it; the server will fold logs with it for summaries. Cost per batch is
+ * folds the stream with it (the server keeps its own fold, shared/summary.ts). Cost per batch is
  * O(batch + window), never O(all events so far): a 100k-event session keeps a bounded window of
  * recent events plus running counts, and older history is read from the log in pages.
  */

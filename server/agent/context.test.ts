@@ -1,8 +1,8 @@
 import type { ChatCompletionTool } from 'openai/resources/chat/completions';
 import { describe, expect, it } from 'vitest';
-import { CHECKS_FAILED_PREFIX } from '../engine/case.ts';
 import {
   CHARS_PER_TOKEN,
+  CHECKS_FAILED_PREFIX,
   elideForWindow,
   elisionPlaceholder,
   estimateMessageTokens,

@@ -8,7 +8,6 @@
  * and what the provider reported, and decides what to do with the answers.
  */
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import { CHECKS_FAILED_PREFIX } from '../engine/case.ts';
 
 /**
  * Characters per token for the estimate. OpenAI's rule of thumb is about 4 characters of English
@@ -34,6 +33,14 @@ export const KEEP_RECENT_MESSAGES = 6;
 export const ELISION_TARGET_RATIO = 0.8;
 
 export type Message = ChatCompletionMessageParam;
+
+/**
+ * How the run's answer to a `submit_case` whose checks failed begins. It is the worker's words, but
+ * it lives here, below the engine that sends it, because elision keeps such answers (see
+ * elideForWindow).
+ */
+export const CHECKS_FAILED_PREFIX =
+  'The checks failed: the workspace does not pass yet, so the case cannot be reviewed.\nRead the report below, fix the problems, and call `submit_case` again once the checks will pass.';
 
 /** Text of a content field: a string, an array of parts (text and refusal parts count), or nothing. */
 function contentText(content: unknown): string {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ModelClient, type RetryNotice } from '../llm/client.ts';
-import { startFakeModel, type FakeModel } from '../testing/fake-model.ts';
+import { startFakeModel, type FakeModel } from '../scripted-model/fake-model.ts';
 import type { HistoryMessage } from './history.ts';
 import { Agent, TEXT_RESULTS_HEADER, textResults, type CallInfo } from './runtime.ts';
 import { defineTool } from './tools.ts';

@@ -9,13 +9,14 @@ import path from 'node:path';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { describe, expect, it } from 'vitest';
 import type { Case, LedgerEntry, PrdEntry, Verdict } from '../../shared/files.ts';
-import { CHECKS_FAILED_PREFIX, formatRejectFeedback } from '../engine/case.ts';
+import { CHECKS_FAILED_PREFIX } from '../agent/context.ts';
+import { formatRejectFeedback } from '../engine/case.ts';
 import { evaluatorUserPrompt, parseVerdict, SUBMIT_VERDICT_TOOL } from '../engine/evaluator.ts';
 import { buildWorkerPrompt } from '../engine/worker-prompt.ts';
 import { workerToolSchemas } from '../engine/worker-tools.ts';
 import { interviewTools } from '../interview/tool-schemas.ts';
-import { EXAMPLES_DIR } from '../testing/example-repo.ts';
-import type { ChatRequest, ScriptedReplyInput } from '../testing/fake-model.ts';
+import { EXAMPLES_DIR } from './example-repo.ts';
+import type { ChatRequest, ScriptedReplyInput } from '../scripted-model/fake-model.ts';
 import { demoReply, QUESTIONS, seedTurn } from './demo-script.ts';
 
 const ANSWERS = ['A priority', 'Put the urgent things first.', 'Yes, show it in the listing'];

@@ -15,10 +15,11 @@
  * it always ends: the worker builds and submits, the evaluator accepts once the checks pass and
  * the criteria are met.
  */
-import { CHECKS_FAILED_PREFIX, REJECT_FEEDBACK_HEAD } from '../engine/case.ts';
+import { CHECKS_FAILED_PREFIX } from '../agent/context.ts';
+import { REJECT_FEEDBACK_HEAD } from '../engine/case.ts';
 import { EVALUATOR_LEDGER_HEADER } from '../engine/evaluator.ts';
 import { WORKER_LEDGER_HEADER } from '../engine/worker-prompt.ts';
-import type { ChatRequest, ScriptedReplyInput } from '../testing/fake-model.ts';
+import type { ChatRequest, ScriptedReplyInput } from '../scripted-model/fake-model.ts';
 import { call, readConversation, roleOf, section, succeeded, toolsOffered, turn, usage, withCallIds, type Conversation } from './conversation.ts';
 
 export const DEMO_MODEL = 'tilth-demo (scripted, not AI)';

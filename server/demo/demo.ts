@@ -12,8 +12,8 @@ import { addWorktree, inspectWorkspace } from '../git/repo.ts';
 import { startInterviewJob, type SeedingDeps } from '../interview/session-setup.ts';
 import { ModelClient } from '../llm/client.ts';
 import type { SessionStore } from '../store/session-store.ts';
-import { makeExampleRepo } from '../testing/example-repo.ts';
-import { startFakeModel, type ChatRequest, type FakeModel, type ScriptedReplyInput } from '../testing/fake-model.ts';
+import { makeExampleRepo } from './example-repo.ts';
+import { startFakeModel, type ChatRequest, type FakeModel, type ScriptedReplyInput } from '../scripted-model/fake-model.ts';
 import { DEMO_MODEL, demoReply } from './demo-script.ts';
 
 /** Demo repositories live here, under the sessions root (a dot-folder, so it is never a session). */

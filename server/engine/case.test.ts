@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LedgerEntry, Verdict } from '../../shared/files.ts';
-import { CHECKS_FAILED_PREFIX, DUPLICATE_CASE, formatLedgerSection, formatRejectFeedback, parseCase, WORKER_NO_CASE_NUDGE } from './case.ts';
+import { CHECKS_FAILED_PREFIX } from '../agent/context.ts';
+import { DUPLICATE_CASE, formatLedgerSection, formatRejectFeedback, parseCase, WORKER_NO_CASE_NUDGE } from './case.ts';
 
 /** A tool call as the runtime hands it over; `args` is JSON-encoded unless it is already a string. */
 function call(args: unknown, name = 'submit_case') {

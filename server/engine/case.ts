@@ -109,7 +109,4 @@ export function formatLedgerSection(entries: LedgerEntry[], header: string): str
 export const WORKER_NO_CASE_NUDGE =
   'You ended your turn without calling `submit_case`. Going quiet does not count as done. If the task is complete and verified, present it with `submit_case`; otherwise keep working with the tools.';
 
-export const CHECKS_FAILED_PREFIX =
-  'The checks failed: the workspace does not pass yet, so the case cannot be reviewed.\nRead the report below, fix the problems, and call `submit_case` again once the checks will pass.';
-
 export const DUPLICATE_CASE = 'Duplicate submit_case ignored; act on the response to the first.';

@@ -3,9 +3,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CHECK_OUTPUT_CAP } from '../../shared/events.ts';
-import { makeExampleRepo } from '../testing/example-repo.ts';
-import { bound, runChecks } from './checks.ts';
+import { makeExampleRepo } from '../demo/example-repo.ts';
+import { runChecks } from './checks.ts';
 
 let repo: { dir: string; cleanup: () => Promise<void> | void };
 beforeEach(async () => {
@@ -90,15 +89,6 @@ describe('runChecks', () => {
     });
     expect(r.results[0]).toMatchObject({ passed: false, exit_code: 124 });
     expect(r.results[0]!.output).toMatch(/timed out after 1 s/);
-  });
-
-  it('bounds long output, keeping its start and end', () => {
-    const long = `${'a'.repeat(CHECK_OUTPUT_CAP)}${'b'.repeat(500)}END`;
-    const b = bound(long);
-    expect(b.output_chars).toBe(long.length);
-    expect(b.output.length).toBeLessThan(CHECK_OUTPUT_CAP + 100);
-    expect(b.output.startsWith('aaa')).toBe(true);
-    expect(b.output.endsWith('END')).toBe(true);
   });
 
   it('leaves the source tree of the repo clean of check byproducts for pytest', async () => {

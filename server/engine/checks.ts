@@ -12,14 +12,14 @@
  * run like its shell: as untrusted code (proc/untrusted.ts).
  */
 import type { z } from 'zod';
-import { CHECK_OUTPUT_CAP, type CheckResultSchema } from '../../shared/events.ts';
+import { boundCheckOutput, type CheckResultSchema } from '../../shared/events.ts';
 import type { CustomChecks } from '../../shared/files.ts';
 import type { ProjectEnv } from '../../shared/project-env.ts';
 import type { ChecksPreset } from '../../shared/seed.ts';
-import { changedLockedTests } from '../interview/seed-files.ts';
-import { shellQuote, testCommand } from '../interview/presets.ts';
+import { shellQuote, testCommand } from '../env/presets.ts';
 import { processCapNote, runUntrusted, type Command, type UntrustedScope } from '../proc/untrusted.ts';
 import { findOnPath } from '../proc/which.ts';
+import { changedLockedTests } from '../store/seed-input.ts';
 
 export type CheckResult = z.infer<typeof CheckResultSchema>;
 
@@ -43,15 +43,6 @@ export interface ChecksInput {
   signal?: AbortSignal;
 }
 
-export function bound(output: string): { output: string; output_chars: number } {
-  if (output.length <= CHECK_OUTPUT_CAP) return { output, output_chars: output.length };
-  const half = Math.floor(CHECK_OUTPUT_CAP / 2);
-  return {
-    output: `${output.slice(0, half)}\n... [${output.length - CHECK_OUTPUT_CAP} chars cut] ...\n${output.slice(-half)}`,
-    output_chars: output.length,
-  };
-}
-
 async function runCheck(name: string, command: Command, input: ChecksInput): Promise<CheckResult> {
   const started = performance.now();
   const run = await runUntrusted(command, input.scope, { timeoutMs: input.timeoutMs ?? CHECK_TIMEOUT_MS, signal: input.signal });
@@ -65,7 +56,7 @@ async function runCheck(name: string, command: Command, input: ChecksInput): Pro
     passed: run.exitCode === 0 && !run.timedOut,
     exit_code: run.timedOut ? 124 : run.exitCode,
     duration_ms: Math.round(performance.now() - started),
-    ...bound([run.output, ...notes].filter(Boolean).join('\n')),
+    ...boundCheckOutput([run.output, ...notes].filter(Boolean).join('\n')),
   };
 }
 
@@ -89,7 +80,7 @@ export async function runChecks(input: ChecksInput): Promise<{ passed: boolean; 
     // and checkout needs the index lock.
     const restore = changedLocks.map((f) => `git show HEAD:${shellQuote(f)} > ${shellQuote(f)}`).join('; ');
     const output = `These acceptance tests were changed, and only the user may change them: ${changedLocks.join(', ')}. Restore them as committed (${restore}) and make the code pass them as they are.`;
-    return { passed: false, results: [{ name: 'locked_tests', passed: false, exit_code: null, duration_ms: 0, ...bound(output) }] };
+    return { passed: false, results: [{ name: 'locked_tests', passed: false, exit_code: null, duration_ms: 0, ...boundCheckOutput(output) }] };
   }
   const results: CheckResult[] = [];
   if (input.testFiles.length > 0) {

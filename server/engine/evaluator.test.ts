@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ModelClient } from '../llm/client.ts';
-import { startFakeModel, type FakeModel } from '../testing/fake-model.ts';
+import { startFakeModel, type FakeModel } from '../scripted-model/fake-model.ts';
 import { evaluate, evaluatorUserPrompt, JUDGE_DIFF_MAX_CHARS, type EvaluationInput } from './evaluator.ts';
 
 let fake: FakeModel;

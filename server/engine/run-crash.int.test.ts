@@ -11,8 +11,8 @@ import { CheckpointSchema, LedgerEntrySchema, PrdSchema, SeedMetaSchema } from '
 import { SummarySchema } from '../../shared/summary.ts';
 import { EventLog } from '../store/event-log.ts';
 import { SessionStore } from '../store/session-store.ts';
-import { makeExampleRepo, type ExampleRepo } from '../testing/example-repo.ts';
-import { startFakeModel, type FakeModel, type ScriptedReplyInput } from '../testing/fake-model.ts';
+import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
+import { startFakeModel, type FakeModel, type ScriptedReplyInput } from '../scripted-model/fake-model.ts';
 import { caseTurn, makePreparedSession, noLearning, nodeTest, verdictTurn, writeTurn, type SeedTask } from '../testing/run-fixtures.ts';
 import { tempDir } from '../testing/test-app.ts';
 import { startTilth, type TilthProcess } from '../testing/tilth-process.ts';

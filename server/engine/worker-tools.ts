@@ -17,8 +17,8 @@ import type { ChatCompletionTool } from 'openai/resources/chat/completions';
 import { writeFileAtomic } from '../store/atomic.ts';
 import { processCapNote, runUntrusted, type Command, type UntrustedScope } from '../proc/untrusted.ts';
 import { checkToolCall } from './guard.ts';
-import { ConfinedRoot, readHead, runReadTool, ToolError } from './read-tools.ts';
-import { GLOB_TOOL, GREP_TOOL, READ_FILE_TOOL } from './tool-schema.ts';
+import { ConfinedRoot, readHead, runReadTool, ToolError } from '../tools/read-tools.ts';
+import { GLOB_TOOL, GREP_TOOL, READ_FILE_TOOL } from '../tools/tool-schema.ts';
 import { defineTool, type ToolSpec } from '../agent/tools.ts';
 import { z } from 'zod';
 

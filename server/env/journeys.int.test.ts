@@ -13,8 +13,9 @@ import { SessionDetailSchema, WorkspaceCheckSchema, type SessionDetail } from '.
 import type { TilthEvent } from '../../shared/events.ts';
 import { SeedViewSchema } from '../../shared/seed.ts';
 import { detectSandbox } from '../proc/sandbox.ts';
-import { installExample, installWith, makeExampleRepo, PACKAGE_MANAGERS, type ExampleRepo, type OtherPackageManager } from '../testing/example-repo.ts';
-import { startFakeModel, type FakeModel } from '../testing/fake-model.ts';
+import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
+import { installExample, installWith, PACKAGE_MANAGERS, type OtherPackageManager } from '../testing/example-installs.ts';
+import { startFakeModel, type FakeModel } from '../scripted-model/fake-model.ts';
 import { JOURNEYS, journeyResponder, type JourneyPlan, type JourneyTrace } from '../testing/journeys.ts';
 import { auth, makeTestApp, type TestApp } from '../testing/test-app.ts';
 import { treeHash } from '../testing/tree-hash.ts';

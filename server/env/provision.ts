@@ -37,10 +37,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { EnvReason, EventInput } from '../../shared/events.ts';
+import { boundCheckOutput, type EnvReason, type EventInput } from '../../shared/events.ts';
 import type { EnvPlan } from '../../shared/files.ts';
 import type { PackageManager, ProjectEnv } from '../../shared/project-env.ts';
-import { bound } from '../engine/checks.ts';
 import type { GitDirs } from '../git/worktree-git.ts';
 import { processCapNote, runUntrusted, type Command, type UntrustedScope } from '../proc/untrusted.ts';
 import { findOnPath } from '../proc/which.ts';
@@ -322,7 +321,7 @@ async function runStep(step: Step, plan: EnvPlan, worktree: string, options: App
   const full = [run.output, ...notes].filter(Boolean).join('\n');
   const passed = run.exitCode === 0 && !run.timedOut && !options.signal?.aborted;
   const problem = passed ? null : failureMessage(step, plan, run.exitCode, full, options, run.sandboxed);
-  const { output, output_chars } = bound(full);
+  const { output, output_chars } = boundCheckOutput(full);
   emit({
     type: 'setup_finished',
     data: {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrdEntry } from '../../shared/files.ts';
 import type { ContractWarning } from '../../shared/seed.ts';
-import { makeExampleRepo, type ExampleRepo } from '../testing/example-repo.ts';
+import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
 import { setSandboxMode } from '../proc/sandbox.ts';
 import { checkContract, classifyRun, countAssertions, type ProjectFacts, type RunVerdict } from './contract-check.ts';
 import type { ChecksPreset } from '../../shared/seed.ts';

@@ -34,7 +34,7 @@ import type { CustomChecks, PrdEntry } from '../../shared/files.ts';
 import type { ProjectEnv } from '../../shared/project-env.ts';
 import type { ChecksPreset, ContractWarning } from '../../shared/seed.ts';
 import { runUntrusted, type UntrustedResult, type UntrustedScope } from '../proc/untrusted.ts';
-import { commandLine, pythonOf, taskIdOfTestFile, testCommand, type TestCommand } from './presets.ts';
+import { commandLine, pythonOf, taskIdOfTestFile, testCommand, type TestCommand } from '../env/presets.ts';
 
 export interface ContractCheckInput {
   prd: PrdEntry[];

@@ -15,7 +15,7 @@ import { InterviewStateSchema, type Checkpoint, type InterviewState } from '../.
 import { testFileRule } from '../../shared/seed.ts';
 import { ConflictError, ValidationError } from '../errors.ts';
 import type { JobContext } from '../jobs/job-runner.ts';
-import { ConfinedRoot, runReadTool, ToolError } from '../engine/read-tools.ts';
+import { ConfinedRoot, runReadTool, ToolError } from '../tools/read-tools.ts';
 import { prepareSessionEnvironment } from '../env/session-env.ts';
 import { removeStaleSessionLocks } from '../git/repo.ts';
 import { addCallToUsage, modelCallFields } from '../llm/call-record.ts';
@@ -29,7 +29,7 @@ import { loadPrompt } from '../prompts.ts';
 import { writeJsonAtomic } from '../store/atomic.ts';
 import { readJsonFile } from '../store/json-file.ts';
 import { FILES, type SessionStore } from '../store/session-store.ts';
-import { describePresetForPrompt } from './presets.ts';
+import { describePresetForPrompt } from '../env/presets.ts';
 import { existingTaskIds, finishSeed, tryWriteSeed } from './write-seed.ts';
 import { type ASK_USER_TOOL, interviewTools } from './tool-schemas.ts';
 

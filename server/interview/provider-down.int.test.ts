@@ -7,8 +7,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SessionDetailSchema, type SessionDetail } from '../../shared/api.ts';
-import { makeExampleRepo } from '../testing/example-repo.ts';
-import { startFakeModel, type FakeModel, type ScriptedReplyInput } from '../testing/fake-model.ts';
+import { makeExampleRepo } from '../demo/example-repo.ts';
+import { startFakeModel, type FakeModel, type ScriptedReplyInput } from '../scripted-model/fake-model.ts';
 import { auth, makeTestApp, type TestApp } from '../testing/test-app.ts';
 import { PROVIDER_CHECK_TIMEOUT_MS } from './provider-check.ts';
 

@@ -1,9 +1,9 @@
 /**
- * The seed on disk: writing an accepted seed all or nothing, reading it back through the
- * schemas, and the test-file hashes that lock acceptance tests for the run. Validation lives in
- * `sink.ts`, which re-exports this module so callers see one sink.
+ * The seed on disk: writing an accepted seed all or nothing, and reading it back through the
+ * schemas. Validation lives in `sink.ts`, which re-exports this module so callers see one sink;
+ * the test files' path rules and lock hashes, which the run needs too, in `store/seed-input.ts`.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PrdSchema, SeedMetaSchema, type PrdEntry, type SeedMeta } from '../../shared/files.ts';
@@ -11,8 +11,8 @@ import { testFileRule } from '../../shared/seed.ts';
 import { AppError, CorruptFileError, NotFoundError, describeZodError } from '../errors.ts';
 import { fsyncDir, writeAll } from '../store/atomic.ts';
 import { readJsonFile } from '../store/json-file.ts';
+import { resolveTestPath, sha256, type ValidSeed } from '../store/seed-input.ts';
 import { FILES } from '../store/session-store.ts';
-import type { ValidSeed } from './sink.ts';
 
 export class SeedWriteError extends AppError {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -105,34 +105,6 @@ export function writeSeed(seed: ValidSeed, ctx: WriteSeedContext): SeedMeta {
   return meta;
 }
 
-/**
- * A test path joined to the worktree, refusing anything that could land outside it or in what is
- * not the project's own: a path that climbs out, git's metadata, installed dependencies, or a
- * folder that is a symbolic link (it could point anywhere). Which folder tests go in is the naming
- * rule's to say (shared/seed.ts); the sink only writes names that match it.
- */
-function resolveTestPath(worktree: string, file: string): string {
-  const unsafe = unsafePathReason(file);
-  if (unsafe) throw new AppError('unsafe_test_path', `Refusing test file '${file}': ${unsafe}`, 400);
-  const root = path.resolve(worktree);
-  const target = path.resolve(root, file);
-  const rel = path.relative(root, target);
-  const parts = rel.split(path.sep);
-  if (rel.startsWith('..') || path.isAbsolute(rel) || parts.length < 2) {
-    throw new AppError('unsafe_test_path', `Refusing test file '${file}': test files live in a folder of the worktree`, 400);
-  }
-  if (parts.slice(0, -1).some((p) => p === '.git' || p === 'node_modules' || p.startsWith('.'))) {
-    throw new AppError('unsafe_test_path', `Refusing test file '${file}': test files do not go in hidden folders or node_modules`, 400);
-  }
-  for (let i = 1; i < parts.length; i++) {
-    const dir = path.join(root, ...parts.slice(0, i));
-    if (fs.lstatSync(dir, { throwIfNoEntry: false })?.isSymbolicLink()) {
-      throw new AppError('unsafe_test_path', `Refusing test file '${file}': ${parts.slice(0, i).join('/')}/ is a symbolic link`, 400);
-    }
-  }
-  return target;
-}
-
 /** Creates `dir` (relative) under the worktree as real folders, recording the ones it made. */
 function makeRealDirs(worktree: string, dir: string, created: string[]): void {
   let current = worktree;
@@ -189,32 +161,7 @@ function restore(target: string, content: Buffer | null): void {
   }
 }
 
-function sha256(content: string | Buffer): string {
-  return createHash('sha256').update(content).digest('hex');
-}
-
-// ── reading and lock checks ──────────────────────────────────────────────────────────────────
-
-/**
- * sha256 of each test file as it is now, by path relative to the worktree; null for a file that
- * is missing or is not a regular file (a symlink swapped in counts as a change, and is not
- * followed out of the worktree).
- */
-export function hashTestFiles(worktree: string, paths: string[]): Record<string, string | null> {
-  const hashes: Record<string, string | null> = {};
-  for (const file of paths) {
-    const target = resolveTestPath(worktree, file);
-    const stat = fs.lstatSync(target, { throwIfNoEntry: false });
-    hashes[file] = stat?.isFile() ? sha256(fs.readFileSync(target)) : null;
-  }
-  return hashes;
-}
-
-/** The locked test files whose content differs from the seed (changed, deleted or replaced). */
-export function changedLockedTests(worktree: string, locked: Record<string, string>): string[] {
-  const now = hashTestFiles(worktree, Object.keys(locked));
-  return Object.keys(locked).filter((file) => now[file] !== locked[file]);
-}
+// ── reading ──────────────────────────────────────────────────────────────────────────────────
 
 export interface StoredSeed {
   prd: PrdEntry[];
@@ -239,15 +186,4 @@ export function readSeed(sessionDir: string, worktree: string): StoredSeed {
     testFiles[file] = fs.readFileSync(target, 'utf8');
   }
   return { prd, meta, testFiles };
-}
-
-/** Why a test path is unsafe to write, or null; checked when validating and again when writing. */
-export function unsafePathReason(file: string): string | null {
-  if (file.trim() === '') return 'the path is empty';
-  if (file.includes('\\')) return 'backslashes are not allowed in the path (use /)';
-  if (path.posix.isAbsolute(file) || /^[A-Za-z]:/.test(file)) return 'absolute paths are not allowed';
-  if (file.includes('..')) return "'..' is not allowed in the path";
-  if (file.includes('\0')) return 'the path contains a NUL character';
-  if (Buffer.byteLength(path.posix.basename(file)) > 255) return 'the file name is longer than 255 bytes';
-  return null;
 }

@@ -16,7 +16,7 @@ import type { ModelClient } from '../llm/client.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import { runInterview, type InterviewDeps } from './engine.ts';
 import type { LiveConfig } from '../live-config.ts';
-import { presetFor } from './presets.ts';
+import { presetFor } from '../env/presets.ts';
 import { checkInterviewProvider } from './provider-check.ts';
 
 /** Statuses that make a new session on the same repo worth a second thought. */

@@ -11,8 +11,8 @@
 import type { CustomChecks, PrdEntry } from '../../shared/files.ts';
 import type { ProjectEnv } from '../../shared/project-env.ts';
 import type { ChecksPreset, TestFileRule } from '../../shared/seed.ts';
-import { unsafePathReason } from './seed-files.ts';
-import { taskDigits, testFilePattern } from './presets.ts';
+import { taskDigits, testFilePattern } from '../env/presets.ts';
+import { unsafePathReason, type ValidSeed } from '../store/seed-input.ts';
 
 export interface SinkContext {
   preset: ChecksPreset;
@@ -22,16 +22,6 @@ export interface SinkContext {
   env?: ProjectEnv | null;
   /** Task ids already in the session; new ids must be higher than all of them. */
   existingIds?: string[];
-}
-
-export interface ValidSeed {
-  prd: PrdEntry[];
-  /** Normalised path relative to the worktree (`tests/…`) → content, in task order. */
-  testFiles: Record<string, string>;
-  tldr: string;
-  openQuestions: string[];
-  blockers: string[];
-  scopeNotes: string;
 }
 
 export type SeedValidation = { ok: true; seed: ValidSeed } | { ok: false; problems: string[] };
@@ -271,10 +261,9 @@ function describeValue(value: unknown): string {
   return `${typeof value} ${String(value)}`;
 }
 
+export { changedLockedTests, hashTestFiles, type ValidSeed } from '../store/seed-input.ts';
 export {
   SeedWriteError,
-  changedLockedTests,
-  hashTestFiles,
   readSeed,
   writeSeed,
   type SeedMetaInput,

@@ -9,7 +9,7 @@ import type { ProjectEnv } from '../../shared/project-env.ts';
 import { testFileRule, type ChecksPreset } from '../../shared/seed.ts';
 import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
 import type { JobContext } from '../jobs/job-runner.ts';
-import { taskIdOfTestFile } from './presets.ts';
+import { taskIdOfTestFile } from '../env/presets.ts';
 import { readSeed, validateSeedBundle, writeSeed } from './sink.ts';
 
 /** Task ids whose acceptance tests the session branch already has (from an earlier seed, say). */

@@ -1,7 +1,7 @@
 /**
  * Background jobs (interview, run) inside the server process. A job is a plain async function
- * that gets a small context — emit, an abort signal, paths, a logger — and never sees Fastify,
- * requests or sockets. The HTTP layer starts and stops jobs here and learns what they did from
+ * that gets a JobContext — its ids, emit, an abort signal, paths, the session store, a logger —
+ * and never sees Fastify, requests or sockets. The HTTP layer starts and stops jobs here and learns what they did from
  * the event log.
  */
 import { randomUUID } from 'node:crypto';

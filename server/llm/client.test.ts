@@ -23,10 +23,4 @@ describe('ModelClient options', () => {
   it('refuses a retry policy without at least one attempt', () => {
     expect(() => new ModelClient({ endpoints: {}, retry: { maxAttempts: 0 } })).toThrow(/maxAttempts/);
   });
-
-  it('reports zero usage for every role before any call', () => {
-    const usage = new ModelClient({ endpoints: {} }).usageByRole();
-    expect(Object.keys(usage)).toEqual(['worker', 'evaluator', 'prep']);
-    expect(usage.worker).toEqual({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cost_usd: 0, calls: 0 });
-  });
 });

@@ -24,7 +24,6 @@ import type {
   ChatCompletionTool,
   ChatCompletionToolChoiceOption,
 } from 'openai/resources/chat/completions';
-import type { Usage } from '../../shared/files.ts';
 import { ProviderFailureError, ProviderNotConfiguredError, UnhealthyReplyError } from './errors.ts';
 import { bound, readReplyError } from './error-body.ts';
 import {
@@ -96,33 +95,11 @@ export type ChatResult = {
   durationMs: number;
 };
 
-/** One attempt, reported through `onCall` whether it succeeded or not. */
-export type ModelCallRecord = {
-  role: Role;
-  model: string;
-  attempt: number;
-  durationMs: number;
-  /** Health of the reply; null when the attempt got none (HTTP error, timeout, connection). */
-  health: ReplyHealth | null;
-  /** What went wrong, with no credentials in it; null for a healthy reply. */
-  error: string | null;
-  /** HTTP status of a failed attempt; null otherwise. */
-  status: number | null;
-  finishReason: string | null;
-  usage: CallUsage;
-  costUsd: number | null;
-  /** The reply's message, so the caller can record reasoning; null when there was no reply. */
-  message: AssistantMessage | null;
-  willRetry: boolean;
-};
-
 export type ModelClientOptions = {
   endpoints: RoleEndpoints;
   /** Per-attempt timeout (default 10 minutes: thinking models are slow). */
   timeoutMs?: number;
   retry?: Partial<RetryPolicy>;
-  /** Called once per finished attempt, failed ones included. Not called for an aborted attempt. */
-  onCall?: (call: ModelCallRecord) => void;
   /** Told one line per retry (role, model, endpoint without credentials, the reason); never the key. */
   logger?: ModelClientLogger;
   /** Injected by tests to make backoff instant or to observe the delays. */
@@ -145,15 +122,13 @@ export function isOpenRouter(baseUrl: string): boolean {
 
 export class ModelClient {
   #endpoints: RoleEndpoints;
-  /** Shared with pinned() copies, as are the usage totals. */
+  /** Shared with pinned() copies. */
   #sdk = new Map<string, OpenAI>();
   readonly #policy: RetryPolicy;
   readonly #timeoutMs: number;
-  readonly #onCall: ((call: ModelCallRecord) => void) | undefined;
   readonly #logger: ModelClientLogger | undefined;
   readonly #sleep: Sleep;
   readonly #random: () => number;
-  #usage = new Map<Role, Usage>();
   #windows = new Map<string, { window: Promise<ContextWindow>; until: number }>();
   readonly #options: ModelClientOptions;
 
@@ -165,7 +140,6 @@ export class ModelClient {
       throw new RangeError(`retry.maxAttempts must be a whole number of at least 1, got ${this.#policy.maxAttempts}`);
     }
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.#onCall = options.onCall;
     this.#logger = options.logger;
     this.#sleep = options.sleep ?? abortableSleep;
     this.#random = options.random ?? Math.random;
@@ -194,13 +168,12 @@ export class ModelClient {
 
   /**
    * A client that keeps today's endpoints whatever later reconfigure() calls say: a run finishes
-   * on the models its session_start recorded. SDK clients and usage totals are shared.
+   * on the models its session_start recorded. SDK clients are shared.
    */
   pinned(): ModelClient {
     const copy = new ModelClient({ ...this.#options, endpoints: {} });
     copy.#endpoints = { ...this.#endpoints };
     copy.#sdk = this.#sdk;
-    copy.#usage = this.#usage;
     copy.#windows = this.#windows;
     return copy;
   }
@@ -245,13 +218,6 @@ export class ModelClient {
     return this.#sdk.size;
   }
 
-  /** Totals per role over every attempt so far; cost sums only what providers reported. */
-  usageByRole(): Record<Role, Usage> {
-    const out = {} as Record<Role, Usage>;
-    for (const role of ROLES) out[role] = { ...this.#totals(role) };
-    return out;
-  }
-
   async chat(role: Role, request: ChatRequest): Promise<ChatResult> {
     const endpoint = this.#endpoints[role];
     if (!endpoint) throw new ProviderNotConfiguredError(role);
@@ -270,8 +236,7 @@ export class ModelClient {
 
     for (let attempt = 1; ; attempt++) {
       signal?.throwIfAborted();
-      const { reply, detail, detailCode, failure, durationMs } = await attemptOnce(sdk, params, signal, { timeout, scrub, where });
-      this.#addToTotals(role, reply);
+      const { reply, detail, detailCode, failure } = await attemptOnce(sdk, params, signal, { timeout, scrub, where });
       if (reply) {
         usage = addUsage(usage, reply.usage);
         if (reply.costUsd !== null) costUsd = (costUsd ?? 0) + reply.costUsd;
@@ -294,22 +259,6 @@ export class ModelClient {
       const backoff = failure?.retryAfterMs ?? backoffDelay(attempt, policy, this.#random);
       const delay = verdict?.retry === 'retry_once' ? Math.min(backoff, UNREACHABLE_RETRY_DELAY_MS) : backoff;
       const willRetry = retryable && !askedTooLong && attempt < attemptsAllowed && waited + delay <= policy.maxTotalWaitMs;
-
-      this.#onCall?.({
-        role,
-        model: endpoint.model,
-        attempt,
-        durationMs,
-        health: reply?.health ?? null,
-        error: usable ? null : what,
-        status: failure?.status ?? null,
-        finishReason: reply?.finishReason ?? null,
-        usage: reply?.usage ?? ZERO_USAGE,
-        costUsd: reply?.costUsd ?? null,
-        message: reply?.message ?? null,
-        willRetry,
-      });
-
       if (willRetry) {
         const reason = bound(what ?? 'unknown error');
         request.onRetry?.({ role, model: endpoint.model, attempt, maxAttempts: attemptsAllowed, waitMs: delay, reason, status: failure?.status ?? null });
@@ -370,25 +319,6 @@ export class ModelClient {
     }
   }
 
-  #addToTotals(role: Role, reply: NormalisedReply | null): void {
-    const totals = this.#totals(role);
-    totals.calls += 1;
-    if (!reply) return;
-    totals.prompt_tokens += reply.usage.prompt_tokens;
-    totals.completion_tokens += reply.usage.completion_tokens;
-    totals.total_tokens += reply.usage.total_tokens;
-    totals.cost_usd += reply.costUsd ?? 0;
-  }
-
-  #totals(role: Role): Usage {
-    let totals = this.#usage.get(role);
-    if (!totals) {
-      totals = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cost_usd: 0, calls: 0 };
-      this.#usage.set(role, totals);
-    }
-    return totals;
-  }
-
   #sdkFor(endpoint: RoleEndpoint): OpenAI {
     const key = sdkKey(endpoint);
     let sdk = this.#sdk.get(key);
@@ -423,7 +353,6 @@ type AttemptOutcome = {
   /** That error's code, when it had one ("tool_use_failed", "context_length_exceeded"). */
   detailCode: string | null;
   failure: AttemptFailure | null;
-  durationMs: number;
 };
 
 type AttemptContext = { timeout: number; scrub: (text: string) => string; where: FailureWhere };
@@ -435,7 +364,6 @@ async function attemptOnce(
   signal: AbortSignal | undefined,
   { timeout, scrub, where }: AttemptContext,
 ): Promise<AttemptOutcome> {
-  const started = performance.now();
   // Our own timer as well as the SDK's: the SDK's stops at the response headers, and some
   // providers send headers at once and then stall the body.
   const timer = new AbortController();
@@ -444,11 +372,11 @@ async function attemptOnce(
     const attemptSignal = signal ? AbortSignal.any([signal, timer.signal]) : timer.signal;
     const completion = await sdk.chat.completions.create(params, { signal: attemptSignal, timeout });
     const reply = normaliseCompletion(completion);
-    return { reply, ...unhealthyDetail(reply, completion), failure: null, durationMs: Math.round(performance.now() - started) };
+    return { reply, ...unhealthyDetail(reply, completion), failure: null };
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
     const failure = timer.signal.aborted ? timeoutFailure(timeout, err) : describeFailure(err, { ...where, timeoutMs: timeout, scrub });
-    return { reply: null, detail: null, detailCode: null, failure, durationMs: Math.round(performance.now() - started) };
+    return { reply: null, detail: null, detailCode: null, failure };
   } finally {
     clearTimeout(timeoutId);
   }

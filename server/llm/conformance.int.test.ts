@@ -15,7 +15,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { SessionDetailSchema, type SessionDetail } from '../../shared/api.ts';
 import { QUESTIONS } from '../demo/demo-script.ts';
-import { makeExampleRepo } from '../testing/example-repo.ts';
+import { makeExampleRepo } from '../demo/example-repo.ts';
 import { PROVIDER_SHAPES, startReplayProvider, type ProviderShape, type ReplayProvider } from '../testing/replay-provider.ts';
 import { auth, makeTestApp, type TestApp } from '../testing/test-app.ts';
 

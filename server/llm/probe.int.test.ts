@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cannedCompletion, startCannedServer, type CannedServer } from '../testing/canned-http.ts';
-import { startFakeModel, type FakeModel } from '../testing/fake-model.ts';
+import { startFakeModel, type FakeModel } from '../scripted-model/fake-model.ts';
 import { ModelClient } from './client.ts';
 import type { RoleEndpoint } from './types.ts';
 

@@ -17,7 +17,8 @@ const STARTS_KNOWN_PROGRAMS: Record<string, string> = {
   'review/merge.ts': 'git merge in the scratch worktree, before any untrusted code runs there',
   'cli.ts': 'the browser opener',
   'testing/tilth-process.ts': 'tests: a real tilth serve',
-  'testing/example-repo.ts': 'tests: git to set up example repositories',
+  'demo/example-repo.ts': 'demo mode and tests: git to set up example repositories',
+  'testing/example-installs.ts': 'tests: npm, pip and other package managers installing an example',
 };
 
 function sources(dir: string): string[] {

@@ -11,7 +11,7 @@ import type { AppError } from '../errors.ts';
 import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
 import { writeJsonAtomic } from '../store/atomic.ts';
 import { FILES } from '../store/session-store.ts';
-import { makeExampleRepo, type ExampleRepo } from '../testing/example-repo.ts';
+import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
 import { makePreparedSession, nodeTest } from '../testing/run-fixtures.ts';
 import { useTempStore } from '../testing/test-app.ts';
 import { merge, previewMerge } from './merge.ts';

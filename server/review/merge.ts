@@ -16,13 +16,14 @@
 import fs from 'node:fs';
 import { execa } from 'execa';
 import path from 'node:path';
+import { boundCheckOutput } from '../../shared/events.ts';
 import { SeedMetaSchema, type Checkpoint } from '../../shared/files.ts';
 import type { MergePreview, MergeResult, MergeStrategy } from '../../shared/review.ts';
-import { bound, runChecks, type CheckResult } from '../engine/checks.ts';
+import { runChecks, type CheckResult } from '../engine/checks.ts';
 import { applyEnvironment } from '../env/provision.ts';
 import { planOf, sessionScope } from '../env/session-env.ts';
 import { AppError, ConflictError } from '../errors.ts';
-import { taskIdOfTestFile } from '../interview/presets.ts';
+import { taskIdOfTestFile } from '../env/presets.ts';
 import { git, HARDENED_CONFIG, strictGit } from '../git/git-base.ts';
 import { identityFor, lookupGitDirs } from '../git/worktree-git.ts';
 import { readJsonFile } from '../store/json-file.ts';
@@ -178,7 +179,7 @@ async function testsOn(store: SessionStore, id: string, cp: Checkpoint, dir: str
           passed: false,
           exit_code: null,
           duration_ms: applied.duration_ms,
-          ...bound(`${applied.problem ?? ''}\n${applied.output}`.trim()),
+          ...boundCheckOutput(`${applied.problem ?? ''}\n${applied.output}`.trim()),
         },
       ];
     }

@@ -14,8 +14,8 @@ import {
   type ConfigUpdate,
 } from '../../shared/api.ts';
 import type { TilthEvent } from '../../shared/events.ts';
-import { makeExampleRepo, type ExampleRepo } from '../testing/example-repo.ts';
-import { startFakeModel, type FakeModel } from '../testing/fake-model.ts';
+import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
+import { startFakeModel, type FakeModel } from '../scripted-model/fake-model.ts';
 import { caseTurn, makePreparedSession, noLearning, nodeTest, verdictTurn, writeTurn, type SeedTask } from '../testing/run-fixtures.ts';
 import { auth, makeTestApp, TEST_TOKEN, type TestApp } from '../testing/test-app.ts';
 

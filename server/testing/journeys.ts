@@ -8,8 +8,8 @@
  */
 import type { ChecksPreset } from '../../shared/seed.ts';
 import { call, readConversation, roleOf, succeeded, toolsOffered, turn, usage, withCallIds } from '../demo/conversation.ts';
-import type { ExampleName } from './example-repo.ts';
-import type { FakeResponder, ScriptedReplyInput } from './fake-model.ts';
+import type { ExampleName } from '../demo/example-repo.ts';
+import type { FakeResponder, ScriptedReplyInput } from '../scripted-model/fake-model.ts';
 
 export interface JourneyPlan {
   example: Exclude<ExampleName, 'js-todo' | 'py-todo'>;

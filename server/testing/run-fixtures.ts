@@ -7,7 +7,7 @@ import { addWorktree, inspectWorkspace } from '../git/repo.ts';
 import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
 import { validateSeedBundle, writeSeed } from '../interview/sink.ts';
 import type { SessionStore } from '../store/session-store.ts';
-import type { ScriptedReplyInput } from './fake-model.ts';
+import type { ScriptedReplyInput } from '../scripted-model/fake-model.ts';
 
 export interface SeedTask {
   id: string;

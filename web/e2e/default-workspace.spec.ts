@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { makeExampleRepo, type ExampleRepo } from '../../server/testing/example-repo.ts';
+import { makeExampleRepo, type ExampleRepo } from '../../server/demo/example-repo.ts';
 import { startTilth, type TilthProcess } from '../../server/testing/tilth-process.ts';
 
 /**

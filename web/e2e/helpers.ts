@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { expect, type Page } from '@playwright/test';
 import { E2E_TOKEN } from '../../playwright.config.ts';
-import type { FakeModelState, ScriptedReplyInput } from '../../server/testing/fake-model.ts';
+import type { FakeModelState, ScriptedReplyInput } from '../../server/scripted-model/fake-model.ts';
 
 export const MODEL_URL = `http://127.0.0.1:${process.env.E2E_MODEL_PORT ?? 5392}`;
 export const MODEL = 'scripted-worker';

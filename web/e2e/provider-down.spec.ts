@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { SessionStore } from '../../server/store/session-store.ts';
-import { makeExampleRepo, type ExampleRepo } from '../../server/testing/example-repo.ts';
-import { startFakeModel, type FakeModel, type ScriptedReplyInput } from '../../server/testing/fake-model.ts';
+import { makeExampleRepo, type ExampleRepo } from '../../server/demo/example-repo.ts';
+import { startFakeModel, type FakeModel, type ScriptedReplyInput } from '../../server/scripted-model/fake-model.ts';
 import { makePreparedSession, nodeTest } from '../../server/testing/run-fixtures.ts';
 import { startTilth, type TilthProcess } from '../../server/testing/tilth-process.ts';
 import { git } from './helpers.ts';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { E2E_TOKEN } from '../../playwright.config.ts';
-import { makeExampleRepo } from '../../server/testing/example-repo.ts';
+import { makeExampleRepo } from '../../server/demo/example-repo.ts';
 import { createSession, git, script } from './helpers.ts';
 
 /**

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_TOKEN } from '../../playwright.config.ts';
-import { startFakeModel, type FakeModel } from '../../server/testing/fake-model.ts';
+import { startFakeModel, type FakeModel } from '../../server/scripted-model/fake-model.ts';
 import { startTilth, type TilthProcess } from '../../server/testing/tilth-process.ts';
 import { MODEL_URL } from './helpers.ts';
 

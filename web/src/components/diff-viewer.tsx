@@ -1,17 +1,10 @@
 import { lazy, Suspense } from 'react';
-import type { Diff } from '../../../shared/review.ts';
 import { diffTotals } from '../review/diff-model.ts';
+import type { DiffViewerProps } from './diff-viewer-body.tsx';
 
 // react-diff-view, its diff engine and the grammars are only needed on the review pages: a chunk
 // of their own, loaded when a diff is first shown.
 const DiffViewerBody = lazy(async () => ({ default: (await import('./diff-viewer-body.tsx')).DiffViewerBody }));
-
-export interface DiffViewerProps {
-  diff: Diff;
-  /** Said when there are no files, e.g. "This task changed no files." */
-  emptyText: string;
-  testId?: string;
-}
 
 /** A file list and each file's diff, unified or split, syntax-highlighted; large files collapsed. */
 export function DiffViewer(props: DiffViewerProps) {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EXAMPLES_DIR } from '../testing/example-repo.ts';
+import { EXAMPLES_DIR } from '../demo/example-repo.ts';
 import { DEFAULT_TEST_GLOBS, type ProjectEnv } from '../../shared/project-env.ts';
 import { describePresetForPrompt, detectPreset, expectedTestPrefix, presetFor, shellQuote, taskIdOfTestFile, testCommand, testFilePattern } from './presets.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { unsafePathReason } from './seed-files.ts';
+import { unsafePathReason } from './seed-input.ts';
 
 describe('unsafePathReason', () => {
   it('accepts a plain test file path', () => {

@@ -12,7 +12,7 @@
 import type { Command as TestCommand } from '../proc/untrusted.ts';
 import type { ProjectEnv } from '../../shared/project-env.ts';
 import { testFileRule, type ChecksPreset, type CustomChecks, type TestFileRule } from '../../shared/seed.ts';
-import { detectProjectEnv } from '../env/detect.ts';
+import { detectProjectEnv } from './detect.ts';
 import { AppError } from '../errors.ts';
 
 /** The preset a detected environment gets (see `presetFor`). */
