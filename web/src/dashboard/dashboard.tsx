@@ -7,7 +7,7 @@ import { useCallback, useMemo, useState } from 'react';
 import type { SessionDetail } from '../../../shared/api.ts';
 import type { SessionStatus, StopReason } from '../../../shared/events.ts';
 import { pendingRetry } from '../pending-retry.ts';
-import type { RunControlsApi } from '../run/use-run-controls.ts';
+import type { RunControlsApi } from './use-run-controls.ts';
 import { boardRows } from './board.ts';
 import { pressureModel, taskLanes, timelineModel } from './chart-data.ts';
 import { EventStream } from './event-stream.tsx';
