@@ -109,7 +109,7 @@ describe('describeEvent', () => {
           health: 'empty',
         },
       }),
-    ).toBe('self_improve T-001 iter 0 worker w 50+5 tokens <$0.01 health empty');
+    ).toBe('self_improve T-001 iter 0 worker w 50+5 tokens $0.0040 health empty');
   });
 });
 

@@ -5,7 +5,7 @@
  * squeezed onto one line and clipped, so one event is always one row.
  */
 import type { EventData, TilthEvent } from '../../shared/events.ts';
-import { formatCost, formatTime } from './format.ts';
+import { formatTime, formatUsd } from '../../shared/format.ts';
 
 const MAX_DETAIL_CHARS = 240;
 const MAX_STRING_ARG_CHARS = 60;
@@ -38,7 +38,7 @@ function join(...parts: (string | null | undefined | false)[]): string {
 }
 
 function tokens(data: EventData<'model_call'>): string {
-  const cost = data.cost_usd === null || data.cost_usd === undefined ? null : formatCost(data.cost_usd);
+  const cost = data.cost_usd === null || data.cost_usd === undefined ? null : formatUsd(data.cost_usd);
   return join(`${data.prompt_tokens}+${data.eval_tokens} tokens`, cost);
 }
 

@@ -1,4 +1,5 @@
-import { Link, paths } from '../router.tsx';
+import { Link } from '../router.tsx';
+import { paths } from '../paths.ts';
 
 export function NotFoundPage({ path }: { path: string }) {
   return (

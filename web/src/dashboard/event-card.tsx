@@ -7,10 +7,9 @@
 import { memo, type ReactNode } from 'react';
 import type { TilthEvent } from '../../../shared/events.ts';
 import { describeEvent } from '../event-line.ts';
-import { formatTime } from '../format.ts';
 import { argFields, caseView, lineCount, reasoningText, whereOf, type CaseView } from './card-text.ts';
 import { eventKind, isProblem } from './event-filter.ts';
-import { formatCount, formatInt, formatUsd } from './figures.ts';
+import { formatCount, formatInt, formatTime, formatUsd } from '../../../shared/format.ts';
 
 export type CardPanel = 'raw' | 'reasoning' | 'prompt';
 

@@ -7,7 +7,6 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { EventWindow } from './dashboard-state.ts';
 import { EventCard, estimateCardHeight, type CardPanel } from './event-card.tsx';
-import { formatInt } from './figures.ts';
 import {
   DEFAULT_FILTER,
   EVENT_KINDS,
@@ -23,6 +22,7 @@ import {
 import { useJump, useLogScroll, type JumpRequest } from './log-scroll.ts';
 import { useDebounced } from './timing.ts';
 import type { PageLoad } from './use-dashboard.ts';
+import { formatInt } from '../../../shared/format.ts';
 
 interface EventStreamProps {
   window: EventWindow;

@@ -1,10 +1,10 @@
 import type { EventData } from '../../../shared/events.ts';
 import { retryStatus, type RetryEvent } from '../pending-retry.ts';
 import { Link } from '../router.tsx';
-import { formatDuration, formatInt } from './figures.ts';
-import { reviewPaths } from './links.ts';
+import { paths } from '../paths.ts';
 import { NotifyToggle } from './notify-toggle.tsx';
 import { useClock } from './timing.ts';
+import { formatDuration, formatInt } from '../../../shared/format.ts';
 
 export interface Staff {
   worker: string | null;
@@ -72,7 +72,7 @@ export function RunHeader(props: RunHeaderProps) {
             <span data-testid="event-count" data-count={props.eventCount}>
               {formatInt(props.eventCount)} events
             </span>
-            <Link to={reviewPaths.session(props.sessionId)} testId="review-link">
+            <Link to={paths.sessionReview(props.sessionId)} testId="review-link">
               Review the session →
             </Link>
           </p>

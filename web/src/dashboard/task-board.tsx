@@ -2,9 +2,9 @@ import { memo } from 'react';
 import { Link } from '../router.tsx';
 import type { BoardRow } from './board.ts';
 import { boardProgress } from './board.ts';
-import { formatUsd } from './figures.ts';
-import { reviewPaths } from './links.ts';
+import { paths } from '../paths.ts';
 import { BOARD_STATUS_LABELS } from './words.ts';
+import { formatUsd } from '../../../shared/format.ts';
 
 /** Every task with its status and figures; each links to its review page. */
 export const TaskBoard = memo(function TaskBoard(props: { sessionId: string; rows: readonly BoardRow[]; iterationCap: number; evaluatorCap: number }) {
@@ -39,7 +39,7 @@ export const TaskBoard = memo(function TaskBoard(props: { sessionId: string; row
             {rows.map((r) => (
               <tr key={r.id} data-testid="board-task" data-task-id={r.id} data-status={r.status}>
                 <td className="board-task-cell">
-                  <Link to={reviewPaths.task(sessionId, r.id)} className="board-task-link" testId="board-task-link">
+                  <Link to={paths.taskReview(sessionId, r.id)} className="board-task-link" testId="board-task-link">
                     <span className="task-id mono">{r.id}</span> {r.title}
                   </Link>
                 </td>

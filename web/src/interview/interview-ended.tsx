@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import type { StopReason } from '../../../shared/events.ts';
 import { interviewEndedTitle } from './interview-state.ts';
-import { Link, paths } from '../router.tsx';
+import { Link } from '../router.tsx';
+import { paths } from '../paths.ts';
 import { DiscardConfirm } from '../sessions/discard-confirm.tsx';
 
 export interface InterviewEndedActions {

@@ -1,10 +1,10 @@
 import type { ExplorationLine } from './exploration.ts';
 import type { InterviewModel, InterviewUsageView, QaItem } from './interview-state.ts';
-import { formatCost } from '../format.ts';
 import { retryStatus, type RetryEvent } from '../pending-retry.ts';
 import { useNow } from '../use-now.ts';
 import { InterviewEnded, type InterviewEndedActions } from './interview-ended.tsx';
 import { QuestionForm } from './question-form.tsx';
+import { formatTokens, formatUsd } from '../../../shared/format.ts';
 
 export interface InterviewViewProps {
   model: InterviewModel;
@@ -74,7 +74,7 @@ function RetryWait({ retry }: { retry: RetryEvent }) {
 function InterviewUsage({ usage }: { usage: InterviewUsageView }) {
   return (
     <p className="muted small interview-usage" data-testid="interview-tokens" data-tokens={usage.tokens}>
-      Interview: {usage.tokens.toLocaleString('en-US')} tokens · {usage.calls} model {usage.calls === 1 ? 'call' : 'calls'} · {formatCost(usage.costUsd)}{' '}
+      Interview: {formatTokens(usage.tokens)} · {usage.calls} model {usage.calls === 1 ? 'call' : 'calls'} · {formatUsd(usage.costUsd)}{' '}
       <span title="The interview's spend is kept apart from the run's budget.">(not counted in the run's budget)</span>
     </p>
   );

@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import type { SessionListItem } from '../../../shared/api.ts';
-import { formatAge, sessionLabel } from '../format.ts';
-import { Link, paths } from '../router.tsx';
+import { Link } from '../router.tsx';
+import { paths } from '../paths.ts';
 import { DiscardConfirm } from '../sessions/discard-confirm.tsx';
 import { StatusBadge } from '../components/status-badge.tsx';
+import { formatAge, sessionLabel } from '../../../shared/format.ts';
 
 export interface ExistingSessionsProps {
   sessions: readonly SessionListItem[];

@@ -9,7 +9,8 @@ import { InterviewProviderNote } from '../settings/provider-banner.tsx';
 import { WorkspaceCheckView, type WorkspaceCheckState } from './workspace-check-view.tsx';
 import { clearDraft, loadDraft, saveDraft, shownWorkspace, tabStorage } from './draft.ts';
 import { PRESET_NAMES, PRESET_ORDER, presetLabel } from '../seed/presets.ts';
-import { Link, navigate, paths } from '../router.tsx';
+import { Link, navigate } from '../router.tsx';
+import { paths } from '../paths.ts';
 import { useDebouncedValue } from '../use-debounced-value.ts';
 import { useNow } from '../use-now.ts';
 

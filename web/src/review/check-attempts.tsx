@@ -1,6 +1,5 @@
 import type { CheckAttempt } from '../../../shared/review.ts';
-import { formatTime } from '../format.ts';
-import { formatDuration } from './review-format.ts';
+import { formatDuration, formatInt, formatTime } from '../../../shared/format.ts';
 
 type CheckResult = CheckAttempt['results'][number];
 
@@ -59,7 +58,7 @@ export function CheckResultView({ result, testId = 'check-result' }: { result: C
           {output}
         </pre>
       )}
-      {cut && <p className="muted small">The output was {result.output_chars?.toLocaleString()} characters long; its beginning and end are kept.</p>}
+      {cut && <p className="muted small">The output was {formatInt(result.output_chars ?? 0)} characters long; its beginning and end are kept.</p>}
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { CommitSchema } from '../../../shared/review.ts';
-import { formatTime } from '../format.ts';
 import { shortSha } from './review-format.ts';
+import { formatTime } from '../../../shared/format.ts';
 
 type Commit = z.infer<typeof CommitSchema>;
 

@@ -1,7 +1,7 @@
 import type { LedgerEntry } from '../../../shared/files.ts';
-import { formatTime } from '../format.ts';
 import { words } from './review-format.ts';
 import { MiniMarkdown } from '../components/mini-markdown.tsx';
+import { formatTime } from '../../../shared/format.ts';
 
 /** Every evaluator verdict on the task, oldest first, with what it judged. */
 export function LedgerList({ ledger }: { ledger: readonly LedgerEntry[] }) {

@@ -5,10 +5,11 @@ import { Loading, QueryError } from '../components/query-status.tsx';
 import { ReviewActionsPanel } from './review-actions.tsx';
 import { SessionReviewView } from './session-review-view.tsx';
 import { StatusBadge } from '../components/status-badge.tsx';
-import { sessionLabel } from '../format.ts';
 import { sessionReviewQuery } from './queries.ts';
 import { useReviewActions } from './use-review-actions.ts';
-import { Link, paths } from '../router.tsx';
+import { Link } from '../router.tsx';
+import { paths } from '../paths.ts';
+import { sessionLabel } from '../../../shared/format.ts';
 
 /** `/sessions/<id>/review`: the session branch against its base, and getting the work out. */
 export function SessionReviewPage({ sessionId }: { sessionId: string }) {

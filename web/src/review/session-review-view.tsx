@@ -2,7 +2,8 @@ import type { ReactNode } from 'react';
 import type { SessionReview } from '../../../shared/review.ts';
 import { shortSha, words } from './review-format.ts';
 import './review.css';
-import { Link, paths } from '../router.tsx';
+import { Link } from '../router.tsx';
+import { paths } from '../paths.ts';
 import { CommitList } from './commit-list.tsx';
 import { MiniMarkdown } from '../components/mini-markdown.tsx';
 

@@ -3,9 +3,10 @@ import { sessionsQuery } from '../api/queries.ts';
 import { DiffViewer } from '../components/diff-viewer.tsx';
 import { Loading, QueryError } from '../components/query-status.tsx';
 import { TaskReviewView, TaskStatusBadge } from './task-review-view.tsx';
-import { sessionLabel } from '../format.ts';
 import { taskDiffQuery, taskReviewQuery } from './queries.ts';
-import { Link, paths } from '../router.tsx';
+import { Link } from '../router.tsx';
+import { paths } from '../paths.ts';
+import { sessionLabel } from '../../../shared/format.ts';
 
 /** `/sessions/<id>/tasks/<taskId>`: one task's diff, case, ledger and checks. */
 export function TaskReviewPage({ sessionId, taskId }: { sessionId: string; taskId: string }) {

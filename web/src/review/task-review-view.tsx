@@ -1,14 +1,14 @@
 import { useMemo, type ReactNode } from 'react';
 import type { TaskReview } from '../../../shared/review.ts';
 import type { TaskSummary } from '../../../shared/summary.ts';
-import { formatCost } from '../format.ts';
 import { matchCoverage } from './coverage.ts';
-import { formatDuration, words } from './review-format.ts';
+import { words } from './review-format.ts';
 import './review.css';
 import { CaseCoverage } from './case-coverage.tsx';
 import { CheckAttempts } from './check-attempts.tsx';
 import { CommitList } from './commit-list.tsx';
 import { LedgerList } from './ledger-list.tsx';
+import { formatDuration, formatInt, formatUsd } from '../../../shared/format.ts';
 
 export interface TaskReviewViewProps {
   review: TaskReview;
@@ -91,9 +91,9 @@ function TaskStats({ stats }: { stats: TaskSummary | null }) {
   const items: [string, string][] = [
     ['Iterations', String(stats.iterations)],
     ['Evaluator calls', `${stats.evaluator_calls} (${stats.accepts} accepted, ${stats.rejects} rejected)`],
-    ['Cost', formatCost(stats.cost_usd)],
+    ['Cost', formatUsd(stats.cost_usd)],
     ['Duration', formatDuration(stats.duration_ms)],
-    ['Tokens', `${(stats.prompt_tokens + stats.completion_tokens).toLocaleString()}`],
+    ['Tokens', formatInt(stats.prompt_tokens + stats.completion_tokens)],
     ['Tool calls', String(Object.values(stats.tool_calls).reduce((a, b) => a + b, 0))],
   ];
   if (stats.guard_blocks > 0) items.push(['Guard blocks', String(stats.guard_blocks)]);

@@ -7,6 +7,7 @@ import { SeedSummary } from './seed-summary.tsx';
 import { SeedTaskCard, SeedTaskEditor, TestFileEditor } from './seed-task-card.tsx';
 import { ChecksEditor } from './checks-editor.tsx';
 import { CodeView } from '../components/code-view.tsx';
+import { formatTokens } from '../../../shared/format.ts';
 
 export interface SeedReviewProps {
   seed: SeedView;
@@ -60,7 +61,7 @@ export function SeedReview(props: SeedReviewProps) {
             {seed.prd.length} {seed.prd.length === 1 ? 'task' : 'tasks'}
           </strong>{' '}
           <span className="muted">
-            · checks: {seed.meta.checks_preset} · interview {seed.meta.tokens.total.toLocaleString('en-US')} tokens
+            · checks: {seed.meta.checks_preset} · interview {formatTokens(seed.meta.tokens.total)}
           </span>
           {seed.meta.project_env && (
             <div className="muted small seed-env" data-testid="seed-env">

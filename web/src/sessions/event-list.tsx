@@ -1,6 +1,6 @@
 import type { TilthEvent } from '../../../shared/events.ts';
 import { describeEvent } from '../event-line.ts';
-import { formatTime } from '../format.ts';
+import { formatTime } from '../../../shared/format.ts';
 
 /**
  * The newest events, one line each (the session view keeps a bounded window, so rendering stays

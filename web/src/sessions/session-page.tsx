@@ -13,15 +13,16 @@ import { StatusBadge } from '../components/status-badge.tsx';
 import { Dashboard } from '../dashboard/dashboard.tsx';
 import { NotifyToggle } from '../dashboard/notify-toggle.tsx';
 import { useEventNotifications } from '../dashboard/use-notifications.ts';
-import { sessionLabel } from '../format.ts';
 import { explorationLines } from '../interview/exploration.ts';
 import { interviewModel, qaHistory } from '../interview/interview-state.ts';
-import { Link, navigate, paths } from '../router.tsx';
+import { Link, navigate } from '../router.tsx';
+import { paths } from '../paths.ts';
 import { buildSeedEdit, draftFromSeed, problemLines, seedEditChanges, type SeedDraft } from '../seed/seed-edit.ts';
 import { useRunControls, type RunControlsApi } from '../dashboard/use-run-controls.ts';
 import { seedSeenInEvents, sessionMode } from './session-mode.ts';
 import { useSessionEvents } from '../stream/hooks.ts';
 import { useRefreshOnSessionEvents } from '../stream/refresh-on-events.ts';
+import { sessionLabel } from '../../../shared/format.ts';
 
 /** A session by status: the interview, the seed review, the run dashboard, or the bare event stream. */
 export function SessionPage({ sessionId }: { sessionId: string }) {

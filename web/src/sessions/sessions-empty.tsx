@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { seeding } from '../api/mutations.ts';
-import { Link, navigate, paths } from '../router.tsx';
+import { Link, navigate } from '../router.tsx';
+import { paths } from '../paths.ts';
 
 export function SessionsEmpty({ sessionsPath }: { sessionsPath: string | null }) {
   return (

@@ -6,7 +6,8 @@ import { Loading, QueryError } from '../components/query-status.tsx';
 import { SessionsEmpty } from './sessions-empty.tsx';
 import { SessionsFilterBar } from './sessions-filter-bar.tsx';
 import { SessionsTable } from './sessions-table.tsx';
-import { Link, paths } from '../router.tsx';
+import { Link } from '../router.tsx';
+import { paths } from '../paths.ts';
 import { DEFAULT_FILTER, filterSessions } from './session-filter.ts';
 import { useNow } from '../use-now.ts';
 

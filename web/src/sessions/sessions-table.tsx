@@ -1,9 +1,10 @@
 import type { SessionListItem } from '../../../shared/api.ts';
-import { baseName, formatAge, formatCost, sessionLabel } from '../format.ts';
-import { Link, paths } from '../router.tsx';
+import { Link } from '../router.tsx';
+import { paths } from '../paths.ts';
 import { offersReview } from './session-filter.ts';
 import { sessionStopLine } from './session-stop.ts';
 import { StatusBadge } from '../components/status-badge.tsx';
+import { baseName, formatAge, formatUsd, sessionLabel } from '../../../shared/format.ts';
 
 export function SessionsTable({ sessions, now }: { sessions: readonly SessionListItem[]; now: number }) {
   return (
@@ -84,7 +85,7 @@ function SessionRow({ session, now }: { session: SessionListItem; now: number })
         <progress className="task-progress" max={Math.max(total, 1)} value={done} aria-label={`${done} of ${total} tasks done`} />
       </td>
       <td className="num" data-testid="session-cost">
-        {formatCost(session.cost_usd)}
+        {formatUsd(session.cost_usd)}
       </td>
       <td className="num" title={`created ${session.created_at}, updated ${session.updated_at}`} data-testid="session-age">
         {formatAge(session.created_at, now)}

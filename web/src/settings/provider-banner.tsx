@@ -1,5 +1,6 @@
 import type { ConfigResponse } from '../../../shared/api.ts';
-import { Link, paths } from '../router.tsx';
+import { Link } from '../router.tsx';
+import { paths } from '../paths.ts';
 
 const REQUIRED = ['TILTH_BASE_URL', 'TILTH_API_KEY', 'TILTH_WORKER_MODEL'] as const;
 

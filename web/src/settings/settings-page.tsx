@@ -9,7 +9,8 @@ import { ProviderBanner } from './provider-banner.tsx';
 import { Loading, QueryError } from '../components/query-status.tsx';
 import { CapsSection, ModelFactsSection, OverridesSection, ProviderSection, type SectionProps } from './settings-sections.tsx';
 import type { SaveState } from './settings-form.tsx';
-import { backTarget, Link, useSearch, type Route } from '../router.tsx';
+import { Link, useSearch } from '../router.tsx';
+import { backTarget, type Route } from '../paths.ts';
 import { EMPTY_DRAFT, isDirty, sectionUpdate, withoutSection, type SectionName, type SettingsDraft } from './settings-draft.ts';
 
 /** Where "back" goes, in words: the page that sent the user here to fix the provider. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backTarget, matchRoute, paths } from './router.tsx';
+import { backTarget, matchRoute, paths } from './paths.ts';
 
 describe('matchRoute', () => {
   it('maps the pages', () => {
