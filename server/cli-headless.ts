@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import readline from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import type { TilthEvent } from '../shared/events.ts';
+import { progressLine } from '../shared/event-text.ts';
 import { PrdSchema } from '../shared/files.ts';
 import { formatTokens, formatUsd } from '../shared/format.ts';
 import type { Config } from './config.ts';
@@ -105,45 +105,6 @@ export function info(config: Config, positionals: string[], out: (s: string) => 
   if (prd.length > 0) {
     out('tasks');
     for (const t of prd) out(`  ${t.id}  ${t.status.padEnd(11)} ${t.title}`);
-  }
-}
-
-/** One terminal line for the events a person watching a run cares about; null for the rest. */
-export function progressLine(e: TilthEvent): string | null {
-  switch (e.type) {
-    case 'session_resume':
-      return `resuming: ${e.data.plan}`;
-    case 'context_reset':
-      return `▶ ${e.data.task_id}`;
-    case 'tool_call':
-      return e.data.phase ? null : `  ${e.data.task_id ?? ''} iter ${e.data.iter ?? '?'} · ${e.data.tool}`;
-    case 'pre_tool_block':
-      return `  ${e.data.task_id} blocked ${e.data.tool}: ${e.data.result_preview.split('\n')[0]}`;
-    case 'validator_run':
-      return `  ${e.data.task_id} checks ${
-        e.data.passed
-          ? 'passed'
-          : `FAILED (${e.data.results
-              .filter((r) => !r.passed)
-              .map((r) => r.name)
-              .join(', ')})`
-      }`;
-    case 'evaluator_verdict':
-      return `  ${e.data.task_id} evaluator: ${e.data.verdict}${e.data.rejection_category ? ` · ${e.data.rejection_category}` : ''} — ${e.data.concern}`;
-    case 'task_done':
-      return `✓ ${e.data.task_id} done`;
-    case 'commit':
-      return `  ${e.data.task_id} committed ${e.data.sha?.slice(0, 12) ?? '(nothing to commit)'}`;
-    case 'task_failed':
-      return `✗ ${e.data.task_id} failed (${e.data.reason})`;
-    case 'proposed_learnings':
-      return e.data.emitted ? `  ${e.data.task_id} proposed a learning: ${e.data.entry ?? ''}` : null;
-    case 'model_retry':
-      return `  ${e.data.role} model call failed, retrying in ${Math.max(1, Math.round(e.data.wait_ms / 1000))} s (attempt ${e.data.attempt + 1} of ${e.data.max_attempts}): ${e.data.reason}`;
-    case 'stop':
-      return `stopped: ${e.data.reason}${e.data.error ? ` — ${e.data.error}` : ''}`;
-    default:
-      return null;
   }
 }
 

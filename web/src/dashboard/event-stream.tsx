@@ -5,20 +5,10 @@
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { EVENT_KINDS, type EventKind } from '../../../shared/event-text.ts';
 import type { EventWindow } from './dashboard-state.ts';
 import { EventCard, estimateCardHeight, type CardPanel } from './event-card.tsx';
-import {
-  DEFAULT_FILTER,
-  EVENT_KINDS,
-  isFiltering,
-  KIND_LABELS,
-  PRESET_LABELS,
-  refilter,
-  type EventFilter,
-  type EventKind,
-  type Filtered,
-  type Preset,
-} from './event-filter.ts';
+import { DEFAULT_FILTER, isFiltering, KIND_LABELS, PRESET_LABELS, refilter, type EventFilter, type Filtered, type Preset } from './event-filter.ts';
 import { useJump, useLogScroll, type JumpRequest } from './log-scroll.ts';
 import { useDebounced } from './timing.ts';
 import type { PageLoad } from './use-dashboard.ts';

@@ -1,5 +1,5 @@
 import type { TilthEvent } from '../../../shared/events.ts';
-import { describeEvent } from '../event-line.ts';
+import { describeEvent } from '../../../shared/event-text.ts';
 import { formatTime } from '../../../shared/format.ts';
 
 /**

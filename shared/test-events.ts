@@ -1,5 +1,5 @@
 /** For unit tests: a session log from event inputs, with seq from 1 and a fixed clock. */
-import type { EventInput, TilthEvent } from '../../shared/events.ts';
+import type { EventInput, TilthEvent } from './events.ts';
 
 export function eventLog(...inputs: EventInput[]): TilthEvent[] {
   return inputs.map((input, i) => ({ ...input, seq: i + 1, ts: new Date(Date.UTC(2026, 4, 25, 10, 0, i)).toISOString() }) as TilthEvent);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { EventInput } from '../../shared/events.ts';
-import { compactArgs, describeEvent, eventLine, oneLine } from './event-line.ts';
+import type { EventInput } from './events.ts';
+import { compactArgs, describeEvent, eventLine, headLine, oneLine, progressLine } from './event-text.ts';
 import { eventLog } from './test-events.ts';
 
 const ids = { trace_id: 'a'.repeat(32), span_id: 'b'.repeat(16) };
@@ -131,5 +131,46 @@ describe('helpers', () => {
     cyclic.self = cyclic;
     expect(compactArgs(cyclic)).toBe('(arguments not shown)');
     expect(compactArgs('raw text')).toBe('"raw text"');
+  });
+});
+
+describe('progressLine', () => {
+  it("shows a model retry with the next attempt, the wait and the provider's words, worded as on the web", () => {
+    const retry = eventLog({
+      type: 'model_retry',
+      data: {
+        role: 'worker',
+        model: 'qwen3:8b',
+        attempt: 1,
+        max_attempts: 6,
+        wait_ms: 2_400,
+        reason: 'HTTP 429: Provider returned error (Venice: rate-limited upstream)',
+        status: 429,
+      },
+    })[0]!;
+    expect(progressLine(retry)).toBe(
+      '  worker provider busy, retrying in 2 s — attempt 2 of 6: HTTP 429: Provider returned error (Venice: rate-limited upstream)',
+    );
+  });
+
+  it('prints the task milestones and stays quiet for the rest', () => {
+    const [done, call, interviewCall] = eventLog(
+      { type: 'task_done', data: { task_id: 'T-001', ...ids, summary: 'Added double().' } },
+      { type: 'model_call', data: { task_id: 'T-001', iter: 1, role: 'worker', model: 'w', prompt_tokens: 1, eval_tokens: 1, tokens_used_total: 2 } },
+      { type: 'tool_call', data: { phase: 'interview', trace_id: ids.trace_id, tool: 'read_file', args: {} } },
+    );
+    expect(progressLine(done!)).toBe('✓ T-001 done');
+    expect(progressLine(call!)).toBeNull();
+    expect(progressLine(interviewCall!)).toBeNull();
+  });
+});
+
+describe('the card head', () => {
+  it('shows a model call by model, tokens in and out, and cost', () => {
+    const call = eventLog({
+      type: 'model_call',
+      data: { task_id: 'T-001', iter: 1, role: 'worker', model: 'w', prompt_tokens: 45_600, eval_tokens: 300, tokens_used_total: 45_900, cost_usd: 0.0042 },
+    })[0]!;
+    expect(headLine(call)).toBe('w · 45.6k in / 300 out · $0.0042');
   });
 });
