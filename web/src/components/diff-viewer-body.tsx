@@ -49,6 +49,7 @@ export function DiffViewerBody({ diff, emptyText, testId }: DiffViewerProps) {
           {totals.files} {totals.files === 1 ? 'file' : 'files'} changed, <span className="diff-add">+{totals.additions}</span>{' '}
           <span className="diff-del">−{totals.deletions}</span>
         </span>
+        {/* biome-ignore lint/a11y/useSemanticElements: a fieldset's border, padding and legend do not fit a row of toggle buttons; role=group names the row the same way */}
         <div className="segmented" role="group" aria-label="Diff layout">
           <button type="button" aria-pressed={view === 'unified'} data-testid="diff-view-unified" onClick={() => choose('unified')}>
             Unified
@@ -83,7 +84,7 @@ export function DiffViewerBody({ diff, emptyText, testId }: DiffViewerProps) {
 
 function StatusMark({ status }: { status: DiffFile['status'] }) {
   return (
-    <span className={`diff-status diff-status-${status}`} title={status} aria-label={status}>
+    <span className={`diff-status diff-status-${status}`} title={status} role="img" aria-label={status}>
       {STATUS_MARK[status]}
     </span>
   );
@@ -175,11 +176,11 @@ function FileHunks({ parsed, path, viewType }: { parsed: FileData; path: string;
         className={language === null ? 'diff-plain' : `diff-${language}`}
       >
         {(hunks) =>
-          hunks.flatMap((hunk, i) => [
-            <Decoration key={`decoration-${i}`} className="diff-hunk-head">
+          hunks.flatMap((hunk) => [
+            <Decoration key={`decoration-${hunk.content}`} className="diff-hunk-head">
               {hunk.content}
             </Decoration>,
-            <Hunk key={`hunk-${i}`} hunk={hunk} />,
+            <Hunk key={`hunk-${hunk.content}`} hunk={hunk} />,
           ])
         }
       </DiffTable>

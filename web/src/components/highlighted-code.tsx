@@ -19,8 +19,10 @@ export function HighlightedCode({ code, path }: { code: string; path: string }) 
         <pre className={`code language-${language}`}>
           <code>
             {tokens.map((line, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: lines and tokens of one code text, in order; the position is their identity
               <div key={i} {...getLineProps({ line })}>
                 {line.map((token, j) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: lines and tokens of one code text, in order; the position is their identity
                   <span key={j} {...getTokenProps({ token })} />
                 ))}
               </div>

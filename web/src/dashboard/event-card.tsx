@@ -93,6 +93,7 @@ function CaseBody({ view }: { view: CaseView }) {
       {view.coverage.length > 0 && (
         <ul className="ev-evidence">
           {view.coverage.map((c, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a logged event never changes; the position in its list is the identity
             <li key={i}>
               {c.criterion} — <span className="ev-note">addressed by</span> <code>{c.addressedBy}</code>
               {c.evidence !== null && <span className="ev-note"> · {c.evidence}</span>}
@@ -275,6 +276,7 @@ const CARDS: { [T in EventType]: CardRendering<T> } = {
     body: (d) => (
       <ul className="ev-checks">
         {d.results.map((r, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a logged event never changes; the position in its list is the identity
           <li key={`${r.name}-${i}`} className={r.passed ? 'ev-check-pass' : 'ev-check-fail'} data-testid="check-result" data-passed={String(r.passed)}>
             <p className="ev-check-head">
               <span className={`ev-check-mark ${r.passed ? 'pass' : 'fail'}`}>{r.passed ? 'PASS' : 'FAIL'}</span> <span className="mono">{r.name}</span>

@@ -112,6 +112,7 @@ export const EventStream = memo(function EventStream(props: EventStreamProps) {
     <section className="panel ev-stream" aria-label="Event stream" data-testid="event-stream">
       <div className="ev-toolbar">
         <h2>Events</h2>
+        {/* biome-ignore lint/a11y/useSemanticElements: a fieldset's border, padding and legend do not fit a row of toggle buttons; role=group names the row the same way */}
         <div className="segmented" role="group" aria-label="Preset">
           {PRESETS.map((p) => (
             <button key={p} type="button" aria-pressed={preset === p} onClick={() => setPreset(p)} data-testid={`preset-${p}`}>
@@ -141,6 +142,7 @@ export const EventStream = memo(function EventStream(props: EventStreamProps) {
           {follow ? 'Following' : 'Follow'}
         </button>
       </div>
+      {/* biome-ignore lint/a11y/useSemanticElements: a fieldset's border, padding and legend do not fit a row of chips; role=group names the row the same way */}
       <div className="ev-kinds" role="group" aria-label="Kinds">
         {EVENT_KINDS.map((kind) => (
           <label key={kind} className="chip">
@@ -185,9 +187,12 @@ export const EventStream = memo(function EventStream(props: EventStreamProps) {
           </button>
         </div>
       )}
+      {/* biome-ignore lint/a11y/useSemanticElements: the virtualizer and the scroll hooks hold a div; role=region is what a labelled <section> would give */}
       <div
         ref={scrollRef}
         className="ev-scroll"
+        role="region"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling list must be reachable by keyboard to scroll it (axe: scrollable-region-focusable)
         tabIndex={0}
         aria-label="Events, oldest at the top"
         {...scroll}

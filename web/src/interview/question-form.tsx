@@ -126,6 +126,7 @@ export function QuestionForm({ question, submitting, error, onSubmit }: Question
         ) : (
           <div className="options" role="radiogroup">
             {options.map((option, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the question's options are fixed while it is asked, and the choice is kept by index
               <label key={i} className={`option${choice.kind === 'option' && choice.index === i ? ' option-selected' : ''}`}>
                 <input
                   ref={(el) => {

@@ -22,7 +22,7 @@ export function ExistingSessions(props: ExistingSessionsProps) {
   const { sessions, now } = props;
   const n = sessions.length;
   return (
-    <div className="panel existing-sessions" data-testid="existing-sessions" role="region" aria-label="Open sessions on this repository">
+    <section className="panel existing-sessions" data-testid="existing-sessions" aria-label="Open sessions on this repository">
       <h2>This repository already has {n === 1 ? 'an open session' : `${n} open sessions`}</h2>
       <p className="muted">Open it to carry on, discard it, or start a new session alongside (each session works on its own branch and worktree).</p>
       <ul className="existing-list">
@@ -43,7 +43,7 @@ export function ExistingSessions(props: ExistingSessionsProps) {
         </button>
         {props.alongsideBlocked !== null && <span className="muted small">{props.alongsideBlocked}</span>}
       </div>
-    </div>
+    </section>
   );
 }
 

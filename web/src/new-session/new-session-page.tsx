@@ -117,6 +117,7 @@ export function NewSessionPage() {
             placeholder="/home/you/code/my-repo"
             autoComplete="off"
             spellCheck={false}
+            // biome-ignore lint/a11y/noAutofocus: the repository path is the first thing this page asks, and the page opens on request
             autoFocus
           />
           <WorkspaceCheckView check={checkState} />

@@ -67,6 +67,7 @@ function ClaimList({ claims, showCriterion }: { claims: readonly Claim[]; showCr
   return (
     <dl className="claims">
       {claims.map((claim, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a submitted case never changes; the position in its list is the identity
         <div key={i} className="claim" data-testid="claim">
           {showCriterion && <p className="claim-criterion">“{claim.criterion}”</p>}
           <dt>Addressed by</dt>
@@ -91,6 +92,7 @@ function NoteList({ title, items }: { title: string; items: readonly string[] })
       <h3 className="section-label">{title}</h3>
       <ul>
         {items.map((item, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a submitted case never changes; the position in its list is the identity
           <li key={i}>{item}</li>
         ))}
       </ul>

@@ -15,6 +15,7 @@ export function CheckAttempts({ attempts }: { attempts: readonly CheckAttempt[] 
   return (
     <ol className="check-attempts" data-testid="check-attempts">
       {attempts.map((a, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: logged check runs never change or reorder, and two can share a name and time
         <li key={`${a.ts}-${i}`} className="check-attempt" data-testid="check-attempt" data-passed={a.passed} data-iter={a.iter}>
           <div className="check-attempt-head">
             <span className="ledger-n">Attempt {i + 1}</span>
@@ -26,6 +27,7 @@ export function CheckAttempts({ attempts }: { attempts: readonly CheckAttempt[] 
           {a.results.length === 0 ? (
             <p className="muted small">No checks were configured.</p>
           ) : (
+            // biome-ignore lint/suspicious/noArrayIndexKey: logged check runs never change or reorder, and two can share a name and time
             a.results.map((r, j) => <CheckResultView key={`${r.name}-${j}`} result={r} />)
           )}
         </li>
@@ -54,6 +56,7 @@ export function CheckResultView({ result, testId = 'check-result' }: { result: C
       {output === '' ? (
         <p className="muted small check-no-output">No output.</p>
       ) : (
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: long output scrolls, and a scrolling block must be reachable by keyboard (axe: scrollable-region-focusable)
         <pre className="check-output" data-testid="check-output" tabIndex={0}>
           {output}
         </pre>

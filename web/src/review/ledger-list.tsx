@@ -15,6 +15,7 @@ export function LedgerList({ ledger }: { ledger: readonly LedgerEntry[] }) {
   return (
     <ol className="ledger" data-testid="ledger">
       {ledger.map((entry, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the ledger is append-only and a logged entry never changes; two can share a time or text
         <LedgerItem key={`${entry.ts}-${i}`} entry={entry} n={i + 1} />
       ))}
     </ol>
@@ -59,6 +60,7 @@ function LedgerItem({ entry, n }: { entry: LedgerEntry; n: number }) {
             <dd>
               <ul className="ledger-evidence" data-testid="ledger-evidence">
                 {verdict.evidence.map((e, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: the ledger is append-only and a logged entry never changes; two can share a time or text
                   <li key={i}>{e}</li>
                 ))}
               </ul>

@@ -31,6 +31,7 @@ export function MergeDialog({ open, onClose, into, branch, preview, merge }: Mer
   const error = merge.error ?? preview.error;
   // A refusal lands below the test output: scroll to the end, where it sits above the buttons.
   const endRef = useRef<HTMLDivElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when a different refusal arrives, not each time the same one's object is rebuilt
   useEffect(() => {
     if (error !== null) endRef.current?.scrollIntoView({ block: 'nearest' });
   }, [error?.code, error?.message]);
@@ -65,6 +66,7 @@ export function MergeDialog({ open, onClose, into, branch, preview, merge }: Mer
           </dl>
           {!result.passed && <p className="warning-text">Merged with failing acceptance tests, as you chose.</p>}
           <div className="actions modal-actions">
+            {/* biome-ignore lint/a11y/noAutofocus: the merge just finished inside this dialog; focus moves from the vanished merge button to its one way out */}
             <button type="button" className="button" data-testid="merge-close" onClick={onClose} autoFocus>
               Done
             </button>
@@ -119,6 +121,7 @@ export function MergeDialog({ open, onClose, into, branch, preview, merge }: Mer
               </p>
               <div className="merge-tests">
                 {shown.tests.map((t, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: one preview's test results, fixed once loaded; two checks can share a name
                   <CheckResultView key={`${t.name}-${i}`} result={t} testId="merge-test" />
                 ))}
               </div>

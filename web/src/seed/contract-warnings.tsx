@@ -22,6 +22,7 @@ export function ContractWarnings({ warnings }: { warnings: readonly ContractWarn
         <ul className="contract-list">
           {warnings.map((w, i) => (
             <li
+              // biome-ignore lint/suspicious/noArrayIndexKey: one check's warnings, fixed once loaded; two can read the same
               key={i}
               className={`callout ${w.kind === 'environment' ? 'callout-error' : 'callout-warning'} contract-warning`}
               data-testid="contract-warning"

@@ -114,6 +114,7 @@ export function SeedReview(props: SeedReviewProps) {
           <h2>The seed was not saved</h2>
           <ul>
             {props.problems.map((p, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: one check's problems, fixed once loaded; two can read the same
               <li key={i}>{p}</li>
             ))}
           </ul>

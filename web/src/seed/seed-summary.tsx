@@ -15,6 +15,7 @@ export function SeedSummary({ meta }: { meta: SeedMeta }) {
           <p className="small">The interviewer thinks these must be resolved before a run can succeed.</p>
           <ul>
             {meta.blockers.map((b, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the written seed never changes while shown; two lines can read the same
               <li key={i}>{b}</li>
             ))}
           </ul>
@@ -28,6 +29,7 @@ export function SeedSummary({ meta }: { meta: SeedMeta }) {
           ) : (
             <ul>
               {meta.open_questions.map((q, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: the written seed never changes while shown; two lines can read the same
                 <li key={i}>{q}</li>
               ))}
             </ul>

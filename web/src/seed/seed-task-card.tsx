@@ -19,6 +19,7 @@ export function SeedTaskCard({ task, test }: { task: PrdEntry; test: TestFile | 
         <h4>Acceptance criteria</h4>
         <ol className="criteria">
           {task.acceptance_criteria.map((c, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the criteria shown are fixed while the card is read
             <li key={i} data-testid="seed-criterion">
               {c}
             </li>
@@ -75,6 +76,7 @@ export function SeedTaskEditor({ task, test, onChange, onTestChange }: SeedTaskE
         <fieldset className="field criteria-editor">
           <legend className="field-label">Acceptance criteria</legend>
           {task.criteria.map((c, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: controlled inputs: each shows the draft's text at its position, so reuse by position never shows stale text
             <div key={i} className="inline-field">
               <span className="muted criterion-number">{i + 1}.</span>
               <input
@@ -109,6 +111,7 @@ export function SeedTaskEditor({ task, test, onChange, onTestChange }: SeedTaskE
       {test === null ? (
         <div className="seed-test-file muted">No test file found for this task.</div>
       ) : (
+        // biome-ignore lint/a11y/noLabelWithoutControl: TestFileEditor renders the textarea this label names
         <label className="seed-test-file" data-testid="seed-test-file" data-path={test.path}>
           <span className="file-name mono">{test.path}</span>
           <TestFileEditor path={test.path} content={test.content} onChange={onTestChange} />

@@ -10,7 +10,7 @@ export function SessionsFilterBar(props: { sessions: readonly { status: SessionS
   const archived = counts.get('archived') ?? 0;
   const hidden = hiddenArchived(sessions, filter);
   return (
-    <div className="sessions-filter" role="search" aria-label="Filter sessions">
+    <search className="sessions-filter" aria-label="Filter sessions">
       <label className="inline-field">
         <span className="small muted">Status</span>
         <select
@@ -42,6 +42,6 @@ export function SessionsFilterBar(props: { sessions: readonly { status: SessionS
           {hidden} archived {hidden === 1 ? 'session' : 'sessions'} hidden
         </span>
       )}
-    </div>
+    </search>
   );
 }
