@@ -6,6 +6,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode, useSyncExternalStore } from 'react';
 import { createRoot } from 'react-dom/client';
 import { z } from 'zod';
+// The global tokens and layout first: each feature's own CSS, imported by its components, comes after and wins ties.
+import './styles.css';
 import { HealthSchema } from '../../shared/api.ts';
 import { readTokenFromHash, runHandshake } from './api/auth.ts';
 import { api, authStore } from './api/browser.ts';
@@ -27,7 +29,6 @@ import { usePathname } from './router.tsx';
 import { matchRoute, type Route } from './paths.ts';
 import { useConnectionState, useLiveSessionsList, useOnStreamTrouble } from './stream/hooks.ts';
 import { StreamProvider } from './stream/stream-provider.tsx';
-import './styles.css';
 
 // The CSP has no 'unsafe-eval'. Zod would probe `new Function` on first parse, and the browser
 // reports that as a policy violation even though zod recovers; jitless skips the probe.

@@ -1,10 +1,10 @@
 import { useId, useMemo, useState } from 'react';
 import { Decoration, Diff as DiffTable, Hunk, parseDiff, type FileData, type ViewType } from 'react-diff-view';
 import 'react-diff-view/style/index.css';
+import './diff-viewer.css';
 import type { DiffFile } from '../../../shared/review.ts';
 import { diffFileViews, diffTotals, languageFor, STATUS_MARK, type DiffFileView } from '../review/diff-model.ts';
 import { tokenizeHunks } from '../review/highlight.ts';
-import '../review/review.css';
 import type { DiffViewerProps } from './diff-viewer.tsx';
 
 const VIEW_KEY = 'tilth.diff-view';

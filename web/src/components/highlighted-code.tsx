@@ -3,7 +3,7 @@ import { languageOf } from '../seed/seed-edit.ts';
 import { PlainCode } from './plain-code.tsx';
 
 /**
- * Colours come from `styles.css` (`.code .token.keyword` …) rather than a theme object, so the
+ * Colours come from `code-view.css` (`.code .token.keyword` …) rather than a theme object, so the
  * palette lives with the rest of the styles. Prism tokenizes into React elements: no HTML string
  * is ever injected, and nothing is evaluated (the CSP has no 'unsafe-eval').
  */

@@ -1,5 +1,5 @@
 import { useEffect, useRef, type ReactNode } from 'react';
-import '../review/review.css';
+import './modal-dialog.css';
 
 export interface ModalDialogProps {
   open: boolean;

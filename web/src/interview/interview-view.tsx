@@ -5,6 +5,7 @@ import { useNow } from '../use-now.ts';
 import { InterviewEnded, type InterviewEndedActions } from './interview-ended.tsx';
 import { QuestionForm } from './question-form.tsx';
 import { formatTokens, formatUsd } from '../../../shared/format.ts';
+import './interview.css';
 
 export interface InterviewViewProps {
   model: InterviewModel;

@@ -13,6 +13,7 @@ import { Link, navigate } from '../router.tsx';
 import { paths } from '../paths.ts';
 import { useDebouncedValue } from '../use-debounced-value.ts';
 import { useNow } from '../use-now.ts';
+import './new-session.css';
 
 /** Refusals that are fixed on the settings page, not in this form, with a heading for the two the provider gave. */
 const PROVIDER_CODES = new Set(['provider_not_configured', 'provider_unreachable', 'provider_refused']);

@@ -8,6 +8,7 @@ import { SeedTaskCard, SeedTaskEditor, TestFileEditor } from './seed-task-card.t
 import { ChecksEditor } from './checks-editor.tsx';
 import { CodeView } from '../components/code-view.tsx';
 import { formatTokens } from '../../../shared/format.ts';
+import './seed.css';
 
 export interface SeedReviewProps {
   seed: SeedView;

@@ -23,6 +23,7 @@ import { seedSeenInEvents, sessionMode } from './session-mode.ts';
 import { useSessionEvents } from '../stream/hooks.ts';
 import { useRefreshOnSessionEvents } from '../stream/refresh-on-events.ts';
 import { sessionLabel } from '../../../shared/format.ts';
+import './session-page.css';
 
 /** A session by status: the interview, the seed review, the run dashboard, or the bare event stream. */
 export function SessionPage({ sessionId }: { sessionId: string }) {

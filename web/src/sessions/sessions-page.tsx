@@ -10,6 +10,7 @@ import { Link } from '../router.tsx';
 import { paths } from '../paths.ts';
 import { DEFAULT_FILTER, filterSessions } from './session-filter.ts';
 import { useNow } from '../use-now.ts';
+import './sessions.css';
 
 /** The list is kept live by `useLiveSessionsList` in the app shell (stream invalidations). */
 export function SessionsPage() {

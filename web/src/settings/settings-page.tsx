@@ -12,6 +12,7 @@ import type { SaveState } from './settings-form.tsx';
 import { Link, useSearch } from '../router.tsx';
 import { backTarget, type Route } from '../paths.ts';
 import { EMPTY_DRAFT, isDirty, sectionUpdate, withoutSection, type SectionName, type SettingsDraft } from './settings-draft.ts';
+import './settings.css';
 
 /** Where "back" goes, in words: the page that sent the user here to fix the provider. */
 function backLabel(route: Route): string {
