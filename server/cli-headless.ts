@@ -9,8 +9,9 @@
 import fs from 'node:fs';
 import readline from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import type { TilthEvent } from '../shared/events.ts';
+import { progressLine } from '../shared/event-text.ts';
 import { PrdSchema } from '../shared/files.ts';
+import { formatTokens, formatUsd } from '../shared/format.ts';
 import type { Config } from './config.ts';
 import { runLocked } from './engine/run.ts';
 import { detectSandbox, setSandboxMode } from './proc/sandbox.ts';
@@ -64,8 +65,6 @@ function sessionArg(verb: string, positionals: string[], store: SessionStore): s
   return id;
 }
 
-const money = (usd: number) => (usd < 0.01 && usd > 0 ? '<$0.01' : `$${usd.toFixed(2)}`);
-
 export function info(config: Config, positionals: string[], out: (s: string) => void): void {
   const store = openStore(config);
   if (positionals.length === 0) {
@@ -78,7 +77,7 @@ export function info(config: Config, positionals: string[], out: (s: string) => 
       const cp = s.problem ? null : store.readCheckpoint(s.id);
       const stale = cp && !fs.existsSync(cp.worktree) && s.status !== 'archived' ? ' (worktree missing)' : '';
       out(
-        `${s.id}  ${s.status.padEnd(12)} ${`${s.tasks.done}/${s.tasks.total}`.padStart(5)} tasks  ${money(s.cost_usd).padStart(7)}  ${s.title || s.brief.split('\n')[0] || ''}`,
+        `${s.id}  ${s.status.padEnd(12)} ${`${s.tasks.done}/${s.tasks.total}`.padStart(5)} tasks  ${formatUsd(s.cost_usd).padStart(7)}  ${s.title || s.brief.split('\n')[0] || ''}`,
       );
       if (cp) out(`    ${cp.worktree}${stale}`);
       if (s.problem) out(`    problem: ${s.problem}`);
@@ -101,50 +100,11 @@ export function info(config: Config, positionals: string[], out: (s: string) => 
     `worktree  ${cp.worktree}${worktreeOk ? '' : cp.status === 'archived' ? ' (removed: archived)' : ' (STALE: missing; a run re-creates it from the branch)'}`,
   );
   out(
-    `spend     ${money(cp.usage.cost_usd)} run, ${cp.usage.total_tokens} tokens, ${cp.usage.calls} model calls; interview ${money(cp.interview_usage.cost_usd)}`,
+    `spend     ${formatUsd(cp.usage.cost_usd)} run, ${formatTokens(cp.usage.total_tokens)}, ${cp.usage.calls} model calls; interview ${formatUsd(cp.interview_usage.cost_usd)}`,
   );
   if (prd.length > 0) {
     out('tasks');
     for (const t of prd) out(`  ${t.id}  ${t.status.padEnd(11)} ${t.title}`);
-  }
-}
-
-/** One terminal line for the events a person watching a run cares about; null for the rest. */
-export function progressLine(e: TilthEvent): string | null {
-  switch (e.type) {
-    case 'session_resume':
-      return `resuming: ${e.data.plan}`;
-    case 'context_reset':
-      return `▶ ${e.data.task_id}`;
-    case 'tool_call':
-      return e.data.phase ? null : `  ${e.data.task_id ?? ''} iter ${e.data.iter ?? '?'} · ${e.data.tool}`;
-    case 'pre_tool_block':
-      return `  ${e.data.task_id} blocked ${e.data.tool}: ${e.data.result_preview.split('\n')[0]}`;
-    case 'validator_run':
-      return `  ${e.data.task_id} checks ${
-        e.data.passed
-          ? 'passed'
-          : `FAILED (${e.data.results
-              .filter((r) => !r.passed)
-              .map((r) => r.name)
-              .join(', ')})`
-      }`;
-    case 'evaluator_verdict':
-      return `  ${e.data.task_id} evaluator: ${e.data.verdict}${e.data.rejection_category ? ` · ${e.data.rejection_category}` : ''} — ${e.data.concern}`;
-    case 'task_done':
-      return `✓ ${e.data.task_id} done`;
-    case 'commit':
-      return `  ${e.data.task_id} committed ${e.data.sha?.slice(0, 12) ?? '(nothing to commit)'}`;
-    case 'task_failed':
-      return `✗ ${e.data.task_id} failed (${e.data.reason})`;
-    case 'proposed_learnings':
-      return e.data.emitted ? `  ${e.data.task_id} proposed a learning: ${e.data.entry ?? ''}` : null;
-    case 'model_retry':
-      return `  ${e.data.role} model call failed, retrying in ${Math.max(1, Math.round(e.data.wait_ms / 1000))} s (attempt ${e.data.attempt + 1} of ${e.data.max_attempts}): ${e.data.reason}`;
-    case 'stop':
-      return `stopped: ${e.data.reason}${e.data.error ? ` — ${e.data.error}` : ''}`;
-    default:
-      return null;
   }
 }
 
@@ -203,7 +163,7 @@ export async function runVerb(verb: 'run' | 'resume', config: Config, positional
   const prd = readJsonFile(store.file(id, FILES.prd), PrdSchema) ?? [];
   out('');
   out(
-    `${cp.status}${cp.last_stop && cp.status !== 'all_done' ? ` (${cp.last_stop})` : ''}: ${prd.filter((t) => t.status === 'done').length} of ${prd.length} tasks done, ${money(cp.usage.cost_usd)}, ${cp.usage.total_tokens} tokens`,
+    `${cp.status}${cp.last_stop && cp.status !== 'all_done' ? ` (${cp.last_stop})` : ''}: ${prd.filter((t) => t.status === 'done').length} of ${prd.length} tasks done, ${formatUsd(cp.usage.cost_usd)}, ${formatTokens(cp.usage.total_tokens)}`,
   );
   if (cp.last_error && cp.status !== 'all_done') out(cp.last_error);
   store.close();

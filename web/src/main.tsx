@@ -6,6 +6,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode, useSyncExternalStore } from 'react';
 import { createRoot } from 'react-dom/client';
 import { z } from 'zod';
+// The global tokens and layout first: each feature's own CSS, imported by its components, comes after and wins ties.
+import './styles.css';
 import { HealthSchema } from '../../shared/api.ts';
 import { readTokenFromHash, runHandshake } from './api/auth.ts';
 import { api, authStore } from './api/browser.ts';
@@ -16,17 +18,17 @@ import { DemoBanner } from './components/demo-banner.tsx';
 import { ErrorBoundary } from './components/error-boundary.tsx';
 import { FullPageMessage } from './components/full-page-message.tsx';
 import { ServerUnreachable } from './components/server-unreachable.tsx';
-import { NewSessionPage } from './pages/new-session-page.tsx';
-import { NotFoundPage } from './pages/not-found-page.tsx';
-import { SessionPage } from './pages/session-page.tsx';
-import { SessionReviewPage } from './pages/session-review-page.tsx';
-import { SessionsPage } from './pages/sessions-page.tsx';
-import { SettingsPage } from './pages/settings-page.tsx';
-import { TaskReviewPage } from './pages/task-review-page.tsx';
-import { usePathname, matchRoute, type Route } from './router.tsx';
+import { NewSessionPage } from './new-session/new-session-page.tsx';
+import { NotFoundPage } from './components/not-found-page.tsx';
+import { SessionPage } from './sessions/session-page.tsx';
+import { SessionReviewPage } from './review/session-review-page.tsx';
+import { SessionsPage } from './sessions/sessions-page.tsx';
+import { SettingsPage } from './settings/settings-page.tsx';
+import { TaskReviewPage } from './review/task-review-page.tsx';
+import { usePathname } from './router.tsx';
+import { matchRoute, type Route } from './paths.ts';
 import { useConnectionState, useLiveSessionsList, useOnStreamTrouble } from './stream/hooks.ts';
 import { StreamProvider } from './stream/stream-provider.tsx';
-import './styles.css';
 
 // The CSP has no 'unsafe-eval'. Zod would probe `new Function` on first parse, and the browser
 // reports that as a policy violation even though zod recovers; jitless skips the probe.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EventInput } from '../../shared/events.ts';
 import { pendingRetry, retryStatus, type RetryEvent } from './pending-retry.ts';
-import { eventLog, interviewCall } from './test-events.ts';
+import { eventLog, interviewCall } from '../../shared/test-events.ts';
 
 const retry = (attempt: number, status: number | null, reason: string, wait_ms = 8_000): EventInput => ({
   type: 'model_retry',

@@ -4,7 +4,7 @@
  * only when the retries run out.
  */
 import type { EventType, TilthEvent } from '../../shared/events.ts';
-import { retryLine } from './event-line.ts';
+import { retryLine } from '../../shared/event-text.ts';
 
 export type RetryEvent = Extract<TilthEvent, { type: 'model_retry' }>;
 

@@ -1,4 +1,5 @@
-import { Link, paths, type Route } from '../router.tsx';
+import { Link } from '../router.tsx';
+import { paths, type Route } from '../paths.ts';
 import type { ConnectionState } from '../stream/stream-client.ts';
 import { ConnectionIndicator } from './connection-indicator.tsx';
 

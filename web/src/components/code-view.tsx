@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { PlainCode } from './plain-code.tsx';
+import './code-view.css';
 
 // The highlighter (Prism and its grammars) is a third of the app's weight and only seed review
 // needs it, so it is a separate chunk; the code shows uncoloured until it arrives.

@@ -1,4 +1,5 @@
 import type { ConnectionState } from '../stream/stream-client.ts';
+import './connection-indicator.css';
 
 const LABELS: Record<ConnectionState, { label: string; title: string }> = {
   connecting: { label: 'Connecting…', title: 'Opening the live connection to the Tilth server.' },

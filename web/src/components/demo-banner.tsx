@@ -5,7 +5,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { DEMO_LABEL } from '../../../shared/demo.ts';
 import { sessionDetailQuery } from '../api/queries.ts';
-import type { Route } from '../router.tsx';
+import type { Route } from '../paths.ts';
 
 export function sessionIdOf(route: Route): string | null {
   return route.name === 'session' || route.name === 'session-review' || route.name === 'task-review' ? route.id : null;

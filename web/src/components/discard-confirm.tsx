@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import './discard-confirm.css';
 
 /** Discarding deletes a worktree and a branch, so the id is typed, not clicked. */
 export function DiscardConfirm(props: { id: string; onCancel: () => void; onConfirm: () => Promise<void> }) {
@@ -35,6 +36,7 @@ export function DiscardConfirm(props: { id: string; onCancel: () => void; onConf
             event.preventDefault(); // not the outer form's submit
             confirm();
           }}
+          // biome-ignore lint/a11y/noAutofocus: the user just asked to discard; the field they must type the name into is the next step
           autoFocus
         />
         <button type="button" className="button button-danger" data-testid="discard-confirm" disabled={!matches || busy} onClick={confirm}>

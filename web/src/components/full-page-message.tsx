@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import './full-page-message.css';
 
 /** The centred card used when the app cannot show anything else (signed out, server down). */
 export function FullPageMessage(props: { testId: string; title: string; children: ReactNode; reason?: string }) {

@@ -1,9 +1,9 @@
 import { Highlight, type PrismTheme } from 'prism-react-renderer';
-import { languageOf } from '../seed/seed-edit.ts';
+import { languageOf } from './code-language.ts';
 import { PlainCode } from './plain-code.tsx';
 
 /**
- * Colours come from `styles.css` (`.code .token.keyword` …) rather than a theme object, so the
+ * Colours come from `code-view.css` (`.code .token.keyword` …) rather than a theme object, so the
  * palette lives with the rest of the styles. Prism tokenizes into React elements: no HTML string
  * is ever injected, and nothing is evaluated (the CSP has no 'unsafe-eval').
  */
@@ -19,8 +19,10 @@ export function HighlightedCode({ code, path }: { code: string; path: string }) 
         <pre className={`code language-${language}`}>
           <code>
             {tokens.map((line, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: lines and tokens of one code text, in order; the position is their identity
               <div key={i} {...getLineProps({ line })}>
                 {line.map((token, j) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: lines and tokens of one code text, in order; the position is their identity
                   <span key={j} {...getTokenProps({ token })} />
                 ))}
               </div>

@@ -1,5 +1,5 @@
 import { useEffect, useRef, type ReactNode } from 'react';
-import '../review/review.css';
+import './modal-dialog.css';
 
 export interface ModalDialogProps {
   open: boolean;
@@ -26,6 +26,7 @@ export function ModalDialog({ open, title, onClose, busy = false, testId, childr
   }, [open]);
 
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: a click on the backdrop closes; from the keyboard, Escape does the same (onCancel)
     <dialog
       ref={ref}
       className="modal"
@@ -75,6 +76,7 @@ export function ConfirmDialog(props: {
           className={props.danger === true ? 'button button-danger' : 'button'}
           data-testid="confirm-yes"
           onClick={props.onConfirm}
+          // biome-ignore lint/a11y/noAutofocus: the user just opened this dialog to answer it; focus belongs on its answer (as a native dialog does)
           autoFocus
         >
           {props.confirmLabel}

@@ -7,7 +7,7 @@ import { useCallback, useMemo, useState } from 'react';
 import type { SessionDetail } from '../../../shared/api.ts';
 import type { SessionStatus, StopReason } from '../../../shared/events.ts';
 import { pendingRetry } from '../pending-retry.ts';
-import type { RunControlsApi } from '../run/use-run-controls.ts';
+import type { RunControlsApi } from './use-run-controls.ts';
 import { boardRows } from './board.ts';
 import { pressureModel, taskLanes, timelineModel } from './chart-data.ts';
 import { EventStream } from './event-stream.tsx';
@@ -56,6 +56,7 @@ export function Dashboard(props: DashboardProps) {
   // Figures follow it at most a few times a second: at a thousand events a second, redrawing
   // meters, stats and the board every frame would take the time the event list needs.
   const version = useThrottled(state.summaryVersion, FIGURES_MS);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the summary is folded in place; `version` is what says it changed
   const attempt = useMemo(() => (summary === null ? null : latestAttempt(summary)), [summary, version]);
   const lastStop = summary?.stop?.reason ?? props.lastStop ?? detail?.session.last_stop ?? null;
   const headline = runHeadline({
@@ -72,22 +73,28 @@ export function Dashboard(props: DashboardProps) {
   const retry = useMemo(() => (runActive ? pendingRetry(state.recent) : null), [runActive, state.recent]);
 
   const elapsedMs = summary === null ? 0 : runElapsedMs(summary, runActive, now);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the summary is folded in place; `version` is what says it changed
   const meters = useMemo(
     () => (summary === null ? [] : [...sessionMeters(summary, caps, elapsedMs), ...(attempt === null ? [] : attemptMeters(attempt, caps))]),
     [summary, version, caps, elapsedMs, attempt],
   );
   useCapNotifications(sessionId, props.label, meters);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the summary is folded in place; `version` is what says it changed
   const band = useMemo(() => (summary === null ? null : statBand(summary)), [summary, version]);
 
   const plan = detail?.tasks ?? [];
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the summary is folded in place; `version` is what says it changed
   const rows = useMemo(() => boardRows(plan, summary, caps, runActive), [plan, summary, version, caps, runActive]);
 
   // Charts redraw at most twice a second; the spans of a running task grow with the clock.
   const chartVersion = useThrottled(state.summaryVersion, 500);
   const planKey = plan.map((t) => t.id).join(',');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the summary is folded in place; `chartVersion` (throttled) is what says it changed
   const lanes = useMemo(() => (summary === null ? [] : taskLanes(planKey === '' ? [] : planKey.split(','), summary)), [summary, chartVersion, planKey]);
   const chartEnd = runActive ? Math.floor(now / 5000) * 5000 : summary?.last_event_at ? Date.parse(summary.last_event_at) : now;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the summary is folded in place; `chartVersion` (throttled) is what says it changed
   const timeline = useMemo(() => (summary === null ? null : timelineModel(summary, lanes, chartEnd)), [summary, chartVersion, lanes, chartEnd]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the summary is folded in place; `chartVersion` (throttled) is what says it changed
   const pressure = useMemo(() => (summary === null ? null : pressureModel(summary, lanes)), [summary, chartVersion, lanes]);
 
   const [jump, setJump] = useState<JumpRequest | null>(null);

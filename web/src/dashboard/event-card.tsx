@@ -1,16 +1,14 @@
 /**
  * One event as a readable card: a head line (seq, time, type, where, and the one-line summary
- * from `event-line.ts`) and a body written for its type. The raw JSON is one click away; long
+ * from shared/event-text.ts) and a body written for its type (the `CARDS` table). The raw JSON is one click away; long
  * text (reasoning, prompts) opens on demand. Which parts are open is kept by the list, so a card
  * scrolled out of the virtual list and back keeps its state.
  */
 import { memo, type ReactNode } from 'react';
-import type { TilthEvent } from '../../../shared/events.ts';
-import { describeEvent } from '../event-line.ts';
-import { formatTime } from '../format.ts';
+import type { EventData, EventType, TilthEvent } from '../../../shared/events.ts';
+import { describeEvent, eventKind, headLine, isProblem } from '../../../shared/event-text.ts';
 import { argFields, caseView, lineCount, reasoningText, whereOf, type CaseView } from './card-text.ts';
-import { eventKind, isProblem } from './event-filter.ts';
-import { formatCount, formatInt, formatUsd } from './figures.ts';
+import { formatInt, formatTime, formatUsd } from '../../../shared/format.ts';
 
 export type CardPanel = 'raw' | 'reasoning' | 'prompt';
 
@@ -26,7 +24,7 @@ export const EventCard = memo(function EventCard({ event, open, highlighted, onT
   const toggle = (panel: CardPanel) => () => onToggle(event.seq, panel);
   const where = whereOf(event);
   const problem = isProblem(event);
-  const body = cardBody(event, isOpen, toggle);
+  const body = cardBody(event, { isOpen, toggle });
   return (
     <article
       className={`ev-card ev-kind-${eventKind(event)}${problem ? ' ev-problem' : ''}${highlighted ? ' ev-highlight' : ''}`}
@@ -58,39 +56,6 @@ export const EventCard = memo(function EventCard({ event, open, highlighted, onT
     </article>
   );
 });
-
-/** The head's summary: the shared one-liner, minus what the head already shows (task, iteration). */
-function headLine(event: TilthEvent): string {
-  switch (event.type) {
-    case 'tool_call':
-    case 'tool_result':
-    case 'hook_run':
-    case 'pre_tool_block':
-      return event.type === 'tool_call'
-        ? event.data.tool
-        : event.type === 'hook_run'
-          ? `${event.data.tool} · ${event.data.hook} ${event.data.outcome}`
-          : `${event.data.tool} →`;
-    case 'model_call': {
-      const d = event.data;
-      const cost = d.cost_usd === null || d.cost_usd === undefined ? '' : ` · ${formatUsd(d.cost_usd)}`;
-      return `${d.model ?? 'model'} · ${formatCount(d.prompt_tokens)} in / ${formatCount(d.eval_tokens)} out${cost}`;
-    }
-    case 'validator_run':
-      return event.data.passed
-        ? 'checks passed'
-        : `checks FAILED: ${event.data.results
-            .filter((r) => !r.passed)
-            .map((r) => r.name)
-            .join(', ')}`;
-    case 'evaluator_verdict':
-      return event.data.verdict === 'accept'
-        ? 'accepted'
-        : `rejected${event.data.rejection_category ? ` · ${event.data.rejection_category.replace(/_/g, ' ')}` : ''}`;
-    default:
-      return describeEvent(event);
-  }
-}
 
 function Block({ children, testId, className }: { children: string; testId?: string; className?: string }) {
   return (
@@ -128,6 +93,7 @@ function CaseBody({ view }: { view: CaseView }) {
       {view.coverage.length > 0 && (
         <ul className="ev-evidence">
           {view.coverage.map((c, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a logged event never changes; the position in its list is the identity
             <li key={i}>
               {c.criterion} — <span className="ev-note">addressed by</span> <code>{c.addressedBy}</code>
               {c.evidence !== null && <span className="ev-note"> · {c.evidence}</span>}
@@ -141,13 +107,56 @@ function CaseBody({ view }: { view: CaseView }) {
   );
 }
 
-function cardBody(event: TilthEvent, isOpen: (p: CardPanel) => boolean, toggle: (p: CardPanel) => () => void): ReactNode {
-  switch (event.type) {
-    case 'session_start': {
-      const { models, caps, sandbox } = event.data;
+interface Panels {
+  isOpen: (panel: CardPanel) => boolean;
+  toggle: (panel: CardPanel) => () => void;
+}
+
+interface CardRendering<T extends EventType> {
+  /** The card's body under its head, or null: the head says it all. */
+  body: ((data: EventData<T>, panels: Panels) => ReactNode) | null;
+  /** A first guess at the closed body's height (px), before the card is measured. */
+  height: number | ((data: EventData<T>) => number);
+}
+
+function PreviewBody({ data, refused }: { data: EventData<'tool_result' | 'pre_tool_block'>; refused: boolean }) {
+  return (
+    <>
+      <Block>{data.result_preview}</Block>
+      {data.result_chars > data.result_preview.length && (
+        <p className="ev-note">
+          preview of {formatInt(data.result_chars)} chars{refused ? ' — the guard refused this call' : ''}
+        </p>
+      )}
+    </>
+  );
+}
+
+function ParseErrorBody({ data }: { data: EventData<'case_parse_error' | 'evaluator_parse_error'> }) {
+  return (
+    <>
+      <p className="ev-facts">{data.error}</p>
+      {data.raw_tool_calls.map((c, i) => (
+        // The raw calls never change or reorder once logged, and two can be identical.
+        // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list; the index is its identity
+        <Block key={i}>{`${c.name}(${c.arguments})`}</Block>
+      ))}
+    </>
+  );
+}
+
+const facts = (text: string | undefined) => (text ? <p className="ev-facts">{text}</p> : null);
+const previewHeight = (d: EventData<'tool_result' | 'pre_tool_block'>) => Math.min(200, 24 + 18 * lineCount(d.result_preview));
+
+/** Every event type's card body and first height guess: a new type does not compile until it has one. */
+const CARDS: { [T in EventType]: CardRendering<T> } = {
+  log_opened: { body: null, height: 10 },
+  session_start: {
+    body: (d) => {
+      const { models, caps, sandbox } = d;
       const items: [string, ReactNode][] = [
-        ['phase', event.data.phase],
-        ['branch', event.data.branch],
+        ['phase', d.phase],
+        ['branch', d.branch],
       ];
       if (models) items.push(['models', `worker ${models.worker}, evaluator ${models.evaluator}`]);
       if (caps) {
@@ -160,9 +169,45 @@ function cardBody(event: TilthEvent, isOpen: (p: CardPanel) => boolean, toggle: 
       if (sandbox)
         items.push(['shell', sandbox.available ? `sandboxed, ${sandbox.network ? 'network allowed' : 'no network'}` : `NOT sandboxed: ${sandbox.detail}`]);
       return <Fields items={items} />;
-    }
-    case 'model_call': {
-      const d = event.data;
+    },
+    height: 80,
+  },
+  status_changed: { body: null, height: 10 },
+  session_prepared: { body: null, height: 10 },
+  seed_committed: { body: null, height: 10 },
+  seed_written: { body: null, height: 10 },
+  seed_edited: { body: null, height: 10 },
+  question_asked: {
+    body: (d) =>
+      d.options && d.options.length > 0 ? (
+        <ul className="ev-evidence">
+          {d.options.map((o) => (
+            <li key={o}>{o}</li>
+          ))}
+        </ul>
+      ) : null,
+    height: 10,
+  },
+  question_answered: { body: null, height: 10 },
+  session_resume: { body: (d) => <p className="ev-facts">{d.plan}</p>, height: 10 },
+  context_reset: { body: null, height: 10 },
+  memory_load: { body: (d) => <p className="ev-facts">channels: {Object.keys(d.channels).join(', ') || 'none'}</p>, height: 10 },
+  prompt_assembled: {
+    body: (d, { isOpen, toggle }) => (
+      <>
+        <Disclosure
+          open={isOpen('prompt')}
+          onToggle={toggle('prompt')}
+          label={`${d.role} prompt: ${formatInt(d.chars)} chars${d.truncated ? ' (shown truncated)' : ''}`}
+          testId="prompt-toggle"
+        />
+        {isOpen('prompt') && <Block>{d.content}</Block>}
+      </>
+    ),
+    height: 80,
+  },
+  model_call: {
+    body: (d, { isOpen, toggle }) => {
       const reasoning = reasoningText(d);
       const tokens = [`${formatInt(d.prompt_tokens)} prompt`, `${formatInt(d.eval_tokens)} completion`];
       if (d.cached_tokens) tokens.push(`${formatInt(d.cached_tokens)} cached`);
@@ -191,23 +236,18 @@ function cardBody(event: TilthEvent, isOpen: (p: CardPanel) => boolean, toggle: 
           )}
         </>
       );
-    }
-    case 'prompt_assembled':
-      return (
-        <>
-          <Disclosure
-            open={isOpen('prompt')}
-            onToggle={toggle('prompt')}
-            label={`${event.data.role} prompt: ${formatInt(event.data.chars)} chars${event.data.truncated ? ' (shown truncated)' : ''}`}
-            testId="prompt-toggle"
-          />
-          {isOpen('prompt') && <Block>{event.data.content}</Block>}
-        </>
-      );
-    case 'tool_call': {
-      const theCase = event.data.tool === 'submit_case' ? caseView(event.data.args) : null;
+    },
+    height: 48,
+  },
+  model_retry: { body: null, height: 10 },
+  context_elided: { body: null, height: 10 },
+  provider_notice: { body: null, height: 10 },
+  empty_model_response: { body: null, height: 10 },
+  tool_call: {
+    body: (d) => {
+      const theCase = d.tool === 'submit_case' ? caseView(d.args) : null;
       if (theCase !== null) return <CaseBody view={theCase} />;
-      const fields = argFields(event.data.args);
+      const fields = argFields(d.args);
       if (fields.length === 0) return null;
       return (
         <div className="ev-args">
@@ -225,108 +265,94 @@ function cardBody(event: TilthEvent, isOpen: (p: CardPanel) => boolean, toggle: 
           )}
         </div>
       );
-    }
-    case 'tool_result':
-    case 'pre_tool_block':
-      return (
-        <>
-          <Block>{event.data.result_preview}</Block>
-          {event.data.result_chars > event.data.result_preview.length && (
-            <p className="ev-note">
-              preview of {formatInt(event.data.result_chars)} chars{event.type === 'pre_tool_block' ? ' — the guard refused this call' : ''}
-            </p>
-          )}
-        </>
-      );
-    case 'hook_run':
-      return event.data.reason ? <p className="ev-facts">{event.data.reason}</p> : null;
-    case 'validator_run':
-      return (
-        <ul className="ev-checks">
-          {event.data.results.map((r, i) => (
-            <li key={`${r.name}-${i}`} className={r.passed ? 'ev-check-pass' : 'ev-check-fail'} data-testid="check-result" data-passed={String(r.passed)}>
-              <p className="ev-check-head">
-                <span className={`ev-check-mark ${r.passed ? 'pass' : 'fail'}`}>{r.passed ? 'PASS' : 'FAIL'}</span> <span className="mono">{r.name}</span>
-                {r.exit_code !== undefined && r.exit_code !== null && <span className="ev-note"> · exit {r.exit_code}</span>}
-                {r.duration_ms !== undefined && <span className="ev-note"> · {(r.duration_ms / 1000).toFixed(1)} s</span>}
-                {r.output_chars !== undefined && r.output !== undefined && r.output_chars > r.output.length && (
-                  <span className="ev-note">
-                    {' '}
-                    · output cut to {formatInt(r.output.length)} of {formatInt(r.output_chars)} chars
-                  </span>
-                )}
-              </p>
-              {r.output !== undefined && r.output !== '' && (
-                <Block testId="check-output" className="check-output">
-                  {r.output}
-                </Block>
+    },
+    height: (d) => (argFields(d.args).some((f) => f.block) ? 140 : 30),
+  },
+  hook_run: { body: (d) => facts(d.reason), height: 10 },
+  tool_result: { body: (d) => <PreviewBody data={d} refused={false} />, height: previewHeight },
+  pre_tool_block: { body: (d) => <PreviewBody data={d} refused={true} />, height: previewHeight },
+  case_parse_error: { body: (d) => <ParseErrorBody data={d} />, height: 10 },
+  validator_run: {
+    body: (d) => (
+      <ul className="ev-checks">
+        {d.results.map((r, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a logged event never changes; the position in its list is the identity
+          <li key={`${r.name}-${i}`} className={r.passed ? 'ev-check-pass' : 'ev-check-fail'} data-testid="check-result" data-passed={String(r.passed)}>
+            <p className="ev-check-head">
+              <span className={`ev-check-mark ${r.passed ? 'pass' : 'fail'}`}>{r.passed ? 'PASS' : 'FAIL'}</span> <span className="mono">{r.name}</span>
+              {r.exit_code !== undefined && r.exit_code !== null && <span className="ev-note"> · exit {r.exit_code}</span>}
+              {r.duration_ms !== undefined && <span className="ev-note"> · {(r.duration_ms / 1000).toFixed(1)} s</span>}
+              {r.output_chars !== undefined && r.output !== undefined && r.output_chars > r.output.length && (
+                <span className="ev-note">
+                  {' '}
+                  · output cut to {formatInt(r.output.length)} of {formatInt(r.output_chars)} chars
+                </span>
               )}
-            </li>
-          ))}
-        </ul>
-      );
-    case 'evaluator_verdict': {
-      const d = event.data;
-      return (
-        <div className={`ev-verdict ev-verdict-${d.verdict}`}>
-          <p>
-            <span className={`badge verdict-${d.verdict}`}>{d.verdict}</span>
-            {d.rejection_category && <span className="badge verdict-category">{d.rejection_category.replace(/_/g, ' ')}</span>}
-            {d.parse_failed === true && <span className="badge verdict-category">evaluator reply unreadable</span>}
-          </p>
-          {d.concern !== '' && <p className="ev-concern">{d.concern}</p>}
-          {d.evidence.length > 0 && (
-            <ul className="ev-evidence">
-              {d.evidence.map((e, i) => (
-                <li key={i}>{e}</li>
-              ))}
-            </ul>
-          )}
-          {d.next_step && (
-            <p className="ev-next">
-              <strong>Next step:</strong> {d.next_step}
             </p>
-          )}
-        </div>
-      );
-    }
-    case 'case_parse_error':
-    case 'evaluator_parse_error':
-      return (
-        <>
-          <p className="ev-facts">{event.data.error}</p>
-          {event.data.raw_tool_calls.map((c, i) => (
-            <Block key={i}>{`${c.name}(${c.arguments})`}</Block>
-          ))}
-        </>
-      );
-    case 'task_done':
-      return event.data.summary !== '' ? <p className="ev-facts">{event.data.summary}</p> : null;
-    case 'session_resume':
-      return <p className="ev-facts">{event.data.plan}</p>;
-    case 'proposed_learnings':
-      return event.data.entry ? <Block>{event.data.entry}</Block> : null;
-    case 'steering_note':
-      return <blockquote className="ev-note-text">{event.data.text}</blockquote>;
-    case 'question_asked':
-      return event.data.options && event.data.options.length > 0 ? (
-        <ul className="ev-evidence">
-          {event.data.options.map((o) => (
-            <li key={o}>{o}</li>
-          ))}
-        </ul>
-      ) : null;
-    case 'memory_load':
-      return <p className="ev-facts">channels: {Object.keys(event.data.channels).join(', ') || 'none'}</p>;
-    case 'stop':
-      return event.data.error ? <p className="ev-facts">{event.data.error}</p> : null;
-    case 'setup_output':
-      return <Block>{event.data.text}</Block>;
-    case 'setup_finished':
-      return event.data.problem ? <Block>{event.data.problem}</Block> : null;
-    default:
-      return null;
-  }
+            {r.output !== undefined && r.output !== '' && (
+              <Block testId="check-output" className="check-output">
+                {r.output}
+              </Block>
+            )}
+          </li>
+        ))}
+      </ul>
+    ),
+    height: (d) => d.results.reduce((n, r) => n + 36 + Math.min(320, 18 * lineCount(r.output ?? '')), 0),
+  },
+  evaluator_parse_error: { body: (d) => <ParseErrorBody data={d} />, height: 10 },
+  evaluator_verdict: {
+    body: (d) => (
+      <div className={`ev-verdict ev-verdict-${d.verdict}`}>
+        <p>
+          <span className={`badge verdict-${d.verdict}`}>{d.verdict}</span>
+          {d.rejection_category && <span className="badge verdict-category">{d.rejection_category.replace(/_/g, ' ')}</span>}
+          {d.parse_failed === true && <span className="badge verdict-category">evaluator reply unreadable</span>}
+        </p>
+        {d.concern !== '' && <p className="ev-concern">{d.concern}</p>}
+        {d.evidence.length > 0 && (
+          <ul className="ev-evidence">
+            {d.evidence.map((e, i) => (
+              // The evidence list of a logged verdict never changes, and two lines can read the same.
+              // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list; the index is its identity
+              <li key={i}>{e}</li>
+            ))}
+          </ul>
+        )}
+        {d.next_step && (
+          <p className="ev-next">
+            <strong>Next step:</strong> {d.next_step}
+          </p>
+        )}
+      </div>
+    ),
+    height: (d) => 110 + 20 * d.evidence.length,
+  },
+  ledger_appended: { body: null, height: 10 },
+  task_done: { body: (d) => facts(d.summary), height: 10 },
+  task_failed: { body: null, height: 10 },
+  proposed_learnings: { body: (d) => (d.entry ? <Block>{d.entry}</Block> : null), height: 10 },
+  commit: { body: null, height: 10 },
+  steering_note: { body: (d) => <blockquote className="ev-note-text">{d.text}</blockquote>, height: 10 },
+  merge: { body: null, height: 10 },
+  push: { body: null, height: 10 },
+  pr: { body: null, height: 10 },
+  cleanse: { body: null, height: 10 },
+  env_prepared: { body: null, height: 10 },
+  setup_started: { body: null, height: 10 },
+  setup_output: { body: (d) => <Block>{d.text}</Block>, height: 10 },
+  setup_finished: { body: (d) => (d.problem ? <Block>{d.problem}</Block> : null), height: 10 },
+  stop: { body: (d) => facts(d.error), height: 10 },
+};
+
+/** The card entry for an event's type (one cast: TypeScript cannot correlate `CARDS[event.type]` with `event.data`). */
+function card(event: TilthEvent): CardRendering<EventType> {
+  return CARDS[event.type] as CardRendering<EventType>;
+}
+
+function cardBody(event: TilthEvent, panels: Panels): ReactNode {
+  const { body } = card(event);
+  return body === null ? null : body(event.data, panels);
 }
 
 function plural(n: number, word: string): string {
@@ -354,31 +380,6 @@ export function estimateCardHeight(event: TilthEvent, open: ReadonlySet<CardPane
 }
 
 function closedCardHeight(event: TilthEvent): number {
-  const head = 34;
-  let body = 0;
-  switch (event.type) {
-    case 'model_call':
-      body = 48;
-      break;
-    case 'tool_call':
-      body = argFields(event.data.args).some((f) => f.block) ? 140 : 30;
-      break;
-    case 'tool_result':
-    case 'pre_tool_block':
-      body = Math.min(200, 24 + 18 * lineCount(event.data.result_preview));
-      break;
-    case 'validator_run':
-      body = event.data.results.reduce((n, r) => n + 36 + Math.min(320, 18 * lineCount(r.output ?? '')), 0);
-      break;
-    case 'evaluator_verdict':
-      body = 110 + 20 * event.data.evidence.length;
-      break;
-    case 'prompt_assembled':
-    case 'session_start':
-      body = 80;
-      break;
-    default:
-      body = 10;
-  }
-  return head + body;
+  const { height } = card(event);
+  return 34 + (typeof height === 'number' ? height : height(event.data));
 }

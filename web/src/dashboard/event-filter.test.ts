@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TilthEvent } from '../../../shared/events.ts';
-import { DEFAULT_FILTER, eventKind, eventMatcher, isDialogue, isProblem, refilter, type EventFilter } from './event-filter.ts';
+import { eventKind, isDialogue, isProblem } from '../../../shared/event-text.ts';
+import { DEFAULT_FILTER, eventMatcher, refilter, type EventFilter } from './event-filter.ts';
 import { RunLog, twoTaskRun } from './test-run.ts';
 
 const types = (events: readonly TilthEvent[]) => events.map((e) => e.type);

@@ -1,12 +1,11 @@
 /**
  * The event stream's filters: a preset (everything, worker↔evaluator, problems only), kind
- * toggles and a text search. Pure. Filtering is incremental: when the loaded events only grow at
+ * toggles and a text search. Which kind an event is, and whether it is trouble or dialogue, is
+ * in its entry in shared/event-text.ts. Pure. Filtering is incremental: when the loaded events only grow at
  * one end, only the new events are tested (`refilter`), so a live event costs O(1), not O(loaded).
  */
+import { type EventKind, eventKind, isDialogue, isProblem } from '../../../shared/event-text.ts';
 import type { TilthEvent } from '../../../shared/events.ts';
-
-export const EVENT_KINDS = ['model', 'tools', 'checks', 'verdicts', 'tasks', 'guidance', 'session', 'interview'] as const;
-export type EventKind = (typeof EVENT_KINDS)[number];
 
 export const KIND_LABELS: Record<EventKind, string> = {
   model: 'model calls',
@@ -19,49 +18,6 @@ export const KIND_LABELS: Record<EventKind, string> = {
   interview: 'interview',
 };
 
-export function eventKind(event: TilthEvent): EventKind {
-  if ('phase' in event.data && event.data.phase === 'interview') return 'interview';
-  switch (event.type) {
-    case 'model_call':
-    case 'empty_model_response':
-    case 'prompt_assembled':
-    case 'model_retry':
-    case 'context_elided':
-    case 'provider_notice':
-      return 'model';
-    case 'tool_call':
-    case 'tool_result':
-    case 'hook_run':
-    case 'pre_tool_block':
-      return 'tools';
-    case 'validator_run':
-      return 'checks';
-    case 'evaluator_verdict':
-    case 'evaluator_parse_error':
-    case 'case_parse_error':
-    case 'ledger_appended':
-      return 'verdicts';
-    case 'context_reset':
-    case 'memory_load':
-    case 'task_done':
-    case 'task_failed':
-    case 'commit':
-    case 'proposed_learnings':
-      return 'tasks';
-    case 'steering_note':
-      return 'guidance';
-    case 'question_asked':
-    case 'question_answered':
-    case 'session_prepared':
-    case 'seed_committed':
-    case 'seed_written':
-    case 'seed_edited':
-      return 'interview';
-    default:
-      return 'session';
-  }
-}
-
 export type Preset = 'everything' | 'dialogue' | 'problems';
 
 export const PRESET_LABELS: Record<Preset, string> = {
@@ -69,64 +25,6 @@ export const PRESET_LABELS: Record<Preset, string> = {
   dialogue: 'Worker ↔ evaluator',
   problems: 'Problems only',
 };
-
-/** Something went wrong, or was refused: what a user scanning for trouble wants to see. */
-export function isProblem(event: TilthEvent): boolean {
-  switch (event.type) {
-    case 'stop':
-      return event.data.reason !== 'all_done';
-    case 'status_changed':
-      return event.data.to === 'stopped' || event.data.to === 'failed';
-    case 'task_failed':
-    case 'pre_tool_block':
-    case 'case_parse_error':
-    case 'evaluator_parse_error':
-    case 'empty_model_response':
-    case 'model_retry':
-    case 'provider_notice':
-      return true;
-    case 'hook_run':
-      return event.data.outcome === 'block';
-    case 'validator_run':
-    case 'setup_finished':
-      return !event.data.passed;
-    case 'evaluator_verdict':
-      return event.data.verdict === 'reject';
-    case 'model_call':
-      return event.data.health !== undefined && event.data.health !== 'ok';
-    case 'proposed_learnings':
-      return event.data.reason === 'error';
-    default:
-      return false;
-  }
-}
-
-const SUBMIT_CASE = 'submit_case';
-
-/**
- * The exchange between worker and evaluator: each case the worker submits, the checks run on it,
- * the evaluator's call and verdict, and the task boundaries and guidance around them.
- */
-export function isDialogue(event: TilthEvent): boolean {
-  switch (event.type) {
-    case 'tool_call':
-    case 'tool_result':
-      return event.data.tool === SUBMIT_CASE;
-    case 'model_call':
-      return event.data.role === 'evaluator' || event.data.phase === 'evaluator';
-    case 'validator_run':
-    case 'evaluator_verdict':
-    case 'evaluator_parse_error':
-    case 'case_parse_error':
-    case 'context_reset':
-    case 'task_done':
-    case 'task_failed':
-    case 'steering_note':
-      return true;
-    default:
-      return false;
-  }
-}
 
 export function matchesPreset(event: TilthEvent, preset: Preset): boolean {
   if (preset === 'problems') return isProblem(event);

@@ -5,24 +5,14 @@
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { EVENT_KINDS, type EventKind } from '../../../shared/event-text.ts';
 import type { EventWindow } from './dashboard-state.ts';
 import { EventCard, estimateCardHeight, type CardPanel } from './event-card.tsx';
-import { formatInt } from './figures.ts';
-import {
-  DEFAULT_FILTER,
-  EVENT_KINDS,
-  isFiltering,
-  KIND_LABELS,
-  PRESET_LABELS,
-  refilter,
-  type EventFilter,
-  type EventKind,
-  type Filtered,
-  type Preset,
-} from './event-filter.ts';
+import { DEFAULT_FILTER, isFiltering, KIND_LABELS, PRESET_LABELS, refilter, type EventFilter, type Filtered, type Preset } from './event-filter.ts';
 import { useJump, useLogScroll, type JumpRequest } from './log-scroll.ts';
 import { useDebounced } from './timing.ts';
 import type { PageLoad } from './use-dashboard.ts';
+import { formatInt } from '../../../shared/format.ts';
 
 interface EventStreamProps {
   window: EventWindow;
@@ -122,6 +112,7 @@ export const EventStream = memo(function EventStream(props: EventStreamProps) {
     <section className="panel ev-stream" aria-label="Event stream" data-testid="event-stream">
       <div className="ev-toolbar">
         <h2>Events</h2>
+        {/* biome-ignore lint/a11y/useSemanticElements: a fieldset's border, padding and legend do not fit a row of toggle buttons; role=group names the row the same way */}
         <div className="segmented" role="group" aria-label="Preset">
           {PRESETS.map((p) => (
             <button key={p} type="button" aria-pressed={preset === p} onClick={() => setPreset(p)} data-testid={`preset-${p}`}>
@@ -151,6 +142,7 @@ export const EventStream = memo(function EventStream(props: EventStreamProps) {
           {follow ? 'Following' : 'Follow'}
         </button>
       </div>
+      {/* biome-ignore lint/a11y/useSemanticElements: a fieldset's border, padding and legend do not fit a row of chips; role=group names the row the same way */}
       <div className="ev-kinds" role="group" aria-label="Kinds">
         {EVENT_KINDS.map((kind) => (
           <label key={kind} className="chip">
@@ -195,9 +187,12 @@ export const EventStream = memo(function EventStream(props: EventStreamProps) {
           </button>
         </div>
       )}
+      {/* biome-ignore lint/a11y/useSemanticElements: the virtualizer and the scroll hooks hold a div; role=region is what a labelled <section> would give */}
       <div
         ref={scrollRef}
         className="ev-scroll"
+        role="region"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling list must be reachable by keyboard to scroll it (axe: scrollable-region-focusable)
         tabIndex={0}
         aria-label="Events, oldest at the top"
         {...scroll}

@@ -14,6 +14,7 @@ export const LimitMeters = memo(function LimitMeters({ meters }: { meters: reado
             <span>{m.label}</span>
             {LEVEL_WORDS[m.level] !== '' && <span className="meter-flag">{LEVEL_WORDS[m.level]}</span>}
           </div>
+          {/* biome-ignore lint/a11y/useSemanticElements: a <meter> cannot be styled alike across browsers; role=meter says the same */}
           <div
             className="meter-bar"
             role="meter"

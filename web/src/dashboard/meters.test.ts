@@ -34,7 +34,7 @@ describe('sessionMeters', () => {
     expect(byKey.cost!.level).toBe('red');
     expect(byKey.cost!.text).toBe('$0.10 of $0.10');
     expect(byKey.wall_clock!.level).toBe('amber');
-    expect(byKey.wall_clock!.text).toBe('45m 00s of 1h 00m');
+    expect(byKey.wall_clock!.text).toBe('45 min 00 s of 1 h 00 min');
     expect(byKey.tokens!.value).toBe(5400 + 400 + 6150);
   });
 

@@ -5,7 +5,7 @@
  */
 import type { Caps } from '../../../shared/files.ts';
 import type { Summary } from '../../../shared/summary.ts';
-import { formatCount, formatDuration, formatInt, formatUsd } from './figures.ts';
+import { formatCount, formatDuration, formatInt, formatUsd } from '../../../shared/format.ts';
 
 export const AMBER_AT = 0.75;
 export const RED_AT = 0.9;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventLog } from '../test-events.ts';
+import { eventLog } from '../../../shared/test-events.ts';
 import { capNotices, eventNotices, meterLevels } from './notices.ts';
 import type { Meter } from './meters.ts';
 

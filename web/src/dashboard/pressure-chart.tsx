@@ -8,8 +8,8 @@
 import { memo, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import { taskColour, type PressureModel } from './chart-data.ts';
-import { formatCount, formatInt } from './figures.ts';
 import { useUplot } from './use-uplot.ts';
+import { formatCount, formatInt } from '../../../shared/format.ts';
 
 const HEIGHT = 220;
 const WINDOW_COLOUR = '#c0392b';

@@ -1,9 +1,10 @@
 import type { EventData } from '../../../shared/events.ts';
 import { retryStatus, type RetryEvent } from '../pending-retry.ts';
-import { Link, paths } from '../router.tsx';
-import { formatDuration, formatInt } from './figures.ts';
+import { Link } from '../router.tsx';
+import { paths } from '../paths.ts';
 import { NotifyToggle } from './notify-toggle.tsx';
 import { useClock } from './timing.ts';
+import { formatDuration, formatInt } from '../../../shared/format.ts';
 
 export interface Staff {
   worker: string | null;

@@ -1,6 +1,6 @@
 import { memo, type ReactNode } from 'react';
-import { formatCount, formatSeconds, formatUsd } from './figures.ts';
 import type { StatBand as Band } from './stats.ts';
+import { formatCount, formatSeconds, formatUsd } from '../../../shared/format.ts';
 
 function Stat({ label, value, children, testId }: { label: string; value: string; children?: ReactNode; testId: string }) {
   return (

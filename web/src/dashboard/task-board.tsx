@@ -1,9 +1,10 @@
 import { memo } from 'react';
-import { Link, paths } from '../router.tsx';
+import { Link } from '../router.tsx';
 import type { BoardRow } from './board.ts';
 import { boardProgress } from './board.ts';
-import { formatUsd } from './figures.ts';
+import { paths } from '../paths.ts';
 import { BOARD_STATUS_LABELS } from './words.ts';
+import { formatUsd } from '../../../shared/format.ts';
 
 /** Every task with its status and figures; each links to its review page. */
 export const TaskBoard = memo(function TaskBoard(props: { sessionId: string; rows: readonly BoardRow[]; iterationCap: number; evaluatorCap: number }) {

@@ -40,6 +40,7 @@ export function useDashboard(sessionId: string) {
     if (summary.data !== undefined) store.dispatch({ type: 'summary', summary: summary.data });
   }, [store, summary.data]);
   const { refetch } = summary;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new version while still stale asks again: the events moved on since the last fetch
   useEffect(() => {
     if (state.summaryStale) void refetch();
   }, [state.summaryStale, state.summaryVersion, refetch]);

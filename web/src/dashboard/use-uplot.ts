@@ -19,6 +19,7 @@ export function useUplot(options: {
   const latest = useRef(options);
   latest.current = options;
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the plot is rebuilt only when its shape (series, axes) changes; data and height are applied below without a rebuild
   useEffect(() => {
     const el = container.current;
     if (el === null) return;

@@ -7,7 +7,7 @@ import type { RunState } from '../../../shared/api.ts';
 import type { SessionStatus, StopReason } from '../../../shared/events.ts';
 import type { Caps, PrdEntry } from '../../../shared/files.ts';
 import type { TaskSummary } from '../../../shared/summary.ts';
-import { formatInt, formatUsd } from './figures.ts';
+import { formatInt, formatUsd } from '../../../shared/format.ts';
 
 export interface StopContext {
   caps: Caps | null;

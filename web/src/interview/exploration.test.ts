@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventLog, interviewCall, interviewResult } from '../test-events.ts';
+import { eventLog, interviewCall, interviewResult } from '../../../shared/test-events.ts';
 import { explorationLines, formatToolCall } from './exploration.ts';
 
 describe('formatToolCall', () => {

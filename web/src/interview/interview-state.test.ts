@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionDetail } from '../../../shared/api.ts';
-import { answered, asked, eventLog } from '../test-events.ts';
+import { answered, asked, eventLog } from '../../../shared/test-events.ts';
 import { interviewFailure, interviewModel, interviewUsage, pendingQuestion, qaHistory } from './interview-state.ts';
 
 const usage = { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120, cost_usd: 0.01, calls: 2 };

@@ -8,7 +8,8 @@ import type { MergePreview, MergeResult, MergeStrategy } from '../../../shared/r
 import { ApiError } from '../api/client.ts';
 import { seeding } from '../api/mutations.ts';
 import { queryKeys } from '../api/queries.ts';
-import { navigate, paths } from '../router.tsx';
+import { navigate } from '../router.tsx';
+import { paths } from '../paths.ts';
 import { review, type CleanseResult, type PrResult, type PushResult } from './calls.ts';
 import { reviewKeys } from './queries.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SeedView } from '../../../shared/seed.ts';
-import { buildSeedEdit, draftFromSeed, languageOf, pairTestFiles, problemLines, seedEditChanges } from './seed-edit.ts';
+import { buildSeedEdit, draftFromSeed, pairTestFiles, problemLines, seedEditChanges } from './seed-edit.ts';
 
 function seed(over: Partial<SeedView> = {}): SeedView {
   return {
@@ -97,14 +97,7 @@ describe('problemLines', () => {
   });
 });
 
-describe('languageOf', () => {
-  it('highlights python and javascript by extension', () => {
-    expect(languageOf('tests/test_t001_x.py')).toBe('python');
-    expect(languageOf('tests/t001_x.test.js')).toBe('javascript');
-    expect(languageOf('tests/t001_x.test.mjs')).toBe('javascript');
-    expect(languageOf('tests/t001_x.test.ts')).toBe('typescript');
-    expect(languageOf('tests/t001_x.sh')).toBeNull();
-  });
+describe('seed edits', () => {
   it('carries a change of checks preset and custom commands into the PUT body and the change list', () => {
     const draft = draftFromSeed(seed());
     expect(buildSeedEdit(draft).checks_preset).toBe('node');

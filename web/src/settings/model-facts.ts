@@ -4,7 +4,7 @@
  * configured window with what the provider reports. Pure.
  */
 import type { ConfigEntry, ContextWindowSource, ModelRole, RoleContextWindow, RoleView } from '../../../shared/api.ts';
-import { formatInt } from '../dashboard/figures.ts';
+import { formatInt } from '../../../shared/format.ts';
 
 export const WINDOW_KEYS: Record<ModelRole, 'TILTH_WORKER_CONTEXT_WINDOW' | 'TILTH_EVALUATOR_CONTEXT_WINDOW' | 'TILTH_PREP_CONTEXT_WINDOW'> = {
   worker: 'TILTH_WORKER_CONTEXT_WINDOW',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EventInput } from '../../../shared/events.ts';
-import { answered, asked, eventLog, interviewCall } from '../test-events.ts';
+import { answered, asked, eventLog, interviewCall } from '../../../shared/test-events.ts';
 import { refreshTargets } from './refresh-on-events.ts';
 
 describe('refreshTargets', () => {

@@ -20,7 +20,9 @@ function fakeClient() {
     get subscribed() {
       return handler !== null;
     },
-    push: (...seqs: number[]) => seqs.forEach((s) => handler?.onEvent(commit(s))),
+    push: (...seqs: number[]) => {
+      for (const s of seqs) handler?.onEvent(commit(s));
+    },
     caughtUp: (lastSeq: number) => handler?.onCaughtUp?.(lastSeq),
     subscribe(sessionId: string, afterSeq: number, h: SubscriptionHandler) {
       calls.push({ sessionId, afterSeq });
@@ -39,7 +41,9 @@ function manualFrames() {
     get scheduled() {
       return pending.length;
     },
-    runFrame: () => pending.splice(0).forEach((flush) => flush()),
+    runFrame: () => {
+      for (const flush of pending.splice(0)) flush();
+    },
   };
 }
 

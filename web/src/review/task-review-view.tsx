@@ -1,0 +1,111 @@
+import { useMemo, type ReactNode } from 'react';
+import type { TaskReview } from '../../../shared/review.ts';
+import type { TaskSummary } from '../../../shared/summary.ts';
+import { matchCoverage } from './coverage.ts';
+import { words } from './review-format.ts';
+import './review.css';
+import { CaseCoverage } from './case-coverage.tsx';
+import { CheckAttempts } from './check-attempts.tsx';
+import { CommitList } from './commit-list.tsx';
+import { LedgerList } from './ledger-list.tsx';
+import { formatDuration, formatInt, formatUsd } from '../../../shared/format.ts';
+
+export interface TaskReviewViewProps {
+  review: TaskReview;
+  /** The diff section's content: the viewer, or its loading or error state. */
+  diff: ReactNode;
+}
+
+/** One task as a reviewer reads it: the case against the criteria, the change, the verdicts, the checks. */
+export function TaskReviewView({ review, diff }: TaskReviewViewProps) {
+  const { task, stats } = review;
+  const coverage = useMemo(() => matchCoverage(task.acceptance_criteria, review.final_case), [task.acceptance_criteria, review.final_case]);
+  const sections = [
+    { id: 'task-case', label: 'Case' },
+    { id: 'task-changes', label: 'Changes' },
+    { id: 'task-ledger', label: `Ledger (${review.ledger.length})` },
+    { id: 'task-checks', label: `Checks (${review.checks.length})` },
+  ];
+  return (
+    <div className="task-review">
+      <TaskStats stats={stats} />
+      <p className="task-description">{task.description}</p>
+      <nav className="review-jump" aria-label="Sections">
+        {sections.map((s) => (
+          <button
+            key={s.id}
+            type="button"
+            className="button button-plain button-small"
+            onClick={() => document.getElementById(s.id)?.scrollIntoView({ block: 'start' })}
+          >
+            {s.label}
+          </button>
+        ))}
+      </nav>
+
+      <section id="task-case" className="review-section" aria-labelledby="task-case-title">
+        <h2 id="task-case-title">The worker's case</h2>
+        <CaseCoverage finalCase={review.final_case} coverage={coverage} accepted={task.status === 'done'} />
+      </section>
+
+      <section id="task-changes" className="review-section" aria-labelledby="task-changes-title">
+        <h2 id="task-changes-title">Changes</h2>
+        <CommitList
+          commits={review.commits}
+          emptyText={
+            task.status === 'done' ? 'No commit found for this task on the session branch.' : 'Nothing committed yet: a task is committed when it is accepted.'
+          }
+        />
+        {diff}
+      </section>
+
+      <section id="task-ledger" className="review-section" aria-labelledby="task-ledger-title">
+        <h2 id="task-ledger-title">Evaluator ledger</h2>
+        <LedgerList ledger={review.ledger} />
+      </section>
+
+      <section id="task-checks" className="review-section" aria-labelledby="task-checks-title">
+        <h2 id="task-checks-title">Checks, attempt by attempt</h2>
+        <CheckAttempts attempts={review.checks} />
+      </section>
+    </div>
+  );
+}
+
+export function TaskStatusBadge({ status }: { status: TaskReview['task']['status'] }) {
+  return (
+    <span className={`badge task-${status}`} data-testid="task-status" data-status={status}>
+      {words(status)}
+    </span>
+  );
+}
+
+function TaskStats({ stats }: { stats: TaskSummary | null }) {
+  if (stats === null) {
+    return (
+      <p className="muted" data-testid="task-stats" data-ran="false">
+        This task has not run yet.
+      </p>
+    );
+  }
+  const items: [string, string][] = [
+    ['Iterations', String(stats.iterations)],
+    ['Evaluator calls', `${stats.evaluator_calls} (${stats.accepts} accepted, ${stats.rejects} rejected)`],
+    ['Cost', formatUsd(stats.cost_usd)],
+    ['Duration', formatDuration(stats.duration_ms)],
+    ['Tokens', formatInt(stats.prompt_tokens + stats.completion_tokens)],
+    ['Tool calls', String(Object.values(stats.tool_calls).reduce((a, b) => a + b, 0))],
+  ];
+  if (stats.guard_blocks > 0) items.push(['Guard blocks', String(stats.guard_blocks)]);
+  if (stats.failure_reason !== null) items.push(['Failed', words(stats.failure_reason)]);
+  return (
+    <dl className="stat-band" data-testid="task-stats" data-ran="true" data-iterations={stats.iterations}>
+      {items.map(([label, value]) => (
+        <div key={label} className="stat">
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

@@ -1,0 +1,172 @@
+import { useEffect, useRef } from 'react';
+import type { SeedView } from '../../../shared/seed.ts';
+import { pairTestFiles, type SeedDraft } from './seed-edit.ts';
+import { summarizeEnv } from './presets.ts';
+import { ContractWarnings } from './contract-warnings.tsx';
+import { SeedSummary } from './seed-summary.tsx';
+import { SeedTaskCard, SeedTaskEditor, TestFileEditor } from './seed-task-card.tsx';
+import { ChecksEditor } from './checks-editor.tsx';
+import { CodeView } from '../components/code-view.tsx';
+import { formatTokens } from '../../../shared/format.ts';
+import './seed.css';
+
+export interface SeedReviewProps {
+  seed: SeedView;
+  /** Null while reading; the working copy while editing. */
+  draft: SeedDraft | null;
+  /** What the draft changes, in words; Save needs at least one. */
+  changes: readonly string[];
+  saving: boolean;
+  /** The server's problems with the last save, one per line. */
+  problems: readonly string[];
+  onEdit: () => void;
+  onCancel: () => void;
+  onSave: () => void;
+  onDraftChange: (draft: SeedDraft) => void;
+  /** Starts the run; the page then switches to the run view. */
+  onRun: () => void;
+  starting: boolean;
+  /** The server's message when the run was refused. */
+  runError: string | null;
+  /** Runs the contract check again (after the user fixed the environment, say). */
+  onRecheck: () => void;
+  rechecking: boolean;
+}
+
+export function SeedReview(props: SeedReviewProps) {
+  const { seed, draft } = props;
+  const { byTask, unpaired } = pairTestFiles(seed);
+  const editing = draft !== null;
+  // The server refuses the run too (409 environment_problem); the button says so first.
+  const blocked = seed.contract.some((w) => w.kind === 'environment');
+  const runTitle = editing
+    ? 'Save or cancel the edit first'
+    : blocked
+      ? 'The acceptance tests cannot run in this environment; see the contract check'
+      : undefined;
+  // Save sits in a sticky toolbar, often far below the problems: bring them into view.
+  const problemsRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (props.problems.length > 0) problemsRef.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }, [props.problems]);
+  const fileOf = (path: string | undefined) => (path === undefined ? null : { path, content: draft?.files[path] ?? seed.test_files[path] ?? '' });
+  const setFile = (path: string, content: string) => {
+    if (draft !== null) props.onDraftChange({ ...draft, files: { ...draft.files, [path]: content } });
+  };
+
+  return (
+    <div className="seed-review" data-testid="seed-review" data-editing={editing}>
+      <div className="seed-toolbar">
+        <div className="seed-toolbar-text">
+          <strong>
+            {seed.prd.length} {seed.prd.length === 1 ? 'task' : 'tasks'}
+          </strong>{' '}
+          <span className="muted">
+            · checks: {seed.meta.checks_preset} · interview {formatTokens(seed.meta.tokens.total)}
+          </span>
+          {seed.meta.project_env && (
+            <div className="muted small seed-env" data-testid="seed-env">
+              {summarizeEnv(seed.meta.project_env)}
+            </div>
+          )}
+        </div>
+        <div className="actions">
+          {editing ? (
+            <>
+              <span className="muted small" data-testid="seed-changes">
+                {props.changes.length === 0 ? 'No changes yet' : `Changed: ${props.changes.join(', ')}`}
+              </span>
+              <button type="button" className="button button-plain" data-testid="cancel-edit" onClick={props.onCancel} disabled={props.saving}>
+                Cancel
+              </button>
+              <button type="button" className="button" data-testid="save-seed" onClick={props.onSave} disabled={props.saving || props.changes.length === 0}>
+                {props.saving ? 'Saving…' : 'Save'}
+              </button>
+            </>
+          ) : (
+            <button type="button" className="button button-secondary" data-testid="edit-seed" onClick={props.onEdit}>
+              Edit
+            </button>
+          )}
+          {/* A disabled button shows no tooltip in some browsers; the wrapper carries it too. */}
+          <span title={runTitle}>
+            <button type="button" className="button" data-testid="run-button" onClick={props.onRun} disabled={editing || blocked || props.starting}>
+              {props.starting ? 'Starting…' : 'Run'}
+            </button>
+          </span>
+        </div>
+      </div>
+
+      {props.runError !== null && <RunError message={props.runError} />}
+
+      {blocked && !editing && (
+        <div className="callout callout-error run-blocked" data-testid="run-blocked">
+          <strong>Run is blocked:</strong> the acceptance tests cannot run in this environment, so every task would fail its checks whatever the worker did. The
+          contract check below shows what the runner said. Fix it — install the project's dependencies in the repository, or correct the test — then check
+          again.{' '}
+          <button type="button" className="button button-secondary button-small" data-testid="recheck" onClick={props.onRecheck} disabled={props.rechecking}>
+            {props.rechecking ? 'Checking…' : 'Check again'}
+          </button>
+        </div>
+      )}
+
+      {props.problems.length > 0 && (
+        <div ref={problemsRef} className="callout callout-error seed-error" role="alert" data-testid="seed-error">
+          <h2>The seed was not saved</h2>
+          <ul>
+            {props.problems.map((p, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: one check's problems, fixed once loaded; two can read the same
+              <li key={i}>{p}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+
+      {editing && <ChecksEditor checks={draft.checks} env={seed.meta.project_env ?? null} onChange={(checks) => props.onDraftChange({ ...draft, checks })} />}
+      <SeedSummary meta={seed.meta} />
+      <ContractWarnings warnings={seed.contract} />
+
+      <section className="seed-tasks" aria-label="Tasks">
+        <h2>Tasks</h2>
+        {editing
+          ? draft.tasks.map((task) => (
+              <SeedTaskEditor
+                key={task.id}
+                task={task}
+                test={fileOf(byTask.get(task.id))}
+                onChange={(next) => props.onDraftChange({ ...draft, tasks: draft.tasks.map((t) => (t.id === next.id ? next : t)) })}
+                onTestChange={setFile}
+              />
+            ))
+          : seed.prd.map((task) => <SeedTaskCard key={task.id} task={task} test={fileOf(byTask.get(task.id))} />)}
+      </section>
+
+      {unpaired.length > 0 && (
+        <section className="seed-unpaired" aria-label="Other test files">
+          <h2>Test files without a task</h2>
+          {unpaired.map((path) => (
+            <div key={path} className="seed-test-file" data-testid="seed-test-file" data-path={path}>
+              <div className="file-name mono">{path}</div>
+              {editing ? (
+                <TestFileEditor path={path} content={fileOf(path)?.content ?? ''} onChange={setFile} />
+              ) : (
+                <CodeView code={seed.test_files[path] ?? ''} path={path} />
+              )}
+            </div>
+          ))}
+        </section>
+      )}
+    </div>
+  );
+}
+
+/** A refusal from the server: its first paragraph in words, any runner output after it as code. */
+function RunError({ message }: { message: string }) {
+  const [text, ...rest] = message.split('\n\n');
+  return (
+    <div className="callout callout-error" role="alert" data-testid="run-error">
+      The run did not start: {text}
+      {rest.length > 0 && <pre className="error-detail">{rest.join('\n\n')}</pre>}
+    </div>
+  );
+}

@@ -1,0 +1,136 @@
+import type { PrdEntry } from '../../../shared/files.ts';
+import type { DraftTask } from './seed-edit.ts';
+import { CodeView } from '../components/code-view.tsx';
+
+interface TestFile {
+  path: string;
+  content: string;
+}
+
+/** A task beside its acceptance test file. */
+export function SeedTaskCard({ task, test }: { task: PrdEntry; test: TestFile | null }) {
+  return (
+    <article className="seed-task" data-testid="seed-task" data-task-id={task.id}>
+      <div className="seed-task-info">
+        <h3>
+          <span className="mono task-id">{task.id}</span> <span data-testid="seed-task-title">{task.title}</span>
+        </h3>
+        <p className="seed-task-description">{task.description}</p>
+        <h4>Acceptance criteria</h4>
+        <ol className="criteria">
+          {task.acceptance_criteria.map((c, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the criteria shown are fixed while the card is read
+            <li key={i} data-testid="seed-criterion">
+              {c}
+            </li>
+          ))}
+        </ol>
+      </div>
+      <TestFileView test={test} />
+    </article>
+  );
+}
+
+function TestFileView({ test }: { test: TestFile | null }) {
+  if (test === null) {
+    return <div className="seed-test-file muted">No test file found for this task.</div>;
+  }
+  return (
+    <div className="seed-test-file" data-testid="seed-test-file" data-path={test.path}>
+      <div className="file-name mono">{test.path}</div>
+      <CodeView code={test.content} path={test.path} />
+    </div>
+  );
+}
+
+export interface SeedTaskEditorProps {
+  task: DraftTask;
+  test: TestFile | null;
+  onChange: (task: DraftTask) => void;
+  onTestChange: (path: string, content: string) => void;
+}
+
+/** The same card with every field editable; criteria are lines that can be added and removed. */
+export function SeedTaskEditor({ task, test, onChange, onTestChange }: SeedTaskEditorProps) {
+  const setCriterion = (index: number, value: string) => onChange({ ...task, criteria: task.criteria.map((c, i) => (i === index ? value : c)) });
+  const removeCriterion = (index: number) => onChange({ ...task, criteria: task.criteria.filter((_, i) => i !== index) });
+  return (
+    <article className="seed-task seed-task-editing" data-testid="seed-task" data-task-id={task.id}>
+      <div className="seed-task-info">
+        <label className="field">
+          <span className="field-label">
+            <span className="mono task-id">{task.id}</span> Title
+          </span>
+          <input className="input" data-testid="edit-title" value={task.title} onChange={(e) => onChange({ ...task, title: e.target.value })} />
+        </label>
+        <label className="field">
+          <span className="field-label">Description</span>
+          <textarea
+            className="input textarea"
+            data-testid="edit-description"
+            rows={4}
+            value={task.description}
+            onChange={(e) => onChange({ ...task, description: e.target.value })}
+          />
+        </label>
+        <fieldset className="field criteria-editor">
+          <legend className="field-label">Acceptance criteria</legend>
+          {task.criteria.map((c, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: controlled inputs: each shows the draft's text at its position, so reuse by position never shows stale text
+            <div key={i} className="inline-field">
+              <span className="muted criterion-number">{i + 1}.</span>
+              <input
+                className="input"
+                data-testid="edit-criterion"
+                aria-label={`Criterion ${i + 1}`}
+                value={c}
+                onChange={(e) => setCriterion(i, e.target.value)}
+              />
+              <button
+                type="button"
+                className="button button-plain"
+                data-testid="remove-criterion"
+                aria-label={`Remove criterion ${i + 1}`}
+                title="Remove this criterion"
+                onClick={() => removeCriterion(i)}
+              >
+                ✕
+              </button>
+            </div>
+          ))}
+          <button
+            type="button"
+            className="button button-secondary button-small"
+            data-testid="add-criterion"
+            onClick={() => onChange({ ...task, criteria: [...task.criteria, ''] })}
+          >
+            Add criterion
+          </button>
+        </fieldset>
+      </div>
+      {test === null ? (
+        <div className="seed-test-file muted">No test file found for this task.</div>
+      ) : (
+        // biome-ignore lint/a11y/noLabelWithoutControl: TestFileEditor renders the textarea this label names
+        <label className="seed-test-file" data-testid="seed-test-file" data-path={test.path}>
+          <span className="file-name mono">{test.path}</span>
+          <TestFileEditor path={test.path} content={test.content} onChange={onTestChange} />
+        </label>
+      )}
+    </article>
+  );
+}
+
+export function TestFileEditor(props: { path: string; content: string; onChange: (path: string, content: string) => void }) {
+  return (
+    <textarea
+      className="input textarea code-editor mono"
+      data-testid="edit-test-file"
+      aria-label={`Contents of ${props.path}`}
+      spellCheck={false}
+      rows={Math.min(40, Math.max(8, props.content.split('\n').length + 1))}
+      value={props.content}
+      onChange={(e) => props.onChange(props.path, e.target.value)}
+    />
+  );
+}
