@@ -1,7 +1,7 @@
 /** POST /api/auth: the SPA trades the token from the URL fragment for an HttpOnly cookie. */
 import type { FastifyInstance } from 'fastify';
 import { AuthRequestSchema } from '../../shared/api.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { UnauthorizedError } from '../errors.ts';
 import { authCookie, tokensEqual } from '../security.ts';
 import { parseInput } from './validate.ts';

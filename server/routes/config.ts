@@ -14,7 +14,7 @@ import {
   type ContextWindowsResponse,
   type ContextWindowView,
 } from '../../shared/api.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { describeConfig } from '../config.ts';
 import { resolveContextWindow, type ContextWindow } from '../llm/context-window.ts';
 import { scrubSecret } from '../llm/failure.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { HealthSchema } from '../../shared/api.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 
 export function healthRoutes(app: FastifyInstance, deps: AppDeps): void {
   const startedAt = Date.now();

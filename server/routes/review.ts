@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { EmptyBodySchema, MergePreviewRequestSchema, MergeRequestSchema, PrRequestSchema, PushRequestSchema, TaskParamsSchema } from '../../shared/review.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { ConflictError } from '../errors.ts';
 import { merge, previewMerge } from '../review/merge.ts';
 import { cleanse, openPr, push } from '../review/publish.ts';

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { NoteRequestSchema, RunRequestSchema } from '../../shared/api.ts';
 import { EmptyBodySchema } from '../../shared/review.ts';
 import type { SessionStatus } from '../../shared/events.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { ConflictError } from '../errors.ts';
 import { planResume } from '../engine/run.ts';
 import { assertRunnable } from '../interview/seed-review.ts';

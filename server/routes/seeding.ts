@@ -8,7 +8,7 @@ import { AnswerSchema, CreateSessionSchema, WorkspaceCheckQuerySchema, type Sess
 import { PrdSchema } from '../../shared/files.ts';
 import { EmptyBodySchema } from '../../shared/review.ts';
 import { SeedEditSchema, SeedQuerySchema } from '../../shared/seed.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { ConflictError, ValidationError } from '../errors.ts';
 import { answerQuestion, readInterview } from '../interview/engine.ts';
 import { editSeed, seedView } from '../interview/seed-review.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { EventsQuerySchema, type EventsPage } from '../../shared/api.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { currentSummary } from '../store/summary-file.ts';
 import { existingSessionId, parseInput } from './validate.ts';
 

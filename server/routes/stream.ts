@@ -22,7 +22,7 @@ import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { CLOSE_TOO_MANY_FRAMES, ClientFrameSchema, FRAME_BUDGET, HEARTBEAT_MS, MAX_SUBSCRIPTIONS, type ServerFrame } from '../../shared/stream-protocol.ts';
 import type { TilthEvent } from '../../shared/events.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps, StreamOptions } from '../app-deps.ts';
 import { AppError, describeZodError } from '../errors.ts';
 import type { SessionStore } from '../store/session-store.ts';
 
@@ -49,12 +49,6 @@ interface FlushWaiter {
   /** Resolved once this many frames have been flushed. */
   target: number;
   done: () => void;
-}
-
-export interface StreamOptions {
-  heartbeatMs?: number;
-  maxBufferedBytes?: number;
-  drainTimeoutMs?: number;
 }
 
 export function streamRoutes(app: FastifyInstance, deps: AppDeps): void {
