@@ -42,7 +42,7 @@ export async function push(store: SessionStore, id: string, remote: string): Pro
     stdin: 'ignore',
     env: { GIT_TERMINAL_PROMPT: '0' },
   });
-  if (result.exitCode !== 0) throw new AppError('push_failed', `git push to ${remote} failed: ${(result.stderr || result.stdout).trim().slice(0, 2_000)}`, 502);
+  if (result.exitCode !== 0) throw new AppError('push_failed', `git push to ${remote} failed: ${(result.stderr || result.stdout).trim().slice(0, 2_000)}`);
   store.updateCheckpoint(id, () => ({ pushed: { remote, branch: cp.branch, at: new Date().toISOString() } }));
   store.emit(id, { type: 'push', data: { remote, branch: cp.branch } });
   return { remote, branch: cp.branch };
@@ -77,7 +77,7 @@ export async function openPr(store: SessionStore, id: string, remoteName?: strin
         stdin: 'ignore',
       },
     );
-    if (result.exitCode !== 0) throw new AppError('pr_failed', `gh pr create failed: ${(result.stderr || result.stdout).trim().slice(0, 2_000)}`, 502);
+    if (result.exitCode !== 0) throw new AppError('pr_failed', `gh pr create failed: ${(result.stderr || result.stdout).trim().slice(0, 2_000)}`);
     url = result.stdout.trim().split('\n').at(-1) ?? '';
     via = 'gh';
   } else {

@@ -21,6 +21,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { CLOSE_TOO_MANY_FRAMES, ClientFrameSchema, FRAME_BUDGET, HEARTBEAT_MS, MAX_SUBSCRIPTIONS, type ServerFrame } from '../../shared/stream-protocol.ts';
+import type { ErrorCode } from '../../shared/errors.ts';
 import type { TilthEvent } from '../../shared/events.ts';
 import type { AppDeps, StreamOptions } from '../app-deps.ts';
 import { AppError, describeZodError } from '../errors.ts';
@@ -290,7 +291,7 @@ class StreamConnection {
     for (const waiter of this.flushWaiters) if (waiter.target <= n) waiter.done();
   }
 
-  private sendError(code: string, message: string, sessionId?: string): void {
+  private sendError(code: ErrorCode, message: string, sessionId?: string): void {
     this.send(sessionId ? { type: 'error', code, message, sessionId } : { type: 'error', code, message });
   }
 
@@ -304,7 +305,7 @@ class StreamConnection {
    * A misbehaving client: told why, then closed. If it is not reading, the close handshake
    * cannot finish, so the socket is dropped after a short grace.
    */
-  private refuse(code: string, message: string): void {
+  private refuse(code: ErrorCode, message: string): void {
     this.sendError(code, message);
     this.socket.close(CLOSE_TOO_MANY_FRAMES, code);
     setTimeout(() => this.socket.terminate(), CLOSE_GRACE_MS).unref();

@@ -4,6 +4,7 @@
  * so callers and TanStack Query handle one error type.
  */
 import type { z } from 'zod';
+import { ERROR_CODES } from '../../../shared/errors.ts';
 import { ErrorBodySchema } from '../../../shared/api.ts';
 
 /**
@@ -65,7 +66,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       response = await options.fetch(baseUrl + path, init);
     } catch (cause) {
       if (signal?.aborted) throw cause; // let TanStack Query see its own cancellation
-      throw new ApiError(0, 'network_error', `Could not reach the Tilth server (${method} ${path}).`, { cause });
+      throw new ApiError(0, ERROR_CODES.network_error, `Could not reach the Tilth server (${method} ${path}).`, { cause });
     }
 
     const text = await response.text();
@@ -81,7 +82,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (!parsed.success) {
       throw new ApiError(
         response.status,
-        'bad_response',
+        ERROR_CODES.bad_response,
         `${method} ${path} answered with an unexpected shape: ${parsed.error.issues
           .slice(0, 3)
           .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
@@ -112,5 +113,5 @@ function parseJson(text: string): unknown {
 function errorFromResponse(status: number, json: unknown, method: string, path: string): ApiError {
   const body = ErrorBodySchema.safeParse(json);
   if (body.success) return new ApiError(status, body.data.error.code, body.data.error.message);
-  return new ApiError(status, 'http_error', `${method} ${path} failed with HTTP ${status}.`);
+  return new ApiError(status, ERROR_CODES.http_error, `${method} ${path} failed with HTTP ${status}.`);
 }
