@@ -6,7 +6,6 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode, useSyncExternalStore } from 'react';
 import { createRoot } from 'react-dom/client';
 import { z } from 'zod';
-import { HealthSchema } from '../../shared/api.ts';
 import { readTokenFromHash, runHandshake } from './api/auth.ts';
 import { api, authStore } from './api/browser.ts';
 import { ApiError } from './api/client.ts';
@@ -57,7 +56,7 @@ authStore.subscribe(() => {
 
 /** Asks REST whether we are still signed in; a 401 flips the app via `onUnauthorized`. */
 function probeAuth(): void {
-  api.get('/api/health', HealthSchema).catch(() => {});
+  api.call('getHealth', {}).catch(() => {});
 }
 
 function App() {
