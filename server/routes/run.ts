@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { SessionStatus } from '../../shared/events.ts';
+import { canAddNote, canResume, canRun } from '../../shared/session-rules.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { ConflictError } from '../errors.ts';
 import { planResume } from '../engine/run.ts';
@@ -13,8 +14,6 @@ import { assertNotLockedElsewhere } from '../store/run-lock.ts';
 import { handle } from './contract.ts';
 import { existingSession } from './validate.ts';
 
-/** A note only makes sense while there is a run ahead: before it, during it, or paused. */
-
 const RUN_REFUSALS: Partial<Record<SessionStatus, string>> = {
   interviewing: ' (finish the interview first)',
   running: ' (it is already running)',
@@ -23,8 +22,6 @@ const RUN_REFUSALS: Partial<Record<SessionStatus, string>> = {
   merged: ' (it is merged)',
   archived: ' (it is archived)',
 };
-
-const NOTE_STATUSES = new Set<SessionStatus>(['prepared', 'running', 'stopped']);
 
 export function runRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { store } = deps;
@@ -38,7 +35,7 @@ export function runRoutes(app: FastifyInstance, deps: AppDeps): void {
       reply.status(200);
       return { session: store.listItem(id), run: current };
     }
-    if (status !== 'prepared' && status !== 'stopped') {
+    if (!canRun(status)) {
       throw new ConflictError('session_not_runnable', `Only a prepared or stopped session can run; this one is ${status}${RUN_REFUSALS[status] ?? ''}.`);
     }
     if (options.allow_network !== undefined) store.updateCheckpoint(id, () => ({ allow_network: options.allow_network === true }));
@@ -62,7 +59,7 @@ export function runRoutes(app: FastifyInstance, deps: AppDeps): void {
   handle(app, 'getResumePlan', async ({ params }) => {
     const id = existingSession(store, params.id);
     const { status } = store.readCheckpoint(id);
-    if (status !== 'stopped') throw new ConflictError('session_not_stopped', `Only a stopped session is resumed; this one is ${status}.`);
+    if (!canResume(status)) throw new ConflictError('session_not_stopped', `Only a stopped session is resumed; this one is ${status}.`);
     return planResume(store, id);
   });
 
@@ -70,7 +67,7 @@ export function runRoutes(app: FastifyInstance, deps: AppDeps): void {
     const id = existingSession(store, params.id);
     assertNotLockedElsewhere(store.dir(id));
     const { status } = store.readCheckpoint(id);
-    if (!NOTE_STATUSES.has(status)) {
+    if (!canAddNote(status)) {
       throw new ConflictError('session_not_running', `Guidance goes to the worker of a run; this session is ${status}.`);
     }
     const note = addSteeringNote(store.dir(id), text);

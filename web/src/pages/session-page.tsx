@@ -3,6 +3,7 @@ import { useMemo, useRef, useState } from 'react';
 import { ERROR_CODES } from '../../../shared/errors.ts';
 import type { SessionDetail } from '../../../shared/api.ts';
 import type { SessionStatus, TilthEvent } from '../../../shared/events.ts';
+import { canReview } from '../../../shared/session-rules.ts';
 import { ApiError } from '../api/client.ts';
 import { seeding } from '../api/mutations.ts';
 import { queryKeys, seedQuery, sessionDetailQuery, sessionsQuery } from '../api/queries.ts';
@@ -55,7 +56,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
       <div className="page-head">
         <h1>{label}</h1>
         {status !== null && <StatusBadge status={status} />}
-        {(status === 'all_done' || status === 'stopped' || status === 'merged' || status === 'archived') && (
+        {status !== null && canReview(status) && (
           <Link to={paths.sessionReview(sessionId)} className="button button-secondary page-head-action" testId="session-review-link">
             Review
           </Link>
