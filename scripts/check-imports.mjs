@@ -31,13 +31,7 @@ const TEST_FILE = /\.test\.tsx?$/;
  * Cycles allowed for now, each to be deleted by the change that removes it. A cycle is allowed
  * when every module in it lies in the named rooms.
  */
-const TEMPORARY_EXCEPTIONS = [
-  {
-    name: 'app-and-routes-until-the-http-contract',
-    why: 'server/routes/ takes AppDeps and its helpers from server/app.ts, which registers the routes; the shared HTTP contract rewrites both',
-    rooms: ['server/app.ts', 'server/routes'],
-  },
-];
+const TEMPORARY_EXCEPTIONS = [];
 
 const toPosix = (file) => file.split(path.sep).join('/');
 

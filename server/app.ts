@@ -3,17 +3,11 @@
  * routes — and never listens. Tests drive it with `inject` / `injectWS`; `start.ts` listens.
  */
 import fastifyWebsocket from '@fastify/websocket';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { ErrorBody } from '../shared/api.ts';
-import type { ProjectEnv } from '../shared/project-env.ts';
+import type { AppDeps } from './app-deps.ts';
 import { answerClientError, BODY_LIMIT_BYTES, toErrorReply } from './error-replies.ts';
 import { ValidationError } from './errors.ts';
-import type { DemoService } from './demo/demo.ts';
-import type { InterviewDeps } from './interview/engine.ts';
-import type { RunQueue } from './jobs/run-queue.ts';
-import type { JobRunner } from './jobs/job-runner.ts';
-import type { LiveConfig } from './live-config.ts';
-import type { ModelClient } from './llm/client.ts';
 import { authRoutes } from './routes/auth.ts';
 import { configRoutes } from './routes/config.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -22,34 +16,8 @@ import { runRoutes } from './routes/run.ts';
 import { seedingRoutes } from './routes/seeding.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { staticRoutes } from './routes/static.ts';
-import { streamRoutes, type StreamOptions } from './routes/stream.ts';
-import { authenticate, checkHost, checkOrigin, type AuthMethod, type SecurityPolicy } from './security.ts';
-import type { SessionStore } from './store/session-store.ts';
-
-export interface AppDeps {
-  /** The one source of truth for the configuration; the settings page changes it. */
-  config: LiveConfig;
-  store: SessionStore;
-  jobs: JobRunner;
-  runs: RunQueue;
-  /** Demo mode's scripted model; absent in tests that do not need it. */
-  demo?: DemoService;
-  llm: ModelClient;
-  /** Interview tuning (tests shorten the empty-reply backoff). */
-  interview?: Omit<InterviewDeps, 'llm'>;
-  /** Environment detection for new sessions' worktrees (see SeedingDeps.projectEnv). */
-  projectEnv?: (root: string) => Promise<ProjectEnv>;
-  security: SecurityPolicy;
-  version: string;
-  /** Distinguishes launches, so a reconnecting client can tell it reached a new server. */
-  serverId: string;
-  /** Folder of the built SPA (index.html + assets). */
-  webRoot: string;
-  /** The repository `tilth serve` was started in (its root), offered as a new session's workspace. */
-  defaultWorkspace?: string | null;
-  stream?: StreamOptions;
-  logger?: FastifyServerOptions['logger'];
-}
+import { streamRoutes } from './routes/stream.ts';
+import { authenticate, checkHost, checkOrigin, type AuthMethod } from './security.ts';
 
 export { BODY_LIMIT_BYTES } from './error-replies.ts';
 

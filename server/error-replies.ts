@@ -4,14 +4,13 @@
  * `maxParamLength`) and Node's HTTP parser refusals (headers or request line too large, bytes that
  * are not HTTP), which are answered on the raw socket.
  *
- * Transport-level codes: `uri_too_long` (414), `headers_too_large` (431), `bad_request` (400, not
- * valid HTTP/1.1), `request_timeout` (408), `duplicate_host` (400). Request-level codes are the
- * ones the error classes in errors.ts carry.
+ * Every code and its status come from the catalogue in `shared/errors.ts`.
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError } from 'fastify';
 import type { ErrorBody } from '../shared/api.ts';
+import { type ErrorCode, errorStatus } from '../shared/errors.ts';
 import { AppError } from './errors.ts';
 
 /** Request bodies are small JSON documents; seeds with test files are the largest. */
@@ -30,34 +29,37 @@ export interface ErrorReply {
   error: ErrorBody['error'];
 }
 
+/** The reply for a catalogued code, with the catalogue's status. */
+function reply(code: ErrorCode, message: string): ErrorReply {
+  return { status: errorStatus(code), error: { code, message } };
+}
+
 /** Our own errors as they are; Fastify's mapped to stable codes; anything unknown a hidden 500. */
 export function toErrorReply(error: FastifyError): ErrorReply {
   if (error instanceof AppError) {
-    if (!error.expose) return { status: error.status, error: { code: error.code, message: HIDDEN } };
-    return { status: error.status, error: { code: error.code, message: error.message } };
+    if (!error.expose) return reply(error.code, HIDDEN);
+    return reply(error.code, error.message);
   }
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { status: 413, error: { code: 'body_too_large', message: `Request body is larger than ${BODY_LIMIT_BYTES} bytes.` } };
+      return reply('body_too_large', `Request body is larger than ${BODY_LIMIT_BYTES} bytes.`);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return { status: 415, error: { code: 'unsupported_media_type', message: 'Send the body as application/json.' } };
+      return reply('unsupported_media_type', 'Send the body as application/json.');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return { status: 400, error: { code: 'invalid_json', message: 'The body is empty; send a JSON object.' } };
+      return reply('invalid_json', 'The body is empty; send a JSON object.');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return { status: 400, error: { code: 'invalid_json', message: 'The body is not valid JSON.' } };
+      return reply('invalid_json', 'The body is not valid JSON.');
     case 'FST_ERR_BAD_URL':
-      return {
-        status: 400,
-        error: { code: 'invalid_request', message: 'The request path is not valid percent-encoding (a % must be followed by two hex digits).' },
-      };
+      return reply('invalid_request', 'The request path is not valid percent-encoding (a % must be followed by two hex digits).');
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return { status: 414, error: { code: 'uri_too_long', message: 'A segment of the request path is too long; ids in Tilth paths are short.' } };
+      return reply('uri_too_long', 'A segment of the request path is too long; ids in Tilth paths are short.');
   }
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
-    if (error instanceof SyntaxError) return { status: 400, error: { code: 'invalid_json', message: 'The body is not valid JSON.' } };
-    return { status: error.statusCode, error: { code: 'bad_request', message: error.message } };
+    if (error instanceof SyntaxError) return reply('invalid_json', 'The body is not valid JSON.');
+    // Fastify's own 4xx keeps its status; the catalogue's 400 is the usual one.
+    return { status: error.statusCode, error: { code: 'bad_request' satisfies ErrorCode, message: error.message } };
   }
-  return { status: 500, error: { code: 'internal_error', message: HIDDEN } };
+  return reply('internal_error', HIDDEN);
 }
 
 /** Node's `clientError`: its `rawPacket` is the chunk the parser failed on (typed loosely upstream). */
@@ -68,16 +70,13 @@ export function clientErrorReply(err: ClientError): ErrorReply {
   switch (err.code) {
     case 'HPE_HEADER_OVERFLOW':
       if (requestLineLength(Buffer.isBuffer(err.rawPacket) ? err.rawPacket : undefined) > LONG_REQUEST_LINE) {
-        return { status: 414, error: { code: 'uri_too_long', message: 'The request target is too long; send long values in a JSON body instead.' } };
+        return reply('uri_too_long', 'The request target is too long; send long values in a JSON body instead.');
       }
-      return {
-        status: 431,
-        error: { code: 'headers_too_large', message: "The request headers are too large; clear this site's cookies or send fewer headers." },
-      };
+      return reply('headers_too_large', "The request headers are too large; clear this site's cookies or send fewer headers.");
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return { status: 408, error: { code: 'request_timeout', message: 'The request was not received in time.' } };
+      return reply('request_timeout', 'The request was not received in time.');
     default:
-      return { status: 400, error: { code: 'bad_request', message: 'The request is not valid HTTP/1.1.' } };
+      return reply('bad_request', 'The request is not valid HTTP/1.1.');
   }
 }
 

@@ -1,19 +1,23 @@
 /**
- * Errors with stable snake_case codes. Route code throws these; the one error handler in
- * `app.ts` turns them into `{error: {code, message}}`. A 4xx says exactly what to fix; a 5xx
- * hides internals and is logged.
+ * Errors with stable snake_case codes from the catalogue in `shared/errors.ts`, which also gives
+ * each code its HTTP status. Route code throws these; the one error handler in `app.ts` turns
+ * them into `{error: {code, message}}`. A 4xx says exactly what to fix; a 5xx hides internals and
+ * is logged.
  */
 import type { ZodError } from 'zod';
+import { type ErrorCode, type ErrorCodeWithStatus, errorStatus } from '../shared/errors.ts';
 
 export class AppError extends Error {
+  readonly status: number;
+
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
-    readonly status: number = 500,
     options?: { cause?: unknown },
   ) {
     super(message, options);
     this.name = new.target.name;
+    this.status = errorStatus(code);
   }
 
   /**
@@ -27,31 +31,31 @@ export class AppError extends Error {
 
 export class ValidationError extends AppError {
   constructor(message: string) {
-    super('invalid_request', message, 400);
+    super('invalid_request', message);
   }
 }
 
 export class NotFoundError extends AppError {
-  constructor(code: string, message: string) {
-    super(code, message, 404);
+  constructor(code: ErrorCodeWithStatus<404>, message: string) {
+    super(code, message);
   }
 }
 
 export class UnauthorizedError extends AppError {
   constructor(message = 'Missing or wrong token. Open the link that `tilth serve` printed in your terminal, or send Authorization: Bearer <token>.') {
-    super('unauthorized', message, 401);
+    super('unauthorized', message);
   }
 }
 
 export class ForbiddenError extends AppError {
-  constructor(code: string, message: string) {
-    super(code, message, 403);
+  constructor(code: ErrorCodeWithStatus<403>, message: string) {
+    super(code, message);
   }
 }
 
 export class ConflictError extends AppError {
-  constructor(code: string, message: string) {
-    super(code, message, 409);
+  constructor(code: ErrorCodeWithStatus<409>, message: string) {
+    super(code, message);
   }
 }
 
@@ -61,7 +65,7 @@ export class CorruptFileError extends AppError {
     readonly file: string,
     detail: string,
   ) {
-    super('corrupt_file', `${file} is corrupt: ${detail}`, 500);
+    super('corrupt_file', `${file} is corrupt: ${detail}`);
   }
 
   override get expose(): boolean {

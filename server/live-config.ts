@@ -14,7 +14,7 @@ import { writeJsonAtomic } from './store/atomic.ts';
 /** A save that would leave the configuration invalid; nothing was written. */
 export class ConfigUpdateError extends AppError {
   constructor(readonly problems: string[]) {
-    super('invalid_config', `Not saved: ${problems.join('; ')}`, 400);
+    super('invalid_config', `Not saved: ${problems.join('; ')}`);
   }
 }
 
@@ -39,7 +39,7 @@ export class LiveConfig {
     const fileProblems: string[] = [];
     const file = readConfigFile(configFile, fileProblems);
     if (fileProblems.length > 0) {
-      throw new AppError('config_file_invalid', `${fileProblems.join('; ')}. Fix or delete that file, then save again.`, 409);
+      throw new AppError('config_file_invalid', `${fileProblems.join('; ')}. Fix or delete that file, then save again.`);
     }
 
     const problems: string[] = [];

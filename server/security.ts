@@ -74,7 +74,7 @@ export function checkHost(rawHeaders: readonly string[], policy: SecurityPolicy)
   let host: string | undefined;
   for (let i = 0; i < rawHeaders.length; i += 2) {
     if (rawHeaders[i]!.toLowerCase() !== 'host') continue;
-    if (host !== undefined) throw new AppError('duplicate_host', 'The request has more than one Host header; send exactly one.', 400);
+    if (host !== undefined) throw new AppError('duplicate_host', 'The request has more than one Host header; send exactly one.');
     host = rawHeaders[i + 1]!;
   }
   if (!host || !allowedHosts(policy).has(host.toLowerCase())) {

@@ -21,9 +21,11 @@ export const HealthSchema = z.object({
   uptime_s: z.number().nonnegative(),
 });
 
+/** `{ok: true}`: what auth, answer and discard return. */
+export const OkSchema = z.object({ ok: z.literal(true) });
+
 /** POST /api/auth: swap the token from the URL fragment for an HttpOnly cookie. */
 export const AuthRequestSchema = z.object({ token: z.string().min(1, 'token is required') });
-export const AuthResponseSchema = z.object({ ok: z.literal(true) });
 
 export const ConfigSourceSchema = z.enum(['flag', 'env', 'dotenv', 'file', 'default']);
 export type ConfigSource = z.infer<typeof ConfigSourceSchema>;
@@ -272,6 +274,9 @@ export const EventsPageSchema = z.object({
 export type EventsPage = z.infer<typeof EventsPageSchema>;
 
 export const SessionParamsSchema = z.strictObject({ id: SessionIdSchema });
+
+/** DELETE /api/sessions/:id?confirm=<id>: the id repeated, so a stray request cannot discard. */
+export const DiscardQuerySchema = z.strictObject({ confirm: z.string().min(1, 'confirm must repeat the session id') });
 
 // ── Seeding (issue 3) ────────────────────────────────────────────────────────────────────────
 

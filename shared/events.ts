@@ -9,6 +9,16 @@
  */
 import { z } from 'zod';
 
+/** A run's limits: the checkpoint keeps them, and a run's `session_start` records them. */
+export const CapsSchema = z.object({
+  max_iterations_per_task: z.number().int().nonnegative(),
+  max_wall_clock_minutes: z.number().nonnegative(),
+  max_tokens: z.number().int().nonnegative(),
+  max_dollars: z.number().nonnegative(),
+  max_evaluator_calls_per_task: z.number().int().nonnegative(),
+});
+export type Caps = z.infer<typeof CapsSchema>;
+
 /** Bump when an event's shape changes incompatibly, and add an upgrade step in `upgradeEvent`. */
 export const LOG_VERSION = 1;
 
@@ -119,15 +129,7 @@ export const EventDataSchemas = {
     worktree: z.string(),
     branch: z.string(),
     /** The run's limits as they were when it started (a replay shows what the run was held to). */
-    caps: z
-      .object({
-        max_iterations_per_task: z.number(),
-        max_wall_clock_minutes: z.number(),
-        max_tokens: z.number(),
-        max_dollars: z.number(),
-        max_evaluator_calls_per_task: z.number(),
-      })
-      .optional(),
+    caps: CapsSchema.optional(),
     models: z.object({ worker: z.string(), evaluator: z.string() }).optional(),
     /** Whether the shell ran sandboxed, and whether it could reach the network. */
     sandbox: z.object({ available: z.boolean(), network: z.boolean(), detail: z.string() }).optional(),

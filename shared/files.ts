@@ -3,7 +3,7 @@
  * that does not match gives a clear error naming it.
  */
 import { z } from 'zod';
-import { CheckResultSchema, SessionStatusSchema, StopReasonSchema, verdictFields } from './events.ts';
+import { CapsSchema, CheckResultSchema, SessionStatusSchema, StopReasonSchema, verdictFields } from './events.ts';
 import { PackageManagerSchema, ProjectEnvSchema } from './project-env.ts';
 
 /** `YYYYMMDD-HHMMSS-<6 hex>`, e.g. `20260525-103149-3800ea`; sorts chronologically. */
@@ -22,14 +22,8 @@ export const UsageSchema = z.object({
 export type Usage = z.infer<typeof UsageSchema>;
 export const EMPTY_USAGE: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cost_usd: 0, calls: 0 };
 
-export const CapsSchema = z.object({
-  max_iterations_per_task: z.number().int().nonnegative(),
-  max_wall_clock_minutes: z.number().nonnegative(),
-  max_tokens: z.number().int().nonnegative(),
-  max_dollars: z.number().nonnegative(),
-  max_evaluator_calls_per_task: z.number().int().nonnegative(),
-});
-export type Caps = z.infer<typeof CapsSchema>;
+/** Defined beside the events (a run's `session_start` records its caps); the checkpoint keeps them too. */
+export { CapsSchema, type Caps } from './events.ts';
 
 /**
  * How acceptance tests are named and run: one preset per test runner, plus the user's own

@@ -51,7 +51,7 @@ export function taskDigits(taskId: string): string | null {
 /** `T-001` → `tests/test_t001_` (pytest, unittest) or `tests/t001_` (the JavaScript runners, custom); the folder follows the rule. */
 export function expectedTestPrefix(preset: ChecksPreset, taskId: string, env: ProjectEnv | null = null): string {
   const digits = taskDigits(taskId);
-  if (digits === null) throw new AppError('invalid_task_id', `'${taskId}' is not a task id like T-001`, 400);
+  if (digits === null) throw new AppError('invalid_task_id', `'${taskId}' is not a task id like T-001`);
   return testFileRule(preset, env).prefix(digits);
 }
 
@@ -114,7 +114,7 @@ export function testCommand(preset: ChecksPreset, files: string[], custom?: Cust
       return { kind: 'argv', command: localBin('mocha'), args: files, env: {} };
     case 'custom':
       if (!custom) {
-        throw new AppError('custom_checks_missing', 'The custom checks preset needs a test command with a {files} placeholder; set it in seed review.', 400);
+        throw new AppError('custom_checks_missing', 'The custom checks preset needs a test command with a {files} placeholder; set it in seed review.');
       }
       return { kind: 'shell', script: custom.test.replaceAll('{files}', files.map(shellQuote).join(' ')) };
   }

@@ -6,7 +6,7 @@ import { AppError } from '../errors.ts';
 
 export class GitError extends AppError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super('git_failed', message, 500, options);
+    super('git_failed', message, options);
   }
 }
 

@@ -40,7 +40,7 @@ export async function inspectWorkspace(input: string): Promise<WorkspaceInfo> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOTDIR') return { ...base, kind: 'missing', message: `Nothing exists at ${abs}: part of that path is a file, not a folder.` };
-    throw new AppError('invalid_path', unusablePath(abs, code), 400, { cause: err });
+    throw new AppError('invalid_path', unusablePath(abs, code), { cause: err });
   }
   if (!stat) return { ...base, kind: 'missing', message: `Nothing exists at ${abs}.` };
   if (!stat.isDirectory()) return { ...base, kind: 'not_a_directory', message: `${abs} is a file; point at the repository's folder.` };

@@ -40,7 +40,7 @@ export interface WorktreeRef extends GitDirs {
 /** A worktree's git pointers no longer say what was recorded at prep. */
 export class GitTamperedError extends AppError {
   constructor(message: string) {
-    super('git_tampered', message, 409);
+    super('git_tampered', message);
   }
 }
 
@@ -71,7 +71,7 @@ export async function lookupGitDirs(source: string, worktree: string): Promise<G
     }
     if (path.join(real(path.dirname(path.resolve(gitDir, pointsAt))), '.git') === wanted) return { gitDir: real(gitDir), commonDir };
   }
-  throw new AppError('git_failed', `The source repository ${source} has no worktree registered at ${worktree}.`, 500);
+  throw new AppError('git_failed', `The source repository ${source} has no worktree registered at ${worktree}.`);
 }
 
 /** The worktree of a session as the harness must address it: recorded dirs, or (older sessions) looked up. */

@@ -16,7 +16,7 @@ import { FILES } from '../store/session-store.ts';
 
 export class SeedWriteError extends AppError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super('seed_write_failed', message, 500, options);
+    super('seed_write_failed', message, options);
   }
 }
 
@@ -65,8 +65,7 @@ export function writeSeed(seed: ValidSeed, ctx: WriteSeedContext): SeedMeta {
   const rule = testFileRule(meta.checks_preset, meta.project_env ?? null);
   const writes: { target: string; content: string }[] = [];
   for (const [file, content] of Object.entries(seed.testFiles)) {
-    if (!rule.regex.test(file))
-      throw new AppError('unsafe_test_path', `Refusing test file '${file}': test files live in ${rule.dir}/, named ${rule.describe}`, 400);
+    if (!rule.regex.test(file)) throw new AppError('unsafe_test_path', `Refusing test file '${file}': test files live in ${rule.dir}/, named ${rule.describe}`);
     writes.push({ target: resolveTestPath(ctx.worktree, file), content });
   }
   writes.push({ target: path.join(ctx.sessionDir, FILES.seedMeta), content: `${JSON.stringify(meta, null, 2)}\n` });

@@ -130,7 +130,7 @@ async function applyEdit(store: SessionStore, id: string, edit: SeedEdit): Promi
     },
     { preset, env: before.meta.project_env ?? null, ...(customChecks ? { customChecks } : {}), existingIds: [] },
   );
-  if (!checked.ok) throw new AppError('seed_invalid', checked.problems.join('\n'), 400);
+  if (!checked.ok) throw new AppError('seed_invalid', checked.problems.join('\n'));
 
   // undefined keeps the command, null removes it; it runs before the worker (session-env.ts).
   const setupCommand = edit.setup_command === undefined ? before.meta.setup_command : (edit.setup_command ?? undefined);

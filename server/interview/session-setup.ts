@@ -65,13 +65,12 @@ export async function createSession(
   input: { workspace: string; brief: string; alongside?: boolean | undefined; checks_preset?: ChecksPreset | undefined },
 ): Promise<SessionListItem> {
   const info = await inspectWorkspace(input.workspace);
-  if (info.kind !== 'repo' || info.root === null || info.head === null) throw new AppError('workspace_not_ready', info.message, 400);
+  if (info.kind !== 'repo' || info.root === null || info.head === null) throw new AppError('workspace_not_ready', info.message);
   const prep = deps.llm.describeEndpoint('prep');
   if (!prep) {
     throw new AppError(
       'provider_not_configured',
       "No model is configured for the interview, so no session was created. Set up a provider on the settings page (base URL, API key and worker model; the interviewer uses the worker's unless you give it its own), or set TILTH_BASE_URL, TILTH_API_KEY and TILTH_WORKER_MODEL in the environment.",
-      409,
     );
   }
   const existing = openSessionsFor(deps.store, info.root);

@@ -15,7 +15,6 @@ export class ProviderNotConfiguredError extends AppError {
     super(
       'provider_not_configured',
       `No model endpoint is configured for the ${role} role. Set ${ROLE_VARS[role]} — in the environment, $TILTH_HOME/.env or on the settings page.`,
-      409,
     );
   }
 }
@@ -71,7 +70,7 @@ export class ProviderFailureError extends AppError {
   readonly fix: string | null;
 
   constructor(summary: string, details: ProviderFailureDetails) {
-    super('provider_failure', summary, 502, { cause: details.cause });
+    super('provider_failure', summary, { cause: details.cause });
     this.role = details.role;
     this.model = details.model;
     this.endpoint = details.endpoint;
@@ -93,7 +92,7 @@ export class ProviderFailureError extends AppError {
  */
 export class ProviderCheckError extends AppError {
   constructor(code: 'provider_unreachable' | 'provider_refused', message: string) {
-    super(code, message, 502);
+    super(code, message);
   }
 
   override get expose(): boolean {

@@ -129,7 +129,7 @@ async function build(store: SessionStore, id: string, strategy: MergeStrategy, s
         );
       }
       if (result.exitCode !== 0)
-        throw new AppError('merge_failed', `git could not merge ${cp.branch} into ${into}: ${(result.stderr || result.stdout).trim().slice(0, 2_000)}`, 409);
+        throw new AppError('merge_failed', `git could not merge ${cp.branch} into ${into}: ${(result.stderr || result.stdout).trim().slice(0, 2_000)}`);
       if (strategy === 'squash') {
         const tasks = prd.filter((t) => t.status === 'done').map((t) => `- ${t.id}: ${t.title}`);
         await s.raw([...identity, 'commit', '--no-verify', '-q', '-m', title, '-m', `Squashed from ${cp.branch} by Tilth:\n${tasks.join('\n')}`]);
@@ -141,7 +141,7 @@ async function build(store: SessionStore, id: string, strategy: MergeStrategy, s
     const parents = (await s.raw(['rev-list', '--parents', '-n', '1', resultSha])).trim().split(' ').slice(1);
     const expected = strategy === 'ff' ? null : strategy === 'merge' ? [baseSha, headSha!] : [baseSha];
     if (strategy === 'ff' ? resultSha !== headSha : parents.join(' ') !== expected!.join(' ')) {
-      throw new AppError('merge_failed', `git did not produce the expected ${strategy} of ${cp.branch} into ${into}; nothing was changed.`, 409);
+      throw new AppError('merge_failed', `git did not produce the expected ${strategy} of ${cp.branch} into ${into}; nothing was changed.`);
     }
     const tests = await testsOn(store, id, cp, scratch, signal);
     const built: Built = { strategy, into, baseSha, headSha: headSha!, resultSha, tests, passed: tests.every((t) => t.passed) };

@@ -6,12 +6,13 @@
 import fs from 'node:fs';
 import { execa } from 'execa';
 import type { PrResultSchema } from '../../shared/review.ts';
+import { canPush } from '../../shared/session-rules.ts';
 import type { z } from 'zod';
 import { AppError, ConflictError, ValidationError } from '../errors.ts';
 import { git } from '../git/git-base.ts';
 import { removeWorktree } from '../git/repo.ts';
 import type { SessionStore } from '../store/session-store.ts';
-import { branchHead, ghReady, MERGEABLE, remotes } from './review.ts';
+import { branchHead, ghReady, remotes } from './review.ts';
 
 const NETWORK_TIMEOUT_MS = 120_000;
 
@@ -28,7 +29,7 @@ async function knownRemote(repo: string, remote: string): Promise<void> {
 
 export async function push(store: SessionStore, id: string, remote: string): Promise<{ remote: string; branch: string }> {
   const cp = store.readCheckpoint(id);
-  if (!MERGEABLE.has(cp.status))
+  if (!canPush(cp.status))
     throw new ConflictError(
       'session_not_pushable',
       `A ${cp.status} session cannot be pushed; ${cp.status === 'running' ? 'stop the run first' : 'finish the run first'}.`,
@@ -42,7 +43,7 @@ export async function push(store: SessionStore, id: string, remote: string): Pro
     stdin: 'ignore',
     env: { GIT_TERMINAL_PROMPT: '0' },
   });
-  if (result.exitCode !== 0) throw new AppError('push_failed', `git push to ${remote} failed: ${(result.stderr || result.stdout).trim().slice(0, 2_000)}`, 502);
+  if (result.exitCode !== 0) throw new AppError('push_failed', `git push to ${remote} failed: ${(result.stderr || result.stdout).trim().slice(0, 2_000)}`);
   store.updateCheckpoint(id, () => ({ pushed: { remote, branch: cp.branch, at: new Date().toISOString() } }));
   store.emit(id, { type: 'push', data: { remote, branch: cp.branch } });
   return { remote, branch: cp.branch };
@@ -77,7 +78,7 @@ export async function openPr(store: SessionStore, id: string, remoteName?: strin
         stdin: 'ignore',
       },
     );
-    if (result.exitCode !== 0) throw new AppError('pr_failed', `gh pr create failed: ${(result.stderr || result.stdout).trim().slice(0, 2_000)}`, 502);
+    if (result.exitCode !== 0) throw new AppError('pr_failed', `gh pr create failed: ${(result.stderr || result.stdout).trim().slice(0, 2_000)}`);
     url = result.stdout.trim().split('\n').at(-1) ?? '';
     via = 'gh';
   } else {

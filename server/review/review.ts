@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import { execa } from 'execa';
 import { PrdSchema, type Checkpoint, type PrdEntry } from '../../shared/files.ts';
 import type { SessionReview, TaskReview } from '../../shared/review.ts';
+import { canMerge, canPush, isTaskWorkSubject } from '../../shared/session-rules.ts';
 import { SummarySchema } from '../../shared/summary.ts';
 import { NotFoundError } from '../errors.ts';
 import { commitsIn, diffBetween, type CommitInfo } from '../git/diff.ts';
@@ -56,7 +57,7 @@ export async function taskReview(store: SessionStore, id: string, taskId: string
   if (!task) throw new NotFoundError('task_not_found', `Session ${id} has no task ${taskId}.`);
   const cp = store.readCheckpoint(id);
   const { commits } = await sessionCommits(cp);
-  const mine = commits.filter((c) => c.subject.startsWith(`${taskId}: `) && !c.subject.startsWith(`${taskId}: FAILED (`));
+  const mine = commits.filter((c) => isTaskWorkSubject(c.subject, taskId));
   const ledger = readLedger(store.dir(id), taskId);
   const summary = readJsonFile(store.file(id, FILES.summary), SummarySchema);
   return {
@@ -102,7 +103,7 @@ export async function sessionReview(store: SessionStore, id: string): Promise<Se
   const learningsFile = store.file(id, FILES.learnings);
   const names = await remotes(cp.source);
   const gh = names.length > 0 && (await ghReady());
-  const hasWork = commits.some((c) => /^T-\d{3,}: /.test(c.subject) && !/^T-\d{3,}: FAILED \(/.test(c.subject));
+  const hasWork = commits.some((c) => isTaskWorkSubject(c.subject));
   return {
     branch: cp.branch,
     base_branch: cp.base_branch,
@@ -116,7 +117,7 @@ export async function sessionReview(store: SessionStore, id: string): Promise<Se
       merge: mergeAllowed(cp, head, hasWork),
       push: {
         ...allowed(
-          head !== null && MERGEABLE.has(cp.status) && names.length > 0,
+          head !== null && canPush(cp.status) && names.length > 0,
           head === null ? 'the session branch is gone' : names.length === 0 ? 'the repository has no remotes' : `a ${cp.status} session cannot be pushed`,
         ),
         remotes: names,
@@ -138,12 +139,9 @@ export async function sessionReview(store: SessionStore, id: string): Promise<Se
   };
 }
 
-/** Sessions whose branch may be merged or pushed: the run is over or paused. */
-export const MERGEABLE = new Set<Checkpoint['status']>(['all_done', 'stopped', 'merged']);
-
 export function mergeAllowed(cp: Checkpoint, head: string | null, hasWork: boolean): { allowed: boolean; reason: string | null } {
   if (cp.status === 'merged') return { allowed: false, reason: `already merged into ${cp.merged?.into ?? cp.base_branch}` };
-  if (cp.status !== 'all_done' && cp.status !== 'stopped')
+  if (!canMerge(cp.status))
     return { allowed: false, reason: `a ${cp.status} session cannot be merged; ${cp.status === 'running' ? 'stop the run first' : 'finish the run first'}` };
   if (!cp.base_branch)
     return { allowed: false, reason: 'the session started from a detached HEAD, so there is no base branch to merge into; push the branch instead' };

@@ -1,14 +1,12 @@
 /** POST /api/auth: the SPA trades the token from the URL fragment for an HttpOnly cookie. */
 import type { FastifyInstance } from 'fastify';
-import { AuthRequestSchema } from '../../shared/api.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { UnauthorizedError } from '../errors.ts';
 import { authCookie, tokensEqual } from '../security.ts';
-import { parseInput } from './validate.ts';
+import { handle } from './contract.ts';
 
 export function authRoutes(app: FastifyInstance, deps: AppDeps): void {
-  app.post('/api/auth', async (request, reply) => {
-    const { token } = parseInput(AuthRequestSchema, request.body, 'body');
+  handle(app, 'postAuth', async ({ body: { token }, reply }) => {
     if (!tokensEqual(token, deps.security.token)) {
       throw new UnauthorizedError('That link is from another launch of Tilth. Open the link printed in your terminal by the running `tilth serve`.');
     }

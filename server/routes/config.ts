@@ -5,22 +5,14 @@
  * /context-windows). API keys go in and never come out: not in a response, a log line or an event.
  */
 import type { FastifyInstance } from 'fastify';
-import {
-  ConfigUpdateSchema,
-  ConnectionTestRequestSchema,
-  ContextWindowsQuerySchema,
-  type ConfigResponse,
-  type ConnectionTestResult,
-  type ContextWindowsResponse,
-  type ContextWindowView,
-} from '../../shared/api.ts';
-import type { AppDeps } from '../app.ts';
+import type { ConfigResponse, ContextWindowsResponse, ContextWindowView } from '../../shared/api.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { describeConfig } from '../config.ts';
 import { resolveContextWindow, type ContextWindow } from '../llm/context-window.ts';
 import { scrubSecret } from '../llm/failure.ts';
 import { ROLES } from '../llm/types.ts';
 import { detectSandbox } from '../proc/sandbox.ts';
-import { parseInput } from './validate.ts';
+import { handle } from './contract.ts';
 
 export function configRoutes(app: FastifyInstance, deps: AppDeps): void {
   const view = (): ConfigResponse => {
@@ -29,11 +21,10 @@ export function configRoutes(app: FastifyInstance, deps: AppDeps): void {
     return { ...describeConfig(config), sandbox: { available, tool, detail }, default_workspace: deps.defaultWorkspace ?? null };
   };
 
-  app.get('/api/config', async (): Promise<ConfigResponse> => view());
+  handle(app, 'getConfig', async () => view());
 
-  app.put('/api/config', async (request): Promise<ConfigResponse> => {
-    const update = parseInput(ConfigUpdateSchema, request.body, 'body');
-    const next = deps.config.save(update);
+  handle(app, 'putConfig', async ({ body }) => {
+    const next = deps.config.save(body);
     // New work follows the save at once: the next model call of each role, the next run's caps,
     // a larger run limit. Runs under way keep the endpoints and caps they started with.
     deps.llm.reconfigure(next.roles);
@@ -41,8 +32,7 @@ export function configRoutes(app: FastifyInstance, deps: AppDeps): void {
     return view();
   });
 
-  app.post('/api/config/test', async (request): Promise<ConnectionTestResult> => {
-    const { role } = parseInput(ConnectionTestRequestSchema, request.body, 'body');
+  handle(app, 'testConnection', async ({ body: { role } }) => {
     const { ok, detail } = await deps.llm.probe(role);
     return { role, ok, detail };
   });
@@ -50,8 +40,7 @@ export function configRoutes(app: FastifyInstance, deps: AppDeps): void {
   // Asks the providers afresh each time (a few small GETs, at most ~5 s): a local server may
   // have been restarted with another context since. The provider is asked even when a window is
   // configured, so the page can show where the two disagree. Roles on one endpoint and model ask once.
-  app.get('/api/config/context-windows', async (request): Promise<ContextWindowsResponse> => {
-    const query = parseInput(ContextWindowsQuerySchema, request.query, 'query');
+  handle(app, 'getContextWindows', async ({ query }) => {
     const config = deps.config.current;
     const asked = new Map<string, Promise<ContextWindow>>();
     const roles: ContextWindowsResponse['roles'] = {};

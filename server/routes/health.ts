@@ -1,17 +1,13 @@
+import type { AppDeps } from '../app-deps.ts';
 import type { FastifyInstance } from 'fastify';
-import type { z } from 'zod';
-import type { HealthSchema } from '../../shared/api.ts';
-import type { AppDeps } from '../app.ts';
+import { handle } from './contract.ts';
 
 export function healthRoutes(app: FastifyInstance, deps: AppDeps): void {
   const startedAt = Date.now();
-  app.get(
-    '/api/health',
-    async (): Promise<z.infer<typeof HealthSchema>> => ({
-      ok: true,
-      name: 'tilth',
-      version: deps.version,
-      uptime_s: (Date.now() - startedAt) / 1000,
-    }),
-  );
+  handle(app, 'getHealth', async () => ({
+    ok: true,
+    name: 'tilth',
+    version: deps.version,
+    uptime_s: (Date.now() - startedAt) / 1000,
+  }));
 }

@@ -4,14 +4,14 @@
  * in the wrong state is a 409 that says why.
  */
 import type { FastifyInstance } from 'fastify';
-import { EmptyBodySchema, MergePreviewRequestSchema, MergeRequestSchema, PrRequestSchema, PushRequestSchema, TaskParamsSchema } from '../../shared/review.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { ConflictError } from '../errors.ts';
 import { merge, previewMerge } from '../review/merge.ts';
 import { cleanse, openPr, push } from '../review/publish.ts';
 import { sessionReview, taskDiff, taskReview } from '../review/review.ts';
 import { assertNotLockedElsewhere } from '../store/run-lock.ts';
-import { existingSessionId, parseInput } from './validate.ts';
+import { handle } from './contract.ts';
+import { existingSession } from './validate.ts';
 
 export function reviewRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { store } = deps;
@@ -30,53 +30,34 @@ export function reviewRoutes(app: FastifyInstance, deps: AppDeps): void {
     }
   }
 
-  const taskParams = (params: unknown) => {
-    const { id, taskId } = parseInput(TaskParamsSchema, params, 'params');
-    return { id: existingSessionId(store, { id }), taskId };
-  };
+  handle(app, 'getTaskReview', async ({ params }) => taskReview(store, existingSession(store, params.id), params.taskId));
 
-  app.get('/api/sessions/:id/tasks/:taskId', async (request) => {
-    const { id, taskId } = taskParams(request.params);
-    return taskReview(store, id, taskId);
+  handle(app, 'getTaskDiff', async ({ params }) => taskDiff(store, existingSession(store, params.id), params.taskId));
+
+  handle(app, 'getSessionReview', async ({ params }) => sessionReview(store, existingSession(store, params.id)));
+
+  handle(app, 'previewMerge', async ({ params, body }) => {
+    const id = existingSession(store, params.id);
+    return exclusive(id, 'preview the merge', () => previewMerge(store, id, body.strategy));
   });
 
-  app.get('/api/sessions/:id/tasks/:taskId/diff', async (request) => {
-    const { id, taskId } = taskParams(request.params);
-    return taskDiff(store, id, taskId);
-  });
-
-  app.get('/api/sessions/:id/diff', async (request) => {
-    const id = existingSessionId(store, request.params);
-    return sessionReview(store, id);
-  });
-
-  app.post('/api/sessions/:id/merge/preview', async (request) => {
-    const id = existingSessionId(store, request.params);
-    const { strategy } = parseInput(MergePreviewRequestSchema, request.body, 'body');
-    return exclusive(id, 'preview the merge', () => previewMerge(store, id, strategy));
-  });
-
-  app.post('/api/sessions/:id/merge', async (request) => {
-    const id = existingSessionId(store, request.params);
-    const body = parseInput(MergeRequestSchema, request.body, 'body');
+  handle(app, 'merge', async ({ params, body }) => {
+    const id = existingSession(store, params.id);
     return exclusive(id, 'merge', () => merge(store, id, body.strategy, body.override_failed_tests === true));
   });
 
-  app.post('/api/sessions/:id/push', async (request) => {
-    const id = existingSessionId(store, request.params);
-    const { remote } = parseInput(PushRequestSchema, request.body, 'body');
-    return exclusive(id, 'push', () => push(store, id, remote));
+  handle(app, 'push', async ({ params, body }) => {
+    const id = existingSession(store, params.id);
+    return exclusive(id, 'push', () => push(store, id, body.remote));
   });
 
-  app.post('/api/sessions/:id/pr', async (request) => {
-    const id = existingSessionId(store, request.params);
-    const { remote } = parseInput(PrRequestSchema, request.body, 'body');
-    return exclusive(id, 'open a pull request', () => openPr(store, id, remote));
+  handle(app, 'openPr', async ({ params, body }) => {
+    const id = existingSession(store, params.id);
+    return exclusive(id, 'open a pull request', () => openPr(store, id, body.remote));
   });
 
-  app.post('/api/sessions/:id/cleanse', async (request) => {
-    const id = existingSessionId(store, request.params);
-    parseInput(EmptyBodySchema, request.body, 'body');
+  handle(app, 'cleanse', async ({ params }) => {
+    const id = existingSession(store, params.id);
     return exclusive(id, 'cleanse', () => cleanse(store, id));
   });
 }

@@ -3,18 +3,16 @@
  * and guidance notes, which the worker reads once at its next iteration.
  */
 import type { FastifyInstance } from 'fastify';
-import { NoteRequestSchema, RunRequestSchema } from '../../shared/api.ts';
-import { EmptyBodySchema } from '../../shared/review.ts';
 import type { SessionStatus } from '../../shared/events.ts';
-import type { AppDeps } from '../app.ts';
+import { canAddNote, canResume, canRun } from '../../shared/session-rules.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { ConflictError } from '../errors.ts';
 import { planResume } from '../engine/run.ts';
 import { assertRunnable } from '../interview/seed-review.ts';
 import { addSteeringNote } from '../store/run-files.ts';
 import { assertNotLockedElsewhere } from '../store/run-lock.ts';
-import { existingSessionId, parseInput } from './validate.ts';
-
-/** A note only makes sense while there is a run ahead: before it, during it, or paused. */
+import { handle } from './contract.ts';
+import { existingSession } from './validate.ts';
 
 const RUN_REFUSALS: Partial<Record<SessionStatus, string>> = {
   interviewing: ' (finish the interview first)',
@@ -25,31 +23,30 @@ const RUN_REFUSALS: Partial<Record<SessionStatus, string>> = {
   archived: ' (it is archived)',
 };
 
-const NOTE_STATUSES = new Set<SessionStatus>(['prepared', 'running', 'stopped']);
-
 export function runRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { store } = deps;
 
-  app.post('/api/sessions/:id/run', async (request, reply) => {
-    const id = existingSessionId(store, request.params);
-    const options = parseInput(RunRequestSchema, request.body, 'body');
+  handle(app, 'startRun', async ({ params, body: options, reply }) => {
+    const id = existingSession(store, params.id);
     assertNotLockedElsewhere(store.dir(id));
     const { status } = store.readCheckpoint(id);
     const current = deps.runs.state(id);
-    if (current.state !== 'idle') return reply.status(200).send({ session: store.listItem(id), run: current });
-    if (status !== 'prepared' && status !== 'stopped') {
+    if (current.state !== 'idle') {
+      reply.status(200);
+      return { session: store.listItem(id), run: current };
+    }
+    if (!canRun(status)) {
       throw new ConflictError('session_not_runnable', `Only a prepared or stopped session can run; this one is ${status}${RUN_REFUSALS[status] ?? ''}.`);
     }
     if (options.allow_network !== undefined) store.updateCheckpoint(id, () => ({ allow_network: options.allow_network === true }));
     // Only the first start: once tasks are done, their tests pass and the check says other things.
     if (status === 'prepared') await assertRunnable(store, id);
     const run = deps.runs.request(id);
-    return reply.status(202).send({ session: store.listItem(id), run });
+    return { session: store.listItem(id), run };
   });
 
-  app.post('/api/sessions/:id/stop', async (request) => {
-    const id = existingSessionId(store, request.params);
-    parseInput(EmptyBodySchema, request.body, 'body');
+  handle(app, 'stopRun', async ({ params }) => {
+    const id = existingSession(store, params.id);
     assertNotLockedElsewhere(store.dir(id));
     if (deps.runs.cancel(id)) return { session: store.listItem(id), was: 'queued' as const };
     if (deps.jobs.forSession(id)?.kind !== 'run') {
@@ -59,23 +56,22 @@ export function runRoutes(app: FastifyInstance, deps: AppDeps): void {
     return { session: store.listItem(id), was: 'running' as const };
   });
 
-  app.get('/api/sessions/:id/resume-plan', async (request) => {
-    const id = existingSessionId(store, request.params);
+  handle(app, 'getResumePlan', async ({ params }) => {
+    const id = existingSession(store, params.id);
     const { status } = store.readCheckpoint(id);
-    if (status !== 'stopped') throw new ConflictError('session_not_stopped', `Only a stopped session is resumed; this one is ${status}.`);
+    if (!canResume(status)) throw new ConflictError('session_not_stopped', `Only a stopped session is resumed; this one is ${status}.`);
     return planResume(store, id);
   });
 
-  app.post('/api/sessions/:id/notes', async (request, reply) => {
-    const id = existingSessionId(store, request.params);
-    const { text } = parseInput(NoteRequestSchema, request.body, 'body');
+  handle(app, 'addNote', async ({ params, body: { text } }) => {
+    const id = existingSession(store, params.id);
     assertNotLockedElsewhere(store.dir(id));
     const { status } = store.readCheckpoint(id);
-    if (!NOTE_STATUSES.has(status)) {
+    if (!canAddNote(status)) {
       throw new ConflictError('session_not_running', `Guidance goes to the worker of a run; this session is ${status}.`);
     }
     const note = addSteeringNote(store.dir(id), text);
     store.emit(id, { type: 'steering_note', data: { note_id: note.note_id, text: note.text } });
-    return reply.status(201).send({ note });
+    return { note };
   });
 }

@@ -3,12 +3,8 @@
  * answering the interview, reading and editing the seed.
  */
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import { AnswerSchema, CreateSessionSchema, WorkspaceCheckQuerySchema, type SessionDetail, type WorkspaceCheck } from '../../shared/api.ts';
 import { PrdSchema } from '../../shared/files.ts';
-import { EmptyBodySchema } from '../../shared/review.ts';
-import { SeedEditSchema, SeedQuerySchema } from '../../shared/seed.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { ConflictError, ValidationError } from '../errors.ts';
 import { answerQuestion, readInterview } from '../interview/engine.ts';
 import { editSeed, seedView } from '../interview/seed-review.ts';
@@ -17,9 +13,8 @@ import { forgetPreview } from '../review/merge.ts';
 import { readJsonFile } from '../store/json-file.ts';
 import { assertNotLockedElsewhere } from '../store/run-lock.ts';
 import { FILES } from '../store/session-store.ts';
-import { existingSessionId, parseInput } from './validate.ts';
-
-const DiscardQuerySchema = z.strictObject({ confirm: z.string().min(1, 'confirm must repeat the session id') });
+import { handle } from './contract.ts';
+import { existingSession } from './validate.ts';
 
 export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { store } = deps;
@@ -33,30 +28,23 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
     ...(deps.projectEnv ? { projectEnv: deps.projectEnv } : {}),
   };
 
-  const sessionId = (params: unknown) => existingSessionId(store, params);
+  const sessionId = (params: { id: string }) => existingSession(store, params.id);
 
-  app.get('/api/workspaces/check', async (request): Promise<WorkspaceCheck> => {
-    const { path } = parseInput(WorkspaceCheckQuerySchema, request.query, 'query');
+  handle(app, 'checkWorkspace', async ({ query: { path } }) => {
     const info = await checkWorkspace(store, path);
     return { ...info, ok: info.kind === 'repo' };
   });
 
   /** A demo session: the bundled example and the scripted model, no provider needed. */
-  app.post('/api/demo', async (request, reply) => {
-    parseInput(EmptyBodySchema, request.body, 'body');
+  handle(app, 'startDemo', async () => {
     if (!deps.demo) throw new ConflictError('demo_unavailable', 'Demo mode is not available in this server.');
-    const session = await deps.demo.createSession(seeding);
-    return reply.status(201).send({ session });
+    return { session: await deps.demo.createSession(seeding) };
   });
 
-  app.post('/api/sessions', async (request, reply) => {
-    const body = parseInput(CreateSessionSchema, request.body, 'body');
-    const session = await createSession(seeding, body);
-    return reply.status(201).send({ session });
-  });
+  handle(app, 'createSession', async ({ body }) => ({ session: await createSession(seeding, body) }));
 
-  app.get('/api/sessions/:id', async (request): Promise<SessionDetail> => {
-    const id = sessionId(request.params);
+  handle(app, 'getSession', async ({ params }) => {
+    const id = sessionId(params);
     const cp = store.readCheckpoint(id);
     const interview = readInterview(store, id);
     return {
@@ -91,25 +79,22 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
     };
   });
 
-  app.post('/api/sessions/:id/answer', async (request) => {
-    const id = sessionId(request.params);
-    const { questionId, answer } = parseInput(AnswerSchema, request.body, 'body');
+  handle(app, 'answerQuestion', async ({ params, body: { questionId, answer } }) => {
+    const id = sessionId(params);
     answerQuestion(store, id, questionId, answer);
     startInterviewJob(seeding, id);
     return { ok: true as const };
   });
 
   /** A failed interview, again: same session and brief, from its saved conversation. */
-  app.post('/api/sessions/:id/interview/retry', async (request) => {
-    const id = sessionId(request.params);
-    parseInput(EmptyBodySchema, request.body, 'body');
+  handle(app, 'retryInterview', async ({ params }) => {
+    const id = sessionId(params);
     assertNotLockedElsewhere(store.dir(id));
     return { session: await retryInterview(seeding, id) };
   });
 
-  app.delete('/api/sessions/:id', async (request) => {
-    const id = sessionId(request.params);
-    const { confirm } = parseInput(DiscardQuerySchema, request.query, 'query');
+  handle(app, 'discardSession', async ({ params, query: { confirm } }) => {
+    const id = sessionId(params);
     if (confirm !== id) throw new ValidationError(`confirm must repeat the session id (${id}) to discard it`);
     assertNotLockedElsewhere(store.dir(id));
     deps.runs.cancel(id);
@@ -118,15 +103,10 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
     return { ok: true as const };
   });
 
-  app.get('/api/sessions/:id/seed', async (request) => {
-    const id = sessionId(request.params);
-    const { recheck } = parseInput(SeedQuerySchema, request.query, 'query');
+  handle(app, 'getSeed', async ({ params, query: { recheck } }) => {
+    const id = sessionId(params);
     return seedView(store, id, { recheck: recheck === '1' });
   });
 
-  app.put('/api/sessions/:id/seed', async (request) => {
-    const id = sessionId(request.params);
-    const edit = parseInput(SeedEditSchema, request.body, 'body');
-    return editSeed(store, id, edit);
-  });
+  handle(app, 'putSeed', async ({ params, body }) => editSeed(store, sessionId(params), body));
 }

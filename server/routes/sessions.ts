@@ -1,21 +1,20 @@
 import type { FastifyInstance } from 'fastify';
-import { EventsQuerySchema, type EventsPage } from '../../shared/api.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { currentSummary } from '../store/summary-file.ts';
-import { existingSessionId, parseInput } from './validate.ts';
+import { handle } from './contract.ts';
+import { existingSession } from './validate.ts';
 
 export function sessionRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { store } = deps;
 
-  app.get('/api/sessions', async () => ({ sessions: store.list() }));
+  handle(app, 'listSessions', async () => ({ sessions: store.list() }));
 
   /** The session's aggregates, current as of `last_seq`; fold later events into it. */
-  app.get('/api/sessions/:id/summary', async (request) => currentSummary(store, existingSessionId(store, request.params)));
+  handle(app, 'getSummary', async ({ params }) => currentSummary(store, existingSession(store, params.id)));
 
-  app.get('/api/sessions/:id/events', async (request): Promise<EventsPage> => {
-    // The query is checked before the session is looked up, so a bad query is a 400 either way.
-    const query = parseInput(EventsQuerySchema, request.query, 'query');
-    const id = existingSessionId(store, request.params);
+  // The query is checked before the session is looked up, so a bad query is a 400 either way.
+  handle(app, 'getEvents', async ({ params, query }) => {
+    const id = existingSession(store, params.id);
     const log = store.log(id);
     const { limit } = query;
     const events =

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { NotFoundError } from '../errors.ts';
 import { CONTENT_SECURITY_POLICY } from '../security.ts';
 

@@ -4,7 +4,7 @@ import { WebSocket } from 'ws';
 import { CLOSE_TOO_MANY_FRAMES, FRAME_BUDGET, MAX_SUBSCRIPTIONS, type ServerFrame } from '../../shared/stream-protocol.ts';
 import { StreamClient, type StreamSocketConstructor } from '../../web/src/stream/stream-client.ts';
 import { SessionStore } from '../store/session-store.ts';
-import type { StreamOptions } from './stream.ts';
+import type { StreamOptions } from '../app-deps.ts';
 import { makeTestApp, TEST_TOKEN, type TestApp } from '../testing/test-app.ts';
 import { StreamTestClient } from '../testing/ws-test-client.ts';
 

@@ -21,8 +21,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { CLOSE_TOO_MANY_FRAMES, ClientFrameSchema, FRAME_BUDGET, HEARTBEAT_MS, MAX_SUBSCRIPTIONS, type ServerFrame } from '../../shared/stream-protocol.ts';
+import type { ErrorCode } from '../../shared/errors.ts';
 import type { TilthEvent } from '../../shared/events.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps, StreamOptions } from '../app-deps.ts';
 import { AppError, describeZodError } from '../errors.ts';
 import type { SessionStore } from '../store/session-store.ts';
 
@@ -49,12 +50,6 @@ interface FlushWaiter {
   /** Resolved once this many frames have been flushed. */
   target: number;
   done: () => void;
-}
-
-export interface StreamOptions {
-  heartbeatMs?: number;
-  maxBufferedBytes?: number;
-  drainTimeoutMs?: number;
 }
 
 export function streamRoutes(app: FastifyInstance, deps: AppDeps): void {
@@ -296,7 +291,7 @@ class StreamConnection {
     for (const waiter of this.flushWaiters) if (waiter.target <= n) waiter.done();
   }
 
-  private sendError(code: string, message: string, sessionId?: string): void {
+  private sendError(code: ErrorCode, message: string, sessionId?: string): void {
     this.send(sessionId ? { type: 'error', code, message, sessionId } : { type: 'error', code, message });
   }
 
@@ -310,7 +305,7 @@ class StreamConnection {
    * A misbehaving client: told why, then closed. If it is not reading, the close handshake
    * cannot finish, so the socket is dropped after a short grace.
    */
-  private refuse(code: string, message: string): void {
+  private refuse(code: ErrorCode, message: string): void {
     this.sendError(code, message);
     this.socket.close(CLOSE_TOO_MANY_FRAMES, code);
     setTimeout(() => this.socket.terminate(), CLOSE_GRACE_MS).unref();

@@ -1,7 +1,6 @@
 /** Parses request parts with shared zod schemas; a failure is a 400 saying what to fix. */
 import type { z } from 'zod';
-import { SessionParamsSchema } from '../../shared/api.ts';
-import { describeZodError, NotFoundError, ValidationError } from '../errors.ts';
+import { NotFoundError, ValidationError, describeZodError } from '../errors.ts';
 import type { SessionStore } from '../store/session-store.ts';
 
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, where: 'body' | 'query' | 'params' | 'frame'): z.infer<S> {
@@ -11,9 +10,8 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, where
   return parsed.data;
 }
 
-/** The `:id` of a session route: a valid id (400 otherwise) of a session that exists (404). */
-export function existingSessionId(store: SessionStore, params: unknown): string {
-  const { id } = parseInput(SessionParamsSchema, params, 'params');
+/** The `:id` of a session route, already a valid id: the session must exist (404 otherwise). */
+export function existingSession(store: SessionStore, id: string): string {
   if (!store.exists(id)) throw new NotFoundError('session_not_found', `No session ${id} under ${store.root}`);
   return id;
 }

@@ -132,7 +132,7 @@ export type ScriptInput = z.input<typeof ScriptSchema>;
 
 export class FakeScriptError extends AppError {
   constructor(message: string) {
-    super('invalid_fake_script', message, 400);
+    super('invalid_fake_script', message);
   }
 }
 

@@ -11,7 +11,7 @@ export const RUN_LOCK = 'run.lock';
 
 export class SessionLockedError extends AppError {
   constructor(message: string) {
-    super('session_locked', message, 409);
+    super('session_locked', message);
   }
 }
 

@@ -39,21 +39,21 @@ export function unsafePathReason(file: string): string | null {
  */
 export function resolveTestPath(worktree: string, file: string): string {
   const unsafe = unsafePathReason(file);
-  if (unsafe) throw new AppError('unsafe_test_path', `Refusing test file '${file}': ${unsafe}`, 400);
+  if (unsafe) throw new AppError('unsafe_test_path', `Refusing test file '${file}': ${unsafe}`);
   const root = path.resolve(worktree);
   const target = path.resolve(root, file);
   const rel = path.relative(root, target);
   const parts = rel.split(path.sep);
   if (rel.startsWith('..') || path.isAbsolute(rel) || parts.length < 2) {
-    throw new AppError('unsafe_test_path', `Refusing test file '${file}': test files live in a folder of the worktree`, 400);
+    throw new AppError('unsafe_test_path', `Refusing test file '${file}': test files live in a folder of the worktree`);
   }
   if (parts.slice(0, -1).some((p) => p === '.git' || p === 'node_modules' || p.startsWith('.'))) {
-    throw new AppError('unsafe_test_path', `Refusing test file '${file}': test files do not go in hidden folders or node_modules`, 400);
+    throw new AppError('unsafe_test_path', `Refusing test file '${file}': test files do not go in hidden folders or node_modules`);
   }
   for (let i = 1; i < parts.length; i++) {
     const dir = path.join(root, ...parts.slice(0, i));
     if (fs.lstatSync(dir, { throwIfNoEntry: false })?.isSymbolicLink()) {
-      throw new AppError('unsafe_test_path', `Refusing test file '${file}': ${parts.slice(0, i).join('/')}/ is a symbolic link`, 400);
+      throw new AppError('unsafe_test_path', `Refusing test file '${file}': ${parts.slice(0, i).join('/')}/ is a symbolic link`);
     }
   }
   return target;

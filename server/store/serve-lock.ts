@@ -12,7 +12,7 @@ export const LOCK_FILE = '.tilth-serve.lock';
 
 export class ServeLockError extends AppError {
   constructor(message: string) {
-    super('sessions_dir_in_use', message, 409);
+    super('sessions_dir_in_use', message);
   }
 }
 

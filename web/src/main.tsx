@@ -8,7 +8,6 @@ import { createRoot } from 'react-dom/client';
 import { z } from 'zod';
 // The global tokens and layout first: each feature's own CSS, imported by its components, comes after and wins ties.
 import './styles.css';
-import { HealthSchema } from '../../shared/api.ts';
 import { readTokenFromHash, runHandshake } from './api/auth.ts';
 import { api, authStore } from './api/browser.ts';
 import { ApiError } from './api/client.ts';
@@ -59,7 +58,7 @@ authStore.subscribe(() => {
 
 /** Asks REST whether we are still signed in; a 401 flips the app via `onUnauthorized`. */
 function probeAuth(): void {
-  api.get('/api/health', HealthSchema).catch(() => {});
+  api.call('getHealth', {}).catch(() => {});
 }
 
 function App() {

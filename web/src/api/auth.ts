@@ -7,7 +7,6 @@
  * 401 anywhere later — a REST call, or the stream failing after the server restarted with a new
  * token — flips the whole app to the "open the link" page.
  */
-import { AuthResponseSchema, HealthSchema } from '../../../shared/api.ts';
 import { ApiError, type ApiClient } from './client.ts';
 
 export type AuthState =
@@ -74,7 +73,7 @@ export async function runHandshake(env: HandshakeEnv): Promise<void> {
   store.set({ status: 'checking' });
   if (token !== null) {
     try {
-      await api.post('/api/auth', { token }, AuthResponseSchema);
+      await api.call('postAuth', { body: { token } });
       store.set({ status: 'ok' });
       return;
     } catch (error) {
@@ -96,7 +95,7 @@ export async function runHandshake(env: HandshakeEnv): Promise<void> {
 
 async function checkCookie(env: HandshakeEnv, reasonIfRefused: 'no_token' | 'stale_link'): Promise<void> {
   try {
-    await env.api.get('/api/health', HealthSchema);
+    await env.api.call('getHealth', {});
     env.store.set({ status: 'ok' });
   } catch (error) {
     env.store.set(error instanceof ApiError && error.isUnauthorized ? { status: 'required', reason: reasonIfRefused } : unreachable(error));

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HealthSchema, SessionListSchema } from '../../../shared/api.ts';
-import { ApiError, createApiClient } from './client.ts';
+import { ApiError, createApiClient, endpointUrl } from './client.ts';
 
 type Call = { url: string; init: RequestInit | undefined };
 
@@ -30,7 +29,7 @@ describe('api client', () => {
   it('returns the parsed body of a successful response', async () => {
     const { fetch, calls } = fakeFetch(() => json(200, { ok: true, name: 'tilth', version: '0.1.0', uptime_s: 3 }));
     const api = createApiClient({ fetch });
-    await expect(api.get('/api/health', HealthSchema)).resolves.toEqual({
+    await expect(api.call('getHealth', {})).resolves.toEqual({
       ok: true,
       name: 'tilth',
       version: '0.1.0',
@@ -41,48 +40,50 @@ describe('api client', () => {
   });
 
   it('sends a JSON body on POST', async () => {
-    const { fetch, calls } = fakeFetch(() => json(200, { ok: true, name: 'tilth', version: '1', uptime_s: 0 }));
-    await createApiClient({ fetch }).post('/api/auth', { token: 'abc' }, HealthSchema);
+    const { fetch, calls } = fakeFetch(() => json(200, { ok: true }));
+    await createApiClient({ fetch }).call('postAuth', { body: { token: 'abc' } });
     expect(calls[0]?.init?.method).toBe('POST');
     expect(calls[0]?.init?.body).toBe('{"token":"abc"}');
     expect(new Headers(calls[0]?.init?.headers).get('content-type')).toBe('application/json');
   });
 
-  it('sends PUT with a JSON body and DELETE without one', async () => {
-    const { fetch, calls } = fakeFetch(() => json(200, { ok: true, name: 'tilth', version: '1', uptime_s: 0 }));
+  it('sends a JSON body, {} for an empty one, and DELETE without a body', async () => {
+    const { fetch, calls } = fakeFetch(({ init }) => (init?.method === 'DELETE' ? json(200, { ok: true }) : json(200, { url: 'u', via: 'gh' })));
     const api = createApiClient({ fetch });
-    await api.put('/api/x', { a: 1 }, HealthSchema);
-    await api.delete('/api/x?confirm=1', HealthSchema);
+    await api.call('openPr', { params: { id: 'a' }, body: { remote: 'origin' } });
+    await api.call('openPr', { params: { id: 'a' } });
+    await api.call('discardSession', { params: { id: 'a' }, query: { confirm: 'a' } });
     expect(calls.map((c) => [c.init?.method, c.init?.body])).toEqual([
-      ['PUT', '{"a":1}'],
+      ['POST', '{"remote":"origin"}'],
+      ['POST', '{}'],
       ['DELETE', undefined],
     ]);
-    expect(new Headers(calls[1]?.init?.headers).get('content-type')).toBeNull();
+    expect(new Headers(calls[2]?.init?.headers).get('content-type')).toBeNull();
   });
 
   it('turns the standard error body into an ApiError with its status, code and message', async () => {
     const { fetch } = fakeFetch(() => json(404, { error: { code: 'session_not_found', message: 'No session 123' } }));
-    const error = await caught(createApiClient({ fetch }).get('/api/sessions/x', SessionListSchema));
+    const error = await caught(createApiClient({ fetch }).call('getSession', { params: { id: 'x' } }));
     expect(error).toMatchObject({ status: 404, code: 'session_not_found', message: 'No session 123' });
   });
 
   it('reports an error status without the standard body as http_error', async () => {
     const { fetch } = fakeFetch(() => new Response('<html>Bad Gateway</html>', { status: 502 }));
-    const error = await caught(createApiClient({ fetch }).get('/api/sessions', SessionListSchema));
+    const error = await caught(createApiClient({ fetch }).call('listSessions', {}));
     expect(error).toMatchObject({ status: 502, code: 'http_error' });
     expect(error.message).toContain('HTTP 502');
   });
 
   it('reports a successful response of the wrong shape as bad_response, naming the field', async () => {
     const { fetch } = fakeFetch(() => json(200, { sessions: [{ id: 'nope' }] }));
-    const error = await caught(createApiClient({ fetch }).get('/api/sessions', SessionListSchema));
+    const error = await caught(createApiClient({ fetch }).call('listSessions', {}));
     expect(error).toMatchObject({ status: 200, code: 'bad_response' });
     expect(error.message).toContain('sessions.0');
   });
 
   it('reports a failed request as network_error with status 0', async () => {
     const { fetch } = fakeFetch(() => Promise.reject(new TypeError('fetch failed')));
-    const error = await caught(createApiClient({ fetch }).get('/api/health', HealthSchema));
+    const error = await caught(createApiClient({ fetch }).call('getHealth', {}));
     expect(error).toMatchObject({ status: 0, code: 'network_error' });
   });
 
@@ -90,8 +91,16 @@ describe('api client', () => {
     const { fetch } = fakeFetch(() => json(401, { error: { code: 'unauthorized', message: 'Missing or wrong token.' } }));
     const seen: ApiError[] = [];
     const api = createApiClient({ fetch, onUnauthorized: (e) => seen.push(e) });
-    const error = await caught(api.get('/api/health', HealthSchema));
+    const error = await caught(api.call('getHealth', {}));
     expect(error.isUnauthorized).toBe(true);
     expect(seen).toEqual([error]);
+  });
+
+  it('fills in path parameters encoded, and the query without its unset values', () => {
+    expect(endpointUrl('getTaskDiff', { params: { id: 'a b', taskId: 'T-001' } })).toBe('/api/sessions/a%20b/tasks/T-001/diff');
+    expect(endpointUrl('getEvents', { params: { id: 's' }, query: { after: '3', limit: '10', tail: undefined } })).toBe(
+      '/api/sessions/s/events?after=3&limit=10',
+    );
+    expect(endpointUrl('checkWorkspace', { query: { path: '/a b&c' } })).toBe('/api/workspaces/check?path=%2Fa+b%26c');
   });
 });

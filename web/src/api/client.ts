@@ -1,10 +1,12 @@
 /**
- * The one way the SPA talks REST. Every response body is parsed with a shared zod schema, and
- * every failure (HTTP error, network error, a body that does not match) becomes an `ApiError`,
- * so callers and TanStack Query handle one error type.
+ * The one way the SPA talks REST: `api.call('getSession', { params: { id } })`, by an endpoint's
+ * name in the contract (shared/routes.ts), which gives the method, the path, the input types and
+ * the schema every response body is parsed with. Every failure (HTTP error, network error, a body
+ * that does not match) becomes an `ApiError`, so callers and TanStack Query handle one error type.
  */
-import type { z } from 'zod';
 import { ErrorBodySchema } from '../../../shared/api.ts';
+import { ERROR_CODES } from '../../../shared/errors.ts';
+import { buildPath, ROUTES, type EndpointInput, type EndpointName, type EndpointResponse } from '../../../shared/routes.ts';
 
 /**
  * `status` is the HTTP status, or 0 when no response arrived. `code` is the server's stable
@@ -36,22 +38,28 @@ export interface ApiClientOptions {
 }
 
 export interface ApiClient {
-  get<S extends z.ZodType>(path: string, schema: S, init?: { signal?: AbortSignal }): Promise<z.infer<S>>;
-  post<S extends z.ZodType>(path: string, body: unknown, schema: S, init?: { signal?: AbortSignal }): Promise<z.infer<S>>;
-  put<S extends z.ZodType>(path: string, body: unknown, schema: S, init?: { signal?: AbortSignal }): Promise<z.infer<S>>;
-  delete<S extends z.ZodType>(path: string, schema: S, init?: { signal?: AbortSignal }): Promise<z.infer<S>>;
+  call<N extends EndpointName>(name: N, input: EndpointInput<N>, init?: { signal?: AbortSignal | undefined }): Promise<EndpointResponse<N>>;
+}
+
+/** The request target of a call: the path with its parameters filled in, then the query. */
+export function endpointUrl<N extends EndpointName>(name: N, input: EndpointInput<N>): string {
+  const { params, query } = input as { params?: Record<string, string>; query?: Record<string, string | undefined> };
+  const path = buildPath(ROUTES[name].path, params);
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) search.set(key, value);
+  const qs = search.toString();
+  return qs === '' ? path : `${path}?${qs}`;
 }
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const baseUrl = options.baseUrl ?? '';
 
-  async function request<S extends z.ZodType>(
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-    path: string,
-    schema: S,
-    body: unknown,
-    signal: AbortSignal | undefined,
-  ): Promise<z.infer<S>> {
+  async function call<N extends EndpointName>(name: N, input: EndpointInput<N>, how?: { signal?: AbortSignal | undefined }): Promise<EndpointResponse<N>> {
+    const { method, response: schema } = ROUTES[name];
+    const path = endpointUrl(name, input);
+    // A POST or PUT whose endpoint takes an empty body still sends `{}`: the server wants an object.
+    const body: unknown = (input as { body?: unknown }).body ?? (method === 'POST' || method === 'PUT' ? {} : undefined);
+    const signal = how?.signal;
     const init: RequestInit = {
       method,
       credentials: 'same-origin',
@@ -65,7 +73,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       response = await options.fetch(baseUrl + path, init);
     } catch (cause) {
       if (signal?.aborted) throw cause; // let TanStack Query see its own cancellation
-      throw new ApiError(0, 'network_error', `Could not reach the Tilth server (${method} ${path}).`, { cause });
+      throw new ApiError(0, ERROR_CODES.network_error, `Could not reach the Tilth server (${method} ${path}).`, { cause });
     }
 
     const text = await response.text();
@@ -81,7 +89,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (!parsed.success) {
       throw new ApiError(
         response.status,
-        'bad_response',
+        ERROR_CODES.bad_response,
         `${method} ${path} answered with an unexpected shape: ${parsed.error.issues
           .slice(0, 3)
           .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
@@ -89,15 +97,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         { cause: parsed.error },
       );
     }
-    return parsed.data;
+    return parsed.data as EndpointResponse<N>;
   }
 
-  return {
-    get: (path, schema, init) => request('GET', path, schema, undefined, init?.signal),
-    post: (path, body, schema, init) => request('POST', path, schema, body, init?.signal),
-    put: (path, body, schema, init) => request('PUT', path, schema, body, init?.signal),
-    delete: (path, schema, init) => request('DELETE', path, schema, undefined, init?.signal),
-  };
+  return { call };
 }
 
 function parseJson(text: string): unknown {
@@ -112,5 +115,5 @@ function parseJson(text: string): unknown {
 function errorFromResponse(status: number, json: unknown, method: string, path: string): ApiError {
   const body = ErrorBodySchema.safeParse(json);
   if (body.success) return new ApiError(status, body.data.error.code, body.data.error.message);
-  return new ApiError(status, 'http_error', `${method} ${path} failed with HTTP ${status}.`);
+  return new ApiError(status, ERROR_CODES.http_error, `${method} ${path} failed with HTTP ${status}.`);
 }

@@ -2,30 +2,12 @@
  * The state-changing calls of the seeding flow and the run, built on an `ApiClient` so tests pass
  * one with a fake fetch; pages use `seeding` and `runs` (the browser's client) inside `useMutation`.
  */
-import { z } from 'zod';
-import {
-  ConfigResponseSchema,
-  ConnectionTestResultSchema,
-  CreatedSessionSchema,
-  NoteResponseSchema,
-  RunResponseSchema,
-  StopResponseSchema,
-  type ConfigResponse,
-  type ConfigUpdate,
-  type ConnectionTestResult,
-  type ModelRole,
-  type SessionListItem,
-} from '../../../shared/api.ts';
+import type { ConfigResponse, ConfigUpdate, ConnectionTestResult, ModelRole, SessionListItem } from '../../../shared/api.ts';
 import type { SteeringNote } from '../../../shared/files.ts';
-import { SeedViewSchema, type ChecksPreset, type SeedEdit, type SeedView } from '../../../shared/seed.ts';
+import type { EndpointResponse } from '../../../shared/routes.ts';
+import type { ChecksPreset, SeedEdit, SeedView } from '../../../shared/seed.ts';
 import { api as browserApi } from './browser.ts';
 import type { ApiClient } from './client.ts';
-
-/** `{ok: true}`, what answer and discard return. */
-const OkSchema = z.object({ ok: z.literal(true) });
-
-const sessionPath = (id: string) => `/api/sessions/${encodeURIComponent(id)}`;
-
 export interface CreateSessionInput {
   workspace: string;
   brief: string;
@@ -36,59 +18,59 @@ export interface CreateSessionInput {
 export function seedingCalls(api: ApiClient) {
   return {
     async createSession(input: CreateSessionInput): Promise<SessionListItem> {
-      return (await api.post('/api/sessions', input, CreatedSessionSchema)).session;
+      return (await api.call('createSession', { body: input })).session;
     },
 
     /** A demo session: the bundled example with the scripted demo model, no provider needed. */
     async startDemo(): Promise<SessionListItem> {
-      return (await api.post('/api/demo', {}, CreatedSessionSchema)).session;
+      return (await api.call('startDemo', {})).session;
     },
 
     /** Removes the session's worktree, branch and folder; the server wants the id repeated. */
     async discardSession(id: string): Promise<void> {
-      await api.delete(`${sessionPath(id)}?${new URLSearchParams({ confirm: id }).toString()}`, OkSchema);
+      await api.call('discardSession', { params: { id }, query: { confirm: id } });
     },
 
     /** A failed interview again, same session and brief; refused while its provider is still down. */
     async retryInterview(id: string): Promise<SessionListItem> {
-      return (await api.post(`${sessionPath(id)}/interview/retry`, {}, CreatedSessionSchema)).session;
+      return (await api.call('retryInterview', { params: { id } })).session;
     },
 
     async answerQuestion(input: { sessionId: string; questionId: string; answer: string }): Promise<void> {
-      await api.post(`${sessionPath(input.sessionId)}/answer`, { questionId: input.questionId, answer: input.answer }, OkSchema);
+      await api.call('answerQuestion', { params: { id: input.sessionId }, body: { questionId: input.questionId, answer: input.answer } });
     },
 
     /** The seed again, with a contract check that had an environment problem run again. */
     recheckSeed(sessionId: string): Promise<SeedView> {
-      return api.get(`${sessionPath(sessionId)}/seed?recheck=1`, SeedViewSchema);
+      return api.call('getSeed', { params: { id: sessionId }, query: { recheck: '1' } });
     },
 
     saveSeed(input: { sessionId: string; edit: SeedEdit }): Promise<SeedView> {
-      return api.put(`${sessionPath(input.sessionId)}/seed`, input.edit, SeedViewSchema);
+      return api.call('putSeed', { params: { id: input.sessionId }, body: input.edit });
     },
   };
 }
 
 export const seeding = seedingCalls(browserApi);
 
-export type RunResponse = z.infer<typeof RunResponseSchema>;
-export type StopResponse = z.infer<typeof StopResponseSchema>;
+export type RunResponse = EndpointResponse<'startRun'>;
+export type StopResponse = EndpointResponse<'stopRun'>;
 
 export function runCalls(api: ApiClient) {
   return {
     /** Starts a prepared session or resumes a stopped one; a run already going answers its state. */
     startRun(sessionId: string): Promise<RunResponse> {
-      return api.post(`${sessionPath(sessionId)}/run`, {}, RunResponseSchema);
+      return api.call('startRun', { params: { id: sessionId } });
     },
 
     /** Stops the run gracefully, or takes the session out of the queue. */
     stopRun(sessionId: string): Promise<StopResponse> {
-      return api.post(`${sessionPath(sessionId)}/stop`, {}, StopResponseSchema);
+      return api.call('stopRun', { params: { id: sessionId } });
     },
 
     /** Guidance the worker reads once, at its next iteration. */
     async addNote(input: { sessionId: string; text: string }): Promise<SteeringNote> {
-      return (await api.post(`${sessionPath(input.sessionId)}/notes`, { text: input.text }, NoteResponseSchema)).note;
+      return (await api.call('addNote', { params: { id: input.sessionId }, body: { text: input.text } })).note;
     },
   };
 }
@@ -99,12 +81,12 @@ export function configCalls(api: ApiClient) {
   return {
     /** Writes the changed keys to config.json; answers the configuration now in effect. */
     saveConfig(update: ConfigUpdate): Promise<ConfigResponse> {
-      return api.put('/api/config', update, ConfigResponseSchema);
+      return api.call('putConfig', { body: update });
     },
 
     /** Tries the role's saved (or environment's) endpoint; a failure is in the result, not thrown. */
     testConnection(role: ModelRole): Promise<ConnectionTestResult> {
-      return api.post('/api/config/test', { role }, ConnectionTestResultSchema);
+      return api.call('testConnection', { body: { role } });
     },
   };
 }

@@ -3,18 +3,7 @@
  * `useQuery(sessionsQuery())` and an invalidation names the same key via `queryKeys`.
  */
 import { queryOptions } from '@tanstack/react-query';
-import {
-  ConfigResponseSchema,
-  ContextWindowsResponseSchema,
-  EventsPageSchema,
-  HealthSchema,
-  SessionDetailSchema,
-  SessionListSchema,
-  WorkspaceCheckSchema,
-} from '../../../shared/api.ts';
-import { SeedViewSchema } from '../../../shared/seed.ts';
 import { api } from './browser.ts';
-
 export const queryKeys = {
   health: ['health'] as const,
   config: ['config'] as const,
@@ -33,14 +22,14 @@ export const queryKeys = {
 export function healthQuery() {
   return queryOptions({
     queryKey: queryKeys.health,
-    queryFn: ({ signal }) => api.get('/api/health', HealthSchema, { signal }),
+    queryFn: ({ signal }) => api.call('getHealth', {}, { signal }),
   });
 }
 
 export function configQuery() {
   return queryOptions({
     queryKey: queryKeys.config,
-    queryFn: ({ signal }) => api.get('/api/config', ConfigResponseSchema, { signal }),
+    queryFn: ({ signal }) => api.call('getConfig', {}, { signal }),
   });
 }
 
@@ -51,7 +40,7 @@ export function configQuery() {
 export function contextWindowsQuery() {
   return queryOptions({
     queryKey: queryKeys.contextWindows,
-    queryFn: ({ signal }) => api.get('/api/config/context-windows', ContextWindowsResponseSchema, { signal }),
+    queryFn: ({ signal }) => api.call('getContextWindows', {}, { signal }),
     staleTime: 60_000,
   });
 }
@@ -60,34 +49,31 @@ export function contextWindowsQuery() {
 export function sessionsQuery() {
   return queryOptions({
     queryKey: queryKeys.sessions,
-    queryFn: ({ signal }) => api.get('/api/sessions', SessionListSchema, { signal }),
+    queryFn: ({ signal }) => api.call('listSessions', {}, { signal }),
   });
 }
 
 /** The newest page of a session's log: where a session page opens. */
-export function eventsTailPath(sessionId: string, limit = 500): string {
-  return `/api/sessions/${encodeURIComponent(sessionId)}/events?tail=1&limit=${limit}`;
+export function eventsTail(sessionId: string, limit = 500) {
+  return api.call('getEvents', { params: { id: sessionId }, query: { tail: '1', limit: String(limit) } });
 }
 
 export function eventsPageQuery(sessionId: string, page: { after?: number; limit?: number } = {}) {
   const after = page.after ?? 0;
   const limit = page.limit ?? 500;
-  const params = new URLSearchParams({ after: String(after), limit: String(limit) });
   return queryOptions({
     queryKey: queryKeys.events(sessionId, after, limit),
-    queryFn: ({ signal }) => api.get(`/api/sessions/${encodeURIComponent(sessionId)}/events?${params.toString()}`, EventsPageSchema, { signal }),
+    queryFn: ({ signal }) => api.call('getEvents', { params: { id: sessionId }, query: { after: String(after), limit: String(limit) } }, { signal }),
     // A page of an append-only log never changes once it is full.
     staleTime: (query) => (query.state.data !== undefined && !query.state.data.has_more ? 0 : Infinity),
   });
 }
 
-const sessionPath = (sessionId: string) => `/api/sessions/${encodeURIComponent(sessionId)}`;
-
 /** The session's REST state: status, the pending question, interview usage, whether a seed exists. */
 export function sessionDetailQuery(sessionId: string) {
   return queryOptions({
     queryKey: queryKeys.sessionDetail(sessionId),
-    queryFn: ({ signal }) => api.get(sessionPath(sessionId), SessionDetailSchema, { signal }),
+    queryFn: ({ signal }) => api.call('getSession', { params: { id: sessionId } }, { signal }),
   });
 }
 
@@ -95,7 +81,7 @@ export function sessionDetailQuery(sessionId: string) {
 export function seedQuery(sessionId: string) {
   return queryOptions({
     queryKey: queryKeys.seed(sessionId),
-    queryFn: ({ signal }) => api.get(`${sessionPath(sessionId)}/seed`, SeedViewSchema, { signal }),
+    queryFn: ({ signal }) => api.call('getSeed', { params: { id: sessionId } }, { signal }),
   });
 }
 
@@ -103,7 +89,7 @@ export function seedQuery(sessionId: string) {
 export function workspaceCheckQuery(path: string) {
   return queryOptions({
     queryKey: queryKeys.workspaceCheck(path),
-    queryFn: ({ signal }) => api.get(`/api/workspaces/check?${new URLSearchParams({ path }).toString()}`, WorkspaceCheckSchema, { signal }),
+    queryFn: ({ signal }) => api.call('checkWorkspace', { query: { path } }, { signal }),
     staleTime: 5_000,
   });
 }

@@ -1,3 +1,4 @@
+import { ERROR_CODES } from '../../../shared/errors.ts';
 import { ApiError } from '../api/client.ts';
 
 export function Loading({ what }: { what: string }) {
@@ -9,7 +10,7 @@ export function Loading({ what }: { what: string }) {
 }
 
 export function QueryError({ error, what, onRetry }: { error: Error; what: string; onRetry: () => void }) {
-  const code = error instanceof ApiError ? error.code : 'client_error';
+  const code = error instanceof ApiError ? error.code : ERROR_CODES.client_error;
   return (
     <div className="panel panel-error" role="alert" data-testid="query-error" data-code={code}>
       <h2>Could not load {what}</h2>

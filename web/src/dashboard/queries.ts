@@ -4,13 +4,11 @@
  * when those events are older than anything loaded). Kept apart from `api/queries.ts`.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { EventsPageSchema, ResumePlanSchema, type EventsPage } from '../../../shared/api.ts';
+import type { EventsPage } from '../../../shared/api.ts';
 import type { TilthEvent } from '../../../shared/events.ts';
-import { SummarySchema, type Summary } from '../../../shared/summary.ts';
+import type { Summary } from '../../../shared/summary.ts';
 import { api } from '../api/browser.ts';
 import type { RunStart } from './dashboard-state.ts';
-
-const sessionPath = (id: string) => `/api/sessions/${encodeURIComponent(id)}`;
 
 export const dashboardKeys = {
   summary: (id: string) => ['session-summary', id] as const,
@@ -23,7 +21,7 @@ export const dashboardKeys = {
 export function summaryQuery(sessionId: string) {
   return queryOptions({
     queryKey: dashboardKeys.summary(sessionId),
-    queryFn: ({ signal }) => api.get(`${sessionPath(sessionId)}/summary`, SummarySchema, { signal }),
+    queryFn: ({ signal }) => api.call('getSummary', { params: { id: sessionId } }, { signal }),
     staleTime: Infinity,
     refetchOnWindowFocus: false,
   });
@@ -33,7 +31,7 @@ export function summaryQuery(sessionId: string) {
 export function resumePlanQuery(sessionId: string) {
   return queryOptions({
     queryKey: dashboardKeys.resumePlan(sessionId),
-    queryFn: ({ signal }) => api.get(`${sessionPath(sessionId)}/resume-plan`, ResumePlanSchema, { signal }),
+    queryFn: ({ signal }) => api.call('getResumePlan', { params: { id: sessionId } }, { signal }),
     staleTime: 0,
     gcTime: 0,
     retry: false,
@@ -42,16 +40,16 @@ export function resumePlanQuery(sessionId: string) {
 
 export type PageRequest = { before: number; limit: number } | { after: number; limit: number };
 
-export function eventsPagePath(sessionId: string, page: PageRequest): string {
-  const params = 'before' in page ? { before: String(page.before), limit: String(page.limit) } : { after: String(page.after), limit: String(page.limit) };
-  return `${sessionPath(sessionId)}/events?${new URLSearchParams(params).toString()}`;
+function eventsPage(sessionId: string, page: PageRequest, signal?: AbortSignal): Promise<EventsPage> {
+  const query = 'before' in page ? { before: String(page.before), limit: String(page.limit) } : { after: String(page.after), limit: String(page.limit) };
+  return api.call('getEvents', { params: { id: sessionId }, query }, { signal });
 }
 
 /** A page of an append-only log: a `before` page never changes, an `after` page only grows. */
 export function eventsPageQuery(sessionId: string, page: PageRequest) {
   return queryOptions({
     queryKey: dashboardKeys.page(sessionId, page),
-    queryFn: ({ signal }) => api.get(eventsPagePath(sessionId, page), EventsPageSchema, { signal }),
+    queryFn: ({ signal }) => eventsPage(sessionId, page, signal),
     staleTime: (query) => ('before' in page || (query.state.data !== undefined && query.state.data.has_more) ? Infinity : 0),
   });
 }
@@ -88,7 +86,7 @@ const MAX_PROBES = 12;
  * is on the log's first page.
  */
 export async function probeStaff(sessionId: string, attemptStarts: readonly number[], signal?: AbortSignal): Promise<Staff> {
-  const get = (page: PageRequest): Promise<EventsPage> => api.get(eventsPagePath(sessionId, page), EventsPageSchema, signal ? { signal } : {});
+  const get = (page: PageRequest): Promise<EventsPage> => eventsPage(sessionId, page, signal);
   const starts = [...new Set(attemptStarts)].sort((a, b) => b - a).slice(0, MAX_PROBES);
   const [head, ...probes] = await Promise.all([get({ after: 0, limit: 60 }), ...starts.map((start) => get({ before: start, limit: PROBE }))]);
   // Newest attempt first: the first probe that finds one has the newest run's start.

@@ -6,6 +6,7 @@
 import type { RunState } from '../../../shared/api.ts';
 import type { SessionStatus, StopReason } from '../../../shared/events.ts';
 import type { Caps, PrdEntry } from '../../../shared/files.ts';
+import { canAddNote, canResume } from '../../../shared/session-rules.ts';
 import type { TaskSummary } from '../../../shared/summary.ts';
 import { formatInt, formatUsd } from '../../../shared/format.ts';
 
@@ -124,14 +125,12 @@ export interface RunControls {
   notes: boolean;
 }
 
-const NOTE_STATUSES = new Set<SessionStatus>(['prepared', 'running', 'stopped']);
-
 export function runControls(status: SessionStatus | null, run: RunState['state']): RunControls {
   const active = run !== 'idle' || status === 'running';
   return {
     stop: active,
-    resume: !active && status === 'stopped',
-    notes: status !== null && NOTE_STATUSES.has(status),
+    resume: !active && status !== null && canResume(status),
+    notes: status !== null && canAddNote(status),
   };
 }
 

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
+import { ERROR_CODES } from '../../../shared/errors.ts';
 import type { ChecksPreset } from '../../../shared/seed.ts';
 import { ApiError } from '../api/client.ts';
 import { seeding, type CreateSessionInput } from '../api/mutations.ts';
@@ -16,10 +17,10 @@ import { useNow } from '../use-now.ts';
 import './new-session.css';
 
 /** Refusals that are fixed on the settings page, not in this form, with a heading for the two the provider gave. */
-const PROVIDER_CODES = new Set(['provider_not_configured', 'provider_unreachable', 'provider_refused']);
+const PROVIDER_CODES = new Set<string>([ERROR_CODES.provider_not_configured, ERROR_CODES.provider_unreachable, ERROR_CODES.provider_refused]);
 const PROVIDER_HEADINGS: Record<string, string> = {
-  provider_unreachable: 'The model provider did not answer',
-  provider_refused: 'The model provider refused the request',
+  [ERROR_CODES.provider_unreachable]: 'The model provider did not answer',
+  [ERROR_CODES.provider_refused]: 'The model provider refused the request',
 };
 
 /** Workspace (checked as you type), brief and checks preset → a new session and its interview. */
@@ -63,7 +64,7 @@ export function NewSessionPage() {
     },
     onError: (error) => {
       // The check may be older than the other session: ask again so the choices appear.
-      if (error instanceof ApiError && error.code === 'workspace_has_sessions') {
+      if (error instanceof ApiError && error.code === ERROR_CODES.workspace_has_sessions) {
         void queryClient.invalidateQueries({ queryKey: queryKeys.workspaceChecks });
       }
     },
@@ -183,14 +184,14 @@ export function NewSessionPage() {
             className="callout callout-error create-error"
             role="alert"
             data-testid="create-error"
-            data-code={create.error instanceof ApiError ? create.error.code : 'client_error'}
+            data-code={create.error instanceof ApiError ? create.error.code : ERROR_CODES.client_error}
           >
             {create.error instanceof ApiError && PROVIDER_HEADINGS[create.error.code] !== undefined && <h2>{PROVIDER_HEADINGS[create.error.code]}</h2>}
             <p className="create-error-message">{create.error.message}</p>
             {create.error instanceof ApiError && PROVIDER_CODES.has(create.error.code) && (
               <p className="actions">
                 <Link to={paths.settingsThenBack(paths.newSession)} className="button button-secondary button-small" testId="create-error-settings-link">
-                  {create.error.code === 'provider_not_configured' ? 'Set up a provider' : 'Open the provider settings'}
+                  {create.error.code === ERROR_CODES.provider_not_configured ? 'Set up a provider' : 'Open the provider settings'}
                 </Link>
                 <span className="muted small">Your workspace and brief stay here while you do.</span>
               </p>

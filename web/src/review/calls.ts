@@ -3,42 +3,35 @@
  * `ApiClient` so tests pass one with a fake fetch; the page uses `review` (the browser's client).
  * Discard is `seeding.discardSession` (it is the same call the new-session page makes).
  */
-import { z } from 'zod';
-import { MergePreviewSchema, MergeResultSchema, PrResultSchema, type MergePreview, type MergeResult, type MergeStrategy } from '../../../shared/review.ts';
+import type { CleanseResult, MergePreview, MergeResult, MergeStrategy, PrResult, PushResult } from '../../../shared/review.ts';
 import { api as browserApi } from '../api/browser.ts';
 import type { ApiClient } from '../api/client.ts';
 
-export const PushResultSchema = z.object({ remote: z.string(), branch: z.string() });
-export type PushResult = z.infer<typeof PushResultSchema>;
-export type PrResult = z.infer<typeof PrResultSchema>;
-export const CleanseResultSchema = z.object({ removed_worktree: z.boolean(), removed_branch: z.boolean() });
-export type CleanseResult = z.infer<typeof CleanseResultSchema>;
-
-const sessionPath = (id: string) => `/api/sessions/${encodeURIComponent(id)}`;
+export type { CleanseResult, PrResult, PushResult };
 
 export function reviewCalls(api: ApiClient) {
   return {
     /** Builds the merge in a scratch worktree and runs the done tasks' acceptance tests on it. */
     previewMerge(input: { sessionId: string; strategy: MergeStrategy }): Promise<MergePreview> {
-      return api.post(`${sessionPath(input.sessionId)}/merge/preview`, { strategy: input.strategy }, MergePreviewSchema);
+      return api.call('previewMerge', { params: { id: input.sessionId }, body: { strategy: input.strategy } });
     },
 
     /** `override` is sent only when set, so a plain merge is refused on failing tests. */
     merge(input: { sessionId: string; strategy: MergeStrategy; override: boolean }): Promise<MergeResult> {
       const body = input.override ? { strategy: input.strategy, override_failed_tests: true } : { strategy: input.strategy };
-      return api.post(`${sessionPath(input.sessionId)}/merge`, body, MergeResultSchema);
+      return api.call('merge', { params: { id: input.sessionId }, body });
     },
 
     push(input: { sessionId: string; remote: string }): Promise<PushResult> {
-      return api.post(`${sessionPath(input.sessionId)}/push`, { remote: input.remote }, PushResultSchema);
+      return api.call('push', { params: { id: input.sessionId }, body: { remote: input.remote } });
     },
 
     openPr(input: { sessionId: string; remote: string | null }): Promise<PrResult> {
-      return api.post(`${sessionPath(input.sessionId)}/pr`, input.remote === null ? {} : { remote: input.remote }, PrResultSchema);
+      return api.call('openPr', { params: { id: input.sessionId }, body: input.remote === null ? {} : { remote: input.remote } });
     },
 
     cleanse(sessionId: string): Promise<CleanseResult> {
-      return api.post(`${sessionPath(sessionId)}/cleanse`, {}, CleanseResultSchema);
+      return api.call('cleanse', { params: { id: sessionId } });
     },
   };
 }

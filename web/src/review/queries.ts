@@ -4,7 +4,6 @@
  * sessions list invalidates on every change.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { DiffSchema, SessionReviewSchema, TaskReviewSchema } from '../../../shared/review.ts';
 import { api } from '../api/browser.ts';
 
 export const reviewKeys = {
@@ -15,14 +14,11 @@ export const reviewKeys = {
   taskDiff: (sessionId: string, taskId: string) => ['review', sessionId, 'task', taskId, 'diff'] as const,
 };
 
-const sessionPath = (sessionId: string) => `/api/sessions/${encodeURIComponent(sessionId)}`;
-const taskPath = (sessionId: string, taskId: string) => `${sessionPath(sessionId)}/tasks/${encodeURIComponent(taskId)}`;
-
 /** The task, its commits, final case, ledger, check attempts and stats. */
 export function taskReviewQuery(sessionId: string, taskId: string) {
   return queryOptions({
     queryKey: reviewKeys.task(sessionId, taskId),
-    queryFn: ({ signal }) => api.get(taskPath(sessionId, taskId), TaskReviewSchema, { signal }),
+    queryFn: ({ signal }) => api.call('getTaskReview', { params: { id: sessionId, taskId } }, { signal }),
   });
 }
 
@@ -30,7 +26,7 @@ export function taskReviewQuery(sessionId: string, taskId: string) {
 export function taskDiffQuery(sessionId: string, taskId: string) {
   return queryOptions({
     queryKey: reviewKeys.taskDiff(sessionId, taskId),
-    queryFn: ({ signal }) => api.get(`${taskPath(sessionId, taskId)}/diff`, DiffSchema, { signal }),
+    queryFn: ({ signal }) => api.call('getTaskDiff', { params: { id: sessionId, taskId } }, { signal }),
   });
 }
 
@@ -38,6 +34,6 @@ export function taskDiffQuery(sessionId: string, taskId: string) {
 export function sessionReviewQuery(sessionId: string) {
   return queryOptions({
     queryKey: reviewKeys.sessionReview(sessionId),
-    queryFn: ({ signal }) => api.get(`${sessionPath(sessionId)}/diff`, SessionReviewSchema, { signal }),
+    queryFn: ({ signal }) => api.call('getSessionReview', { params: { id: sessionId } }, { signal }),
   });
 }

@@ -4,6 +4,7 @@
  * refreshes what it may have changed: the review, the session's detail and the sessions list.
  */
 import { useMutation, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
+import { ERROR_CODES } from '../../../shared/errors.ts';
 import type { MergePreview, MergeResult, MergeStrategy } from '../../../shared/review.ts';
 import { ApiError } from '../api/client.ts';
 import { seeding } from '../api/mutations.ts';
@@ -28,7 +29,7 @@ export interface Action<TInput, TResult> {
 
 export function actionError(error: Error | null): ActionError | null {
   if (error === null) return null;
-  return error instanceof ApiError ? { code: error.code, message: error.message } : { code: 'client_error', message: error.message };
+  return error instanceof ApiError ? { code: error.code, message: error.message } : { code: ERROR_CODES.client_error, message: error.message };
 }
 
 function asAction<TInput, TResult>(m: UseMutationResult<TResult, Error, TInput>): Action<TInput, TResult> {

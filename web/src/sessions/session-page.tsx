@@ -1,7 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
+import { ERROR_CODES } from '../../../shared/errors.ts';
 import type { SessionDetail } from '../../../shared/api.ts';
 import type { SessionStatus, TilthEvent } from '../../../shared/events.ts';
+import { canReview } from '../../../shared/session-rules.ts';
 import { ApiError } from '../api/client.ts';
 import { seeding } from '../api/mutations.ts';
 import { queryKeys, seedQuery, sessionDetailQuery, sessionsQuery } from '../api/queries.ts';
@@ -56,7 +58,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
       <div className="page-head">
         <h1>{label}</h1>
         {status !== null && <StatusBadge status={status} />}
-        {(status === 'all_done' || status === 'stopped' || status === 'merged' || status === 'archived') && (
+        {status !== null && canReview(status) && (
           <Link to={paths.sessionReview(sessionId)} className="button button-secondary page-head-action" testId="session-review-link">
             Review
           </Link>
@@ -122,7 +124,7 @@ function InterviewSection(props: { sessionId: string; status: SessionStatus; det
     mutationFn: seeding.answerQuestion,
     onSuccess: (_, vars) => setAnsweredHere((set) => new Set(set).add(vars.questionId)),
     onError: (error) => {
-      if (error instanceof ApiError && error.code === 'question_not_pending') {
+      if (error instanceof ApiError && error.code === ERROR_CODES.question_not_pending) {
         void queryClient.invalidateQueries({ queryKey: queryKeys.sessionDetail(sessionId) });
       }
     },
@@ -165,7 +167,8 @@ function InterviewSection(props: { sessionId: string; status: SessionStatus; det
         sessionId,
         // Until the stream says the interview is back on, the button stays busy: no double retry.
         retrying: retry.isPending || (retry.isSuccess && retrySince !== null && !restartedSince(events, retrySince)),
-        retryError: retry.error === null ? null : { code: retry.error instanceof ApiError ? retry.error.code : 'client_error', message: retry.error.message },
+        retryError:
+          retry.error === null ? null : { code: retry.error instanceof ApiError ? retry.error.code : ERROR_CODES.client_error, message: retry.error.message },
         onRetry: () => {
           if (!retry.isPending) retry.mutate(events.at(-1)?.seq ?? 0);
         },
@@ -212,7 +215,7 @@ function SeedSection({ sessionId, controls }: { sessionId: string; controls: Run
   const problems = useMemo(() => {
     const error = save.error;
     if (error === null) return [];
-    return error instanceof ApiError && error.code === 'seed_invalid' ? problemLines(error.message) : [error.message];
+    return error instanceof ApiError && error.code === ERROR_CODES.seed_invalid ? problemLines(error.message) : [error.message];
   }, [save.error]);
 
   if (seed.isPending) return <Loading what="the seed and its contract check" />;

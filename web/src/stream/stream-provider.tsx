@@ -3,9 +3,7 @@
  * socket is authenticated by the cookie), and torn down when it fails.
  */
 import { createContext, useEffect, useState, type ReactNode } from 'react';
-import { EventsPageSchema } from '../../../shared/api.ts';
-import { api } from '../api/browser.ts';
-import { eventsTailPath } from '../api/queries.ts';
+import { eventsTail } from '../api/queries.ts';
 import { SessionEventsRegistry } from './session-events-store.ts';
 import { StreamClient } from './stream-client.ts';
 
@@ -26,7 +24,7 @@ export function StreamProvider({ children }: { children: ReactNode }) {
       url: streamUrl(window.location),
       log: (message, detail) => console.warn(`[tilth stream] ${message}`, detail ?? ''),
     });
-    const loadTail = async (sessionId: string) => (await api.get(eventsTailPath(sessionId), EventsPageSchema)).events;
+    const loadTail = async (sessionId: string) => (await eventsTail(sessionId)).events;
     return { client, sessions: new SessionEventsRegistry(client, (flush) => requestAnimationFrame(flush), loadTail) };
   });
 

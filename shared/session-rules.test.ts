@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { canAddNote, canMerge, canPush, canRun, failedTaskSubject, isFailedSubject, isTaskWorkSubject, taskSubject } from './session-rules.ts';
+
+describe('session rules', () => {
+  it('lets a prepared or stopped session run, and nothing else', () => {
+    expect(canRun('prepared')).toBe(true);
+    expect(canRun('stopped')).toBe(true);
+    expect(canRun('running')).toBe(false);
+    expect(canRun('all_done')).toBe(false);
+  });
+
+  it('takes notes while a run is ahead, merges a finished or paused run, and pushes a merged one too', () => {
+    expect(['prepared', 'running', 'stopped'].every((s) => canAddNote(s as never))).toBe(true);
+    expect(canAddNote('all_done')).toBe(false);
+    expect(canMerge('merged')).toBe(false);
+    expect(canPush('merged')).toBe(true);
+  });
+});
+
+describe('commit subjects', () => {
+  const task = { id: 'T-001', title: 'Add the parser' };
+
+  it('reads back what the run writes', () => {
+    expect(isTaskWorkSubject(taskSubject(task))).toBe(true);
+    expect(isTaskWorkSubject(taskSubject(task), 'T-001')).toBe(true);
+    expect(isTaskWorkSubject(taskSubject(task), 'T-002')).toBe(false);
+    const failed = failedTaskSubject(task, 'max_iterations');
+    expect(failed).toBe('T-001: FAILED (max_iterations): Add the parser');
+    expect(isFailedSubject(failed)).toBe(true);
+    expect(isTaskWorkSubject(failed)).toBe(false);
+    expect(isTaskWorkSubject(failed, 'T-001')).toBe(false);
+  });
+
+  it('does not take a commit made by hand for a task’s', () => {
+    expect(isTaskWorkSubject('fix typo')).toBe(false);
+    expect(isFailedSubject('T-1: FAILED (x): y')).toBe(false);
+  });
+});
