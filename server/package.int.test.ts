@@ -174,7 +174,7 @@ describe('the packed tilth', () => {
 
   it("runs the grep tool's worker thread from the compiled layout", async () => {
     const repo = userRepo();
-    const search = pathToFileURL(path.join(installed, 'dist', 'server', 'engine', 'grep-search.js')).href;
+    const search = pathToFileURL(path.join(installed, 'dist', 'server', 'tools', 'grep-search.js')).href;
     const script = `const { searchOffThread } = await import(${JSON.stringify(search)});
 const result = await searchOffThread({ pattern: 'needle', files: [${JSON.stringify(path.join(repo.sub, 'notes.txt'))}], maxFileBytes: 1e6, sniffBytes: 8000, maxResults: 10, maxLineChars: 200 }, 10000);
 console.log(JSON.stringify(result));`;

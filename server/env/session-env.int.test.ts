@@ -183,6 +183,33 @@ const DUE_TEST = [
 const DUE_IMPL =
   "'use strict';\nconst ms = require('ms');\n\nfunction dueLabel(todo, now) {\n  return `due in ${ms(todo.due - now)}`;\n}\n\nmodule.exports = { dueLabel };\n";
 
+/**
+ * A prepared js-todo session whose environment is ready, and the seed edit that sets a setup
+ * command (the tasks and tests as they are).
+ */
+async function sessionForSetup(app: TestApp) {
+  repo = await makeExampleRepo('js-todo');
+  const id = await makePreparedSession(app.store, repo.dir, 'node', [
+    { id: 'T-001', title: 'Double', tests: { 'tests/t001_double.test.js': nodeTest('double', 'double', '2', '4') } },
+  ]);
+  const wt = app.store.readCheckpoint(id).worktree;
+  app.store.updateCheckpoint(id, () => ({
+    environment: { plan: planEnvironment({ source: repo!.dir, worktree: wt, env: null }), ready_at: new Date().toISOString() },
+  }));
+  const seed = (await app.app.inject({ url: `/api/sessions/${id}/seed`, headers: auth })).json();
+  const edit = (setup_command: string) => ({
+    prd_entries: seed.prd.map((t: Record<string, unknown>) => ({
+      id: t.id,
+      title: t.title,
+      description: t.description,
+      acceptance_criteria: t.acceptance_criteria,
+    })),
+    test_files: seed.test_files,
+    setup_command,
+  });
+  return { id, wt, edit };
+}
+
 describe.runIf(sandboxed)('at a run', () => {
   it('cjs-mocha: the checks find mocha and `ms` before the run, again in a worktree resume re-creates, and in the merge preview', async () => {
     repo = await makeExampleRepo('cjs-mocha');
@@ -236,26 +263,9 @@ describe.runIf(sandboxed)('at a run', () => {
   }, 300_000);
 
   it('runs a setup command set in seed review before the worker, once', async () => {
-    repo = await makeExampleRepo('js-todo');
     const app = await open();
-    const id = await makePreparedSession(app.store, repo.dir, 'node', [
-      { id: 'T-001', title: 'Double', tests: { 'tests/t001_double.test.js': nodeTest('double', 'double', '2', '4') } },
-    ]);
-    const wt = app.store.readCheckpoint(id).worktree;
-    app.store.updateCheckpoint(id, () => ({
-      environment: { plan: planEnvironment({ source: repo!.dir, worktree: wt, env: null }), ready_at: new Date().toISOString() },
-    }));
-    const seed = (await app.app.inject({ url: `/api/sessions/${id}/seed`, headers: auth })).json();
-    const edit = {
-      prd_entries: seed.prd.map((t: Record<string, unknown>) => ({
-        id: t.id,
-        title: t.title,
-        description: t.description,
-        acceptance_criteria: t.acceptance_criteria,
-      })),
-      test_files: seed.test_files,
-      setup_command: 'mkdir -p coverage && date +%s%N >> coverage/setup-runs',
-    };
+    const { id, wt, edit: editWith } = await sessionForSetup(app);
+    const edit = editWith('mkdir -p coverage && date +%s%N >> coverage/setup-runs');
     const put = await app.app.inject({ method: 'PUT', url: `/api/sessions/${id}/seed`, headers: post, payload: edit });
     expect(put.statusCode, put.body).toBe(200);
     expect(put.json().meta.setup_command).toBe(edit.setup_command);
@@ -288,26 +298,8 @@ describe.runIf(sandboxed)('at a run', () => {
   });
 
   it('a failing setup command set in seed review is an environment problem: Run is refused until it is fixed', async () => {
-    repo = await makeExampleRepo('js-todo');
     const app = await open();
-    const id = await makePreparedSession(app.store, repo.dir, 'node', [
-      { id: 'T-001', title: 'Double', tests: { 'tests/t001_double.test.js': nodeTest('double', 'double', '2', '4') } },
-    ]);
-    const wt = app.store.readCheckpoint(id).worktree;
-    app.store.updateCheckpoint(id, () => ({
-      environment: { plan: planEnvironment({ source: repo!.dir, worktree: wt, env: null }), ready_at: new Date().toISOString() },
-    }));
-    const seed = (await app.app.inject({ url: `/api/sessions/${id}/seed`, headers: auth })).json();
-    const edit = (setup_command: string) => ({
-      prd_entries: seed.prd.map((t: Record<string, unknown>) => ({
-        id: t.id,
-        title: t.title,
-        description: t.description,
-        acceptance_criteria: t.acceptance_criteria,
-      })),
-      test_files: seed.test_files,
-      setup_command,
-    });
+    const { id, wt, edit } = await sessionForSetup(app);
 
     const broken = await app.app.inject({
       method: 'PUT',
