@@ -4,25 +4,12 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EXAMPLES_DIR } from '../demo/example-repo.ts';
 import { DEFAULT_TEST_GLOBS, type ProjectEnv } from '../../shared/project-env.ts';
+import { projectEnv } from '../testing/project-env.ts';
 import { describePresetForPrompt, detectPreset, expectedTestPrefix, presetFor, shellQuote, taskIdOfTestFile, testCommand, testFilePattern } from './presets.ts';
 
 /** An environment as detection reports it; each case overrides what matters to it. */
 function env(over: Partial<ProjectEnv>): ProjectEnv {
-  return {
-    languages: ['javascript'],
-    package_manager: 'npm',
-    lockfile: 'package-lock.json',
-    module_type: 'esm',
-    typescript: false,
-    test_runner: null,
-    test_runner_evidence: null,
-    test_dirs: [],
-    test_globs: [],
-    python: null,
-    node_modules: true,
-    setup_command: null,
-    ...over,
-  };
+  return projectEnv({ ...over });
 }
 
 const TS_VITEST = env({

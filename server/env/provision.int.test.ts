@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventInput } from '../../shared/events.ts';
 import type { ProjectEnv } from '../../shared/project-env.ts';
+import { projectEnv } from '../testing/project-env.ts';
 import { runChecks } from '../engine/checks.ts';
 import { addWorktree } from '../git/repo.ts';
 import { commitAll, worktreeRefOf, type WorktreeRef } from '../git/worktree-git.ts';
@@ -41,21 +42,7 @@ async function installed(name: ExampleName): Promise<ExampleRepo> {
 }
 
 function nodeEnv(extra: Partial<ProjectEnv>): ProjectEnv {
-  return {
-    languages: ['javascript'],
-    package_manager: 'npm',
-    lockfile: 'package-lock.json',
-    module_type: 'esm',
-    typescript: false,
-    test_runner: null,
-    test_runner_evidence: null,
-    test_dirs: ['tests'],
-    test_globs: [],
-    python: null,
-    node_modules: true,
-    setup_command: null,
-    ...extra,
-  };
+  return projectEnv({ test_dirs: ['tests'], ...extra });
 }
 
 /** A session's worktree on `repo` with the plan for `projectEnv` recorded, as createSession leaves it. */
