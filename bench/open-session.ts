@@ -106,7 +106,7 @@ const writer = new SessionStore(path.join(home, 'sessions'));
 const sessions = SIZES.map((size, i) => {
   const started = performance.now();
   const s = writeRunSession(writer, size, { tasks: 6 + Math.min(i, 2), seed: i + 1, title: `bench ${size}` });
-  const mb = fs.statSync(writer.file(s.id, 'events.jsonl')).size / 1e6;
+  const mb = fs.statSync(path.join(writer.dir(s.id), 'events.jsonl')).size / 1e6;
   console.log(
     `generated ${size.toLocaleString('en-US')} events (${mb.toFixed(1)} MB, ${s.tasks} tasks) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );

@@ -12,9 +12,7 @@
 import type { EventInput } from '../shared/events.ts';
 import type { PrdEntry } from '../shared/files.ts';
 import { addToSummary, emptySummary } from '../shared/summary.ts';
-import { writeJsonAtomic } from '../server/store/atomic.ts';
-import { FILES, type SessionStore } from '../server/store/session-store.ts';
-import { saveSummary } from '../server/store/summary-file.ts';
+import type { SessionStore } from '../server/store/session-store.ts';
 import { prng } from '../server/testing/prng.ts';
 
 const WORDS =
@@ -337,7 +335,7 @@ export function writeRunSession(
     count = event.seq;
   }
 
-  writeJsonAtomic(store.file(id, FILES.prd), out.plan);
+  store.session(id).prd.write(out.plan);
   store.updateCheckpoint(id, () => ({
     status: 'all_done',
     last_stop: 'all_done',
@@ -345,6 +343,6 @@ export function writeRunSession(
     models: { worker: 'bench/worker-model', evaluator: 'bench/evaluator-model', prep: 'bench/prep-model' },
     usage: { prompt_tokens: out.tokens, completion_tokens: 0, total_tokens: out.tokens, cost_usd: out.costUsd, calls: out.calls },
   }));
-  saveSummary(store, id, summary);
+  store.session(id).summary.save(summary);
   return { id, events: count, tasks: options.tasks };
 }

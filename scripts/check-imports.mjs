@@ -11,6 +11,9 @@
 //  3. Sides, for code that ships (tests may cross, e.g. to drive the web's stream client against
 //     the server): `shared/` imports only `shared/`; the web never imports the server or the
 //     server the web; nothing imports the test room (`server/testing/`) or a test file.
+//  4. A session folder's files belong to `store/`: the modules that know their names and formats
+//     (`STORE_PRIVATE`) are imported only from `server/store/`; every other room goes through the
+//     session handle (`store.session(id)`).
 //
 // The graph comes from the TypeScript compiler's import scanner (`ts.preProcessFile`): every
 // `import`, `import type`, `export … from` and `import()` with a relative specifier. Package imports
@@ -130,6 +133,9 @@ function roomOf(file) {
 const inRooms = (rooms, file) => rooms.some((room) => file === room || file.startsWith(`${room}/`));
 const exceptionFor = (members) => TEMPORARY_EXCEPTIONS.find((exception) => members.every((member) => inRooms(exception.rooms, member)));
 
+/** Modules that know the session folder's names; only `server/store/` imports them (rule 4). */
+const STORE_PRIVATE = ['session-files', 'run-files', 'run-lock', 'summary-file'].map((name) => `server/store/${name}.ts`);
+
 const ships = (file) =>
   (file.startsWith('server/') || file.startsWith('shared/') || file.startsWith('web/src/')) && !TEST_FILE.test(file) && !file.startsWith('server/testing/');
 
@@ -140,6 +146,7 @@ function sideRule(from, to) {
   if (from.startsWith('web/') && to.startsWith('server/')) return 'the web never imports the server';
   if (from.startsWith('server/') && to.startsWith('web/')) return 'the server never imports the web';
   if (to.startsWith('server/testing/') || TEST_FILE.test(to)) return 'code that ships never imports the test room or a test file';
+  if (STORE_PRIVATE.includes(to) && !from.startsWith('server/store/')) return "the session folder's files are reached through the session handle";
   return null;
 }
 

@@ -236,7 +236,7 @@ describe('sessions and events', () => {
 
   it('reports a corrupt event log by name instead of crashing', async () => {
     const id = makeSession();
-    fs.appendFileSync(t.store.file(id, 'events.jsonl'), 'garbage\n{"also":"bad"}\n');
+    fs.appendFileSync(path.join(t.store.dir(id), 'events.jsonl'), 'garbage\n{"also":"bad"}\n');
     const res = await t.app.inject({ url: `/api/sessions/${id}/events`, headers: auth });
     expect(res.statusCode).toBe(500);
     expect(res.json().error.code).toBe('corrupt_file');

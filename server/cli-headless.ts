@@ -10,7 +10,6 @@ import fs from 'node:fs';
 import readline from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { progressLine } from '../shared/event-text.ts';
-import { PrdSchema } from '../shared/files.ts';
 import { formatTokens, formatUsd } from '../shared/format.ts';
 import type { Config } from './config.ts';
 import { runLocked } from './engine/run.ts';
@@ -18,9 +17,7 @@ import { detectSandbox, setSandboxMode } from './proc/sandbox.ts';
 import { removeWorktree } from './git/repo.ts';
 import { JobRunner, type Logger } from './jobs/job-runner.ts';
 import { ModelClient } from './llm/client.ts';
-import { readJsonFile } from './store/json-file.ts';
-import { assertNotLockedElsewhere, lockedElsewhere } from './store/run-lock.ts';
-import { FILES, SessionStore } from './store/session-store.ts';
+import { SessionStore } from './store/session-store.ts';
 import { isSessionId } from './store/session-id.ts';
 
 export class CliExit extends Error {
@@ -86,11 +83,11 @@ export function info(config: Config, positionals: string[], out: (s: string) => 
   }
   const id = sessionArg('info', positionals, store);
   const cp = store.readCheckpoint(id);
-  const prd = readJsonFile(store.file(id, FILES.prd), PrdSchema) ?? [];
+  const prd = store.session(id).prd.tasks();
   const worktreeOk = fs.existsSync(cp.worktree);
   out(`session   ${id}`);
   out(
-    `status    ${cp.status}${cp.last_stop ? ` (last stop: ${cp.last_stop})` : ''}${lockedElsewhere(store.dir(id)) ? ' — being run by another process now' : ''}`,
+    `status    ${cp.status}${cp.last_stop ? ` (last stop: ${cp.last_stop})` : ''}${store.session(id).runLock.heldElsewhere() ? ' — being run by another process now' : ''}`,
   );
   if (cp.last_error) out(`          ${cp.last_error}`);
   out(`title     ${cp.title || cp.brief.split('\n')[0]}`);
@@ -125,7 +122,7 @@ export async function runVerb(verb: 'run' | 'resume', config: Config, positional
     );
   }
   try {
-    assertNotLockedElsewhere(store.dir(id));
+    store.session(id).runLock.assertFree();
   } catch (err) {
     throw new CliExit(1, (err as Error).message);
   }
@@ -160,7 +157,7 @@ export async function runVerb(verb: 'run' | 'resume', config: Config, positional
     unsubscribe();
   }
   const cp = store.readCheckpoint(id);
-  const prd = readJsonFile(store.file(id, FILES.prd), PrdSchema) ?? [];
+  const prd = store.session(id).prd.tasks();
   out('');
   out(
     `${cp.status}${cp.last_stop && cp.status !== 'all_done' ? ` (${cp.last_stop})` : ''}: ${prd.filter((t) => t.status === 'done').length} of ${prd.length} tasks done, ${formatUsd(cp.usage.cost_usd)}, ${formatTokens(cp.usage.total_tokens)}`,
@@ -176,7 +173,7 @@ export async function reset(config: Config, positionals: string[], yes: boolean,
   const store = openStore(config);
   const id = sessionArg('reset', positionals, store);
   try {
-    assertNotLockedElsewhere(store.dir(id));
+    store.session(id).runLock.assertFree();
   } catch (err) {
     throw new CliExit(1, (err as Error).message);
   }
@@ -191,8 +188,7 @@ export async function reset(config: Config, positionals: string[], yes: boolean,
     if (answer.trim() !== id) throw new CliExit(1, 'Not confirmed; nothing was removed.');
   }
   if (fs.existsSync(cp.source)) await removeWorktree(cp.source, cp.worktree, cp.branch);
-  store.forget(id);
-  fs.rmSync(store.dir(id), { recursive: true, force: true });
+  store.session(id).remove();
   store.close();
   out(`Discarded ${id}.`);
 }

@@ -7,7 +7,7 @@
  * Leaving out `params`, `query` or `body` means "none": a query string or a body on such an
  * endpoint is refused. `status` is the usual success status (a handler may answer another).
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
   AnswerSchema,
   AuthRequestSchema,

@@ -4,15 +4,12 @@
  * `proposed-learnings.md` for the user, and nothing reads it back. It runs after the commit, so a
  * failure here (or a crash) can never cost the task — the Python edition's bug.
  */
-import fs from 'node:fs';
 import type { PrdEntry } from '../../shared/files.ts';
 import { lastCommitDiff } from '../git/worktree-git.ts';
 import { ProviderFailureError } from '../llm/errors.ts';
 import { retryFields } from '../agent/events.ts';
 import { Agent } from '../agent/runtime.ts';
 import { loadPrompt } from '../prompts.ts';
-import { FILES } from '../store/session-store.ts';
-import { readLedger } from '../store/run-files.ts';
 import { formatLedgerSection } from './case.ts';
 import { JUDGE_DIFF_MAX_CHARS } from './evaluator.ts';
 import { CapReached, spanId, type RunContext } from './run-context.ts';
@@ -36,26 +33,13 @@ export function parseJsonObject(text: string): Record<string, unknown> | null {
   return null;
 }
 
-function appendLearning(sessionDir: string, sessionId: string, task: PrdEntry, learning: string): string {
-  const file = `${sessionDir}/${FILES.learnings}`;
-  if (!fs.existsSync(file)) {
-    fs.writeFileSync(
-      file,
-      `# Proposed learnings — session ${sessionId}\n\nCandidates noticed during the run. Nothing applies them: review each one and copy what holds up into AGENTS.md yourself.\n`,
-    );
-  }
-  const entry = `\n## From ${task.id} — ${task.title}\n\n- ${learning.trim()}\n`;
-  fs.appendFileSync(file, entry);
-  return learning.trim();
-}
-
 export async function proposeLearning(run: RunContext, task: PrdEntry, traceId: string, caseSummary: string): Promise<void> {
   const base = { task_id: task.id, trace_id: traceId, span_id: spanId() };
   const context = loadContextFiles(run.worktree, run.deps.contextFiles);
   const label = context.loaded.map((f) => f.name).join(', ') || run.deps.contextFiles[0] || 'AGENTS.md';
   const combined = combineContext(context.loaded);
   const diff = await lastCommitDiff(run.ref);
-  const ledger = formatLedgerSection(readLedger(run.sessionDir, task.id), "## The evaluator's verdicts on this task");
+  const ledger = formatLedgerSection(run.session.ledger.read(task.id), "## The evaluator's verdicts on this task");
   const prompt = [
     `Task just completed: ${task.id} — ${task.title}`,
     '',
@@ -112,6 +96,7 @@ export async function proposeLearning(run: RunContext, task: PrdEntry, traceId: 
   const learning = parsed.learning;
   if (learning === null || learning === undefined || learning === false) return void skip('no_proposal');
   if (typeof learning !== 'string' || learning.trim() === '') return void skip('empty_learning', JSON.stringify(parsed));
-  const entry = appendLearning(run.sessionDir, run.id, task, learning);
+  run.session.learnings.append(task, learning);
+  const entry = learning.trim();
   run.emit({ type: 'proposed_learnings', data: { ...base, emitted: true, entry } });
 }

@@ -11,8 +11,8 @@ const OFF: Caps = { max_iterations_per_task: 32, max_wall_clock_minutes: 0, max_
 /** A run context with only what the caps read: the caps, the run's usage so far and a clock. */
 function context(caps: Partial<Caps>, usage: Partial<Usage> = {}, clock: { now: number } = { now: 0 }, saved: Usage[] = []): RunContext {
   // The caps never touch the rest of the job, the model, the checkpoint's other fields or the seed.
-  const store = { updateCheckpoint: (_id: string, patch: () => { usage: Usage }) => saved.push(patch().usage) };
-  const job = { sessionId: '20260101-120000-abcdef', store } as unknown as JobContext;
+  const session = { checkpoint: { update: (patch: () => { usage: Usage }) => saved.push(patch().usage) } };
+  const job = { sessionId: '20260101-120000-abcdef', session } as unknown as JobContext;
   const checkpoint = { usage: { ...EMPTY_USAGE, ...usage } } as unknown as Checkpoint;
   const deps = { llm: {} as ModelClient, caps: { ...OFF, ...caps }, contextFiles: [], now: () => clock.now };
   return new RunContext(job, deps, checkpoint, {} as SeedMeta, emptySummary(job.sessionId));

@@ -17,6 +17,7 @@ import type { AgentOptions, CallInfo, NoticeKind } from '../agent/runtime.ts';
 import type { Price } from '../../shared/price.ts';
 import type { Role as LlmRole } from '../llm/types.ts';
 import type { UntrustedScope } from '../proc/untrusted.ts';
+import type { SessionHandle } from '../store/session-handle.ts';
 import { sessionScope } from '../env/session-env.ts';
 
 export interface RunDeps {
@@ -77,8 +78,8 @@ export class RunContext {
   get worktree(): string {
     return this.checkpoint.worktree;
   }
-  get sessionDir(): string {
-    return this.job.paths.sessionDir;
+  get session(): SessionHandle {
+    return this.job.session;
   }
   get signal(): AbortSignal {
     return this.job.signal;
@@ -139,7 +140,7 @@ export class RunContext {
   account(result: ChatResult): Usage {
     this.usage = addCallToUsage(this.usage, result);
     const usage = this.usage;
-    this.job.store.updateCheckpoint(this.id, () => ({ usage }), { durable: false });
+    this.session.checkpoint.update(() => ({ usage }), { durable: false });
     return usage;
   }
 

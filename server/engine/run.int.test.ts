@@ -14,7 +14,6 @@ import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
 import { startFakeModel, type FakeModel } from '../scripted-model/fake-model.ts';
 import { caseTurn, makePreparedSession, noLearning, nodeTest, verdictTurn, workerTurn, writeTurn, type SeedTask } from '../testing/run-fixtures.ts';
 import { auth, makeTestApp, type TestApp, type TestAppOptions } from '../testing/test-app.ts';
-import { readLedger } from '../store/run-files.ts';
 import { detectSandbox } from '../proc/sandbox.ts';
 
 const WORKER = 'worker-model';
@@ -111,15 +110,17 @@ describe('the run', () => {
     expect(git(repo.dir, 'status', '--porcelain')).toBe(sourceStatus);
     expect(git(repo.dir, 'rev-parse', 'HEAD')).toBe(sourceHead);
 
-    const progress = fs.readFileSync(t.store.file(id, 'progress.txt'), 'utf8');
+    const progress = fs.readFileSync(path.join(t.store.dir(id), 'progress.txt'), 'utf8');
     expect(progress).toBe('T-001\tdone\tDouble\nT-002\tdone\tTriple\nT-003\tdone\tSquare\n');
     expect(ofType(id, 'commit').map((e) => e.data.task_id)).toEqual(['T-001', 'T-002', 'T-003']);
-    expect(fs.readFileSync(t.store.file(id, 'proposed-learnings.md'), 'utf8')).toContain('## From T-003 — Square\n\n- Keep one function per file in src/.');
+    expect(fs.readFileSync(path.join(t.store.dir(id), 'proposed-learnings.md'), 'utf8')).toContain(
+      '## From T-003 — Square\n\n- Keep one function per file in src/.',
+    );
 
     const start0 = ofType(id, 'session_start').find((e) => e.data.phase === 'run')!;
     expect(start0.data.caps).toMatchObject({ max_iterations_per_task: 32, max_evaluator_calls_per_task: 0 });
 
-    const summary = SummarySchema.parse(JSON.parse(fs.readFileSync(t.store.file(id, 'summary.json'), 'utf8')));
+    const summary = SummarySchema.parse(JSON.parse(fs.readFileSync(path.join(t.store.dir(id), 'summary.json'), 'utf8')));
     expect(Object.values(summary.tasks).map((x) => x.status)).toEqual(['done', 'done', 'done']);
     expect(summary.verdicts.accepts).toBe(3);
     expect(summary.stop?.reason).toBe('all_done');
@@ -165,7 +166,7 @@ describe('the run', () => {
     });
     await start(id);
     expect((await settled(id)).session.status).toBe('all_done');
-    const ledger = readLedger(t.store.dir(id), 'T-001');
+    const ledger = t.store.session(id).ledger.read('T-001');
     expect(ledger.map((e) => e.verdict.verdict)).toEqual(['reject', 'accept']);
     expect(ledger[0]!.diff_summary).toContain('src/double.js (+3 -0)');
     const workerReqs = fake.requests.filter((r) => r.model === WORKER);
@@ -253,7 +254,7 @@ describe('every stop is loud and resumable', () => {
     expect(d.tasks[0]!.status).toBe('failed');
     const wt = checkpoint(id).worktree;
     expect(git(wt, 'log', '-1', '--format=%s')).toBe('T-001: FAILED (iter_cap): Double');
-    expect(fs.readFileSync(t.store.file(id, 'progress.txt'), 'utf8')).toBe('T-001\tfailed:iter_cap\tDouble\n');
+    expect(fs.readFileSync(path.join(t.store.dir(id), 'progress.txt'), 'utf8')).toBe('T-001\tfailed:iter_cap\tDouble\n');
 
     const plan = await t.app.inject({ url: `/api/sessions/${id}/resume-plan`, headers: auth });
     expect(plan.json()).toMatchObject({ retried: ['T-001'], pending: [], unwind: true, last_stop: 'iter_cap', worktree_missing: false });

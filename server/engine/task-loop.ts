@@ -15,13 +15,15 @@ import { changedFiles, diffSummary, GitTamperedError, verifyPointers, workingDif
 import { taskIdOfTestFile } from '../env/presets.ts';
 import { ProviderFailureError } from '../llm/errors.ts';
 import { loadPrompt } from '../prompts.ts';
-import { appendCheckAttempt, appendLedger, LEDGER_INJECT_LIMIT, progressTail, readLedger, takePendingNotes } from '../store/run-files.ts';
 import { DUPLICATE_CASE, formatRejectFeedback, parseCase, WORKER_NO_CASE_NUDGE } from './case.ts';
 import { runChecks, type CheckResult } from './checks.ts';
 import { evaluate, type Evaluation } from './evaluator.ts';
 import { spanId, type RunContext } from './run-context.ts';
 import { buildWorkerPrompt, formatNotes, loadContextFiles } from './worker-prompt.ts';
 import { runWorkerTool, WORKER_TOOLS } from './worker-tools.ts';
+
+/** How many of the task's latest verdicts the worker and the evaluator see (reference §3.5). */
+const LEDGER_INJECT_LIMIT = 5;
 
 export const MAX_NO_CASE_STREAK = 3;
 /** Reference §3.5. */
@@ -103,14 +105,14 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
 
   const doneIds = prd.filter((t) => t.status === 'done').map((t) => t.id);
   const context = loadContextFiles(run.worktree, deps.contextFiles);
-  const notes = takePendingNotes(run.sessionDir);
+  const notes = run.session.steering.takePending();
   const { prompt, channels } = buildWorkerPrompt({
     worktree: run.worktree,
     task,
     prd,
     seedMeta: run.seedMeta,
-    progress: progressTail(run.sessionDir),
-    ownLedger: readLedger(run.sessionDir, task.id, LEDGER_INJECT_LIMIT),
+    progress: run.session.progress.tail(),
+    ownLedger: run.session.ledger.read(task.id, LEDGER_INJECT_LIMIT),
     notes,
     context,
   });
@@ -170,7 +172,7 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
     signal.throwIfAborted();
     base = { ...trace, span_id: spanId(), iter };
     if (iter > 1) {
-      const later = takePendingNotes(run.sessionDir);
+      const later = run.session.steering.takePending();
       if (later.length > 0) {
         agent.say(formatNotes(later));
         for (const n of later) run.emit({ type: 'steering_note', data: { note_id: n.note_id, text: n.text, consumed_by: { task_id: task.id, iter } } });
@@ -236,7 +238,7 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
     });
     signal.throwIfAborted();
     run.emit({ type: 'validator_run', data: { ...base, passed: checks.passed, results: checks.results } });
-    appendCheckAttempt(run.sessionDir, task.id, { ts: new Date().toISOString(), iter, passed: checks.passed, results: checks.results });
+    run.session.checks.append(task.id, { ts: new Date().toISOString(), iter, passed: checks.passed, results: checks.results });
     if (!checks.passed) {
       answer(`${CHECKS_FAILED_PREFIX}\n\n${checksReport(checks.results)}`);
       continue;
@@ -327,7 +329,7 @@ async function judge(
   const input = {
     task,
     contextFiles: loadContextFiles(run.worktree, run.deps.contextFiles).loaded,
-    ledger: readLedger(run.sessionDir, task.id, LEDGER_INJECT_LIMIT),
+    ledger: run.session.ledger.read(task.id, LEDGER_INJECT_LIMIT),
     case: theCase,
     tests,
     checks,
@@ -351,7 +353,7 @@ async function judge(
   });
   const verdict = evaluation.verdict;
   run.emit({ type: 'evaluator_verdict', data: { ...base, schema_version: 1, ...verdict } });
-  appendLedger(run.sessionDir, task.id, {
+  run.session.ledger.append(task.id, {
     ts: new Date().toISOString(),
     iter: base.iter,
     diff_summary: await diffSummary(run.ref),

@@ -56,7 +56,7 @@ async function session(repo: ExampleRepo, projectEnv: ProjectEnv): Promise<{ id:
   store.updateCheckpoint(id, () => ({ ...dirs, environment: { plan, ready_at: null } }));
   const ref = await worktreeRefOf(store.readCheckpoint(id));
   const events: EventInput[] = [];
-  const prepared = await prepareSessionEnvironment({ store, sessionId: id, emit: (e) => events.push(e) }, { reason: 'prep', git: ref });
+  const prepared = await prepareSessionEnvironment({ session: store.session(id), emit: (e) => events.push(e) }, { reason: 'prep', git: ref });
   expect(prepared).toEqual({ ok: true });
   expect(store.readCheckpoint(id).environment?.ready_at).not.toBeNull();
   return { id, ref, events };
@@ -234,7 +234,10 @@ describe.runIf(sandboxed)('a checkout with a lockfile but nothing installed', ()
       store.updateCheckpoint(created.session_id, () => ({ ...dirs, environment: { plan, ready_at: null } }));
       const events: EventInput[] = [];
       const ref = await worktreeRefOf(store.readCheckpoint(created.session_id));
-      const prepared = await prepareSessionEnvironment({ store, sessionId: created.session_id, emit: (e) => events.push(e) }, { reason: 'prep', git: ref });
+      const prepared = await prepareSessionEnvironment(
+        { session: store.session(created.session_id), emit: (e) => events.push(e) },
+        { reason: 'prep', git: ref },
+      );
       expect(prepared.ok).toBe(false);
       const problem = prepared.ok ? '' : prepared.problem;
       expect(problem).toMatch(/The offline install of the dependencies \(`npm ci --offline --no-audit --no-fund`, from package-lock.json\) exited with 1/);

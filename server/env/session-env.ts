@@ -9,12 +9,11 @@ import type { EnvReason, EventInput } from '../../shared/events.ts';
 import type { Checkpoint, EnvPlan } from '../../shared/files.ts';
 import type { GitDirs } from '../git/worktree-git.ts';
 import type { UntrustedScope } from '../proc/untrusted.ts';
-import type { SessionStore } from '../store/session-store.ts';
+import type { SessionHandle } from '../store/session-handle.ts';
 import { applyEnvironment, linkNodeModules, projectScope, setupFor } from './provision.ts';
 
 export interface SessionEnvContext {
-  store: SessionStore;
-  sessionId: string;
+  session: SessionHandle;
   signal?: AbortSignal | undefined;
   emit: (event: EventInput) => void;
 }
@@ -37,7 +36,7 @@ export type PrepareResult = { ok: true } | { ok: false; problem: string };
  * recorded have none, and are left as they were.
  */
 export async function prepareSessionEnvironment(ctx: SessionEnvContext, options: PrepareOptions): Promise<PrepareResult> {
-  const cp = ctx.store.readCheckpoint(ctx.sessionId);
+  const cp = ctx.session.checkpoint.read();
   if (!cp.environment) return { ok: true };
   let plan = cp.environment.plan;
   let reason = options.reason;
@@ -62,7 +61,7 @@ export async function prepareSessionEnvironment(ctx: SessionEnvContext, options:
     emit: ctx.emit,
     signal: ctx.signal,
   });
-  ctx.store.updateCheckpoint(ctx.sessionId, () => ({ environment: { plan, ready_at: applied.ok ? new Date().toISOString() : null } }));
+  ctx.session.checkpoint.update(() => ({ environment: { plan, ready_at: applied.ok ? new Date().toISOString() : null } }));
   return applied.ok ? { ok: true } : { ok: false, problem: applied.problem ?? 'The environment could not be prepared.' };
 }
 

@@ -11,7 +11,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import type { z } from 'zod';
-import { InterviewStateSchema, type Checkpoint, type InterviewState } from '../../shared/files.ts';
+import type { Checkpoint, InterviewState } from '../../shared/files.ts';
 import { testFileRule } from '../../shared/seed.ts';
 import { ConflictError, ValidationError } from '../errors.ts';
 import type { JobContext } from '../jobs/job-runner.ts';
@@ -26,9 +26,7 @@ import type { Price } from '../../shared/price.ts';
 import type { HistoryMessage } from '../agent/history.ts';
 import { retryFields } from '../agent/events.ts';
 import { loadPrompt } from '../prompts.ts';
-import { writeJsonAtomic } from '../store/atomic.ts';
-import { readJsonFile } from '../store/json-file.ts';
-import { FILES, type SessionStore } from '../store/session-store.ts';
+import type { SessionHandle } from '../store/session-handle.ts';
 import { describePresetForPrompt } from '../env/presets.ts';
 import { existingTaskIds, finishSeed, tryWriteSeed } from './write-seed.ts';
 import { type ASK_USER_TOOL, interviewTools } from './tool-schemas.ts';
@@ -43,14 +41,6 @@ export interface InterviewDeps {
   emptyBackoffMs?: (attempt: number) => number;
   /** The prep role's configured context window (else discovered) and prices, from the settings. */
   model?: { contextWindow: number | null; price: Price | null };
-}
-
-export function readInterview(store: SessionStore, id: string): InterviewState | null {
-  return readJsonFile(store.file(id, FILES.interview), InterviewStateSchema);
-}
-
-function saveInterview(store: SessionStore, id: string, state: InterviewState): void {
-  writeJsonAtomic(store.file(id, FILES.interview), InterviewStateSchema.parse(state));
 }
 
 function spanId(): string {
@@ -98,9 +88,9 @@ class SetupFailure extends InterviewFailure {}
  * Records the user's answer to the pending question, on disk, before anything else happens.
  * Only the pending question can be answered; anything else is a 409.
  */
-export function answerQuestion(store: SessionStore, id: string, questionId: string, answer: string): void {
-  const checkpoint = store.readCheckpoint(id);
-  const state = readInterview(store, id);
+export function answerQuestion(session: SessionHandle, questionId: string, answer: string): void {
+  const checkpoint = session.checkpoint.read();
+  const state = session.interview.read();
   const pending = state?.pending;
   if (checkpoint.status !== 'interviewing' || !state || !pending) {
     throw new ConflictError('question_not_pending', 'No question is waiting for an answer in this session.');
@@ -115,38 +105,38 @@ export function answerQuestion(store: SessionStore, id: string, questionId: stri
   for (const skipped of pending.skipped_tool_call_ids) answerCall(messages, { id: skipped, name: 'skipped', fromText: false }, NOT_RUN_AFTER_ASK);
   state.history.push({ question_id: pending.question_id, text: pending.text, ...(pending.options ? { options: pending.options } : {}), answer: text });
   state.pending = null;
-  saveInterview(store, id, state);
-  store.emit(id, { type: 'question_answered', data: { question_id: questionId, answer: text } });
+  session.interview.write(state);
+  session.emit({ type: 'question_answered', data: { question_id: questionId, answer: text } });
 }
 
 /** The job. Runs model turns until a question is asked, the seed is written, or it fails. */
 export async function runInterview(ctx: JobContext, deps: InterviewDeps): Promise<void> {
-  const { store, sessionId: id, signal } = ctx;
+  const { session, signal } = ctx;
   try {
-    const checkpoint = store.readCheckpoint(id);
+    const checkpoint = session.checkpoint.read();
     if (checkpoint.status !== 'interviewing') return;
     if (!fs.existsSync(checkpoint.worktree)) throw new InterviewFailure(`the session's worktree ${checkpoint.worktree} is missing`);
     if (!fs.existsSync(checkpoint.source)) throw new InterviewFailure(`the source repository ${checkpoint.source} is gone`);
-    if (store.hasSeed(id)) {
+    if (session.hasSeed()) {
       // The seed was written but the server stopped before the session was marked prepared:
       // finish that, rather than ask the model for a second seed. A kill during the seed commit
       // leaves git's lock behind; no git of ours runs on this session now (one job at a time).
       await removeStaleSessionLocks(checkpoint.source, checkpoint.worktree, checkpoint.branch);
-      await finishSeed(ctx, checkpoint, readInterview(store, id)?.trace_id ?? randomUUID().replaceAll('-', ''));
+      await finishSeed(ctx, checkpoint, session.interview.read()?.trace_id ?? randomUUID().replaceAll('-', ''));
       return;
     }
     const preset = checkpoint.checks_preset ?? 'custom';
-    let state = readInterview(store, id);
+    let state = session.interview.read();
     if (!state) {
       state = newInterview(checkpoint, existingTaskIds(checkpoint.worktree, preset, checkpoint.project_env));
-      saveInterview(store, id, state);
+      session.interview.write(state);
       ctx.emit({ type: 'session_start', data: { source: checkpoint.source, phase: 'prep-feature', worktree: checkpoint.worktree, branch: checkpoint.branch } });
     }
     if (state.pending) return; // waiting for the user; answering starts us again
     // Prep's last step before the interview reads anything: the worktree gets the project's
     // environment, so the seed's contract check and the run find it ready. Cheap once done.
     const git = checkpoint.git_dir && checkpoint.git_common_dir ? { gitDir: checkpoint.git_dir, commonDir: checkpoint.git_common_dir } : null;
-    const env = await prepareSessionEnvironment({ store, sessionId: id, signal, emit: (e) => ctx.emit(e) }, { reason: 'prep', git });
+    const env = await prepareSessionEnvironment({ session, signal, emit: (e) => ctx.emit(e) }, { reason: 'prep', git });
     if (!env.ok) throw new SetupFailure(env.problem);
     if (signal.aborted) return;
     await interviewLoop(ctx, deps, checkpoint, state);
@@ -158,7 +148,7 @@ export async function runInterview(ctx: JobContext, deps: InterviewDeps): Promis
         : err instanceof ProviderFailureError
           ? `the interviewer model failed: ${err.message}`
           : `the interview crashed: ${(err as Error).message}`;
-    ctx.logger.warn(`interview for ${id} failed: ${reason}`);
+    ctx.logger.warn(`interview for ${session.id} failed: ${reason}`);
     const stop =
       err instanceof ProviderFailureError
         ? 'provider_failure'
@@ -167,14 +157,14 @@ export async function runInterview(ctx: JobContext, deps: InterviewDeps): Promis
           : err instanceof SetupFailure
             ? 'setup_failed'
             : 'error';
-    store.setStatus(id, 'failed', { reason: stop, phase: 'interview', error: reason });
+    session.checkpoint.setStatus('failed', { reason: stop, phase: 'interview', error: reason });
   }
 }
 
 const NOT_RUN_AFTER_ASK = 'Not run: the turn paused at ask_user. Call it again if you still need it.';
 
 async function interviewLoop(ctx: JobContext, deps: InterviewDeps, checkpoint: Checkpoint, state: InterviewState): Promise<void> {
-  const { store, sessionId: id, signal } = ctx;
+  const { session, signal } = ctx;
   const root = new ConfinedRoot(checkpoint.source);
   const preset = checkpoint.checks_preset ?? 'custom';
   const base = { phase: 'interview' as const, trace_id: state.trace_id };
@@ -192,7 +182,7 @@ async function interviewLoop(ctx: JobContext, deps: InterviewDeps, checkpoint: C
     price: deps.model?.price ?? null,
     hooks: {
       onModelCall: (result, info) => {
-        const usage = store.updateCheckpoint(id, (cp) => ({ interview_usage: addCallToUsage(cp.interview_usage, result) })).interview_usage;
+        const usage = session.checkpoint.update((cp) => ({ interview_usage: addCallToUsage(cp.interview_usage, result) })).interview_usage;
         ctx.emit({ type: 'model_call', data: { ...base, span_id: spanId(), iter: iterForEvents, role: 'prep', ...modelCallFields(result, usage), ...info } });
       },
       onRetry: (notice) => ctx.emit({ type: 'model_retry', data: { ...base, iter: iterForEvents, ...retryFields(notice) } }),
@@ -211,7 +201,7 @@ async function interviewLoop(ctx: JobContext, deps: InterviewDeps, checkpoint: C
       throw new InterviewFailure(`the interviewer stopped without writing the seed${said ? `. Its last message: "${said}"` : ''}`);
     }
     const outcome = await handleToolCalls(agent, turn.calls, { ctx, state, root, checkpoint, base, span: spanId() });
-    saveInterview(store, id, state);
+    session.interview.write(state);
     if (outcome === 'asked' || outcome === 'seeded') return;
   }
   throw new InterviewFailure(`the interview hit its cap of ${MAX_INTERVIEW_ITERATIONS} model turns without writing the seed`);
@@ -266,7 +256,7 @@ async function handleToolCalls(agent: Agent, calls: AgentCall[], turn: TurnConte
         skipped_tool_call_ids: later.filter((c) => !c.fromText).map((c) => c.id),
         ...(call.fromText ? { via_text: true } : {}),
       };
-      saveInterview(ctx.store, ctx.sessionId, state); // on disk before anyone is told
+      ctx.session.interview.write(state); // on disk before anyone is told
       ctx.emit({ type: 'question_asked', data: { question_id: questionId, text: question, ...(opts && opts.length > 0 ? { options: opts } : {}) } });
       return 'asked';
     }

@@ -331,8 +331,7 @@ describe('crash safety, continued', () => {
     const checked = validateSeedBundle(seedArgs(), { preset: 'node' });
     if (!checked.ok) throw new Error(checked.problems.join('; '));
     writeSeed(checked.seed, {
-      sessionDir: t.store.dir(id),
-      worktree: cp.worktree,
+      session: t.store.session(id),
       meta: {
         interviewer_model: PREP,
         started_at: cp.created_at,

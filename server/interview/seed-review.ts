@@ -9,9 +9,10 @@ import type { ContractWarning, SeedEdit, SeedView } from '../../shared/seed.ts';
 import { AppError, ConflictError, NotFoundError } from '../errors.ts';
 import { prepareSessionEnvironment, sessionScope } from '../env/session-env.ts';
 import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
-import type { SessionStore } from '../store/session-store.ts';
+import type { SessionHandle } from '../store/session-handle.ts';
 import { blocksRun, checkContract } from './contract-check.ts';
-import { readSeed, validateSeedBundle, writeSeed, type StoredSeed } from './sink.ts';
+import type { StoredSeed } from '../store/seed-input.ts';
+import { validateSeedBundle, writeSeed } from './sink.ts';
 
 /**
  * Contract checks run the tests, so they are remembered until the seed changes — except a result
@@ -20,11 +21,11 @@ import { readSeed, validateSeedBundle, writeSeed, type StoredSeed } from './sink
  */
 const contractCache = new Map<string, { key: string; warnings: Promise<ContractWarning[]>; blocking: boolean }>();
 
-export async function seedView(store: SessionStore, id: string, options: { recheck?: boolean } = {}): Promise<SeedView> {
-  if (!store.hasSeed(id)) throw new NotFoundError('no_seed', 'This session has no seed yet: the interview writes it.');
-  const checkpoint = store.readCheckpoint(id);
-  const { prd, meta, testFiles } = readSeed(store.dir(id), checkpoint.worktree);
-  return { prd, meta, test_files: testFiles, contract: await contractOf(store, id, checkpoint, { prd, meta, testFiles }, options.recheck === true) };
+export async function seedView(session: SessionHandle, options: { recheck?: boolean } = {}): Promise<SeedView> {
+  if (!session.hasSeed()) throw new NotFoundError('no_seed', 'This session has no seed yet: the interview writes it.');
+  const checkpoint = session.checkpoint.read();
+  const { prd, meta, testFiles } = session.readSeed();
+  return { prd, meta, test_files: testFiles, contract: await contractOf(session, checkpoint, { prd, meta, testFiles }, options.recheck === true) };
 }
 
 /**
@@ -33,10 +34,10 @@ export async function seedView(store: SessionStore, id: string, options: { reche
  * task's checks would fail whatever the worker did, and the run would spend the budget finding
  * out. Uses the contract check seed review showed, or runs it now.
  */
-export async function assertRunnable(store: SessionStore, id: string): Promise<void> {
-  if (!store.hasSeed(id)) return;
-  const checkpoint = store.readCheckpoint(id);
-  const warnings = await contractOf(store, id, checkpoint, readSeed(store.dir(id), checkpoint.worktree), true);
+export async function assertRunnable(session: SessionHandle): Promise<void> {
+  if (!session.hasSeed()) return;
+  const checkpoint = session.checkpoint.read();
+  const warnings = await contractOf(session, checkpoint, session.readSeed(), true);
   const blocking = warnings.filter((w) => w.kind === 'environment');
   const [first] = blocking;
   if (!first) return;
@@ -54,22 +55,16 @@ export async function assertRunnable(store: SessionStore, id: string): Promise<v
  * review runs first (its output streamed as `setup_*` events, once per command), and a failing
  * one is the environment problem the check reports.
  */
-function contractOf(
-  store: SessionStore,
-  id: string,
-  checkpoint: Checkpoint,
-  { prd, meta, testFiles }: StoredSeed,
-  recheck = false,
-): Promise<ContractWarning[]> {
+function contractOf(session: SessionHandle, checkpoint: Checkpoint, { prd, meta, testFiles }: StoredSeed, recheck = false): Promise<ContractWarning[]> {
   const key = JSON.stringify([meta.locked_tests, prd.map((t) => t.acceptance_criteria.length), meta.checks_preset, meta.setup_command ?? null]);
-  let cached = contractCache.get(id);
+  let cached = contractCache.get(session.id);
   if (!cached || cached.key !== key || (recheck && cached.blocking)) {
     // A session from before the git dirs were recorded, whose worktree is gone: no git to show.
     const warnings = worktreeRefOf(checkpoint)
       .catch(() => null)
       .then(async (ref): Promise<ContractWarning[]> => {
         const env = await prepareSessionEnvironment(
-          { store, sessionId: id, emit: (e) => store.emit(id, e) },
+          { session, emit: (e) => session.emit(e) },
           { reason: 'prep', git: ref, setupCommand: meta.setup_command ?? null },
         );
         if (!env.ok) return [{ task_id: null, file: null, kind: 'environment', message: env.problem }];
@@ -79,17 +74,17 @@ function contractOf(
           preset: meta.checks_preset,
           project: meta.project_env ?? null,
           ...(meta.custom_checks ? { customChecks: meta.custom_checks } : {}),
-          scope: sessionScope(store.readCheckpoint(id), checkpoint.worktree, ref),
+          scope: sessionScope(session.checkpoint.read(), checkpoint.worktree, ref),
         });
       });
     const entry = { key, warnings, blocking: false };
     cached = entry;
-    contractCache.set(id, entry);
+    contractCache.set(session.id, entry);
     warnings.then(
       (ws) => {
         entry.blocking = blocksRun(ws);
       },
-      () => contractCache.delete(id),
+      () => contractCache.delete(session.id),
     );
   }
   return cached.warnings;
@@ -98,9 +93,10 @@ function contractOf(
 /** Edits of one session run one at a time: two saves must not interleave their writes and commits. */
 const editQueues = new Map<string, Promise<unknown>>();
 
-export function editSeed(store: SessionStore, id: string, edit: SeedEdit): Promise<SeedView> {
+export function editSeed(session: SessionHandle, edit: SeedEdit): Promise<SeedView> {
+  const { id } = session;
   const previous = editQueues.get(id) ?? Promise.resolve();
-  const next = previous.catch(() => {}).then(() => applyEdit(store, id, edit));
+  const next = previous.catch(() => {}).then(() => applyEdit(session, edit));
   editQueues.set(id, next);
   void next
     .finally(() => {
@@ -110,13 +106,13 @@ export function editSeed(store: SessionStore, id: string, edit: SeedEdit): Promi
   return next;
 }
 
-async function applyEdit(store: SessionStore, id: string, edit: SeedEdit): Promise<SeedView> {
-  const checkpoint = store.readCheckpoint(id);
-  if (!store.hasSeed(id)) throw new NotFoundError('no_seed', 'This session has no seed to edit yet.');
+async function applyEdit(session: SessionHandle, edit: SeedEdit): Promise<SeedView> {
+  const checkpoint = session.checkpoint.read();
+  if (!session.hasSeed()) throw new NotFoundError('no_seed', 'This session has no seed to edit yet.');
   if (checkpoint.status !== 'prepared') {
     throw new ConflictError('seed_locked', `The seed can be edited only before the run starts; this session is ${checkpoint.status}.`);
   }
-  const before = readSeed(store.dir(id), checkpoint.worktree);
+  const before = session.readSeed();
   const preset = edit.checks_preset ?? before.meta.checks_preset;
   const customChecks = edit.custom_checks ?? before.meta.custom_checks;
   const checked = validateSeedBundle(
@@ -136,8 +132,7 @@ async function applyEdit(store: SessionStore, id: string, edit: SeedEdit): Promi
   const setupCommand = edit.setup_command === undefined ? before.meta.setup_command : (edit.setup_command ?? undefined);
   const { locked_tests: _old, setup_command: _setup, ...meta } = before.meta;
   writeSeed(checked.seed, {
-    sessionDir: store.dir(id),
-    worktree: checkpoint.worktree,
+    session,
     meta: {
       ...meta,
       checks_preset: preset,
@@ -153,16 +148,16 @@ async function applyEdit(store: SessionStore, id: string, edit: SeedEdit): Promi
   if (preset !== before.meta.checks_preset) changed.unshift(`checks: ${preset}`);
   else if (JSON.stringify(customChecks ?? null) !== JSON.stringify(before.meta.custom_checks ?? null)) changed.unshift('custom checks');
   if ((setupCommand ?? null) !== (before.meta.setup_command ?? null)) changed.unshift('setup command');
-  if (changed.length === 0) return seedView(store, id); // nothing to record
+  if (changed.length === 0) return seedView(session); // nothing to record
   // Task text lives in the session folder, so the commit may hold no file: it still records the edit.
   const seedPaths = [...new Set([...Object.keys(before.testFiles), ...Object.keys(checked.seed.testFiles)])];
   const sha = await commitAll(await worktreeRefOf(checkpoint), 'seed: edited', `Changed in seed review: ${changed.join(', ')}`, {
     allowEmpty: true,
     paths: seedPaths,
   });
-  store.emit(id, { type: 'seed_edited', data: { sha: sha ? sha.slice(0, 12) : null, changed } });
-  if (preset !== checkpoint.checks_preset) store.updateCheckpoint(id, () => ({ checks_preset: preset }));
-  return seedView(store, id);
+  session.emit({ type: 'seed_edited', data: { sha: sha ? sha.slice(0, 12) : null, changed } });
+  if (preset !== checkpoint.checks_preset) session.checkpoint.update(() => ({ checks_preset: preset }));
+  return seedView(session);
 }
 
 function describeChanges(

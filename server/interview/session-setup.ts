@@ -97,8 +97,7 @@ export async function createSession(
     const plan = planEnvironment({ source: info.root, worktree: created.worktree, env: projectEnv });
     deps.store.updateCheckpoint(id, () => ({ ...gitDirs, environment: { plan, ready_at: null } }));
   } catch (err) {
-    fs.rmSync(deps.store.dir(id), { recursive: true, force: true });
-    deps.store.bus.sessionsChanged();
+    deps.store.session(id).remove();
     throw err;
   }
   const worker = deps.llm.describeEndpoint('worker');
@@ -116,7 +115,7 @@ export async function createSession(
 function notRetryable(deps: SeedingDeps, id: string): string | null {
   if (!deps.store.exists(id)) return `Session ${id} was discarded.`;
   const checkpoint = deps.store.readCheckpoint(id);
-  const ended = checkpoint.status === 'failed' || (checkpoint.status === 'stopped' && !deps.store.hasSeed(id));
+  const ended = checkpoint.status === 'failed' || (checkpoint.status === 'stopped' && !deps.store.session(id).hasSeed());
   if (!ended) return `Session ${id} is ${checkpoint.status}; only an interview that failed or was stopped can be retried.`;
   if (deps.jobs.forSession(id)) return `Session ${id} still has a job winding down; try again in a moment.`;
   if (!fs.existsSync(checkpoint.source)) return `The source repository ${checkpoint.source} is gone, so the interview cannot read it. Discard this session.`;
@@ -149,7 +148,5 @@ export async function discardSession(deps: SeedingDeps, id: string): Promise<voi
   await deps.jobs.stop(id, 'session discarded');
   // A source repo that is gone took its branch with it; the folder is all that is left to remove.
   if (fs.existsSync(checkpoint.source)) await removeWorktree(checkpoint.source, checkpoint.worktree, checkpoint.branch);
-  deps.store.forget(id);
-  fs.rmSync(deps.store.dir(id), { recursive: true, force: true });
-  deps.store.bus.sessionsChanged();
+  deps.store.session(id).remove();
 }

@@ -5,7 +5,9 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SeedMetaSchema } from '../../shared/files.ts';
 import type { ChecksPreset } from '../../shared/seed.ts';
-import { changedLockedTests, hashTestFiles, readSeed, SeedWriteError, validateSeedBundle, writeSeed, type SeedMetaInput, type ValidSeed } from './sink.ts';
+import type { SessionHandle } from '../store/session-handle.ts';
+import { SessionStore } from '../store/session-store.ts';
+import { changedLockedTests, hashTestFiles, SeedWriteError, validateSeedBundle, writeSeed, type SeedMetaInput, type ValidSeed } from './sink.ts';
 
 const PY_TEST = 'from todo import set_due\n\ndef test_due():\n    assert set_due([], 0, "2026-01-01")[0].due\n';
 
@@ -383,17 +385,23 @@ describe('validateSeedBundle', () => {
 // ── writing ──────────────────────────────────────────────────────────────────────────────────
 
 let root: string;
+let store: SessionStore;
+let session: SessionHandle;
 let sessionDir: string;
 let worktree: string;
 
 beforeEach(() => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'tilth-sink-'));
-  sessionDir = path.join(root, 'session');
-  worktree = path.join(sessionDir, 'workspace');
+  store = new SessionStore(path.join(root, 'sessions'));
+  const created = store.create({ source: '/repo', brief: 'b', baseBranch: 'main', baseSha: 'abc', status: 'interviewing' });
+  session = store.session(created.session_id);
+  sessionDir = store.dir(created.session_id);
+  worktree = created.worktree;
   fs.mkdirSync(worktree, { recursive: true });
   fs.writeFileSync(path.join(worktree, 'README.md'), 'repo\n');
 });
 afterEach(() => {
+  store.close();
   fs.rmSync(root, { recursive: true, force: true });
 });
 
@@ -421,7 +429,7 @@ function snapshot(dir: string): Record<string, string> {
 describe('writeSeed', () => {
   it('writes prd.json, seed-meta.json with the test hashes, and the test files under tests/', () => {
     const seed = accepted(bundle());
-    const meta = writeSeed(seed, { sessionDir, worktree, meta: META });
+    const meta = writeSeed(seed, { session, meta: META });
 
     expect(JSON.parse(fs.readFileSync(path.join(sessionDir, 'prd.json'), 'utf8'))).toEqual(seed.prd);
     const onDisk = SeedMetaSchema.parse(JSON.parse(fs.readFileSync(path.join(sessionDir, 'seed-meta.json'), 'utf8')));
@@ -431,6 +439,8 @@ describe('writeSeed', () => {
     expect(fs.readFileSync(path.join(worktree, 'tests', 'test_t001_due_dates.py'), 'utf8')).toBe(PY_TEST);
     // Nothing but the seed, and no temp files left behind.
     expect(Object.keys(snapshot(sessionDir)).sort()).toEqual([
+      'checkpoint.json',
+      'events.jsonl',
       'prd.json',
       'seed-meta.json',
       'workspace/README.md',
@@ -440,42 +450,43 @@ describe('writeSeed', () => {
   });
 
   it("takes the seed's texts over the caller's meta", () => {
-    writeSeed(accepted(bundle()), { sessionDir, worktree, meta: { ...META, tldr: 'stale', blockers: ['stale'] } });
-    expect(readSeed(sessionDir, worktree).meta).toMatchObject({ tldr: expect.stringContaining('T-001'), blockers: [] });
+    writeSeed(accepted(bundle()), { session, meta: { ...META, tldr: 'stale', blockers: ['stale'] } });
+    expect(session.readSeed().meta).toMatchObject({ tldr: expect.stringContaining('T-001'), blockers: [] });
   });
 
   it('round-trips through readSeed', () => {
     const seed = accepted(bundle());
-    const meta = writeSeed(seed, { sessionDir, worktree, meta: META });
-    expect(readSeed(sessionDir, worktree)).toEqual({ prd: seed.prd, meta, testFiles: seed.testFiles });
+    const meta = writeSeed(seed, { session, meta: META });
+    expect(session.readSeed()).toEqual({ prd: seed.prd, meta, testFiles: seed.testFiles });
   });
 
   it('changes nothing when staging fails (tests/ is a file in the worktree)', () => {
     fs.writeFileSync(path.join(worktree, 'tests'), 'not a folder\n');
     const before = snapshot(sessionDir);
-    expect(() => writeSeed(accepted(bundle()), { sessionDir, worktree, meta: META })).toThrow(SeedWriteError);
+    expect(() => writeSeed(accepted(bundle()), { session, meta: META })).toThrow(SeedWriteError);
     expect(snapshot(sessionDir)).toEqual(before);
   });
 
-  it('changes nothing when the session folder cannot take the JSON files, removing the tests/ it created', () => {
-    const missing = path.join(root, 'no-such-session');
+  it('changes nothing when the task list cannot be replaced (a folder in its way), removing the tests/ it created', () => {
+    fs.mkdirSync(path.join(sessionDir, 'prd.json', 'inside'), { recursive: true });
     const before = snapshot(root);
-    expect(() => writeSeed(accepted(bundle()), { sessionDir: missing, worktree, meta: META })).toThrow(/Nothing was written: staging the seed failed/);
+    expect(() => writeSeed(accepted(bundle()), { session, meta: META })).toThrow(/Nothing was written: replacing .*prd\.json failed/);
     expect(snapshot(root)).toEqual(before);
     expect(fs.existsSync(path.join(worktree, 'tests'))).toBe(false);
   });
 
-  it('removes its staged temp files from an existing tests/ folder when a later file cannot be staged', () => {
+  it('leaves an existing tests/ folder as it was, without temp files, when a later file cannot be written', () => {
     fs.mkdirSync(path.join(worktree, 'tests'));
     fs.writeFileSync(path.join(worktree, 'tests', 'test_existing.py'), PY_TEST);
+    fs.mkdirSync(path.join(sessionDir, 'seed-meta.json', 'inside'), { recursive: true });
     const before = snapshot(root);
-    expect(() => writeSeed(accepted(bundle()), { sessionDir: path.join(root, 'no-such-session'), worktree, meta: META })).toThrow(SeedWriteError);
+    expect(() => writeSeed(accepted(bundle()), { session, meta: META })).toThrow(SeedWriteError);
     expect(snapshot(root)).toEqual(before);
   });
 
   it('puts back the files it already replaced when a later rename fails', () => {
     const first = accepted(bundle());
-    writeSeed(first, { sessionDir, worktree, meta: META });
+    writeSeed(first, { session, meta: META });
     const before = snapshot(sessionDir);
 
     // A folder where the second test file goes: staging its temp works, the rename cannot.
@@ -483,7 +494,7 @@ describe('writeSeed', () => {
     fs.mkdirSync(path.join(worktree, 'tests', 'test_t002_blocked.py', 'inside'), { recursive: true });
     fs.writeFileSync(path.join(worktree, 'tests', 'test_t002_blocked.py', 'inside', 'f'), 'x');
     const withObstacle = snapshot(sessionDir);
-    expect(() => writeSeed(edited, { sessionDir, worktree, meta: META })).toThrow(/Nothing was written: replacing .*test_t002_blocked\.py failed/);
+    expect(() => writeSeed(edited, { session, meta: META })).toThrow(/Nothing was written: replacing .*test_t002_blocked\.py failed/);
     expect(snapshot(sessionDir)).toEqual(withObstacle);
     expect(snapshot(sessionDir)['workspace/tests/test_t001_due_dates.py']).toBe(before['workspace/tests/test_t001_due_dates.py']);
   });
@@ -492,36 +503,34 @@ describe('writeSeed', () => {
     const outside = path.join(root, 'outside');
     fs.mkdirSync(outside);
     fs.symlinkSync(outside, path.join(worktree, 'tests'));
-    expect(() => writeSeed(accepted(bundle()), { sessionDir, worktree, meta: META })).toThrow(/symbolic link/);
+    expect(() => writeSeed(accepted(bundle()), { session, meta: META })).toThrow(/symbolic link/);
     expect(fs.readdirSync(outside)).toEqual([]);
     expect(fs.existsSync(path.join(sessionDir, 'prd.json'))).toBe(false);
   });
 
   it('refuses unsafe test paths even in a seed that skipped validation', () => {
     const seed = { ...accepted(bundle()), testFiles: { 'tests/../../escape.py': PY_TEST } };
-    expect(() => writeSeed(seed, { sessionDir, worktree, meta: META })).toThrow(/Refusing test file 'tests\/\.\.\/\.\.\/escape\.py'/);
+    expect(() => writeSeed(seed, { session, meta: META })).toThrow(/Refusing test file 'tests\/\.\.\/\.\.\/escape\.py'/);
     expect(fs.existsSync(path.join(sessionDir, 'escape.py'))).toBe(false);
     expect(fs.existsSync(path.join(sessionDir, 'prd.json'))).toBe(false);
   });
 
   it("writes test files only where the preset's naming rule puts them", () => {
     const seed = { ...accepted(bundle()), testFiles: { 'src/test_t001_x.py': PY_TEST } };
-    expect(() => writeSeed(seed, { sessionDir, worktree, meta: META })).toThrow(/test files live in tests\/, named tests\/test_t<NNN>_<slug>\.py/);
+    expect(() => writeSeed(seed, { session, meta: META })).toThrow(/test files live in tests\/, named tests\/test_t<NNN>_<slug>\.py/);
     expect(fs.existsSync(path.join(worktree, 'src'))).toBe(false);
   });
 
   it('refuses meta that does not match the schema, before writing anything', () => {
     const before = snapshot(sessionDir);
-    expect(() => writeSeed(accepted(bundle()), { sessionDir, worktree, meta: { ...META, started_at: 'yesterday' } })).toThrow(
-      /seed metadata is invalid: started_at/,
-    );
+    expect(() => writeSeed(accepted(bundle()), { session, meta: { ...META, started_at: 'yesterday' } })).toThrow(/seed metadata is invalid: started_at/);
     expect(snapshot(sessionDir)).toEqual(before);
   });
 });
 
 describe('test locks', () => {
   it('hashes test files as sha256 of their bytes, null for a missing file or a symlink', () => {
-    writeSeed(accepted(bundle()), { sessionDir, worktree, meta: META });
+    writeSeed(accepted(bundle()), { session, meta: META });
     fs.symlinkSync(path.join(worktree, 'README.md'), path.join(worktree, 'tests', 'test_t003_link.py'));
     expect(hashTestFiles(worktree, ['tests/test_t001_due_dates.py', 'tests/test_t009_gone.py', 'tests/test_t003_link.py'])).toEqual({
       'tests/test_t001_due_dates.py': sha256(PY_TEST),
@@ -531,20 +540,20 @@ describe('test locks', () => {
   });
 
   it('lists the locked tests that were changed or deleted since the seed', () => {
-    const meta = writeSeed(accepted(bundle()), { sessionDir, worktree, meta: META });
+    const meta = writeSeed(accepted(bundle()), { session, meta: META });
     expect(changedLockedTests(worktree, meta.locked_tests)).toEqual([]);
     fs.appendFileSync(path.join(worktree, 'tests', 'test_t001_due_dates.py'), '\n# weakened\n');
     fs.rmSync(path.join(worktree, 'tests', 'test_t002_overdue.py'));
     expect(changedLockedTests(worktree, meta.locked_tests)).toEqual(['tests/test_t001_due_dates.py', 'tests/test_t002_overdue.py']);
   });
 
-  it('readSeed names seed-meta.json when a locked test file is missing', () => {
-    writeSeed(accepted(bundle()), { sessionDir, worktree, meta: META });
+  it('reading the seed names seed-meta.json when a locked test file is missing', () => {
+    writeSeed(accepted(bundle()), { session, meta: META });
     fs.rmSync(path.join(worktree, 'tests', 'test_t002_overdue.py'));
-    expect(() => readSeed(sessionDir, worktree)).toThrow(/seed-meta\.json is corrupt: it locks tests\/test_t002_overdue\.py, which is missing/);
+    expect(() => session.readSeed()).toThrow(/seed-meta\.json is corrupt: it locks tests\/test_t002_overdue\.py, which is missing/);
   });
 
-  it('readSeed reports a session without a seed as no_seed', () => {
-    expect(() => readSeed(sessionDir, worktree)).toThrow(expect.objectContaining({ code: 'no_seed' }));
+  it('reading the seed of a session without one is no_seed', () => {
+    expect(() => session.readSeed()).toThrow(expect.objectContaining({ code: 'no_seed' }));
   });
 });

@@ -264,9 +264,7 @@ function describeValue(value: unknown): string {
 export { changedLockedTests, hashTestFiles, type ValidSeed } from '../store/seed-input.ts';
 export {
   SeedWriteError,
-  readSeed,
   writeSeed,
   type SeedMetaInput,
-  type StoredSeed,
   type WriteSeedContext,
 } from './seed-files.ts';

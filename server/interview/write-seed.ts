@@ -10,7 +10,7 @@ import { testFileRule, type ChecksPreset } from '../../shared/seed.ts';
 import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
 import type { JobContext } from '../jobs/job-runner.ts';
 import { taskIdOfTestFile } from '../env/presets.ts';
-import { readSeed, validateSeedBundle, writeSeed } from './sink.ts';
+import { validateSeedBundle, writeSeed } from './sink.ts';
 
 /** Task ids whose acceptance tests the session branch already has (from an earlier seed, say). */
 export function existingTaskIds(worktree: string, preset: ChecksPreset, env: ProjectEnv | null = null): string[] {
@@ -42,11 +42,10 @@ export async function tryWriteSeed(
   if (!checked.ok) {
     return `ERROR: the seed was rejected and nothing was written. Fix every problem and call write_seed again with the whole bundle:\n${checked.problems.map((p) => `- ${p}`).join('\n')}`;
   }
-  const current = ctx.store.readCheckpoint(ctx.sessionId);
+  const current = ctx.session.checkpoint.read();
   const usage = current.interview_usage;
   writeSeed(checked.seed, {
-    sessionDir: ctx.paths.sessionDir,
-    worktree: checkpoint.worktree,
+    session: ctx.session,
     meta: {
       interviewer_model: current.models?.prep ?? 'unknown',
       started_at: state.started_at,
@@ -72,7 +71,7 @@ export async function tryWriteSeed(
  * between, so a written seed is never asked for twice.
  */
 export async function finishSeed(ctx: JobContext, checkpoint: Checkpoint, traceId: string): Promise<void> {
-  const { prd, meta } = readSeed(ctx.paths.sessionDir, checkpoint.worktree);
+  const { prd, meta } = ctx.session.readSeed();
   const testFiles = Object.keys(meta.locked_tests);
   const sha = await commitAll(
     await worktreeRefOf(checkpoint),
@@ -91,8 +90,8 @@ export async function finishSeed(ctx: JobContext, checkpoint: Checkpoint, traceI
       tokens_used: meta.tokens.total,
     },
   });
-  ctx.store.setStatus(ctx.sessionId, 'prepared');
-  ctx.store.updateCheckpoint(ctx.sessionId, () => ({ title: titleFrom(prd[0]?.title, checkpoint.brief) }));
+  ctx.session.checkpoint.setStatus('prepared');
+  ctx.session.checkpoint.update(() => ({ title: titleFrom(prd[0]?.title, checkpoint.brief) }));
 }
 
 function titleFrom(first: string | undefined, brief: string): string {

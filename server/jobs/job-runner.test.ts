@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConflictError } from '../errors.ts';
 import { silentLogger, useTempStore } from '../testing/test-app.ts';
@@ -16,7 +17,7 @@ describe('JobRunner', () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     runner.start('run', id, async (ctx) => {
-      expect(ctx.paths.sessionDir).toBe(temp.store.dir(id));
+      expect(ctx.session.id).toBe(id);
       ctx.emit({ type: 'question_answered', data: { question_id: 'q1', answer: 'yes' } });
       await gate;
     });
@@ -104,7 +105,7 @@ describe('recoverAfterCrash', () => {
 
   it('skips a session whose checkpoint is corrupt and says so', () => {
     const id = newSession('running');
-    fs.writeFileSync(temp.store.file(id, 'checkpoint.json'), '{');
+    fs.writeFileSync(path.join(temp.store.dir(id), 'checkpoint.json'), '{');
     const warnings: string[] = [];
     expect(recoverAfterCrash(temp.store, { ...silentLogger, warn: (m) => warnings.push(m) })).toEqual([]);
     expect(warnings[0]).toContain(id);

@@ -1,13 +1,13 @@
 /**
  * Background jobs (interview, run) inside the server process. A job is a plain async function
- * that gets a JobContext — its ids, emit, an abort signal, paths, the session store, a logger —
- * and never sees Fastify, requests or sockets. The HTTP layer starts and stops jobs here and learns what they did from
+ * that gets a JobContext — its ids, an abort signal, its own session's handle, a logger — and never
+ * sees the other sessions, Fastify, requests or sockets. The HTTP layer starts and stops jobs here and learns what they did from
  * the event log.
  */
 import { randomUUID } from 'node:crypto';
 import type { EventInput, TilthEvent } from '../../shared/events.ts';
 import { ConflictError } from '../errors.ts';
-import { lockedElsewhere } from '../store/run-lock.ts';
+import type { SessionHandle } from '../store/session-handle.ts';
 import type { SessionStore } from '../store/session-store.ts';
 
 export type JobKind = 'interview' | 'run';
@@ -23,8 +23,8 @@ export interface JobContext {
   sessionId: string;
   signal: AbortSignal;
   emit(event: EventInput): TilthEvent;
-  paths: { sessionsRoot: string; sessionDir: string };
-  store: SessionStore;
+  /** The job's own session folder; the only one it can reach. */
+  session: SessionHandle;
   logger: Logger;
 }
 
@@ -66,8 +66,7 @@ export class JobRunner {
       sessionId,
       signal: controller.signal,
       emit: (event) => this.store.emit(sessionId, event),
-      paths: { sessionsRoot: this.store.root, sessionDir: this.store.dir(sessionId) },
-      store: this.store,
+      session: this.store.session(sessionId),
       logger: this.logger,
     };
     const info: JobInfo = { jobId, kind, sessionId, startedAt: new Date().toISOString() };
@@ -167,7 +166,7 @@ export function recoverAfterCrash(store: SessionStore, logger: Logger, onIntervi
       const checkpoint = store.readCheckpoint(id);
       if (!LIVE_STATUSES.has(checkpoint.status)) continue;
       // A headless `tilth run` is driving it right now: it is alive, not crashed.
-      if (lockedElsewhere(store.dir(id))) continue;
+      if (store.session(id).runLock.heldElsewhere()) continue;
       if (checkpoint.status === 'interviewing' && onInterviewing) {
         // An interview lives on disk and continues from its file (see interview/engine.ts).
         onInterviewing(id);

@@ -9,14 +9,12 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppError } from '../errors.ts';
 import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
-import { writeJsonAtomic } from '../store/atomic.ts';
-import { FILES } from '../store/session-store.ts';
 import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
 import { makePreparedSession, nodeTest } from '../testing/run-fixtures.ts';
 import { useTempStore } from '../testing/test-app.ts';
 import { merge, previewMerge } from './merge.ts';
 import { cleanse } from './publish.ts';
-import { readPrd, sessionReview, taskDiff, taskReview } from './review.ts';
+import { sessionReview, taskDiff, taskReview } from './review.ts';
 
 const git = (dir: string, ...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
 const env = useTempStore();
@@ -39,10 +37,8 @@ async function doneSession(): Promise<string> {
   fs.mkdirSync(path.join(worktree, 'src'), { recursive: true });
   fs.writeFileSync(path.join(worktree, 'src', 'triple.js'), 'export function triple(n) {\n  return n * 3;\n}\n');
   await commitAll(await worktreeRefOf(cp), 'T-001: Triple');
-  writeJsonAtomic(
-    store.file(id, FILES.prd),
-    readPrd(store, id).map((t) => ({ ...t, status: 'done' })),
-  );
+  const session = store.session(id);
+  session.prd.write(session.prd.tasks().map((t) => ({ ...t, status: 'done' })));
   store.setStatus(id, 'all_done');
   return id;
 }

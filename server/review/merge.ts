@@ -15,9 +15,8 @@
  */
 import fs from 'node:fs';
 import { execa } from 'execa';
-import path from 'node:path';
 import { boundCheckOutput } from '../../shared/events.ts';
-import { SeedMetaSchema, type Checkpoint } from '../../shared/files.ts';
+import type { Checkpoint } from '../../shared/files.ts';
 import type { MergePreview, MergeResult, MergeStrategy } from '../../shared/review.ts';
 import { runChecks, type CheckResult } from '../engine/checks.ts';
 import { applyEnvironment } from '../env/provision.ts';
@@ -26,9 +25,8 @@ import { AppError, ConflictError } from '../errors.ts';
 import { taskIdOfTestFile } from '../env/presets.ts';
 import { git, HARDENED_CONFIG, strictGit } from '../git/git-base.ts';
 import { identityFor, lookupGitDirs } from '../git/worktree-git.ts';
-import { readJsonFile } from '../store/json-file.ts';
-import { FILES, type SessionStore } from '../store/session-store.ts';
-import { branchHead, mergeAllowed, readPrd } from './review.ts';
+import type { SessionStore } from '../store/session-store.ts';
+import { branchHead, mergeAllowed } from './review.ts';
 
 interface Built {
   strategy: MergeStrategy;
@@ -85,7 +83,7 @@ async function build(store: SessionStore, id: string, strategy: MergeStrategy, s
   const baseSha = await branchHead(cp.source, into);
   const headSha = await branchHead(cp.source, cp.branch);
   if (!baseSha) throw new ConflictError('base_missing', `The base branch ${into} no longer exists in ${cp.source}.`);
-  const prd = readPrd(store, id);
+  const prd = store.session(id).prd.tasks();
   const allowedNow = mergeAllowed(
     cp,
     headSha,
@@ -97,7 +95,7 @@ async function build(store: SessionStore, id: string, strategy: MergeStrategy, s
   const cached = previews.get(id);
   if (cached && cached.strategy === strategy && cached.baseSha === baseSha && cached.headSha === headSha) return cached;
 
-  const scratch = path.join(store.dir(id), 'merge-scratch');
+  const scratch = store.session(id).mergeScratch();
   const repo = git(cp.source);
   fs.rmSync(scratch, { recursive: true, force: true });
   await repo.raw(['worktree', 'prune']);
@@ -156,10 +154,12 @@ async function build(store: SessionStore, id: string, strategy: MergeStrategy, s
 
 /** The acceptance tests of every done task, on the merge result. */
 async function testsOn(store: SessionStore, id: string, cp: Checkpoint, dir: string, signal?: AbortSignal): Promise<CheckResult[]> {
-  const meta = readJsonFile(store.file(id, FILES.seedMeta), SeedMetaSchema);
+  const meta = store.session(id).seedMeta.read();
   if (!meta) return [];
   const done = new Set(
-    readPrd(store, id)
+    store
+      .session(id)
+      .prd.tasks()
       .filter((t) => t.status === 'done')
       .map((t) => t.id),
   );

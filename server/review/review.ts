@@ -4,20 +4,13 @@
  */
 import fs from 'node:fs';
 import { execa } from 'execa';
-import { PrdSchema, type Checkpoint, type PrdEntry } from '../../shared/files.ts';
+import type { Checkpoint } from '../../shared/files.ts';
 import type { SessionReview, TaskReview } from '../../shared/review.ts';
 import { canMerge, canPush, isTaskWorkSubject } from '../../shared/session-rules.ts';
-import { SummarySchema } from '../../shared/summary.ts';
 import { NotFoundError } from '../errors.ts';
 import { commitsIn, diffBetween, type CommitInfo } from '../git/diff.ts';
 import { git } from '../git/git-base.ts';
-import { readJsonFile } from '../store/json-file.ts';
-import { readCheckAttempts, readLedger } from '../store/run-files.ts';
-import { FILES, type SessionStore } from '../store/session-store.ts';
-
-export function readPrd(store: SessionStore, id: string): PrdEntry[] {
-  return readJsonFile(store.file(id, FILES.prd), PrdSchema) ?? [];
-}
+import type { SessionStore } from '../store/session-store.ts';
 
 /** The branch's head, or null when it is gone (cleansed, or deleted by hand). */
 export async function branchHead(repo: string, branch: string): Promise<string | null> {
@@ -53,20 +46,21 @@ async function sessionCommits(cp: Checkpoint): Promise<{ head: string | null; co
 }
 
 export async function taskReview(store: SessionStore, id: string, taskId: string): Promise<TaskReview> {
-  const task = readPrd(store, id).find((t) => t.id === taskId);
+  const session = store.session(id);
+  const task = session.prd.tasks().find((t) => t.id === taskId);
   if (!task) throw new NotFoundError('task_not_found', `Session ${id} has no task ${taskId}.`);
-  const cp = store.readCheckpoint(id);
+  const cp = session.checkpoint.read();
   const { commits } = await sessionCommits(cp);
   const mine = commits.filter((c) => isTaskWorkSubject(c.subject, taskId));
-  const ledger = readLedger(store.dir(id), taskId);
-  const summary = readJsonFile(store.file(id, FILES.summary), SummarySchema);
+  const ledger = session.ledger.read(taskId);
+  const summary = session.summary.current();
   return {
     task,
     commits: mine,
     final_case: [...ledger].reverse().find((e) => e.case)?.case ?? null,
     ledger,
-    checks: readCheckAttempts(store.dir(id), taskId),
-    stats: summary?.tasks[taskId] ?? null,
+    checks: session.checks.read(taskId),
+    stats: summary.tasks[taskId] ?? null,
   };
 }
 
@@ -100,7 +94,6 @@ export async function sessionReview(store: SessionStore, id: string): Promise<Se
   const { head, commits } = await sessionCommits(cp);
   const last = head ?? commits.at(-1)?.sha ?? null;
   const diff = last && cp.base_sha ? await diffBetween(cp.source, cp.base_sha, last) : { files: [], text: '', truncated: false };
-  const learningsFile = store.file(id, FILES.learnings);
   const names = await remotes(cp.source);
   const gh = names.length > 0 && (await ghReady());
   const hasWork = commits.some((c) => isTaskWorkSubject(c.subject));
@@ -109,10 +102,10 @@ export async function sessionReview(store: SessionStore, id: string): Promise<Se
     base_branch: cp.base_branch,
     base_sha: cp.base_sha,
     head_sha: head,
-    tasks: readPrd(store, id),
+    tasks: store.session(id).prd.tasks(),
     commits,
     diff,
-    learnings: fs.existsSync(learningsFile) ? fs.readFileSync(learningsFile, 'utf8') : null,
+    learnings: store.session(id).learnings.read(),
     actions: {
       merge: mergeAllowed(cp, head, hasWork),
       push: {

@@ -9,7 +9,6 @@ import { ConflictError } from '../errors.ts';
 import { merge, previewMerge } from '../review/merge.ts';
 import { cleanse, openPr, push } from '../review/publish.ts';
 import { sessionReview, taskDiff, taskReview } from '../review/review.ts';
-import { assertNotLockedElsewhere } from '../store/run-lock.ts';
 import { handle } from './contract.ts';
 import { existingSession } from './validate.ts';
 
@@ -19,7 +18,7 @@ export function reviewRoutes(app: FastifyInstance, deps: AppDeps): void {
   /** Git actions on a session are serialised: two clicks must not merge twice. */
   const busy = new Set<string>();
   async function exclusive<T>(id: string, what: string, fn: () => Promise<T>): Promise<T> {
-    assertNotLockedElsewhere(store.dir(id));
+    store.session(id).runLock.assertFree();
     if (busy.has(id)) throw new ConflictError('session_busy', `Another action on session ${id} is still in progress; wait for it, then ${what} again.`);
     if (deps.jobs.forSession(id)) throw new ConflictError('session_running', `Session ${id} has a job running; stop it before you ${what}.`);
     busy.add(id);

@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NoteResponseSchema } from '../../shared/api.ts';
-import { readSteeringNotes } from '../store/run-files.ts';
 import { auth, makeTestApp, type TestApp } from '../testing/test-app.ts';
 
 let t: TestApp;
@@ -19,7 +18,8 @@ describe('POST /api/sessions/:id/notes', () => {
     expect(res.statusCode).toBe(201);
     const { note } = NoteResponseSchema.parse(res.json());
     expect(note).toMatchObject({ text: 'Prefer ISO dates', consumed_at: null });
-    expect(readSteeringNotes(t.store.dir(id)).map((n) => n.note_id)).toEqual([note.note_id]);
+    const notes = t.store.session(id).steering.read();
+    expect(notes.map((n) => n.note_id)).toEqual([note.note_id]);
     expect(t.store.log(id).readAfter(0, 100).at(-1)).toMatchObject({ type: 'steering_note', data: { note_id: note.note_id, text: 'Prefer ISO dates' } });
   });
 

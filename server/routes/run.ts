@@ -9,8 +9,6 @@ import type { AppDeps } from '../app-deps.ts';
 import { ConflictError } from '../errors.ts';
 import { planResume } from '../engine/run.ts';
 import { assertRunnable } from '../interview/seed-review.ts';
-import { addSteeringNote } from '../store/run-files.ts';
-import { assertNotLockedElsewhere } from '../store/run-lock.ts';
 import { handle } from './contract.ts';
 import { existingSession } from './validate.ts';
 
@@ -28,8 +26,9 @@ export function runRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   handle(app, 'startRun', async ({ params, body: options, reply }) => {
     const id = existingSession(store, params.id);
-    assertNotLockedElsewhere(store.dir(id));
-    const { status } = store.readCheckpoint(id);
+    const session = store.session(id);
+    session.runLock.assertFree();
+    const { status } = session.checkpoint.read();
     const current = deps.runs.state(id);
     if (current.state !== 'idle') {
       reply.status(200);
@@ -38,16 +37,16 @@ export function runRoutes(app: FastifyInstance, deps: AppDeps): void {
     if (!canRun(status)) {
       throw new ConflictError('session_not_runnable', `Only a prepared or stopped session can run; this one is ${status}${RUN_REFUSALS[status] ?? ''}.`);
     }
-    if (options.allow_network !== undefined) store.updateCheckpoint(id, () => ({ allow_network: options.allow_network === true }));
+    if (options.allow_network !== undefined) session.checkpoint.update(() => ({ allow_network: options.allow_network === true }));
     // Only the first start: once tasks are done, their tests pass and the check says other things.
-    if (status === 'prepared') await assertRunnable(store, id);
+    if (status === 'prepared') await assertRunnable(session);
     const run = deps.runs.request(id);
     return { session: store.listItem(id), run };
   });
 
   handle(app, 'stopRun', async ({ params }) => {
     const id = existingSession(store, params.id);
-    assertNotLockedElsewhere(store.dir(id));
+    store.session(id).runLock.assertFree();
     if (deps.runs.cancel(id)) return { session: store.listItem(id), was: 'queued' as const };
     if (deps.jobs.forSession(id)?.kind !== 'run') {
       throw new ConflictError('session_not_running', `Session ${id} has no run to stop; it is ${store.readCheckpoint(id).status}.`);
@@ -60,18 +59,18 @@ export function runRoutes(app: FastifyInstance, deps: AppDeps): void {
     const id = existingSession(store, params.id);
     const { status } = store.readCheckpoint(id);
     if (!canResume(status)) throw new ConflictError('session_not_stopped', `Only a stopped session is resumed; this one is ${status}.`);
-    return planResume(store, id);
+    return planResume(store.session(id));
   });
 
   handle(app, 'addNote', async ({ params, body: { text } }) => {
-    const id = existingSession(store, params.id);
-    assertNotLockedElsewhere(store.dir(id));
-    const { status } = store.readCheckpoint(id);
+    const session = store.session(existingSession(store, params.id));
+    session.runLock.assertFree();
+    const { status } = session.checkpoint.read();
     if (!canAddNote(status)) {
       throw new ConflictError('session_not_running', `Guidance goes to the worker of a run; this session is ${status}.`);
     }
-    const note = addSteeringNote(store.dir(id), text);
-    store.emit(id, { type: 'steering_note', data: { note_id: note.note_id, text: note.text } });
+    const note = session.steering.add(text);
+    session.emit({ type: 'steering_note', data: { note_id: note.note_id, text: note.text } });
     return { note };
   });
 }

@@ -3,16 +3,12 @@
  * answering the interview, reading and editing the seed.
  */
 import type { FastifyInstance } from 'fastify';
-import { PrdSchema } from '../../shared/files.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { ConflictError, ValidationError } from '../errors.ts';
-import { answerQuestion, readInterview } from '../interview/engine.ts';
+import { answerQuestion } from '../interview/engine.ts';
 import { editSeed, seedView } from '../interview/seed-review.ts';
 import { checkWorkspace, createSession, discardSession, retryInterview, startInterviewJob, type SeedingDeps } from '../interview/session-setup.ts';
 import { forgetPreview } from '../review/merge.ts';
-import { readJsonFile } from '../store/json-file.ts';
-import { assertNotLockedElsewhere } from '../store/run-lock.ts';
-import { FILES } from '../store/session-store.ts';
 import { handle } from './contract.ts';
 import { existingSession } from './validate.ts';
 
@@ -45,8 +41,9 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   handle(app, 'getSession', async ({ params }) => {
     const id = sessionId(params);
-    const cp = store.readCheckpoint(id);
-    const interview = readInterview(store, id);
+    const session = store.session(id);
+    const cp = session.checkpoint.read();
+    const interview = session.interview.read();
     return {
       session: store.listItem(id),
       branch: cp.branch,
@@ -69,8 +66,8 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
           }
         : null,
       interview_usage: cp.interview_usage,
-      has_seed: store.hasSeed(id),
-      tasks: readJsonFile(store.file(id, FILES.prd), PrdSchema) ?? [],
+      has_seed: session.hasSeed(),
+      tasks: session.prd.tasks(),
       run: deps.runs.state(id),
       usage: cp.usage,
       caps: cp.caps,
@@ -81,7 +78,7 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   handle(app, 'answerQuestion', async ({ params, body: { questionId, answer } }) => {
     const id = sessionId(params);
-    answerQuestion(store, id, questionId, answer);
+    answerQuestion(store.session(id), questionId, answer);
     startInterviewJob(seeding, id);
     return { ok: true as const };
   });
@@ -89,14 +86,14 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
   /** A failed interview, again: same session and brief, from its saved conversation. */
   handle(app, 'retryInterview', async ({ params }) => {
     const id = sessionId(params);
-    assertNotLockedElsewhere(store.dir(id));
+    store.session(id).runLock.assertFree();
     return { session: await retryInterview(seeding, id) };
   });
 
   handle(app, 'discardSession', async ({ params, query: { confirm } }) => {
     const id = sessionId(params);
     if (confirm !== id) throw new ValidationError(`confirm must repeat the session id (${id}) to discard it`);
-    assertNotLockedElsewhere(store.dir(id));
+    store.session(id).runLock.assertFree();
     deps.runs.cancel(id);
     forgetPreview(id);
     await discardSession(seeding, id);
@@ -104,9 +101,8 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
   });
 
   handle(app, 'getSeed', async ({ params, query: { recheck } }) => {
-    const id = sessionId(params);
-    return seedView(store, id, { recheck: recheck === '1' });
+    return seedView(store.session(sessionId(params)), { recheck: recheck === '1' });
   });
 
-  handle(app, 'putSeed', async ({ params, body }) => editSeed(store, sessionId(params), body));
+  handle(app, 'putSeed', async ({ params, body }) => editSeed(store.session(sessionId(params)), body));
 }

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app-deps.ts';
-import { currentSummary } from '../store/summary-file.ts';
 import { handle } from './contract.ts';
 import { existingSession } from './validate.ts';
 
@@ -10,7 +9,7 @@ export function sessionRoutes(app: FastifyInstance, deps: AppDeps): void {
   handle(app, 'listSessions', async () => ({ sessions: store.list() }));
 
   /** The session's aggregates, current as of `last_seq`; fold later events into it. */
-  handle(app, 'getSummary', async ({ params }) => currentSummary(store, existingSession(store, params.id)));
+  handle(app, 'getSummary', async ({ params }) => store.session(existingSession(store, params.id)).summary.current());
 
   // The query is checked before the session is looked up, so a bad query is a 400 either way.
   handle(app, 'getEvents', async ({ params, query }) => {

@@ -1,6 +1,7 @@
 /**
- * The run's own files in a session folder: the per-task ledger, progress.txt and the user's
- * guidance notes (SPEC §3). The worker never sees these names; the harness reads them into prose.
+ * The run's own files in a session folder: the per-task ledger and check runs, progress.txt, the
+ * user's guidance notes and the proposed learnings (SPEC §3). Reached through the session handle;
+ * the worker never sees these names, the harness reads them into prose.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -8,10 +9,9 @@ import path from 'node:path';
 import { LedgerEntrySchema, SteeringNoteSchema, TaskIdSchema, type LedgerEntry, type SteeringNote } from '../../shared/files.ts';
 import { CheckAttemptSchema, type CheckAttempt } from '../../shared/review.ts';
 import { appendJsonl, readJsonl, rewriteJsonl } from './jsonl.ts';
-import { FILES } from './session-store.ts';
+import { SESSION_FILES as FILES } from './session-files.ts';
 
 /** Reference §3.5. */
-export const LEDGER_INJECT_LIMIT = 5;
 export const PROGRESS_TAIL_LINES = 30;
 export const PROGRESS_MAX_CHARS = 4_000;
 
@@ -44,21 +44,41 @@ export function appendProgress(sessionDir: string, taskId: string, outcome: stri
   fs.appendFileSync(path.join(sessionDir, FILES.progress), `${line}\n`);
 }
 
+/** The non-empty lines of progress.txt; none before the first outcome. */
+export function progressLines(sessionDir: string): string[] {
+  const text = readTextIfExists(path.join(sessionDir, FILES.progress)) ?? '';
+  return text.split('\n').filter((l) => l.trim() !== '');
+}
+
 /** The last lines of progress, capped in characters from the end, for the worker's prompt. */
 export function progressTail(sessionDir: string, lines = PROGRESS_TAIL_LINES, maxChars = PROGRESS_MAX_CHARS): string {
-  let text: string;
+  const tail = progressLines(sessionDir).slice(-lines).join('\n');
+  return tail.length > maxChars ? tail.slice(tail.length - maxChars) : tail;
+}
+
+function readTextIfExists(file: string): string | null {
   try {
-    text = fs.readFileSync(path.join(sessionDir, FILES.progress), 'utf8');
+    return fs.readFileSync(file, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return '';
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
   }
-  const tail = text
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .slice(-lines)
-    .join('\n');
-  return tail.length > maxChars ? tail.slice(tail.length - maxChars) : tail;
+}
+
+/** Appends a learning under its task's heading; the file starts with a note that nothing applies it. */
+export function appendLearning(sessionDir: string, sessionId: string, task: { id: string; title: string }, learning: string): void {
+  const file = path.join(sessionDir, FILES.learnings);
+  if (!fs.existsSync(file)) {
+    fs.writeFileSync(
+      file,
+      `# Proposed learnings — session ${sessionId}\n\nCandidates noticed during the run. Nothing applies them: review each one and copy what holds up into AGENTS.md yourself.\n`,
+    );
+  }
+  fs.appendFileSync(file, `\n## From ${task.id} — ${task.title}\n\n- ${learning.trim()}\n`);
+}
+
+export function readLearnings(sessionDir: string): string | null {
+  return readTextIfExists(path.join(sessionDir, FILES.learnings));
 }
 
 const steeringFile = (sessionDir: string) => path.join(sessionDir, FILES.steering);

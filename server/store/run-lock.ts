@@ -1,13 +1,10 @@
 /**
  * One run per session, across processes: `tilth serve` and a headless `tilth run` take
- * `<session>/run.lock` for as long as they drive the session. The other process refuses to run it,
+ * the session's run lock for as long as they drive the session. The other process refuses to run it,
  * to write to it, or to call it crashed; a lock left by a dead process is taken over.
  */
-import path from 'node:path';
 import { AppError } from '../errors.ts';
 import { acquirePidLock, liveOwner, type PidLockOwner } from './pid-lock.ts';
-
-export const RUN_LOCK = 'run.lock';
 
 export class SessionLockedError extends AppError {
   constructor(message: string) {
@@ -19,19 +16,19 @@ function describeOwner(owner: PidLockOwner): string {
   return owner.kind === 'cli' ? `a headless \`tilth run\` (pid ${owner.pid}); stop it in its terminal with Ctrl+C` : `another tilth process (pid ${owner.pid})`;
 }
 
-export function acquireRunLock(sessionDir: string, kind: 'serve' | 'cli'): () => void {
-  return acquirePidLock(path.join(sessionDir, RUN_LOCK), { kind }, (owner) => {
-    if (owner.pid < 0) throw new SessionLockedError(`Could not take the run lock of ${path.basename(sessionDir)}; another process may be starting it.`);
-    throw new SessionLockedError(`Session ${path.basename(sessionDir)} is being run by ${describeOwner(owner)}.`);
+export function acquireRunLock(lockFile: string, sessionId: string, kind: 'serve' | 'cli'): () => void {
+  return acquirePidLock(lockFile, { kind }, (owner) => {
+    if (owner.pid < 0) throw new SessionLockedError(`Could not take the run lock of ${sessionId}; another process may be starting it.`);
+    throw new SessionLockedError(`Session ${sessionId} is being run by ${describeOwner(owner)}.`);
   });
 }
 
 /** Throws when another live process holds the session (for anything that would write to it). */
-export function assertNotLockedElsewhere(sessionDir: string): void {
-  const owner = liveOwner(path.join(sessionDir, RUN_LOCK));
-  if (owner) throw new SessionLockedError(`Session ${path.basename(sessionDir)} is being run by ${describeOwner(owner)}.`);
+export function assertNotLockedElsewhere(lockFile: string, sessionId: string): void {
+  const owner = liveOwner(lockFile);
+  if (owner) throw new SessionLockedError(`Session ${sessionId} is being run by ${describeOwner(owner)}.`);
 }
 
-export function lockedElsewhere(sessionDir: string): boolean {
-  return liveOwner(path.join(sessionDir, RUN_LOCK)) !== null;
+export function lockedElsewhere(lockFile: string): boolean {
+  return liveOwner(lockFile) !== null;
 }

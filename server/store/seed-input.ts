@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { PrdEntry } from '../../shared/files.ts';
+import type { PrdEntry, SeedMeta } from '../../shared/files.ts';
 import { AppError } from '../errors.ts';
 
 export interface ValidSeed {
@@ -83,4 +83,11 @@ export function hashTestFiles(worktree: string, paths: string[]): Record<string,
 export function changedLockedTests(worktree: string, locked: Record<string, string>): string[] {
   const now = hashTestFiles(worktree, Object.keys(locked));
   return Object.keys(locked).filter((file) => now[file] !== locked[file]);
+}
+
+/** A written seed as read back: the task list, its metadata, and the locked test files' contents by path. */
+export interface StoredSeed {
+  prd: PrdEntry[];
+  meta: SeedMeta;
+  testFiles: Record<string, string>;
 }

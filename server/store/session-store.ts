@@ -8,30 +8,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SessionListItem } from '../../shared/api.ts';
-import type { EventInput, SessionStatus, StopReason, TilthEvent } from '../../shared/events.ts';
-import { CheckpointSchema, PrdSchema, type Checkpoint } from '../../shared/files.ts';
+import type { EventInput, SessionStatus, TilthEvent } from '../../shared/events.ts';
+import { CheckpointSchema, type Checkpoint } from '../../shared/files.ts';
 import { AppError, NotFoundError } from '../errors.ts';
 import { protectFromUntrusted } from '../proc/untrusted.ts';
 import { writeJsonAtomic } from './atomic.ts';
 import { EventBus } from './event-bus.ts';
 import { EventLog } from './event-log.ts';
 import { readJsonFile } from './json-file.ts';
+import { SessionHandle, type StopInfo } from './session-handle.ts';
+import { SESSION_FILES as FILES } from './session-files.ts';
 import { isSessionId, newSessionId, sessionDir } from './session-id.ts';
-
-export const FILES = {
-  checkpoint: 'checkpoint.json',
-  events: 'events.jsonl',
-  prd: 'prd.json',
-  seedMeta: 'seed-meta.json',
-  interview: 'interview.json',
-  progress: 'progress.txt',
-  ledgerDir: 'ledger',
-  checksDir: 'checks',
-  steering: 'steering.jsonl',
-  summary: 'summary.json',
-  learnings: 'proposed-learnings.md',
-  worktree: 'workspace',
-} as const;
 
 export interface NewSession {
   source: string;
@@ -55,11 +42,17 @@ export class SessionStore {
     protectFromUntrusted(root);
   }
 
+  /** The handle through which everything reads and writes one session's folder. */
+  session(id: string): SessionHandle {
+    return new SessionHandle(this, id);
+  }
+
+  /** The session's folder; for the store and its handle, and tests. */
   dir(id: string): string {
     return sessionDir(this.root, id);
   }
 
-  file(id: string, name: string): string {
+  private file(id: string, name: string): string {
     return path.join(this.dir(id), name);
   }
 
@@ -105,10 +98,6 @@ export class SessionStore {
     return checkpoint;
   }
 
-  hasSeed(id: string): boolean {
-    return fs.existsSync(this.file(id, FILES.prd)) && fs.existsSync(this.file(id, FILES.seedMeta));
-  }
-
   readCheckpoint(id: string): Checkpoint {
     const checkpoint = readJsonFile(this.file(id, FILES.checkpoint), CheckpointSchema);
     if (!checkpoint) throw new NotFoundError('session_not_found', `No session ${id} under ${this.root}`);
@@ -125,7 +114,7 @@ export class SessionStore {
   }
 
   /** Changes status, records why, and logs `status_changed` (plus `stop` when it is a stop). */
-  setStatus(id: string, to: SessionStatus, stop?: { reason: StopReason; phase?: 'interview' | 'run'; error?: string }): Checkpoint {
+  setStatus(id: string, to: SessionStatus, stop?: StopInfo): Checkpoint {
     let from: SessionStatus | null = null;
     const next = this.updateCheckpoint(id, (current) => {
       from = current.status;
@@ -196,7 +185,7 @@ export class SessionStore {
   listItem(id: string): SessionListItem {
     try {
       const cp = this.readCheckpoint(id);
-      const prd = readJsonFile(this.file(id, FILES.prd), PrdSchema) ?? [];
+      const prd = this.session(id).prd.tasks();
       return {
         id,
         status: cp.status,

@@ -1,35 +1,34 @@
 /**
  * summary.json as of now: the file the run last wrote (or an empty summary), with every event
  * logged after it folded in. Reads only the events since the file's `last_seq`, so it stays cheap
- * on a 100k-event session.
+ * on a 100k-event session. Reached through the session handle.
  */
 import { addToSummary, emptySummary, SummarySchema, type Summary } from '../../shared/summary.ts';
 import { writeJsonAtomic } from './atomic.ts';
+import type { EventLog } from './event-log.ts';
 import { readJsonFile } from './json-file.ts';
-import { FILES, type SessionStore } from './session-store.ts';
 
 const PAGE = 2_000;
 
-export function catchUp(store: SessionStore, id: string, summary: Summary): Summary {
-  const log = store.log(id);
+export function catchUp(log: EventLog, summary: Summary): Summary {
   for (let page = log.readAfter(summary.last_seq, PAGE); page.length > 0; page = log.readAfter(summary.last_seq, PAGE)) {
     for (const event of page) addToSummary(summary, event);
   }
   return summary;
 }
 
-export function currentSummary(store: SessionStore, id: string): Summary {
+export function currentSummary(log: EventLog, file: string, sessionId: string): Summary {
   let stored: Summary | null = null;
   try {
-    stored = readJsonFile(store.file(id, FILES.summary), SummarySchema);
+    stored = readJsonFile(file, SummarySchema);
   } catch {
     // A summary from an older version, or damaged: it is derived, so rebuild it from the log.
     stored = null;
   }
-  return catchUp(store, id, stored ?? emptySummary(id));
+  return catchUp(log, stored ?? emptySummary(sessionId));
 }
 
 /** Derived and rebuildable: written atomically but not fsynced. */
-export function saveSummary(store: SessionStore, id: string, summary: Summary): void {
-  writeJsonAtomic(store.file(id, FILES.summary), summary, { durable: false });
+export function saveSummary(file: string, summary: Summary): void {
+  writeJsonAtomic(file, summary, { durable: false });
 }

@@ -43,8 +43,7 @@ export async function makePreparedSession(store: SessionStore, repo: string, pre
   if (!checked.ok) throw new Error(`bad test seed: ${checked.problems.join('; ')}`);
   const now = new Date().toISOString();
   const meta = writeSeed(checked.seed, {
-    sessionDir: store.dir(id),
-    worktree: created.worktree,
+    session: store.session(id),
     meta: { interviewer_model: 'test', started_at: now, ended_at: now, tokens: { prompt: 0, completion: 0, total: 0 }, cost_usd: 0, checks_preset: preset },
   });
   await commitAll(await worktreeRefOf(store.readCheckpoint(id)), `seed: ${tasks.length} task(s)`, undefined, { paths: Object.keys(meta.locked_tests) });

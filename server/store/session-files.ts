@@ -1,0 +1,26 @@
+/**
+ * The names inside a session folder (SPEC §3). Private to `store/`: every other room reaches a
+ * session's files through its handle (`session-handle.ts`), so no one else builds these paths.
+ * `sessions/README.md` documents the same list and a test holds the two together.
+ */
+export const SESSION_FILES = {
+  checkpoint: 'checkpoint.json',
+  events: 'events.jsonl',
+  prd: 'prd.json',
+  seedMeta: 'seed-meta.json',
+  interview: 'interview.json',
+  progress: 'progress.txt',
+  ledgerDir: 'ledger',
+  checksDir: 'checks',
+  steering: 'steering.jsonl',
+  summary: 'summary.json',
+  learnings: 'proposed-learnings.md',
+  runLock: 'run.lock',
+  mergeScratch: 'merge-scratch',
+  worktree: 'workspace',
+} as const;
+
+/** How each entry appears in the README's layout block: folders end in `/`, per-task files use `<task>`. */
+export const LAYOUT_NAMES: readonly string[] = Object.entries(SESSION_FILES).map(([key, name]) =>
+  key === 'ledgerDir' || key === 'checksDir' ? `${name}/<task>.jsonl` : key === 'worktree' || key === 'mergeScratch' ? `${name}/` : name,
+);

@@ -1,0 +1,211 @@
+/**
+ * One session's folder behind one typed handle (SPEC §3): every read and write of a file under
+ * `sessions/<id>/` goes through here, so the names stay private to `store/`, JSON is validated in
+ * and out, and writes are atomic. Get one with `store.session(id)`; the id is checked there.
+ *
+ * A job gets a handle, not the store: it can touch its own session and nothing else.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { EventInput, SessionStatus, StopReason, TilthEvent } from '../../shared/events.ts';
+import {
+  InterviewStateSchema,
+  PrdSchema,
+  SeedMetaSchema,
+  type Checkpoint,
+  type InterviewState,
+  type LedgerEntry,
+  type PrdEntry,
+  type SeedMeta,
+  type SteeringNote,
+} from '../../shared/files.ts';
+import type { CheckAttempt } from '../../shared/review.ts';
+import type { Summary } from '../../shared/summary.ts';
+import { CorruptFileError, NotFoundError } from '../errors.ts';
+import { writeFilesAtomic, writeJsonAtomic, type FileWrite } from './atomic.ts';
+import type { EventLog } from './event-log.ts';
+import { readJsonFile } from './json-file.ts';
+import * as runFiles from './run-files.ts';
+import { resolveTestPath, type StoredSeed } from './seed-input.ts';
+import { acquireRunLock, assertNotLockedElsewhere, lockedElsewhere } from './run-lock.ts';
+import { SESSION_FILES } from './session-files.ts';
+import { catchUp, currentSummary, saveSummary } from './summary-file.ts';
+
+export type StopInfo = { reason: StopReason; phase?: 'interview' | 'run'; error?: string };
+
+/** What a handle needs from the store that made it (the store's checkpoint, log and bus). */
+export interface SessionStoreCore {
+  dir(id: string): string;
+  exists(id: string): boolean;
+  readCheckpoint(id: string): Checkpoint;
+  updateCheckpoint(id: string, change: (current: Checkpoint) => Partial<Checkpoint>, options?: { durable?: boolean }): Checkpoint;
+  setStatus(id: string, to: SessionStatus, stop?: StopInfo): Checkpoint;
+  emit(id: string, input: EventInput): TilthEvent;
+  log(id: string): EventLog;
+  forget(id: string): void;
+  readonly bus: { sessionsChanged(): void };
+}
+
+export class SessionHandle {
+  private readonly dir: string;
+
+  constructor(
+    private readonly store: SessionStoreCore,
+    readonly id: string,
+  ) {
+    this.dir = store.dir(id);
+  }
+
+  private file(name: string): string {
+    return path.join(this.dir, name);
+  }
+
+  exists(): boolean {
+    return this.store.exists(this.id);
+  }
+
+  // ── checkpoint and events ───────────────────────────────────────────────────────────────────
+
+  readonly checkpoint = {
+    read: (): Checkpoint => this.store.readCheckpoint(this.id),
+    update: (change: (current: Checkpoint) => Partial<Checkpoint>, options?: { durable?: boolean }): Checkpoint =>
+      this.store.updateCheckpoint(this.id, change, options),
+    setStatus: (to: SessionStatus, stop?: StopInfo): Checkpoint => this.store.setStatus(this.id, to, stop),
+  };
+
+  emit(input: EventInput): TilthEvent {
+    return this.store.emit(this.id, input);
+  }
+
+  log(): EventLog {
+    return this.store.log(this.id);
+  }
+
+  // ── the seed ────────────────────────────────────────────────────────────────────────────────
+
+  readonly prd = {
+    /** The task list, or null before the seed is written. */
+    read: (): PrdEntry[] | null => readJsonFile(this.file(SESSION_FILES.prd), PrdSchema),
+    /** The task list; empty before the seed is written. */
+    tasks: (): PrdEntry[] => this.prd.read() ?? [],
+    write: (prd: PrdEntry[]): void => writeJsonAtomic(this.file(SESSION_FILES.prd), PrdSchema.parse(prd)),
+    /** Sets one task's status and returns the whole new list. */
+    setTaskStatus: (taskId: string, status: PrdEntry['status']): PrdEntry[] => {
+      const current = this.prd.read();
+      if (!current) throw new NotFoundError('no_seed', `Session ${this.id} has no plan yet (its task list is missing).`);
+      const next = current.map((t) => (t.id === taskId ? { ...t, status } : t));
+      this.prd.write(next);
+      return next;
+    },
+  };
+
+  readonly seedMeta = {
+    read: (): SeedMeta | null => readJsonFile(this.file(SESSION_FILES.seedMeta), SeedMetaSchema),
+  };
+
+  /** A session "has a seed" once both its task list and its seed metadata exist. */
+  hasSeed(): boolean {
+    return fs.existsSync(this.file(SESSION_FILES.prd)) && fs.existsSync(this.file(SESSION_FILES.seedMeta));
+  }
+
+  /**
+   * The written seed through the schemas, with its locked test files' current contents read from
+   * the worktree; `no_seed` before it is written, and a missing test file is reported naming it.
+   */
+  readSeed(): StoredSeed {
+    const prd = this.prd.read();
+    const meta = this.seedMeta.read();
+    if (prd === null || meta === null) {
+      const missing = prd === null ? SESSION_FILES.prd : SESSION_FILES.seedMeta;
+      throw new NotFoundError('no_seed', `No seed in ${this.dir} yet: ${missing} is missing.`);
+    }
+    const { worktree } = this.checkpoint.read();
+    const testFiles: Record<string, string> = {};
+    for (const file of Object.keys(meta.locked_tests)) {
+      const target = resolveTestPath(worktree, file);
+      const stat = fs.lstatSync(target, { throwIfNoEntry: false });
+      if (!stat?.isFile())
+        throw new CorruptFileError(this.file(SESSION_FILES.seedMeta), `it locks ${file}, which is missing from the worktree (or is not a regular file)`);
+      testFiles[file] = fs.readFileSync(target, 'utf8');
+    }
+    return { prd, meta, testFiles };
+  }
+
+  /**
+   * Writes the seed all or nothing: `first` (the test files in the worktree), then the seed
+   * metadata, then the task list — so until the last rename a first seed is not visible at all.
+   */
+  writeSeedFiles(seed: { prd: PrdEntry[]; meta: SeedMeta }, first: FileWrite[]): void {
+    writeFilesAtomic([
+      ...first,
+      { target: this.file(SESSION_FILES.seedMeta), content: `${JSON.stringify(SeedMetaSchema.parse(seed.meta), null, 2)}\n` },
+      { target: this.file(SESSION_FILES.prd), content: `${JSON.stringify(PrdSchema.parse(seed.prd), null, 2)}\n` },
+    ]);
+  }
+
+  readonly interview = {
+    read: (): InterviewState | null => readJsonFile(this.file(SESSION_FILES.interview), InterviewStateSchema),
+    write: (state: InterviewState): void => writeJsonAtomic(this.file(SESSION_FILES.interview), InterviewStateSchema.parse(state)),
+  };
+
+  // ── the run's files ─────────────────────────────────────────────────────────────────────────
+
+  readonly progress = {
+    append: (taskId: string, outcome: string, title: string): void => runFiles.appendProgress(this.dir, taskId, outcome, title),
+    tail: (lines?: number, maxChars?: number): string => runFiles.progressTail(this.dir, lines, maxChars),
+    /** Whether a line starting with `prefix` was written. */
+    has: (prefix: string): boolean => runFiles.progressLines(this.dir).some((l) => l.startsWith(prefix)),
+  };
+
+  readonly ledger = {
+    append: (taskId: string, entry: LedgerEntry): void => runFiles.appendLedger(this.dir, taskId, entry),
+    /** Oldest first; with a limit, the last `limit` entries. */
+    read: (taskId: string, limit?: number): LedgerEntry[] => runFiles.readLedger(this.dir, taskId, limit),
+  };
+
+  readonly checks = {
+    append: (taskId: string, attempt: CheckAttempt): void => runFiles.appendCheckAttempt(this.dir, taskId, attempt),
+    read: (taskId: string): CheckAttempt[] => runFiles.readCheckAttempts(this.dir, taskId),
+  };
+
+  readonly steering = {
+    add: (text: string, now?: Date): SteeringNote => runFiles.addSteeringNote(this.dir, text, now),
+    read: (): SteeringNote[] => runFiles.readSteeringNotes(this.dir),
+    /** The pending notes, marked consumed so the worker gets each exactly once. */
+    takePending: (now?: Date): SteeringNote[] => runFiles.takePendingNotes(this.dir, now),
+  };
+
+  readonly learnings = {
+    append: (task: { id: string; title: string }, learning: string): void => runFiles.appendLearning(this.dir, this.id, task, learning),
+    read: (): string | null => runFiles.readLearnings(this.dir),
+  };
+
+  readonly summary = {
+    /** summary.json with every event logged after it folded in. */
+    current: (): Summary => currentSummary(this.log(), this.file(SESSION_FILES.summary), this.id),
+    /** Folds in what was logged since `summary` was built, then writes it. */
+    save: (summary: Summary): void => saveSummary(this.file(SESSION_FILES.summary), catchUp(this.log(), summary)),
+  };
+
+  // ── processes ───────────────────────────────────────────────────────────────────────────────
+
+  readonly runLock = {
+    /** Takes the session for this process; returns the release. Throws `session_locked` if another live process has it. */
+    acquire: (kind: 'serve' | 'cli'): (() => void) => acquireRunLock(this.file(SESSION_FILES.runLock), this.id, kind),
+    /** Throws `session_locked` when another live process runs the session (before any write). */
+    assertFree: (): void => assertNotLockedElsewhere(this.file(SESSION_FILES.runLock), this.id),
+    heldElsewhere: (): boolean => lockedElsewhere(this.file(SESSION_FILES.runLock)),
+  };
+
+  /** A folder for the merge's throwaway worktree, removed before use. */
+  mergeScratch(): string {
+    return this.file(SESSION_FILES.mergeScratch);
+  }
+
+  /** Deletes the session folder (its worktree must already be detached from git). */
+  remove(): void {
+    this.store.forget(this.id);
+    fs.rmSync(this.dir, { recursive: true, force: true });
+    this.store.bus.sessionsChanged();
+  }
+}
