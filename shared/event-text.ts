@@ -234,6 +234,14 @@ export const EVENT_TEXT: EventTexts = {
     dialogue: false,
   },
   case_parse_error: { kind: 'verdicts', detail: (d) => join(where(d), d.error), progress: null, problem: true, dialogue: true },
+  coverage_gap: {
+    kind: 'verdicts',
+    detail: (d) => join(where(d), `case leaves ${d.missing.length} of ${d.criteria} criteria uncovered: ${d.missing.join('; ')}`),
+    head: (d) => `coverage gap: ${d.missing.length} of ${d.criteria} criteria uncovered`,
+    progress: (d) => `  ${d.task_id} case sent back: ${d.missing.length} of ${d.criteria} criteria uncovered`,
+    problem: true,
+    dialogue: true,
+  },
   validator_run: {
     kind: 'checks',
     detail: (d) => join(d.task_id, d.passed ? 'passed' : `FAILED ${failedChecks(d)}`),

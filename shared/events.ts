@@ -288,6 +288,8 @@ export const EventDataSchemas = {
     result_chars: z.number().int().nonnegative(),
   }),
   case_parse_error: z.object({ ...WorkerBase, error: z.string(), raw_tool_calls: RawToolCalls }),
+  /** A case whose `ac_coverage` leaves criteria out: answered at once, before checks and the evaluator. */
+  coverage_gap: z.object({ ...WorkerBase, missing: z.array(z.string()).min(1), criteria: z.number().int().positive() }),
   validator_run: z.object({ ...WorkerBase, passed: z.boolean(), results: z.array(CheckResultSchema) }),
   evaluator_parse_error: z.object({
     ...WorkerBase,

@@ -2,8 +2,8 @@
  * What the demo's scripted model says (SPEC §10). It is not AI: every reply is written here, and
  * the user's answers pick between written variants. The interview asks three questions (the first
  * picks the feature, the second is free-form and lands in the seed, the third decides whether a
- * second task is planned); the run then shows a failing check being fixed and one evaluator
- * reject before the accept, on the bundled JavaScript example.
+ * second task is planned); the run then shows a case sent back by the coverage gate, a failing
+ * check being fixed and one evaluator reject before the accept, on the bundled JavaScript example.
  *
  * The script is keyed by position, not queued. `demoReply` reads the request as a model would —
  * which role asks (the tools it offers), which task the prompt names, what the conversation
@@ -226,6 +226,7 @@ function fieldTurn(talk: Conversation, v: Variant): ScriptedReplyInput {
   let rejected = /\breject\b/.test(section(talk.prompt, WORKER_LEDGER_HEADER));
   let lastWrite = -1;
   let lastTestRun = -1;
+  let submitted = false;
   for (const [i, step] of talk.steps.entries()) {
     if (!succeeded(step)) continue;
     const onFile = step.args.path === file;
@@ -238,6 +239,7 @@ function fieldTurn(talk: Conversation, v: Variant): ScriptedReplyInput {
     } else if (step.name === 'bash' && String(step.args.command).startsWith('node --test')) {
       lastTestRun = i;
     } else if (step.name === 'submit_case') {
+      submitted = true;
       if (step.result!.startsWith(CHECKS_FAILED_PREFIX)) checksFailed = true;
       if (step.result!.startsWith(REJECT_FEEDBACK_HEAD)) rejected = true;
     }
@@ -257,6 +259,8 @@ function fieldTurn(talk: Conversation, v: Variant): ScriptedReplyInput {
     checked: `Added ${v.fn}: it validates the value and returns a new todo.`,
   }[goal];
   const criteria = [`${v.fn} returns a new todo with the ${v.field} set`, `${v.fn} throws for a bad value`];
+  // The very first case forgets the second criterion; the coverage gate sends it straight back.
+  if (!submitted && found === 'none' && !rejected) criteria.pop();
   return turn(call('submit_case', { summary, ac_coverage: criteria.map((c) => ({ criterion: c, addressed_by: `${file}:${v.fn}()`, evidence: test })) }));
 }
 

@@ -66,6 +66,10 @@ describe('demo mode', () => {
     const done = await until(id, 'the run', (d) => d.run.state === 'idle' && d.session.status !== 'running' && d.session.status !== 'prepared');
     expect(done.session.status, done.last_error ?? '').toBe('all_done');
     const all = events(id);
+    // The first case forgets a criterion: the coverage gate answers it before anything runs.
+    const gaps = all.filter((e) => e.type === 'coverage_gap');
+    expect(gaps.map((e) => e.type === 'coverage_gap' && e.data.missing)).toEqual([['setPriority throws an Error for a value it does not accept']]);
+    expect(gaps[0]!.seq).toBeLessThan(all.find((e) => e.type === 'validator_run')!.seq);
     expect(all.filter((e) => e.type === 'validator_run').map((e) => e.type === 'validator_run' && e.data.passed)).toEqual([false, true, true, true]);
     expect(all.filter((e) => e.type === 'evaluator_verdict').map((e) => e.type === 'evaluator_verdict' && e.data.verdict)).toEqual([
       'reject',

@@ -80,6 +80,24 @@ export function parseCase(calls: readonly { name: string; arguments: string }[])
   return { ok: false, error: `Your \`submit_case\` call could not be accepted: ${errors.join(' | ')}. Call \`submit_case\` again with a corrected payload.` };
 }
 
+/** The first line of the coverage gate's answer as the worker reads it. */
+export const COVERAGE_GAP_HEAD = 'Your case was not sent to the reviewer: it does not cover every acceptance criterion.';
+
+/**
+ * The coverage gate's answer: the criteria the case's `ac_coverage` leaves out, verbatim, so the
+ * worker can address each one (or say which test and code cover it) and submit again.
+ */
+export function formatCoverageGap(missing: readonly string[], total: number): string {
+  return [
+    COVERAGE_GAP_HEAD,
+    '',
+    `${missing.length} of ${total} criteria have no entry in 'ac_coverage':`,
+    ...missing.map((c) => `- ${c}`),
+    '',
+    "Make sure the work meets each of them, then call `submit_case` again with one 'ac_coverage' entry per criterion (quote the criterion, point 'addressed_by' at the code and the test that check it). No checks were run and no reviewer was asked.",
+  ].join('\n');
+}
+
 /** The first line of a reject as the worker reads it. */
 export const REJECT_FEEDBACK_HEAD = 'An independent reviewer rejected the work.';
 

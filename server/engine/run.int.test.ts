@@ -77,6 +77,46 @@ const ofType = <T extends TilthEvent['type']>(id: string, type: T) => events(id)
 const checkpoint = (id: string): Checkpoint => t.store.readCheckpoint(id);
 
 describe('the run', () => {
+  it('answers a case that leaves a criterion out at once: no checks run and no evaluator call is spent on it', async () => {
+    await open();
+    const criteria = ['double(2) returns 4', 'double rejects a string with a TypeError'];
+    const id = await makePreparedSession(t.store, repo.dir, 'node', [{ ...THREE[0]!, criteria }]);
+    const fullCase = workerTurn([
+      'submit_case',
+      {
+        summary: 'Doubles numbers and rejects strings.',
+        ac_coverage: criteria.map((criterion) => ({ criterion, addressed_by: 'src/double.js:double()' })),
+      },
+    ]);
+    fake.load({
+      models: {
+        // The first case covers only the first criterion.
+        [WORKER]: [impl('double', 'n * 2'), caseTurn('Doubles.', 'double(2) returns 4', 'src/double.js:double()'), fullCase, noLearning],
+        [EVAL]: [verdictTurn('accept')],
+      },
+    });
+    await start(id);
+    const d = await settled(id);
+    fake.assertDone();
+    expect(d.session.status).toBe('all_done');
+
+    const [gap, ...more] = ofType(id, 'coverage_gap');
+    expect(more).toEqual([]);
+    expect(gap?.data).toMatchObject({ task_id: 'T-001', missing: ['double rejects a string with a TypeError'], criteria: 2 });
+    // The gate answered before anything ran: the only check run and the only verdict come after it.
+    const after = (type: TilthEvent['type']) =>
+      events(id)
+        .filter((e) => e.type === type)
+        .map((e) => e.seq);
+    expect(after('validator_run')).toHaveLength(1);
+    expect(after('evaluator_verdict')).toHaveLength(1);
+    expect(after('validator_run')[0]!).toBeGreaterThan(gap!.seq);
+    // The worker read which criterion was missing, verbatim.
+    const third = JSON.stringify(fake.requests.filter((r) => r.model === WORKER)[2]!.messages.at(-1));
+    expect(third).toContain('not sent to the reviewer');
+    expect(third).toContain('- double rejects a string with a TypeError');
+  });
+
   it('runs three node tasks to three commits over the seed commit, leaving the source repo untouched', async () => {
     await open();
     const id = await makePreparedSession(t.store, repo.dir, 'node', THREE);

@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { uncoveredCriteria } from '../../shared/coverage.ts';
 import type { Case, PrdEntry } from '../../shared/files.ts';
 import { retryFields } from '../agent/events.ts';
 import { CHECKS_FAILED_PREFIX } from '../agent/context.ts';
@@ -15,7 +16,7 @@ import { changedFiles, diffSummary, GitTamperedError, verifyPointers, workingDif
 import { taskIdOfTestFile } from '../env/presets.ts';
 import { ProviderFailureError } from '../llm/errors.ts';
 import { loadPrompt } from '../prompts.ts';
-import { DUPLICATE_CASE, formatRejectFeedback, parseCase, WORKER_NO_CASE_NUDGE } from './case.ts';
+import { DUPLICATE_CASE, formatCoverageGap, formatRejectFeedback, parseCase, WORKER_NO_CASE_NUDGE } from './case.ts';
 import { runChecks, type CheckResult } from './checks.ts';
 import { evaluate, type Evaluation } from './evaluator.ts';
 import { spanId, type RunContext } from './run-context.ts';
@@ -222,6 +223,14 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
         data: { ...base, error: parsed.error, raw_tool_calls: rawCalls.map((c) => ({ name: c.name, arguments: c.arguments.slice(0, RAW_ARGS_CHAR_CAP) })) },
       });
       answer(parsed.error);
+      continue;
+    }
+    // The coverage gate: a case that leaves a criterion out is answered now, before the checks
+    // run and without spending an evaluator call on it.
+    const missing = uncoveredCriteria(task.acceptance_criteria, parsed.case);
+    if (missing.length > 0) {
+      run.emit({ type: 'coverage_gap', data: { ...base, missing, criteria: task.acceptance_criteria.length } });
+      answer(formatCoverageGap(missing, task.acceptance_criteria.length));
       continue;
     }
 

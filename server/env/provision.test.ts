@@ -7,6 +7,7 @@ import type { EventInput } from '../../shared/events.ts';
 import type { EnvPlan } from '../../shared/files.ts';
 import type { ProjectEnv } from '../../shared/project-env.ts';
 import { detectSandbox } from '../proc/sandbox.ts';
+import { projectEnv as baseEnv } from '../testing/project-env.ts';
 import { runUntrusted } from '../proc/untrusted.ts';
 import { applyEnvironment, installCommand, linkNodeModules, planEnvironment, projectScope, SETUP_FILE } from './provision.ts';
 
@@ -37,24 +38,9 @@ afterEach(() => {
   for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** A ProjectEnv as detection would report it, with what a test says. */
-function projectEnv(extra: Partial<ProjectEnv> = {}): ProjectEnv {
-  return {
-    languages: ['javascript'],
-    package_manager: 'npm',
-    lockfile: 'package-lock.json',
-    module_type: 'esm',
-    typescript: false,
-    test_runner: 'node',
-    test_runner_evidence: 'scripts.test: node --test',
-    test_dirs: ['tests'],
-    test_globs: ['tests/**/*.test.js'],
-    python: null,
-    node_modules: true,
-    setup_command: null,
-    ...extra,
-  };
-}
+/** A node:test project with its tests under tests/, as detection would report it. */
+const projectEnv = (extra: Partial<ProjectEnv> = {}): ProjectEnv =>
+  baseEnv({ test_runner: 'node', test_runner_evidence: 'scripts.test: node --test', test_dirs: ['tests'], test_globs: ['tests/**/*.test.js'], ...extra });
 
 const EMPTY_PLAN: EnvPlan = { node_modules_from: null, install: null, venv: null, python_path: [], setup: null };
 

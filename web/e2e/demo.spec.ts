@@ -53,6 +53,14 @@ test('the demo, end to end, by clicking only', async ({ page }) => {
   await expect(page.getByTestId('demo-banner')).toBeVisible();
   await page.screenshot({ path: 'test-results/screens/demo-done.png', fullPage: true });
 
+  // The coverage gate's answer is in the stream: the criterion the first case left out, by name.
+  await page.getByTestId('event-search').fill('coverage_gap');
+  const gap = page.locator('[data-testid="event-card"][data-type="coverage_gap"]');
+  await expect(gap).toHaveCount(1);
+  await expect(gap.getByTestId('coverage-gap')).toHaveText('setPriority throws an Error for a value it does not accept');
+  await gap.screenshot({ path: 'test-results/screens/coverage-gap.png' });
+  await page.getByTestId('event-search').fill('');
+
   await page.getByTestId('session-review-link').click();
   await expect(page.getByTestId('demo-banner')).toBeVisible();
   await page.getByTestId('action-merge').click();

@@ -272,6 +272,21 @@ const CARDS: { [T in EventType]: CardRendering<T> } = {
   tool_result: { body: (d) => <PreviewBody data={d} refused={false} />, height: previewHeight },
   pre_tool_block: { body: (d) => <PreviewBody data={d} refused={true} />, height: previewHeight },
   case_parse_error: { body: (d) => <ParseErrorBody data={d} />, height: 10 },
+  coverage_gap: {
+    body: (d) => (
+      <>
+        <p className="ev-facts">
+          The case leaves {d.missing.length} of {d.criteria} criteria uncovered; the worker was told at once, without running the checks or the evaluator.
+        </p>
+        <ul className="ev-missing" data-testid="coverage-gap">
+          {d.missing.map((criterion) => (
+            <li key={criterion}>{criterion}</li>
+          ))}
+        </ul>
+      </>
+    ),
+    height: (d) => 40 + 20 * d.missing.length,
+  },
   validator_run: {
     body: (d) => (
       <ul className="ev-checks">

@@ -1,5 +1,5 @@
 import type { Case } from '../../../shared/files.ts';
-import type { Claim, CoverageView } from './coverage.ts';
+import type { Claim, CoverageView } from '../../../shared/coverage.ts';
 import { MiniMarkdown } from '../components/mini-markdown.tsx';
 
 /**

@@ -1,7 +1,7 @@
 import { useMemo, type ReactNode } from 'react';
 import type { TaskReview } from '../../../shared/review.ts';
 import type { TaskSummary } from '../../../shared/summary.ts';
-import { matchCoverage } from './coverage.ts';
+import { matchCoverage } from '../../../shared/coverage.ts';
 import { words } from './review-format.ts';
 import './review.css';
 import { CaseCoverage } from './case-coverage.tsx';

@@ -1,9 +1,11 @@
 /**
  * The worker's case says, per criterion, where it is addressed. Its `criterion` is free text the
  * worker wrote, so it is matched to the task's own criteria — exactly, by number ("AC2"), by
- * containment, or by shared words — and every criterion nobody claimed is shown as not covered.
+ * containment, or by shared words — and every criterion nobody claimed is not covered. The run's
+ * coverage gate answers such a case before any check or evaluator runs; the task review shows the
+ * same matching, so both sides agree on what "covered" means.
  */
-import type { Case } from '../../../shared/files.ts';
+import type { Case } from './files.ts';
 
 export type Claim = Case['ac_coverage'][number];
 
@@ -124,4 +126,11 @@ export function matchCoverage(criteria: readonly string[], finalCase: Case | nul
     else target.claims.push(claim);
   }
   return view;
+}
+
+/** The criteria (in task order) that no claim of the case is about. */
+export function uncoveredCriteria(criteria: readonly string[], submitted: Case): string[] {
+  return matchCoverage(criteria, submitted)
+    .criteria.filter((c) => c.claims.length === 0)
+    .map((c) => c.criterion);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Case } from '../../../shared/files.ts';
+import type { Case } from './files.ts';
 import { matchCoverage, normalizeCriterion, wordSimilarity } from './coverage.ts';
 
 const CRITERIA = ['double(2) returns 4', 'double() rejects a non-number with a TypeError', 'The README documents double()'];
