@@ -104,13 +104,14 @@ describe('the run', () => {
     expect(more).toEqual([]);
     expect(gap?.data).toMatchObject({ task_id: 'T-001', missing: ['double rejects a string with a TypeError'], criteria: 2 });
     // The gate answered before anything ran: the only check run and the only verdict come after it.
-    const after = (type: TilthEvent['type']) =>
+    const seqsOf = (type: TilthEvent['type']) =>
       events(id)
         .filter((e) => e.type === type)
         .map((e) => e.seq);
-    expect(after('validator_run')).toHaveLength(1);
-    expect(after('evaluator_verdict')).toHaveLength(1);
-    expect(after('validator_run')[0]!).toBeGreaterThan(gap!.seq);
+    const checkRuns = seqsOf('validator_run');
+    expect(checkRuns).toHaveLength(1);
+    expect(seqsOf('evaluator_verdict')).toHaveLength(1);
+    expect(checkRuns[0]!).toBeGreaterThan(gap!.seq);
     // The worker read which criterion was missing, verbatim.
     const third = JSON.stringify(fake.requests.filter((r) => r.model === WORKER)[2]!.messages.at(-1));
     expect(third).toContain('not sent to the reviewer');
