@@ -34,6 +34,16 @@ export type ConfigSource = z.infer<typeof ConfigSourceSchema>;
 export const ModelRoleSchema = z.enum(['worker', 'evaluator', 'prep']);
 export type ModelRole = z.infer<typeof ModelRoleSchema>;
 
+/** The limits on a run (and on runs at once), in the order the settings page lists them. */
+export const CAP_CONFIG_KEYS = [
+  'TILTH_MAX_ITERATIONS_PER_TASK',
+  'TILTH_MAX_WALL_CLOCK_MINUTES',
+  'TILTH_MAX_TOKENS',
+  'TILTH_MAX_DOLLARS',
+  'TILTH_MAX_EVALUATOR_CALLS_PER_TASK',
+  'TILTH_MAX_CONCURRENT_RUNS',
+] as const;
+
 /**
  * What the settings page edits. The rest (host, port, sessions folder, token, sandbox, context
  * files) is read at startup and stays in flags, the environment, .env or a hand-edited config.json.
@@ -57,12 +67,7 @@ export const EDITABLE_CONFIG_KEYS = [
   'TILTH_EVALUATOR_PRICE_OUT',
   'TILTH_PREP_PRICE_IN',
   'TILTH_PREP_PRICE_OUT',
-  'TILTH_MAX_ITERATIONS_PER_TASK',
-  'TILTH_MAX_WALL_CLOCK_MINUTES',
-  'TILTH_MAX_TOKENS',
-  'TILTH_MAX_DOLLARS',
-  'TILTH_MAX_EVALUATOR_CALLS_PER_TASK',
-  'TILTH_MAX_CONCURRENT_RUNS',
+  ...CAP_CONFIG_KEYS,
 ] as const;
 export type EditableConfigKey = (typeof EDITABLE_CONFIG_KEYS)[number];
 

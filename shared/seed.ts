@@ -11,6 +11,19 @@ import { DEFAULT_TEST_GLOBS, type ProjectEnv } from './project-env.ts';
 export { ChecksPresetSchema, CustomChecksSchema, type ChecksPreset, type CustomChecks } from './files.ts';
 
 /**
+ * The test runner behind each preset, by the name its users know it by. `custom` is left to each
+ * side: the server's messages say "the custom command", the pickers say "Custom".
+ */
+export const RUNNER_NAMES: Record<Exclude<ChecksPreset, 'custom'>, string> = {
+  vitest: 'Vitest',
+  jest: 'Jest',
+  mocha: 'Mocha',
+  node: 'node --test',
+  pytest: 'pytest',
+  unittest: 'unittest',
+};
+
+/**
  * Where a preset's acceptance tests go and how they are named, for an environment (SPEC §6,
  * "Checks"; issue 12). The file must be one the project's own runner picks up with its own
  * config — so `npm test` runs it after the merge too — and must carry the task's number, which

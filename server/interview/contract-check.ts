@@ -32,7 +32,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CustomChecks, PrdEntry } from '../../shared/files.ts';
 import type { ProjectEnv } from '../../shared/project-env.ts';
-import type { ChecksPreset, ContractWarning } from '../../shared/seed.ts';
+import { RUNNER_NAMES as PRESET_RUNNER_NAMES, type ChecksPreset, type ContractWarning } from '../../shared/seed.ts';
 import { runUntrusted, type UntrustedResult, type UntrustedScope } from '../proc/untrusted.ts';
 import { commandLine, pythonOf, taskIdOfTestFile, testCommand, type TestCommand } from '../env/presets.ts';
 
@@ -269,15 +269,7 @@ export function classifyRun(run: Run, ctx: RunContext): RunVerdict {
   }
 }
 
-const RUNNER_NAMES: Record<ChecksPreset, string> = {
-  vitest: 'Vitest',
-  jest: 'Jest',
-  mocha: 'Mocha',
-  node: 'node --test',
-  pytest: 'pytest',
-  unittest: 'unittest',
-  custom: 'the custom command',
-};
+const RUNNER_NAMES: Record<ChecksPreset, string> = { ...PRESET_RUNNER_NAMES, custom: 'the custom command' };
 
 /** Globals one runner gives its tests and another does not. */
 const FRAMEWORK_GLOBALS = new Set([

@@ -13,6 +13,7 @@ import { useJump, useLogScroll, type JumpRequest } from './log-scroll.ts';
 import { useDebounced } from './timing.ts';
 import type { PageLoad } from './use-dashboard.ts';
 import { formatInt } from '../../../shared/format.ts';
+import '../components/segmented.css';
 
 interface EventStreamProps {
   window: EventWindow;
@@ -113,7 +114,7 @@ export const EventStream = memo(function EventStream(props: EventStreamProps) {
       <div className="ev-toolbar">
         <h2>Events</h2>
         {/* biome-ignore lint/a11y/useSemanticElements: a fieldset's border, padding and legend do not fit a row of toggle buttons; role=group names the row the same way */}
-        <div className="segmented" role="group" aria-label="Preset">
+        <div className="segmented segmented-solid" role="group" aria-label="Preset">
           {PRESETS.map((p) => (
             <button key={p} type="button" aria-pressed={preset === p} onClick={() => setPreset(p)} data-testid={`preset-${p}`}>
               {PRESET_LABELS[p]}

@@ -7,6 +7,9 @@ import type { EventInput, TilthEvent } from '../../../shared/events.ts';
 const TRACE = 'a'.repeat(32);
 const SPAN = 'b'.repeat(16);
 
+/** Where an event inside a task's iteration happened. */
+const at = (taskId: string, iter: number) => ({ task_id: taskId, trace_id: TRACE, span_id: SPAN, iter });
+
 export const CAPS = { max_iterations_per_task: 10, max_wall_clock_minutes: 60, max_tokens: 100_000, max_dollars: 1, max_evaluator_calls_per_task: 4 };
 
 export class RunLog {
@@ -45,10 +48,7 @@ export class RunLog {
     this.add({
       type: 'model_call',
       data: {
-        task_id: id,
-        trace_id: TRACE,
-        span_id: SPAN,
-        iter,
+        ...at(id, iter),
         role: 'worker',
         model: 'w-model',
         prompt_tokens: promptTokens,
@@ -64,8 +64,8 @@ export class RunLog {
   }
 
   tool(id: string, iter: number, tool: string, args: Record<string, unknown>, preview = 'ok'): this {
-    this.add({ type: 'tool_call', data: { task_id: id, trace_id: TRACE, span_id: SPAN, iter, tool, args } });
-    this.add({ type: 'tool_result', data: { task_id: id, trace_id: TRACE, span_id: SPAN, iter, tool, result_preview: preview, result_chars: preview.length } });
+    this.add({ type: 'tool_call', data: { ...at(id, iter), tool, args } });
+    this.add({ type: 'tool_result', data: { ...at(id, iter), tool, result_preview: preview, result_chars: preview.length } });
     return this;
   }
 
@@ -73,10 +73,7 @@ export class RunLog {
     this.add({
       type: 'validator_run',
       data: {
-        task_id: id,
-        trace_id: TRACE,
-        span_id: SPAN,
-        iter,
+        ...at(id, iter),
         passed,
         results: [{ name: `tests/${id}.test.js`, passed, exit_code: passed ? 0 : 1, output }],
       },
@@ -88,10 +85,7 @@ export class RunLog {
     this.add({
       type: 'model_call',
       data: {
-        task_id: id,
-        trace_id: TRACE,
-        span_id: SPAN,
-        iter,
+        ...at(id, iter),
         role: 'evaluator',
         phase: 'evaluator',
         model: 'e-model',
@@ -104,10 +98,7 @@ export class RunLog {
     this.add({
       type: 'evaluator_verdict',
       data: {
-        task_id: id,
-        trace_id: TRACE,
-        span_id: SPAN,
-        iter,
+        ...at(id, iter),
         schema_version: 1,
         verdict,
         ...(category ? { rejection_category: category } : {}),

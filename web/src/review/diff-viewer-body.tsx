@@ -1,6 +1,7 @@
 import { useId, useMemo, useState } from 'react';
 import { Decoration, Diff as DiffTable, Hunk, parseDiff, type FileData, type ViewType } from 'react-diff-view';
 import 'react-diff-view/style/index.css';
+import '../components/segmented.css';
 import './diff-viewer.css';
 import type { Diff, DiffFile } from '../../../shared/review.ts';
 import { diffFileViews, diffTotals, languageFor, STATUS_MARK, type DiffFileView } from './diff-model.ts';
@@ -56,7 +57,7 @@ export function DiffViewerBody({ diff, emptyText, testId }: DiffViewerProps) {
           <span className="diff-del">−{totals.deletions}</span>
         </span>
         {/* biome-ignore lint/a11y/useSemanticElements: a fieldset's border, padding and legend do not fit a row of toggle buttons; role=group names the row the same way */}
-        <div className="segmented" role="group" aria-label="Diff layout">
+        <div className="segmented segmented-soft" role="group" aria-label="Diff layout">
           <button type="button" aria-pressed={view === 'unified'} data-testid="diff-view-unified" onClick={() => choose('unified')}>
             Unified
           </button>

@@ -83,17 +83,7 @@ export function ReviewActionsPanel({ sessionId, branch, baseBranch, actions, ops
             </p>
           )
         }
-        button={
-          <button
-            type="button"
-            className="button button-secondary"
-            data-testid="action-push"
-            disabled={!actions.push.allowed || ops.push.pending}
-            onClick={() => setAsking('push')}
-          >
-            Push…
-          </button>
-        }
+        button={<AskButton action="push" label="Push…" allowed={actions.push.allowed} pending={ops.push.pending} onAsk={setAsking} />}
       />
 
       <ActionRow
@@ -107,17 +97,7 @@ export function ReviewActionsPanel({ sessionId, branch, baseBranch, actions, ops
         pending={ops.pr.pending ? 'Opening…' : null}
         error={ops.pr.error}
         result={ops.pr.data !== null && <PrLink url={ops.pr.data.url} via={ops.pr.data.via} />}
-        button={
-          <button
-            type="button"
-            className="button button-secondary"
-            data-testid="action-pr"
-            disabled={!actions.pr.allowed || ops.pr.pending}
-            onClick={() => setAsking('pr')}
-          >
-            Open PR…
-          </button>
-        }
+        button={<AskButton action="pr" label="Open PR…" allowed={actions.pr.allowed} pending={ops.pr.pending} onAsk={setAsking} />}
       />
 
       <ActionRow
@@ -136,17 +116,7 @@ export function ReviewActionsPanel({ sessionId, branch, baseBranch, actions, ops
             </p>
           )
         }
-        button={
-          <button
-            type="button"
-            className="button button-secondary"
-            data-testid="action-cleanse"
-            disabled={!actions.cleanse.allowed || ops.cleanse.pending}
-            onClick={() => setAsking('cleanse')}
-          >
-            Cleanse…
-          </button>
-        }
+        button={<AskButton action="cleanse" label="Cleanse…" allowed={actions.cleanse.allowed} pending={ops.cleanse.pending} onAsk={setAsking} />}
       />
 
       <ActionRow
@@ -234,6 +204,21 @@ export function ReviewActionsPanel({ sessionId, branch, baseBranch, actions, ops
         </p>
       </ConfirmDialog>
     </section>
+  );
+}
+
+/** Opens the action's confirmation; disabled while the server says no or while it runs. */
+function AskButton(props: { action: NonNullable<Asking>; label: string; allowed: boolean; pending: boolean; onAsk: (action: NonNullable<Asking>) => void }) {
+  return (
+    <button
+      type="button"
+      className="button button-secondary"
+      data-testid={`action-${props.action}`}
+      disabled={!props.allowed || props.pending}
+      onClick={() => props.onAsk(props.action)}
+    >
+      {props.label}
+    </button>
   );
 }
 

@@ -29,40 +29,62 @@ export function ChecksEditor({
       <p className="muted small">Test files must be named {testFileRule(checks.preset, env).describe}; rename them below if the preset changes.</p>
       {checks.preset === 'custom' && (
         <>
-          <label className="field">
-            <span>Test command ({'{files}'} is replaced by the test files)</span>
-            <input
-              className="mono"
-              data-testid="edit-custom-test"
-              value={checks.customTest}
-              placeholder="npx vitest run {files}"
-              onChange={(e) => onChange({ ...checks, customTest: e.target.value })}
-            />
-          </label>
-          <label className="field">
-            <span>Lint command (optional)</span>
-            <input
-              className="mono"
-              data-testid="edit-custom-lint"
-              value={checks.customLint}
-              placeholder="npx eslint {files}"
-              onChange={(e) => onChange({ ...checks, customLint: e.target.value })}
-            />
-          </label>
+          <CommandField
+            field="customTest"
+            label="Test command ({files} is replaced by the test files)"
+            testId="edit-custom-test"
+            placeholder="npx vitest run {files}"
+            checks={checks}
+            onChange={onChange}
+          />
+          <CommandField
+            field="customLint"
+            label="Lint command (optional)"
+            testId="edit-custom-lint"
+            placeholder="npx eslint {files}"
+            checks={checks}
+            onChange={onChange}
+          />
         </>
       )}
-      <label className="field">
-        <span>
-          Setup command (optional): runs in the worktree before the worker, instead of linking your installed dependencies or a committed .tilth/setup
-        </span>
-        <input
-          className="mono"
-          data-testid="edit-setup-command"
-          value={checks.setup}
-          placeholder="npm ci --offline"
-          onChange={(e) => onChange({ ...checks, setup: e.target.value })}
-        />
-      </label>
+      <CommandField
+        field="setup"
+        label="Setup command (optional): runs in the worktree before the worker, instead of linking your installed dependencies or a committed .tilth/setup"
+        testId="edit-setup-command"
+        placeholder="npm ci --offline"
+        checks={checks}
+        onChange={onChange}
+      />
     </section>
+  );
+}
+
+/** One of the command lines, edited in place in the checks. */
+function CommandField({
+  field,
+  label,
+  testId,
+  placeholder,
+  checks,
+  onChange,
+}: {
+  field: 'customTest' | 'customLint' | 'setup';
+  label: string;
+  testId: string;
+  placeholder: string;
+  checks: SeedDraft['checks'];
+  onChange: (checks: SeedDraft['checks']) => void;
+}) {
+  return (
+    <label className="field">
+      <span>{label}</span>
+      <input
+        className="mono"
+        data-testid={testId}
+        value={checks[field]}
+        placeholder={placeholder}
+        onChange={(e) => onChange({ ...checks, [field]: e.target.value })}
+      />
+    </label>
   );
 }

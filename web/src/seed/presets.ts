@@ -3,17 +3,9 @@
  * one-line summary of a repository's environment shown on the new-session page and in seed review.
  */
 import type { ProjectEnv } from '../../../shared/project-env.ts';
-import { testFileRule, type ChecksPreset } from '../../../shared/seed.ts';
+import { RUNNER_NAMES, testFileRule, type ChecksPreset } from '../../../shared/seed.ts';
 
-export const PRESET_NAMES: Record<ChecksPreset, string> = {
-  vitest: 'Vitest',
-  jest: 'Jest',
-  mocha: 'Mocha',
-  node: 'node --test',
-  pytest: 'pytest',
-  unittest: 'unittest',
-  custom: 'Custom',
-};
+export const PRESET_NAMES: Record<ChecksPreset, string> = { ...RUNNER_NAMES, custom: 'Custom' };
 
 export const PRESET_ORDER: readonly ChecksPreset[] = ['vitest', 'jest', 'mocha', 'node', 'pytest', 'unittest', 'custom'];
 

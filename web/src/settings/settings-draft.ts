@@ -4,7 +4,7 @@
  * the environment sets is never copied into the file by accident, and a key field left blank
  * keeps the saved key.
  */
-import type { ConfigEntry, ConfigUpdate, EditableConfigKey, ModelRole, SecretChange } from '../../../shared/api.ts';
+import { CAP_CONFIG_KEYS, type ConfigEntry, type ConfigUpdate, type EditableConfigKey, type ModelRole, type SecretChange } from '../../../shared/api.ts';
 
 export type SecretKey = 'TILTH_API_KEY' | 'TILTH_EVALUATOR_API_KEY' | 'TILTH_PREP_API_KEY';
 export type PlainKey = Exclude<EditableConfigKey, SecretKey>;
@@ -39,14 +39,7 @@ export const SECTIONS = {
     'TILTH_PREP_PRICE_IN',
     'TILTH_PREP_PRICE_OUT',
   ],
-  caps: [
-    'TILTH_MAX_ITERATIONS_PER_TASK',
-    'TILTH_MAX_WALL_CLOCK_MINUTES',
-    'TILTH_MAX_TOKENS',
-    'TILTH_MAX_DOLLARS',
-    'TILTH_MAX_EVALUATOR_CALLS_PER_TASK',
-    'TILTH_MAX_CONCURRENT_RUNS',
-  ],
+  caps: CAP_CONFIG_KEYS,
 } as const satisfies Record<string, readonly EditableConfigKey[]>;
 export type SectionName = keyof typeof SECTIONS;
 

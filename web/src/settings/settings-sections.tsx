@@ -12,6 +12,7 @@ import {
   type SecretKey,
   type SectionName,
   ROLE_LABELS,
+  SECTIONS,
   type SettingsDraft,
 } from './settings-draft.ts';
 import { SecretSetting, TextSetting } from './setting-field.tsx';
@@ -81,9 +82,18 @@ export function ProviderSection(props: SectionProps) {
 /** Collapsed by default: most setups use one provider for every role. */
 export function OverridesSection(props: SectionProps) {
   const { text, secret } = fields(props);
-  const own = ['TILTH_EVALUATOR_BASE_URL', 'TILTH_EVALUATOR_API_KEY', 'TILTH_PREP_BASE_URL', 'TILTH_PREP_API_KEY'].filter(
-    (k) => entryFor(props.entries, k)?.value != null,
-  ).length;
+  const own = SECTIONS.overrides.filter((k) => entryFor(props.entries, k)?.value != null).length;
+  /** A role's own endpoint; its blank fields use the worker's. */
+  const override = (role: 'evaluator' | 'prep', prefix: 'EVALUATOR' | 'PREP') => (
+    <fieldset className="role-override">
+      <legend>{ROLE_LABELS[role]}</legend>
+      {text(`TILTH_${prefix}_BASE_URL`, `${ROLE_LABELS[role]} base URL`, {
+        presets: true,
+        placeholder: fallback(props.entries, `TILTH_${prefix}_BASE_URL`, 'TILTH_BASE_URL'),
+      })}
+      {secret(`TILTH_${prefix}_API_KEY`, `${ROLE_LABELS[role]} API key`, "Blank uses the worker's key.")}
+    </fieldset>
+  );
   return (
     <details className="panel role-overrides" data-testid="role-overrides">
       <summary>
@@ -94,22 +104,8 @@ export function OverridesSection(props: SectionProps) {
         {...formProps(props, 'overrides')}
         intro="Only when the evaluator or the interviewer should use another provider than the worker. A blank field uses the worker's."
       >
-        <fieldset className="role-override">
-          <legend>Evaluator</legend>
-          {text('TILTH_EVALUATOR_BASE_URL', 'Evaluator base URL', {
-            presets: true,
-            placeholder: fallback(props.entries, 'TILTH_EVALUATOR_BASE_URL', 'TILTH_BASE_URL'),
-          })}
-          {secret('TILTH_EVALUATOR_API_KEY', 'Evaluator API key', "Blank uses the worker's key.")}
-        </fieldset>
-        <fieldset className="role-override">
-          <legend>Interviewer</legend>
-          {text('TILTH_PREP_BASE_URL', 'Interviewer base URL', {
-            presets: true,
-            placeholder: fallback(props.entries, 'TILTH_PREP_BASE_URL', 'TILTH_BASE_URL'),
-          })}
-          {secret('TILTH_PREP_API_KEY', 'Interviewer API key', "Blank uses the worker's key.")}
-        </fieldset>
+        {override('evaluator', 'EVALUATOR')}
+        {override('prep', 'PREP')}
       </SettingsForm>
     </details>
   );
