@@ -118,6 +118,11 @@ export const PrdEntrySchema = z.object({
   title: z.string().min(1),
   description: z.string().min(1),
   acceptance_criteria: z.array(z.string().min(1)).min(1),
+  /**
+   * Per acceptance criterion (same order), the test cases in the task's test file that check it.
+   * Every seed the sink writes has it; a seed from before it was asked for does not.
+   */
+  criteria_tests: z.array(z.array(z.string().min(1)).min(1)).optional(),
   status: TaskStatusSchema.default('pending'),
 });
 export type PrdEntry = z.infer<typeof PrdEntrySchema>;
@@ -164,6 +169,23 @@ export type Case = z.infer<typeof CaseSchema>;
 export const VerdictSchema = z.object(verdictFields);
 export type Verdict = z.infer<typeof VerdictSchema>;
 
+/**
+ * The red proof of one named test case, on the seed commit: `failed` is what a test of work not
+ * yet done should do (an assertion, or the module or symbol the task adds is missing); `passed`
+ * already (it cannot tell whether the work was done); `error` it failed for another reason — a
+ * syntax error, a missing framework, no case by that name — or did not finish.
+ */
+export const RedResultSchema = z.enum(['failed', 'passed', 'error']);
+export type RedResult = z.infer<typeof RedResultSchema>;
+
+export const CaseProofSchema = z.object({
+  test: z.string(),
+  result: RedResultSchema,
+  /** Why, in words: the failure's reason, or what went wrong. */
+  detail: z.string(),
+});
+export type CaseProof = z.infer<typeof CaseProofSchema>;
+
 export const LedgerEntrySchema = z.object({
   ts: z.iso.datetime(),
   iter: z.number().int().positive(),
@@ -171,6 +193,8 @@ export const LedgerEntrySchema = z.object({
   case: CaseSchema.nullable(),
   verdict: VerdictSchema,
   checks: z.array(CheckResultSchema).optional(),
+  /** On an accept: each test case the seed names for the task's criteria, run alone at the task's commit (the green proof). */
+  green: z.array(CaseProofSchema).optional(),
 });
 export type LedgerEntry = z.infer<typeof LedgerEntrySchema>;
 

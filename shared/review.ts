@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { CheckResultSchema } from './events.ts';
+import { RedResultSchema } from './files.ts';
 import { CaseSchema, LedgerEntrySchema, PrdEntrySchema, SessionIdSchema, TaskIdSchema } from './files.ts';
 import { TaskSummarySchema } from './summary.ts';
 
@@ -46,8 +47,21 @@ export const CheckAttemptSchema = z.object({
 });
 export type CheckAttempt = z.infer<typeof CheckAttemptSchema>;
 
+/** One acceptance criterion in the task review: its tests, red before, green after, who claimed it. */
+export const TaskCriterionSchema = z.object({
+  criterion: z.string(),
+  tests: z.array(z.string()),
+  red: RedResultSchema.nullable(),
+  /** Every named test case at the task's commit: passed, or (any of them) failed; null before it was proven. */
+  green: z.enum(['passed', 'failed']).nullable(),
+  /** Where the worker's final case says it is addressed; null when the case does not claim it. */
+  claimed_by: z.string().nullable(),
+});
+export type TaskCriterion = z.infer<typeof TaskCriterionSchema>;
+
 export const TaskReviewSchema = z.object({
   task: PrdEntrySchema,
+  criteria: z.array(TaskCriterionSchema),
   commits: z.array(CommitSchema),
   /** The worker's last case (the accepted one for a done task); null if it never made one. */
   final_case: CaseSchema.nullable(),

@@ -4,7 +4,19 @@
  * writes, and the contract-check warnings shown before a run.
  */
 import { z } from 'zod';
-import { PrdEntrySchema, SeedMetaSchema, ChecksPresetSchema, CustomChecksSchema, type ChecksPreset } from './files.ts';
+import {
+  CaseProofSchema,
+  ChecksPresetSchema,
+  CustomChecksSchema,
+  PrdEntrySchema,
+  RedResultSchema,
+  SeedMetaSchema,
+  type CaseProof,
+  type ChecksPreset,
+  type RedResult,
+} from './files.ts';
+
+export { CaseProofSchema, RedResultSchema, type CaseProof, type RedResult };
 import { globMatches } from './glob.ts';
 import { DEFAULT_TEST_GLOBS, type ProjectEnv } from './project-env.ts';
 
@@ -149,20 +161,50 @@ export const ContractWarningSchema = z.object({
   /**
    * `environment`: the tests cannot run in this environment (runner or dependency not installed,
    * a file the runner cannot parse or does not pick up); it blocks the run until fixed. The rest
-   * are warnings the user may accept.
+   * are warnings the user may accept — except `case_error`: a test case the seed names for a
+   * criterion failed on the seed commit for a reason other than the missing work (the red proof),
+   * which blocks the run too.
    */
-  kind: z.enum(['criteria_vs_assertions', 'no_assertions', 'does_not_load', 'already_passes', 'check_failed', 'environment']),
+  kind: z.enum(['criteria_vs_assertions', 'no_assertions', 'does_not_load', 'already_passes', 'check_failed', 'environment', 'case_error']),
   message: z.string(),
   /** The first lines of the run's output, for does_not_load, environment and check_failed. */
   output: z.string().optional(),
 });
 export type ContractWarning = z.infer<typeof ContractWarningSchema>;
 
+const SEVERITY: Record<RedResult, number> = { failed: 0, passed: 1, error: 2 };
+
+/** The worst of a criterion's case proofs: an error over one that passes already over a good red. */
+export function worstProof(proofs: readonly CaseProof[]): CaseProof | null {
+  return proofs.reduce<CaseProof | null>((worst, p) => (worst === null || SEVERITY[p.result] > SEVERITY[worst.result] ? p : worst), null);
+}
+
+/** seed-proof.json: the red proof of the seed as it was when `key` was computed. */
+export const SeedProofSchema = z.object({
+  key: z.string(),
+  at: z.iso.datetime(),
+  /** Per task id, one entry per named test case. */
+  tasks: z.record(z.string(), z.array(CaseProofSchema)),
+});
+export type SeedProof = z.infer<typeof SeedProofSchema>;
+
+/** One acceptance criterion in seed review: the test cases that check it and their red proof. */
+export const SeedCriterionSchema = z.object({
+  criterion: z.string(),
+  tests: z.array(z.string()),
+  /** The worst red result of its tests (error over passed over failed); null before the proof ran. */
+  red: RedResultSchema.nullable(),
+  red_detail: z.string().nullable(),
+});
+export type SeedCriterion = z.infer<typeof SeedCriterionSchema>;
+
 export const SeedViewSchema = z.object({
   prd: z.array(PrdEntrySchema),
   meta: SeedMetaSchema,
   test_files: z.record(z.string(), z.string()),
   contract: z.array(ContractWarningSchema),
+  /** Per task id, one row per acceptance criterion, in order. */
+  criteria: z.record(z.string(), z.array(SeedCriterionSchema)),
 });
 export type SeedView = z.infer<typeof SeedViewSchema>;
 
@@ -171,7 +213,16 @@ export const SeedQuerySchema = z.strictObject({ recheck: z.literal('1').optional
 
 /** PUT /api/sessions/:id/seed: the edited tasks and test files (ids and file set stay the sink's to check). */
 export const SeedEditSchema = z.strictObject({
-  prd_entries: z.array(z.strictObject({ id: z.string(), title: z.string(), description: z.string(), acceptance_criteria: z.array(z.string()) })),
+  prd_entries: z.array(
+    z.strictObject({
+      id: z.string(),
+      title: z.string(),
+      description: z.string(),
+      acceptance_criteria: z.array(z.string()),
+      /** Per criterion, the test cases that check it; the sink says what is missing or unknown. */
+      criteria_tests: z.array(z.array(z.string())).optional(),
+    }),
+  ),
   test_files: z.record(z.string(), z.string()),
   checks_preset: ChecksPresetSchema.optional(),
   custom_checks: CustomChecksSchema.optional(),

@@ -31,7 +31,7 @@ export const QUESTIONS = [
   { question: 'Should the text listing show the new field too?', options: ['Yes, show it in the listing', 'No, data only for now'] },
 ] as const;
 
-type Variant = { field: 'due' | 'priority'; fn: string; title: string; arg: string; bad: string; good: string; check: string };
+type Variant = { field: 'due' | 'priority'; fn: string; title: string; arg: string; other: string; bad: string; required: string; good: string; check: string };
 
 const VARIANTS: Record<'due' | 'priority', Variant> = {
   due: {
@@ -39,7 +39,9 @@ const VARIANTS: Record<'due' | 'priority', Variant> = {
     fn: 'setDue',
     title: 'Todos carry a due date',
     arg: "'2026-01-31'",
+    other: "'tomorrow'",
     bad: 'return { ...todo, due: new Date(date) };',
+    required: "if (!date) throw new Error('a due date is required');",
     good: 'return { ...todo, due: date };',
     check: 'if (!/^\\d{4}-\\d{2}-\\d{2}$/.test(date)) throw new Error(`not an ISO date: ${date}`);',
   },
@@ -48,7 +50,9 @@ const VARIANTS: Record<'due' | 'priority', Variant> = {
     fn: 'setPriority',
     title: 'Todos carry a priority',
     arg: "'high'",
+    other: "'urgent'",
     bad: 'return { ...todo, priority: level.toUpperCase() };',
+    required: "if (!level) throw new Error('a priority is required');",
     good: 'return { ...todo, priority: level };',
     check: "if (!['low', 'normal', 'high'].includes(level)) throw new Error(`unknown priority: ${level}`);",
   },
@@ -100,18 +104,32 @@ function interviewReply(talk: Conversation): ScriptedReplyInput {
   return turn(call('ask_user', 'options' in q ? { question: q.question, options: [...q.options] } : { question: q.question }));
 }
 
-/** Covers the first criterion only: the second (validation) is the evaluator's to catch. */
+/**
+ * One test per criterion; the second checks only an empty value, so a function that refuses
+ * nothing else passes it, and the evaluator is the one to catch that.
+ */
+function firstTest(v: Variant): string {
+  return `${v.fn} stores the ${v.field} on a new todo object`;
+}
+function secondTest(v: Variant): string {
+  return `${v.fn} throws for an empty ${v.field}`;
+}
+
 function testFor(v: Variant): string {
   return [
     "import { test } from 'node:test';",
     "import assert from 'node:assert/strict';",
     `import { ${v.fn} } from '../src/todo.js';`,
     '',
-    `test('${v.fn} stores the ${v.field} on a new todo object', () => {`,
+    `test('${firstTest(v)}', () => {`,
     "  const todo = { title: 'water plants', done: false };",
     `  const next = ${v.fn}(todo, ${v.arg});`,
     `  assert.equal(next.${v.field}, ${v.arg});`,
     `  assert.equal(todo.${v.field}, undefined);`,
+    '});',
+    '',
+    `test('${secondTest(v)}', () => {`,
+    `  assert.throws(() => ${v.fn}({ title: 'water plants', done: false }, ''));`,
     '});',
     '',
   ].join('\n');
@@ -145,6 +163,7 @@ export function seedTurn(answers: string[]): ScriptedReplyInput {
         `${v.fn} returns a new todo with the ${v.field} set, leaving the original unchanged`,
         `${v.fn} throws an Error for a value it does not accept`,
       ],
+      criteria_tests: [[firstTest(v)], [secondTest(v)]],
     },
   ];
   const tests: Record<string, string> = { [`tests/t001_${v.field}.test.js`]: testFor(v) };
@@ -154,6 +173,7 @@ export function seedTurn(answers: string[]): ScriptedReplyInput {
       title: `The listing shows the ${v.field}`,
       description: `formatTodos in src/format.js adds " (${v.field}: <value>)" after the title of a todo that has one.`,
       acceptance_criteria: [`A todo with a ${v.field} is listed as "1. [ ] <title> (${v.field}: <value>)"`],
+      criteria_tests: [[`the listing shows the ${v.field} after the title`]],
     });
     tests[`tests/t002_listing.test.js`] = formatTest(v);
   }
@@ -193,7 +213,7 @@ function stageIn(code: string, v: Variant): Stage | null {
   return null;
 }
 
-const bodyOf = (stage: Stage, v: Variant): string[] => (stage === 'checked' ? [v.check, v.good] : stage === 'bad' ? [v.bad] : [v.good]);
+const bodyOf = (stage: Stage, v: Variant): string[] => (stage === 'checked' ? [v.check, v.good] : stage === 'bad' ? [v.bad] : [v.required, v.good]);
 
 function fieldFunction(v: Variant, stage: Stage): string {
   const param = v.field === 'due' ? 'date' : 'level';
@@ -255,7 +275,7 @@ function fieldTurn(talk: Conversation, v: Variant): ScriptedReplyInput {
   if (goal === 'checked' && lastTestRun < lastWrite) return turn(call('bash', { command: 'node --test tests/' }));
   const summary = {
     bad: `Added ${v.fn}.`,
-    good: `Added ${v.fn}; it stores the value as given.`,
+    good: `Added ${v.fn}; it refuses an empty value and stores the rest as given.`,
     checked: `Added ${v.fn}: it validates the value and returns a new todo.`,
   }[goal];
   const criteria = [`${v.fn} returns a new todo with the ${v.field} set`, `${v.fn} throws for a bad value`];
@@ -312,7 +332,7 @@ function evaluatorReply(talk: Conversation): ScriptedReplyInput {
   if (task === 'T-001' && !/: reject\b/.test(section(prompt, EVALUATOR_LEDGER_HEADER)) && !prompt.includes(v.check)) {
     return verdict({
       verdict: 'reject',
-      concern: `${v.fn} accepts any value: the second criterion asks for an Error on a bad one, and nothing checks it.`,
+      concern: `${v.fn} refuses only an empty value: ${v.other} still goes through, and the second criterion asks for an Error on any value it does not accept. The test checks only the empty one.`,
       rejection_category: 'acceptance_gap',
       next_step: `Validate the value in ${v.fn} and throw an Error naming it when it is not accepted.`,
     });

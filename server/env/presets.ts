@@ -120,6 +120,39 @@ export function testCommand(preset: ChecksPreset, files: string[], custom?: Cust
   }
 }
 
+/**
+ * The command that runs one named test case of `file` by itself (the red and green proofs), or
+ * null where the runner cannot pick one case (the custom preset runs whole files). JavaScript
+ * runners match the name against the case's full title (describe blocks, then the case), so the
+ * pattern is the escaped name anchored at the end; node's test runner matches each test's own
+ * name, anchored at both ends.
+ */
+export function testCaseCommand(preset: ChecksPreset, file: string, name: string, env: ProjectEnv | null = null): TestCommand | null {
+  const tail = `${escapeRegExp(name)}$`;
+  switch (preset) {
+    case 'pytest':
+      return { kind: 'argv', command: pythonOf(env), args: ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', `${file}::${name}`], env: pythonRunEnv(env) };
+    case 'unittest': {
+      const module = file.replace(/\.py$/, '').split('/').join('.');
+      return { kind: 'argv', command: pythonOf(env), args: ['-m', 'unittest', '-v', `${module}.${name.replace('::', '.')}`], env: pythonRunEnv(env) };
+    }
+    case 'node':
+      return { kind: 'argv', command: 'node', args: ['--test', `--test-name-pattern=^${tail}`, file], env: {} };
+    case 'vitest':
+      return { kind: 'argv', command: localBin('vitest'), args: ['run', file, '-t', tail], env: {} };
+    case 'jest':
+      return { kind: 'argv', command: localBin('jest'), args: ['--ci', '--runTestsByPath', file, '-t', tail], env: {} };
+    case 'mocha':
+      return { kind: 'argv', command: localBin('mocha'), args: [file, '--grep', tail], env: {} };
+    case 'custom':
+      return null;
+  }
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /** The command as a user would type it, for prompts and messages. */
 export function commandLine(command: TestCommand): string {
   return command.kind === 'shell' ? command.script : [command.command, ...command.args].map(shellQuote).join(' ');

@@ -203,6 +203,7 @@ async function sessionForSetup(app: TestApp) {
       title: t.title,
       description: t.description,
       acceptance_criteria: t.acceptance_criteria,
+      criteria_tests: t.criteria_tests,
     })),
     test_files: seed.test_files,
     setup_command,
@@ -248,7 +249,7 @@ describe.runIf(sandboxed)('at a run', () => {
     expect(ofType(app, id, 'env_prepared').map((e) => e.data.reason)).toEqual(['prep']);
 
     fs.rmSync(wt, { recursive: true, force: true });
-    fake.load({ models: { [WORKER]: [caseTurn('dueLabel added', 'it says how long', 'src/due.js'), noLearning], [EVAL]: [verdictTurn('accept')] } });
+    fake.load({ models: { [WORKER]: [caseTurn('dueLabel added', 'Due label works', 'src/due.js'), noLearning], [EVAL]: [verdictTurn('accept')] } });
     expect((await app.app.inject({ method: 'POST', url: `/api/sessions/${id}/run`, headers: post })).statusCode).toBe(202);
     d = await until(app, id, (s) => s.session.status === 'all_done', 'the resumed run');
     expect(ofType(app, id, 'env_prepared').map((e) => e.data.reason)).toEqual(['prep', 'recreated']);

@@ -63,7 +63,12 @@ const OUTPUT_LINES = 40;
 
 /** Whether the warnings hold a problem that stops the run from starting. */
 export function blocksRun(warnings: ContractWarning[]): boolean {
-  return warnings.some((w) => w.kind === 'environment');
+  return warnings.some(isBlocking);
+}
+
+/** An environment problem, or a named test case that fails for the wrong reason before any work. */
+export function isBlocking(warning: ContractWarning): boolean {
+  return warning.kind === 'environment' || warning.kind === 'case_error';
 }
 
 export async function checkContract(input: ContractCheckInput): Promise<ContractWarning[]> {
@@ -507,7 +512,7 @@ function classifyCustom(out: string, run: Run, ctx: RunContext): RunVerdict {
 
 // ── what the project has ─────────────────────────────────────────────────────────────────────
 
-function projectFacts(input: ContractCheckInput): ProjectFacts {
+export function projectFacts(input: ContractCheckInput): ProjectFacts {
   const worktree = input.scope.worktree;
   const packages = new Set(input.project?.python?.packages ?? []);
   const declared = pythonDeclarations(worktree);
@@ -604,7 +609,7 @@ function firstLines(output: string): string {
   return lines.length > OUTPUT_LINES ? `${head.join('\n')}\n… (${lines.length - OUTPUT_LINES} more lines)` : head.join('\n');
 }
 
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {

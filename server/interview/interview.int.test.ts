@@ -57,6 +57,7 @@ function seedArgs(overrides: Record<string, unknown> = {}) {
         title: 'Add due dates',
         description: 'Add setDue(todo, date) to src/todo.js.',
         acceptance_criteria: ['setDue stores the date on the todo'],
+        criteria_tests: [['a todo can carry a due date']],
       },
     ],
     test_files: { 'tests/t001_due_dates.test.js': GOOD_TEST },
@@ -366,7 +367,15 @@ describe('crash safety, continued', () => {
           call(
             'write_seed',
             seedArgs({
-              prd_entries: [{ id: 'T-002', title: 'Add due dates', description: 'Add setDue.', acceptance_criteria: ['setDue stores the date'] }],
+              prd_entries: [
+                {
+                  id: 'T-002',
+                  title: 'Add due dates',
+                  description: 'Add setDue.',
+                  acceptance_criteria: ['setDue stores the date'],
+                  criteria_tests: [['a todo can carry a due date']],
+                },
+              ],
               test_files: { 'tests/t002_due_dates.test.js': GOOD_TEST },
               tldr: '- **T-002:** Add due dates',
             }),
@@ -407,6 +416,7 @@ describe('seed review', () => {
           title: 'Add due dates',
           description: 'Add setDue(todo, date) to src/todo.js.',
           acceptance_criteria: ['setDue stores an ISO date on the todo'],
+          criteria_tests: [['a todo can carry a due date']],
         },
       ],
       test_files: view.test_files,

@@ -4,13 +4,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Checkpoint } from '../../shared/files.ts';
-import type { ContractWarning, SeedEdit, SeedView } from '../../shared/seed.ts';
+import type { Checkpoint, PrdEntry, SeedMeta } from '../../shared/files.ts';
+import { worstProof, type CaseProof, type ContractWarning, type SeedCriterion, type SeedEdit, type SeedProof, type SeedView } from '../../shared/seed.ts';
 import { AppError, ConflictError, NotFoundError } from '../errors.ts';
 import { prepareSessionEnvironment, sessionScope } from '../env/session-env.ts';
 import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
 import type { SessionHandle } from '../store/session-handle.ts';
-import { blocksRun, checkContract } from './contract-check.ts';
+import { blocksRun, checkContract, isBlocking, type ContractCheckInput } from './contract-check.ts';
+import { proveCases } from './red-proof.ts';
 import type { StoredSeed } from '../store/seed-input.ts';
 import { validateSeedBundle, writeSeed } from './sink.ts';
 
@@ -25,7 +26,60 @@ export async function seedView(session: SessionHandle, options: { recheck?: bool
   if (!session.hasSeed()) throw new NotFoundError('no_seed', 'This session has no seed yet: the interview writes it.');
   const checkpoint = session.checkpoint.read();
   const { prd, meta, testFiles } = session.readSeed();
-  return { prd, meta, test_files: testFiles, contract: await contractOf(session, checkpoint, { prd, meta, testFiles }, options.recheck === true) };
+  const contract = await contractOf(session, checkpoint, { prd, meta, testFiles }, options.recheck === true);
+  return { prd, meta, test_files: testFiles, contract, criteria: criteriaRows(prd, session.seedProof.read(), seedKey(prd, meta)) };
+}
+
+/** Per task, one row per criterion with the worst red proof of its tests (null when not proven for this seed). */
+function criteriaRows(prd: PrdEntry[], proof: SeedProof | null, key: string): Record<string, SeedCriterion[]> {
+  const current = proof?.key === key ? proof : null;
+  const rows: Record<string, SeedCriterion[]> = {};
+  for (const task of prd) {
+    const proofs = current?.tasks[task.id] ?? [];
+    rows[task.id] = task.acceptance_criteria.map((criterion, i) => {
+      const tests = task.criteria_tests?.[i] ?? [];
+      const worst = worstProof(proofs.filter((p) => tests.includes(p.test)));
+      return { criterion, tests, red: worst?.result ?? null, red_detail: worst ? `${worst.test}: ${worst.detail}` : null };
+    });
+  }
+  return rows;
+}
+
+/** What the contract check and the red proof depend on: when it changes, they run again. */
+function seedKey(prd: PrdEntry[], meta: SeedMeta): string {
+  return JSON.stringify([
+    meta.locked_tests,
+    prd.map((t) => [t.acceptance_criteria.length, t.criteria_tests ?? null]),
+    meta.checks_preset,
+    meta.custom_checks ?? null,
+    meta.setup_command ?? null,
+  ]);
+}
+
+/** Contract warnings from the red proof: a case that errs blocks the run; one that passes already is a warning. */
+function redWarnings(prd: PrdEntry[], proofs: Record<string, CaseProof[]>, fileWarnings: ContractWarning[]): ContractWarning[] {
+  const out: ContractWarning[] = [];
+  for (const task of prd) {
+    const filePasses = fileWarnings.some((w) => w.task_id === task.id && w.kind === 'already_passes');
+    for (const proof of proofs[task.id] ?? []) {
+      if (proof.result === 'error') {
+        out.push({
+          task_id: task.id,
+          file: null,
+          kind: 'case_error',
+          message: `The test case "${proof.test}" of ${task.id} does not fail the way a test of missing work should: ${proof.detail}.`,
+        });
+      } else if (proof.result === 'passed' && !filePasses) {
+        out.push({
+          task_id: task.id,
+          file: null,
+          kind: 'already_passes',
+          message: `The test case "${proof.test}" of ${task.id} already passes before any work, so it cannot tell whether its criterion was met.`,
+        });
+      }
+    }
+  }
+  return out;
 }
 
 /**
@@ -38,14 +92,16 @@ export async function assertRunnable(session: SessionHandle): Promise<void> {
   if (!session.hasSeed()) return;
   const checkpoint = session.checkpoint.read();
   const warnings = await contractOf(session, checkpoint, session.readSeed(), true);
-  const blocking = warnings.filter((w) => w.kind === 'environment');
+  const blocking = warnings.filter(isBlocking);
   const [first] = blocking;
   if (!first) return;
   const more = blocking.length > 1 ? ` (and ${blocking.length - 1} more in the contract check)` : '';
   const output = first.output ? `\n\n${first.output.split('\n').slice(0, 20).join('\n')}` : '';
   throw new ConflictError(
     'environment_problem',
-    `The acceptance tests cannot run in this environment, so every task would fail its checks: ${first.message}${more} Fix the environment (or the test in seed review), then run again.${output}`,
+    first.kind === 'case_error'
+      ? `The acceptance tests cannot prove the work: ${first.message}${more} Fix the test or the criterion's test cases in seed review, then run again.${output}`
+      : `The acceptance tests cannot run in this environment, so every task would fail its checks: ${first.message}${more} Fix the environment (or the test in seed review), then run again.${output}`,
   );
 }
 
@@ -56,7 +112,7 @@ export async function assertRunnable(session: SessionHandle): Promise<void> {
  * one is the environment problem the check reports.
  */
 function contractOf(session: SessionHandle, checkpoint: Checkpoint, { prd, meta, testFiles }: StoredSeed, recheck = false): Promise<ContractWarning[]> {
-  const key = JSON.stringify([meta.locked_tests, prd.map((t) => t.acceptance_criteria.length), meta.checks_preset, meta.setup_command ?? null]);
+  const key = seedKey(prd, meta);
   let cached = contractCache.get(session.id);
   if (!cached || cached.key !== key || (recheck && cached.blocking)) {
     // A session from before the git dirs were recorded, whose worktree is gone: no git to show.
@@ -68,14 +124,19 @@ function contractOf(session: SessionHandle, checkpoint: Checkpoint, { prd, meta,
           { reason: 'prep', git: ref, setupCommand: meta.setup_command ?? null },
         );
         if (!env.ok) return [{ task_id: null, file: null, kind: 'environment', message: env.problem }];
-        return checkContract({
+        const input: ContractCheckInput = {
           prd,
           testFiles,
           preset: meta.checks_preset,
           project: meta.project_env ?? null,
           ...(meta.custom_checks ? { customChecks: meta.custom_checks } : {}),
           scope: sessionScope(session.checkpoint.read(), checkpoint.worktree, ref),
-        });
+        };
+        const fileWarnings = await checkContract(input);
+        if (blocksRun(fileWarnings)) return fileWarnings;
+        const proofs = await proveCases(input, prd);
+        session.seedProof.write({ key, at: new Date().toISOString(), tasks: proofs });
+        return [...fileWarnings, ...redWarnings(prd, proofs, fileWarnings)];
       });
     const entry = { key, warnings, blocking: false };
     cached = entry;
@@ -161,8 +222,8 @@ async function applyEdit(session: SessionHandle, edit: SeedEdit): Promise<SeedVi
 }
 
 function describeChanges(
-  before: { prd: { id: string; title: string; description: string; acceptance_criteria: string[] }[]; testFiles: Record<string, string> },
-  after: { prd: { id: string; title: string; description: string; acceptance_criteria: string[] }[]; testFiles: Record<string, string> },
+  before: { prd: PrdEntry[]; testFiles: Record<string, string> },
+  after: { prd: PrdEntry[]; testFiles: Record<string, string> },
 ): string[] {
   const changed: string[] = [];
   const old = new Map(before.prd.map((t) => [t.id, t]));
@@ -172,7 +233,8 @@ function describeChanges(
     else if (
       prev.title !== task.title ||
       prev.description !== task.description ||
-      JSON.stringify(prev.acceptance_criteria) !== JSON.stringify(task.acceptance_criteria)
+      JSON.stringify(prev.acceptance_criteria) !== JSON.stringify(task.acceptance_criteria) ||
+      JSON.stringify(prev.criteria_tests ?? null) !== JSON.stringify(task.criteria_tests ?? null)
     ) {
       changed.push(task.id);
     }

@@ -10,12 +10,25 @@ import { SessionStore } from '../store/session-store.ts';
 import { changedLockedTests, hashTestFiles, SeedWriteError, validateSeedBundle, writeSeed, type SeedMetaInput, type ValidSeed } from './sink.ts';
 
 const PY_TEST = 'from todo import set_due\n\ndef test_due():\n    assert set_due([], 0, "2026-01-01")[0].due\n';
+const JS_TEST = "import { test } from 'node:test';\ntest('test_due', () => {});\n";
 
 function bundle(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     prd_entries: [
-      { id: 'T-001', title: 'Due dates', description: 'Todos carry a due date.', acceptance_criteria: ['set_due stores the date'] },
-      { id: 'T-002', title: 'Overdue', description: 'List overdue todos.', acceptance_criteria: ['overdue lists past-due open todos'] },
+      {
+        id: 'T-001',
+        title: 'Due dates',
+        description: 'Todos carry a due date.',
+        acceptance_criteria: ['set_due stores the date'],
+        criteria_tests: [['test_due']],
+      },
+      {
+        id: 'T-002',
+        title: 'Overdue',
+        description: 'List overdue todos.',
+        acceptance_criteria: ['overdue lists past-due open todos'],
+        criteria_tests: [['test_due']],
+      },
     ],
     test_files: { 'tests/test_t001_due_dates.py': PY_TEST, 'tests/test_t002_overdue.py': PY_TEST },
     tldr: '- **T-001:** Due dates\n- **T-002:** Overdue',
@@ -27,7 +40,14 @@ function bundle(overrides: Record<string, unknown> = {}): Record<string, unknown
 }
 
 function entry(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { id: 'T-001', title: 'Due dates', description: 'Todos carry a due date.', acceptance_criteria: ['set_due stores the date'], ...overrides };
+  return {
+    id: 'T-001',
+    title: 'Due dates',
+    description: 'Todos carry a due date.',
+    acceptance_criteria: ['set_due stores the date'],
+    criteria_tests: [['test_due']],
+    ...overrides,
+  };
 }
 
 /** The problems of a bundle that must be rejected. */
@@ -54,8 +74,8 @@ describe('validateSeedBundle', () => {
       }),
     );
     expect(seed.prd).toEqual([
-      { id: 'T-001', title: 'Due dates', description: 'Todos carry a due date.', acceptance_criteria: ['set_due stores the date'], status: 'pending' },
-      { id: 'T-002', title: 'Overdue', description: 'Todos carry a due date.', acceptance_criteria: ['set_due stores the date'], status: 'pending' },
+      { ...entry(), status: 'pending' },
+      { ...entry({ id: 'T-002', title: 'Overdue' }), status: 'pending' },
     ]);
     expect(seed.testFiles).toEqual({ 'tests/test_t001_due_dates.py': PY_TEST, 'tests/test_t002_overdue.py': PY_TEST });
     expect(seed).toMatchObject({ tldr: expect.stringContaining('T-001'), openQuestions: ['Time zones?'], blockers: [], scopeNotes: 'No reminders.' });
@@ -73,13 +93,13 @@ describe('validateSeedBundle', () => {
   });
 
   it('uses the node naming pattern for the node preset', () => {
-    const seed = accepted(bundle({ test_files: { 'tests/t001_due-dates.test.js': 'x', 'tests/t002_overdue.test.mjs': 'y' } }), 'node');
+    const seed = accepted(bundle({ test_files: { 'tests/t001_due-dates.test.js': JS_TEST, 'tests/t002_overdue.test.mjs': JS_TEST } }), 'node');
     expect(Object.keys(seed.testFiles)).toEqual(['tests/t001_due-dates.test.js', 'tests/t002_overdue.test.mjs']);
     expect(problems(bundle(), { preset: 'node' }).join('\n')).toMatch(/tests\/test_t001_due_dates\.py' doesn't match tests\/t<NNN>_<slug>\.test\.js/);
   });
 
   it('uses the custom naming pattern for the custom preset', () => {
-    const seed = accepted(bundle({ test_files: { 'tests/t001_due.spec.ts': 'x', 'tests/t002_overdue.rs': 'y' } }), 'custom');
+    const seed = accepted(bundle({ test_files: { 'tests/t001_due.spec.ts': JS_TEST, 'tests/t002_overdue.rs': 'y' } }), 'custom');
     expect(Object.keys(seed.testFiles)).toHaveLength(2);
   });
 
@@ -114,13 +134,64 @@ describe('validateSeedBundle', () => {
     expect(found.length).toBeGreaterThanOrEqual(expected.length);
   });
 
+  describe('the criterion ↔ test matrix', () => {
+    const PY_TWO = 'def test_stores():\n    pass\n\nclass TestDates:\n    def test_refuses(self):\n        pass\n';
+    const two = (criteria_tests: unknown) =>
+      bundle({
+        prd_entries: [entry({ acceptance_criteria: ['stores the date', 'refuses a bad date'], criteria_tests }), entry({ id: 'T-002' })],
+        test_files: { 'tests/test_t001_due_dates.py': PY_TWO, 'tests/test_t002_overdue.py': PY_TEST },
+      });
+
+    it('keeps the matrix with the names as the file declares them, a bare method name included', () => {
+      const seed = accepted(two([['test_stores'], ['test_refuses', 'test_stores']]));
+      expect(seed.prd[0]!.criteria_tests).toEqual([['test_stores'], ['TestDates::test_refuses', 'test_stores']]);
+    });
+
+    it('refuses a task without criteria_tests, showing the shape and the cases its file declares', () => {
+      expect(problems(two(undefined))).toEqual([
+        'task T-001: criteria_tests is required: a list with one list of test-case names per acceptance criterion, in order (e.g. [["test_stores"],["TestDates::test_refuses"]]), naming the test cases in tests/test_t001_due_dates.py that check each criterion; it declares: "test_stores", "TestDates::test_refuses"',
+      ]);
+    });
+
+    it('refuses a list of the wrong length', () => {
+      expect(problems(two([['test_stores']]))[0]).toMatch(/^task T-001: criteria_tests has 1 entries for 2 acceptance criteria/);
+    });
+
+    it('refuses a criterion that no test case checks', () => {
+      expect(problems(two([['test_stores'], []]))).toEqual([
+        'task T-001, criterion 2 ("refuses a bad date"): no test case checks it; name at least one test case in tests/test_t001_due_dates.py (or add one to the file); it declares: "test_stores", "TestDates::test_refuses"',
+      ]);
+    });
+
+    it('refuses a name the test file does not declare', () => {
+      expect(problems(two([['test_stores'], ['test_refuses_bad_dates']]))).toEqual([
+        'task T-001, criterion 2 ("refuses a bad date"): \'test_refuses_bad_dates\' is not a test case in tests/test_t001_due_dates.py; it declares: "test_stores", "TestDates::test_refuses"',
+      ]);
+    });
+
+    it('reads it/test titles for the JavaScript runners', () => {
+      const js = "import { it } from 'vitest';\nit('stores the date', () => {});\nit(\"refuses a bad date\", () => {});\n";
+      const seed = accepted(
+        bundle({
+          prd_entries: [
+            entry({ acceptance_criteria: ['stores', 'refuses'], criteria_tests: [['stores the date'], ['refuses a bad date']] }),
+            entry({ id: 'T-002' }),
+          ],
+          test_files: { 'tests/t001_due.test.ts': js, 'tests/t002_overdue.test.ts': JS_TEST },
+        }),
+        'vitest',
+      );
+      expect(seed.prd[0]!.criteria_tests).toEqual([['stores the date'], ['refuses a bad date']]);
+    });
+  });
+
   describe('the exact words of each problem', () => {
     const only = (overrides: Record<string, unknown>, ctx: { preset?: ChecksPreset } = {}) => problems(bundle(overrides), ctx);
     const T1 = 'tests/test_t001_due_dates.py';
 
     it('describes what it got instead of a list of entries', () => {
       const files = { test_files: { [T1]: PY_TEST } };
-      const shape = 'prd_entries must be a list of tasks, each {id, title, description, acceptance_criteria}; got';
+      const shape = 'prd_entries must be a list of tasks, each {id, title, description, acceptance_criteria, criteria_tests}; got';
       const orphan = `test file '${T1}' doesn't correspond to any task in prd_entries (it names T-001); rename it after its task or remove it`;
       expect(only({ prd_entries: 'T-001', ...files })).toEqual([`${shape} the string "T-001"`, orphan]);
       expect(only({ prd_entries: '  ', ...files })).toEqual([`${shape} an empty string`, orphan]);
@@ -158,7 +229,7 @@ describe('validateSeedBundle', () => {
     });
 
     it('names the file each preset expects for a task without one', () => {
-      expect(only({ test_files: { 'tests/t001_due.test.js': 'x' } }, { preset: 'node' })).toEqual([
+      expect(only({ test_files: { 'tests/t001_due.test.js': JS_TEST } }, { preset: 'node' })).toEqual([
         'task T-002 has no test file; add exactly one named tests/t002_<slug>.test.js',
       ]);
       expect(only({ test_files: { 'tests/t001_due.rs': 'x' } }, { preset: 'custom' })).toEqual([

@@ -11,7 +11,8 @@
 import type { CustomChecks, PrdEntry } from '../../shared/files.ts';
 import type { ProjectEnv } from '../../shared/project-env.ts';
 import type { ChecksPreset, TestFileRule } from '../../shared/seed.ts';
-import { taskDigits, testFilePattern } from '../env/presets.ts';
+import { canReadTestCases, collectTestCases, findTestCase } from '../../shared/test-cases.ts';
+import { taskDigits, taskIdOfTestFile, testFilePattern } from '../env/presets.ts';
 import { unsafePathReason, type ValidSeed } from '../store/seed-input.ts';
 
 export interface SinkContext {
@@ -26,7 +27,7 @@ export interface SinkContext {
 
 export type SeedValidation = { ok: true; seed: ValidSeed } | { ok: false; problems: string[] };
 
-const ENTRY_SHAPE = '{id, title, description, acceptance_criteria}';
+const ENTRY_SHAPE = '{id, title, description, acceptance_criteria, criteria_tests}';
 
 /** Checks the bundle `write_seed` (or a seed edit) carries; never stops at the first problem. */
 export function validateSeedBundle(bundle: unknown, ctx: SinkContext): SeedValidation {
@@ -40,6 +41,7 @@ export function validateSeedBundle(bundle: unknown, ctx: SinkContext): SeedValid
   // Stryker disable next-line ArrayDeclaration: an id that is no task id counts as 0, the same as no ids
   const { entries: prd, taskIds } = checkEntries(bundle.prd_entries, ctx.existingIds ?? [], problems);
   const testFiles = checkTestFiles(bundle.test_files, taskIds, testFilePattern(ctx.preset, ctx.env ?? null), problems);
+  checkCriteriaTests(bundle.prd_entries, prd, testFiles, (file) => taskIdOfTestFile(ctx.preset, file, ctx.env ?? null), problems);
 
   // Stryker disable next-line StringLiteral: read only when the bundle is accepted, and then it was set below
   let tldr = '';
@@ -141,6 +143,58 @@ function checkEntries(raw: unknown, existingIds: string[], problems: string[]): 
     });
   });
   return { entries, taskIds };
+}
+
+/**
+ * The criterion ↔ test matrix: each whole entry's `criteria_tests` names, per criterion, at least
+ * one test case its task's test file declares. The names are stored as the file declares them.
+ * An entry whose test file is missing or misnamed was reported already and is skipped here.
+ */
+function checkCriteriaTests(
+  raw: unknown,
+  entries: PrdEntry[],
+  testFiles: Record<string, string>,
+  taskIdOfFile: (file: string) => string | null,
+  problems: string[],
+): void {
+  const rawById = new Map<string, Record<string, unknown>>();
+  if (Array.isArray(raw)) for (const r of raw) if (isRecord(r) && typeof r.id === 'string') rawById.set(r.id, r);
+  for (const entry of entries) {
+    const file = Object.keys(testFiles).find((f) => taskIdOfFile(f) === entry.id);
+    if (file === undefined) continue;
+    // A file in a language whose cases cannot be read (a custom preset's) is taken at its word.
+    const readable = canReadTestCases(file);
+    const cases = readable ? collectTestCases(file, testFiles[file]!) : [];
+    const declared = cases.length > 0 ? `it declares: ${cases.map((c) => JSON.stringify(c)).join(', ')}` : 'it declares no test case that can be read';
+    const label = `task ${entry.id}`;
+    const given = rawById.get(entry.id)?.criteria_tests;
+    const shape = `a list with one list of test-case names per acceptance criterion, in order (e.g. ${JSON.stringify(entry.acceptance_criteria.map((_, i) => [cases[i] ?? cases[0] ?? 'test name']))})`;
+    if (!Array.isArray(given)) {
+      problems.push(`${label}: criteria_tests is required: ${shape}, naming the test cases in ${file} that check each criterion; ${declared}`);
+      continue;
+    }
+    if (given.length !== entry.acceptance_criteria.length) {
+      problems.push(`${label}: criteria_tests has ${given.length} entries for ${entry.acceptance_criteria.length} acceptance criteria; give ${shape}`);
+      continue;
+    }
+    const matrix: string[][] = [];
+    entry.acceptance_criteria.forEach((criterion, j) => {
+      const names = given[j];
+      const where = `${label}, criterion ${j + 1} (${JSON.stringify(criterion.length > 80 ? `${criterion.slice(0, 80)}…` : criterion)})`;
+      if (!Array.isArray(names) || names.length === 0 || !names.every((n) => typeof n === 'string' && n.trim() !== '')) {
+        problems.push(`${where}: no test case checks it; name at least one test case in ${file} (or add one to the file); ${declared}`);
+        return;
+      }
+      const found: string[] = [];
+      for (const name of names as string[]) {
+        const match = readable ? findTestCase(cases, name) : name.trim();
+        if (match === null) problems.push(`${where}: '${name}' is not a test case in ${file}; ${declared}`);
+        else if (!found.includes(match)) found.push(match);
+      }
+      matrix.push(found);
+    });
+    if (matrix.length === entry.acceptance_criteria.length && matrix.every((names) => names.length > 0)) entry.criteria_tests = matrix;
+  }
 }
 
 /** Checks names, contents and the one-file-per-task pairing with the tasks' ids. */

@@ -28,6 +28,11 @@ function writeSeedTool(testFilePattern: string) {
           title: z.string().describe('Short and verb-first.'),
           description: z.string().describe('Concrete: real paths and symbols.'),
           acceptance_criteria: z.array(z.string()).describe('2-4 checkable statements, one assertion each.'),
+          criteria_tests: z
+            .array(z.array(z.string()))
+            .describe(
+              "Per criterion, same order: the names of the test cases in this task's test file that check it (pytest function names; it/test titles for JavaScript).",
+            ),
         }),
       ),
       test_files: z.record(z.string(), z.string()).describe(`Path (${testFilePattern}) → file content.`),

@@ -4,8 +4,10 @@
  */
 import fs from 'node:fs';
 import { execa } from 'execa';
-import type { Checkpoint } from '../../shared/files.ts';
+import { matchCoverage } from '../../shared/coverage.ts';
+import type { CaseProof, Checkpoint } from '../../shared/files.ts';
 import type { SessionReview, TaskReview } from '../../shared/review.ts';
+import { worstProof } from '../../shared/seed.ts';
 import { canMerge, canPush, isTaskWorkSubject } from '../../shared/session-rules.ts';
 import { NotFoundError } from '../errors.ts';
 import { commitsIn, diffBetween, type CommitInfo } from '../git/diff.ts';
@@ -54,10 +56,26 @@ export async function taskReview(store: SessionStore, id: string, taskId: string
   const mine = commits.filter((c) => isTaskWorkSubject(c.subject, taskId));
   const ledger = session.ledger.read(taskId);
   const summary = session.summary.current();
+  const finalCase = [...ledger].reverse().find((e) => e.case)?.case ?? null;
+  const coverage = matchCoverage(task.acceptance_criteria, finalCase);
+  const red = session.seedProof.read()?.tasks[taskId] ?? [];
+  const green = [...ledger].reverse().find((e) => e.green)?.green ?? [];
   return {
     task,
+    criteria: task.acceptance_criteria.map((criterion, i) => {
+      const tests = task.criteria_tests?.[i] ?? [];
+      const mine = (proofs: CaseProof[]) => proofs.filter((p) => tests.includes(p.test));
+      const greens = mine(green);
+      return {
+        criterion,
+        tests,
+        red: worstProof(mine(red))?.result ?? null,
+        green: greens.length === 0 ? null : greens.every((p) => p.result === 'passed') ? 'passed' : 'failed',
+        claimed_by: coverage.criteria[i]?.claims[0]?.addressed_by ?? null,
+      };
+    }),
     commits: mine,
-    final_case: [...ledger].reverse().find((e) => e.case)?.case ?? null,
+    final_case: finalCase,
     ledger,
     checks: session.checks.read(taskId),
     stats: summary.tasks[taskId] ?? null,

@@ -8,6 +8,7 @@ export const SESSION_FILES = {
   events: 'events.jsonl',
   prd: 'prd.json',
   seedMeta: 'seed-meta.json',
+  seedProof: 'seed-proof.json',
   interview: 'interview.json',
   progress: 'progress.txt',
   ledgerDir: 'ledger',

@@ -20,6 +20,7 @@ import {
   type SteeringNote,
 } from '../../shared/files.ts';
 import type { CheckAttempt } from '../../shared/review.ts';
+import { SeedProofSchema, type SeedProof } from '../../shared/seed.ts';
 import type { Summary } from '../../shared/summary.ts';
 import { CorruptFileError, NotFoundError } from '../errors.ts';
 import { writeFilesAtomic, writeJsonAtomic, type FileWrite } from './atomic.ts';
@@ -142,6 +143,12 @@ export class SessionHandle {
       { target: this.file(SESSION_FILES.prd), content: `${JSON.stringify(PrdSchema.parse(seed.prd), null, 2)}\n` },
     ]);
   }
+
+  readonly seedProof = {
+    read: (): SeedProof | null => readJsonFile(this.file(SESSION_FILES.seedProof), SeedProofSchema),
+    /** Derived (the proof can run again), so written atomically but not fsynced. */
+    write: (proof: SeedProof): void => writeJsonAtomic(this.file(SESSION_FILES.seedProof), SeedProofSchema.parse(proof), { durable: false }),
+  };
 
   readonly interview = {
     read: (): InterviewState | null => readJsonFile(this.file(SESSION_FILES.interview), InterviewStateSchema),

@@ -18,7 +18,7 @@ export interface JourneyPlan {
   brief: string;
   question: { question: string; options: string[] };
   answer: string;
-  task: { id: 'T-001'; title: string; description: string; acceptance_criteria: string[] };
+  task: { id: 'T-001'; title: string; description: string; acceptance_criteria: string[]; criteria_tests: string[][] };
   /** Where the preset's naming rule puts T-001's test, and the test. */
   testFile: string;
   test: string;
@@ -59,6 +59,7 @@ export const JOURNEYS: Record<JourneyPlan['example'], JourneyPlan> = {
         'setPriority returns a new todo with the priority set, leaving the original unchanged',
         'setPriority throws an Error for an unknown level',
       ],
+      criteria_tests: [['returns a new todo with the priority set, leaving the original unchanged'], ['throws an Error for an unknown level']],
     },
     testFile: 'tests/t001_priority.test.ts',
     test: lines(
@@ -110,6 +111,7 @@ export const JOURNEYS: Record<JourneyPlan['example'], JourneyPlan> = {
         'snooze returns a new todo due later by the duration, leaving the original unchanged',
         'snooze throws an Error for something that is not a duration',
       ],
+      criteria_tests: [['moves the due time later by a duration, leaving the original unchanged'], ['throws an Error for something that is not a duration']],
     },
     testFile: 'test/t001_snooze.test.js',
     test: lines(
@@ -170,6 +172,7 @@ export const JOURNEYS: Record<JourneyPlan['example'], JourneyPlan> = {
         "set_priority returns a new list with that todo's priority set, leaving the input unchanged",
         'set_priority raises ValueError for an unknown level',
       ],
+      criteria_tests: [['test_set_priority_returns_a_new_list_with_the_level_set'], ['test_set_priority_refuses_an_unknown_level']],
     },
     testFile: 'tests/test_t001_priority.py',
     test: lines(

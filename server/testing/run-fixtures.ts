@@ -2,6 +2,7 @@
  * Fixtures for run tests and benchmarks: a prepared session built straight from a seed (no
  * interview), and scripted worker and evaluator turns for the fake model.
  */
+import { collectTestCases } from '../../shared/test-cases.ts';
 import type { ChecksPreset } from '../../shared/seed.ts';
 import { addWorktree, inspectWorkspace } from '../git/repo.ts';
 import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
@@ -14,6 +15,8 @@ export interface SeedTask {
   title: string;
   description?: string;
   criteria?: string[];
+  /** Per criterion, the test cases that check it; by default every case in the task's test file. */
+  criteriaTests?: string[][];
   /** Test file path → content. */
   tests: Record<string, string>;
 }
@@ -27,12 +30,17 @@ export async function makePreparedSession(store: SessionStore, repo: string, pre
   const gitDirs = await addWorktree(info.root, created.worktree, created.branch, info.head);
   store.updateCheckpoint(id, () => gitDirs);
   const bundle = {
-    prd_entries: tasks.map((t) => ({
-      id: t.id,
-      title: t.title,
-      description: t.description ?? `Build ${t.title}.`,
-      acceptance_criteria: t.criteria ?? [`${t.title} works`],
-    })),
+    prd_entries: tasks.map((t) => {
+      const criteria = t.criteria ?? [`${t.title} works`];
+      const cases = Object.entries(t.tests).flatMap(([file, content]) => collectTestCases(file, content));
+      return {
+        id: t.id,
+        title: t.title,
+        description: t.description ?? `Build ${t.title}.`,
+        acceptance_criteria: criteria,
+        criteria_tests: t.criteriaTests ?? criteria.map(() => cases),
+      };
+    }),
     test_files: Object.assign({}, ...tasks.map((t) => t.tests)) as Record<string, string>,
     tldr: tasks.map((t) => `- **${t.id}:** ${t.title}`).join('\n'),
     open_questions: [],

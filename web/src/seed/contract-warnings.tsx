@@ -7,6 +7,7 @@ const KIND_LABELS: Record<ContractWarning['kind'], string> = {
   already_passes: 'already passes',
   check_failed: 'check not run',
   environment: 'environment problem',
+  case_error: 'test fails for the wrong reason',
 };
 
 /** The contract check, one warning per problem, before anything runs. */

@@ -5,8 +5,22 @@ import { buildSeedEdit, draftFromSeed, pairTestFiles, problemLines, seedEditChan
 function seed(over: Partial<SeedView> = {}): SeedView {
   return {
     prd: [
-      { id: 'T-001', title: 'Add due dates', description: 'setDue in src/todo.js', acceptance_criteria: ['stores a date', 'refuses junk'], status: 'pending' },
-      { id: 'T-002', title: 'List overdue', description: 'overdue()', acceptance_criteria: ['lists overdue todos'], status: 'pending' },
+      {
+        id: 'T-001',
+        title: 'Add due dates',
+        description: 'setDue in src/todo.js',
+        acceptance_criteria: ['stores a date', 'refuses junk'],
+        criteria_tests: [['stores'], ['refuses', 'refuses again']],
+        status: 'pending',
+      },
+      {
+        id: 'T-002',
+        title: 'List overdue',
+        description: 'overdue()',
+        acceptance_criteria: ['lists overdue todos'],
+        criteria_tests: [['lists']],
+        status: 'pending',
+      },
     ],
     meta: {
       interviewer_model: 'm',
@@ -26,6 +40,7 @@ function seed(over: Partial<SeedView> = {}): SeedView {
       'tests/t001_due_dates.test.js': 'test 1',
     },
     contract: [],
+    criteria: {},
     ...over,
   };
 }
@@ -65,12 +80,19 @@ describe('building the PUT body', () => {
 
   it('trims text and drops criteria left blank', () => {
     const draft = draftFromSeed(seed());
-    draft.tasks[0] = { id: 'T-001', title: '  Add due dates ', description: 'setDue in src/todo.js\n', criteria: ['stores a date', '  ', 'refuses junk '] };
+    draft.tasks[0] = {
+      id: 'T-001',
+      title: '  Add due dates ',
+      description: 'setDue in src/todo.js\n',
+      criteria: ['stores a date', '  ', 'refuses junk '],
+      tests: [['stores '], ['dropped with its criterion'], ['refuses', '', 'refuses again']],
+    };
     expect(buildSeedEdit(draft).prd_entries[0]).toEqual({
       id: 'T-001',
       title: 'Add due dates',
       description: 'setDue in src/todo.js',
       acceptance_criteria: ['stores a date', 'refuses junk'],
+      criteria_tests: [['stores'], ['refuses', 'refuses again']],
     });
     expect(seedEditChanges(seed(), buildSeedEdit(draft))).toEqual([]);
   });
@@ -82,6 +104,13 @@ describe('building the PUT body', () => {
     draft.tasks[1] = { ...draft.tasks[1]!, description: 'overdue(todos, now)' };
     draft.files['tests/t002_overdue.test.js'] = 'test 2, stricter';
     expect(seedEditChanges(s, buildSeedEdit(draft))).toEqual(['T-001 title', 'T-001 criteria', 'T-002 description', 'tests/t002_overdue.test.js']);
+  });
+
+  it('names a change to the tests that check a criterion', () => {
+    const s = seed();
+    const draft = draftFromSeed(s);
+    draft.tasks[1]!.tests[0] = ['lists', 'lists in order'];
+    expect(seedEditChanges(s, buildSeedEdit(draft))).toEqual(['T-002 tests of its criteria']);
   });
 
   it('sends an emptied field as empty, for the sink to refuse with its own words', () => {

@@ -10,6 +10,8 @@ export interface DraftTask {
   title: string;
   description: string;
   criteria: string[];
+  /** Per criterion (same order), the names of the test cases that check it. */
+  tests: string[][];
 }
 
 export interface SeedDraft {
@@ -55,7 +57,13 @@ export function pairTestFiles(seed: Pick<SeedView, 'prd' | 'test_files' | 'meta'
 
 export function draftFromSeed(seed: Pick<SeedView, 'prd' | 'test_files' | 'meta'>): SeedDraft {
   return {
-    tasks: seed.prd.map((t) => ({ id: t.id, title: t.title, description: t.description, criteria: [...t.acceptance_criteria] })),
+    tasks: seed.prd.map((t) => ({
+      id: t.id,
+      title: t.title,
+      description: t.description,
+      criteria: [...t.acceptance_criteria],
+      tests: t.acceptance_criteria.map((_, i) => [...(t.criteria_tests?.[i] ?? [])]),
+    })),
     files: { ...seed.test_files },
     checks: {
       preset: seed.meta.checks_preset,
@@ -73,12 +81,19 @@ export function draftFromSeed(seed: Pick<SeedView, 'prd' | 'test_files' | 'meta'
  */
 export function buildSeedEdit(draft: SeedDraft): SeedEdit {
   return {
-    prd_entries: draft.tasks.map((t) => ({
-      id: t.id,
-      title: t.title.trim(),
-      description: t.description.trim(),
-      acceptance_criteria: t.criteria.map((c) => c.trim()).filter((c) => c !== ''),
-    })),
+    prd_entries: draft.tasks.map((t) => {
+      // A criterion left blank goes, and its tests with it.
+      const kept = t.criteria
+        .map((c, i) => ({ criterion: c.trim(), tests: (t.tests[i] ?? []).map((n) => n.trim()).filter((n) => n !== '') }))
+        .filter((r) => r.criterion !== '');
+      return {
+        id: t.id,
+        title: t.title.trim(),
+        description: t.description.trim(),
+        acceptance_criteria: kept.map((r) => r.criterion),
+        criteria_tests: kept.map((r) => r.tests),
+      };
+    }),
     test_files: { ...draft.files },
     checks_preset: draft.checks.preset,
     ...(draft.checks.preset === 'custom'
@@ -107,6 +122,7 @@ export function seedEditChanges(seed: Pick<SeedView, 'prd' | 'test_files' | 'met
     const same =
       old.acceptance_criteria.length === task.acceptance_criteria.length && old.acceptance_criteria.every((c, i) => c === task.acceptance_criteria[i]);
     if (!same) changes.push(`${task.id} criteria`);
+    else if (JSON.stringify(old.criteria_tests ?? null) !== JSON.stringify(task.criteria_tests ?? null)) changes.push(`${task.id} tests of its criteria`);
   }
   const kept = new Set(edit.prd_entries.map((t) => t.id));
   for (const id of before.keys()) if (!kept.has(id)) changes.push(`${id} removed`);

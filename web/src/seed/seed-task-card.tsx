@@ -53,7 +53,8 @@ export interface SeedTaskEditorProps {
 /** The same card with every field editable; criteria are lines that can be added and removed. */
 export function SeedTaskEditor({ task, test, onChange, onTestChange }: SeedTaskEditorProps) {
   const setCriterion = (index: number, value: string) => onChange({ ...task, criteria: task.criteria.map((c, i) => (i === index ? value : c)) });
-  const removeCriterion = (index: number) => onChange({ ...task, criteria: task.criteria.filter((_, i) => i !== index) });
+  const removeCriterion = (index: number) =>
+    onChange({ ...task, criteria: task.criteria.filter((_, i) => i !== index), tests: task.tests.filter((_, i) => i !== index) });
   return (
     <article className="seed-task seed-task-editing" data-testid="seed-task" data-task-id={task.id}>
       <div className="seed-task-info">
@@ -102,7 +103,7 @@ export function SeedTaskEditor({ task, test, onChange, onTestChange }: SeedTaskE
             type="button"
             className="button button-secondary button-small"
             data-testid="add-criterion"
-            onClick={() => onChange({ ...task, criteria: [...task.criteria, ''] })}
+            onClick={() => onChange({ ...task, criteria: [...task.criteria, ''], tests: [...task.tests, []] })}
           >
             Add criterion
           </button>

@@ -1,0 +1,81 @@
+/**
+ * The red proof (issue 14): every test case the seed names for a criterion runs by itself on the
+ * seed commit, in the task's environment, and must fail for the intended reason — an assertion,
+ * or the module or symbol the task will add is missing — not because the file does not parse, the
+ * framework is missing, or no case has that name. The run of one case is read the way the
+ * contract check reads a file (`classifyRun`), plus what a filter that matched nothing looks like
+ * for each runner, which would otherwise pass as "nothing failed".
+ *
+ * The same runner proves green at accept: each named case passes at the task's commit.
+ */
+import os from 'node:os';
+import type { PrdEntry } from '../../shared/files.ts';
+import type { CaseProof, ChecksPreset } from '../../shared/seed.ts';
+import { commandLine, taskIdOfTestFile, testCaseCommand } from '../env/presets.ts';
+import { runUntrusted } from '../proc/untrusted.ts';
+import { classifyRun, mapLimit, projectFacts, type ContractCheckInput } from './contract-check.ts';
+
+const CONCURRENCY = Math.max(1, Math.min(4, os.availableParallelism()));
+/** Per case: one case of a small file, mostly the runner's start-up. */
+export const CASE_TIMEOUT_MS = 60_000;
+
+/**
+ * Per runner, whether its output says the name filter selected no test at all (the others are
+ * reported skipped, or not at all, and the run exits 0).
+ */
+const RAN_NOTHING: Record<ChecksPreset, ((out: string) => boolean) | null> = {
+  pytest: (out) => /\bno tests ran\b|ERROR: not found:|collected 0 items/.test(out),
+  unittest: (out) => /^Ran 0 tests?\b|has no attribute '[^']+'/m.test(out),
+  node: (out) => /^[#ℹ] pass 0\s*$/m.test(out) && /^[#ℹ] fail 0\s*$/m.test(out),
+  vitest: (out) => /No test found/.test(out) || (/^\s*Tests\s/m.test(out) && !/^\s*Tests\s.*\b(?:passed|failed)\b/m.test(out)),
+  jest: (out) => /No tests found/.test(out) || (/^Tests:\s/m.test(out) && !/^Tests:.*\b(?:passed|failed)\b/m.test(out)),
+  mocha: (out) => /^\s*0 passing\b/m.test(out) && !/^\s*\d+ failing\b/m.test(out),
+  custom: null,
+};
+
+export interface CaseRun {
+  file: string;
+  test: string;
+}
+
+/** The cases a task's matrix names, each once, with the task's test file. */
+export function namedCases(task: PrdEntry, testFiles: Record<string, string>, preset: ChecksPreset, project: ContractCheckInput['project']): CaseRun[] {
+  const file = Object.keys(testFiles).find((f) => taskIdOfTestFile(preset, f, project ?? null) === task.id);
+  if (file === undefined || !task.criteria_tests) return [];
+  return [...new Set(task.criteria_tests.flat())].map((test) => ({ file, test }));
+}
+
+/**
+ * Runs each named case of every task by itself and says how it ended: on the seed commit a good
+ * case `failed` (red); at the task's commit it `passed` (green). Tasks without a matrix, and the
+ * custom preset (which runs whole files), get no entry.
+ */
+export async function proveCases(input: ContractCheckInput, tasks: PrdEntry[]): Promise<Record<string, CaseProof[]>> {
+  const project = input.project ?? null;
+  const runs = tasks.flatMap((task) => namedCases(task, input.testFiles, input.preset, project).map((run) => ({ taskId: task.id, ...run })));
+  if (runs.length === 0 || testCaseCommand(input.preset, 'x', 'x', project) === null) return {};
+  const facts = projectFacts(input);
+  const proofs = await mapLimit(runs, CONCURRENCY, async ({ taskId, file, test }) => {
+    const command = testCaseCommand(input.preset, file, test, project)!;
+    const result = await runUntrusted(command, input.scope, { timeoutMs: input.timeoutMs ?? CASE_TIMEOUT_MS, env: input.env ?? {}, signal: input.signal });
+    const out = result.output;
+    const ran = RAN_NOTHING[input.preset];
+    let proof: CaseProof;
+    if (!result.timedOut && result.spawnError === null && ran?.(out)) {
+      proof = { test, result: 'error', detail: `no test case named "${test}" ran in ${file}: check its name in the matrix against the file` };
+    } else {
+      const verdict = classifyRun(result, { ...facts, file, command: commandLine(command) });
+      proof =
+        verdict.kind === 'fails_as_expected'
+          ? { test, result: 'failed', detail: verdict.reason }
+          : verdict.kind === 'passes'
+            ? { test, result: 'passed', detail: 'it passes already' }
+            : { test, result: 'error', detail: verdict.message };
+    }
+    return { taskId, proof };
+  });
+  input.signal?.throwIfAborted();
+  const byTask: Record<string, CaseProof[]> = {};
+  for (const { taskId, proof } of proofs) (byTask[taskId] ??= []).push(proof);
+  return byTask;
+}
