@@ -15,6 +15,7 @@ import type { ChatResult, ModelClient, RetryNotice } from '../llm/client.ts';
 import { reasoningText } from '../llm/reply.ts';
 import { loadPrompt } from '../prompts.ts';
 import type { CheckResult } from './checks.ts';
+import { criteriaLines } from './worker-prompt.ts';
 
 /** Reference §3.5 caps. */
 export const JUDGE_DIFF_MAX_CHARS = 12_000;
@@ -54,7 +55,7 @@ function cut(text: string, max: number): string {
 export function evaluatorUserPrompt(input: EvaluationInput): string {
   const { task } = input;
   const parts: string[] = [`# Task to evaluate: ${task.id} — ${task.title}`, '', task.description.trim()];
-  if (task.acceptance_criteria.length > 0) parts.push('', '## Acceptance criteria', ...task.acceptance_criteria.map((c) => `- ${c}`));
+  if (task.acceptance_criteria.length > 0) parts.push('', '## Acceptance criteria (and the test cases that check each)', ...criteriaLines(task));
   if (input.contextFiles.length > 0) {
     parts.push(
       '',

@@ -77,6 +77,33 @@ const ofType = <T extends TilthEvent['type']>(id: string, type: T) => events(id)
 const checkpoint = (id: string): Checkpoint => t.store.readCheckpoint(id);
 
 describe('the run', () => {
+  it('proves each criterion red before the work and green at the commit, and the task review shows both with the claim', async () => {
+    await open();
+    const id = await makePreparedSession(t.store, repo.dir, 'node', [THREE[0]!]);
+    fake.load({
+      models: {
+        [WORKER]: [impl('double', 'n * 2'), caseTurn('Doubles.', 'Double works', 'src/double.js:double()'), noLearning],
+        [EVAL]: [verdictTurn('accept')],
+      },
+    });
+    await start(id);
+    expect((await settled(id)).session.status).toBe('all_done');
+    fake.assertDone();
+
+    // Red: proven before the first run started, on the seed commit.
+    expect(t.store.session(id).seedProof.read()?.tasks['T-001']).toEqual([{ test: 'double works', result: 'failed', detail: expect.any(String) }]);
+    // Green: recorded with the accepting ledger entry.
+    const accepted = t.store.session(id).ledger.read('T-001').at(-1)!;
+    expect(accepted.green).toEqual([{ test: 'double works', result: 'passed', detail: 'it passes already' }]);
+    const review = (await t.app.inject({ url: `/api/sessions/${id}/tasks/T-001`, headers: auth })).json();
+    expect(review.criteria).toEqual([
+      { criterion: 'Double works', tests: ['double works'], red: 'failed', green: 'passed', claimed_by: 'src/double.js:double()' },
+    ]);
+    // The evaluator read which test checks the criterion.
+    const judged = JSON.stringify(fake.requests.filter((r) => r.model === EVAL)[0]!.messages);
+    expect(judged).toContain('checked by: `double works`');
+  });
+
   it('answers a case that leaves a criterion out at once: no checks run and no evaluator call is spent on it', async () => {
     await open();
     const criteria = ['double(2) returns 4', 'double rejects a string with a TypeError'];
@@ -215,6 +242,24 @@ describe('the run', () => {
     const evalReqs = fake.requests.filter((r) => r.model === EVAL);
     expect(JSON.stringify(evalReqs[1]!.messages)).toContain('half_finished');
     expect(JSON.stringify(evalReqs[1]!.messages)).toContain('Add a JSDoc comment to double().');
+  });
+
+  it('refuses the first run when a test case named for a criterion does not run at all (skipped), and seed review says why', async () => {
+    await open();
+    const skipped =
+      "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport * as m from '../src/todo.js';\n\ntest.skip('double works', () => assert.equal(m.double(2), 4));\n";
+    const id = await makePreparedSession(t.store, repo.dir, 'node', [{ id: 'T-001', title: 'Double', tests: { 'tests/t001_double.test.js': skipped } }]);
+    const body = await start(id, 409);
+    expect(body.error.code).toBe('environment_problem');
+    expect(body.error.message).toMatch(
+      /cannot prove the work: The test case "double works" of T-001 does not fail the way a test of missing work should: no test case named "double works" ran/,
+    );
+    const seed = (await t.app.inject({ url: `/api/sessions/${id}/seed`, headers: auth })).json();
+    expect(seed.criteria['T-001']).toEqual([
+      { criterion: 'Double works', tests: ['double works'], red: 'error', red_detail: expect.stringContaining('no test case named') },
+    ]);
+    expect(seed.contract.map((w: { kind: string }) => w.kind)).toContain('case_error');
+    expect(fake.requests).toEqual([]);
   });
 
   it('refuses the first run when the acceptance tests cannot run in the environment, showing the output', async () => {

@@ -8,12 +8,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { uncoveredCriteria } from '../../shared/coverage.ts';
-import type { Case, PrdEntry } from '../../shared/files.ts';
+import type { Case, CaseProof, PrdEntry } from '../../shared/files.ts';
 import { retryFields } from '../agent/events.ts';
 import { CHECKS_FAILED_PREFIX } from '../agent/context.ts';
 import { Agent, ContextOverflowError, type AgentCall } from '../agent/runtime.ts';
 import { changedFiles, diffSummary, GitTamperedError, verifyPointers, workingDiff } from '../git/worktree-git.ts';
 import { taskIdOfTestFile } from '../env/presets.ts';
+import { proveCases } from '../proof/red-proof.ts';
 import { ProviderFailureError } from '../llm/errors.ts';
 import { loadPrompt } from '../prompts.ts';
 import { DUPLICATE_CASE, formatCoverageGap, formatRejectFeedback, parseCase, WORKER_NO_CASE_NUDGE } from './case.ts';
@@ -319,6 +320,24 @@ function shownArgs(raw: string): unknown {
   }
 }
 
+async function proveGreen(run: RunContext, task: PrdEntry, testFiles: Record<string, string>): Promise<CaseProof[]> {
+  if (!task.criteria_tests) return [];
+  const proofs = await proveCases(
+    {
+      prd: [task],
+      testFiles,
+      preset: run.preset,
+      project: run.projectEnv,
+      ...(run.customChecks ? { customChecks: run.customChecks } : {}),
+      scope: run.scope,
+      signal: run.signal,
+      ...(run.deps.checkTimeoutMs ? { timeoutMs: run.deps.checkTimeoutMs } : {}),
+    },
+    [task],
+  );
+  return proofs[task.id] ?? [];
+}
+
 /** Runs the evaluator on a case whose checks passed; records the verdict and the ledger entry. */
 async function judge(
   run: RunContext,
@@ -362,6 +381,9 @@ async function judge(
   });
   const verdict = evaluation.verdict;
   run.emit({ type: 'evaluator_verdict', data: { ...base, schema_version: 1, ...verdict } });
+  // The green proof: on an accept, each case the seed names for a criterion, run alone on the
+  // tree about to be committed. It is recorded, not a gate: the review shows what did not pass.
+  const green = verdict.verdict === 'accept' ? await proveGreen(run, task, tests) : [];
   run.session.ledger.append(task.id, {
     ts: new Date().toISOString(),
     iter: base.iter,
@@ -369,6 +391,7 @@ async function judge(
     case: theCase,
     verdict,
     checks,
+    ...(green.length > 0 ? { green } : {}),
   });
   run.emit({
     type: 'ledger_appended',

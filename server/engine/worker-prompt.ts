@@ -148,7 +148,7 @@ export function buildWorkerPrompt(input: WorkerPromptInput): { prompt: string; c
 
   const task = input.task;
   const taskLines = ['## Your task', '', `**ID:** ${task.id}`, `**Title:** ${task.title}`, '', task.description.trim()];
-  if (task.acceptance_criteria.length > 0) taskLines.push('', '### Acceptance criteria', ...task.acceptance_criteria.map((c) => `- ${c}`));
+  if (task.acceptance_criteria.length > 0) taskLines.push('', '### Acceptance criteria (and the test cases that check each)', ...criteriaLines(task));
   sections.push(taskLines.join('\n'));
 
   const ledger = formatLedgerSection(input.ownLedger, WORKER_LEDGER_HEADER);
@@ -167,4 +167,15 @@ export function buildWorkerPrompt(input: WorkerPromptInput): { prompt: string; c
 /** Guidance from the user, shown once: at task start here, or mid-task as a user message. */
 export function formatNotes(notes: SteeringNote[]): string {
   return ['## Guidance from the user (follow it)', '', ...notes.map((n) => `- ${n.text}`)].join('\n');
+}
+
+/**
+ * The task's criteria as the worker and the evaluator read them: each with the test cases the
+ * seed names for it, so both know which test speaks for which criterion.
+ */
+export function criteriaLines(task: PrdEntry): string[] {
+  return task.acceptance_criteria.map((c, i) => {
+    const tests = task.criteria_tests?.[i] ?? [];
+    return tests.length > 0 ? `- ${c}\n  checked by: ${tests.map((t) => `\`${t}\``).join(', ')}` : `- ${c}`;
+  });
 }

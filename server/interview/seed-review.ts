@@ -10,8 +10,8 @@ import { AppError, ConflictError, NotFoundError } from '../errors.ts';
 import { prepareSessionEnvironment, sessionScope } from '../env/session-env.ts';
 import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
 import type { SessionHandle } from '../store/session-handle.ts';
-import { blocksRun, checkContract, isBlocking, type ContractCheckInput } from './contract-check.ts';
-import { proveCases } from './red-proof.ts';
+import { blocksRun, checkContract, isBlocking, type ContractCheckInput } from '../proof/contract-check.ts';
+import { proveCases } from '../proof/red-proof.ts';
 import type { StoredSeed } from '../store/seed-input.ts';
 import { validateSeedBundle, writeSeed } from './sink.ts';
 

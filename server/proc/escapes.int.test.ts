@@ -13,7 +13,7 @@ import { runChecks } from '../engine/checks.ts';
 import { runWorkerTool } from '../engine/worker-tools.ts';
 import { addWorktree, inspectWorkspace } from '../git/repo.ts';
 import { commitAll, diffSummary, GitTamperedError, pointerProblems, restorePointers, workingDiff, type WorktreeRef } from '../git/worktree-git.ts';
-import { checkContract } from '../interview/contract-check.ts';
+import { checkContract } from '../proof/contract-check.ts';
 import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
 import { detectSandbox, setSandboxMode } from './sandbox.ts';
 import { protectFromUntrusted, type UntrustedScope } from './untrusted.ts';
