@@ -58,12 +58,12 @@ function jsCases(content: string): string[] {
   const out: string[] = [];
   for (const m of content.matchAll(JS_CASE)) {
     const raw = m[2] ?? m[3] ?? '';
-    out.push(unescape(raw));
+    out.push(unescapeLiteral(raw));
   }
   return out.filter((name) => name.trim() !== '');
 }
 
-function unescape(text: string): string {
+function unescapeLiteral(text: string): string {
   return text.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c === 't' ? '\t' : c));
 }
 
