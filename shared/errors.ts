@@ -82,6 +82,10 @@ export const ERRORS = {
   ff_impossible: { status: 409, meaning: 'A fast-forward merge is not possible.' },
   merge_conflict: { status: 409, meaning: 'The merge has conflicts.' },
   merge_tests_failed: { status: 409, meaning: 'The tests fail on the merge result.' },
+  merge_criteria_unproven: {
+    status: 409,
+    meaning: 'A done task has a criterion without evidence (no test, not red before, not green after, or unclaimed); merge with the override or fix it.',
+  },
   merge_failed: { status: 409, meaning: 'git could not complete the merge; nothing was changed.' },
   git_tampered: { status: 409, meaning: 'The worktree or branch was changed outside Tilth.' },
   pr_unavailable: { status: 409, meaning: 'No way to open a pull request (no gh, not a GitHub remote).' },

@@ -59,6 +59,20 @@ export const TaskCriterionSchema = z.object({
 });
 export type TaskCriterion = z.infer<typeof TaskCriterionSchema>;
 
+/**
+ * A criterion of a done task that the evidence does not hold up: no test case checks it, its
+ * tests did not fail before the work (red), did not pass at the commit (green), or the worker's
+ * case never claimed it. Merging with any of them needs the explicit override.
+ */
+export const CriterionProblemSchema = z.object({
+  task_id: TaskIdSchema,
+  criterion: z.string(),
+  problem: z.enum(['no_tests', 'not_red', 'not_green', 'unclaimed']),
+  /** In words, for the session review and the merge dialog. */
+  detail: z.string(),
+});
+export type CriterionProblem = z.infer<typeof CriterionProblemSchema>;
+
 export const TaskReviewSchema = z.object({
   task: PrdEntrySchema,
   criteria: z.array(TaskCriterionSchema),
@@ -84,6 +98,8 @@ export const SessionReviewSchema = z.object({
   diff: DiffSchema,
   /** proposed-learnings.md, or null when the run proposed none. */
   learnings: z.string().nullable(),
+  /** Every criterion of a done task whose evidence falls short (empty when all hold up). */
+  criteria_problems: z.array(CriterionProblemSchema),
   /** What may be done now, with the reason when not. */
   actions: z.object({
     merge: z.object({ allowed: z.boolean(), reason: z.string().nullable() }),
@@ -109,12 +125,14 @@ export const MergePreviewSchema = z.object({
   head_sha: z.string(),
   tests: z.array(CheckResultSchema),
   passed: z.boolean(),
+  /** As in the session review: merging with any needs the override, like failing tests. */
+  criteria_problems: z.array(CriterionProblemSchema),
 });
 export type MergePreview = z.infer<typeof MergePreviewSchema>;
 
 export const MergeRequestSchema = z.strictObject({
   strategy: MergeStrategySchema,
-  /** Merge even though the acceptance tests fail on the merge result. */
+  /** Merge even though the acceptance tests fail on the merge result, or a criterion's evidence falls short. */
   override_failed_tests: z.boolean().optional(),
 });
 export const MergeResultSchema = z.object({

@@ -26,8 +26,12 @@ afterEach(async () => {
   await repo.cleanup();
 });
 
-/** A session whose one task (src/triple.js) is committed and done: ready to merge. */
-async function doneSession(): Promise<string> {
+/**
+ * A session whose one task (src/triple.js) is committed and done: ready to merge. With `evidence`
+ * (the default) its criterion is proven as a run proves it: red on the seed commit, green and
+ * claimed in the accepting ledger entry.
+ */
+async function doneSession(evidence = true): Promise<string> {
   const { store } = env;
   const id = await makePreparedSession(store, repo.dir, 'node', [
     { id: 'T-001', title: 'Triple', tests: { 'tests/t001_triple.test.js': nodeTest('triple', 'triple', '2', '6') } },
@@ -39,6 +43,18 @@ async function doneSession(): Promise<string> {
   await commitAll(await worktreeRefOf(cp), 'T-001: Triple');
   const session = store.session(id);
   session.prd.write(session.prd.tasks().map((t) => ({ ...t, status: 'done' })));
+  if (evidence) {
+    const test = 'triple works';
+    session.seedProof.write({ key: 'fixture', at: new Date().toISOString(), tasks: { 'T-001': [{ test, result: 'failed', detail: 'triple is missing' }] } });
+    session.ledger.append('T-001', {
+      ts: new Date().toISOString(),
+      iter: 1,
+      diff_summary: 'src/triple.js',
+      case: { summary: 'Triples.', ac_coverage: [{ criterion: 'Triple works', addressed_by: 'src/triple.js:triple()' }] },
+      verdict: { verdict: 'accept', concern: 'Fine.', evidence: [] },
+      green: [{ test, result: 'passed', detail: 'it passes already' }],
+    });
+  }
   store.setStatus(id, 'all_done');
   return id;
 }
@@ -72,6 +88,29 @@ function conflictingCommitOnMain(): void {
 }
 
 describe('merge refusals', () => {
+  it('refuses a criterion without evidence (never proven red) until the override, and the review lists it', async () => {
+    const id = await doneSession(false);
+    const before = repoState();
+    const preview = await previewMerge(env.store, id, 'merge');
+    expect(preview.passed).toBe(true);
+    expect(preview.criteria_problems).toEqual([
+      { task_id: 'T-001', criterion: 'Triple works', problem: 'not_red', detail: 'its tests were never proven to fail before the work' },
+    ]);
+    expect((await sessionReview(env.store, id)).criteria_problems).toEqual(preview.criteria_problems);
+    const refused = await refusal(merge(env.store, id, 'merge', false));
+    expect(refused.code).toBe('merge_criteria_unproven');
+    expect(refused.message).toContain('T-001 "Triple works": its tests were never proven to fail before the work');
+    expect(repoState()).toEqual(before);
+
+    const merged = await merge(env.store, id, 'merge', true);
+    expect(git(repo.dir, 'rev-parse', 'refs/heads/main')).toBe(merged.sha);
+  });
+
+  it('has nothing to say about a criterion proven red, green and claimed', async () => {
+    const id = await doneSession();
+    expect((await previewMerge(env.store, id, 'merge')).criteria_problems).toEqual([]);
+  });
+
   for (const strategy of ['merge', 'squash'] as const) {
     it(`refuses a conflicting ${strategy} with the file named, leaving no merge in progress and no scratch worktree`, async () => {
       const id = await doneSession();

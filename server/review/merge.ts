@@ -26,7 +26,7 @@ import { taskIdOfTestFile } from '../env/presets.ts';
 import { git, HARDENED_CONFIG, strictGit } from '../git/git-base.ts';
 import { identityFor, lookupGitDirs } from '../git/worktree-git.ts';
 import type { SessionStore } from '../store/session-store.ts';
-import { branchHead, mergeAllowed } from './review.ts';
+import { branchHead, criteriaProblems, mergeAllowed } from './review.ts';
 
 interface Built {
   strategy: MergeStrategy;
@@ -201,7 +201,15 @@ async function testsOn(store: SessionStore, id: string, cp: Checkpoint, dir: str
 
 export async function previewMerge(store: SessionStore, id: string, strategy: MergeStrategy): Promise<MergePreview> {
   const b = await build(store, id, strategy);
-  return { strategy, into: b.into, base_sha: b.baseSha, head_sha: b.headSha, tests: b.tests, passed: b.passed };
+  return {
+    strategy,
+    into: b.into,
+    base_sha: b.baseSha,
+    head_sha: b.headSha,
+    tests: b.tests,
+    passed: b.passed,
+    criteria_problems: criteriaProblems(store.session(id)),
+  };
 }
 
 export async function merge(store: SessionStore, id: string, strategy: MergeStrategy, override: boolean): Promise<MergeResult> {
@@ -211,6 +219,14 @@ export async function merge(store: SessionStore, id: string, strategy: MergeStra
     throw new ConflictError(
       'merge_tests_failed',
       `The acceptance tests fail on the merge result (${failed.join(', ')}); nothing was merged. Merge anyway only if you have read why.`,
+    );
+  }
+  const problems = criteriaProblems(store.session(id));
+  if (problems.length > 0 && !override) {
+    const listed = problems.map((p) => `${p.task_id} "${p.criterion}": ${p.detail}`);
+    throw new ConflictError(
+      'merge_criteria_unproven',
+      `${problems.length} acceptance ${problems.length === 1 ? 'criterion is' : 'criteria are'} not backed by evidence (${listed.join('; ')}); nothing was merged. Merge anyway only if you have read why.`,
     );
   }
   const cp = checkpointFor(store, id);

@@ -5,13 +5,14 @@
 import fs from 'node:fs';
 import { execa } from 'execa';
 import { matchCoverage } from '../../shared/coverage.ts';
-import type { CaseProof, Checkpoint } from '../../shared/files.ts';
-import type { SessionReview, TaskReview } from '../../shared/review.ts';
-import { worstProof } from '../../shared/seed.ts';
+import type { CaseProof, Checkpoint, LedgerEntry, PrdEntry } from '../../shared/files.ts';
+import type { CriterionProblem, SessionReview, TaskCriterion, TaskReview } from '../../shared/review.ts';
+import { worstProof, type SeedProof } from '../../shared/seed.ts';
 import { canMerge, canPush, isTaskWorkSubject } from '../../shared/session-rules.ts';
 import { NotFoundError } from '../errors.ts';
 import { commitsIn, diffBetween, type CommitInfo } from '../git/diff.ts';
 import { git } from '../git/git-base.ts';
+import type { SessionHandle } from '../store/session-handle.ts';
 import type { SessionStore } from '../store/session-store.ts';
 
 /** The branch's head, or null when it is gone (cleansed, or deleted by hand). */
@@ -57,29 +58,59 @@ export async function taskReview(store: SessionStore, id: string, taskId: string
   const ledger = session.ledger.read(taskId);
   const summary = session.summary.current();
   const finalCase = [...ledger].reverse().find((e) => e.case)?.case ?? null;
-  const coverage = matchCoverage(task.acceptance_criteria, finalCase);
-  const red = session.seedProof.read()?.tasks[taskId] ?? [];
-  const green = [...ledger].reverse().find((e) => e.green)?.green ?? [];
   return {
     task,
-    criteria: task.acceptance_criteria.map((criterion, i) => {
-      const tests = task.criteria_tests?.[i] ?? [];
-      const mine = (proofs: CaseProof[]) => proofs.filter((p) => tests.includes(p.test));
-      const greens = mine(green);
-      return {
-        criterion,
-        tests,
-        red: worstProof(mine(red))?.result ?? null,
-        green: greens.length === 0 ? null : greens.every((p) => p.result === 'passed') ? 'passed' : 'failed',
-        claimed_by: coverage.criteria[i]?.claims[0]?.addressed_by ?? null,
-      };
-    }),
+    criteria: taskCriteria(task, ledger, session.seedProof.read()),
     commits: mine,
     final_case: finalCase,
     ledger,
     checks: session.checks.read(taskId),
     stats: summary.tasks[taskId] ?? null,
   };
+}
+
+/** Per criterion: its tests, red on the seed commit, green at the accept, and the worker's claim. */
+function taskCriteria(task: PrdEntry, ledger: LedgerEntry[], proof: SeedProof | null): TaskCriterion[] {
+  const finalCase = [...ledger].reverse().find((e) => e.case)?.case ?? null;
+  const coverage = matchCoverage(task.acceptance_criteria, finalCase);
+  const red = proof?.tasks[task.id] ?? [];
+  const green = [...ledger].reverse().find((e) => e.green)?.green ?? [];
+  return task.acceptance_criteria.map((criterion, i) => {
+    const tests = task.criteria_tests?.[i] ?? [];
+    const mine = (proofs: CaseProof[]) => proofs.filter((p) => tests.includes(p.test));
+    const greens = mine(green);
+    return {
+      criterion,
+      tests,
+      red: worstProof(mine(red))?.result ?? null,
+      green: greens.length === 0 ? null : greens.every((p) => p.result === 'passed') ? 'passed' : 'failed',
+      claimed_by: coverage.criteria[i]?.claims[0]?.addressed_by ?? null,
+    };
+  });
+}
+
+const RED_WORDS = { passed: 'its tests passed before any work', error: 'its tests failed for another reason than the missing work' } as const;
+
+/** The criteria of done tasks whose evidence falls short, in task order. */
+export function criteriaProblems(session: SessionHandle): CriterionProblem[] {
+  const proof = session.seedProof.read();
+  const problems: CriterionProblem[] = [];
+  for (const task of session.prd.tasks().filter((t) => t.status === 'done')) {
+    for (const row of taskCriteria(task, session.ledger.read(task.id), proof)) {
+      const at = { task_id: task.id, criterion: row.criterion };
+      if (row.tests.length === 0) problems.push({ ...at, problem: 'no_tests', detail: 'no test case checks it' });
+      else if (row.red !== 'failed')
+        problems.push({ ...at, problem: 'not_red', detail: row.red === null ? 'its tests were never proven to fail before the work' : RED_WORDS[row.red] });
+      else if (row.green !== 'passed')
+        problems.push({
+          ...at,
+          problem: 'not_green',
+          detail: row.green === null ? 'its tests were not run alone at the commit' : 'a test of it failed at the commit',
+        });
+      else if (row.claimed_by === null) problems.push({ ...at, problem: 'unclaimed', detail: "the worker's final case does not say where it is met" });
+    }
+  }
+  return problems;
 }
 
 export async function taskDiff(store: SessionStore, id: string, taskId: string) {
@@ -124,6 +155,7 @@ export async function sessionReview(store: SessionStore, id: string): Promise<Se
     commits,
     diff,
     learnings: store.session(id).learnings.read(),
+    criteria_problems: criteriaProblems(store.session(id)),
     actions: {
       merge: mergeAllowed(cp, head, hasWork),
       push: {

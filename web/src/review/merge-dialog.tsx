@@ -5,6 +5,7 @@ import { shortSha } from './review-format.ts';
 import type { ReviewActions } from './use-review-actions.ts';
 import { CheckResultView } from './check-attempts.tsx';
 import { ModalDialog } from '../components/modal-dialog.tsx';
+import { CriteriaProblems } from './criteria-problems.tsx';
 
 export interface MergeDialogProps {
   open: boolean;
@@ -125,10 +126,11 @@ export function MergeDialog({ open, onClose, into, branch, preview, merge }: Mer
                   <CheckResultView key={`${t.name}-${i}`} result={t} testId="merge-test" />
                 ))}
               </div>
+              <CriteriaProblems problems={shown.criteria_problems} />
               {gate.needsOverride && (
                 <label className="merge-override">
                   <input type="checkbox" checked={override} onChange={(e) => setOverride(e.target.checked)} data-testid="merge-override" disabled={busy} />
-                  <span>Merge anyway: I have read why the tests fail.</span>
+                  <span>Merge anyway: I have read why {shown.passed ? 'the evidence falls short' : 'the tests fail'}.</span>
                 </label>
               )}
             </div>

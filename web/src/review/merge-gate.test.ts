@@ -9,6 +9,7 @@ const preview = (passed: boolean, strategy: MergePreview['strategy'] = 'merge'):
   head_sha: 'b'.repeat(40),
   tests: [{ name: 'tests/t001_double.test.js', passed }],
   passed,
+  criteria_problems: [],
 });
 
 describe('mergeGate', () => {
@@ -30,6 +31,17 @@ describe('mergeGate', () => {
     expect(without).toMatchObject({ canMerge: false, needsOverride: true });
     expect(without.reason).toMatch(/merge anyway/);
     expect(mergeGate({ strategy: 'merge', preview: preview(false), override: true, busy: false })).toMatchObject({ canMerge: true, needsOverride: true });
+  });
+
+  it('asks for the override when a criterion is unproven, even with the tests passing', () => {
+    const unproven: MergePreview = {
+      ...preview(true),
+      criteria_problems: [{ task_id: 'T-001', criterion: 'double(2) is 4', problem: 'not_red', detail: 'its tests passed before any work' }],
+    };
+    const without = mergeGate({ strategy: 'merge', preview: unproven, override: false, busy: false });
+    expect(without).toMatchObject({ canMerge: false, needsOverride: true });
+    expect(without.reason).toBe('1 acceptance criterion is not backed by evidence; tick "merge anyway" to merge regardless.');
+    expect(mergeGate({ strategy: 'merge', preview: unproven, override: true, busy: false }).canMerge).toBe(true);
   });
 
   it('never allows a second click while a request is in flight', () => {

@@ -1,12 +1,13 @@
 /**
  * When the merge dialog's Merge button may be pressed: after a preview of the chosen strategy,
- * and — when that preview's tests failed — only with the explicit "merge anyway" override.
+ * and — when that preview's tests failed, or a done task has a criterion whose evidence falls
+ * short — only with the explicit "merge anyway" override.
  */
 import type { MergePreview, MergeStrategy } from '../../../shared/review.ts';
 
 export interface MergeGate {
   canMerge: boolean;
-  /** The tests failed on the merge result: the override checkbox is shown. */
+  /** The tests failed on the merge result, or a criterion is unproven: the override checkbox is shown. */
   needsOverride: boolean;
   /** Why Merge is disabled, in words; null when it is not. */
   reason: string | null;
@@ -17,10 +18,14 @@ export function mergeGate(input: { strategy: MergeStrategy; preview: MergePrevie
   if (preview === null || preview.strategy !== strategy) {
     return { canMerge: false, needsOverride: false, reason: 'Build and test the merge first.' };
   }
-  const needsOverride = !preview.passed;
+  const unproven = preview.criteria_problems.length;
+  const needsOverride = !preview.passed || unproven > 0;
   if (busy) return { canMerge: false, needsOverride, reason: 'Working…' };
   if (needsOverride && !override) {
-    return { canMerge: false, needsOverride, reason: 'The acceptance tests fail on the merge result; tick "merge anyway" to merge regardless.' };
+    const why = !preview.passed
+      ? 'The acceptance tests fail on the merge result'
+      : `${unproven} acceptance ${unproven === 1 ? 'criterion is' : 'criteria are'} not backed by evidence`;
+    return { canMerge: false, needsOverride, reason: `${why}; tick "merge anyway" to merge regardless.` };
   }
   return { canMerge: true, needsOverride, reason: null };
 }
