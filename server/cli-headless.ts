@@ -149,7 +149,9 @@ export async function runVerb(verb: 'run' | 'resume', config: Config, positional
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    jobs.start('run', id, (ctx) => runLocked(ctx, { llm, caps: config.caps, contextFiles: config.contextFiles }, 'cli'));
+    jobs.start('run', id, (ctx) =>
+      runLocked(ctx, { llm, caps: config.caps, contextFiles: config.contextFiles, mutationBudgetMs: config.mutationBudgetMs }, 'cli'),
+    );
     while (jobs.forSession(id)) await new Promise((r) => setTimeout(r, 50));
   } finally {
     process.off('SIGINT', onSignal);

@@ -153,6 +153,11 @@ const KEYS = {
     fallback: 0,
     parse: integer(0, 10_000),
   },
+  TILTH_MUTATION_SECONDS: {
+    description: "The mutation probe's time budget per accepted task, in seconds; 0 turns it off.",
+    fallback: 60,
+    parse: decimal(0),
+  },
   TILTH_MAX_CONCURRENT_RUNS: { description: 'Runs at once; further runs wait in a queue.', fallback: 2, parse: integer(1, 64) },
   TILTH_SANDBOX: {
     description: "Shell sandbox for the worker's bash and the checks: auto (bubblewrap when it works here) or off.",
@@ -205,6 +210,8 @@ export interface Config {
   prices: Record<Role, Price | null>;
   caps: Caps;
   contextFiles: string[];
+  /** The mutation probe's budget per accepted task, in ms (TILTH_MUTATION_SECONDS); 0 is off. */
+  mutationBudgetMs: number;
   maxConcurrentRuns: number;
   /** Not errors, but worth telling the user at startup. */
   warnings: string[];
@@ -346,6 +353,7 @@ export function loadConfig(inputs: ConfigInputs = {}): Config {
       max_evaluator_calls_per_task: v.TILTH_MAX_EVALUATOR_CALLS_PER_TASK.value ?? 0,
     },
     contextFiles: v.TILTH_CONTEXT_FILES.value ?? ['AGENTS.md', 'CLAUDE.md'],
+    mutationBudgetMs: Math.round((v.TILTH_MUTATION_SECONDS.value ?? 60) * 1000),
     maxConcurrentRuns: v.TILTH_MAX_CONCURRENT_RUNS.value ?? 2,
     warnings,
   };

@@ -95,6 +95,7 @@ const ENV_REASONS: Record<EventData<'env_prepared'>['reason'], string> = {
   recreated: 'worktree re-created:',
   setup_changed: 'setup command changed:',
   merge_preview: 'merge preview:',
+  mutation_probe: 'mutation probe:',
 };
 
 const SUBMIT_CASE = 'submit_case';
@@ -234,6 +235,20 @@ export const EVENT_TEXT: EventTexts = {
     dialogue: false,
   },
   case_parse_error: { kind: 'verdicts', detail: (d) => join(where(d), d.error), progress: null, problem: true, dialogue: true },
+  mutation_probe: {
+    kind: 'checks',
+    detail: (d) =>
+      join(
+        d.task_id,
+        d.status === 'off' ? 'mutation probe off' : `${d.killed} mutants killed, ${d.survived} survived`,
+        ...d.survivors.slice(0, 3).map((s) => `${s.file}:${s.line} ${s.description}`),
+        d.note ?? '',
+      ),
+    head: (d) => (d.status === 'off' ? 'mutation probe off' : `mutation probe: ${d.killed} killed, ${d.survived} survived`),
+    progress: (d) => (d.status === 'off' ? null : `  ${d.task_id} mutation probe: ${d.killed} killed, ${d.survived} survived`),
+    problem: (d) => d.survived > 0,
+    dialogue: false,
+  },
   coverage_gap: {
     kind: 'verdicts',
     detail: (d) => join(where(d), `case leaves ${d.missing.length} of ${d.criteria} criteria uncovered: ${d.missing.join('; ')}`),

@@ -115,7 +115,23 @@ const usageFields = {
  * finished it, to a worktree re-created from its branch, for a setup command changed in seed
  * review, or to the merge preview's scratch worktree.
  */
-export const EnvReasonSchema = z.enum(['prep', 'resume', 'recreated', 'setup_changed', 'merge_preview']);
+/**
+ * The mutation probe of one accepted task: mutants of the lines its commit changed, run against
+ * its acceptance tests. `off` when the budget is 0; `running` while it runs beside the next task.
+ */
+export const MutationReportSchema = z.object({
+  status: z.enum(['running', 'done', 'off']),
+  killed: z.number().int().nonnegative(),
+  survived: z.number().int().nonnegative(),
+  /** The first survivors: a mistake at this line that no test notices. */
+  survivors: z.array(z.object({ file: z.string(), line: z.number().int().positive(), description: z.string() })),
+  /** Why the probe tried nothing, or what it left untried; null when it ran all. */
+  note: z.string().nullable(),
+  duration_ms: z.number().nonnegative(),
+});
+export type MutationReport = z.infer<typeof MutationReportSchema>;
+
+export const EnvReasonSchema = z.enum(['prep', 'resume', 'recreated', 'setup_changed', 'merge_preview', 'mutation_probe']);
 export type EnvReason = z.infer<typeof EnvReasonSchema>;
 
 const SetupStep = z.enum(['install', 'setup']);
@@ -289,6 +305,8 @@ export const EventDataSchemas = {
   }),
   case_parse_error: z.object({ ...WorkerBase, error: z.string(), raw_tool_calls: RawToolCalls }),
   /** A case whose `ac_coverage` leaves criteria out: answered at once, before checks and the evaluator. */
+  /** The mutation probe of an accepted task ended (see MutationReport). */
+  mutation_probe: z.object({ task_id: z.string(), ...MutationReportSchema.shape }),
   coverage_gap: z.object({ ...WorkerBase, missing: z.array(z.string()).min(1), criteria: z.number().int().positive() }),
   validator_run: z.object({ ...WorkerBase, passed: z.boolean(), results: z.array(CheckResultSchema) }),
   evaluator_parse_error: z.object({

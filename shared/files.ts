@@ -186,6 +186,8 @@ export const CaseProofSchema = z.object({
 });
 export type CaseProof = z.infer<typeof CaseProofSchema>;
 
+export { MutationReportSchema, type MutationReport } from './events.ts';
+
 export const LedgerEntrySchema = z.object({
   ts: z.iso.datetime(),
   iter: z.number().int().positive(),

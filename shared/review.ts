@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { CheckResultSchema } from './events.ts';
 import { RedResultSchema } from './files.ts';
-import { CaseSchema, LedgerEntrySchema, PrdEntrySchema, SessionIdSchema, TaskIdSchema } from './files.ts';
+import { CaseSchema, LedgerEntrySchema, MutationReportSchema, PrdEntrySchema, SessionIdSchema, TaskIdSchema } from './files.ts';
 import { TaskSummarySchema } from './summary.ts';
 
 export const TaskParamsSchema = z.strictObject({
@@ -82,6 +82,8 @@ export const TaskReviewSchema = z.object({
   /** Every verdict, oldest first. */
   ledger: z.array(LedgerEntrySchema),
   checks: z.array(CheckAttemptSchema),
+  /** The mutation probe of the accepted task; null before it was accepted (or from before the probe). */
+  mutation: MutationReportSchema.nullable(),
   /** Iterations, cost, duration and counts from summary.json; null before the task ran. */
   stats: TaskSummarySchema.nullable(),
 });

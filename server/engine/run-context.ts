@@ -29,6 +29,8 @@ export interface RunDeps {
   emptyBackoffMs?: (streak: number) => number;
   bashTimeoutMs?: number;
   checkTimeoutMs?: number;
+  /** The mutation probe's budget per task (TILTH_MUTATION_SECONDS); 0 turns it off; default 60 s. */
+  mutationBudgetMs?: number;
   now?: () => number;
   /** Per role: the configured context window in tokens (else discovered at run start). */
   contextWindows?: Partial<Record<LlmRole, number | null>>;
@@ -170,6 +172,8 @@ export class RunContext {
   readonly windows: Partial<Record<'worker' | 'evaluator', number | null>> = {};
   /** Roles whose window is a default Tilth assumes rather than one the server reported. */
   readonly windowsAssumed = new Set<'worker' | 'evaluator'>();
+  /** Mutation probes of accepted tasks, running beside the next task (run.ts waits for them). */
+  readonly probes: Promise<void>[] = [];
 
   /** What the agent runtime needs from the run for a role: window, price, the dollar cap, notices. */
   agentOptions(role: 'worker' | 'evaluator'): Pick<AgentOptions, 'contextWindow' | 'windowAssumed' | 'price' | 'dollarCapSet' | 'notices'> {

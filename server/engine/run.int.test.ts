@@ -104,6 +104,22 @@ describe('the run', () => {
     expect(judged).toContain('checked by: `double works`');
   });
 
+  it('probes an accepted task with mutants beside the run, and says all done only once the probe has reported', async () => {
+    await open({ TILTH_MUTATION_SECONDS: '30' });
+    const id = await makePreparedSession(t.store, repo.dir, 'node', [THREE[0]!]);
+    fake.load({ models: { [WORKER]: [impl('double', 'n * 2'), caseTurn(), noLearning], [EVAL]: [verdictTurn('accept')] } });
+    await start(id);
+    expect((await settled(id)).session.status).toBe('all_done');
+    const [probe] = ofType(id, 'mutation_probe');
+    // `return n * 2;`: 2 → 3 and returning undefined are both caught by double(2) === 4.
+    expect(probe?.data).toMatchObject({ task_id: 'T-001', status: 'done', killed: 2, survived: 0, survivors: [], note: null });
+    const allDone = events(id).find((e) => e.type === 'status_changed' && e.data.to === 'all_done')!;
+    expect(allDone.seq).toBeGreaterThan(probe!.seq);
+    const review = (await t.app.inject({ url: `/api/sessions/${id}/tasks/T-001`, headers: auth })).json();
+    expect(review.mutation).toMatchObject({ status: 'done', killed: 2, survived: 0 });
+    expect(fs.existsSync(path.join(t.store.dir(id), 'probe-scratch', 'T-001'))).toBe(false);
+  });
+
   it('answers a case that leaves a criterion out at once: no checks run and no evaluator call is spent on it', async () => {
     await open();
     const criteria = ['double(2) returns 4', 'double rejects a string with a TypeError'];

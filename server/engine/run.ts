@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import type { ResumePlan } from '../../shared/api.ts';
 import type { StopReason } from '../../shared/events.ts';
-import type { Checkpoint, PrdEntry } from '../../shared/files.ts';
+import type { Checkpoint, MutationReport, PrdEntry } from '../../shared/files.ts';
 import { failedTaskSubject, isFailedSubject, taskSubject } from '../../shared/session-rules.ts';
 import { prepareSessionEnvironment } from '../env/session-env.ts';
 import { removeStaleSessionLocks, restoreWorktree, subjectsIn } from '../git/repo.ts';
@@ -33,6 +33,7 @@ import type { ModelClient } from '../llm/client.ts';
 import type { SessionHandle } from '../store/session-handle.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import { failpoint } from './failpoint.ts';
+import { DEFAULT_PROBE_BUDGET_MS, probeTask } from '../proof/mutation-probe.ts';
 import { proposeLearning } from './learnings.ts';
 import { CapReached, RunContext, traceId, type RunDeps } from './run-context.ts';
 import { detectSandbox } from '../proc/sandbox.ts';
@@ -124,6 +125,7 @@ export function createRunQueue(opts: {
       llm: opts.llm.pinned(),
       caps: config.caps,
       contextFiles: config.contextFiles,
+      mutationBudgetMs: config.mutationBudgetMs,
       contextWindows: config.contextWindows,
       prices: config.prices,
       ...opts.tuning,
@@ -223,6 +225,7 @@ export async function runSession(job: JobContext, deps: RunDeps): Promise<void> 
     });
     await outerLoop(run);
   } catch (err) {
+    if (run) await Promise.allSettled(run.probes);
     if (job.signal.aborted) {
       // Stopped by the user or a shutdown: the current call ended; record it and keep it resumable.
       if (session.checkpoint.read().status === 'running') session.checkpoint.setStatus('stopped', { reason: 'interrupted', phase: 'run' });
@@ -248,6 +251,7 @@ async function outerLoop(run: RunContext): Promise<void> {
     const prd = readPrd(job);
     const task = prd.find((t) => t.status === 'pending' || t.status === 'in_progress');
     if (!task) {
+      await Promise.allSettled(run.probes);
       job.session.checkpoint.setStatus('all_done', { reason: 'all_done', phase: 'run' });
       writeSummary(run);
       return;
@@ -271,6 +275,7 @@ async function outerLoop(run: RunContext): Promise<void> {
       failpoint('after_task_done_prd');
       run.session.progress.append(task.id, 'done', task.title);
       run.emit({ type: 'commit', data: { task_id: task.id, trace_id: trace, sha: committed.sha } });
+      if (committed.sha) run.probes.push(probeInBackground(run, task.id, committed.sha));
       writeSummary(run);
       await proposeLearning(run, task, trace, outcome.summary);
       writeSummary(run);
@@ -284,6 +289,39 @@ async function outerLoop(run: RunContext): Promise<void> {
     if (outcome.reason !== 'git_tampered') await commitAll(run.ref, failedTaskSubject(task, outcome.reason), COMMIT_BODY);
     return stopRun(run, outcome.reason, `${task.id} failed: ${outcome.detail}. Resume retries it with a fresh budget.`);
   }
+}
+
+/**
+ * The mutation probe of an accepted task, beside the next one: its report is written (running,
+ * then done) and logged; a failure of the probe is its note, never the run's.
+ */
+async function probeInBackground(run: RunContext, taskId: string, sha: string): Promise<void> {
+  const budgetMs = run.deps.mutationBudgetMs ?? DEFAULT_PROBE_BUDGET_MS;
+  const idle = { killed: 0, survived: 0, survivors: [], note: null, duration_ms: 0 };
+  if (budgetMs <= 0) {
+    run.session.mutations.write(taskId, { status: 'off', ...idle });
+    return;
+  }
+  run.session.mutations.write(taskId, { status: 'running', ...idle });
+  let report: MutationReport;
+  try {
+    report = await probeTask({
+      checkpoint: run.checkpoint,
+      taskId,
+      sha,
+      scratch: run.session.probeScratch(taskId),
+      preset: run.preset,
+      customChecks: run.customChecks,
+      project: run.projectEnv,
+      lockedTests: Object.keys(run.seedMeta.locked_tests),
+      budgetMs,
+      signal: run.signal,
+    });
+  } catch (err) {
+    report = { status: 'done', ...idle, note: run.signal.aborted ? 'stopped with the run' : `the probe failed: ${(err as Error).message}` };
+  }
+  run.session.mutations.write(taskId, report);
+  run.emit({ type: 'mutation_probe', data: { task_id: taskId, ...report } });
 }
 
 /** Commits an accepted task, or says the git pointers were tampered with (then nothing ran). */

@@ -65,6 +65,7 @@ export async function taskReview(store: SessionStore, id: string, taskId: string
     final_case: finalCase,
     ledger,
     checks: session.checks.read(taskId),
+    mutation: session.mutations.read(taskId),
     stats: summary.tasks[taskId] ?? null,
   };
 }

@@ -13,6 +13,8 @@ export const SESSION_FILES = {
   progress: 'progress.txt',
   ledgerDir: 'ledger',
   checksDir: 'checks',
+  mutationsDir: 'mutations',
+  probeScratch: 'probe-scratch',
   steering: 'steering.jsonl',
   summary: 'summary.json',
   learnings: 'proposed-learnings.md',
@@ -23,5 +25,11 @@ export const SESSION_FILES = {
 
 /** How each entry appears in the README's layout block: folders end in `/`, per-task files use `<task>`. */
 export const LAYOUT_NAMES: readonly string[] = Object.entries(SESSION_FILES).map(([key, name]) =>
-  key === 'ledgerDir' || key === 'checksDir' ? `${name}/<task>.jsonl` : key === 'worktree' || key === 'mergeScratch' ? `${name}/` : name,
+  key === 'ledgerDir' || key === 'checksDir'
+    ? `${name}/<task>.jsonl`
+    : key === 'mutationsDir'
+      ? `${name}/<task>.json`
+      : key === 'worktree' || key === 'mergeScratch' || key === 'probeScratch'
+        ? `${name}/`
+        : name,
 );

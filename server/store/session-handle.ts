@@ -10,11 +10,14 @@ import path from 'node:path';
 import type { EventInput, SessionStatus, StopReason, TilthEvent } from '../../shared/events.ts';
 import {
   InterviewStateSchema,
+  MutationReportSchema,
   PrdSchema,
+  TaskIdSchema,
   SeedMetaSchema,
   type Checkpoint,
   type InterviewState,
   type LedgerEntry,
+  type MutationReport,
   type PrdEntry,
   type SeedMeta,
   type SteeringNote,
@@ -175,6 +178,16 @@ export class SessionHandle {
     read: (taskId: string): CheckAttempt[] => runFiles.readCheckAttempts(this.dir, taskId),
   };
 
+  readonly mutations = {
+    read: (taskId: string): MutationReport | null =>
+      readJsonFile(path.join(this.dir, SESSION_FILES.mutationsDir, `${TaskIdSchema.parse(taskId)}.json`), MutationReportSchema),
+    write: (taskId: string, report: MutationReport): void => {
+      const dir = path.join(this.dir, SESSION_FILES.mutationsDir);
+      fs.mkdirSync(dir, { recursive: true });
+      writeJsonAtomic(path.join(dir, `${TaskIdSchema.parse(taskId)}.json`), MutationReportSchema.parse(report));
+    },
+  };
+
   readonly steering = {
     add: (text: string, now?: Date): SteeringNote => runFiles.addSteeringNote(this.dir, text, now),
     read: (): SteeringNote[] => runFiles.readSteeringNotes(this.dir),
@@ -203,6 +216,11 @@ export class SessionHandle {
     assertFree: (): void => assertNotLockedElsewhere(this.file(SESSION_FILES.runLock), this.id),
     heldElsewhere: (): boolean => lockedElsewhere(this.file(SESSION_FILES.runLock)),
   };
+
+  /** A folder for the mutation probe's throwaway worktree of one task, removed before use. */
+  probeScratch(taskId: string): string {
+    return path.join(this.dir, SESSION_FILES.probeScratch, TaskIdSchema.parse(taskId));
+  }
 
   /** A folder for the merge's throwaway worktree, removed before use. */
   mergeScratch(): string {

@@ -70,7 +70,8 @@ export interface TestAppOptions {
 
 export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const home = options.home ?? tempDir();
-  const live = new LiveConfig({ env: options.env ?? {}, home });
+  // The mutation probe is off unless a test turns it on: it adds seconds to every accepted task.
+  const live = new LiveConfig({ env: { TILTH_MUTATION_SECONDS: '0', ...options.env }, home });
   const config = live.current;
   const store = new SessionStore(config.sessionsDir);
   const jobs = new JobRunner(store, silentLogger);

@@ -272,6 +272,32 @@ const CARDS: { [T in EventType]: CardRendering<T> } = {
   tool_result: { body: (d) => <PreviewBody data={d} refused={false} />, height: previewHeight },
   pre_tool_block: { body: (d) => <PreviewBody data={d} refused={true} />, height: previewHeight },
   case_parse_error: { body: (d) => <ParseErrorBody data={d} />, height: 10 },
+  mutation_probe: {
+    body: (d) => (
+      <>
+        <p className="ev-facts">
+          {d.status === 'off'
+            ? 'The mutation probe is off (TILTH_MUTATION_SECONDS=0).'
+            : `${d.killed} mutants of the changed lines were caught by the task's tests; ${d.survived} went unnoticed.`}
+          {d.note ? ` ${d.note}.` : ''}
+        </p>
+        {d.survivors.length > 0 && (
+          <ul className="ev-missing" data-testid="mutation-survivors">
+            {d.survivors.map((s, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a logged event never changes; two survivors can read the same
+              <li key={i}>
+                <span className="mono">
+                  {s.file}:{s.line}
+                </span>{' '}
+                — no test notices if it {s.description}
+              </li>
+            ))}
+          </ul>
+        )}
+      </>
+    ),
+    height: (d) => 40 + 20 * d.survivors.length,
+  },
   coverage_gap: {
     body: (d) => (
       <>

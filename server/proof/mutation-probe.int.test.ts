@@ -1,0 +1,96 @@
+/**
+ * The mutation probe on a real commit of the JavaScript example: node --test in the sandbox,
+ * a scratch worktree at the task's commit. A test that misses a boundary leaves named survivors;
+ * one that pins the boundary kills them.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
+import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
+import { makePreparedSession } from '../testing/run-fixtures.ts';
+import { useTempStore } from '../testing/test-app.ts';
+import { probeTask } from './mutation-probe.ts';
+
+const env = useTempStore();
+let repo: ExampleRepo;
+beforeEach(async () => {
+  repo = await makeExampleRepo('js-todo');
+});
+afterEach(async () => {
+  await repo.cleanup();
+});
+
+const TEST_FILE = 'tests/t001_adult.test.js';
+const IMPL = 'export function isAdult(age) {\n  return age >= 18;\n}\n';
+const testOf = (cases: [number, boolean][]) =>
+  [
+    "import { test } from 'node:test';",
+    "import assert from 'node:assert/strict';",
+    "import { isAdult } from '../src/adult.js';",
+    '',
+    "test('tells adults from children', () => {",
+    ...cases.map(([age, adult]) => `  assert.equal(isAdult(${age}), ${adult});`),
+    '});',
+    '',
+  ].join('\n');
+
+async function probeWith(test: string, budgetMs = 60_000) {
+  const id = await makePreparedSession(env.store, repo.dir, 'node', [{ id: 'T-001', title: 'Adult', tests: { [TEST_FILE]: test } }]);
+  const cp = env.store.readCheckpoint(id);
+  fs.writeFileSync(path.join(cp.worktree, 'src', 'adult.js'), IMPL);
+  const sha = await commitAll(await worktreeRefOf(cp), 'T-001: Adult');
+  const scratch = env.store.session(id).probeScratch('T-001');
+  const report = await probeTask({ checkpoint: cp, taskId: 'T-001', sha: sha!, scratch, preset: 'node', project: null, lockedTests: [TEST_FILE], budgetMs });
+  return { report, scratch };
+}
+
+describe('the mutation probe', () => {
+  it('names the mutants a test that misses the boundary does not notice, and cleans up its worktree', async () => {
+    const { report, scratch } = await probeWith(
+      testOf([
+        [30, true],
+        [5, false],
+      ]),
+    );
+    expect(report).toMatchObject({ status: 'done', note: null });
+    expect(report.survivors).toEqual([
+      { file: 'src/adult.js', line: 2, description: 'turns >= into >' },
+      { file: 'src/adult.js', line: 2, description: 'turns 18 into 19' },
+    ]);
+    expect(report.survived).toBe(2);
+    expect(report.killed).toBeGreaterThanOrEqual(1); // returning undefined is noticed
+    expect(fs.existsSync(scratch)).toBe(false);
+    expect(execGit(repo.dir, 'worktree', 'list')).not.toContain('probe-scratch');
+  });
+
+  it('kills every mutant when the test pins the boundary', async () => {
+    const { report } = await probeWith(
+      testOf([
+        [30, true],
+        [5, false],
+        [18, true],
+        [17, false],
+      ]),
+    );
+    expect(report).toMatchObject({ status: 'done', survived: 0, survivors: [], note: null });
+    expect(report.killed).toBe(3);
+  });
+
+  it('stops at its budget and says how many it left untried', async () => {
+    const { report } = await probeWith(
+      testOf([
+        [30, true],
+        [5, false],
+      ]),
+      1,
+    );
+    expect(report.killed + report.survived).toBe(0);
+    expect(report.note).toMatch(/the acceptance tests do not pass at the commit|mutants were not tried within the budget/);
+  });
+});
+
+function execGit(dir: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd: dir, encoding: 'utf8' });
+}

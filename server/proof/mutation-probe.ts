@@ -1,0 +1,142 @@
+/**
+ * The mutation probe (issue 14): after a task is accepted and committed, the lines its commit
+ * changed are mutated one small mistake at a time, and the task's acceptance tests run against
+ * each mutant in a scratch worktree at that commit, sandboxed, within a time budget. A mutant the
+ * tests still pass "survives": a mistake they would not notice. It informs; it never blocks.
+ *
+ * It runs beside the next task (its own worktree, its own processes), so the run is not held up;
+ * the run waits for the last probes before it says all done.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Checkpoint, CustomChecks, MutationReport } from '../../shared/files.ts';
+import type { ProjectEnv } from '../../shared/project-env.ts';
+import type { ChecksPreset } from '../../shared/seed.ts';
+import { applyEnvironment } from '../env/provision.ts';
+import { planOf, sessionScope } from '../env/session-env.ts';
+import { taskIdOfTestFile, testCommand } from '../env/presets.ts';
+import { git } from '../git/git-base.ts';
+import { lookupGitDirs } from '../git/worktree-git.ts';
+import { runUntrusted } from '../proc/untrusted.ts';
+import { languageOf, mutantsFor } from './mutants.ts';
+
+export const DEFAULT_PROBE_BUDGET_MS = 60_000;
+/** Survivors listed in the report; the counts cover all. */
+const MAX_SURVIVORS = 20;
+
+export interface ProbeInput {
+  checkpoint: Checkpoint;
+  taskId: string;
+  /** The task's commit. */
+  sha: string;
+  /** Where the scratch worktree goes (removed before and after). */
+  scratch: string;
+  preset: ChecksPreset;
+  customChecks?: CustomChecks | undefined;
+  project: ProjectEnv | null;
+  /** The seed's locked test files (paths): the task's own are found among them. */
+  lockedTests: string[];
+  budgetMs: number;
+  signal?: AbortSignal | undefined;
+  now?: () => number;
+}
+
+/** Added lines per file in `sha` against its parent, for the files a mutant can be made of. */
+async function changedLines(source: string, sha: string, tests: Set<string>): Promise<Map<string, number[]>> {
+  const out = await git(source).raw(['diff', '-U0', '--no-color', '--no-ext-diff', `${sha}^`, sha]);
+  const lines = new Map<string, number[]>();
+  let file: string | null = null;
+  for (const line of out.split('\n')) {
+    const target = /^\+\+\+ b\/(.+)$/.exec(line);
+    if (target) {
+      file = target[1]!;
+      continue;
+    }
+    if (line.startsWith('+++ ')) file = null;
+    const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/.exec(line);
+    if (hunk && file !== null && !tests.has(file) && languageOf(file) !== null) {
+      const start = Number(hunk[1]);
+      const count = hunk[2] === undefined ? 1 : Number(hunk[2]);
+      const list = lines.get(file) ?? [];
+      for (let i = 0; i < count; i++) list.push(start + i);
+      lines.set(file, list);
+    }
+  }
+  return lines;
+}
+
+export async function probeTask(input: ProbeInput): Promise<MutationReport> {
+  const now = input.now ?? (() => performance.now());
+  const started = now();
+  const cp = input.checkpoint;
+  const report = (over: Partial<MutationReport>): MutationReport => ({
+    status: 'done',
+    killed: 0,
+    survived: 0,
+    survivors: [],
+    note: null,
+    duration_ms: Math.round(now() - started),
+    ...over,
+  });
+  const tests = input.lockedTests.filter((f) => taskIdOfTestFile(input.preset, f, input.project) === input.taskId);
+  if (tests.length === 0) return report({ note: 'the task has no acceptance test file' });
+  const command = testCommand(input.preset, tests, input.customChecks, input.project);
+  const lines = await changedLines(cp.source, input.sha, new Set(input.lockedTests));
+  if (lines.size === 0) return report({ note: 'the commit changed no JavaScript, TypeScript or Python lines outside the tests' });
+
+  const repo = git(cp.source);
+  fs.rmSync(input.scratch, { recursive: true, force: true });
+  fs.mkdirSync(path.dirname(input.scratch), { recursive: true });
+  await repo.raw(['worktree', 'prune']);
+  await repo.raw(['worktree', 'add', '--detach', input.scratch, input.sha]);
+  try {
+    const gitDirs = await lookupGitDirs(cp.source, input.scratch);
+    const plan = planOf(cp);
+    if (plan) {
+      const applied = await applyEnvironment(plan, input.scratch, {
+        git: gitDirs,
+        network: cp.allow_network,
+        reason: 'mutation_probe',
+        source: cp.source,
+        signal: input.signal,
+      });
+      if (!applied.ok) return report({ note: `the environment could not be prepared: ${applied.problem ?? 'unknown problem'}` });
+    }
+    const scope = sessionScope(cp, input.scratch, gitDirs);
+    const deadline = started + input.budgetMs;
+    const run = (timeoutMs: number) => runUntrusted(command, scope, { timeoutMs, env: {}, signal: input.signal });
+    const baselineStarted = now();
+    const baseline = await run(Math.max(1_000, deadline - now()));
+    if (baseline.exitCode !== 0) return report({ note: 'the acceptance tests do not pass at the commit, so a mutant proves nothing' });
+    // A mutant's run gets the baseline's time and some slack: a mutant that loops is killed by its timeout.
+    const perRun = Math.max(2_000, Math.round((now() - baselineStarted) * 3));
+
+    let killed = 0;
+    let survived = 0;
+    let untried = 0;
+    const survivors: MutationReport['survivors'] = [];
+    for (const [file, changed] of lines) {
+      const target = path.join(input.scratch, file);
+      const original = fs.readFileSync(target, 'utf8');
+      for (const mutant of mutantsFor(file, original, changed)) {
+        if (now() + perRun > deadline) {
+          untried++;
+          continue;
+        }
+        input.signal?.throwIfAborted();
+        fs.writeFileSync(target, mutant.source);
+        const result = await run(perRun);
+        if (result.exitCode === 0 && !result.timedOut) {
+          survived++;
+          if (survivors.length < MAX_SURVIVORS) survivors.push({ file, line: mutant.line, description: mutant.description });
+        } else killed++;
+      }
+      fs.writeFileSync(target, original);
+    }
+    return report({ killed, survived, survivors, note: untried > 0 ? `${untried} more mutants were not tried within the budget` : null });
+  } finally {
+    await repo.raw(['worktree', 'remove', '--force', input.scratch]).catch(() => {});
+    fs.rmSync(input.scratch, { recursive: true, force: true });
+    await repo.raw(['worktree', 'prune']).catch(() => {});
+  }
+}
