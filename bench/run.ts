@@ -10,6 +10,7 @@ for (const bench of [
   'bench/demo-run.ts',
   'bench/grep.ts',
   'bench/provision.ts',
+  'bench/proof.ts',
 ]) {
   execFileSync(process.execPath, ['--import', 'tsx', bench], { stdio: 'inherit' });
   console.log('');
