@@ -13,7 +13,8 @@ const post = { ...auth, origin: 'http://localhost' };
 let t: TestApp;
 
 beforeEach(async () => {
-  t = await makeTestApp({ env: {} }); // no provider at all
+  // No provider at all; the mutation probe on, as a real server has it.
+  t = await makeTestApp({ env: { TILTH_MUTATION_SECONDS: '60' } });
 });
 afterEach(async () => {
   await t.close();
@@ -67,6 +68,11 @@ describe('demo mode', () => {
     expect(done.session.status, done.last_error ?? '').toBe('all_done');
     const all = events(id);
     // The first case forgets a criterion: the coverage gate answers it before anything runs.
+    // The probe finds what T-001's tests would not notice: a priority level nobody tests.
+    const probes = all.flatMap((e) => (e.type === 'mutation_probe' ? [e.data] : []));
+    expect(probes.map((p) => p.task_id)).toEqual(['T-001', 'T-002']);
+    expect(probes[0]!.survivors).toContainEqual({ file: 'src/todo.js', line: expect.any(Number), description: "changes the string 'low' to 'mutant'" });
+    expect(probes[0]!.killed).toBeGreaterThan(0);
     const gaps = all.filter((e) => e.type === 'coverage_gap');
     expect(gaps.map((e) => e.type === 'coverage_gap' && e.data.missing)).toEqual([['setPriority throws an Error for a value it does not accept']]);
     expect(gaps[0]!.seq).toBeLessThan(all.find((e) => e.type === 'validator_run')!.seq);

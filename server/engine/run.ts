@@ -96,6 +96,9 @@ async function prepareResume(job: JobContext, cp: Checkpoint): Promise<{ recreat
   });
   job.session.prd.write(prd);
   for (const t of prd) {
+    // A probe cut short by the stop or crash is not run again: its report says so.
+    const probe = job.session.mutations.read(t.id);
+    if (probe?.status === 'running') job.session.mutations.write(t.id, { ...probe, status: 'done', note: 'the probe was cut short by a stop or crash' });
     if (t.status === 'done' && !job.session.progress.has(`${t.id}\tdone\t`)) job.session.progress.append(t.id, 'done', t.title);
   }
   job.emit({

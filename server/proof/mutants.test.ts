@@ -16,8 +16,8 @@ describe('mutantsFor', () => {
       '3: turns >= into >',
       '3: turns && into ||',
       '3: turns 2 into 3',
-      "3: empties the string 'low'",
-      "3: empties the string 'high'",
+      "3: changes the string 'low' to 'mutant'",
+      "3: changes the string 'high' to 'mutant'",
       "3: drops the statement if (!['low', 'high'].includes(level) && n >= 2) throw new Error(`unknown: ${level}`);",
       '4: turns 2 into 3',
       '4: returns undefined instead of n * 2',
@@ -44,7 +44,7 @@ describe('mutantsFor', () => {
       '2: turns or into and',
       '2: drops a not',
       '2: turns 0 into 1',
-      '3: empties the string "unknown level: {level}"',
+      '3: changes the string "unknown level: {level}" to "mutant"',
       '3: drops the statement raise ValueError(f"unknown level: {level}")',
       '4: returns None instead of [*todos[:index], replace(todos[index], priority=level)]',
     ]);
@@ -53,6 +53,6 @@ describe('mutantsFor', () => {
   it('skips comments, imports, blank lines and other languages, and never swaps inside a string', () => {
     expect(mutantsFor('src/a.js', "import { x } from './x.js';\n\n// x === y\nconst s = 'a === b';\n", [1, 2, 3])).toEqual([]);
     expect(mutantsFor('src/main.rs', 'fn main() { if a == b {} }', [1])).toEqual([]);
-    expect(descriptions('src/a.js', "const s = 'a === b';\n", [1])).toEqual(["1: empties the string 'a === b'"]);
+    expect(descriptions('src/a.js', "const s = 'a === b';\n", [1])).toEqual(["1: changes the string 'a === b' to 'mutant'"]);
   });
 });

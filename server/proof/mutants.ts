@@ -1,7 +1,7 @@
 /**
  * Mutants of the lines a task changed (issue 14, the mutation probe): small, plausible mistakes
  * a test suite that really checks the work would notice — a flipped comparison or operator, a
- * shifted boundary, a swapped return value, a dropped statement, an emptied string. Each mutant
+ * shifted boundary, a swapped return value, a dropped statement, a changed string. Each mutant
  * changes one place of one line; the probe runs the task's tests against it and reports those
  * nobody notices ("no test notices if line 14 returns 0").
  *
@@ -59,6 +59,7 @@ const SWAPS: Record<Language, [RegExp, string, string][]> = {
 
 const NUMBER = /(?<![\w$.])\d+(?![\w.])/g;
 const STRING = /(['"])((?:\\.|(?!\1)[^\\\n])+)\1/g;
+const STRING_MUTANT = 'mutant';
 
 function isComment(text: string, lang: Language): boolean {
   const t = text.trim();
@@ -116,7 +117,11 @@ export function mutantsFor(file: string, source: string, lines: readonly number[
     }
     for (const m of code.matchAll(STRING)) {
       if (inString(code, m.index)) continue;
-      add(code.slice(0, m.index) + m[1] + m[1] + code.slice(m.index + m[0].length), `empties the string ${m[0]}`);
+      // Another value, not an empty one: an empty string is often the case a test already checks.
+      add(
+        code.slice(0, m.index) + m[1] + STRING_MUTANT + m[1] + code.slice(m.index + m[0].length),
+        `changes the string ${m[0]} to ${m[1]}${STRING_MUTANT}${m[1]}`,
+      );
     }
     const ret = lang === 'js' ? /^(\s*)return\s+(?!;)(.+?);?\s*$/.exec(code) : /^(\s*)return\s+(.+?)\s*$/.exec(code);
     if (ret) {
