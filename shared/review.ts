@@ -73,6 +73,10 @@ export const CriterionProblemSchema = z.object({
 });
 export type CriterionProblem = z.infer<typeof CriterionProblemSchema>;
 
+/** A mutant of a done task's changed lines that its tests did not notice (informs; never blocks). */
+export const SurvivorSchema = z.object({ task_id: TaskIdSchema, file: z.string(), line: z.number().int().positive(), description: z.string() });
+export type Survivor = z.infer<typeof SurvivorSchema>;
+
 export const TaskReviewSchema = z.object({
   task: PrdEntrySchema,
   criteria: z.array(TaskCriterionSchema),
@@ -102,6 +106,8 @@ export const SessionReviewSchema = z.object({
   learnings: z.string().nullable(),
   /** Every criterion of a done task whose evidence falls short (empty when all hold up). */
   criteria_problems: z.array(CriterionProblemSchema),
+  /** Surviving mutants of the done tasks, from their mutation probes. */
+  survivors: z.array(SurvivorSchema),
   /** What may be done now, with the reason when not. */
   actions: z.object({
     merge: z.object({ allowed: z.boolean(), reason: z.string().nullable() }),
@@ -129,6 +135,8 @@ export const MergePreviewSchema = z.object({
   passed: z.boolean(),
   /** As in the session review: merging with any needs the override, like failing tests. */
   criteria_problems: z.array(CriterionProblemSchema),
+  /** As in the session review; shown, never a reason to refuse. */
+  survivors: z.array(SurvivorSchema),
 });
 export type MergePreview = z.infer<typeof MergePreviewSchema>;
 

@@ -106,9 +106,15 @@ describe('merge refusals', () => {
     expect(git(repo.dir, 'rev-parse', 'refs/heads/main')).toBe(merged.sha);
   });
 
-  it('has nothing to say about a criterion proven red, green and claimed', async () => {
+  it('has nothing to say about a criterion proven red, green and claimed; surviving mutants are shown, not a reason to refuse', async () => {
     const id = await doneSession();
-    expect((await previewMerge(env.store, id, 'merge')).criteria_problems).toEqual([]);
+    const survivor = { file: 'src/triple.js', line: 2, description: 'turns 3 into 4' };
+    env.store.session(id).mutations.write('T-001', { status: 'done', killed: 1, survived: 1, survivors: [survivor], note: null, duration_ms: 10 });
+    const preview = await previewMerge(env.store, id, 'merge');
+    expect(preview.criteria_problems).toEqual([]);
+    expect(preview.survivors).toEqual([{ task_id: 'T-001', ...survivor }]);
+    expect((await sessionReview(env.store, id)).survivors).toEqual(preview.survivors);
+    await merge(env.store, id, 'merge', false);
   });
 
   for (const strategy of ['merge', 'squash'] as const) {

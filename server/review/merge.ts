@@ -26,7 +26,7 @@ import { taskIdOfTestFile } from '../env/presets.ts';
 import { git, HARDENED_CONFIG, strictGit } from '../git/git-base.ts';
 import { identityFor, lookupGitDirs } from '../git/worktree-git.ts';
 import type { SessionStore } from '../store/session-store.ts';
-import { branchHead, criteriaProblems, mergeAllowed } from './review.ts';
+import { branchHead, criteriaProblems, mergeAllowed, survivorsOf } from './review.ts';
 
 interface Built {
   strategy: MergeStrategy;
@@ -209,6 +209,7 @@ export async function previewMerge(store: SessionStore, id: string, strategy: Me
     tests: b.tests,
     passed: b.passed,
     criteria_problems: criteriaProblems(store.session(id)),
+    survivors: survivorsOf(store.session(id)),
   };
 }
 

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { execa } from 'execa';
 import { matchCoverage } from '../../shared/coverage.ts';
 import type { CaseProof, Checkpoint, LedgerEntry, PrdEntry } from '../../shared/files.ts';
-import type { CriterionProblem, SessionReview, TaskCriterion, TaskReview } from '../../shared/review.ts';
+import type { CriterionProblem, SessionReview, Survivor, TaskCriterion, TaskReview } from '../../shared/review.ts';
 import { worstProof, type SeedProof } from '../../shared/seed.ts';
 import { canMerge, canPush, isTaskWorkSubject } from '../../shared/session-rules.ts';
 import { NotFoundError } from '../errors.ts';
@@ -114,6 +114,14 @@ export function criteriaProblems(session: SessionHandle): CriterionProblem[] {
   return problems;
 }
 
+/** The surviving mutants of the done tasks, in task order. */
+export function survivorsOf(session: SessionHandle): Survivor[] {
+  return session.prd
+    .tasks()
+    .filter((t) => t.status === 'done')
+    .flatMap((t) => (session.mutations.read(t.id)?.survivors ?? []).map((s) => ({ task_id: t.id, ...s })));
+}
+
 export async function taskDiff(store: SessionStore, id: string, taskId: string) {
   const review = await taskReview(store, id, taskId);
   const cp = store.readCheckpoint(id);
@@ -157,6 +165,7 @@ export async function sessionReview(store: SessionStore, id: string): Promise<Se
     diff,
     learnings: store.session(id).learnings.read(),
     criteria_problems: criteriaProblems(store.session(id)),
+    survivors: survivorsOf(store.session(id)),
     actions: {
       merge: mergeAllowed(cp, head, hasWork),
       push: {

@@ -5,7 +5,7 @@ import { shortSha } from './review-format.ts';
 import type { ReviewActions } from './use-review-actions.ts';
 import { CheckResultView } from './check-attempts.tsx';
 import { ModalDialog } from '../components/modal-dialog.tsx';
-import { CriteriaProblems } from './criteria-problems.tsx';
+import { CriteriaProblems, MutationSurvivors } from './criteria-problems.tsx';
 
 export interface MergeDialogProps {
   open: boolean;
@@ -127,6 +127,7 @@ export function MergeDialog({ open, onClose, into, branch, preview, merge }: Mer
                 ))}
               </div>
               <CriteriaProblems problems={shown.criteria_problems} />
+              <MutationSurvivors survivors={shown.survivors} />
               {gate.needsOverride && (
                 <label className="merge-override">
                   <input type="checkbox" checked={override} onChange={(e) => setOverride(e.target.checked)} data-testid="merge-override" disabled={busy} />

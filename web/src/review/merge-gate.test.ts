@@ -10,6 +10,7 @@ const preview = (passed: boolean, strategy: MergePreview['strategy'] = 'merge'):
   tests: [{ name: 'tests/t001_double.test.js', passed }],
   passed,
   criteria_problems: [],
+  survivors: [],
 });
 
 describe('mergeGate', () => {

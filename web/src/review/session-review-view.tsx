@@ -6,7 +6,7 @@ import { Link } from '../router.tsx';
 import { paths } from '../paths.ts';
 import { CommitList } from './commit-list.tsx';
 import { MiniMarkdown } from '../components/mini-markdown.tsx';
-import { CriteriaProblems } from './criteria-problems.tsx';
+import { CriteriaProblems, MutationSurvivors } from './criteria-problems.tsx';
 
 export interface SessionReviewViewProps {
   sessionId: string;
@@ -51,6 +51,7 @@ export function SessionReviewView({ sessionId, review, actions, diff }: SessionR
       {actions}
 
       <CriteriaProblems problems={review.criteria_problems} />
+      <MutationSurvivors survivors={review.survivors} />
 
       <section className="review-section" aria-labelledby="review-tasks-title">
         <h2 id="review-tasks-title">Tasks</h2>
