@@ -34,6 +34,8 @@ const seedTurn: ScriptedReplyInput = {
           title: t.title,
           description: `Add ${t.fn}(n) in src/${t.fn}.js.`,
           acceptance_criteria: [`${t.fn}(${t.input}) returns ${t.expected}`],
+          // nodeTest's one case.
+          criteria_tests: [[`${t.fn} works`]],
         })),
         test_files: testFiles,
         tldr: TASKS.map((t) => `- **${t.id}:** ${t.title}`).join('\n'),

@@ -60,6 +60,7 @@ test('a TypeScript + vitest repository: its environment is shown, and Run waits 
                   title: 'Kebab case',
                   description: 'Add kebab(text) to src/slug.ts.',
                   acceptance_criteria: ['kebab joins lowercased words with dashes'],
+                  criteria_tests: [['joins words with dashes']],
                 },
               ],
               test_files: { 'tests/t001_kebab.test.ts': ACCEPTANCE },

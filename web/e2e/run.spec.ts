@@ -29,6 +29,8 @@ const seedTurn: ScriptedReplyInput = {
           title: t.title,
           description: `Add ${t.fn}(n) in src/${t.fn}.js.`,
           acceptance_criteria: [`${t.fn}(${t.input}) returns ${t.expected}`],
+          // nodeTest's one case.
+          criteria_tests: [[`${t.fn} works`]],
         })),
         test_files: Object.fromEntries(TASKS.map((t) => [`tests/t${t.id.slice(2)}_${t.fn}.test.js`, nodeTest(t.fn, t.fn, t.input, t.expected)])),
         tldr: TASKS.map((t) => `- **${t.id}:** ${t.title}`).join('\n'),

@@ -49,6 +49,7 @@ test('from workspace and brief to a reviewed, edited seed, entirely in the brows
                   title: 'Add due dates',
                   description: 'Add setDue(todo, isoDate) to src/todo.js.',
                   acceptance_criteria: ['setDue stores an ISO date on the todo', 'setDue refuses a string that is not a date'],
+                  criteria_tests: [['a todo can carry a due date'], ['an invalid date is refused']],
                 },
               ],
               test_files: { 'tests/t001_due_dates.test.js': TEST_FILE },
