@@ -200,6 +200,14 @@ test('the journey: review a task rejected once, merge with passing tests into ma
   await expect(criteria.nth(1).getByTestId('claim-addressed-by')).toHaveText('src/double.js:2 (typeof guard)');
   await expect(criteria.nth(2)).toHaveAttribute('data-covered', 'true');
   await expect(criteria.nth(2).getByTestId('claim-addressed-by')).toHaveText('README.md');
+  // With the case, each criterion's test: red on the seed commit (no src/double.js yet), green at the task's commit.
+  for (const i of [0, 1, 2]) {
+    await expect(criteria.nth(i).getByTestId('criterion-tests')).toHaveText('double works');
+    await expect(criteria.nth(i)).toHaveAttribute('data-red', 'failed');
+    await expect(criteria.nth(i)).toHaveAttribute('data-green', 'passed');
+  }
+  await expect(criteria.nth(1)).toHaveAttribute('data-claimed-by', 'src/double.js:2 (typeof guard)');
+  await page.getByTestId('case-coverage').screenshot({ path: 'test-results/screens/task-review-matrix.png' });
 
   // The ledger in order: the reject with its category and next step, then the accept.
   const entries = page.getByTestId('ledger-entry');

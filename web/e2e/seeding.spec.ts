@@ -90,8 +90,37 @@ test('from workspace and brief to a reviewed, edited seed, entirely in the brows
     await expect(page.getByTestId('run-button')).toBeEnabled();
     await page.screenshot({ path: 'test-results/screens/seed-review.png', fullPage: true });
 
-    await page.getByTestId('edit-seed').click();
+    // The matrix: each criterion with the case that checks it, and that case's red proof (setDue is not there yet).
     const task = page.locator('[data-testid="seed-task"][data-task-id="T-001"]');
+    const rows = task.getByTestId('criterion-row');
+    await expect(rows).toHaveCount(2);
+    await expect(rows.nth(0).getByTestId('criterion-tests')).toHaveText('a todo can carry a due date');
+    await expect(rows.nth(1).getByTestId('criterion-tests')).toHaveText('an invalid date is refused');
+    for (const i of [0, 1]) {
+      await expect(rows.nth(i)).toHaveAttribute('data-red', 'failed', { timeout: 15_000 });
+      await expect(rows.nth(i).getByTestId('red-badge')).toHaveText('fails before the work ✓');
+    }
+    await task.screenshot({ path: 'test-results/screens/seed-matrix.png' });
+
+    // A case the test file does not declare, then no case at all: the sink refuses each in its own words.
+    await page.getByTestId('edit-seed').click();
+    const testsField = task.getByTestId('edit-criterion-tests').nth(1);
+    await expect(testsField).toHaveValue('an invalid date is refused');
+    await testsField.fill('a date, in any format, is refused');
+    await page.getByTestId('save-seed').click();
+    const refusal = page.getByTestId('seed-error');
+    await expect(refusal).toContainText(
+      `criterion 2 ("setDue refuses a string that is not a date"): 'a date, in any format, is refused' is not a test case in tests/t001_due_dates.test.js`,
+    );
+    await expect(refusal).toContainText('"an invalid date is refused"');
+    await page.screenshot({ path: 'test-results/screens/seed-matrix-refused.png', fullPage: true });
+    await testsField.fill('');
+    await page.getByTestId('save-seed').click();
+    await expect(refusal).toContainText('criterion 2 ("setDue refuses a string that is not a date"): no test case checks it');
+    await page.getByTestId('cancel-edit').click();
+    await expect(rows.nth(1).getByTestId('criterion-tests')).toHaveText('an invalid date is refused');
+
+    await page.getByTestId('edit-seed').click();
     await task.getByTestId('edit-criterion').first().fill('setDue stores an ISO 8601 date string on the todo');
     await page.getByTestId('save-seed').click();
     await expect(page.getByTestId('seed-criterion').first()).toHaveText('setDue stores an ISO 8601 date string on the todo');

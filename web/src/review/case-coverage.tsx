@@ -1,12 +1,23 @@
 import type { Case } from '../../../shared/files.ts';
 import type { Claim, CoverageView } from '../../../shared/coverage.ts';
+import type { TaskCriterion } from '../../../shared/review.ts';
 import { MiniMarkdown } from '../components/mini-markdown.tsx';
+import { GreenBadge, RedBadge, TestNames } from './proof-badge.tsx';
+
+export interface CaseCoverageProps {
+  finalCase: Case | null;
+  coverage: CoverageView;
+  accepted: boolean;
+  /** The server's row per criterion (same order): the test cases that check it, red before and green after. */
+  proofs: readonly TaskCriterion[];
+}
 
 /**
- * The worker's case: its summary, then each acceptance criterion beside where the worker says it
- * is addressed and its evidence — or "not covered" — and any claims about nothing in the plan.
+ * The worker's case: its summary, then each acceptance criterion with the test cases that check
+ * it (red on the seed commit, green at the task's commit) beside where the worker says it is
+ * addressed and its evidence — or "not covered" — and any claims about nothing in the plan.
  */
-export function CaseCoverage({ finalCase, coverage, accepted }: { finalCase: Case | null; coverage: CoverageView; accepted: boolean }) {
+export function CaseCoverage({ finalCase, coverage, accepted, proofs }: CaseCoverageProps) {
   const uncovered = coverage.criteria.filter((c) => c.claims.length === 0).length;
   return (
     <div className="case-coverage" data-testid="case-coverage" data-has-case={finalCase !== null} data-uncovered={uncovered}>
@@ -27,29 +38,44 @@ export function CaseCoverage({ finalCase, coverage, accepted }: { finalCase: Cas
         </span>
       </h3>
       <ol className="criteria-coverage">
-        {coverage.criteria.map((c) => (
-          <li
-            key={c.index}
-            className={`criterion ${c.claims.length > 0 ? 'criterion-covered' : 'criterion-uncovered'}`}
-            data-testid="criterion"
-            data-index={c.index}
-            data-covered={c.claims.length > 0}
-          >
-            <div className="criterion-text">
-              <span className="criterion-mark" aria-hidden="true">
-                {c.claims.length > 0 ? '✓' : '○'}
-              </span>
-              <span>{c.criterion}</span>
-            </div>
-            {c.claims.length === 0 ? (
-              <p className="criterion-missing" data-testid="criterion-not-covered">
-                Not covered by the case.
-              </p>
-            ) : (
-              <ClaimList claims={c.claims} showCriterion={false} />
-            )}
-          </li>
-        ))}
+        {coverage.criteria.map((c) => {
+          const proof = proofs[c.index];
+          return (
+            <li
+              key={c.index}
+              className={`criterion ${c.claims.length > 0 ? 'criterion-covered' : 'criterion-uncovered'}`}
+              data-testid="criterion"
+              data-index={c.index}
+              data-covered={c.claims.length > 0}
+              data-red={proof?.red ?? 'none'}
+              data-green={proof?.green ?? 'none'}
+              data-claimed-by={proof?.claimed_by ?? undefined}
+            >
+              <div className="criterion-text">
+                <span className="criterion-mark" aria-hidden="true">
+                  {c.claims.length > 0 ? '✓' : '○'}
+                </span>
+                <span>{c.criterion}</span>
+              </div>
+              {proof !== undefined && (
+                <div className="criterion-proof" data-testid="criterion-matrix">
+                  <TestNames tests={proof.tests} />
+                  <span className="muted small">before</span>
+                  <RedBadge red={proof.red} />
+                  <span className="muted small">after</span>
+                  <GreenBadge green={proof.green} />
+                </div>
+              )}
+              {c.claims.length === 0 ? (
+                <p className="criterion-missing" data-testid="criterion-not-covered">
+                  Not covered by the case.
+                </p>
+              ) : (
+                <ClaimList claims={c.claims} showCriterion={false} />
+              )}
+            </li>
+          );
+        })}
       </ol>
       {coverage.unmatched.length > 0 && (
         <div className="unmatched-claims" data-testid="unmatched-claims">

@@ -45,7 +45,7 @@ export function TaskReviewView({ review, diff }: TaskReviewViewProps) {
 
       <section id="task-case" className="review-section" aria-labelledby="task-case-title">
         <h2 id="task-case-title">The worker's case</h2>
-        <CaseCoverage finalCase={review.final_case} coverage={coverage} accepted={task.status === 'done'} />
+        <CaseCoverage finalCase={review.final_case} coverage={coverage} accepted={task.status === 'done'} proofs={review.criteria} />
       </section>
 
       <section id="task-changes" className="review-section" aria-labelledby="task-changes-title">

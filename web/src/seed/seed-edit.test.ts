@@ -113,6 +113,15 @@ describe('building the PUT body', () => {
     expect(seedEditChanges(s, buildSeedEdit(draft))).toEqual(['T-002 tests of its criteria']);
   });
 
+  it('keeps a test title with commas whole, and sends a criterion whose tests were cleared with none, for the sink to refuse', () => {
+    const draft = draftFromSeed(seed());
+    draft.tasks[0]!.tests = [
+      ['stores a date, in ISO form', ''],
+      ['', '  '],
+    ];
+    expect(buildSeedEdit(draft).prd_entries[0]?.criteria_tests).toEqual([['stores a date, in ISO form'], []]);
+  });
+
   it('sends an emptied field as empty, for the sink to refuse with its own words', () => {
     const draft = draftFromSeed(seed());
     draft.tasks[1] = { ...draft.tasks[1]!, title: '   ', criteria: [''] };

@@ -138,7 +138,7 @@ export function SeedReview(props: SeedReviewProps) {
                 onTestChange={setFile}
               />
             ))
-          : seed.prd.map((task) => <SeedTaskCard key={task.id} task={task} test={fileOf(byTask.get(task.id))} />)}
+          : seed.prd.map((task) => <SeedTaskCard key={task.id} task={task} test={fileOf(byTask.get(task.id))} criteria={seed.criteria[task.id]} />)}
       </section>
 
       {unpaired.length > 0 && (

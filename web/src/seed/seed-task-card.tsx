@@ -1,14 +1,16 @@
 import type { PrdEntry } from '../../../shared/files.ts';
+import type { SeedCriterion } from '../../../shared/seed.ts';
 import type { DraftTask } from './seed-edit.ts';
 import { CodeView } from '../components/code-view.tsx';
+import { RedBadge, TestNames } from '../review/proof-badge.tsx';
 
 interface TestFile {
   path: string;
   content: string;
 }
 
-/** A task beside its acceptance test file. */
-export function SeedTaskCard({ task, test }: { task: PrdEntry; test: TestFile | null }) {
+/** A task beside its acceptance test file; each criterion with the test cases that check it and their red proof. */
+export function SeedTaskCard({ task, test, criteria }: { task: PrdEntry; test: TestFile | null; criteria: readonly SeedCriterion[] | undefined }) {
   return (
     <article className="seed-task" data-testid="seed-task" data-task-id={task.id}>
       <div className="seed-task-info">
@@ -18,12 +20,25 @@ export function SeedTaskCard({ task, test }: { task: PrdEntry; test: TestFile | 
         <p className="seed-task-description">{task.description}</p>
         <h4>Acceptance criteria</h4>
         <ol className="criteria">
-          {task.acceptance_criteria.map((c, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: the criteria shown are fixed while the card is read
-            <li key={i} data-testid="seed-criterion">
-              {c}
-            </li>
-          ))}
+          {task.acceptance_criteria.map((c, i) => {
+            const row = criteria?.[i];
+            const red = row?.red ?? null;
+            return (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the criteria shown are fixed while the card is read
+              <li key={i} className="criterion-row" data-testid="criterion-row" data-red={red ?? 'none'}>
+                <span data-testid="seed-criterion">{c}</span>
+                <div className="criterion-proof">
+                  <TestNames tests={row?.tests ?? task.criteria_tests?.[i] ?? []} />
+                  <RedBadge red={red} />
+                </div>
+                {red === 'error' && row?.red_detail && (
+                  <p className="proof-detail" data-testid="red-detail">
+                    {row.red_detail}
+                  </p>
+                )}
+              </li>
+            );
+          })}
         </ol>
       </div>
       <TestFileView test={test} />
@@ -53,6 +68,9 @@ export interface SeedTaskEditorProps {
 /** The same card with every field editable; criteria are lines that can be added and removed. */
 export function SeedTaskEditor({ task, test, onChange, onTestChange }: SeedTaskEditorProps) {
   const setCriterion = (index: number, value: string) => onChange({ ...task, criteria: task.criteria.map((c, i) => (i === index ? value : c)) });
+  // One name a line: a JavaScript title may hold commas. Blank lines stay while typing; the edit drops them.
+  const setTests = (index: number, value: string) =>
+    onChange({ ...task, tests: task.criteria.map((_, i) => (i === index ? value.split('\n') : (task.tests[i] ?? []))) });
   const removeCriterion = (index: number) =>
     onChange({ ...task, criteria: task.criteria.filter((_, i) => i !== index), tests: task.tests.filter((_, i) => i !== index) });
   return (
@@ -78,25 +96,39 @@ export function SeedTaskEditor({ task, test, onChange, onTestChange }: SeedTaskE
           <legend className="field-label">Acceptance criteria</legend>
           {task.criteria.map((c, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: controlled inputs: each shows the draft's text at its position, so reuse by position never shows stale text
-            <div key={i} className="inline-field">
-              <span className="muted criterion-number">{i + 1}.</span>
-              <input
-                className="input"
-                data-testid="edit-criterion"
-                aria-label={`Criterion ${i + 1}`}
-                value={c}
-                onChange={(e) => setCriterion(i, e.target.value)}
-              />
-              <button
-                type="button"
-                className="button button-plain"
-                data-testid="remove-criterion"
-                aria-label={`Remove criterion ${i + 1}`}
-                title="Remove this criterion"
-                onClick={() => removeCriterion(i)}
-              >
-                ✕
-              </button>
+            <div key={i} className="criterion-edit">
+              <div className="inline-field">
+                <span className="muted criterion-number">{i + 1}.</span>
+                <input
+                  className="input"
+                  data-testid="edit-criterion"
+                  aria-label={`Criterion ${i + 1}`}
+                  value={c}
+                  onChange={(e) => setCriterion(i, e.target.value)}
+                />
+                <button
+                  type="button"
+                  className="button button-plain"
+                  data-testid="remove-criterion"
+                  aria-label={`Remove criterion ${i + 1}`}
+                  title="Remove this criterion"
+                  onClick={() => removeCriterion(i)}
+                >
+                  ✕
+                </button>
+              </div>
+              <label className="criterion-tests-edit">
+                <span className="muted small">Test cases that check it, one a line</span>
+                <textarea
+                  className="input textarea mono"
+                  data-testid="edit-criterion-tests"
+                  aria-label={`Test cases for criterion ${i + 1}, one a line`}
+                  spellCheck={false}
+                  rows={Math.max(1, (task.tests[i] ?? []).length)}
+                  value={(task.tests[i] ?? []).join('\n')}
+                  onChange={(e) => setTests(i, e.target.value)}
+                />
+              </label>
             </div>
           ))}
           <button

@@ -1,0 +1,64 @@
+import type { RedResult } from '../../../shared/files.ts';
+import type { TaskCriterion } from '../../../shared/review.ts';
+
+/**
+ * The red proof in words: each named case, run alone on the seed commit, should fail because the
+ * work is not done yet. One that passes already cannot tell done from not done; one that fails for
+ * another reason (a syntax error, a missing framework, no case by that name) proves nothing.
+ */
+const RED: Record<RedResult | 'none', { text: string; tone: string; title: string }> = {
+  failed: { text: 'fails before the work ✓', tone: 'good', title: 'Red proof: on the seed commit these tests fail, as a test of work not yet done should.' },
+  passed: { text: 'passes already', tone: 'warning', title: 'Red proof: these tests pass before any work, so they cannot tell whether the work was done.' },
+  error: {
+    text: 'fails for the wrong reason',
+    tone: 'error',
+    title: 'Red proof: these tests fail on the seed commit for a reason other than the missing work.',
+  },
+  none: { text: 'not proven yet', tone: 'none', title: 'The red proof has not run for these tests yet.' },
+};
+
+type Green = NonNullable<TaskCriterion['green']>;
+
+const GREEN: Record<Green | 'none', { text: string; tone: string; title: string }> = {
+  passed: { text: 'passes after the work ✓', tone: 'good', title: "Green proof: every named test passes at the task's commit." },
+  failed: { text: 'fails after the work', tone: 'error', title: "Green proof: a named test fails at the task's commit." },
+  none: { text: 'not proven after', tone: 'none', title: 'The green proof runs when the task is accepted.' },
+};
+
+export function RedBadge({ red }: { red: RedResult | null }) {
+  const { text, tone, title } = RED[red ?? 'none'];
+  return (
+    <span className={`badge proof proof-${tone}`} data-testid="red-badge" data-red={red ?? 'none'} title={title}>
+      {text}
+    </span>
+  );
+}
+
+export function GreenBadge({ green }: { green: Green | null }) {
+  const { text, tone, title } = GREEN[green ?? 'none'];
+  return (
+    <span className={`badge proof proof-${tone}`} data-testid="green-badge" data-green={green ?? 'none'} title={title}>
+      {text}
+    </span>
+  );
+}
+
+/** A criterion's test case names, in monospace; JavaScript titles may hold commas, so one chip each. */
+export function TestNames({ tests }: { tests: readonly string[] }) {
+  if (tests.length === 0) {
+    return (
+      <span className="muted small" data-testid="criterion-tests" data-count={0}>
+        no test named
+      </span>
+    );
+  }
+  return (
+    <span className="test-names" data-testid="criterion-tests" data-count={tests.length}>
+      {tests.map((name) => (
+        <code key={name} className="test-name" data-testid="criterion-test">
+          {name}
+        </code>
+      ))}
+    </span>
+  );
+}
