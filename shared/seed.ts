@@ -13,12 +13,13 @@ import {
   SeedMetaSchema,
   type CaseProof,
   type ChecksPreset,
+  type PrdEntry,
   type RedResult,
 } from './files.ts';
-
-export { CaseProofSchema, RedResultSchema, type CaseProof, type RedResult };
 import { globMatches } from './glob.ts';
 import { DEFAULT_TEST_GLOBS, type ProjectEnv } from './project-env.ts';
+
+export { CaseProofSchema, RedResultSchema, type CaseProof, type RedResult };
 
 export { ChecksPresetSchema, CustomChecksSchema, type ChecksPreset, type CustomChecks } from './files.ts';
 
@@ -177,6 +178,12 @@ const SEVERITY: Record<RedResult, number> = { failed: 0, passed: 1, error: 2 };
 /** The worst of a criterion's case proofs: an error over one that passes already over a good red. */
 export function worstProof(proofs: readonly CaseProof[]): CaseProof | null {
   return proofs.reduce<CaseProof | null>((worst, p) => (worst === null || SEVERITY[p.result] > SEVERITY[worst.result] ? p : worst), null);
+}
+
+/** The proofs among `proofs` of the test cases `task` names for criterion `index`. */
+export function proofsOfCriterion(task: PrdEntry, index: number, proofs: readonly CaseProof[]): CaseProof[] {
+  const tests = task.criteria_tests?.[index] ?? [];
+  return proofs.filter((p) => tests.includes(p.test));
 }
 
 /** seed-proof.json: the red proof of the seed as it was when `key` was computed. */

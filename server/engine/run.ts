@@ -228,7 +228,6 @@ export async function runSession(job: JobContext, deps: RunDeps): Promise<void> 
     });
     await outerLoop(run);
   } catch (err) {
-    if (run) await Promise.allSettled(run.probes);
     if (job.signal.aborted) {
       // Stopped by the user or a shutdown: the current call ended; record it and keep it resumable.
       if (session.checkpoint.read().status === 'running') session.checkpoint.setStatus('stopped', { reason: 'interrupted', phase: 'run' });
@@ -239,6 +238,10 @@ export async function runSession(job: JobContext, deps: RunDeps): Promise<void> 
     job.logger.error(`run of ${session.id} failed`, { err: err instanceof Error ? err.stack : message });
     session.checkpoint.setStatus('stopped', { reason: 'error', phase: 'run', error: message });
     if (run) writeSummary(run);
+  } finally {
+    // However the run ended, the job lasts until its probes have reported (a stop aborts them),
+    // so a resume never starts beside one.
+    if (run) await Promise.allSettled(run.probes);
   }
 }
 

@@ -7,10 +7,10 @@
  */
 import type { EnvReason, EventInput } from '../../shared/events.ts';
 import type { Checkpoint, EnvPlan } from '../../shared/files.ts';
-import type { GitDirs } from '../git/worktree-git.ts';
+import { lookupGitDirs, type GitDirs } from '../git/worktree-git.ts';
 import type { UntrustedScope } from '../proc/untrusted.ts';
 import type { SessionHandle } from '../store/session-handle.ts';
-import { applyEnvironment, linkNodeModules, projectScope, setupFor } from './provision.ts';
+import { applyEnvironment, linkNodeModules, projectScope, setupFor, type ApplyResult } from './provision.ts';
 
 export interface SessionEnvContext {
   session: SessionHandle;
@@ -73,4 +73,25 @@ export function planOf(cp: Pick<Checkpoint, 'environment'>): EnvPlan | null {
 /** Where an untrusted command of the session runs: the worktree, its git dirs, the network setting, and the project's environment. */
 export function sessionScope(cp: Pick<Checkpoint, 'environment' | 'allow_network'>, worktree: string, git: GitDirs | null): UntrustedScope {
   return { worktree, git, network: cp.allow_network, project: projectScope(planOf(cp), worktree) };
+}
+
+/**
+ * A scratch worktree of the session (the merge's, the mutation probe's) given the environment the
+ * session's checks had: the plan applied in the sandbox, then the scope its untrusted commands
+ * run in, with the scratch worktree's git metadata read-only. Or the failed step, when the plan
+ * could not be applied.
+ */
+export async function scratchScope(
+  cp: Checkpoint,
+  dir: string,
+  reason: EnvReason,
+  signal?: AbortSignal,
+): Promise<{ ok: true; scope: UntrustedScope } | { ok: false; applied: ApplyResult }> {
+  const gitDirs = await lookupGitDirs(cp.source, dir);
+  const plan = planOf(cp);
+  if (plan) {
+    const applied = await applyEnvironment(plan, dir, { git: gitDirs, network: cp.allow_network, reason, source: cp.source, signal });
+    if (!applied.ok) return { ok: false, applied };
+  }
+  return { ok: true, scope: sessionScope(cp, dir, gitDirs) };
 }

@@ -200,3 +200,23 @@ export async function removeStaleSessionLocks(repoRoot: string, worktree: string
   }
   return removed;
 }
+
+/**
+ * Runs `fn` in a throwaway detached worktree of `repoRoot` at `rev`, made at `dir` (whatever was
+ * left there is removed first) and removed again afterwards, whatever happens — the merge's and
+ * the mutation probe's scratch worktrees.
+ */
+export async function withScratchWorktree<T>(repoRoot: string, dir: string, rev: string, fn: () => Promise<T>): Promise<T> {
+  const repo = git(repoRoot);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  await repo.raw(['worktree', 'prune']);
+  await repo.raw(['worktree', 'add', '--detach', dir, rev]);
+  try {
+    return await fn();
+  } finally {
+    await repo.raw(['worktree', 'remove', '--force', dir]).catch(() => {});
+    fs.rmSync(dir, { recursive: true, force: true });
+    await repo.raw(['worktree', 'prune']).catch(() => {});
+  }
+}

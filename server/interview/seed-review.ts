@@ -5,7 +5,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Checkpoint, PrdEntry, SeedMeta } from '../../shared/files.ts';
-import { worstProof, type CaseProof, type ContractWarning, type SeedCriterion, type SeedEdit, type SeedProof, type SeedView } from '../../shared/seed.ts';
+import {
+  proofsOfCriterion,
+  worstProof,
+  type CaseProof,
+  type ContractWarning,
+  type SeedCriterion,
+  type SeedEdit,
+  type SeedProof,
+  type SeedView,
+} from '../../shared/seed.ts';
 import { AppError, ConflictError, NotFoundError } from '../errors.ts';
 import { prepareSessionEnvironment, sessionScope } from '../env/session-env.ts';
 import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
@@ -37,9 +46,8 @@ function criteriaRows(prd: PrdEntry[], proof: SeedProof | null, key: string): Re
   for (const task of prd) {
     const proofs = current?.tasks[task.id] ?? [];
     rows[task.id] = task.acceptance_criteria.map((criterion, i) => {
-      const tests = task.criteria_tests?.[i] ?? [];
-      const worst = worstProof(proofs.filter((p) => tests.includes(p.test)));
-      return { criterion, tests, red: worst?.result ?? null, red_detail: worst ? `${worst.test}: ${worst.detail}` : null };
+      const worst = worstProof(proofsOfCriterion(task, i, proofs));
+      return { criterion, tests: task.criteria_tests?.[i] ?? [], red: worst?.result ?? null, red_detail: worst ? `${worst.test}: ${worst.detail}` : null };
     });
   }
   return rows;

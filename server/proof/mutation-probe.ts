@@ -12,11 +12,10 @@ import path from 'node:path';
 import type { Checkpoint, CustomChecks, MutationReport } from '../../shared/files.ts';
 import type { ProjectEnv } from '../../shared/project-env.ts';
 import type { ChecksPreset } from '../../shared/seed.ts';
-import { applyEnvironment } from '../env/provision.ts';
-import { planOf, sessionScope } from '../env/session-env.ts';
+import { scratchScope } from '../env/session-env.ts';
 import { taskIdOfTestFile, testCommand } from '../env/presets.ts';
 import { git } from '../git/git-base.ts';
-import { lookupGitDirs } from '../git/worktree-git.ts';
+import { withScratchWorktree } from '../git/repo.ts';
 import { runUntrusted } from '../proc/untrusted.ts';
 import { languageOf, mutantsFor } from './mutants.ts';
 
@@ -84,25 +83,10 @@ export async function probeTask(input: ProbeInput): Promise<MutationReport> {
   const lines = await changedLines(cp.source, input.sha, new Set(input.lockedTests));
   if (lines.size === 0) return report({ note: 'the commit changed no JavaScript, TypeScript or Python lines outside the tests' });
 
-  const repo = git(cp.source);
-  fs.rmSync(input.scratch, { recursive: true, force: true });
-  fs.mkdirSync(path.dirname(input.scratch), { recursive: true });
-  await repo.raw(['worktree', 'prune']);
-  await repo.raw(['worktree', 'add', '--detach', input.scratch, input.sha]);
-  try {
-    const gitDirs = await lookupGitDirs(cp.source, input.scratch);
-    const plan = planOf(cp);
-    if (plan) {
-      const applied = await applyEnvironment(plan, input.scratch, {
-        git: gitDirs,
-        network: cp.allow_network,
-        reason: 'mutation_probe',
-        source: cp.source,
-        signal: input.signal,
-      });
-      if (!applied.ok) return report({ note: `the environment could not be prepared: ${applied.problem ?? 'unknown problem'}` });
-    }
-    const scope = sessionScope(cp, input.scratch, gitDirs);
+  return withScratchWorktree(cp.source, input.scratch, input.sha, async () => {
+    const env = await scratchScope(cp, input.scratch, 'mutation_probe', input.signal);
+    if (!env.ok) return report({ note: `the environment could not be prepared: ${env.applied.problem ?? 'unknown problem'}` });
+    const { scope } = env;
     const deadline = started + input.budgetMs;
     const run = (timeoutMs: number) => runUntrusted(command, scope, { timeoutMs, env: {}, signal: input.signal });
     const baselineStarted = now();
@@ -134,9 +118,5 @@ export async function probeTask(input: ProbeInput): Promise<MutationReport> {
       fs.writeFileSync(target, original);
     }
     return report({ killed, survived, survivors, note: untried > 0 ? `${untried} more mutants were not tried within the budget` : null });
-  } finally {
-    await repo.raw(['worktree', 'remove', '--force', input.scratch]).catch(() => {});
-    fs.rmSync(input.scratch, { recursive: true, force: true });
-    await repo.raw(['worktree', 'prune']).catch(() => {});
-  }
+  });
 }

@@ -52,11 +52,18 @@ export function namedCases(task: PrdEntry, testFiles: Record<string, string>, pr
  */
 export async function proveCases(input: ContractCheckInput, tasks: PrdEntry[]): Promise<Record<string, CaseProof[]>> {
   const project = input.project ?? null;
-  const runs = tasks.flatMap((task) => namedCases(task, input.testFiles, input.preset, project).map((run) => ({ taskId: task.id, ...run })));
-  if (runs.length === 0 || testCaseCommand(input.preset, 'x', 'x', project) === null) return {};
+  const runs = tasks.flatMap((task) =>
+    namedCases(task, input.testFiles, input.preset, project).map((run) => ({
+      taskId: task.id,
+      ...run,
+      command: testCaseCommand(input.preset, run.file, run.test, project),
+    })),
+  );
+  // The preset decides whether one case can run alone; a custom command runs whole files.
+  if (runs.length === 0 || runs.some((r) => r.command === null)) return {};
   const facts = projectFacts(input);
-  const proofs = await mapLimit(runs, CONCURRENCY, async ({ taskId, file, test }) => {
-    const command = testCaseCommand(input.preset, file, test, project)!;
+  const proofs = await mapLimit(runs, CONCURRENCY, async ({ taskId, file, test, command: planned }) => {
+    const command = planned!;
     const result = await runUntrusted(command, input.scope, { timeoutMs: input.timeoutMs ?? CASE_TIMEOUT_MS, env: input.env ?? {}, signal: input.signal });
     const out = result.output;
     const ran = RAN_NOTHING[input.preset];

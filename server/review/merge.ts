@@ -19,12 +19,12 @@ import { boundCheckOutput } from '../../shared/events.ts';
 import type { Checkpoint } from '../../shared/files.ts';
 import type { MergePreview, MergeResult, MergeStrategy } from '../../shared/review.ts';
 import { runChecks, type CheckResult } from '../engine/checks.ts';
-import { applyEnvironment } from '../env/provision.ts';
-import { planOf, sessionScope } from '../env/session-env.ts';
+import { scratchScope } from '../env/session-env.ts';
 import { AppError, ConflictError } from '../errors.ts';
 import { taskIdOfTestFile } from '../env/presets.ts';
 import { git, HARDENED_CONFIG, strictGit } from '../git/git-base.ts';
-import { identityFor, lookupGitDirs } from '../git/worktree-git.ts';
+import { withScratchWorktree } from '../git/repo.ts';
+import { identityFor } from '../git/worktree-git.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import { branchHead, criteriaProblems, mergeAllowed, survivorsOf } from './review.ts';
 
@@ -96,11 +96,7 @@ async function build(store: SessionStore, id: string, strategy: MergeStrategy, s
   if (cached && cached.strategy === strategy && cached.baseSha === baseSha && cached.headSha === headSha) return cached;
 
   const scratch = store.session(id).mergeScratch();
-  const repo = git(cp.source);
-  fs.rmSync(scratch, { recursive: true, force: true });
-  await repo.raw(['worktree', 'prune']);
-  await repo.raw(['worktree', 'add', '--detach', scratch, baseSha]);
-  try {
+  return withScratchWorktree(cp.source, scratch, baseSha, async () => {
     // Strict: a conflicted merge and a failed ancestry check exit non-zero with nothing on stderr.
     const s = strictGit(scratch);
     const identity = await identityFor(cp.source);
@@ -145,11 +141,7 @@ async function build(store: SessionStore, id: string, strategy: MergeStrategy, s
     const built: Built = { strategy, into, baseSha, headSha: headSha!, resultSha, tests, passed: tests.every((t) => t.passed) };
     previews.set(id, built);
     return built;
-  } finally {
-    await repo.raw(['worktree', 'remove', '--force', scratch]).catch(() => {});
-    fs.rmSync(scratch, { recursive: true, force: true });
-    await repo.raw(['worktree', 'prune']).catch(() => {});
-  }
+  });
 }
 
 /** The acceptance tests of every done task, on the merge result. */
@@ -165,29 +157,24 @@ async function testsOn(store: SessionStore, id: string, cp: Checkpoint, dir: str
   );
   const files = Object.keys(meta.locked_tests).filter((f) => done.has(taskIdOfTestFile(meta.checks_preset, f, meta.project_env ?? null) ?? ''));
   if (files.length === 0) return [];
-  const gitDirs = await lookupGitDirs(cp.source, dir);
-  // The same environment the session's checks had: the plan applied to the scratch worktree
-  // (links, or the install or setup command, in the sandbox). A failure is the preview's first
-  // result, and the tests are not run without it.
-  const plan = planOf(cp);
-  if (plan) {
-    const applied = await applyEnvironment(plan, dir, { git: gitDirs, network: cp.allow_network, reason: 'merge_preview', source: cp.source, signal });
-    if (!applied.ok) {
-      return [
-        {
-          name: 'environment',
-          passed: false,
-          exit_code: null,
-          duration_ms: applied.duration_ms,
-          ...boundCheckOutput(`${applied.problem ?? ''}\n${applied.output}`.trim()),
-        },
-      ];
-    }
+  // The same environment the session's checks had. A failure is the preview's first result, and
+  // the tests are not run without it.
+  const env = await scratchScope(cp, dir, 'merge_preview', signal);
+  if (!env.ok) {
+    const { applied } = env;
+    return [
+      {
+        name: 'environment',
+        passed: false,
+        exit_code: null,
+        duration_ms: applied.duration_ms,
+        ...boundCheckOutput(`${applied.problem ?? ''}\n${applied.output}`.trim()),
+      },
+    ];
   }
   const { results } = await runChecks({
-    // The merge result is the worker's code: it runs as untrusted code, with the scratch
-    // worktree's git metadata read-only.
-    scope: sessionScope(cp, dir, gitDirs),
+    // The merge result is the worker's code: it runs as untrusted code.
+    scope: env.scope,
     preset: meta.checks_preset,
     customChecks: cp.custom_checks ?? meta.custom_checks,
     env: meta.project_env ?? null,

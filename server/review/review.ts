@@ -5,9 +5,9 @@
 import fs from 'node:fs';
 import { execa } from 'execa';
 import { matchCoverage } from '../../shared/coverage.ts';
-import type { CaseProof, Checkpoint, LedgerEntry, PrdEntry } from '../../shared/files.ts';
+import type { Case, Checkpoint, LedgerEntry, PrdEntry } from '../../shared/files.ts';
 import type { CriterionProblem, SessionReview, Survivor, TaskCriterion, TaskReview } from '../../shared/review.ts';
-import { worstProof, type SeedProof } from '../../shared/seed.ts';
+import { proofsOfCriterion, worstProof, type SeedProof } from '../../shared/seed.ts';
 import { canMerge, canPush, isTaskWorkSubject } from '../../shared/session-rules.ts';
 import { NotFoundError } from '../errors.ts';
 import { commitsIn, diffBetween, type CommitInfo } from '../git/diff.ts';
@@ -57,7 +57,7 @@ export async function taskReview(store: SessionStore, id: string, taskId: string
   const mine = commits.filter((c) => isTaskWorkSubject(c.subject, taskId));
   const ledger = session.ledger.read(taskId);
   const summary = session.summary.current();
-  const finalCase = [...ledger].reverse().find((e) => e.case)?.case ?? null;
+  const finalCase = finalCaseOf(ledger);
   return {
     task,
     criteria: taskCriteria(task, ledger, session.seedProof.read()),
@@ -70,20 +70,22 @@ export async function taskReview(store: SessionStore, id: string, taskId: string
   };
 }
 
+/** The worker's last case on the task (the accepted one for a done task). */
+function finalCaseOf(ledger: LedgerEntry[]): Case | null {
+  return [...ledger].reverse().find((e) => e.case)?.case ?? null;
+}
+
 /** Per criterion: its tests, red on the seed commit, green at the accept, and the worker's claim. */
 function taskCriteria(task: PrdEntry, ledger: LedgerEntry[], proof: SeedProof | null): TaskCriterion[] {
-  const finalCase = [...ledger].reverse().find((e) => e.case)?.case ?? null;
-  const coverage = matchCoverage(task.acceptance_criteria, finalCase);
+  const coverage = matchCoverage(task.acceptance_criteria, finalCaseOf(ledger));
   const red = proof?.tasks[task.id] ?? [];
   const green = [...ledger].reverse().find((e) => e.green)?.green ?? [];
   return task.acceptance_criteria.map((criterion, i) => {
-    const tests = task.criteria_tests?.[i] ?? [];
-    const mine = (proofs: CaseProof[]) => proofs.filter((p) => tests.includes(p.test));
-    const greens = mine(green);
+    const greens = proofsOfCriterion(task, i, green);
     return {
       criterion,
-      tests,
-      red: worstProof(mine(red))?.result ?? null,
+      tests: task.criteria_tests?.[i] ?? [],
+      red: worstProof(proofsOfCriterion(task, i, red))?.result ?? null,
       green: greens.length === 0 ? null : greens.every((p) => p.result === 'passed') ? 'passed' : 'failed',
       claimed_by: coverage.criteria[i]?.claims[0]?.addressed_by ?? null,
     };

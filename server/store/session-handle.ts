@@ -64,6 +64,10 @@ export class SessionHandle {
     return path.join(this.dir, name);
   }
 
+  private mutationFile(taskId: string): string {
+    return path.join(this.dir, SESSION_FILES.mutationsDir, `${TaskIdSchema.parse(taskId)}.json`);
+  }
+
   exists(): boolean {
     return this.store.exists(this.id);
   }
@@ -179,12 +183,11 @@ export class SessionHandle {
   };
 
   readonly mutations = {
-    read: (taskId: string): MutationReport | null =>
-      readJsonFile(path.join(this.dir, SESSION_FILES.mutationsDir, `${TaskIdSchema.parse(taskId)}.json`), MutationReportSchema),
+    read: (taskId: string): MutationReport | null => readJsonFile(this.mutationFile(taskId), MutationReportSchema),
     write: (taskId: string, report: MutationReport): void => {
-      const dir = path.join(this.dir, SESSION_FILES.mutationsDir);
-      fs.mkdirSync(dir, { recursive: true });
-      writeJsonAtomic(path.join(dir, `${TaskIdSchema.parse(taskId)}.json`), MutationReportSchema.parse(report));
+      const file = this.mutationFile(taskId);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      writeJsonAtomic(file, MutationReportSchema.parse(report));
     },
   };
 
