@@ -158,6 +158,11 @@ const KEYS = {
     fallback: 60,
     parse: decimal(0),
   },
+  TILTH_MUTATION_GATE: {
+    description: 'on: merging a session whose mutation probes left surviving mutants needs the explicit override (off: they only inform).',
+    fallback: 'off',
+    parse: oneOf('on', 'off'),
+  },
   TILTH_MAX_CONCURRENT_RUNS: { description: 'Runs at once; further runs wait in a queue.', fallback: 2, parse: integer(1, 64) },
   TILTH_SANDBOX: {
     description: "Shell sandbox for the worker's bash and the checks: auto (bubblewrap when it works here) or off.",
@@ -212,6 +217,8 @@ export interface Config {
   contextFiles: string[];
   /** The mutation probe's budget per accepted task, in ms (TILTH_MUTATION_SECONDS); 0 is off. */
   mutationBudgetMs: number;
+  /** TILTH_MUTATION_GATE: surviving mutants hold a merge back until overridden. */
+  mutationGate: boolean;
   maxConcurrentRuns: number;
   /** Not errors, but worth telling the user at startup. */
   warnings: string[];
@@ -354,6 +361,7 @@ export function loadConfig(inputs: ConfigInputs = {}): Config {
     },
     contextFiles: v.TILTH_CONTEXT_FILES.value ?? ['AGENTS.md', 'CLAUDE.md'],
     mutationBudgetMs: Math.round((v.TILTH_MUTATION_SECONDS.value ?? 60) * 1000),
+    mutationGate: v.TILTH_MUTATION_GATE.value === 'on',
     maxConcurrentRuns: v.TILTH_MAX_CONCURRENT_RUNS.value ?? 2,
     warnings,
   };

@@ -86,6 +86,10 @@ export const ERRORS = {
     status: 409,
     meaning: 'A done task has a criterion without evidence (no test, not red before, not green after, or unclaimed); merge with the override or fix it.',
   },
+  merge_mutants_survive: {
+    status: 409,
+    meaning: "The mutation gate is on and a done task's tests missed a mutant of its code; merge with the override or strengthen the tests.",
+  },
   merge_failed: { status: 409, meaning: 'git could not complete the merge; nothing was changed.' },
   git_tampered: { status: 409, meaning: 'The worktree or branch was changed outside Tilth.' },
   pr_unavailable: { status: 409, meaning: 'No way to open a pull request (no gh, not a GitHub remote).' },

@@ -67,6 +67,10 @@ export type StopReason = z.infer<typeof StopReasonSchema>;
 
 export const RejectionCategorySchema = z.enum(['scope_creep', 'acceptance_gap', 'weak_test', 'tests_pass_but_wrong', 'half_finished', 'spec_violation']);
 
+/** The evaluator's word on one acceptance criterion, by its number in the task (1-based). */
+export const CriterionWordSchema = z.object({ n: z.number().int().positive(), met: z.boolean(), note: z.string() });
+export type CriterionWord = z.infer<typeof CriterionWordSchema>;
+
 /** The evaluator's judgement; the ledger stores it and `evaluator_verdict` spreads it in. */
 export const verdictFields = {
   verdict: z.enum(['accept', 'reject']),
@@ -74,6 +78,8 @@ export const verdictFields = {
   concern: z.string(),
   evidence: z.array(z.string()),
   next_step: z.string().optional(),
+  /** Its word per criterion; optional, as models from before issue 14 (and some today) leave it out. */
+  criteria: z.array(CriterionWordSchema).optional(),
   parse_failed: z.boolean().optional(),
 };
 
@@ -304,9 +310,9 @@ export const EventDataSchemas = {
     result_chars: z.number().int().nonnegative(),
   }),
   case_parse_error: z.object({ ...WorkerBase, error: z.string(), raw_tool_calls: RawToolCalls }),
-  /** A case whose `ac_coverage` leaves criteria out: answered at once, before checks and the evaluator. */
   /** The mutation probe of an accepted task ended (see MutationReport). */
   mutation_probe: z.object({ task_id: z.string(), ...MutationReportSchema.shape }),
+  /** A case whose `ac_coverage` leaves criteria out: answered at once, before checks and the evaluator. */
   coverage_gap: z.object({ ...WorkerBase, missing: z.array(z.string()).min(1), criteria: z.number().int().positive() }),
   validator_run: z.object({ ...WorkerBase, passed: z.boolean(), results: z.array(CheckResultSchema) }),
   evaluator_parse_error: z.object({

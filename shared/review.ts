@@ -56,6 +56,8 @@ export const TaskCriterionSchema = z.object({
   green: z.enum(['passed', 'failed']).nullable(),
   /** Where the worker's final case says it is addressed; null when the case does not claim it. */
   claimed_by: z.string().nullable(),
+  /** The evaluator's word on it in its last verdict (the accepting one for a done task); null when it gave none. */
+  evaluator: z.object({ met: z.boolean(), note: z.string() }).nullable(),
 });
 export type TaskCriterion = z.infer<typeof TaskCriterionSchema>;
 
@@ -135,8 +137,10 @@ export const MergePreviewSchema = z.object({
   passed: z.boolean(),
   /** As in the session review: merging with any needs the override, like failing tests. */
   criteria_problems: z.array(CriterionProblemSchema),
-  /** As in the session review; shown, never a reason to refuse. */
+  /** As in the session review; they need the override only when the mutation gate is on. */
   survivors: z.array(SurvivorSchema),
+  /** TILTH_MUTATION_GATE: surviving mutants hold the merge back like an unproven criterion. */
+  mutation_gate: z.boolean(),
 });
 export type MergePreview = z.infer<typeof MergePreviewSchema>;
 

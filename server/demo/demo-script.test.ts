@@ -10,7 +10,8 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import { describe, expect, it } from 'vitest';
 import type { Case, LedgerEntry, PrdEntry, Verdict } from '../../shared/files.ts';
 import { CHECKS_FAILED_PREFIX } from '../agent/context.ts';
-import { formatRejectFeedback } from '../engine/case.ts';
+import { uncoveredCriteria } from '../../shared/coverage.ts';
+import { formatCoverageGap, formatRejectFeedback } from '../engine/case.ts';
 import { evaluatorUserPrompt, parseVerdict, SUBMIT_VERDICT_TOOL } from '../engine/evaluator.ts';
 import { buildWorkerPrompt } from '../engine/worker-prompt.ts';
 import { workerToolSchemas } from '../engine/worker-tools.ts';
@@ -140,6 +141,12 @@ class World {
           messages.push({ role: 'tool', tool_call_id: call.id, content: this.tool(call) });
           continue;
         }
+        const gap = uncoveredCriteria(task.acceptance_criteria, call.arguments as Case);
+        if (gap.length > 0) {
+          this.story.push('gap');
+          messages.push({ role: 'tool', tool_call_id: call.id, content: formatCoverageGap(gap, task.acceptance_criteria.length) });
+          continue;
+        }
         if (!this.checksPass(task)) {
           this.story.push('fail');
           messages.push({ role: 'tool', tool_call_id: call.id, content: `${CHECKS_FAILED_PREFIX}\n\n### acceptance: FAILED (exit 1)\nnot ok 1` });
@@ -160,11 +167,11 @@ class World {
 }
 
 describe('the demo script', () => {
-  it('tells the story: the first check fails, the fix is rejected once for a gap, then accepted; T-002 passes first time', () => {
+  it('tells the story: the first case leaves a criterion out, its check fails, the fix is rejected once for a gap, then accepted; T-002 passes first time', () => {
     const world = new World();
     expect(world.work('T-001')).toBe('done');
     expect(world.work('T-002')).toBe('done');
-    expect(world.story).toEqual(['fail', 'reject', 'accept', 'accept']);
+    expect(world.story).toEqual(['gap', 'fail', 'reject', 'accept', 'accept']);
     expect(world.ledger.get('T-001')!.map((e) => e.verdict.rejection_category ?? 'accept')).toEqual(['acceptance_gap', 'accept']);
     expect(world.files.get('src/todo.js')).toContain(VALIDATION);
     expect(world.files.get('src/todo.js')!.match(/export function setPriority/g)).toHaveLength(1);

@@ -17,6 +17,7 @@
  */
 import { CHECKS_FAILED_PREFIX } from '../agent/context.ts';
 import { REJECT_FEEDBACK_HEAD } from '../engine/case.ts';
+import { uncoveredCriteria } from '../../shared/coverage.ts';
 import { EVALUATOR_LEDGER_HEADER } from '../engine/evaluator.ts';
 import { WORKER_LEDGER_HEADER } from '../engine/worker-prompt.ts';
 import type { ChatRequest, ScriptedReplyInput } from '../scripted-model/fake-model.ts';
@@ -309,14 +310,22 @@ function listingTurn(talk: Conversation, v: Variant): ScriptedReplyInput {
 }
 
 /**
- * The evaluator rejects a failing check, and T-001's first case without validation (it has not
- * rejected this task before: its earlier verdicts are in its prompt); everything else it accepts.
+ * The evaluator rejects a failing check, a case that leaves a criterion out (the coverage gate
+ * answers those first, so this is its second line), and T-001's first case without validation
+ * (it has not rejected this task before: its earlier verdicts are in its prompt); everything else
+ * it accepts. It gives its word on each criterion.
  */
 function evaluatorReply(talk: Conversation): ScriptedReplyInput {
   const prompt = talk.prompt;
   const task = /^# Task to evaluate: (T-\d{3,})/m.exec(prompt)?.[1];
   const v = variantIn(prompt);
   const test = task === 'T-002' ? 'tests/t002_listing.test.js' : `tests/t001_${v.field}.test.js`;
+  const criteria = [...section(prompt, '## Acceptance criteria').matchAll(/^(\d+)\. (.+)$/gm)].map((m) => m[2]!);
+  const claimed = [...section(prompt, '### Criteria coverage').matchAll(/^- (.+?) — addressed by (.+)$/gm)].map((m) => ({ criterion: m[1]!, addressed_by: m[2]! }));
+  const left = uncoveredCriteria(criteria, { summary: '-', ac_coverage: claimed });
+  /** Every criterion met, with where; `unmet` (1-based) not, with why. */
+  const words = (unmet: number | null, why = '') =>
+    criteria.map((_, i) => (i + 1 === unmet ? { n: i + 1, met: false, note: why } : { n: i + 1, met: true, note: `${test} passes and the diff does it.` }));
   const verdict = (args: Record<string, unknown>, tokens = usage(2400, 90)): ScriptedReplyInput => ({
     tool_calls: [call('submit_verdict', { evidence: [test], ...args })],
     usage: tokens,
@@ -329,17 +338,32 @@ function evaluatorReply(talk: Conversation): ScriptedReplyInput {
       next_step: 'Make every check pass, then submit the case again.',
     });
   }
+  if (left.length > 0) {
+    const n = criteria.indexOf(left[0]!) + 1;
+    return verdict({
+      verdict: 'reject',
+      concern: `The case does not say where ${left.map((c) => `"${c}"`).join(' and ')} is met, and the diff does not show it on its own.`,
+      rejection_category: 'acceptance_gap',
+      next_step: `Show in the case where each acceptance criterion is met, starting with "${left[0]}", and make sure the code does it.`,
+      criteria: words(n, 'The case leaves it out.'),
+    });
+  }
   if (task === 'T-001' && !/: reject\b/.test(section(prompt, EVALUATOR_LEDGER_HEADER)) && !prompt.includes(v.check)) {
     return verdict({
       verdict: 'reject',
       concern: `${v.fn} refuses only an empty value: ${v.other} still goes through, and the second criterion asks for an Error on any value it does not accept. The test checks only the empty one.`,
       rejection_category: 'acceptance_gap',
       next_step: `Validate the value in ${v.fn} and throw an Error naming it when it is not accepted.`,
+      criteria: words(2, `${v.other} goes through without an Error; the test tries only an empty value.`),
     });
   }
-  if (task === 'T-001') return verdict({ verdict: 'accept', concern: 'Both criteria are met and the test covers them.' });
+  if (task === 'T-001') return verdict({ verdict: 'accept', concern: 'Both criteria are met and the test covers them.', criteria: words(null) });
   return verdict(
-    { verdict: 'accept', concern: task === 'T-002' ? 'The listing change is small and tested.' : 'The checks pass and the diff does what the task asks.' },
+    {
+      verdict: 'accept',
+      concern: task === 'T-002' ? 'The listing change is small and tested.' : 'The checks pass and the diff does what the task asks.',
+      criteria: words(null),
+    },
     usage(2100, 60),
   );
 }

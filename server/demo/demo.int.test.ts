@@ -69,7 +69,8 @@ describe('demo mode', () => {
     const all = events(id);
     // The first case forgets a criterion: the coverage gate answers it before anything runs.
     // The probe finds what T-001's tests would not notice: a priority level nobody tests.
-    const probes = all.flatMap((e) => (e.type === 'mutation_probe' ? [e.data] : []));
+    // Probes run beside the next task, so T-002's may end first.
+    const probes = all.flatMap((e) => (e.type === 'mutation_probe' ? [e.data] : [])).sort((a, b) => a.task_id.localeCompare(b.task_id));
     expect(probes.map((p) => p.task_id)).toEqual(['T-001', 'T-002']);
     expect(probes[0]!.survivors).toContainEqual({ file: 'src/todo.js', line: expect.any(Number), description: "changes the string 'low' to 'mutant'" });
     expect(probes[0]!.killed).toBeGreaterThan(0);
@@ -81,6 +82,12 @@ describe('demo mode', () => {
       'reject',
       'accept',
       'accept',
+    ]);
+    // The evaluator's word per criterion: the reject names the second one unmet, the accept both met.
+    const words = all.flatMap((e) => (e.type === 'evaluator_verdict' && e.data.task_id === 'T-001' ? [e.data.criteria?.map((w) => w.met)] : []));
+    expect(words).toEqual([
+      [true, false],
+      [true, true],
     ]);
     const models = all.filter((e) => e.type === 'model_call').map((e) => (e.type === 'model_call' ? e.data.model : ''));
     expect(new Set(models).size).toBe(1);

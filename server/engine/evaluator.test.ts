@@ -42,7 +42,8 @@ describe('the evaluator', () => {
     const prompt = evaluatorUserPrompt(input);
     for (const part of [
       '# Task to evaluate: T-001 — Add due dates',
-      '- bad dates throw',
+      '1. setDue stores the date',
+      '2. bad dates throw',
       '## Project context (AGENTS.md)',
       'Functions are pure.',
       'iteration 3: reject (weak_test) — Too thin. Next step given: Assert the error.',
@@ -68,6 +69,33 @@ describe('the evaluator', () => {
     expect(r).toMatchObject({ attempts: 1, verdict: { verdict: 'accept', concern: 'All criteria met.', evidence: ['tests pass'] } });
     expect(fake.requests[0]!.tools).toHaveLength(1);
     fake.assertDone();
+  });
+
+  it('keeps its word per criterion, and sends back an accept that calls a criterion unmet or names one the task lacks', async () => {
+    const words = [
+      { n: 1, met: true, note: 'setDue stores it (src/todo.js:3).' },
+      { n: 2, met: false, note: 'Nothing throws.' },
+    ];
+    fake.enqueue(
+      'judge',
+      verdict({ verdict: 'accept', concern: 'Fine.', evidence: [], criteria: words }),
+      verdict({ verdict: 'accept', concern: 'Fine.', evidence: [], criteria: [{ n: 3, met: true, note: 'x' }] }),
+    );
+    const errors: string[] = [];
+    const unusable = await evaluate(llm, input, { events: { onParseError: (_a, e) => errors.push(e) } });
+    expect(unusable.verdict).toMatchObject({ verdict: 'reject', parse_failed: true });
+    expect(errors).toEqual([
+      'an accept may not call a criterion unmet (you said 2 is not met): reject, or mark it met',
+      'criteria names criterion 3, but the task has 2',
+    ]);
+
+    fake.enqueue(
+      'judge',
+      verdict({ verdict: 'reject', rejection_category: 'acceptance_gap', concern: 'No throw.', evidence: [], next_step: 'Throw.', criteria: words }),
+    );
+    expect((await evaluate(llm, input)).verdict.criteria).toEqual(words);
+    fake.enqueue('judge', verdict({ verdict: 'accept', concern: 'Fine.', evidence: [], criteria: null }));
+    expect((await evaluate(llm, input)).verdict).not.toHaveProperty('criteria');
   });
 
   it('retries once after an unusable answer, and reports the parse error', async () => {

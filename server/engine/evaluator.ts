@@ -34,6 +34,10 @@ export const SUBMIT_VERDICT_TOOL = defineTool(
     concern: z.string().describe('1-3 sentences.'),
     evidence: z.array(z.string()).describe('Pointers: file:line, test names, output lines.'),
     next_step: z.string().nullish().describe('When rejecting: one concrete instruction for the worker. Null when accepting.'),
+    criteria: z
+      .array(z.strictObject({ n: z.number().int().positive(), met: z.boolean(), note: z.string() }))
+      .nullish()
+      .describe('Your word on each acceptance criterion, by its number: met or not, and why in one sentence.'),
   }),
 );
 
@@ -55,7 +59,7 @@ function cut(text: string, max: number): string {
 export function evaluatorUserPrompt(input: EvaluationInput): string {
   const { task } = input;
   const parts: string[] = [`# Task to evaluate: ${task.id} — ${task.title}`, '', task.description.trim()];
-  if (task.acceptance_criteria.length > 0) parts.push('', '## Acceptance criteria (and the test cases that check each)', ...criteriaLines(task));
+  if (task.acceptance_criteria.length > 0) parts.push('', '## Acceptance criteria (and the test cases that check each)', ...criteriaLines(task, true));
   if (input.contextFiles.length > 0) {
     parts.push(
       '',
@@ -109,8 +113,12 @@ export function evaluatorUserPrompt(input: EvaluationInput): string {
 export type RawCall = { name: string; arguments: string };
 export type ParsedVerdict = { ok: true; verdict: Verdict } | { ok: false; error: string; raw: RawCall[] };
 
-/** Exactly one submit_verdict call with arguments that fit the schema and its rules. */
-export function parseVerdict(calls: readonly RawCall[]): ParsedVerdict {
+/**
+ * Exactly one submit_verdict call with arguments that fit the schema and its rules. With the
+ * task's number of criteria, its word per criterion must name real ones, and an accept may not
+ * call one unmet.
+ */
+export function parseVerdict(calls: readonly RawCall[], criteriaCount?: number): ParsedVerdict {
   const raw = calls.map((c) => ({ name: c.name, arguments: c.arguments.slice(0, 16_000) }));
   const verdicts = calls.filter((c) => c.name === 'submit_verdict');
   if (verdicts.length !== 1) return { ok: false, error: `expected exactly one submit_verdict call, got ${verdicts.length}`, raw };
@@ -129,7 +137,15 @@ export function parseVerdict(calls: readonly RawCall[]): ParsedVerdict {
   if (v.verdict === 'reject' && (!v.rejection_category || !v.next_step)) {
     return { ok: false, error: 'a reject needs a rejection_category and a next_step', raw };
   }
-  return { ok: true, verdict: v.verdict === 'accept' ? { verdict: 'accept', concern: v.concern, evidence: v.evidence } : v };
+  const words = v.criteria ?? [];
+  const outside = criteriaCount === undefined ? undefined : words.find((w) => w.n > criteriaCount);
+  if (outside) return { ok: false, error: `criteria names criterion ${outside.n}, but the task has ${criteriaCount}`, raw };
+  const unmet = words.filter((w) => !w.met).map((w) => w.n);
+  if (v.verdict === 'accept' && unmet.length > 0) {
+    return { ok: false, error: `an accept may not call a criterion unmet (you said ${unmet.join(', ')} is not met): reject, or mark it met`, raw };
+  }
+  const said = words.length > 0 ? { criteria: words } : {};
+  return { ok: true, verdict: v.verdict === 'accept' ? { verdict: 'accept', concern: v.concern, evidence: v.evidence, ...said } : v };
 }
 
 export interface EvaluatorEvents {
@@ -204,7 +220,7 @@ export async function evaluate(
       continue;
     }
     const raw = turn.calls.map((c) => ({ name: c.name, arguments: c.rawArgs }));
-    const parsed = parseVerdict(raw);
+    const parsed = parseVerdict(raw, input.task.acceptance_criteria.length);
     if (parsed.ok) {
       for (const c of turn.calls) if (c.name !== 'submit_verdict') agent.answer(c, 'Not run: only submit_verdict is available.');
       return { verdict: parsed.verdict, attempts: tries, prompt };

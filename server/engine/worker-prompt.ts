@@ -173,9 +173,10 @@ export function formatNotes(notes: SteeringNote[]): string {
  * The task's criteria as the worker and the evaluator read them: each with the test cases the
  * seed names for it, so both know which test speaks for which criterion.
  */
-export function criteriaLines(task: PrdEntry): string[] {
+export function criteriaLines(task: PrdEntry, numbered = false): string[] {
   return task.acceptance_criteria.map((c, i) => {
     const tests = task.criteria_tests?.[i] ?? [];
-    return tests.length > 0 ? `- ${c}\n  checked by: ${tests.map((t) => `\`${t}\``).join(', ')}` : `- ${c}`;
+    const head = `${numbered ? `${i + 1}.` : '-'} ${c}`;
+    return tests.length > 0 ? `${head}\n  checked by: ${tests.map((t) => `\`${t}\``).join(', ')}` : head;
   });
 }

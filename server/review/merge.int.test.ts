@@ -114,7 +114,28 @@ describe('merge refusals', () => {
     expect(preview.criteria_problems).toEqual([]);
     expect(preview.survivors).toEqual([{ task_id: 'T-001', ...survivor }]);
     expect((await sessionReview(env.store, id)).survivors).toEqual(preview.survivors);
+    expect(preview.mutation_gate).toBe(false);
     await merge(env.store, id, 'merge', false);
+  });
+
+  it('with the mutation gate on, refuses to merge past a surviving mutant without the override, and merges with it', async () => {
+    const id = await doneSession();
+    env.store.session(id).mutations.write('T-001', {
+      status: 'done',
+      killed: 1,
+      survived: 1,
+      survivors: [{ file: 'src/triple.js', line: 2, description: 'turns 3 into 4' }],
+      note: null,
+      duration_ms: 10,
+    });
+    expect((await previewMerge(env.store, id, 'merge', true)).mutation_gate).toBe(true);
+    const before = repoState();
+    const refused = await refusal(merge(env.store, id, 'merge', false, true));
+    expect(refused.code).toBe('merge_mutants_survive');
+    expect(refused.message).toContain('T-001 src/triple.js:2 turns 3 into 4');
+    expect(repoState()).toEqual(before);
+    const merged = await merge(env.store, id, 'merge', true, true);
+    expect(git(repo.dir, 'rev-parse', 'refs/heads/main')).toBe(merged.sha);
   });
 
   for (const strategy of ['merge', 'squash'] as const) {

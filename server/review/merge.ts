@@ -186,7 +186,7 @@ async function testsOn(store: SessionStore, id: string, cp: Checkpoint, dir: str
   return results;
 }
 
-export async function previewMerge(store: SessionStore, id: string, strategy: MergeStrategy): Promise<MergePreview> {
+export async function previewMerge(store: SessionStore, id: string, strategy: MergeStrategy, mutationGate = false): Promise<MergePreview> {
   const b = await build(store, id, strategy);
   return {
     strategy,
@@ -197,10 +197,12 @@ export async function previewMerge(store: SessionStore, id: string, strategy: Me
     passed: b.passed,
     criteria_problems: criteriaProblems(store.session(id)),
     survivors: survivorsOf(store.session(id)),
+    mutation_gate: mutationGate,
   };
 }
 
-export async function merge(store: SessionStore, id: string, strategy: MergeStrategy, override: boolean): Promise<MergeResult> {
+/** `mutationGate` (TILTH_MUTATION_GATE): surviving mutants need the override too. */
+export async function merge(store: SessionStore, id: string, strategy: MergeStrategy, override: boolean, mutationGate = false): Promise<MergeResult> {
   const b = await build(store, id, strategy);
   if (!b.passed && !override) {
     const failed = b.tests.filter((t) => !t.passed).map((t) => t.name);
@@ -215,6 +217,14 @@ export async function merge(store: SessionStore, id: string, strategy: MergeStra
     throw new ConflictError(
       'merge_criteria_unproven',
       `${problems.length} acceptance ${problems.length === 1 ? 'criterion is' : 'criteria are'} not backed by evidence (${listed.join('; ')}); nothing was merged. Merge anyway only if you have read why.`,
+    );
+  }
+  const survivors = mutationGate ? survivorsOf(store.session(id)) : [];
+  if (survivors.length > 0 && !override) {
+    const listed = survivors.map((s) => `${s.task_id} ${s.file}:${s.line} ${s.description}`);
+    throw new ConflictError(
+      'merge_mutants_survive',
+      `The mutation gate is on and ${survivors.length} ${survivors.length === 1 ? 'mutant' : 'mutants'} of the tasks' code went unnoticed by their tests (${listed.join('; ')}); nothing was merged. Strengthen the tests, or merge anyway if you have read why.`,
     );
   }
   const cp = checkpointFor(store, id);

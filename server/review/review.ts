@@ -80,7 +80,9 @@ function taskCriteria(task: PrdEntry, ledger: LedgerEntry[], proof: SeedProof | 
   const coverage = matchCoverage(task.acceptance_criteria, finalCaseOf(ledger));
   const red = proof?.tasks[task.id] ?? [];
   const green = [...ledger].reverse().find((e) => e.green)?.green ?? [];
+  const words = ledger.at(-1)?.verdict.criteria ?? [];
   return task.acceptance_criteria.map((criterion, i) => {
+    const word = words.findLast((w) => w.n === i + 1);
     const greens = proofsOfCriterion(task, i, green);
     return {
       criterion,
@@ -88,6 +90,7 @@ function taskCriteria(task: PrdEntry, ledger: LedgerEntry[], proof: SeedProof | 
       red: worstProof(proofsOfCriterion(task, i, red))?.result ?? null,
       green: greens.length === 0 ? null : greens.every((p) => p.result === 'passed') ? 'passed' : 'failed',
       claimed_by: coverage.criteria[i]?.claims[0]?.addressed_by ?? null,
+      evaluator: word ? { met: word.met, note: word.note } : null,
     };
   });
 }

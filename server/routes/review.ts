@@ -37,12 +37,12 @@ export function reviewRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   handle(app, 'previewMerge', async ({ params, body }) => {
     const id = existingSession(store, params.id);
-    return exclusive(id, 'preview the merge', () => previewMerge(store, id, body.strategy));
+    return exclusive(id, 'preview the merge', () => previewMerge(store, id, body.strategy, deps.config.current.mutationGate));
   });
 
   handle(app, 'merge', async ({ params, body }) => {
     const id = existingSession(store, params.id);
-    return exclusive(id, 'merge', () => merge(store, id, body.strategy, body.override_failed_tests === true));
+    return exclusive(id, 'merge', () => merge(store, id, body.strategy, body.override_failed_tests === true, deps.config.current.mutationGate));
   });
 
   handle(app, 'push', async ({ params, body }) => {

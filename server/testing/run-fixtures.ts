@@ -76,7 +76,10 @@ export function caseTurn(summary = 'Done and verified.', criterion = 'it works',
   return workerTurn(['submit_case', { summary, ac_coverage: [{ criterion, addressed_by: addressedBy }] }]);
 }
 
-export function verdictTurn(verdict: 'accept' | 'reject', extra: { category?: string; next_step?: string; concern?: string } = {}): ScriptedReplyInput {
+export function verdictTurn(
+  verdict: 'accept' | 'reject',
+  extra: { category?: string; next_step?: string; concern?: string; criteria?: { n: number; met: boolean; note: string }[] } = {},
+): ScriptedReplyInput {
   return {
     tool_calls: [
       call('submit_verdict', {
@@ -84,6 +87,7 @@ export function verdictTurn(verdict: 'accept' | 'reject', extra: { category?: st
         concern: extra.concern ?? (verdict === 'accept' ? 'Meets every criterion.' : 'Something is missing.'),
         evidence: ['tests pass'],
         ...(verdict === 'reject' ? { rejection_category: extra.category ?? 'acceptance_gap', next_step: extra.next_step ?? 'Fix it.' } : {}),
+        ...(extra.criteria ? { criteria: extra.criteria } : {}),
       }),
     ],
     usage: { prompt_tokens: 200, completion_tokens: 30, cost: 0.002 },

@@ -96,7 +96,13 @@ const doubleRejectedOnce: ScriptedReplyInput[] = [
     { criterion: 'AC2', addressed_by: 'src/double.js:2 (typeof guard)', evidence: "double('x') throws TypeError" },
     { criterion: 'The README mentions double()', addressed_by: 'README.md' },
   ]),
-  verdictTurn('accept', { concern: 'Both behaviours are implemented and tested.' }),
+  verdictTurn('accept', {
+    concern: 'Both behaviours are implemented and tested.',
+    criteria: [
+      { n: 1, met: true, note: 'double(2) is 4 in the test output.' },
+      { n: 2, met: true, note: 'The typeof guard throws a TypeError.' },
+    ],
+  }),
   noLearning,
 ];
 
@@ -207,6 +213,10 @@ test('the journey: review a task rejected once, merge with passing tests into ma
     await expect(criteria.nth(i)).toHaveAttribute('data-green', 'passed');
   }
   await expect(criteria.nth(1)).toHaveAttribute('data-claimed-by', 'src/double.js:2 (typeof guard)');
+  // The evaluator's word on the two criteria it spoke to; the README one it left without a word.
+  await expect(criteria.nth(1).getByTestId('evaluator-word')).toHaveAttribute('data-met', 'true');
+  await expect(criteria.nth(1).getByTestId('evaluator-note')).toHaveText('The typeof guard throws a TypeError.');
+  await expect(criteria.nth(2).getByTestId('evaluator-word')).toHaveAttribute('data-met', 'none');
   await page.getByTestId('case-coverage').screenshot({ path: 'test-results/screens/task-review-matrix.png' });
 
   // The ledger in order: the reject with its category and next step, then the accept.

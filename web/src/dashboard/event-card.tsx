@@ -7,6 +7,7 @@
 import { memo, type ReactNode } from 'react';
 import type { EventData, EventType, TilthEvent } from '../../../shared/events.ts';
 import { describeEvent, eventKind, headLine, isProblem } from '../../../shared/event-text.ts';
+import { mutationSentence, SurvivorList } from '../components/survivor-list.tsx';
 import { argFields, caseView, lineCount, reasoningText, whereOf, type CaseView } from './card-text.ts';
 import { formatInt, formatTime, formatUsd } from '../../../shared/format.ts';
 
@@ -275,25 +276,8 @@ const CARDS: { [T in EventType]: CardRendering<T> } = {
   mutation_probe: {
     body: (d) => (
       <>
-        <p className="ev-facts">
-          {d.status === 'off'
-            ? 'The mutation probe is off (TILTH_MUTATION_SECONDS=0).'
-            : `${d.killed} mutants of the changed lines were caught by the task's tests; ${d.survived} went unnoticed.`}
-          {d.note ? ` ${d.note}.` : ''}
-        </p>
-        {d.survivors.length > 0 && (
-          <ul className="ev-missing" data-testid="mutation-survivors">
-            {d.survivors.map((s, i) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: a logged event never changes; two survivors can read the same
-              <li key={i}>
-                <span className="mono">
-                  {s.file}:{s.line}
-                </span>{' '}
-                — no test notices if it {s.description}
-              </li>
-            ))}
-          </ul>
-        )}
+        <p className="ev-facts">{mutationSentence(d)}</p>
+        <SurvivorList survivors={d.survivors} className="ev-missing" />
       </>
     ),
     height: (d) => 40 + 20 * d.survivors.length,

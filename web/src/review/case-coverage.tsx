@@ -2,7 +2,7 @@ import type { Case } from '../../../shared/files.ts';
 import type { Claim, CoverageView } from '../../../shared/coverage.ts';
 import type { TaskCriterion } from '../../../shared/review.ts';
 import { MiniMarkdown } from '../components/mini-markdown.tsx';
-import { GreenBadge, RedBadge, TestNames } from './proof-badge.tsx';
+import { EvaluatorWord, GreenBadge, RedBadge, TestNames } from './proof-badge.tsx';
 
 export interface CaseCoverageProps {
   finalCase: Case | null;
@@ -64,6 +64,7 @@ export function CaseCoverage({ finalCase, coverage, accepted, proofs }: CaseCove
                   <RedBadge red={proof.red} />
                   <span className="muted small">after</span>
                   <GreenBadge green={proof.green} />
+                  <EvaluatorWord word={proof.evaluator} />
                 </div>
               )}
               {c.claims.length === 0 ? (

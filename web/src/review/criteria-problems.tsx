@@ -1,30 +1,27 @@
 import type { CriterionProblem, Survivor } from '../../../shared/review.ts';
+import { SurvivorList } from '../components/survivor-list.tsx';
+
+/**
+ * What the mutation probes found the done tasks' tests would not notice: shown, and a reason to
+ * hold the merge only when the mutation gate (TILTH_MUTATION_GATE) is on.
+ */
+export function MutationSurvivors({ survivors, gated = false }: { survivors: Survivor[]; gated?: boolean }) {
+  if (survivors.length === 0) return null;
+  return (
+    <div className={`callout criteria-problems${gated ? ' callout-warning' : ''}`} role="note" data-testid="session-survivors" data-gated={gated}>
+      <p>
+        The mutation probe changed the tasks' code in ways {survivors.length === 1 ? 'one change' : `${survivors.length} changes`} went unnoticed by their
+        tests: {gated ? 'the mutation gate is on, so merging needs the explicit override.' : 'worth a look, or a stronger test.'}
+      </p>
+      <SurvivorList survivors={survivors} />
+    </div>
+  );
+}
 
 /**
  * The criteria of done tasks whose evidence falls short — no test, not red before the work, not
  * green at the commit, or never claimed — for the session review and the merge dialog alike.
  */
-/** What the mutation probes found the done tasks' tests would not notice: shown, never a reason to refuse. */
-export function MutationSurvivors({ survivors }: { survivors: Survivor[] }) {
-  if (survivors.length === 0) return null;
-  return (
-    <div className="callout criteria-problems" role="note" data-testid="mutation-survivors">
-      <p>
-        The mutation probe changed the tasks' code in ways {survivors.length === 1 ? 'one change' : `${survivors.length} changes`} went unnoticed by their
-        tests: worth a look, or a stronger test.
-      </p>
-      <ul>
-        {survivors.map((s, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: a report never changes; two survivors can read the same
-          <li key={i} data-testid="mutation-survivor">
-            <span className="mono">{s.task_id}</span> <span className="mono">{`${s.file}:${s.line}`}</span>: no test notices if it {s.description}
-          </li>
-        ))}
-      </ul>
-    </div>
-  );
-}
-
 export function CriteriaProblems({ problems }: { problems: CriterionProblem[] }) {
   if (problems.length === 0) return null;
   return (

@@ -127,7 +127,7 @@ export function MergeDialog({ open, onClose, into, branch, preview, merge }: Mer
                 ))}
               </div>
               <CriteriaProblems problems={shown.criteria_problems} />
-              <MutationSurvivors survivors={shown.survivors} />
+              <MutationSurvivors survivors={shown.survivors} gated={shown.mutation_gate} />
               {gate.needsOverride && (
                 <label className="merge-override">
                   <input type="checkbox" checked={override} onChange={(e) => setOverride(e.target.checked)} data-testid="merge-override" disabled={busy} />

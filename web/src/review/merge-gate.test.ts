@@ -11,6 +11,7 @@ const preview = (passed: boolean, strategy: MergePreview['strategy'] = 'merge'):
   passed,
   criteria_problems: [],
   survivors: [],
+  mutation_gate: false,
 });
 
 describe('mergeGate', () => {
@@ -43,6 +44,15 @@ describe('mergeGate', () => {
     expect(without).toMatchObject({ canMerge: false, needsOverride: true });
     expect(without.reason).toBe('1 acceptance criterion is not backed by evidence; tick "merge anyway" to merge regardless.');
     expect(mergeGate({ strategy: 'merge', preview: unproven, override: true, busy: false }).canMerge).toBe(true);
+  });
+
+  it('asks for the override for surviving mutants only when the mutation gate is on', () => {
+    const survived: MergePreview = { ...preview(true), survivors: [{ task_id: 'T-001', file: 'src/double.js', line: 2, description: 'returns 0' }] };
+    expect(mergeGate({ strategy: 'merge', preview: survived, override: false, busy: false })).toMatchObject({ canMerge: true, needsOverride: false });
+    const gated = mergeGate({ strategy: 'merge', preview: { ...survived, mutation_gate: true }, override: false, busy: false });
+    expect(gated).toMatchObject({ canMerge: false, needsOverride: true });
+    expect(gated.reason).toBe('The mutation gate is on and 1 mutant went unnoticed by the tests; tick "merge anyway" to merge regardless.');
+    expect(mergeGate({ strategy: 'merge', preview: { ...survived, mutation_gate: true }, override: true, busy: false }).canMerge).toBe(true);
   });
 
   it('never allows a second click while a request is in flight', () => {

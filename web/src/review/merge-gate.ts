@@ -1,7 +1,7 @@
 /**
  * When the merge dialog's Merge button may be pressed: after a preview of the chosen strategy,
- * and — when that preview's tests failed, or a done task has a criterion whose evidence falls
- * short — only with the explicit "merge anyway" override.
+ * and — when that preview's tests failed, a done task has a criterion whose evidence falls short,
+ * or the mutation gate is on and a mutant survived — only with the explicit "merge anyway" override.
  */
 import type { MergePreview, MergeStrategy } from '../../../shared/review.ts';
 
@@ -19,12 +19,15 @@ export function mergeGate(input: { strategy: MergeStrategy; preview: MergePrevie
     return { canMerge: false, needsOverride: false, reason: 'Build and test the merge first.' };
   }
   const unproven = preview.criteria_problems.length;
-  const needsOverride = !preview.passed || unproven > 0;
+  const gated = preview.mutation_gate ? preview.survivors.length : 0;
+  const needsOverride = !preview.passed || unproven > 0 || gated > 0;
   if (busy) return { canMerge: false, needsOverride, reason: 'Working…' };
   if (needsOverride && !override) {
     const why = !preview.passed
       ? 'The acceptance tests fail on the merge result'
-      : `${unproven} acceptance ${unproven === 1 ? 'criterion is' : 'criteria are'} not backed by evidence`;
+      : unproven > 0
+        ? `${unproven} acceptance ${unproven === 1 ? 'criterion is' : 'criteria are'} not backed by evidence`
+        : `The mutation gate is on and ${gated} ${gated === 1 ? 'mutant' : 'mutants'} went unnoticed by the tests`;
     return { canMerge: false, needsOverride, reason: `${why}; tick "merge anyway" to merge regardless.` };
   }
   return { canMerge: true, needsOverride, reason: null };

@@ -62,3 +62,29 @@ export function TestNames({ tests }: { tests: readonly string[] }) {
     </span>
   );
 }
+
+/** The evaluator's word on one criterion in its last verdict, and its one-sentence reason. */
+export function EvaluatorWord({ word }: { word: TaskCriterion['evaluator'] }) {
+  if (word === null) {
+    return (
+      <span className="badge proof proof-none" data-testid="evaluator-word" data-met="none" title="The evaluator gave no word on this criterion.">
+        evaluator: no word
+      </span>
+    );
+  }
+  return (
+    <>
+      <span
+        className={`badge proof ${word.met ? 'proof-good' : 'proof-error'}`}
+        data-testid="evaluator-word"
+        data-met={word.met}
+        title="The evaluator's word on this criterion in its last verdict."
+      >
+        {word.met ? 'evaluator: met ✓' : 'evaluator: not met'}
+      </span>
+      <span className="muted small evaluator-note" data-testid="evaluator-note">
+        {word.note}
+      </span>
+    </>
+  );
+}

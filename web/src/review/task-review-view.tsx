@@ -1,4 +1,5 @@
 import { useMemo, type ReactNode } from 'react';
+import type { MutationReport } from '../../../shared/files.ts';
 import type { TaskReview } from '../../../shared/review.ts';
 import type { TaskSummary } from '../../../shared/summary.ts';
 import { matchCoverage } from '../../../shared/coverage.ts';
@@ -8,6 +9,7 @@ import { CaseCoverage } from './case-coverage.tsx';
 import { CheckAttempts } from './check-attempts.tsx';
 import { CommitList } from './commit-list.tsx';
 import { LedgerList } from './ledger-list.tsx';
+import { mutationSentence, SurvivorList } from '../components/survivor-list.tsx';
 import { formatDuration, formatInt, formatUsd } from '../../../shared/format.ts';
 
 export interface TaskReviewViewProps {
@@ -22,6 +24,7 @@ export function TaskReviewView({ review, diff }: TaskReviewViewProps) {
   const coverage = useMemo(() => matchCoverage(task.acceptance_criteria, review.final_case), [task.acceptance_criteria, review.final_case]);
   const sections = [
     { id: 'task-case', label: 'Case' },
+    { id: 'task-mutation', label: 'Mutation probe' },
     { id: 'task-changes', label: 'Changes' },
     { id: 'task-ledger', label: `Ledger (${review.ledger.length})` },
     { id: 'task-checks', label: `Checks (${review.checks.length})` },
@@ -46,6 +49,11 @@ export function TaskReviewView({ review, diff }: TaskReviewViewProps) {
       <section id="task-case" className="review-section" aria-labelledby="task-case-title">
         <h2 id="task-case-title">The worker's case</h2>
         <CaseCoverage finalCase={review.final_case} coverage={coverage} accepted={task.status === 'done'} proofs={review.criteria} />
+      </section>
+
+      <section id="task-mutation" className="review-section" aria-labelledby="task-mutation-title">
+        <h2 id="task-mutation-title">What the tests would not notice</h2>
+        <MutationPanel report={review.mutation} accepted={task.status === 'done'} />
       </section>
 
       <section id="task-changes" className="review-section" aria-labelledby="task-changes-title">
@@ -107,5 +115,29 @@ function TaskStats({ stats }: { stats: TaskSummary | null }) {
         </div>
       ))}
     </dl>
+  );
+}
+
+/**
+ * The mutation probe of the accepted task: how many one-place changes of its lines the task's
+ * tests caught, and each one they did not (these hold for every criterion: no test of the task
+ * noticed them).
+ */
+function MutationPanel({ report, accepted }: { report: MutationReport | null; accepted: boolean }) {
+  if (report === null) {
+    return (
+      <p className="muted" data-testid="mutation-panel" data-status="none">
+        {accepted ? 'No mutation probe ran for this task.' : 'The mutation probe runs once the task is accepted.'}
+      </p>
+    );
+  }
+  return (
+    <div data-testid="mutation-panel" data-status={report.status} data-killed={report.killed} data-survived={report.survived}>
+      <p>
+        {mutationSentence(report)}
+        {report.status === 'done' && <span className="muted"> ({formatDuration(report.duration_ms)})</span>}
+      </p>
+      <SurvivorList survivors={report.survivors} />
+    </div>
   );
 }
