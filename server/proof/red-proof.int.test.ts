@@ -91,6 +91,7 @@ describe('the red proof with pytest', () => {
   let proofs: Record<string, CaseProof[]>;
   const files = {
     'tests/test_t001_due.py': [
+      'import pytest',
       'from todo import add_todo',
       '',
       '',
@@ -103,10 +104,15 @@ describe('the red proof with pytest', () => {
       '    def test_adds(self):',
       '        assert len(add_todo([], "a")) == 1',
       '',
+      '',
+      '@pytest.mark.parametrize("n", [1, 2])',
+      'def test_counts(n):',
+      '    assert len(add_todo([], "a")) == 1',
+      '',
     ].join('\n'),
     'tests/test_t002_framework.py': 'from pytest import no_such_helper\n\n\ndef test_x():\n    assert no_such_helper\n',
   };
-  const prd = [task('T-001', [['test_sets_the_due_date'], ['TestAdding::test_adds'], ['test_nowhere']]), task('T-002', [['test_x']])];
+  const prd = [task('T-001', [['test_sets_the_due_date'], ['TestAdding::test_adds'], ['test_counts[1]'], ['test_nowhere']]), task('T-002', [['test_x']])];
 
   beforeAll(async () => {
     repo = await makeExampleRepo('py-todo');
@@ -118,8 +124,17 @@ describe('the red proof with pytest', () => {
     expect(results(proofs['T-001'])).toMatchObject({ test_sets_the_due_date: 'failed', 'TestAdding::test_adds': 'passed' });
   });
 
-  it('calls a name pytest cannot find an error', () => {
-    expect(results(proofs['T-001'])).toMatchObject({ test_nowhere: 'error' });
+  it('finds one parameter of a parametrized case by its id in the collection, and runs it', () => {
+    expect(results(proofs['T-001'])).toMatchObject({ 'test_counts[1]': 'passed' });
+  });
+
+  it('calls a name pytest does not collect an error that lists the names it does', () => {
+    const missing = proofs['T-001']!.find((p) => p.test === 'test_nowhere')!;
+    expect(missing.result).toBe('error');
+    expect(missing.detail).toBe(
+      'no test case named "test_nowhere" in tests/test_t001_due.py: pytest collects "test_sets_the_due_date", "TestAdding::test_adds", ' +
+        '"test_counts[1]", "test_counts[2]"; check its name in the matrix against the file',
+    );
   });
 
   it('calls a failed import from the framework an error, not red', () => {
@@ -156,6 +171,10 @@ describe('the red proof with vitest', () => {
 
   it('does not take a title that only ends another case’s as that case: "sets" selects nothing', () => {
     expect(results(proofs['T-001'])).toMatchObject({ sets: 'error' });
+  });
+
+  it('tells a name vitest does not list, with the titles it does, without running it', () => {
+    expect(proofs['T-001']!.find((p) => p.test === 'sets')?.detail).toContain('vitest collects "sets the due date", "keeps the title";');
   });
 });
 
@@ -218,6 +237,10 @@ describe('the red proof with mocha', () => {
   afterAll(() => repo.cleanup());
 
   cjsCases(() => proofs);
+
+  it('tells a name mocha does not list (--dry-run), with the titles it does', () => {
+    expect(proofs['T-001']!.find((p) => p.test === 'not in the file')?.detail).toContain('mocha collects "sets the due date", "keeps the title";');
+  });
 });
 
 describe('the red proof with jest', () => {
