@@ -74,8 +74,10 @@ describe('selectsCase', () => {
   const pytest = parseCollected('pytest', 'tests/test_t001_due.py', captured('co-pytest'))!;
   const mocha = parseCollected('mocha', 'test/t001_more.test.js', captured('co-mocha'))!;
 
-  it('takes a pytest node id, a parametrized function with or without its parameter, and nothing shorter', () => {
+  it('takes a pytest node id, a parametrized function with or without its parameter, a class, and nothing shorter', () => {
     expect(selectsCase('pytest', pytest, 'TestAdding::test_adds')).toBe(true);
+    expect(selectsCase('pytest', pytest, 'TestAdding')).toBe(true);
+    expect(selectsCase('pytest', pytest, 'TestAdd')).toBe(false);
     expect(selectsCase('pytest', pytest, 'test_x[a b]')).toBe(true);
     expect(selectsCase('pytest', pytest, 'test_x')).toBe(true);
     expect(selectsCase('pytest', pytest, 'TestAdding::test_many')).toBe(true);

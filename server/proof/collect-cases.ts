@@ -80,10 +80,12 @@ export function parseCollected(preset: ChecksPreset, file: string, output: strin
 /**
  * Whether a matrix name selects a collected case the way the case's own run selects it
  * (`testCaseCommand`): pytest takes a node id (a parametrized function without its id selects
- * every parameter); the JavaScript runners take the end of the full title.
+ * every parameter, a class every method); the JavaScript runners take the end of the full title.
  */
 export function selectsCase(preset: ChecksPreset, cases: CollectedCase[], name: string): boolean {
-  if (preset === 'pytest') return cases.some((c) => c.name === name || (c.name.startsWith(`${name}[`) && c.name.endsWith(']')));
+  if (preset === 'pytest') {
+    return cases.some((c) => c.name === name || c.name.startsWith(`${name}::`) || (c.name.startsWith(`${name}[`) && c.name.endsWith(']')));
+  }
   return cases.some((c) => c.fullTitle.endsWith(name));
 }
 
