@@ -1,15 +1,20 @@
 /**
  * The red proof on real runners: each named case runs alone in the sandbox, on an example repo
  * where the work is not done yet. node --test and pytest are the machine's; vitest is this
- * repository's own, linked into the example as its node_modules.
+ * repository's own, linked into the example as its node_modules; mocha is the cjs-mocha
+ * example's, from its lockfile; jest 29 is installed from the npm registry into a copy of it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaseProof, PrdEntry } from '../../shared/files.ts';
+import type { ProjectEnv } from '../../shared/project-env.ts';
 import type { ChecksPreset } from '../../shared/seed.ts';
 import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
+import { detectProjectEnv } from '../env/detect.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
+import { installExample } from '../testing/example-installs.ts';
 import { proveCases } from './red-proof.ts';
 
 function task(id: string, tests: string[][]): PrdEntry {
@@ -30,9 +35,16 @@ function write(dir: string, files: Record<string, string>): void {
   }
 }
 
-async function prove(repo: ExampleRepo, preset: ChecksPreset, prd: PrdEntry[], files: Record<string, string>, env: Record<string, string> = {}) {
+async function prove(
+  repo: ExampleRepo,
+  preset: ChecksPreset,
+  prd: PrdEntry[],
+  files: Record<string, string>,
+  env: Record<string, string> = {},
+  project: ProjectEnv | null = null,
+) {
   write(repo.dir, files);
-  return proveCases({ prd, testFiles: files, preset, scope: { worktree: repo.dir, git: null, network: false }, env }, prd);
+  return proveCases({ prd, testFiles: files, preset, project, scope: { worktree: repo.dir, git: null, network: false }, env }, prd);
 }
 
 const results = (proofs: CaseProof[] | undefined) => Object.fromEntries((proofs ?? []).map((p) => [p.test, p.result]));
@@ -79,6 +91,7 @@ describe('the red proof with pytest', () => {
   let proofs: Record<string, CaseProof[]>;
   const files = {
     'tests/test_t001_due.py': [
+      'import pytest',
       'from todo import add_todo',
       '',
       '',
@@ -91,10 +104,15 @@ describe('the red proof with pytest', () => {
       '    def test_adds(self):',
       '        assert len(add_todo([], "a")) == 1',
       '',
+      '',
+      '@pytest.mark.parametrize("n", [1, 2])',
+      'def test_counts(n):',
+      '    assert len(add_todo([], "a")) == 1',
+      '',
     ].join('\n'),
     'tests/test_t002_framework.py': 'from pytest import no_such_helper\n\n\ndef test_x():\n    assert no_such_helper\n',
   };
-  const prd = [task('T-001', [['test_sets_the_due_date'], ['TestAdding::test_adds'], ['test_nowhere']]), task('T-002', [['test_x']])];
+  const prd = [task('T-001', [['test_sets_the_due_date'], ['TestAdding::test_adds'], ['test_counts[1]'], ['test_nowhere']]), task('T-002', [['test_x']])];
 
   beforeAll(async () => {
     repo = await makeExampleRepo('py-todo');
@@ -106,8 +124,17 @@ describe('the red proof with pytest', () => {
     expect(results(proofs['T-001'])).toMatchObject({ test_sets_the_due_date: 'failed', 'TestAdding::test_adds': 'passed' });
   });
 
-  it('calls a name pytest cannot find an error', () => {
-    expect(results(proofs['T-001'])).toMatchObject({ test_nowhere: 'error' });
+  it('finds one parameter of a parametrized case by its id in the collection, and runs it', () => {
+    expect(results(proofs['T-001'])).toMatchObject({ 'test_counts[1]': 'passed' });
+  });
+
+  it('calls a name pytest does not collect an error that lists the names it does', () => {
+    const missing = proofs['T-001']!.find((p) => p.test === 'test_nowhere')!;
+    expect(missing.result).toBe('error');
+    expect(missing.detail).toBe(
+      'no test case named "test_nowhere" in tests/test_t001_due.py: pytest collects "test_sets_the_due_date", "TestAdding::test_adds", ' +
+        '"test_counts[1]", "test_counts[2]"; check its name in the matrix against the file',
+    );
   });
 
   it('calls a failed import from the framework an error, not red', () => {
@@ -145,4 +172,101 @@ describe('the red proof with vitest', () => {
   it('does not take a title that only ends another case’s as that case: "sets" selects nothing', () => {
     expect(results(proofs['T-001'])).toMatchObject({ sets: 'error' });
   });
+
+  it('tells a name vitest does not list, with the titles it does, without running it', () => {
+    expect(proofs['T-001']!.find((p) => p.test === 'sets')?.detail).toContain('vitest collects "sets the due date", "keeps the title";');
+  });
+});
+
+/**
+ * The CommonJS files of the mocha and jest blocks, in the cjs-mocha example's `test/` folder:
+ * T-001's cases call a `setDue` the task adds, T-002's file does not parse.
+ */
+const CJS_FILES = {
+  'test/t001_due.test.js': [
+    "'use strict';",
+    '',
+    "const assert = require('node:assert/strict');",
+    "const todo = require('../src/todo.js');",
+    '',
+    "describe('setDue', () => {",
+    "  it('sets the due date', () => {",
+    "    assert.equal(todo.setDue(todo.addTodo([], 'a'), 0, 5)[0].due, 5);",
+    '  });',
+    '',
+    "  it('keeps the title', () => {",
+    "    assert.equal(todo.addTodo([], 'a')[0].title, 'a');",
+    '  });',
+    '});',
+    '',
+  ].join('\n'),
+  'test/t002_broken.test.js': "'use strict';\n\ndescribe('broken', () => {\n  it('does not parse', () => {\n    assert.equal(1, 2;\n  });\n});\n",
+};
+const CJS_PRD = [task('T-001', [['sets the due date'], ['keeps the title'], ['not in the file'], ['sets']]), task('T-002', [['does not parse']])];
+
+/** The same expectations of mocha and jest on CJS_FILES. */
+function cjsCases(proofsOf: () => Record<string, CaseProof[]>) {
+  it('calls a case that fails on the missing function red, and one that passes already passed', () => {
+    expect(results(proofsOf()['T-001'])).toMatchObject({ 'sets the due date': 'failed', 'keeps the title': 'passed' });
+  });
+
+  it('calls a name that selects no case an error, naming it', () => {
+    const missing = proofsOf()['T-001']!.find((p) => p.test === 'not in the file')!;
+    expect(missing).toMatchObject({ result: 'error', detail: expect.stringContaining('no test case named "not in the file"') });
+  });
+
+  it('does not take a title that only ends another case’s as that case: "sets" selects nothing', () => {
+    const sets = proofsOf()['T-001']!.find((p) => p.test === 'sets')!;
+    expect(sets).toMatchObject({ result: 'error', detail: expect.stringContaining('no test case named "sets"') });
+  });
+
+  it('calls a file that does not parse an error, not red', () => {
+    expect(proofsOf()['T-002']).toEqual([{ test: 'does not parse', result: 'error', detail: expect.stringMatching(/SyntaxError/) }]);
+  });
+}
+
+describe('the red proof with mocha', () => {
+  let repo: ExampleRepo;
+  let proofs: Record<string, CaseProof[]>;
+
+  beforeAll(async () => {
+    repo = await makeExampleRepo('cjs-mocha');
+    await installExample(repo.dir, 'cjs-mocha');
+    proofs = await prove(repo, 'mocha', CJS_PRD, CJS_FILES, {}, await detectProjectEnv(repo.dir));
+  }, 300_000);
+  afterAll(() => repo.cleanup());
+
+  cjsCases(() => proofs);
+
+  it('tells a name mocha does not list (--dry-run), with the titles it does', () => {
+    expect(proofs['T-001']!.find((p) => p.test === 'not in the file')?.detail).toContain('mocha collects "sets the due date", "keeps the title";');
+  });
+});
+
+describe('the red proof with jest', () => {
+  let repo: ExampleRepo;
+  let proofs: Record<string, CaseProof[]>;
+
+  beforeAll(async () => {
+    // The cjs-mocha example turned into a jest project: jest 29 instead of mocha, from the registry.
+    repo = await makeExampleRepo('cjs-mocha');
+    const pkgPath = path.join(repo.dir, 'package.json');
+    const pkg = JSON.parse(fs.readFileSync(pkgPath, 'utf8')) as { devDependencies?: unknown; scripts: Record<string, string> };
+    delete pkg.devDependencies;
+    pkg.scripts.test = 'jest';
+    fs.writeFileSync(pkgPath, `${JSON.stringify(pkg, null, 2)}\n`);
+    fs.rmSync(path.join(repo.dir, 'package-lock.json'));
+    await execa('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev', 'jest@29'], {
+      cwd: repo.dir,
+      timeout: 240_000,
+      stdin: 'ignore',
+      all: true,
+    });
+    const project = await detectProjectEnv(repo.dir);
+    expect(project.test_runner).toBe('jest');
+    proofs = await prove(repo, 'jest', CJS_PRD, CJS_FILES, {}, project);
+  }, 300_000);
+  afterAll(() => repo.cleanup());
+
+  cjsCases(() => proofs);
 });

@@ -4,7 +4,8 @@
  * or the module or symbol the task will add is missing — not because the file does not parse, the
  * framework is missing, or no case has that name. The run of one case is read the way the
  * contract check reads a file (`classifyRun`), plus what a filter that matched nothing looks like
- * for each runner, which would otherwise pass as "nothing failed".
+ * for each runner, which would otherwise pass as "nothing failed". Where the runner can list a
+ * file's cases (collect-cases.ts), a name the file does not have is told before anything runs.
  *
  * The same runner proves green at accept: each named case passes at the task's commit.
  */
@@ -13,6 +14,7 @@ import type { PrdEntry } from '../../shared/files.ts';
 import type { CaseProof, ChecksPreset } from '../../shared/seed.ts';
 import { commandLine, taskIdOfTestFile, testCaseCommand } from '../env/presets.ts';
 import { runUntrusted } from '../proc/untrusted.ts';
+import { collectCases, notCollectedMessage, selectsCase } from './collect-cases.ts';
 import { classifyRun, mapLimit, projectFacts, type ContractCheckInput } from './contract-check.ts';
 
 const CONCURRENCY = Math.max(1, Math.min(4, os.availableParallelism()));
@@ -28,7 +30,11 @@ const RAN_NOTHING: Record<ChecksPreset, ((out: string) => boolean) | null> = {
   unittest: (out) => /^Ran 0 tests?\b|has no attribute '[^']+'/m.test(out),
   node: (out) => /^[#ℹ] pass 0\s*$/m.test(out) && /^[#ℹ] fail 0\s*$/m.test(out),
   vitest: (out) => /No test found/.test(out) || (/^\s*Tests\s/m.test(out) && !/^\s*Tests\s.*\b(?:passed|failed)\b/m.test(out)),
-  jest: (out) => /No tests found/.test(out) || (/^Tests:\s/m.test(out) && !/^Tests:.*\b(?:passed|failed)\b/m.test(out)),
+  // jest 29, `-t` matching nothing: exit 0 with "Test Suites: 1 skipped, 0 of 1 total" and
+  // "Tests:       2 skipped, 2 total". A file that does not parse also says "Tests: 0 total", and a
+  // file jest does not pick up "No tests found": classifyRun names those.
+  jest: (out) => /^Test Suites: \d+ skipped, 0 of \d+ total/m.test(out),
+  // mocha 11, `--grep` matching nothing: exit 0 with "  0 passing (1ms)" and nothing else.
   mocha: (out) => /^\s*0 passing\b/m.test(out) && !/^\s*\d+ failing\b/m.test(out),
   custom: null,
 };
@@ -62,9 +68,19 @@ export async function proveCases(input: ContractCheckInput, tasks: PrdEntry[]): 
   // The preset decides whether one case can run alone; a custom command runs whole files.
   if (runs.length === 0 || runs.some((r) => r.command === null)) return {};
   const facts = projectFacts(input);
+  const options = { timeoutMs: input.timeoutMs ?? CASE_TIMEOUT_MS, env: input.env ?? {}, signal: input.signal };
+  // Each file's cases listed once where the runner can list them: a name the file does not have
+  // is told with the names it does have, and not run.
+  const files = [...new Set(runs.map((r) => r.file))];
+  const listings = await mapLimit(files, CONCURRENCY, (file) => collectCases(input.preset, file, project, input.scope, options));
+  const collected = new Map(files.map((file, i) => [file, listings[i] ?? null]));
   const proofs = await mapLimit(runs, CONCURRENCY, async ({ taskId, file, test, command: planned }) => {
+    const cases = collected.get(file) ?? null;
+    if (cases && !selectsCase(input.preset, cases, test)) {
+      return { taskId, proof: { test, result: 'error', detail: notCollectedMessage(input.preset, cases, file, test) } satisfies CaseProof };
+    }
     const command = planned!;
-    const result = await runUntrusted(command, input.scope, { timeoutMs: input.timeoutMs ?? CASE_TIMEOUT_MS, env: input.env ?? {}, signal: input.signal });
+    const result = await runUntrusted(command, input.scope, options);
     const out = result.output;
     const ran = RAN_NOTHING[input.preset];
     let proof: CaseProof;
