@@ -321,7 +321,10 @@ function evaluatorReply(talk: Conversation): ScriptedReplyInput {
   const v = variantIn(prompt);
   const test = task === 'T-002' ? 'tests/t002_listing.test.js' : `tests/t001_${v.field}.test.js`;
   const criteria = [...section(prompt, '## Acceptance criteria').matchAll(/^(\d+)\. (.+)$/gm)].map((m) => m[2]!);
-  const claimed = [...section(prompt, '### Criteria coverage').matchAll(/^- (.+?) — addressed by (.+)$/gm)].map((m) => ({ criterion: m[1]!, addressed_by: m[2]! }));
+  const claimed = [...section(prompt, '### Criteria coverage').matchAll(/^- (.+?) — addressed by (.+)$/gm)].map((m) => ({
+    criterion: m[1]!,
+    addressed_by: m[2]!,
+  }));
   const left = uncoveredCriteria(criteria, { summary: '-', ac_coverage: claimed });
   /** Every criterion met, with where; `unmet` (1-based) not, with why. */
   const words = (unmet: number | null, why = '') =>

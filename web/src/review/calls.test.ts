@@ -34,7 +34,17 @@ describe('review calls', () => {
   });
 
   it('previews, pushes and cleanses at their own paths', async () => {
-    const preview = recorder({ strategy: 'ff', into: 'main', base_sha: 'a', head_sha: 'b', tests: [], passed: true, criteria_problems: [], survivors: [], mutation_gate: false });
+    const preview = recorder({
+      strategy: 'ff',
+      into: 'main',
+      base_sha: 'a',
+      head_sha: 'b',
+      tests: [],
+      passed: true,
+      criteria_problems: [],
+      survivors: [],
+      mutation_gate: false,
+    });
     expect((await preview.review.previewMerge({ sessionId: ID, strategy: 'ff' })).passed).toBe(true);
     expect(preview.calls[0]).toEqual({ url: `/api/sessions/${ID}/merge/preview`, method: 'POST', body: { strategy: 'ff' } });
     const push = recorder({ remote: 'origin', branch: `session/${ID}` });
