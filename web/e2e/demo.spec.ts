@@ -63,6 +63,19 @@ test('the demo, end to end, by clicking only', async ({ page }) => {
 
   await page.getByTestId('session-review-link').click();
   await expect(page.getByTestId('demo-banner')).toBeVisible();
+  // The probe's honest survivor, in the session review and in T-001's own review beside the evaluator's word per criterion.
+  await expect(page.getByTestId('session-survivors').getByTestId('mutation-survivor')).toContainText(["changes the string 'low' to 'mutant'"]);
+  await page.getByTestId('review-task').filter({ hasText: 'Todos carry a priority' }).getByTestId('task-review-link').click();
+  const probe = page.getByTestId('mutation-panel');
+  await expect(probe).toHaveAttribute('data-status', 'done');
+  expect(Number(await probe.getAttribute('data-killed'))).toBeGreaterThan(0);
+  await expect(probe.getByTestId('mutation-survivor')).toContainText(["changes the string 'low' to 'mutant'"]);
+  const words = page.getByTestId('criterion').getByTestId('evaluator-word');
+  await expect(words).toHaveCount(2);
+  for (const i of [0, 1]) await expect(words.nth(i)).toHaveAttribute('data-met', 'true');
+  await page.getByTestId('case-coverage').screenshot({ path: 'test-results/screens/demo-task-matrix.png' });
+  await probe.screenshot({ path: 'test-results/screens/demo-mutation-panel.png' });
+  await page.getByTestId('breadcrumb-session-review').click();
   await page.getByTestId('action-merge').click();
   const dialog = page.getByTestId('merge-dialog');
   await dialog.getByTestId('merge-preview-run').click();
