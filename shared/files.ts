@@ -124,6 +124,11 @@ export const PrdEntrySchema = z.object({
    */
   criteria_tests: z.array(z.array(z.string().min(1)).min(1)).optional(),
   status: TaskStatusSchema.default('pending'),
+  /**
+   * Which attempt at the task this is: absent for the first; 2, 3… after a reviewer sent the
+   * accepted task back (its work is then committed as `<id> (rev n): <title>` on top of the last).
+   */
+  revision: z.number().int().min(2).optional(),
 });
 export type PrdEntry = z.infer<typeof PrdEntrySchema>;
 export const PrdSchema = z.array(PrdEntrySchema);

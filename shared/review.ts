@@ -38,6 +38,38 @@ export type Diff = z.infer<typeof DiffSchema>;
 
 export const CommitSchema = z.object({ sha: z.string(), subject: z.string(), date: z.string() });
 
+// ── Review comments (issue 15) ───────────────────────────────────────────────────────────────
+
+export const CommentIdSchema = z.string().regex(/^c-[a-z0-9]{6,32}$/, 'a comment id looks like c-1a2b3c');
+/** A diff line's side: `new` is the line as the branch has it, `old` as the base had it (a removed line). */
+export const CommentSideSchema = z.enum(['old', 'new']);
+
+/** What a reviewer writes on a diff line: the file, the line on its side, and the words. */
+export const CommentInputSchema = z.strictObject({
+  /** The task whose diff it was written on; null (or absent) on the session diff. */
+  task_id: TaskIdSchema.nullable().optional(),
+  file: z.string().trim().min(1).max(1_000),
+  line: z.number().int().positive(),
+  side: CommentSideSchema,
+  text: z.string().trim().min(1, 'a comment needs some text').max(10_000),
+});
+export const CommentEditSchema = z.strictObject({ text: z.string().trim().min(1, 'a comment needs some text').max(10_000) });
+export const CommentParamsSchema = z.strictObject({ id: SessionIdSchema, commentId: CommentIdSchema });
+
+export const ReviewCommentSchema = z.object({
+  id: CommentIdSchema,
+  ts: z.iso.datetime(),
+  task_id: TaskIdSchema.nullable(),
+  file: z.string(),
+  line: z.number().int().positive(),
+  side: CommentSideSchema,
+  text: z.string(),
+  /** Set when the comment went back to the worker with a task: which task and revision answers it. Fixed from then on. */
+  sent: z.object({ task_id: TaskIdSchema, revision: z.number().int().min(2), ts: z.iso.datetime() }).nullable(),
+});
+export type ReviewComment = z.infer<typeof ReviewCommentSchema>;
+export const CommentListSchema = z.object({ comments: z.array(ReviewCommentSchema) });
+
 /** One check run of a case, in order: failed ones included (those never reached the evaluator). */
 export const CheckAttemptSchema = z.object({
   ts: z.string(),

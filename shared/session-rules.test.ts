@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canAddNote, canMerge, canPush, canRun, failedTaskSubject, isFailedSubject, isTaskWorkSubject, taskSubject } from './session-rules.ts';
+import { canAddNote, canMerge, canPush, canRun, failedTaskSubject, isFailedSubject, isTaskWorkSubject, subjectRevision, taskSubject } from './session-rules.ts';
 
 describe('session rules', () => {
   it('lets a prepared or stopped session run, and nothing else', () => {
@@ -28,6 +28,22 @@ describe('commit subjects', () => {
     expect(failed).toBe('T-001: FAILED (max_iterations): Add the parser');
     expect(isFailedSubject(failed)).toBe(true);
     expect(isTaskWorkSubject(failed)).toBe(false);
+    expect(isTaskWorkSubject(failed, 'T-001')).toBe(false);
+  });
+
+  it('reads a revision after a send-back as the same task’s work, with its number', () => {
+    const rev = { ...task, revision: 2 };
+    expect(taskSubject(rev)).toBe('T-001 (rev 2): Add the parser');
+    expect(taskSubject({ ...task, revision: undefined })).toBe('T-001: Add the parser');
+    expect(isTaskWorkSubject(taskSubject(rev), 'T-001')).toBe(true);
+    expect(isTaskWorkSubject(taskSubject(rev))).toBe(true);
+    expect(isTaskWorkSubject(taskSubject(rev), 'T-002')).toBe(false);
+    expect(subjectRevision(taskSubject(rev), 'T-001')).toBe(2);
+    expect(subjectRevision(taskSubject(task), 'T-001')).toBe(1);
+    expect(subjectRevision('T-0011: other', 'T-001')).toBe(null);
+    const failed = failedTaskSubject(rev, 'iter_cap');
+    expect(failed).toBe('T-001 (rev 2): FAILED (iter_cap): Add the parser');
+    expect(isFailedSubject(failed)).toBe(true);
     expect(isTaskWorkSubject(failed, 'T-001')).toBe(false);
   });
 

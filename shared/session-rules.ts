@@ -24,19 +24,34 @@ export const canMerge = (status: SessionStatus): boolean => MERGEABLE.has(status
 export const canPush = (status: SessionStatus): boolean => PUSHABLE.has(status);
 
 // ── Commit subjects ──────────────────────────────────────────────────────────────────────────
-// A done task's commit is `<id>: <title>`. A failed task leaves its work in a placeholder
-// `<id>: FAILED (<reason>): <title>`, which resume folds back so the retry is judged on all of it.
+// A done task's commit is `<id>: <title>`; a revision after the reviewer sent it back is
+// `<id> (rev <n>): <title>` on top. A failed task leaves its work in a placeholder
+// `<id>: FAILED (<reason>): <title>` (`<id> (rev <n>): FAILED …` for a revision), which resume
+// folds back so the retry is judged on all of it.
 
 const TASK_ID = String.raw`T-\d{3,}`;
-const FAILED = new RegExp(`^${TASK_ID}: FAILED \\(`);
-const ANY_TASK = new RegExp(`^${TASK_ID}: `);
+const REV = String.raw`(?: \(rev \d+\))?`;
+const FAILED = new RegExp(`^${TASK_ID}${REV}: FAILED \\(`);
+const ANY_TASK = new RegExp(`^${TASK_ID}${REV}: `);
 
-export function taskSubject(task: { id: string; title: string }): string {
-  return `${task.id}: ${task.title}`;
+/** `T-001` or `T-001 (rev 2)`: the part of a subject before the colon. */
+function taskHead(task: { id: string; revision?: number | undefined }): string {
+  return task.revision && task.revision > 1 ? `${task.id} (rev ${task.revision})` : task.id;
 }
 
-export function failedTaskSubject(task: { id: string; title: string }, reason: string): string {
-  return `${task.id}: FAILED (${reason}): ${task.title}`;
+export function taskSubject(task: { id: string; title: string; revision?: number | undefined }): string {
+  return `${taskHead(task)}: ${task.title}`;
+}
+
+export function failedTaskSubject(task: { id: string; title: string; revision?: number | undefined }, reason: string): string {
+  return `${taskHead(task)}: FAILED (${reason}): ${task.title}`;
+}
+
+/** The revision a task-work subject records: 1 for `<id>: …`, n for `<id> (rev n): …`; null for another task's. */
+export function subjectRevision(subject: string, taskId: string): number | null {
+  if (subject.startsWith(`${taskId}: `)) return 1;
+  const m = /^(T-\d{3,}) \(rev (\d+)\): /.exec(subject);
+  return m && m[1] === taskId ? Number(m[2]) : null;
 }
 
 export function isFailedSubject(subject: string): boolean {
@@ -46,5 +61,5 @@ export function isFailedSubject(subject: string): boolean {
 /** A commit of a task's kept work (not a FAILED placeholder); of `taskId` when given. */
 export function isTaskWorkSubject(subject: string, taskId?: string): boolean {
   if (isFailedSubject(subject)) return false;
-  return taskId === undefined ? ANY_TASK.test(subject) : subject.startsWith(`${taskId}: `);
+  return taskId === undefined ? ANY_TASK.test(subject) : subjectRevision(subject, taskId) !== null;
 }
