@@ -96,6 +96,10 @@ export const ERRORS = {
   push_failed: { status: 502, meaning: 'git push failed.' },
   pr_failed: { status: 502, meaning: 'gh pr create failed.' },
 
+  // ── Sending work back (issue 15) ──
+  session_not_reopenable: { status: 409, meaning: 'A task can be sent back only when the run is over or stopped (not running, merged or archived).' },
+  task_not_done: { status: 409, meaning: 'Only an accepted (done) task can be sent back.' },
+
   // ── Stream frames ──
   bad_frame: { status: 400, meaning: 'A WebSocket frame that is not JSON or not a known frame.' },
   too_many_frames: { status: 429, meaning: 'A burst of frames past the budget; the connection is closed.' },

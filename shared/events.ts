@@ -59,6 +59,8 @@ export const StopReasonSchema = z.enum([
   'context_overflow',
   /** The worktree could not get the project's environment: its setup command or offline install failed. */
   'setup_failed',
+  /** A reviewer sent a done task back: the session waits for Run to work its next revision. */
+  'sent_back',
   'interrupted',
   'crash',
   'error',
@@ -175,6 +177,8 @@ export const EventDataSchemas = {
     checks_preset: z.string(),
   }),
   seed_edited: z.object({ sha: z.string().nullable(), changed: z.array(z.string()) }),
+  /** A reviewer sent a done task back as its next revision (send-backs/<task>.jsonl holds the request). */
+  task_sent_back: z.object({ task_id: z.string(), revision: z.number().int().min(2), note: z.string().nullable(), comments: z.number().int().nonnegative() }),
   question_asked: z.object({
     question_id: z.string().min(1),
     text: z.string().min(1),

@@ -202,8 +202,35 @@ export const LedgerEntrySchema = z.object({
   checks: z.array(CheckResultSchema).optional(),
   /** On an accept: each test case the seed names for the task's criteria, run alone at the task's commit (the green proof). */
   green: z.array(CaseProofSchema).optional(),
+  /** The task's revision this verdict belongs to; absent for the first. */
+  revision: z.number().int().min(2).optional(),
 });
 export type LedgerEntry = z.infer<typeof LedgerEntrySchema>;
+
+/**
+ * A reviewer's send-back of a done task (issue 15): what the next revision must answer. Each
+ * comment keeps the lines around its anchor as they were when it was sent, since the code moves on.
+ */
+export const SendBackSchema = z.object({
+  revision: z.number().int().min(2),
+  ts: z.iso.datetime(),
+  note: z.string().nullable(),
+  comments: z.array(
+    z.object({
+      id: z.string(),
+      file: z.string(),
+      line: z.number().int().positive(),
+      side: z.enum(['old', 'new']),
+      text: z.string(),
+      /** The lines around the anchor (the first one's number), or null when the file could not be read there. */
+      excerpt: z.object({ start: z.number().int().positive(), lines: z.array(z.string()) }).nullable(),
+    }),
+  ),
+  /** The worker's accepted case and the evaluator's verdict on it, as they stood when the task was sent back. */
+  previous_case: CaseSchema.nullable(),
+  last_verdict: VerdictSchema.nullable(),
+});
+export type SendBack = z.infer<typeof SendBackSchema>;
 
 export const SteeringNoteSchema = z.object({
   note_id: z.string(),

@@ -76,6 +76,8 @@ export const CheckAttemptSchema = z.object({
   iter: z.number().int(),
   passed: z.boolean(),
   results: z.array(CheckResultSchema),
+  /** The task's revision this attempt belongs to; absent for the first. */
+  revision: z.number().int().min(2).optional(),
 });
 export type CheckAttempt = z.infer<typeof CheckAttemptSchema>;
 

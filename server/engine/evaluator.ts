@@ -8,13 +8,14 @@
  */
 import { z } from 'zod';
 import { RejectionCategorySchema } from '../../shared/events.ts';
-import { VerdictSchema, type Case, type LedgerEntry, type PrdEntry, type Verdict } from '../../shared/files.ts';
+import { VerdictSchema, type Case, type LedgerEntry, type PrdEntry, type SendBack, type Verdict } from '../../shared/files.ts';
 import { Agent, type AgentOptions, type CallInfo, type NoticeKind } from '../agent/runtime.ts';
 import { defineTool } from '../agent/tools.ts';
 import type { ChatResult, ModelClient, RetryNotice } from '../llm/client.ts';
 import { reasoningText } from '../llm/reply.ts';
 import { loadPrompt } from '../prompts.ts';
 import type { CheckResult } from './checks.ts';
+import { formatSendBack } from './send-back-prompt.ts';
 import { criteriaLines } from './worker-prompt.ts';
 
 /** Reference §3.5 caps. */
@@ -50,6 +51,8 @@ export interface EvaluationInput {
   tests: Record<string, string>;
   checks: CheckResult[];
   diff: string;
+  /** The reviewer's send-back this revision answers: its note and comments are requirements too. */
+  sendBack?: SendBack | null;
 }
 
 function cut(text: string, max: number): string {
@@ -60,6 +63,7 @@ export function evaluatorUserPrompt(input: EvaluationInput): string {
   const { task } = input;
   const parts: string[] = [`# Task to evaluate: ${task.id} — ${task.title}`, '', task.description.trim()];
   if (task.acceptance_criteria.length > 0) parts.push('', '## Acceptance criteria (and the test cases that check each)', ...criteriaLines(task, true));
+  if (input.sendBack) parts.push('', formatSendBack(input.sendBack, 'evaluator'));
   if (input.contextFiles.length > 0) {
     parts.push(
       '',

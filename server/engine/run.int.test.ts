@@ -97,7 +97,7 @@ describe('the run', () => {
     expect(accepted.green).toEqual([{ test: 'double works', result: 'passed', detail: 'it passes already' }]);
     const review = (await t.app.inject({ url: `/api/sessions/${id}/tasks/T-001`, headers: auth })).json();
     expect(review.criteria).toEqual([
-      { criterion: 'Double works', tests: ['double works'], red: 'failed', green: 'passed', claimed_by: 'src/double.js:double()' },
+      { criterion: 'Double works', tests: ['double works'], red: 'failed', green: 'passed', claimed_by: 'src/double.js:double()', evaluator: null },
     ]);
     // The evaluator read which test checks the criterion.
     const judged = JSON.stringify(fake.requests.filter((r) => r.model === EVAL)[0]!.messages);

@@ -117,6 +117,7 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
     ownLedger: run.session.ledger.read(task.id, LEDGER_INJECT_LIMIT),
     notes,
     context,
+    sendBack: run.session.sendBacks.current(task),
   });
   run.emit({ type: 'memory_load', data: { ...trace, span_id: setupSpan, trigger: 'task_start', channels, user_prompt_chars: prompt.length } });
   for (const n of notes) run.emit({ type: 'steering_note', data: { note_id: n.note_id, text: n.text, consumed_by: { task_id: task.id, iter: 1 } } });
@@ -248,7 +249,13 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
     });
     signal.throwIfAborted();
     run.emit({ type: 'validator_run', data: { ...base, passed: checks.passed, results: checks.results } });
-    run.session.checks.append(task.id, { ts: new Date().toISOString(), iter, passed: checks.passed, results: checks.results });
+    run.session.checks.append(task.id, {
+      ts: new Date().toISOString(),
+      iter,
+      passed: checks.passed,
+      results: checks.results,
+      ...(task.revision ? { revision: task.revision } : {}),
+    });
     if (!checks.passed) {
       answer(`${CHECKS_FAILED_PREFIX}\n\n${checksReport(checks.results)}`);
       continue;
@@ -362,6 +369,7 @@ async function judge(
     tests,
     checks,
     diff: await workingDiff(run.ref),
+    sendBack: run.session.sendBacks.current(task),
   };
   let promptLogged = false;
   const evaluation = await evaluate(run.deps.llm, input, {
@@ -392,6 +400,7 @@ async function judge(
     verdict,
     checks,
     ...(green.length > 0 ? { green } : {}),
+    ...(task.revision ? { revision: task.revision } : {}),
   });
   run.emit({
     type: 'ledger_appended',

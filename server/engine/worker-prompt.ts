@@ -10,8 +10,9 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { LedgerEntry, PrdEntry, SeedMeta, SteeringNote } from '../../shared/files.ts';
+import type { LedgerEntry, PrdEntry, SeedMeta, SendBack, SteeringNote } from '../../shared/files.ts';
 import { formatLedgerSection } from './case.ts';
+import { formatSendBack } from './send-back-prompt.ts';
 
 /** Reference §3.5. */
 export const AGENTS_MD_MAX_CHARS = 8_000;
@@ -65,6 +66,8 @@ export interface WorkerPromptInput {
   ownLedger: LedgerEntry[];
   notes: SteeringNote[];
   context: ReturnType<typeof loadContextFiles>;
+  /** The reviewer's send-back this revision answers; absent or null for a first revision. */
+  sendBack?: SendBack | null;
 }
 
 function capped(text: string, max: number, marker: string): { text: string; truncated: boolean } {
@@ -150,6 +153,10 @@ export function buildWorkerPrompt(input: WorkerPromptInput): { prompt: string; c
   const taskLines = ['## Your task', '', `**ID:** ${task.id}`, `**Title:** ${task.title}`, '', task.description.trim()];
   if (task.acceptance_criteria.length > 0) taskLines.push('', '### Acceptance criteria (and the test cases that check each)', ...criteriaLines(task));
   sections.push(taskLines.join('\n'));
+
+  const sent = input.sendBack ?? null;
+  if (sent) sections.push(`\n${formatSendBack(sent, 'worker')}`);
+  channels.send_back = { present: sent !== null, revision: sent?.revision ?? null, comments: sent?.comments.length ?? 0 };
 
   const ledger = formatLedgerSection(input.ownLedger, WORKER_LEDGER_HEADER);
   if (ledger) sections.push(`\n${ledger}`);

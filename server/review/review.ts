@@ -41,7 +41,7 @@ async function mergedHead(cp: Checkpoint): Promise<string | null> {
  * Commits on the session branch since its base (the seed commit included). `head` is the branch's
  * (null once it is gone); the commits are read from the merge when the branch is gone.
  */
-async function sessionCommits(cp: Checkpoint): Promise<{ head: string | null; commits: CommitInfo[] }> {
+export async function sessionCommits(cp: Checkpoint): Promise<{ head: string | null; commits: CommitInfo[] }> {
   const head = await branchHead(cp.source, cp.branch);
   const readFrom = head ?? (await mergedHead(cp));
   if (!readFrom || !cp.base_sha) return { head, commits: [] };

@@ -6,7 +6,15 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { LedgerEntrySchema, SteeringNoteSchema, TaskIdSchema, type LedgerEntry, type SteeringNote } from '../../shared/files.ts';
+import {
+  LedgerEntrySchema,
+  SendBackSchema,
+  SteeringNoteSchema,
+  TaskIdSchema,
+  type LedgerEntry,
+  type SendBack,
+  type SteeringNote,
+} from '../../shared/files.ts';
 import { CheckAttemptSchema, type CheckAttempt } from '../../shared/review.ts';
 import { appendJsonl, readJsonl, rewriteJsonl } from './jsonl.ts';
 import { SESSION_FILES as FILES } from './session-files.ts';
@@ -27,6 +35,15 @@ export function appendLedger(sessionDir: string, taskId: string, entry: LedgerEn
 export function readLedger(sessionDir: string, taskId: string, limit?: number): LedgerEntry[] {
   const all = readJsonl(ledgerFile(sessionDir, taskId), LedgerEntrySchema);
   return limit === undefined ? all : limit <= 0 ? [] : all.slice(-limit);
+}
+
+/** A reviewer's send-backs of a task, oldest first (issue 15). */
+export function appendSendBack(sessionDir: string, taskId: string, sendBack: SendBack): void {
+  appendJsonl(path.join(sessionDir, FILES.sendBacksDir, `${TaskIdSchema.parse(taskId)}.jsonl`), SendBackSchema, sendBack);
+}
+
+export function readSendBacks(sessionDir: string, taskId: string): SendBack[] {
+  return readJsonl(path.join(sessionDir, FILES.sendBacksDir, `${TaskIdSchema.parse(taskId)}.jsonl`), SendBackSchema);
 }
 
 /** Every check run of a task's cases, for the task review (failed ones never reach the ledger). */

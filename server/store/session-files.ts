@@ -14,6 +14,7 @@ export const SESSION_FILES = {
   ledgerDir: 'ledger',
   checksDir: 'checks',
   mutationsDir: 'mutations',
+  sendBacksDir: 'send-backs',
   probeScratch: 'probe-scratch',
   steering: 'steering.jsonl',
   summary: 'summary.json',
@@ -25,7 +26,7 @@ export const SESSION_FILES = {
 
 /** How each entry appears in the README's layout block: folders end in `/`, per-task files use `<task>`. */
 export const LAYOUT_NAMES: readonly string[] = Object.entries(SESSION_FILES).map(([key, name]) =>
-  key === 'ledgerDir' || key === 'checksDir'
+  key === 'ledgerDir' || key === 'checksDir' || key === 'sendBacksDir'
     ? `${name}/<task>.jsonl`
     : key === 'mutationsDir'
       ? `${name}/<task>.json`

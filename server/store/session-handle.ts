@@ -20,6 +20,7 @@ import {
   type MutationReport,
   type PrdEntry,
   type SeedMeta,
+  type SendBack,
   type SteeringNote,
 } from '../../shared/files.ts';
 import type { CheckAttempt } from '../../shared/review.ts';
@@ -180,6 +181,15 @@ export class SessionHandle {
   readonly checks = {
     append: (taskId: string, attempt: CheckAttempt): void => runFiles.appendCheckAttempt(this.dir, taskId, attempt),
     read: (taskId: string): CheckAttempt[] => runFiles.readCheckAttempts(this.dir, taskId),
+  };
+
+  readonly sendBacks = {
+    append: (taskId: string, sendBack: SendBack): void => runFiles.appendSendBack(this.dir, taskId, sendBack),
+    /** Oldest first. */
+    read: (taskId: string): SendBack[] => runFiles.readSendBacks(this.dir, taskId),
+    /** The one the task's current revision answers, or null for a first revision. */
+    current: (task: { id: string; revision?: number | undefined }): SendBack | null =>
+      task.revision ? (runFiles.readSendBacks(this.dir, task.id).findLast((s) => s.revision === task.revision) ?? null) : null,
   };
 
   readonly mutations = {

@@ -1,0 +1,105 @@
+/**
+ * Sending a done task back (issue 15): the reviewer's note and line comments become the next
+ * revision's requirements. Nothing is rewritten: the task goes back to pending with revision n+1,
+ * the request is kept in `send-backs/<task>.jsonl` with the lines around each comment as they
+ * were, and the session stops so Run works on it; the revision is committed on top of the last.
+ */
+import type { Checkpoint, PrdEntry, SendBack } from '../../shared/files.ts';
+import type { ReviewComment } from '../../shared/review.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
+import { git } from '../git/git-base.ts';
+import type { SessionHandle } from '../store/session-handle.ts';
+import { branchHead, sessionCommits } from './review.ts';
+import { isTaskWorkSubject } from '../../shared/session-rules.ts';
+
+/** Lines shown on each side of a comment's line. */
+export const EXCERPT_CONTEXT = 3;
+
+const REOPENABLE = new Set(['all_done', 'stopped']);
+
+export interface SendBackInput {
+  note: string | null;
+  /** The comments that go with it, open ones only (the route resolves and checks their ids). */
+  comments: ReviewComment[];
+}
+
+/**
+ * Reopens `taskId` as its next revision. Refused unless the session is all done or stopped (not
+ * running, merged or archived) and the task is done; a send-back says what to change, so it needs
+ * a note or a comment.
+ */
+export async function sendBack(session: SessionHandle, taskId: string, input: SendBackInput, now = new Date()): Promise<{ task: PrdEntry; send_back: SendBack }> {
+  const cp = session.checkpoint.read();
+  if (!REOPENABLE.has(cp.status)) {
+    throw new ConflictError('session_not_reopenable', `A task can be sent back only when the run is over or stopped; this session is ${cp.status}.`);
+  }
+  const prd = session.prd.tasks();
+  const task = prd.find((t) => t.id === taskId);
+  if (!task) throw new NotFoundError('task_not_found', `Session ${session.id} has no task ${taskId}.`);
+  if (task.status !== 'done') {
+    throw new ConflictError('task_not_done', `${taskId} is ${task.status}: only an accepted task can be sent back. Resume the run to finish it.`);
+  }
+  const note = input.note?.trim() || null;
+  if (note === null && input.comments.length === 0) {
+    throw new ValidationError('Say what to change: write a note, or send at least one comment on the diff.');
+  }
+  const revision = (task.revision ?? 1) + 1;
+  const ledger = session.ledger.read(taskId);
+  const last = ledger.at(-1) ?? null;
+  const anchors = await anchorRevs(cp, taskId);
+  const record: SendBack = {
+    revision,
+    ts: now.toISOString(),
+    note,
+    comments: await Promise.all(
+      input.comments.map(async (c) => ({
+        id: c.id,
+        file: c.file,
+        line: c.line,
+        side: c.side,
+        text: c.text,
+        excerpt: await excerptAt(cp.source, c.task_id === null ? anchors.session : anchors.task, c),
+      })),
+    ),
+    previous_case: [...ledger].reverse().find((e) => e.case)?.case ?? null,
+    last_verdict: last?.verdict ?? null,
+  };
+  // The request first: a crash after it and before the plan changes leaves the task done, and the
+  // reviewer sends it again; the other order could leave a revision with nothing to answer.
+  session.sendBacks.append(taskId, record);
+  session.prd.write(prd.map((t) => (t.id === taskId ? { ...t, status: 'pending' as const, revision } : t)));
+  session.emit({ type: 'task_sent_back', data: { task_id: taskId, revision, note, comments: record.comments.length } });
+  if (cp.status !== 'stopped' || cp.last_stop !== 'sent_back') {
+    session.checkpoint.setStatus('stopped', { reason: 'sent_back', phase: 'run' });
+  }
+  return { task: { ...task, status: 'pending', revision }, send_back: record };
+}
+
+/** Where each side of a diff line is read: the task's diff (its own commits) or the session's (base to head). */
+interface AnchorRevs {
+  task: { old: string | null; new: string | null };
+  session: { old: string | null; new: string | null };
+}
+
+async function anchorRevs(cp: Checkpoint, taskId: string): Promise<AnchorRevs> {
+  const head = await branchHead(cp.source, cp.branch);
+  const mine = (await sessionCommits(cp)).commits.filter((c) => isTaskWorkSubject(c.subject, taskId));
+  return {
+    task: { old: mine[0] ? `${mine[0].sha}^` : null, new: mine.at(-1)?.sha ?? null },
+    session: { old: cp.base_sha, new: head },
+  };
+}
+
+/** The lines around the comment's line in the file as that side of the diff had it; null when unreadable. */
+async function excerptAt(repo: string, revs: { old: string | null; new: string | null }, c: ReviewComment): Promise<SendBack['comments'][number]['excerpt']> {
+  const rev = revs[c.side];
+  if (rev === null) return null;
+  const text = await git(repo)
+    .raw(['show', `${rev}:${c.file}`])
+    .catch(() => null);
+  if (text === null) return null;
+  const lines = text.split('\n');
+  if (c.line > lines.length) return null;
+  const start = Math.max(1, c.line - EXCERPT_CONTEXT);
+  return { start, lines: lines.slice(start - 1, Math.min(lines.length, c.line + EXCERPT_CONTEXT)) };
+}
