@@ -17,6 +17,7 @@ export const SESSION_FILES = {
   sendBacksDir: 'send-backs',
   probeScratch: 'probe-scratch',
   steering: 'steering.jsonl',
+  reviewComments: 'review-comments.jsonl',
   summary: 'summary.json',
   learnings: 'proposed-learnings.md',
   runLock: 'run.lock',
