@@ -142,7 +142,8 @@ export const EVENT_TEXT: EventTexts = {
   seed_edited: { kind: 'interview', detail: (d) => d.changed.join(', '), progress: null, problem: false, dialogue: false },
   task_sent_back: {
     kind: 'tasks',
-    detail: (d) => join(`${d.task_id} sent back as revision ${d.revision}`, d.comments > 0 && `· ${plural(d.comments, 'comment')}`, d.note && `· ${oneLine(d.note)}`),
+    detail: (d) =>
+      join(`${d.task_id} sent back as revision ${d.revision}`, d.comments > 0 && `· ${plural(d.comments, 'comment')}`, d.note && `· ${oneLine(d.note)}`),
     progress: (d) => `↩ ${d.task_id} rev ${d.revision}`,
     problem: false,
     dialogue: true,

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { CheckResultSchema } from './events.ts';
 import { RedResultSchema } from './files.ts';
-import { CaseSchema, LedgerEntrySchema, MutationReportSchema, PrdEntrySchema, SessionIdSchema, TaskIdSchema } from './files.ts';
+import { CaseSchema, LedgerEntrySchema, MutationReportSchema, PrdEntrySchema, SendBackSchema, SessionIdSchema, TaskIdSchema } from './files.ts';
 import { TaskSummarySchema } from './summary.ts';
 
 export const TaskParamsSchema = z.strictObject({
@@ -37,6 +37,11 @@ export const DiffSchema = z.object({
 export type Diff = z.infer<typeof DiffSchema>;
 
 export const CommitSchema = z.object({ sha: z.string(), subject: z.string(), date: z.string() });
+
+/** GET …/tasks/:taskId/diff: one revision's commit; without it, the latest revision's. */
+export const TaskDiffQuerySchema = z.strictObject({
+  revision: z.coerce.number().int().positive().optional(),
+});
 
 // ── Review comments (issue 15) ───────────────────────────────────────────────────────────────
 
@@ -69,6 +74,13 @@ export const ReviewCommentSchema = z.object({
 });
 export type ReviewComment = z.infer<typeof ReviewCommentSchema>;
 export const CommentListSchema = z.object({ comments: z.array(ReviewCommentSchema) });
+
+/** Send a done task back: a note, and the comments that go with it (absent: every open one on its diff). */
+export const ReopenRequestSchema = z.strictObject({
+  note: z.string().trim().max(10_000).optional(),
+  comment_ids: z.array(CommentIdSchema).max(200).optional(),
+});
+export const ReopenResultSchema = z.object({ task: PrdEntrySchema, send_back: SendBackSchema });
 
 /**
  * One line of `review-comments.jsonl`: the operations, appended in order and folded into the
@@ -136,6 +148,8 @@ export const TaskReviewSchema = z.object({
   checks: z.array(CheckAttemptSchema),
   /** The mutation probe of the accepted task; null before it was accepted (or from before the probe). */
   mutation: MutationReportSchema.nullable(),
+  /** Each time a reviewer sent the task back, oldest first: what revision 2, 3… was asked to answer. */
+  send_backs: z.array(SendBackSchema),
   /** Iterations, cost, duration and counts from summary.json; null before the task ran. */
   stats: TaskSummarySchema.nullable(),
 });

@@ -48,7 +48,10 @@ import {
   PrResultSchema,
   PushRequestSchema,
   PushResultSchema,
+  ReopenRequestSchema,
+  ReopenResultSchema,
   SessionReviewSchema,
+  TaskDiffQuerySchema,
   TaskParamsSchema,
   TaskReviewSchema,
 } from './review.ts';
@@ -104,7 +107,14 @@ export const ROUTES = {
   addNote: { method: 'POST', path: '/api/sessions/:id/notes', params: SessionParamsSchema, body: NoteRequestSchema, response: NoteResponseSchema, status: 201 },
 
   getTaskReview: { method: 'GET', path: '/api/sessions/:id/tasks/:taskId', params: TaskParamsSchema, response: TaskReviewSchema },
-  getTaskDiff: { method: 'GET', path: '/api/sessions/:id/tasks/:taskId/diff', params: TaskParamsSchema, response: DiffSchema },
+  reopenTask: {
+    method: 'POST',
+    path: '/api/sessions/:id/tasks/:taskId/reopen',
+    params: TaskParamsSchema,
+    body: ReopenRequestSchema,
+    response: ReopenResultSchema,
+  },
+  getTaskDiff: { method: 'GET', path: '/api/sessions/:id/tasks/:taskId/diff', params: TaskParamsSchema, query: TaskDiffQuerySchema, response: DiffSchema },
   getSessionReview: { method: 'GET', path: '/api/sessions/:id/diff', params: SessionParamsSchema, response: SessionReviewSchema },
   previewMerge: {
     method: 'POST',

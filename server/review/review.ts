@@ -8,7 +8,7 @@ import { matchCoverage } from '../../shared/coverage.ts';
 import type { Case, Checkpoint, LedgerEntry, PrdEntry } from '../../shared/files.ts';
 import type { CriterionProblem, SessionReview, Survivor, TaskCriterion, TaskReview } from '../../shared/review.ts';
 import { proofsOfCriterion, worstProof, type SeedProof } from '../../shared/seed.ts';
-import { canMerge, canPush, isTaskWorkSubject } from '../../shared/session-rules.ts';
+import { canMerge, canPush, isTaskWorkSubject, subjectRevision } from '../../shared/session-rules.ts';
 import { NotFoundError } from '../errors.ts';
 import { commitsIn, diffBetween, type CommitInfo } from '../git/diff.ts';
 import { git } from '../git/git-base.ts';
@@ -66,6 +66,7 @@ export async function taskReview(store: SessionStore, id: string, taskId: string
     ledger,
     checks: session.checks.read(taskId),
     mutation: session.mutations.read(taskId),
+    send_backs: session.sendBacks.read(taskId),
     stats: summary.tasks[taskId] ?? null,
   };
 }
@@ -127,13 +128,19 @@ export function survivorsOf(session: SessionHandle): Survivor[] {
     .flatMap((t) => (session.mutations.read(t.id)?.survivors ?? []).map((s) => ({ task_id: t.id, ...s })));
 }
 
-export async function taskDiff(store: SessionStore, id: string, taskId: string) {
+/**
+ * The diff of one revision of the task (its commit against its parent); without `revision`, the
+ * latest. A revision sent back sits on top of later tasks, so each revision is its own diff.
+ */
+export async function taskDiff(store: SessionStore, id: string, taskId: string, revision?: number) {
   const review = await taskReview(store, id, taskId);
   const cp = store.readCheckpoint(id);
-  const first = review.commits[0];
-  const last = review.commits.at(-1);
-  if (!first || !last) return { files: [], text: '', truncated: false };
-  return diffBetween(cp.source, `${first.sha}^`, last.sha);
+  const commit = revision === undefined ? review.commits.at(-1) : review.commits.findLast((c) => subjectRevision(c.subject, taskId) === revision);
+  if (!commit) {
+    if (revision !== undefined && review.commits.length > 0) throw new NotFoundError('task_not_found', `${taskId} has no committed revision ${revision}.`);
+    return { files: [], text: '', truncated: false };
+  }
+  return diffBetween(cp.source, `${commit.sha}^`, commit.sha);
 }
 
 export async function remotes(repo: string): Promise<string[]> {

@@ -18,9 +18,9 @@ export const EXCERPT_CONTEXT = 3;
 const REOPENABLE = new Set(['all_done', 'stopped']);
 
 export interface SendBackInput {
-  note: string | null;
-  /** The comments that go with it, open ones only (the route resolves and checks their ids). */
-  comments: ReviewComment[];
+  note?: string | null | undefined;
+  /** The comments that go with it; absent: every open comment written on this task's diff. */
+  comment_ids?: string[] | undefined;
 }
 
 /**
@@ -28,7 +28,12 @@ export interface SendBackInput {
  * running, merged or archived) and the task is done; a send-back says what to change, so it needs
  * a note or a comment.
  */
-export async function sendBack(session: SessionHandle, taskId: string, input: SendBackInput, now = new Date()): Promise<{ task: PrdEntry; send_back: SendBack }> {
+export async function sendBack(
+  session: SessionHandle,
+  taskId: string,
+  input: SendBackInput,
+  now = new Date(),
+): Promise<{ task: PrdEntry; send_back: SendBack }> {
   const cp = session.checkpoint.read();
   if (!REOPENABLE.has(cp.status)) {
     throw new ConflictError('session_not_reopenable', `A task can be sent back only when the run is over or stopped; this session is ${cp.status}.`);
@@ -40,7 +45,8 @@ export async function sendBack(session: SessionHandle, taskId: string, input: Se
     throw new ConflictError('task_not_done', `${taskId} is ${task.status}: only an accepted task can be sent back. Resume the run to finish it.`);
   }
   const note = input.note?.trim() || null;
-  if (note === null && input.comments.length === 0) {
+  const comments = chosenComments(session, taskId, input.comment_ids);
+  if (note === null && comments.length === 0) {
     throw new ValidationError('Say what to change: write a note, or send at least one comment on the diff.');
   }
   const revision = (task.revision ?? 1) + 1;
@@ -52,7 +58,7 @@ export async function sendBack(session: SessionHandle, taskId: string, input: Se
     ts: now.toISOString(),
     note,
     comments: await Promise.all(
-      input.comments.map(async (c) => ({
+      comments.map(async (c) => ({
         id: c.id,
         file: c.file,
         line: c.line,
@@ -64,15 +70,38 @@ export async function sendBack(session: SessionHandle, taskId: string, input: Se
     previous_case: [...ledger].reverse().find((e) => e.case)?.case ?? null,
     last_verdict: last?.verdict ?? null,
   };
-  // The request first: a crash after it and before the plan changes leaves the task done, and the
-  // reviewer sends it again; the other order could leave a revision with nothing to answer.
+  // In this order, a crash between any two steps leaves something a retry or Run sets right: the
+  // request before the plan (a revision never lacks what it answers), the session stopped before
+  // the task is pending (an all-done session with a pending task could not run), the comments
+  // marked sent last (unmarked, they are merely offered again).
   session.sendBacks.append(taskId, record);
+  session.checkpoint.setStatus('stopped', { reason: 'sent_back', phase: 'run' });
   session.prd.write(prd.map((t) => (t.id === taskId ? { ...t, status: 'pending' as const, revision } : t)));
+  session.comments.markSent(
+    comments.map((c) => c.id),
+    taskId,
+    revision,
+    now,
+  );
   session.emit({ type: 'task_sent_back', data: { task_id: taskId, revision, note, comments: record.comments.length } });
-  if (cp.status !== 'stopped' || cp.last_stop !== 'sent_back') {
-    session.checkpoint.setStatus('stopped', { reason: 'sent_back', phase: 'run' });
-  }
   return { task: { ...task, status: 'pending', revision }, send_back: record };
+}
+
+/** The named comments (each must exist and be unsent), or every open one on this task's diff. */
+function chosenComments(session: SessionHandle, taskId: string, ids: string[] | undefined): ReviewComment[] {
+  const all = session.comments.list();
+  if (ids === undefined) return all.filter((c) => c.sent === null && c.task_id === taskId);
+  return [...new Set(ids)].map((id) => {
+    const found = all.find((c) => c.id === id);
+    if (!found) throw new NotFoundError('comment_not_found', `There is no comment ${id} in this session; it may have been deleted.`);
+    if (found.sent !== null) {
+      throw new ConflictError(
+        'comment_sent',
+        `Comment ${id} already went back with ${found.sent.task_id} (rev ${found.sent.revision}); write a new comment instead.`,
+      );
+    }
+    return found;
+  });
 }
 
 /** Where each side of a diff line is read: the task's diff (its own commits) or the session's (base to head). */
@@ -85,7 +114,8 @@ async function anchorRevs(cp: Checkpoint, taskId: string): Promise<AnchorRevs> {
   const head = await branchHead(cp.source, cp.branch);
   const mine = (await sessionCommits(cp)).commits.filter((c) => isTaskWorkSubject(c.subject, taskId));
   return {
-    task: { old: mine[0] ? `${mine[0].sha}^` : null, new: mine.at(-1)?.sha ?? null },
+    // The task review shows the latest revision's commit against its parent.
+    task: { old: mine.at(-1) ? `${mine.at(-1)!.sha}^` : null, new: mine.at(-1)?.sha ?? null },
     session: { old: cp.base_sha, new: head },
   };
 }

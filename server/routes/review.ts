@@ -9,6 +9,7 @@ import { ConflictError } from '../errors.ts';
 import { merge, previewMerge } from '../review/merge.ts';
 import { cleanse, openPr, push } from '../review/publish.ts';
 import { sessionReview, taskDiff, taskReview } from '../review/review.ts';
+import { sendBack } from '../review/send-back.ts';
 import { handle } from './contract.ts';
 import { existingSession } from './validate.ts';
 
@@ -31,7 +32,12 @@ export function reviewRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   handle(app, 'getTaskReview', async ({ params }) => taskReview(store, existingSession(store, params.id), params.taskId));
 
-  handle(app, 'getTaskDiff', async ({ params }) => taskDiff(store, existingSession(store, params.id), params.taskId));
+  handle(app, 'reopenTask', async ({ params, body }) => {
+    const id = existingSession(store, params.id);
+    return exclusive(id, 'send a task back', () => sendBack(store.session(id), params.taskId, body));
+  });
+
+  handle(app, 'getTaskDiff', async ({ params, query }) => taskDiff(store, existingSession(store, params.id), params.taskId, query.revision));
 
   handle(app, 'getSessionReview', async ({ params }) => sessionReview(store, existingSession(store, params.id)));
 

@@ -6,15 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  LedgerEntrySchema,
-  SendBackSchema,
-  SteeringNoteSchema,
-  TaskIdSchema,
-  type LedgerEntry,
-  type SendBack,
-  type SteeringNote,
-} from '../../shared/files.ts';
+import { LedgerEntrySchema, SendBackSchema, SteeringNoteSchema, TaskIdSchema, type LedgerEntry, type SendBack, type SteeringNote } from '../../shared/files.ts';
 import { CheckAttemptSchema, type CheckAttempt } from '../../shared/review.ts';
 import { appendJsonl, readJsonl, rewriteJsonl } from './jsonl.ts';
 import { SESSION_FILES as FILES } from './session-files.ts';
