@@ -2,7 +2,7 @@
  * The headless verbs as a user runs them: `node bin/tilth.js …` in a child process, against a
  * real sessions folder, real git and the scripted model.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -97,6 +97,30 @@ describe('tilth run / resume / info / reset', { timeout: 60_000 }, () => {
     const one = await tilth(['info', id]);
     expect(one.out).toContain('STALE');
     expect(one.out).toContain('T-001  done');
+  });
+
+  it('reopen sends a done task back with a note (exit 0), refuses one that is not done (exit 1), and resume commits the revision', async () => {
+    const { id, store } = await prepared();
+    store.close();
+    fake.load({ models: { [WORKER]: [impl('double', 'n + n'), caseTurn(), noLearning], [EVAL]: [verdictTurn('accept')] } });
+    expect((await tilth(['run', id])).code).toBe(0);
+    expect((await tilth(['reopen', id])).code).toBe(2);
+    const sent = await tilth(['reopen', id, 'T-001', '--note', 'Write it as n * 2.']);
+    expect(sent.code, sent.out).toBe(0);
+    expect(sent.out).toContain(`T-001 sent back as revision 2. Work on it: tilth resume ${id}`);
+    const twice = await tilth(['reopen', id, 'T-001', '--note', 'again']);
+    expect(twice.code).toBe(1);
+    expect(twice.out).toContain('T-001 is pending');
+
+    fake.load({ models: { [WORKER]: [impl('double', 'n * 2'), caseTurn(), noLearning], [EVAL]: [verdictTurn('accept')] } });
+    const resumed = await tilth(['resume', id]);
+    expect(resumed.code, resumed.out).toBe(0);
+    const workerPrompts = fake.requests.filter((r) => r.model === WORKER).map((r) => JSON.stringify(r.messages));
+    expect(workerPrompts.filter((p) => p.includes('## Your task')).at(-1)).toContain('Write it as n * 2.');
+    const reopened = new SessionStore(path.join(home, 'sessions'));
+    const cp = reopened.readCheckpoint(id);
+    reopened.close();
+    expect(execFileSync('git', ['log', '-1', '--format=%s', cp.branch], { cwd: cp.source, encoding: 'utf8' }).trim()).toBe('T-001 (rev 2): Double');
   });
 
   it('exits 1 when a task fails; resume refuses a prepared session, run refuses a stopped one', async () => {

@@ -15,8 +15,10 @@ import type { Config } from './config.ts';
 import { runLocked } from './engine/run.ts';
 import { detectSandbox, setSandboxMode } from './proc/sandbox.ts';
 import { removeWorktree } from './git/repo.ts';
+import { AppError } from './errors.ts';
 import { JobRunner, type Logger } from './jobs/job-runner.ts';
 import { ModelClient } from './llm/client.ts';
+import { sendBack } from './review/send-back.ts';
 import { SessionStore } from './store/session-store.ts';
 import { isSessionId } from './store/session-id.ts';
 
@@ -44,6 +46,13 @@ configuration error; 130 interrupted.`,
 
 Resumes a stopped session in this terminal (a failed task is retried with a fresh budget).
 Exit codes as for tilth run.`,
+  reopen: `Usage: tilth reopen <id> <task> [--note TEXT] [--comment COMMENT_ID ...]
+
+Sends a done task back as its next revision: the note and the review comments (every open one
+written on the task's diff, or those named with --comment) become its requirements. The session
+is then stopped; tilth resume <id> works on the revision and commits it as "<task> (rev n)".
+Exit codes: 0 sent back; 1 refused (the task is not done, the session is running or merged…);
+2 usage error.`,
   reset: `Usage: tilth reset <id> [--yes]
 
 Discards a session: removes its worktree, its session/<id> branch and its folder. Asks first;
@@ -169,6 +178,31 @@ export async function runVerb(verb: 'run' | 'resume', config: Config, positional
   if (cp.status === 'all_done') return 0;
   if (interrupted || cp.last_stop === 'interrupted') return 130;
   return 1;
+}
+
+export async function reopen(config: Config, rest: string[], out: (s: string) => void): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: rest,
+    options: { note: { type: 'string' }, comment: { type: 'string', multiple: true } },
+    strict: true,
+    allowPositionals: true,
+  });
+  const [sessionId, taskId, ...extra] = positionals;
+  if (!taskId || extra.length > 0) throw new CliExit(2, HEADLESS_HELP.reopen!);
+  const store = openStore(config);
+  const id = sessionArg('reopen', [sessionId!], store);
+  try {
+    store.session(id).runLock.assertFree();
+    const { task, send_back } = await sendBack(store.session(id), taskId, { note: values.note ?? null, comment_ids: values.comment });
+    out(
+      `${task.id} sent back as revision ${send_back.revision}${send_back.comments.length > 0 ? ` with ${send_back.comments.length} comment${send_back.comments.length === 1 ? '' : 's'}` : ''}. Work on it: tilth resume ${id}`,
+    );
+  } catch (err) {
+    if (err instanceof AppError && err.status < 500) throw new CliExit(1, err.message);
+    throw err;
+  } finally {
+    store.close();
+  }
 }
 
 export async function reset(config: Config, positionals: string[], yes: boolean, out: (s: string) => void): Promise<void> {

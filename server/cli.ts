@@ -4,7 +4,7 @@
  */
 import { execa } from 'execa';
 import { parseArgs } from 'node:util';
-import { CliExit, HEADLESS_HELP, info, parseVerbArgs, reset, runVerb } from './cli-headless.ts';
+import { CliExit, HEADLESS_HELP, info, parseVerbArgs, reopen, reset, runVerb } from './cli-headless.ts';
 import { ConfigError, describeConfig, loadConfig, type ConfigKey } from './config.ts';
 import { workTreeRoot } from './git/repo.ts';
 import { displayUrl } from './llm/client.ts';
@@ -20,6 +20,7 @@ Usage:
   tilth run <id>        run a prepared session in this terminal
   tilth resume <id>     resume a stopped session in this terminal
   tilth reset <id> [--yes]   discard a session: worktree, branch and folder
+  tilth reopen <id> <task> [--note TEXT]   send a done task back as its next revision
   tilth config          print the resolved configuration and where each value came from
   tilth --version
 
@@ -133,7 +134,12 @@ function printConfig(): void {
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
-async function headless(command: 'info' | 'run' | 'resume' | 'reset', rest: string[]): Promise<void> {
+async function headless(command: 'info' | 'run' | 'resume' | 'reset' | 'reopen', rest: string[]): Promise<void> {
+  if (command === 'reopen') {
+    if (rest.some((a) => a === '--help' || a === '-h')) print(HEADLESS_HELP.reopen!);
+    else await reopen(loadConfig(), rest, print);
+    return;
+  }
   const args = parseVerbArgs(rest, command === 'reset');
   if (args.help) {
     print(HEADLESS_HELP[command]!);
@@ -160,6 +166,7 @@ async function main(argv: string[]): Promise<void> {
     case 'run':
     case 'resume':
     case 'reset':
+    case 'reopen':
       return headless(command, rest);
     case '--version':
     case '-v':
