@@ -70,6 +70,18 @@ export const ReviewCommentSchema = z.object({
 export type ReviewComment = z.infer<typeof ReviewCommentSchema>;
 export const CommentListSchema = z.object({ comments: z.array(ReviewCommentSchema) });
 
+/**
+ * One line of `review-comments.jsonl`: the operations, appended in order and folded into the
+ * current list, so a crash mid-append loses at most the last one and never an earlier send.
+ */
+export const CommentOpSchema = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('add'), comment: ReviewCommentSchema }),
+  z.object({ op: z.literal('edit'), id: CommentIdSchema, text: z.string().min(1), ts: z.iso.datetime() }),
+  z.object({ op: z.literal('delete'), id: CommentIdSchema, ts: z.iso.datetime() }),
+  z.object({ op: z.literal('send'), ids: z.array(CommentIdSchema).min(1), task_id: TaskIdSchema, revision: z.number().int().min(2), ts: z.iso.datetime() }),
+]);
+export type CommentOp = z.infer<typeof CommentOpSchema>;
+
 /** One check run of a case, in order: failed ones included (those never reached the evaluator). */
 export const CheckAttemptSchema = z.object({
   ts: z.string(),

@@ -16,6 +16,7 @@ export const SESSION_FILES = {
   mutationsDir: 'mutations',
   probeScratch: 'probe-scratch',
   steering: 'steering.jsonl',
+  reviewComments: 'review-comments.jsonl',
   summary: 'summary.json',
   learnings: 'proposed-learnings.md',
   runLock: 'run.lock',

@@ -29,6 +29,7 @@ import { CorruptFileError, NotFoundError } from '../errors.ts';
 import { writeFilesAtomic, writeJsonAtomic, type FileWrite } from './atomic.ts';
 import type { EventLog } from './event-log.ts';
 import { readJsonFile } from './json-file.ts';
+import { ReviewComments } from './review-comments.ts';
 import * as runFiles from './run-files.ts';
 import { resolveTestPath, type StoredSeed } from './seed-input.ts';
 import { acquireRunLock, assertNotLockedElsewhere, lockedElsewhere } from './run-lock.ts';
@@ -52,12 +53,15 @@ export interface SessionStoreCore {
 
 export class SessionHandle {
   private readonly dir: string;
+  /** The reviewer's line comments on the task and session diffs (review-comments.jsonl). */
+  readonly comments: ReviewComments;
 
   constructor(
     private readonly store: SessionStoreCore,
     readonly id: string,
   ) {
     this.dir = store.dir(id);
+    this.comments = new ReviewComments(this.dir);
   }
 
   private file(name: string): string {

@@ -1,0 +1,107 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CommentIdSchema, type CommentOp, type ReviewComment } from '../../shared/review.ts';
+import { tempDir } from '../testing/test-app.ts';
+import { foldComments, ReviewComments } from './review-comments.ts';
+
+let dir: string;
+let comments: ReviewComments;
+const file = () => path.join(dir, 'review-comments.jsonl');
+beforeEach(() => {
+  dir = tempDir();
+  comments = new ReviewComments(dir);
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const T0 = new Date('2026-11-27T10:00:00.000Z');
+const input = (line: number, text = `about line ${line}`) => ({ task_id: 'T-001', file: 'src/a.js', line, side: 'new' as const, text });
+const comment = (id: string, text = 'x'): ReviewComment => ({
+  id,
+  ts: T0.toISOString(),
+  task_id: null,
+  file: 'a.js',
+  line: 1,
+  side: 'old',
+  text,
+  sent: null,
+});
+
+describe('review comments', () => {
+  it('is an empty list before any comment', () => {
+    expect(comments.list()).toEqual([]);
+    expect(fs.existsSync(file())).toBe(false);
+  });
+
+  it('adds, edits and deletes, and reads the same list back from disk', () => {
+    const a = comments.add(input(3, '  trim me  '), T0);
+    const b = comments.add({ ...input(7), task_id: null, side: 'old' });
+    expect(CommentIdSchema.safeParse(a.id).success).toBe(true);
+    expect(a).toEqual({ id: a.id, ts: T0.toISOString(), task_id: 'T-001', file: 'src/a.js', line: 3, side: 'new', text: 'trim me', sent: null });
+    expect(comments.edit(a.id, ' better ').text).toBe('better');
+    comments.remove(b.id);
+    expect(new ReviewComments(dir).list()).toEqual([{ ...a, text: 'better' }]);
+    // Append-only: four operations, one per line.
+    expect(
+      fs
+        .readFileSync(file(), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).op),
+    ).toEqual(['add', 'add', 'edit', 'delete']);
+  });
+
+  it('refuses to edit or delete an unknown comment', () => {
+    expect(() => comments.edit('c-nothere', 'x')).toThrow(expect.objectContaining({ code: 'comment_not_found', status: 404 }));
+    expect(() => comments.remove('c-nothere')).toThrow(expect.objectContaining({ code: 'comment_not_found' }));
+  });
+
+  it('fixes a comment once it is sent: no edit, no delete, no second send, and the mark is kept', () => {
+    const a = comments.add(input(1));
+    const b = comments.add(input(2));
+    const later = new Date('2026-11-27T11:00:00.000Z');
+    const sent = comments.markSent([a.id, a.id], 'T-001', 2, later);
+    expect(sent).toEqual([{ ...a, sent: { task_id: 'T-001', revision: 2, ts: later.toISOString() } }]);
+    expect(() => comments.edit(a.id, 'y')).toThrow(expect.objectContaining({ code: 'comment_sent', status: 409 }));
+    expect(() => comments.remove(a.id)).toThrow(expect.objectContaining({ code: 'comment_sent' }));
+    // All or none: one sent id refuses the lot, and b stays unsent.
+    expect(() => comments.markSent([b.id, a.id], 'T-001', 3)).toThrow(expect.objectContaining({ code: 'comment_sent' }));
+    expect(() => comments.markSent(['c-unknown1'], 'T-001', 3)).toThrow(expect.objectContaining({ code: 'comment_not_found' }));
+    expect(comments.list()).toEqual([sent[0], b]);
+    expect(comments.edit(b.id, 'still mine').text).toBe('still mine');
+  });
+
+  it('loses only a torn last line, and the next operation lands whole after it', () => {
+    const a = comments.add(input(1));
+    comments.markSent([a.id], 'T-001', 2);
+    fs.appendFileSync(file(), '{"op":"delete","id":"');
+    expect(comments.list().map((c) => [c.id, c.sent?.revision])).toEqual([[a.id, 2]]);
+    const b = comments.add(input(2));
+    expect(comments.list().map((c) => c.id)).toEqual([a.id, b.id]);
+  });
+
+  it('names the file and line of a corrupt line that is not the last', () => {
+    comments.add(input(1));
+    fs.appendFileSync(file(), 'not json\n');
+    comments.add(input(2));
+    expect(() => comments.list()).toThrow(/review-comments\.jsonl is corrupt: line 2/);
+  });
+});
+
+describe('foldComments', () => {
+  it('applies operations in order and ignores edits and deletes of sent or unknown comments', () => {
+    const ts = T0.toISOString();
+    const ops: CommentOp[] = [
+      { op: 'add', comment: comment('c-aaaaaa', 'one') },
+      { op: 'add', comment: comment('c-bbbbbb', 'two') },
+      { op: 'edit', id: 'c-aaaaaa', text: 'one, edited', ts },
+      { op: 'send', ids: ['c-aaaaaa', 'c-zzzzzz'], task_id: 'T-002', revision: 2, ts },
+      { op: 'edit', id: 'c-aaaaaa', text: 'changed after sending', ts },
+      { op: 'delete', id: 'c-aaaaaa', ts },
+      { op: 'delete', id: 'c-zzzzzz', ts },
+      { op: 'add', comment: comment('c-aaaaaa', 'a duplicate id') },
+      { op: 'delete', id: 'c-bbbbbb', ts },
+    ];
+    expect(foldComments(ops)).toEqual([{ ...comment('c-aaaaaa', 'one, edited'), sent: { task_id: 'T-002', revision: 2, ts } }]);
+  });
+});
