@@ -131,6 +131,15 @@ test('comments on a task diff line: written, shown inline and listed, edited, ke
   await expect(file.getByTestId('comment-text')).toHaveText(['Name it twice()?', 'Why multiply here? A shift reads worse; keep it, but say why.']);
   await expect(page.getByRole('heading', { name: 'Comments (2)' })).toBeVisible();
 
+  // The split view shows them under the same lines.
+  await page.getByTestId('diff-view-split').click();
+  await expect(diff).toHaveAttribute('data-view', 'split');
+  await expect(file.getByTestId('line-comment')).toHaveCount(2);
+  await expect(file.locator('[data-testid="comment-add"][data-side="new"]')).toHaveCount(4);
+  await file.screenshot({ path: 'test-results/screens/diff-comment-split.png' });
+  await page.getByTestId('diff-view-unified').click();
+  await expect(diff).toHaveAttribute('data-view', 'unified');
+
   // Delete the other one.
   await file.getByTestId('line-comment').filter({ hasText: 'Name it twice()?' }).getByTestId('comment-delete').click();
   await expect(file.getByTestId('line-comment')).toHaveCount(1);
