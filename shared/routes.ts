@@ -38,6 +38,10 @@ import {
 } from './api.ts';
 import {
   CleanseResultSchema,
+  CommentEditSchema,
+  CommentInputSchema,
+  CommentListSchema,
+  CommentParamsSchema,
   DiffSchema,
   EmptyBodySchema,
   MergePreviewRequestSchema,
@@ -50,6 +54,7 @@ import {
   PushResultSchema,
   ReopenRequestSchema,
   ReopenResultSchema,
+  ReviewCommentSchema,
   SessionReviewSchema,
   TaskDiffQuerySchema,
   TaskParamsSchema,
@@ -127,6 +132,25 @@ export const ROUTES = {
   push: { method: 'POST', path: '/api/sessions/:id/push', params: SessionParamsSchema, body: PushRequestSchema, response: PushResultSchema },
   openPr: { method: 'POST', path: '/api/sessions/:id/pr', params: SessionParamsSchema, body: PrRequestSchema, response: PrResultSchema },
   cleanse: { method: 'POST', path: '/api/sessions/:id/cleanse', params: SessionParamsSchema, body: EmptyBodySchema, response: CleanseResultSchema },
+
+  /** Line comments on the task and session diffs; editable and deletable until sent back with a task. */
+  listComments: { method: 'GET', path: '/api/sessions/:id/comments', params: SessionParamsSchema, response: CommentListSchema },
+  addComment: {
+    method: 'POST',
+    path: '/api/sessions/:id/comments',
+    params: SessionParamsSchema,
+    body: CommentInputSchema,
+    response: ReviewCommentSchema,
+    status: 201,
+  },
+  editComment: {
+    method: 'PUT',
+    path: '/api/sessions/:id/comments/:commentId',
+    params: CommentParamsSchema,
+    body: CommentEditSchema,
+    response: ReviewCommentSchema,
+  },
+  deleteComment: { method: 'DELETE', path: '/api/sessions/:id/comments/:commentId', params: CommentParamsSchema, response: OkSchema },
 } as const satisfies Record<string, Endpoint>;
 
 export type Routes = typeof ROUTES;

@@ -1,11 +1,12 @@
 /**
  * Review and getting the work out (SPEC §7, §8): the task review and its diff, the session review
- * and its diff, the merge preview and the merge, push, PR and cleanse. Every action on a session
- * in the wrong state is a 409 that says why.
+ * and its diff, the merge preview and the merge, push, PR and cleanse, and the line comments. Every
+ * action on a session in the wrong state is a 409 that says why.
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app-deps.ts';
 import { ConflictError } from '../errors.ts';
+import { addComment, deleteComment, editComment, listComments } from '../review/comments.ts';
 import { merge, previewMerge } from '../review/merge.ts';
 import { cleanse, openPr, push } from '../review/publish.ts';
 import { sessionReview, taskDiff, taskReview } from '../review/review.ts';
@@ -64,5 +65,16 @@ export function reviewRoutes(app: FastifyInstance, deps: AppDeps): void {
   handle(app, 'cleanse', async ({ params }) => {
     const id = existingSession(store, params.id);
     return exclusive(id, 'cleanse', () => cleanse(store, id));
+  });
+
+  handle(app, 'listComments', async ({ params }) => ({ comments: listComments(store.session(existingSession(store, params.id))) }));
+
+  handle(app, 'addComment', async ({ params, body }) => addComment(store.session(existingSession(store, params.id)), body));
+
+  handle(app, 'editComment', async ({ params, body }) => editComment(store.session(existingSession(store, params.id)), params.commentId, body.text));
+
+  handle(app, 'deleteComment', async ({ params }) => {
+    deleteComment(store.session(existingSession(store, params.id)), params.commentId);
+    return { ok: true as const };
   });
 }

@@ -61,4 +61,18 @@ describe('review calls', () => {
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ status: 409, code: 'merge_conflict', message: 'Merging conflicts in src/a.js.' });
   });
+
+  it('adds, edits and deletes a comment at the session’s comment paths', async () => {
+    const c = { id: 'c-abcdef', ts: '2026-11-27T10:00:00.000Z', task_id: null, file: 'a.js', line: 1, side: 'new', text: 't', sent: null };
+    const { calls, review } = recorder(c);
+    await review.addComment({ sessionId: ID, comment: { task_id: null, file: 'a.js', line: 1, side: 'new', text: 't' } });
+    await review.editComment({ sessionId: ID, commentId: 'c-abcdef', text: 'u' });
+    const ok = recorder({ ok: true });
+    await ok.review.deleteComment({ sessionId: ID, commentId: 'c-abcdef' });
+    expect([...calls, ...ok.calls].map((x) => [x.method, x.url, x.body])).toEqual([
+      ['POST', `/api/sessions/${ID}/comments`, { task_id: null, file: 'a.js', line: 1, side: 'new', text: 't' }],
+      ['PUT', `/api/sessions/${ID}/comments/c-abcdef`, { text: 'u' }],
+      ['DELETE', `/api/sessions/${ID}/comments/c-abcdef`, undefined],
+    ]);
+  });
 });

@@ -3,11 +3,14 @@
  * `ApiClient` so tests pass one with a fake fetch; the page uses `review` (the browser's client).
  * Discard is `seeding.discardSession` (it is the same call the new-session page makes).
  */
-import type { CleanseResult, MergePreview, MergeResult, MergeStrategy, PrResult, PushResult } from '../../../shared/review.ts';
+import type { CleanseResult, MergePreview, MergeResult, MergeStrategy, PrResult, PushResult, ReviewComment } from '../../../shared/review.ts';
 import { api as browserApi } from '../api/browser.ts';
 import type { ApiClient } from '../api/client.ts';
 
 export type { CleanseResult, PrResult, PushResult };
+
+/** A comment as the reviewer writes it on a diff line (null task: the session diff). */
+export type NewComment = Pick<ReviewComment, 'task_id' | 'file' | 'line' | 'side' | 'text'>;
 
 export function reviewCalls(api: ApiClient) {
   return {
@@ -32,6 +35,18 @@ export function reviewCalls(api: ApiClient) {
 
     cleanse(sessionId: string): Promise<CleanseResult> {
       return api.call('cleanse', { params: { id: sessionId } });
+    },
+
+    addComment(input: { sessionId: string; comment: NewComment }): Promise<ReviewComment> {
+      return api.call('addComment', { params: { id: input.sessionId }, body: input.comment });
+    },
+
+    editComment(input: { sessionId: string; commentId: string; text: string }): Promise<ReviewComment> {
+      return api.call('editComment', { params: { id: input.sessionId, commentId: input.commentId }, body: { text: input.text } });
+    },
+
+    async deleteComment(input: { sessionId: string; commentId: string }): Promise<void> {
+      await api.call('deleteComment', { params: { id: input.sessionId, commentId: input.commentId } });
     },
   };
 }

@@ -1,8 +1,9 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { Diff } from '../../../shared/review.ts';
+import type { Diff, ReviewComment } from '../../../shared/review.ts';
 import { LARGE_FILE_LINES } from './diff-model.ts';
 import { DiffViewerBody } from './diff-viewer-body.tsx';
+import type { DiffComments } from './line-comments.tsx';
 
 const big = Array.from({ length: LARGE_FILE_LINES + 1 }, (_, i) => `+const line${i} = ${i};`).join('\n');
 const DIFF: Diff = {
@@ -70,5 +71,55 @@ describe('DiffViewerBody', () => {
 
   it('says so when there is nothing to show', () => {
     expect(renderToStaticMarkup(<DiffViewerBody diff={{ files: [], text: '', truncated: false }} emptyText="No changes." />)).toContain('No changes.');
+  });
+});
+
+describe('DiffViewerBody with line comments', () => {
+  const comment = (over: Partial<ReviewComment>): ReviewComment => ({
+    id: 'c-aaaaaa',
+    ts: '2026-11-27T10:00:00.000Z',
+    task_id: 'T-001',
+    file: 'src/a.js',
+    line: 1,
+    side: 'new',
+    text: 'Why two?',
+    sent: null,
+    ...over,
+  });
+  const comments = (items: ReviewComment[], canWrite = true): DiffComments => ({
+    taskId: 'T-001',
+    items,
+    canWrite,
+    add: async () => {},
+    edit: async () => {},
+    remove: async () => {},
+  });
+
+  it('shows a comment under its line with Edit and Delete, and a + on each line to write one', () => {
+    const html = renderToStaticMarkup(<DiffViewerBody diff={DIFF} emptyText="nothing" comments={comments([comment({})])} />);
+    const a = section(html, 'src/a.js');
+    expect(a.match(/data-testid="comment-add"/g)).toHaveLength(2);
+    expect(a).toContain('aria-label="Comment on src/a.js line 1 (old)"');
+    expect(a).toContain('Why two?');
+    expect(a.indexOf('export const a = 2')).toBeLessThan(a.indexOf('Why two?'));
+    expect(a).toContain('data-testid="comment-edit"');
+  });
+
+  it('marks a sent comment with its revision and offers no Edit or Delete', () => {
+    const sent = comment({ sent: { task_id: 'T-001', revision: 2, ts: '2026-11-27T11:00:00.000Z' } });
+    const a = section(renderToStaticMarkup(<DiffViewerBody diff={DIFF} emptyText="nothing" comments={comments([sent])} />), 'src/a.js');
+    expect(a).toContain('sent with rev 2');
+    expect(a).not.toContain('data-testid="comment-edit"');
+  });
+
+  it('offers no + while comments cannot be written, and opens a large file that has a comment', () => {
+    const html = renderToStaticMarkup(
+      <DiffViewerBody diff={DIFF} emptyText="nothing" comments={comments([comment({ file: 'big.js', line: 3, text: 'In the big one' })], false)} />,
+    );
+    expect(html).not.toContain('data-testid="comment-add"');
+    const b = section(html, 'big.js');
+    expect(b).toContain('data-open="true"');
+    expect(b).toContain('In the big one');
+    expect(b).not.toContain('data-testid="comment-delete"');
   });
 });

@@ -1,17 +1,28 @@
-import { useId, useMemo, useState } from 'react';
-import { Decoration, Diff as DiffTable, Hunk, parseDiff, type FileData, type ViewType } from 'react-diff-view';
+import { useId, useMemo, useState, type ReactNode } from 'react';
+import { Decoration, Diff as DiffTable, Hunk, parseDiff, type FileData, type GutterOptions, type ViewType } from 'react-diff-view';
 import 'react-diff-view/style/index.css';
 import '../components/segmented.css';
 import './diff-viewer.css';
 import type { Diff, DiffFile } from '../../../shared/review.ts';
 import { diffFileViews, diffTotals, languageFor, STATUS_MARK, type DiffFileView } from './diff-model.ts';
 import { tokenizeHunks } from './highlight.ts';
+import { changeKeysByLine, commentsByChange, commentTarget, lineKey } from './comment-model.ts';
+import { LineCommentThread, type DiffComments, type DraftLine } from './line-comments.tsx';
 
 export interface DiffViewerProps {
   diff: Diff;
   /** Said when there are no files, e.g. "This task changed no files." */
   emptyText: string;
   testId?: string;
+  /** Line comments on this diff: shown under their lines, written from a line's "+" button. */
+  comments?: DiffComments;
+}
+
+/** What a file section needs to show its comments and the open form. */
+interface FileComments {
+  diff: DiffComments;
+  draft: DraftLine | null;
+  setDraft: (draft: DraftLine | null) => void;
 }
 
 const VIEW_KEY = 'tilth.diff-view';
@@ -24,8 +35,10 @@ function initialView(): ViewType {
   }
 }
 
-export function DiffViewerBody({ diff, emptyText, testId }: DiffViewerProps) {
+export function DiffViewerBody({ diff, emptyText, testId, comments }: DiffViewerProps) {
   const [view, setView] = useState<ViewType>(initialView);
+  const [draft, setDraft] = useState<DraftLine | null>(null);
+  const fileComments: FileComments | null = comments === undefined ? null : { diff: comments, draft, setDraft };
   const parsed = useMemo(() => parseDiff(diff.text, { nearbySequences: 'zip' }), [diff.text]);
   const files = useMemo(() => diffFileViews<FileData>(diff, parsed), [diff, parsed]);
   const totals = diffTotals(diff.files);
@@ -83,7 +96,7 @@ export function DiffViewerBody({ diff, emptyText, testId }: DiffViewerProps) {
         ))}
       </ul>
       {files.map((f, i) => (
-        <DiffFileSection key={f.file.path} id={anchor(i)} view={f} viewType={view} />
+        <DiffFileSection key={f.file.path} id={anchor(i)} view={f} viewType={view} comments={fileComments} />
       ))}
     </div>
   );
@@ -119,10 +132,10 @@ function FileCounts({ file }: { file: DiffFile }) {
   );
 }
 
-function DiffFileSection({ id, view, viewType }: { id: string; view: DiffFileView<FileData>; viewType: ViewType }) {
+function DiffFileSection({ id, view, viewType, comments }: { id: string; view: DiffFileView<FileData>; viewType: ViewType; comments: FileComments | null }) {
   const { file, body, large } = view;
-  // Large files start folded; any file can be folded away once read.
-  const [open, setOpen] = useState(!large);
+  // Large files start folded (unless a comment is written on them); any file can be folded away once read.
+  const [open, setOpen] = useState(() => !large || (comments?.diff.items.some((c) => c.file === file.path) ?? false));
   return (
     <section className="diff-file" id={id} data-testid="diff-file" data-path={file.path} data-body={body} data-open={open} aria-label={file.path}>
       <header className="diff-file-head">
@@ -136,7 +149,7 @@ function DiffFileSection({ id, view, viewType }: { id: string; view: DiffFileVie
         <FileCounts file={file} />
       </header>
       {open ? (
-        <FileBody view={view} viewType={viewType} />
+        <FileBody view={view} viewType={viewType} comments={comments} />
       ) : large ? (
         <div className="diff-note diff-collapsed" data-testid="diff-collapsed">
           <span>A large change: {view.changedLines.toLocaleString()} lines. It is folded so the page stays quick.</span>
@@ -149,7 +162,7 @@ function DiffFileSection({ id, view, viewType }: { id: string; view: DiffFileVie
   );
 }
 
-function FileBody({ view, viewType }: { view: DiffFileView<FileData>; viewType: ViewType }) {
+function FileBody({ view, viewType, comments }: { view: DiffFileView<FileData>; viewType: ViewType; comments: FileComments | null }) {
   switch (view.body) {
     case 'binary':
       return (
@@ -166,13 +179,16 @@ function FileBody({ view, viewType }: { view: DiffFileView<FileData>; viewType: 
         </p>
       );
     case 'hunks':
-      return view.parsed === null ? null : <FileHunks parsed={view.parsed} path={view.file.path} viewType={viewType} />;
+      return view.parsed === null ? null : <FileHunks parsed={view.parsed} path={view.file.path} viewType={viewType} comments={comments} />;
   }
 }
 
-function FileHunks({ parsed, path, viewType }: { parsed: FileData; path: string; viewType: ViewType }) {
+function FileHunks({ parsed, path, viewType, comments }: { parsed: FileData; path: string; viewType: ViewType; comments: FileComments | null }) {
   const language = languageFor(path);
   const tokens = useMemo(() => tokenizeHunks(parsed.hunks, language), [parsed.hunks, language]);
+  const keys = useMemo(() => changeKeysByLine(parsed.hunks), [parsed.hunks]);
+  const widgets = useMemo(() => (comments === null ? {} : commentWidgets(comments, path, keys)), [comments, path, keys]);
+  const commentable = comments?.diff.canWrite ? comments : null;
   return (
     <div className="diff-scroll">
       <DiffTable
@@ -180,7 +196,11 @@ function FileHunks({ parsed, path, viewType }: { parsed: FileData; path: string;
         diffType={parsed.type}
         hunks={parsed.hunks}
         tokens={tokens}
+        widgets={widgets}
         className={language === null ? 'diff-plain' : `diff-${language}`}
+        {...(commentable !== null
+          ? { gutterClassName: 'diff-gutter-commentable', renderGutter: (options: GutterOptions) => commentGutter(options, path, commentable.setDraft) }
+          : {})}
       >
         {(hunks) =>
           hunks.flatMap((hunk) => [
@@ -192,5 +212,47 @@ function FileHunks({ parsed, path, viewType }: { parsed: FileData; path: string;
         }
       </DiffTable>
     </div>
+  );
+}
+
+/** Under each line with comments (or the open form), a row with them. */
+function commentWidgets(comments: FileComments, path: string, keys: ReadonlyMap<string, string>): Record<string, ReactNode> {
+  const byChange = commentsByChange(comments.diff.items, path, keys);
+  const { draft } = comments;
+  const draftKey = draft?.file === path ? keys.get(lineKey(draft.side, draft.line)) : undefined;
+  if (draftKey !== undefined && !byChange.has(draftKey)) byChange.set(draftKey, []);
+  const widgets: Record<string, ReactNode> = {};
+  for (const [key, list] of byChange) {
+    widgets[key] = (
+      <LineCommentThread comments={list} diff={comments.diff} draft={key === draftKey ? draft : null} onDraftDone={() => comments.setDraft(null)} />
+    );
+  }
+  return widgets;
+}
+
+/**
+ * The line number, and on the side a comment is written on (the new side, or the old one for a
+ * removed line) a "+" that opens the form under the line. It is a real button, so it can be
+ * reached with Tab as well as by hovering the line.
+ */
+function commentGutter({ change, side, renderDefault }: GutterOptions, path: string, setDraft: (draft: DraftLine) => void): ReactNode {
+  const target = commentTarget(change);
+  if (side !== target.side) return renderDefault();
+  return (
+    <>
+      <button
+        type="button"
+        className="diff-comment-add"
+        aria-label={`Comment on ${path} line ${target.line}${target.side === 'old' ? ' (old)' : ''}`}
+        title="Comment on this line"
+        data-testid="comment-add"
+        data-line={target.line}
+        data-side={target.side}
+        onClick={() => setDraft({ file: path, ...target })}
+      >
+        +
+      </button>
+      {renderDefault()}
+    </>
   );
 }

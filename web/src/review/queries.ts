@@ -12,6 +12,7 @@ export const reviewKeys = {
   sessionReview: (sessionId: string) => ['review', sessionId, 'session'] as const,
   task: (sessionId: string, taskId: string) => ['review', sessionId, 'task', taskId] as const,
   taskDiff: (sessionId: string, taskId: string) => ['review', sessionId, 'task', taskId, 'diff'] as const,
+  comments: (sessionId: string) => ['review', sessionId, 'comments'] as const,
 };
 
 /** The task, its commits, final case, ledger, check attempts and stats. */
@@ -35,5 +36,13 @@ export function sessionReviewQuery(sessionId: string) {
   return queryOptions({
     queryKey: reviewKeys.sessionReview(sessionId),
     queryFn: ({ signal }) => api.call('getSessionReview', { params: { id: sessionId } }, { signal }),
+  });
+}
+
+/** Every line comment of the session, on any diff (each page picks its own). */
+export function commentsQuery(sessionId: string) {
+  return queryOptions({
+    queryKey: reviewKeys.comments(sessionId),
+    queryFn: async ({ signal }) => (await api.call('listComments', { params: { id: sessionId } }, { signal })).comments,
   });
 }

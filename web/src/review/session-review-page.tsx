@@ -10,6 +10,10 @@ import { useReviewActions } from './use-review-actions.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../paths.ts';
 import { sessionLabel } from '../../../shared/format.ts';
+import { canReview } from '../../../shared/session-rules.ts';
+import { commentsOfDiff } from './comment-model.ts';
+import { CommentsSection, type DiffComments } from './line-comments.tsx';
+import { useComments } from './use-comments.ts';
 
 /** `/sessions/<id>/review`: the session branch against its base, and getting the work out. */
 export function SessionReviewPage({ sessionId }: { sessionId: string }) {
@@ -17,6 +21,16 @@ export function SessionReviewPage({ sessionId }: { sessionId: string }) {
   const detail = useQuery(sessionDetailQuery(sessionId));
   const ops = useReviewActions(sessionId);
   const session = detail.data?.session ?? null;
+  const comments = useComments(sessionId);
+  const canWrite = session !== null && canReview(session.status);
+  const diffComments: DiffComments = {
+    taskId: null,
+    items: commentsOfDiff(comments.comments ?? [], null),
+    canWrite,
+    add: comments.add,
+    edit: comments.edit,
+    remove: comments.remove,
+  };
 
   return (
     <section className="page" data-testid="session-review-page" data-session-id={sessionId} data-status={session?.status}>
@@ -48,7 +62,19 @@ export function SessionReviewPage({ sessionId }: { sessionId: string }) {
               ops={ops}
             />
           }
-          diff={<DiffViewer diff={review.data.diff} emptyText="The session branch has no changes against its base." testId="session-diff" />}
+          comments={
+            <CommentsSection
+              id="review-comments"
+              sessionId={sessionId}
+              comments={comments.comments}
+              loadError={comments.loadError}
+              showTask
+              canWrite={canWrite}
+            />
+          }
+          diff={
+            <DiffViewer diff={review.data.diff} emptyText="The session branch has no changes against its base." testId="session-diff" comments={diffComments} />
+          }
         />
       )}
     </section>

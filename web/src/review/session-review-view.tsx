@@ -15,10 +15,12 @@ export interface SessionReviewViewProps {
   actions: ReactNode;
   /** The diff section's content. */
   diff: ReactNode;
+  /** Every line comment of the session, listed. */
+  comments: ReactNode;
 }
 
 /** The whole session: where it stands, what may be done with it, its tasks, commits, learnings and diff. */
-export function SessionReviewView({ sessionId, review, actions, diff }: SessionReviewViewProps) {
+export function SessionReviewView({ sessionId, review, actions, diff, comments }: SessionReviewViewProps) {
   const { merged, pushed } = review;
   return (
     <div className="session-review">
@@ -93,6 +95,8 @@ export function SessionReviewView({ sessionId, review, actions, diff }: SessionR
           </>
         )}
       </section>
+
+      {comments}
 
       <section className="review-section" aria-labelledby="review-diff-title">
         <h2 id="review-diff-title">Changes against {review.base_branch ?? 'the base'}</h2>

@@ -7,6 +7,10 @@ import { taskDiffQuery, taskReviewQuery } from './queries.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../paths.ts';
 import { sessionLabel } from '../../../shared/format.ts';
+import { canReview } from '../../../shared/session-rules.ts';
+import { commentsOfDiff } from './comment-model.ts';
+import { CommentsSection, type DiffComments } from './line-comments.tsx';
+import { useComments } from './use-comments.ts';
 
 /** `/sessions/<id>/tasks/<taskId>`: one task's diff, case, ledger and checks. */
 export function TaskReviewPage({ sessionId, taskId }: { sessionId: string; taskId: string }) {
@@ -14,6 +18,11 @@ export function TaskReviewPage({ sessionId, taskId }: { sessionId: string; taskI
   const diff = useQuery(taskDiffQuery(sessionId, taskId));
   const session = useQuery({ ...sessionsQuery(), select: (data) => data.sessions.find((s) => s.id === sessionId) ?? null });
   const label = session.data != null ? sessionLabel(session.data) : sessionId;
+  const comments = useComments(sessionId);
+  const status = session.data?.status;
+  const canWrite = status !== undefined && canReview(status);
+  const mine = comments.comments === null ? null : commentsOfDiff(comments.comments, taskId);
+  const diffComments: DiffComments = { taskId, items: mine ?? [], canWrite, add: comments.add, edit: comments.edit, remove: comments.remove };
 
   return (
     <section className="page" data-testid="task-review-page" data-session-id={sessionId} data-task-id={taskId} data-status={review.data?.task.status}>
@@ -38,13 +47,17 @@ export function TaskReviewPage({ sessionId, taskId }: { sessionId: string; taskI
       ) : (
         <TaskReviewView
           review={review.data}
+          commentCount={mine?.length ?? 0}
+          comments={
+            <CommentsSection id="task-comments" sessionId={sessionId} comments={mine} loadError={comments.loadError} showTask={false} canWrite={canWrite} />
+          }
           diff={
             diff.isPending ? (
               <Loading what="the diff" />
             ) : diff.isError ? (
               <QueryError error={diff.error} what="the diff" onRetry={() => void diff.refetch()} />
             ) : (
-              <DiffViewer diff={diff.data} emptyText="This task has no committed changes to show." testId="task-diff" />
+              <DiffViewer diff={diff.data} emptyText="This task has no committed changes to show." testId="task-diff" comments={diffComments} />
             )
           }
         />

@@ -16,16 +16,20 @@ export interface TaskReviewViewProps {
   review: TaskReview;
   /** The diff section's content: the viewer, or its loading or error state. */
   diff: ReactNode;
+  /** The line comments section, and how many it lists (for the section links). */
+  comments: ReactNode;
+  commentCount: number;
 }
 
 /** One task as a reviewer reads it: the case against the criteria, the change, the verdicts, the checks. */
-export function TaskReviewView({ review, diff }: TaskReviewViewProps) {
+export function TaskReviewView({ review, diff, comments, commentCount }: TaskReviewViewProps) {
   const { task, stats } = review;
   const coverage = useMemo(() => matchCoverage(task.acceptance_criteria, review.final_case), [task.acceptance_criteria, review.final_case]);
   const sections = [
     { id: 'task-case', label: 'Case' },
     { id: 'task-mutation', label: 'Mutation probe' },
     { id: 'task-changes', label: 'Changes' },
+    { id: 'task-comments', label: `Comments (${commentCount})` },
     { id: 'task-ledger', label: `Ledger (${review.ledger.length})` },
     { id: 'task-checks', label: `Checks (${review.checks.length})` },
   ];
@@ -66,6 +70,8 @@ export function TaskReviewView({ review, diff }: TaskReviewViewProps) {
         />
         {diff}
       </section>
+
+      {comments}
 
       <section id="task-ledger" className="review-section" aria-labelledby="task-ledger-title">
         <h2 id="task-ledger-title">Evaluator ledger</h2>
