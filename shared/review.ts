@@ -81,6 +81,7 @@ export const ReopenRequestSchema = z.strictObject({
   comment_ids: z.array(CommentIdSchema).max(200).optional(),
 });
 export const ReopenResultSchema = z.object({ task: PrdEntrySchema, send_back: SendBackSchema });
+export type ReopenResult = z.infer<typeof ReopenResultSchema>;
 
 /**
  * One line of `review-comments.jsonl`: the operations, appended in order and folded into the

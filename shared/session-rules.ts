@@ -22,6 +22,8 @@ export const canAddNote = (status: SessionStatus): boolean => NOTE_TAKING.has(st
 export const canReview = (status: SessionStatus): boolean => REVIEWABLE.has(status);
 export const canMerge = (status: SessionStatus): boolean => MERGEABLE.has(status);
 export const canPush = (status: SessionStatus): boolean => PUSHABLE.has(status);
+/** A done task can be sent back once the run is over or paused, and before the work leaves (merge, archive). */
+export const canSendBack = (status: SessionStatus): boolean => status === 'all_done' || status === 'stopped';
 
 // ── Commit subjects ──────────────────────────────────────────────────────────────────────────
 // A done task's commit is `<id>: <title>`; a revision after the reviewer sent it back is

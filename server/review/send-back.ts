@@ -10,12 +10,10 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
 import { git } from '../git/git-base.ts';
 import type { SessionHandle } from '../store/session-handle.ts';
 import { branchHead, sessionCommits } from './review.ts';
-import { isTaskWorkSubject } from '../../shared/session-rules.ts';
+import { canSendBack, isTaskWorkSubject } from '../../shared/session-rules.ts';
 
 /** Lines shown on each side of a comment's line. */
 export const EXCERPT_CONTEXT = 3;
-
-const REOPENABLE = new Set(['all_done', 'stopped']);
 
 export interface SendBackInput {
   note?: string | null | undefined;
@@ -35,7 +33,7 @@ export async function sendBack(
   now = new Date(),
 ): Promise<{ task: PrdEntry; send_back: SendBack }> {
   const cp = session.checkpoint.read();
-  if (!REOPENABLE.has(cp.status)) {
+  if (!canSendBack(cp.status)) {
     throw new ConflictError('session_not_reopenable', `A task can be sent back only when the run is over or stopped; this session is ${cp.status}.`);
   }
   const prd = session.prd.tasks();

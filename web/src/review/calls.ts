@@ -3,7 +3,16 @@
  * `ApiClient` so tests pass one with a fake fetch; the page uses `review` (the browser's client).
  * Discard is `seeding.discardSession` (it is the same call the new-session page makes).
  */
-import type { CleanseResult, MergePreview, MergeResult, MergeStrategy, PrResult, PushResult, ReviewComment } from '../../../shared/review.ts';
+import type {
+  CleanseResult,
+  MergePreview,
+  MergeResult,
+  MergeStrategy,
+  PrResult,
+  PushResult,
+  ReopenResult,
+  ReviewComment,
+} from '../../../shared/review.ts';
 import { api as browserApi } from '../api/browser.ts';
 import type { ApiClient } from '../api/client.ts';
 
@@ -35,6 +44,12 @@ export function reviewCalls(api: ApiClient) {
 
     cleanse(sessionId: string): Promise<CleanseResult> {
       return api.call('cleanse', { params: { id: sessionId } });
+    },
+
+    /** Sends a done task back as its next revision with a note and comments (absent ids: every open one on its diff). */
+    reopenTask(input: { sessionId: string; taskId: string; note: string; commentIds: string[] }): Promise<ReopenResult> {
+      const body = { ...(input.note.trim() ? { note: input.note } : {}), comment_ids: input.commentIds };
+      return api.call('reopenTask', { params: { id: input.sessionId, taskId: input.taskId }, body });
     },
 
     addComment(input: { sessionId: string; comment: NewComment }): Promise<ReviewComment> {
