@@ -254,10 +254,10 @@ function describeChanges(
     }
   }
   for (const id of old.keys()) if (!after.prd.some((t) => t.id === id)) changed.push(`${id} removed`);
-  // The order of the tasks is the order they run in; only the kept tasks' order can change.
-  const keptBefore = before.prd.filter((t) => after.prd.some((a) => a.id === t.id)).map((t) => t.id);
-  const keptAfter = after.prd.filter((t) => old.has(t.id)).map((t) => t.id);
-  if (keptBefore.join() !== keptAfter.join()) changed.push('order');
+  // The tasks run in their order. Removing a task or adding one at the end leaves the rest in
+  // place; anything else — a task moved, a new one put before others — is a change of order.
+  const unmoved = [...before.prd.filter((t) => after.prd.some((a) => a.id === t.id)), ...after.prd.filter((t) => !old.has(t.id))];
+  if (unmoved.map((t) => t.id).join() !== after.prd.map((t) => t.id).join()) changed.push('order');
   for (const [file, content] of Object.entries(after.testFiles)) if (before.testFiles[file] !== content) changed.push(file);
   for (const file of Object.keys(before.testFiles)) if (!(file in after.testFiles)) changed.push(`${file} removed`);
   return changed;
