@@ -155,6 +155,11 @@ export const SeedMetaSchema = z.object({
   project_env: ProjectEnvSchema.nullable().optional(),
   /** sha256 of each seed test file, by path relative to the worktree; a case may not change them. */
   locked_tests: z.record(z.string(), z.string()),
+  /**
+   * Ids of tasks removed in seed review. They are never given to a new task: an id names one task
+   * for the whole session, in its events and commits.
+   */
+  removed_task_ids: z.array(z.string()).optional(),
 });
 export type SeedMeta = z.infer<typeof SeedMetaSchema>;
 

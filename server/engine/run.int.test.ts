@@ -217,6 +217,27 @@ describe('the run', () => {
     }
   });
 
+  it('runs the tasks in the order of the plan, whatever their numbers, and copes with a gap in the ids', async () => {
+    await open();
+    // As seed review leaves a plan after T-002 was removed and T-003 moved first.
+    const id = await makePreparedSession(t.store, repo.dir, 'node', [THREE[2]!, THREE[0]!]);
+    fake.load({
+      models: {
+        [WORKER]: [impl('square', 'n * n'), caseTurn(), noLearning, impl('double', 'n * 2'), caseTurn(), noLearning],
+        [EVAL]: [verdictTurn('accept'), verdictTurn('accept')],
+      },
+    });
+    await start(id);
+    const d = await settled(id);
+    fake.assertDone();
+    expect(d.session.status).toBe('all_done');
+    expect(d.tasks.map((x) => [x.id, x.status])).toEqual([
+      ['T-003', 'done'],
+      ['T-001', 'done'],
+    ]);
+    expect(git(checkpoint(id).worktree, 'log', '--format=%s', '-3').split('\n')).toEqual(['T-001: Double', 'T-003: Square', 'seed: 2 task(s)']);
+  });
+
   it('sends a failing check back to the worker, and the fix then passes', async () => {
     await open();
     const id = await makePreparedSession(t.store, repo.dir, 'node', THREE.slice(0, 1));

@@ -461,6 +461,76 @@ describe('seed review', () => {
     expect(noPlaceholder.json().error.message).toMatch(/must contain \{files\}/);
   });
 
+  it('adds, removes and reorders tasks: ids stay stable, the removed test file goes, one "seed: edited" commit per save', async () => {
+    const testOf = (name: string) => GOOD_TEST.replace('a todo can carry a due date', name);
+    const task = (n: number) => ({
+      id: `T-00${n}`,
+      title: `Task ${n}`,
+      description: `Does thing ${n} in src/todo.js.`,
+      acceptance_criteria: [`thing ${n} happens`],
+      criteria_tests: [[`thing ${n}`]],
+    });
+    fake.enqueue(PREP, {
+      tool_calls: [
+        call(
+          'write_seed',
+          seedArgs({
+            prd_entries: [task(1), task(2), task(3)],
+            test_files: {
+              'tests/t001_one.test.js': testOf('thing 1'),
+              'tests/t002_two.test.js': testOf('thing 2'),
+              'tests/t003_three.test.js': testOf('thing 3'),
+            },
+          }),
+        ),
+      ],
+    });
+    const id = await create();
+    const { worktree } = await until(id, (x) => x.session.status === 'prepared', 'the seed');
+    const put = (payload: Record<string, unknown>) => t.app.inject({ method: 'PUT', url: `/api/sessions/${id}/seed`, headers: post, payload });
+    const lastEdit = () =>
+      t.store
+        .log(id)
+        .readAfter(0, 1000)
+        .filter((e) => e.type === 'seed_edited')
+        .at(-1);
+
+    // T-002 goes, T-003 moves first, a new T-004 comes last with its own test file.
+    const files = {
+      'tests/t001_one.test.js': testOf('thing 1'),
+      'tests/t003_three.test.js': testOf('thing 3'),
+      'tests/t004_four.test.js': testOf('thing 4'),
+    };
+    const res = await put({ prd_entries: [task(3), task(1), task(4)], test_files: files });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().prd.map((p: { id: string }) => p.id)).toEqual(['T-003', 'T-001', 'T-004']);
+    expect(res.json().meta.removed_task_ids).toEqual(['T-002']);
+    expect(fs.existsSync(path.join(worktree, 'tests/t002_two.test.js'))).toBe(false);
+    expect(fs.readFileSync(path.join(worktree, 'tests/t004_four.test.js'), 'utf8')).toBe(files['tests/t004_four.test.js']);
+    expect(git(worktree, 'log', '-2', '--format=%s').split('\n')).toEqual(['seed: edited', 'seed: 3 task(s) + 3 acceptance test(s)']);
+    expect(git(worktree, 'ls-files', 'tests/t0*').split('\n')).toEqual(['tests/t001_one.test.js', 'tests/t003_three.test.js', 'tests/t004_four.test.js']);
+    expect(git(worktree, 'status', '--porcelain', '--', 'tests')).toBe('');
+    expect(lastEdit()?.data).toMatchObject({ changed: ['T-004 added', 'T-002 removed', 'order', 'tests/t004_four.test.js', 'tests/t002_two.test.js removed'] });
+
+    // A removed id is never given again, and a new id may not repeat or sit below the highest used.
+    const reuse = await put({ prd_entries: [task(3), task(1), task(4), task(2)], test_files: { ...files, 'tests/t002_two.test.js': testOf('thing 2') } });
+    expect(reuse.statusCode).toBe(400);
+    expect(reuse.json().error.code).toBe('seed_invalid');
+    expect(reuse.json().error.message).toMatch(/T-002 does not continue after the existing tasks \(the highest is T-004\); number new tasks from T-005/);
+    const twice = await put({ prd_entries: [task(3), task(1), task(4), { ...task(4), title: 'Four again' }], test_files: files });
+    expect(twice.statusCode).toBe(400);
+    expect(twice.json().error.message).toMatch(/duplicate task id T-004/);
+    expect(fs.existsSync(path.join(worktree, 'tests/t002_two.test.js'))).toBe(false);
+
+    // A save that only reorders is still one commit, named "order".
+    const moved = await put({ prd_entries: [task(1), task(3), task(4)], test_files: files });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json().prd.map((p: { id: string }) => p.id)).toEqual(['T-001', 'T-003', 'T-004']);
+    expect(git(worktree, 'log', '-3', '--format=%s').split('\n')).toEqual(['seed: edited', 'seed: edited', 'seed: 3 task(s) + 3 acceptance test(s)']);
+    expect(lastEdit()?.data).toMatchObject({ changed: ['order'] });
+    expect(git(worktree, 'log', '-1', '--format=%b')).toMatch(/Changed in seed review: order/);
+  });
+
   it('re-validates an edit through the sink and refuses it with every problem, writing nothing', async () => {
     const { id, worktree } = await prepared();
     const bad = {

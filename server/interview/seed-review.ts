@@ -184,6 +184,11 @@ async function applyEdit(session: SessionHandle, edit: SeedEdit): Promise<SeedVi
   const before = session.readSeed();
   const preset = edit.checks_preset ?? before.meta.checks_preset;
   const customChecks = edit.custom_checks ?? before.meta.custom_checks;
+  // Ids stay stable: a kept task keeps its id, a removed one is retired for good, and a new task
+  // takes an id above every id the session has used, so events and commits never name two tasks.
+  const keptIds = before.prd.map((t) => t.id);
+  const editedIds = new Set(edit.prd_entries.map((t) => t.id));
+  const removedIds = [...(before.meta.removed_task_ids ?? []), ...keptIds.filter((id) => !editedIds.has(id))];
   const checked = validateSeedBundle(
     {
       prd_entries: edit.prd_entries,
@@ -193,23 +198,24 @@ async function applyEdit(session: SessionHandle, edit: SeedEdit): Promise<SeedVi
       blockers: before.meta.blockers,
       scope_notes: before.meta.scope_notes,
     },
-    { preset, env: before.meta.project_env ?? null, ...(customChecks ? { customChecks } : {}), existingIds: [] },
+    { preset, env: before.meta.project_env ?? null, ...(customChecks ? { customChecks } : {}), existingIds: [...keptIds, ...removedIds], keptIds },
   );
   if (!checked.ok) throw new AppError('seed_invalid', checked.problems.join('\n'));
 
   // undefined keeps the command, null removes it; it runs before the worker (session-env.ts).
   const setupCommand = edit.setup_command === undefined ? before.meta.setup_command : (edit.setup_command ?? undefined);
-  const { locked_tests: _old, setup_command: _setup, ...meta } = before.meta;
+  const { locked_tests: _old, setup_command: _setup, removed_task_ids: _removed, ...meta } = before.meta;
   writeSeed(checked.seed, {
     session,
     meta: {
       ...meta,
+      ...(removedIds.length > 0 ? { removed_task_ids: removedIds } : {}),
       checks_preset: preset,
       ...(customChecks ? { custom_checks: customChecks } : {}),
       ...(setupCommand ? { setup_command: setupCommand } : {}),
     },
   });
-  // A test file the edit renamed away is removed, so the worktree holds exactly the seed's tests.
+  // A test file the edit renamed away, or whose task it removed, is deleted, so the worktree holds exactly the seed's tests.
   for (const old of Object.keys(before.testFiles)) {
     if (!(old in checked.seed.testFiles)) fs.rmSync(path.join(checkpoint.worktree, old), { force: true });
   }
@@ -248,6 +254,10 @@ function describeChanges(
     }
   }
   for (const id of old.keys()) if (!after.prd.some((t) => t.id === id)) changed.push(`${id} removed`);
+  // The tasks run in their order. Removing a task or adding one at the end leaves the rest in
+  // place; anything else — a task moved, a new one put before others — is a change of order.
+  const unmoved = [...before.prd.filter((t) => after.prd.some((a) => a.id === t.id)), ...after.prd.filter((t) => !old.has(t.id))];
+  if (unmoved.map((t) => t.id).join() !== after.prd.map((t) => t.id).join()) changed.push('order');
   for (const [file, content] of Object.entries(after.testFiles)) if (before.testFiles[file] !== content) changed.push(file);
   for (const file of Object.keys(before.testFiles)) if (!(file in after.testFiles)) changed.push(`${file} removed`);
   return changed;

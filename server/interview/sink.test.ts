@@ -315,6 +315,20 @@ describe('validateSeedBundle', () => {
         ).ok,
       ).toBe(true);
     });
+    it('lets the tasks of a seed being edited keep their ids, in any order, while a new one must come after every id used', () => {
+      const edited = (ids: string[]) =>
+        validateSeedBundle(
+          bundle({
+            prd_entries: ids.map((id) => entry({ id })),
+            test_files: Object.fromEntries(ids.map((id) => [`tests/test_t${id.slice(2)}_a.py`, PY_TEST])),
+          }),
+          // T-002 was removed earlier: it counts as used.
+          { preset: 'pytest', existingIds: ['T-001', 'T-003', 'T-002'], keptIds: ['T-001', 'T-003'] },
+        );
+      expect(edited(['T-003', 'T-001', 'T-004']).ok).toBe(true);
+      const reused = edited(['T-001', 'T-002']);
+      expect(reused.ok ? [] : reused.problems).toContainEqual(expect.stringMatching(/task id T-002 does not continue .* number new tasks from T-004/));
+    });
     it('rejects a missing or blank title', () => {
       const { title: _t, ...noTitle } = entry();
       expect(problems(bundle({ prd_entries: [noTitle, entry({ id: 'T-002' })] }))).toContainEqual(

@@ -23,6 +23,8 @@ export interface SinkContext {
   env?: ProjectEnv | null;
   /** Task ids already in the session; new ids must be higher than all of them. */
   existingIds?: string[];
+  /** Ids of the seed being edited in seed review: they keep their place, whatever `existingIds` holds. */
+  keptIds?: string[];
 }
 
 export type SeedValidation = { ok: true; seed: ValidSeed } | { ok: false; problems: string[] };
@@ -39,7 +41,7 @@ export function validateSeedBundle(bundle: unknown, ctx: SinkContext): SeedValid
   }
   const problems: string[] = [];
   // Stryker disable next-line ArrayDeclaration: an id that is no task id counts as 0, the same as no ids
-  const { entries: prd, taskIds } = checkEntries(bundle.prd_entries, ctx.existingIds ?? [], problems);
+  const { entries: prd, taskIds } = checkEntries(bundle.prd_entries, ctx.existingIds ?? [], new Set(ctx.keptIds), problems);
   const testFiles = checkTestFiles(bundle.test_files, taskIds, testFilePattern(ctx.preset, ctx.env ?? null), problems);
   checkCriteriaTests(bundle.prd_entries, prd, testFiles, (file) => taskIdOfTestFile(ctx.preset, file, ctx.env ?? null), problems);
 
@@ -69,7 +71,7 @@ export function validateSeedBundle(bundle: unknown, ctx: SinkContext): SeedValid
  * formed whatever else is wrong with it (so its test file is not also called an orphan); pushes a
  * problem for everything else.
  */
-function checkEntries(raw: unknown, existingIds: string[], problems: string[]): { entries: PrdEntry[]; taskIds: string[] } {
+function checkEntries(raw: unknown, existingIds: string[], keptIds: ReadonlySet<string>, problems: string[]): { entries: PrdEntry[]; taskIds: string[] } {
   if (!Array.isArray(raw)) {
     problems.push(`prd_entries must be a list of tasks, each ${ENTRY_SHAPE}; got ${describeValue(raw)}`);
     // Stryker disable next-line ObjectLiteral,ArrayDeclaration: a problem is already pushed, so entries go unused, and new Set(undefined) is empty
@@ -107,7 +109,7 @@ function checkEntries(raw: unknown, existingIds: string[], problems: string[]): 
         seen.set(n, id);
         taskIds.push(id);
       }
-      if (n <= highestExisting) {
+      if (n <= highestExisting && !keptIds.has(id)) {
         problems.push(
           `${where}: task id ${id} does not continue after the existing tasks (the highest is ${formatTaskId(highestExisting)}); number new tasks from ${nextId}`,
         );

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { SeedView } from '../../../shared/seed.ts';
-import { buildSeedEdit, draftFromSeed, pairTestFiles, problemLines, seedEditChanges } from './seed-edit.ts';
+import {
+  addTask,
+  buildSeedEdit,
+  draftFromSeed,
+  moveTask,
+  nextTaskId,
+  pairTestFiles,
+  problemLines,
+  removeTask,
+  renameTestFile,
+  seedEditChanges,
+} from './seed-edit.ts';
 
 function seed(over: Partial<SeedView> = {}): SeedView {
   return {
@@ -86,6 +97,7 @@ describe('building the PUT body', () => {
       description: 'setDue in src/todo.js\n',
       criteria: ['stores a date', '  ', 'refuses junk '],
       tests: [['stores '], ['dropped with its criterion'], ['refuses', '', 'refuses again']],
+      testPath: 'tests/t001_due_dates.test.js',
     };
     expect(buildSeedEdit(draft).prd_entries[0]).toEqual({
       id: 'T-001',
@@ -159,5 +171,71 @@ describe('seed edits', () => {
     draft.checks.setup = '   ';
     expect(buildSeedEdit(draft).setup_command).toBeNull();
     expect(seedEditChanges(withSetup, buildSeedEdit(draft))).toEqual(['setup command']);
+  });
+});
+
+describe('adding, removing and moving tasks', () => {
+  it('gives a new task the id after every id used, removed ones included, and a test file named by the preset', () => {
+    const s = seed();
+    let draft = addTask(s, draftFromSeed(s));
+    expect(draft.tasks.map((t) => t.id)).toEqual(['T-001', 'T-002', 'T-003']);
+    expect(draft.tasks[2]).toMatchObject({ title: '', criteria: [''], tests: [[]], testPath: 'tests/t003_new_task.test.js', added: true });
+    expect(draft.files['tests/t003_new_task.test.js']).toBe('');
+    draft = addTask(s, draft);
+    expect(draft.tasks.at(-1)?.id).toBe('T-004');
+
+    const afterRemoval = { ...s, prd: s.prd.slice(0, 1), meta: { ...s.meta, removed_task_ids: ['T-002', 'T-007'] } };
+    expect(nextTaskId(afterRemoval, draftFromSeed(afterRemoval))).toBe('T-008');
+    const pytest = { ...s, meta: { ...s.meta, checks_preset: 'pytest' as const } };
+    expect(addTask(pytest, draftFromSeed(pytest)).tasks.at(-1)?.testPath).toBe('tests/test_t003_new_task.py');
+  });
+
+  it('sends a new task with its file and matrix, and names it as added', () => {
+    const s = seed();
+    let draft = addTask(s, draftFromSeed(s));
+    draft = renameTestFile(draft, 'T-003', 'tests/t003_export.test.js');
+    draft.tasks[2] = { ...draft.tasks[2]!, title: 'Export', description: 'toCsv()', criteria: ['writes csv'], tests: [['writes']] };
+    draft.files['tests/t003_export.test.js'] = 'test 3';
+    const edit = buildSeedEdit(draft);
+    expect(edit.prd_entries[2]).toEqual({
+      id: 'T-003',
+      title: 'Export',
+      description: 'toCsv()',
+      acceptance_criteria: ['writes csv'],
+      criteria_tests: [['writes']],
+    });
+    expect(edit.test_files).toEqual({ ...s.test_files, 'tests/t003_export.test.js': 'test 3' });
+    expect(seedEditChanges(s, edit)).toEqual(['T-003 added', 'tests/t003_export.test.js']);
+  });
+
+  it('never renames a new test file over another file', () => {
+    const s = seed();
+    const draft = addTask(s, draftFromSeed(s));
+    expect(renameTestFile(draft, 'T-003', 'tests/t001_due_dates.test.js')).toBe(draft);
+    expect(renameTestFile(draft, 'T-001', 'tests/t001_other.test.js').files).toEqual(draft.files);
+  });
+
+  it('removes a task with its test file', () => {
+    const s = seed();
+    const edit = buildSeedEdit(removeTask(draftFromSeed(s), 'T-001'));
+    expect(edit.prd_entries.map((t) => t.id)).toEqual(['T-002']);
+    expect(Object.keys(edit.test_files)).toEqual(['tests/t002_overdue.test.js']);
+    expect(seedEditChanges(s, edit)).toEqual(['T-001 removed', 'tests/t001_due_dates.test.js removed']);
+  });
+
+  it('moves a task up or down, not past either end, and names the new order', () => {
+    const s = seed();
+    const draft = draftFromSeed(s);
+    expect(moveTask(draft, 'T-001', -1)).toBe(draft);
+    expect(moveTask(draft, 'T-002', 1)).toBe(draft);
+    const moved = moveTask(draft, 'T-002', -1);
+    expect(moved.tasks.map((t) => t.id)).toEqual(['T-002', 'T-001']);
+    expect(moveTask(moved, 'T-002', 1).tasks.map((t) => t.id)).toEqual(['T-001', 'T-002']);
+    expect(seedEditChanges(s, buildSeedEdit(moved))).toEqual(['order']);
+    // A removal, or a task added at the end, is no change of order; a new task moved up is.
+    expect(seedEditChanges(s, buildSeedEdit(removeTask(draft, 'T-001')))).not.toContain('order');
+    const added = addTask(s, draft);
+    expect(seedEditChanges(s, buildSeedEdit(added))).not.toContain('order');
+    expect(seedEditChanges(s, buildSeedEdit(moveTask(added, 'T-003', -1)))).toContain('order');
   });
 });

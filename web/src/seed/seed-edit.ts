@@ -12,6 +12,10 @@ export interface DraftTask {
   criteria: string[];
   /** Per criterion (same order), the names of the test cases that check it. */
   tests: string[][];
+  /** Its acceptance test file (a key of `SeedDraft.files`); null when the seed has none for it. */
+  testPath: string | null;
+  /** Added in this edit: its test file's path may still be changed. */
+  added?: true;
 }
 
 export interface SeedDraft {
@@ -56,6 +60,7 @@ export function pairTestFiles(seed: Pick<SeedView, 'prd' | 'test_files' | 'meta'
 }
 
 export function draftFromSeed(seed: Pick<SeedView, 'prd' | 'test_files' | 'meta'>): SeedDraft {
+  const { byTask } = pairTestFiles(seed);
   return {
     tasks: seed.prd.map((t) => ({
       id: t.id,
@@ -63,6 +68,7 @@ export function draftFromSeed(seed: Pick<SeedView, 'prd' | 'test_files' | 'meta'
       description: t.description,
       criteria: [...t.acceptance_criteria],
       tests: t.acceptance_criteria.map((_, i) => [...(t.criteria_tests?.[i] ?? [])]),
+      testPath: byTask.get(t.id) ?? null,
     })),
     files: { ...seed.test_files },
     checks: {
@@ -71,6 +77,70 @@ export function draftFromSeed(seed: Pick<SeedView, 'prd' | 'test_files' | 'meta'
       customLint: seed.meta.custom_checks?.lint ?? '',
       setup: seed.meta.setup_command ?? '',
     },
+  };
+}
+
+/**
+ * The id a new task gets: one above every id the session has used — the seed's tasks, the ones
+ * removed in earlier edits and the ones added in this draft — so an id never names two tasks.
+ * The server checks the same rule.
+ */
+export function nextTaskId(seed: Pick<SeedView, 'prd' | 'meta'>, draft: SeedDraft): string {
+  const used = [...seed.prd.map((t) => t.id), ...(seed.meta.removed_task_ids ?? []), ...draft.tasks.map((t) => t.id)];
+  const highest = Math.max(0, ...used.map((id) => taskNumber(id) ?? 0));
+  return `T-${String(highest + 1).padStart(3, '0')}`;
+}
+
+/** Where a new task's test file goes by the preset's naming rule: `tests/t003_new_task.test.js`. */
+export function newTestPath(taskId: string, draft: SeedDraft, env: SeedView['meta']['project_env']): string {
+  const rule = testFileRule(draft.checks.preset, env ?? null);
+  const digits = taskId.slice('T-'.length);
+  return `${rule.prefix(digits)}new_task${rule.endings[0] || '.test'}`;
+}
+
+/**
+ * Adds an empty task at the end, with one blank criterion and an empty test file at the path the
+ * naming rule gives; the user fills them in, and the sink says what is still missing.
+ */
+export function addTask(seed: Pick<SeedView, 'prd' | 'meta'>, draft: SeedDraft): SeedDraft {
+  const id = nextTaskId(seed, draft);
+  const testPath = newTestPath(id, draft, seed.meta.project_env);
+  return {
+    ...draft,
+    tasks: [...draft.tasks, { id, title: '', description: '', criteria: [''], tests: [[]], testPath, added: true }],
+    files: { ...draft.files, [testPath]: '' },
+  };
+}
+
+/** Removes a task and its test file; the id is not given again (the server records it as removed). */
+export function removeTask(draft: SeedDraft, taskId: string): SeedDraft {
+  const task = draft.tasks.find((t) => t.id === taskId);
+  if (task === undefined) return draft;
+  const files = { ...draft.files };
+  if (task.testPath !== null) delete files[task.testPath];
+  return { ...draft, tasks: draft.tasks.filter((t) => t.id !== taskId), files };
+}
+
+/** Moves a task one place up (-1) or down (+1); the tasks run in this order. */
+export function moveTask(draft: SeedDraft, taskId: string, by: -1 | 1): SeedDraft {
+  const from = draft.tasks.findIndex((t) => t.id === taskId);
+  const to = from + by;
+  if (from < 0 || to < 0 || to >= draft.tasks.length) return draft;
+  const tasks = [...draft.tasks];
+  [tasks[from], tasks[to]] = [tasks[to]!, tasks[from]!];
+  return { ...draft, tasks };
+}
+
+/** Renames an added task's test file, keeping its content; a task the seed had keeps its file's name. */
+export function renameTestFile(draft: SeedDraft, taskId: string, path: string): SeedDraft {
+  const task = draft.tasks.find((t) => t.id === taskId);
+  // Another task's file is never overwritten: the name is left as it was until it is free.
+  if (task?.added !== true || task.testPath === null || task.testPath === path || path in draft.files) return draft;
+  const { [task.testPath]: content = '', ...files } = draft.files;
+  return {
+    ...draft,
+    tasks: draft.tasks.map((t) => (t.id === taskId ? { ...t, testPath: path } : t)),
+    files: { ...files, [path]: content },
   };
 }
 
@@ -126,6 +196,10 @@ export function seedEditChanges(seed: Pick<SeedView, 'prd' | 'test_files' | 'met
   }
   const kept = new Set(edit.prd_entries.map((t) => t.id));
   for (const id of before.keys()) if (!kept.has(id)) changes.push(`${id} removed`);
+  // The tasks run in their order. Removing a task or adding one at the end leaves the rest in
+  // place; anything else — a task moved, a new one put before others — is a change of order.
+  const unmoved = [...seed.prd.filter((t) => kept.has(t.id)).map((t) => t.id), ...edit.prd_entries.filter((t) => !before.has(t.id)).map((t) => t.id)];
+  if (unmoved.join() !== edit.prd_entries.map((t) => t.id).join()) changes.push('order');
   for (const [path, content] of Object.entries(edit.test_files)) {
     if (seed.test_files[path] !== content) changes.push(path);
   }

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
-import type { SeedView } from '../../../shared/seed.ts';
-import { pairTestFiles, type SeedDraft } from './seed-edit.ts';
+import { testFileRule, type SeedView } from '../../../shared/seed.ts';
+import { addTask, moveTask, pairTestFiles, removeTask, renameTestFile, type SeedDraft } from './seed-edit.ts';
 import { summarizeEnv } from './presets.ts';
 import { ContractWarnings } from './contract-warnings.tsx';
 import { SeedSummary } from './seed-summary.tsx';
@@ -128,17 +128,33 @@ export function SeedReview(props: SeedReviewProps) {
 
       <section className="seed-tasks" aria-label="Tasks">
         <h2>Tasks</h2>
-        {editing
-          ? draft.tasks.map((task) => (
+        {editing ? (
+          <>
+            {draft.tasks.map((task, i) => (
               <SeedTaskEditor
                 key={task.id}
                 task={task}
-                test={fileOf(byTask.get(task.id))}
+                test={fileOf(task.testPath ?? undefined)}
+                position={i}
+                count={draft.tasks.length}
+                pathRule={testFileRule(draft.checks.preset, seed.meta.project_env ?? null).describe}
                 onChange={(next) => props.onDraftChange({ ...draft, tasks: draft.tasks.map((t) => (t.id === next.id ? next : t)) })}
                 onTestChange={setFile}
+                onTestPathChange={(path) => props.onDraftChange(renameTestFile(draft, task.id, path))}
+                onMove={(by) => props.onDraftChange(moveTask(draft, task.id, by))}
+                onRemove={() => props.onDraftChange(removeTask(draft, task.id))}
               />
-            ))
-          : seed.prd.map((task) => <SeedTaskCard key={task.id} task={task} test={fileOf(byTask.get(task.id))} criteria={seed.criteria[task.id]} />)}
+            ))}
+            <button type="button" className="button button-secondary" data-testid="add-task" onClick={() => props.onDraftChange(addTask(seed, draft))}>
+              Add task
+            </button>
+            <p className="muted small">
+              Tasks run from top to bottom. A new task needs its acceptance test file and, per criterion, the test cases that check it.
+            </p>
+          </>
+        ) : (
+          seed.prd.map((task) => <SeedTaskCard key={task.id} task={task} test={fileOf(byTask.get(task.id))} criteria={seed.criteria[task.id]} />)
+        )}
       </section>
 
       {unpaired.length > 0 && (

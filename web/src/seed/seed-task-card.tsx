@@ -1,3 +1,4 @@
+import { useEffect, useRef, useState } from 'react';
 import type { PrdEntry } from '../../../shared/files.ts';
 import type { SeedCriterion } from '../../../shared/seed.ts';
 import type { DraftTask } from './seed-edit.ts';
@@ -61,12 +62,21 @@ function TestFileView({ test }: { test: TestFile | null }) {
 export interface SeedTaskEditorProps {
   task: DraftTask;
   test: TestFile | null;
+  /** Its place in the run order (0 first) and how many tasks there are. */
+  position: number;
+  count: number;
+  /** The naming rule in words, shown beside an added task's test file path. */
+  pathRule: string;
   onChange: (task: DraftTask) => void;
   onTestChange: (path: string, content: string) => void;
+  /** Renames an added task's test file. */
+  onTestPathChange: (path: string) => void;
+  onMove: (by: -1 | 1) => void;
+  onRemove: () => void;
 }
 
 /** The same card with every field editable; criteria are lines that can be added and removed. */
-export function SeedTaskEditor({ task, test, onChange, onTestChange }: SeedTaskEditorProps) {
+export function SeedTaskEditor({ task, test, position, count, pathRule, onChange, onTestChange, onTestPathChange, onMove, onRemove }: SeedTaskEditorProps) {
   const setCriterion = (index: number, value: string) => onChange({ ...task, criteria: task.criteria.map((c, i) => (i === index ? value : c)) });
   // One name a line: a JavaScript title may hold commas. Blank lines stay while typing; the edit drops them.
   const setTests = (index: number, value: string) =>
@@ -74,7 +84,8 @@ export function SeedTaskEditor({ task, test, onChange, onTestChange }: SeedTaskE
   const removeCriterion = (index: number) =>
     onChange({ ...task, criteria: task.criteria.filter((_, i) => i !== index), tests: task.tests.filter((_, i) => i !== index) });
   return (
-    <article className="seed-task seed-task-editing" data-testid="seed-task" data-task-id={task.id}>
+    <article className="seed-task seed-task-editing" data-testid="seed-task" data-task-id={task.id} aria-label={`Task ${task.id}`}>
+      <TaskActions task={task} position={position} count={count} onMove={onMove} onRemove={onRemove} />
       <div className="seed-task-info">
         <label className="field">
           <span className="field-label">
@@ -143,6 +154,26 @@ export function SeedTaskEditor({ task, test, onChange, onTestChange }: SeedTaskE
       </div>
       {test === null ? (
         <div className="seed-test-file muted">No test file found for this task.</div>
+      ) : task.added ? (
+        <div className="seed-test-file" data-testid="seed-test-file" data-path={test.path}>
+          <label className="field">
+            <span className="field-label">Test file</span>
+            <input
+              className="input mono"
+              data-testid="edit-test-path"
+              spellCheck={false}
+              value={test.path}
+              onChange={(e) => onTestPathChange(e.target.value.trim())}
+            />
+            <span className="muted small">Named {pathRule}, with this task's number.</span>
+          </label>
+          <TestFileEditor
+            path={test.path}
+            content={test.content}
+            onChange={onTestChange}
+            placeholder="The whole acceptance test file: the test cases that check each criterion, failing until the work is done."
+          />
+        </div>
       ) : (
         // biome-ignore lint/a11y/noLabelWithoutControl: TestFileEditor renders the textarea this label names
         <label className="seed-test-file" data-testid="seed-test-file" data-path={test.path}>
@@ -154,12 +185,86 @@ export function SeedTaskEditor({ task, test, onChange, onTestChange }: SeedTaskE
   );
 }
 
-export function TestFileEditor(props: { path: string; content: string; onChange: (path: string, content: string) => void }) {
+/**
+ * Move up, Move down and Remove for one task. Removing asks first, in place: the task's text and
+ * its test file go with it (until Save, Cancel brings them back).
+ */
+function TaskActions({ task, position, count, onMove, onRemove }: Pick<SeedTaskEditorProps, 'task' | 'position' | 'count' | 'onMove' | 'onRemove'>) {
+  const [confirming, setConfirming] = useState(false);
+  // The button pressed goes away with the question: keep the keyboard where the choice is.
+  const keep = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (confirming) keep.current?.focus();
+  }, [confirming]);
+  const name = task.title.trim() === '' ? task.id : `${task.id} (${task.title.trim()})`;
+  if (confirming) {
+    return (
+      <div className="seed-task-actions seed-task-confirm" data-testid="confirm-remove">
+        <span>
+          Remove {name} and its test file{task.testPath ? <span className="mono"> {task.testPath}</span> : null}? Its id will not be used again.
+        </span>
+        <button type="button" className="button button-danger button-small" data-testid="confirm-remove-task" onClick={onRemove}>
+          Remove {task.id}
+        </button>
+        <button ref={keep} type="button" className="button button-plain button-small" data-testid="cancel-remove-task" onClick={() => setConfirming(false)}>
+          Keep it
+        </button>
+      </div>
+    );
+  }
+  return (
+    <div className="seed-task-actions">
+      <span className="muted small">
+        Runs {ordinal(position + 1)} of {count}
+      </span>
+      <button
+        type="button"
+        className="button button-plain button-small"
+        data-testid="move-task-up"
+        aria-label={`Move ${task.id} up`}
+        disabled={position === 0}
+        onClick={() => onMove(-1)}
+      >
+        ↑ Move up
+      </button>
+      <button
+        type="button"
+        className="button button-plain button-small"
+        data-testid="move-task-down"
+        aria-label={`Move ${task.id} down`}
+        disabled={position === count - 1}
+        onClick={() => onMove(1)}
+      >
+        ↓ Move down
+      </button>
+      <button
+        type="button"
+        className="button button-danger-outline button-small"
+        data-testid="remove-task"
+        aria-label={`Remove ${task.id}`}
+        disabled={count === 1}
+        title={count === 1 ? 'A seed needs at least one task' : undefined}
+        onClick={() => setConfirming(true)}
+      >
+        Remove
+      </button>
+    </div>
+  );
+}
+
+function ordinal(n: number): string {
+  const tens = n % 100;
+  if (tens >= 11 && tens <= 13) return `${n}th`;
+  return `${n}${['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'}`;
+}
+
+export function TestFileEditor(props: { path: string; content: string; onChange: (path: string, content: string) => void; placeholder?: string }) {
   return (
     <textarea
       className="input textarea code-editor mono"
       data-testid="edit-test-file"
       aria-label={`Contents of ${props.path}`}
+      placeholder={props.placeholder}
       spellCheck={false}
       rows={Math.min(40, Math.max(8, props.content.split('\n').length + 1))}
       value={props.content}
