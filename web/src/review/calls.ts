@@ -3,16 +3,7 @@
  * `ApiClient` so tests pass one with a fake fetch; the page uses `review` (the browser's client).
  * Discard is `seeding.discardSession` (it is the same call the new-session page makes).
  */
-import type {
-  CleanseResult,
-  MergePreview,
-  MergeResult,
-  MergeStrategy,
-  PrResult,
-  PushResult,
-  ReopenResult,
-  ReviewComment,
-} from '../../../shared/review.ts';
+import type { CleanseResult, MergePreview, MergeResult, MergeStrategy, PrResult, PushResult, ReopenResult, ReviewComment } from '../../../shared/review.ts';
 import { api as browserApi } from '../api/browser.ts';
 import type { ApiClient } from '../api/client.ts';
 

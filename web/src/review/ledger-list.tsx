@@ -31,6 +31,7 @@ function LedgerItem({ entry, n }: { entry: LedgerEntry; n: number }) {
       data-testid="ledger-entry"
       data-verdict={verdict.verdict}
       data-category={verdict.rejection_category ?? ''}
+      data-revision={entry.revision ?? 1}
     >
       <div className="ledger-head">
         <span className="ledger-n">#{n}</span>
@@ -40,6 +41,11 @@ function LedgerItem({ entry, n }: { entry: LedgerEntry; n: number }) {
         {verdict.rejection_category !== undefined && (
           <span className="badge ledger-category" data-testid="ledger-category">
             {words(verdict.rejection_category)}
+          </span>
+        )}
+        {entry.revision !== undefined && (
+          <span className="badge ledger-revision" data-testid="ledger-revision">
+            revision {entry.revision}
           </span>
         )}
         {verdict.parse_failed === true && (

@@ -23,11 +23,11 @@ export function taskReviewQuery(sessionId: string, taskId: string) {
   });
 }
 
-/** The task's commits as one diff. */
-export function taskDiffQuery(sessionId: string, taskId: string) {
+/** One revision's commit of the task as a diff; null: the latest revision. */
+export function taskDiffQuery(sessionId: string, taskId: string, revision: number | null = null) {
   return queryOptions({
-    queryKey: reviewKeys.taskDiff(sessionId, taskId),
-    queryFn: ({ signal }) => api.call('getTaskDiff', { params: { id: sessionId, taskId } }, { signal }),
+    queryKey: [...reviewKeys.taskDiff(sessionId, taskId), revision ?? 'latest'],
+    queryFn: ({ signal }) => api.call('getTaskDiff', { params: { id: sessionId, taskId }, ...(revision === null ? {} : { query: { revision } }) }, { signal }),
   });
 }
 

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { sessionsQuery } from '../api/queries.ts';
 import { DiffViewer } from './diff-viewer.tsx';
 import { Loading, QueryError } from '../components/query-status.tsx';
@@ -7,7 +8,8 @@ import { taskDiffQuery, taskReviewQuery } from './queries.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../paths.ts';
 import { sessionLabel } from '../../../shared/format.ts';
-import { canReview } from '../../../shared/session-rules.ts';
+import { canReview, canSendBack, subjectRevision } from '../../../shared/session-rules.ts';
+import { SendBackPanel } from './send-back.tsx';
 import { commentsOfDiff } from './comment-model.ts';
 import { CommentsSection, type DiffComments } from './line-comments.tsx';
 import { useComments } from './use-comments.ts';
@@ -15,14 +17,31 @@ import { useComments } from './use-comments.ts';
 /** `/sessions/<id>/tasks/<taskId>`: one task's diff, case, ledger and checks. */
 export function TaskReviewPage({ sessionId, taskId }: { sessionId: string; taskId: string }) {
   const review = useQuery(taskReviewQuery(sessionId, taskId));
-  const diff = useQuery(taskDiffQuery(sessionId, taskId));
+  // The diff of one revision at a time (a revision sits on top of later tasks' commits); null: the latest.
+  const [revision, setRevision] = useState<number | null>(null);
+  const diff = useQuery(taskDiffQuery(sessionId, taskId, revision));
+  const revisions = (review.data?.commits ?? []).map((c) => subjectRevision(c.subject, taskId)).filter((r): r is number => r !== null);
+  const latest = revision === null || revision === revisions.at(-1);
   const session = useQuery({ ...sessionsQuery(), select: (data) => data.sessions.find((s) => s.id === sessionId) ?? null });
   const label = session.data != null ? sessionLabel(session.data) : sessionId;
   const comments = useComments(sessionId);
   const status = session.data?.status;
   const canWrite = status !== undefined && canReview(status);
   const mine = comments.comments === null ? null : commentsOfDiff(comments.comments, taskId);
-  const diffComments: DiffComments = { taskId, items: mine ?? [], canWrite, add: comments.add, edit: comments.edit, remove: comments.remove };
+  const task = review.data?.task;
+  const sendBack =
+    task?.status === 'done' && status !== undefined && canSendBack(status) ? (
+      <SendBackPanel sessionId={sessionId} taskId={taskId} revision={task.revision ?? 1} openComments={(mine ?? []).filter((c) => c.sent === null)} />
+    ) : null;
+  // Comments anchor to the latest revision's lines, so an earlier revision's diff is read-only.
+  const diffComments: DiffComments = {
+    taskId,
+    items: latest ? (mine ?? []) : [],
+    canWrite: canWrite && latest,
+    add: comments.add,
+    edit: comments.edit,
+    remove: comments.remove,
+  };
 
   return (
     <section className="page" data-testid="task-review-page" data-session-id={sessionId} data-task-id={taskId} data-status={review.data?.task.status}>
@@ -39,6 +58,11 @@ export function TaskReviewPage({ sessionId, taskId }: { sessionId: string; taskI
           <span className="task-id mono">{taskId}</span> {review.data?.task.title ?? ''}
         </h1>
         {review.data !== undefined && <TaskStatusBadge status={review.data.task.status} />}
+        {task?.revision !== undefined && (
+          <span className="badge" data-testid="task-revision" data-revision={task.revision}>
+            revision {task.revision}
+          </span>
+        )}
       </div>
       {review.isPending ? (
         <Loading what={`task ${taskId}`} />
@@ -48,20 +72,38 @@ export function TaskReviewPage({ sessionId, taskId }: { sessionId: string; taskI
         <TaskReviewView
           review={review.data}
           commentCount={mine?.length ?? 0}
+          sendBack={sendBack}
           comments={
             <CommentsSection id="task-comments" sessionId={sessionId} comments={mine} loadError={comments.loadError} showTask={false} canWrite={canWrite} />
           }
           diff={
-            diff.isPending ? (
-              <Loading what="the diff" />
-            ) : diff.isError ? (
-              <QueryError error={diff.error} what="the diff" onRetry={() => void diff.refetch()} />
-            ) : (
-              <DiffViewer diff={diff.data} emptyText="This task has no committed changes to show." testId="task-diff" comments={diffComments} />
-            )
+            <>
+              {revisions.length > 1 && <RevisionPicker revisions={revisions} shown={revision ?? revisions.at(-1)!} onPick={setRevision} />}
+              {diff.isPending ? (
+                <Loading what="the diff" />
+              ) : diff.isError ? (
+                <QueryError error={diff.error} what="the diff" onRetry={() => void diff.refetch()} />
+              ) : (
+                <DiffViewer diff={diff.data} emptyText="This task has no committed changes to show." testId="task-diff" comments={diffComments} />
+              )}
+            </>
           }
         />
       )}
     </section>
+  );
+}
+
+/** One button per committed revision of the task; the diff below shows the chosen one's commit. */
+function RevisionPicker({ revisions, shown, onPick }: { revisions: number[]; shown: number; onPick: (r: number) => void }) {
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a row of toggle buttons, named by role=group as the diff layout toggle is
+    <div className="segmented segmented-soft revision-picker" role="group" aria-label="Revision shown" data-testid="revision-picker">
+      {revisions.map((r) => (
+        <button key={r} type="button" aria-pressed={r === shown} data-testid="revision-pick" data-revision={r} onClick={() => onPick(r)}>
+          Revision {r}
+        </button>
+      ))}
+    </div>
   );
 }

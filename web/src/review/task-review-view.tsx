@@ -10,6 +10,7 @@ import { CheckAttempts } from './check-attempts.tsx';
 import { CommitList } from './commit-list.tsx';
 import { LedgerList } from './ledger-list.tsx';
 import { mutationSentence, SurvivorList } from '../components/survivor-list.tsx';
+import { SendBackHistory } from './send-back.tsx';
 import { formatDuration, formatInt, formatUsd } from '../../../shared/format.ts';
 
 export interface TaskReviewViewProps {
@@ -19,10 +20,12 @@ export interface TaskReviewViewProps {
   /** The line comments section, and how many it lists (for the section links). */
   comments: ReactNode;
   commentCount: number;
+  /** The send-back form, when the task may be sent back now; null otherwise. */
+  sendBack: ReactNode | null;
 }
 
 /** One task as a reviewer reads it: the case against the criteria, the change, the verdicts, the checks. */
-export function TaskReviewView({ review, diff, comments, commentCount }: TaskReviewViewProps) {
+export function TaskReviewView({ review, diff, comments, commentCount, sendBack }: TaskReviewViewProps) {
   const { task, stats } = review;
   const coverage = useMemo(() => matchCoverage(task.acceptance_criteria, review.final_case), [task.acceptance_criteria, review.final_case]);
   const sections = [
@@ -32,6 +35,7 @@ export function TaskReviewView({ review, diff, comments, commentCount }: TaskRev
     { id: 'task-comments', label: `Comments (${commentCount})` },
     { id: 'task-ledger', label: `Ledger (${review.ledger.length})` },
     { id: 'task-checks', label: `Checks (${review.checks.length})` },
+    ...(sendBack !== null || review.send_backs.length > 0 ? [{ id: 'task-send-back', label: 'Send back' }] : []),
   ];
   return (
     <div className="task-review">
@@ -82,6 +86,14 @@ export function TaskReviewView({ review, diff, comments, commentCount }: TaskRev
         <h2 id="task-checks-title">Checks, attempt by attempt</h2>
         <CheckAttempts attempts={review.checks} />
       </section>
+
+      {(sendBack !== null || review.send_backs.length > 0) && (
+        <section id="task-send-back" className="review-section" aria-labelledby="task-send-back-title">
+          <h2 id="task-send-back-title">Send it back</h2>
+          <SendBackHistory sendBacks={review.send_backs} />
+          {sendBack}
+        </section>
+      )}
     </div>
   );
 }

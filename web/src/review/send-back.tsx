@@ -1,0 +1,165 @@
+/**
+ * Sending a done task back (issue 15): the reviewer's note and the open comments on the task's
+ * diff become the next revision's requirements. And what each earlier send-back asked for.
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import type { SendBack } from '../../../shared/files.ts';
+import type { ReopenResult, ReviewComment } from '../../../shared/review.ts';
+import { formatTime } from '../../../shared/format.ts';
+import { queryKeys } from '../api/queries.ts';
+import { Link } from '../router.tsx';
+import { paths } from '../paths.ts';
+import { review } from './calls.ts';
+import { reviewKeys } from './queries.ts';
+import { actionError } from './use-review-actions.ts';
+
+export interface SendBackPanelProps {
+  sessionId: string;
+  taskId: string;
+  /** The revision the task is at now (1 before any send-back). */
+  revision: number;
+  /** The open (unsent) comments written on this task's diff. */
+  openComments: readonly ReviewComment[];
+}
+
+/** The note, the comments to send (all ticked at first), and the button. */
+export function SendBackPanel({ sessionId, taskId, revision, openComments }: SendBackPanelProps) {
+  const queryClient = useQueryClient();
+  const [note, setNote] = useState('');
+  const [unticked, setUnticked] = useState<ReadonlySet<string>>(new Set());
+  const [sent, setSent] = useState<ReopenResult | null>(null);
+  const chosen = openComments.filter((c) => !unticked.has(c.id));
+  const send = useMutation({
+    mutationFn: () => review.reopenTask({ sessionId, taskId, note, commentIds: chosen.map((c) => c.id) }),
+    onSuccess: (result) => {
+      setSent(result);
+      setNote('');
+    },
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: reviewKeys.session(sessionId) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.sessionDetail(sessionId) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.sessions }),
+      ]),
+  });
+  // A new set of open comments (one added or sent meanwhile) starts ticked.
+  const ids = openComments.map((c) => c.id).join(',');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset only when the list of comments changes
+  useEffect(() => setUnticked(new Set()), [ids]);
+
+  if (sent !== null) {
+    return (
+      <div className="callout send-back-done" role="status" data-testid="send-back-done" data-revision={sent.send_back.revision}>
+        <p>
+          {taskId} is sent back as revision {sent.send_back.revision}
+          {sent.send_back.comments.length > 0
+            ? ` with ${sent.send_back.comments.length === 1 ? 'one comment' : `${sent.send_back.comments.length} comments`}`
+            : ''}
+          . The session is stopped until you run it.
+        </p>
+        <Link to={paths.session(sessionId)} className="button button-small" testId="send-back-go-run">
+          Go to the session to run it
+        </Link>
+      </div>
+    );
+  }
+
+  const error = actionError(send.error);
+  const empty = note.trim() === '' && chosen.length === 0;
+  return (
+    <form
+      className="send-back"
+      data-testid="send-back-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!empty && !send.isPending) send.mutate();
+      }}
+    >
+      <p className="muted">
+        Not right yet? Send {taskId} back: the worker gets a fresh start on it with your note, the comments you tick (each with the lines it is on), its last
+        case and the evaluator's verdict. Its work is committed on top as “{taskId} (rev {revision + 1})”; nothing earlier is rewritten.
+      </p>
+      <label className="field">
+        <span className="field-label">Note to the worker</span>
+        <textarea
+          className="input textarea"
+          rows={3}
+          maxLength={10_000}
+          value={note}
+          data-testid="send-back-note"
+          placeholder="What should change, in a sentence or two"
+          onChange={(e) => setNote(e.target.value)}
+        />
+      </label>
+      {openComments.length === 0 ? (
+        <p className="muted small" data-testid="send-back-no-comments">
+          No open comments on this task's diff: add one with the + beside a line.
+        </p>
+      ) : (
+        <fieldset className="send-back-comments">
+          <legend className="field-label">Comments to send</legend>
+          {openComments.map((c) => (
+            <label key={c.id} className="send-back-check" data-testid="send-back-comment">
+              <input
+                type="checkbox"
+                checked={!unticked.has(c.id)}
+                onChange={(e) => {
+                  const next = new Set(unticked);
+                  if (e.target.checked) next.delete(c.id);
+                  else next.add(c.id);
+                  setUnticked(next);
+                }}
+              />
+              <span className="mono small">{`${c.file}:${c.line}`}</span> {c.text}
+            </label>
+          ))}
+        </fieldset>
+      )}
+      {error !== null && (
+        <p className="field-error" role="alert" data-testid="send-back-error" data-code={error.code}>
+          {error.message}
+        </p>
+      )}
+      <button type="submit" className="button" data-testid="send-back-submit" disabled={empty || send.isPending}>
+        {send.isPending ? 'Sending…' : `Send back as revision ${revision + 1}`}
+      </button>
+    </form>
+  );
+}
+
+/** What each send-back asked for, oldest first: the note and each comment at its lines. */
+export function SendBackHistory({ sendBacks }: { sendBacks: readonly SendBack[] }) {
+  if (sendBacks.length === 0) return null;
+  return (
+    <ol className="send-back-history" data-testid="send-back-history">
+      {sendBacks.map((s) => (
+        <li key={s.revision} className="send-back-entry" data-testid="send-back-entry" data-revision={s.revision}>
+          <h3 className="section-label">
+            Revision {s.revision} asked for <span className="muted">· {formatTime(s.ts)}</span>
+          </h3>
+          {s.note !== null && <p data-testid="send-back-entry-note">{s.note}</p>}
+          {s.comments.map((c) => (
+            <figure key={c.id} className="send-back-comment-quote" data-testid="send-back-entry-comment">
+              <figcaption>
+                <span className="mono small">{`${c.file}:${c.line}`}</span> {c.text}
+              </figcaption>
+              {c.excerpt !== null && (
+                <pre className="send-back-excerpt">
+                  {c.excerpt.lines.map((line, j) => {
+                    const n = c.excerpt!.start + j;
+                    return (
+                      <span key={n} className={n === c.line ? 'excerpt-anchor' : undefined}>
+                        {`${String(n).padStart(4)}  ${line}\n`}
+                      </span>
+                    );
+                  })}
+                </pre>
+              )}
+            </figure>
+          ))}
+        </li>
+      ))}
+    </ol>
+  );
+}
