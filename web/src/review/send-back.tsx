@@ -5,7 +5,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { SendBack } from '../../../shared/files.ts';
-import type { ReopenResult, ReviewComment } from '../../../shared/review.ts';
+import type { ReviewComment } from '../../../shared/review.ts';
 import { formatTime } from '../../../shared/format.ts';
 import { queryKeys } from '../api/queries.ts';
 import { Link } from '../router.tsx';
@@ -28,14 +28,10 @@ export function SendBackPanel({ sessionId, taskId, revision, openComments }: Sen
   const queryClient = useQueryClient();
   const [note, setNote] = useState('');
   const [unticked, setUnticked] = useState<ReadonlySet<string>>(new Set());
-  const [sent, setSent] = useState<ReopenResult | null>(null);
   const chosen = openComments.filter((c) => !unticked.has(c.id));
   const send = useMutation({
     mutationFn: () => review.reopenTask({ sessionId, taskId, note, commentIds: chosen.map((c) => c.id) }),
-    onSuccess: (result) => {
-      setSent(result);
-      setNote('');
-    },
+    onSuccess: () => setNote(''),
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: reviewKeys.session(sessionId) }),
@@ -47,23 +43,6 @@ export function SendBackPanel({ sessionId, taskId, revision, openComments }: Sen
   const ids = openComments.map((c) => c.id).join(',');
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset only when the list of comments changes
   useEffect(() => setUnticked(new Set()), [ids]);
-
-  if (sent !== null) {
-    return (
-      <div className="callout send-back-done" role="status" data-testid="send-back-done" data-revision={sent.send_back.revision}>
-        <p>
-          {taskId} is sent back as revision {sent.send_back.revision}
-          {sent.send_back.comments.length > 0
-            ? ` with ${sent.send_back.comments.length === 1 ? 'one comment' : `${sent.send_back.comments.length} comments`}`
-            : ''}
-          . The session is stopped until you run it.
-        </p>
-        <Link to={paths.session(sessionId)} className="button button-small" testId="send-back-go-run">
-          Go to the session to run it
-        </Link>
-      </div>
-    );
-  }
 
   const error = actionError(send.error);
   const empty = note.trim() === '' && chosen.length === 0;
@@ -125,6 +104,20 @@ export function SendBackPanel({ sessionId, taskId, revision, openComments }: Sen
         {send.isPending ? 'Sending…' : `Send back as revision ${revision + 1}`}
       </button>
     </form>
+  );
+}
+
+/** A revision that was asked for and has not been accepted yet: where to run it. */
+export function SendBackPending({ sessionId, taskId, revision, status }: { sessionId: string; taskId: string; revision: number; status: string }) {
+  return (
+    <div className="callout send-back-done" role="status" data-testid="send-back-pending" data-revision={revision}>
+      <p>
+        {taskId} was sent back as revision {revision} and is {status === 'in_progress' ? 'being worked on' : 'waiting for a run'}.
+      </p>
+      <Link to={paths.session(sessionId)} className="button button-small" testId="send-back-go-run">
+        Go to the session to run it
+      </Link>
+    </div>
   );
 }
 

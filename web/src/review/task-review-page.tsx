@@ -9,7 +9,7 @@ import { Link } from '../router.tsx';
 import { paths } from '../paths.ts';
 import { sessionLabel } from '../../../shared/format.ts';
 import { canReview, canSendBack, subjectRevision } from '../../../shared/session-rules.ts';
-import { SendBackPanel } from './send-back.tsx';
+import { SendBackPanel, SendBackPending } from './send-back.tsx';
 import { commentsOfDiff } from './comment-model.ts';
 import { CommentsSection, type DiffComments } from './line-comments.tsx';
 import { useComments } from './use-comments.ts';
@@ -32,6 +32,8 @@ export function TaskReviewPage({ sessionId, taskId }: { sessionId: string; taskI
   const sendBack =
     task?.status === 'done' && status !== undefined && canSendBack(status) ? (
       <SendBackPanel sessionId={sessionId} taskId={taskId} revision={task.revision ?? 1} openComments={(mine ?? []).filter((c) => c.sent === null)} />
+    ) : task?.revision !== undefined && task.status !== 'done' ? (
+      <SendBackPending sessionId={sessionId} taskId={taskId} revision={task.revision} status={task.status} />
     ) : null;
   // Comments anchor to the latest revision's lines, so an earlier revision's diff is read-only.
   const diffComments: DiffComments = {

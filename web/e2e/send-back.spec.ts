@@ -1,0 +1,144 @@
+import { execFileSync } from 'node:child_process';
+import { expect, test, type Page } from '@playwright/test';
+import { makeExampleRepo, type ExampleRepo } from '../../server/demo/example-repo.ts';
+import type { ScriptedReplyInput } from '../../server/scripted-model/fake-model.ts';
+import { noLearning, nodeTest, verdictTurn, workerTurn, writeTurn } from '../../server/testing/run-fixtures.ts';
+import { createSession, modelState, script } from './helpers.ts';
+
+/**
+ * Send it back (issue 15) in the browser: a task accepted by the scripted model, a comment on a
+ * line of its diff, the task sent back with a note, revision 2 run from the session page, the
+ * review read revision by revision, and the merge carrying both commits. Real server, git, tests.
+ */
+test.setTimeout(150_000);
+
+const CRITERION = 'double(2) returns 4';
+const FIRST = 'export function double(n) {\n  return n + n;\n}\n';
+const SECOND = 'export function double(n) {\n  // Doubling, said as such.\n  return n * 2;\n}\n';
+const COMMENT = 'Write it as n * 2: the name says doubling.';
+const NOTE = 'Keep the function pure.';
+
+const caseTurn = (summary: string) => workerTurn(['submit_case', { summary, ac_coverage: [{ criterion: CRITERION, addressed_by: 'src/double.js:double()' }] }]);
+
+const seedAndFirstRevision: ScriptedReplyInput[] = [
+  {
+    tool_calls: [
+      {
+        name: 'write_seed',
+        arguments: {
+          prd_entries: [
+            {
+              id: 'T-001',
+              title: 'Double a number',
+              description: 'Add double(n) in src/double.js.',
+              acceptance_criteria: [CRITERION],
+              criteria_tests: [['double works']],
+            },
+          ],
+          test_files: { 'tests/t001_double.test.js': nodeTest('double', 'double', '2', '4') },
+          tldr: '- **T-001:** Double a number',
+          open_questions: [],
+          blockers: [],
+          scope_notes: 'Nothing else.',
+        },
+      },
+    ],
+  },
+  writeTurn('src/double.js', FIRST),
+  caseTurn('Added double().'),
+  verdictTurn('accept'),
+  noLearning,
+];
+
+const secondRevision: ScriptedReplyInput[] = [
+  writeTurn('src/double.js', SECOND),
+  caseTurn('double() now multiplies, as the reviewer asked.'),
+  verdictTurn('accept', { concern: 'The reviewer’s comment is answered: n * 2.', criteria: [{ n: 1, met: true, note: 'double(2) is 4.' }] }),
+  noLearning,
+];
+
+let repo: ExampleRepo | undefined;
+test.afterEach(async () => {
+  await repo?.cleanup();
+  repo = undefined;
+});
+
+const status = (page: Page, id: string) =>
+  page.evaluate(async (u) => ((await (await fetch(u)).json()) as { session: { status: string } }).session.status, `/api/sessions/${id}`);
+
+test('a comment on a diff line goes back with the task; revision 2 runs, is reviewed revision by revision, and the merge carries both', async ({ page }) => {
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(e.message));
+  repo = await makeExampleRepo('js-todo');
+  await script(seedAndFirstRevision);
+  const id = await createSession(page, repo.dir, 'Double a number');
+  await expect(page.getByTestId('seed-review')).toBeVisible({ timeout: 15_000 });
+  await page.getByTestId('run-button').click();
+  await expect.poll(() => status(page, id), { timeout: 60_000, intervals: [250, 500, 1000] }).toBe('all_done');
+
+  // The reviewer comments on the line they want changed.
+  await page.goto(`/sessions/${id}/tasks/T-001`);
+  const file = page.getByTestId('task-diff').locator('[data-testid="diff-file"][data-path="src/double.js"]');
+  await expect(file).toContainText('return n + n;');
+  const add = file.locator('[data-testid="comment-add"][data-line="2"][data-side="new"]');
+  await add.focus();
+  await add.click();
+  await file.getByTestId('comment-input').fill(COMMENT);
+  await file.getByTestId('comment-save').click();
+  await expect(file.getByTestId('line-comment')).toHaveCount(1);
+
+  // Send it back: the open comment is ticked, the note added.
+  const form = page.getByTestId('send-back-form');
+  await expect(form.getByTestId('send-back-comment')).toHaveText([`src/double.js:2 ${COMMENT}`]);
+  await form.getByTestId('send-back-note').fill(NOTE);
+  await expect(form.getByTestId('send-back-submit')).toHaveText('Send back as revision 2');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await form.screenshot({ path: 'test-results/screens/send-back-form.png' });
+  await script(secondRevision);
+  await form.getByTestId('send-back-submit').click();
+  const done = page.getByTestId('send-back-pending');
+  await expect(done).toHaveAttribute('data-revision', '2');
+  await expect(page.getByTestId('task-status')).toHaveAttribute('data-status', 'pending');
+  await expect(page.getByTestId('task-revision')).toHaveText('revision 2');
+  await expect(file.getByTestId('comment-sent')).toHaveText('sent with rev 2');
+  await expect(page.getByTestId('send-back-entry-note')).toHaveText(NOTE);
+  await expect(page.getByTestId('send-back-entry-comment')).toContainText(COMMENT);
+  await expect(page.getByTestId('send-back-entry-comment').locator('.excerpt-anchor')).toContainText('return n + n;');
+
+  // Revision 2 runs from the session page, through Resume and its plan.
+  await done.getByTestId('send-back-go-run').click();
+  await page.getByTestId('resume-button').click();
+  await expect(page.getByTestId('resume-plan')).toContainText('pending: T-001');
+  await page.getByTestId('resume-confirm-button').click();
+  await expect.poll(() => status(page, id), { timeout: 60_000, intervals: [250, 500, 1000] }).toBe('all_done');
+  expect((await modelState()).pending).toEqual([]);
+
+  // The review shows the latest revision's diff, and the first on request; the ledger names each.
+  await page.goto(`/sessions/${id}/tasks/T-001`);
+  await expect(page.getByTestId('task-status')).toHaveAttribute('data-status', 'done');
+  await expect(page.getByTestId('commit')).toHaveText([/T-001: Double a number/, /T-001 \(rev 2\): Double a number/]);
+  await expect(page.getByTestId('revision-pick')).toHaveText(['Revision 1', 'Revision 2']);
+  await expect(page.locator('[data-testid="revision-pick"][data-revision="2"]')).toHaveAttribute('aria-pressed', 'true');
+  await expect(file).toContainText('return n * 2;');
+  await expect(file).toContainText('return n + n;');
+  await page.locator('[data-testid="revision-pick"][data-revision="1"]').click();
+  await expect(file).not.toContainText('return n * 2;');
+  await expect(file.locator('[data-testid="comment-add"]')).toHaveCount(0);
+  await expect(page.getByTestId('ledger-entry')).toHaveCount(2);
+  await expect(page.getByTestId('ledger-entry').nth(1).getByTestId('ledger-revision')).toHaveText('revision 2');
+  await page.screenshot({ path: 'test-results/screens/task-review-revisions.png', fullPage: true });
+
+  // Merge: both commits land on main.
+  await page.getByTestId('breadcrumb-session-review').click();
+  await page.getByTestId('action-merge').click();
+  const dialog = page.getByTestId('merge-dialog');
+  await dialog.getByTestId('merge-preview-run').click();
+  await expect(dialog.getByTestId('merge-preview')).toHaveAttribute('data-passed', 'true', { timeout: 30_000 });
+  await expect(dialog.getByTestId('merge-override')).toHaveCount(0);
+  await dialog.getByTestId('merge-confirm').click();
+  await expect(dialog.getByTestId('merge-result')).toBeVisible({ timeout: 30_000 });
+  const log = execFileSync('git', ['log', '--format=%s', 'main'], { cwd: repo.dir, encoding: 'utf8' });
+  expect(log).toContain('T-001: Double a number');
+  expect(log).toContain('T-001 (rev 2): Double a number');
+  expect(problems).toEqual([]);
+});
