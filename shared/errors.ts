@@ -65,6 +65,10 @@ export const ERRORS = {
   session_not_runnable: { status: 409, meaning: 'Only a prepared or stopped session can run.' },
   session_not_running: { status: 409, meaning: 'The session has no run to stop or to guide.' },
   session_not_stopped: { status: 409, meaning: 'Only a stopped session has a resume plan.' },
+  session_not_rewindable: { status: 409, meaning: 'Only a finished or stopped session can be rewound (not a merged, archived or unseeded one).' },
+  task_not_done: { status: 409, meaning: 'A rewind goes back to after a done task with a commit on the session branch.' },
+  nothing_to_rewind: { status: 409, meaning: 'The branch is already at the target and no task or change would be reset.' },
+  rewind_not_possible: { status: 409, meaning: 'The rewind would drop a seed commit, or keep a commit of a task it resets; the message says which.' },
 
   // ── Review, merge and publishing ──
   task_not_found: { status: 404, meaning: 'The session has no task with that id.' },

@@ -48,6 +48,10 @@ import {
   PrResultSchema,
   PushRequestSchema,
   PushResultSchema,
+  RewindPlanQuerySchema,
+  RewindPlanSchema,
+  RewindRequestSchema,
+  RewindResultSchema,
   SessionReviewSchema,
   TaskParamsSchema,
   TaskReviewSchema,
@@ -117,6 +121,14 @@ export const ROUTES = {
   push: { method: 'POST', path: '/api/sessions/:id/push', params: SessionParamsSchema, body: PushRequestSchema, response: PushResultSchema },
   openPr: { method: 'POST', path: '/api/sessions/:id/pr', params: SessionParamsSchema, body: PrRequestSchema, response: PrResultSchema },
   cleanse: { method: 'POST', path: '/api/sessions/:id/cleanse', params: SessionParamsSchema, body: EmptyBodySchema, response: CleanseResultSchema },
+  getRewindPlan: {
+    method: 'GET',
+    path: '/api/sessions/:id/rewind-plan',
+    params: SessionParamsSchema,
+    query: RewindPlanQuerySchema,
+    response: RewindPlanSchema,
+  },
+  rewind: { method: 'POST', path: '/api/sessions/:id/rewind', params: SessionParamsSchema, body: RewindRequestSchema, response: RewindResultSchema },
 } as const satisfies Record<string, Endpoint>;
 
 export type Routes = typeof ROUTES;
