@@ -3,11 +3,11 @@
  * `ApiClient` so tests pass one with a fake fetch; the page uses `review` (the browser's client).
  * Discard is `seeding.discardSession` (it is the same call the new-session page makes).
  */
-import type { CleanseResult, MergePreview, MergeResult, MergeStrategy, PrResult, PushResult } from '../../../shared/review.ts';
+import type { CleanseResult, MergePreview, MergeResult, MergeStrategy, PrResult, PushResult, RewindResult } from '../../../shared/review.ts';
 import { api as browserApi } from '../api/browser.ts';
 import type { ApiClient } from '../api/client.ts';
 
-export type { CleanseResult, PrResult, PushResult };
+export type { CleanseResult, PrResult, PushResult, RewindResult };
 
 export function reviewCalls(api: ApiClient) {
   return {
@@ -32,6 +32,11 @@ export function reviewCalls(api: ApiClient) {
 
     cleanse(sessionId: string): Promise<CleanseResult> {
       return api.call('cleanse', { params: { id: sessionId } });
+    },
+
+    /** Moves the branch back to after the seed or a done task; the session ends stopped. */
+    rewind(input: { sessionId: string; after: string }): Promise<RewindResult> {
+      return api.call('rewind', { params: { id: input.sessionId }, body: { after: input.after } });
     },
   };
 }

@@ -12,6 +12,7 @@ export const reviewKeys = {
   sessionReview: (sessionId: string) => ['review', sessionId, 'session'] as const,
   task: (sessionId: string, taskId: string) => ['review', sessionId, 'task', taskId] as const,
   taskDiff: (sessionId: string, taskId: string) => ['review', sessionId, 'task', taskId, 'diff'] as const,
+  rewindPlan: (sessionId: string, after: string) => ['review', sessionId, 'rewind-plan', after] as const,
 };
 
 /** The task, its commits, final case, ledger, check attempts and stats. */
@@ -35,5 +36,15 @@ export function sessionReviewQuery(sessionId: string) {
   return queryOptions({
     queryKey: reviewKeys.sessionReview(sessionId),
     queryFn: ({ signal }) => api.call('getSessionReview', { params: { id: sessionId } }, { signal }),
+  });
+}
+
+/** What a rewind to after `after` would do; asked afresh each time the dialog shows it. */
+export function rewindPlanQuery(sessionId: string, after: string) {
+  return queryOptions({
+    queryKey: reviewKeys.rewindPlan(sessionId, after),
+    queryFn: ({ signal }) => api.call('getRewindPlan', { params: { id: sessionId }, query: { after } }, { signal }),
+    staleTime: 0,
+    retry: false,
   });
 }
