@@ -188,6 +188,34 @@ describe('tilth run / resume / info / reset', { timeout: 60_000 }, () => {
     expect(resumed.code, resumed.out).toBe(0);
   });
 
+  it('rewind prints its plan and exits 0, refuses with exit 1, wants --after (exit 2); resume then redoes the task', async () => {
+    const { id, store } = await prepared();
+    store.close();
+    fake.load({ models: { [WORKER]: [impl('double', 'n * 2'), caseTurn(), noLearning], [EVAL]: [verdictTurn('accept')] } });
+    expect((await tilth(['run', id])).code).toBe(0);
+
+    const dry = await tilth(['rewind', id, '--after', 'seed', '--dry-run']);
+    expect(dry.code, dry.out).toBe(0);
+    expect(dry.out).toContain('leaves the branch:');
+    expect(dry.out).not.toContain('Rewound');
+    const rewound = await tilth(['rewind', id, '--after', 'seed']);
+    expect(rewound.code, rewound.out).toBe(0);
+    expect(rewound.out).toContain('back to pending: T-001');
+    expect(rewound.out).toContain(`refs/tilth/backups/${id}-rewind-1`);
+    expect(rewound.out).toContain(`tilth resume ${id}`);
+
+    const again = await tilth(['rewind', id, '--after', 'seed']);
+    expect(again.code, again.out).toBe(1);
+    expect(again.out).toContain('nothing to rewind');
+    expect((await tilth(['rewind', id, '--after', 'T-001'])).code).toBe(1);
+    expect((await tilth(['rewind', id])).code).toBe(2);
+
+    fake.load({ models: { [WORKER]: [impl('double', 'n + n'), caseTurn(), noLearning], [EVAL]: [verdictTurn('accept')] } });
+    const resumed = await tilth(['resume', id]);
+    expect(resumed.code, resumed.out).toBe(0);
+    expect(resumed.out).toContain('all_done: 1 of 1 tasks done');
+  }, 120_000);
+
   it('serve --demo starts a demo session with no provider configured', async () => {
     const server = await startTilth({ home, env: { TILTH_BASE_URL: '', TILTH_API_KEY: '', TILTH_WORKER_MODEL: '' }, args: ['--demo'] });
     try {
@@ -213,7 +241,7 @@ describe('tilth run / resume / info / reset', { timeout: 60_000 }, () => {
     expect((await tilth(['run'])).code).toBe(2);
     expect((await tilth(['run', 'not-an-id'])).code).toBe(2);
     expect((await tilth(['info', '--bogus'])).code).toBe(2);
-    for (const verb of ['info', 'run', 'resume', 'reset', 'serve', 'config']) {
+    for (const verb of ['info', 'run', 'resume', 'rewind', 'reset', 'serve', 'config']) {
       const help = await tilth([verb, '--help']);
       expect(help.code, verb).toBe(0);
       expect(help.out).toContain('tilth');

@@ -1,21 +1,24 @@
 /**
- * The headless verbs (SPEC §11): `tilth info [id]`, `tilth run <id>`, `tilth resume <id>` and
- * `tilth reset <id>`, sharing the engine and the store with the server. A run holds the
+ * The headless verbs (SPEC §11): `tilth info [id]`, `tilth run <id>`, `tilth resume <id>`,
+ * `tilth rewind <id> --after seed|<task>` and `tilth reset <id>`, sharing the engine and the store with the server. A run holds the
  * session's run lock, so the server (or another terminal) cannot drive it at the same time.
  *
- * Exit codes: 0 all done; 1 a task failed, a cap was hit or the run was refused; 2 usage or
- * configuration errors; 130 interrupted (Ctrl+C stops gracefully and leaves it resumable).
+ * Exit codes: 0 all done (for rewind: rewound); 1 a task failed, a cap was hit or the run (or
+ * rewind) was refused; 2 usage or configuration errors; 130 interrupted (Ctrl+C stops gracefully
+ * and leaves it resumable).
  */
 import fs from 'node:fs';
 import readline from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { progressLine } from '../shared/event-text.ts';
+import { RewindTargetSchema, type RewindPlan } from '../shared/review.ts';
 import { formatTokens, formatUsd } from '../shared/format.ts';
 import type { Config } from './config.ts';
+import { AppError } from './errors.ts';
+import { planRewind, rewindSession } from './engine/rewind.ts';
 import { runLocked } from './engine/run.ts';
 import { detectSandbox, setSandboxMode } from './proc/sandbox.ts';
 import { removeWorktree } from './git/repo.ts';
-import { AppError } from './errors.ts';
 import { JobRunner, type Logger } from './jobs/job-runner.ts';
 import { ModelClient } from './llm/client.ts';
 import { sendBack } from './review/send-back.ts';
@@ -53,6 +56,14 @@ written on the task's diff, or those named with --comment) become its requiremen
 is then stopped; tilth resume <id> works on the revision and commits it as "<task> (rev n)".
 Exit codes: 0 sent back; 1 refused (the task is not done, the session is running or merged…);
 2 usage error.`,
+  rewind: `Usage: tilth rewind <id> --after seed|<task> [--dry-run]
+
+Moves the session branch back to after the seed, or after a done task (T-001): prints what it
+will do, then does it. The old tip is kept as refs/tilth/backups/<id>-rewind-<n>; later tasks go
+back to pending, their ledgers and checks kept as earlier attempts. The session is then stopped:
+continue with tilth resume <id>. --dry-run prints the plan only.
+Exit codes: 0 rewound (or planned); 1 refused (running, merged, archived, a task not done,
+nothing to rewind); 2 usage error.`,
   reset: `Usage: tilth reset <id> [--yes]
 
 Discards a session: removes its worktree, its session/<id> branch and its folder. Asks first;
@@ -205,6 +216,48 @@ export async function reopen(config: Config, rest: string[], out: (s: string) =>
   }
 }
 
+function planLines(plan: RewindPlan): string[] {
+  const where = plan.after === 'seed' ? 'the seed' : plan.after;
+  const lines = [`rewind ${plan.rewind}: to after ${where} — ${plan.target.sha.slice(0, 12)} ${plan.target.subject}`];
+  lines.push(`  tip now: ${plan.tip.sha.slice(0, 12)} ${plan.tip.subject}`);
+  for (const c of plan.leaving) lines.push(`  leaves the branch: ${c.sha.slice(0, 12)} ${c.subject}`);
+  lines.push(`  back to pending: ${plan.tasks.length > 0 ? plan.tasks.join(', ') : 'none'}`);
+  if (plan.archived.length > 0) lines.push(`  archived as earlier attempts: ${plan.archived.join(', ')}`);
+  if (plan.uncommitted.length > 0) lines.push(`  uncommitted changes discarded: ${plan.uncommitted.join(', ')}`);
+  lines.push(`  the old tip is kept as ${plan.backup_ref}`);
+  return lines;
+}
+
+/** `tilth rewind <id> --after …`: the plan, then the rewind; a refusal is exit 1 with the server's words. */
+export async function rewindVerb(
+  config: Config,
+  positionals: string[],
+  options: { after: string | undefined; dryRun: boolean },
+  out: (s: string) => void,
+): Promise<number> {
+  const store = openStore(config);
+  try {
+    const id = sessionArg('rewind', positionals, store);
+    const after = RewindTargetSchema.safeParse(options.after);
+    if (!after.success) throw new CliExit(2, `--after must be "seed" or a task id like T-001.\n\n${HEADLESS_HELP.rewind}`);
+    const session = store.session(id);
+    try {
+      session.runLock.assertFree();
+      const plan = await planRewind(session, after.data);
+      for (const line of planLines(plan)) out(line);
+      if (options.dryRun) return 0;
+      const result = await rewindSession(session, after.data);
+      out(`Rewound ${id}: ${result.from_sha.slice(0, 12)} → ${result.to_sha.slice(0, 12)}; the session is stopped. Continue with tilth resume ${id}.`);
+      return 0;
+    } catch (err) {
+      if (err instanceof AppError && err.status < 500) throw new CliExit(1, err.message);
+      throw err;
+    }
+  } finally {
+    store.close();
+  }
+}
+
 export async function reset(config: Config, positionals: string[], yes: boolean, out: (s: string) => void): Promise<void> {
   const store = openStore(config);
   const id = sessionArg('reset', positionals, store);
@@ -229,12 +282,26 @@ export async function reset(config: Config, positionals: string[], yes: boolean,
   out(`Discarded ${id}.`);
 }
 
-export function parseVerbArgs(args: string[], withYes = false): { positionals: string[]; help: boolean; yes: boolean } {
+export interface VerbArgs {
+  positionals: string[];
+  help: boolean;
+  yes: boolean;
+  after: string | undefined;
+  dryRun: boolean;
+}
+
+/** `yes` only for reset, `after` and `dry-run` only for rewind: any other verb refuses them. */
+export function parseVerbArgs(args: string[], verb: 'info' | 'run' | 'resume' | 'reset' | 'rewind'): VerbArgs {
   const { values, positionals } = parseArgs({
     args,
-    options: { help: { type: 'boolean', short: 'h' }, ...(withYes ? { yes: { type: 'boolean', short: 'y' } } : {}) },
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      ...(verb === 'reset' ? { yes: { type: 'boolean', short: 'y' } } : {}),
+      ...(verb === 'rewind' ? { after: { type: 'string' }, 'dry-run': { type: 'boolean' } } : {}),
+    },
     strict: true,
     allowPositionals: true,
   });
-  return { positionals, help: values.help === true, yes: (values as { yes?: boolean }).yes === true };
+  const v = values as { help?: boolean; yes?: boolean; after?: string; 'dry-run'?: boolean };
+  return { positionals, help: v.help === true, yes: v.yes === true, after: v.after, dryRun: v['dry-run'] === true };
 }

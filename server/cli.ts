@@ -4,7 +4,7 @@
  */
 import { execa } from 'execa';
 import { parseArgs } from 'node:util';
-import { CliExit, HEADLESS_HELP, info, parseVerbArgs, reopen, reset, runVerb } from './cli-headless.ts';
+import { CliExit, HEADLESS_HELP, info, parseVerbArgs, reopen, reset, rewindVerb, runVerb } from './cli-headless.ts';
 import { ConfigError, describeConfig, loadConfig, type ConfigKey } from './config.ts';
 import { workTreeRoot } from './git/repo.ts';
 import { displayUrl } from './llm/client.ts';
@@ -19,6 +19,7 @@ Usage:
   tilth info [id]       sessions newest first (status, progress, cost, worktree), or one in detail
   tilth run <id>        run a prepared session in this terminal
   tilth resume <id>     resume a stopped session in this terminal
+  tilth rewind <id> --after seed|<task>   move the branch back (backup kept); later tasks pending again
   tilth reset <id> [--yes]   discard a session: worktree, branch and folder
   tilth reopen <id> <task> [--note TEXT]   send a done task back as its next revision
   tilth config          print the resolved configuration and where each value came from
@@ -134,13 +135,13 @@ function printConfig(): void {
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
-async function headless(command: 'info' | 'run' | 'resume' | 'reset' | 'reopen', rest: string[]): Promise<void> {
+async function headless(command: 'info' | 'run' | 'resume' | 'reset' | 'rewind' | 'reopen', rest: string[]): Promise<void> {
   if (command === 'reopen') {
     if (rest.some((a) => a === '--help' || a === '-h')) print(HEADLESS_HELP.reopen!);
     else await reopen(loadConfig(), rest, print);
     return;
   }
-  const args = parseVerbArgs(rest, command === 'reset');
+  const args = parseVerbArgs(rest, command);
   if (args.help) {
     print(HEADLESS_HELP[command]!);
     return;
@@ -148,6 +149,10 @@ async function headless(command: 'info' | 'run' | 'resume' | 'reset' | 'reopen',
   const config = loadConfig();
   if (command === 'info') return info(config, args.positionals, print);
   if (command === 'reset') return reset(config, args.positionals, args.yes, print);
+  if (command === 'rewind') {
+    process.exitCode = await rewindVerb(config, args.positionals, { after: args.after, dryRun: args.dryRun }, print);
+    return;
+  }
   process.exitCode = await runVerb(command, config, args.positionals, print);
 }
 
@@ -166,6 +171,7 @@ async function main(argv: string[]): Promise<void> {
     case 'run':
     case 'resume':
     case 'reset':
+    case 'rewind':
     case 'reopen':
       return headless(command, rest);
     case '--version':

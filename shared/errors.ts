@@ -65,6 +65,10 @@ export const ERRORS = {
   session_not_runnable: { status: 409, meaning: 'Only a prepared or stopped session can run.' },
   session_not_running: { status: 409, meaning: 'The session has no run to stop or to guide.' },
   session_not_stopped: { status: 409, meaning: 'Only a stopped session has a resume plan.' },
+  session_not_rewindable: { status: 409, meaning: 'Only a finished or stopped session can be rewound (not a merged, archived or unseeded one).' },
+  task_not_done: { status: 409, meaning: 'The task is not done: only a done task can be sent back, or be the point a rewind goes back to.' },
+  nothing_to_rewind: { status: 409, meaning: 'The branch is already at the target and no task or change would be reset.' },
+  rewind_not_possible: { status: 409, meaning: 'The rewind would drop a seed commit, or keep a commit of a task it resets; the message says which.' },
 
   // ── Review, merge and publishing ──
   task_not_found: { status: 404, meaning: 'The session has no task with that id.' },
@@ -101,7 +105,6 @@ export const ERRORS = {
 
   // ── Sending work back (issue 15) ──
   session_not_reopenable: { status: 409, meaning: 'A task can be sent back only when the run is over or stopped (not running, merged or archived).' },
-  task_not_done: { status: 409, meaning: 'Only an accepted (done) task can be sent back.' },
 
   // ── Stream frames ──
   bad_frame: { status: 400, meaning: 'A WebSocket frame that is not JSON or not a known frame.' },

@@ -162,6 +162,18 @@ export const EVENT_TEXT: EventTexts = {
     problem: false,
     dialogue: false,
   },
+  rewound: {
+    kind: 'session',
+    detail: (d) =>
+      join(
+        `to after ${d.after === 'seed' ? 'the seed' : d.after} (${d.to_sha.slice(0, 12)})`,
+        `· ${d.tasks.length > 0 ? `pending again: ${d.tasks.join(', ')}` : 'no task reset'}`,
+        `· old tip kept as ${d.backup_ref}`,
+      ),
+    progress: (d) => `rewound to after ${d.after === 'seed' ? 'the seed' : d.after}; pending again: ${d.tasks.join(', ') || 'none'}`,
+    problem: false,
+    dialogue: false,
+  },
   context_reset: { kind: 'tasks', detail: (d) => `${d.task_id} fresh context`, progress: (d) => `▶ ${d.task_id}`, problem: false, dialogue: true },
   memory_load: { kind: 'tasks', detail: (d) => `${d.task_id} ${d.user_prompt_chars} prompt chars`, progress: null, problem: false, dialogue: false },
   prompt_assembled: {

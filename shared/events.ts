@@ -193,6 +193,16 @@ export const EventDataSchemas = {
     unwound_commit: z.boolean(),
     plan: z.string(),
   }),
+  /** The session branch went back to after the seed or a task; later tasks are pending again (their files archived). */
+  rewound: z.object({
+    after: z.union([z.literal('seed'), TaskId]),
+    /** n of `archive/rewind-<n>/` and of the backup ref. */
+    rewind: z.number().int().positive(),
+    from_sha: z.string(),
+    to_sha: z.string(),
+    backup_ref: z.string(),
+    tasks: z.array(TaskId),
+  }),
   context_reset: z.object({ task_id: TaskId, trace_id: TraceId, span_id: SpanId }),
   memory_load: z.object({
     task_id: TaskId,

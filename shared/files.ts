@@ -281,3 +281,19 @@ export const InterviewStateSchema = z.object({
   history: z.array(z.object({ question_id: z.string(), text: z.string(), options: z.array(z.string()).optional(), answer: z.string() })).default([]),
 });
 export type InterviewState = z.infer<typeof InterviewStateSchema>;
+
+/**
+ * A rewind under way (`rewind.json`): written before anything moves and removed once all is done,
+ * so a rewind cut short by a crash is finished by the next rewind or resume (every step repeats
+ * safely).
+ */
+export const RewindIntentSchema = z.object({
+  after: z.union([z.literal('seed'), TaskIdSchema]),
+  rewind: z.number().int().positive(),
+  from_sha: z.string(),
+  to_sha: z.string(),
+  backup_ref: z.string(),
+  tasks: z.array(TaskIdSchema),
+  started_at: z.iso.datetime(),
+});
+export type RewindIntent = z.infer<typeof RewindIntentSchema>;

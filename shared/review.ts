@@ -138,6 +138,14 @@ export type CriterionProblem = z.infer<typeof CriterionProblemSchema>;
 export const SurvivorSchema = z.object({ task_id: TaskIdSchema, file: z.string(), line: z.number().int().positive(), description: z.string() });
 export type Survivor = z.infer<typeof SurvivorSchema>;
 
+/** A task's ledger and checks from before a rewind, kept in `archive/rewind-<n>/`. */
+export const EarlierAttemptSchema = z.object({
+  rewind: z.number().int().positive(),
+  ledger: z.array(LedgerEntrySchema),
+  checks: z.array(CheckAttemptSchema),
+});
+export type EarlierAttempt = z.infer<typeof EarlierAttemptSchema>;
+
 export const TaskReviewSchema = z.object({
   task: PrdEntrySchema,
   criteria: z.array(TaskCriterionSchema),
@@ -153,6 +161,8 @@ export const TaskReviewSchema = z.object({
   send_backs: z.array(SendBackSchema),
   /** Iterations, cost, duration and counts from summary.json; null before the task ran. */
   stats: TaskSummarySchema.nullable(),
+  /** What the task's attempts before each rewind left (oldest rewind first); empty when it was never rewound. */
+  earlier_attempts: z.array(EarlierAttemptSchema),
 });
 export type TaskReview = z.infer<typeof TaskReviewSchema>;
 
@@ -177,6 +187,7 @@ export const SessionReviewSchema = z.object({
     push: z.object({ allowed: z.boolean(), reason: z.string().nullable(), remotes: z.array(z.string()) }),
     pr: z.object({ allowed: z.boolean(), reason: z.string().nullable(), gh: z.boolean() }),
     cleanse: z.object({ allowed: z.boolean(), reason: z.string().nullable() }),
+    rewind: z.object({ allowed: z.boolean(), reason: z.string().nullable() }),
   }),
   merged: z.object({ into: z.string(), sha: z.string(), backup_ref: z.string(), undo: z.string() }).nullable(),
   pushed: z.object({ remote: z.string(), branch: z.string() }).nullable(),
@@ -230,3 +241,52 @@ export const PushResultSchema = z.object({ remote: z.string(), branch: z.string(
 export type PushResult = z.infer<typeof PushResultSchema>;
 export const CleanseResultSchema = z.object({ removed_worktree: z.boolean(), removed_branch: z.boolean() });
 export type CleanseResult = z.infer<typeof CleanseResultSchema>;
+
+// ── Rewind (issue 15) ────────────────────────────────────────────────────────────────────────
+
+/** Where a rewind moves the session branch: to after the seed, or after a done task's commit. */
+export const RewindTargetSchema = z.string().regex(/^(?:seed|T-\d{3,})$/, 'after must be "seed" or a task id like T-001');
+export type RewindTarget = z.infer<typeof RewindTargetSchema>;
+export const RewindRequestSchema = z.strictObject({ after: RewindTargetSchema });
+export const RewindPlanQuerySchema = z.strictObject({ after: RewindTargetSchema });
+
+const ShaSubjectSchema = z.object({ sha: z.string(), subject: z.string() });
+
+/**
+ * What a rewind will do, computed without changing anything (like Resume's plan). A target with
+ * nothing to undo answers a plan with `nothing_to_do` (and empty lists); the rewind itself is
+ * then refused with `nothing_to_rewind`.
+ */
+export const RewindPlanSchema = z.object({
+  after: RewindTargetSchema,
+  /** n: the archive folder `archive/rewind-<n>/` and the backup ref's suffix. */
+  rewind: z.number().int().positive(),
+  /** The commit the branch moves to. */
+  target: ShaSubjectSchema,
+  /** The branch's tip now. */
+  tip: ShaSubjectSchema,
+  /** The commits that leave the branch, oldest first. */
+  leaving: z.array(CommitSchema),
+  /** Tasks that go back to pending (revision cleared), in plan order. */
+  tasks: z.array(TaskIdSchema),
+  /** Their ledger, checks and mutation files, as they will be kept under `archive/rewind-<n>/`. */
+  archived: z.array(z.string()),
+  /** Uncommitted changes in the worktree, discarded with the rest. */
+  uncommitted: z.array(z.string()),
+  /** The ref that will keep the old tip. */
+  backup_ref: z.string(),
+  nothing_to_do: z.boolean(),
+});
+export type RewindPlan = z.infer<typeof RewindPlanSchema>;
+
+export const RewindResultSchema = z.object({
+  after: RewindTargetSchema,
+  rewind: z.number().int().positive(),
+  from_sha: z.string(),
+  to_sha: z.string(),
+  backup_ref: z.string(),
+  tasks: z.array(TaskIdSchema),
+  /** Always `stopped`: Resume (or Run) continues from the target. */
+  status: z.literal('stopped'),
+});
+export type RewindResult = z.infer<typeof RewindResultSchema>;

@@ -55,6 +55,10 @@ import {
   ReopenRequestSchema,
   ReopenResultSchema,
   ReviewCommentSchema,
+  RewindPlanQuerySchema,
+  RewindPlanSchema,
+  RewindRequestSchema,
+  RewindResultSchema,
   SessionReviewSchema,
   TaskDiffQuerySchema,
   TaskParamsSchema,
@@ -151,6 +155,14 @@ export const ROUTES = {
     response: ReviewCommentSchema,
   },
   deleteComment: { method: 'DELETE', path: '/api/sessions/:id/comments/:commentId', params: CommentParamsSchema, response: OkSchema },
+  getRewindPlan: {
+    method: 'GET',
+    path: '/api/sessions/:id/rewind-plan',
+    params: SessionParamsSchema,
+    query: RewindPlanQuerySchema,
+    response: RewindPlanSchema,
+  },
+  rewind: { method: 'POST', path: '/api/sessions/:id/rewind', params: SessionParamsSchema, body: RewindRequestSchema, response: RewindResultSchema },
 } as const satisfies Record<string, Endpoint>;
 
 export type Routes = typeof ROUTES;

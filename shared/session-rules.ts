@@ -14,6 +14,9 @@ const MERGEABLE = new Set<SessionStatus>(['all_done', 'stopped']);
 /** Pushing (and so a pull request) also makes sense after a merge. */
 const PUSHABLE = new Set<SessionStatus>(['all_done', 'stopped', 'merged']);
 
+/** A finished or paused run can go back to after the seed or a task (never once merged or archived). */
+const REWINDABLE = new Set<SessionStatus>(['all_done', 'stopped']);
+
 /** Start a prepared session, or resume a stopped one. */
 export const canRun = (status: SessionStatus): boolean => RUNNABLE.has(status);
 /** A stopped session resumes (and has a resume plan). */
@@ -23,7 +26,8 @@ export const canReview = (status: SessionStatus): boolean => REVIEWABLE.has(stat
 export const canMerge = (status: SessionStatus): boolean => MERGEABLE.has(status);
 export const canPush = (status: SessionStatus): boolean => PUSHABLE.has(status);
 /** A done task can be sent back once the run is over or paused, and before the work leaves (merge, archive). */
-export const canSendBack = (status: SessionStatus): boolean => status === 'all_done' || status === 'stopped';
+export const canSendBack = (status: SessionStatus): boolean => REWINDABLE.has(status);
+export const canRewind = (status: SessionStatus): boolean => REWINDABLE.has(status);
 
 // ── Commit subjects ──────────────────────────────────────────────────────────────────────────
 // A done task's commit is `<id>: <title>`; a revision after the reviewer sent it back is
@@ -54,6 +58,11 @@ export function subjectRevision(subject: string, taskId: string): number | null 
   if (subject.startsWith(`${taskId}: `)) return 1;
   const m = /^(T-\d{3,}) \(rev (\d+)\): /.exec(subject);
   return m && m[1] === taskId ? Number(m[2]) : null;
+}
+
+/** The task a commit belongs to — its kept work or a FAILED placeholder — or null (a seed commit, say). */
+export function subjectTaskId(subject: string): string | null {
+  return ANY_TASK.test(subject) ? (/^T-\d{3,}/.exec(subject)?.[0] ?? null) : null;
 }
 
 export function isFailedSubject(subject: string): boolean {

@@ -27,6 +27,25 @@ const call = (iter: number, cost: number, role: 'worker' | 'evaluator' = 'worker
 });
 
 describe('the summary fold', () => {
+  it('puts a rewound task back to pending, keeping what it spent', () => {
+    const s = fold([
+      ['2026-01-01T00:00:00.000Z', { type: 'context_reset', data: base }],
+      ['2026-01-01T00:00:01.000Z', call(1, 0.01)],
+      ['2026-01-01T00:00:02.000Z', { type: 'task_done', data: { ...base, summary: 'ok' } }],
+      ['2026-01-01T00:00:03.000Z', { type: 'commit', data: { task_id: 'T-001', trace_id: TRACE, sha: 'abc' } }],
+      [
+        '2026-01-01T00:00:04.000Z',
+        {
+          type: 'rewound',
+          data: { after: 'seed', rewind: 1, from_sha: 'abc', to_sha: 'def', backup_ref: 'refs/tilth/backups/s1-rewind-1', tasks: ['T-001', 'T-002'] },
+        },
+      ],
+    ]);
+    expect(s.tasks['T-001']).toMatchObject({ status: 'pending', commit: null, failure_reason: null, iterations: 1 });
+    expect(s.tasks['T-001']!.cost_usd).toBeCloseTo(0.01);
+    expect(s.tasks['T-002']).toBeUndefined();
+  });
+
   it('counts a retried task that ends done without its old failure, and not the pause between attempts', () => {
     const s = fold([
       ['2026-01-01T00:00:00.000Z', { type: 'context_reset', data: base }],

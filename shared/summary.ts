@@ -12,7 +12,8 @@ const count = z.number().int().nonnegative();
 const Counts = z.record(z.string(), count);
 
 export const TaskSummarySchema = z.object({
-  status: z.enum(['in_progress', 'done', 'failed']),
+  /** `pending` again after a rewind (its figures are kept: they were spent). */
+  status: z.enum(['pending', 'in_progress', 'done', 'failed']),
   /** Worker model calls (the highest iteration number reached, over every attempt). */
   iterations: count,
   evaluator_calls: count,
@@ -254,6 +255,15 @@ export function addToSummary(s: Summary, event: TilthEvent): void {
     }
     case 'commit':
       task(s, event.data.task_id).commit = event.data.sha;
+      break;
+    case 'rewound':
+      for (const id of event.data.tasks) {
+        const t = s.tasks[id];
+        if (!t) continue;
+        t.status = 'pending';
+        t.commit = null;
+        t.failure_reason = null;
+      }
       break;
     case 'stop':
       if (event.data.phase !== 'interview') {

@@ -35,6 +35,7 @@ import type { SessionStore } from '../store/session-store.ts';
 import { failpoint } from './failpoint.ts';
 import { DEFAULT_PROBE_BUDGET_MS, probeTask } from '../proof/mutation-probe.ts';
 import { proposeLearning } from './learnings.ts';
+import { finishRewind } from './rewind.ts';
 import { CapReached, RunContext, traceId, type RunDeps } from './run-context.ts';
 import { detectSandbox } from '../proc/sandbox.ts';
 import { runTask, type TaskOutcome } from './task-loop.ts';
@@ -80,6 +81,9 @@ export async function planResume(session: SessionHandle): Promise<ResumePlan> {
  * and put failed (and interrupted) tasks back to pending. Idempotent.
  */
 async function prepareResume(job: JobContext, cp: Checkpoint): Promise<{ recreated: boolean }> {
+  // A rewind cut short by a crash is finished before anything is planned from the branch.
+  const rewinding = job.session.rewindIntent.read();
+  if (rewinding) await finishRewind(job.session, rewinding);
   const plan = await planResume(job.session);
   if (cp.last_stop === 'crash') {
     // A git command killed with the server leaves its lock, and every git command after it

@@ -137,6 +137,15 @@ export async function statusPorcelain(dir: string): Promise<string> {
   return git(dir).raw(['status', '--porcelain']);
 }
 
+/** The branch's head, or null when it is gone (cleansed, or deleted by hand). */
+export async function branchHead(repo: string, branch: string): Promise<string | null> {
+  if (!fs.existsSync(repo)) return null;
+  const out = await git(repo)
+    .raw(['for-each-ref', '--format=%(objectname)', `refs/heads/${branch}`])
+    .catch(() => '');
+  return out.trim() || null;
+}
+
 /** Subjects of the commits in `range` (e.g. `base..refs/heads/session/x`), newest first. */
 export async function subjectsIn(dir: string, range: string): Promise<string[]> {
   const out = await git(dir).raw(['log', '--format=%s', range]);

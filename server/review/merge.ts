@@ -23,10 +23,10 @@ import { scratchScope } from '../env/session-env.ts';
 import { AppError, ConflictError } from '../errors.ts';
 import { taskIdOfTestFile } from '../env/presets.ts';
 import { git, HARDENED_CONFIG, strictGit } from '../git/git-base.ts';
-import { withScratchWorktree } from '../git/repo.ts';
+import { branchHead, withScratchWorktree } from '../git/repo.ts';
 import { identityFor } from '../git/worktree-git.ts';
 import type { SessionStore } from '../store/session-store.ts';
-import { branchHead, criteriaProblems, mergeAllowed, survivorsOf } from './review.ts';
+import { criteriaProblems, mergeAllowed, survivorsOf } from './review.ts';
 
 interface Built {
   strategy: MergeStrategy;

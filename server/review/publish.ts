@@ -10,9 +10,9 @@ import { canPush } from '../../shared/session-rules.ts';
 import type { z } from 'zod';
 import { AppError, ConflictError, ValidationError } from '../errors.ts';
 import { git } from '../git/git-base.ts';
-import { removeWorktree } from '../git/repo.ts';
+import { branchHead, removeWorktree } from '../git/repo.ts';
 import type { SessionStore } from '../store/session-store.ts';
-import { branchHead, ghReady, remotes } from './review.ts';
+import { ghReady, remotes } from './review.ts';
 
 const NETWORK_TIMEOUT_MS = 120_000;
 

@@ -8,21 +8,13 @@ import { matchCoverage } from '../../shared/coverage.ts';
 import type { Case, Checkpoint, LedgerEntry, PrdEntry } from '../../shared/files.ts';
 import type { CriterionProblem, SessionReview, Survivor, TaskCriterion, TaskReview } from '../../shared/review.ts';
 import { proofsOfCriterion, worstProof, type SeedProof } from '../../shared/seed.ts';
-import { canMerge, canPush, isTaskWorkSubject, subjectRevision } from '../../shared/session-rules.ts';
+import { canMerge, canPush, canRewind, isTaskWorkSubject, subjectRevision } from '../../shared/session-rules.ts';
 import { NotFoundError } from '../errors.ts';
 import { commitsIn, diffBetween, type CommitInfo } from '../git/diff.ts';
 import { git } from '../git/git-base.ts';
+import { branchHead } from '../git/repo.ts';
 import type { SessionHandle } from '../store/session-handle.ts';
 import type { SessionStore } from '../store/session-store.ts';
-
-/** The branch's head, or null when it is gone (cleansed, or deleted by hand). */
-export async function branchHead(repo: string, branch: string): Promise<string | null> {
-  if (!fs.existsSync(repo)) return null;
-  const out = await git(repo)
-    .raw(['for-each-ref', '--format=%(objectname)', `refs/heads/${branch}`])
-    .catch(() => '');
-  return out.trim() || null;
-}
 
 /**
  * Where the session's commits can still be read once its branch is gone (cleansed after a merge):
@@ -68,6 +60,7 @@ export async function taskReview(store: SessionStore, id: string, taskId: string
     mutation: session.mutations.read(taskId),
     send_backs: session.sendBacks.read(taskId),
     stats: summary.tasks[taskId] ?? null,
+    earlier_attempts: session.archive.attempts(taskId),
   };
 }
 
@@ -197,6 +190,16 @@ export async function sessionReview(store: SessionStore, id: string): Promise<Se
       cleanse: allowed(
         cp.status !== 'archived' && (cp.merged !== null || cp.pushed !== null),
         cp.status === 'archived' ? 'already archived' : 'merge or push the branch first: cleansing removes it',
+      ),
+      rewind: allowed(
+        head !== null && canRewind(cp.status),
+        head === null
+          ? 'the session branch is gone'
+          : cp.status === 'merged'
+            ? 'it is merged; undo the merge first'
+            : cp.status === 'running'
+              ? 'stop the run first'
+              : `a ${cp.status} session has no run to rewind`,
       ),
     },
     merged: cp.merged ? { into: cp.merged.into, sha: cp.merged.sha, backup_ref: cp.merged.backup_ref, undo: cp.merged.undo } : null,

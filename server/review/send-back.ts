@@ -9,7 +9,8 @@ import type { ReviewComment } from '../../shared/review.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
 import { git } from '../git/git-base.ts';
 import type { SessionHandle } from '../store/session-handle.ts';
-import { branchHead, sessionCommits } from './review.ts';
+import { branchHead } from '../git/repo.ts';
+import { sessionCommits } from './review.ts';
 import { canSendBack, isTaskWorkSubject } from '../../shared/session-rules.ts';
 
 /** Lines shown on each side of a comment's line. */

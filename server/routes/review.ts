@@ -2,11 +2,14 @@
  * Review and getting the work out (SPEC §7, §8): the task review and its diff, the session review
  * and its diff, the merge preview and the merge, push, PR and cleanse, and the line comments. Every
  * action on a session in the wrong state is a 409 that says why.
+ * and its diff, the merge preview and the merge, push, PR and cleanse, and the rewind with its
+ * plan. Every action on a session in the wrong state is a 409 that says why.
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app-deps.ts';
 import { ConflictError } from '../errors.ts';
 import { addComment, deleteComment, editComment, listComments } from '../review/comments.ts';
+import { planRewind, rewindSession } from '../engine/rewind.ts';
 import { merge, previewMerge } from '../review/merge.ts';
 import { cleanse, openPr, push } from '../review/publish.ts';
 import { sessionReview, taskDiff, taskReview } from '../review/review.ts';
@@ -60,6 +63,28 @@ export function reviewRoutes(app: FastifyInstance, deps: AppDeps): void {
   handle(app, 'openPr', async ({ params, body }) => {
     const id = existingSession(store, params.id);
     return exclusive(id, 'open a pull request', () => openPr(store, id, body.remote));
+  });
+
+  /** A run going or queued (its checkpoint may still say `stopped` while it starts). */
+  function refuseWhileRunning(id: string): void {
+    const run = deps.runs.state(id).state;
+    if (run !== 'idle' || deps.jobs.forSession(id)) {
+      throw new ConflictError('session_running', `Session ${id} ${run === 'queued' ? 'is queued to run' : 'is running'}; stop it before you rewind.`);
+    }
+  }
+
+  handle(app, 'getRewindPlan', async ({ params, query }) => {
+    const id = existingSession(store, params.id);
+    refuseWhileRunning(id);
+    return planRewind(store.session(id), query.after);
+  });
+
+  handle(app, 'rewind', async ({ params, body }) => {
+    const id = existingSession(store, params.id);
+    return exclusive(id, 'rewind', async () => {
+      refuseWhileRunning(id);
+      return rewindSession(store.session(id), body.after);
+    });
   });
 
   handle(app, 'cleanse', async ({ params }) => {

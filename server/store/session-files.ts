@@ -22,16 +22,16 @@ export const SESSION_FILES = {
   learnings: 'proposed-learnings.md',
   runLock: 'run.lock',
   mergeScratch: 'merge-scratch',
+  rewindIntent: 'rewind.json',
+  archiveDir: 'archive',
   worktree: 'workspace',
 } as const;
 
 /** How each entry appears in the README's layout block: folders end in `/`, per-task files use `<task>`. */
-export const LAYOUT_NAMES: readonly string[] = Object.entries(SESSION_FILES).map(([key, name]) =>
-  key === 'ledgerDir' || key === 'checksDir' || key === 'sendBacksDir'
-    ? `${name}/<task>.jsonl`
-    : key === 'mutationsDir'
-      ? `${name}/<task>.json`
-      : key === 'worktree' || key === 'mergeScratch' || key === 'probeScratch'
-        ? `${name}/`
-        : name,
-);
+export const LAYOUT_NAMES: readonly string[] = Object.entries(SESSION_FILES).map(([key, name]) => {
+  if (key === 'ledgerDir' || key === 'checksDir' || key === 'sendBacksDir') return `${name}/<task>.jsonl`;
+  if (key === 'mutationsDir') return `${name}/<task>.json`;
+  if (key === 'archiveDir') return `${name}/rewind-<n>/`;
+  if (key === 'worktree' || key === 'mergeScratch' || key === 'probeScratch') return `${name}/`;
+  return name;
+});

@@ -12,6 +12,7 @@ import {
   InterviewStateSchema,
   MutationReportSchema,
   PrdSchema,
+  RewindIntentSchema,
   TaskIdSchema,
   SeedMetaSchema,
   type Checkpoint,
@@ -19,6 +20,7 @@ import {
   type LedgerEntry,
   type MutationReport,
   type PrdEntry,
+  type RewindIntent,
   type SeedMeta,
   type SendBack,
   type SteeringNote,
@@ -204,6 +206,57 @@ export class SessionHandle {
       writeJsonAtomic(file, MutationReportSchema.parse(report));
     },
   };
+
+  /** A rewind under way: written before anything moves, cleared once everything has. */
+  readonly rewindIntent = {
+    read: (): RewindIntent | null => readJsonFile(this.file(SESSION_FILES.rewindIntent), RewindIntentSchema),
+    write: (intent: RewindIntent): void => writeJsonAtomic(this.file(SESSION_FILES.rewindIntent), RewindIntentSchema.parse(intent)),
+    clear: (): void => fs.rmSync(this.file(SESSION_FILES.rewindIntent), { force: true }),
+  };
+
+  /**
+   * What rewinds took off tasks: `archive/rewind-<n>/` holds each reset task's ledger, checks and
+   * mutation report as they were. Moving is a rename per file, so it repeats safely after a crash.
+   */
+  readonly archive = {
+    /** The rewinds that archived something, ascending. */
+    rewinds: (): number[] => {
+      const dir = this.file(SESSION_FILES.archiveDir);
+      const names = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+      return names
+        .map((n) => /^rewind-(\d+)$/.exec(n)?.[1])
+        .filter((n): n is string => n !== undefined)
+        .map(Number)
+        .sort((a, b) => a - b);
+    },
+    /** The task's files a rewind would archive now, by their names in the session folder. */
+    filesOf: (taskId: string): string[] => this.taskFiles(taskId).filter((f) => fs.existsSync(path.join(this.dir, f))),
+    /** Moves the task's ledger, checks and mutation report into `archive/rewind-<n>/`; what is already gone is skipped. */
+    take: (n: number, taskId: string): void => {
+      const into = path.join(this.file(SESSION_FILES.archiveDir), `rewind-${n}`);
+      for (const rel of this.taskFiles(taskId)) {
+        const from = path.join(this.dir, rel);
+        if (!fs.existsSync(from)) continue;
+        const to = path.join(into, rel);
+        fs.mkdirSync(path.dirname(to), { recursive: true });
+        fs.renameSync(from, to);
+      }
+    },
+    /** Per rewind that archived any, the task's ledger and checks from before it, oldest rewind first. */
+    attempts: (taskId: string): { rewind: number; ledger: LedgerEntry[]; checks: CheckAttempt[] }[] =>
+      this.archive.rewinds().flatMap((n) => {
+        const dir = path.join(this.file(SESSION_FILES.archiveDir), `rewind-${n}`);
+        const ledger = runFiles.readLedger(dir, taskId);
+        const checks = runFiles.readCheckAttempts(dir, taskId);
+        return ledger.length > 0 || checks.length > 0 ? [{ rewind: n, ledger, checks }] : [];
+      }),
+  };
+
+  /** A task's own files in the session folder, relative to it (the same layout inside an archive). */
+  private taskFiles(taskId: string): string[] {
+    const id = TaskIdSchema.parse(taskId);
+    return [`${SESSION_FILES.ledgerDir}/${id}.jsonl`, `${SESSION_FILES.checksDir}/${id}.jsonl`, `${SESSION_FILES.mutationsDir}/${id}.json`];
+  }
 
   readonly steering = {
     add: (text: string, now?: Date): SteeringNote => runFiles.addSteeringNote(this.dir, text, now),

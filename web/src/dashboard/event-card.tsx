@@ -192,6 +192,15 @@ const CARDS: { [T in EventType]: CardRendering<T> } = {
   },
   question_answered: { body: null, height: 10 },
   session_resume: { body: (d) => <p className="ev-facts">{d.plan}</p>, height: 10 },
+  rewound: {
+    body: (d) => (
+      <p className="ev-facts">
+        Moved {d.from_sha.slice(0, 12)} → {d.to_sha.slice(0, 12)}; the old tip is kept as <code>{d.backup_ref}</code>. Earlier attempts are in archive rewind{' '}
+        {d.rewind}.
+      </p>
+    ),
+    height: 10,
+  },
   context_reset: { body: null, height: 10 },
   memory_load: { body: (d) => <p className="ev-facts">channels: {Object.keys(d.channels).join(', ') || 'none'}</p>, height: 10 },
   prompt_assembled: {

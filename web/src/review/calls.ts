@@ -3,11 +3,21 @@
  * `ApiClient` so tests pass one with a fake fetch; the page uses `review` (the browser's client).
  * Discard is `seeding.discardSession` (it is the same call the new-session page makes).
  */
-import type { CleanseResult, MergePreview, MergeResult, MergeStrategy, PrResult, PushResult, ReopenResult, ReviewComment } from '../../../shared/review.ts';
+import type {
+  CleanseResult,
+  MergePreview,
+  MergeResult,
+  MergeStrategy,
+  PrResult,
+  PushResult,
+  ReopenResult,
+  ReviewComment,
+  RewindResult,
+} from '../../../shared/review.ts';
 import { api as browserApi } from '../api/browser.ts';
 import type { ApiClient } from '../api/client.ts';
 
-export type { CleanseResult, PrResult, PushResult };
+export type { CleanseResult, PrResult, PushResult, RewindResult };
 
 /** A comment as the reviewer writes it on a diff line (null task: the session diff). */
 export type NewComment = Pick<ReviewComment, 'task_id' | 'file' | 'line' | 'side' | 'text'>;
@@ -53,6 +63,11 @@ export function reviewCalls(api: ApiClient) {
 
     async deleteComment(input: { sessionId: string; commentId: string }): Promise<void> {
       await api.call('deleteComment', { params: { id: input.sessionId, commentId: input.commentId } });
+    },
+
+    /** Moves the branch back to after the seed or a done task; the session ends stopped. */
+    rewind(input: { sessionId: string; after: string }): Promise<RewindResult> {
+      return api.call('rewind', { params: { id: input.sessionId }, body: { after: input.after } });
     },
   };
 }

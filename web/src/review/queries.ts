@@ -13,6 +13,7 @@ export const reviewKeys = {
   task: (sessionId: string, taskId: string) => ['review', sessionId, 'task', taskId] as const,
   taskDiff: (sessionId: string, taskId: string) => ['review', sessionId, 'task', taskId, 'diff'] as const,
   comments: (sessionId: string) => ['review', sessionId, 'comments'] as const,
+  rewindPlan: (sessionId: string, after: string) => ['review', sessionId, 'rewind-plan', after] as const,
 };
 
 /** The task, its commits, final case, ledger, check attempts and stats. */
@@ -44,5 +45,15 @@ export function commentsQuery(sessionId: string) {
   return queryOptions({
     queryKey: reviewKeys.comments(sessionId),
     queryFn: async ({ signal }) => (await api.call('listComments', { params: { id: sessionId } }, { signal })).comments,
+  });
+}
+
+/** What a rewind to after `after` would do; asked afresh each time the dialog shows it. */
+export function rewindPlanQuery(sessionId: string, after: string) {
+  return queryOptions({
+    queryKey: reviewKeys.rewindPlan(sessionId, after),
+    queryFn: ({ signal }) => api.call('getRewindPlan', { params: { id: sessionId }, query: { after } }, { signal }),
+    staleTime: 0,
+    retry: false,
   });
 }

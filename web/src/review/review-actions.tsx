@@ -1,8 +1,10 @@
 import { useState, type ReactNode } from 'react';
+import type { PrdEntry } from '../../../shared/files.ts';
 import type { SessionReview } from '../../../shared/review.ts';
 import type { ActionError, ReviewActions as Ops } from './use-review-actions.ts';
 import { DiscardConfirm } from '../components/discard-confirm.tsx';
 import { MergeDialog } from './merge-dialog.tsx';
+import { RewindDialog } from './rewind-dialog.tsx';
 import { ConfirmDialog } from '../components/modal-dialog.tsx';
 
 export interface ReviewActionsProps {
@@ -10,6 +12,8 @@ export interface ReviewActionsProps {
   branch: string;
   baseBranch: string | null;
   actions: SessionReview['actions'];
+  /** The plan's tasks: a rewind goes back to after one that is done. */
+  tasks: readonly PrdEntry[];
   ops: Ops;
 }
 
@@ -21,8 +25,9 @@ type Asking = 'push' | 'pr' | 'cleanse' | null;
  * server says may not be pressed now is disabled with the server's reason beside it; a refusal
  * after pressing is shown inline, in the server's words.
  */
-export function ReviewActionsPanel({ sessionId, branch, baseBranch, actions, ops }: ReviewActionsProps) {
+export function ReviewActionsPanel({ sessionId, branch, baseBranch, actions, tasks, ops }: ReviewActionsProps) {
   const [merging, setMerging] = useState(false);
+  const [rewinding, setRewinding] = useState(false);
   const [asking, setAsking] = useState<Asking>(null);
   const [discarding, setDiscarding] = useState(false);
   const remotes = actions.push.remotes;
@@ -120,6 +125,28 @@ export function ReviewActionsPanel({ sessionId, branch, baseBranch, actions, ops
       />
 
       <ActionRow
+        name="rewind"
+        title="Rewind"
+        hint="Moves the session branch back to after the seed or a done task, so the run does the later tasks again. The old tip is kept as a backup ref and each reset task's ledger and checks stay readable as earlier attempts."
+        allowed={actions.rewind.allowed}
+        reason={actions.rewind.reason}
+        button={
+          <button
+            type="button"
+            className="button button-secondary"
+            data-testid="action-rewind"
+            disabled={!actions.rewind.allowed}
+            onClick={() => {
+              if (ops.rewind.data === null) ops.rewind.reset();
+              setRewinding(true);
+            }}
+          >
+            Rewind…
+          </button>
+        }
+      />
+
+      <ActionRow
         name="discard"
         title="Discard"
         hint="Deletes the worktree, the branch and the session folder. Merged work stays merged; everything else is gone."
@@ -138,6 +165,8 @@ export function ReviewActionsPanel({ sessionId, branch, baseBranch, actions, ops
         }
         result={discarding && <DiscardConfirm id={sessionId} onCancel={() => setDiscarding(false)} onConfirm={ops.discard} />}
       />
+
+      <RewindDialog open={rewinding} onClose={() => setRewinding(false)} sessionId={sessionId} tasks={tasks} rewind={ops.rewind} />
 
       <MergeDialog open={merging} onClose={() => setMerging(false)} into={into} branch={branch} preview={ops.preview} merge={ops.merge} />
 

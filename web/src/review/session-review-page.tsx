@@ -59,6 +59,7 @@ export function SessionReviewPage({ sessionId }: { sessionId: string }) {
               branch={review.data.branch}
               baseBranch={review.data.base_branch}
               actions={review.data.actions}
+              tasks={review.data.tasks}
               ops={ops}
             />
           }

@@ -36,6 +36,7 @@ export function TaskReviewView({ review, diff, comments, commentCount, sendBack 
     { id: 'task-ledger', label: `Ledger (${review.ledger.length})` },
     { id: 'task-checks', label: `Checks (${review.checks.length})` },
     ...(sendBack !== null || review.send_backs.length > 0 ? [{ id: 'task-send-back', label: 'Send back' }] : []),
+    ...(review.earlier_attempts.length > 0 ? [{ id: 'task-earlier', label: `Earlier attempts (${review.earlier_attempts.length})` }] : []),
   ];
   return (
     <div className="task-review">
@@ -92,6 +93,25 @@ export function TaskReviewView({ review, diff, comments, commentCount, sendBack 
           <h2 id="task-send-back-title">Send it back</h2>
           <SendBackHistory sendBacks={review.send_backs} />
           {sendBack}
+        </section>
+      )}
+
+      {review.earlier_attempts.length > 0 && (
+        <section id="task-earlier" className="review-section" aria-labelledby="task-earlier-title">
+          <h2 id="task-earlier-title">Earlier attempts</h2>
+          <p className="muted small">What the task's attempts before a rewind left: kept as they were, never judged again.</p>
+          {review.earlier_attempts.map((a) => (
+            <details key={a.rewind} className="earlier-attempt" data-testid="earlier-attempt" data-rewind={a.rewind}>
+              <summary>
+                Earlier attempts (before rewind {a.rewind}): {a.ledger.length} {a.ledger.length === 1 ? 'verdict' : 'verdicts'}, {a.checks.length}{' '}
+                {a.checks.length === 1 ? 'check run' : 'check runs'}
+              </summary>
+              <h3 className="section-label">Evaluator ledger</h3>
+              <LedgerList ledger={a.ledger} />
+              <h3 className="section-label">Checks, attempt by attempt</h3>
+              <CheckAttempts attempts={a.checks} />
+            </details>
+          ))}
         </section>
       )}
     </div>

@@ -11,7 +11,7 @@ import { seeding } from '../api/mutations.ts';
 import { queryKeys } from '../api/queries.ts';
 import { navigate } from '../router.tsx';
 import { paths } from '../paths.ts';
-import { review, type CleanseResult, type PrResult, type PushResult } from './calls.ts';
+import { review, type CleanseResult, type PrResult, type PushResult, type RewindResult } from './calls.ts';
 import { reviewKeys } from './queries.ts';
 
 export interface ActionError {
@@ -50,6 +50,8 @@ export interface ReviewActions {
   push: Action<string, PushResult>;
   pr: Action<string | null, PrResult>;
   cleanse: Action<void, CleanseResult>;
+  /** `after`: "seed" or a task id. */
+  rewind: Action<string, RewindResult>;
   /** Resolves once the session is gone (then the page leaves for the sessions list). */
   discard: () => Promise<void>;
 }
@@ -73,6 +75,7 @@ export function useReviewActions(sessionId: string): ReviewActions {
   const push = useMutation({ mutationFn: (remote: string) => review.push({ sessionId, remote }), onSettled: refresh });
   const pr = useMutation({ mutationFn: (remote: string | null) => review.openPr({ sessionId, remote }), onSettled: refresh });
   const cleanse = useMutation({ mutationFn: () => review.cleanse(sessionId), onSettled: refresh });
+  const rewind = useMutation({ mutationFn: (after: string) => review.rewind({ sessionId, after }), onSettled: refresh });
 
   return {
     preview: asAction(preview),
@@ -80,6 +83,7 @@ export function useReviewActions(sessionId: string): ReviewActions {
     push: asAction(push),
     pr: asAction(pr),
     cleanse: asAction(cleanse),
+    rewind: asAction(rewind),
     discard: async () => {
       await seeding.discardSession(sessionId);
       queryClient.removeQueries({ queryKey: reviewKeys.session(sessionId) });

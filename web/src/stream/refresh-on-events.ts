@@ -24,6 +24,7 @@ const DETAIL_EVENTS = new Set<TilthEvent['type']>([
   'stop',
   // The run: the plan's task statuses, the run state and the spend.
   'session_resume',
+  'rewound',
   'context_reset',
   'task_done',
   'task_failed',
