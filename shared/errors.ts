@@ -104,7 +104,10 @@ export const ERRORS = {
   pr_failed: { status: 502, meaning: 'gh pr create failed.' },
 
   // ── Sending work back (issue 15) ──
-  session_not_reopenable: { status: 409, meaning: 'A task can be sent back only when the run is over or stopped (not running, merged or archived).' },
+  session_not_reopenable: {
+    status: 409,
+    meaning: 'A task can be sent back or added only when the run is over or stopped (not before it, not running, merged or archived).',
+  },
 
   // ── Stream frames ──
   bad_frame: { status: 400, meaning: 'A WebSocket frame that is not JSON or not a known frame.' },

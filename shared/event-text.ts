@@ -140,6 +140,13 @@ export const EVENT_TEXT: EventTexts = {
     dialogue: false,
   },
   seed_edited: { kind: 'interview', detail: (d) => d.changed.join(', '), progress: null, problem: false, dialogue: false },
+  task_added: {
+    kind: 'tasks',
+    detail: (d) => `${d.task_id} ${d.title} · ${d.test_file}`,
+    progress: (d) => `+ ${d.task_id} added`,
+    problem: false,
+    dialogue: true,
+  },
   task_sent_back: {
     kind: 'tasks',
     detail: (d) =>

@@ -61,6 +61,8 @@ export const StopReasonSchema = z.enum([
   'setup_failed',
   /** A reviewer sent a done task back: the session waits for Run to work its next revision. */
   'sent_back',
+  /** A task was added after the run: the session waits for Run to build it. */
+  'task_added',
   'interrupted',
   'crash',
   'error',
@@ -177,6 +179,8 @@ export const EventDataSchemas = {
     checks_preset: z.string(),
   }),
   seed_edited: z.object({ sha: z.string().nullable(), changed: z.array(z.string()) }),
+  /** A task added after the run, its acceptance test written by the interview's model and committed. */
+  task_added: z.object({ task_id: z.string(), title: z.string(), test_file: z.string(), sha: z.string().nullable() }),
   /** A reviewer sent a done task back as its next revision (send-backs/<task>.jsonl holds the request). */
   task_sent_back: z.object({ task_id: z.string(), revision: z.number().int().min(2), note: z.string().nullable(), comments: z.number().int().nonnegative() }),
   question_asked: z.object({

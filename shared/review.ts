@@ -6,7 +6,16 @@
 import { z } from 'zod';
 import { CheckResultSchema } from './events.ts';
 import { RedResultSchema } from './files.ts';
-import { CaseSchema, LedgerEntrySchema, MutationReportSchema, PrdEntrySchema, SendBackSchema, SessionIdSchema, TaskIdSchema } from './files.ts';
+import {
+  CaseProofSchema,
+  CaseSchema,
+  LedgerEntrySchema,
+  MutationReportSchema,
+  PrdEntrySchema,
+  SendBackSchema,
+  SessionIdSchema,
+  TaskIdSchema,
+} from './files.ts';
 import { TaskSummarySchema } from './summary.ts';
 
 export const TaskParamsSchema = z.strictObject({
@@ -82,6 +91,26 @@ export const ReopenRequestSchema = z.strictObject({
 });
 export const ReopenResultSchema = z.object({ task: PrdEntrySchema, send_back: SendBackSchema });
 export type ReopenResult = z.infer<typeof ReopenResultSchema>;
+
+/** A task added after the run: what the reviewer says it is; the model writes its test. */
+export const NewTaskSchema = z.strictObject({
+  title: z.string().trim().min(1, 'a task needs a title').max(200),
+  description: z.string().trim().min(1, 'a task needs a description').max(10_000),
+  acceptance_criteria: z
+    .array(z.string().trim().min(1, 'a criterion cannot be empty').max(2_000))
+    .min(1, 'a task needs at least one acceptance criterion')
+    .max(20),
+});
+export type NewTask = z.infer<typeof NewTaskSchema>;
+
+export const AddedTaskSchema = z.object({
+  task: PrdEntrySchema,
+  test_file: z.string(),
+  /** The red proof of its cases on the current tip (empty for the custom preset, which runs whole files). */
+  red: z.array(CaseProofSchema),
+  sha: z.string().nullable(),
+});
+export type AddedTask = z.infer<typeof AddedTaskSchema>;
 
 /**
  * One line of `review-comments.jsonl`: the operations, appended in order and folded into the

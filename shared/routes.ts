@@ -52,6 +52,8 @@ import {
   PrResultSchema,
   PushRequestSchema,
   PushResultSchema,
+  NewTaskSchema,
+  AddedTaskSchema,
   ReopenRequestSchema,
   ReopenResultSchema,
   ReviewCommentSchema,
@@ -116,6 +118,7 @@ export const ROUTES = {
   addNote: { method: 'POST', path: '/api/sessions/:id/notes', params: SessionParamsSchema, body: NoteRequestSchema, response: NoteResponseSchema, status: 201 },
 
   getTaskReview: { method: 'GET', path: '/api/sessions/:id/tasks/:taskId', params: TaskParamsSchema, response: TaskReviewSchema },
+  addTask: { method: 'POST', path: '/api/sessions/:id/tasks', params: SessionParamsSchema, body: NewTaskSchema, response: AddedTaskSchema, status: 201 },
   reopenTask: {
     method: 'POST',
     path: '/api/sessions/:id/tasks/:taskId/reopen',

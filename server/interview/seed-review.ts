@@ -35,7 +35,9 @@ export async function seedView(session: SessionHandle, options: { recheck?: bool
   if (!session.hasSeed()) throw new NotFoundError('no_seed', 'This session has no seed yet: the interview writes it.');
   const checkpoint = session.checkpoint.read();
   const { prd, meta, testFiles } = session.readSeed();
-  const contract = await contractOf(session, checkpoint, { prd, meta, testFiles }, options.recheck === true);
+  // Once the run has started the work is in the worktree, so the tests would no longer fail for
+  // want of it: the contract check and the red proof stand as they were proven before the run.
+  const contract = checkpoint.status === 'prepared' ? await contractOf(session, checkpoint, { prd, meta, testFiles }, options.recheck === true) : [];
   return { prd, meta, test_files: testFiles, contract, criteria: criteriaRows(prd, session.seedProof.read(), seedKey(prd, meta)) };
 }
 
@@ -54,7 +56,7 @@ function criteriaRows(prd: PrdEntry[], proof: SeedProof | null, key: string): Re
 }
 
 /** What the contract check and the red proof depend on: when it changes, they run again. */
-function seedKey(prd: PrdEntry[], meta: SeedMeta): string {
+export function seedKey(prd: PrdEntry[], meta: SeedMeta): string {
   return JSON.stringify([
     meta.locked_tests,
     prd.map((t) => [t.acceptance_criteria.length, t.criteria_tests ?? null]),

@@ -14,6 +14,7 @@ import { merge, previewMerge } from '../review/merge.ts';
 import { cleanse, openPr, push } from '../review/publish.ts';
 import { sessionReview, taskDiff, taskReview } from '../review/review.ts';
 import { sendBack } from '../review/send-back.ts';
+import { addTask } from '../interview/add-task.ts';
 import { handle } from './contract.ts';
 import { existingSession } from './validate.ts';
 
@@ -35,6 +36,12 @@ export function reviewRoutes(app: FastifyInstance, deps: AppDeps): void {
   }
 
   handle(app, 'getTaskReview', async ({ params }) => taskReview(store, existingSession(store, params.id), params.taskId));
+
+  // The model writes the task's test within the request (a few turns); the answer is the task.
+  handle(app, 'addTask', async ({ params, body }) => {
+    const id = existingSession(store, params.id);
+    return exclusive(id, 'add a task', () => addTask(store.session(id), deps.llm, body));
+  });
 
   handle(app, 'reopenTask', async ({ params, body }) => {
     const id = existingSession(store, params.id);

@@ -179,6 +179,7 @@ const CARDS: { [T in EventType]: CardRendering<T> } = {
   seed_written: { body: null, height: 10 },
   seed_edited: { body: null, height: 10 },
   task_sent_back: { body: null, height: 10 },
+  task_added: { body: null, height: 10 },
   question_asked: {
     body: (d) =>
       d.options && d.options.length > 0 ? (

@@ -58,6 +58,8 @@ export function stopInWords(reason: StopReason, ctx: StopContext): string {
       return `stopped: ${task}'s conversation no longer fits the worker model's context window${ctx.lastError ? ` — ${ctx.lastError}` : ''}`;
     case 'setup_failed':
       return `stopped: the worktree could not get the project's environment${ctx.lastError ? ` — ${ctx.lastError}` : ''}`;
+    case 'task_added':
+      return 'stopped: a task was added after the run; Run builds it';
     case 'sent_back':
       return 'stopped: a task was sent back for another revision; Run works on it';
     case 'interrupted':
