@@ -181,7 +181,7 @@ function userPrompt(root: ConfinedRoot, seed: ReturnType<SessionHandle['readSeed
   parts.push('## The plan so far', '');
   for (const t of seed.prd) parts.push(`- ${t.id} — ${t.title} [${t.status}]`);
   parts.push('', `## The new task: ${id} — ${task.title}`, '', task.description, '', '### Acceptance criteria');
-  task.acceptance_criteria.forEach((c, i) => parts.push(`${i + 1}. ${c}`));
+  parts.push(...task.acceptance_criteria.map((c, i) => `${i + 1}. ${c}`));
   parts.push('', '## Its test file', '', `Name it ${naming}, with ${id} as the task id.`);
   const [example] = Object.entries(seed.testFiles);
   if (example)
