@@ -99,7 +99,7 @@ describe('tilth run / resume / info / reset', { timeout: 60_000 }, () => {
     expect(one.out).toContain('T-001  done');
   });
 
-  it('reopen sends a done task back with a note (exit 0), refuses one that is not done (exit 1), and resume commits the revision', async () => {
+  it('reopen sends a done task back with a note (exit 0), refuses one that is not done (exit 1), resume commits the revision; add-task adds one', async () => {
     const { id, store } = await prepared();
     store.close();
     fake.load({ models: { [WORKER]: [impl('double', 'n + n'), caseTurn(), noLearning], [EVAL]: [verdictTurn('accept')] } });
@@ -121,7 +121,22 @@ describe('tilth run / resume / info / reset', { timeout: 60_000 }, () => {
     const cp = reopened.readCheckpoint(id);
     reopened.close();
     expect(execFileSync('git', ['log', '-1', '--format=%s', cp.branch], { cwd: cp.source, encoding: 'utf8' }).trim()).toBe('T-001 (rev 2): Double');
-  });
+
+    // add-task: a usage error without a criterion; then the model (the worker's, as prep falls back to it) writes the test.
+    expect((await tilth(['add-task', id, '--title', 'Triple', '--description', 'Add triple.'])).code).toBe(2);
+    fake.enqueue(WORKER, {
+      tool_calls: [
+        {
+          name: 'write_task_test',
+          arguments: { test_file: 'tests/t002_triple.test.js', content: nodeTest('triple', 'triple', '2', '6'), criteria_tests: [['triple works']] },
+        },
+      ],
+    });
+    const added = await tilth(['add-task', id, '--title', 'Triple', '--description', 'Add triple.', '--criterion', 'triple(2) returns 6']);
+    expect(added.code, added.out).toBe(0);
+    expect(added.out).toContain(`Added T-002 (Triple) with tests/t002_triple.test.js. Build it: tilth resume ${id}`);
+    expect(execFileSync('git', ['log', '-1', '--format=%s', cp.branch], { cwd: cp.source, encoding: 'utf8' }).trim()).toBe('seed: added T-002');
+  }, 150_000);
 
   it('exits 1 when a task fails; resume refuses a prepared session, run refuses a stopped one', async () => {
     const { id, store } = await prepared();

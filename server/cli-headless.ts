@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import readline from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { progressLine } from '../shared/event-text.ts';
-import { RewindTargetSchema, type RewindPlan } from '../shared/review.ts';
+import { NewTaskSchema, RewindTargetSchema, type RewindPlan } from '../shared/review.ts';
 import { formatTokens, formatUsd } from '../shared/format.ts';
 import type { Config } from './config.ts';
 import { AppError } from './errors.ts';
@@ -22,6 +22,7 @@ import { removeWorktree } from './git/repo.ts';
 import { JobRunner, type Logger } from './jobs/job-runner.ts';
 import { ModelClient } from './llm/client.ts';
 import { sendBack } from './review/send-back.ts';
+import { addTask } from './interview/add-task.ts';
 import { SessionStore } from './store/session-store.ts';
 import { isSessionId } from './store/session-id.ts';
 
@@ -64,6 +65,13 @@ back to pending, their ledgers and checks kept as earlier attempts. The session 
 continue with tilth resume <id>. --dry-run prints the plan only.
 Exit codes: 0 rewound (or planned); 1 refused (running, merged, archived, a task not done,
 nothing to rewind); 2 usage error.`,
+  'add-task': `Usage: tilth add-task <id> --title TEXT --description TEXT --criterion TEXT [--criterion TEXT ...]
+
+Adds a task to a finished or stopped session: the interview's model writes its acceptance test
+(checked like the seed's, and proven to fail before the work), committed as "seed: added <task>".
+The session is then stopped; tilth resume <id> builds it.
+Exit codes: 0 added; 1 refused (the session has not run, is running, merged or archived; the model
+wrote no acceptable test); 2 usage or configuration error.`,
   reset: `Usage: tilth reset <id> [--yes]
 
 Discards a session: removes its worktree, its session/<id> branch and its folder. Asks first;
@@ -208,6 +216,32 @@ export async function reopen(config: Config, rest: string[], out: (s: string) =>
     out(
       `${task.id} sent back as revision ${send_back.revision}${send_back.comments.length > 0 ? ` with ${send_back.comments.length} comment${send_back.comments.length === 1 ? '' : 's'}` : ''}. Work on it: tilth resume ${id}`,
     );
+  } catch (err) {
+    if (err instanceof AppError && err.status < 500) throw new CliExit(1, err.message);
+    throw err;
+  } finally {
+    store.close();
+  }
+}
+
+export async function addTaskVerb(config: Config, rest: string[], out: (s: string) => void): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: rest,
+    options: { title: { type: 'string' }, description: { type: 'string' }, criterion: { type: 'string', multiple: true } },
+    strict: true,
+    allowPositionals: true,
+  });
+  const input = NewTaskSchema.safeParse({ title: values.title, description: values.description, acceptance_criteria: values.criterion ?? [] });
+  if (positionals.length !== 1 || !input.success) throw new CliExit(2, HEADLESS_HELP['add-task']!);
+  if (!config.roles.prep && !config.roles.worker)
+    throw new CliExit(2, 'No model provider is configured: set TILTH_BASE_URL, TILTH_API_KEY and TILTH_WORKER_MODEL (tilth config shows the values).');
+  const store = openStore(config);
+  try {
+    const id = sessionArg('add-task', positionals, store);
+    store.session(id).runLock.assertFree();
+    setSandboxMode(config.values.TILTH_SANDBOX.value ?? 'auto');
+    const added = await addTask(store.session(id), new ModelClient({ endpoints: config.roles }), input.data);
+    out(`Added ${added.task.id} (${added.task.title}) with ${added.test_file}. Build it: tilth resume ${id}`);
   } catch (err) {
     if (err instanceof AppError && err.status < 500) throw new CliExit(1, err.message);
     throw err;

@@ -4,7 +4,7 @@
  */
 import { execa } from 'execa';
 import { parseArgs } from 'node:util';
-import { CliExit, HEADLESS_HELP, info, parseVerbArgs, reopen, reset, rewindVerb, runVerb } from './cli-headless.ts';
+import { addTaskVerb, CliExit, HEADLESS_HELP, info, parseVerbArgs, reopen, reset, rewindVerb, runVerb } from './cli-headless.ts';
 import { ConfigError, describeConfig, loadConfig, type ConfigKey } from './config.ts';
 import { workTreeRoot } from './git/repo.ts';
 import { displayUrl } from './llm/client.ts';
@@ -22,6 +22,7 @@ Usage:
   tilth rewind <id> --after seed|<task>   move the branch back (backup kept); later tasks pending again
   tilth reset <id> [--yes]   discard a session: worktree, branch and folder
   tilth reopen <id> <task> [--note TEXT]   send a done task back as its next revision
+  tilth add-task <id> --title … --description … --criterion …   add a task after the run
   tilth config          print the resolved configuration and where each value came from
   tilth --version
 
@@ -135,10 +136,11 @@ function printConfig(): void {
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
-async function headless(command: 'info' | 'run' | 'resume' | 'reset' | 'rewind' | 'reopen', rest: string[]): Promise<void> {
-  if (command === 'reopen') {
-    if (rest.some((a) => a === '--help' || a === '-h')) print(HEADLESS_HELP.reopen!);
-    else await reopen(loadConfig(), rest, print);
+async function headless(command: 'info' | 'run' | 'resume' | 'reset' | 'rewind' | 'reopen' | 'add-task', rest: string[]): Promise<void> {
+  if (command === 'reopen' || command === 'add-task') {
+    if (rest.some((a) => a === '--help' || a === '-h')) print(HEADLESS_HELP[command]!);
+    else if (command === 'reopen') await reopen(loadConfig(), rest, print);
+    else await addTaskVerb(loadConfig(), rest, print);
     return;
   }
   const args = parseVerbArgs(rest, command);
@@ -173,6 +175,7 @@ async function main(argv: string[]): Promise<void> {
     case 'reset':
     case 'rewind':
     case 'reopen':
+    case 'add-task':
       return headless(command, rest);
     case '--version':
     case '-v':
