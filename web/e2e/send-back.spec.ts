@@ -142,3 +142,53 @@ test('a comment on a diff line goes back with the task; revision 2 runs, is revi
   expect(log).toContain('T-001 (rev 2): Double a number');
   expect(problems).toEqual([]);
 });
+
+test('a task added after the run: its test is written by the model, then Resume builds it', async ({ page }) => {
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(e.message));
+  repo = await makeExampleRepo('js-todo');
+  await script(seedAndFirstRevision);
+  const id = await createSession(page, repo.dir, 'Double a number');
+  await expect(page.getByTestId('seed-review')).toBeVisible({ timeout: 15_000 });
+  await page.getByTestId('run-button').click();
+  await expect.poll(() => status(page, id), { timeout: 60_000, intervals: [250, 500, 1000] }).toBe('all_done');
+
+  await page.goto(`/sessions/${id}/review`);
+  await page.getByTestId('add-task').locator('summary').click();
+  const form = page.getByTestId('add-task-form');
+  await form.getByTestId('add-task-title').fill('Triple a number');
+  await form.getByTestId('add-task-description').fill('Add triple(n) in src/triple.js.');
+  await form.getByTestId('add-task-criteria').fill('triple(2) returns 6');
+  await script([
+    {
+      tool_calls: [
+        {
+          name: 'write_task_test',
+          arguments: { test_file: 'tests/t002_triple.test.js', content: nodeTest('triple', 'triple', '2', '6'), criteria_tests: [['triple works']] },
+        },
+      ],
+    },
+    writeTurn('src/triple.js', 'export function triple(n) {\n  return n * 3;\n}\n'),
+    workerTurn(['submit_case', { summary: 'Added triple().', ac_coverage: [{ criterion: 'triple(2) returns 6', addressed_by: 'src/triple.js:triple()' }] }]),
+    verdictTurn('accept'),
+    noLearning,
+  ]);
+  await form.getByTestId('add-task-submit').click();
+  const done = page.getByTestId('add-task-done');
+  await expect(done).toHaveAttribute('data-task-id', 'T-002', { timeout: 30_000 });
+  await expect(done).toContainText('tests/t002_triple.test.js');
+  await expect(done).toContainText('its test case fails before the work');
+  await expect(page.locator('[data-testid="review-task"][data-task-id="T-002"]')).toHaveAttribute('data-status', 'pending');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.getByTestId('add-task').screenshot({ path: 'test-results/screens/add-task.png' });
+
+  await done.getByTestId('add-task-go-run').click();
+  await page.getByTestId('resume-button').click();
+  await expect(page.getByTestId('resume-plan')).toContainText('pending: T-002');
+  await page.getByTestId('resume-confirm-button').click();
+  await expect.poll(() => status(page, id), { timeout: 60_000, intervals: [250, 500, 1000] }).toBe('all_done');
+  expect((await modelState()).pending).toEqual([]);
+  const subjects = execFileSync('git', ['log', '--format=%s', `session/${id}`], { cwd: repo.dir, encoding: 'utf8' }).split('\n');
+  expect(subjects.slice(0, 2)).toEqual(['T-002: Triple a number', 'seed: added T-002']);
+  expect(problems).toEqual([]);
+});

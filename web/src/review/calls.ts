@@ -4,10 +4,12 @@
  * Discard is `seeding.discardSession` (it is the same call the new-session page makes).
  */
 import type {
+  AddedTask,
   CleanseResult,
   MergePreview,
   MergeResult,
   MergeStrategy,
+  NewTask,
   PrResult,
   PushResult,
   ReopenResult,
@@ -45,6 +47,11 @@ export function reviewCalls(api: ApiClient) {
 
     cleanse(sessionId: string): Promise<CleanseResult> {
       return api.call('cleanse', { params: { id: sessionId } });
+    },
+
+    /** Adds a task after the run; the model writes its test within the request. */
+    addTask(input: { sessionId: string; task: NewTask }): Promise<AddedTask> {
+      return api.call('addTask', { params: { id: input.sessionId }, body: input.task });
     },
 
     /** Sends a done task back as its next revision with a note and comments (absent ids: every open one on its diff). */

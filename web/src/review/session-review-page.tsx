@@ -10,7 +10,8 @@ import { useReviewActions } from './use-review-actions.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../paths.ts';
 import { sessionLabel } from '../../../shared/format.ts';
-import { canReview } from '../../../shared/session-rules.ts';
+import { canReview, canSendBack } from '../../../shared/session-rules.ts';
+import { AddTaskForm } from './add-task-form.tsx';
 import { commentsOfDiff } from './comment-model.ts';
 import { CommentsSection, type DiffComments } from './line-comments.tsx';
 import { useComments } from './use-comments.ts';
@@ -53,6 +54,7 @@ export function SessionReviewPage({ sessionId }: { sessionId: string }) {
         <SessionReviewView
           sessionId={sessionId}
           review={review.data}
+          addTask={session !== null && canSendBack(session.status) ? <AddTaskForm sessionId={sessionId} /> : null}
           actions={
             <ReviewActionsPanel
               sessionId={sessionId}

@@ -17,10 +17,12 @@ export interface SessionReviewViewProps {
   diff: ReactNode;
   /** Every line comment of the session, listed. */
   comments: ReactNode;
+  /** The form that adds a task after the run, when the session allows it; null otherwise. */
+  addTask: ReactNode | null;
 }
 
 /** The whole session: where it stands, what may be done with it, its tasks, commits, learnings and diff. */
-export function SessionReviewView({ sessionId, review, actions, diff, comments }: SessionReviewViewProps) {
+export function SessionReviewView({ sessionId, review, actions, diff, comments, addTask }: SessionReviewViewProps) {
   const { merged, pushed } = review;
   return (
     <div className="session-review">
@@ -72,6 +74,7 @@ export function SessionReviewView({ sessionId, review, actions, diff, comments }
             ))}
           </ol>
         )}
+        {addTask}
       </section>
 
       <section className="review-section" aria-labelledby="review-commits-title">

@@ -1,0 +1,101 @@
+/**
+ * Adding a task after the run (issue 15): the reviewer names it and its criteria; the interview's
+ * model writes its acceptance test, which is checked and proven to fail before the work. The
+ * session is then stopped, and Resume builds the new task.
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { AddedTask } from '../../../shared/review.ts';
+import { queryKeys } from '../api/queries.ts';
+import { Link } from '../router.tsx';
+import { paths } from '../paths.ts';
+import { review } from './calls.ts';
+import { reviewKeys } from './queries.ts';
+import { actionError } from './use-review-actions.ts';
+
+export function AddTaskForm({ sessionId }: { sessionId: string }) {
+  const queryClient = useQueryClient();
+  const [title, setTitle] = useState('');
+  const [description, setDescription] = useState('');
+  const [criteria, setCriteria] = useState('');
+  const [added, setAdded] = useState<AddedTask | null>(null);
+  const lines = criteria
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  const add = useMutation({
+    mutationFn: () => review.addTask({ sessionId, task: { title, description, acceptance_criteria: lines } }),
+    onSuccess: (result) => {
+      setAdded(result);
+      setTitle('');
+      setDescription('');
+      setCriteria('');
+    },
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: reviewKeys.session(sessionId) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.sessionDetail(sessionId) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.sessions }),
+      ]),
+  });
+  const error = actionError(add.error);
+  const ready = title.trim() !== '' && description.trim() !== '' && lines.length > 0;
+  return (
+    <details className="add-task" data-testid="add-task" open={added !== null || undefined}>
+      <summary>Add a task…</summary>
+      {added !== null && (
+        <div className="callout" role="status" data-testid="add-task-done" data-task-id={added.task.id}>
+          <p>
+            {added.task.id} ({added.task.title}) is added with <span className="mono">{added.test_file}</span>
+            {added.red.length > 0
+              ? `; its ${added.red.length === 1 ? 'test case fails' : `${added.red.length} test cases fail`} before the work, as they should`
+              : ''}
+            . The session is stopped until you run it.
+          </p>
+          <Link to={paths.session(sessionId)} className="button button-small" testId="add-task-go-run">
+            Go to the session to run it
+          </Link>
+        </div>
+      )}
+      <form
+        className="send-back"
+        data-testid="add-task-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (ready && !add.isPending) add.mutate();
+        }}
+      >
+        <p className="muted">
+          The interview's model writes the new task's acceptance test from your criteria, checked like the seed's and proven to fail before the work; it is
+          committed as “seed: added”, and Resume builds the task.
+        </p>
+        <label className="field">
+          <span className="field-label">Title</span>
+          <input className="input" value={title} maxLength={200} data-testid="add-task-title" onChange={(e) => setTitle(e.target.value)} />
+        </label>
+        <label className="field">
+          <span className="field-label">Description</span>
+          <textarea
+            className="input textarea"
+            rows={3}
+            value={description}
+            data-testid="add-task-description"
+            onChange={(e) => setDescription(e.target.value)}
+          />
+        </label>
+        <label className="field">
+          <span className="field-label">Acceptance criteria, one per line</span>
+          <textarea className="input textarea" rows={3} value={criteria} data-testid="add-task-criteria" onChange={(e) => setCriteria(e.target.value)} />
+        </label>
+        {error !== null && (
+          <p className="field-error" role="alert" data-testid="add-task-error" data-code={error.code}>
+            {error.message}
+          </p>
+        )}
+        <button type="submit" className="button" data-testid="add-task-submit" disabled={!ready || add.isPending}>
+          {add.isPending ? 'The model is writing its test…' : 'Add the task'}
+        </button>
+      </form>
+    </details>
+  );
+}
