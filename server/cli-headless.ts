@@ -255,6 +255,7 @@ function planLines(plan: RewindPlan): string[] {
   const lines = [`rewind ${plan.rewind}: to after ${where} — ${plan.target.sha.slice(0, 12)} ${plan.target.subject}`];
   lines.push(`  tip now: ${plan.tip.sha.slice(0, 12)} ${plan.tip.subject}`);
   for (const c of plan.leaving) lines.push(`  leaves the branch: ${c.sha.slice(0, 12)} ${c.subject}`);
+  for (const c of plan.replayed) lines.push(`  put back on top (a task added after the run keeps its test): ${c.subject}`);
   lines.push(`  back to pending: ${plan.tasks.length > 0 ? plan.tasks.join(', ') : 'none'}`);
   if (plan.archived.length > 0) lines.push(`  archived as earlier attempts: ${plan.archived.join(', ')}`);
   if (plan.uncommitted.length > 0) lines.push(`  uncommitted changes discarded: ${plan.uncommitted.join(', ')}`);

@@ -294,6 +294,8 @@ export const RewindIntentSchema = z.object({
   to_sha: z.string(),
   backup_ref: z.string(),
   tasks: z.array(TaskIdSchema),
+  /** `seed: added` commits to put back on top of `to_sha`, oldest first (absent: none). */
+  replay: z.array(z.string()).optional(),
   started_at: z.iso.datetime(),
 });
 export type RewindIntent = z.infer<typeof RewindIntentSchema>;

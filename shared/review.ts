@@ -296,6 +296,8 @@ export const RewindPlanSchema = z.object({
   tip: ShaSubjectSchema,
   /** The commits that leave the branch, oldest first. */
   leaving: z.array(CommitSchema),
+  /** Of those, the tests of tasks added after the run (`seed: added <id>`), put back on top of the target: the tasks stay, pending. */
+  replayed: z.array(CommitSchema),
   /** Tasks that go back to pending (revision cleared), in plan order. */
   tasks: z.array(TaskIdSchema),
   /** Their ledger, checks and mutation files, as they will be kept under `archive/rewind-<n>/`. */

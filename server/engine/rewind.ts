@@ -18,11 +18,13 @@ import { ConflictError, NotFoundError } from '../errors.ts';
 import { commitsIn, type CommitInfo } from '../git/diff.ts';
 import { git, strictGit } from '../git/git-base.ts';
 import { branchHead } from '../git/repo.ts';
-import { changedFiles, worktreeGit, worktreeRefOf } from '../git/worktree-git.ts';
+import { changedFiles, identityFor, worktreeGit, worktreeRefOf } from '../git/worktree-git.ts';
 import type { SessionHandle } from '../store/session-handle.ts';
 
 const BACKUPS = 'refs/tilth/backups/';
 const isSeedSubject = (subject: string) => subject.startsWith('seed:');
+/** A task added after the run: its test's own commit. */
+const isAddedSubject = (subject: string) => /^seed: added T-\d{3,}$/.test(subject);
 const short = (sha: string) => sha.slice(0, 12);
 const targetWords = (after: RewindTarget) => (after === 'seed' ? 'the seed' : after);
 
@@ -62,9 +64,17 @@ export async function planRewind(session: SessionHandle, after: RewindTarget): P
   const kept = commits.slice(0, at + 1);
   const leaving = commits.slice(at + 1);
 
-  // A seed commit past the target carries a task's test file: taking it away would leave the plan
-  // pointing at a test that is gone.
-  const seedLeaving = leaving.find((c) => isSeedSubject(c.subject));
+  // A task added after the run keeps its test: its `seed: added` commit goes back on top of the
+  // target (it touches only that test file). Any other seed commit past the target would take a
+  // seed change away, leaving the plan pointing at a test that is gone.
+  const replayed = leaving.filter((c) => isAddedSubject(c.subject));
+  if (replayed.length > 0 && !fs.existsSync(cp.worktree)) {
+    throw new ConflictError(
+      'rewind_not_possible',
+      `The worktree is missing, so the tests of tasks added after the run cannot be put back; resume the session once (it re-creates the worktree), then rewind.`,
+    );
+  }
+  const seedLeaving = leaving.find((c) => isSeedSubject(c.subject) && !isAddedSubject(c.subject));
   if (seedLeaving) {
     throw new ConflictError(
       'rewind_not_possible',
@@ -94,6 +104,7 @@ export async function planRewind(session: SessionHandle, after: RewindTarget): P
     target: { sha: target.sha, subject: target.subject },
     tip: { sha: tip, subject: last?.sha === tip ? last.subject : '' },
     leaving,
+    replayed,
     tasks,
     archived: tasks.flatMap((id) => session.archive.filesOf(id)),
     uncommitted,
@@ -143,6 +154,7 @@ export async function rewindSession(session: SessionHandle, after: RewindTarget,
     to_sha: plan.target.sha,
     backup_ref: plan.backup_ref,
     tasks: plan.tasks,
+    ...(plan.replayed.length > 0 ? { replay: plan.replayed.map((c) => c.sha) } : {}),
     started_at: now.toISOString(),
   };
   session.rewindIntent.write(intent);
@@ -158,6 +170,10 @@ export async function finishRewind(session: SessionHandle, intent: RewindIntent)
     const ref = await worktreeRefOf(cp);
     await worktreeGit(ref).raw(['reset', '--hard', '-q', intent.to_sha]);
     await worktreeGit(ref).raw(['clean', '-fdq']);
+    // From the target each time, so a replay cut short is simply done again.
+    for (const sha of intent.replay ?? []) {
+      await worktreeGit(ref).raw([...(await identityFor(cp.source)), 'cherry-pick', '--allow-empty', '--no-gpg-sign', sha]);
+    }
   } else {
     // No worktree (deleted by hand): move the branch; resume re-creates the worktree from it.
     await strictGit(cp.source).raw(['update-ref', '-m', `tilth: rewind ${intent.rewind}`, `refs/heads/${cp.branch}`, intent.to_sha]);

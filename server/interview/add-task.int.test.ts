@@ -108,7 +108,24 @@ describe('adding a task after the run', () => {
     expect(git(repo.dir, 'log', '-1', '--format=%s', cp.branch)).toBe('T-002: Triple');
     const review = (await t.app.inject({ url: `/api/sessions/${id}/diff`, headers: auth })).json();
     expect(review.criteria_problems).toEqual([]);
-  }, 120_000);
+
+    // A rewind to after T-001 keeps the added task: its test's commit goes back on top, the task pending.
+    const plan = (await t.app.inject({ url: `/api/sessions/${id}/rewind-plan?after=T-001`, headers: auth })).json();
+    expect(plan.replayed.map((c: { subject: string }) => c.subject)).toEqual(['seed: added T-002']);
+    expect(plan.tasks).toEqual(['T-002']);
+    const rewound = await t.app.inject({ method: 'POST', url: `/api/sessions/${id}/rewind`, headers: post, payload: { after: 'T-001' } });
+    expect(rewound.statusCode, rewound.body).toBe(200);
+    expect(git(repo.dir, 'log', '--format=%s', '-2', cp.branch).split('\n')).toEqual(['seed: added T-002', 'T-001: Double']);
+    expect(fs.existsSync(path.join(cp.worktree, 'tests', 't002_triple.test.js'))).toBe(true);
+    expect(fs.existsSync(path.join(cp.worktree, 'src', 'triple.js'))).toBe(false);
+    fake.load({
+      models: {
+        [WORKER]: [impl('triple', 'n * 3'), caseTurn('Triples.', 'triple(2) returns 6', 'src/triple.js:triple()'), noLearning],
+        [EVAL]: [verdictTurn('accept')],
+      },
+    });
+    expect((await runToEnd(id)).session.status).toBe('all_done');
+  }, 180_000);
 
   it('refuses a session that has not run, a bad body, and says so when the model never writes an acceptable test', async () => {
     const id = await makePreparedSession(t.store, repo.dir, 'node', [

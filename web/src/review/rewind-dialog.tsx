@@ -110,6 +110,14 @@ export function RewindDialog({ open, onClose, sessionId, tasks, rewind }: Rewind
                       </ul>
                     )}
                   </dd>
+                  {p.replayed.length > 0 && (
+                    <>
+                      <dt>Put back on top</dt>
+                      <dd data-testid="rewind-replayed">
+                        {p.replayed.map((c) => c.subject).join(', ')} (the tests of tasks added after the run; the tasks stay, pending)
+                      </dd>
+                    </>
+                  )}
                   <dt>Back to pending</dt>
                   <dd data-testid="rewind-tasks">{p.tasks.length === 0 ? 'none' : p.tasks.join(', ')}</dd>
                   {p.archived.length > 0 && (
