@@ -2,46 +2,19 @@
  * Rewind through the API: a real repository, real checks, the scripted model for the runs that
  * make the work and then make it again.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SessionDetailSchema } from '../../shared/api.ts';
+import { describe, expect, it } from 'vitest';
 import { RewindPlanSchema, RewindResultSchema, TaskReviewSchema } from '../../shared/review.ts';
-import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
-import { startFakeModel, type FakeModel } from '../scripted-model/fake-model.ts';
-import { caseTurn, makePreparedSession, noLearning, nodeTest, verdictTurn, writeTurn, type SeedTask } from '../testing/run-fixtures.ts';
-import { auth, makeTestApp, type TestApp } from '../testing/test-app.ts';
+import { caseTurn, makePreparedSession, noLearning, verdictTurn } from '../testing/run-fixtures.ts';
+import { EVAL, git, implTurn as impl, post, TWO_TASKS as TASKS, useRunHarness, WORKER } from '../testing/run-harness.ts';
+import { auth } from '../testing/test-app.ts';
 
-const WORKER = 'worker-model';
-const EVAL = 'eval-model';
-const post = { ...auth, origin: 'http://localhost' };
+const h = useRunHarness();
 
-let fake: FakeModel;
-let t: TestApp;
-let repo: ExampleRepo;
-
-beforeEach(async () => {
-  fake = await startFakeModel();
-  repo = await makeExampleRepo('js-todo');
-  t = await makeTestApp({ env: { TILTH_BASE_URL: fake.baseURL, TILTH_API_KEY: 'k', TILTH_WORKER_MODEL: WORKER, TILTH_EVALUATOR_MODEL: EVAL } });
-});
-afterEach(async () => {
-  await t.close();
-  await fake.close();
-  await repo.cleanup();
-});
-
-const git = (dir: string, ...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
-const impl = (name: string, body: string) => writeTurn(`src/${name}.js`, `export function ${name}(n) {\n  return ${body};\n}\n`);
-const TASKS: SeedTask[] = [
-  { id: 'T-001', title: 'Double', tests: { 'tests/t001_double.test.js': nodeTest('double', 'double', '2', '4') } },
-  { id: 'T-002', title: 'Triple', tests: { 'tests/t002_triple.test.js': nodeTest('triple', 'triple', '2', '6') } },
-];
-
-const get = async (url: string) => t.app.inject({ url, headers: auth });
-const act = async (url: string, payload: unknown = {}) => t.app.inject({ method: 'POST', url, headers: post, payload: payload as Record<string, unknown> });
-const detail = async (id: string) => SessionDetailSchema.parse((await get(`/api/sessions/${id}`)).json());
+const get = async (url: string) => h.t.app.inject({ url, headers: auth });
+const act = async (url: string, payload: unknown = {}) => h.t.app.inject({ method: 'POST', url, headers: post, payload: payload as Record<string, unknown> });
+const detail = (id: string) => h.detail(id);
 
 async function runUntil(id: string, status: 'all_done'): Promise<void> {
   const res = await act(`/api/sessions/${id}/run`);
@@ -56,8 +29,8 @@ async function runUntil(id: string, status: 'all_done'): Promise<void> {
 
 /** Both tasks accepted at once; T-002's evaluator says `concern`. */
 async function finishedSession(concern = 'Triple is right.'): Promise<string> {
-  const id = await makePreparedSession(t.store, repo.dir, 'node', TASKS);
-  fake.load({
+  const id = await makePreparedSession(h.t.store, h.repo.dir, 'node', TASKS);
+  h.fake.load({
     models: {
       [WORKER]: [impl('double', 'n * 2'), caseTurn(), noLearning, impl('triple', 'n * 3'), caseTurn(), noLearning],
       [EVAL]: [verdictTurn('accept'), verdictTurn('accept', { concern })],
@@ -67,17 +40,17 @@ async function finishedSession(concern = 'Triple is right.'): Promise<string> {
   return id;
 }
 
-const branchTip = (id: string) => git(repo.dir, 'rev-parse', `refs/heads/session/${id}`);
-const subjectOf = (sha: string) => git(repo.dir, 'log', '-1', '--format=%s', sha);
-const events = (id: string) => t.store.log(id).readAfter(0, 10_000);
+const branchTip = (id: string) => git(h.repo.dir, 'rev-parse', `refs/heads/session/${id}`);
+const subjectOf = (sha: string) => git(h.repo.dir, 'log', '-1', '--format=%s', sha);
+const events = (id: string) => h.t.store.log(id).readAfter(0, 10_000);
 
 describe('rewind', () => {
   it('after T-001: shows its plan, then does exactly that; the run does T-002 again and the first attempt stays readable', async () => {
     const id = await finishedSession('First triple.');
     const oldTip = branchTip(id);
-    const t001 = git(repo.dir, 'rev-parse', `${oldTip}^`);
+    const t001 = git(h.repo.dir, 'rev-parse', `${oldTip}^`);
     expect(subjectOf(t001)).toBe('T-001: Double');
-    const worktree = t.store.readCheckpoint(id).worktree;
+    const worktree = h.t.store.readCheckpoint(id).worktree;
     fs.writeFileSync(path.join(worktree, 'scratch.txt'), 'left behind\n');
 
     const planRes = await get(`/api/sessions/${id}/rewind-plan?after=T-001`);
@@ -106,9 +79,9 @@ describe('rewind', () => {
     expect(git(worktree, 'rev-parse', 'HEAD')).toBe(t001);
     expect(git(worktree, 'status', '--porcelain')).toBe('');
     expect(fs.existsSync(path.join(worktree, 'src/triple.js'))).toBe(false);
-    expect(git(repo.dir, 'rev-parse', plan.backup_ref)).toBe(oldTip);
+    expect(git(h.repo.dir, 'rev-parse', plan.backup_ref)).toBe(oldTip);
     // The worktree's linked dependencies are ignored files: a rewind leaves them.
-    expect(fs.existsSync(path.join(worktree, 'node_modules'))).toBe(fs.existsSync(path.join(repo.dir, 'node_modules')));
+    expect(fs.existsSync(path.join(worktree, 'node_modules'))).toBe(fs.existsSync(path.join(h.repo.dir, 'node_modules')));
 
     const d = await detail(id);
     expect(d.session.status).toBe('stopped');
@@ -116,7 +89,7 @@ describe('rewind', () => {
       ['T-001', 'done'],
       ['T-002', 'pending'],
     ]);
-    const dir = t.store.dir(id);
+    const dir = h.t.store.dir(id);
     expect(fs.existsSync(path.join(dir, 'ledger', 'T-002.jsonl'))).toBe(false);
     for (const f of plan.archived) expect(fs.existsSync(path.join(dir, 'archive', 'rewind-1', f)), f).toBe(true);
     expect(fs.existsSync(path.join(dir, 'rewind.json'))).toBe(false);
@@ -132,14 +105,14 @@ describe('rewind', () => {
     ]);
 
     // Run again: T-002 is worked on afresh and the session ends all done.
-    fake.load({ models: { [WORKER]: [impl('triple', '3 * n'), caseTurn(), noLearning], [EVAL]: [verdictTurn('accept', { concern: 'Second triple.' })] } });
+    h.fake.load({ models: { [WORKER]: [impl('triple', '3 * n'), caseTurn(), noLearning], [EVAL]: [verdictTurn('accept', { concern: 'Second triple.' })] } });
     await runUntil(id, 'all_done');
     const again = TaskReviewSchema.parse((await get(`/api/sessions/${id}/tasks/T-002`)).json());
     expect(again.task.status).toBe('done');
     expect(again.ledger.map((e) => e.verdict.concern)).toEqual(['Second triple.']);
     expect(again.commits.map((c) => c.subject)).toEqual(['T-002: Triple']);
     expect(again.earlier_attempts.map((a) => a.ledger.map((e) => e.verdict.concern))).toEqual([['First triple.']]);
-    expect(git(repo.dir, 'show', `refs/heads/session/${id}:src/triple.js`)).toContain('3 * n');
+    expect(git(h.repo.dir, 'show', `refs/heads/session/${id}:src/triple.js`)).toContain('3 * n');
   }, 150_000);
 
   it('after the seed: every task pending, the branch at the seed commit, each rewind its own backup and archive', async () => {
@@ -149,18 +122,18 @@ describe('rewind', () => {
     const t001 = branchTip(id);
 
     const plan = RewindPlanSchema.parse((await get(`/api/sessions/${id}/rewind-plan?after=seed`)).json());
-    const seed = git(repo.dir, 'rev-parse', `${t001}^`);
+    const seed = git(h.repo.dir, 'rev-parse', `${t001}^`);
     expect(plan).toMatchObject({ after: 'seed', rewind: 2, target: { sha: seed, subject: 'seed: 2 task(s)' }, tasks: ['T-001'], nothing_to_do: false });
     expect(plan.leaving.map((c) => c.subject)).toEqual(['T-001: Double']);
 
     const res = await act(`/api/sessions/${id}/rewind`, { after: 'seed' });
     expect(res.statusCode, res.body).toBe(200);
     expect(branchTip(id)).toBe(seed);
-    expect(git(repo.dir, 'rev-parse', `refs/tilth/backups/${id}-rewind-1`)).toBe(oldTip);
-    expect(git(repo.dir, 'rev-parse', `refs/tilth/backups/${id}-rewind-2`)).toBe(t001);
+    expect(git(h.repo.dir, 'rev-parse', `refs/tilth/backups/${id}-rewind-1`)).toBe(oldTip);
+    expect(git(h.repo.dir, 'rev-parse', `refs/tilth/backups/${id}-rewind-2`)).toBe(t001);
     expect((await detail(id)).tasks.map((x) => x.status)).toEqual(['pending', 'pending']);
     // The seed's test files stay: they are the seed commit's.
-    const worktree = t.store.readCheckpoint(id).worktree;
+    const worktree = h.t.store.readCheckpoint(id).worktree;
     expect(fs.existsSync(path.join(worktree, 'tests/t002_triple.test.js'))).toBe(true);
     const t1 = TaskReviewSchema.parse((await get(`/api/sessions/${id}/tasks/T-001`)).json());
     expect(t1.earlier_attempts.map((a) => a.rewind)).toEqual([2]);
@@ -177,7 +150,7 @@ describe('rewind', () => {
 
   it('finishes a rewind cut short before resuming', async () => {
     const id = await finishedSession();
-    const session = t.store.session(id);
+    const session = h.t.store.session(id);
     const plan = RewindPlanSchema.parse((await get(`/api/sessions/${id}/rewind-plan?after=T-001`)).json());
     // What a crash right after the intent was written leaves: the intent, nothing else done yet.
     session.rewindIntent.write({
@@ -190,12 +163,12 @@ describe('rewind', () => {
       started_at: new Date().toISOString(),
     });
     session.checkpoint.setStatus('stopped', { reason: 'crash', phase: 'run' });
-    fake.load({ models: { [WORKER]: [impl('triple', 'n + n + n'), caseTurn(), noLearning], [EVAL]: [verdictTurn('accept')] } });
+    h.fake.load({ models: { [WORKER]: [impl('triple', 'n + n + n'), caseTurn(), noLearning], [EVAL]: [verdictTurn('accept')] } });
     await runUntil(id, 'all_done');
     expect(session.rewindIntent.read()).toBeNull();
     expect(events(id).filter((e) => e.type === 'rewound')).toHaveLength(1);
-    expect(git(repo.dir, 'rev-parse', plan.backup_ref)).toBe(plan.tip.sha);
-    expect(git(repo.dir, 'show', `refs/heads/session/${id}:src/triple.js`)).toContain('n + n + n');
+    expect(git(h.repo.dir, 'rev-parse', plan.backup_ref)).toBe(plan.tip.sha);
+    expect(git(h.repo.dir, 'show', `refs/heads/session/${id}:src/triple.js`)).toContain('n + n + n');
   }, 150_000);
 
   it('refuses a bad body, an unknown task, a task not done, a running session and a merged one, each saying why', async () => {
@@ -228,10 +201,10 @@ describe('rewind', () => {
     expect((await act(`/api/sessions/20200101-000000-000000/rewind`, { after: 'seed' })).statusCode).toBe(404);
 
     // A run in flight: the worker's call hangs until the run is stopped.
-    fake.load({ models: { [WORKER]: [{ fault: 'hang' }] } });
-    const asked = fake.requests.length;
+    h.fake.load({ models: { [WORKER]: [{ fault: 'hang' }] } });
+    const asked = h.fake.requests.length;
     expect((await act(`/api/sessions/${id}/run`)).statusCode).toBe(202);
-    for (let i = 0; i < 400 && fake.requests.length === asked; i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 400 && h.fake.requests.length === asked; i++) await new Promise((r) => setTimeout(r, 25));
     const running = await act(`/api/sessions/${id}/rewind`, { after: 'seed' });
     expect(running.statusCode).toBe(409);
     expect(running.json().error.code).toBe('session_running');

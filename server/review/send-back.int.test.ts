@@ -3,79 +3,35 @@
  * processes: the comment and the lines it was written on reach the worker's fresh context and the
  * evaluator's prompt, the revision is committed on top as `(rev 2)`, and the merge carries both.
  */
-import { execFileSync } from 'node:child_process';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SessionDetailSchema, type SessionDetail } from '../../shared/api.ts';
+import { describe, expect, it } from 'vitest';
 import { ReopenResultSchema, TaskReviewSchema } from '../../shared/review.ts';
-import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
-import { startFakeModel, type FakeModel } from '../scripted-model/fake-model.ts';
-import { caseTurn, makePreparedSession, noLearning, nodeTest, verdictTurn, writeTurn, type SeedTask } from '../testing/run-fixtures.ts';
-import { auth, makeTestApp, type TestApp } from '../testing/test-app.ts';
+import { caseTurn, makePreparedSession, noLearning, verdictTurn, writeTurn } from '../testing/run-fixtures.ts';
+import { EVAL, git, post, TWO_TASKS, useRunHarness, WORKER } from '../testing/run-harness.ts';
+import { auth } from '../testing/test-app.ts';
 
-const WORKER = 'worker-model';
-const EVAL = 'eval-model';
-const post = { ...auth, origin: 'http://localhost' };
-
-let fake: FakeModel;
-let t: TestApp;
-let repo: ExampleRepo;
-
-beforeEach(async () => {
-  fake = await startFakeModel();
-  repo = await makeExampleRepo('js-todo');
-  t = await makeTestApp({
-    env: { TILTH_BASE_URL: fake.baseURL, TILTH_API_KEY: 'test-key', TILTH_WORKER_MODEL: WORKER, TILTH_EVALUATOR_MODEL: EVAL },
-  });
-});
-afterEach(async () => {
-  await t.close();
-  await fake.close();
-  await repo.cleanup();
-});
-
-const git = (dir: string, ...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
-
-const TASKS: SeedTask[] = [
-  { id: 'T-001', title: 'Double', tests: { 'tests/t001_double.test.js': nodeTest('double', 'double', '2', '4') } },
-  { id: 'T-002', title: 'Triple', tests: { 'tests/t002_triple.test.js': nodeTest('triple', 'triple', '2', '6') } },
-];
+const h = useRunHarness();
 const impl = (name: string, body: string) => writeTurn(`src/${name}.js`, `export function ${name}(n) {\n  // ${name}s n\n  return ${body};\n}\n`);
 
-async function detail(id: string): Promise<SessionDetail> {
-  return SessionDetailSchema.parse((await t.app.inject({ url: `/api/sessions/${id}`, headers: auth })).json());
-}
-
-async function runToEnd(id: string): Promise<SessionDetail> {
-  const res = await t.app.inject({ method: 'POST', url: `/api/sessions/${id}/run`, headers: post });
-  expect(res.statusCode, res.body).toBe(202);
-  for (const deadline = Date.now() + 30_000; ; ) {
-    const d = await detail(id);
-    if (d.run.state === 'idle' && d.session.status !== 'running') return d;
-    if (Date.now() > deadline) throw new Error(`run did not settle: ${JSON.stringify(d.session)}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 const reopen = (id: string, taskId: string, payload: unknown) =>
-  t.app.inject({ method: 'POST', url: `/api/sessions/${id}/tasks/${taskId}/reopen`, headers: post, payload: payload as object });
+  h.t.app.inject({ method: 'POST', url: `/api/sessions/${id}/tasks/${taskId}/reopen`, headers: post, payload: payload as object });
 
 async function doneSession(): Promise<string> {
-  const id = await makePreparedSession(t.store, repo.dir, 'node', TASKS);
-  fake.load({
+  const id = await makePreparedSession(h.t.store, h.repo.dir, 'node', TWO_TASKS);
+  h.fake.load({
     models: {
       [WORKER]: [impl('double', 'n + n'), caseTurn('Doubles.', 'Double works', 'src/double.js:double()'), noLearning],
       [EVAL]: [verdictTurn('accept'), verdictTurn('accept')],
     },
   });
-  fake.enqueue(WORKER, impl('triple', 'n * 3'), caseTurn('Triples.', 'Triple works', 'src/triple.js:triple()'), noLearning);
-  expect((await runToEnd(id)).session.status).toBe('all_done');
+  h.fake.enqueue(WORKER, impl('triple', 'n * 3'), caseTurn('Triples.', 'Triple works', 'src/triple.js:triple()'), noLearning);
+  expect((await h.runToEnd(id)).session.status).toBe('all_done');
   return id;
 }
 
 describe('sending a task back', () => {
   it('gives the revision the comment at its lines and the note, commits it as (rev 2) on top, and the merge carries both', async () => {
     const id = await doneSession();
-    const comment = t.store
+    const comment = h.t.store
       .session(id)
       .comments.add({ task_id: 'T-001', file: 'src/double.js', line: 3, side: 'new', text: 'Use n * 2: it reads as doubling.' });
 
@@ -96,21 +52,21 @@ describe('sending a task back', () => {
     expect(sent.send_back.previous_case?.summary).toBe('Doubles.');
     expect(sent.send_back.last_verdict?.verdict).toBe('accept');
     // The comment is fixed now, marked with the revision that answers it; the session waits for Run.
-    expect(t.store.session(id).comments.list()[0]!.sent).toMatchObject({ task_id: 'T-001', revision: 2 });
-    expect((await detail(id)).session).toMatchObject({ status: 'stopped', last_stop: 'sent_back' });
+    expect(h.t.store.session(id).comments.list()[0]!.sent).toMatchObject({ task_id: 'T-001', revision: 2 });
+    expect((await h.detail(id)).session).toMatchObject({ status: 'stopped', last_stop: 'sent_back' });
 
-    fake.reset();
-    fake.load({
+    h.fake.reset();
+    h.fake.load({
       models: {
         [WORKER]: [impl('double', 'n * 2'), caseTurn('Now n * 2.', 'Double works', 'src/double.js:double()'), noLearning],
         [EVAL]: [verdictTurn('accept', { concern: 'The reviewer asked for n * 2 and got it.' })],
       },
     });
-    expect((await runToEnd(id)).session.status).toBe('all_done');
-    fake.assertDone();
+    expect((await h.runToEnd(id)).session.status).toBe('all_done');
+    h.fake.assertDone();
 
     // A fresh context with the comment, its anchored lines, the note, the case and verdict before.
-    const workerPrompt = JSON.stringify(fake.requests.find((r) => r.model === WORKER)!.messages);
+    const workerPrompt = JSON.stringify(h.fake.requests.find((r) => r.model === WORKER)!.messages);
     for (const part of [
       'Sent back by the reviewer (revision 2)',
       'Use n * 2: it reads as doubling.',
@@ -120,43 +76,43 @@ describe('sending a task back', () => {
     ]) {
       expect(workerPrompt).toContain(part);
     }
-    const judged = JSON.stringify(fake.requests.find((r) => r.model === EVAL)!.messages);
+    const judged = JSON.stringify(h.fake.requests.find((r) => r.model === EVAL)!.messages);
     expect(judged).toContain("The reviewer's requirements for this revision (2)");
     expect(judged).toContain('Use n * 2: it reads as doubling.');
 
-    const cp = t.store.readCheckpoint(id);
-    const subjects = git(repo.dir, 'log', '--format=%s', cp.branch).split('\n');
+    const cp = h.t.store.readCheckpoint(id);
+    const subjects = git(h.repo.dir, 'log', '--format=%s', cp.branch).split('\n');
     expect(subjects.slice(0, 3)).toEqual(['T-001 (rev 2): Double', 'T-002: Triple', 'T-001: Double']);
     // Nothing rewritten: the first revision's commit is still an ancestor of the branch.
-    const ledger = t.store.session(id).ledger.read('T-001');
+    const ledger = h.t.store.session(id).ledger.read('T-001');
     expect(ledger.map((e) => e.revision ?? 1)).toEqual([1, 2]);
 
-    const review = TaskReviewSchema.parse((await t.app.inject({ url: `/api/sessions/${id}/tasks/T-001`, headers: auth })).json());
+    const review = TaskReviewSchema.parse((await h.t.app.inject({ url: `/api/sessions/${id}/tasks/T-001`, headers: auth })).json());
     expect(review.task.revision).toBe(2);
     expect(review.commits.map((c) => c.subject)).toEqual(['T-001: Double', 'T-001 (rev 2): Double']);
     expect(review.send_backs.map((s) => s.revision)).toEqual([2]);
 
-    const merged = await t.app.inject({
+    const merged = await h.t.app.inject({
       method: 'POST',
       url: `/api/sessions/${id}/merge`,
       headers: post,
       payload: { strategy: 'merge', override_failed_tests: true },
     });
     expect(merged.statusCode, merged.body).toBe(200);
-    const onMain = git(repo.dir, 'log', '--format=%s', 'main');
+    const onMain = git(h.repo.dir, 'log', '--format=%s', 'main');
     expect(onMain).toContain('T-001: Double');
     expect(onMain).toContain('T-001 (rev 2): Double');
   }, 90_000);
 
   it('refuses a task that is not done, a send-back with nothing to say, a sent comment, a running or merged session, each with its code', async () => {
-    const id = await makePreparedSession(t.store, repo.dir, 'node', TASKS);
+    const id = await makePreparedSession(h.t.store, h.repo.dir, 'node', TWO_TASKS);
     const prepared = await reopen(id, 'T-001', { note: 'x' });
     expect(prepared.statusCode).toBe(409);
     expect(prepared.json().error.code).toBe('session_not_reopenable');
 
-    const session = t.store.session(id);
+    const session = h.t.store.session(id);
     session.prd.write(session.prd.tasks().map((task) => (task.id === 'T-001' ? { ...task, status: 'done' } : task)));
-    t.store.setStatus(id, 'all_done');
+    h.t.store.setStatus(id, 'all_done');
     const notDone = await reopen(id, 'T-002', { note: 'x' });
     expect(notDone.statusCode).toBe(409);
     expect(notDone.json().error.code).toBe('task_not_done');
@@ -180,7 +136,7 @@ describe('sending a task back', () => {
     expect(again.statusCode).toBe(409);
     expect(again.json().error.code).toBe('comment_sent');
 
-    t.store.setStatus(id, 'merged');
+    h.t.store.setStatus(id, 'merged');
     const merged = await reopen(id, 'T-001', { note: 'x' });
     expect(merged.statusCode).toBe(409);
     expect(merged.json().error.message).toContain('this session is merged');
