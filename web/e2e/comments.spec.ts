@@ -1,8 +1,8 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { makeExampleRepo, type ExampleRepo } from '../../server/demo/example-repo.ts';
 import type { ScriptedReplyInput } from '../../server/scripted-model/fake-model.ts';
-import { noLearning, nodeTest, verdictTurn, workerTurn, writeTurn } from '../../server/testing/run-fixtures.ts';
-import { createSession, modelState, script } from './helpers.ts';
+import { noLearning, verdictTurn, workerTurn, writeTurn } from '../../server/testing/run-fixtures.ts';
+import { DOUBLE_CRITERION, doubleSeedTurn, modelState, runToAllDone } from './helpers.ts';
 
 /**
  * Line comments in the browser: a one-task session run to all_done by the scripted model, then
@@ -11,34 +11,12 @@ import { createSession, modelState, script } from './helpers.ts';
  */
 test.setTimeout(120_000);
 
-const CRITERION = 'double(2) returns 4';
+const CRITERION = DOUBLE_CRITERION;
 const SOURCE = "export function double(n) {\n  if (typeof n !== 'number') throw new TypeError('double() takes a number');\n  return n * 2;\n}\n";
 
 const replies: ScriptedReplyInput[] = [
   // The interview writes the seed at once.
-  {
-    tool_calls: [
-      {
-        name: 'write_seed',
-        arguments: {
-          prd_entries: [
-            {
-              id: 'T-001',
-              title: 'Double a number',
-              description: 'Add double(n) in src/double.js.',
-              acceptance_criteria: [CRITERION],
-              criteria_tests: [['double works']],
-            },
-          ],
-          test_files: { 'tests/t001_double.test.js': nodeTest('double', 'double', '2', '4') },
-          tldr: '- **T-001:** Double a number',
-          open_questions: [],
-          blockers: [],
-          scope_notes: 'Nothing else.',
-        },
-      },
-    ],
-  },
+  doubleSeedTurn(),
   writeTurn('src/double.js', SOURCE),
   workerTurn(['submit_case', { summary: 'Added double().', ac_coverage: [{ criterion: CRITERION, addressed_by: 'src/double.js:double()' }] }]),
   verdictTurn('accept'),
@@ -51,15 +29,9 @@ test.afterEach(async () => {
   repo = undefined;
 });
 
-async function runToAllDone(page: Page): Promise<string> {
+async function doubleDone(page: Page): Promise<string> {
   repo = await makeExampleRepo('js-todo');
-  await script(replies);
-  const id = await createSession(page, repo.dir, 'Double a number');
-  await expect(page.getByTestId('seed-review')).toBeVisible({ timeout: 15_000 });
-  await page.getByTestId('run-button').click();
-  const status = async () =>
-    page.evaluate(async (u) => ((await (await fetch(u)).json()) as { session: { status: string } }).session.status, `/api/sessions/${id}`);
-  await expect.poll(status, { timeout: 60_000, intervals: [250, 500, 1000] }).toBe('all_done');
+  const id = await runToAllDone(page, repo.dir, 'Double a number', replies);
   expect((await modelState()).pending).toEqual([]);
   return id;
 }
@@ -80,7 +52,7 @@ async function writeComment(file: Locator, line: number, text: string): Promise<
 test('comments on a task diff line: written, shown inline and listed, edited, kept over a reload, deleted; and one on the session diff', async ({ page }) => {
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(e.message));
-  const id = await runToAllDone(page);
+  const id = await doubleDone(page);
 
   await page.goto(`/sessions/${id}/tasks/T-001`);
   const diff = page.getByTestId('task-diff');

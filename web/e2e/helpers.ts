@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { expect, type Page } from '@playwright/test';
 import { E2E_TOKEN } from '../../playwright.config.ts';
 import type { FakeModelState, ScriptedReplyInput } from '../../server/scripted-model/fake-model.ts';
+import { nodeTest } from '../../server/testing/run-fixtures.ts';
 
 export const MODEL_URL = `http://127.0.0.1:${process.env.E2E_MODEL_PORT ?? 5392}`;
 export const MODEL = 'scripted-worker';
@@ -49,4 +50,50 @@ export async function createSession(page: Page, workspace: string, brief: string
   await page.getByTestId('create-session').click();
   await expect(page).toHaveURL(/\/sessions\/\d{8}-\d{6}-[0-9a-f]{6}$/);
   return page.url().split('/').at(-1)!;
+}
+
+/** The interview's one turn for a one-task seed of js-todo: double(n) in src/double.js, one criterion, one case. */
+export const DOUBLE_CRITERION = 'double(2) returns 4';
+export function doubleSeedTurn(): ScriptedReplyInput {
+  return {
+    tool_calls: [
+      {
+        name: 'write_seed',
+        arguments: {
+          prd_entries: [
+            {
+              id: 'T-001',
+              title: 'Double a number',
+              description: 'Add double(n) in src/double.js.',
+              acceptance_criteria: [DOUBLE_CRITERION],
+              criteria_tests: [['double works']],
+            },
+          ],
+          test_files: { 'tests/t001_double.test.js': nodeTest('double', 'double', '2', '4') },
+          tldr: '- **T-001:** Double a number',
+          open_questions: [],
+          blockers: [],
+          scope_notes: 'Nothing else.',
+        },
+      },
+    ],
+  };
+}
+
+const sessionStatusOf = (page: Page, id: string) =>
+  page.evaluate(async (u) => ((await (await fetch(u)).json()) as { session: { status: string } }).session.status, `/api/sessions/${id}`);
+
+/** Waits, through the API, until the session's status is `status`. */
+export async function untilStatus(page: Page, id: string, status: string): Promise<void> {
+  await expect.poll(() => sessionStatusOf(page, id), { timeout: 60_000, intervals: [250, 500, 1000] }).toBe(status);
+}
+
+/** Scripts `replies` (the seed's turn first), creates a session on `workspace`, runs it from seed review and waits for all_done. */
+export async function runToAllDone(page: Page, workspace: string, brief: string, replies: ScriptedReplyInput[]): Promise<string> {
+  await script(replies);
+  const id = await createSession(page, workspace, brief);
+  await expect(page.getByTestId('seed-review')).toBeVisible({ timeout: 15_000 });
+  await page.getByTestId('run-button').click();
+  await untilStatus(page, id, 'all_done');
+  return id;
 }

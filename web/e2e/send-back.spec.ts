@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { makeExampleRepo, type ExampleRepo } from '../../server/demo/example-repo.ts';
 import type { ScriptedReplyInput } from '../../server/scripted-model/fake-model.ts';
 import { noLearning, nodeTest, verdictTurn, workerTurn, writeTurn } from '../../server/testing/run-fixtures.ts';
-import { createSession, modelState, script } from './helpers.ts';
+import { DOUBLE_CRITERION, doubleSeedTurn, modelState, runToAllDone, script, untilStatus } from './helpers.ts';
 
 /**
  * Send it back (issue 15) in the browser: a task accepted by the scripted model, a comment on a
@@ -12,7 +12,7 @@ import { createSession, modelState, script } from './helpers.ts';
  */
 test.setTimeout(150_000);
 
-const CRITERION = 'double(2) returns 4';
+const CRITERION = DOUBLE_CRITERION;
 const FIRST = 'export function double(n) {\n  return n + n;\n}\n';
 const SECOND = 'export function double(n) {\n  // Doubling, said as such.\n  return n * 2;\n}\n';
 const COMMENT = 'Write it as n * 2: the name says doubling.';
@@ -21,29 +21,7 @@ const NOTE = 'Keep the function pure.';
 const caseTurn = (summary: string) => workerTurn(['submit_case', { summary, ac_coverage: [{ criterion: CRITERION, addressed_by: 'src/double.js:double()' }] }]);
 
 const seedAndFirstRevision: ScriptedReplyInput[] = [
-  {
-    tool_calls: [
-      {
-        name: 'write_seed',
-        arguments: {
-          prd_entries: [
-            {
-              id: 'T-001',
-              title: 'Double a number',
-              description: 'Add double(n) in src/double.js.',
-              acceptance_criteria: [CRITERION],
-              criteria_tests: [['double works']],
-            },
-          ],
-          test_files: { 'tests/t001_double.test.js': nodeTest('double', 'double', '2', '4') },
-          tldr: '- **T-001:** Double a number',
-          open_questions: [],
-          blockers: [],
-          scope_notes: 'Nothing else.',
-        },
-      },
-    ],
-  },
+  doubleSeedTurn(),
   writeTurn('src/double.js', FIRST),
   caseTurn('Added double().'),
   verdictTurn('accept'),
@@ -63,18 +41,11 @@ test.afterEach(async () => {
   repo = undefined;
 });
 
-const status = (page: Page, id: string) =>
-  page.evaluate(async (u) => ((await (await fetch(u)).json()) as { session: { status: string } }).session.status, `/api/sessions/${id}`);
-
 test('a comment on a diff line goes back with the task; revision 2 runs, is reviewed revision by revision, and the merge carries both', async ({ page }) => {
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(e.message));
   repo = await makeExampleRepo('js-todo');
-  await script(seedAndFirstRevision);
-  const id = await createSession(page, repo.dir, 'Double a number');
-  await expect(page.getByTestId('seed-review')).toBeVisible({ timeout: 15_000 });
-  await page.getByTestId('run-button').click();
-  await expect.poll(() => status(page, id), { timeout: 60_000, intervals: [250, 500, 1000] }).toBe('all_done');
+  const id = await runToAllDone(page, repo.dir, 'Double a number', seedAndFirstRevision);
 
   // The reviewer comments on the line they want changed.
   await page.goto(`/sessions/${id}/tasks/T-001`);
@@ -110,7 +81,7 @@ test('a comment on a diff line goes back with the task; revision 2 runs, is revi
   await page.getByTestId('resume-button').click();
   await expect(page.getByTestId('resume-plan')).toContainText('pending: T-001');
   await page.getByTestId('resume-confirm-button').click();
-  await expect.poll(() => status(page, id), { timeout: 60_000, intervals: [250, 500, 1000] }).toBe('all_done');
+  await untilStatus(page, id, 'all_done');
   expect((await modelState()).pending).toEqual([]);
 
   // The review shows the latest revision's diff, and the first on request; the ledger names each.
@@ -147,11 +118,7 @@ test('a task added after the run: its test is written by the model, then Resume 
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(e.message));
   repo = await makeExampleRepo('js-todo');
-  await script(seedAndFirstRevision);
-  const id = await createSession(page, repo.dir, 'Double a number');
-  await expect(page.getByTestId('seed-review')).toBeVisible({ timeout: 15_000 });
-  await page.getByTestId('run-button').click();
-  await expect.poll(() => status(page, id), { timeout: 60_000, intervals: [250, 500, 1000] }).toBe('all_done');
+  const id = await runToAllDone(page, repo.dir, 'Double a number', seedAndFirstRevision);
 
   await page.goto(`/sessions/${id}/review`);
   await page.getByTestId('add-task').locator('summary').click();
@@ -186,7 +153,7 @@ test('a task added after the run: its test is written by the model, then Resume 
   await page.getByTestId('resume-button').click();
   await expect(page.getByTestId('resume-plan')).toContainText('pending: T-002');
   await page.getByTestId('resume-confirm-button').click();
-  await expect.poll(() => status(page, id), { timeout: 60_000, intervals: [250, 500, 1000] }).toBe('all_done');
+  await untilStatus(page, id, 'all_done');
   expect((await modelState()).pending).toEqual([]);
   const subjects = execFileSync('git', ['log', '--format=%s', `session/${id}`], { cwd: repo.dir, encoding: 'utf8' }).split('\n');
   expect(subjects.slice(0, 2)).toEqual(['T-002: Triple a number', 'seed: added T-002']);
