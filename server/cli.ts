@@ -2,12 +2,14 @@
  * argv → config → command. Nothing else lives here. Node's own `util.parseArgs` does the parsing:
  * the surface is a handful of flags, not worth a dependency.
  */
+import path from 'node:path';
 import { execa } from 'execa';
 import { parseArgs } from 'node:util';
 import { addTaskVerb, CliExit, HEADLESS_HELP, info, parseVerbArgs, reopen, reset, rewindVerb, runVerb } from './cli-headless.ts';
 import { ConfigError, describeConfig, loadConfig, type ConfigKey } from './config.ts';
 import { workTreeRoot } from './git/repo.ts';
 import { displayUrl } from './llm/client.ts';
+import { rotateToken, TOKEN_FILE } from './launch-token.ts';
 import { LiveConfig } from './live-config.ts';
 import { ServeLockError } from './store/serve-lock.ts';
 import { consoleLogger, ensureWebBuild, isLoopback, packageVersion, startServer } from './start.ts';
@@ -24,6 +26,7 @@ Usage:
   tilth reopen <id> <task> [--note TEXT]   send a done task back as its next revision
   tilth add-task <id> --title … --description … --criterion …   add a task after the run
   tilth config          print the resolved configuration and where each value came from
+  tilth token [--rotate]   where the access token is kept; --rotate replaces it
   tilth --version
 
 Every verb takes --help.
@@ -123,6 +126,26 @@ async function serve(args: string[]): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 }
 
+/** `tilth token [--rotate]`: where the kept token lives, or a new one (open tabs ask for the new link after the next start). */
+function tokenVerb(args: string[]): void {
+  const { values } = parseArgs({ args, options: { rotate: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, strict: true });
+  const config = loadConfig();
+  const file = path.join(config.home, TOKEN_FILE);
+  if (values.help) {
+    print(
+      'Usage: tilth token [--rotate]\n\nThe access token is kept in $TILTH_HOME/token (readable by you alone), so a restart of tilth serve keeps\nopen tabs signed in. --rotate replaces it: restart tilth serve and open the link it prints. TILTH_TOKEN, when set, wins.',
+    );
+    return;
+  }
+  if (!values.rotate) {
+    print(`The access token is kept in ${file}${config.token ? ' (TILTH_TOKEN is set, and wins over it)' : ''}. tilth token --rotate replaces it.`);
+    return;
+  }
+  rotateToken(config.home);
+  print(`A new access token is in ${file}. Restart tilth serve and open the link it prints; open tabs will ask for it.`);
+  if (config.token) print('Note: TILTH_TOKEN is set, and wins over the file until you unset it.');
+}
+
 function printConfig(): void {
   const view = describeConfig(loadConfig());
   const width = Math.max(...view.entries.map((e) => e.key.length));
@@ -169,6 +192,8 @@ async function main(argv: string[]): Promise<void> {
       return serve(rest);
     case 'config':
       return printConfig();
+    case 'token':
+      return tokenVerb(rest);
     case 'info':
     case 'run':
     case 'resume':

@@ -87,7 +87,7 @@ const KEYS = {
   TILTH_SESSIONS_DIR: { description: 'Where session folders live. Default: $TILTH_HOME/sessions.', fallback: null, parse: text },
   TILTH_HOST: { description: 'Interface `tilth serve` binds. Anything but loopback needs --host and prints a warning.', fallback: '127.0.0.1', parse: host },
   TILTH_PORT: { description: 'Port `tilth serve` listens on (0 picks a free one).', fallback: 4317, parse: integer(0, 65535) },
-  TILTH_TOKEN: { description: 'Pin the access token instead of minting one per launch (for scripts).', secret: true, fallback: null, parse: text },
+  TILTH_TOKEN: { description: 'Pin the access token instead of the one kept in $TILTH_HOME/token (for scripts).', secret: true, fallback: null, parse: text },
   TILTH_BASE_URL: { description: 'OpenAI-compatible base URL for the worker (e.g. https://openrouter.ai/api/v1).', fallback: null, parse: url },
   TILTH_API_KEY: { description: 'API key for the worker endpoint.', secret: true, fallback: null, parse: text },
   TILTH_WORKER_MODEL: { description: 'Model that writes the code.', fallback: null, parse: text },

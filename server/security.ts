@@ -2,7 +2,8 @@
  * Access control for a server on loopback. "Only I can reach 127.0.0.1" is false: any web page
  * the user opens can send requests to it. So:
  *
- * - Token: minted per launch (or pinned with TILTH_TOKEN for scripts). The printed URL carries it
+ * - Token: minted once and kept in $TILTH_HOME/token (mode 0600) so a restart keeps tabs signed
+ *   in; `tilth token --rotate` replaces it, TILTH_TOKEN pins one for scripts. The printed URL carries it
  *   in the fragment, which browsers never send to servers or put in Referer; the SPA swaps it for
  *   an HttpOnly SameSite=Strict cookie. Scripts send `Authorization: Bearer <token>`. Compared in
  *   constant time.

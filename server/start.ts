@@ -17,7 +17,7 @@ import { JobRunner, recoverAfterCrash, type Logger } from './jobs/job-runner.ts'
 import type { LiveConfig } from './live-config.ts';
 import { ModelClient } from './llm/client.ts';
 import { PACKAGE_ROOT, WEB_ROOT } from './package-root.ts';
-import { mintToken } from './security.ts';
+import { launchToken } from './launch-token.ts';
 import { SessionStore } from './store/session-store.ts';
 import { acquireServeLock } from './store/serve-lock.ts';
 import { SessionsWatcher } from './store/sessions-watcher.ts';
@@ -75,7 +75,8 @@ export async function startServer(live: LiveConfig, logger: Logger = consoleLogg
   const sandbox = detectSandbox();
   if (sandbox.available) logger.info(`Shell sandbox: on (bubblewrap${sandbox.version ? ` ${sandbox.version}` : ''})`);
   else logger.warn(`Shell sandbox: off — ${sandbox.detail}`);
-  const token = config.token ?? mintToken();
+  // Kept in $TILTH_HOME between launches, so a restart keeps open tabs signed in (TILTH_TOKEN wins).
+  const token = config.token ?? launchToken(config.home).token;
   const store = new SessionStore(config.sessionsDir);
   const jobs = new JobRunner(store, logger);
   // Retries are logged one line each (role, model, endpoint without credentials, the provider's words).

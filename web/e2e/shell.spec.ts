@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { SessionStore } from '../../server/store/session-store.ts';
@@ -79,13 +80,25 @@ test('after a server restart the page reconnects on its own and keeps updating',
   await expect(page.locator(`[data-testid="session-row"][data-session-id="${id}"]`)).toBeVisible();
 });
 
-test('after a restart with a new token the page asks for the new link', async ({ page }) => {
+test('a restart keeps the tab signed in (the token is kept in TILTH_HOME); after tilth token --rotate it asks for the new link', async ({ page }) => {
   tilth = await startTilth();
   const { port, home } = tilth;
   await page.goto(tilth.url);
-  await expect(page.getByTestId('connection-indicator')).toHaveAttribute('data-state', 'open');
+  const indicator = page.getByTestId('connection-indicator');
+  await expect(indicator).toHaveAttribute('data-state', 'open');
+  const firstUrl = tilth.url;
   await tilth.stop();
   tilth = await startTilth({ port, home });
+  expect(tilth.url).toBe(firstUrl);
+  await expect(indicator).toHaveAttribute('data-state', 'open', { timeout: 20_000 });
+  await page.reload();
+  await expect(page.getByTestId('sessions-page')).toBeVisible();
+
+  await tilth.stop();
+  const rotated = execFileSync('node', ['bin/tilth.js', 'token', '--rotate'], { env: { ...process.env, TILTH_HOME: home }, encoding: 'utf8' });
+  expect(rotated).toContain(`A new access token is in ${home}/token`);
+  tilth = await startTilth({ port, home });
+  expect(tilth.url).not.toBe(firstUrl);
   await expect(page.getByTestId('auth-required')).toBeVisible({ timeout: 20_000 });
   await expect(page.getByTestId('auth-required')).toHaveAttribute('data-reason', 'expired');
 });

@@ -1,0 +1,42 @@
+/**
+ * The access token kept between launches (issue 16): `$TILTH_HOME/token`, readable by the user
+ * alone, so a restart of `tilth serve` keeps every open tab and bookmark signed in. `tilth token
+ * --rotate` replaces it (open tabs then ask for the new link after the next start); TILTH_TOKEN
+ * still wins over the file.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { mintToken } from './security.ts';
+
+export const TOKEN_FILE = 'token';
+/** What `mintToken` makes; anything else in the file (a hand edit, a torn write) is replaced. */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{32,512}$/;
+
+/** The kept token, or a new one written there when there is none (or it is not a token). */
+export function launchToken(home: string): { token: string; minted: boolean } {
+  const file = path.join(home, TOKEN_FILE);
+  let kept: string | null = null;
+  try {
+    kept = fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    // none yet
+  }
+  if (kept !== null && TOKEN_SHAPE.test(kept)) {
+    // Someone widened it (a copy, an umask): the token opens the app, so it goes back to the user alone.
+    if ((fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
+    return { token: kept, minted: false };
+  }
+  return { token: rotateToken(home), minted: true };
+}
+
+/** Writes a new token (mode 0600, atomically) and returns it. */
+export function rotateToken(home: string): string {
+  fs.mkdirSync(home, { recursive: true, mode: 0o700 });
+  const token = mintToken();
+  const file = path.join(home, TOKEN_FILE);
+  const temp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temp, `${token}\n`, { mode: 0o600 });
+  fs.chmodSync(temp, 0o600);
+  fs.renameSync(temp, file);
+  return token;
+}
