@@ -19,6 +19,7 @@ const STARTS_KNOWN_PROGRAMS: Record<string, string> = {
   'testing/tilth-process.ts': 'tests: a real tilth serve',
   'demo/example-repo.ts': 'demo mode and tests: git to set up example repositories',
   'testing/example-installs.ts': 'tests: npm, pip and other package managers installing an example',
+  'testing/run-harness.ts': 'tests: git to read what a run committed',
 };
 
 function sources(dir: string): string[] {
