@@ -88,19 +88,8 @@ export async function sendBack(
 
 /** The named comments (each must exist and be unsent), or every open one on this task's diff. */
 function chosenComments(session: SessionHandle, taskId: string, ids: string[] | undefined): ReviewComment[] {
-  const all = session.comments.list();
-  if (ids === undefined) return all.filter((c) => c.sent === null && c.task_id === taskId);
-  return [...new Set(ids)].map((id) => {
-    const found = all.find((c) => c.id === id);
-    if (!found) throw new NotFoundError('comment_not_found', `There is no comment ${id} in this session; it may have been deleted.`);
-    if (found.sent !== null) {
-      throw new ConflictError(
-        'comment_sent',
-        `Comment ${id} already went back with ${found.sent.task_id} (rev ${found.sent.revision}); write a new comment instead.`,
-      );
-    }
-    return found;
-  });
+  if (ids === undefined) return session.comments.list().filter((c) => c.sent === null && c.task_id === taskId);
+  return [...new Set(ids)].map((id) => session.comments.unsent(id, 'send'));
 }
 
 /** Where each side of a diff line is read: the task's diff (its own commits) or the session's (base to head). */

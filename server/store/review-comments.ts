@@ -101,7 +101,8 @@ export class ReviewComments {
     return sent.map((c) => ({ ...c, sent: mark }));
   }
 
-  private unsent(id: string, what: 'edit' | 'delete' | 'send'): ReviewComment {
+  /** The comment, if it exists and is not sent yet; else the refusal (`comment_not_found`, `comment_sent`). */
+  unsent(id: string, what: 'edit' | 'delete' | 'send'): ReviewComment {
     const found = this.list().find((c) => c.id === id);
     if (!found) throw new NotFoundError('comment_not_found', `There is no comment ${id} in this session; it may have been deleted.`);
     if (found.sent !== null)
