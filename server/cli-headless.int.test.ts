@@ -237,6 +237,7 @@ describe('tilth run / resume / info / reset', { timeout: 60_000 }, () => {
       for (let i = 0; i < 200 && !/Demo session/.test(server.output()); i++) await new Promise((r) => setTimeout(r, 25));
       const id = /Demo session (\S+) started/.exec(server.output())?.[1];
       expect(id, server.output()).toBeDefined();
+      expect(server.url).toBe(`${server.origin}/sessions/${id}#token=${server.token}`); // the link opens the demo itself
       const res = await fetch(`${server.origin}/api/sessions/${id}`, { headers: { authorization: `Bearer ${server.token}` } });
       expect(await res.json()).toMatchObject({ demo: true, session: { status: 'interviewing' } });
     } finally {

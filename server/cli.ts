@@ -83,7 +83,10 @@ async function serve(args: string[]): Promise<void> {
   // `cd my-repo && tilth serve`: the folder says which repository the user means to work on.
   const defaultWorkspace = await workTreeRoot(process.cwd());
   const server = await startServer(live, consoleLogger, { defaultWorkspace });
-  process.stdout.write(`\nTilth is running. Open this link (it carries your access token):\n\n  ${server.url}\n\n`);
+  // With --demo the printed link opens the demo session itself, not the list it would sit in.
+  const demoId = values.demo ? await server.startDemo() : null;
+  const link = demoId === null ? server.url : linkToPath(server.url, `/sessions/${demoId}`);
+  process.stdout.write(`\nTilth is running. Open this link (it carries your access token):\n\n  ${link}\n\n`);
   if (!config.roles.worker) {
     process.stdout.write('Model provider: none configured yet; the settings page explains how (or try the scripted demo).\n');
   } else {
@@ -94,15 +97,14 @@ async function serve(args: string[]): Promise<void> {
   }
   process.stdout.write(`Sessions: ${config.sessionsDir}\n`);
   if (defaultWorkspace !== null) process.stdout.write(`Default workspace: ${defaultWorkspace}\n`);
-  if (values.demo) {
-    const id = await server.startDemo();
-    process.stdout.write(`Demo session ${id} started with the scripted demo model (demo model — scripted, not AI): open the link, then the session.\n`);
+  if (demoId !== null) {
+    process.stdout.write(`Demo session ${demoId} started with the scripted demo model (demo model — scripted, not AI): the link opens it.\n`);
   }
   process.stdout.write('Press Ctrl+C to stop.\n');
 
   if (values.open) {
     const opener = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
-    execa(opener, [server.url], { detached: true, stdio: 'ignore' }).catch(() => {
+    execa(opener, [link], { detached: true, stdio: 'ignore' }).catch(() => {
       consoleLogger.warn(`could not open a browser; open the link above yourself`);
     });
   }
@@ -229,3 +231,10 @@ main(process.argv.slice(2)).catch((err: unknown) => {
   }
   fail(`tilth: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`, 1);
 });
+
+/** The printed link with another page's path; the `#token=…` fragment stays. */
+function linkToPath(url: string, pathname: string): string {
+  const link = new URL(url);
+  link.pathname = pathname;
+  return link.toString();
+}

@@ -34,6 +34,17 @@ test('the app opens through the printed URL and drops the token from the address
   await expect(page.getByTestId('sessions-empty')).toBeVisible();
 });
 
+test('tilth serve --demo prints a link that opens the demo session itself', async ({ page }) => {
+  tilth = await startTilth({ env: { TILTH_BASE_URL: '', TILTH_API_KEY: '', TILTH_WORKER_MODEL: '' }, args: ['--demo'] });
+  const id = /\/sessions\/([\w-]+)#token=/.exec(tilth.url)?.[1];
+  expect(id, tilth.output()).toBeDefined();
+  await page.goto(tilth.url);
+  await expect(page).toHaveURL(`${tilth.origin}/sessions/${id}`); // signed in, token dropped, still on the session
+  await expect(page.getByTestId('demo-banner')).toBeVisible();
+  await expect(page.getByTestId('interview-view')).toBeVisible();
+  await page.screenshot({ path: 'test-results/screens/demo-link.png', fullPage: true });
+});
+
 test('a URL without the token explains to open the link printed in the terminal', async ({ page }) => {
   tilth = await startTilth();
   await page.goto(`${tilth.origin}/`);
