@@ -54,7 +54,7 @@ export function SessionsPage() {
                 No session matches this filter. <span data-testid="sessions-hidden-line">{hiddenLine(all, filter)}</span>
               </p>
               <button type="button" className="button button-secondary button-small" data-testid="sessions-show-all" onClick={() => setFilter(SHOW_EVERYTHING)}>
-                Show all {all.length} {all.length === 1 ? 'session' : 'sessions'}
+                Show all sessions ({all.length})
               </button>
             </div>
           ) : (
