@@ -224,6 +224,8 @@ export const SessionListItemSchema = z.object({
   updated_at: z.string(),
   /** Set when a session folder exists but a file in it is unreadable; the list still shows it. */
   problem: z.string().nullable(),
+  /** A question waits for the user's answer (the interview's pending question): the list says "needs you". */
+  needs_you: z.boolean(),
 });
 export type SessionListItem = z.infer<typeof SessionListItemSchema>;
 export const SessionListSchema = z.object({ sessions: z.array(SessionListItemSchema) });

@@ -166,7 +166,11 @@ export class SessionHandle {
 
   readonly interview = {
     read: (): InterviewState | null => readJsonFile(this.file(SESSION_FILES.interview), InterviewStateSchema),
-    write: (state: InterviewState): void => writeJsonAtomic(this.file(SESSION_FILES.interview), InterviewStateSchema.parse(state)),
+    /** The list shows whether a question waits (`needs_you`), so a write tells its listeners. */
+    write: (state: InterviewState): void => {
+      writeJsonAtomic(this.file(SESSION_FILES.interview), InterviewStateSchema.parse(state));
+      this.store.bus.sessionsChanged();
+    },
   };
 
   // ── the run's files ─────────────────────────────────────────────────────────────────────────

@@ -70,4 +70,22 @@ describe('SessionStore', () => {
     expect(calls).toBe(2);
     expect(temp.store.listItem(id).title).toBe('New title');
   });
+
+  it('says a session needs you while its interview waits for an answer, and only then', () => {
+    const id = temp.store.create({ source: '/repo', brief: 'b', baseBranch: 'main', baseSha: 'abc' }).session_id;
+    const interview = temp.store.session(id).interview;
+    expect(temp.store.listItem(id).needs_you).toBe(false);
+    const state = { trace_id: 't', started_at: '2026-01-01T00:00:00.000Z', iterations: 1, messages: [], pending: null, history: [] };
+    interview.write(state);
+    expect(temp.store.listItem(id).needs_you).toBe(false);
+    const pending = { question_id: 'q1-abc', tool_call_id: 'call-1', text: 'Which field?', asked_at: '2026-01-01T00:00:01.000Z', skipped_tool_call_ids: [] };
+    let calls = 0;
+    temp.store.bus.onSessionsChanged(() => calls++);
+    interview.write({ ...state, pending });
+    expect(calls).toBe(1);
+    expect(temp.store.listItem(id).needs_you).toBe(true);
+    // A question left pending by an interview that then failed waits for nobody.
+    temp.store.setStatus(id, 'failed', { reason: 'error', phase: 'interview' });
+    expect(temp.store.listItem(id).needs_you).toBe(false);
+  });
 });

@@ -199,6 +199,7 @@ export class SessionStore {
         created_at: cp.created_at,
         updated_at: cp.updated_at,
         problem: null,
+        needs_you: cp.status === 'interviewing' && this.session(id).interview.read()?.pending != null,
       };
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
@@ -217,6 +218,7 @@ export class SessionStore {
         created_at: when,
         updated_at: when,
         problem: err.message,
+        needs_you: false,
       };
     }
   }

@@ -3,7 +3,7 @@
  * error boundary per page.
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode, useSyncExternalStore } from 'react';
+import { StrictMode, Suspense, useSyncExternalStore } from 'react';
 import { createRoot } from 'react-dom/client';
 import { z } from 'zod';
 // The global tokens and layout first: each feature's own CSS, imported by its components, comes after and wins ties.
@@ -17,13 +17,10 @@ import { DemoBanner } from './components/demo-banner.tsx';
 import { ErrorBoundary } from './components/error-boundary.tsx';
 import { FullPageMessage } from './components/full-page-message.tsx';
 import { ServerUnreachable } from './components/server-unreachable.tsx';
-import { NewSessionPage } from './new-session/new-session-page.tsx';
 import { NotFoundPage } from './components/not-found-page.tsx';
-import { SessionPage } from './sessions/session-page.tsx';
-import { SessionReviewPage } from './review/session-review-page.tsx';
 import { SessionsPage } from './sessions/sessions-page.tsx';
-import { SettingsPage } from './settings/settings-page.tsx';
-import { TaskReviewPage } from './review/task-review-page.tsx';
+import { NewSessionPage, SessionPage, SessionReviewPage, SettingsPage, TaskReviewPage } from './route-pages.tsx';
+import { Loading } from './components/query-status.tsx';
 import { usePathname } from './router.tsx';
 import { matchRoute, type Route } from './paths.ts';
 import { useConnectionState, useLiveSessionsList, useOnStreamTrouble } from './stream/hooks.ts';
@@ -96,7 +93,9 @@ function Shell() {
       <main className="main">
         {/* Keyed by path so an error in one page is forgotten when you navigate away. */}
         <ErrorBoundary key={pathname}>
-          <Page route={route} />
+          <Suspense fallback={<Loading what="the page" />}>
+            <Page route={route} />
+          </Suspense>
         </ErrorBoundary>
       </main>
     </div>

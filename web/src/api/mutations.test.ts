@@ -45,6 +45,7 @@ const session = {
   created_at: '2026-05-25T10:31:49.000Z',
   updated_at: '2026-05-25T10:31:49.000Z',
   problem: null,
+  needs_you: false,
 };
 
 describe('retrying an interview', () => {

@@ -20,6 +20,7 @@ function detail(over: Partial<SessionDetail> = {}): SessionDetail {
       created_at: '2026-05-25T10:00:00.000Z',
       updated_at: '2026-05-25T10:00:00.000Z',
       problem: null,
+      needs_you: false,
     },
     branch: 'session/20260525-103149-3800ea',
     base_branch: 'main',

@@ -54,7 +54,7 @@ function ExistingSessionItem(props: { session: SessionListItem; now: number; onD
     <li className="existing-item" data-session-id={session.id}>
       <div className="existing-head">
         <div>
-          <strong>{sessionLabel(session)}</strong> <StatusBadge status={session.status} />
+          <strong>{sessionLabel(session)}</strong> <StatusBadge status={session.status} needsYou={session.needs_you} />
           <div className="mono small muted">
             {session.id} · {formatAge(session.created_at, props.now)}
           </div>

@@ -5,6 +5,7 @@ import { shortSha } from './review-format.ts';
 import type { ReviewActions } from './use-review-actions.ts';
 import { CheckResultView } from './check-attempts.tsx';
 import { ModalDialog } from '../components/modal-dialog.tsx';
+import { CopyButton } from '../components/copy-button.tsx';
 import { CriteriaProblems, MutationSurvivors } from './criteria-problems.tsx';
 
 export interface MergeDialogProps {
@@ -63,6 +64,7 @@ export function MergeDialog({ open, onClose, into, branch, preview, merge }: Mer
               <code className="copyable" data-testid="merge-result-undo">
                 {result.undo}
               </code>
+              <CopyButton text={result.undo} label="Copy the undo command" testId="merge-result-undo-copy" />
             </dd>
           </dl>
           {!result.passed && <p className="warning-text">Merged with failing acceptance tests, as you chose.</p>}

@@ -6,6 +6,7 @@ import { Link } from '../router.tsx';
 import { paths } from '../paths.ts';
 import { CommitList } from './commit-list.tsx';
 import { MiniMarkdown } from '../components/mini-markdown.tsx';
+import { CopyButton } from '../components/copy-button.tsx';
 import { CriteriaProblems, MutationSurvivors } from './criteria-problems.tsx';
 
 export interface SessionReviewViewProps {
@@ -41,6 +42,7 @@ export function SessionReviewView({ sessionId, review, actions, diff, comments, 
           </p>
           <p>
             Undo with <code className="copyable">{merged.undo}</code>
+            <CopyButton text={merged.undo} label="Copy the undo command" testId="merged-undo-copy" />
           </p>
         </div>
       )}

@@ -32,7 +32,8 @@ export function SessionsEmpty({ sessionsPath }: { sessionsPath: string | null })
   );
 }
 
-function TryDemo() {
+/** Starts a demo session (scripted model, a copy of the bundled example) and opens it. */
+export function TryDemo() {
   const demo = useMutation({ mutationFn: () => seeding.startDemo(), onSuccess: (session) => navigate(paths.session(session.id)) });
   return (
     <>

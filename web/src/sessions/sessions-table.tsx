@@ -41,8 +41,8 @@ function SessionRow({ session, now }: { session: SessionListItem; now: number })
   const label = sessionLabel(session);
   const stop = sessionStopLine(session);
   return (
-    <tr data-testid="session-row" data-session-id={session.id} data-status={session.status}>
-      <td>
+    <tr data-testid="session-row" data-session-id={session.id} data-status={session.status} data-needs-you={session.needs_you}>
+      <td className="session-feature">
         <Link to={paths.session(session.id)} className="session-title" testId="session-title">
           <span className={label === 'untitled' ? 'muted' : undefined}>{label}</span>
         </Link>
@@ -55,8 +55,15 @@ function SessionRow({ session, now }: { session: SessionListItem; now: number })
           </div>
         )}
       </td>
-      <td>
-        <StatusBadge status={session.status} />
+      <td data-label="Status">
+        <StatusBadge status={session.status} needsYou={session.needs_you} />
+        {session.needs_you && (
+          <div>
+            <Link to={paths.session(session.id)} className="session-review-link small" testId="session-answer-link">
+              Answer →
+            </Link>
+          </div>
+        )}
         {offersReview(session.status) && (
           <div>
             <Link to={paths.sessionReview(session.id)} className="session-review-link small" testId="session-review-link">
@@ -75,19 +82,19 @@ function SessionRow({ session, now }: { session: SessionListItem; now: number })
           </div>
         )}
       </td>
-      <td className="mono small" title={session.source} data-testid="session-source">
+      <td className="mono small" title={session.source} data-testid="session-source" data-label="Repository">
         {baseName(session.source)}
       </td>
-      <td className="num" data-testid="session-tasks" data-done={done} data-total={total}>
+      <td className="num" data-testid="session-tasks" data-done={done} data-total={total} data-label="Tasks">
         <span>
           {done}/{total}
         </span>
         <progress className="task-progress" max={Math.max(total, 1)} value={done} aria-label={`${done} of ${total} tasks done`} />
       </td>
-      <td className="num" data-testid="session-cost">
+      <td className="num" data-testid="session-cost" data-label="Cost">
         {formatUsd(session.cost_usd)}
       </td>
-      <td className="num" title={`created ${session.created_at}, updated ${session.updated_at}`} data-testid="session-age">
+      <td className="num" title={`created ${session.created_at}, updated ${session.updated_at}`} data-testid="session-age" data-label="Age">
         {formatAge(session.created_at, now)}
       </td>
     </tr>
