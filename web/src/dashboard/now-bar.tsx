@@ -3,12 +3,21 @@
  * (`now-line.ts` reads it from the events). The activity is announced to screen readers when it
  * changes; the seconds counter beside it is not, or it would be read out every second.
  */
-import { memo } from 'react';
+import { Fragment, memo } from 'react';
 import { formatDuration } from '../../../shared/format.ts';
 import { nowLine, type NowInput } from './now-line.ts';
 import { useClock } from './timing.ts';
 
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** A sentence with its `quoted` commands shown as code. */
+function Words({ text }: { text: string }) {
+  const parts = text.split('`');
+  // An unmatched backtick is shown as it is.
+  if (parts.length % 2 === 0) return text;
+  // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one fixed sentence, in order
+  return parts.map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : <Fragment key={i}>{part}</Fragment>));
+}
 /** Whole seconds: the counter ticks once a second, so "850 ms" would only flicker past. */
 const forWords = (ms: number) => (ms < 1000 ? '0 s' : formatDuration(Math.floor(ms / 1000) * 1000));
 
@@ -23,7 +32,7 @@ export const NowBar = memo(function NowBar(props: { input: Omit<NowInput, 'now'>
       <p className="now-main">
         <span className="now-dot" aria-hidden="true" />
         <span className="now-text" role="status" data-testid="now-text">
-          {capitalise(line.text)}
+          <Words text={capitalise(line.text)} />
         </span>
         {task !== null && (
           <span className="now-task" data-testid="now-task">
@@ -43,7 +52,9 @@ export const NowBar = memo(function NowBar(props: { input: Omit<NowInput, 'now'>
           <button type="button" className="now-latest-seq mono" onClick={() => props.onJump(latest.seq)} aria-label={`Show event ${latest.seq} in the stream`}>
             #{latest.seq}
           </button>{' '}
-          <span className="now-latest-text">{latest.text}</span>
+          <span className="now-latest-text">
+            <Words text={latest.text} />
+          </span>
         </p>
       )}
     </section>

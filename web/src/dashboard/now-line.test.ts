@@ -59,7 +59,7 @@ describe('nowLine', () => {
       ['thinking', 'the worker is thinking (turn 1 of 8)'],
       ['tool', 'the worker is running `npm test`'],
       ['thinking', 'the worker is thinking (turn 2 of 8)'],
-      ['checks', "running the checks (acceptance tests and lint) on the worker's case"],
+      ['checks', "running the checks on the worker's case: the acceptance tests and the project's own"],
       ['evaluator', 'the evaluator is judging the case'],
       ['committing', 'the case was accepted; committing the work'],
       ['learnings', 'noting what the task taught'],
@@ -79,12 +79,17 @@ describe('nowLine', () => {
     expect(line.latest!.text).toContain('be brief');
   });
 
-  it('gives the newest tool call in words, not as JSON', () => {
+  it('gives the newest tool call or prompt in words, not as JSON or "iter 0"', () => {
     const log = new RunLog().start().task('T-001').workerCall('T-001', 1);
     log.add({ type: 'tool_call', data: { ...at(1), tool: 'bash', args: { command: 'npm test' } } });
     expect(nowLine(input(log.events)).latest!.text).toBe('bash: running `npm test`');
     log.add({ type: 'tool_call', data: { ...at(1), tool: 'submit_case', args: { summary: 'Added double().' } } });
     expect(nowLine(input(log.events)).latest!.text).toBe('the worker submitted its case: Added double().');
+    log.add({
+      type: 'prompt_assembled',
+      data: { ...at(0), role: 'evaluator', content: 'Judge this.', chars: 2429, truncated: false },
+    });
+    expect(nowLine(input(log.events)).latest!.text).toBe("the evaluator's prompt is ready (2,429 characters)");
   });
 
   it('sends the worker back to thinking after failed checks or a reject', () => {

@@ -13,6 +13,7 @@
  */
 import type { RunState } from '../../../shared/api.ts';
 import { describeEvent } from '../../../shared/event-text.ts';
+import { formatInt } from '../../../shared/format.ts';
 import type { EventType, SessionStatus, StopReason, TilthEvent } from '../../../shared/events.ts';
 import { oneLineCommand } from './card-text.ts';
 
@@ -153,7 +154,7 @@ function activityAfter(event: TilthEvent, input: NowInput): Found | null {
       return event.data.role === 'worker' ? thinking() : null;
     case 'tool_call':
       if (event.data.tool === 'submit_case') {
-        return { activity: 'checks', text: "running the checks (acceptance tests and lint) on the worker's case", ...at };
+        return { activity: 'checks', text: "running the checks on the worker's case: the acceptance tests and the project's own", ...at };
       }
       return { activity: 'tool', text: `the worker is ${toolWords(event.data.tool, event.data.args)}`, ...at };
     case 'validator_run':
@@ -187,12 +188,22 @@ function toolCallWords(data: Extract<TilthEvent, { type: 'tool_call' }>['data'])
   return typeof summary === 'string' ? `the worker submitted its case: ${summary}` : 'the worker submitted its case';
 }
 
+/** An event in words; the few whose log line is code-like (JSON arguments, "iter 0") get their own. */
+function latestText(event: TilthEvent): string {
+  if (event.type === 'tool_call') return toolCallWords(event.data);
+  if (event.type === 'prompt_assembled') {
+    const whose = event.data.role === 'self_improve' ? 'the learnings' : `the ${event.data.role}'s`;
+    return `${whose} prompt is ready (${formatInt(event.data.chars)} characters)`;
+  }
+  return describeEvent(event);
+}
+
 /** The newest event worth naming, in words. */
 function latestWords(events: readonly TilthEvent[]): NowLine['latest'] {
   for (let i = events.length - 1; i >= Math.max(0, events.length - SCAN); i--) {
     const event = events[i]!;
     if (event.type === 'log_opened' || event.type === 'setup_output') continue;
-    return { seq: event.seq, ts: event.ts, text: event.type === 'tool_call' ? toolCallWords(event.data) : describeEvent(event) };
+    return { seq: event.seq, ts: event.ts, text: latestText(event) };
   }
   return null;
 }
