@@ -180,7 +180,7 @@ const rateLimited = (seconds: number): ScriptedReplyInput => ({
   error_message: 'Rate limit reached for requests per minute',
 });
 
-test('a model call being retried shows in the interview and under the run headline, and goes once the call answers', async ({ page }) => {
+test('a model call being retried shows in the interview and on the dashboard now line, and goes once the call answers', async ({ page }) => {
   test.setTimeout(90_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   repo = await makeExampleRepo('js-todo');
@@ -204,7 +204,7 @@ test('a model call being retried shows in the interview and under the run headli
     await expect(page.getByTestId('question-text')).toHaveText('Which date format?', { timeout: 15_000 });
     await expect(status).toHaveCount(0);
 
-    // A run: the worker's first call is slow; the retry shows under the headline until Stop.
+    // A run: the worker's first call is slow; the retry shows on the now line until Stop.
     const runId = await makePreparedSession(store, repo.dir, 'node', [
       { id: 'T-001', title: 'Add due dates', tests: { 'tests/t001_due.test.js': nodeTest('due', 'due', '', '1') } },
     ]);
@@ -212,15 +212,17 @@ test('a model call being retried shows in the interview and under the run headli
     await page.goto(`${tilth.origin}/sessions/${runId}`);
     await page.getByTestId('run-button').click();
     await expect(page.getByTestId('run-headline')).toHaveText(/^running/);
-    const line = page.getByTestId('run-retry');
-    await expect(line).toHaveText(/^worker provider busy, retrying in \d+ s — attempt 2 of 6: HTTP 429/);
+    const line = page.getByTestId('now-line');
+    await expect(line).toHaveAttribute('data-activity', 'retry');
+    await expect(line.getByTestId('now-text')).toHaveText(/^The provider returned 429; retrying in \d+ s \(attempt 2 of 6\)$/);
+    await expect(line.getByTestId('now-latest')).toContainText('HTTP 429');
     await page.screenshot({ path: 'test-results/screens/dashboard-retrying.png' });
     // It stays while the attempt waits: the retry is the newest thing the run has to say.
     await page.waitForTimeout(1_000);
     await expect(line).toBeVisible();
     await page.getByTestId('stop-button').click();
     await expect(page.getByTestId('run-headline')).toHaveText(/^stopped/, { timeout: 15_000 });
-    await expect(line).toHaveCount(0);
+    await expect(line).toHaveAttribute('data-activity', 'paused');
   } finally {
     store.close();
   }

@@ -1,7 +1,8 @@
 /**
- * A model call that failed and is about to be tried again: the interview and the dashboard show
- * it in place of "thinking", so a busy or failing provider is visible while it happens rather than
- * only when the retries run out.
+ * A model call that failed and is about to be tried again: the interview shows it in place of
+ * "thinking" (the dashboard's now line reads it from the events itself, see dashboard/now-line.ts),
+ * so a busy or failing provider is visible while it happens rather than only when the retries run
+ * out.
  */
 import type { EventType, TilthEvent } from '../../shared/events.ts';
 import { retryLine } from '../../shared/event-text.ts';

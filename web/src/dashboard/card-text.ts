@@ -92,3 +92,11 @@ export function caseView(args: unknown): CaseView | null {
   });
   return { summary: a.summary, coverage, workArounds: strings(a.work_arounds), uncertainties: strings(a.uncertainties) };
 }
+
+/** A command on one line for a sentence: its first line, cut to `max` characters. */
+export function oneLineCommand(command: string, max = 80): string {
+  const lines = command.trim().split('\n');
+  const first = lines[0] ?? '';
+  const cut = first.length > max ? `${first.slice(0, max - 1)}…` : first;
+  return lines.length > 1 && cut === first ? `${cut} …` : cut;
+}

@@ -6,13 +6,13 @@
 import { useCallback, useMemo, useState } from 'react';
 import type { SessionDetail } from '../../../shared/api.ts';
 import type { SessionStatus, StopReason } from '../../../shared/events.ts';
-import { pendingRetry } from '../pending-retry.ts';
 import type { RunControlsApi } from './use-run-controls.ts';
 import { boardRows } from './board.ts';
 import { pressureModel, taskLanes, timelineModel } from './chart-data.ts';
 import { EventStream } from './event-stream.tsx';
 import { GuidanceBox } from './guidance-box.tsx';
 import { LimitMeters } from './limit-meters.tsx';
+import { NowBar } from './now-bar.tsx';
 import type { JumpRequest } from './log-scroll.ts';
 import { attemptMeters, latestAttempt, runElapsedMs, sessionMeters } from './meters.ts';
 import { PressureChart, TimelineChart } from './charts.tsx';
@@ -58,6 +58,8 @@ export function Dashboard(props: DashboardProps) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: the summary is folded in place; `version` is what says it changed
   const attempt = useMemo(() => (summary === null ? null : latestAttempt(summary)), [summary, version]);
   const lastStop = summary?.stop?.reason ?? props.lastStop ?? detail?.session.last_stop ?? null;
+  const plan = detail?.tasks ?? [];
+  const titles = useMemo(() => Object.fromEntries((detail?.tasks ?? []).map((t) => [t.id, t.title])), [detail?.tasks]);
   const headline = runHeadline({
     status,
     run,
@@ -65,11 +67,13 @@ export function Dashboard(props: DashboardProps) {
     lastError: detail?.last_error ?? null,
     caps,
     tasks: summary?.tasks ?? {},
-    current: attempt?.open === true && runActive ? { taskId: attempt.taskId, iteration: attempt.iterations } : null,
+    current: attempt?.open === true && runActive ? { taskId: attempt.taskId, title: titles[attempt.taskId] ?? null } : null,
   });
-
-  // A call waiting to be tried again, shown under the headline; a backward scan to the last call.
-  const retry = useMemo(() => (runActive ? pendingRetry(state.recent) : null), [runActive, state.recent]);
+  const maxTurns = caps?.max_iterations_per_task ?? 0;
+  const nowInput = useMemo(
+    () => ({ events: state.recent, status, run, active: runActive, lastStop, headline, titles, maxTurns }),
+    [state.recent, status, run, runActive, lastStop, headline, titles, maxTurns],
+  );
 
   const elapsedMs = summary === null ? 0 : runElapsedMs(summary, runActive, now);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the summary is folded in place; `version` is what says it changed
@@ -81,7 +85,6 @@ export function Dashboard(props: DashboardProps) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: the summary is folded in place; `version` is what says it changed
   const band = useMemo(() => (summary === null ? null : statBand(summary)), [summary, version]);
 
-  const plan = detail?.tasks ?? [];
   // biome-ignore lint/correctness/useExhaustiveDependencies: the summary is folded in place; `version` is what says it changed
   const rows = useMemo(() => boardRows(plan, summary, caps, runActive), [plan, summary, version, caps, runActive]);
 
@@ -124,10 +127,10 @@ export function Dashboard(props: DashboardProps) {
       // Figures and charts have caught up with everything folded so far.
       data-settled={String(version === state.summaryVersion && chartVersion === state.summaryVersion)}
     >
+      <NowBar input={nowInput} onJump={onJump} />
       <RunHeader
         sessionId={sessionId}
         headline={headline}
-        retry={retry}
         tone={headlineTone(status, run.state, lastStop)}
         elapsed={runActive && summary?.started_at ? { since: Date.parse(summary.started_at) } : { fixedMs: elapsedMs }}
         staff={staff}
@@ -164,24 +167,6 @@ export function Dashboard(props: DashboardProps) {
           </button>
         </div>
       )}
-      {summary === null || band === null ? (
-        <p className="muted loading" data-testid="figures-loading">
-          Loading the run's figures…
-        </p>
-      ) : (
-        <>
-          <LimitMeters meters={meters} />
-          <StatBand band={band} />
-        </>
-      )}
-      <div className="dash-row">
-        <TaskBoard sessionId={sessionId} rows={rows} iterationCap={caps?.max_iterations_per_task ?? 0} evaluatorCap={caps?.max_evaluator_calls_per_task ?? 0} />
-        {buttons.notes && (
-          <GuidanceBox sending={note.isPending} error={note.error?.message ?? null} onSend={(text, onSent) => note.mutate(text, { onSuccess: onSent })} />
-        )}
-      </div>
-      {timeline !== null && <TimelineChart model={timeline} onJump={onJump} />}
-      {pressure !== null && <PressureChart model={pressure} lanes={lanes} onJump={onJump} />}
       <EventStream
         window={state.window}
         total={state.liveSeq}
@@ -193,6 +178,24 @@ export function Dashboard(props: DashboardProps) {
         onLoadNewer={api.loadNewer}
         onNewest={api.goNewest}
       />
+      <div className="dash-row">
+        <TaskBoard sessionId={sessionId} rows={rows} iterationCap={caps?.max_iterations_per_task ?? 0} evaluatorCap={caps?.max_evaluator_calls_per_task ?? 0} />
+        {buttons.notes && (
+          <GuidanceBox sending={note.isPending} error={note.error?.message ?? null} onSend={(text, onSent) => note.mutate(text, { onSuccess: onSent })} />
+        )}
+      </div>
+      {summary === null || band === null ? (
+        <p className="muted loading" data-testid="figures-loading">
+          Loading the run's figures…
+        </p>
+      ) : (
+        <>
+          <LimitMeters meters={meters} />
+          <StatBand band={band} />
+        </>
+      )}
+      {timeline !== null && <TimelineChart model={timeline} onJump={onJump} />}
+      {pressure !== null && <PressureChart model={pressure} lanes={lanes} onJump={onJump} />}
     </div>
   );
 }

@@ -9,6 +9,7 @@ import type { EventData, EventType, TilthEvent } from '../../../shared/events.ts
 import { describeEvent, eventKind, headLine, isProblem } from '../../../shared/event-text.ts';
 import { mutationSentence, SurvivorList } from '../components/survivor-list.tsx';
 import { argFields, caseView, lineCount, reasoningText, whereOf, type CaseView } from './card-text.ts';
+import { Marked } from './marked-text.tsx';
 import { formatInt, formatTime, formatUsd } from '../../../shared/format.ts';
 
 export type CardPanel = 'raw' | 'reasoning' | 'prompt';
@@ -42,7 +43,7 @@ export const EventCard = memo(function EventCard({ event, open, highlighted, onT
         <span className={`ev-type mono ev-type-${event.type}`}>{event.type}</span>
         {where !== '' && <span className="ev-where">{where}</span>}
         <span className="ev-line" title={describeEvent(event)}>
-          {headLine(event)}
+          <Marked text={headLine(event)} />
         </span>
         <button type="button" className="ev-raw-toggle" aria-pressed={isOpen('raw')} onClick={toggle('raw')} data-testid="event-raw-toggle">
           {isOpen('raw') ? 'hide raw' : 'raw'}
@@ -51,7 +52,7 @@ export const EventCard = memo(function EventCard({ event, open, highlighted, onT
       {body !== null && <div className="ev-body">{body}</div>}
       {isOpen('raw') && (
         <pre className="ev-raw mono" data-testid="event-raw">
-          {JSON.stringify(event, null, 2)}
+          <Marked text={JSON.stringify(event, null, 2)} />
         </pre>
       )}
     </article>
@@ -61,7 +62,7 @@ export const EventCard = memo(function EventCard({ event, open, highlighted, onT
 function Block({ children, testId, className }: { children: string; testId?: string; className?: string }) {
   return (
     <pre className={`ev-block mono${className ? ` ${className}` : ''}`} data-testid={testId}>
-      {children}
+      <Marked text={children} />
     </pre>
   );
 }
@@ -90,14 +91,24 @@ function Disclosure(props: { open: boolean; onToggle: () => void; label: string;
 function CaseBody({ view }: { view: CaseView }) {
   return (
     <div className="ev-case" data-testid="case-body">
-      <p>{view.summary}</p>
+      <p>
+        <Marked text={view.summary} />
+      </p>
       {view.coverage.length > 0 && (
         <ul className="ev-evidence">
           {view.coverage.map((c, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: a logged event never changes; the position in its list is the identity
             <li key={i}>
-              {c.criterion} — <span className="ev-note">addressed by</span> <code>{c.addressedBy}</code>
-              {c.evidence !== null && <span className="ev-note"> · {c.evidence}</span>}
+              <Marked text={c.criterion} /> — <span className="ev-note">addressed by</span>{' '}
+              <code>
+                <Marked text={c.addressedBy} />
+              </code>
+              {c.evidence !== null && (
+                <span className="ev-note">
+                  {' '}
+                  · <Marked text={c.evidence} />
+                </span>
+              )}
             </li>
           ))}
         </ul>
@@ -136,7 +147,9 @@ function PreviewBody({ data, refused }: { data: EventData<'tool_result' | 'pre_t
 function ParseErrorBody({ data }: { data: EventData<'case_parse_error' | 'evaluator_parse_error'> }) {
   return (
     <>
-      <p className="ev-facts">{data.error}</p>
+      <p className="ev-facts">
+        <Marked text={data.error} />
+      </p>
       {data.raw_tool_calls.map((c, i) => (
         // The raw calls never change or reorder once logged, and two can be identical.
         // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list; the index is its identity
@@ -146,7 +159,12 @@ function ParseErrorBody({ data }: { data: EventData<'case_parse_error' | 'evalua
   );
 }
 
-const facts = (text: string | undefined) => (text ? <p className="ev-facts">{text}</p> : null);
+const facts = (text: string | undefined) =>
+  text ? (
+    <p className="ev-facts">
+      <Marked text={text} />
+    </p>
+  ) : null;
 const previewHeight = (d: EventData<'tool_result' | 'pre_tool_block'>) => Math.min(200, 24 + 18 * lineCount(d.result_preview));
 
 /** Every event type's card body and first height guess: a new type does not compile until it has one. */
@@ -192,7 +210,7 @@ const CARDS: { [T in EventType]: CardRendering<T> } = {
     height: 10,
   },
   question_answered: { body: null, height: 10 },
-  session_resume: { body: (d) => <p className="ev-facts">{d.plan}</p>, height: 10 },
+  session_resume: { body: (d) => facts(d.plan), height: 10 },
   rewound: {
     body: (d) => (
       <p className="ev-facts">
@@ -271,7 +289,10 @@ const CARDS: { [T in EventType]: CardRendering<T> } = {
               </div>
             ) : (
               <span key={f.name} className="ev-arg">
-                <span className="ev-arg-name">{f.name}</span> <code>{f.value}</code>
+                <span className="ev-arg-name">{f.name}</span>{' '}
+                <code>
+                  <Marked text={f.value} />
+                </code>
               </span>
             ),
           )}
@@ -345,19 +366,25 @@ const CARDS: { [T in EventType]: CardRendering<T> } = {
           {d.rejection_category && <span className="badge verdict-category">{d.rejection_category.replace(/_/g, ' ')}</span>}
           {d.parse_failed === true && <span className="badge verdict-category">evaluator reply unreadable</span>}
         </p>
-        {d.concern !== '' && <p className="ev-concern">{d.concern}</p>}
+        {d.concern !== '' && (
+          <p className="ev-concern">
+            <Marked text={d.concern} />
+          </p>
+        )}
         {d.evidence.length > 0 && (
           <ul className="ev-evidence">
             {d.evidence.map((e, i) => (
               // The evidence list of a logged verdict never changes, and two lines can read the same.
               // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list; the index is its identity
-              <li key={i}>{e}</li>
+              <li key={i}>
+                <Marked text={e} />
+              </li>
             ))}
           </ul>
         )}
         {d.next_step && (
           <p className="ev-next">
-            <strong>Next step:</strong> {d.next_step}
+            <strong>Next step:</strong> <Marked text={d.next_step} />
           </p>
         )}
       </div>
@@ -369,7 +396,14 @@ const CARDS: { [T in EventType]: CardRendering<T> } = {
   task_failed: { body: null, height: 10 },
   proposed_learnings: { body: (d) => (d.entry ? <Block>{d.entry}</Block> : null), height: 10 },
   commit: { body: null, height: 10 },
-  steering_note: { body: (d) => <blockquote className="ev-note-text">{d.text}</blockquote>, height: 10 },
+  steering_note: {
+    body: (d) => (
+      <blockquote className="ev-note-text">
+        <Marked text={d.text} />
+      </blockquote>
+    ),
+    height: 10,
+  },
   merge: { body: null, height: 10 },
   push: { body: null, height: 10 },
   pr: { body: null, height: 10 },

@@ -67,12 +67,17 @@ export function isFiltering(filter: EventFilter): boolean {
   return filter.preset !== 'everything' || filter.hiddenKinds.size > 0 || filter.search.trim() !== '';
 }
 
-/** A predicate for the filter, with the search split into words once. */
-export function eventMatcher(filter: EventFilter): (event: TilthEvent) => boolean {
-  const words = filter.search
+/** The search's words, lowercased: an event matches when it holds every one. */
+export function searchWords(search: string): string[] {
+  return search
     .toLowerCase()
     .split(/\s+/)
     .filter((w) => w !== '');
+}
+
+/** A predicate for the filter, with the search split into words once. */
+export function eventMatcher(filter: EventFilter): (event: TilthEvent) => boolean {
+  const words = searchWords(filter.search);
   const { preset, hiddenKinds } = filter;
   return (event) => {
     if (!matchesPreset(event, preset)) return false;

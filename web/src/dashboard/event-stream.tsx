@@ -8,7 +8,19 @@ import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { EVENT_KINDS, type EventKind } from '../../../shared/event-text.ts';
 import type { EventWindow } from './dashboard-state.ts';
 import { EventCard, estimateCardHeight, type CardPanel } from './event-card.tsx';
-import { DEFAULT_FILTER, isFiltering, KIND_LABELS, PRESET_LABELS, refilter, type EventFilter, type Filtered, type Preset } from './event-filter.ts';
+import {
+  DEFAULT_FILTER,
+  isFiltering,
+  KIND_LABELS,
+  PRESET_LABELS,
+  refilter,
+  searchWords,
+  type EventFilter,
+  type Filtered,
+  type Preset,
+} from './event-filter.ts';
+import { SearchWords } from './marked-text.tsx';
+import { panelsWithMatches } from './search-marks.ts';
 import { useJump, useLogScroll, type JumpRequest } from './log-scroll.ts';
 import { useDebounced } from './timing.ts';
 import type { PageLoad } from './use-dashboard.ts';
@@ -31,6 +43,8 @@ interface EventStreamProps {
 const PRESETS: Preset[] = ['everything', 'dialogue', 'problems'];
 /** Load older history when the first rendered row is this close to the top. */
 const NEAR_EDGE = 8;
+/** How long a jumped-to card stays marked. */
+const HIGHLIGHT_MS = 2_500;
 
 export const EventStream = memo(function EventStream(props: EventStreamProps) {
   const { window: w, loading, onLoadOlder, onLoadNewer } = props;
@@ -45,7 +59,8 @@ export const EventStream = memo(function EventStream(props: EventStreamProps) {
 
   const [follow, setFollow] = useState(true);
   const [open, setOpen] = useState<ReadonlyMap<number, ReadonlySet<CardPanel>>>(() => new Map());
-  const [highlight, setHighlight] = useState<number | null>(null);
+  // A new object per jump, so a second jump to the same card marks it again.
+  const [highlight, setHighlight] = useState<{ seq: number } | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
 
   const virtualizer = useVirtualizer({
@@ -67,6 +82,29 @@ export const EventStream = memo(function EventStream(props: EventStreamProps) {
       return next;
     });
   }, []);
+
+  // A search opens the closed panels (reasoning, prompt) that hold its words, once per card and
+  // search: a panel the user closes again stays closed.
+  const words = useMemo(() => searchWords(search), [search]);
+  const opened = useRef<{ words: readonly string[]; seen: Set<number> }>({ words, seen: new Set() });
+  useEffect(() => {
+    if (opened.current.words !== words) opened.current = { words, seen: new Set() };
+    if (words.length === 0) return;
+    const { seen } = opened.current;
+    const found: [number, ('reasoning' | 'prompt')[]][] = [];
+    for (const event of rows) {
+      if (seen.has(event.seq)) continue;
+      seen.add(event.seq);
+      const panels = panelsWithMatches(event, words);
+      if (panels.length > 0) found.push([event.seq, panels]);
+    }
+    if (found.length === 0) return;
+    setOpen((prev) => {
+      const next = new Map(prev);
+      for (const [seq, panels] of found) next.set(seq, new Set([...(prev.get(seq) ?? []), ...panels]));
+      return next;
+    });
+  }, [rows, words]);
 
   const scroll = useLogScroll({ scrollRef, virtualizer, rows, follow, setFollow, live: !w.hasLater });
 
@@ -98,8 +136,14 @@ export const EventStream = memo(function EventStream(props: EventStreamProps) {
   const filtering = isFiltering(filter);
   const onJumpStart = useCallback((seq: number) => {
     setFollow(false);
-    setHighlight(seq);
+    setHighlight({ seq });
   }, []);
+  // The jumped-to card is marked long enough to find it, then looks like the others again.
+  useEffect(() => {
+    if (highlight === null) return;
+    const timer = setTimeout(() => setHighlight(null), HIGHLIGHT_MS);
+    return () => clearTimeout(timer);
+  }, [highlight]);
   const onHidden = useCallback(() => {
     setPreset('everything');
     setHiddenKinds(new Set());
@@ -200,28 +244,30 @@ export const EventStream = memo(function EventStream(props: EventStreamProps) {
         data-testid="event-scroll"
         data-following={String(follow)}
       >
-        {shown === 0 ? (
-          <p className="muted ev-empty" data-testid="event-stream-empty">
-            {loaded === 0 ? (props.caughtUp ? 'No events yet.' : 'Loading events…') : 'No loaded event matches these filters.'}
-          </p>
-        ) : (
-          <div className="ev-rows" style={{ height: virtualizer.getTotalSize() }}>
-            {items.map((item) => {
-              const event = rows[item.index]!;
-              return (
-                <div
-                  key={item.key}
-                  ref={virtualizer.measureElement}
-                  data-index={item.index}
-                  className="ev-row"
-                  style={{ transform: `translateY(${item.start}px)` }}
-                >
-                  <EventCard event={event} open={open.get(event.seq)} highlighted={highlight === event.seq} onToggle={onToggle} />
-                </div>
-              );
-            })}
-          </div>
-        )}
+        <SearchWords.Provider value={words}>
+          {shown === 0 ? (
+            <p className="muted ev-empty" data-testid="event-stream-empty">
+              {loaded === 0 ? (props.caughtUp ? 'No events yet.' : 'Loading events…') : 'No loaded event matches these filters.'}
+            </p>
+          ) : (
+            <div className="ev-rows" style={{ height: virtualizer.getTotalSize() }}>
+              {items.map((item) => {
+                const event = rows[item.index]!;
+                return (
+                  <div
+                    key={item.key}
+                    ref={virtualizer.measureElement}
+                    data-index={item.index}
+                    className="ev-row"
+                    style={{ transform: `translateY(${item.start}px)` }}
+                  >
+                    <EventCard event={event} open={open.get(event.seq)} highlighted={highlight?.seq === event.seq} onToggle={onToggle} />
+                  </div>
+                );
+              })}
+            </div>
+          )}
+        </SearchWords.Provider>
       </div>
       {w.hasLater && (
         <div className="ev-edge">

@@ -131,6 +131,10 @@ export function useJump(options: {
     // way (their guessed heights were off) move the target. A few frames settle it.
     let frame = 0;
     let tries = 0;
+    // The list itself may be off screen (the click was on a chart further down the page): bring
+    // all of it into view, centred, so the page's sticky header covers none of it.
+    const list = scrollRef.current?.getBoundingClientRect();
+    if (list !== undefined && (list.top < 0 || list.bottom > window.innerHeight)) scrollRef.current?.scrollIntoView({ block: 'center' });
     const settle = () => {
       const el = scrollRef.current;
       if (el === null) return;

@@ -1,5 +1,4 @@
 import type { EventData } from '../../../shared/events.ts';
-import { retryStatus, type RetryEvent } from '../pending-retry.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../paths.ts';
 import { NotifyToggle } from './notify-toggle.tsx';
@@ -15,8 +14,6 @@ export interface Staff {
 export interface RunHeaderProps {
   sessionId: string;
   headline: string;
-  /** A model call that failed and is about to be tried again, while the run goes on. */
-  retry: RetryEvent | null;
   tone: string;
   /** Elapsed time of the run: a fixed figure, or counted from `since` while running. */
   elapsed: { fixedMs: number } | { since: number };
@@ -38,16 +35,6 @@ function Elapsed({ elapsed }: { elapsed: RunHeaderProps['elapsed'] }) {
   return <span data-testid="run-elapsed">{formatDuration(ms)}</span>;
 }
 
-/** "worker: provider busy, retrying in 6 s — attempt 2 of 6: HTTP 429 …", counting down. */
-function RetryLine({ retry }: { retry: RetryEvent }) {
-  const now = useClock(1000);
-  return (
-    <p className="run-retry small" role="status" data-testid="run-retry" data-role={retry.data.role}>
-      <span className="run-retry-role">{retry.data.role === 'prep' ? 'interviewer' : retry.data.role}</span> {retryStatus(retry, now)}
-    </p>
-  );
-}
-
 function sandboxWords(sandbox: RunHeaderProps['sandbox']): { text: string; on: boolean | null } {
   if (sandbox === null || sandbox === undefined) return { text: 'shell sandbox: not recorded for this run', on: null };
   if (!sandbox.available) return { text: `shell sandbox OFF: ${sandbox.detail} — the worker's commands run unconfined on this machine`, on: false };
@@ -64,7 +51,6 @@ export function RunHeader(props: RunHeaderProps) {
           <p className="run-headline" role="status" data-testid="run-headline" data-tone={props.tone}>
             {props.headline}
           </p>
-          {props.retry !== null && <RetryLine retry={props.retry} />}
           <p className="run-meta small">
             <span>
               run time <Elapsed elapsed={props.elapsed} />
@@ -91,29 +77,35 @@ export function RunHeader(props: RunHeaderProps) {
           <NotifyToggle />
         </div>
       </div>
-      <dl className="staff small" data-testid="staff">
-        <div>
-          <dt>worker</dt>
-          <dd className="mono" data-testid="staff-worker">
-            {staff.worker ?? '—'}
-          </dd>
-        </div>
-        <div>
-          <dt>evaluator</dt>
-          <dd className="mono" data-testid="staff-evaluator">
-            {staff.evaluator ?? '—'}
-          </dd>
-        </div>
-        <div>
-          <dt>interviewer</dt>
-          <dd className="mono" data-testid="staff-interviewer">
-            {staff.interviewer ?? '—'}
-          </dd>
-        </div>
-      </dl>
-      <p className={`sandbox small sandbox-${sandbox.on === null ? 'unknown' : sandbox.on ? 'on' : 'off'}`} data-testid="sandbox" data-on={String(sandbox.on)}>
-        {sandbox.text}
-      </p>
+      <div className="run-facts">
+        <dl className="staff small" data-testid="staff">
+          <div>
+            <dt>worker</dt>
+            <dd className="mono" data-testid="staff-worker">
+              {staff.worker ?? '—'}
+            </dd>
+          </div>
+          <div>
+            <dt>evaluator</dt>
+            <dd className="mono" data-testid="staff-evaluator">
+              {staff.evaluator ?? '—'}
+            </dd>
+          </div>
+          <div>
+            <dt>interviewer</dt>
+            <dd className="mono" data-testid="staff-interviewer">
+              {staff.interviewer ?? '—'}
+            </dd>
+          </div>
+        </dl>
+        <p
+          className={`sandbox small sandbox-${sandbox.on === null ? 'unknown' : sandbox.on ? 'on' : 'off'}`}
+          data-testid="sandbox"
+          data-on={String(sandbox.on)}
+        >
+          {sandbox.text}
+        </p>
+      </div>
       {props.actionError !== null && (
         <div className="callout callout-error" role="alert" data-testid="run-action-error">
           {props.actionError}

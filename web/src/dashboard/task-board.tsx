@@ -40,7 +40,8 @@ export const TaskBoard = memo(function TaskBoard(props: { sessionId: string; row
               <tr key={r.id} data-testid="board-task" data-task-id={r.id} data-status={r.status}>
                 <td className="board-task-cell">
                   <Link to={paths.taskReview(sessionId, r.id)} className="board-task-link" testId="board-task-link">
-                    <span className="task-id mono">{r.id}</span> {r.title}
+                    <span className="task-id mono">{r.id}</span> <span className="board-task-title">{r.title}</span>{' '}
+                    <span className="board-task-go">Review →</span>
                   </Link>
                 </td>
                 <td data-label="Status">

@@ -7,8 +7,9 @@
  * be reached by keyboard.
  */
 import { memo, useMemo, useRef, useState } from 'react';
-import type uPlot from 'uplot';
+import uPlot from 'uplot';
 import { hitTest, lowerBound, taskColour, type TimelineModel } from './chart-data.ts';
+import { chooseTimeTicks, type TimeTicks } from './time-ticks.ts';
 import { applyNow } from './timing.ts';
 import { useUplot } from './use-uplot.ts';
 
@@ -37,13 +38,24 @@ export const TimelineChart = memo(function TimelineChart({ model, onJump }: { mo
 
   const make = (): Omit<uPlot.Options, 'width' | 'height'> => {
     let downX = 0;
+    // The ticks chosen for the span in view; `values` labels the splits `splits` just chose.
+    let ticks: TimeTicks = { splits: [], labels: [], step: 1 };
     return {
       scales: {
         x: { time: true },
         lane: { auto: false, range: () => [-0.5, Math.max(1, modelRef.current.lanes.length) - 0.5] },
       },
       axes: [
-        { stroke: '#66706b', grid: { stroke: '#eeece6', width: 1 }, ticks: { stroke: '#dfddd5', width: 1 } },
+        {
+          stroke: '#66706b',
+          grid: { stroke: '#eeece6', width: 1 },
+          ticks: { stroke: '#dfddd5', width: 1 },
+          splits: (u, _axis, min, max) => {
+            ticks = chooseTimeTicks(min, max, u.bbox.width / uPlot.pxRatio);
+            return ticks.splits;
+          },
+          values: (_u, splits) => splits.map((t) => ticks.labels[ticks.splits.indexOf(t)] ?? ''),
+        },
         {
           scale: 'lane',
           stroke: '#1d2321',
@@ -61,6 +73,8 @@ export const TimelineChart = memo(function TimelineChart({ model, onJump }: { mo
         // Drawn from an effect (new data) or an event (zoom): placed after it, at once.
         draw: [
           (u) => {
+            // The labels drawn on the canvas, readable for tests and tools.
+            u.root.dataset.ticks = ticks.labels.join('|');
             const placed = paint(u, modelRef.current);
             queueMicrotask(() => applyNow(() => setButtons(placed)));
           },

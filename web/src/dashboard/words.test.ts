@@ -32,10 +32,10 @@ describe('stopInWords', () => {
 
 describe('runHeadline', () => {
   const base = { caps, tasks: {}, lastError: null, lastStop: null, current: null };
-  it('says which task and iteration a running run is on', () => {
-    expect(runHeadline({ ...base, status: 'running', run: { state: 'running', queue_position: null }, current: { taskId: 'T-002', iteration: 3 } })).toBe(
-      'running T-002, iteration 3',
-    );
+  it('names the task a running run is on, without jargon', () => {
+    expect(
+      runHeadline({ ...base, status: 'running', run: { state: 'running', queue_position: null }, current: { taskId: 'T-002', title: 'Add due dates' } }),
+    ).toBe('running T-002: Add due dates');
     expect(runHeadline({ ...base, status: 'prepared', run: { state: 'running', queue_position: null } })).toBe('running');
   });
 

@@ -75,8 +75,8 @@ export interface HeadlineInput extends StopContext {
   status: SessionStatus | null;
   run: RunState;
   lastStop: StopReason | null;
-  /** The task the run is on and its iteration, when one is in progress. */
-  current: { taskId: string; iteration: number } | null;
+  /** The task the run is on, when one is in progress (the now line says what it is doing). */
+  current: { taskId: string; title: string | null } | null;
 }
 
 /** The header's one line about where the run stands. */
@@ -87,7 +87,7 @@ export function runHeadline(input: HeadlineInput): string {
   }
   if (run.state === 'running' || status === 'running') {
     const c = input.current;
-    return c ? `running ${c.taskId}, iteration ${c.iteration}` : 'running';
+    return c ? `running ${c.taskId}${c.title ? `: ${c.title}` : ''}` : 'running';
   }
   switch (status) {
     case 'stopped':
