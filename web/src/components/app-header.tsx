@@ -2,6 +2,7 @@ import { Link } from '../router.tsx';
 import { paths, type Route } from '../paths.ts';
 import type { ConnectionState } from '../stream/stream-client.ts';
 import { ConnectionIndicator } from './connection-indicator.tsx';
+import { ThemePicker } from './theme-picker.tsx';
 
 export function AppHeader({ route, connection }: { route: Route; connection: ConnectionState }) {
   const inSessions =
@@ -22,6 +23,7 @@ export function AppHeader({ route, connection }: { route: Route; connection: Con
           </Link>
         </nav>
         <ConnectionIndicator state={connection} />
+        <ThemePicker />
       </div>
     </header>
   );
