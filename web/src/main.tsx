@@ -95,7 +95,7 @@ function Shell() {
     <div className="app">
       <AppHeader route={route} connection={connection} />
       <DemoBanner route={route} />
-      <main className="main">
+      <main className="main" id="main" tabIndex={-1}>
         {/* Keyed by path so an error in one page is forgotten when you navigate away. */}
         <ErrorBoundary key={pathname}>
           <Page route={route} />

@@ -10,6 +10,10 @@ export function AppHeader({ route, connection }: { route: Route; connection: Con
   const inSettings = route.name === 'settings';
   return (
     <header className="app-header">
+      {/* The first thing Tab reaches: past the header to the page itself. */}
+      <a href="#main" className="skip-link" data-testid="skip-link">
+        Skip to content
+      </a>
       <div className="app-header-inner">
         <Link to={paths.sessions} className="brand">
           Tilth
