@@ -13,7 +13,7 @@ import { createSession, DOUBLE_CRITERION, doubleSeedTurn, script, untilStatus } 
  * about best practice and are not gated. One session is walked from question to review so each
  * page is checked in the state a user sees it.
  */
-test.setTimeout(240_000);
+test.setTimeout(300_000);
 
 const SHOTS = process.env.A11Y_SHOTS_DIR;
 
@@ -38,6 +38,7 @@ async function expectAccessible(page: Page, name: string): Promise<void> {
       }
     }
   }
+  await page.setViewportSize({ width: 1280, height: 900 });
 }
 
 test('the sign-in page has no serious accessibility problems, with no token or a wrong one', async ({ page }) => {
@@ -49,7 +50,7 @@ test('the sign-in page has no serious accessibility problems, with no token or a
   await expectAccessible(page, 'sign-in-wrong-token');
 });
 
-test('every page of a session, from its question to its review, has no serious accessibility problems', async ({ page }) => {
+test('every page of a session, from its question to its merge, has no serious accessibility problems', async ({ page }) => {
   const repo = await makeExampleRepo('js-todo');
   try {
     await page.goto(`/#token=${E2E_TOKEN}`);
@@ -112,8 +113,24 @@ test('every page of a session, from its question to its review, has no serious a
     await expect(page.getByTestId('diff-totals').first()).toBeVisible();
     await expectAccessible(page, 'session-review');
 
+    // Merged (the dialog's result is checked too), then cleansed: the archived badge, on its
+    // review and in the list.
+    await page.getByTestId('action-merge').click();
+    const dialog = page.getByTestId('merge-dialog');
+    await dialog.getByTestId('merge-preview-run').click();
+    await expect(dialog.getByTestId('merge-preview')).toHaveAttribute('data-passed', 'true', { timeout: 30_000 });
+    await dialog.getByTestId('merge-confirm').click();
+    await expect(dialog.getByTestId('merge-result')).toBeVisible({ timeout: 30_000 });
+    await expectAccessible(page, 'merge-result');
+    await dialog.getByTestId('merge-close').click();
+    await page.getByTestId('action-cleanse').click();
+    await page.getByTestId('confirm-yes').click();
+    await expect(page.getByTestId('session-review-page').getByTestId('status-badge')).toHaveAttribute('data-status', 'archived');
+    await expectAccessible(page, 'session-review-archived');
+
     await page.goto('/');
-    await expect(page.getByTestId('session-row')).toHaveCount(1);
+    await page.getByTestId('sessions-show-archived').check();
+    await expect(page.getByTestId('session-row')).toHaveAttribute('data-status', 'archived');
     await expectAccessible(page, 'sessions-list');
   } finally {
     await repo.cleanup();
