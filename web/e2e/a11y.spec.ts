@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_TOKEN } from '../../playwright.config.ts';
 import { makeExampleRepo } from '../../server/demo/example-repo.ts';
