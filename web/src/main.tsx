@@ -8,6 +8,8 @@ import { createRoot } from 'react-dom/client';
 import { z } from 'zod';
 // The global tokens and layout first: each feature's own CSS, imported by its components, comes after and wins ties.
 import './styles.css';
+// Sets the page's theme before the first render (theme-boot.js already did before the first paint).
+import './theme.ts';
 import { readTokenFromHash, runHandshake } from './api/auth.ts';
 import { api, authStore } from './api/browser.ts';
 import { ApiError } from './api/client.ts';
@@ -90,7 +92,7 @@ function Shell() {
     <div className="app">
       <AppHeader route={route} connection={connection} />
       <DemoBanner route={route} />
-      <main className="main">
+      <main className="main" id="main" tabIndex={-1}>
         {/* Keyed by path so an error in one page is forgotten when you navigate away. */}
         <ErrorBoundary key={pathname}>
           <Suspense fallback={<Loading what="the page" />}>

@@ -2,6 +2,7 @@ import { Link } from '../router.tsx';
 import { paths, type Route } from '../paths.ts';
 import type { ConnectionState } from '../stream/stream-client.ts';
 import { ConnectionIndicator } from './connection-indicator.tsx';
+import { ThemePicker } from './theme-picker.tsx';
 
 export function AppHeader({ route, connection }: { route: Route; connection: ConnectionState }) {
   const inSessions =
@@ -9,6 +10,10 @@ export function AppHeader({ route, connection }: { route: Route; connection: Con
   const inSettings = route.name === 'settings';
   return (
     <header className="app-header">
+      {/* The first thing Tab reaches: past the header to the page itself. */}
+      <a href="#main" className="skip-link" data-testid="skip-link">
+        Skip to content
+      </a>
       <div className="app-header-inner">
         <Link to={paths.sessions} className="brand">
           Tilth
@@ -22,6 +27,7 @@ export function AppHeader({ route, connection }: { route: Route; connection: Con
           </Link>
         </nav>
         <ConnectionIndicator state={connection} />
+        <ThemePicker />
       </div>
     </header>
   );

@@ -9,7 +9,7 @@ const HighlightedCode = lazy(async () => ({ default: (await import('./highlighte
 /** A test file, syntax-highlighted by its extension (Python, JavaScript). */
 export function CodeView({ code, path }: { code: string; path: string }) {
   return (
-    <Suspense fallback={<PlainCode code={code} />}>
+    <Suspense fallback={<PlainCode code={code} label={path} />}>
       <HighlightedCode code={code} path={path} />
     </Suspense>
   );

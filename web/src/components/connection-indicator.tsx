@@ -16,7 +16,7 @@ export function ConnectionIndicator({ state }: { state: ConnectionState }) {
   return (
     <span className={`connection connection-${state}`} data-testid="connection-indicator" data-state={state} title={title} role="status" aria-live="polite">
       <span className="connection-dot" aria-hidden="true" />
-      {label}
+      <span className="connection-label">{label}</span>
     </span>
   );
 }

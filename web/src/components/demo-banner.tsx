@@ -16,8 +16,9 @@ export function DemoBanner({ route }: { route: Route }) {
   const detail = useQuery({ ...sessionDetailQuery(id ?? ''), enabled: id !== null });
   if (id === null || detail.data?.demo !== true) return null;
   return (
-    <div className="demo-banner" role="note" data-testid="demo-banner">
+    // A landmark of its own, so screen reader users meet it among the page's regions.
+    <aside className="demo-banner" aria-label="Demo session" data-testid="demo-banner">
       {DEMO_LABEL}: every reply in this session is written in advance, so it shows how Tilth works, not what a model would do.
-    </div>
+    </aside>
   );
 }

@@ -1,8 +1,10 @@
+import { ScrollRegion } from './scroll-region.tsx';
+
 /** Code without colours: for unknown languages, and while the highlighter loads. */
-export function PlainCode({ code }: { code: string }) {
+export function PlainCode({ code, label }: { code: string; label: string }) {
   return (
-    <pre className="code code-plain">
+    <ScrollRegion as="pre" label={label} className="code code-plain">
       <code>{code}</code>
-    </pre>
+    </ScrollRegion>
   );
 }

@@ -5,13 +5,6 @@
  */
 import type { Summary } from '../../../shared/summary.ts';
 
-/** Task colours, in plan order; picked to stay apart for common colour blindness. */
-export const TASK_COLOURS = ['#2f6fb0', '#d17a00', '#2f8f5b', '#b0417a', '#6b5bb5', '#8c6d1f', '#1f8f96', '#a8432f'];
-
-export function taskColour(lane: number): string {
-  return TASK_COLOURS[lane % TASK_COLOURS.length]!;
-}
-
 /** Lanes: the plan's tasks in order, then any other task the log mentions. */
 export function taskLanes(planOrder: readonly string[], summary: Summary): string[] {
   const lanes = [...planOrder];

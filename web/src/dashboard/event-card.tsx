@@ -11,6 +11,7 @@ import { mutationSentence, SurvivorList } from '../components/survivor-list.tsx'
 import { argFields, caseView, lineCount, reasoningText, whereOf, type CaseView } from './card-text.ts';
 import { Marked } from './marked-text.tsx';
 import { formatInt, formatTime, formatUsd } from '../../../shared/format.ts';
+import { ScrollRegion } from '../components/scroll-region.tsx';
 
 export type CardPanel = 'raw' | 'reasoning' | 'prompt';
 
@@ -51,19 +52,19 @@ export const EventCard = memo(function EventCard({ event, open, highlighted, onT
       </header>
       {body !== null && <div className="ev-body">{body}</div>}
       {isOpen('raw') && (
-        <pre className="ev-raw mono" data-testid="event-raw">
+        <ScrollRegion as="pre" label={`Event ${event.seq} as logged`} className="ev-raw mono" testId="event-raw">
           <Marked text={JSON.stringify(event, null, 2)} />
-        </pre>
+        </ScrollRegion>
       )}
     </article>
   );
 });
 
-function Block({ children, testId, className }: { children: string; testId?: string; className?: string }) {
+function Block({ label, children, testId, className }: { label: string; children: string; testId?: string; className?: string }) {
   return (
-    <pre className={`ev-block mono${className ? ` ${className}` : ''}`} data-testid={testId}>
+    <ScrollRegion as="pre" label={label} className={`ev-block mono${className ? ` ${className}` : ''}`} testId={testId}>
       <Marked text={children} />
-    </pre>
+    </ScrollRegion>
   );
 }
 
@@ -134,7 +135,7 @@ interface CardRendering<T extends EventType> {
 function PreviewBody({ data, refused }: { data: EventData<'tool_result' | 'pre_tool_block'>; refused: boolean }) {
   return (
     <>
-      <Block>{data.result_preview}</Block>
+      <Block label="Tool result">{data.result_preview}</Block>
       {data.result_chars > data.result_preview.length && (
         <p className="ev-note">
           preview of {formatInt(data.result_chars)} chars{refused ? ' — the guard refused this call' : ''}
@@ -153,7 +154,7 @@ function ParseErrorBody({ data }: { data: EventData<'case_parse_error' | 'evalua
       {data.raw_tool_calls.map((c, i) => (
         // The raw calls never change or reorder once logged, and two can be identical.
         // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list; the index is its identity
-        <Block key={i}>{`${c.name}(${c.arguments})`}</Block>
+        <Block key={i} label={`Tool call ${c.name}`}>{`${c.name}(${c.arguments})`}</Block>
       ))}
     </>
   );
@@ -231,7 +232,7 @@ const CARDS: { [T in EventType]: CardRendering<T> } = {
           label={`${d.role} prompt: ${formatInt(d.chars)} chars${d.truncated ? ' (shown truncated)' : ''}`}
           testId="prompt-toggle"
         />
-        {isOpen('prompt') && <Block>{d.content}</Block>}
+        {isOpen('prompt') && <Block label={`${d.role} prompt`}>{d.content}</Block>}
       </>
     ),
     height: 80,
@@ -258,7 +259,7 @@ const CARDS: { [T in EventType]: CardRendering<T> } = {
                 testId="reasoning-toggle"
               />
               {isOpen('reasoning') && (
-                <Block testId="reasoning" className="ev-reasoning">
+                <Block label="Reasoning" testId="reasoning" className="ev-reasoning">
                   {reasoning}
                 </Block>
               )}
@@ -285,7 +286,7 @@ const CARDS: { [T in EventType]: CardRendering<T> } = {
             f.block ? (
               <div key={f.name} className="ev-arg-block">
                 <span className="ev-arg-name">{f.name}</span>
-                <Block>{f.value}</Block>
+                <Block label={f.name}>{f.value}</Block>
               </div>
             ) : (
               <span key={f.name} className="ev-arg">
@@ -347,7 +348,7 @@ const CARDS: { [T in EventType]: CardRendering<T> } = {
               )}
             </p>
             {r.output !== undefined && r.output !== '' && (
-              <Block testId="check-output" className="check-output">
+              <Block label={`Output of ${r.name}`} testId="check-output" className="check-output">
                 {r.output}
               </Block>
             )}
@@ -394,7 +395,7 @@ const CARDS: { [T in EventType]: CardRendering<T> } = {
   ledger_appended: { body: null, height: 10 },
   task_done: { body: (d) => facts(d.summary), height: 10 },
   task_failed: { body: null, height: 10 },
-  proposed_learnings: { body: (d) => (d.entry ? <Block>{d.entry}</Block> : null), height: 10 },
+  proposed_learnings: { body: (d) => (d.entry ? <Block label="Proposed learning">{d.entry}</Block> : null), height: 10 },
   commit: { body: null, height: 10 },
   steering_note: {
     body: (d) => (
@@ -410,8 +411,8 @@ const CARDS: { [T in EventType]: CardRendering<T> } = {
   cleanse: { body: null, height: 10 },
   env_prepared: { body: null, height: 10 },
   setup_started: { body: null, height: 10 },
-  setup_output: { body: (d) => <Block>{d.text}</Block>, height: 10 },
-  setup_finished: { body: (d) => (d.problem ? <Block>{d.problem}</Block> : null), height: 10 },
+  setup_output: { body: (d) => <Block label="Setup output">{d.text}</Block>, height: 10 },
+  setup_finished: { body: (d) => (d.problem ? <Block label="Setup problem">{d.problem}</Block> : null), height: 10 },
   stop: { body: (d) => facts(d.error), height: 10 },
 };
 

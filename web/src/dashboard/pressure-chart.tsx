@@ -7,12 +7,13 @@
  */
 import { memo, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
-import { taskColour, type PressureModel } from './chart-data.ts';
+import type { PressureModel } from './chart-data.ts';
+import { readChartColours, taskColour, taskColourVar } from './chart-colours.ts';
+import { useTheme } from '../theme.ts';
 import { useUplot } from './use-uplot.ts';
 import { formatCount, formatInt } from '../../../shared/format.ts';
 
 const HEIGHT = 220;
-const WINDOW_COLOUR = '#c0392b';
 const CALL_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000];
 
 export const PressureChart = memo(function PressureChart(props: { model: PressureModel; lanes: readonly string[]; onJump: (seq: number) => void }) {
@@ -24,39 +25,50 @@ export const PressureChart = memo(function PressureChart(props: { model: Pressur
   const zoomedRef = useRef(false);
   const [hover, setHover] = useState<string | null>(null);
   const hasWindow = model.window !== null;
+  const theme = useTheme();
 
   const make = (): Omit<uPlot.Options, 'width' | 'height'> => {
     let downX = 0;
+    const colours = readChartColours();
+    const axis = { stroke: colours.axis, grid: { stroke: colours.grid, width: 1 }, ticks: { stroke: colours.ticks, width: 1 } };
     return {
       scales: { x: { time: false } },
       axes: [
         // Calls are counted: whole-number ticks only.
         {
-          stroke: '#66706b',
-          grid: { stroke: '#eeece6', width: 1 },
-          ticks: { stroke: '#dfddd5', width: 1 },
+          ...axis,
           label: 'model call',
           labelSize: 18,
           labelFont: '12px system-ui',
           incrs: CALL_STEPS,
         },
         {
-          stroke: '#66706b',
-          grid: { stroke: '#eeece6', width: 1 },
-          ticks: { stroke: '#dfddd5', width: 1 },
+          ...axis,
           size: 54,
           values: (_u, splits) => splits.map((v) => formatCount(v)),
         },
       ],
       series: [
         {},
-        ...lanes.map((id, lane) => ({ label: id, stroke: taskColour(lane), width: 1.5, spanGaps: true, points: { size: 4, fill: taskColour(lane) } })),
-        { label: 'evaluator & learnings', stroke: '#8d958f', width: 0, paths: () => null, points: { show: true, size: 5, fill: '#8d958f', stroke: '#8d958f' } },
+        ...lanes.map((id, lane) => ({
+          label: id,
+          stroke: taskColour(colours, lane),
+          width: 1.5,
+          spanGaps: true,
+          points: { size: 4, fill: taskColour(colours, lane) },
+        })),
+        {
+          label: 'evaluator & learnings',
+          stroke: colours.other,
+          width: 0,
+          paths: () => null,
+          points: { show: true, size: 5, fill: colours.other, stroke: colours.other },
+        },
         ...(hasWindow
           ? [
               {
                 label: "worker's context window",
-                stroke: WINDOW_COLOUR,
+                stroke: colours.bad,
                 width: 1.5,
                 dash: [6, 4],
                 spanGaps: true,
@@ -106,7 +118,13 @@ export const PressureChart = memo(function PressureChart(props: { model: Pressur
   };
 
   const data = useMemo<uPlot.AlignedData>(() => [model.x, ...model.byTask, model.others, ...(model.window === null ? [] : [model.window])], [model]);
-  const { container } = useUplot({ make, data, shape: `${lanes.join(',')}|${hasWindow ? 'window' : ''}`, height: HEIGHT, keepZoom: () => zoomedRef.current });
+  const { container } = useUplot({
+    make,
+    data,
+    shape: `${lanes.join(',')}|${hasWindow ? 'window' : ''}|${theme}`,
+    height: HEIGHT,
+    keepZoom: () => zoomedRef.current,
+  });
 
   return (
     <section className="panel chart-panel" aria-label="Context pressure" data-testid="pressure-chart" data-calls={model.x.length} data-window={hasWindow}>
@@ -123,7 +141,7 @@ export const PressureChart = memo(function PressureChart(props: { model: Pressur
       <ul className="chart-legend" aria-label="Legend">
         {lanes.map((id, lane) => (
           <li key={id}>
-            <span className="legend-swatch" style={{ background: taskColour(lane) }} /> {id}
+            <span className="legend-swatch" style={{ background: taskColourVar(lane) }} /> {id}
           </li>
         ))}
         <li>
@@ -131,7 +149,7 @@ export const PressureChart = memo(function PressureChart(props: { model: Pressur
         </li>
         {hasWindow && (
           <li data-testid="pressure-window-legend">
-            <span className="legend-swatch legend-window" style={{ borderColor: WINDOW_COLOUR }} /> worker&rsquo;s context window
+            <span className="legend-swatch legend-window" /> worker&rsquo;s context window
           </li>
         )}
       </ul>

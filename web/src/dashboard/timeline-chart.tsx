@@ -8,7 +8,9 @@
  */
 import { memo, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
-import { hitTest, lowerBound, taskColour, type TimelineModel } from './chart-data.ts';
+import { useTheme } from '../theme.ts';
+import { hitTest, lowerBound, type TimelineModel } from './chart-data.ts';
+import { type ChartColours, readChartColours, taskColour } from './chart-colours.ts';
 import { chooseTimeTicks, type TimeTicks } from './time-ticks.ts';
 import { applyNow } from './timing.ts';
 import { useUplot } from './use-uplot.ts';
@@ -35,9 +37,11 @@ export const TimelineChart = memo(function TimelineChart({ model, onJump }: { mo
   const zoomedRef = useRef(false);
   const [buttons, setButtons] = useState<MarkButton[]>([]);
   const height = AXIS_PX + 12 + Math.max(1, model.lanes.length) * LANE_PX;
+  const theme = useTheme();
 
   const make = (): Omit<uPlot.Options, 'width' | 'height'> => {
     let downX = 0;
+    const colours = readChartColours();
     // The ticks chosen for the span in view; `values` labels the splits `splits` just chose.
     let ticks: TimeTicks = { splits: [], labels: [], step: 1 };
     return {
@@ -47,9 +51,9 @@ export const TimelineChart = memo(function TimelineChart({ model, onJump }: { mo
       },
       axes: [
         {
-          stroke: '#66706b',
-          grid: { stroke: '#eeece6', width: 1 },
-          ticks: { stroke: '#dfddd5', width: 1 },
+          stroke: colours.axis,
+          grid: { stroke: colours.grid, width: 1 },
+          ticks: { stroke: colours.ticks, width: 1 },
           splits: (u, _axis, min, max) => {
             ticks = chooseTimeTicks(min, max, u.bbox.width / uPlot.pxRatio);
             return ticks.splits;
@@ -58,7 +62,7 @@ export const TimelineChart = memo(function TimelineChart({ model, onJump }: { mo
         },
         {
           scale: 'lane',
-          stroke: '#1d2321',
+          stroke: colours.text,
           size: 58,
           grid: { show: false },
           ticks: { show: false },
@@ -75,7 +79,7 @@ export const TimelineChart = memo(function TimelineChart({ model, onJump }: { mo
           (u) => {
             // The labels drawn on the canvas, readable for tests and tools.
             u.root.dataset.ticks = ticks.labels.join('|');
-            const placed = paint(u, modelRef.current);
+            const placed = paint(u, modelRef.current, colours);
             queueMicrotask(() => applyNow(() => setButtons(placed)));
           },
         ],
@@ -114,7 +118,7 @@ export const TimelineChart = memo(function TimelineChart({ model, onJump }: { mo
     ],
     [model],
   );
-  const { container, plot } = useUplot({ make, data, shape: 'timeline', height, keepZoom: () => zoomedRef.current });
+  const { container, plot } = useUplot({ make, data, shape: `timeline|${theme}`, height, keepZoom: () => zoomedRef.current });
 
   return (
     <section className="panel chart-panel" aria-label="Timeline" data-testid="timeline">
@@ -177,7 +181,7 @@ export const TimelineChart = memo(function TimelineChart({ model, onJump }: { mo
 });
 
 /** Paints spans, ticks and (when there are many) marks; returns the mark buttons to place. */
-function paint(u: uPlot, m: TimelineModel): MarkButton[] {
+function paint(u: uPlot, m: TimelineModel, colours: ChartColours): MarkButton[] {
   const { ctx } = u;
   const n = Math.max(1, m.lanes.length);
   const dpr = u.bbox.height / Math.max(1, u.over.clientHeight);
@@ -195,10 +199,12 @@ function paint(u: uPlot, m: TimelineModel): MarkButton[] {
     const x0 = u.valToPos(s.start, 'x', true);
     const x1 = Math.max(x0 + 2 * dpr, u.valToPos(s.end, 'x', true));
     const y = laneY(s.lane);
-    ctx.fillStyle = `${taskColour(s.lane)}33`;
+    ctx.fillStyle = taskColour(colours, s.lane);
+    ctx.globalAlpha = 0.2;
     ctx.fillRect(x0, y - half, x1 - x0, half * 2);
+    ctx.globalAlpha = 1;
     ctx.lineWidth = (s.outcome === 'failed' ? 2 : 1) * dpr;
-    ctx.strokeStyle = s.outcome === 'failed' ? '#c8372d' : taskColour(s.lane);
+    ctx.strokeStyle = s.outcome === 'failed' ? colours.bad : taskColour(colours, s.lane);
     ctx.setLineDash(s.outcome === 'stopped' ? [4 * dpr, 3 * dpr] : []);
     ctx.strokeRect(x0, y - half, x1 - x0, half * 2);
   }
@@ -209,7 +215,7 @@ function paint(u: uPlot, m: TimelineModel): MarkButton[] {
   for (let i = lowerBound(t, xMin); i < t.length && t[i]! <= xMax; i++) {
     const x = Math.round(u.valToPos(t[i]!, 'x', true)) + 0.5;
     const y = laneY(lane[i]!);
-    ctx.strokeStyle = taskColour(lane[i]!);
+    ctx.strokeStyle = taskColour(colours, lane[i]!);
     ctx.beginPath();
     ctx.moveTo(x, y - half + 2 * dpr);
     ctx.lineTo(x, y + half - 2 * dpr);
@@ -234,7 +240,7 @@ function paint(u: uPlot, m: TimelineModel): MarkButton[] {
     for (const mk of inView) {
       const x = u.valToPos(mk.t, 'x', true);
       const y = laneY(mk.lane) - half;
-      ctx.fillStyle = mk.verdict === 'accept' ? '#2e8b57' : '#c8372d';
+      ctx.fillStyle = mk.verdict === 'accept' ? colours.good : colours.bad;
       ctx.beginPath();
       ctx.arc(x, y, 4 * dpr, 0, Math.PI * 2);
       ctx.fill();

@@ -92,24 +92,26 @@ export function CaseCoverage({ finalCase, coverage, accepted, proofs }: CaseCove
 
 function ClaimList({ claims, showCriterion }: { claims: readonly Claim[]; showCriterion: boolean }) {
   return (
-    <dl className="claims">
+    <ul className="claims">
       {claims.map((claim, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: a submitted case never changes; the position in its list is the identity
-        <div key={i} className="claim" data-testid="claim">
+        <li key={i} className="claim" data-testid="claim">
           {showCriterion && <p className="claim-criterion">“{claim.criterion}”</p>}
-          <dt>Addressed by</dt>
-          <dd className="mono" data-testid="claim-addressed-by">
-            {claim.addressed_by}
-          </dd>
-          {claim.evidence !== undefined && claim.evidence !== '' && (
-            <>
-              <dt>Evidence</dt>
-              <dd data-testid="claim-evidence">{claim.evidence}</dd>
-            </>
-          )}
-        </div>
+          <dl className="claim-facts">
+            <dt>Addressed by</dt>
+            <dd className="mono" data-testid="claim-addressed-by">
+              {claim.addressed_by}
+            </dd>
+            {claim.evidence !== undefined && claim.evidence !== '' && (
+              <>
+                <dt>Evidence</dt>
+                <dd data-testid="claim-evidence">{claim.evidence}</dd>
+              </>
+            )}
+          </dl>
+        </li>
       ))}
-    </dl>
+    </ul>
   );
 }
 

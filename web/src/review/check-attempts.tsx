@@ -1,5 +1,6 @@
 import type { CheckAttempt } from '../../../shared/review.ts';
 import { formatDuration, formatInt, formatTime } from '../../../shared/format.ts';
+import { ScrollRegion } from '../components/scroll-region.tsx';
 
 type CheckResult = CheckAttempt['results'][number];
 
@@ -56,10 +57,9 @@ export function CheckResultView({ result, testId = 'check-result' }: { result: C
       {output === '' ? (
         <p className="muted small check-no-output">No output.</p>
       ) : (
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: long output scrolls, and a scrolling block must be reachable by keyboard (axe: scrollable-region-focusable)
-        <pre className="check-output" data-testid="check-output" tabIndex={0}>
+        <ScrollRegion as="pre" label={`Output of ${result.name}`} className="check-output" testId="check-output">
           {output}
-        </pre>
+        </ScrollRegion>
       )}
       {cut && <p className="muted small">The output was {formatInt(result.output_chars ?? 0)} characters long; its beginning and end are kept.</p>}
     </div>

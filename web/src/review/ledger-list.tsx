@@ -2,6 +2,7 @@ import type { LedgerEntry } from '../../../shared/files.ts';
 import { words } from './review-format.ts';
 import { MiniMarkdown } from '../components/mini-markdown.tsx';
 import { formatTime } from '../../../shared/format.ts';
+import { ScrollRegion } from '../components/scroll-region.tsx';
 
 /** Every evaluator verdict on the task, oldest first, with what it judged. */
 export function LedgerList({ ledger }: { ledger: readonly LedgerEntry[] }) {
@@ -92,7 +93,9 @@ function LedgerItem({ entry, n }: { entry: LedgerEntry; n: number }) {
           {entry.diff_summary !== '' && (
             <>
               <h4 className="section-label">The diff it saw</h4>
-              <pre className="check-output">{entry.diff_summary}</pre>
+              <ScrollRegion as="pre" label="The diff it saw" className="check-output">
+                {entry.diff_summary}
+              </ScrollRegion>
             </>
           )}
         </details>

@@ -13,6 +13,7 @@ import { paths } from '../paths.ts';
 import { review } from './calls.ts';
 import { reviewKeys } from './queries.ts';
 import { actionError } from './use-review-actions.ts';
+import { ScrollRegion } from '../components/scroll-region.tsx';
 
 export interface SendBackPanelProps {
   sessionId: string;
@@ -138,7 +139,7 @@ export function SendBackHistory({ sendBacks }: { sendBacks: readonly SendBack[] 
                 <span className="mono small">{`${c.file}:${c.line}`}</span> {c.text}
               </figcaption>
               {c.excerpt !== null && (
-                <pre className="send-back-excerpt">
+                <ScrollRegion as="pre" label={`${c.file} around line ${c.line}`} className="send-back-excerpt">
                   {c.excerpt.lines.map((line, j) => {
                     const n = c.excerpt!.start + j;
                     return (
@@ -147,7 +148,7 @@ export function SendBackHistory({ sendBacks }: { sendBacks: readonly SendBack[] 
                       </span>
                     );
                   })}
-                </pre>
+                </ScrollRegion>
               )}
             </figure>
           ))}

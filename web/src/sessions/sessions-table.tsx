@@ -5,10 +5,11 @@ import { offersReview } from './session-filter.ts';
 import { sessionStopLine } from './session-stop.ts';
 import { StatusBadge } from '../components/status-badge.tsx';
 import { baseName, formatAge, formatUsd, sessionLabel } from '../../../shared/format.ts';
+import { ScrollRegion } from '../components/scroll-region.tsx';
 
 export function SessionsTable({ sessions, now }: { sessions: readonly SessionListItem[]; now: number }) {
   return (
-    <div className="table-wrap">
+    <ScrollRegion className="table-wrap" label="Sessions">
       <table className="table sessions-table" data-testid="sessions-list">
         <thead>
           <tr>
@@ -32,7 +33,7 @@ export function SessionsTable({ sessions, now }: { sessions: readonly SessionLis
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 

@@ -1,9 +1,10 @@
 import type { ConfigResponse } from '../../../shared/api.ts';
 import { SOURCE_NAMES } from './setting-field.tsx';
+import { ScrollRegion } from '../components/scroll-region.tsx';
 
 export function ConfigTable({ entries }: { entries: ConfigResponse['entries'] }) {
   return (
-    <div className="table-wrap">
+    <ScrollRegion className="table-wrap" label="Everything Tilth reads">
       <table className="table config-table" data-testid="config-table">
         <thead>
           <tr>
@@ -35,6 +36,6 @@ export function ConfigTable({ entries }: { entries: ConfigResponse['entries'] })
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
