@@ -8,7 +8,7 @@
  * Model-written text (tool arguments, previews, concerns) is squeezed onto one line and clipped,
  * so one event is always one row.
  */
-import type { EventData, EventType, TilthEvent } from './events.ts';
+import type { EventData, EventType, StopReason, TilthEvent } from './events.ts';
 import { formatCount, formatTime, formatUsd } from './format.ts';
 
 const MAX_DETAIL_CHARS = 240;
@@ -100,6 +100,92 @@ const ENV_REASONS: Record<EventData<'env_prepared'>['reason'], string> = {
 
 const SUBMIT_CASE = 'submit_case';
 
+/**
+ * Every event type's name on screen. The types keep their log names (`steering_note`,
+ * `prompt_assembled`), which are for logs and tools; a person reading the stream gets words.
+ */
+export const EVENT_NAMES: Record<EventType, string> = {
+  log_opened: 'log opened',
+  session_start: 'session started',
+  status_changed: 'status',
+  session_prepared: 'plan ready',
+  seed_committed: 'plan committed',
+  seed_written: 'plan written',
+  seed_edited: 'plan edited',
+  task_added: 'task added',
+  task_sent_back: 'task sent back',
+  question_asked: 'question',
+  question_answered: 'answer',
+  session_resume: 'resumed',
+  rewound: 'rewound',
+  context_reset: 'fresh conversation',
+  memory_load: 'learnings read',
+  prompt_assembled: 'instructions sent',
+  model_call: 'model call',
+  model_retry: 'retry',
+  context_elided: 'old output dropped',
+  provider_notice: 'provider notice',
+  empty_model_response: 'empty reply',
+  tool_call: 'tool call',
+  hook_run: 'hook',
+  tool_result: 'tool result',
+  pre_tool_block: 'tool blocked',
+  case_parse_error: 'unreadable case',
+  mutation_probe: 'mutation probe',
+  coverage_gap: 'criteria left out',
+  validator_run: 'checks',
+  evaluator_parse_error: 'unreadable verdict',
+  evaluator_verdict: 'verdict',
+  ledger_appended: 'verdict recorded',
+  task_done: 'task done',
+  task_failed: 'task failed',
+  proposed_learnings: 'learnings proposed',
+  commit: 'commit',
+  steering_note: 'your note',
+  merge: 'merged',
+  push: 'pushed',
+  pr: 'pull request',
+  cleanse: 'cleansed',
+  env_prepared: 'environment ready',
+  setup_started: 'setup started',
+  setup_output: 'setup output',
+  setup_finished: 'setup finished',
+  stop: 'stopped',
+};
+
+/** An event's name on screen: `steering_note` → "your note". */
+export function eventName(event: TilthEvent): string {
+  return EVENT_NAMES[event.type];
+}
+
+/** A status in words: `all_done` → "all done". */
+const spaced = (value: string): string => value.replaceAll('_', ' ');
+
+/** Why a run stopped, in a few words (the dashboard's headline says more, with the caps). */
+export const STOP_WORDS: Record<StopReason, string> = {
+  all_done: 'all tasks done',
+  wall_clock: 'wall-clock cap reached',
+  token_cap: 'token cap reached',
+  dollar_cap: 'dollar cap reached',
+  iter_cap: 'iteration cap reached',
+  evaluator_cap: 'evaluator cap reached',
+  empty_responses: 'empty replies from the model',
+  no_case: 'the work was never submitted',
+  provider_failure: 'the provider kept failing',
+  git_tampered: "the worktree's git was changed",
+  evaluator_unreadable: 'unreadable verdicts',
+  context_overflow: 'the context window is full',
+  setup_failed: 'the environment setup failed',
+  sent_back: 'a task was sent back',
+  task_added: 'a task was added',
+  interrupted: 'interrupted',
+  crash: 'the server went down',
+  error: 'an error',
+};
+
+/** A status change's reason: a stop reason in words, anything else as it was said. */
+const reasonWords = (reason: string): string => (reason in STOP_WORDS ? STOP_WORDS[reason as StopReason] : reason);
+
 /** Every event type: how it reads, where it is filed, and what the terminal prints for it. */
 export const EVENT_TEXT: EventTexts = {
   log_opened: { kind: 'session', detail: (d) => `log version ${d.log_version}`, progress: null, problem: false, dialogue: false },
@@ -119,7 +205,7 @@ export const EVENT_TEXT: EventTexts = {
   },
   status_changed: {
     kind: 'session',
-    detail: (d) => join(`${d.from ?? '(new)'} → ${d.to}`, d.reason && `(${d.reason})`),
+    detail: (d) => join(`${d.from === null ? '(new)' : spaced(d.from)} → ${spaced(d.to)}`, d.reason && `(${reasonWords(d.reason)})`),
     progress: null,
     problem: (d) => d.to === 'stopped' || d.to === 'failed',
     dialogue: false,
@@ -396,7 +482,7 @@ export const EVENT_TEXT: EventTexts = {
   },
   stop: {
     kind: 'session',
-    detail: (d) => join(d.phase, d.reason, d.error && `— ${d.error}`),
+    detail: (d) => join(d.phase, STOP_WORDS[d.reason], d.error && `— ${d.error}`),
     progress: (d) => `stopped: ${d.reason}${d.error ? ` — ${d.error}` : ''}`,
     problem: (d) => d.reason !== 'all_done',
     dialogue: false,

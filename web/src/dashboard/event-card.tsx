@@ -6,7 +6,7 @@
  */
 import { memo, type ReactNode } from 'react';
 import type { EventData, EventType, TilthEvent } from '../../../shared/events.ts';
-import { describeEvent, eventKind, headLine, isProblem } from '../../../shared/event-text.ts';
+import { describeEvent, eventKind, eventName, headLine, isProblem } from '../../../shared/event-text.ts';
 import { mutationSentence, SurvivorList } from '../components/survivor-list.tsx';
 import { argFields, caseView, lineCount, reasoningText, whereOf, type CaseView } from './card-text.ts';
 import { formatInt, formatTime, formatUsd } from '../../../shared/format.ts';
@@ -32,14 +32,16 @@ export const EventCard = memo(function EventCard({ event, open, highlighted, onT
       data-testid="event-card"
       data-seq={event.seq}
       data-type={event.type}
-      aria-label={`Event ${event.seq}: ${event.type}`}
+      aria-label={`Event ${event.seq}: ${eventName(event)}`}
     >
       <header className="ev-head">
         <span className="ev-seq mono">#{event.seq}</span>
         <time className="ev-time mono" dateTime={event.ts}>
           {formatTime(event.ts)}
         </time>
-        <span className={`ev-type mono ev-type-${event.type}`}>{event.type}</span>
+        <span className={`ev-type ev-type-${event.type}`} title={`${event.type} in the log`}>
+          {eventName(event)}
+        </span>
         {where !== '' && <span className="ev-where">{where}</span>}
         <span className="ev-line" title={describeEvent(event)}>
           {headLine(event)}

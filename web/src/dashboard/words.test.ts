@@ -32,10 +32,11 @@ describe('stopInWords', () => {
 
 describe('runHeadline', () => {
   const base = { caps, tasks: {}, lastError: null, lastStop: null, current: null };
-  it('says which task and iteration a running run is on', () => {
-    expect(runHeadline({ ...base, status: 'running', run: { state: 'running', queue_position: null }, current: { taskId: 'T-002', iteration: 3 } })).toBe(
-      'running T-002, iteration 3',
-    );
+  it('says which task a running run is on and how many iterations it has had, never "iteration 0"', () => {
+    const running = { ...base, status: 'running' as const, run: { state: 'running' as const, queue_position: null } };
+    expect(runHeadline({ ...running, current: { taskId: 'T-002', iteration: 0 } })).toBe('running T-002: its first iteration');
+    expect(runHeadline({ ...running, current: { taskId: 'T-002', iteration: 1 } })).toBe('running T-002: 1 iteration so far');
+    expect(runHeadline({ ...running, current: { taskId: 'T-002', iteration: 3 } })).toBe('running T-002: 3 iterations so far');
     expect(runHeadline({ ...base, status: 'prepared', run: { state: 'running', queue_position: null } })).toBe('running');
   });
 

@@ -75,7 +75,7 @@ export interface HeadlineInput extends StopContext {
   status: SessionStatus | null;
   run: RunState;
   lastStop: StopReason | null;
-  /** The task the run is on and its iteration, when one is in progress. */
+  /** The task the run is on and how many of its iterations the worker has finished, when one is in progress. */
   current: { taskId: string; iteration: number } | null;
 }
 
@@ -87,7 +87,11 @@ export function runHeadline(input: HeadlineInput): string {
   }
   if (run.state === 'running' || status === 'running') {
     const c = input.current;
-    return c ? `running ${c.taskId}, iteration ${c.iteration}` : 'running';
+    if (c === null) return 'running';
+    // The worker's first reply is still on its way while nothing is finished: no "iteration 0".
+    return c.iteration === 0
+      ? `running ${c.taskId}: its first iteration`
+      : `running ${c.taskId}: ${c.iteration} ${c.iteration === 1 ? 'iteration' : 'iterations'} so far`;
   }
   switch (status) {
     case 'stopped':
