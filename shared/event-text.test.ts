@@ -111,7 +111,7 @@ describe('describeEvent', () => {
           health: 'empty',
         },
       }),
-    ).toBe('self_improve T-001 iter 0 worker w 50+5 tokens $0.0040 health empty');
+    ).toBe('learnings T-001 worker w 50+5 tokens $0.0040 health empty');
   });
 });
 
@@ -185,5 +185,17 @@ describe('event names on screen', () => {
     }
     expect(EVENT_NAMES.steering_note).toBe('your note');
     expect(EVENT_NAMES.prompt_assembled).toBe('instructions sent');
+  });
+
+  it('say the learnings step and its outcome in words, not self_improve or no_proposal', () => {
+    const prompt = eventLog({
+      type: 'prompt_assembled',
+      data: { task_id: 'T-001', iter: 0, ...ids, role: 'self_improve', content: 'x', chars: 1764, truncated: false },
+    })[0]!;
+    expect(headLine(prompt)).toBe('learnings prompt, 1,764 characters');
+    expect(describeEvent(prompt)).toBe('T-001 learnings prompt, 1764 chars');
+    expect(describe1({ type: 'proposed_learnings', data: { task_id: 'T-001', ...ids, emitted: false, reason: 'no_proposal' } })).toBe(
+      'T-001 no learning (none proposed)',
+    );
   });
 });

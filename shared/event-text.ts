@@ -53,9 +53,14 @@ export function compactArgs(args: unknown): string {
   }
 }
 
-/** "T-001 iter 3", "evaluator T-001", "interview": where in the session an event happened. */
+/** A phase or a model role in words: `self_improve` is the learnings step. */
+export function roleWords(name: string): string {
+  return name === 'self_improve' ? 'learnings' : name === 'prep' ? 'interviewer' : name;
+}
+
+/** "T-001 iter 3", "evaluator T-001", "interview": where in the session an event happened (iteration 0 is the set-up before the first). */
 function where(data: { task_id?: string | undefined; iter?: number | undefined; phase?: string | undefined }): string {
-  return [data.phase, data.task_id, data.iter !== undefined ? `iter ${data.iter}` : undefined].filter((p) => p !== undefined && p !== '').join(' ');
+  return [data.phase && roleWords(data.phase), data.task_id, data.iter ? `iter ${data.iter}` : undefined].filter((p) => p !== undefined && p !== '').join(' ');
 }
 
 function join(...parts: (string | null | undefined | false)[]): string {
@@ -186,6 +191,14 @@ export const STOP_WORDS: Record<StopReason, string> = {
 /** A status change's reason: a stop reason in words, anything else as it was said. */
 const reasonWords = (reason: string): string => (reason in STOP_WORDS ? STOP_WORDS[reason as StopReason] : reason);
 
+/** Why a task left no learning, in words. */
+const LEARNING_SKIPS: Record<NonNullable<EventData<'proposed_learnings'>['reason']>, string> = {
+  no_proposal: 'none proposed',
+  empty_learning: 'the proposal was empty',
+  unparseable: 'the reply could not be read',
+  error: 'the call failed',
+};
+
 /** Every event type: how it reads, where it is filed, and what the terminal prints for it. */
 export const EVENT_TEXT: EventTexts = {
   log_opened: { kind: 'session', detail: (d) => `log version ${d.log_version}`, progress: null, problem: false, dialogue: false },
@@ -271,7 +284,8 @@ export const EVENT_TEXT: EventTexts = {
   memory_load: { kind: 'tasks', detail: (d) => `${d.task_id} ${d.user_prompt_chars} prompt chars`, progress: null, problem: false, dialogue: false },
   prompt_assembled: {
     kind: 'model',
-    detail: (d) => join(where(d), `${d.role} prompt, ${d.chars} chars`, d.truncated && '(truncated)'),
+    detail: (d) => join(where(d), `${roleWords(d.role)} prompt, ${d.chars} chars`, d.truncated && '(truncated)'),
+    head: (d) => join(`${roleWords(d.role)} prompt, ${formatCount(d.chars)} characters`, d.truncated && '(truncated)'),
     progress: null,
     problem: false,
     dialogue: false,
@@ -307,7 +321,14 @@ export const EVENT_TEXT: EventTexts = {
     problem: false,
     dialogue: false,
   },
-  provider_notice: { kind: 'model', detail: (d) => join(where(d), d.role, d.message), progress: null, problem: true, dialogue: false },
+  provider_notice: {
+    kind: 'model',
+    detail: (d) => join(where(d), d.role !== d.phase && roleWords(d.role), d.message),
+    head: (d) => d.message,
+    progress: null,
+    problem: true,
+    dialogue: false,
+  },
   empty_model_response: {
     kind: 'model',
     detail: (d) => join(where(d), `empty reply (${d.streak} in a row)`),
@@ -411,7 +432,7 @@ export const EVENT_TEXT: EventTexts = {
   },
   proposed_learnings: {
     kind: 'tasks',
-    detail: (d) => join(d.task_id, d.emitted ? `learning: ${d.entry ?? ''}` : `no learning (${d.reason ?? 'none'})`),
+    detail: (d) => join(d.task_id, d.emitted ? `learning: ${d.entry ?? ''}` : `no learning (${LEARNING_SKIPS[d.reason ?? 'no_proposal']})`),
     progress: (d) => (d.emitted ? `  ${d.task_id} proposed a learning: ${d.entry ?? ''}` : null),
     problem: (d) => d.reason === 'error',
     dialogue: false,
