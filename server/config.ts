@@ -144,12 +144,16 @@ const KEYS = {
     fallback: ['AGENTS.md', 'CLAUDE.md'],
     parse: list,
   },
-  TILTH_MAX_ITERATIONS_PER_TASK: { description: 'Worker model calls per task before it fails with iter_cap.', fallback: 32, parse: integer(1, 10_000) },
+  TILTH_MAX_ITERATIONS_PER_TASK: {
+    description: 'Worker model calls per task before the task fails (the iteration cap).',
+    fallback: 32,
+    parse: integer(1, 10_000),
+  },
   TILTH_MAX_WALL_CLOCK_MINUTES: { description: 'Wall-clock budget of a run, in minutes.', fallback: 120, parse: decimal(0) },
   TILTH_MAX_TOKENS: { description: 'Token budget of a run (the interview is counted apart).', fallback: 2_000_000, parse: integer(0) },
   TILTH_MAX_DOLLARS: { description: 'Spend budget of a run in USD, as reported by the provider.', fallback: 10, parse: decimal(0) },
   TILTH_MAX_EVALUATOR_CALLS_PER_TASK: {
-    description: 'Evaluator calls per task before evaluator_cap; 0 turns the cap off.',
+    description: 'Evaluator calls per task before the task fails (the evaluator cap); 0 turns the cap off.',
     fallback: 0,
     parse: integer(0, 10_000),
   },
