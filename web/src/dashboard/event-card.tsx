@@ -6,7 +6,7 @@
  */
 import { memo, type ReactNode } from 'react';
 import type { EventData, EventType, TilthEvent } from '../../../shared/events.ts';
-import { describeEvent, eventKind, eventName, headLine, isProblem } from '../../../shared/event-text.ts';
+import { describeEvent, eventKind, eventName, headLine, isProblem, roleWords } from '../../../shared/event-text.ts';
 import { mutationSentence, SurvivorList } from '../components/survivor-list.tsx';
 import { argFields, caseView, lineCount, reasoningText, whereOf, type CaseView } from './card-text.ts';
 import { formatInt, formatTime, formatUsd } from '../../../shared/format.ts';
@@ -212,7 +212,7 @@ const CARDS: { [T in EventType]: CardRendering<T> } = {
         <Disclosure
           open={isOpen('prompt')}
           onToggle={toggle('prompt')}
-          label={`${d.role} prompt: ${formatInt(d.chars)} chars${d.truncated ? ' (shown truncated)' : ''}`}
+          label={`${roleWords(d.role)} prompt: ${formatInt(d.chars)} characters${d.truncated ? ' (shown truncated)' : ''}`}
           testId="prompt-toggle"
         />
         {isOpen('prompt') && <Block>{d.content}</Block>}
@@ -229,7 +229,7 @@ const CARDS: { [T in EventType]: CardRendering<T> } = {
       const facts = [tokens.join(' · ')];
       if (d.duration_ms !== undefined) facts.push(`${(d.duration_ms / 1000).toFixed(1)} s`);
       if (d.health !== undefined && d.health !== 'ok') facts.push(`health: ${d.health}`);
-      if (d.finish_reason) facts.push(`finish: ${d.finish_reason}`);
+      if (d.finish_reason) facts.push(`finish: ${d.finish_reason.replaceAll('_', ' ')}`);
       return (
         <>
           <p className="ev-facts">{facts.join(' · ')}</p>
