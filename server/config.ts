@@ -144,12 +144,16 @@ const KEYS = {
     fallback: ['AGENTS.md', 'CLAUDE.md'],
     parse: list,
   },
-  TILTH_MAX_ITERATIONS_PER_TASK: { description: 'Worker model calls per task before it fails with iter_cap.', fallback: 32, parse: integer(1, 10_000) },
+  TILTH_MAX_ITERATIONS_PER_TASK: {
+    description: 'Worker model calls per task before the task fails (the iteration cap).',
+    fallback: 32,
+    parse: integer(1, 10_000),
+  },
   TILTH_MAX_WALL_CLOCK_MINUTES: { description: 'Wall-clock budget of a run, in minutes.', fallback: 120, parse: decimal(0) },
   TILTH_MAX_TOKENS: { description: 'Token budget of a run (the interview is counted apart).', fallback: 2_000_000, parse: integer(0) },
   TILTH_MAX_DOLLARS: { description: 'Spend budget of a run in USD, as reported by the provider.', fallback: 10, parse: decimal(0) },
   TILTH_MAX_EVALUATOR_CALLS_PER_TASK: {
-    description: 'Evaluator calls per task before evaluator_cap; 0 turns the cap off.',
+    description: 'Evaluator calls per task before the task fails (the evaluator cap); 0 turns the cap off.',
     fallback: 0,
     parse: integer(0, 10_000),
   },
@@ -224,8 +228,15 @@ export interface Config {
   warnings: string[];
 }
 
+/** Per key, what is wrong with it, worded to follow the field's name ("must be a number, got …"). */
+export type FieldProblems = Partial<Record<ConfigKey, string>>;
+
 export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
+  constructor(
+    readonly problems: string[],
+    /** The problems a single key's field can show beside it (the settings page does). */
+    readonly fields: FieldProblems = {},
+  ) {
     super(`Tilth's configuration has ${problems.length} problem(s):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';
   }
@@ -303,6 +314,7 @@ export function loadConfig(inputs: ConfigInputs = {}): Config {
   const dotenvFile = path.join(home, '.env');
   const configFile = path.join(home, 'config.json');
   const problems: string[] = [];
+  const fields: FieldProblems = {};
   const dotenv = readDotenv(dotenvFile, problems);
   const file = inputs.fileValues ?? readConfigFile(configFile, problems);
 
@@ -326,7 +338,9 @@ export function loadConfig(inputs: ConfigInputs = {}): Config {
         values[key] = { value: spec.parse(raw), source };
       } catch (err) {
         const where = source === 'flag' ? 'flag' : source === 'env' ? 'environment' : source === 'dotenv' ? dotenvFile : configFile;
-        problems.push(`${key} (from ${where}) ${err instanceof ParseProblem ? err.message : String(err)}`);
+        const problem = err instanceof ParseProblem ? err.message : String(err);
+        problems.push(`${key} (from ${where}) ${problem}`);
+        if (source === 'file') fields[key] = problem;
       }
       break;
     }
@@ -334,9 +348,9 @@ export function loadConfig(inputs: ConfigInputs = {}): Config {
   const v = values as Config['values'];
 
   const warnings: string[] = [];
-  const roles = resolveRoles(v, problems, warnings);
-  const { contextWindows, prices } = resolveModelFacts(v, problems, warnings);
-  if (problems.length > 0) throw new ConfigError(problems);
+  const roles = resolveRoles(v, problems, warnings, fields);
+  const { contextWindows, prices } = resolveModelFacts(v, problems, warnings, fields);
+  if (problems.length > 0) throw new ConfigError(problems, fields);
 
   const sessionsDir = path.resolve(v.TILTH_SESSIONS_DIR.value ?? path.join(home, 'sessions'));
   return {
@@ -372,7 +386,7 @@ export function loadConfig(inputs: ConfigInputs = {}): Config {
  * partly configured worker (say, a URL but no model) is a problem worth reporting; a wholly
  * unconfigured one is fine — the UI guides the user.
  */
-function resolveRoles(v: Config['values'], problems: string[], warnings: string[]): RoleEndpoints {
+function resolveRoles(v: Config['values'], problems: string[], warnings: string[], fields: FieldProblems): RoleEndpoints {
   const worker = { baseUrl: v.TILTH_BASE_URL.value, apiKey: v.TILTH_API_KEY.value, model: v.TILTH_WORKER_MODEL.value };
   const perRole: Record<Role, typeof worker> = {
     worker,
@@ -407,6 +421,11 @@ function resolveRoles(v: Config['values'], problems: string[], warnings: string[
       }
     } else if (present > 0 && (role === 'worker' || ownKeys.length > 0)) {
       const missing = names[role].filter((_, i) => [r.baseUrl, r.apiKey, r.model][i] === null);
+      const together = `${role === 'prep' ? "the interviewer's" : `the ${role}'s`} base URL, API key and model go together`;
+      for (const key of missing) {
+        fields[key as ConfigKey] =
+          `is needed too: ${together}${role === 'worker' ? '' : ", and the worker's is not set to fall back on"} (a local server that needs no key accepts any, e.g. "none")`;
+      }
       problems.push(
         `the ${role} endpoint is only partly set: also set ${missing.join(', ')}${role === 'worker' ? '' : ` (or the worker's)`} (local servers that need no key accept any value, e.g. "none")`,
       );
@@ -446,7 +465,7 @@ const FACT_KEYS: Record<Role, { window: ConfigKey; priceIn: ConfigKey; priceOut:
  * then discovered from their provider, and a missing price is said at startup rather than
  * silently borrowed. A price is a pair: one half alone is a problem (0 is fine for a free half).
  */
-function resolveModelFacts(v: Config['values'], problems: string[], warnings: string[]): Pick<Config, 'contextWindows' | 'prices'> {
+function resolveModelFacts(v: Config['values'], problems: string[], warnings: string[], fields: FieldProblems): Pick<Config, 'contextWindows' | 'prices'> {
   const num = (key: ConfigKey) => v[key].value as number | null;
   const str = (key: ConfigKey) => v[key].value as string | null;
   const own = {} as Record<Role, { window: number | null; price: Price | null; partial: boolean }>;
@@ -458,6 +477,7 @@ function resolveModelFacts(v: Config['values'], problems: string[], warnings: st
     if (partial) {
       const [set, unset] = input === null ? [keys.priceOut, keys.priceIn] : [keys.priceIn, keys.priceOut];
       problems.push(`${set} is set but ${unset} is not: set both (0 for a side that costs nothing), or neither`);
+      fields[unset] = 'is needed too: a price has an input and an output side (0 for a side that costs nothing), or leave both blank';
     }
     own[role] = {
       window: num(keys.window),

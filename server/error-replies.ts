@@ -38,7 +38,8 @@ function reply(code: ErrorCode, message: string): ErrorReply {
 export function toErrorReply(error: FastifyError): ErrorReply {
   if (error instanceof AppError) {
     if (!error.expose) return reply(error.code, HIDDEN);
-    return reply(error.code, error.message);
+    const answer = reply(error.code, error.message);
+    return error.fields === undefined ? answer : { ...answer, error: { ...answer.error, fields: { ...error.fields } } };
   }
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

@@ -9,15 +9,18 @@ import { type ErrorCode, type ErrorCodeWithStatus, errorStatus } from '../shared
 
 export class AppError extends Error {
   readonly status: number;
+  /** Per request-body field, what is wrong with it (see `ErrorBody`); absent when no field is to blame. */
+  readonly fields: Readonly<Record<string, string>> | undefined;
 
   constructor(
     readonly code: ErrorCode,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; fields?: Readonly<Record<string, string>> },
   ) {
     super(message, options);
     this.name = new.target.name;
     this.status = errorStatus(code);
+    this.fields = options?.fields;
   }
 
   /**

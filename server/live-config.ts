@@ -8,13 +8,26 @@
 import fs from 'node:fs';
 import type { ConfigUpdate } from '../shared/api.ts';
 import { AppError } from './errors.ts';
-import { CONFIG_KEYS, ConfigError, checkValue, loadConfig, readConfigFile, type Config, type ConfigInputs, type ConfigKey } from './config.ts';
+import {
+  CONFIG_KEYS,
+  ConfigError,
+  checkValue,
+  loadConfig,
+  readConfigFile,
+  type Config,
+  type ConfigInputs,
+  type ConfigKey,
+  type FieldProblems,
+} from './config.ts';
 import { writeJsonAtomic } from './store/atomic.ts';
 
 /** A save that would leave the configuration invalid; nothing was written. */
 export class ConfigUpdateError extends AppError {
-  constructor(readonly problems: string[]) {
-    super('invalid_config', `Not saved: ${problems.join('; ')}`);
+  constructor(
+    readonly problems: string[],
+    fields: FieldProblems,
+  ) {
+    super('invalid_config', `Not saved: ${problems.join('; ')}`, { fields });
   }
 }
 
@@ -43,6 +56,7 @@ export class LiveConfig {
     }
 
     const problems: string[] = [];
+    const fields: FieldProblems = {};
     for (const [key, change] of Object.entries(update) as [ConfigKey, ConfigUpdate[keyof ConfigUpdate]][]) {
       if (change === undefined) continue;
       if (typeof change === 'object' && change !== null) {
@@ -56,10 +70,12 @@ export class LiveConfig {
         continue;
       }
       const problem = checkValue(key, raw);
-      if (problem !== null) problems.push(`${key} ${problem}`);
-      else file[key] = raw;
+      if (problem !== null) {
+        problems.push(`${key} ${problem}`);
+        fields[key] = problem;
+      } else file[key] = raw;
     }
-    if (problems.length > 0) throw new ConfigUpdateError(problems);
+    if (problems.length > 0) throw new ConfigUpdateError(problems, fields);
 
     // The whole configuration must still load (a role set only partly is refused at startup, so
     // it is refused here too) before anything reaches the disk.
@@ -67,7 +83,7 @@ export class LiveConfig {
     try {
       next = loadConfig({ ...this.inputs, home, fileValues: file });
     } catch (err) {
-      if (err instanceof ConfigError) throw new ConfigUpdateError(err.problems);
+      if (err instanceof ConfigError) throw new ConfigUpdateError(err.problems, err.fields);
       throw err;
     }
 

@@ -10,7 +10,15 @@ import { PriceSchema } from './price.ts';
 
 /** `{error: {code, message}}`, the one error shape; `code` is stable snake_case. */
 export const ErrorBodySchema = z.object({
-  error: z.object({ code: z.string().regex(/^[a-z][a-z0-9_]*$/), message: z.string() }),
+  error: z.object({
+    code: z.string().regex(/^[a-z][a-z0-9_]*$/),
+    message: z.string(),
+    /**
+     * What is wrong with each field of the request body that has a problem, by field name, in
+     * words that do not repeat the name: a form shows each beside its own input.
+     */
+    fields: z.record(z.string(), z.string()).optional(),
+  }),
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EventInput } from './events.ts';
-import { compactArgs, describeEvent, eventLine, headLine, oneLine, progressLine } from './event-text.ts';
+import { compactArgs, describeEvent, EVENT_NAMES, eventLine, headLine, oneLine, progressLine } from './event-text.ts';
 import { eventLog } from './test-events.ts';
 
 const ids = { trace_id: 'a'.repeat(32), span_id: 'b'.repeat(16) };
@@ -61,7 +61,9 @@ describe('describeEvent', () => {
   });
 
   it('words the run’s milestones: status, resume, failure, commit, guidance and stop', () => {
-    expect(describe1({ type: 'status_changed', data: { from: 'running', to: 'stopped', reason: 'iter_cap' } })).toBe('running → stopped (iter_cap)');
+    expect(describe1({ type: 'status_changed', data: { from: 'running', to: 'stopped', reason: 'iter_cap' } })).toBe(
+      'running → stopped (iteration cap reached)',
+    );
     expect(
       describe1({
         type: 'session_resume',
@@ -73,7 +75,7 @@ describe('describeEvent', () => {
     expect(describe1({ type: 'steering_note', data: { note_id: 'n1', text: 'Keep it small', consumed_by: { task_id: 'T-002', iter: 4 } } })).toBe(
       '“Keep it small” read by T-002 iter 4',
     );
-    expect(describe1({ type: 'stop', data: { reason: 'iter_cap', phase: 'run', error: 'T-001 failed.' } })).toBe('run iter_cap — T-001 failed.');
+    expect(describe1({ type: 'stop', data: { reason: 'iter_cap', phase: 'run', error: 'T-001 failed.' } })).toBe('run iteration cap reached — T-001 failed.');
   });
 
   it('marks a model call with its phase and spend', () => {
@@ -109,7 +111,7 @@ describe('describeEvent', () => {
           health: 'empty',
         },
       }),
-    ).toBe('self_improve T-001 iter 0 worker w 50+5 tokens $0.0040 health empty');
+    ).toBe('learnings T-001 worker w 50+5 tokens $0.0040 health empty');
   });
 });
 
@@ -172,5 +174,28 @@ describe('the card head', () => {
       data: { task_id: 'T-001', iter: 1, role: 'worker', model: 'w', prompt_tokens: 45_600, eval_tokens: 300, tokens_used_total: 45_900, cost_usd: 0.0042 },
     })[0]!;
     expect(headLine(call)).toBe('w · 45.6k in / 300 out · $0.0042');
+  });
+});
+
+describe('event names on screen', () => {
+  it('are words, never a log name with underscores', () => {
+    for (const [type, name] of Object.entries(EVENT_NAMES)) {
+      expect(name, type).not.toContain('_');
+      expect(name, type).toMatch(/^[a-z]/);
+    }
+    expect(EVENT_NAMES.steering_note).toBe('your note');
+    expect(EVENT_NAMES.prompt_assembled).toBe('instructions sent');
+  });
+
+  it('say the learnings step and its outcome in words, not self_improve or no_proposal', () => {
+    const prompt = eventLog({
+      type: 'prompt_assembled',
+      data: { task_id: 'T-001', iter: 0, ...ids, role: 'self_improve', content: 'x', chars: 1764, truncated: false },
+    })[0]!;
+    expect(headLine(prompt)).toBe('learnings prompt, 1,764 characters');
+    expect(describeEvent(prompt)).toBe('T-001 learnings prompt, 1764 chars');
+    expect(describe1({ type: 'proposed_learnings', data: { task_id: 'T-001', ...ids, emitted: false, reason: 'no_proposal' } })).toBe(
+      'T-001 no learning (none proposed)',
+    );
   });
 });

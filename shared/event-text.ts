@@ -8,7 +8,7 @@
  * Model-written text (tool arguments, previews, concerns) is squeezed onto one line and clipped,
  * so one event is always one row.
  */
-import type { EventData, EventType, TilthEvent } from './events.ts';
+import type { EventData, EventType, StopReason, TilthEvent } from './events.ts';
 import { formatCount, formatTime, formatUsd } from './format.ts';
 
 const MAX_DETAIL_CHARS = 240;
@@ -53,9 +53,14 @@ export function compactArgs(args: unknown): string {
   }
 }
 
-/** "T-001 iter 3", "evaluator T-001", "interview": where in the session an event happened. */
+/** A phase or a model role in words: `self_improve` is the learnings step. */
+export function roleWords(name: string): string {
+  return name === 'self_improve' ? 'learnings' : name === 'prep' ? 'interviewer' : name;
+}
+
+/** "T-001 iter 3", "evaluator T-001", "interview": where in the session an event happened (iteration 0 is the set-up before the first). */
 function where(data: { task_id?: string | undefined; iter?: number | undefined; phase?: string | undefined }): string {
-  return [data.phase, data.task_id, data.iter !== undefined ? `iter ${data.iter}` : undefined].filter((p) => p !== undefined && p !== '').join(' ');
+  return [data.phase && roleWords(data.phase), data.task_id, data.iter ? `iter ${data.iter}` : undefined].filter((p) => p !== undefined && p !== '').join(' ');
 }
 
 function join(...parts: (string | null | undefined | false)[]): string {
@@ -100,6 +105,100 @@ const ENV_REASONS: Record<EventData<'env_prepared'>['reason'], string> = {
 
 const SUBMIT_CASE = 'submit_case';
 
+/**
+ * Every event type's name on screen. The types keep their log names (`steering_note`,
+ * `prompt_assembled`), which are for logs and tools; a person reading the stream gets words.
+ */
+export const EVENT_NAMES: Record<EventType, string> = {
+  log_opened: 'log opened',
+  session_start: 'session started',
+  status_changed: 'status',
+  session_prepared: 'plan ready',
+  seed_committed: 'plan committed',
+  seed_written: 'plan written',
+  seed_edited: 'plan edited',
+  task_added: 'task added',
+  task_sent_back: 'task sent back',
+  question_asked: 'question',
+  question_answered: 'answer',
+  session_resume: 'resumed',
+  rewound: 'rewound',
+  context_reset: 'fresh conversation',
+  memory_load: 'learnings read',
+  prompt_assembled: 'instructions sent',
+  model_call: 'model call',
+  model_retry: 'retry',
+  context_elided: 'old output dropped',
+  provider_notice: 'provider notice',
+  empty_model_response: 'empty reply',
+  tool_call: 'tool call',
+  hook_run: 'hook',
+  tool_result: 'tool result',
+  pre_tool_block: 'tool blocked',
+  case_parse_error: 'unreadable case',
+  mutation_probe: 'mutation probe',
+  coverage_gap: 'criteria left out',
+  validator_run: 'checks',
+  evaluator_parse_error: 'unreadable verdict',
+  evaluator_verdict: 'verdict',
+  ledger_appended: 'verdict recorded',
+  task_done: 'task done',
+  task_failed: 'task failed',
+  proposed_learnings: 'learnings proposed',
+  commit: 'commit',
+  steering_note: 'your note',
+  merge: 'merged',
+  push: 'pushed',
+  pr: 'pull request',
+  cleanse: 'cleansed',
+  env_prepared: 'environment ready',
+  setup_started: 'setup started',
+  setup_output: 'setup output',
+  setup_finished: 'setup finished',
+  stop: 'stopped',
+};
+
+/** An event's name on screen: `steering_note` → "your note". */
+export function eventName(event: TilthEvent): string {
+  return EVENT_NAMES[event.type];
+}
+
+/** A status in words: `all_done` → "all done". */
+const spaced = (value: string): string => value.replaceAll('_', ' ');
+
+/** Why a run stopped, in a few words (the dashboard's headline says more, with the caps). */
+export const STOP_WORDS: Record<StopReason, string> = {
+  all_done: 'all tasks done',
+  wall_clock: 'wall-clock cap reached',
+  token_cap: 'token cap reached',
+  dollar_cap: 'dollar cap reached',
+  iter_cap: 'iteration cap reached',
+  evaluator_cap: 'evaluator cap reached',
+  empty_responses: 'empty replies from the model',
+  no_case: 'the work was never submitted',
+  provider_failure: 'the provider kept failing',
+  git_tampered: "the worktree's git was changed",
+  evaluator_unreadable: 'unreadable verdicts',
+  context_overflow: 'the context window is full',
+  setup_failed: 'the environment setup failed',
+  sent_back: 'a task was sent back',
+  task_added: 'a task was added',
+  interrupted: 'interrupted',
+  crash: 'the server went down',
+  error: 'an error',
+};
+
+/** A status change's reason: a stop reason in words, anything else as it was said. */
+const reasonWords = (reason: string): string => (reason in STOP_WORDS ? STOP_WORDS[reason as StopReason] : reason);
+
+/** Why a task left no learning, in words. */
+const LEARNING_SKIPS: Record<NonNullable<EventData<'proposed_learnings'>['reason']>, string> = {
+  no_proposal: 'none proposed',
+  empty_learning: 'the proposal was empty',
+  unparseable: 'the reply could not be read',
+  error: 'the call failed',
+};
+
 /** Every event type: how it reads, where it is filed, and what the terminal prints for it. */
 export const EVENT_TEXT: EventTexts = {
   log_opened: { kind: 'session', detail: (d) => `log version ${d.log_version}`, progress: null, problem: false, dialogue: false },
@@ -119,7 +218,7 @@ export const EVENT_TEXT: EventTexts = {
   },
   status_changed: {
     kind: 'session',
-    detail: (d) => join(`${d.from ?? '(new)'} → ${d.to}`, d.reason && `(${d.reason})`),
+    detail: (d) => join(`${d.from === null ? '(new)' : spaced(d.from)} → ${spaced(d.to)}`, d.reason && `(${reasonWords(d.reason)})`),
     progress: null,
     problem: (d) => d.to === 'stopped' || d.to === 'failed',
     dialogue: false,
@@ -185,7 +284,8 @@ export const EVENT_TEXT: EventTexts = {
   memory_load: { kind: 'tasks', detail: (d) => `${d.task_id} ${d.user_prompt_chars} prompt chars`, progress: null, problem: false, dialogue: false },
   prompt_assembled: {
     kind: 'model',
-    detail: (d) => join(where(d), `${d.role} prompt, ${d.chars} chars`, d.truncated && '(truncated)'),
+    detail: (d) => join(where(d), `${roleWords(d.role)} prompt, ${d.chars} chars`, d.truncated && '(truncated)'),
+    head: (d) => join(`${roleWords(d.role)} prompt, ${formatCount(d.chars)} characters`, d.truncated && '(truncated)'),
     progress: null,
     problem: false,
     dialogue: false,
@@ -221,7 +321,14 @@ export const EVENT_TEXT: EventTexts = {
     problem: false,
     dialogue: false,
   },
-  provider_notice: { kind: 'model', detail: (d) => join(where(d), d.role, d.message), progress: null, problem: true, dialogue: false },
+  provider_notice: {
+    kind: 'model',
+    detail: (d) => join(where(d), d.role !== d.phase && roleWords(d.role), d.message),
+    head: (d) => d.message,
+    progress: null,
+    problem: true,
+    dialogue: false,
+  },
   empty_model_response: {
     kind: 'model',
     detail: (d) => join(where(d), `empty reply (${d.streak} in a row)`),
@@ -325,7 +432,7 @@ export const EVENT_TEXT: EventTexts = {
   },
   proposed_learnings: {
     kind: 'tasks',
-    detail: (d) => join(d.task_id, d.emitted ? `learning: ${d.entry ?? ''}` : `no learning (${d.reason ?? 'none'})`),
+    detail: (d) => join(d.task_id, d.emitted ? `learning: ${d.entry ?? ''}` : `no learning (${LEARNING_SKIPS[d.reason ?? 'no_proposal']})`),
     progress: (d) => (d.emitted ? `  ${d.task_id} proposed a learning: ${d.entry ?? ''}` : null),
     problem: (d) => d.reason === 'error',
     dialogue: false,
@@ -396,7 +503,7 @@ export const EVENT_TEXT: EventTexts = {
   },
   stop: {
     kind: 'session',
-    detail: (d) => join(d.phase, d.reason, d.error && `— ${d.error}`),
+    detail: (d) => join(d.phase, STOP_WORDS[d.reason], d.error && `— ${d.error}`),
     progress: (d) => `stopped: ${d.reason}${d.error ? ` — ${d.error}` : ''}`,
     problem: (d) => d.reason !== 'all_done',
     dialogue: false,

@@ -66,7 +66,7 @@ import {
   TaskParamsSchema,
   TaskReviewSchema,
 } from './review.ts';
-import { SeedEditSchema, SeedQuerySchema, SeedViewSchema } from './seed.ts';
+import { SeedEditSchema, SeedQuerySchema, SeedSavedSchema, SeedViewSchema } from './seed.ts';
 import { SummarySchema } from './summary.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -109,7 +109,7 @@ export const ROUTES = {
     response: CreatedSessionSchema,
   },
   getSeed: { method: 'GET', path: '/api/sessions/:id/seed', params: SessionParamsSchema, query: SeedQuerySchema, response: SeedViewSchema },
-  putSeed: { method: 'PUT', path: '/api/sessions/:id/seed', params: SessionParamsSchema, body: SeedEditSchema, response: SeedViewSchema },
+  putSeed: { method: 'PUT', path: '/api/sessions/:id/seed', params: SessionParamsSchema, body: SeedEditSchema, response: SeedSavedSchema },
 
   /** 202 when the run starts or is queued; 200 with its state when one is already going. */
   startRun: { method: 'POST', path: '/api/sessions/:id/run', params: SessionParamsSchema, body: RunRequestSchema, response: RunResponseSchema, status: 202 },

@@ -215,6 +215,15 @@ export const SeedViewSchema = z.object({
 });
 export type SeedView = z.infer<typeof SeedViewSchema>;
 
+/**
+ * PUT /api/sessions/:id/seed: the seed as saved, its contract check run again on it, and the
+ * commit that recorded the edit (null when the edit changed nothing, so nothing was committed).
+ */
+export const SeedSavedSchema = SeedViewSchema.extend({
+  saved: z.object({ sha: z.string().nullable(), changed: z.array(z.string()) }),
+});
+export type SeedSaved = z.infer<typeof SeedSavedSchema>;
+
 /** GET /api/sessions/:id/seed: `recheck=1` runs a contract check with an environment problem again. */
 export const SeedQuerySchema = z.strictObject({ recheck: z.literal('1').optional() });
 

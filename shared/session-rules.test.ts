@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { canAddNote, canMerge, canPush, canRun, failedTaskSubject, isFailedSubject, isTaskWorkSubject, subjectRevision, taskSubject } from './session-rules.ts';
+import {
+  canAddNote,
+  canMerge,
+  canPush,
+  canRun,
+  failedTaskSubject,
+  isFailedSubject,
+  isTaskWorkSubject,
+  sessionSubject,
+  subjectRevision,
+  taskSubject,
+} from './session-rules.ts';
 
 describe('session rules', () => {
   it('lets a prepared or stopped session run, and nothing else', () => {
@@ -50,5 +61,23 @@ describe('commit subjects', () => {
   it('does not take a commit made by hand for a task’s', () => {
     expect(isTaskWorkSubject('fix typo')).toBe(false);
     expect(isFailedSubject('T-1: FAILED (x): y')).toBe(false);
+  });
+});
+
+describe('the merge commit subject', () => {
+  const session = { title: '', brief: '', branch: 'session/s1' };
+
+  it("drops the brief's trailing full stop", () => {
+    expect(sessionSubject({ ...session, brief: 'Add due dates to todos.\nThey sort by date.' })).toBe('Add due dates to todos');
+  });
+
+  it('drops other trailing punctuation and spaces, and keeps what is inside', () => {
+    expect(sessionSubject({ ...session, title: 'Fix parse(), then ship!!  ' })).toBe('Fix parse(), then ship');
+    expect(sessionSubject({ ...session, title: 'Add v1.2 support…' })).toBe('Add v1.2 support');
+  });
+
+  it('prefers the title, and falls back to the branch when nothing is left', () => {
+    expect(sessionSubject({ ...session, title: 'Due dates', brief: 'Add due dates.' })).toBe('Due dates');
+    expect(sessionSubject({ ...session, brief: '...' })).toBe('session/s1');
   });
 });

@@ -45,6 +45,16 @@ function taskHead(task: { id: string; revision?: number | undefined }): string {
   return task.revision && task.revision > 1 ? `${task.id} (rev ${task.revision})` : task.id;
 }
 
+/**
+ * The subject of the commit a merge writes (the squash commit, or `Merge <branch>: …`): the
+ * session's title, else its brief's first line, else its branch — without the trailing full stop
+ * or other punctuation a sentence has and a commit subject does not.
+ */
+export function sessionSubject(session: { title: string; brief: string; branch: string }): string {
+  const line = [session.title, session.brief.split('\n')[0] ?? ''].map((s) => s.trim()).find((s) => s !== '') ?? '';
+  return line.replace(/[\s.,;:!…]+$/u, '') || session.branch;
+}
+
 export function taskSubject(task: { id: string; title: string; revision?: number | undefined }): string {
   return `${taskHead(task)}: ${task.title}`;
 }

@@ -425,6 +425,8 @@ describe('seed review', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().prd[0].acceptance_criteria).toEqual(['setDue stores an ISO date on the todo']);
     expect(git(worktree, 'log', '-2', '--format=%s').split('\n')).toEqual(['seed: edited', 'seed: 1 task(s) + 1 acceptance test(s)']);
+    // The answer names the commit that recorded the edit, for seed review's "Saved — committed as …".
+    expect(res.json().saved).toEqual({ sha: git(worktree, 'rev-parse', 'HEAD'), changed: ['T-001'] });
     expect(
       t.store
         .log(id)

@@ -13,6 +13,7 @@ import {
   type SeedCriterion,
   type SeedEdit,
   type SeedProof,
+  type SeedSaved,
   type SeedView,
 } from '../../shared/seed.ts';
 import { AppError, ConflictError, NotFoundError } from '../errors.ts';
@@ -55,11 +56,15 @@ function criteriaRows(prd: PrdEntry[], proof: SeedProof | null, key: string): Re
   return rows;
 }
 
-/** What the contract check and the red proof depend on: when it changes, they run again. */
+/**
+ * What the contract check and the red proof depend on: when it changes, they run again. The
+ * tasks' words count too: the check tells "not built yet" from "not there" by the names a task
+ * mentions, and a user who edited a criterion expects it checked again.
+ */
 export function seedKey(prd: PrdEntry[], meta: SeedMeta): string {
   return JSON.stringify([
     meta.locked_tests,
-    prd.map((t) => [t.acceptance_criteria.length, t.criteria_tests ?? null]),
+    prd.map((t) => [t.title, t.description, t.acceptance_criteria, t.criteria_tests ?? null]),
     meta.checks_preset,
     meta.custom_checks ?? null,
     meta.setup_command ?? null,
@@ -164,7 +169,7 @@ function contractOf(session: SessionHandle, checkpoint: Checkpoint, { prd, meta,
 /** Edits of one session run one at a time: two saves must not interleave their writes and commits. */
 const editQueues = new Map<string, Promise<unknown>>();
 
-export function editSeed(session: SessionHandle, edit: SeedEdit): Promise<SeedView> {
+export function editSeed(session: SessionHandle, edit: SeedEdit): Promise<SeedSaved> {
   const { id } = session;
   const previous = editQueues.get(id) ?? Promise.resolve();
   const next = previous.catch(() => {}).then(() => applyEdit(session, edit));
@@ -177,7 +182,7 @@ export function editSeed(session: SessionHandle, edit: SeedEdit): Promise<SeedVi
   return next;
 }
 
-async function applyEdit(session: SessionHandle, edit: SeedEdit): Promise<SeedView> {
+async function applyEdit(session: SessionHandle, edit: SeedEdit): Promise<SeedSaved> {
   const checkpoint = session.checkpoint.read();
   if (!session.hasSeed()) throw new NotFoundError('no_seed', 'This session has no seed to edit yet.');
   if (checkpoint.status !== 'prepared') {
@@ -225,7 +230,7 @@ async function applyEdit(session: SessionHandle, edit: SeedEdit): Promise<SeedVi
   if (preset !== before.meta.checks_preset) changed.unshift(`checks: ${preset}`);
   else if (JSON.stringify(customChecks ?? null) !== JSON.stringify(before.meta.custom_checks ?? null)) changed.unshift('custom checks');
   if ((setupCommand ?? null) !== (before.meta.setup_command ?? null)) changed.unshift('setup command');
-  if (changed.length === 0) return seedView(session); // nothing to record
+  if (changed.length === 0) return { ...(await seedView(session)), saved: { sha: null, changed } }; // nothing to record
   // Task text lives in the session folder, so the commit may hold no file: it still records the edit.
   const seedPaths = [...new Set([...Object.keys(before.testFiles), ...Object.keys(checked.seed.testFiles)])];
   const sha = await commitAll(await worktreeRefOf(checkpoint), 'seed: edited', `Changed in seed review: ${changed.join(', ')}`, {
@@ -234,7 +239,7 @@ async function applyEdit(session: SessionHandle, edit: SeedEdit): Promise<SeedVi
   });
   session.emit({ type: 'seed_edited', data: { sha: sha ? sha.slice(0, 12) : null, changed } });
   if (preset !== checkpoint.checks_preset) session.checkpoint.update(() => ({ checks_preset: preset }));
-  return seedView(session);
+  return { ...(await seedView(session)), saved: { sha, changed } };
 }
 
 function describeChanges(

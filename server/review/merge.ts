@@ -18,6 +18,7 @@ import { execa } from 'execa';
 import { boundCheckOutput } from '../../shared/events.ts';
 import type { Checkpoint } from '../../shared/files.ts';
 import type { MergePreview, MergeResult, MergeStrategy } from '../../shared/review.ts';
+import { sessionSubject } from '../../shared/session-rules.ts';
 import { runChecks, type CheckResult } from '../engine/checks.ts';
 import { scratchScope } from '../env/session-env.ts';
 import { AppError, ConflictError } from '../errors.ts';
@@ -100,7 +101,7 @@ async function build(store: SessionStore, id: string, strategy: MergeStrategy, s
     // Strict: a conflicted merge and a failed ancestry check exit non-zero with nothing on stderr.
     const s = strictGit(scratch);
     const identity = await identityFor(cp.source);
-    const title = cp.title || cp.brief.split('\n')[0] || cp.branch;
+    const title = sessionSubject(cp);
     if (strategy === 'ff') {
       const ancestor =
         (await execa('git', [...hardened, 'merge-base', '--is-ancestor', baseSha, headSha!], { cwd: scratch, reject: false, stdin: 'ignore' })).exitCode === 0;

@@ -6,13 +6,12 @@
 import fs from 'node:fs';
 import { execa } from 'execa';
 import type { PrResultSchema } from '../../shared/review.ts';
-import { canPush } from '../../shared/session-rules.ts';
 import type { z } from 'zod';
 import { AppError, ConflictError, ValidationError } from '../errors.ts';
 import { git } from '../git/git-base.ts';
 import { branchHead, removeWorktree } from '../git/repo.ts';
 import type { SessionStore } from '../store/session-store.ts';
-import { ghReady, remotes } from './review.ts';
+import { ghReady, remotes, stateRefusal } from './review.ts';
 
 const NETWORK_TIMEOUT_MS = 120_000;
 
@@ -29,11 +28,8 @@ async function knownRemote(repo: string, remote: string): Promise<void> {
 
 export async function push(store: SessionStore, id: string, remote: string): Promise<{ remote: string; branch: string }> {
   const cp = store.readCheckpoint(id);
-  if (!canPush(cp.status))
-    throw new ConflictError(
-      'session_not_pushable',
-      `A ${cp.status} session cannot be pushed; ${cp.status === 'running' ? 'stop the run first' : 'finish the run first'}.`,
-    );
+  const refusal = stateRefusal(cp, 'push');
+  if (refusal !== null) throw new ConflictError('session_not_pushable', `This session cannot be pushed: ${refusal}.`);
   if (!(await branchHead(cp.source, cp.branch))) throw new ConflictError('branch_missing', `The session branch ${cp.branch} is gone.`);
   await knownRemote(cp.source, remote);
   const result = await execa('git', ['push', '--', remote, `refs/heads/${cp.branch}:refs/heads/${cp.branch}`], {

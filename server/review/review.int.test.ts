@@ -203,7 +203,7 @@ describe('merge', () => {
     expect((await act(`/api/sessions/${id}/merge`, { strategy: 'merge', extra: 1 })).statusCode).toBe(400);
     const notYet = await act(`/api/sessions/${id}/merge`, { strategy: 'merge' });
     expect(notYet.statusCode).toBe(409);
-    expect(notYet.json().error.message).toContain('prepared');
+    expect(notYet.json().error.message).toContain('the run has not started: run the plan first');
     expect((await act(`/api/sessions/${id}/cleanse`)).json().error.code).toBe('session_not_safe');
     expect((await act(`/api/sessions/${id}/push`, { remote: 'origin' })).statusCode).toBe(409);
   });

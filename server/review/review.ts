@@ -176,7 +176,7 @@ export async function sessionReview(store: SessionStore, id: string): Promise<Se
       push: {
         ...allowed(
           head !== null && canPush(cp.status) && names.length > 0,
-          head === null ? 'the session branch is gone' : names.length === 0 ? 'the repository has no remotes' : `a ${cp.status} session cannot be pushed`,
+          (head === null ? null : stateRefusal(cp, 'push')) ?? (head === null ? 'the session branch is gone' : 'the repository has no remotes'),
         ),
         remotes: names,
       },
@@ -208,12 +208,41 @@ export async function sessionReview(store: SessionStore, id: string): Promise<Se
 }
 
 export function mergeAllowed(cp: Checkpoint, head: string | null, hasWork: boolean): { allowed: boolean; reason: string | null } {
-  if (cp.status === 'merged') return { allowed: false, reason: `already merged into ${cp.merged?.into ?? cp.base_branch}` };
-  if (!canMerge(cp.status))
-    return { allowed: false, reason: `a ${cp.status} session cannot be merged; ${cp.status === 'running' ? 'stop the run first' : 'finish the run first'}` };
+  const refusal = stateRefusal(cp, 'merge');
+  if (refusal !== null) return { allowed: false, reason: refusal };
   if (!cp.base_branch)
     return { allowed: false, reason: 'the session started from a detached HEAD, so there is no base branch to merge into; push the branch instead' };
   if (!head) return { allowed: false, reason: 'the session branch is gone' };
   if (!hasWork) return { allowed: false, reason: 'no task has been committed yet' };
   return { allowed: true, reason: null };
+}
+
+const short = (sha: string) => sha.slice(0, 8);
+
+/**
+ * Why the session's state rules out merging or pushing it now, in words that say what happened
+ * and what to do next; null when the state allows it. A discarded session has no state to
+ * refuse with: its folder is gone, so it is not found at all.
+ */
+export function stateRefusal(cp: Checkpoint, action: 'merge' | 'push'): string | null {
+  if (action === 'merge' ? canMerge(cp.status) : canPush(cp.status)) return null;
+  const verb = action === 'merge' ? 'merged' : 'pushed';
+  switch (cp.status) {
+    case 'interviewing':
+      return `the interview is still going: answer its questions and run the plan it writes; there is nothing to ${action} yet`;
+    case 'prepared':
+      return `the run has not started: run the plan first; there is nothing to ${action} yet`;
+    case 'running':
+      return 'the run is still going: let it finish, or stop it first';
+    case 'failed':
+      return `the interview failed before it wrote a plan, so there is no work to ${action}: retry the interview, or discard the session`;
+    case 'merged':
+      return cp.merged ? `already merged into ${cp.merged.into} at ${short(cp.merged.sha)}` : 'already merged';
+    case 'archived':
+      if (cp.merged) return `already merged into ${cp.merged.into} at ${short(cp.merged.sha)}, and then cleansed: its branch is gone`;
+      if (cp.pushed) return `already pushed to ${cp.pushed.remote} as ${cp.pushed.branch}, and then cleansed: its branch is gone`;
+      return 'it was cleansed: its branch is gone';
+    default:
+      return `the session is ${cp.status.replace('_', ' ')} and cannot be ${verb}`;
+  }
 }

@@ -155,6 +155,25 @@ describe('PUT /api/config', () => {
     expect(res.json().error.message).toMatch(/TILTH_MAX_TOKENS must be a whole number.*TILTH_MAX_DOLLARS must be a number/);
   });
 
+  it('says per field what is wrong, without the key name, so the settings page can show it beside the field', async () => {
+    const bad = await put({ TILTH_MAX_TOKENS: 'x', TILTH_MAX_DOLLARS: '-1' });
+    expect(bad.statusCode).toBe(400);
+    expect(ErrorBodySchema.parse(bad.json()).error.fields).toEqual({
+      TILTH_MAX_TOKENS: 'must be a whole number, got "x"',
+      TILTH_MAX_DOLLARS: 'must be at least 0, got -1',
+    });
+
+    const partial = await put({ TILTH_BASE_URL: 'http://127.0.0.1:9/v1' });
+    expect(partial.statusCode).toBe(400);
+    const { fields } = ErrorBodySchema.parse(partial.json()).error;
+    expect(Object.keys(fields ?? {}).sort()).toEqual(['TILTH_API_KEY', 'TILTH_WORKER_MODEL']);
+    expect(fields?.TILTH_API_KEY).toMatch(/^is needed too: the worker's base URL, API key and model go together/);
+
+    const halfPrice = await put({ TILTH_WORKER_PRICE_IN: '1' });
+    expect(ErrorBodySchema.parse(halfPrice.json()).error.fields).toEqual({ TILTH_WORKER_PRICE_OUT: expect.stringMatching(/^is needed too: a price has/) });
+    expect(fs.existsSync(configFile())).toBe(false);
+  });
+
   it('refuses to write over a config.json that no longer parses, saying which file', async () => {
     fs.writeFileSync(configFile(), '{ broken');
     const res = await put({ TILTH_MAX_DOLLARS: '3' });

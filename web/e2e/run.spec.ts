@@ -97,7 +97,7 @@ test('Run from the seed review: each task turns done and the session reaches all
 
   // The event stream, a card per event, with the worker's tools and the evaluator's verdict.
   await page.getByTestId('event-search').fill('src/double.js write_file');
-  await expect(card(page, 'tool_call').first()).toContainText('T-001 · iter 1');
+  await expect(card(page, 'tool_call').first()).toContainText('T-001 · iteration 1');
   await expect(card(page, 'tool_call').first()).toContainText('src/double.js');
   await page.getByTestId('event-search').fill('T-001');
   await page.getByTestId('preset-dialogue').click();

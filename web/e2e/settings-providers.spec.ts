@@ -118,11 +118,16 @@ test('provider presets fill the base URL and show what each provider needs; wind
   await input(page, 'TILTH_WORKER_PRICE_OUT').fill('1.1');
   await input(page, 'TILTH_PREP_CONTEXT_WINDOW').fill('lots');
   await models.getByTestId('settings-save').click();
-  await expect(models.getByTestId('settings-error')).toContainText('TILTH_PREP_CONTEXT_WINDOW must be a whole number, got "lots"');
+  await expect(models.locator('[data-key="TILTH_PREP_CONTEXT_WINDOW"]').getByTestId('setting-error')).toHaveText(
+    'Context window must be a whole number, got "lots".',
+  );
   await input(page, 'TILTH_PREP_CONTEXT_WINDOW').fill('');
   await input(page, 'TILTH_EVALUATOR_PRICE_IN').fill('2');
   await models.getByTestId('settings-save').click();
-  await expect(models.getByTestId('settings-error')).toContainText('TILTH_EVALUATOR_PRICE_IN is set but TILTH_EVALUATOR_PRICE_OUT is not');
+  await expect(models.locator('[data-key="TILTH_EVALUATOR_PRICE_OUT"]').getByTestId('setting-error')).toContainText(
+    'Output price is needed too: a price has an input and an output side',
+  );
+  await expect(input(page, 'TILTH_EVALUATOR_PRICE_OUT')).toHaveAttribute('aria-invalid', 'true');
   expect(
     fs.existsSync(path.join(tilth.home, 'config.json')) ? JSON.parse(fs.readFileSync(path.join(tilth.home, 'config.json'), 'utf8')) : {},
   ).not.toHaveProperty('TILTH_WORKER_PRICE_IN');

@@ -122,7 +122,11 @@ test.describe('on a server started without a provider', () => {
     const caps = page.getByTestId('settings-form-caps');
     await setting(page, 'TILTH_MAX_TOKENS').getByTestId('setting-input').fill('lots');
     await caps.getByTestId('settings-save').click();
-    await expect(caps.getByTestId('settings-error')).toContainText('TILTH_MAX_TOKENS must be a whole number, got "lots"');
+    // The problem sits at the field, named as the field is labelled, and the input says it is invalid.
+    await expect(setting(page, 'TILTH_MAX_TOKENS').getByTestId('setting-error')).toHaveText('Tokens per run must be a whole number, got "lots".');
+    await expect(setting(page, 'TILTH_MAX_TOKENS').getByTestId('setting-input')).toHaveAttribute('aria-invalid', 'true');
+    await expect(setting(page, 'TILTH_MAX_TOKENS').getByTestId('setting-input')).toBeFocused();
+    await expect(caps.getByTestId('settings-error')).toHaveText('Not saved: one field needs fixing; each says what is wrong beside it.');
     await setting(page, 'TILTH_MAX_TOKENS').getByTestId('setting-input').fill('1_500_000');
     await caps.getByTestId('settings-save').click();
     await expect(caps.getByTestId('settings-saved')).toBeVisible();

@@ -64,7 +64,14 @@ describe('api client', () => {
   it('turns the standard error body into an ApiError with its status, code and message', async () => {
     const { fetch } = fakeFetch(() => json(404, { error: { code: 'session_not_found', message: 'No session 123' } }));
     const error = await caught(createApiClient({ fetch }).call('getSession', { params: { id: 'x' } }));
-    expect(error).toMatchObject({ status: 404, code: 'session_not_found', message: 'No session 123' });
+    expect(error).toMatchObject({ status: 404, code: 'session_not_found', message: 'No session 123', fields: {} });
+  });
+
+  it('keeps what the server says about each field, for a form to show beside it', async () => {
+    const body = { error: { code: 'invalid_config', message: 'Not saved: TILTH_MAX_DOLLARS …', fields: { TILTH_MAX_DOLLARS: 'must be a number, got "x"' } } };
+    const { fetch } = fakeFetch(() => json(400, body));
+    const error = await caught(createApiClient({ fetch }).call('putConfig', { body: { TILTH_MAX_DOLLARS: 'x' } }));
+    expect(error.fields).toEqual({ TILTH_MAX_DOLLARS: 'must be a number, got "x"' });
   });
 
   it('reports an error status without the standard body as http_error', async () => {

@@ -14,14 +14,18 @@ import { buildPath, ROUTES, type EndpointInput, type EndpointName, type Endpoint
  * without the standard body), `bad_response` (a body that does not match its schema).
  */
 export class ApiError extends Error {
+  /** Per request-body field, what the server found wrong with it (empty when no field is to blame). */
+  readonly fields: Readonly<Record<string, string>>;
+
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; fields?: Readonly<Record<string, string>> | undefined },
   ) {
     super(message, options);
     this.name = 'ApiError';
+    this.fields = options?.fields ?? {};
   }
 
   get isUnauthorized(): boolean {
@@ -114,6 +118,6 @@ function parseJson(text: string): unknown {
 
 function errorFromResponse(status: number, json: unknown, method: string, path: string): ApiError {
   const body = ErrorBodySchema.safeParse(json);
-  if (body.success) return new ApiError(status, body.data.error.code, body.data.error.message);
+  if (body.success) return new ApiError(status, body.data.error.code, body.data.error.message, { fields: body.data.error.fields });
   return new ApiError(status, ERROR_CODES.http_error, `${method} ${path} failed with HTTP ${status}.`);
 }

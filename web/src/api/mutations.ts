@@ -5,7 +5,7 @@
 import type { ConfigResponse, ConfigUpdate, ConnectionTestResult, ModelRole, SessionListItem } from '../../../shared/api.ts';
 import type { SteeringNote } from '../../../shared/files.ts';
 import type { EndpointResponse } from '../../../shared/routes.ts';
-import type { ChecksPreset, SeedEdit, SeedView } from '../../../shared/seed.ts';
+import type { ChecksPreset, SeedEdit, SeedSaved, SeedView } from '../../../shared/seed.ts';
 import { api as browserApi } from './browser.ts';
 import type { ApiClient } from './client.ts';
 export interface CreateSessionInput {
@@ -45,7 +45,8 @@ export function seedingCalls(api: ApiClient) {
       return api.call('getSeed', { params: { id: sessionId }, query: { recheck: '1' } });
     },
 
-    saveSeed(input: { sessionId: string; edit: SeedEdit }): Promise<SeedView> {
+    /** Saves the edit as one commit and answers once the contract check has run on it again. */
+    saveSeed(input: { sessionId: string; edit: SeedEdit }): Promise<SeedSaved> {
       return api.call('putSeed', { params: { id: input.sessionId }, body: input.edit });
     },
   };

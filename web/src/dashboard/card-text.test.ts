@@ -36,8 +36,8 @@ describe('card text', () => {
 
   it('says where an event happened', () => {
     const events = twoTaskRun().events;
-    expect(whereOf(events.find((e) => e.type === 'tool_call')!)).toBe('T-001 · iter 1');
-    expect(whereOf(events.find((e) => e.type === 'model_call' && e.data.role === 'evaluator')!)).toBe('evaluator · T-001 · iter 2');
+    expect(whereOf(events.find((e) => e.type === 'tool_call')!)).toBe('T-001 · iteration 1');
+    expect(whereOf(events.find((e) => e.type === 'model_call' && e.data.role === 'evaluator')!)).toBe('evaluator · T-001 · iteration 2');
     expect(whereOf(events.find((e) => e.type === 'stop')!)).toBe('run');
   });
 

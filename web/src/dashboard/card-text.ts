@@ -2,6 +2,7 @@
  * Text for the event cards beyond their one-line summary (`event-line.ts`): the model's
  * reasoning, tool arguments as labelled fields, where an event happened. Pure.
  */
+import { roleWords } from '../../../shared/event-text.ts';
 import type { EventData, TilthEvent } from '../../../shared/events.ts';
 
 /** The reasoning a model call carries: its `reasoning` text, else the text parts of `reasoning_details`. */
@@ -45,14 +46,14 @@ export function argFields(args: unknown): ArgField[] {
   });
 }
 
-/** "T-001 · iter 3", "evaluator · T-002", "interview": where an event happened. */
+/** "T-001 · iteration 3", "evaluator · T-002", "interview": where an event happened. */
 export function whereOf(event: TilthEvent): string {
   const d = event.data as { task_id?: string; iter?: number; phase?: string; role?: string };
   const parts: string[] = [];
-  if (d.phase !== undefined) parts.push(d.phase);
-  else if (event.type === 'model_call' && d.role !== undefined) parts.push(d.role);
+  if (d.phase !== undefined) parts.push(roleWords(d.phase));
+  else if (event.type === 'model_call' && d.role !== undefined) parts.push(roleWords(d.role));
   if (d.task_id !== undefined) parts.push(d.task_id);
-  if (d.iter !== undefined && d.iter > 0) parts.push(`iter ${d.iter}`);
+  if (d.iter !== undefined && d.iter > 0) parts.push(`iteration ${d.iter}`);
   return parts.join(' · ');
 }
 

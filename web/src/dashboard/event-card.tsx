@@ -6,7 +6,7 @@
  */
 import { memo, type ReactNode } from 'react';
 import type { EventData, EventType, TilthEvent } from '../../../shared/events.ts';
-import { describeEvent, eventKind, headLine, isProblem } from '../../../shared/event-text.ts';
+import { describeEvent, eventKind, eventName, headLine, isProblem, roleWords } from '../../../shared/event-text.ts';
 import { mutationSentence, SurvivorList } from '../components/survivor-list.tsx';
 import { argFields, caseView, lineCount, reasoningText, whereOf, type CaseView } from './card-text.ts';
 import { Marked } from './marked-text.tsx';
@@ -34,14 +34,16 @@ export const EventCard = memo(function EventCard({ event, open, highlighted, onT
       data-testid="event-card"
       data-seq={event.seq}
       data-type={event.type}
-      aria-label={`Event ${event.seq}: ${event.type}`}
+      aria-label={`Event ${event.seq}: ${eventName(event)}`}
     >
       <header className="ev-head">
         <span className="ev-seq mono">#{event.seq}</span>
         <time className="ev-time mono" dateTime={event.ts}>
           {formatTime(event.ts)}
         </time>
-        <span className={`ev-type mono ev-type-${event.type}`}>{event.type}</span>
+        <span className={`ev-type ev-type-${event.type}`} title={`${event.type} in the log`}>
+          {eventName(event)}
+        </span>
         {where !== '' && <span className="ev-where">{where}</span>}
         <span className="ev-line" title={describeEvent(event)}>
           <Marked text={headLine(event)} />
@@ -229,7 +231,7 @@ const CARDS: { [T in EventType]: CardRendering<T> } = {
         <Disclosure
           open={isOpen('prompt')}
           onToggle={toggle('prompt')}
-          label={`${d.role} prompt: ${formatInt(d.chars)} chars${d.truncated ? ' (shown truncated)' : ''}`}
+          label={`${roleWords(d.role)} prompt: ${formatInt(d.chars)} characters${d.truncated ? ' (shown truncated)' : ''}`}
           testId="prompt-toggle"
         />
         {isOpen('prompt') && <Block label={`${d.role} prompt`}>{d.content}</Block>}
@@ -246,7 +248,7 @@ const CARDS: { [T in EventType]: CardRendering<T> } = {
       const facts = [tokens.join(' · ')];
       if (d.duration_ms !== undefined) facts.push(`${(d.duration_ms / 1000).toFixed(1)} s`);
       if (d.health !== undefined && d.health !== 'ok') facts.push(`health: ${d.health}`);
-      if (d.finish_reason) facts.push(`finish: ${d.finish_reason}`);
+      if (d.finish_reason) facts.push(`finish: ${d.finish_reason.replaceAll('_', ' ')}`);
       return (
         <>
           <p className="ev-facts">{facts.join(' · ')}</p>

@@ -4,7 +4,7 @@
  * in its entry in shared/event-text.ts. Pure. Filtering is incremental: when the loaded events only grow at
  * one end, only the new events are tested (`refilter`), so a live event costs O(1), not O(loaded).
  */
-import { type EventKind, eventKind, isDialogue, isProblem } from '../../../shared/event-text.ts';
+import { type EventKind, eventKind, eventName, isDialogue, isProblem } from '../../../shared/event-text.ts';
 import type { TilthEvent } from '../../../shared/events.ts';
 
 export const KIND_LABELS: Record<EventKind, string> = {
@@ -41,11 +41,11 @@ function collectStrings(value: unknown, out: string[], depth: number): void {
   else if (depth < 6 && value !== null && typeof value === 'object') for (const v of Object.values(value)) collectStrings(v, out, depth + 1);
 }
 
-/** Everything an event says (type, seq, every string and number in its data), lowercased; cached per event. */
+/** Everything an event says (type and its name on screen, seq, every string and number in its data), lowercased; cached per event. */
 export function searchText(event: TilthEvent): string {
   let text = searchTexts.get(event);
   if (text === undefined) {
-    const parts = [`#${event.seq}`, event.type];
+    const parts = [`#${event.seq}`, event.type, eventName(event)];
     collectStrings(event.data, parts, 0);
     text = parts.join('\n').toLowerCase();
     searchTexts.set(event, text);

@@ -59,7 +59,7 @@ function LedgerItem({ entry, n }: { entry: LedgerEntry; n: number }) {
         </span>
       </div>
       <dl className="ledger-body">
-        <dt>Concern</dt>
+        <dt data-testid="ledger-concern-label">{accepted ? 'Why accepted' : 'Why rejected'}</dt>
         <dd data-testid="ledger-concern">{verdict.concern}</dd>
         {verdict.evidence.length > 0 && (
           <>

@@ -33,7 +33,7 @@ export function TaskReviewView({ review, diff, comments, commentCount, sendBack 
     { id: 'task-mutation', label: 'Mutation probe' },
     { id: 'task-changes', label: 'Changes' },
     { id: 'task-comments', label: `Comments (${commentCount})` },
-    { id: 'task-ledger', label: `Ledger (${review.ledger.length})` },
+    { id: 'task-ledger', label: `Verdicts (${review.ledger.length})` },
     { id: 'task-checks', label: `Checks (${review.checks.length})` },
     ...(sendBack !== null || review.send_backs.length > 0 ? [{ id: 'task-send-back', label: 'Send back' }] : []),
     ...(review.earlier_attempts.length > 0 ? [{ id: 'task-earlier', label: `Earlier attempts (${review.earlier_attempts.length})` }] : []),
@@ -79,7 +79,7 @@ export function TaskReviewView({ review, diff, comments, commentCount, sendBack 
       {comments}
 
       <section id="task-ledger" className="review-section" aria-labelledby="task-ledger-title">
-        <h2 id="task-ledger-title">Evaluator ledger</h2>
+        <h2 id="task-ledger-title">The evaluator's verdicts</h2>
         <LedgerList ledger={review.ledger} />
       </section>
 
@@ -106,7 +106,7 @@ export function TaskReviewView({ review, diff, comments, commentCount, sendBack 
                 Earlier attempts (before rewind {a.rewind}): {a.ledger.length} {a.ledger.length === 1 ? 'verdict' : 'verdicts'}, {a.checks.length}{' '}
                 {a.checks.length === 1 ? 'check run' : 'check runs'}
               </summary>
-              <h3 className="section-label">Evaluator ledger</h3>
+              <h3 className="section-label">The evaluator's verdicts</h3>
               <LedgerList ledger={a.ledger} />
               <h3 className="section-label">Checks, attempt by attempt</h3>
               <CheckAttempts attempts={a.checks} />

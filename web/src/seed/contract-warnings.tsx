@@ -1,4 +1,4 @@
-import type { ContractWarning } from '../../../shared/seed.ts';
+import type { ChecksPreset, ContractWarning } from '../../../shared/seed.ts';
 
 const KIND_LABELS: Record<ContractWarning['kind'], string> = {
   criteria_vs_assertions: 'criteria vs assertions',
@@ -10,15 +10,31 @@ const KIND_LABELS: Record<ContractWarning['kind'], string> = {
   case_error: 'test fails for the wrong reason',
 };
 
-/** The contract check, one warning per problem, before anything runs. */
-export function ContractWarnings({ warnings }: { warnings: readonly ContractWarning[] }) {
+/**
+ * The contract check, one warning per problem, before anything runs; while it runs again (after
+ * a save, or on "Check again") it says so instead of showing what no longer holds.
+ */
+export function ContractWarnings(props: { warnings: readonly ContractWarning[]; checking: boolean; preset: ChecksPreset }) {
+  const { warnings, checking } = props;
   return (
-    <section className="contract" aria-label="Contract check">
+    <section className="contract" aria-label="Contract check" aria-busy={checking}>
       <h2>Contract check</h2>
-      {warnings.length === 0 ? (
-        <p className="muted" data-testid="contract-ok">
-          Every test file loads, has assertions, and matches its task's criteria.
+      {checking ? (
+        <p className="muted" role="status" data-testid="contract-checking">
+          Checking the tests again on the plan as it is now…
         </p>
+      ) : warnings.length === 0 ? (
+        <div data-testid="contract-ok">
+          <p>Checked before any work, and nothing to fix:</p>
+          <ul className="contract-checked">
+            <li>every task has an acceptance test file, with at least one assertion per acceptance criterion;</li>
+            <li>each test file loads and runs here, and fails — none passes already, so passing later means the work was done;</li>
+            {/* The custom command runs whole files: no case is run alone. */}
+            {props.preset !== 'custom' && (
+              <li>each test case named for a criterion, run alone, fails because the work is missing, not for another reason (a typo, a missing fixture).</li>
+            )}
+          </ul>
+        </div>
       ) : (
         <ul className="contract-list">
           {warnings.map((w, i) => (

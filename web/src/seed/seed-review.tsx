@@ -8,6 +8,7 @@ import { SeedTaskCard, SeedTaskEditor, TestFileEditor } from './seed-task-card.t
 import { ChecksEditor } from './checks-editor.tsx';
 import { CodeView } from '../components/code-view.tsx';
 import { formatTokens } from '../../../shared/format.ts';
+import { shortSha } from '../review/review-format.ts';
 import './seed.css';
 
 export interface SeedReviewProps {
@@ -16,7 +17,10 @@ export interface SeedReviewProps {
   draft: SeedDraft | null;
   /** What the draft changes, in words; Save needs at least one. */
   changes: readonly string[];
+  /** Saving commits the edit, then runs the contract check on it again. */
   saving: boolean;
+  /** The last save: the commit that recorded it (null when there was nothing to commit). */
+  saved: { sha: string | null } | null;
   /** The server's problems with the last save, one per line. */
   problems: readonly string[];
   onEdit: () => void;
@@ -80,7 +84,7 @@ export function SeedReview(props: SeedReviewProps) {
                 Cancel
               </button>
               <button type="button" className="button" data-testid="save-seed" onClick={props.onSave} disabled={props.saving || props.changes.length === 0}>
-                {props.saving ? 'Saving…' : 'Save'}
+                {props.saving ? 'Saving and checking…' : 'Save'}
               </button>
             </>
           ) : (
@@ -96,6 +100,8 @@ export function SeedReview(props: SeedReviewProps) {
           </span>
         </div>
       </div>
+
+      {props.saved !== null && !editing && <SavedNote sha={props.saved.sha} />}
 
       {props.runError !== null && <RunError message={props.runError} />}
 
@@ -124,7 +130,7 @@ export function SeedReview(props: SeedReviewProps) {
 
       {editing && <ChecksEditor checks={draft.checks} env={seed.meta.project_env ?? null} onChange={(checks) => props.onDraftChange({ ...draft, checks })} />}
       <SeedSummary meta={seed.meta} />
-      <ContractWarnings warnings={seed.contract} />
+      <ContractWarnings warnings={seed.contract} checking={props.saving || props.rechecking} preset={seed.meta.checks_preset} />
 
       <section className="seed-tasks" aria-label="Tasks">
         <h2>Tasks</h2>
@@ -173,6 +179,21 @@ export function SeedReview(props: SeedReviewProps) {
         </section>
       )}
     </div>
+  );
+}
+
+/** How the last save went: the commit that recorded it, and the contract check run again on it. */
+function SavedNote({ sha }: { sha: string | null }) {
+  return (
+    <p className="callout seed-saved" role="status" data-testid="seed-saved">
+      {sha === null ? (
+        'Saved — nothing had changed, so nothing was committed.'
+      ) : (
+        <>
+          Saved — committed as <code title={sha}>{shortSha(sha)}</code> (“seed: edited”). The contract check below ran again on the saved plan.
+        </>
+      )}
+    </p>
   );
 }
 

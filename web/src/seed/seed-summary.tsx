@@ -1,12 +1,12 @@
 import type { SeedMeta } from '../../../shared/files.ts';
 import { MiniMarkdown } from '../components/mini-markdown.tsx';
 
-/** What the interview concluded: TL;DR, blockers first (they stop a run), open questions, scope. */
+/** What the interview concluded: its summary, blockers first (they stop a run), open questions, scope. */
 export function SeedSummary({ meta }: { meta: SeedMeta }) {
   return (
     <div className="seed-summary">
       <section className="panel" data-testid="seed-tldr">
-        <h2>TL;DR</h2>
+        <h2>The plan in short</h2>
         {meta.tldr.trim() === '' ? <p className="muted">No summary was written.</p> : <MiniMarkdown text={meta.tldr} />}
       </section>
       {meta.blockers.length > 0 && (

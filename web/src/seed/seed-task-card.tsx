@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { PrdEntry } from '../../../shared/files.ts';
 import type { SeedCriterion } from '../../../shared/seed.ts';
 import type { DraftTask } from './seed-edit.ts';
+import { AutoGrowTextarea } from '../components/auto-grow-textarea.tsx';
 import { CodeView } from '../components/code-view.tsx';
 import { RedBadge, TestNames } from '../review/proof-badge.tsx';
 
@@ -110,12 +111,16 @@ export function SeedTaskEditor({ task, test, position, count, pathRule, onChange
             <div key={i} className="criterion-edit">
               <div className="inline-field">
                 <span className="muted criterion-number">{i + 1}.</span>
-                <input
-                  className="input"
+                <AutoGrowTextarea
+                  className="input textarea criterion-text"
                   data-testid="edit-criterion"
                   aria-label={`Criterion ${i + 1}`}
                   value={c}
-                  onChange={(e) => setCriterion(i, e.target.value)}
+                  // A criterion is one statement: Enter does not start a second line, long text wraps.
+                  onKeyDown={(e) => {
+                    if (e.key === 'Enter') e.preventDefault();
+                  }}
+                  onChange={(e) => setCriterion(i, e.target.value.replace(/\s*\n\s*/g, ' '))}
                 />
                 <button
                   type="button"

@@ -1,5 +1,5 @@
 import type { TilthEvent } from '../../../shared/events.ts';
-import { describeEvent } from '../../../shared/event-text.ts';
+import { describeEvent, eventName } from '../../../shared/event-text.ts';
 import { formatTime } from '../../../shared/format.ts';
 
 /**
@@ -23,7 +23,9 @@ export function EventList({ events, total }: { events: readonly TilthEvent[]; to
               <time className="event-time mono" dateTime={event.ts}>
                 {formatTime(event.ts)}
               </time>
-              <span className={`event-type mono type-${event.type}`}>{event.type}</span>
+              <span className={`event-type type-${event.type}`} title={`${event.type} in the log`}>
+                {eventName(event)}
+              </span>
               <span className="event-hint" title={detail}>
                 {detail}
               </span>

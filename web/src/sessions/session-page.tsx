@@ -200,8 +200,8 @@ function SeedSection({ sessionId, controls }: { sessionId: string; controls: Run
   const [draft, setDraft] = useState<SeedDraft | null>(null);
   const save = useMutation({
     mutationFn: seeding.saveSeed,
-    onSuccess: (saved) => {
-      queryClient.setQueryData(queryKeys.seed(sessionId), saved);
+    onSuccess: ({ saved: _saved, ...view }) => {
+      queryClient.setQueryData(queryKeys.seed(sessionId), view);
       setDraft(null);
     },
   });
@@ -230,6 +230,7 @@ function SeedSection({ sessionId, controls }: { sessionId: string; controls: Run
       draft={draft}
       changes={changes}
       saving={save.isPending}
+      saved={save.data?.saved ?? null}
       problems={problems}
       onEdit={() => {
         save.reset();

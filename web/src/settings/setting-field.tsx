@@ -35,10 +35,35 @@ export function SourceBadge({ entry }: { entry: ConfigEntry }) {
   );
 }
 
-function FieldShell({ entry, label, inputId, hint, children }: { entry: ConfigEntry; label: string; inputId: string; hint: ReactNode; children: ReactNode }) {
+/** What the last save found wrong with a field, and the ids that tie the message to its input. */
+function fieldError(inputId: string, error: string | undefined) {
+  const id = `${inputId}-error`;
+  return {
+    error,
+    id,
+    /** For the input: marked invalid and described by the message while there is one. */
+    aria: error === undefined ? {} : { 'aria-invalid': true as const, 'aria-describedby': id },
+  };
+}
+
+function FieldShell(props: {
+  entry: ConfigEntry;
+  label: string;
+  inputId: string;
+  hint: ReactNode;
+  problem: ReturnType<typeof fieldError>;
+  children: ReactNode;
+}) {
+  const { entry, label, inputId, hint, problem, children } = props;
   const note = overrideNote(entry);
   return (
-    <div className="field setting" data-testid="setting" data-key={entry.key} data-source={entry.source} data-overridden={entry.overridden}>
+    <div
+      className={`field setting${problem.error === undefined ? '' : ' setting-invalid'}`}
+      data-testid="setting"
+      data-key={entry.key}
+      data-source={entry.source}
+      data-overridden={entry.overridden}
+    >
       <div className="setting-head">
         <label className="field-label" htmlFor={inputId}>
           {label}
@@ -46,6 +71,11 @@ function FieldShell({ entry, label, inputId, hint, children }: { entry: ConfigEn
         <SourceBadge entry={entry} />
       </div>
       {children}
+      {problem.error !== undefined && (
+        <p id={problem.id} className="field-error" data-testid="setting-error">
+          {label} {problem.error}.
+        </p>
+      )}
       <p className="field-hint muted">
         <code className="setting-key">{entry.key}</code>
         {hint !== null && <> — {hint}</>}
@@ -71,11 +101,14 @@ export function TextSetting(props: {
   hint?: ReactNode;
   presets?: boolean;
   numeric?: boolean;
+  /** What the last save found wrong with this value. */
+  error?: string | undefined;
 }) {
   const id = useId();
   const { entry } = props;
+  const problem = fieldError(id, props.error);
   return (
-    <FieldShell entry={entry} label={props.label} inputId={id} hint={props.hint ?? null}>
+    <FieldShell entry={entry} label={props.label} inputId={id} hint={props.hint ?? null} problem={problem}>
       {props.presets === true && (
         <ProviderPresetPicker fieldLabel={props.label} baseUrl={props.value !== '' ? props.value : (entry.value ?? '')} onPick={props.onChange} />
       )}
@@ -89,6 +122,7 @@ export function TextSetting(props: {
         inputMode={props.numeric === true ? 'decimal' : undefined}
         autoComplete="off"
         spellCheck={false}
+        {...problem.aria}
       />
     </FieldShell>
   );
@@ -104,14 +138,17 @@ export function SecretSetting(props: {
   change: SecretChange | undefined;
   onChange: (change: SecretChange | null) => void;
   hint?: ReactNode;
+  /** What the last save found wrong with this key. */
+  error?: string | undefined;
 }) {
   const id = useId();
   const { entry, change } = props;
+  const problem = fieldError(id, props.error);
   const saved = entry.file_value !== null;
   const removing = change !== undefined && 'clear' in change;
   const typed = change !== undefined && 'set' in change ? change.set : '';
   return (
-    <FieldShell entry={entry} label={props.label} inputId={id} hint={props.hint ?? null}>
+    <FieldShell entry={entry} label={props.label} inputId={id} hint={props.hint ?? null} problem={problem}>
       <div className="secret-row">
         <input
           id={id}
@@ -126,6 +163,7 @@ export function SecretSetting(props: {
           }
           autoComplete="off"
           spellCheck={false}
+          {...problem.aria}
         />
         {saved &&
           (removing ? (

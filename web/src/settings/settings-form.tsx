@@ -1,6 +1,7 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 
-export type SaveState = { state: 'idle' } | { state: 'saving' } | { state: 'saved' } | { state: 'error'; message: string };
+/** `fields`: how many fields the failed save marked, each with its own message; `at`: when it was sent. */
+export type SaveState = { state: 'idle' } | { state: 'saving' } | { state: 'saved' } | { state: 'error'; message: string; fields: number; at: number };
 
 /** One section of the settings page: its fields, a Save for just those, and how the save went. */
 export function SettingsForm(props: {
@@ -15,8 +16,15 @@ export function SettingsForm(props: {
   children: ReactNode;
 }) {
   const { save } = props;
+  const form = useRef<HTMLFormElement>(null);
+  const refusedAt = save.state === 'error' && save.fields > 0 ? save.at : null;
+  // A refused save takes the keyboard to the first field it marked, whose message is read with it.
+  useEffect(() => {
+    if (refusedAt !== null) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [refusedAt]);
   return (
     <form
+      ref={form}
       className={`form settings-form${props.title !== undefined ? ' panel' : ''}`}
       data-testid={`settings-form-${props.name}`}
       onSubmit={(event) => {
@@ -40,7 +48,9 @@ export function SettingsForm(props: {
       </div>
       {save.state === 'error' && (
         <div className="callout callout-error settings-error" role="alert" data-testid="settings-error">
-          {save.message}
+          {save.fields === 0
+            ? save.message
+            : `Not saved: ${save.fields === 1 ? 'one field needs' : `${save.fields} fields need`} fixing; each says what is wrong beside it.`}
         </div>
       )}
     </form>

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ConfigResponse, ConfigUpdate, ModelRole } from '../../../shared/api.ts';
+import { ApiError } from '../api/client.ts';
 import { settings } from '../api/mutations.ts';
 import { configQuery, contextWindowsQuery, queryKeys } from '../api/queries.ts';
 import { ConfigTable } from './config-table.tsx';
@@ -71,10 +72,13 @@ function SettingsEditor({ config }: { config: ConfigResponse }) {
     },
   });
 
+  // Each problem the server tied to a field is shown at that field; the form says only how many.
+  const fieldErrors = save.error instanceof ApiError ? save.error.fields : {};
+
   const saveState = (section: SectionName): SaveState => {
     if (save.variables?.section !== section) return { state: 'idle' };
     if (save.isPending) return { state: 'saving' };
-    if (save.isError) return { state: 'error', message: save.error.message };
+    if (save.isError) return { state: 'error', message: save.error.message, fields: Object.keys(fieldErrors).length, at: save.submittedAt };
     if (save.isSuccess && !isDirty(config.entries, draft, section)) return { state: 'saved' };
     return { state: 'idle' };
   };
@@ -96,6 +100,7 @@ function SettingsEditor({ config }: { config: ConfigResponse }) {
     save: saveState,
     onSave: (section) => save.mutate({ section, update: sectionUpdate(config.entries, draft, section) }),
     configFile: config.paths.config_file,
+    errors: fieldErrors,
   };
   const unsaved = (['provider', 'overrides'] as const).some((s) => isDirty(config.entries, draft, s));
 

@@ -25,20 +25,36 @@ export interface SectionProps {
   save: (section: SectionName) => SaveState;
   onSave: (section: SectionName) => void;
   configFile: string;
+  /** What the last failed save found wrong, by key; shown beside each field. */
+  errors: Readonly<Record<string, string>>;
 }
 
 /** Binds fields to the draft; a key the server does not list is simply not shown. */
-function fields({ entries, draft, onDraft }: SectionProps) {
+function fields({ entries, draft, onDraft, errors }: SectionProps) {
   const text = (key: PlainKey, label: string, extra: { placeholder?: string; example?: string; hint?: string; presets?: boolean; numeric?: boolean } = {}) => {
     const entry = entryFor(entries, key);
     return entry ? (
-      <TextSetting entry={entry} label={label} value={fieldValue(entries, draft, key)} onChange={(v) => onDraft(setValue(draft, key, v))} {...extra} />
+      <TextSetting
+        entry={entry}
+        label={label}
+        value={fieldValue(entries, draft, key)}
+        onChange={(v) => onDraft(setValue(draft, key, v))}
+        error={errors[key]}
+        {...extra}
+      />
     ) : null;
   };
   const secret = (key: SecretKey, label: string, hint?: string) => {
     const entry = entryFor(entries, key);
     return entry ? (
-      <SecretSetting entry={entry} label={label} change={draft.secrets[key]} onChange={(c) => onDraft(setSecret(draft, key, c))} {...(hint ? { hint } : {})} />
+      <SecretSetting
+        entry={entry}
+        label={label}
+        change={draft.secrets[key]}
+        onChange={(c) => onDraft(setSecret(draft, key, c))}
+        error={errors[key]}
+        {...(hint ? { hint } : {})}
+      />
     ) : null;
   };
   return { text, secret };
