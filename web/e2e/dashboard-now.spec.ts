@@ -100,7 +100,7 @@ test('the now line says what the run is doing, for how long, through worker, too
   await shot(page, 'now-evaluator-1280');
 
   await expect(now).toHaveAttribute('data-activity', 'done', { timeout: 20_000 });
-  await expect(text).toHaveText('Finished: all tasks done');
+  await expect(text).toHaveText('Nothing is running: the run is over');
   await expect(page.getByTestId('now-for')).toHaveCount(0);
   const state = await modelState();
   expect(state.failures).toEqual([]);

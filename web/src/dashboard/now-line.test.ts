@@ -127,12 +127,12 @@ describe('nowLine', () => {
     expect(line).toMatchObject({ activity: 'question', text: 'waiting for your answer: Which date format?' });
   });
 
-  it('says paused, stopped or done from the headline when no run is going', () => {
+  it('says paused, stopped or done when no run is going, without repeating the headline', () => {
     const log = new RunLog().start().task('T-001').workerCall('T-001', 1).stop('interrupted');
     const off = { active: false, run: idle, status: 'stopped' as const };
     expect(nowLine(input(log.events, { ...off, lastStop: 'interrupted', headline: 'stopped: interrupted' }))).toMatchObject({
       activity: 'paused',
-      text: 'stopped: interrupted',
+      text: 'Nothing is running: paused, Resume goes on from here',
       since: null,
     });
     expect(nowLine(input(log.events, { ...off, lastStop: 'dollar_cap', headline: 'stopped: dollar cap reached' })).activity).toBe('stopped');

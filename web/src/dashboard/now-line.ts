@@ -237,10 +237,22 @@ export function nowLine(input: NowInput): NowLine {
     const last = input.events.findLast((e) => !BESIDE.has(e.type));
     if (last?.type === 'question_asked') return withTask(activityAfter(last, input)!);
   }
-  return { activity: idleActivity(input), text: input.headline, task: null, since: null, latest };
+  const activity = idleActivity(input);
+  return { activity, text: IDLE_TEXT[activity], task: null, since: null, latest };
 }
 
-function idleActivity(input: NowInput): Activity {
+/**
+ * What the line says when no run is going. The header below already says why the run ended, so
+ * this only says that nothing is happening, and what comes next.
+ */
+const IDLE_TEXT: Record<'done' | 'paused' | 'stopped' | 'idle', string> = {
+  done: 'Nothing is running: the run is over',
+  paused: 'Nothing is running: paused, Resume goes on from here',
+  stopped: 'Nothing is running: the run stopped (the reason is below)',
+  idle: 'Nothing is running yet',
+};
+
+function idleActivity(input: NowInput): 'done' | 'paused' | 'stopped' | 'idle' {
   switch (input.status) {
     case 'all_done':
     case 'merged':
