@@ -186,6 +186,7 @@ async function recordedWorktree(job: JobContext, cp: Checkpoint): Promise<{ ref:
 /** The run job. Stops are recorded on the session; an abort is left to the job runner to settle. */
 export async function runSession(job: JobContext, deps: RunDeps): Promise<void> {
   const { session } = job;
+  await session.openLog(); // a resumed long run indexes its log without stalling the server
   const checkpoint = session.checkpoint.read();
   if (checkpoint.status !== 'prepared' && checkpoint.status !== 'stopped') return;
   const seedMeta = session.seedMeta.read();

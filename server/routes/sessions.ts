@@ -9,12 +9,16 @@ export function sessionRoutes(app: FastifyInstance, deps: AppDeps): void {
   handle(app, 'listSessions', async () => ({ sessions: store.list() }));
 
   /** The session's aggregates, current as of `last_seq`; fold later events into it. */
-  handle(app, 'getSummary', async ({ params }) => store.session(existingSession(store, params.id)).summary.current());
+  handle(app, 'getSummary', async ({ params }) => {
+    const id = existingSession(store, params.id);
+    await store.openLog(id);
+    return store.session(id).summary.current();
+  });
 
   // The query is checked before the session is looked up, so a bad query is a 400 either way.
   handle(app, 'getEvents', async ({ params, query }) => {
     const id = existingSession(store, params.id);
-    const log = store.log(id);
+    const log = await store.openLog(id);
     const { limit } = query;
     const events =
       query.tail !== undefined

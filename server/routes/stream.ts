@@ -174,13 +174,6 @@ class StreamConnection {
       this.sendError('session_not_found', `No session ${sessionId}.`, sessionId);
       return;
     }
-    const stored = this.store.log(sessionId).lastSeq;
-    if (afterSeq > stored) {
-      // The client has seen more than exists: the log was replaced. Say so rather than ignore
-      // every event up to afterSeq; the client should drop its state and start from 0.
-      this.sendError('after_seq_ahead', `afterSeq ${afterSeq} is past the end of this session's log (${stored}); subscribe again from 0.`, sessionId);
-      return;
-    }
     const sub: Subscription = { sentSeq: afterSeq, live: false, cancelled: false, unsubscribe: () => {}, wake: undefined };
     sub.unsubscribe = this.store.bus.subscribe(sessionId, (event) => {
       if (!sub.live || sub.cancelled || event.seq <= sub.sentSeq) return;
@@ -202,7 +195,17 @@ class StreamConnection {
   }
 
   private async pump(sessionId: string, sub: Subscription): Promise<void> {
-    const log = this.store.log(sessionId);
+    // A cold log is indexed in the background first; other sessions and requests go on meanwhile.
+    const log = await this.store.openLog(sessionId);
+    if (sub.cancelled || this.closed) return;
+    const stored = log.lastSeq;
+    if (sub.sentSeq > stored) {
+      // The client has seen more than exists: the log was replaced. Say so rather than ignore
+      // every event up to afterSeq; the client should drop its state and start from 0.
+      this.sendError('after_seq_ahead', `afterSeq ${sub.sentSeq} is past the end of this session's log (${stored}); subscribe again from 0.`, sessionId);
+      if (this.subs.get(sessionId) === sub) this.unsubscribe(sessionId);
+      return;
+    }
     const highWater = this.maxBuffered / 4;
     const stopped = () => sub.cancelled || this.closed;
     for (;;) {

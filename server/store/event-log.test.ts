@@ -3,8 +3,9 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LOG_VERSION } from '../../shared/events.ts';
 import { CorruptFileError } from '../errors.ts';
+import { writeBigLog } from '../testing/big-log.ts';
 import { tempDir } from '../testing/temp-dir.ts';
-import { EventLog } from './event-log.ts';
+import { EventLog, INDEX_CHUNK_BYTES } from './event-log.ts';
 
 const ID = '20260101-120000-abcdef';
 let dir: string;
@@ -222,5 +223,98 @@ describe('EventLog', () => {
     other.append(note(2));
     expect(mine.lastSeq).toBe(3);
     expect(mine.readAfter(2, 10).map((e) => e.seq)).toEqual([3]);
+  });
+});
+
+const writeLog = (target: string, count: number, answer?: (seq: number) => string) => writeBigLog(target, ID, count, answer);
+
+describe('EventLog index at scale', () => {
+  it('builds its index in chunks that give the event loop turns, and reads the same events as a synchronous open', async () => {
+    writeLog(file, 60_000, (i) => `answer ${i} ${'x'.repeat(60)}`); // ~6 MB: several chunks
+    expect(fs.statSync(file).size).toBeGreaterThan(4 * INDEX_CHUNK_BYTES);
+    const log = new EventLog(file, ID);
+    let turns = 0;
+    let ticking = true;
+    const tick = () => {
+      if (!ticking) return;
+      turns++;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    await log.ready();
+    ticking = false;
+    expect(turns).toBeGreaterThanOrEqual(4); // other work ran between chunks
+    expect(log.lastSeq).toBe(60_000);
+    const sync = new EventLog(file, ID, path.join(dir, 'other.idx'));
+    expect(log.readAfter(31_000, 3)).toEqual(sync.readAfter(31_000, 3));
+    expect(log.readTail(2).map((e) => e.seq)).toEqual([59_999, 60_000]);
+  });
+
+  it('keeps the index beside the log and opens from it; appends after it are scanned on top', async () => {
+    writeLog(file, 25_000);
+    const first = new EventLog(file, ID);
+    await first.ready();
+    expect(first.indexSource).toBe('scan');
+    expect(fs.existsSync(path.join(dir, 'events.idx'))).toBe(true);
+
+    const second = new EventLog(file, ID);
+    await second.ready();
+    expect(second.indexSource).toBe('sidecar');
+    expect(second.lastSeq).toBe(25_000);
+    second.append(note(1));
+    second.append(note(2));
+    second.close(); // leaves the sidecar current
+
+    fs.appendFileSync(
+      file,
+      `${JSON.stringify({ seq: 25_003, ts: '2026-01-01T00:00:00.000Z', type: 'question_answered', data: { question_id: 'q', answer: 'late' } })}\n`,
+    );
+    const third = new EventLog(file, ID);
+    expect(third.lastSeq).toBe(25_003); // synchronous open: sidecar plus the one new line
+    expect(third.indexSource).toBe('sidecar');
+    expect(third.readTail(3).map((e) => e.type === 'question_answered' && e.data.answer)).toEqual(['answer 1', 'answer 2', 'late']);
+  });
+
+  it.each([
+    ['replaced by a log of the same size with other content', () => writeLog(file, 25_000, (i) => `reply! ${i}`)],
+    ['truncated', () => fs.truncateSync(file, fs.statSync(file).size - 100)],
+    ['damaged', () => fs.writeFileSync(path.join(dir, 'events.idx'), 'not an index')],
+  ])('ignores a sidecar that no longer matches its log (%s)', async (_how, change) => {
+    writeLog(file, 25_000);
+    await new EventLog(file, ID).ready();
+    const sizeBefore = fs.statSync(file).size;
+    change();
+    expect(fs.statSync(file).size).toBeLessThanOrEqual(sizeBefore);
+    const log = new EventLog(file, ID);
+    await log.ready();
+    expect(log.indexSource).toBe('scan');
+    const scanned = new EventLog(file, ID, path.join(dir, 'fresh.idx'));
+    expect(log.lastSeq).toBe(scanned.lastSeq);
+    expect(log.readTail(2)).toEqual(scanned.readTail(2));
+  });
+
+  it('indexes a line longer than one read chunk, synchronously and in the background', async () => {
+    const long = 'y'.repeat(Math.round(2.5 * INDEX_CHUNK_BYTES));
+    writeLog(file, 4, (i) => (i === 3 ? long : `answer ${i}`));
+    const background = new EventLog(file, ID);
+    await background.ready();
+    expect(background.lastSeq).toBe(4);
+    const sync = new EventLog(file, ID, path.join(dir, 'sync.idx'));
+    expect(sync.lastSeq).toBe(4);
+    const third = sync.readAfter(2, 1)[0];
+    expect(third?.type === 'question_answered' && third.data.answer.length).toBe(long.length);
+  });
+
+  it('shares one build between concurrent readers and stays consistent with appends made meanwhile', async () => {
+    writeLog(file, 30_000);
+    const log = new EventLog(file, ID);
+    const a = log.ready();
+    const b = log.ready();
+    expect(a).toBe(b);
+    log.append(note(1)); // a synchronous append while the build runs
+    await a;
+    expect(log.lastSeq).toBe(30_001);
+    expect(log.readAfter(29_999, 5).map((e) => e.seq)).toEqual([30_000, 30_001]);
+    expect(new EventLog(file, ID, path.join(dir, 'check.idx')).lastSeq).toBe(30_001);
   });
 });

@@ -11,33 +11,76 @@
  * Tolerance: a torn last line (crash mid-append) is skipped on read and cut off before the next
  * append. Any other bad line is corruption and raises CorruptFileError naming file and line.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
 import { LOG_VERSION, TilthEventSchema, upgradeEvent, type EventInput, type TilthEvent } from '../../shared/events.ts';
 import { CorruptFileError, describeZodError } from '../errors.ts';
 import { writeAll } from './atomic.ts';
+import { LineOffsets } from './line-offsets.ts';
 
 const NEWLINE = 0x0a;
+/** Bytes per read while indexing: memory stays bounded whatever the log's size. */
+export const INDEX_CHUNK_BYTES = 1 << 20;
+/** The sidecar is rewritten once this many lines were indexed since it was last written. */
+const SIDECAR_EVERY = 10_000;
 
 interface Index {
-  /** offsets[i] is the byte offset of the line holding seq i+1. */
-  offsets: number[];
+  /** offsets.at(i) is the byte offset of the line holding seq i+1. */
+  offsets: LineOffsets;
   /** Bytes of the file covered by complete lines. */
   indexedBytes: number;
   logVersion: number;
+  /** Lines the sidecar on disk covers (0: none written by us). */
+  savedLines: number;
 }
+
+/** Where an index came from, for tests and benches: a scan of the log, or the sidecar plus a scan of what followed. */
+export type IndexSource = 'scan' | 'sidecar';
 
 export class EventLog {
   private index: Index | null = null;
   private fd: number | null = null;
+  private building: Promise<void> | null = null;
+  private source: IndexSource = 'scan';
 
   constructor(
     readonly file: string,
     readonly sessionId: string,
+    /** The offset index kept beside the log (`events.idx`), checked against the log before use. */
+    readonly indexFile: string = path.join(path.dirname(file), `${path.basename(file, '.jsonl')}.idx`),
   ) {}
 
   /** Seq of the last complete event on disk (0 for a new log). */
   get lastSeq(): number {
     return this.refreshIndex().offsets.length;
+  }
+
+  /** Bytes the in-memory index holds (what an LRU of open logs weighs). */
+  get memoryBytes(): number {
+    return this.index?.offsets.byteLength ?? 0;
+  }
+
+  /** True while `ready()` is building the index in the background. */
+  get indexing(): boolean {
+    return this.building !== null;
+  }
+
+  get indexSource(): IndexSource {
+    return this.source;
+  }
+
+  /**
+   * Brings the index up to the file's end without blocking the event loop: the sidecar is read
+   * if it still matches the log, then the rest is scanned a chunk at a time with a turn of the
+   * event loop between chunks. Readers await this before the synchronous reads below, which then
+   * only index what was appended since. Concurrent callers share one build.
+   */
+  ready(): Promise<void> {
+    this.building ??= this.buildAsync().finally(() => {
+      this.building = null;
+    });
+    return this.building;
   }
 
   /**
@@ -76,14 +119,12 @@ export class EventLog {
   private readIndexRange(index: Index, first: number, last: number): TilthEvent[] {
     const { offsets } = index;
     if (first >= last) return [];
-    const start = offsets[first]!;
-    const end = last < offsets.length ? offsets[last]! : index.indexedBytes;
+    const start = offsets.at(first);
+    const end = last < offsets.length ? offsets.at(last) : index.indexedBytes;
     const buf = this.readRange(start, end);
     const events: TilthEvent[] = [];
     let lineStart = 0;
-    // Stryker disable next-line EqualityOperator: buf[buf.length] is undefined, never a newline
-    for (let i = 0; i < buf.length; i++) {
-      if (buf[i] !== NEWLINE) continue;
+    for (let i = buf.indexOf(NEWLINE); i !== -1; i = buf.indexOf(NEWLINE, lineStart)) {
       const seqIndex = first + events.length;
       events.push(this.parseLine(buf.subarray(lineStart, i).toString('utf8'), seqIndex + 1, index.logVersion));
       lineStart = i + 1;
@@ -91,11 +132,13 @@ export class EventLog {
     return events;
   }
 
+  /** Closes the append descriptor and leaves the sidecar current, so the next open is cheap. */
   close(): void {
     if (this.fd !== null) {
       fs.closeSync(this.fd);
       this.fd = null;
     }
+    if (this.index && this.index.offsets.length > this.index.savedLines) this.saveSidecar(this.index);
   }
 
   private writeEvent(index: Index, input: EventInput, now: Date): TilthEvent {
@@ -126,28 +169,168 @@ export class EventLog {
     return index;
   }
 
+  /** The index as of the file's end, read synchronously (only the new part, once `ready()` has run). */
   private refreshIndex(): Index {
     const size = fileSize(this.file);
+    const index = this.startIndex(size, () => this.loadSidecarSync(size));
+    if (size <= index.indexedBytes) return index;
+    const fd = fs.openSync(this.file, 'r');
+    try {
+      let chunk = INDEX_CHUNK_BYTES;
+      while (index.indexedBytes < size) {
+        const buf = Buffer.allocUnsafe(Math.min(chunk, size - index.indexedBytes));
+        const n = readFully(fd, buf, index.indexedBytes);
+        const consumed = this.scan(index, buf.subarray(0, n));
+        if (consumed > 0) chunk = INDEX_CHUNK_BYTES;
+        else if (index.indexedBytes + n >= size)
+          break; // a torn last line: not indexed
+        else chunk *= 2; // one line longer than a chunk
+      }
+    } finally {
+      fs.closeSync(fd);
+    }
+    return index;
+  }
+
+  private async buildAsync(): Promise<void> {
+    const size = await fileSizeAsync(this.file);
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: only the cost differs
+    if (this.index && size < this.index.indexedBytes) this.index = null;
+    if (!this.index) {
+      const loaded = size > 0 ? await this.loadSidecar(size) : null;
+      // A synchronous reader may have built an index while the sidecar was read; it wins.
+      if (!this.index) this.installIndex(loaded);
+    }
+    const index = this.index as Index;
+    if (size <= index.indexedBytes) return;
+    const handle = await fs.promises.open(this.file, 'r');
+    try {
+      let chunk = INDEX_CHUNK_BYTES;
+      while (this.index === index && index.indexedBytes < size) {
+        const at = index.indexedBytes;
+        const buf = Buffer.allocUnsafe(Math.min(chunk, size - at));
+        const { bytesRead } = await handle.read(buf, 0, buf.length, at);
+        // Appends or a synchronous read moved the index on while we waited: read from there.
+        if (this.index !== index || index.indexedBytes !== at) continue;
+        const consumed = this.scan(index, buf.subarray(0, bytesRead));
+        if (consumed > 0) chunk = INDEX_CHUNK_BYTES;
+        else if (at + bytesRead >= size || bytesRead === 0) break;
+        else chunk *= 2;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      await handle.close();
+    }
+    if (this.index === index && index.offsets.length - index.savedLines >= SIDECAR_EVERY) await this.saveSidecarAsync(index);
+  }
+
+  /** The index to extend: the current one, or a fresh one (from `load`) if none or the file shrank. */
+  private startIndex(size: number, load: () => Index | null): Index {
     // Replaced or truncated elsewhere: start over. (Starting over more often only costs a re-read.)
     // Stryker disable next-line ConditionalExpression,EqualityOperator: only the cost differs
     if (this.index && size < this.index.indexedBytes) this.index = null;
-    const index = (this.index ??= { offsets: [], indexedBytes: 0, logVersion: LOG_VERSION });
-    if (size <= index.indexedBytes) return index;
+    return this.index ?? this.installIndex(size > 0 ? load() : null);
+  }
 
-    const buf = this.readRange(index.indexedBytes, size);
+  private installIndex(loaded: Index | null): Index {
+    this.source = loaded ? 'sidecar' : 'scan';
+    this.index = loaded ?? { offsets: new LineOffsets(), indexedBytes: 0, logVersion: LOG_VERSION, savedLines: 0 };
+    return this.index;
+  }
+
+  /**
+   * Indexes the complete lines of `buf`, which starts at `index.indexedBytes`, and returns how
+   * many bytes they cover; a trailing fragment without a newline is left for the next read.
+   */
+  private scan(index: Index, buf: Buffer): number {
     let lineStart = 0;
-    // Stryker disable next-line EqualityOperator: buf[buf.length] is undefined, never a newline
-    for (let i = 0; i < buf.length; i++) {
-      if (buf[i] !== NEWLINE) continue;
-      const offset = index.indexedBytes + lineStart;
+    for (let i = buf.indexOf(NEWLINE); i !== -1; i = buf.indexOf(NEWLINE, lineStart)) {
       const seq = index.offsets.length + 1;
       if (seq === 1) index.logVersion = this.readLogVersion(buf.subarray(lineStart, i).toString('utf8'));
-      else if (i - lineStart === 0) throw new CorruptFileError(this.file, `line ${seq} is empty`);
-      index.offsets.push(offset);
+      else if (i === lineStart) throw new CorruptFileError(this.file, `line ${seq} is empty`);
+      index.offsets.push(index.indexedBytes + lineStart);
       lineStart = i + 1;
     }
-    index.indexedBytes += lineStart; // a trailing fragment without a newline is a torn line: not indexed
-    return index;
+    index.indexedBytes += lineStart;
+    return lineStart;
+  }
+
+  // --- The sidecar: a header, then one float64 offset per line. Checked against the log's size
+  // and the hash of the last line it covers; anything off and it is ignored (and rewritten).
+
+  private sidecarBytes(index: Index): Buffer {
+    const header = Buffer.alloc(SIDECAR_HEADER);
+    header.write(SIDECAR_MAGIC, 0, 'latin1');
+    header.writeDoubleLE(index.indexedBytes, 8);
+    header.writeDoubleLE(index.offsets.length, 16);
+    header.writeUInt32LE(index.logVersion, 24);
+    this.lastLineHash(index.offsets.at(index.offsets.length - 1), index.indexedBytes).copy(header, 32);
+    return Buffer.concat([header, index.offsets.toBuffer()]);
+  }
+
+  private saveSidecar(index: Index): void {
+    try {
+      const tmp = `${this.indexFile}.${process.pid}.tmp`;
+      fs.writeFileSync(tmp, this.sidecarBytes(index));
+      fs.renameSync(tmp, this.indexFile);
+      index.savedLines = index.offsets.length;
+    } catch {
+      // Only an optimisation: the next open scans instead.
+    }
+  }
+
+  private async saveSidecarAsync(index: Index): Promise<void> {
+    try {
+      const tmp = `${this.indexFile}.${process.pid}.tmp`;
+      const lines = index.offsets.length;
+      await fs.promises.writeFile(tmp, this.sidecarBytes(index));
+      await fs.promises.rename(tmp, this.indexFile);
+      index.savedLines = lines;
+    } catch {
+      // Only an optimisation: the next open scans instead.
+    }
+  }
+
+  private loadSidecarSync(size: number): Index | null {
+    let bytes: Buffer;
+    try {
+      bytes = fs.readFileSync(this.indexFile);
+    } catch {
+      return null;
+    }
+    return this.checkSidecar(bytes, size);
+  }
+
+  private async loadSidecar(size: number): Promise<Index | null> {
+    let bytes: Buffer;
+    try {
+      bytes = await fs.promises.readFile(this.indexFile);
+    } catch {
+      return null;
+    }
+    return this.checkSidecar(bytes, size);
+  }
+
+  private checkSidecar(bytes: Buffer, size: number): Index | null {
+    if (bytes.length < SIDECAR_HEADER || bytes.toString('latin1', 0, 8) !== SIDECAR_MAGIC) return null;
+    const indexedBytes = bytes.readDoubleLE(8);
+    const lines = bytes.readDoubleLE(16);
+    const logVersion = bytes.readUInt32LE(24);
+    if (lines < 1 || indexedBytes > size || bytes.length !== SIDECAR_HEADER + lines * 8) return null;
+    const offsets = LineOffsets.fromBuffer(bytes.subarray(SIDECAR_HEADER));
+    const lastStart = offsets.at(lines - 1);
+    if (offsets.at(0) !== 0 || lastStart >= indexedBytes) return null;
+    try {
+      if (!this.lastLineHash(lastStart, indexedBytes).equals(bytes.subarray(32, 64))) return null;
+    } catch {
+      return null;
+    }
+    return { offsets, indexedBytes, logVersion, savedLines: lines };
+  }
+
+  /** SHA-256 of the log's bytes [start, end): the last indexed line, newline included. */
+  private lastLineHash(start: number, end: number): Buffer {
+    return createHash('sha256').update(this.readRange(start, end)).digest();
   }
 
   private readLogVersion(line: string): number {
@@ -185,25 +368,41 @@ export class EventLog {
   }
 
   private readRange(start: number, end: number): Buffer {
-    const length = end - start;
-    const buf = Buffer.allocUnsafe(length);
+    const buf = Buffer.allocUnsafe(end - start);
     const fd = fs.openSync(this.file, 'r');
     try {
-      let read = 0;
-      // A regular file gives every byte asked for in one read; the loop guards a short read, and
-      // a file that shrank meanwhile (n === 0), neither of which a test can cause.
-      // Stryker disable next-line EqualityOperator: see above
-      while (read < length) {
-        // Stryker disable next-line ArithmeticOperator: see above (read is 0 on the one pass)
-        const n = fs.readSync(fd, buf, read, length - read, start + read);
-        // Stryker disable next-line ConditionalExpression: see above
-        if (n === 0) break;
-        read += n;
-      }
-      return buf.subarray(0, read);
+      return buf.subarray(0, readFully(fd, buf, start));
     } finally {
       fs.closeSync(fd);
     }
+  }
+}
+
+const SIDECAR_MAGIC = 'TILTHIX1';
+const SIDECAR_HEADER = 64;
+
+/** Reads buf.length bytes at `position`, fewer only at the end of the file. */
+function readFully(fd: number, buf: Buffer, position: number): number {
+  let read = 0;
+  // A regular file gives every byte asked for in one read; the loop guards a short read, and
+  // a file that shrank meanwhile (n === 0), neither of which a test can cause.
+  // Stryker disable next-line EqualityOperator: see above
+  while (read < buf.length) {
+    // Stryker disable next-line ArithmeticOperator: see above (read is 0 on the one pass)
+    const n = fs.readSync(fd, buf, read, buf.length - read, position + read);
+    // Stryker disable next-line ConditionalExpression: see above
+    if (n === 0) break;
+    read += n;
+  }
+  return read;
+}
+
+async function fileSizeAsync(file: string): Promise<number> {
+  try {
+    return (await fs.promises.stat(file)).size;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw err;
   }
 }
 

@@ -6,6 +6,7 @@
 export const SESSION_FILES = {
   checkpoint: 'checkpoint.json',
   events: 'events.jsonl',
+  eventsIndex: 'events.idx',
   prd: 'prd.json',
   seedMeta: 'seed-meta.json',
   seedProof: 'seed-proof.json',

@@ -50,6 +50,7 @@ export interface SessionStoreCore {
   setStatus(id: string, to: SessionStatus, stop?: StopInfo): Checkpoint;
   emit(id: string, input: EventInput): TilthEvent;
   log(id: string): EventLog;
+  openLog(id: string): Promise<EventLog>;
   forget(id: string): void;
   readonly bus: { sessionsChanged(): void };
 }
@@ -94,6 +95,11 @@ export class SessionHandle {
 
   log(): EventLog {
     return this.store.log(this.id);
+  }
+
+  /** The log with its index built in the background: a long session's first read blocks nothing. */
+  openLog(): Promise<EventLog> {
+    return this.store.openLog(this.id);
   }
 
   // ── the seed ────────────────────────────────────────────────────────────────────────────────

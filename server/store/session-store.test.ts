@@ -62,6 +62,23 @@ describe('SessionStore', () => {
     elsewhere.close();
   });
 
+  it('closes the least recently used logs nobody follows once past its limits, leaving their index on disk', async () => {
+    const store = new SessionStore(temp.root, { bytes: 1024 * 1024, logs: 2 });
+    const [a, b, c] = [create(), create(), create()];
+    const stop = store.bus.subscribe(a, () => {}); // followed live: never closed
+    await store.openLog(a);
+    await store.openLog(b);
+    expect(store.openLogCount).toBe(2);
+    await store.openLog(c); // three open, two allowed: b goes (a is followed, c is in use)
+    expect(store.openLogCount).toBe(2);
+    expect(fs.existsSync(`${store.dir(b)}/events.idx`)).toBe(true);
+    expect(fs.existsSync(`${store.dir(c)}/events.idx`)).toBe(false);
+    expect((await store.openLog(b)).lastSeq).toBe(2); // reopened from its index
+    expect(store.openLogCount).toBe(2); // c went this time
+    stop();
+    store.close();
+  });
+
   it('notifies sessions-list listeners on create and on checkpoint updates', () => {
     let calls = 0;
     temp.store.bus.onSessionsChanged(() => calls++);

@@ -29,13 +29,25 @@ export interface NewSession {
   status?: SessionStatus;
 }
 
+export interface LogCacheLimits {
+  /** Index memory the open logs may hold (8 bytes per event); default 32 MB, 4M events' worth. */
+  bytes: number;
+  /** Open logs kept at most, whatever their size; default 64. */
+  logs: number;
+}
+
+const DEFAULT_LOG_CACHE: LogCacheLimits = { bytes: 32 * 1024 * 1024, logs: 64 };
+
 export class SessionStore {
   readonly bus = new EventBus();
   private readonly logs = new Map<string, EventLog>();
   /** Per session, the highest seq published on the bus (see publishAppendedElsewhere). */
   private readonly published = new Map<string, number>();
 
-  constructor(readonly root: string) {
+  constructor(
+    readonly root: string,
+    private readonly logCache: LogCacheLimits = DEFAULT_LOG_CACHE,
+  ) {
     fs.mkdirSync(root, { recursive: true });
     // Every session's files, and other sessions' worktrees: hidden from untrusted commands (a
     // command's own worktree is bound back on top).
@@ -130,16 +142,56 @@ export class SessionStore {
     return next;
   }
 
+  /**
+   * The session's log, for synchronous reads and appends. Readers on a request path use
+   * `openLog` first, so a cold log is indexed without blocking the event loop.
+   */
   log(id: string): EventLog {
     let log = this.logs.get(id);
-    if (!log) {
-      log = new EventLog(this.file(id, FILES.events), id);
+    if (log) {
+      // Most recently used last: eviction walks from the front.
+      this.logs.delete(id);
       this.logs.set(id, log);
-      // Whatever is on disk now is history that readers get from the log; only later appends
-      // by another process are ours to publish (publishAppendedElsewhere).
-      this.published.set(id, log.lastSeq);
+      return log;
     }
+    log = new EventLog(this.file(id, FILES.events), id, this.file(id, FILES.eventsIndex));
+    this.logs.set(id, log);
+    this.evictIdleLogs(id);
     return log;
+  }
+
+  /** The session's log with its index built in the background (the sidecar, then what follows it). */
+  async openLog(id: string): Promise<EventLog> {
+    const log = this.log(id);
+    await log.ready();
+    // Whatever is on disk when nobody has been following the session is history that readers get
+    // from the log; only later appends by another process are ours to publish
+    // (publishAppendedElsewhere). A subscriber that just joined reads its backlog from disk.
+    if (!this.published.has(id)) this.published.set(id, log.lastSeq);
+    this.evictIdleLogs(id);
+    return log;
+  }
+
+  /**
+   * Keeps the open logs' indexes and their number within the cache limits by
+   * closing the least recently used ones nobody follows live. A closed log leaves its sidecar
+   * current, so opening it again reads that instead of the whole log.
+   */
+  private evictIdleLogs(keep: string): void {
+    let bytes = 0;
+    for (const log of this.logs.values()) bytes += log.memoryBytes;
+    for (const [id, log] of this.logs) {
+      if (bytes <= this.logCache.bytes && this.logs.size <= this.logCache.logs) return;
+      if (id === keep || this.bus.subscriberCount(id) > 0) continue;
+      bytes -= log.memoryBytes;
+      log.close();
+      this.logs.delete(id);
+    }
+  }
+
+  /** Logs held open now (for tests and the server-scale bench). */
+  get openLogCount(): number {
+    return this.logs.size;
   }
 
   /** Disk first, then wire: the event is appended before any subscriber sees it. */
@@ -160,14 +212,22 @@ export class SessionStore {
    * nothing is new. Events are already on disk, so the ordering rule still holds.
    */
   publishAppendedElsewhere(id: string): void {
-    const log = this.log(id);
-    const last = log.lastSeq;
+    // Nobody live: a later subscriber reads these from disk as its backlog, so a log nobody
+    // follows is not even opened, and the mark is set again when someone follows it.
     if (this.bus.subscriberCount(id) === 0) {
-      // Nobody live: a later subscriber reads these from disk as its backlog.
+      this.published.delete(id);
+      return;
+    }
+    const log = this.log(id);
+    // Still being indexed for the subscriber that just joined: its backlog read covers these.
+    if (log.indexing) return;
+    const last = log.lastSeq;
+    let seq = this.published.get(id);
+    if (seq === undefined) {
+      // First sight since someone followed: what is on disk is their backlog.
       this.published.set(id, last);
       return;
     }
-    let seq = this.published.get(id) ?? 0;
     while (seq < last) {
       const page = log.readAfter(seq, 500);
       if (page.length === 0) break;
