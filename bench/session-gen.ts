@@ -8,11 +8,19 @@
  * → ledger line, rejects until the task's share of events is spent, then an accept, task_done,
  * commit and the learnings step. Deterministic for a seed. `summary.json` is the shared fold of
  * exactly these events, as the run writes it.
+ *
+ * As a command, for scripts that drive the benches:
+ *   npx tsx bench/session-gen.ts --sessions-dir DIR --events N [--count K] [--tasks T] [--seed S]
+ * writes K finished run sessions of N events each into DIR and prints one JSON line per session,
+ * `{"id": …, "events": …, "tasks": …}`.
  */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import type { EventInput } from '../shared/events.ts';
 import type { PrdEntry } from '../shared/files.ts';
 import { addToSummary, emptySummary } from '../shared/summary.ts';
-import type { SessionStore } from '../server/store/session-store.ts';
+import { SessionStore } from '../server/store/session-store.ts';
 import { prng } from '../server/testing/prng.ts';
 
 const WORDS =
@@ -346,3 +354,32 @@ export function writeRunSession(
   store.session(id).summary.save(summary);
   return { id, events: count, tasks: options.tasks };
 }
+
+function main(): void {
+  const { values } = parseArgs({
+    options: {
+      'sessions-dir': { type: 'string' },
+      events: { type: 'string' },
+      count: { type: 'string', default: '1' },
+      tasks: { type: 'string', default: '6' },
+      seed: { type: 'string', default: '1' },
+    },
+    strict: true,
+  });
+  const events = Number(values.events);
+  const count = Number(values.count);
+  const tasks = Number(values.tasks);
+  const seed = Number(values.seed);
+  if (!values['sessions-dir'] || !Number.isInteger(events) || events < 100 || !Number.isInteger(count) || count < 1 || !Number.isInteger(tasks) || tasks < 1) {
+    process.stderr.write('usage: npx tsx bench/session-gen.ts --sessions-dir DIR --events N (>= 100) [--count K] [--tasks T] [--seed S]\n');
+    process.exit(2);
+  }
+  const store = new SessionStore(path.resolve(values['sessions-dir']));
+  for (let i = 0; i < count; i++) {
+    const session = writeRunSession(store, events, { tasks, seed: seed + i, title: `bench ${events}` });
+    process.stdout.write(`${JSON.stringify(session)}\n`);
+  }
+  store.close();
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) main();
