@@ -7,6 +7,7 @@ import { SessionStatusSchema, StopReasonSchema, TilthEventSchema } from './event
 import { ProjectEnvSchema } from './project-env.ts';
 import { CapsSchema, ChecksPresetSchema, PrdEntrySchema, SessionIdSchema, SteeringNoteSchema, UsageSchema } from './files.ts';
 import { PriceSchema } from './price.ts';
+import { SummarySchema } from './summary.ts';
 
 /** `{error: {code, message}}`, the one error shape; `code` is stable snake_case. */
 export const ErrorBodySchema = z.object({
@@ -274,6 +275,24 @@ export const EventsQuerySchema = z
     message: 'use at most one of after, before and tail',
   });
 export type EventsQuery = z.infer<typeof EventsQuerySchema>;
+
+/** A span of the run's timeline to view (ms since the epoch), for zooming in; both optional. */
+export const SummaryQuerySchema = z
+  .strictObject({
+    from: optionalInt('from', 0),
+    to: optionalInt('to', 0),
+  })
+  .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, { message: 'from must not be after to' });
+
+/** The summary with its timeline thinned for the span shown (shared/timeline-view.ts). */
+export const SummaryViewSchema = SummarySchema.extend({
+  timeline_view: z.object({
+    span: z.object({ from: z.number(), to: z.number() }).nullable(),
+    full: z.object({ from: z.number(), to: z.number() }).nullable(),
+    thinned: z.boolean(),
+  }),
+});
+export type SummaryView = z.infer<typeof SummaryViewSchema>;
 
 export const EventsPageSchema = z.object({
   /** Oldest first, contiguous. */

@@ -22,6 +22,8 @@ import {
   DiscardQuerySchema,
   EventsPageSchema,
   EventsQuerySchema,
+  SummaryQuerySchema,
+  SummaryViewSchema,
   HealthSchema,
   NoteRequestSchema,
   NoteResponseSchema,
@@ -67,7 +69,6 @@ import {
   TaskReviewSchema,
 } from './review.ts';
 import { SeedEditSchema, SeedQuerySchema, SeedSavedSchema, SeedViewSchema } from './seed.ts';
-import { SummarySchema } from './summary.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -97,7 +98,7 @@ export const ROUTES = {
   startDemo: { method: 'POST', path: '/api/demo', body: EmptyBodySchema, response: CreatedSessionSchema, status: 201 },
   getSession: { method: 'GET', path: '/api/sessions/:id', params: SessionParamsSchema, response: SessionDetailSchema },
   discardSession: { method: 'DELETE', path: '/api/sessions/:id', params: SessionParamsSchema, query: DiscardQuerySchema, response: OkSchema },
-  getSummary: { method: 'GET', path: '/api/sessions/:id/summary', params: SessionParamsSchema, response: SummarySchema },
+  getSummary: { method: 'GET', path: '/api/sessions/:id/summary', params: SessionParamsSchema, query: SummaryQuerySchema, response: SummaryViewSchema },
   getEvents: { method: 'GET', path: '/api/sessions/:id/events', params: SessionParamsSchema, query: EventsQuerySchema, response: EventsPageSchema },
 
   answerQuestion: { method: 'POST', path: '/api/sessions/:id/answer', params: SessionParamsSchema, body: AnswerSchema, response: OkSchema },

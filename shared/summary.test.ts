@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EventInput, TilthEvent } from './events.ts';
-import { addToSummary, emptySummary, SummarySchema } from './summary.ts';
+import { addToSummary, emptySummary, SummaryFileSchema, SummarySchema, type Summary } from './summary.ts';
 
 const TRACE = 'a'.repeat(32);
 const SPAN = 'b'.repeat(16);
@@ -117,5 +117,44 @@ describe('the summary fold', () => {
     const old = emptySummary('s1') as unknown as { timeline: Record<string, unknown> };
     delete old.timeline.windows;
     expect(SummarySchema.parse(old).timeline.windows).toEqual([]);
+  });
+});
+
+describe('SummaryFileSchema (the cheap timeline check)', () => {
+  const good = () => {
+    const s = emptySummary('20260101-000000-abcdef');
+    s.timeline.attempts.push(['T-001', 2, 1000, null, null]);
+    s.timeline.iterations.push([3, 1100, 'T-001', 1, 900]);
+    s.timeline.other_calls.push([4, 1200, null, 'evaluator', 300]);
+    s.timeline.verdicts.push([5, 1300, 'T-001', 'reject', 'weak_test']);
+    s.timeline.windows.push([3, 'worker', 128_000]);
+    return s;
+  };
+
+  it('reads what SummarySchema reads, an older summary without windows included', () => {
+    expect(SummaryFileSchema.parse(good())).toEqual(SummarySchema.parse(good()));
+    const older = good() as unknown as { timeline: Record<string, unknown> };
+    delete older.timeline.windows;
+    expect(SummaryFileSchema.parse(older).timeline.windows).toEqual([]);
+    expect(SummaryFileSchema.parse({ ...good(), timeline: undefined }).timeline.iterations).toEqual([]);
+  });
+
+  it.each([
+    ['an iteration with a string seq', (s: Summary) => (s.timeline.iterations[0]![0] = '3' as unknown as number), 'timeline.iterations[0]'],
+    ['a verdict that is neither', (s: Summary) => (s.timeline.verdicts[0]![3] = 'maybe' as 'accept'), 'timeline.verdicts[0]'],
+    ['an attempt with a bad outcome', (s: Summary) => (s.timeline.attempts[0]![4] = 'won' as 'done'), 'timeline.attempts[0]'],
+    ['a window of 0 tokens', (s: Summary) => (s.timeline.windows[0]![2] = 0), 'timeline.windows[0]'],
+    [
+      'a series that is not a list',
+      (s: Summary) => ((s.timeline as unknown as Record<string, unknown>).other_calls = {}),
+      'timeline.other_calls must be a list',
+    ],
+  ])('refuses %s, as SummarySchema does', (_what, damage, message) => {
+    const s = good();
+    damage(s);
+    expect(SummarySchema.safeParse(s).success).toBe(false);
+    const cheap = SummaryFileSchema.safeParse(s);
+    expect(cheap.success).toBe(false);
+    expect(cheap.error?.issues[0]?.message).toContain(message);
   });
 });

@@ -61,8 +61,12 @@ export const TimelineSchema = z.object({
   windows: z.array(z.tuple([count, z.string(), z.number().int().positive()])).default([]),
 });
 export type Timeline = z.infer<typeof TimelineSchema>;
-/** Per series; past it the oldest half is dropped (a chart of the recent past stays right). */
-export const TIMELINE_CAP = 50_000;
+/**
+ * Per series; past it the oldest half is dropped (a chart of the recent past stays right). The
+ * server thins what it sends (timeline-view.ts), so this only bounds summary.json and memory:
+ * about 1.2M events' worth of worker calls.
+ */
+export const TIMELINE_CAP = 200_000;
 
 export const SummarySchema = z.object({
   version: z.literal(2),
@@ -83,6 +87,59 @@ export const SummarySchema = z.object({
   clock: z.record(z.string(), Ms).default({}),
 });
 export type Summary = z.infer<typeof SummarySchema>;
+
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+const isMs = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isText = (v: unknown): v is string => typeof v === 'string';
+const ROW_CHECKS: Record<keyof Timeline, (row: unknown[]) => boolean> = {
+  attempts: (r) =>
+    r.length === 5 &&
+    isText(r[0]) &&
+    isCount(r[1]) &&
+    isMs(r[2]) &&
+    (r[3] === null || isMs(r[3])) &&
+    (r[4] === null || ['done', 'failed', 'stopped'].includes(r[4] as string)),
+  iterations: (r) => r.length === 5 && isCount(r[0]) && isMs(r[1]) && isText(r[2]) && isCount(r[3]) && isCount(r[4]),
+  other_calls: (r) => r.length === 5 && isCount(r[0]) && isMs(r[1]) && (r[2] === null || isText(r[2])) && isText(r[3]) && isCount(r[4]),
+  verdicts: (r) => r.length === 5 && isCount(r[0]) && isMs(r[1]) && isText(r[2]) && (r[3] === 'accept' || r[3] === 'reject') && (r[4] === null || isText(r[4])),
+  windows: (r) => r.length === 3 && isCount(r[0]) && isText(r[1]) && isCount(r[2]) && r[2] > 0,
+};
+
+/**
+ * The same check as TimelineSchema, row by row in plain code: a long run's summary holds
+ * hundreds of thousands of rows, which zod would take a noticeable time over.
+ */
+const CheapTimelineSchema = z.unknown().transform((raw, ctx): Timeline => {
+  if (raw === undefined) return { attempts: [], iterations: [], other_calls: [], verdicts: [], windows: [] };
+  if (typeof raw !== 'object' || raw === null) {
+    ctx.addIssue({ code: 'custom', message: 'timeline must be an object' });
+    return z.NEVER;
+  }
+  const series = raw as Record<string, unknown>;
+  for (const key of Object.keys(ROW_CHECKS) as (keyof Timeline)[]) {
+    const rows = series[key] ?? (key === 'windows' ? [] : undefined);
+    if (!Array.isArray(rows)) {
+      ctx.addIssue({ code: 'custom', message: `timeline.${key} must be a list`, path: [key] });
+      return z.NEVER;
+    }
+    const bad = rows.findIndex((row) => !Array.isArray(row) || !ROW_CHECKS[key](row));
+    if (bad !== -1) {
+      ctx.addIssue({ code: 'custom', message: `timeline.${key}[${bad}] is not a valid entry`, path: [key, bad] });
+      return z.NEVER;
+    }
+  }
+  const checked = series as Partial<Timeline>;
+  return {
+    attempts: checked.attempts ?? [],
+    iterations: checked.iterations ?? [],
+    other_calls: checked.other_calls ?? [],
+    verdicts: checked.verdicts ?? [],
+    windows: checked.windows ?? [],
+  };
+});
+
+/** SummarySchema with the timeline checked cheaply: for summary.json and the wire. */
+export const SummaryFileSchema = SummarySchema.extend({ timeline: CheapTimelineSchema });
 
 export function emptySummary(sessionId: string): Summary {
   return {

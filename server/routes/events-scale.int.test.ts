@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SummaryView } from '../../shared/api.ts';
+import { emptySummary } from '../../shared/summary.ts';
 import { writeBigLog } from '../testing/big-log.ts';
 import { auth, makeTestApp, type TestApp } from '../testing/test-app.ts';
 
@@ -48,4 +50,41 @@ describe('a cold, large event log', () => {
     expect(body.events.map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => 149_981 + i));
     expect(fs.existsSync(path.join(t.store.dir(big), 'events.idx'))).toBe(true);
   }, 60_000);
+});
+
+describe('a long run’s summary', () => {
+  it('comes thinned to a small view of the whole run, and a span comes back in detail', async () => {
+    const id = session('Long summary');
+    const lastSeq = t.store.log(id).lastSeq;
+    const summary = emptySummary(id);
+    summary.last_seq = lastSeq;
+    const start = Date.UTC(2026, 10, 20, 9);
+    summary.timeline.attempts.push(['T-001', 2, start, start + 150_000 * 1000, 'done']);
+    for (let k = 0; k < 150_000; k++) {
+      summary.timeline.iterations.push([k + 3, start + k * 1000, 'T-001', k + 1, 1000 + (k % 50)]);
+      if (k % 10 === 5) summary.timeline.verdicts.push([k + 3, start + k * 1000, 'T-001', 'reject', 'weak_test']);
+    }
+    summary.timeline.verdicts.push([150_010, start + 150_000 * 1000, 'T-001', 'accept', null]);
+    fs.writeFileSync(path.join(t.store.dir(id), 'summary.json'), JSON.stringify(summary));
+
+    const whole = await t.app.inject({ method: 'GET', url: `/api/sessions/${id}/summary`, headers: auth });
+    expect(whole.statusCode).toBe(200);
+    expect(whole.body.length).toBeLessThan(200_000);
+    const view = whole.json() as SummaryView;
+    expect(view.timeline_view).toMatchObject({ thinned: true, full: { from: start, to: start + 150_000_000 } });
+    expect(view.timeline.iterations.length).toBeLessThanOrEqual(600);
+    expect(view.timeline.verdicts.filter((v) => v[3] === 'accept')).toHaveLength(1);
+    expect(view.last_seq).toBe(lastSeq);
+
+    const from = start + 1_000_000;
+    const zoom = await t.app.inject({ method: 'GET', url: `/api/sessions/${id}/summary?from=${from}&to=${from + 299_000}`, headers: auth });
+    const detail = zoom.json() as SummaryView;
+    expect(detail.timeline_view).toMatchObject({ thinned: false, span: { from, to: from + 299_000 } });
+    expect(detail.timeline.iterations.map((i) => i[3])).toEqual(Array.from({ length: 300 }, (_, k) => 1001 + k));
+
+    const bad = await t.app.inject({ method: 'GET', url: `/api/sessions/${id}/summary?from=5&to=4`, headers: auth });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ error: { code: 'invalid_request' } });
+    expect(bad.json().error.message).toContain('from must not be after to');
+  });
 });

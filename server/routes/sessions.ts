@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { viewTimeline } from '../../shared/timeline-view.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { handle } from './contract.ts';
 import { existingSession } from './validate.ts';
@@ -9,10 +10,16 @@ export function sessionRoutes(app: FastifyInstance, deps: AppDeps): void {
   handle(app, 'listSessions', async () => ({ sessions: store.list() }));
 
   /** The session's aggregates, current as of `last_seq`; fold later events into it. */
-  handle(app, 'getSummary', async ({ params }) => {
+  /**
+   * The session's aggregates, current as of `last_seq` (fold later events into them), with the
+   * timeline thinned for the span asked for (the whole run by default).
+   */
+  handle(app, 'getSummary', async ({ params, query }) => {
     const id = existingSession(store, params.id);
     await store.openLog(id);
-    return store.session(id).summary.current();
+    const summary = store.summaryOf(id);
+    const { timeline, ...view } = viewTimeline(summary.timeline, query);
+    return { ...summary, timeline, timeline_view: view };
   });
 
   // The query is checked before the session is looked up, so a bad query is a 400 either way.

@@ -9,12 +9,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SessionListItem } from '../../shared/api.ts';
 import type { EventInput, SessionStatus, TilthEvent } from '../../shared/events.ts';
+import type { Summary } from '../../shared/summary.ts';
 import { CheckpointSchema, type Checkpoint } from '../../shared/files.ts';
 import { AppError, NotFoundError } from '../errors.ts';
 import { protectFromUntrusted } from '../proc/untrusted.ts';
 import { writeJsonAtomic } from './atomic.ts';
 import { EventBus } from './event-bus.ts';
 import { EventLog } from './event-log.ts';
+import { catchUp, currentSummary } from './summary-file.ts';
 import { readJsonFile } from './json-file.ts';
 import { SessionHandle, type StopInfo } from './session-handle.ts';
 import { SESSION_FILES as FILES } from './session-files.ts';
@@ -41,6 +43,8 @@ const DEFAULT_LOG_CACHE: LogCacheLimits = { bytes: 32 * 1024 * 1024, logs: 64 };
 export class SessionStore {
   readonly bus = new EventBus();
   private readonly logs = new Map<string, EventLog>();
+  /** Per open log, its summary kept current in memory (see summaryOf). */
+  private readonly summaries = new Map<string, Summary>();
   /** Per session, the highest seq published on the bus (see publishAppendedElsewhere). */
   private readonly published = new Map<string, number>();
 
@@ -186,7 +190,22 @@ export class SessionStore {
       bytes -= log.memoryBytes;
       log.close();
       this.logs.delete(id);
+      this.summaries.delete(id);
     }
+  }
+
+  /**
+   * The session's summary as of its log's end, for readers (the summary route): kept in memory
+   * while its log is open and folded forward from there, so a long session's summary.json is
+   * read once, not on every request. Callers must not change it. Use after `openLog`.
+   */
+  summaryOf(id: string): Summary {
+    const log = this.log(id);
+    const held = this.summaries.get(id);
+    if (held) return catchUp(log, held);
+    const summary = currentSummary(log, this.file(id, FILES.summary), id);
+    this.summaries.set(id, summary);
+    return summary;
   }
 
   /** Logs held open now (for tests and the server-scale bench). */
@@ -287,11 +306,13 @@ export class SessionStore {
   forget(id: string): void {
     this.logs.get(id)?.close();
     this.logs.delete(id);
+    this.summaries.delete(id);
     this.published.delete(id);
   }
 
   close(): void {
     for (const log of this.logs.values()) log.close();
     this.logs.clear();
+    this.summaries.clear();
   }
 }

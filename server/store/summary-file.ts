@@ -3,8 +3,8 @@
  * logged after it folded in. Reads only the events since the file's `last_seq`, so it stays cheap
  * on a 100k-event session. Reached through the session handle.
  */
-import { addToSummary, emptySummary, SummarySchema, type Summary } from '../../shared/summary.ts';
-import { writeJsonAtomic } from './atomic.ts';
+import { addToSummary, emptySummary, SummaryFileSchema, type Summary } from '../../shared/summary.ts';
+import { writeFileAtomic } from './atomic.ts';
 import type { EventLog } from './event-log.ts';
 import { readJsonFile } from './json-file.ts';
 
@@ -20,7 +20,7 @@ export function catchUp(log: EventLog, summary: Summary): Summary {
 export function currentSummary(log: EventLog, file: string, sessionId: string): Summary {
   let stored: Summary | null = null;
   try {
-    stored = readJsonFile(file, SummarySchema);
+    stored = readJsonFile(file, SummaryFileSchema);
   } catch {
     // A summary from an older version, or damaged: it is derived, so rebuild it from the log.
     stored = null;
@@ -28,7 +28,7 @@ export function currentSummary(log: EventLog, file: string, sessionId: string): 
   return catchUp(log, stored ?? emptySummary(sessionId));
 }
 
-/** Derived and rebuildable: written atomically but not fsynced. */
+/** Derived and rebuildable: written atomically but not fsynced, and compact (it can hold 200k-row series). */
 export function saveSummary(file: string, summary: Summary): void {
-  writeJsonAtomic(file, summary, { durable: false });
+  writeFileAtomic(file, `${JSON.stringify(summary)}\n`, { durable: false });
 }
