@@ -14,6 +14,8 @@ export interface TilthProcess {
   token: string;
   home: string;
   sessionsDir: string;
+  /** The process group (the server and anything it started). */
+  pgid: number;
   output(): string;
   /** An authenticated API call as a script would make it (Bearer token, our Origin on POST); the JSON body. */
   api(method: 'GET' | 'POST', url: string): Promise<{ status: number; body: unknown }>;
@@ -77,6 +79,7 @@ export async function startTilth(options: StartTilthOptions = {}): Promise<Tilth
     token: parsed.hash.replace('#token=', ''),
     home,
     sessionsDir,
+    pgid: child.pid!,
     output: () => output,
     api: async (method, url) => {
       const res = await fetch(`${parsed.origin}${url}`, {
