@@ -426,3 +426,47 @@ test('a long session opens at its newest page, pages history in as you scroll up
   await expect(list).toHaveAttribute('data-following', 'true');
   await expect(page.getByTestId('go-newest')).toHaveCount(0);
 });
+
+test('a long run’s timeline comes thinned, and zooming in fetches that span in detail', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  tilth = await startTilth();
+  const store = new SessionStore(tilth.sessionsDir);
+  const session = writeRunSession(store, 30_000, { tasks: 1, seed: 11 });
+  store.close();
+  await page.goto(tilth.url);
+  await page.goto(`${tilth.origin}/sessions/${session.id}`);
+  await expect(page.locator('[data-testid="dashboard"][data-ready="true"]')).toBeVisible();
+
+  const whole = await page.evaluate(
+    async (id) => (await (await fetch(`/api/sessions/${id}/summary`)).json()) as { timeline_view: { thinned: boolean }; timeline: { iterations: unknown[] } },
+    session.id,
+  );
+  expect(whole.timeline_view.thinned).toBe(true);
+  const chart = page.getByTestId('timeline');
+  await expect(chart).toHaveAttribute('data-iterations', String(whole.timeline.iterations.length));
+  expect(whole.timeline.iterations.length).toBeLessThanOrEqual(600);
+
+  // Drag across a tenth of the plot: the chart asks for that span and draws every call in it.
+  const over = chart.locator('.u-over');
+  await over.scrollIntoViewIfNeeded();
+  const box = (await over.boundingBox())!;
+  const detail = page.waitForResponse((res) => /\/summary\?from=\d+&to=\d+/.test(res.url()));
+  await page.mouse.move(box.x + box.width * 0.45, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.55, box.y + box.height / 2, { steps: 5 });
+  await page.mouse.up();
+  await expect(chart).toHaveAttribute('data-zoomed', 'true');
+  const zoomed = (await (await detail).json()) as { timeline_view: { thinned: boolean }; timeline: { iterations: [number, number][] } };
+  expect(zoomed.timeline_view.thinned).toBe(false);
+  await expect(chart).toHaveAttribute('data-iterations', String(zoomed.timeline.iterations.length));
+  // More calls in that tenth than the whole-run view held there.
+  const [from, to] = [zoomed.timeline.iterations[0]![1], zoomed.timeline.iterations.at(-1)![1]];
+  const wholeInSpan = (whole.timeline.iterations as [number, number][]).filter(([, ms]) => ms >= from && ms <= to).length;
+  expect(zoomed.timeline.iterations.length).toBeGreaterThan(wholeInSpan);
+
+  // Back to the whole run: the thinned view again, with no further request.
+  await page.getByTestId('timeline-reset').click();
+  await expect(chart).toHaveAttribute('data-zoomed', 'false');
+  await expect(chart).toHaveAttribute('data-iterations', String(whole.timeline.iterations.length));
+  await chart.screenshot({ path: 'test-results/screens/timeline-thinned.png' });
+});

@@ -3,8 +3,9 @@
  * updates in place. It composes; the figures come from `use-dashboard.ts` (summary + reducer)
  * and the pure modules beside it.
  */
+import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
-import type { SessionDetail } from '../../../shared/api.ts';
+import type { SessionDetail, SummaryView } from '../../../shared/api.ts';
 import type { SessionStatus, StopReason } from '../../../shared/events.ts';
 import type { RunControlsApi } from './use-run-controls.ts';
 import { boardRows } from './board.ts';
@@ -16,6 +17,9 @@ import { NowBar } from './now-bar.tsx';
 import type { JumpRequest } from './log-scroll.ts';
 import { attemptMeters, latestAttempt, runElapsedMs, sessionMeters } from './meters.ts';
 import { PressureChart, TimelineChart } from './charts.tsx';
+import { summarySpanQuery } from './queries.ts';
+import type { TimelineSpan } from './timeline-chart.tsx';
+import { useDebouncedValue } from '../use-debounced-value.ts';
 import { ResumeConfirm } from './resume-confirm.tsx';
 import { RunHeader } from './run-header.tsx';
 import { StatBand } from './stat-band.tsx';
@@ -94,8 +98,17 @@ export function Dashboard(props: DashboardProps) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: the summary is folded in place; `chartVersion` (throttled) is what says it changed
   const lanes = useMemo(() => (summary === null ? [] : taskLanes(planKey === '' ? [] : planKey.split(','), summary)), [summary, chartVersion, planKey]);
   const chartEnd = runActive ? Math.floor(now / 5000) * 5000 : summary?.last_event_at ? Date.parse(summary.last_event_at) : now;
+  // A long run's summary comes with its timeline thinned; a zoomed timeline asks for its span in detail.
+  const [span, setSpan] = useState<TimelineSpan>(null);
+  const settledSpan = useDebouncedValue(span, 250);
+  const thinned = summary !== null && (summary as Partial<SummaryView>).timeline_view?.thinned === true;
+  const zoomDetail = useQuery({ ...summarySpanQuery(sessionId, settledSpan ?? { from: 0, to: 0 }), enabled: thinned && settledSpan !== null });
+  const spanTimeline = settledSpan !== null && span !== null ? (zoomDetail.data?.timeline ?? null) : null;
   // biome-ignore lint/correctness/useExhaustiveDependencies: the summary is folded in place; `chartVersion` (throttled) is what says it changed
-  const timeline = useMemo(() => (summary === null ? null : timelineModel(summary, lanes, chartEnd)), [summary, chartVersion, lanes, chartEnd]);
+  const timeline = useMemo(
+    () => (summary === null ? null : timelineModel(spanTimeline === null ? summary : { ...summary, timeline: spanTimeline }, lanes, chartEnd)),
+    [summary, chartVersion, lanes, chartEnd, spanTimeline],
+  );
   // biome-ignore lint/correctness/useExhaustiveDependencies: the summary is folded in place; `chartVersion` (throttled) is what says it changed
   const pressure = useMemo(() => (summary === null ? null : pressureModel(summary, lanes)), [summary, chartVersion, lanes]);
 
@@ -194,7 +207,7 @@ export function Dashboard(props: DashboardProps) {
           <StatBand band={band} />
         </>
       )}
-      {timeline !== null && <TimelineChart model={timeline} onJump={onJump} />}
+      {timeline !== null && <TimelineChart model={timeline} onJump={onJump} onSpan={setSpan} />}
       {pressure !== null && <PressureChart model={pressure} lanes={lanes} onJump={onJump} />}
     </div>
   );

@@ -12,6 +12,7 @@ import type { RunStart } from './dashboard-state.ts';
 
 export const dashboardKeys = {
   summary: (id: string) => ['session-summary', id] as const,
+  summarySpan: (id: string, from: number, to: number) => ['session-summary-span', id, from, to] as const,
   resumePlan: (id: string) => ['session-resume-plan', id] as const,
   page: (id: string, page: PageRequest) => ['session-events-page', id, page] as const,
   staff: (id: string) => ['session-staff', id] as const,
@@ -23,6 +24,19 @@ export function summaryQuery(sessionId: string) {
     queryKey: dashboardKeys.summary(sessionId),
     queryFn: ({ signal }) => api.call('getSummary', { params: { id: sessionId } }, { signal }),
     staleTime: Infinity,
+    refetchOnWindowFocus: false,
+  });
+}
+
+/**
+ * The timeline of one span in detail, for a zoomed chart of a long run whose summary came
+ * thinned (shared/timeline-view.ts). A snapshot: live events are folded into the whole-run view.
+ */
+export function summarySpanQuery(sessionId: string, span: { from: number; to: number }) {
+  return queryOptions({
+    queryKey: dashboardKeys.summarySpan(sessionId, span.from, span.to),
+    queryFn: ({ signal }) => api.call('getSummary', { params: { id: sessionId }, query: { from: String(span.from), to: String(span.to) } }, { signal }),
+    staleTime: 30_000,
     refetchOnWindowFocus: false,
   });
 }

@@ -28,11 +28,24 @@ interface MarkButton {
   label: string;
 }
 
-export const TimelineChart = memo(function TimelineChart({ model, onJump }: { model: TimelineModel; onJump: (seq: number) => void }) {
+/** The span in view (ms), or null when the whole run is: a thinned timeline asks for its detail. */
+export type TimelineSpan = { from: number; to: number } | null;
+
+export const TimelineChart = memo(function TimelineChart({
+  model,
+  onJump,
+  onSpan,
+}: {
+  model: TimelineModel;
+  onJump: (seq: number) => void;
+  onSpan?: (span: TimelineSpan) => void;
+}) {
   const modelRef = useRef(model);
   modelRef.current = model;
   const jumpRef = useRef(onJump);
   jumpRef.current = onJump;
+  const spanRef = useRef(onSpan);
+  spanRef.current = onSpan;
   const [zoomed, setZoomed] = useState(false);
   const zoomedRef = useRef(false);
   const [buttons, setButtons] = useState<MarkButton[]>([]);
@@ -91,6 +104,7 @@ export const TimelineChart = memo(function TimelineChart({ model, onJump }: { mo
             const max = u.scales.x!.max ?? m.xMax;
             zoomedRef.current = min > m.xMin + 1e-6 || max < m.xMax - 1e-6;
             setZoomed(zoomedRef.current);
+            spanRef.current?.(zoomedRef.current ? { from: Math.floor(min * 1000), to: Math.ceil(max * 1000) } : null);
           },
         ],
         ready: [
@@ -121,7 +135,7 @@ export const TimelineChart = memo(function TimelineChart({ model, onJump }: { mo
   const { container, plot } = useUplot({ make, data, shape: `timeline|${theme}`, height, keepZoom: () => zoomedRef.current });
 
   return (
-    <section className="panel chart-panel" aria-label="Timeline" data-testid="timeline">
+    <section className="panel chart-panel" aria-label="Timeline" data-testid="timeline" data-iterations={model.ticks.t.length} data-zoomed={String(zoomed)}>
       <div className="chart-head">
         <h2>Timeline</h2>
         <p className="muted small">Drag to zoom · click a mark to see its event</p>
