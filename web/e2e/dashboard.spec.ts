@@ -445,6 +445,8 @@ test('a long run’s timeline comes thinned, and zooming in fetches that span in
   const chart = page.getByTestId('timeline');
   await expect(chart).toHaveAttribute('data-iterations', String(whole.timeline.iterations.length));
   expect(whole.timeline.iterations.length).toBeLessThanOrEqual(600);
+  await expect(page.getByTestId('pressure-chart')).toHaveAttribute('data-sampled', 'true');
+  await expect(page.getByTestId('pressure-chart')).toContainText('the peak call of each stretch');
 
   // Drag across a tenth of the plot: the chart asks for that span and draws every call in it.
   const over = chart.locator('.u-over');

@@ -208,7 +208,7 @@ export function Dashboard(props: DashboardProps) {
         </>
       )}
       {timeline !== null && <TimelineChart model={timeline} onJump={onJump} onSpan={setSpan} />}
-      {pressure !== null && <PressureChart model={pressure} lanes={lanes} onJump={onJump} />}
+      {pressure !== null && <PressureChart model={pressure} lanes={lanes} onJump={onJump} sampled={thinned} />}
     </div>
   );
 }

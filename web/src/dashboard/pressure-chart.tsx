@@ -16,8 +16,14 @@ import { formatCount, formatInt } from '../../../shared/format.ts';
 const HEIGHT = 220;
 const CALL_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000];
 
-export const PressureChart = memo(function PressureChart(props: { model: PressureModel; lanes: readonly string[]; onJump: (seq: number) => void }) {
-  const { model, lanes } = props;
+export const PressureChart = memo(function PressureChart(props: {
+  model: PressureModel;
+  lanes: readonly string[];
+  onJump: (seq: number) => void;
+  /** A long run's calls come thinned to the peak of each stretch (shared/timeline-view.ts). */
+  sampled?: boolean;
+}) {
+  const { model, lanes, sampled = false } = props;
   const modelRef = useRef(model);
   modelRef.current = model;
   const jumpRef = useRef(props.onJump);
@@ -127,11 +133,18 @@ export const PressureChart = memo(function PressureChart(props: { model: Pressur
   });
 
   return (
-    <section className="panel chart-panel" aria-label="Context pressure" data-testid="pressure-chart" data-calls={model.x.length} data-window={hasWindow}>
+    <section
+      className="panel chart-panel"
+      aria-label="Context pressure"
+      data-testid="pressure-chart"
+      data-calls={model.x.length}
+      data-window={hasWindow}
+      data-sampled={String(sampled)}
+    >
       <div className="chart-head">
         <h2>Context pressure</h2>
         <p className="muted small" aria-live="off">
-          {hover ?? 'Prompt tokens per model call · drag to zoom'}
+          {hover ?? (sampled ? 'Prompt tokens: the peak call of each stretch of this long run · drag to zoom' : 'Prompt tokens per model call · drag to zoom')}
         </p>
       </div>
       {model.x.length === 0 ? <p className="muted">No model calls yet.</p> : null}
