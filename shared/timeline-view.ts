@@ -46,21 +46,39 @@ export function fullSpan(t: Timeline): TimelineSpan | null {
   return from <= to ? { from, to } : null;
 }
 
+interface Thinned<T> {
+  kept: T[];
+  /** Entries in the span before thinning. */
+  inSpan: number;
+}
+
 /**
  * Keeps, per bucket and key, the entry with the largest `weight` (the first on a tie), in the
- * original order. Entries outside the span are dropped.
+ * original order. Entries outside the span are dropped. One pass, numeric slots: it runs over a
+ * long run's whole series on the request path.
  */
-function thin<T>(list: readonly T[], span: TimelineSpan, buckets: number, at: (e: T) => number, key: (e: T) => string, weight: (e: T) => number): T[] {
-  const inSpan = list.filter((e) => at(e) >= span.from && at(e) <= span.to);
-  if (inSpan.length <= buckets) return inSpan;
+function thin<T>(list: readonly T[], span: TimelineSpan, buckets: number, at: (e: T) => number, key: (e: T) => string, weight: (e: T) => number): Thinned<T> {
   const width = Math.max(span.to - span.from, 1) / buckets;
-  const best = new Map<string, number>(); // bucket:key → index into inSpan
-  inSpan.forEach((e, i) => {
-    const slot = `${Math.min(Math.floor((at(e) - span.from) / width), buckets - 1)}:${key(e)}`;
+  const keys = new Map<string, number>();
+  const best = new Map<number, number>(); // slot → index into list
+  let inSpan = 0;
+  for (let i = 0; i < list.length; i++) {
+    const e = list[i]!;
+    const t = at(e);
+    if (t < span.from || t > span.to) continue;
+    inSpan++;
+    const k = key(e);
+    let keyId = keys.get(k);
+    if (keyId === undefined) {
+      keyId = keys.size;
+      keys.set(k, keyId);
+    }
+    const slot = Math.min(Math.floor((t - span.from) / width), buckets - 1) * 1_000_003 + keyId;
     const held = best.get(slot);
-    if (held === undefined || weight(e) > weight(inSpan[held]!)) best.set(slot, i);
-  });
-  return [...best.values()].sort((a, b) => a - b).map((i) => inSpan[i]!);
+    if (held === undefined || weight(e) > weight(list[held]!)) best.set(slot, i);
+  }
+  if (inSpan <= buckets) return { kept: list.filter((e) => at(e) >= span.from && at(e) <= span.to), inSpan };
+  return { kept: [...best.values()].sort((a, b) => a - b).map((i) => list[i]!), inSpan };
 }
 
 export function viewTimeline(t: Timeline, requested: { from?: number | undefined; to?: number | undefined } = {}, buckets = VIEW_BUCKETS): TimelineView {
@@ -87,20 +105,20 @@ export function viewTimeline(t: Timeline, requested: { from?: number | undefined
     (c) => c[3],
     (c) => c[4],
   );
-  const accepts = t.verdicts.filter((v) => v[3] === 'accept' && v[1] >= span.from && v[1] <= span.to);
-  const rejects = thin(
-    t.verdicts.filter((v) => v[3] === 'reject'),
+  // Accepts are kept whole; rejects keep one mark per bucket and task (the first: weight 0).
+  const verdicts = thin(
+    t.verdicts,
     span,
     buckets,
     (v) => v[1],
-    (v) => v[2],
+    (v) => (v[3] === 'accept' ? `accept ${v[0]}` : v[2]),
     () => 0,
   );
-  const verdicts = [...accepts, ...rejects].sort((a, b) => a[0] - b[0]);
-  const inSpan = (ms: number) => ms >= span.from && ms <= span.to;
-  const thinned =
-    iterations.length < t.iterations.filter((i) => inSpan(i[1])).length ||
-    otherCalls.length < t.other_calls.filter((c) => inSpan(c[1])).length ||
-    verdicts.length < t.verdicts.filter((v) => inSpan(v[1])).length;
-  return { timeline: { attempts, iterations, other_calls: otherCalls, verdicts, windows: t.windows }, span, full, thinned };
+  const thinned = iterations.kept.length < iterations.inSpan || otherCalls.kept.length < otherCalls.inSpan || verdicts.kept.length < verdicts.inSpan;
+  return {
+    timeline: { attempts, iterations: iterations.kept, other_calls: otherCalls.kept, verdicts: verdicts.kept, windows: t.windows },
+    span,
+    full,
+    thinned,
+  };
 }

@@ -16,8 +16,7 @@ export function sessionRoutes(app: FastifyInstance, deps: AppDeps): void {
    */
   handle(app, 'getSummary', async ({ params, query }) => {
     const id = existingSession(store, params.id);
-    await store.openLog(id);
-    const summary = store.summaryOf(id);
+    const summary = await store.summaryOf(id);
     const { timeline, ...view } = viewTimeline(summary.timeline, query);
     return { ...summary, timeline, timeline_view: view };
   });

@@ -16,7 +16,7 @@ import { protectFromUntrusted } from '../proc/untrusted.ts';
 import { writeJsonAtomic } from './atomic.ts';
 import { EventBus } from './event-bus.ts';
 import { EventLog } from './event-log.ts';
-import { catchUp, currentSummary } from './summary-file.ts';
+import { catchUp, currentSummaryAsync } from './summary-file.ts';
 import { readJsonFile } from './json-file.ts';
 import { SessionHandle, type StopInfo } from './session-handle.ts';
 import { SESSION_FILES as FILES } from './session-files.ts';
@@ -197,15 +197,17 @@ export class SessionStore {
   /**
    * The session's summary as of its log's end, for readers (the summary route): kept in memory
    * while its log is open and folded forward from there, so a long session's summary.json is
-   * read once, not on every request. Callers must not change it. Use after `openLog`.
+   * read once, not on every request. Callers must not change it.
    */
-  summaryOf(id: string): Summary {
-    const log = this.log(id);
+  async summaryOf(id: string): Promise<Summary> {
+    const log = await this.openLog(id);
     const held = this.summaries.get(id);
     if (held) return catchUp(log, held);
-    const summary = currentSummary(log, this.file(id, FILES.summary), id);
-    this.summaries.set(id, summary);
-    return summary;
+    const summary = await currentSummaryAsync(log, this.file(id, FILES.summary), id);
+    // Another request may have read it meanwhile: keep one, fold forward.
+    const first = this.summaries.get(id) ?? summary;
+    this.summaries.set(id, first);
+    return catchUp(log, first);
   }
 
   /** Logs held open now (for tests and the server-scale bench). */

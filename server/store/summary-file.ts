@@ -3,6 +3,7 @@
  * logged after it folded in. Reads only the events since the file's `last_seq`, so it stays cheap
  * on a 100k-event session. Reached through the session handle.
  */
+import fs from 'node:fs';
 import { addToSummary, emptySummary, SummaryFileSchema, type Summary } from '../../shared/summary.ts';
 import { writeFileAtomic } from './atomic.ts';
 import type { EventLog } from './event-log.ts';
@@ -23,6 +24,19 @@ export function currentSummary(log: EventLog, file: string, sessionId: string): 
     stored = readJsonFile(file, SummaryFileSchema);
   } catch {
     // A summary from an older version, or damaged: it is derived, so rebuild it from the log.
+    stored = null;
+  }
+  return catchUp(log, stored ?? emptySummary(sessionId));
+}
+
+/** currentSummary with the file read off the event loop (a long run's summary.json is megabytes). */
+export async function currentSummaryAsync(log: EventLog, file: string, sessionId: string): Promise<Summary> {
+  let stored: Summary | null = null;
+  try {
+    const parsed = SummaryFileSchema.safeParse(JSON.parse(await fs.promises.readFile(file, 'utf8')));
+    stored = parsed.success ? parsed.data : null;
+  } catch {
+    // Missing, from an older version, or damaged: it is derived, so rebuild it from the log.
     stored = null;
   }
   return catchUp(log, stored ?? emptySummary(sessionId));

@@ -1,8 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { makeExampleRepo, type ExampleRepo } from '../../server/demo/example-repo.ts';
-import type { ScriptedReplyInput } from '../../server/scripted-model/fake-model.ts';
-import { noLearning, verdictTurn, workerTurn, writeTurn } from '../../server/testing/run-fixtures.ts';
-import { DOUBLE_CRITERION, doubleSeedTurn, modelState, runToAllDone } from './helpers.ts';
+import { doubleDoneTurns, modelState, runToAllDone } from './helpers.ts';
 
 /**
  * Line comments in the browser: a one-task session run to all_done by the scripted model, then
@@ -11,17 +9,9 @@ import { DOUBLE_CRITERION, doubleSeedTurn, modelState, runToAllDone } from './he
  */
 test.setTimeout(120_000);
 
-const CRITERION = DOUBLE_CRITERION;
 const SOURCE = "export function double(n) {\n  if (typeof n !== 'number') throw new TypeError('double() takes a number');\n  return n * 2;\n}\n";
 
-const replies: ScriptedReplyInput[] = [
-  // The interview writes the seed at once.
-  doubleSeedTurn(),
-  writeTurn('src/double.js', SOURCE),
-  workerTurn(['submit_case', { summary: 'Added double().', ac_coverage: [{ criterion: CRITERION, addressed_by: 'src/double.js:double()' }] }]),
-  verdictTurn('accept'),
-  noLearning,
-];
+const replies = doubleDoneTurns(SOURCE);
 
 let repo: ExampleRepo | undefined;
 test.afterEach(async () => {

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { expect, type Page } from '@playwright/test';
 import { E2E_TOKEN } from '../../playwright.config.ts';
 import type { FakeModelState, ScriptedReplyInput } from '../../server/scripted-model/fake-model.ts';
-import { nodeTest } from '../../server/testing/run-fixtures.ts';
+import { nodeTest, noLearning, verdictTurn, workerTurn, writeTurn } from '../../server/testing/run-fixtures.ts';
 
 export const MODEL_URL = `http://127.0.0.1:${process.env.E2E_MODEL_PORT ?? 5392}`;
 export const MODEL = 'scripted-worker';
@@ -78,6 +78,17 @@ export function doubleSeedTurn(): ScriptedReplyInput {
       },
     ],
   };
+}
+
+/** The replies that take the one-task double seed to all done: `source` written, the case, an accept, no learning. */
+export function doubleDoneTurns(source: string): ScriptedReplyInput[] {
+  return [
+    doubleSeedTurn(),
+    writeTurn('src/double.js', source),
+    workerTurn(['submit_case', { summary: 'Added double().', ac_coverage: [{ criterion: DOUBLE_CRITERION, addressed_by: 'src/double.js:double()' }] }]),
+    verdictTurn('accept'),
+    noLearning,
+  ];
 }
 
 const sessionStatusOf = (page: Page, id: string) =>

@@ -1,10 +1,8 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { makeExampleRepo, type ExampleRepo } from '../../server/demo/example-repo.ts';
-import type { ScriptedReplyInput } from '../../server/scripted-model/fake-model.ts';
-import { noLearning, verdictTurn, workerTurn, writeTurn } from '../../server/testing/run-fixtures.ts';
 import { E2E_TOKEN } from '../../playwright.config.ts';
-import { appendScript, createSession, DOUBLE_CRITERION, doubleSeedTurn, runToAllDone, script, untilStatus } from './helpers.ts';
+import { appendScript, createSession, doubleDoneTurns, doubleSeedTurn, runToAllDone, script, untilStatus } from './helpers.ts';
 
 /**
  * The sessions list without dead ends (issue 16, item 2) and the undo command's Copy button
@@ -18,13 +16,7 @@ const SHOTS = process.env.SHOTS_DIR ?? 'test-results/screens/sessions-list';
 const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
 
 const SOURCE = 'export function double(n) {\n  return n * 2;\n}\n';
-const ALL_DONE: ScriptedReplyInput[] = [
-  doubleSeedTurn(),
-  writeTurn('src/double.js', SOURCE),
-  workerTurn(['submit_case', { summary: 'Added double().', ac_coverage: [{ criterion: DOUBLE_CRITERION, addressed_by: 'src/double.js:double()' }] }]),
-  verdictTurn('accept'),
-  noLearning,
-];
+const ALL_DONE = doubleDoneTurns(SOURCE);
 const QUESTION = 'Should double() accept strings of digits?';
 
 interface ListItem {
