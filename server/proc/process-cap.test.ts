@@ -52,20 +52,24 @@ describe.skipIf(!sandboxed)('the process cap without a cgroup', () => {
   const setpriv = findOnPath('setpriv');
   const prlimit = findOnPath('prlimit');
   const root = process.geteuid?.() === 0;
-  it.skipIf(!root || !setpriv || !prlimit)('rlimit mode: as an ordinary user, the kernel refuses forks past the cap, counting only the sandbox', async () => {
-    const info = cap({ mode: 'rlimit', limit: 40, prlimit });
-    const script = 'for i in $(seq 100); do sleep 3 & done 2>/dev/null; echo "running=$(ls /proc | grep -c "^[0-9]")"';
-    const inner = sandboxCommand(
-      { kind: 'argv', command: '/bin/bash', args: ['-c', script], env: {} },
-      { worktree, hide: [], network: false, git: null, processCap: info },
-    );
-    if (inner.kind !== 'argv') throw new Error('expected an argv command');
-    const result = await runBounded(
-      { kind: 'argv', command: setpriv!, args: ['--reuid=65534', '--regid=65534', '--clear-groups', inner.command, ...inner.args], env: {} },
-      { cwd: worktree, timeoutMs: 30_000, env: {} },
-    );
-    const running = Number(/running=(\d+)/.exec(result.output)?.[1]);
-    expect(running, result.output).toBeGreaterThan(5);
-    expect(running).toBeLessThanOrEqual(40);
-  }, 60_000);
+  it.skipIf(!root || !setpriv || !prlimit)(
+    'rlimit mode: as an ordinary user, the kernel refuses forks past the cap, counting only the sandbox',
+    async () => {
+      const info = cap({ mode: 'rlimit', limit: 40, prlimit });
+      const script = 'for i in $(seq 100); do sleep 3 & done 2>/dev/null; echo "running=$(ls /proc | grep -c "^[0-9]")"';
+      const inner = sandboxCommand(
+        { kind: 'argv', command: '/bin/bash', args: ['-c', script], env: {} },
+        { worktree, hide: [], network: false, git: null, processCap: info },
+      );
+      if (inner.kind !== 'argv') throw new Error('expected an argv command');
+      const result = await runBounded(
+        { kind: 'argv', command: setpriv!, args: ['--reuid=65534', '--regid=65534', '--clear-groups', inner.command, ...inner.args], env: {} },
+        { cwd: worktree, timeoutMs: 30_000, env: {} },
+      );
+      const running = Number(/running=(\d+)/.exec(result.output)?.[1]);
+      expect(running, result.output).toBeGreaterThan(5);
+      expect(running).toBeLessThanOrEqual(40);
+    },
+    60_000,
+  );
 });
