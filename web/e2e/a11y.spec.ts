@@ -7,9 +7,8 @@ import { caseTurn, noLearning, verdictTurn, workerTurn } from '../../server/test
 import { createSession, DOUBLE_CRITERION, doubleSeedTurn, script, untilStatus } from './helpers.ts';
 
 /**
- * axe-core over every page a newcomer meets, in the light and the dark theme (the theme is left
- * on System and the emulated colour scheme switched, so the switch while a page is open is
- * covered too). A serious or critical violation fails the test; lesser ones are axe's opinions
+ * axe-core over every page a newcomer meets, in the light and the dark theme (chosen in the
+ * header, with the emulated colour scheme to match). A serious or critical violation fails the test; lesser ones are axe's opinions
  * about best practice and are not gated. One session is walked from question to review so each
  * page is checked in the state a user sees it.
  */
@@ -21,7 +20,12 @@ async function expectAccessible(page: Page, name: string): Promise<void> {
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
     for (const scheme of ['light', 'dark'] as const) {
+      // Chosen in the header (the way a user picks one): following a system switch while a page
+      // is open is theme.spec's subject, and on the live dashboard Chromium did not always deliver
+      // that media change within the wait (seen in 2 of 6 runs; see the issue 17 note).
       await page.emulateMedia({ colorScheme: scheme });
+      const picker = page.getByTestId('theme-picker');
+      if ((await picker.count()) > 0) await picker.selectOption(scheme); // the sign-in page has no header
       await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
       // Let the charts repaint for the new size and palette before axe reads colours.
       await page.waitForTimeout(150);
@@ -52,6 +56,12 @@ test('the sign-in page has no serious accessibility problems, with no token or a
 
 test('every page of a session, from its question to its merge, has no serious accessibility problems', async ({ page }) => {
   const repo = await makeExampleRepo('js-todo');
+  // A page error would leave axe reading a broken page: fail on it, naming it.
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.stack ?? err.message));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
   try {
     await page.goto(`/#token=${E2E_TOKEN}`);
     await expect(page.getByTestId('sessions-page')).toBeVisible();
@@ -132,7 +142,9 @@ test('every page of a session, from its question to its merge, has no serious ac
     await page.getByTestId('sessions-show-archived').check();
     await expect(page.getByTestId('session-row')).toHaveAttribute('data-status', 'archived');
     await expectAccessible(page, 'sessions-list');
+    expect(errors).toEqual([]);
   } finally {
+    if (errors.length > 0) console.log(`page errors:\n${errors.join('\n')}`);
     await repo.cleanup();
   }
 });
