@@ -7,7 +7,6 @@ import fs from 'node:fs';
 import { addToSummary, emptySummary, SummaryFileSchema, type Summary } from '../../shared/summary.ts';
 import { writeFileAtomic } from './atomic.ts';
 import type { EventLog } from './event-log.ts';
-import { readJsonFile } from './json-file.ts';
 
 const PAGE = 2_000;
 
@@ -18,28 +17,34 @@ export function catchUp(log: EventLog, summary: Summary): Summary {
   return summary;
 }
 
-export function currentSummary(log: EventLog, file: string, sessionId: string): Summary {
-  let stored: Summary | null = null;
+/**
+ * The summary stored in summary.json's text, or null when there is none, it is from an older
+ * version or it is damaged: it is derived, so the caller rebuilds it from the log.
+ */
+function storedSummary(text: string | null): Summary | null {
+  if (text === null) return null;
   try {
-    stored = readJsonFile(file, SummaryFileSchema);
+    const parsed = SummaryFileSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
   } catch {
-    // A summary from an older version, or damaged: it is derived, so rebuild it from the log.
-    stored = null;
+    return null;
   }
-  return catchUp(log, stored ?? emptySummary(sessionId));
+}
+
+export function currentSummary(log: EventLog, file: string, sessionId: string): Summary {
+  let text: string | null = null;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    text = null;
+  }
+  return catchUp(log, storedSummary(text) ?? emptySummary(sessionId));
 }
 
 /** currentSummary with the file read off the event loop (a long run's summary.json is megabytes). */
 export async function currentSummaryAsync(log: EventLog, file: string, sessionId: string): Promise<Summary> {
-  let stored: Summary | null = null;
-  try {
-    const parsed = SummaryFileSchema.safeParse(JSON.parse(await fs.promises.readFile(file, 'utf8')));
-    stored = parsed.success ? parsed.data : null;
-  } catch {
-    // Missing, from an older version, or damaged: it is derived, so rebuild it from the log.
-    stored = null;
-  }
-  return catchUp(log, stored ?? emptySummary(sessionId));
+  const text = await fs.promises.readFile(file, 'utf8').catch(() => null);
+  return catchUp(log, storedSummary(text) ?? emptySummary(sessionId));
 }
 
 /** Derived and rebuildable: written atomically but not fsynced, and compact (it can hold 200k-row series). */

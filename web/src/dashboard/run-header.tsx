@@ -11,6 +11,9 @@ export interface Staff {
   interviewer: string | null;
 }
 
+/** The staff line's roles, in the order they are shown. */
+const STAFF_ROLES = ['worker', 'evaluator', 'interviewer'] as const satisfies readonly (keyof Staff)[];
+
 export interface RunHeaderProps {
   sessionId: string;
   headline: string;
@@ -79,24 +82,14 @@ export function RunHeader(props: RunHeaderProps) {
       </div>
       <div className="run-facts">
         <dl className="staff small" data-testid="staff">
-          <div>
-            <dt>worker</dt>
-            <dd className="mono" data-testid="staff-worker">
-              {staff.worker ?? '—'}
-            </dd>
-          </div>
-          <div>
-            <dt>evaluator</dt>
-            <dd className="mono" data-testid="staff-evaluator">
-              {staff.evaluator ?? '—'}
-            </dd>
-          </div>
-          <div>
-            <dt>interviewer</dt>
-            <dd className="mono" data-testid="staff-interviewer">
-              {staff.interviewer ?? '—'}
-            </dd>
-          </div>
+          {STAFF_ROLES.map((role) => (
+            <div key={role}>
+              <dt>{role}</dt>
+              <dd className="mono" data-testid={`staff-${role}`}>
+                {staff[role] ?? '—'}
+              </dd>
+            </div>
+          ))}
         </dl>
         <p
           className={`sandbox small sandbox-${sandbox.on === null ? 'unknown' : sandbox.on ? 'on' : 'off'}`}
