@@ -8,7 +8,9 @@
  *   - the same first read once events.idx exists (a restart).
  * A fresh server per run; median and range over --runs. Sessions come from bench/session-gen
  * and can be kept between invocations with --keep DIR (generating 1M events takes minutes).
- * Run: npx tsx bench/server-scale.ts [--count 20] [--events 100000] [--huge 1000000] [--runs 3] [--keep DIR]
+ * By default it runs the built server (what an installed `tilth` runs; `npm run build:server`);
+ * `--server source` runs this checkout's TypeScript through tsx, as `npx tilth serve` in a clone does.
+ * Run: npx tsx bench/server-scale.ts [--count 20] [--events 100000] [--huge 1000000] [--runs 3] [--keep DIR] [--server built|source]
  * The last line is the figures as JSON.
  */
 import fs from 'node:fs';
@@ -26,12 +28,15 @@ const { values } = parseArgs({
     huge: { type: 'string', default: '1000000' },
     runs: { type: 'string', default: '3' },
     keep: { type: 'string' },
+    server: { type: 'string', default: 'built' },
   },
 });
 const COUNT = Number(values.count);
 const EVENTS = Number(values.events);
 const HUGE = Number(values.huge);
 const RUNS = Number(values.runs);
+if (values.server !== 'built' && values.server !== 'source') throw new Error('--server is built (dist/, as installed) or source (this checkout through tsx)');
+const BUILT = values.server === 'built';
 
 const home = values.keep ? path.resolve(values.keep) : fs.mkdtempSync(path.join(os.tmpdir(), 'tilth-bench-scale-'));
 const sessionsDir = path.join(home, 'sessions');
@@ -110,7 +115,7 @@ const hugeMb = fs.statSync(logOf(plan.hugeId)).size / 1e6;
 const runs: Record<string, number>[] = [];
 for (let run = 0; run < RUNS; run++) {
   for (const id of [...plan.sessions, plan.hugeId]) fs.rmSync(path.join(sessionsDir, id, 'events.idx'), { force: true });
-  const tilth = await startTilth({ home });
+  const tilth = await startTilth({ home, built: BUILT });
   try {
     await settle();
     const idle = groupRssMb(tilth.pgid);
@@ -128,7 +133,7 @@ for (let run = 0; run < RUNS; run++) {
     const hugeOpen = groupRssMb(tilth.pgid);
     const summaryBytes = JSON.stringify((await tilth.api('GET', `/api/sessions/${plan.hugeId}/summary`)).body).length;
     await tilth.stop();
-    const again = await startTilth({ home });
+    const again = await startTilth({ home, built: BUILT });
     const warm = await firstRead(again, plan.hugeId);
     await again.stop();
     runs.push({
@@ -157,7 +162,7 @@ const keys = Object.keys(runs[0]!);
 const figures = Object.fromEntries(keys.map((k) => [k, stat(k)]));
 const load = os.loadavg().map((l) => l.toFixed(2));
 console.log(
-  `\nbench/server-scale: ${COUNT} × ${EVENTS.toLocaleString('en-US')} events + 1 × ${HUGE.toLocaleString('en-US')} (${hugeMb.toFixed(0)} MB log); ${RUNS} runs; load ${load.join(' ')} on ${os.cpus().length} cores\n`,
+  `\nbench/server-scale: ${COUNT} × ${EVENTS.toLocaleString('en-US')} events + 1 × ${HUGE.toLocaleString('en-US')} (${hugeMb.toFixed(0)} MB log); ${RUNS} runs; ${values.server} server; load ${load.join(' ')} on ${os.cpus().length} cores\n`,
 );
 const fmt = (v: { min: number; median: number; max: number }) => `${v.median.toFixed(1)} (${v.min.toFixed(1)}–${v.max.toFixed(1)})`;
 const rows: [string, string][] = [
@@ -175,4 +180,4 @@ const rows: [string, string][] = [
 ].map(([label, key]) => [label, key]) as [string, string][];
 for (const [label, key] of rows) console.log(`${label.padEnd(64)} ${fmt(figures[key]!)}`);
 if (!values.keep) fs.rmSync(home, { recursive: true, force: true });
-console.log(JSON.stringify({ bench: 'server-scale', count: COUNT, events: EVENTS, huge: HUGE, load: os.loadavg(), figures }));
+console.log(JSON.stringify({ bench: 'server-scale', server: values.server, count: COUNT, events: EVENTS, huge: HUGE, load: os.loadavg(), figures }));

@@ -105,6 +105,15 @@ const ROW_CHECKS: Record<keyof Timeline, (row: unknown[]) => boolean> = {
   windows: (r) => r.length === 3 && isCount(r[0]) && isText(r[1]) && isCount(r[2]) && r[2] > 0,
 };
 
+/** The timeline's series, in the order summary.json lists them. */
+export const TIMELINE_SERIES = Object.keys(ROW_CHECKS) as (keyof Timeline)[];
+
+/** The index of the first row of `rows` that is not a valid entry of `series`, or -1. */
+export function badTimelineRow(series: keyof Timeline, rows: unknown[]): number {
+  const check = ROW_CHECKS[series];
+  return rows.findIndex((row) => !Array.isArray(row) || !check(row));
+}
+
 /**
  * The same check as TimelineSchema, row by row in plain code: a long run's summary holds
  * hundreds of thousands of rows, which zod would take a noticeable time over.
@@ -116,13 +125,13 @@ const CheapTimelineSchema = z.unknown().transform((raw, ctx): Timeline => {
     return z.NEVER;
   }
   const series = raw as Record<string, unknown>;
-  for (const key of Object.keys(ROW_CHECKS) as (keyof Timeline)[]) {
+  for (const key of TIMELINE_SERIES) {
     const rows = series[key] ?? (key === 'windows' ? [] : undefined);
     if (!Array.isArray(rows)) {
       ctx.addIssue({ code: 'custom', message: `timeline.${key} must be a list`, path: [key] });
       return z.NEVER;
     }
-    const bad = rows.findIndex((row) => !Array.isArray(row) || !ROW_CHECKS[key](row));
+    const bad = badTimelineRow(key, rows);
     if (bad !== -1) {
       ctx.addIssue({ code: 'custom', message: `timeline.${key}[${bad}] is not a valid entry`, path: [key, bad] });
       return z.NEVER;
@@ -140,6 +149,9 @@ const CheapTimelineSchema = z.unknown().transform((raw, ctx): Timeline => {
 
 /** SummarySchema with the timeline checked cheaply: for summary.json and the wire. */
 export const SummaryFileSchema = SummarySchema.extend({ timeline: CheapTimelineSchema });
+
+/** Everything in a summary but its timeline (summary.json's first line; see server/store/summary-file.ts). */
+export const SummaryHeadSchema = SummarySchema.omit({ timeline: true });
 
 export function emptySummary(sessionId: string): Summary {
   return {

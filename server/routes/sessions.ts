@@ -1,15 +1,30 @@
 import type { FastifyInstance } from 'fastify';
-import { viewTimeline } from '../../shared/timeline-view.ts';
+import type { Summary } from '../../shared/summary.ts';
+import { type TimelineView, viewTimeline } from '../../shared/timeline-view.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { handle } from './contract.ts';
 import { existingSession } from './validate.ts';
+
+/**
+ * The whole run's thinned timeline per held summary, until the summary moves on: thinning a
+ * million-event run's rows takes 15–20 ms, and a dashboard asks again after every few events.
+ * Keyed by the store's summary object, so it goes when the store lets the summary go.
+ */
+const wholeRunViews = new WeakMap<Summary, { seq: number; view: TimelineView }>();
+
+function wholeRunView(summary: Summary): TimelineView {
+  const held = wholeRunViews.get(summary);
+  if (held?.seq === summary.last_seq) return held.view;
+  const view = viewTimeline(summary.timeline);
+  wholeRunViews.set(summary, { seq: summary.last_seq, view });
+  return view;
+}
 
 export function sessionRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { store } = deps;
 
   handle(app, 'listSessions', async () => ({ sessions: store.list() }));
 
-  /** The session's aggregates, current as of `last_seq`; fold later events into it. */
   /**
    * The session's aggregates, current as of `last_seq` (fold later events into them), with the
    * timeline thinned for the span asked for (the whole run by default).
@@ -17,7 +32,7 @@ export function sessionRoutes(app: FastifyInstance, deps: AppDeps): void {
   handle(app, 'getSummary', async ({ params, query }) => {
     const id = existingSession(store, params.id);
     const summary = await store.summaryOf(id);
-    const { timeline, ...view } = viewTimeline(summary.timeline, query);
+    const { timeline, ...view } = query.from === undefined && query.to === undefined ? wholeRunView(summary) : viewTimeline(summary.timeline, query);
     return { ...summary, timeline, timeline_view: view };
   });
 

@@ -36,6 +36,8 @@ export interface StartTilthOptions {
   cwd?: string;
   /** An installed `tilth` executable to run instead of this checkout's bin/tilth.js. */
   bin?: string;
+  /** Run this checkout's build (dist/, `npm run build:server`) rather than its sources through tsx. */
+  built?: boolean;
 }
 
 const CHECKOUT = path.resolve(import.meta.dirname, '..', '..');
@@ -44,7 +46,9 @@ export async function startTilth(options: StartTilthOptions = {}): Promise<Tilth
   const home = options.home ?? fs.mkdtempSync(path.join(os.tmpdir(), 'tilth-e2e-'));
   const sessionsDir = path.join(home, 'sessions');
   const args = ['serve', '--port', String(options.port ?? 0), '--sessions-dir', sessionsDir, ...(options.args ?? [])];
-  const [file, argv] = options.bin ? [options.bin, args] : [process.execPath, [path.join(CHECKOUT, 'bin', 'tilth.js'), ...args]];
+  const entry = options.built ? path.join(CHECKOUT, 'dist', 'server', 'cli.js') : path.join(CHECKOUT, 'bin', 'tilth.js');
+  if (options.built && !fs.existsSync(entry)) throw new Error(`no build at ${entry}: run \`npm run build:server\` first`);
+  const [file, argv] = options.bin ? [options.bin, args] : [process.execPath, [entry, ...args]];
   const child: ChildProcess = spawn(file, argv, {
     cwd: options.cwd ?? CHECKOUT,
     detached: true,
