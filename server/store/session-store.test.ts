@@ -63,7 +63,7 @@ describe('SessionStore', () => {
   });
 
   it('closes the least recently used logs nobody follows once past its limits, leaving their index on disk', async () => {
-    const store = new SessionStore(temp.root, { bytes: 1024 * 1024, logs: 2 });
+    const store = new SessionStore(temp.root, { bytes: 1024 * 1024, logs: 2, summaryRows: 1_000_000 });
     const [a, b, c] = [create(), create(), create()];
     const stop = store.bus.subscribe(a, () => {}); // followed live: never closed
     await store.openLog(a);
@@ -75,6 +75,29 @@ describe('SessionStore', () => {
     expect(fs.existsSync(`${store.dir(c)}/events.idx`)).toBe(false);
     expect((await store.openLog(b)).lastSeq).toBe(2); // reopened from its index
     expect(store.openLogCount).toBe(2); // c went this time
+    stop();
+    store.close();
+  });
+
+  it('lets go of the least recently read summaries nobody follows once past its rows, and reads them again', async () => {
+    const store = new SessionStore(temp.root, { bytes: 1024 * 1024, logs: 64, summaryRows: 3 });
+    const [a, b, c] = [create(), create(), create()];
+    for (const id of [a, b, c]) {
+      // Two rows each: two worker calls.
+      for (const iter of [1, 2]) {
+        store.emit(id, { type: 'model_call', data: { task_id: 'T-001', iter, prompt_tokens: 10, eval_tokens: 1, tokens_used_total: 11, role: 'worker' } });
+      }
+    }
+    const stop = store.bus.subscribe(a, () => {}); // followed live: kept whatever its size
+    const first = await store.summaryOf(a);
+    await store.summaryOf(b);
+    expect(store.heldSummaryCount).toBe(2); // four rows, but a is followed
+    await store.summaryOf(c); // b goes, the least recently read one nobody follows
+    expect(store.heldSummaryCount).toBe(2);
+    expect(await store.summaryOf(a)).toBe(first);
+    const again = await store.summaryOf(b); // read again from the log, same figures
+    expect(again.timeline.iterations).toHaveLength(2);
+    expect(again.last_seq).toBe(store.log(b).lastSeq);
     stop();
     store.close();
   });

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SessionListItem } from '../../shared/api.ts';
 import type { EventInput, SessionStatus, TilthEvent } from '../../shared/events.ts';
-import type { Summary } from '../../shared/summary.ts';
+import { TIMELINE_SERIES, type Summary } from '../../shared/summary.ts';
 import { CheckpointSchema, type Checkpoint } from '../../shared/files.ts';
 import { AppError, NotFoundError } from '../errors.ts';
 import { protectFromUntrusted } from '../proc/untrusted.ts';
@@ -32,13 +32,23 @@ export interface NewSession {
 }
 
 export interface LogCacheLimits {
-  /** Index memory the open logs may hold (8 bytes per event); default 32 MB, 4M events' worth. */
+  /**
+   * Index memory the open logs may hold (8 bytes per event); default 16 MB, 2M events' worth.
+   * Reopening a log let go costs one read of its events.idx (about 15 ms at a million events).
+   */
   bytes: number;
   /** Open logs kept at most, whatever their size; default 64. */
   logs: number;
+  /**
+   * Timeline rows the summaries held in memory may have in all (about 115 bytes each); default
+   * 100k, half a million events' worth. Past it the least recently read ones nobody follows are
+   * let go and read again from summary.json when asked for; the one being read is kept whatever
+   * its size.
+   */
+  summaryRows: number;
 }
 
-const DEFAULT_LOG_CACHE: LogCacheLimits = { bytes: 32 * 1024 * 1024, logs: 64 };
+const DEFAULT_LOG_CACHE: LogCacheLimits = { bytes: 16 * 1024 * 1024, logs: 64, summaryRows: 100_000 };
 
 export class SessionStore {
   readonly bus = new EventBus();
@@ -196,18 +206,42 @@ export class SessionStore {
 
   /**
    * The session's summary as of its log's end, for readers (the summary route): kept in memory
-   * while its log is open and folded forward from there, so a long session's summary.json is
-   * read once, not on every request. Callers must not change it.
+   * while its log is open (and within the cache's rows) and folded forward from there, so a long
+   * session's summary.json is not read on every request. Callers must not change it.
    */
   async summaryOf(id: string): Promise<Summary> {
     const log = await this.openLog(id);
     const held = this.summaries.get(id);
-    if (held) return catchUp(log, held);
+    if (held) {
+      this.summaries.delete(id);
+      this.summaries.set(id, held);
+      return catchUp(log, held);
+    }
     const summary = await currentSummaryAsync(log, this.file(id, FILES.summary), id);
     // Another request may have read it meanwhile: keep one, fold forward.
     const first = this.summaries.get(id) ?? summary;
+    this.summaries.delete(id);
     this.summaries.set(id, first);
+    this.evictIdleSummaries(id);
     return catchUp(log, first);
+  }
+
+  /** Keeps the held summaries' timeline rows within the cache limit, least recently read first. */
+  private evictIdleSummaries(keep: string): void {
+    const rows = (summary: Summary) => TIMELINE_SERIES.reduce((n, series) => n + summary.timeline[series].length, 0);
+    let total = 0;
+    for (const summary of this.summaries.values()) total += rows(summary);
+    for (const [id, summary] of this.summaries) {
+      if (total <= this.logCache.summaryRows) return;
+      if (id === keep || this.bus.subscriberCount(id) > 0) continue;
+      total -= rows(summary);
+      this.summaries.delete(id);
+    }
+  }
+
+  /** Summaries held in memory now (for tests). */
+  get heldSummaryCount(): number {
+    return this.summaries.size;
   }
 
   /** Logs held open now (for tests and the server-scale bench). */
