@@ -17,6 +17,7 @@ import path from 'node:path';
 import { LOG_VERSION, TilthEventSchema, upgradeEvent, type EventInput, type TilthEvent } from '../../shared/events.ts';
 import { CorruptFileError, describeZodError } from '../errors.ts';
 import { writeAll } from './atomic.ts';
+import { decodeIndex, encodeIndex, type Index, readIndexFile, readIndexFileAsync, writeIndexFile, writeIndexFileAsync } from './event-index-file.ts';
 import { LineOffsets } from './line-offsets.ts';
 
 const NEWLINE = 0x0a;
@@ -24,16 +25,6 @@ const NEWLINE = 0x0a;
 export const INDEX_CHUNK_BYTES = 1 << 20;
 /** The sidecar is rewritten once this many lines were indexed since it was last written. */
 const SIDECAR_EVERY = 10_000;
-
-interface Index {
-  /** offsets.at(i) is the byte offset of the line holding seq i+1. */
-  offsets: LineOffsets;
-  /** Bytes of the file covered by complete lines. */
-  indexedBytes: number;
-  logVersion: number;
-  /** Lines the sidecar on disk covers (0: none written by us). */
-  savedLines: number;
-}
 
 /** Where an index came from, for tests and benches: a scan of the log, or the sidecar plus a scan of what followed. */
 export type IndexSource = 'scan' | 'sidecar';
@@ -255,77 +246,31 @@ export class EventLog {
     return lineStart;
   }
 
-  // --- The sidecar: a header, then one float64 offset per line. Checked against the log's size
-  // and the hash of the last line it covers; anything off and it is ignored (and rewritten).
-
-  private sidecarBytes(index: Index): Buffer {
-    const header = Buffer.alloc(SIDECAR_HEADER);
-    header.write(SIDECAR_MAGIC, 0, 'latin1');
-    header.writeDoubleLE(index.indexedBytes, 8);
-    header.writeDoubleLE(index.offsets.length, 16);
-    header.writeUInt32LE(index.logVersion, 24);
-    this.lastLineHash(index.offsets.at(index.offsets.length - 1), index.indexedBytes).copy(header, 32);
-    return Buffer.concat([header, index.offsets.toBuffer()]);
-  }
+  // --- The sidecar (events.idx, see event-index-file.ts), checked against the log's size and
+  // the hash of the last line it covers; anything off and it is ignored (and rewritten).
 
   private saveSidecar(index: Index): void {
-    try {
-      const tmp = `${this.indexFile}.${process.pid}.tmp`;
-      fs.writeFileSync(tmp, this.sidecarBytes(index));
-      fs.renameSync(tmp, this.indexFile);
-      index.savedLines = index.offsets.length;
-    } catch {
-      // Only an optimisation: the next open scans instead.
-    }
+    const lines = index.offsets.length;
+    if (writeIndexFile(this.indexFile, this.sidecarBytes(index))) index.savedLines = lines;
   }
 
   private async saveSidecarAsync(index: Index): Promise<void> {
-    try {
-      const tmp = `${this.indexFile}.${process.pid}.tmp`;
-      const lines = index.offsets.length;
-      await fs.promises.writeFile(tmp, this.sidecarBytes(index));
-      await fs.promises.rename(tmp, this.indexFile);
-      index.savedLines = lines;
-    } catch {
-      // Only an optimisation: the next open scans instead.
-    }
+    const lines = index.offsets.length;
+    if (await writeIndexFileAsync(this.indexFile, this.sidecarBytes(index))) index.savedLines = lines;
+  }
+
+  private sidecarBytes(index: Index): Buffer {
+    return encodeIndex(index, this.lastLineHash(index.offsets.at(index.offsets.length - 1), index.indexedBytes));
   }
 
   private loadSidecarSync(size: number): Index | null {
-    let bytes: Buffer;
-    try {
-      bytes = fs.readFileSync(this.indexFile);
-    } catch {
-      return null;
-    }
-    return this.checkSidecar(bytes, size);
+    const bytes = readIndexFile(this.indexFile);
+    return bytes && decodeIndex(bytes, size, (start, end) => this.lastLineHash(start, end));
   }
 
   private async loadSidecar(size: number): Promise<Index | null> {
-    let bytes: Buffer;
-    try {
-      bytes = await fs.promises.readFile(this.indexFile);
-    } catch {
-      return null;
-    }
-    return this.checkSidecar(bytes, size);
-  }
-
-  private checkSidecar(bytes: Buffer, size: number): Index | null {
-    if (bytes.length < SIDECAR_HEADER || bytes.toString('latin1', 0, 8) !== SIDECAR_MAGIC) return null;
-    const indexedBytes = bytes.readDoubleLE(8);
-    const lines = bytes.readDoubleLE(16);
-    const logVersion = bytes.readUInt32LE(24);
-    if (lines < 1 || indexedBytes > size || bytes.length !== SIDECAR_HEADER + lines * 8) return null;
-    const offsets = LineOffsets.fromBuffer(bytes.subarray(SIDECAR_HEADER));
-    const lastStart = offsets.at(lines - 1);
-    if (offsets.at(0) !== 0 || lastStart >= indexedBytes) return null;
-    try {
-      if (!this.lastLineHash(lastStart, indexedBytes).equals(bytes.subarray(32, 64))) return null;
-    } catch {
-      return null;
-    }
-    return { offsets, indexedBytes, logVersion, savedLines: lines };
+    const bytes = await readIndexFileAsync(this.indexFile);
+    return bytes && decodeIndex(bytes, size, (start, end) => this.lastLineHash(start, end));
   }
 
   /** SHA-256 of the log's bytes [start, end): the last indexed line, newline included. */
@@ -377,9 +322,6 @@ export class EventLog {
     }
   }
 }
-
-const SIDECAR_MAGIC = 'TILTHIX1';
-const SIDECAR_HEADER = 64;
 
 /** Reads buf.length bytes at `position`, fewer only at the end of the file. */
 function readFully(fd: number, buf: Buffer, position: number): number {
