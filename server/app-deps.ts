@@ -8,7 +8,7 @@ import type { ProjectEnv } from '../shared/project-env.ts';
 import type { DemoService } from './demo/demo.ts';
 import type { InterviewDeps } from './interview/engine.ts';
 import type { JobRunner } from './jobs/job-runner.ts';
-import type { RunQueue } from './jobs/run-queue.ts';
+import type { RunDispatcher } from './jobs/dispatcher.ts';
 import type { LiveConfig } from './live-config.ts';
 import type { ModelClient } from './llm/client.ts';
 import type { SecurityPolicy } from './security.ts';
@@ -26,7 +26,8 @@ export interface AppDeps {
   config: LiveConfig;
   store: SessionStore;
   jobs: JobRunner;
-  runs: RunQueue;
+  /** Starts, queues and stops runs: in this process, or through a durable queue. */
+  runs: RunDispatcher;
   /** Demo mode's scripted model; absent in tests that do not need it. */
   demo?: DemoService;
   llm: ModelClient;

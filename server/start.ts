@@ -12,7 +12,7 @@ import { buildApp } from './app.ts';
 import { detectSandbox, setSandboxMode } from './proc/sandbox.ts';
 import { startInterviewJob } from './interview/session-setup.ts';
 import { DemoService } from './demo/demo.ts';
-import { createRunQueue } from './engine/run.ts';
+import { createLocalDispatcher } from './engine/run.ts';
 import { JobRunner, recoverAfterCrash, type Logger } from './jobs/job-runner.ts';
 import type { LiveConfig } from './live-config.ts';
 import { ModelClient } from './llm/client.ts';
@@ -92,7 +92,7 @@ export async function startServer(live: LiveConfig, logger: Logger = consoleLogg
       config: live,
       store,
       jobs,
-      runs: createRunQueue({ store, jobs, llm, llmFor: (id) => demo.clientFor(id), config: live }),
+      runs: createLocalDispatcher({ store, jobs, llm, llmFor: (id) => demo.clientFor(id), config: live }),
       demo,
       llm,
       security: { token, port: () => port, boundHost: config.host },

@@ -27,7 +27,7 @@ import {
   type WorktreeRef,
 } from '../git/worktree-git.ts';
 import type { JobContext, JobRunner } from '../jobs/job-runner.ts';
-import { RunQueue } from '../jobs/run-queue.ts';
+import { LocalDispatcher } from '../jobs/local-dispatcher.ts';
 import type { LiveConfig } from '../live-config.ts';
 import type { ModelClient } from '../llm/client.ts';
 import type { SessionHandle } from '../store/session-handle.ts';
@@ -113,11 +113,11 @@ async function prepareResume(job: JobContext, cp: Checkpoint): Promise<{ recreat
 }
 
 /**
- * The run queue of a server (or a test app). Each run takes the configuration current when it
+ * The in-process runs of a server (or a test app). Each run takes the configuration current when it
  * starts — caps, context files, endpoints (a pinned client) — and keeps them to its end, so a
  * settings save changes the next run, never one under way (session_start records what it got).
  */
-export function createRunQueue(opts: {
+export function createLocalDispatcher(opts: {
   store: SessionStore;
   jobs: JobRunner;
   llm: ModelClient;
@@ -125,7 +125,7 @@ export function createRunQueue(opts: {
   llmFor?: (id: string) => ModelClient | null;
   config: LiveConfig;
   tuning?: Partial<RunDeps>;
-}): RunQueue {
+}): LocalDispatcher {
   const depsNow = (): RunDeps => {
     const config = opts.config.current;
     return {
@@ -138,7 +138,7 @@ export function createRunQueue(opts: {
       ...opts.tuning,
     };
   };
-  return new RunQueue(
+  return new LocalDispatcher(
     opts.jobs,
     () => opts.config.current.maxConcurrentRuns,
     (id) => {

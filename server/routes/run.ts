@@ -40,18 +40,17 @@ export function runRoutes(app: FastifyInstance, deps: AppDeps): void {
     if (options.allow_network !== undefined) session.checkpoint.update(() => ({ allow_network: options.allow_network === true }));
     // Only the first start: once tasks are done, their tests pass and the check says other things.
     if (status === 'prepared') await assertRunnable(session);
-    const run = deps.runs.request(id);
+    const run = await deps.runs.request(id);
     return { session: store.listItem(id), run };
   });
 
   handle(app, 'stopRun', async ({ params }) => {
     const id = existingSession(store, params.id);
     store.session(id).runLock.assertFree();
-    if (deps.runs.cancel(id)) return { session: store.listItem(id), was: 'queued' as const };
-    if (deps.jobs.forSession(id)?.kind !== 'run') {
+    if (await deps.runs.cancel(id)) return { session: store.listItem(id), was: 'queued' as const };
+    if (!(await deps.runs.stop(id, 'stopped by user'))) {
       throw new ConflictError('session_not_running', `Session ${id} has no run to stop; it is ${store.readCheckpoint(id).status}.`);
     }
-    await deps.jobs.stop(id, 'stopped by user');
     return { session: store.listItem(id), was: 'running' as const };
   });
 

@@ -94,7 +94,7 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
     const id = sessionId(params);
     if (confirm !== id) throw new ValidationError(`confirm must repeat the session id (${id}) to discard it`);
     store.session(id).runLock.assertFree();
-    deps.runs.cancel(id);
+    await deps.runs.cancel(id);
     forgetPreview(id);
     await discardSession(seeding, id);
     return { ok: true as const };

@@ -7,7 +7,7 @@ import type { AppDeps } from '../app-deps.ts';
 import { buildApp } from '../app.ts';
 import { DemoService, type DemoOptions } from '../demo/demo.ts';
 import { LiveConfig } from '../live-config.ts';
-import { createRunQueue } from '../engine/run.ts';
+import { createLocalDispatcher } from '../engine/run.ts';
 import type { RunDeps } from '../engine/run-context.ts';
 import { JobRunner, type Logger } from '../jobs/job-runner.ts';
 import { ModelClient } from '../llm/client.ts';
@@ -82,7 +82,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
     config: live,
     store,
     jobs,
-    runs: createRunQueue({ store, jobs, llm, llmFor: (id) => demo.clientFor(id), config: live, tuning: { emptyBackoffMs: () => 1, ...options.run } }),
+    runs: createLocalDispatcher({ store, jobs, llm, llmFor: (id) => demo.clientFor(id), config: live, tuning: { emptyBackoffMs: () => 1, ...options.run } }),
     demo,
     llm,
     interview: { emptyBackoffMs: () => 1 },

@@ -1,13 +1,16 @@
 /**
- * Runs at once are limited (TILTH_MAX_CONCURRENT_RUNS); the rest wait here, first come first
- * served. The queue lives in memory: a server restart forgets it, and the queued sessions stay
- * `prepared` or `stopped`, ready to be started again.
+ * Runs inside this process (the default dispatcher). Runs at once are limited
+ * (TILTH_MAX_CONCURRENT_RUNS); the rest wait here, first come first served. The queue lives in
+ * memory: a server restart forgets it, and the queued sessions stay `prepared` or `stopped`,
+ * ready to be started again.
  */
 import type { RunState } from '../../shared/api.ts';
 import { ConflictError } from '../errors.ts';
+import type { RunDispatcher } from './dispatcher.ts';
 import type { JobFn, JobRunner } from './job-runner.ts';
 
-export class RunQueue {
+export class LocalDispatcher implements RunDispatcher {
+  readonly mode = 'local';
   private readonly waiting: string[] = [];
 
   constructor(
@@ -22,8 +25,7 @@ export class RunQueue {
     return this.jobs.list().filter((j) => j.kind === 'run').length;
   }
 
-  /** Starts the run now if a slot is free, else queues it. */
-  request(sessionId: string): RunState {
+  async request(sessionId: string): Promise<RunState> {
     const current = this.state(sessionId);
     if (current.state !== 'idle') return current;
     const job = this.jobs.forSession(sessionId);
@@ -34,12 +36,17 @@ export class RunQueue {
     return this.state(sessionId);
   }
 
-  /** Takes a queued session out of the queue; false if it was not queued. */
-  cancel(sessionId: string): boolean {
+  async cancel(sessionId: string): Promise<boolean> {
     const at = this.waiting.indexOf(sessionId);
     if (at < 0) return false;
     this.waiting.splice(at, 1);
     this.onChange();
+    return true;
+  }
+
+  async stop(sessionId: string, reason: string): Promise<boolean> {
+    if (this.jobs.forSession(sessionId)?.kind !== 'run') return false;
+    await this.jobs.stop(sessionId, reason);
     return true;
   }
 

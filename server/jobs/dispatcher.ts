@@ -1,0 +1,22 @@
+/**
+ * Where runs are started, queued and stopped: one seam with two implementations (issue 18).
+ * `LocalDispatcher` (local-dispatcher.ts) runs them inside this process with an in-memory queue,
+ * the default; a queue dispatcher hands them to a durable queue that `tilth worker` processes
+ * take them from. The routes only ever talk to this interface.
+ */
+import type { RunState } from '../../shared/api.ts';
+
+export interface RunDispatcher {
+  /** What it is, for logs and the settings page. */
+  readonly mode: 'local' | 'queue';
+  /** Starts the run now if a slot is free, else queues it; a run already queued or running is left as it is. */
+  request(sessionId: string): Promise<RunState>;
+  /** Takes a queued run out of the queue; false if it was not queued. */
+  cancel(sessionId: string): Promise<boolean>;
+  /** Stops the session's running run wherever it runs and waits for it to end; false if none runs. */
+  stop(sessionId: string, reason: string): Promise<boolean>;
+  /** Queued (with its position), running or idle, as last known. */
+  state(sessionId: string): RunState;
+  /** The concurrency limit in the configuration changed. */
+  limitChanged(): void;
+}
