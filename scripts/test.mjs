@@ -30,6 +30,16 @@ if (!fs.existsSync(CHROMIUM)) {
   );
 }
 
+// The queue dispatcher's tests run against a real Redis (issue 18).
+const REDIS = process.env.REDIS_SERVER_PATH ?? 'redis-server';
+if (spawnSync('sh', ['-c', `command -v "${REDIS}"`], { stdio: 'ignore' }).status !== 0) {
+  stopBeforeTests(
+    `redis-server is missing (looked for ${REDIS}); the run-queue tests start a real one.\n` +
+      "Install Debian's build:  apt-get update && apt-get install -y redis-server\n" +
+      '(or point REDIS_SERVER_PATH at another redis-server binary). The tests start their own on a free port; nothing needs to be running.',
+  );
+}
+
 // Not required: without bubblewrap the sandbox tests are skipped, and the run tests exercise the
 // unsandboxed shell. Say so, so nobody mistakes that for coverage.
 if (spawnSync('sh', ['-c', 'command -v bwrap'], { stdio: 'ignore' }).status !== 0) {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { parseArgs } from 'node:util';
 import { addTaskVerb, CliExit, HEADLESS_HELP, info, parseVerbArgs, reopen, reset, rewindVerb, runVerb } from './cli-headless.ts';
+import { workerVerb } from './cli-worker.ts';
 import { ConfigError, describeConfig, loadConfig, type ConfigKey } from './config.ts';
 import { workTreeRoot } from './git/repo.ts';
 import { displayUrl } from './llm/client.ts';
@@ -25,6 +26,7 @@ Usage:
   tilth reset <id> [--yes]   discard a session: worktree, branch and folder
   tilth reopen <id> <task> [--note TEXT]   send a done task back as its next revision
   tilth add-task <id> --title … --description … --criterion …   add a task after the run
+  tilth worker [--slots N]   run queued sessions (TILTH_QUEUE) in this process
   tilth config          print the resolved configuration and where each value came from
   tilth token [--rotate]   where the access token is kept; --rotate replaces it
   tilth --version
@@ -37,6 +39,7 @@ serve options:
   --sessions-dir DIR   where sessions live (default $TILTH_HOME/sessions, TILTH_SESSIONS_DIR)
   --open               open the browser at the printed link
   --demo               start a demo session: the bundled example and a scripted model, no provider needed
+  --worker-slots N     with TILTH_QUEUE: also run N queued sessions at a time in this process
 
 Configuration comes from flags, the environment, $TILTH_HOME/.env and $TILTH_HOME/config.json
 (TILTH_HOME defaults to ~/.tilth). See the README for every variable.
@@ -58,6 +61,7 @@ async function serve(args: string[]): Promise<void> {
       'sessions-dir': { type: 'string' },
       open: { type: 'boolean', default: false },
       demo: { type: 'boolean', default: false },
+      'worker-slots': { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
@@ -79,10 +83,16 @@ async function serve(args: string[]): Promise<void> {
     consoleLogger.warn(`Tilth is listening on ${config.host}: anyone who can reach it and has the link can drive agents on your repos.`);
   }
 
+  const workerSlots = values['worker-slots'] === undefined ? 0 : Number(values['worker-slots']);
+  if (!Number.isInteger(workerSlots) || workerSlots < 0 || workerSlots > 64) {
+    throw new UsageError(`--worker-slots must be a whole number from 0 to 64, got "${values['worker-slots']}"`);
+  }
+  if (workerSlots > 0 && !config.queueUrl) throw new UsageError('--worker-slots takes runs from a queue: set TILTH_QUEUE to a Redis URL first.');
+
   await ensureWebBuild(consoleLogger);
   // `cd my-repo && tilth serve`: the folder says which repository the user means to work on.
   const defaultWorkspace = await workTreeRoot(process.cwd());
-  const server = await startServer(live, consoleLogger, { defaultWorkspace });
+  const server = await startServer(live, consoleLogger, { defaultWorkspace, workerSlots });
   // With --demo the printed link opens the demo session itself, not the list it would sit in.
   const demoId = values.demo ? await server.startDemo() : null;
   const link = demoId === null ? server.url : linkToPath(server.url, `/sessions/${demoId}`);
@@ -196,6 +206,8 @@ async function main(argv: string[]): Promise<void> {
       return printConfig();
     case 'token':
       return tokenVerb(rest);
+    case 'worker':
+      return workerVerb(rest, consoleLogger);
     case 'info':
     case 'run':
     case 'resume':

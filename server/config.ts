@@ -43,6 +43,17 @@ function url(raw: string): string {
   return raw.replace(/\/+$/, '');
 }
 
+function redisUrl(raw: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ParseProblem(`must be a redis:// or rediss:// URL, got "${raw}"`);
+  }
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') throw new ParseProblem(`must be a redis:// or rediss:// URL, got "${raw}"`);
+  return raw;
+}
+
 function integer(min: number, max = Number.MAX_SAFE_INTEGER): Parser<number> {
   return (raw) => {
     const n = Number(raw.replaceAll('_', ''));
@@ -168,6 +179,13 @@ const KEYS = {
     parse: oneOf('on', 'off'),
   },
   TILTH_MAX_CONCURRENT_RUNS: { description: 'Runs at once; further runs wait in a queue.', fallback: 2, parse: integer(1, 64) },
+  TILTH_QUEUE: {
+    description:
+      'A Redis URL (redis://host:port): runs go through a durable queue there and `tilth worker` processes run them. Unset: runs execute inside `tilth serve`.',
+    secret: true,
+    fallback: null,
+    parse: redisUrl,
+  },
   TILTH_SANDBOX: {
     description: "Shell sandbox for the worker's bash and the checks: auto (bubblewrap when it works here) or off.",
     fallback: 'auto',
@@ -224,6 +242,8 @@ export interface Config {
   /** TILTH_MUTATION_GATE: surviving mutants hold a merge back until overridden. */
   mutationGate: boolean;
   maxConcurrentRuns: number;
+  /** TILTH_QUEUE: runs go through a BullMQ queue on this Redis; null runs them in `tilth serve`. */
+  queueUrl: string | null;
   /** Not errors, but worth telling the user at startup. */
   warnings: string[];
 }
@@ -377,6 +397,7 @@ export function loadConfig(inputs: ConfigInputs = {}): Config {
     mutationBudgetMs: Math.round((v.TILTH_MUTATION_SECONDS.value ?? 60) * 1000),
     mutationGate: v.TILTH_MUTATION_GATE.value === 'on',
     maxConcurrentRuns: v.TILTH_MAX_CONCURRENT_RUNS.value ?? 2,
+    queueUrl: v.TILTH_QUEUE.value,
     warnings,
   };
 }

@@ -12,8 +12,12 @@ import { buildApp } from './app.ts';
 import { detectSandbox, setSandboxMode } from './proc/sandbox.ts';
 import { startInterviewJob } from './interview/session-setup.ts';
 import { DemoService } from './demo/demo.ts';
-import { createLocalDispatcher } from './engine/run.ts';
-import { JobRunner, recoverAfterCrash, type Logger } from './jobs/job-runner.ts';
+import { createLocalDispatcher, runJobFor } from './engine/run.ts';
+import type { RunDispatcher } from './jobs/dispatcher.ts';
+import { shownQueueUrl } from './jobs/queue.ts';
+import { QueueDispatcher } from './jobs/queue-dispatcher.ts';
+import { QueueWorker, workerName } from './jobs/queue-worker.ts';
+import { JobRunner, reconcileRunning, recoverAfterCrash, type Logger } from './jobs/job-runner.ts';
 import type { LiveConfig } from './live-config.ts';
 import { ModelClient } from './llm/client.ts';
 import { PACKAGE_ROOT, WEB_ROOT } from './package-root.ts';
@@ -64,7 +68,12 @@ export async function ensureWebBuild(log: Logger): Promise<void> {
 export interface StartOptions {
   /** The repository the server was started in (see AppDeps.defaultWorkspace). */
   defaultWorkspace?: string | null;
+  /** With TILTH_QUEUE: also run this many of the queue's runs in this process (--worker-slots). */
+  workerSlots?: number;
 }
+
+/** How often a queue server checks that every `running` session still has a live run. */
+const RECONCILE_MS = 10_000;
 
 export async function startServer(live: LiveConfig, logger: Logger = consoleLogger, options: StartOptions = {}): Promise<RunningServer> {
   // What is read here (host, port, sessions folder, token, sandbox) is fixed for this launch; the
@@ -82,8 +91,24 @@ export async function startServer(live: LiveConfig, logger: Logger = consoleLogg
   // Retries are logged one line each (role, model, endpoint without credentials, the provider's words).
   const llm = new ModelClient({ endpoints: config.roles, logger });
   const demo = await DemoService.start(store);
+  const runOptions = { llm, llmFor: (id: string) => demo.clientFor(id), config: live };
+  const runs: RunDispatcher = config.queueUrl
+    ? await QueueDispatcher.open({
+        url: config.queueUrl,
+        sessionsRoot: store.root,
+        limit: () => live.current.maxConcurrentRuns,
+        onChange: () => store.bus.sessionsChanged(),
+        logger,
+      })
+    : createLocalDispatcher({ ...runOptions, store, jobs });
   // Lock first: recovery below assumes no other live server owns these sessions.
-  const releaseLock = acquireServeLock(store.root, { port: config.port });
+  let releaseLock: () => void;
+  try {
+    releaseLock = acquireServeLock(store.root, { port: config.port });
+  } catch (err) {
+    await runs.close();
+    throw err;
+  }
 
   let port = config.port;
   let app: FastifyInstance;
@@ -92,7 +117,7 @@ export async function startServer(live: LiveConfig, logger: Logger = consoleLogg
       config: live,
       store,
       jobs,
-      runs: createLocalDispatcher({ store, jobs, llm, llmFor: (id) => demo.clientFor(id), config: live }),
+      runs,
       demo,
       llm,
       security: { token, port: () => port, boundHost: config.host },
@@ -104,6 +129,7 @@ export async function startServer(live: LiveConfig, logger: Logger = consoleLogg
     });
     await app.listen({ host: config.host, port: config.port });
   } catch (err) {
+    await runs.close();
     releaseLock();
     throw err;
   }
@@ -122,6 +148,24 @@ export async function startServer(live: LiveConfig, logger: Logger = consoleLogg
     }
   });
   watcher.start();
+  // Only after recovery: a run this process takes must not be mistaken for one left by a crash.
+  let queueWorker: QueueWorker | null = null;
+  if (config.queueUrl) {
+    if (options.workerSlots) {
+      const makeJob = runJobFor({ ...runOptions, runner: { kind: 'worker', name: `worker ${workerName()} (in tilth serve)` } });
+      queueWorker = await QueueWorker.start({ url: config.queueUrl, store, slots: options.workerSlots, makeJob, logger });
+    }
+    logger.info(
+      `Runs: through the queue at ${shownQueueUrl(config.queueUrl)}; ${queueWorker ? `${options.workerSlots} at once in this process, more with` : 'start'} \`tilth worker\` to run them`,
+    );
+  }
+  // A queue worker that died leaves its session `running` with nobody behind it: the server says so.
+  const reconciler = config.queueUrl
+    ? setInterval(() => {
+        const ended = reconcileRunning(store, logger, (id) => runs.state(id).state === 'running' || queueWorker?.holds(id) === true);
+        if (ended.length > 0) logger.warn(`Marked ${ended.length} session(s) stopped: their run ended without a word (worker gone): ${ended.join(', ')}`);
+      }, RECONCILE_MS)
+    : null;
 
   // A wildcard bind still answers on loopback; the printed link must pass the Host check.
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -135,7 +179,10 @@ export async function startServer(live: LiveConfig, logger: Logger = consoleLogg
     close: () =>
       (closing ??= (async () => {
         watcher.stop();
+        if (reconciler) clearInterval(reconciler);
+        await queueWorker?.close('server shutting down');
         await jobs.stopAll();
+        await runs.close();
         await app.close();
         await demo.close();
         store.close();

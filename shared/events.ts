@@ -159,6 +159,8 @@ export const EventDataSchemas = {
     models: z.object({ worker: z.string(), evaluator: z.string() }).optional(),
     /** Whether the shell ran sandboxed, and whether it could reach the network. */
     sandbox: z.object({ available: z.boolean(), network: z.boolean(), detail: z.string() }).optional(),
+    /** Which process runs it: `tilth serve`, a headless `tilth run`, or a queue worker (`worker host:pid`). */
+    runner: z.string().optional(),
   }),
   status_changed: z.object({
     from: SessionStatusSchema.nullable(),

@@ -36,6 +36,8 @@ export interface RunDeps {
   contextWindows?: Partial<Record<LlmRole, number | null>>;
   /** Per role: prices per million tokens, for providers that report no cost. */
   prices?: Partial<Record<LlmRole, Price | null>>;
+  /** Which process runs it, named in session_start (see runLocked). */
+  runner?: string;
 }
 
 /** A session-level cap reached before a model call; the current task stays pending. */

@@ -26,12 +26,12 @@ import {
   worktreeRefOf,
   type WorktreeRef,
 } from '../git/worktree-git.ts';
-import type { JobContext, JobRunner } from '../jobs/job-runner.ts';
+import type { JobContext, JobFn, JobRunner } from '../jobs/job-runner.ts';
 import { LocalDispatcher } from '../jobs/local-dispatcher.ts';
 import type { LiveConfig } from '../live-config.ts';
 import type { ModelClient } from '../llm/client.ts';
-import type { SessionHandle } from '../store/session-handle.ts';
 import type { SessionStore } from '../store/session-store.ts';
+import type { LockKind, SessionHandle } from '../store/session-handle.ts';
 import { failpoint } from './failpoint.ts';
 import { DEFAULT_PROBE_BUDGET_MS, probeTask } from '../proof/mutation-probe.ts';
 import { proposeLearning } from './learnings.ts';
@@ -112,20 +112,22 @@ async function prepareResume(job: JobContext, cp: Checkpoint): Promise<{ recreat
   return { recreated };
 }
 
-/**
- * The in-process runs of a server (or a test app). Each run takes the configuration current when it
- * starts — caps, context files, endpoints (a pinned client) — and keeps them to its end, so a
- * settings save changes the next run, never one under way (session_start records what it got).
- */
-export function createLocalDispatcher(opts: {
-  store: SessionStore;
-  jobs: JobRunner;
+export interface RunJobOptions {
   llm: ModelClient;
   /** The model client for one session (the demo's scripted model for a demo session). */
   llmFor?: (id: string) => ModelClient | null;
   config: LiveConfig;
   tuning?: Partial<RunDeps>;
-}): LocalDispatcher {
+  /** Who runs it: a lock kind, and the name session_start gives (queue workers name themselves). */
+  runner?: { kind: LockKind; name?: string };
+}
+
+/**
+ * A session's run as a job. Each run takes the configuration current when it starts — caps,
+ * context files, endpoints (a pinned client) — and keeps them to its end, so a settings save
+ * changes the next run, never one under way (session_start records what it got).
+ */
+export function runJobFor(opts: RunJobOptions): (sessionId: string) => JobFn {
   const depsNow = (): RunDeps => {
     const config = opts.config.current;
     return {
@@ -138,20 +140,26 @@ export function createLocalDispatcher(opts: {
       ...opts.tuning,
     };
   };
+  const kind = opts.runner?.kind ?? 'serve';
+  return (id) => {
+    const deps = { ...depsNow(), ...(opts.runner?.name ? { runner: opts.runner.name } : {}) };
+    const own = opts.llmFor?.(id);
+    return (job) => runLocked(job, own ? { ...deps, llm: own } : deps, kind);
+  };
+}
+
+/** The in-process runs of a server (or a test app): the default dispatcher. */
+export function createLocalDispatcher(opts: RunJobOptions & { store: SessionStore; jobs: JobRunner }): LocalDispatcher {
   return new LocalDispatcher(
     opts.jobs,
     () => opts.config.current.maxConcurrentRuns,
-    (id) => {
-      const deps = depsNow();
-      const own = opts.llmFor?.(id);
-      return (job) => runLocked(job, own ? { ...deps, llm: own } : deps, 'serve');
-    },
+    runJobFor(opts),
     () => opts.store.bus.sessionsChanged(),
   );
 }
 
 /** Runs the session while holding its run lock, so no other process drives it meanwhile. */
-export async function runLocked(job: JobContext, deps: RunDeps, kind: 'serve' | 'cli'): Promise<void> {
+export async function runLocked(job: JobContext, deps: RunDeps, kind: LockKind): Promise<void> {
   let release: () => void;
   try {
     release = job.session.runLock.acquire(kind);
@@ -229,6 +237,7 @@ export async function runSession(job: JobContext, deps: RunDeps): Promise<void> 
         caps: deps.caps,
         models: { worker: deps.llm.describeEndpoint('worker')?.model ?? '', evaluator: deps.llm.describeEndpoint('evaluator')?.model ?? '' },
         sandbox: { available: sandbox.available, network: !sandbox.available || run.scope.network, detail: sandbox.detail },
+        ...(deps.runner ? { runner: deps.runner } : {}),
       },
     });
     await outerLoop(run);

@@ -19,4 +19,6 @@ export interface RunDispatcher {
   state(sessionId: string): RunState;
   /** The concurrency limit in the configuration changed. */
   limitChanged(): void;
+  /** Lets go of its connections (runs in this process are stopped by their job runner). */
+  close(): Promise<void>;
 }

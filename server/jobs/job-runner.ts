@@ -132,6 +132,11 @@ export class JobRunner {
     return undefined;
   }
 
+  /** Resolves once the session's current job, if any, has ended. */
+  async settled(sessionId: string): Promise<void> {
+    await [...this.jobs.values()].find((j) => j.sessionId === sessionId)?.done;
+  }
+
   /** Asks the session's job to stop and waits until it has. Returns false if none was running. */
   async stop(sessionId: string, reason = 'stopped by user'): Promise<boolean> {
     this.queued.delete(sessionId);
@@ -183,4 +188,25 @@ export function recoverAfterCrash(store: SessionStore, logger: Logger, onIntervi
     }
   }
   return recovered;
+}
+
+/**
+ * While the server runs (with a queue): a `running` session whose run nobody holds any more —
+ * no live process has its run lock and the queue has no active run for it — was left by a worker
+ * that died. Marked `stopped/crash` as at boot, so it can be resumed. Returns the ids it marked.
+ */
+export function reconcileRunning(store: SessionStore, logger: Logger, runningInQueue: (id: string) => boolean): string[] {
+  const ended: string[] = [];
+  for (const id of store.ids()) {
+    try {
+      if (store.readCheckpoint(id).status !== 'running' || runningInQueue(id) || store.session(id).runLock.heldElsewhere()) continue;
+      // Read again: the run may have ended on its own between the two reads.
+      if (store.readCheckpoint(id).status !== 'running') continue;
+      store.setStatus(id, 'stopped', { reason: 'crash', phase: 'run', error: 'The worker running this session stopped without ending it.' });
+      ended.push(id);
+    } catch (err) {
+      logger.warn(`could not check session ${id}`, { err: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  return ended;
 }

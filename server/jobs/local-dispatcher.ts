@@ -57,6 +57,10 @@ export class LocalDispatcher implements RunDispatcher {
     this.onChange();
   }
 
+  async close(): Promise<void> {
+    this.waiting.length = 0;
+  }
+
   state(sessionId: string): RunState {
     if (this.jobs.forSession(sessionId)?.kind === 'run') return { state: 'running', queue_position: null };
     const at = this.waiting.indexOf(sessionId);

@@ -46,12 +46,11 @@ export function runRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   handle(app, 'stopRun', async ({ params }) => {
     const id = existingSession(store, params.id);
-    store.session(id).runLock.assertFree();
     if (await deps.runs.cancel(id)) return { session: store.listItem(id), was: 'queued' as const };
-    if (!(await deps.runs.stop(id, 'stopped by user'))) {
-      throw new ConflictError('session_not_running', `Session ${id} has no run to stop; it is ${store.readCheckpoint(id).status}.`);
-    }
-    return { session: store.listItem(id), was: 'running' as const };
+    if (await deps.runs.stop(id, 'stopped by user')) return { session: store.listItem(id), was: 'running' as const };
+    // Not a run of ours: a headless `tilth run` is stopped in its own terminal.
+    store.session(id).runLock.assertFree();
+    throw new ConflictError('session_not_running', `Session ${id} has no run to stop; it is ${store.readCheckpoint(id).status}.`);
   });
 
   handle(app, 'getResumePlan', async ({ params }) => {

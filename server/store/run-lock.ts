@@ -12,11 +12,16 @@ export class SessionLockedError extends AppError {
   }
 }
 
+/** Who holds a run lock: `tilth serve`, a headless `tilth run`, or a queue worker (`tilth worker`, `serve --worker-slots`). */
+export type LockKind = 'serve' | 'cli' | 'worker';
+
 function describeOwner(owner: PidLockOwner): string {
-  return owner.kind === 'cli' ? `a headless \`tilth run\` (pid ${owner.pid}); stop it in its terminal with Ctrl+C` : `another tilth process (pid ${owner.pid})`;
+  if (owner.kind === 'cli') return `a headless \`tilth run\` (pid ${owner.pid}); stop it in its terminal with Ctrl+C`;
+  if (owner.kind === 'worker') return `a queue worker (pid ${owner.pid}); stop it from the dashboard`;
+  return `another tilth process (pid ${owner.pid})`;
 }
 
-export function acquireRunLock(lockFile: string, sessionId: string, kind: 'serve' | 'cli'): () => void {
+export function acquireRunLock(lockFile: string, sessionId: string, kind: LockKind): () => void {
   return acquirePidLock(lockFile, { kind }, (owner) => {
     if (owner.pid < 0) throw new SessionLockedError(`Could not take the run lock of ${sessionId}; another process may be starting it.`);
     throw new SessionLockedError(`Session ${sessionId} is being run by ${describeOwner(owner)}.`);

@@ -35,11 +35,12 @@ import { readJsonFile } from './json-file.ts';
 import { ReviewComments } from './review-comments.ts';
 import * as runFiles from './run-files.ts';
 import { resolveTestPath, type StoredSeed } from './seed-input.ts';
-import { acquireRunLock, assertNotLockedElsewhere, lockedElsewhere } from './run-lock.ts';
+import { acquireRunLock, assertNotLockedElsewhere, type LockKind, lockedElsewhere } from './run-lock.ts';
 import { SESSION_FILES } from './session-files.ts';
 import { catchUp, currentSummary, saveSummary } from './summary-file.ts';
 
 export type StopInfo = { reason: StopReason; phase?: 'interview' | 'run'; error?: string };
+export type { LockKind };
 
 /** What a handle needs from the store that made it (the store's checkpoint, log and bus). */
 export interface SessionStoreCore {
@@ -291,7 +292,7 @@ export class SessionHandle {
 
   readonly runLock = {
     /** Takes the session for this process; returns the release. Throws `session_locked` if another live process has it. */
-    acquire: (kind: 'serve' | 'cli'): (() => void) => acquireRunLock(this.file(SESSION_FILES.runLock), this.id, kind),
+    acquire: (kind: LockKind): (() => void) => acquireRunLock(this.file(SESSION_FILES.runLock), this.id, kind),
     /** Throws `session_locked` when another live process runs the session (before any write). */
     assertFree: (): void => assertNotLockedElsewhere(this.file(SESSION_FILES.runLock), this.id),
     heldElsewhere: (): boolean => lockedElsewhere(this.file(SESSION_FILES.runLock)),

@@ -1,0 +1,142 @@
+/**
+ * Runs through a durable queue (BullMQ on Redis, `TILTH_QUEUE=redis://…`): Run adds a job that
+ * a `tilth worker` process takes, so a restart of `tilth serve` loses no queued run and stops no
+ * running one. TILTH_MAX_CONCURRENT_RUNS is the queue's global limit over every worker.
+ *
+ * `state()` answers from what the queue said last (kept current from its events, and read
+ * again after every change made here), so the routes and the sessions list stay synchronous.
+ */
+import { type Job, Queue, QueueEvents } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { RunState } from '../../shared/api.ts';
+import type { RunDispatcher } from './dispatcher.ts';
+import type { Logger } from './job-runner.ts';
+import { connectionOf, controlChannel, queueName, type RunJobData, runJobId, type StopMessage } from './queue.ts';
+
+export interface QueueDispatcherOptions {
+  url: string;
+  sessionsRoot: string;
+  /** Read whenever it may have changed: the settings page can change it. */
+  limit: () => number;
+  /** Something about the queue changed (the sessions list shows queue positions). */
+  onChange?: () => void;
+  logger: Logger;
+  /** How long Stop waits for the worker holding the run to end it; default 60 s. */
+  stopWaitMs?: number;
+}
+
+const STOPPABLE_WHILE_WAITING = new Set(['waiting', 'prioritized', 'delayed', 'waiting-children']);
+
+export class QueueDispatcher implements RunDispatcher {
+  readonly mode = 'queue';
+  readonly queueName: string;
+  private readonly queue: Queue<RunJobData>;
+  private readonly events: QueueEvents;
+  private readonly publisher: Redis;
+  private states = new Map<string, RunState>();
+  private refreshing: Promise<void> | null = null;
+  private again = false;
+  private readonly timer: NodeJS.Timeout;
+
+  private constructor(private readonly opts: QueueDispatcherOptions) {
+    this.queueName = queueName(opts.sessionsRoot);
+    const connection = connectionOf(opts.url);
+    this.queue = new Queue<RunJobData>(this.queueName, { connection });
+    this.events = new QueueEvents(this.queueName, { connection });
+    this.publisher = new Redis(connection as object);
+    for (const name of ['waiting', 'active', 'completed', 'failed', 'removed'] as const) this.events.on(name, () => void this.refresh());
+    this.queue.on('error', (err) => opts.logger.warn(`run queue: ${err.message}`));
+    this.events.on('error', (err) => opts.logger.warn(`run queue events: ${err.message}`));
+    // Events can be missed across a reconnect: read the queue again now and then.
+    this.timer = setInterval(() => void this.refresh(), 2_000);
+    this.timer.unref();
+  }
+
+  static async open(opts: QueueDispatcherOptions): Promise<QueueDispatcher> {
+    const dispatcher = new QueueDispatcher(opts);
+    await dispatcher.queue.waitUntilReady();
+    await dispatcher.events.waitUntilReady();
+    await dispatcher.queue.setGlobalConcurrency(opts.limit());
+    await dispatcher.refresh();
+    return dispatcher;
+  }
+
+  async request(sessionId: string): Promise<RunState> {
+    const current = this.state(sessionId);
+    if (current.state !== 'idle') return current;
+    // The job id is the session's: a second click while it is queued or running adds nothing.
+    await this.queue.add('run', { sessionId }, { jobId: runJobId(sessionId), removeOnComplete: true, removeOnFail: true });
+    await this.refresh();
+    return this.state(sessionId);
+  }
+
+  async cancel(sessionId: string): Promise<boolean> {
+    const job = await this.queue.getJob(runJobId(sessionId));
+    if (!job || !STOPPABLE_WHILE_WAITING.has(await job.getState())) return false;
+    try {
+      await job.remove();
+    } catch {
+      return false; // a worker took it meanwhile: it is running now
+    }
+    await this.refresh();
+    return true;
+  }
+
+  async stop(sessionId: string, reason: string): Promise<boolean> {
+    const job = await this.queue.getJob(runJobId(sessionId));
+    if (!job || (await job.getState()) !== 'active') return false;
+    const message: StopMessage = { stop: sessionId, reason };
+    await this.publisher.publish(controlChannel(this.queueName), JSON.stringify(message));
+    const deadline = Date.now() + (this.opts.stopWaitMs ?? 60_000);
+    while (Date.now() < deadline && (await this.isActive(job))) await new Promise((resolve) => setTimeout(resolve, 100));
+    await this.refresh();
+    return true;
+  }
+
+  private async isActive(job: Job<RunJobData>): Promise<boolean> {
+    const now = await this.queue.getJob(job.id!);
+    return now !== undefined && (await now.getState()) === 'active';
+  }
+
+  state(sessionId: string): RunState {
+    return this.states.get(sessionId) ?? { state: 'idle', queue_position: null };
+  }
+
+  limitChanged(): void {
+    void this.queue.setGlobalConcurrency(this.opts.limit()).catch((err: Error) => this.opts.logger.warn(`run queue: ${err.message}`));
+  }
+
+  /** Reads which runs are active and which wait, in order; one read at a time, the last change always read. */
+  private refresh(): Promise<void> {
+    if (this.refreshing) {
+      this.again = true;
+      return this.refreshing;
+    }
+    this.refreshing = (async () => {
+      do {
+        this.again = false;
+        try {
+          const [active, waiting] = await Promise.all([this.queue.getActive(), this.queue.getWaiting()]);
+          const next = new Map<string, RunState>();
+          for (const job of active) next.set(job.data.sessionId, { state: 'running', queue_position: null });
+          // Oldest first: the next to run is 1.
+          for (const [i, job] of waiting.entries()) next.set(job.data.sessionId, { state: 'queued', queue_position: i + 1 });
+          const changed = JSON.stringify([...next]) !== JSON.stringify([...this.states]);
+          this.states = next;
+          if (changed) this.opts.onChange?.();
+        } catch (err) {
+          this.opts.logger.warn(`run queue: could not read it (${err instanceof Error ? err.message : String(err)})`);
+        }
+      } while (this.again);
+    })().finally(() => {
+      this.refreshing = null;
+    });
+    return this.refreshing;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.refreshing;
+    await Promise.all([this.queue.close(), this.events.close(), this.publisher.quit().catch(() => {})]);
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * Takes runs from the queue and runs them in this process with the same engine as the server:
+ * `tilth worker` and `tilth serve --worker-slots N`. Each run is a job of this process's own
+ * JobRunner (so its session's run lock, its abort signal and its `stopped/interrupted` ending are
+ * exactly those of a local run); the worker writes the session's log itself, and the server's
+ * watcher publishes what it appends.
+ *
+ * A stop reaches the run wherever it is through the control channel; a lost lease (the lock
+ * could not be renewed, so another worker may take the job over) stops the run at once.
+ */
+import os from 'node:os';
+import { type Job, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { JobFn, Logger } from './job-runner.ts';
+import { JobRunner } from './job-runner.ts';
+import { connectionOf, controlChannel, queueName, type RunJobData, runJobId, type StopMessage } from './queue.ts';
+import type { SessionStore } from '../store/session-store.ts';
+
+export interface QueueWorkerOptions {
+  url: string;
+  store: SessionStore;
+  /** Runs at once in this process. */
+  slots: number;
+  /** The run for a session: the engine with this process's configuration. */
+  makeJob: (sessionId: string) => JobFn;
+  logger: Logger;
+  /** How long a run's lease lasts without renewal (BullMQ lockDuration); default 30 s. */
+  leaseMs?: number;
+}
+
+/** How this process names itself in logs and in its runs' session_start. */
+export const workerName = () => `${os.hostname()}:${process.pid}`;
+
+export class QueueWorker {
+  private readonly jobs: JobRunner;
+  private readonly worker: Worker<RunJobData>;
+  private readonly control: Redis;
+  readonly queue: string;
+
+  private constructor(private readonly opts: QueueWorkerOptions) {
+    this.queue = queueName(opts.store.root);
+    this.jobs = new JobRunner(opts.store, opts.logger);
+    const connection = connectionOf(opts.url);
+    this.worker = new Worker<RunJobData>(this.queue, (job, _token, signal) => this.process(job, signal), {
+      connection,
+      concurrency: opts.slots,
+      lockDuration: opts.leaseMs ?? 30_000,
+      // A run whose worker died is not run again by itself: the server marks it stopped/crash
+      // and the user resumes it (resume repairs from git), as after a crash of the server.
+      maxStalledCount: 0,
+      autorun: false,
+    });
+    this.worker.on('lockRenewalFailed', (ids) => {
+      for (const id of ids) this.worker.cancelJob(id, 'lease lost: another worker may have taken this run over');
+    });
+    this.worker.on('error', (err) => opts.logger.warn(`queue worker: ${err.message}`));
+    this.control = new Redis({ ...(connection as object), lazyConnect: false });
+  }
+
+  static async start(opts: QueueWorkerOptions): Promise<QueueWorker> {
+    const worker = new QueueWorker(opts);
+    await worker.control.subscribe(controlChannel(worker.queue));
+    worker.control.on('message', (_channel, text: string) => worker.onControl(text));
+    void worker.worker.run();
+    await worker.worker.waitUntilReady();
+    return worker;
+  }
+
+  private onControl(text: string): void {
+    let message: StopMessage;
+    try {
+      message = JSON.parse(text) as StopMessage;
+    } catch {
+      return;
+    }
+    if (typeof message.stop === 'string') this.worker.cancelJob(runJobId(message.stop), String(message.reason ?? 'stopped'));
+  }
+
+  private async process(job: Job<RunJobData>, signal: AbortSignal | undefined): Promise<void> {
+    const { sessionId } = job.data;
+    if (!this.opts.store.ids().includes(sessionId)) {
+      this.opts.logger.warn(`queue worker: no session ${sessionId} under ${this.opts.store.root}; dropping its run`);
+      return;
+    }
+    this.jobs.start('run', sessionId, this.opts.makeJob(sessionId));
+    const onAbort = () => void this.jobs.stop(sessionId, signal?.reason instanceof Error ? signal.reason.message : String(signal?.reason ?? 'stopped'));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      await this.jobs.settled(sessionId);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** True while this process runs the session. */
+  holds(sessionId: string): boolean {
+    return this.jobs.forSession(sessionId) !== undefined;
+  }
+
+  /** Stops the runs in progress (they end stopped/interrupted, resumable) and leaves the queue. */
+  async close(reason = 'worker shutting down'): Promise<void> {
+    // Closing first takes no new run; it resolves once the runs under way have ended.
+    const closed = this.worker.close();
+    await this.jobs.stopAll(reason);
+    await closed;
+    await this.control.quit().catch(() => {});
+  }
+}

@@ -1,0 +1,203 @@
+/**
+ * Runs through the durable queue as a user sets it up: a real redis-server, `tilth serve` with
+ * TILTH_QUEUE, two `tilth worker` processes on the same sessions folder, real git and the
+ * scripted model. Every process is in its own group and is killed with it.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { TilthEvent } from '../../shared/events.ts';
+import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
+import type { ChatRequest } from '../scripted-model/fake-model-wire.ts';
+import { startFakeModel, type FakeModel } from '../scripted-model/fake-model.ts';
+import { SessionStore } from '../store/session-store.ts';
+import { startRedis, type RedisProcess } from '../testing/redis.ts';
+import { caseTurn, makePreparedSession, noLearning, nodeTest, verdictTurn, writeTurn } from '../testing/run-fixtures.ts';
+import { tempDir } from '../testing/test-app.ts';
+import { startTilth, type TilthProcess } from '../testing/tilth-process.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const WORKER = 'worker-model';
+const EVAL = 'eval-model';
+
+let redis: RedisProcess;
+let fake: FakeModel;
+let repo: ExampleRepo;
+let home: string;
+const children: ChildProcess[] = [];
+const servers: TilthProcess[] = [];
+
+const env = () => ({
+  TILTH_HOME: home,
+  TILTH_QUEUE: redis.url,
+  TILTH_BASE_URL: fake.baseURL,
+  TILTH_API_KEY: 'k',
+  TILTH_WORKER_MODEL: WORKER,
+  TILTH_EVALUATOR_MODEL: EVAL,
+  TILTH_MUTATION_SECONDS: '0',
+});
+
+beforeEach(async () => {
+  [redis, fake, repo] = await Promise.all([startRedis(), startFakeModel(), makeExampleRepo('js-todo')]);
+  home = tempDir('tilth-queue-');
+  // Each session's worker writes the function, then submits; the evaluator accepts. Answered by
+  // where each conversation is, so sessions running at once cannot take each other's replies.
+  fake.respondWith(WORKER, (request: ChatRequest) => {
+    if (!request.tools || request.tools.length === 0) return noLearning;
+    const toolResults = request.messages.filter((m) => (m as { role?: string }).role === 'tool').length;
+    const turn = toolResults === 0 ? writeTurn('src/double.js', 'export function double(n) {\n  return n * 2;\n}\n') : caseTurn();
+    return { ...turn, delay_ms: 400 };
+  });
+  fake.respondWith(EVAL, () => verdictTurn('accept'));
+});
+
+afterEach(async () => {
+  for (const child of children.splice(0)) killGroup(child);
+  for (const server of servers.splice(0)) await server.stop();
+  await Promise.all([redis.stop(), fake.close(), repo.cleanup()]);
+  fs.rmSync(home, { recursive: true, force: true });
+});
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): void {
+  try {
+    process.kill(-child.pid!, signal);
+  } catch {
+    // gone
+  }
+}
+
+/** `tilth worker` in its own process group; resolves once it says it takes runs. */
+async function startWorker(): Promise<{ child: ChildProcess; output: () => string; exited: Promise<number | null> }> {
+  const child = spawn(process.execPath, ['bin/tilth.js', 'worker', '--sessions-dir', path.join(home, 'sessions')], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env() },
+  });
+  children.push(child);
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const deadline = Date.now() + 30_000;
+  while (!out.includes('taking runs from')) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`tilth worker did not start:\n${out}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { child, output: () => out, exited };
+}
+
+async function serve(): Promise<TilthProcess> {
+  const server = await startTilth({ home, env: env() });
+  servers.push(server);
+  return server;
+}
+
+async function preparedSessions(n: number): Promise<string[]> {
+  const store = new SessionStore(path.join(home, 'sessions'));
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    ids.push(
+      await makePreparedSession(store, repo.dir, 'node', [
+        { id: 'T-001', title: 'Double', tests: { 'tests/t001_double.test.js': nodeTest('double', 'double', '2', '4') } },
+      ]),
+    );
+  }
+  store.close();
+  return ids;
+}
+
+function events(id: string): TilthEvent[] {
+  const text = fs.readFileSync(path.join(home, 'sessions', id, 'events.jsonl'), 'utf8');
+  return text
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as TilthEvent);
+}
+
+async function statusOf(server: TilthProcess, id: string): Promise<string> {
+  const { body } = await server.api('GET', `/api/sessions/${id}`);
+  return (body as { session: { status: string } }).session.status;
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 60_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('runs through the queue (real Redis, tilth serve, two tilth worker processes)', { timeout: 120_000 }, () => {
+  it('runs two sessions at once on different workers, each to all_done with a dense log naming its worker', async () => {
+    const ids = await preparedSessions(2);
+    const server = await serve();
+    const workers = [await startWorker(), await startWorker()];
+    for (const id of ids) {
+      const { status, body } = await server.api('POST', `/api/sessions/${id}/run`, {});
+      expect(status, JSON.stringify(body)).toBe(202);
+    }
+    await until('both sessions all_done', async () =>
+      (await Promise.all(ids.map((id) => statusOf(server, id)))).every((s) => s === 'all_done') ? true : undefined,
+    );
+
+    const runners = ids.map((id) => {
+      const log = events(id);
+      expect(log.map((e) => e.seq)).toEqual(log.map((_, i) => i + 1));
+      const start = log.find((e) => e.type === 'session_start' && e.data.phase === 'run');
+      return start?.type === 'session_start' ? start.data.runner : undefined;
+    });
+    expect(runners.every((r) => r?.startsWith('worker '))).toBe(true);
+    // Two workers, one slot each, two sessions queued at once: one each.
+    expect(new Set(runners).size).toBe(2);
+    const pids = workers.map((w) => `:${w.child.pid}`);
+    expect(runners.map((r) => pids.findIndex((p) => r!.endsWith(p))).sort()).toEqual([0, 1]);
+    // Nothing ran inside the server.
+    expect(workers.every((w) => w.output().includes('taking runs from'))).toBe(true);
+  });
+
+  it('keeps a queued run across a restart of tilth serve and runs it once a worker comes', async () => {
+    const [id] = await preparedSessions(1);
+    const server = await serve();
+    const queued = await server.api('POST', `/api/sessions/${id}/run`, {});
+    expect((queued.body as { run: { state: string; queue_position: number } }).run).toEqual({ state: 'queued', queue_position: 1 });
+    // Asking again while it waits adds nothing.
+    const again = await server.api('POST', `/api/sessions/${id}/run`, {});
+    expect((again.body as { run: { state: string } }).run.state).toBe('queued');
+    await server.stop();
+    servers.length = 0;
+
+    const restarted = await serve();
+    const { body } = await restarted.api('GET', `/api/sessions/${id}`);
+    expect((body as { run: { state: string; queue_position: number } }).run).toEqual({ state: 'queued', queue_position: 1 });
+    await startWorker();
+    await until('all_done', async () => ((await statusOf(restarted, id)) === 'all_done' ? true : undefined));
+    expect(events(id).filter((e) => e.type === 'session_start' && e.data.phase === 'run')).toHaveLength(1);
+  });
+
+  it('stops a run on its worker within seconds, leaving it resumable; SIGTERM to a worker does the same', async () => {
+    const [first, second] = await preparedSessions(2);
+    fake.respondWith(WORKER, () => ({ fault: 'hang' }));
+    const server = await serve();
+    const worker = await startWorker();
+    await server.api('POST', `/api/sessions/${first}/run`, {});
+    await until('running', async () => ((await statusOf(server, first!)) === 'running' ? true : undefined));
+    const asked = Date.now();
+    const stop = await server.api('POST', `/api/sessions/${first}/stop`, {});
+    expect(stop.status, JSON.stringify(stop.body)).toBe(200);
+    expect((stop.body as { was: string }).was).toBe('running');
+    expect(Date.now() - asked).toBeLessThan(10_000);
+    const cp = JSON.parse(fs.readFileSync(path.join(home, 'sessions', first!, 'checkpoint.json'), 'utf8')) as { status: string; last_stop: string };
+    expect([cp.status, cp.last_stop]).toEqual(['stopped', 'interrupted']);
+
+    await server.api('POST', `/api/sessions/${second}/run`, {});
+    await until('running', async () => ((await statusOf(server, second!)) === 'running' ? true : undefined));
+    killGroup(worker.child, 'SIGTERM');
+    expect(await worker.exited).toBe(0);
+    const after = JSON.parse(fs.readFileSync(path.join(home, 'sessions', second!, 'checkpoint.json'), 'utf8')) as { status: string; last_stop: string };
+    expect([after.status, after.last_stop]).toEqual(['stopped', 'interrupted']);
+  });
+});
