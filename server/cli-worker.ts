@@ -48,7 +48,7 @@ export async function workerVerb(args: string[], log: Logger): Promise<void> {
   const llm = new ModelClient({ endpoints: config.roles, logger: log });
   const name = `worker ${workerName()}`;
   const makeJob = runJobFor({ llm, config: live, runner: { kind: 'worker', name } });
-  const worker = await QueueWorker.start({ url: config.queueUrl, store, slots, makeJob, logger: log });
+  const worker = await QueueWorker.start({ url: config.queueUrl, store, slots, makeJob, logger: log, leaseMs: config.queueLeaseMs });
   log.info(`${name}: taking runs from ${worker.queue} at ${shownQueueUrl(config.queueUrl)}, ${slots} at a time; sessions in ${config.sessionsDir}`);
 
   await new Promise<void>((resolve) => {

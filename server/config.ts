@@ -186,6 +186,12 @@ const KEYS = {
     fallback: null,
     parse: redisUrl,
   },
+  TILTH_QUEUE_LEASE_SECONDS: {
+    description:
+      "With TILTH_QUEUE: how long a worker's hold on a run lasts without renewal; a worker silent longer (dead or frozen) loses the run, which then ends stopped (crash).",
+    fallback: 30,
+    parse: integer(1, 3600),
+  },
   TILTH_SANDBOX: {
     description: "Shell sandbox for the worker's bash and the checks: auto (bubblewrap when it works here) or off.",
     fallback: 'auto',
@@ -244,6 +250,8 @@ export interface Config {
   maxConcurrentRuns: number;
   /** TILTH_QUEUE: runs go through a BullMQ queue on this Redis; null runs them in `tilth serve`. */
   queueUrl: string | null;
+  /** TILTH_QUEUE_LEASE_SECONDS in ms. */
+  queueLeaseMs: number;
   /** Not errors, but worth telling the user at startup. */
   warnings: string[];
 }
@@ -398,6 +406,7 @@ export function loadConfig(inputs: ConfigInputs = {}): Config {
     mutationGate: v.TILTH_MUTATION_GATE.value === 'on',
     maxConcurrentRuns: v.TILTH_MAX_CONCURRENT_RUNS.value ?? 2,
     queueUrl: v.TILTH_QUEUE.value,
+    queueLeaseMs: (v.TILTH_QUEUE_LEASE_SECONDS.value ?? 30) * 1000,
     warnings,
   };
 }

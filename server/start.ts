@@ -153,7 +153,7 @@ export async function startServer(live: LiveConfig, logger: Logger = consoleLogg
   if (config.queueUrl) {
     if (options.workerSlots) {
       const makeJob = runJobFor({ ...runOptions, runner: { kind: 'worker', name: `worker ${workerName()} (in tilth serve)` } });
-      queueWorker = await QueueWorker.start({ url: config.queueUrl, store, slots: options.workerSlots, makeJob, logger });
+      queueWorker = await QueueWorker.start({ url: config.queueUrl, store, slots: options.workerSlots, makeJob, logger, leaseMs: config.queueLeaseMs });
     }
     logger.info(
       `Runs: through the queue at ${shownQueueUrl(config.queueUrl)}; ${queueWorker ? `${options.workerSlots} at once in this process, more with` : 'start'} \`tilth worker\` to run them`,

@@ -45,6 +45,8 @@ export class QueueWorker {
       connection,
       concurrency: opts.slots,
       lockDuration: opts.leaseMs ?? 30_000,
+      // Every worker also looks for runs whose worker went silent past the lease.
+      stalledInterval: opts.leaseMs ?? 30_000,
       // A run whose worker died is not run again by itself: the server marks it stopped/crash
       // and the user resumes it (resume repairs from git), as after a crash of the server.
       maxStalledCount: 0,

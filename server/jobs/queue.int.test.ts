@@ -3,7 +3,7 @@
  * TILTH_QUEUE, two `tilth worker` processes on the same sessions folder, real git and the
  * scripted model. Every process is in its own group and is killed with it.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -27,6 +27,9 @@ let repo: ExampleRepo;
 let home: string;
 const children: ChildProcess[] = [];
 const servers: TilthProcess[] = [];
+/** Tasks whose worker model call never answers (until the run is stopped). */
+const hangFor = new Set<string>();
+const FUNCTIONS: Record<string, [name: string, body: string]> = { 'T-001': ['double', 'n * 2'], 'T-002': ['half', 'n / 2'] };
 
 const env = () => ({
   TILTH_HOME: home,
@@ -36,6 +39,7 @@ const env = () => ({
   TILTH_WORKER_MODEL: WORKER,
   TILTH_EVALUATOR_MODEL: EVAL,
   TILTH_MUTATION_SECONDS: '0',
+  TILTH_QUEUE_LEASE_SECONDS: '3',
 });
 
 beforeEach(async () => {
@@ -43,10 +47,14 @@ beforeEach(async () => {
   home = tempDir('tilth-queue-');
   // Each session's worker writes the function, then submits; the evaluator accepts. Answered by
   // where each conversation is, so sessions running at once cannot take each other's replies.
+  hangFor.clear();
   fake.respondWith(WORKER, (request: ChatRequest) => {
     if (!request.tools || request.tools.length === 0) return noLearning;
+    const task = /\*\*ID:\*\* (T-\d+)/.exec(JSON.stringify(request.messages))?.[1] ?? 'T-001';
+    if (hangFor.has(task)) return { fault: 'hang' };
     const toolResults = request.messages.filter((m) => (m as { role?: string }).role === 'tool').length;
-    const turn = toolResults === 0 ? writeTurn('src/double.js', 'export function double(n) {\n  return n * 2;\n}\n') : caseTurn();
+    const [name, body] = FUNCTIONS[task]!;
+    const turn = toolResults === 0 ? writeTurn(`src/${name}.js`, `export function ${name}(n) {\n  return ${body};\n}\n`) : caseTurn();
     return { ...turn, delay_ms: 400 };
   });
   fake.respondWith(EVAL, () => verdictTurn('accept'));
@@ -94,16 +102,14 @@ async function serve(): Promise<TilthProcess> {
   return server;
 }
 
-async function preparedSessions(n: number): Promise<string[]> {
+async function preparedSessions(n: number, tasks = 1): Promise<string[]> {
   const store = new SessionStore(path.join(home, 'sessions'));
   const ids: string[] = [];
-  for (let i = 0; i < n; i++) {
-    ids.push(
-      await makePreparedSession(store, repo.dir, 'node', [
-        { id: 'T-001', title: 'Double', tests: { 'tests/t001_double.test.js': nodeTest('double', 'double', '2', '4') } },
-      ]),
-    );
-  }
+  const seed = [
+    { id: 'T-001', title: 'Double', tests: { 'tests/t001_double.test.js': nodeTest('double', 'double', '2', '4') } },
+    { id: 'T-002', title: 'Halve', tests: { 'tests/t002_half.test.js': nodeTest('half', 'half', '4', '2') } },
+  ].slice(0, tasks);
+  for (let i = 0; i < n; i++) ids.push(await makePreparedSession(store, repo.dir, 'node', seed));
   store.close();
   return ids;
 }
@@ -114,6 +120,19 @@ function events(id: string): TilthEvent[] {
     .trim()
     .split('\n')
     .map((line) => JSON.parse(line) as TilthEvent);
+}
+
+function checkpoint(id: string): { status: string; last_stop: string | null } {
+  return JSON.parse(fs.readFileSync(path.join(home, 'sessions', id, 'checkpoint.json'), 'utf8')) as { status: string; last_stop: string | null };
+}
+
+function runnersOf(id: string): (string | undefined)[] {
+  return events(id).flatMap((e) => (e.type === 'session_start' && e.data.phase === 'run' ? [e.data.runner] : []));
+}
+
+function expectDense(id: string): void {
+  const seqs = events(id).map((e) => e.seq);
+  expect(seqs).toEqual(seqs.map((_, i) => i + 1));
 }
 
 async function statusOf(server: TilthProcess, id: string): Promise<string> {
@@ -199,5 +218,56 @@ describe('runs through the queue (real Redis, tilth serve, two tilth worker proc
     expect(await worker.exited).toBe(0);
     const after = JSON.parse(fs.readFileSync(path.join(home, 'sessions', second!, 'checkpoint.json'), 'utf8')) as { status: string; last_stop: string };
     expect([after.status, after.last_stop]).toEqual(['stopped', 'interrupted']);
+  });
+
+  it('a killed worker leaves its run stopped (crash) once its lease runs out; Resume finishes it on the other worker with the accepted commit kept', async () => {
+    const [id] = await preparedSessions(1, 2);
+    hangFor.add('T-002');
+    const server = await serve();
+    const first = await startWorker();
+    await server.api('POST', `/api/sessions/${id}/run`, {});
+    await until('T-001 done and T-002 started', () =>
+      events(id!).some((e) => e.type === 'task_done') && events(id!).some((e) => e.type === 'context_reset' && e.data.task_id === 'T-002') ? true : undefined,
+    );
+    const second = await startWorker();
+    killGroup(first.child);
+    await until('stopped after the lease', () => (checkpoint(id!).status === 'stopped' ? true : undefined), 45_000);
+    expect(checkpoint(id!).last_stop).toBe('crash');
+
+    hangFor.clear();
+    const resumed = await server.api('POST', `/api/sessions/${id}/run`, {});
+    expect(resumed.status, JSON.stringify(resumed.body)).toBe(202);
+    await until('all_done', () => (checkpoint(id!).status === 'all_done' ? true : undefined));
+    expectDense(id!);
+    expect(runnersOf(id!).map((r) => r?.endsWith(`:${second.child.pid}`))).toEqual([false, true]);
+    const subjects = execFileSync('git', ['log', '--format=%s', `session/${id}`], { cwd: repo.dir, encoding: 'utf8' });
+    expect(subjects.split('\n').filter((s) => s.startsWith('T-001'))).toHaveLength(1);
+    expect(subjects.split('\n').filter((s) => s.startsWith('T-002'))).toHaveLength(1);
+  });
+
+  it('a frozen worker that wakes after its lease finds the run gone and stops it; the log stays dense and another worker resumes it', async () => {
+    const [id] = await preparedSessions(1);
+    hangFor.add('T-001');
+    const server = await serve();
+    const frozen = await startWorker();
+    await startWorker(); // notices the silent lease
+    await server.api('POST', `/api/sessions/${id}/run`, {});
+    await until('the run waiting on the model', () => (events(id!).some((e) => e.type === 'prompt_assembled') ? true : undefined));
+    killGroup(frozen.child, 'SIGSTOP');
+    // The queue gives the run up once the frozen worker's lease is out.
+    await until('the queue to drop the run', async () => {
+      const { body } = await server.api('GET', `/api/sessions/${id}`);
+      return (body as { run: { state: string } }).run.state === 'idle' ? true : undefined;
+    });
+    killGroup(frozen.child, 'SIGCONT');
+    await until('the woken worker to stop its run', () => (checkpoint(id!).status === 'stopped' ? true : undefined), 30_000);
+    expect(checkpoint(id!).last_stop).toBe('interrupted');
+    expectDense(id!);
+
+    hangFor.clear();
+    await server.api('POST', `/api/sessions/${id}/run`, {});
+    await until('all_done', () => (checkpoint(id!).status === 'all_done' ? true : undefined));
+    expectDense(id!);
+    expect(runnersOf(id!)).toHaveLength(2);
   });
 });
