@@ -95,7 +95,7 @@ export async function startServer(live: LiveConfig, logger: Logger = consoleLogg
   const runs: RunDispatcher = config.queueUrl
     ? await QueueDispatcher.open({
         url: config.queueUrl,
-        sessionsRoot: store.root,
+        store,
         limit: () => live.current.maxConcurrentRuns,
         onChange: () => store.bus.sessionsChanged(),
         logger,

@@ -5,6 +5,7 @@
  * take them from. The routes only ever talk to this interface.
  */
 import type { RunState } from '../../shared/api.ts';
+import type { SteeringNote } from '../../shared/files.ts';
 
 export interface RunDispatcher {
   /** What it is, for logs and the settings page. */
@@ -17,6 +18,12 @@ export interface RunDispatcher {
   stop(sessionId: string, reason: string): Promise<boolean>;
   /** Queued (with its position), running or idle, as last known. */
   state(sessionId: string): RunState;
+  /**
+   * Hands a guidance note to the process running the session, which writes and emits it (one
+   * writer per session); resolves with the note once written. Null when no other process runs
+   * it: the caller writes the note (for the run under way here, or the next one).
+   */
+  note(sessionId: string, text: string): Promise<SteeringNote | null>;
   /** The concurrency limit in the configuration changed. */
   limitChanged(): void;
   /** Lets go of its connections (runs in this process are stopped by their job runner). */

@@ -57,6 +57,10 @@ export class LocalDispatcher implements RunDispatcher {
     this.onChange();
   }
 
+  async note(): Promise<null> {
+    return null;
+  }
+
   async close(): Promise<void> {
     this.waiting.length = 0;
   }

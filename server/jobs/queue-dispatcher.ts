@@ -8,14 +8,19 @@
  */
 import { type Job, Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
+import { randomBytes } from 'node:crypto';
 import type { RunState } from '../../shared/api.ts';
+import type { SteeringNote } from '../../shared/files.ts';
+import { AppError } from '../errors.ts';
+import type { SessionStore } from '../store/session-store.ts';
 import type { RunDispatcher } from './dispatcher.ts';
 import type { Logger } from './job-runner.ts';
-import { connectionOf, controlChannel, queueName, type RunJobData, runJobId, type StopMessage } from './queue.ts';
+import { connectionOf, controlChannel, queueName, type ControlMessage, type RunJobData, runJobId } from './queue.ts';
 
 export interface QueueDispatcherOptions {
   url: string;
-  sessionsRoot: string;
+  /** The sessions folder the server and its workers share. */
+  store: SessionStore;
   /** Read whenever it may have changed: the settings page can change it. */
   limit: () => number;
   /** Something about the queue changed (the sessions list shows queue positions). */
@@ -25,6 +30,8 @@ export interface QueueDispatcherOptions {
   stopWaitMs?: number;
 }
 
+/** How long a guidance note may take to reach the worker and be written. */
+const NOTE_WAIT_MS = 5_000;
 const STOPPABLE_WHILE_WAITING = new Set(['waiting', 'prioritized', 'delayed', 'waiting-children']);
 
 export class QueueDispatcher implements RunDispatcher {
@@ -39,7 +46,7 @@ export class QueueDispatcher implements RunDispatcher {
   private readonly timer: NodeJS.Timeout;
 
   private constructor(private readonly opts: QueueDispatcherOptions) {
-    this.queueName = queueName(opts.sessionsRoot);
+    this.queueName = queueName(opts.store.root);
     const connection = connectionOf(opts.url);
     this.queue = new Queue<RunJobData>(this.queueName, { connection });
     this.events = new QueueEvents(this.queueName, { connection });
@@ -85,12 +92,32 @@ export class QueueDispatcher implements RunDispatcher {
   async stop(sessionId: string, reason: string): Promise<boolean> {
     const job = await this.queue.getJob(runJobId(sessionId));
     if (!job || (await job.getState()) !== 'active') return false;
-    const message: StopMessage = { stop: sessionId, reason };
-    await this.publisher.publish(controlChannel(this.queueName), JSON.stringify(message));
+    await this.send({ stop: sessionId, reason });
     const deadline = Date.now() + (this.opts.stopWaitMs ?? 60_000);
     while (Date.now() < deadline && (await this.isActive(job))) await new Promise((resolve) => setTimeout(resolve, 100));
     await this.refresh();
     return true;
+  }
+
+  async note(sessionId: string, text: string): Promise<SteeringNote | null> {
+    // Not running anywhere: the server writes it, for the next run to read.
+    const job = await this.queue.getJob(runJobId(sessionId));
+    if (!job || (await job.getState()) !== 'active') return null;
+    const noteId = `n-${randomBytes(4).toString('hex')}`;
+    await this.send({ note: sessionId, note_id: noteId, ts: new Date().toISOString(), text });
+    // Written by the worker into the shared folder: wait until it is there.
+    const session = this.opts.store.session(sessionId);
+    const deadline = Date.now() + NOTE_WAIT_MS;
+    while (Date.now() < deadline) {
+      const written = session.steering.read().find((n) => n.note_id === noteId);
+      if (written) return written;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new AppError('note_not_delivered', `The worker running ${sessionId} did not take the note within ${NOTE_WAIT_MS / 1000} s; send it again.`);
+  }
+
+  private send(message: ControlMessage): Promise<number> {
+    return this.publisher.publish(controlChannel(this.queueName), JSON.stringify(message));
   }
 
   private async isActive(job: Job<RunJobData>): Promise<boolean> {

@@ -13,7 +13,7 @@ import { type Job, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { JobFn, Logger } from './job-runner.ts';
 import { JobRunner } from './job-runner.ts';
-import { connectionOf, controlChannel, queueName, type RunJobData, runJobId, type StopMessage } from './queue.ts';
+import { connectionOf, controlChannel, queueName, type ControlMessage, type RunJobData, runJobId } from './queue.ts';
 import type { SessionStore } from '../store/session-store.ts';
 
 export interface QueueWorkerOptions {
@@ -69,13 +69,26 @@ export class QueueWorker {
   }
 
   private onControl(text: string): void {
-    let message: StopMessage;
+    let message: ControlMessage;
     try {
-      message = JSON.parse(text) as StopMessage;
+      message = JSON.parse(text) as ControlMessage;
     } catch {
       return;
     }
-    if (typeof message.stop === 'string') this.worker.cancelJob(runJobId(message.stop), String(message.reason ?? 'stopped'));
+    if ('stop' in message) this.worker.cancelJob(runJobId(message.stop), String(message.reason ?? 'stopped'));
+    else if ('note' in message && this.holds(message.note)) this.takeNote(message.note, message);
+  }
+
+  /** Writes the note into the session and emits it, once: the server may send it again. */
+  private takeNote(sessionId: string, note: { note_id: string; ts: string; text: string }): void {
+    try {
+      const session = this.opts.store.session(sessionId);
+      if (session.steering.read().some((n) => n.note_id === note.note_id)) return;
+      const written = session.steering.add(note.text, new Date(note.ts), note.note_id);
+      session.emit({ type: 'steering_note', data: { note_id: written.note_id, text: written.text } });
+    } catch (err) {
+      this.opts.logger.warn(`queue worker: could not take a note for ${sessionId}: ${err instanceof Error ? err.message : String(err)}`);
+    }
   }
 
   private async process(job: Job<RunJobData>, signal: AbortSignal | undefined): Promise<void> {

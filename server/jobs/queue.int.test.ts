@@ -29,6 +29,8 @@ const children: ChildProcess[] = [];
 const servers: TilthProcess[] = [];
 /** Tasks whose worker model call never answers (until the run is stopped). */
 const hangFor = new Set<string>();
+/** How long the worker model takes over each reply. */
+let replyMs = 400;
 const FUNCTIONS: Record<string, [name: string, body: string]> = { 'T-001': ['double', 'n * 2'], 'T-002': ['half', 'n / 2'] };
 
 const env = () => ({
@@ -48,6 +50,7 @@ beforeEach(async () => {
   // Each session's worker writes the function, then submits; the evaluator accepts. Answered by
   // where each conversation is, so sessions running at once cannot take each other's replies.
   hangFor.clear();
+  replyMs = 400;
   fake.respondWith(WORKER, (request: ChatRequest) => {
     if (!request.tools || request.tools.length === 0) return noLearning;
     const task = /\*\*ID:\*\* (T-\d+)/.exec(JSON.stringify(request.messages))?.[1] ?? 'T-001';
@@ -55,7 +58,7 @@ beforeEach(async () => {
     const toolResults = request.messages.filter((m) => (m as { role?: string }).role === 'tool').length;
     const [name, body] = FUNCTIONS[task]!;
     const turn = toolResults === 0 ? writeTurn(`src/${name}.js`, `export function ${name}(n) {\n  return ${body};\n}\n`) : caseTurn();
-    return { ...turn, delay_ms: 400 };
+    return { ...turn, delay_ms: replyMs };
   });
   fake.respondWith(EVAL, () => verdictTurn('accept'));
 });
@@ -173,7 +176,7 @@ describe('runs through the queue (real Redis, tilth serve, two tilth worker proc
     // Two workers, one slot each, two sessions queued at once: one each.
     expect(new Set(runners).size).toBe(2);
     const pids = workers.map((w) => `:${w.child.pid}`);
-    expect(runners.map((r) => pids.findIndex((p) => r!.endsWith(p))).sort()).toEqual([0, 1]);
+    expect(runners.map((r) => pids.findIndex((p) => r?.endsWith(p))).sort()).toEqual([0, 1]);
     // Nothing ran inside the server.
     expect(workers.every((w) => w.output().includes('taking runs from'))).toBe(true);
   });
@@ -193,8 +196,8 @@ describe('runs through the queue (real Redis, tilth serve, two tilth worker proc
     const { body } = await restarted.api('GET', `/api/sessions/${id}`);
     expect((body as { run: { state: string; queue_position: number } }).run).toEqual({ state: 'queued', queue_position: 1 });
     await startWorker();
-    await until('all_done', async () => ((await statusOf(restarted, id)) === 'all_done' ? true : undefined));
-    expect(events(id).filter((e) => e.type === 'session_start' && e.data.phase === 'run')).toHaveLength(1);
+    await until('all_done', async () => ((await statusOf(restarted, id!)) === 'all_done' ? true : undefined));
+    expect(events(id!).filter((e) => e.type === 'session_start' && e.data.phase === 'run')).toHaveLength(1);
   });
 
   it('stops a run on its worker within seconds, leaving it resumable; SIGTERM to a worker does the same', async () => {
@@ -269,5 +272,35 @@ describe('runs through the queue (real Redis, tilth serve, two tilth worker proc
     await until('all_done', () => (checkpoint(id!).status === 'all_done' ? true : undefined));
     expectDense(id!);
     expect(runnersOf(id!)).toHaveLength(2);
+  });
+
+  it('a guidance note reaches the worker running the session exactly once', async () => {
+    const [id] = await preparedSessions(1);
+    replyMs = 2_500;
+    const server = await serve();
+    await startWorker();
+    await server.api('POST', `/api/sessions/${id}/run`, {});
+    await until('the run waiting on the model', () => (events(id!).some((e) => e.type === 'prompt_assembled') ? true : undefined));
+    const sent = await server.api('POST', `/api/sessions/${id}/notes`, { text: 'Keep the function one line.' });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    const noteId = (sent.body as { note: { note_id: string } }).note.note_id;
+    await until('all_done', () => (checkpoint(id!).status === 'all_done' ? true : undefined));
+
+    expectDense(id!);
+    // Logged once as it arrived, once as the worker model was given it.
+    const notes = events(id!).flatMap((e) => (e.type === 'steering_note' ? [e.data] : []));
+    expect(notes.map((n) => [n.note_id, n.consumed_by === undefined])).toEqual([
+      [noteId, true],
+      [noteId, false],
+    ]);
+    const file = fs
+      .readFileSync(path.join(home, 'sessions', id!, 'steering.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(file).toHaveLength(1);
+    expect(JSON.parse(file[0]!)).toMatchObject({ note_id: noteId, text: 'Keep the function one line.', consumed_at: expect.any(String) });
+    // The worker model saw it: in the first call after it arrived.
+    const seen = fake.requests.filter((r) => r.model === WORKER && JSON.stringify(r.messages).includes('Keep the function one line.'));
+    expect(seen.length).toBeGreaterThan(0);
   });
 });

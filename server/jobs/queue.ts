@@ -13,11 +13,12 @@ export interface RunJobData {
   sessionId: string;
 }
 
-/** A message on the control channel: stop the session's run, wherever it runs. */
-export interface StopMessage {
-  stop: string;
-  reason: string;
-}
+/** Messages on the control channel, for whichever worker runs the session. */
+export type ControlMessage =
+  /** Stop the session's run. */
+  | { stop: string; reason: string }
+  /** Write this guidance note into the session and emit it. */
+  | { note: string; note_id: string; ts: string; text: string };
 
 export function queueName(sessionsRoot: string): string {
   const real = fs.realpathSync(sessionsRoot);

@@ -61,12 +61,16 @@ export function runRoutes(app: FastifyInstance, deps: AppDeps): void {
   });
 
   handle(app, 'addNote', async ({ params, body: { text } }) => {
-    const session = store.session(existingSession(store, params.id));
-    session.runLock.assertFree();
+    const id = existingSession(store, params.id);
+    const session = store.session(id);
     const { status } = session.checkpoint.read();
     if (!canAddNote(status)) {
       throw new ConflictError('session_not_running', `Guidance goes to the worker of a run; this session is ${status}.`);
     }
+    // A queue worker runs it: the note goes to that worker, the session's one writer.
+    const delivered = await deps.runs.note(id, text);
+    if (delivered) return { note: delivered };
+    session.runLock.assertFree();
     const note = session.steering.add(text);
     session.emit({ type: 'steering_note', data: { note_id: note.note_id, text: note.text } });
     return { note };

@@ -92,8 +92,8 @@ export function readLearnings(sessionDir: string): string | null {
 
 const steeringFile = (sessionDir: string) => path.join(sessionDir, FILES.steering);
 
-export function addSteeringNote(sessionDir: string, text: string, now = new Date()): SteeringNote {
-  const note: SteeringNote = { note_id: `n-${randomBytes(4).toString('hex')}`, ts: now.toISOString(), text: text.trim(), consumed_at: null };
+export function addSteeringNote(sessionDir: string, text: string, now = new Date(), noteId = `n-${randomBytes(4).toString('hex')}`): SteeringNote {
+  const note: SteeringNote = { note_id: noteId, ts: now.toISOString(), text: text.trim(), consumed_at: null };
   appendJsonl(steeringFile(sessionDir), SteeringNoteSchema, note);
   return note;
 }

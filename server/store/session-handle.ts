@@ -270,7 +270,8 @@ export class SessionHandle {
   }
 
   readonly steering = {
-    add: (text: string, now?: Date): SteeringNote => runFiles.addSteeringNote(this.dir, text, now),
+    /** `noteId` names a note sent on to a queue worker, which adds it under the id it was given. */
+    add: (text: string, now?: Date, noteId?: string): SteeringNote => runFiles.addSteeringNote(this.dir, text, now, noteId),
     read: (): SteeringNote[] => runFiles.readSteeringNotes(this.dir),
     /** The pending notes, marked consumed so the worker gets each exactly once. */
     takePending: (now?: Date): SteeringNote[] => runFiles.takePendingNotes(this.dir, now),

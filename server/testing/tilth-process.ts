@@ -18,7 +18,8 @@ export interface TilthProcess {
   pgid: number;
   output(): string;
   /** An authenticated API call as a script would make it (Bearer token, our Origin on POST); the JSON body. */
-  api(method: 'GET' | 'POST', url: string): Promise<{ status: number; body: unknown }>;
+  /** A request with the launch token (and, for a POST, the app's Origin); `body` is sent as JSON. */
+  api(method: 'GET' | 'POST', url: string, body?: unknown): Promise<{ status: number; body: unknown }>;
   /** SIGTERM to the group (a clean shutdown), SIGKILL after 5 s. */
   stop(): Promise<void>;
   /** SIGKILL to the whole group at once: a crash. */
@@ -85,10 +86,15 @@ export async function startTilth(options: StartTilthOptions = {}): Promise<Tilth
     sessionsDir,
     pgid: child.pid!,
     output: () => output,
-    api: async (method, url) => {
+    api: async (method, url, body) => {
       const res = await fetch(`${parsed.origin}${url}`, {
         method,
-        headers: { authorization: `Bearer ${parsed.hash.replace('#token=', '')}`, ...(method === 'POST' ? { origin: parsed.origin } : {}) },
+        headers: {
+          authorization: `Bearer ${parsed.hash.replace('#token=', '')}`,
+          ...(method === 'POST' ? { origin: parsed.origin } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       return { status: res.status, body: await res.json() };
     },
