@@ -7,6 +7,7 @@ import { execa } from 'execa';
 import { parseArgs } from 'node:util';
 import { addTaskVerb, CliExit, HEADLESS_HELP, info, parseVerbArgs, reopen, reset, rewindVerb, runVerb } from './cli-headless.ts';
 import { workerVerb } from './cli-worker.ts';
+import { lookAtQueue } from './jobs/queue.ts';
 import { ConfigError, describeConfig, loadConfig, type ConfigKey } from './config.ts';
 import { workTreeRoot } from './git/repo.ts';
 import { displayUrl } from './llm/client.ts';
@@ -158,8 +159,9 @@ function tokenVerb(args: string[]): void {
   if (config.token) print('Note: TILTH_TOKEN is set, and wins over the file until you unset it.');
 }
 
-function printConfig(): void {
-  const view = describeConfig(loadConfig());
+async function printConfig(): Promise<void> {
+  const config = loadConfig();
+  const view = describeConfig(config);
   const width = Math.max(...view.entries.map((e) => e.key.length));
   for (const entry of view.entries) {
     // A value the settings page saved but the environment (or a flag, or .env) overrides.
@@ -167,6 +169,13 @@ function printConfig(): void {
     process.stdout.write(`${entry.key.padEnd(width)}  ${(entry.value ?? '(not set)').padEnd(40)}  ${entry.source}${shadowed}\n`);
   }
   process.stdout.write(`\nhome: ${view.paths.home}\n.env: ${view.paths.dotenv}\nconfig file: ${view.paths.config_file}\n`);
+  if (!config.queueUrl) {
+    process.stdout.write('runs: inside tilth serve (TILTH_QUEUE is not set)\n');
+    return;
+  }
+  const queue = await lookAtQueue(config.queueUrl, config.sessionsDir);
+  const workers = queue.problem ?? (queue.workers.length === 0 ? 'no worker connected' : queue.workers.map((w) => w.name).join(', '));
+  process.stdout.write(`runs: through the queue at ${queue.url}; workers: ${workers}\n`);
 }
 
 const print = (line: string) => process.stdout.write(`${line}\n`);

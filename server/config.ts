@@ -182,7 +182,6 @@ const KEYS = {
   TILTH_QUEUE: {
     description:
       'A Redis URL (redis://host:port): runs go through a durable queue there and `tilth worker` processes run them. Unset: runs execute inside `tilth serve`.',
-    secret: true,
     fallback: null,
     parse: redisUrl,
   },
@@ -549,7 +548,7 @@ function display(key: ConfigKey, value: unknown): string | null {
   const spec: KeySpec<unknown> = KEYS[key];
   if (value === null || value === undefined) return null;
   if (spec.secret) return 'set';
-  if (spec.parse === url) {
+  if (spec.parse === url || spec.parse === redisUrl) {
     try {
       return withoutCredentials(String(value));
     } catch {
@@ -562,7 +561,7 @@ function display(key: ConfigKey, value: unknown): string | null {
 const OVERRIDING: ReadonlySet<ConfigSource> = new Set(['flag', 'env', 'dotenv']);
 
 /** Everything /api/config reports that the configuration alone decides (the route adds the sandbox and the launch folder's repo). */
-export function describeConfig(config: Config): Omit<ConfigResponse, 'sandbox' | 'default_workspace'> {
+export function describeConfig(config: Config): Omit<ConfigResponse, 'sandbox' | 'default_workspace' | 'queue'> {
   const entries = CONFIG_KEYS.map((key) => {
     const spec: KeySpec<unknown> = KEYS[key];
     const { value, source } = config.values[key];

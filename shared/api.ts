@@ -127,6 +127,18 @@ export const ConfigResponseSchema = z.object({
    * as its workspace; null when it was started outside one.
    */
   default_workspace: z.string().nullable(),
+  /**
+   * The run queue (TILTH_QUEUE) as the server sees it: its URL without credentials and the
+   * workers connected to it now; null when runs execute inside the server.
+   */
+  queue: z
+    .object({
+      url: z.string(),
+      workers: z.array(z.object({ name: z.string(), connected_s: z.number().nonnegative() })),
+      /** Why the workers could not be listed (Redis unreachable); null when they were. */
+      problem: z.string().nullable(),
+    })
+    .nullable(),
 });
 export type ConfigResponse = z.infer<typeof ConfigResponseSchema>;
 

@@ -6,6 +6,7 @@
  */
 import type { RunState } from '../../shared/api.ts';
 import type { SteeringNote } from '../../shared/files.ts';
+import type { QueueView } from './queue.ts';
 
 export interface RunDispatcher {
   /** What it is, for logs and the settings page. */
@@ -26,6 +27,8 @@ export interface RunDispatcher {
   note(sessionId: string, text: string): Promise<SteeringNote | null>;
   /** The concurrency limit in the configuration changed. */
   limitChanged(): void;
+  /** The queue and its connected workers, for the settings page; null when runs execute in this process. */
+  describe(): Promise<QueueView | null>;
   /** Lets go of its connections (runs in this process are stopped by their job runner). */
   close(): Promise<void>;
 }

@@ -57,6 +57,10 @@ export class LocalDispatcher implements RunDispatcher {
     this.onChange();
   }
 
+  async describe(): Promise<null> {
+    return null;
+  }
+
   async note(): Promise<null> {
     return null;
   }

@@ -15,7 +15,17 @@ import { AppError } from '../errors.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import type { RunDispatcher } from './dispatcher.ts';
 import type { Logger } from './job-runner.ts';
-import { connectionOf, controlChannel, queueName, type ControlMessage, type RunJobData, runJobId } from './queue.ts';
+import {
+  connectedWorkers,
+  connectionOf,
+  type ControlMessage,
+  controlChannel,
+  type QueueView,
+  queueName,
+  type RunJobData,
+  runJobId,
+  shownQueueUrl,
+} from './queue.ts';
 
 export interface QueueDispatcherOptions {
   url: string;
@@ -123,6 +133,15 @@ export class QueueDispatcher implements RunDispatcher {
   private async isActive(job: Job<RunJobData>): Promise<boolean> {
     const now = await this.queue.getJob(job.id!);
     return now !== undefined && (await now.getState()) === 'active';
+  }
+
+  async describe(): Promise<QueueView> {
+    const url = shownQueueUrl(this.opts.url);
+    try {
+      return { url, workers: await connectedWorkers(this.queue), problem: null };
+    } catch (err) {
+      return { url, workers: [], problem: err instanceof Error ? err.message : String(err) };
+    }
   }
 
   state(sessionId: string): RunState {

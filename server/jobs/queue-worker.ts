@@ -51,6 +51,8 @@ export class QueueWorker {
       // and the user resumes it (resume repairs from git), as after a crash of the server.
       maxStalledCount: 0,
       autorun: false,
+      // Listed by name (host:pid) on the settings page and in `tilth config`.
+      name: workerName(),
     });
     this.worker.on('lockRenewalFailed', (ids) => {
       for (const id of ids) this.worker.cancelJob(id, 'lease lost: another worker may have taken this run over');

@@ -7,6 +7,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ConfigResponse } from '../../shared/api.ts';
 import type { TilthEvent } from '../../shared/events.ts';
 import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
 import type { ChatRequest } from '../scripted-model/fake-model-wire.ts';
@@ -158,6 +159,13 @@ describe('runs through the queue (real Redis, tilth serve, two tilth worker proc
     const ids = await preparedSessions(2);
     const server = await serve();
     const workers = [await startWorker(), await startWorker()];
+    // The settings page and `tilth config` list both workers by host:pid.
+    const { body: config } = await server.api('GET', '/api/config');
+    const listed = (config as ConfigResponse).queue;
+    expect(listed?.url).toBe(`${redis.url}`);
+    expect(listed?.workers.map((w) => Number(w.name.split(':').at(-1))).sort()).toEqual(workers.map((w) => w.child.pid).sort());
+    const printed = execFileSync(process.execPath, ['bin/tilth.js', 'config'], { cwd: ROOT, env: { ...process.env, ...env() }, encoding: 'utf8' });
+    for (const w of workers) expect(printed).toMatch(new RegExp(`runs: through the queue at redis://127\\.0\\.0\\.1:${redis.port}.*:${w.child.pid}\\b`));
     for (const id of ids) {
       const { status, body } = await server.api('POST', `/api/sessions/${id}/run`, {});
       expect(status, JSON.stringify(body)).toBe(202);

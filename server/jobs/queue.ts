@@ -7,7 +7,8 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import type { ConnectionOptions } from 'bullmq';
+import path from 'node:path';
+import { type ConnectionOptions, Queue } from 'bullmq';
 
 export interface RunJobData {
   sessionId: string;
@@ -21,7 +22,7 @@ export type ControlMessage =
   | { note: string; note_id: string; ts: string; text: string };
 
 export function queueName(sessionsRoot: string): string {
-  const real = fs.realpathSync(sessionsRoot);
+  const real = fs.existsSync(sessionsRoot) ? fs.realpathSync(sessionsRoot) : path.resolve(sessionsRoot);
   return `tilth-runs-${createHash('sha256').update(real).digest('hex').slice(0, 12)}`;
 }
 
@@ -43,6 +44,45 @@ export function connectionOf(url: string): ConnectionOptions {
     ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
     maxRetriesPerRequest: null,
   };
+}
+
+export interface QueueView {
+  url: string;
+  workers: { name: string; connected_s: number }[];
+  problem: string | null;
+}
+
+/** The workers connected to `queue` now (each named host:pid), longest connected first. */
+export async function connectedWorkers(queue: Queue): Promise<QueueView['workers']> {
+  const longest = new Map<string, number>();
+  for (const client of await queue.getWorkers()) {
+    const raw = String(client.rawname ?? '');
+    const at = raw.indexOf(':w:');
+    if (at < 0) continue;
+    const name = raw.slice(at + 3);
+    longest.set(name, Math.max(longest.get(name) ?? 0, Number(client.age ?? 0)));
+  }
+  return [...longest].map(([name, connected_s]) => ({ name, connected_s })).sort((a, b) => b.connected_s - a.connected_s || a.name.localeCompare(b.name));
+}
+
+/** The queue of a sessions folder and its workers, asked once (for `tilth config`); gives up after ~2 s. */
+export async function lookAtQueue(url: string, sessionsRoot: string): Promise<QueueView> {
+  const shown = shownQueueUrl(url);
+  const queue = new Queue(queueName(sessionsRoot), {
+    connection: { ...(connectionOf(url) as object), connectTimeout: 2_000, maxRetriesPerRequest: 1, retryStrategy: () => null },
+  });
+  queue.on('error', () => {}); // reported below
+  try {
+    const workers = await Promise.race([
+      connectedWorkers(queue),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('Redis did not answer within 2 s')), 2_000).unref()),
+    ]);
+    return { url: shown, workers, problem: null };
+  } catch (err) {
+    return { url: shown, workers: [], problem: err instanceof Error ? err.message : String(err) };
+  } finally {
+    await queue.close().catch(() => {});
+  }
 }
 
 /** The URL as logs and the settings page show it: no password. */

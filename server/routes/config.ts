@@ -15,13 +15,18 @@ import { detectSandbox } from '../proc/sandbox.ts';
 import { handle } from './contract.ts';
 
 export function configRoutes(app: FastifyInstance, deps: AppDeps): void {
-  const view = (): ConfigResponse => {
+  const view = async (): Promise<ConfigResponse> => {
     const config = deps.config.current;
     const { available, tool, detail } = detectSandbox(config.values.TILTH_SANDBOX.value ?? 'auto');
-    return { ...describeConfig(config), sandbox: { available, tool, detail }, default_workspace: deps.defaultWorkspace ?? null };
+    return {
+      ...describeConfig(config),
+      sandbox: { available, tool, detail },
+      default_workspace: deps.defaultWorkspace ?? null,
+      queue: await deps.runs.describe(),
+    };
   };
 
-  handle(app, 'getConfig', async () => view());
+  handle(app, 'getConfig', view);
 
   handle(app, 'putConfig', async ({ body }) => {
     const next = deps.config.save(body);

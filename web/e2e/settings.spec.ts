@@ -35,6 +35,9 @@ test('the settings page shows each value with where it came from, and that the e
   await expect(page.getByTestId('provider-banner')).toHaveCount(0);
   // On or off depends on the machine (bubblewrap installed, user namespaces allowed); either way it is said.
   await expect(page.getByTestId('sandbox-status')).toHaveText(/^Shell sandbox: (on \(bubblewrap\)|off — .+)$/);
+  // No TILTH_QUEUE here: runs execute in the server, and the page says how to change that.
+  await expect(page.getByTestId('queue-status')).toHaveAttribute('data-mode', 'local');
+  await expect(page.getByTestId('queue-status')).toContainText('inside this server');
 
   // This server's provider comes from its environment: each field says so, and that it wins.
   const workerModel = setting(page, 'TILTH_WORKER_MODEL');

@@ -148,6 +148,7 @@ export function Dashboard(props: DashboardProps) {
         elapsed={runActive && summary?.started_at ? { since: Date.parse(summary.started_at) } : { fixedMs: elapsedMs }}
         staff={staff}
         sandbox={state.runStart?.data.sandbox ?? null}
+        runner={state.runStart?.data.runner ?? null}
         eventCount={Math.max(state.liveSeq, summary?.last_seq ?? 0)}
         controls={{ stop: buttons.stop, resume: buttons.resume && !confirmResume }}
         stopping={stop.isPending}

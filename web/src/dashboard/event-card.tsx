@@ -181,6 +181,7 @@ const CARDS: { [T in EventType]: CardRendering<T> } = {
         ['branch', d.branch],
       ];
       if (models) items.push(['models', `worker ${models.worker}, evaluator ${models.evaluator}`]);
+      if (d.runner) items.push(['runs on', d.runner]);
       if (caps) {
         const off = (n: number, text: string) => (n > 0 ? text : 'off');
         items.push([

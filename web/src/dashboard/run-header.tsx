@@ -22,6 +22,8 @@ export interface RunHeaderProps {
   elapsed: { fixedMs: number } | { since: number };
   staff: Staff;
   sandbox: EventData<'session_start'>['sandbox'] | null;
+  /** The queue worker running it (`worker host:pid`), when runs go through a queue. */
+  runner: string | null;
   eventCount: number;
   controls: { stop: boolean; resume: boolean };
   stopping: boolean;
@@ -98,6 +100,11 @@ export function RunHeader(props: RunHeaderProps) {
         >
           {sandbox.text}
         </p>
+        {props.runner !== null && (
+          <p className="small" data-testid="runner">
+            runs on <span className="mono">{props.runner}</span>
+          </p>
+        )}
       </div>
       {props.actionError !== null && (
         <div className="callout callout-error" role="alert" data-testid="run-action-error">

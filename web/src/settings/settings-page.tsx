@@ -14,6 +14,7 @@ import { Link, useSearch } from '../router.tsx';
 import { backTarget, type Route } from '../paths.ts';
 import { EMPTY_DRAFT, isDirty, sectionUpdate, withoutSection, type SectionName, type SettingsDraft } from './settings-draft.ts';
 import './settings.css';
+import { formatDuration } from '../../../shared/format.ts';
 
 /** Where "back" goes, in words: the page that sent the user here to fix the provider. */
 function backLabel(route: Route): string {
@@ -115,6 +116,7 @@ function SettingsEditor({ config }: { config: ConfigResponse }) {
       <p data-testid="sandbox-status" data-available={config.sandbox.available}>
         <strong>Shell sandbox:</strong> {config.sandbox.available ? 'on (bubblewrap)' : <span className="warning-text">off — {config.sandbox.detail}</span>}
       </p>
+      <QueueStatus queue={config.queue} />
       {config.warnings.length > 0 && (
         <div className="callout callout-warning settings-lead" data-testid="config-warnings" role="note">
           {config.warnings.map((warning) => (
@@ -133,5 +135,41 @@ function SettingsEditor({ config }: { config: ConfigResponse }) {
       <p className="muted">Including what only the environment, .env or a hand-edited config.json sets; those take effect at the next start.</p>
       <ConfigTable entries={config.entries} />
     </>
+  );
+}
+
+/** Where runs execute: in this server, or on the queue's workers (TILTH_QUEUE; set at launch). */
+function QueueStatus({ queue }: { queue: ConfigResponse['queue'] }) {
+  if (queue === null) {
+    return (
+      <p data-testid="queue-status" data-mode="local">
+        <strong>Runs:</strong> inside this server, waiting runs kept in memory. Set <code>TILTH_QUEUE</code> to a Redis URL to run them on{' '}
+        <code>tilth worker</code> processes that outlive a restart.
+      </p>
+    );
+  }
+  const { workers } = queue;
+  return (
+    <div data-testid="queue-status" data-mode="queue" data-workers={workers.length}>
+      <p>
+        <strong>Runs:</strong> through the queue at <code>{queue.url}</code>;{' '}
+        {queue.problem !== null ? (
+          <span className="warning-text">its workers could not be listed: {queue.problem}</span>
+        ) : workers.length === 0 ? (
+          <span className="warning-text">no worker is connected, so queued runs wait: start one with tilth worker.</span>
+        ) : (
+          `${workers.length} worker${workers.length === 1 ? '' : 's'} connected:`
+        )}
+      </p>
+      {workers.length > 0 && (
+        <ul className="small" data-testid="queue-workers">
+          {workers.map((w) => (
+            <li key={w.name}>
+              <span className="mono">{w.name}</span>, connected {formatDuration(w.connected_s * 1000)}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
   );
 }
