@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { startTilth, type TilthProcess } from '../../server/testing/tilth-process.ts';
+import { answerDemoInterview } from './demo-steps.ts';
 
 /**
  * The demo from a fresh sessions root with no provider configured, by clicking only: Try the
@@ -29,18 +30,7 @@ test('the demo, end to end, by clicking only', async ({ page }) => {
   const id = new URL(page.url()).pathname.split('/').at(-1)!;
   await expect(page.getByTestId('demo-banner')).toContainText('demo model — scripted, not AI');
 
-  // 1: an option question; the answer picks the feature.
-  await expect(page.getByTestId('question-text')).toHaveText('Which field should a todo gain?', { timeout: 30_000 });
-  await page.locator('label.option', { hasText: 'A priority' }).click();
-  await page.getByTestId('submit-answer').click();
-  // 2: free-form; the words land in the seed.
-  await expect(page.getByTestId('question-text')).toHaveText(/what should a user be able to do/, { timeout: 30_000 });
-  await page.getByTestId('free-text-input').fill('Put the urgent things first.');
-  await page.getByTestId('submit-answer').click();
-  // 3: an option question; "yes" plans a second task.
-  await expect(page.getByTestId('question-text')).toHaveText('Should the text listing show the new field too?', { timeout: 30_000 });
-  await page.locator('label.option', { hasText: 'Yes, show it' }).click();
-  await page.getByTestId('submit-answer').click();
+  await answerDemoInterview(page);
 
   await expect(page.getByTestId('seed-review')).toBeVisible({ timeout: 30_000 });
   await expect(page.locator('[data-testid="seed-task"][data-task-id="T-001"]')).toContainText('Todos carry a priority');
