@@ -7,7 +7,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ConfigResponse } from '../../shared/api.ts';
+import type { ConfigResponse, RunState } from '../../shared/api.ts';
 import type { TilthEvent } from '../../shared/events.ts';
 import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
 import type { ChatRequest } from '../scripted-model/fake-model-wire.ts';
@@ -189,23 +189,30 @@ describe('runs through the queue (real Redis, tilth serve, two tilth worker proc
     expect(workers.every((w) => w.output().includes('taking runs from'))).toBe(true);
   });
 
-  it('keeps a queued run across a restart of tilth serve and runs it once a worker comes', async () => {
-    const [id] = await preparedSessions(1);
+  it('a restart of tilth serve loses neither the run in progress on a worker nor the one queued behind it', async () => {
+    const [running, waiting] = await preparedSessions(2);
+    replyMs = 1_500;
     const server = await serve();
-    const queued = await server.api('POST', `/api/sessions/${id}/run`, {});
-    expect((queued.body as { run: { state: string; queue_position: number } }).run).toEqual({ state: 'queued', queue_position: 1 });
+    await startWorker(); // one slot: the second run waits
+    await server.api('POST', `/api/sessions/${running}/run`, {});
+    await until('running', () => (checkpoint(running!).status === 'running' ? true : undefined));
+    const queued = await server.api('POST', `/api/sessions/${waiting}/run`, {});
+    expect((queued.body as { run: RunState }).run).toEqual({ state: 'queued', queue_position: 1 });
     // Asking again while it waits adds nothing.
-    const again = await server.api('POST', `/api/sessions/${id}/run`, {});
-    expect((again.body as { run: { state: string } }).run.state).toBe('queued');
+    const again = await server.api('POST', `/api/sessions/${waiting}/run`, {});
+    expect((again.body as { run: RunState }).run).toEqual({ state: 'queued', queue_position: 1 });
     await server.stop();
     servers.length = 0;
 
     const restarted = await serve();
-    const { body } = await restarted.api('GET', `/api/sessions/${id}`);
-    expect((body as { run: { state: string; queue_position: number } }).run).toEqual({ state: 'queued', queue_position: 1 });
-    await startWorker();
-    await until('all_done', async () => ((await statusOf(restarted, id!)) === 'all_done' ? true : undefined));
-    expect(events(id!).filter((e) => e.type === 'session_start' && e.data.phase === 'run')).toHaveLength(1);
+    const { body } = await restarted.api('GET', `/api/sessions/${waiting}`);
+    expect((body as { run: RunState }).run).toEqual({ state: 'queued', queue_position: 1 });
+    await until('both all_done', () => (checkpoint(running!).status === 'all_done' && checkpoint(waiting!).status === 'all_done' ? true : undefined));
+    for (const id of [running!, waiting!]) {
+      expectDense(id);
+      expect(runnersOf(id)).toHaveLength(1);
+      expect(events(id).flatMap((e) => (e.type === 'stop' ? [e.data.reason] : []))).toEqual(['all_done']);
+    }
   });
 
   it('stops a run on its worker within seconds, leaving it resumable; SIGTERM to a worker does the same', async () => {
