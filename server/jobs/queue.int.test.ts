@@ -3,7 +3,7 @@
  * TILTH_QUEUE, two `tilth worker` processes on the same sessions folder, real git and the
  * scripted model. Every process is in its own group and is killed with it.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ import { SessionStore } from '../store/session-store.ts';
 import { startRedis, type RedisProcess } from '../testing/redis.ts';
 import { caseTurn, makePreparedSession, noLearning, nodeTest, verdictTurn, writeTurn } from '../testing/run-fixtures.ts';
 import { tempDir } from '../testing/test-app.ts';
-import { startTilth, type TilthProcess } from '../testing/tilth-process.ts';
+import { startTilth, startTilthWorker, type TilthProcess, type TilthWorkerProcess } from '../testing/tilth-process.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const WORKER = 'worker-model';
@@ -79,25 +79,10 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): voi
   }
 }
 
-/** `tilth worker` in its own process group; resolves once it says it takes runs. */
-async function startWorker(): Promise<{ child: ChildProcess; output: () => string; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, ['bin/tilth.js', 'worker', '--sessions-dir', path.join(home, 'sessions')], {
-    cwd: ROOT,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env() },
-  });
-  children.push(child);
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const deadline = Date.now() + 30_000;
-  while (!out.includes('taking runs from')) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`tilth worker did not start:\n${out}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return { child, output: () => out, exited };
+async function startWorker(): Promise<TilthWorkerProcess> {
+  const worker = await startTilthWorker(path.join(home, 'sessions'), env());
+  children.push(worker.child);
+  return worker;
 }
 
 async function serve(): Promise<TilthProcess> {

@@ -113,3 +113,37 @@ export async function startTilth(options: StartTilthOptions = {}): Promise<Tilth
     },
   };
 }
+
+export interface TilthWorkerProcess {
+  child: ChildProcess;
+  /** What it printed so far. */
+  output(): string;
+  /** Its exit code once it has exited (null when a signal ended it). */
+  exited: Promise<number | null>;
+}
+
+/**
+ * `tilth worker` on `sessionsDir` in its own process group (the caller ends it by group, as a
+ * test's afterEach does); resolves once it says it takes runs. `env` needs TILTH_QUEUE.
+ */
+export async function startTilthWorker(sessionsDir: string, env: Record<string, string>): Promise<TilthWorkerProcess> {
+  const child = spawn(process.execPath, [path.join(CHECKOUT, 'bin', 'tilth.js'), 'worker', '--sessions-dir', sessionsDir], {
+    cwd: CHECKOUT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const deadline = Date.now() + 30_000;
+  while (!out.includes('taking runs from')) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
+      throw new Error(`tilth worker did not start:\n${out}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { child, output: () => out, exited };
+}
