@@ -16,6 +16,7 @@ import { SessionStore } from '../store/session-store.ts';
 import { startRedis, type RedisProcess } from '../testing/redis.ts';
 import { caseTurn, makePreparedSession, noLearning, nodeTest, verdictTurn, writeTurn } from '../testing/run-fixtures.ts';
 import { tempDir } from '../testing/test-app.ts';
+import { StreamTestClient } from '../testing/ws-test-client.ts';
 import { startTilth, startTilthWorker, type TilthProcess, type TilthWorkerProcess } from '../testing/tilth-process.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -150,6 +151,9 @@ describe('runs through the queue (real Redis, tilth serve, two tilth worker proc
     expect(listed?.url).toBe(`${redis.url}`);
     expect(listed?.workers.map((w) => Number(w.name.split(':').at(-1))).sort()).toEqual(workers.map((w) => w.child.pid).sort());
     const printed = execFileSync(process.execPath, ['bin/tilth.js', 'config'], { cwd: ROOT, env: { ...process.env, ...env() }, encoding: 'utf8' });
+    // The browser's stream: everything the workers append reaches it once, in order.
+    const stream = await StreamTestClient.open(server.port, { authorization: `Bearer ${server.token}` });
+    for (const id of ids) stream.send({ type: 'subscribe', sessionId: id, afterSeq: 0 });
     for (const w of workers) expect(printed).toMatch(new RegExp(`runs: through the queue at redis://127\\.0\\.0\\.1:${redis.port}.*:${w.child.pid}\\b`));
     for (const id of ids) {
       const { status, body } = await server.api('POST', `/api/sessions/${id}/run`, {});
@@ -158,6 +162,13 @@ describe('runs through the queue (real Redis, tilth serve, two tilth worker proc
     await until('both sessions all_done', async () =>
       (await Promise.all(ids.map((id) => statusOf(server, id)))).every((s) => s === 'all_done') ? true : undefined,
     );
+
+    for (const id of ids) {
+      const last = events(id).at(-1)!.seq;
+      await stream.next((f) => f.type === 'event' && f.sessionId === id && f.event.seq === last, 10_000);
+      expect(stream.events(id)).toEqual(events(id));
+    }
+    stream.ws.close();
 
     const runners = ids.map((id) => {
       const log = events(id);

@@ -17,8 +17,7 @@ export interface TilthProcess {
   /** The process group (the server and anything it started). */
   pgid: number;
   output(): string;
-  /** An authenticated API call as a script would make it (Bearer token, our Origin on POST); the JSON body. */
-  /** A request with the launch token (and, for a POST, the app's Origin); `body` is sent as JSON. */
+  /** An authenticated API call as a script would make it (Bearer token, our Origin on POST; `body` sent as JSON); the JSON reply. */
   api(method: 'GET' | 'POST', url: string, body?: unknown): Promise<{ status: number; body: unknown }>;
   /** SIGTERM to the group (a clean shutdown), SIGKILL after 5 s. */
   stop(): Promise<void>;
