@@ -92,7 +92,7 @@ export async function startServer(live: LiveConfig, logger: Logger = consoleLogg
   const llm = new ModelClient({ endpoints: config.roles, logger });
   const demo = await DemoService.start(store);
   const runOptions = { llm, llmFor: (id: string) => demo.clientFor(id), config: live };
-  const runs: RunDispatcher = config.queueUrl
+  const queue = config.queueUrl
     ? await QueueDispatcher.open({
         url: config.queueUrl,
         store,
@@ -100,7 +100,8 @@ export async function startServer(live: LiveConfig, logger: Logger = consoleLogg
         onChange: () => store.bus.sessionsChanged(),
         logger,
       })
-    : createLocalDispatcher({ ...runOptions, store, jobs });
+    : null;
+  const runs: RunDispatcher = queue ?? createLocalDispatcher({ ...runOptions, store, jobs });
   // Lock first: recovery below assumes no other live server owns these sessions.
   let releaseLock: () => void;
   try {
@@ -160,10 +161,23 @@ export async function startServer(live: LiveConfig, logger: Logger = consoleLogg
     );
   }
   // A queue worker that died leaves its session `running` with nobody behind it: the server says so.
-  const reconciler = config.queueUrl
+  let reconciling = false;
+  const reconciler = queue
     ? setInterval(() => {
-        const ended = reconcileRunning(store, logger, (id) => runs.state(id).state === 'running' || queueWorker?.holds(id) === true);
-        if (ended.length > 0) logger.warn(`Marked ${ended.length} session(s) stopped: their run ended without a word (worker gone): ${ended.join(', ')}`);
+        if (reconciling) return;
+        reconciling = true;
+        void reconcileRunning(
+          store,
+          logger,
+          (id) => queueWorker?.holds(id) === true,
+          (id) => queue.isActive(id),
+        )
+          .then((ended) => {
+            if (ended.length > 0) logger.warn(`Marked ${ended.length} session(s) stopped: the worker running them is gone: ${ended.join(', ')}`);
+          })
+          .finally(() => {
+            reconciling = false;
+          });
       }, RECONCILE_MS)
     : null;
 

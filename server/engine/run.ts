@@ -127,7 +127,10 @@ export interface RunJobOptions {
  * context files, endpoints (a pinned client) — and keeps them to its end, so a settings save
  * changes the next run, never one under way (session_start records what it got).
  */
-export function runJobFor(opts: RunJobOptions): (sessionId: string) => JobFn {
+/** A session's run as a job; `lease` names a queue worker's hold on it (see acquireRunLock). */
+export type RunJobMaker = (sessionId: string, lease?: string) => JobFn;
+
+export function runJobFor(opts: RunJobOptions): RunJobMaker {
   const depsNow = (): RunDeps => {
     const config = opts.config.current;
     return {
@@ -141,10 +144,10 @@ export function runJobFor(opts: RunJobOptions): (sessionId: string) => JobFn {
     };
   };
   const kind = opts.runner?.kind ?? 'serve';
-  return (id) => {
+  return (id, lease) => {
     const deps = { ...depsNow(), ...(opts.runner?.name ? { runner: opts.runner.name } : {}) };
     const own = opts.llmFor?.(id);
-    return (job) => runLocked(job, own ? { ...deps, llm: own } : deps, kind);
+    return (job) => runLocked(job, own ? { ...deps, llm: own } : deps, kind, lease);
   };
 }
 
@@ -159,10 +162,10 @@ export function createLocalDispatcher(opts: RunJobOptions & { store: SessionStor
 }
 
 /** Runs the session while holding its run lock, so no other process drives it meanwhile. */
-export async function runLocked(job: JobContext, deps: RunDeps, kind: LockKind): Promise<void> {
+export async function runLocked(job: JobContext, deps: RunDeps, kind: LockKind, lease?: string): Promise<void> {
   let release: () => void;
   try {
-    release = job.session.runLock.acquire(kind);
+    release = job.session.runLock.acquire(kind, lease);
   } catch (err) {
     job.logger.warn(err instanceof Error ? err.message : String(err));
     return;

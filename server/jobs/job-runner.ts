@@ -191,18 +191,36 @@ export function recoverAfterCrash(store: SessionStore, logger: Logger, onIntervi
 }
 
 /**
- * While the server runs (with a queue): a `running` session whose run nobody holds any more —
- * no live process has its run lock and the queue has no active run for it — was left by a worker
- * that died. Marked `stopped/crash` as at boot, so it can be resumed. Returns the ids it marked.
+ * While the server runs with a queue: a `running` session whose run the queue no longer has as
+ * active was left by a worker that died, or that froze past its lease. Its run is given up: a
+ * frozen worker's hold on the run lock is revoked (its later writes are then refused, see
+ * QueueWorker), and the session is marked `stopped/crash`, as at boot, so it can be resumed.
+ * Runs of this process (`runningHere`) and runs of a headless `tilth run` are left alone; so is
+ * everything while the queue cannot be asked. Returns the ids it marked.
  */
-export function reconcileRunning(store: SessionStore, logger: Logger, runningInQueue: (id: string) => boolean): string[] {
+export async function reconcileRunning(
+  store: SessionStore,
+  logger: Logger,
+  runningHere: (id: string) => boolean,
+  activeInQueue: (id: string) => Promise<boolean>,
+): Promise<string[]> {
   const ended: string[] = [];
   for (const id of store.ids()) {
     try {
-      if (store.readCheckpoint(id).status !== 'running' || runningInQueue(id) || store.session(id).runLock.heldElsewhere()) continue;
-      // Read again: the run may have ended on its own between the two reads.
+      if (store.readCheckpoint(id).status !== 'running' || runningHere(id) || (await activeInQueue(id))) continue;
+      const session = store.session(id);
+      const owner = session.runLock.owner();
+      if (owner && owner.kind !== 'worker') continue;
+      // Read again: the run may have ended on its own meanwhile.
       if (store.readCheckpoint(id).status !== 'running') continue;
-      store.setStatus(id, 'stopped', { reason: 'crash', phase: 'run', error: 'The worker running this session stopped without ending it.' });
+      if (owner) session.runLock.revoke();
+      store.setStatus(id, 'stopped', {
+        reason: 'crash',
+        phase: 'run',
+        error: owner
+          ? `The worker running this session (pid ${owner.pid}) stopped answering past its lease; its run was given up.`
+          : 'The worker running this session stopped without ending it.',
+      });
       ended.push(id);
     } catch (err) {
       logger.warn(`could not check session ${id}`, { err: err instanceof Error ? err.message : String(err) });

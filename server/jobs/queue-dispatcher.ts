@@ -6,7 +6,7 @@
  * `state()` answers from what the queue said last (kept current from its events, and read
  * again after every change made here), so the routes and the sessions list stay synchronous.
  */
-import { type Job, Queue, QueueEvents } from 'bullmq';
+import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import type { RunState } from '../../shared/api.ts';
@@ -104,7 +104,7 @@ export class QueueDispatcher implements RunDispatcher {
     if (!job || (await job.getState()) !== 'active') return false;
     await this.send({ stop: sessionId, reason });
     const deadline = Date.now() + (this.opts.stopWaitMs ?? 60_000);
-    while (Date.now() < deadline && (await this.isActive(job))) await new Promise((resolve) => setTimeout(resolve, 100));
+    while (Date.now() < deadline && (await this.isActive(sessionId))) await new Promise((resolve) => setTimeout(resolve, 100));
     await this.refresh();
     return true;
   }
@@ -130,9 +130,10 @@ export class QueueDispatcher implements RunDispatcher {
     return this.publisher.publish(controlChannel(this.queueName), JSON.stringify(message));
   }
 
-  private async isActive(job: Job<RunJobData>): Promise<boolean> {
-    const now = await this.queue.getJob(job.id!);
-    return now !== undefined && (await now.getState()) === 'active';
+  /** Whether a worker holds the session's run now, asked of the queue (not what it said last). */
+  async isActive(sessionId: string): Promise<boolean> {
+    const job = await this.queue.getJob(runJobId(sessionId));
+    return job !== undefined && (await job.getState()) === 'active';
   }
 
   async describe(): Promise<QueueView> {

@@ -14,15 +14,23 @@ import { Redis } from 'ioredis';
 import type { JobFn, Logger } from './job-runner.ts';
 import { JobRunner } from './job-runner.ts';
 import { connectionOf, controlChannel, queueName, type ControlMessage, type RunJobData, runJobId } from './queue.ts';
+import { AppError } from '../errors.ts';
 import type { SessionStore } from '../store/session-store.ts';
+
+/** A write refused: the worker's lease on the session's run is over (see QueueWorker.process). */
+export class LeaseLostError extends AppError {
+  constructor(sessionId: string) {
+    super('session_locked', `This worker's hold on ${sessionId} is over (another worker or the server has it now); its write was refused.`);
+  }
+}
 
 export interface QueueWorkerOptions {
   url: string;
   store: SessionStore;
   /** Runs at once in this process. */
   slots: number;
-  /** The run for a session: the engine with this process's configuration. */
-  makeJob: (sessionId: string) => JobFn;
+  /** The run for a session under a lease: the engine with this process's configuration. */
+  makeJob: (sessionId: string, lease: string) => JobFn;
   logger: Logger;
   /** How long a run's lease lasts without renewal (BullMQ lockDuration); default 30 s. */
   leaseMs?: number;
@@ -41,7 +49,7 @@ export class QueueWorker {
     this.queue = queueName(opts.store.root);
     this.jobs = new JobRunner(opts.store, opts.logger);
     const connection = connectionOf(opts.url);
-    this.worker = new Worker<RunJobData>(this.queue, (job, _token, signal) => this.process(job, signal), {
+    this.worker = new Worker<RunJobData>(this.queue, (job, token, signal) => this.process(job, token, signal), {
       connection,
       concurrency: opts.slots,
       lockDuration: opts.leaseMs ?? 30_000,
@@ -93,19 +101,31 @@ export class QueueWorker {
     }
   }
 
-  private async process(job: Job<RunJobData>, signal: AbortSignal | undefined): Promise<void> {
+  private async process(job: Job<RunJobData>, token: string | undefined, signal: AbortSignal | undefined): Promise<void> {
     const { sessionId } = job.data;
     if (!this.opts.store.ids().includes(sessionId)) {
       this.opts.logger.warn(`queue worker: no session ${sessionId} under ${this.opts.store.root}; dropping its run`);
       return;
     }
-    this.jobs.start('run', sessionId, this.opts.makeJob(sessionId));
+    // The lease is this job's lock token, recorded in the session's run lock when the run takes
+    // it. Once the server has taken the session back from a worker gone silent (revoked the lock)
+    // and maybe handed it to another, the lock no longer carries it: every write from here on is
+    // refused, so a frozen worker that wakes cannot write into a session that moved on.
+    const lease = `${job.id}:${token ?? 'none'}`;
+    const lock = this.opts.store.session(sessionId).runLock;
+    let held = false;
+    this.opts.store.guardWrites(sessionId, () => {
+      if (lock.holdsLease(lease)) held = true;
+      else if (held) throw new LeaseLostError(sessionId);
+    });
+    this.jobs.start('run', sessionId, this.opts.makeJob(sessionId, lease));
     const onAbort = () => void this.jobs.stop(sessionId, signal?.reason instanceof Error ? signal.reason.message : String(signal?.reason ?? 'stopped'));
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       await this.jobs.settled(sessionId);
     } finally {
       signal?.removeEventListener('abort', onAbort);
+      this.opts.store.guardWrites(sessionId, null);
     }
   }
 

@@ -35,7 +35,8 @@ import { readJsonFile } from './json-file.ts';
 import { ReviewComments } from './review-comments.ts';
 import * as runFiles from './run-files.ts';
 import { resolveTestPath, type StoredSeed } from './seed-input.ts';
-import { acquireRunLock, assertNotLockedElsewhere, type LockKind, lockedElsewhere } from './run-lock.ts';
+import type { PidLockOwner } from './pid-lock.ts';
+import { acquireRunLock, assertNotLockedElsewhere, holdsLease, type LockKind, lockedElsewhere, lockOwner, revokeRunLock } from './run-lock.ts';
 import { SESSION_FILES } from './session-files.ts';
 import { catchUp, currentSummary, saveSummary } from './summary-file.ts';
 
@@ -293,10 +294,16 @@ export class SessionHandle {
 
   readonly runLock = {
     /** Takes the session for this process; returns the release. Throws `session_locked` if another live process has it. */
-    acquire: (kind: LockKind): (() => void) => acquireRunLock(this.file(SESSION_FILES.runLock), this.id, kind),
+    acquire: (kind: LockKind, lease?: string): (() => void) => acquireRunLock(this.file(SESSION_FILES.runLock), this.id, kind, lease),
     /** Throws `session_locked` when another live process runs the session (before any write). */
     assertFree: (): void => assertNotLockedElsewhere(this.file(SESSION_FILES.runLock), this.id),
     heldElsewhere: (): boolean => lockedElsewhere(this.file(SESSION_FILES.runLock)),
+    /** The live process (not this one) holding it and what it recorded (its kind), or null. */
+    owner: (): PidLockOwner | null => lockOwner(this.file(SESSION_FILES.runLock)),
+    /** True while this process holds it under `lease` (a queue worker's hold on the run). */
+    holdsLease: (lease: string): boolean => holdsLease(this.file(SESSION_FILES.runLock), lease),
+    /** Gives the run up for its holder: a worker whose lease is over. The session can then run elsewhere. */
+    revoke: (): void => revokeRunLock(this.file(SESSION_FILES.runLock)),
   };
 
   /** A folder for the mutation probe's throwaway worktree of one task, removed before use. */

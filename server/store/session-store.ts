@@ -57,6 +57,8 @@ export class SessionStore {
   private readonly summaries = new Map<string, Summary>();
   /** Per session, the highest seq published on the bus (see publishAppendedElsewhere). */
   private readonly published = new Map<string, number>();
+  /** Per session, a check that must pass before this process writes its log or checkpoint (see guardWrites). */
+  private readonly writeGuards = new Map<string, () => void>();
 
   constructor(
     readonly root: string,
@@ -130,8 +132,19 @@ export class SessionStore {
     return checkpoint;
   }
 
+  /**
+   * Makes every later append to the session's log and write of its checkpoint by this process
+   * call `check` first, which throws to refuse it (a queue worker whose lease on the run is
+   * over); null lifts it.
+   */
+  guardWrites(id: string, check: (() => void) | null): void {
+    if (check) this.writeGuards.set(id, check);
+    else this.writeGuards.delete(id);
+  }
+
   /** Read-modify-write of the checkpoint; the new file replaces the old atomically. */
   updateCheckpoint(id: string, change: (current: Checkpoint) => Partial<Checkpoint>, options: { durable?: boolean } = {}): Checkpoint {
+    this.writeGuards.get(id)?.();
     const current = this.readCheckpoint(id);
     const next = CheckpointSchema.parse({ ...current, ...change(current), updated_at: new Date().toISOString() });
     writeJsonAtomic(this.file(id, FILES.checkpoint), next, options);
@@ -251,6 +264,7 @@ export class SessionStore {
 
   /** Disk first, then wire: the event is appended before any subscriber sees it. */
   emit(id: string, input: EventInput): TilthEvent {
+    this.writeGuards.get(id)?.();
     const log = this.log(id);
     const before = log.lastSeq;
     const event = log.append(input);
