@@ -355,7 +355,7 @@ try {
     const ratio = py === null ? null : py.paintedMs.median / t.coldMs.median;
     if (py !== null && ratio !== null) {
       console.log(
-        `         Python viewer, same run: all events painted ${secs(py.paintedMs)}, renderer ${py.rendererMb.median.toFixed(0)} MB; Tilth cold is ${ratio.toFixed(1)}× faster`,
+        `         Python viewer, same run: all events painted ${secs(py.paintedMs)}, renderer ${py.rendererMb.median.toFixed(0)} MB; ${ratio.toFixed(1)}× Tilth's cold open`,
       );
     }
     const { scrolls, ...figures } = t;
