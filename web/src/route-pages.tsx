@@ -8,12 +8,13 @@ import type { Route } from './paths.ts';
 /**
  * A page in its own chunk. Once `preload` has fetched it, it renders straight away instead of
  * suspending: React holds back a page revealed out of a Suspense fallback until 300 ms after the
- * fallback appeared, so a tab opened on a session would wait that out (a third of the time to
- * open a 1M-event session).
+ * fallback appeared, and a tab opened on a session waited that out (its dashboard mounted 250–450
+ * ms later than it could).
  */
-function chunkPage<P extends object>(load: () => Promise<ComponentType<P>>) {
+export function chunkPage<P extends object>(load: () => Promise<ComponentType<P>>) {
   let loaded: ComponentType<P> | null = null;
-  const preload = () => load().then((component) => (loaded = component));
+  let loading: Promise<ComponentType<P>> | null = null;
+  const preload = () => (loading ??= load().then((component) => (loaded = component)));
   const Lazy = lazy(async () => ({ default: await preload() }));
   // biome-ignore lint/correctness/noComponentHookFactories: made once per page at module level, never during a render
   function Page(props: P) {
