@@ -251,6 +251,26 @@ interface Spread {
 const spread = (xs: number[]): Spread => ({ min: Math.min(...xs), median: [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!, max: Math.max(...xs) });
 const secs = (s: Spread) => `${(s.median / 1000).toFixed(2)} s (${(s.min / 1000).toFixed(2)}–${(s.max / 1000).toFixed(2)})`;
 
+const PARTS = ['requestsAtMs', 'summaryMs', 'newestPageMs', 'renderAfterMs'] as const;
+/**
+ * Where an open's time went (resource timing): when the summary and newest-page requests left,
+ * how long each took to answer (server and transfer), and the rendering after the later one.
+ */
+async function whereTimeWent(page: Page, usefulMs: number): Promise<Record<(typeof PARTS)[number], number>> {
+  const [summary, tail] = await page.evaluate(() =>
+    [/\/summary$/, /\/events\?tail=/].map((pattern) => {
+      const entry = performance.getEntriesByType('resource').find((e) => pattern.test(e.name)) as PerformanceResourceTiming;
+      return { start: entry.startTime, end: entry.responseEnd };
+    }),
+  );
+  return {
+    requestsAtMs: Math.min(summary!.start, tail!.start),
+    summaryMs: summary!.end - summary!.start,
+    newestPageMs: tail!.end - tail!.start,
+    renderAfterMs: usefulMs - Math.max(summary!.end, tail!.end),
+  };
+}
+
 /**
  * Tilth, per run: a fresh server on a log it never read (no events.idx: the first open ever), a
  * fresh server again (events.idx kept: the first open after a restart), then another page on
@@ -264,6 +284,7 @@ async function measureTilth(browser: Browser, browserPid: number, id: string, ne
   const nodes: number[] = [];
   const rss: number[] = [];
   const scrolls: Awaited<ReturnType<typeof scrollUp>>[] = [];
+  const firstParts: Awaited<ReturnType<typeof whereTimeWent>>[] = [];
   const open = async (tilth: TilthProcess) => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
@@ -279,6 +300,7 @@ async function measureTilth(browser: Browser, browserPid: number, id: string, ne
       try {
         const cold = await open(tilth);
         timings.push(cold.ms);
+        if (timings === first) firstParts.push(await whereTimeWent(cold.page, cold.ms));
         await cold.context.close();
         if (timings === first) continue;
         const { context, page, ms } = await open(tilth);
@@ -298,6 +320,7 @@ async function measureTilth(browser: Browser, browserPid: number, id: string, ne
   }
   return {
     firstMs: spread(first),
+    firstParts: Object.fromEntries(PARTS.map((part) => [part, spread(firstParts.map((p) => p[part]))])) as Record<(typeof PARTS)[number], Spread>,
     restartMs: spread(restart),
     warmMs: spread(warm),
     heapMb: spread(heaps),
@@ -371,6 +394,10 @@ try {
         t.rendererMb.median.toFixed(0).padStart(12),
         `${t.scrolls.map((x) => x.longTasks).join('/')} (${worst}), ${t.scrolls[0]!.loadedBefore}→${t.scrolls[0]!.loadedAfter}`.padStart(40),
       ].join(' '),
+    );
+    const ms = (part: (typeof PARTS)[number]) => `${t.firstParts[part].median.toFixed(0)} ms`;
+    console.log(
+      `         first open: requests sent at ${ms('requestsAtMs')}, summary answered in ${ms('summaryMs')}, newest page in ${ms('newestPageMs')}, painted ${ms('renderAfterMs')} after the later (medians)`,
     );
     const py = python === null ? null : await measurePython(browser, browserPid, size, python);
     const ratio = py === null ? null : py.paintedMs.median / t.firstMs.median;
