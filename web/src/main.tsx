@@ -21,7 +21,7 @@ import { FullPageMessage } from './components/full-page-message.tsx';
 import { ServerUnreachable } from './components/server-unreachable.tsx';
 import { NotFoundPage } from './components/not-found-page.tsx';
 import { SessionsPage } from './sessions/sessions-page.tsx';
-import { NewSessionPage, SessionPage, SessionReviewPage, SettingsPage, TaskReviewPage } from './route-pages.tsx';
+import { NewSessionPage, preloadPage, SessionPage, SessionReviewPage, SettingsPage, TaskReviewPage } from './route-pages.tsx';
 import { Loading } from './components/query-status.tsx';
 import { usePathname } from './router.tsx';
 import { matchRoute, type Route } from './paths.ts';
@@ -128,6 +128,9 @@ window.addEventListener('hashchange', () => {
   if (readTokenFromHash(window.location.hash) !== null) handshake();
 });
 handshake();
+// The page the tab opens on is fetched (alongside the handshake) before the first render, so it
+// shows without a loading line and without React's throttle on revealing it (route-pages.tsx).
+await preloadPage(matchRoute(window.location.pathname));
 
 const container = document.getElementById('root');
 if (container === null) throw new Error('index.html has no #root element');

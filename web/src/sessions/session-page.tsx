@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, usePrefetchQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
 import { ERROR_CODES } from '../../../shared/errors.ts';
 import type { SessionDetail } from '../../../shared/api.ts';
@@ -13,6 +13,7 @@ import { Loading, QueryError } from '../components/query-status.tsx';
 import { SeedReview } from '../seed/seed-review.tsx';
 import { StatusBadge } from '../components/status-badge.tsx';
 import { Dashboard } from '../dashboard/dashboard.tsx';
+import { summaryQuery } from '../dashboard/queries.ts';
 import { NotifyToggle } from '../dashboard/notify-toggle.tsx';
 import { useEventNotifications } from '../dashboard/use-notifications.ts';
 import { explorationLines } from '../interview/exploration.ts';
@@ -41,6 +42,9 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
     select: (data) => data.sessions.find((s) => s.id === sessionId) ?? null,
   });
   useRefreshOnSessionEvents(sessionId, view.recent, view.lastSeq);
+  // The dashboard mounts once the session's status is known, and only then would ask for the
+  // summary; asked for now, a long log's summary is read while the status comes.
+  usePrefetchQuery(summaryQuery(sessionId));
 
   const summary = detail.data?.session ?? listed.data ?? null;
   const status = view.status ?? summary?.status ?? null;
