@@ -39,8 +39,17 @@ export function sessionRoutes(app: FastifyInstance, deps: AppDeps): void {
   // The query is checked before the session is looked up, so a bad query is a 400 either way.
   handle(app, 'getEvents', async ({ params, query }) => {
     const id = existingSession(store, params.id);
-    const log = await store.openLog(id);
     const { limit } = query;
+    // Where a page opens: a cold log's newest events are read back from its end while it is
+    // indexed in the background, so a long session shows its latest events at once.
+    const cold = store.log(id);
+    if (query.tail !== undefined && !cold.indexed) {
+      void store.openLog(id).catch(() => {});
+      const events = await cold.readTailCold(limit);
+      const lastSeq = events.at(-1)?.seq ?? 0;
+      return { events, next_after: lastSeq, has_more: false, has_earlier: (events[0]?.seq ?? 1) > 1, last_seq: lastSeq };
+    }
+    const log = await store.openLog(id);
     const events =
       query.tail !== undefined
         ? log.readTail(limit)

@@ -250,6 +250,25 @@ describe('EventLog index at scale', () => {
     expect(log.readTail(2).map((e) => e.seq)).toEqual([59_999, 60_000]);
   });
 
+  it('reads the newest events back from the end without an index: the same events, a torn line left out, a gap refused', async () => {
+    writeLog(file, 20_000, (i) => `answer ${i} ${'x'.repeat(60)}`); // ~2 MB: several backward chunks for a long tail
+    const cold = new EventLog(file, ID);
+    const indexed = new EventLog(file, ID, path.join(dir, 'other.idx'));
+    expect(await cold.readTailCold(3)).toEqual(indexed.readTail(3));
+    expect(await cold.readTailCold(5_000)).toEqual(indexed.readTail(5_000));
+    expect(cold.indexed).toBe(false); // nothing was indexed to get there
+    expect(await cold.readTailCold(50_000)).toHaveLength(20_000); // the whole log, from its start
+
+    fs.appendFileSync(file, '{"seq":20001,"ts":"2026-01-01T00:00:00.000Z","type":"question_ans');
+    expect((await cold.readTailCold(2)).map((e) => e.seq)).toEqual([19_999, 20_000]);
+
+    const lines = fs.readFileSync(file, 'utf8').split('\n').slice(0, 20_000);
+    lines.splice(19_998, 1); // seq 19,999 gone: the tail is no longer dense
+    fs.writeFileSync(file, `${lines.join('\n')}\n`);
+    await expect(new EventLog(file, ID).readTailCold(3)).rejects.toThrow(CorruptFileError);
+    expect(await new EventLog(path.join(dir, 'none.jsonl'), ID).readTailCold(3)).toEqual([]);
+  });
+
   it('keeps the index beside the log and opens from it; appends after it are scanned on top', async () => {
     writeLog(file, 25_000);
     const first = new EventLog(file, ID);

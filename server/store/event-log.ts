@@ -106,6 +106,53 @@ export class EventLog {
     return this.readIndexRange(index, Math.max(index.offsets.length - limit, 0), index.offsets.length);
   }
 
+  /** False until an index exists and no build is under way: reads would wait for (or do) a scan. */
+  get indexed(): boolean {
+    return this.index !== null && this.building === null;
+  }
+
+  /**
+   * The newest `limit` events read back from the end of the file, without an index: what a
+   * long session's page opens on while its cold log is still being indexed (a million-event log
+   * takes a few hundred ms; this reads a few hundred KB). Seqs come from the lines themselves,
+   * checked to be dense. A torn last line is left out, as everywhere.
+   */
+  async readTailCold(limit: number): Promise<TilthEvent[]> {
+    if (limit <= 0) return [];
+    const handle = await fs.promises.open(this.file, 'r').catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return null;
+      throw err;
+    });
+    if (!handle) return [];
+    try {
+      const size = (await handle.stat()).size;
+      let start = size;
+      let buf = Buffer.alloc(0);
+      // Back a chunk at a time until the chunk holds limit complete lines after its first newline.
+      while (start > 0) {
+        const from = Math.max(0, start - TAIL_CHUNK_BYTES);
+        const chunk = Buffer.allocUnsafe(start - from);
+        const { bytesRead } = await handle.read(chunk, 0, chunk.length, from);
+        buf = Buffer.concat([chunk.subarray(0, bytesRead), buf]);
+        start = from;
+        if (countNewlines(buf) > limit) break;
+      }
+      const end = buf.lastIndexOf(NEWLINE) + 1; // a torn last line is not an event yet
+      const lines = buf.subarray(0, end).toString('utf8').split('\n');
+      lines.pop();
+      if (start > 0) lines.shift(); // it began mid-line
+      const tail = lines.slice(-limit);
+      if (tail.length === 0) return [];
+      const firstLine = start === 0 ? (lines[0] ?? '') : await readFirstLine(handle);
+      const version = this.readLogVersion(firstLine);
+      const lastSeq = (JSON.parse(tail.at(-1)!) as { seq?: unknown }).seq;
+      if (typeof lastSeq !== 'number') throw new CorruptFileError(this.file, 'its last line has no seq');
+      return tail.map((line, i) => this.parseLine(line, lastSeq - (tail.length - 1 - i), version));
+    } finally {
+      await handle.close();
+    }
+  }
+
   /** Lines [first, last) of the index, i.e. seqs first+1 … last. */
   private readIndexRange(index: Index, first: number, last: number): TilthEvent[] {
     const { offsets } = index;
@@ -320,6 +367,28 @@ export class EventLog {
     } finally {
       fs.closeSync(fd);
     }
+  }
+}
+
+/** Bytes per backwards read of readTailCold. */
+const TAIL_CHUNK_BYTES = 256 * 1024;
+
+function countNewlines(buf: Buffer): number {
+  let n = 0;
+  for (let i = buf.indexOf(NEWLINE); i !== -1; i = buf.indexOf(NEWLINE, i + 1)) n++;
+  return n;
+}
+
+/** The file's first line (the log header), read in small steps so a huge file costs little. */
+async function readFirstLine(handle: fs.promises.FileHandle): Promise<string> {
+  let buf = Buffer.alloc(0);
+  for (let at = 0; ; at += 4096) {
+    const chunk = Buffer.allocUnsafe(4096);
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, at);
+    buf = Buffer.concat([buf, chunk.subarray(0, bytesRead)]);
+    const nl = buf.indexOf(NEWLINE);
+    if (nl !== -1) return buf.subarray(0, nl).toString('utf8');
+    if (bytesRead === 0) return buf.toString('utf8');
   }
 }
 

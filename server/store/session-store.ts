@@ -16,7 +16,7 @@ import { protectFromUntrusted } from '../proc/untrusted.ts';
 import { writeJsonAtomic } from './atomic.ts';
 import { EventBus } from './event-bus.ts';
 import { EventLog } from './event-log.ts';
-import { catchUp, currentSummaryAsync } from './summary-file.ts';
+import { catchUp, catchUpAsync, currentSummaryAsync, storedSummaryAsync } from './summary-file.ts';
 import { readJsonFile } from './json-file.ts';
 import { SessionHandle, type StopInfo } from './session-handle.ts';
 import { SESSION_FILES as FILES } from './session-files.ts';
@@ -223,20 +223,30 @@ export class SessionStore {
    * session's summary.json is not read on every request. Callers must not change it.
    */
   async summaryOf(id: string): Promise<Summary> {
-    const log = await this.openLog(id);
     const held = this.summaries.get(id);
     if (held) {
+      const log = await this.openLog(id);
       this.summaries.delete(id);
       this.summaries.set(id, held);
       return catchUp(log, held);
     }
-    const summary = await currentSummaryAsync(log, this.file(id, FILES.summary), id);
+    const log = this.log(id);
+    let summary: Summary;
+    const stored = log.indexed ? null : await storedSummaryAsync(this.file(id, FILES.summary));
+    if (stored && stored.last_seq === (await log.readTailCold(1))[0]?.seq) {
+      // A cold log the file already covers (a finished run): no need to wait for its index.
+      void this.openLog(id).catch(() => {});
+      summary = stored;
+    } else {
+      await this.openLog(id);
+      summary = stored ? await catchUpAsync(log, stored) : await currentSummaryAsync(log, this.file(id, FILES.summary), id);
+    }
     // Another request may have read it meanwhile: keep one, fold forward.
     const first = this.summaries.get(id) ?? summary;
     this.summaries.delete(id);
     this.summaries.set(id, first);
     this.evictIdleSummaries(id);
-    return catchUp(log, first);
+    return log.indexed ? catchUp(log, first) : first;
   }
 
   /** Keeps the held summaries' timeline rows within the cache limit, least recently read first. */

@@ -38,7 +38,7 @@ export function catchUp(log: EventLog, summary: Summary): Summary {
 }
 
 /** catchUp with a turn of the event loop between pages (a summary rebuilt from a long log). */
-async function catchUpAsync(log: EventLog, summary: Summary): Promise<Summary> {
+export async function catchUpAsync(log: EventLog, summary: Summary): Promise<Summary> {
   for (let page = log.readAfter(summary.last_seq, PAGE); page.length > 0; page = log.readAfter(summary.last_seq, PAGE)) {
     for (const event of page) addToSummary(summary, event);
     await turn();
@@ -144,15 +144,17 @@ export function currentSummary(log: EventLog, file: string, sessionId: string): 
   return catchUp(log, (text !== null && wholeSummary(text)) || emptySummary(sessionId));
 }
 
-/** currentSummary without holding the event loop: the file read off it and parsed in slices. */
-export async function currentSummaryAsync(log: EventLog, file: string, sessionId: string): Promise<Summary> {
+/** summary.json read off the event loop and parsed in slices; null when missing, older or damaged. */
+export async function storedSummaryAsync(file: string): Promise<Summary | null> {
   const text = await fs.promises.readFile(file, 'utf8').catch(() => null);
-  let stored: Summary | null = null;
-  if (text !== null) {
-    const byLines = await summaryByLines(text);
-    stored = byLines === undefined ? wholeSummary(text) : byLines;
-  }
-  return catchUpAsync(log, stored ?? emptySummary(sessionId));
+  if (text === null) return null;
+  const byLines = await summaryByLines(text);
+  return byLines === undefined ? wholeSummary(text) : byLines;
+}
+
+/** currentSummary without holding the event loop (the log must be ready: see EventLog.ready). */
+export async function currentSummaryAsync(log: EventLog, file: string, sessionId: string): Promise<Summary> {
+  return catchUpAsync(log, (await storedSummaryAsync(file)) ?? emptySummary(sessionId));
 }
 
 /** Derived and rebuildable: written atomically but not fsynced. */
