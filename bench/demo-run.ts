@@ -11,21 +11,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TilthEvent } from '../shared/events.ts';
-import { caseTurn, nodeTest, noLearning, verdictTurn, workerTurn, writeTurn, type SeedTask } from '../server/testing/run-fixtures.ts';
-import { EVAL, prepareBenchRun, WORKER } from './run-harness.ts';
+import { caseTurn, noLearning, verdictTurn, workerTurn, writeTurn } from '../server/testing/run-fixtures.ts';
+import { EVAL, FIVE_FNS, FIVE_TASKS, prepareBenchRun, WORKER } from './run-harness.ts';
 
-const FNS: [string, string, string, string][] = [
-  ['double', 'n * 2', '2', '4'],
-  ['triple', 'n * 3', '2', '6'],
-  ['square', 'n * n', '3', '9'],
-  ['negate', '-n', '5', '-5'],
-  ['half', 'n / 2', '8', '4'],
-];
-const tasks: SeedTask[] = FNS.map(([fn], i) => ({
-  id: `T-00${i + 1}`,
-  title: `Add ${fn}`,
-  tests: { [`tests/t00${i + 1}_${fn}.test.js`]: nodeTest(fn, fn, FNS[i]![2], FNS[i]![3]) },
-}));
+const FNS = FIVE_FNS;
+const tasks = FIVE_TASKS;
 const worker = FNS.flatMap(([fn, body]) => [
   workerTurn(['read_file', { path: 'src/todo.js' }], ['glob', { pattern: 'tests/*.js' }]),
   writeTurn(`src/${fn}.js`, `export function ${fn}(n) {\n  return ${body};\n}\n`),

@@ -17,25 +17,16 @@ import type { ChatRequest } from '../server/scripted-model/fake-model-wire.ts';
 import { startFakeModel } from '../server/scripted-model/fake-model.ts';
 import { SessionStore } from '../server/store/session-store.ts';
 import { startRedis } from '../server/testing/redis.ts';
-import { caseTurn, makePreparedSession, noLearning, nodeTest, verdictTurn, writeTurn } from '../server/testing/run-fixtures.ts';
+import { caseTurn, makePreparedSession, noLearning, verdictTurn, writeTurn } from '../server/testing/run-fixtures.ts';
+import { FIVE_FNS, FIVE_TASKS } from './run-harness.ts';
 import { startTilth, startTilthWorker, type TilthProcess, type TilthWorkerProcess } from '../server/testing/tilth-process.ts';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });
 const RUNS = Number(values.runs);
 const WORKER = 'worker-model';
 const EVAL = 'eval-model';
-const FNS: [string, string, string, string][] = [
-  ['double', 'n * 2', '2', '4'],
-  ['triple', 'n * 3', '2', '6'],
-  ['square', 'n * n', '3', '9'],
-  ['negate', '-n', '5', '-5'],
-  ['half', 'n / 2', '8', '4'],
-];
-const tasks = FNS.map(([fn, , input, expected], i) => ({
-  id: `T-00${i + 1}`,
-  title: `Add ${fn}`,
-  tests: { [`tests/t00${i + 1}_${fn}.test.js`]: nodeTest(fn, fn, input, expected) },
-}));
+const FNS = FIVE_FNS;
+const tasks = FIVE_TASKS;
 
 const fake = await startFakeModel();
 fake.respondWith(WORKER, (request: ChatRequest) => {

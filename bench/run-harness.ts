@@ -12,7 +12,7 @@ import { JobRunner } from '../server/jobs/job-runner.ts';
 import { ModelClient } from '../server/llm/client.ts';
 import { SessionStore } from '../server/store/session-store.ts';
 import { makeExampleRepo, type ExampleRepo } from '../server/demo/example-repo.ts';
-import { makePreparedSession, type SeedTask } from '../server/testing/run-fixtures.ts';
+import { makePreparedSession, nodeTest, type SeedTask } from '../server/testing/run-fixtures.ts';
 
 export const WORKER = 'bench-worker';
 export const EVAL = 'bench-eval';
@@ -73,3 +73,19 @@ export async function prepareBenchRun(baseURL: string, tasks: SeedTask[], caps: 
 export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
+
+/** Five small functions on the JavaScript example: [name, body, test input, expected]; the demo-run's tasks. */
+export const FIVE_FNS: [string, string, string, string][] = [
+  ['double', 'n * 2', '2', '4'],
+  ['triple', 'n * 3', '2', '6'],
+  ['square', 'n * n', '3', '9'],
+  ['negate', '-n', '5', '-5'],
+  ['half', 'n / 2', '8', '4'],
+];
+
+/** One task per function of FIVE_FNS, each with its node acceptance test. */
+export const FIVE_TASKS: SeedTask[] = FIVE_FNS.map(([fn, , input, expected], i) => ({
+  id: `T-00${i + 1}`,
+  title: `Add ${fn}`,
+  tests: { [`tests/t00${i + 1}_${fn}.test.js`]: nodeTest(fn, fn, input, expected) },
+}));
