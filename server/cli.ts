@@ -6,8 +6,6 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { parseArgs } from 'node:util';
 import { addTaskVerb, CliExit, HEADLESS_HELP, info, parseVerbArgs, reopen, reset, rewindVerb, runVerb } from './cli-headless.ts';
-import { workerVerb } from './cli-worker.ts';
-import { lookAtQueue } from './jobs/queue.ts';
 import { ConfigError, describeConfig, loadConfig, type ConfigKey } from './config.ts';
 import { workTreeRoot } from './git/repo.ts';
 import { displayUrl } from './llm/client.ts';
@@ -173,6 +171,7 @@ async function printConfig(): Promise<void> {
     process.stdout.write('runs: inside tilth serve (TILTH_QUEUE is not set)\n');
     return;
   }
+  const { lookAtQueue } = await import('./jobs/queue.ts');
   const queue = await lookAtQueue(config.queueUrl, config.sessionsDir);
   const workers = queue.problem ?? (queue.workers.length === 0 ? 'no worker connected' : queue.workers.map((w) => w.name).join(', '));
   process.stdout.write(`runs: through the queue at ${queue.url}; workers: ${workers}\n`);
@@ -216,7 +215,8 @@ async function main(argv: string[]): Promise<void> {
     case 'token':
       return tokenVerb(rest);
     case 'worker':
-      return workerVerb(rest, consoleLogger);
+      // BullMQ and ioredis load only for the commands that use a queue.
+      return (await import('./cli-worker.ts')).workerVerb(rest, consoleLogger);
     case 'info':
     case 'run':
     case 'resume':

@@ -14,9 +14,8 @@ import { startInterviewJob } from './interview/session-setup.ts';
 import { DemoService } from './demo/demo.ts';
 import { createLocalDispatcher, runJobFor } from './engine/run.ts';
 import type { RunDispatcher } from './jobs/dispatcher.ts';
-import { shownQueueUrl } from './jobs/queue.ts';
-import { QueueDispatcher } from './jobs/queue-dispatcher.ts';
-import { QueueWorker, workerName } from './jobs/queue-worker.ts';
+import type { QueueDispatcher } from './jobs/queue-dispatcher.ts';
+import type { QueueWorker } from './jobs/queue-worker.ts';
 import { JobRunner, reconcileRunning, recoverAfterCrash, type Logger } from './jobs/job-runner.ts';
 import type { LiveConfig } from './live-config.ts';
 import { ModelClient } from './llm/client.ts';
@@ -92,15 +91,20 @@ export async function startServer(live: LiveConfig, logger: Logger = consoleLogg
   const llm = new ModelClient({ endpoints: config.roles, logger });
   const demo = await DemoService.start(store);
   const runOptions = { llm, llmFor: (id: string) => demo.clientFor(id), config: live };
-  const queue = config.queueUrl
-    ? await QueueDispatcher.open({
-        url: config.queueUrl,
-        store,
-        limit: () => live.current.maxConcurrentRuns,
-        onChange: () => store.bus.sessionsChanged(),
-        logger,
-      })
+  // The queue's modules (BullMQ, ioredis: ~17 MB resident) load only when a queue is set.
+  const queueModules = config.queueUrl
+    ? await Promise.all([import('./jobs/queue-dispatcher.ts'), import('./jobs/queue-worker.ts'), import('./jobs/queue.ts')])
     : null;
+  const queue: QueueDispatcher | null =
+    queueModules && config.queueUrl
+      ? await queueModules[0].QueueDispatcher.open({
+          url: config.queueUrl,
+          store,
+          limit: () => live.current.maxConcurrentRuns,
+          onChange: () => store.bus.sessionsChanged(),
+          logger,
+        })
+      : null;
   const runs: RunDispatcher = queue ?? createLocalDispatcher({ ...runOptions, store, jobs });
   // Lock first: recovery below assumes no other live server owns these sessions.
   let releaseLock: () => void;
@@ -151,7 +155,8 @@ export async function startServer(live: LiveConfig, logger: Logger = consoleLogg
   watcher.start();
   // Only after recovery: a run this process takes must not be mistaken for one left by a crash.
   let queueWorker: QueueWorker | null = null;
-  if (config.queueUrl) {
+  if (queueModules && config.queueUrl) {
+    const [, { QueueWorker, workerName }, { shownQueueUrl }] = queueModules;
     if (options.workerSlots) {
       const makeJob = runJobFor({ ...runOptions, runner: { kind: 'worker', name: `worker ${workerName()} (in tilth serve)` } });
       queueWorker = await QueueWorker.start({ url: config.queueUrl, store, slots: options.workerSlots, makeJob, logger, leaseMs: config.queueLeaseMs });

@@ -33,22 +33,23 @@ export interface NewSession {
 
 export interface LogCacheLimits {
   /**
-   * Index memory the open logs may hold (8 bytes per event); default 16 MB, 2M events' worth.
-   * Reopening a log let go costs one read of its events.idx (about 15 ms at a million events).
+   * Index memory the open logs may hold (8 bytes per event); default 8 MB, a million events'
+   * worth. Reopening a log let go costs one read of its events.idx (about 15 ms at a million
+   * events, 1–2 ms at 100k).
    */
   bytes: number;
   /** Open logs kept at most, whatever their size; default 64. */
   logs: number;
   /**
    * Timeline rows the summaries held in memory may have in all (about 115 bytes each); default
-   * 100k, half a million events' worth. Past it the least recently read ones nobody follows are
+   * 60k, about 300k events' worth. Past it the least recently read ones nobody follows are
    * let go and read again from summary.json when asked for; the one being read is kept whatever
    * its size.
    */
   summaryRows: number;
 }
 
-const DEFAULT_LOG_CACHE: LogCacheLimits = { bytes: 16 * 1024 * 1024, logs: 64, summaryRows: 100_000 };
+const DEFAULT_LOG_CACHE: LogCacheLimits = { bytes: 8 * 1024 * 1024, logs: 64, summaryRows: 60_000 };
 
 export class SessionStore {
   readonly bus = new EventBus();
