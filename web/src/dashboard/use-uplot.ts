@@ -1,7 +1,9 @@
 /**
  * A uPlot chart owned by a component: made when its shape changes (series, lanes), fed new data
  * otherwise, and sized to its container. uPlot draws on a canvas, so thousands of points cost a
- * redraw, not thousands of DOM nodes.
+ * redraw, not thousands of DOM nodes. New data is drawn in the next animation frame, once however
+ * often it changed meanwhile: a live run's charts redraw at most once a frame, and not in the
+ * same task as the render that brought the data.
  */
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
@@ -37,12 +39,20 @@ export function useUplot(options: {
     };
   }, [options.shape]);
 
+  const frame = useRef(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: new data or height is what schedules a redraw; the frame reads the latest of both
   useEffect(() => {
-    const u = plot.current;
-    if (u === null) return;
-    if (u.height !== options.height) u.setSize({ width: u.width, height: options.height });
-    u.setData(options.data, !latest.current.keepZoom());
+    if (plot.current === null || frame.current !== 0) return;
+    frame.current = requestAnimationFrame(() => {
+      frame.current = 0;
+      const u = plot.current;
+      if (u === null) return;
+      const { data, height, keepZoom } = latest.current;
+      if (u.height !== height) u.setSize({ width: u.width, height });
+      u.setData(data, !keepZoom());
+    });
   }, [options.data, options.height]);
+  useEffect(() => () => cancelAnimationFrame(frame.current), []);
 
   return { container, plot };
 }
