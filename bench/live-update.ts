@@ -123,7 +123,12 @@ function mainThreadTasks(trace: Buffer): number[] {
 
 async function traced(browser: Browser, page: Page, work: () => Promise<void>): Promise<number[]> {
   await browser.startTracing(page, { categories: ['toplevel'] });
-  await work();
+  try {
+    await work();
+  } catch (err) {
+    await browser.stopTracing().catch(() => undefined);
+    throw err;
+  }
   return mainThreadTasks(await browser.stopTracing());
 }
 
@@ -156,6 +161,7 @@ async function measure(browser: Browser, k: Kept): Promise<RunFigures> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   try {
     const page = await context.newPage();
+    page.on('crash', () => process.stderr.write(`the page crashed (${k.size.toLocaleString('en-US')} events)\n`));
     await page.goto(tilth.url);
     await page.getByTestId('sessions-list').waitFor();
     const log = writer.log(k.id);
@@ -221,7 +227,9 @@ try {
     for (const size of SIZES) {
       const k = kept.find((x) => x.size === size)!;
       loads.push(os.loadavg());
-      (results[size] ??= []).push(await measure(browser, k));
+      const figures = await measure(browser, k);
+      (results[size] ??= []).push(figures);
+      process.stderr.write(`run ${run + 1}, ${size.toLocaleString('en-US')} events: ${JSON.stringify(figures)}\n`);
     }
   }
 } finally {
