@@ -233,16 +233,21 @@ function paint(u: uPlot, m: TimelineModel, colours: ChartColours): MarkButton[] 
   }
   ctx.setLineDash([]);
 
+  // One path per lane, stroked once: a live run redraws every frame, and a stroke per tick is
+  // most of what a redraw costs.
   const { t, lane } = m.ticks;
-  ctx.lineWidth = Math.max(1, dpr);
+  const tickPaths = m.lanes.map(() => new Path2D());
   for (let i = lowerBound(t, xMin); i < t.length && t[i]! <= xMax; i++) {
     const x = Math.round(u.valToPos(t[i]!, 'x', true)) + 0.5;
     const y = laneY(lane[i]!);
-    ctx.strokeStyle = taskColour(colours, lane[i]!);
-    ctx.beginPath();
-    ctx.moveTo(x, y - half + 2 * dpr);
-    ctx.lineTo(x, y + half - 2 * dpr);
-    ctx.stroke();
+    const path = tickPaths[lane[i]!]!;
+    path.moveTo(x, y - half + 2 * dpr);
+    path.lineTo(x, y + half - 2 * dpr);
+  }
+  ctx.lineWidth = Math.max(1, dpr);
+  for (const [l, path] of tickPaths.entries()) {
+    ctx.strokeStyle = taskColour(colours, l);
+    ctx.stroke(path);
   }
 
   const inView = m.marks.filter((mk) => mk.t >= xMin && mk.t <= xMax);
