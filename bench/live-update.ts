@@ -12,6 +12,11 @@
  * observer, which reports nothing under 50 ms. Tracing adds a little to each task.
  * Each run starts a fresh server over the sessions as generated (the appended events are cut off
  * again), so every run sees N events. Sessions are kept with --keep DIR (1M takes about a minute).
+ * The page's summary comes thinned (at most ~600 rows per timeline series, whatever N), so N
+ * hardly changes what the charts hold here. A client that followed a long run live holds every
+ * row instead; for that case the bench also times the chart models alone, in this process, on an
+ * unthinned timeline of N events: built from the whole timeline (what every chart update did
+ * before they appended) against appending one update's 20 events.
  * Target: ≤ 16 ms longest task per 20-event update at 100k and 1M.
  * Run: npx tsx bench/live-update.ts [--sizes 1000,100000,1000000] [--runs 3] [--updates 10] [--seconds 5] [--keep DIR] [--port 5360]
  * The last line is the figures as JSON.
@@ -21,8 +26,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser, type Page } from '@playwright/test';
+import type { TilthEvent } from '../shared/events.ts';
+import { addToSummary, emptySummary } from '../shared/summary.ts';
 import { SessionStore } from '../server/store/session-store.ts';
 import { startTilth } from '../server/testing/tilth-process.ts';
+import { extendPressure, extendTimeline, pressureModel, taskLanes, timelineModel } from '../web/src/dashboard/chart-data.ts';
 import { runEvents, writeRunSession } from './session-gen.ts';
 
 const { values } = parseArgs({
@@ -215,6 +223,45 @@ async function measure(browser: Browser, k: Kept): Promise<RunFigures> {
   }
 }
 
+interface ModelFigures {
+  /** Rows in the timeline's iterations and other_calls series. */
+  rows: number;
+  rebuildMs: number;
+  appendMs: number;
+}
+
+/** Median cost of both chart models per 20-event update: built from the whole timeline, and appended to. */
+function modelCost(size: number): ModelFigures {
+  const summary = emptySummary('models');
+  const later: TilthEvent[] = [];
+  let clock = Date.UTC(2026, 10, 20, 9);
+  let seq = 0;
+  for (const { input, advanceMs } of runEvents({ total: size + UPDATES * BURST + 100, tasks: 8, seed: 7, firstSeq: 1, worktree: '/w', branch: 'b' })) {
+    clock += advanceMs;
+    const event = { ...input, seq: ++seq, ts: new Date(clock).toISOString() } as TilthEvent;
+    if (seq <= size) addToSummary(summary, event);
+    else later.push(event);
+  }
+  const lanes = taskLanes([], summary);
+  const timeline = timelineModel(summary, lanes, clock);
+  const pressure = pressureModel(summary, lanes);
+  const rebuild: number[] = [];
+  const append: number[] = [];
+  for (let u = 0; u < UPDATES; u++) {
+    for (const event of later.slice(u * BURST, (u + 1) * BURST)) addToSummary(summary, event);
+    let started = performance.now();
+    timelineModel(summary, lanes, clock);
+    pressureModel(summary, lanes);
+    rebuild.push(performance.now() - started);
+    started = performance.now();
+    extendTimeline(timeline, summary.timeline, clock);
+    extendPressure(pressure, summary.timeline, lanes);
+    append.push(performance.now() - started);
+  }
+  return { rows: summary.timeline.iterations.length + summary.timeline.other_calls.length, rebuildMs: median(rebuild), appendMs: median(append) };
+}
+
+const models = Object.fromEntries(SIZES.map((size) => [size, modelCost(size)]));
 const kept = generate();
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -265,6 +312,12 @@ for (const size of SIZES) {
     `${String(size).padStart(9)}  ${fmt(f.worstUpdateMs).padStart(30)}  ${fmt(f.typicalUpdateMs).padStart(31)}  ${fmt(f.steadyMaxMs).padStart(27)}  ${f.steadyAchieved.median.toFixed(0).padStart(10)}`,
   );
 }
+console.log('\nChart models alone (this process), on an unthinned timeline of N events, median per 20-event update:');
+console.log('   events  timeline rows  built from the whole timeline ms  appended ms');
+for (const size of SIZES) {
+  const m = models[size]!;
+  console.log(`${String(size).padStart(9)}  ${String(m.rows).padStart(13)}  ${m.rebuildMs.toFixed(2).padStart(32)}  ${m.appendMs.toFixed(3).padStart(11)}`);
+}
 console.log('\nTarget: ≤ 16 ms longest task per 20-event update at 100k and 1M. Tasks from a CDP trace (toplevel RunTask), every length.');
 console.log(
   JSON.stringify({
@@ -277,5 +330,6 @@ console.log(
     seconds: SECONDS,
     load: os.loadavg(),
     figures,
+    models,
   }),
 );
