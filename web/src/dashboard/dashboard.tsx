@@ -9,7 +9,7 @@ import type { SessionDetail, SummaryView } from '../../../shared/api.ts';
 import type { SessionStatus, StopReason } from '../../../shared/events.ts';
 import type { RunControlsApi } from './use-run-controls.ts';
 import { boardRows } from './board.ts';
-import { pressureModel, taskLanes, timelineModel } from './chart-data.ts';
+import { taskLanes, timelineModel } from './chart-data.ts';
 import { EventStream } from './event-stream.tsx';
 import { GuidanceBox } from './guidance-box.tsx';
 import { LimitMeters } from './limit-meters.tsx';
@@ -25,6 +25,7 @@ import { RunHeader } from './run-header.tsx';
 import { StatBand } from './stat-band.tsx';
 import { statBand } from './stats.ts';
 import { TaskBoard } from './task-board.tsx';
+import { useChartModels } from './use-chart-models.ts';
 import { useDashboard } from './use-dashboard.ts';
 import { useCapNotifications } from './use-notifications.ts';
 import { applyNow, useClock, useThrottled } from './timing.ts';
@@ -92,25 +93,30 @@ export function Dashboard(props: DashboardProps) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: the summary is folded in place; `version` is what says it changed
   const rows = useMemo(() => boardRows(plan, summary, caps, runActive), [plan, summary, version, caps, runActive]);
 
-  // Charts redraw at most twice a second; the spans of a running task grow with the clock.
-  const chartVersion = useThrottled(state.summaryVersion, 500);
+  // The charts follow every version: their models append what the summary gained (use-chart-models.ts)
+  // and uPlot redraws at most once a frame. The spans of a running task grow with the clock.
   const planKey = plan.map((t) => t.id).join(',');
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the summary is folded in place; `chartVersion` (throttled) is what says it changed
-  const lanes = useMemo(() => (summary === null ? [] : taskLanes(planKey === '' ? [] : planKey.split(','), summary)), [summary, chartVersion, planKey]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the summary is folded in place; `version` is what says it changed
+  const lanesNow = useMemo(
+    () => (summary === null ? [] : taskLanes(planKey === '' ? [] : planKey.split(','), summary)),
+    [summary, state.summaryVersion, planKey],
+  );
+  // The same array while the lanes stay the same: new lanes rebuild the charts.
+  const lanesKey = lanesNow.join(',');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `lanesKey` is what says the lanes changed
+  const lanes = useMemo(() => lanesNow, [lanesKey]);
   const chartEnd = runActive ? Math.floor(now / 5000) * 5000 : summary?.last_event_at ? Date.parse(summary.last_event_at) : now;
+  const charts = useChartModels(summary, state.summaryVersion, lanes, chartEnd);
   // A long run's summary comes with its timeline thinned; a zoomed timeline asks for its span in detail.
   const [span, setSpan] = useState<TimelineSpan>(null);
   const settledSpan = useDebouncedValue(span, 250);
   const thinned = summary !== null && (summary as Partial<SummaryView>).timeline_view?.thinned === true;
   const zoomDetail = useQuery({ ...summarySpanQuery(sessionId, settledSpan ?? { from: 0, to: 0 }), enabled: thinned && settledSpan !== null });
   const spanTimeline = settledSpan !== null && span !== null ? (zoomDetail.data?.timeline ?? null) : null;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the summary is folded in place; `chartVersion` (throttled) is what says it changed
-  const timeline = useMemo(
-    () => (summary === null ? null : timelineModel(spanTimeline === null ? summary : { ...summary, timeline: spanTimeline }, lanes, chartEnd)),
-    [summary, chartVersion, lanes, chartEnd, spanTimeline],
+  const spanModel = useMemo(
+    () => (summary === null || spanTimeline === null ? null : timelineModel({ ...summary, timeline: spanTimeline }, lanes, chartEnd)),
+    [summary, spanTimeline, lanes, chartEnd],
   );
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the summary is folded in place; `chartVersion` (throttled) is what says it changed
-  const pressure = useMemo(() => (summary === null ? null : pressureModel(summary, lanes)), [summary, chartVersion, lanes]);
 
   const [jump, setJump] = useState<JumpRequest | null>(null);
   const { reveal } = api;
@@ -138,7 +144,7 @@ export function Dashboard(props: DashboardProps) {
       data-ready={String(ready)}
       data-summary-seq={summary?.last_seq ?? 0}
       // Figures and charts have caught up with everything folded so far.
-      data-settled={String(version === state.summaryVersion && chartVersion === state.summaryVersion)}
+      data-settled={String(version === state.summaryVersion)}
     >
       <NowBar input={nowInput} onJump={onJump} />
       <RunHeader
@@ -208,8 +214,8 @@ export function Dashboard(props: DashboardProps) {
           <StatBand band={band} />
         </>
       )}
-      {timeline !== null && <TimelineChart model={timeline} onJump={onJump} onSpan={setSpan} />}
-      {pressure !== null && <PressureChart model={pressure} lanes={lanes} onJump={onJump} sampled={thinned} />}
+      {charts !== null && <TimelineChart model={spanModel ?? charts.timeline} revision={charts.revision} onJump={onJump} onSpan={setSpan} />}
+      {charts !== null && <PressureChart model={charts.pressure} revision={charts.revision} lanes={lanes} onJump={onJump} sampled={thinned} />}
     </div>
   );
 }

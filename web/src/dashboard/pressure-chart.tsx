@@ -17,13 +17,15 @@ const HEIGHT = 220;
 const CALL_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000];
 
 export const PressureChart = memo(function PressureChart(props: {
+  /** Changed in place as calls are appended; `revision` says when. */
   model: PressureModel;
+  revision: number;
   lanes: readonly string[];
   onJump: (seq: number) => void;
   /** A long run's calls come thinned to the peak of each stretch (shared/timeline-view.ts). */
   sampled?: boolean;
 }) {
-  const { model, lanes, sampled = false } = props;
+  const { model, revision, lanes, sampled = false } = props;
   const modelRef = useRef(model);
   modelRef.current = model;
   const jumpRef = useRef(props.onJump);
@@ -123,7 +125,8 @@ export const PressureChart = memo(function PressureChart(props: {
     };
   };
 
-  const data = useMemo<uPlot.AlignedData>(() => [model.x, ...model.byTask, model.others, ...(model.window === null ? [] : [model.window])], [model]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the model's arrays grow in place; `revision` is what says they did
+  const data = useMemo<uPlot.AlignedData>(() => [model.x, ...model.byTask, model.others, ...(model.window === null ? [] : [model.window])], [model, revision]);
   const { container } = useUplot({
     make,
     data,

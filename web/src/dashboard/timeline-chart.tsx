@@ -33,10 +33,13 @@ export type TimelineSpan = { from: number; to: number } | null;
 
 export const TimelineChart = memo(function TimelineChart({
   model,
+  revision,
   onJump,
   onSpan,
 }: {
+  /** Changed in place as rows are appended; `revision` says when. */
   model: TimelineModel;
+  revision: number;
   onJump: (seq: number) => void;
   onSpan?: (span: TimelineSpan) => void;
 }) {
@@ -93,7 +96,8 @@ export const TimelineChart = memo(function TimelineChart({
             // The labels drawn on the canvas, readable for tests and tools.
             u.root.dataset.ticks = ticks.labels.join('|');
             const placed = paint(u, modelRef.current, colours);
-            queueMicrotask(() => applyNow(() => setButtons(placed)));
+            // Most redraws of a live run move no mark: then nothing is rendered again.
+            queueMicrotask(() => applyNow(() => setButtons((shown) => (sameButtons(shown, placed) ? shown : placed))));
           },
         ],
         setScale: [
@@ -125,12 +129,13 @@ export const TimelineChart = memo(function TimelineChart({
     };
   };
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the model changes in place; `revision` is what says it did
   const data = useMemo<uPlot.AlignedData>(
     () => [
       [model.xMin, model.xMax],
       [null, null],
     ],
-    [model],
+    [model, revision],
   );
   const { container, plot } = useUplot({ make, data, shape: `timeline|${theme}`, height, keepZoom: () => zoomedRef.current });
 
@@ -194,6 +199,10 @@ export const TimelineChart = memo(function TimelineChart({
   );
 });
 
+function sameButtons(a: readonly MarkButton[], b: readonly MarkButton[]): boolean {
+  return a.length === b.length && a.every((x, i) => x.seq === b[i]!.seq && x.left === b[i]!.left && x.top === b[i]!.top && x.label === b[i]!.label);
+}
+
 /** Paints spans, ticks and (when there are many) marks; returns the mark buttons to place. */
 function paint(u: uPlot, m: TimelineModel, colours: ChartColours): MarkButton[] {
   const { ctx } = u;
@@ -224,16 +233,21 @@ function paint(u: uPlot, m: TimelineModel, colours: ChartColours): MarkButton[] 
   }
   ctx.setLineDash([]);
 
+  // One path per lane, stroked once: a live run redraws every frame, and a stroke per tick is
+  // most of what a redraw costs.
   const { t, lane } = m.ticks;
-  ctx.lineWidth = Math.max(1, dpr);
+  const tickPaths = m.lanes.map(() => new Path2D());
   for (let i = lowerBound(t, xMin); i < t.length && t[i]! <= xMax; i++) {
     const x = Math.round(u.valToPos(t[i]!, 'x', true)) + 0.5;
     const y = laneY(lane[i]!);
-    ctx.strokeStyle = taskColour(colours, lane[i]!);
-    ctx.beginPath();
-    ctx.moveTo(x, y - half + 2 * dpr);
-    ctx.lineTo(x, y + half - 2 * dpr);
-    ctx.stroke();
+    const path = tickPaths[lane[i]!]!;
+    path.moveTo(x, y - half + 2 * dpr);
+    path.lineTo(x, y + half - 2 * dpr);
+  }
+  ctx.lineWidth = Math.max(1, dpr);
+  for (const [l, path] of tickPaths.entries()) {
+    ctx.strokeStyle = taskColour(colours, l);
+    ctx.stroke(path);
   }
 
   const inView = m.marks.filter((mk) => mk.t >= xMin && mk.t <= xMax);

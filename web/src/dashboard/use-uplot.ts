@@ -1,7 +1,8 @@
 /**
  * A uPlot chart owned by a component: made when its shape changes (series, lanes), fed new data
  * otherwise, and sized to its container. uPlot draws on a canvas, so thousands of points cost a
- * redraw, not thousands of DOM nodes.
+ * redraw, not thousands of DOM nodes. New data is drawn once however often it changed meanwhile:
+ * a live run's charts redraw at most once a frame, in a task of their own.
  */
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
@@ -37,12 +38,31 @@ export function useUplot(options: {
     };
   }, [options.shape]);
 
+  // At most one draw a frame: the first change schedules it, later ones before it runs only change
+  // what it will read. It runs in a task of its own just after the frame (a frame, then a zero
+  // timeout), not inside the next frame, which lays out and paints the event list that the same
+  // events grew and scrolled.
+  const pending = useRef<(() => void) | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: new data or height is what schedules a redraw; the draw reads the latest of both
   useEffect(() => {
-    const u = plot.current;
-    if (u === null) return;
-    if (u.height !== options.height) u.setSize({ width: u.width, height: options.height });
-    u.setData(options.data, !latest.current.keepZoom());
+    if (plot.current === null || pending.current !== null) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => {
+        pending.current = null;
+        const u = plot.current;
+        if (u === null) return;
+        const { data, height, keepZoom } = latest.current;
+        if (u.height !== height) u.setSize({ width: u.width, height });
+        u.setData(data, !keepZoom());
+      }, 0);
+    });
+    pending.current = () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
   }, [options.data, options.height]);
+  useEffect(() => () => pending.current?.(), []);
 
   return { container, plot };
 }
