@@ -47,6 +47,7 @@ export const ERRORS = {
   session_locked: { status: 409, meaning: 'Another Tilth process holds the session.' },
   sessions_dir_in_use: { status: 409, meaning: 'Another `tilth serve` uses the sessions folder.' },
   job_running: { status: 409, meaning: 'The session already has a job running.' },
+  queue_unavailable: { status: 503, meaning: 'The run queue (TILTH_QUEUE, Redis) did not answer.' },
   note_not_delivered: { status: 409, meaning: 'The worker running the session did not take a guidance note in time; send it again.' },
   demo_unavailable: { status: 409, meaning: 'This server has no demo mode.' },
 

@@ -6,7 +6,7 @@
  * `state()` answers from what the queue said last (kept current from its events, and read
  * again after every change made here), so the routes and the sessions list stay synchronous.
  */
-import { Queue, QueueEvents } from 'bullmq';
+import { type Job, Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import type { RunState } from '../../shared/api.ts';
@@ -40,6 +40,20 @@ export interface QueueDispatcherOptions {
   stopWaitMs?: number;
 }
 
+/** How long one exchange with Redis may take before the request fails with queue_unavailable. */
+const ASK_MS = 5_000;
+
+/** Redis did not answer: said to the user as is (a 503 whose words are written for them). */
+export class QueueUnavailableError extends AppError {
+  constructor(message: string) {
+    super('queue_unavailable', message);
+  }
+
+  override get expose(): boolean {
+    return true;
+  }
+}
+
 /** How long a guidance note may take to reach the worker and be written. */
 const NOTE_WAIT_MS = 5_000;
 const STOPPABLE_WHILE_WAITING = new Set(['waiting', 'prioritized', 'delayed', 'waiting-children']);
@@ -53,12 +67,15 @@ export class QueueDispatcher implements RunDispatcher {
   private states = new Map<string, RunState>();
   private refreshing: Promise<void> | null = null;
   private again = false;
+  private unreachable = false;
   private readonly timer: NodeJS.Timeout;
 
   private constructor(private readonly opts: QueueDispatcherOptions) {
     this.queueName = queueName(opts.store.root);
     const connection = connectionOf(opts.url);
-    this.queue = new Queue<RunJobData>(this.queueName, { connection });
+    // Fail fast while Redis is away (no offline queue): a Run must not be queued minutes after the
+    // user was told it could not be.
+    this.queue = new Queue<RunJobData>(this.queueName, { connection: { ...(connection as object), enableOfflineQueue: false } });
     this.events = new QueueEvents(this.queueName, { connection });
     this.publisher = new Redis(connection as object);
     for (const name of ['waiting', 'active', 'completed', 'failed', 'removed'] as const) this.events.on(name, () => void this.refresh());
@@ -82,14 +99,14 @@ export class QueueDispatcher implements RunDispatcher {
     const current = this.state(sessionId);
     if (current.state !== 'idle') return current;
     // The job id is the session's: a second click while it is queued or running adds nothing.
-    await this.queue.add('run', { sessionId }, { jobId: runJobId(sessionId), removeOnComplete: true, removeOnFail: true });
+    await this.ask('queue the run', () => this.queue.add('run', { sessionId }, { jobId: runJobId(sessionId), removeOnComplete: true, removeOnFail: true }));
     await this.refresh();
     return this.state(sessionId);
   }
 
   async cancel(sessionId: string): Promise<boolean> {
-    const job = await this.queue.getJob(runJobId(sessionId));
-    if (!job || !STOPPABLE_WHILE_WAITING.has(await job.getState())) return false;
+    const { job, state } = await this.jobOf(sessionId);
+    if (!job || !STOPPABLE_WHILE_WAITING.has(state)) return false;
     try {
       await job.remove();
     } catch {
@@ -100,9 +117,8 @@ export class QueueDispatcher implements RunDispatcher {
   }
 
   async stop(sessionId: string, reason: string): Promise<boolean> {
-    const job = await this.queue.getJob(runJobId(sessionId));
-    if (!job || (await job.getState()) !== 'active') return false;
-    await this.send({ stop: sessionId, reason });
+    if ((await this.jobOf(sessionId)).state !== 'active') return false;
+    await this.ask('send the stop', () => this.send({ stop: sessionId, reason }));
     const deadline = Date.now() + (this.opts.stopWaitMs ?? 60_000);
     while (Date.now() < deadline && (await this.isActive(sessionId))) await new Promise((resolve) => setTimeout(resolve, 100));
     await this.refresh();
@@ -111,10 +127,9 @@ export class QueueDispatcher implements RunDispatcher {
 
   async note(sessionId: string, text: string): Promise<SteeringNote | null> {
     // Not running anywhere: the server writes it, for the next run to read.
-    const job = await this.queue.getJob(runJobId(sessionId));
-    if (!job || (await job.getState()) !== 'active') return null;
+    if ((await this.jobOf(sessionId)).state !== 'active') return null;
     const noteId = `n-${randomBytes(4).toString('hex')}`;
-    await this.send({ note: sessionId, note_id: noteId, ts: new Date().toISOString(), text });
+    await this.ask('send the note', () => this.send({ note: sessionId, note_id: noteId, ts: new Date().toISOString(), text }));
     // Written by the worker into the shared folder: wait until it is there.
     const session = this.opts.store.session(sessionId);
     const deadline = Date.now() + NOTE_WAIT_MS;
@@ -132,8 +147,34 @@ export class QueueDispatcher implements RunDispatcher {
 
   /** Whether a worker holds the session's run now, asked of the queue (not what it said last). */
   async isActive(sessionId: string): Promise<boolean> {
-    const job = await this.queue.getJob(runJobId(sessionId));
-    return job !== undefined && (await job.getState()) === 'active';
+    return (await this.jobOf(sessionId)).state === 'active';
+  }
+
+  /** The session's job and its state ('none' without one), asked of the queue now. */
+  private async jobOf(sessionId: string): Promise<{ job: Job<RunJobData> | undefined; state: string }> {
+    return this.ask('read the queue', async () => {
+      const job = await this.queue.getJob(runJobId(sessionId));
+      return { job, state: job ? await job.getState() : 'none' };
+    });
+  }
+
+  /** One exchange with Redis, within ASK_MS; otherwise queue_unavailable saying what failed. */
+  private async ask<T>(what: string, exchange: () => Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        exchange(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`no answer within ${ASK_MS / 1000} s`)), ASK_MS);
+        }),
+      ]);
+    } catch (err) {
+      throw new QueueUnavailableError(
+        `Could not ${what}: the run queue at ${shownQueueUrl(this.opts.url)} did not answer (${err instanceof Error ? err.message : String(err)}). Is Redis running?`,
+      );
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async describe(): Promise<QueueView> {
@@ -171,8 +212,12 @@ export class QueueDispatcher implements RunDispatcher {
           const changed = JSON.stringify([...next]) !== JSON.stringify([...this.states]);
           this.states = next;
           if (changed) this.opts.onChange?.();
+          if (this.unreachable) this.opts.logger.info('run queue: reachable again');
+          this.unreachable = false;
         } catch (err) {
-          this.opts.logger.warn(`run queue: could not read it (${err instanceof Error ? err.message : String(err)})`);
+          // Once per outage, not every 2 s.
+          if (!this.unreachable) this.opts.logger.warn(`run queue: could not read it (${err instanceof Error ? err.message : String(err)})`);
+          this.unreachable = true;
         }
       } while (this.again);
     })().finally(() => {

@@ -140,7 +140,7 @@ async function until<T>(what: string, probe: () => Promise<T | undefined> | T | 
   }
 }
 
-describe('runs through the queue (real Redis, tilth serve, two tilth worker processes)', { timeout: 120_000 }, () => {
+describe('runs through the queue (real Redis, tilth serve, two tilth worker processes)', { timeout: 180_000 }, () => {
   it('runs two sessions at once on different workers, each to all_done with a dense log naming its worker', async () => {
     const ids = await preparedSessions(2);
     const server = await serve();
@@ -245,7 +245,7 @@ describe('runs through the queue (real Redis, tilth serve, two tilth worker proc
     );
     const second = await startWorker();
     killGroup(first.child);
-    await until('stopped after the lease', () => (checkpoint(id!).status === 'stopped' ? true : undefined), 45_000);
+    await until('stopped after the lease', () => (checkpoint(id!).status === 'stopped' ? true : undefined), 75_000);
     expect(checkpoint(id!).last_stop).toBe('crash');
 
     hangFor.clear();
@@ -269,7 +269,7 @@ describe('runs through the queue (real Redis, tilth serve, two tilth worker proc
     const other = await startWorker();
     killGroup(frozen.child, 'SIGSTOP');
     // The queue drops the run once the lease is out; the server takes the session back.
-    await until('stopped after the lease', () => (checkpoint(id!).status === 'stopped' ? true : undefined), 45_000);
+    await until('stopped after the lease', () => (checkpoint(id!).status === 'stopped' ? true : undefined), 75_000);
     expect(checkpoint(id!).last_stop).toBe('crash');
 
     hangFor.clear();
@@ -315,5 +315,21 @@ describe('runs through the queue (real Redis, tilth serve, two tilth worker proc
     // The worker model saw it: in the first call after it arrived.
     const seen = fake.requests.filter((r) => r.model === WORKER && JSON.stringify(r.messages).includes('Keep the function one line.'));
     expect(seen.length).toBeGreaterThan(0);
+  });
+
+  it('says so at once when Redis is gone: Run, Stop and the settings page answer, with what to check', async () => {
+    const [id] = await preparedSessions(1);
+    const server = await serve();
+    await redis.stop();
+    const asked = Date.now();
+    const run = await server.api('POST', `/api/sessions/${id}/run`, {});
+    expect(Date.now() - asked).toBeLessThan(8_000);
+    expect(run.status).toBe(503);
+    expect(run.body).toMatchObject({ error: { code: 'queue_unavailable', message: expect.stringMatching(/Could not queue the run: .* Is Redis running\?/) } });
+    const stop = await server.api('POST', `/api/sessions/${id}/stop`, {});
+    expect(stop.status).toBe(503);
+    const { body } = await server.api('GET', '/api/config');
+    expect((body as ConfigResponse).queue?.problem).toBeTruthy();
+    expect(checkpoint(id!).status).toBe('prepared');
   });
 });
