@@ -11,6 +11,7 @@ import { workTreeRoot } from './git/repo.ts';
 import { displayUrl } from './llm/client.ts';
 import { rotateToken, TOKEN_FILE } from './launch-token.ts';
 import { LiveConfig } from './live-config.ts';
+import { QueueUnavailableError } from './errors.ts';
 import { ServeLockError } from './store/serve-lock.ts';
 import { consoleLogger, ensureWebBuild, isLoopback, packageVersion, startServer } from './start.ts';
 
@@ -246,7 +247,7 @@ main(process.argv.slice(2)).catch((err: unknown) => {
   if (err instanceof UsageError || (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))) {
     fail(`${err.message}\n\n${HELP}`, 2);
   }
-  if (err instanceof ServeLockError) fail(err.message, 1);
+  if (err instanceof ServeLockError || err instanceof QueueUnavailableError) fail(err.message, 1);
   if (err instanceof Error && 'code' in err && err.code === 'EADDRINUSE') {
     fail(`That port is already in use. Pick another with --port (or --port 0 for any free one).`, 1);
   }

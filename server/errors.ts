@@ -62,6 +62,17 @@ export class ConflictError extends AppError {
   }
 }
 
+/** The run queue's Redis did not answer: said to the user as is (a 503 whose words are written for them). */
+export class QueueUnavailableError extends AppError {
+  constructor(message: string) {
+    super('queue_unavailable', message);
+  }
+
+  override get expose(): boolean {
+    return true;
+  }
+}
+
 /** A file under the sessions root exists but does not match its schema or is not valid JSON. */
 export class CorruptFileError extends AppError {
   constructor(

@@ -11,7 +11,7 @@ import { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import type { RunState } from '../../shared/api.ts';
 import type { SteeringNote } from '../../shared/files.ts';
-import { AppError } from '../errors.ts';
+import { AppError, QueueUnavailableError } from '../errors.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import type { RunDispatcher } from './dispatcher.ts';
 import type { Logger } from './job-runner.ts';
@@ -24,6 +24,7 @@ import {
   queueName,
   type RunJobData,
   runJobId,
+  outageLog,
   shownQueueUrl,
 } from './queue.ts';
 
@@ -42,17 +43,8 @@ export interface QueueDispatcherOptions {
 
 /** How long one exchange with Redis may take before the request fails with queue_unavailable. */
 const ASK_MS = 5_000;
-
-/** Redis did not answer: said to the user as is (a 503 whose words are written for them). */
-export class QueueUnavailableError extends AppError {
-  constructor(message: string) {
-    super('queue_unavailable', message);
-  }
-
-  override get expose(): boolean {
-    return true;
-  }
-}
+/** How long `tilth serve` waits for Redis at start. */
+const OPEN_MS = 10_000;
 
 /** How long a guidance note may take to reach the worker and be written. */
 const NOTE_WAIT_MS = 5_000;
@@ -79,18 +71,32 @@ export class QueueDispatcher implements RunDispatcher {
     this.events = new QueueEvents(this.queueName, { connection });
     this.publisher = new Redis(connection as object);
     for (const name of ['waiting', 'active', 'completed', 'failed', 'removed'] as const) this.events.on(name, () => void this.refresh());
-    this.queue.on('error', (err) => opts.logger.warn(`run queue: ${err.message}`));
-    this.events.on('error', (err) => opts.logger.warn(`run queue events: ${err.message}`));
+    const outage = outageLog(opts.logger, `run queue at ${shownQueueUrl(opts.url)}`);
+    this.queue.on('error', outage.down);
+    this.events.on('error', outage.down);
+    this.publisher.on('error', outage.down);
+    this.publisher.on('ready', outage.up);
     // Events can be missed across a reconnect: read the queue again now and then.
     this.timer = setInterval(() => void this.refresh(), 2_000);
     this.timer.unref();
   }
 
+  /** Connects and reads the queue; fails with what to do when Redis does not answer within 10 s. */
   static async open(opts: QueueDispatcherOptions): Promise<QueueDispatcher> {
     const dispatcher = new QueueDispatcher(opts);
-    await dispatcher.queue.waitUntilReady();
-    await dispatcher.events.waitUntilReady();
-    await dispatcher.queue.setGlobalConcurrency(opts.limit());
+    try {
+      await dispatcher.ask(
+        'connect',
+        async () => {
+          await Promise.all([dispatcher.queue.waitUntilReady(), dispatcher.events.waitUntilReady()]);
+          await dispatcher.queue.setGlobalConcurrency(opts.limit());
+        },
+        OPEN_MS,
+      );
+    } catch (err) {
+      void dispatcher.close().catch(() => {}); // not awaited: closing waits for a connection that is not coming
+      throw new QueueUnavailableError(`${(err as Error).message} Start Redis there, or unset TILTH_QUEUE to run sessions inside tilth serve.`);
+    }
     await dispatcher.refresh();
     return dispatcher;
   }
@@ -159,13 +165,13 @@ export class QueueDispatcher implements RunDispatcher {
   }
 
   /** One exchange with Redis, within ASK_MS; otherwise queue_unavailable saying what failed. */
-  private async ask<T>(what: string, exchange: () => Promise<T>): Promise<T> {
+  private async ask<T>(what: string, exchange: () => Promise<T>, ms = ASK_MS): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     try {
       return await Promise.race([
         exchange(),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`no answer within ${ASK_MS / 1000} s`)), ASK_MS);
+          timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms);
         }),
       ]);
     } catch (err) {

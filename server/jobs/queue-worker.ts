@@ -13,7 +13,7 @@ import { type Job, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { JobFn, Logger } from './job-runner.ts';
 import { JobRunner } from './job-runner.ts';
-import { connectionOf, controlChannel, queueName, type ControlMessage, type RunJobData, runJobId } from './queue.ts';
+import { connectionOf, controlChannel, outageLog, queueName, type ControlMessage, type RunJobData, runJobId, shownQueueUrl } from './queue.ts';
 import { AppError } from '../errors.ts';
 import type { SessionStore } from '../store/session-store.ts';
 
@@ -65,8 +65,11 @@ export class QueueWorker {
     this.worker.on('lockRenewalFailed', (ids) => {
       for (const id of ids) this.worker.cancelJob(id, 'lease lost: another worker may have taken this run over');
     });
-    this.worker.on('error', (err) => opts.logger.warn(`queue worker: ${err.message}`));
     this.control = new Redis({ ...(connection as object), lazyConnect: false });
+    const outage = outageLog(opts.logger, `queue worker (${shownQueueUrl(opts.url)})`);
+    this.worker.on('error', outage.down);
+    this.control.on('error', outage.down);
+    this.control.on('ready', outage.up);
   }
 
   static async start(opts: QueueWorkerOptions): Promise<QueueWorker> {

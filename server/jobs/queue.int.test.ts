@@ -3,7 +3,7 @@
  * TILTH_QUEUE, two `tilth worker` processes on the same sessions folder, real git and the
  * scripted model. Every process is in its own group and is killed with it.
  */
-import { type ChildProcess, execFileSync } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -331,5 +331,23 @@ describe('runs through the queue (real Redis, tilth serve, two tilth worker proc
     const { body } = await server.api('GET', '/api/config');
     expect((body as ConfigResponse).queue?.problem).toBeTruthy();
     expect(checkpoint(id!).status).toBe('prepared');
+  });
+
+  it('tilth serve with no Redis at TILTH_QUEUE exits 1 within seconds saying what to do', async () => {
+    const port = redis.port;
+    await redis.stop(); // nothing listens there now
+    const started = Date.now();
+    const result = await new Promise<{ code: number | null; out: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        ['bin/tilth.js', 'serve', '--port', '0'],
+        { cwd: ROOT, env: { ...process.env, ...env(), TILTH_QUEUE: `redis://127.0.0.1:${port}` }, timeout: 30_000 },
+        (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, out: stdout + stderr }),
+      );
+    });
+    expect(result.code, result.out).toBe(1);
+    expect(result.out).toContain(`the run queue at redis://127.0.0.1:${port} did not answer`);
+    expect(result.out).toContain('unset TILTH_QUEUE');
+    expect(Date.now() - started).toBeLessThan(25_000);
   });
 });

@@ -85,6 +85,25 @@ export async function lookAtQueue(url: string, sessionsRoot: string): Promise<Qu
   }
 }
 
+/**
+ * An error handler for the queue's Redis connections that says an outage once, not at every
+ * retry, and says when Redis is back (call `up` on the connection's ready). ioredis keeps
+ * reconnecting by itself.
+ */
+export function outageLog(logger: { warn(msg: string): void; info(msg: string): void }, what: string): { down: (err: Error) => void; up: () => void } {
+  let down = false;
+  return {
+    down: (err) => {
+      if (!down) logger.warn(`${what}: ${err.message}; retrying until Redis answers`);
+      down = true;
+    },
+    up: () => {
+      if (down) logger.info(`${what}: Redis answers again`);
+      down = false;
+    },
+  };
+}
+
 /** The URL as logs and the settings page show it: no password. */
 export function shownQueueUrl(url: string): string {
   const u = new URL(url);
