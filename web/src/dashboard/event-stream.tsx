@@ -3,7 +3,6 @@
  * list of cards. It follows the newest events until the user scrolls up; scrolled near the top,
  * it loads older history by REST (the virtualizer keeps the card in view where it was).
  */
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { EVENT_KINDS, type EventKind } from '../../../shared/event-text.ts';
 import type { EventWindow } from './dashboard-state.ts';
@@ -22,6 +21,7 @@ import {
 import { SearchWords } from './marked-text.tsx';
 import { panelsWithMatches } from './search-marks.ts';
 import { useJump, useLogScroll, type JumpRequest } from './log-scroll.ts';
+import { useListVirtualizer } from './use-list-virtualizer.ts';
 import { useDebounced } from './timing.ts';
 import type { PageLoad } from './use-dashboard.ts';
 import { formatInt } from '../../../shared/format.ts';
@@ -63,7 +63,7 @@ export const EventStream = memo(function EventStream(props: EventStreamProps) {
   const [highlight, setHighlight] = useState<{ seq: number } | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
 
-  const virtualizer = useVirtualizer({
+  const virtualizer = useListVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: (i) => estimateCardHeight(rows[i]!, open.get(rows[i]!.seq)),
