@@ -3,7 +3,7 @@
  * list of cards. It follows the newest events until the user scrolls up; scrolled near the top,
  * it loads older history by REST (the virtualizer keeps the card in view where it was).
  */
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { EVENT_KINDS, type EventKind } from '../../../shared/event-text.ts';
 import type { EventWindow } from './dashboard-state.ts';
 import { EventCard, estimateCardHeight, type CardPanel } from './event-card.tsx';
@@ -46,7 +46,19 @@ const NEAR_EDGE = 8;
 /** How long a jumped-to card stays marked. */
 const HIGHLIGHT_MS = 2_500;
 
+/**
+ * The list takes live events a step behind the rest of the page: the frame that folds them
+ * updates the figures, the now line and the charts' models, and the list renders its new cards
+ * (and follows them) in a render of its own just after, which React may interrupt. A list
+ * rendered in that same frame made it the longest task of every live update.
+ */
 export const EventStream = memo(function EventStream(props: EventStreamProps) {
+  const window = useDeferredValue(props.window);
+  const total = useDeferredValue(props.total);
+  return <EventList {...props} window={window} total={total} />;
+});
+
+const EventList = memo(function EventList(props: EventStreamProps) {
   const { window: w, loading, onLoadOlder, onLoadNewer } = props;
   const [preset, setPreset] = useState<Preset>(DEFAULT_FILTER.preset);
   const [hiddenKinds, setHiddenKinds] = useState<ReadonlySet<EventKind>>(DEFAULT_FILTER.hiddenKinds);
