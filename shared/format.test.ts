@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { baseName, formatAge, formatCount, formatDuration, formatSeconds, formatTokens, formatUsd, sessionLabel } from './format.ts';
+import { baseName, formatAge, formatCount, formatDuration, formatSeconds, formatTime, formatTokens, formatUsd, sessionLabel } from './format.ts';
 
 describe('formatting', () => {
+  it('shows an event time as the browser would, to the second on a 24-hour clock', () => {
+    for (const iso of ['2026-11-27T09:05:07.123Z', '2026-01-01T00:00:00Z', '2026-06-30T23:59:59Z']) {
+      expect(formatTime(iso)).toBe(new Date(iso).toLocaleTimeString(undefined, { hour12: false }));
+    }
+    expect(formatTime('not a date')).toBe('not a date');
+  });
+
   it('shows ages relative to now', () => {
     const now = Date.parse('2026-05-25T12:00:00Z');
     expect(formatAge('2026-05-25T11:59:50Z', now)).toBe('just now');

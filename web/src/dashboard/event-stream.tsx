@@ -3,8 +3,7 @@
  * list of cards. It follows the newest events until the user scrolls up; scrolled near the top,
  * it loads older history by REST (the virtualizer keeps the card in view where it was).
  */
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { EVENT_KINDS, type EventKind } from '../../../shared/event-text.ts';
 import type { EventWindow } from './dashboard-state.ts';
 import { EventCard, estimateCardHeight, type CardPanel } from './event-card.tsx';
@@ -22,6 +21,7 @@ import {
 import { SearchWords } from './marked-text.tsx';
 import { panelsWithMatches } from './search-marks.ts';
 import { useJump, useLogScroll, type JumpRequest } from './log-scroll.ts';
+import { useListVirtualizer } from './use-list-virtualizer.ts';
 import { useDebounced } from './timing.ts';
 import type { PageLoad } from './use-dashboard.ts';
 import { formatInt } from '../../../shared/format.ts';
@@ -46,7 +46,19 @@ const NEAR_EDGE = 8;
 /** How long a jumped-to card stays marked. */
 const HIGHLIGHT_MS = 2_500;
 
+/**
+ * The list takes live events a step behind the rest of the page: the frame that folds them
+ * updates the figures, the now line and the charts' models, and the list renders its new cards
+ * (and follows them) in a render of its own just after, which React may interrupt. A list
+ * rendered in that same frame made it the longest task of every live update.
+ */
 export const EventStream = memo(function EventStream(props: EventStreamProps) {
+  const window = useDeferredValue(props.window);
+  const total = useDeferredValue(props.total);
+  return <EventList {...props} window={window} total={total} />;
+});
+
+const EventList = memo(function EventList(props: EventStreamProps) {
   const { window: w, loading, onLoadOlder, onLoadNewer } = props;
   const [preset, setPreset] = useState<Preset>(DEFAULT_FILTER.preset);
   const [hiddenKinds, setHiddenKinds] = useState<ReadonlySet<EventKind>>(DEFAULT_FILTER.hiddenKinds);
@@ -63,7 +75,7 @@ export const EventStream = memo(function EventStream(props: EventStreamProps) {
   const [highlight, setHighlight] = useState<{ seq: number } | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
 
-  const virtualizer = useVirtualizer({
+  const virtualizer = useListVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: (i) => estimateCardHeight(rows[i]!, open.get(rows[i]!.seq)),

@@ -3,11 +3,9 @@
  * card in view where it was when history is prepended, and brings a jumped-to event into view.
  * Kept here, apart from the list's filters and cards.
  */
-import type { Virtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, type KeyboardEvent, type PointerEvent, type RefObject, type WheelEvent } from 'react';
 import type { TilthEvent } from '../../../shared/events.ts';
-
-type ListVirtualizer = Virtualizer<HTMLDivElement, Element>;
+import type { ListVirtualizer } from './use-list-virtualizer.ts';
 
 /** A user scroll is one that follows a wheel turn, a key or a press on the scrollbar within this long. */
 const USER_INPUT_MS = 800;
