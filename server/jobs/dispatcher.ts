@@ -9,8 +9,6 @@ import type { SteeringNote } from '../../shared/files.ts';
 import type { QueueView } from './queue.ts';
 
 export interface RunDispatcher {
-  /** What it is, for logs and the settings page. */
-  readonly mode: 'local' | 'queue';
   /** Starts the run now if a slot is free, else queues it; a run already queued or running is left as it is. */
   request(sessionId: string): Promise<RunState>;
   /** Takes a queued run out of the queue; false if it was not queued. */

@@ -10,7 +10,6 @@ import type { RunDispatcher } from './dispatcher.ts';
 import type { JobFn, JobRunner } from './job-runner.ts';
 
 export class LocalDispatcher implements RunDispatcher {
-  readonly mode = 'local';
   private readonly waiting: string[] = [];
 
   constructor(

@@ -51,8 +51,7 @@ const NOTE_WAIT_MS = 5_000;
 const STOPPABLE_WHILE_WAITING = new Set(['waiting', 'prioritized', 'delayed', 'waiting-children']);
 
 export class QueueDispatcher implements RunDispatcher {
-  readonly mode = 'queue';
-  readonly queueName: string;
+  private readonly queueName: string;
   private readonly queue: Queue<RunJobData>;
   private readonly events: QueueEvents;
   private readonly publisher: Redis;
