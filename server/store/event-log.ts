@@ -128,14 +128,16 @@ export class EventLog {
       const size = (await handle.stat()).size;
       let start = size;
       let buf = Buffer.alloc(0);
-      // Back a chunk at a time until the chunk holds limit complete lines after its first newline.
+      let newlines = 0;
+      // Back a chunk at a time until what was read holds limit complete lines after its first newline.
       while (start > 0) {
         const from = Math.max(0, start - TAIL_CHUNK_BYTES);
         const chunk = Buffer.allocUnsafe(start - from);
         const { bytesRead } = await handle.read(chunk, 0, chunk.length, from);
         buf = Buffer.concat([chunk.subarray(0, bytesRead), buf]);
+        newlines += countNewlines(chunk.subarray(0, bytesRead));
         start = from;
-        if (countNewlines(buf) > limit) break;
+        if (newlines > limit) break;
       }
       const end = buf.lastIndexOf(NEWLINE) + 1; // a torn last line is not an event yet
       const lines = buf.subarray(0, end).toString('utf8').split('\n');

@@ -9,14 +9,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SessionListItem } from '../../shared/api.ts';
 import type { EventInput, SessionStatus, TilthEvent } from '../../shared/events.ts';
-import { TIMELINE_SERIES, type Summary } from '../../shared/summary.ts';
+import { emptySummary, TIMELINE_SERIES, type Summary } from '../../shared/summary.ts';
 import { CheckpointSchema, type Checkpoint } from '../../shared/files.ts';
 import { AppError, NotFoundError } from '../errors.ts';
 import { protectFromUntrusted } from '../proc/untrusted.ts';
 import { writeJsonAtomic } from './atomic.ts';
 import { EventBus } from './event-bus.ts';
 import { EventLog } from './event-log.ts';
-import { catchUp, catchUpAsync, currentSummaryAsync, storedSummaryAsync } from './summary-file.ts';
+import { catchUp, catchUpAsync, storedSummaryAsync } from './summary-file.ts';
 import { readJsonFile } from './json-file.ts';
 import { SessionHandle, type StopInfo } from './session-handle.ts';
 import { SESSION_FILES as FILES } from './session-files.ts';
@@ -233,14 +233,15 @@ export class SessionStore {
     }
     const log = this.log(id);
     let summary: Summary;
-    const stored = log.indexed ? null : await storedSummaryAsync(this.file(id, FILES.summary));
-    if (stored && stored.last_seq === (await log.readTailCold(1))[0]?.seq) {
+    const stored = await storedSummaryAsync(this.file(id, FILES.summary));
+    if (stored && !log.indexed && stored.last_seq === (await log.readTailCold(1))[0]?.seq) {
       // A cold log the file already covers (a finished run): no need to wait for its index.
       void this.openLog(id).catch(() => {});
       summary = stored;
     } else {
       await this.openLog(id);
-      summary = stored ? await catchUpAsync(log, stored) : await currentSummaryAsync(log, this.file(id, FILES.summary), id);
+      // Missing, older or damaged: it is derived, so it is rebuilt from the log.
+      summary = await catchUpAsync(log, stored ?? emptySummary(id));
     }
     // Another request may have read it meanwhile: keep one, fold forward.
     const first = this.summaries.get(id) ?? summary;

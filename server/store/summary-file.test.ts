@@ -4,9 +4,12 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { emptySummary, type Summary } from '../../shared/summary.ts';
 import { EventLog } from './event-log.ts';
-import { currentSummary, currentSummaryAsync, saveSummary, summaryText } from './summary-file.ts';
+import { catchUpAsync, currentSummary, saveSummary, storedSummaryAsync, summaryText } from './summary-file.ts';
 
 const dirs: string[] = [];
+
+/** What the server reads: the file a slice at a time (or rebuilt when unusable), brought up to the log's end. */
+const currentSummaryAsync = async (log: EventLog, file: string, id: string) => catchUpAsync(log, (await storedSummaryAsync(file)) ?? emptySummary(id));
 afterEach(() => {
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -152,11 +152,6 @@ export async function storedSummaryAsync(file: string): Promise<Summary | null> 
   return byLines === undefined ? wholeSummary(text) : byLines;
 }
 
-/** currentSummary without holding the event loop (the log must be ready: see EventLog.ready). */
-export async function currentSummaryAsync(log: EventLog, file: string, sessionId: string): Promise<Summary> {
-  return catchUpAsync(log, (await storedSummaryAsync(file)) ?? emptySummary(sessionId));
-}
-
 /** Derived and rebuildable: written atomically but not fsynced. */
 export function saveSummary(file: string, summary: Summary): void {
   writeFileAtomic(file, summaryText(summary), { durable: false });
