@@ -16,7 +16,6 @@ import type { SessionStore } from '../store/session-store.ts';
 import type { RunDispatcher } from './dispatcher.ts';
 import type { Logger } from './job-runner.ts';
 import {
-  connectedWorkers,
   connectionOf,
   type ControlMessage,
   controlChannel,
@@ -26,6 +25,8 @@ import {
   runJobId,
   outageLog,
   shownQueueUrl,
+  viewOfQueue,
+  withinMs,
 } from './queue.ts';
 
 export interface QueueDispatcherOptions {
@@ -165,30 +166,17 @@ export class QueueDispatcher implements RunDispatcher {
 
   /** One exchange with Redis, within ASK_MS; otherwise queue_unavailable saying what failed. */
   private async ask<T>(what: string, exchange: () => Promise<T>, ms = ASK_MS): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
     try {
-      return await Promise.race([
-        exchange(),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms);
-        }),
-      ]);
+      return await withinMs(ms, exchange());
     } catch (err) {
       throw new QueueUnavailableError(
         `Could not ${what}: the run queue at ${shownQueueUrl(this.opts.url)} did not answer (${err instanceof Error ? err.message : String(err)}). Is Redis running?`,
       );
-    } finally {
-      clearTimeout(timer);
     }
   }
 
-  async describe(): Promise<QueueView> {
-    const url = shownQueueUrl(this.opts.url);
-    try {
-      return { url, workers: await connectedWorkers(this.queue), problem: null };
-    } catch (err) {
-      return { url, workers: [], problem: err instanceof Error ? err.message : String(err) };
-    }
+  describe(): Promise<QueueView> {
+    return viewOfQueue(this.queue, this.opts.url, ASK_MS);
   }
 
   state(sessionId: string): RunState {

@@ -65,21 +65,39 @@ export async function connectedWorkers(queue: Queue): Promise<QueueView['workers
   return [...longest].map(([name, connected_s]) => ({ name, connected_s })).sort((a, b) => b.connected_s - a.connected_s || a.name.localeCompare(b.name));
 }
 
+/** `exchange`'s answer if it comes within `ms`; else it fails with "no answer within N s". */
+export async function withinMs<T>(ms: number, exchange: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      exchange,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The queue at `url` and its connected workers, asked within `ms`; `problem` says why the list is missing. */
+export async function viewOfQueue(queue: Queue, url: string, ms: number): Promise<QueueView> {
+  const shown = shownQueueUrl(url);
+  try {
+    return { url: shown, workers: await withinMs(ms, connectedWorkers(queue)), problem: null };
+  } catch (err) {
+    return { url: shown, workers: [], problem: err instanceof Error ? err.message : String(err) };
+  }
+}
+
 /** The queue of a sessions folder and its workers, asked once (for `tilth config`); gives up after ~2 s. */
 export async function lookAtQueue(url: string, sessionsRoot: string): Promise<QueueView> {
-  const shown = shownQueueUrl(url);
   const queue = new Queue(queueName(sessionsRoot), {
     connection: { ...(connectionOf(url) as object), connectTimeout: 2_000, maxRetriesPerRequest: 1, retryStrategy: () => null },
   });
-  queue.on('error', () => {}); // reported below
+  queue.on('error', () => {}); // reported as the view's problem
   try {
-    const workers = await Promise.race([
-      connectedWorkers(queue),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('Redis did not answer within 2 s')), 2_000).unref()),
-    ]);
-    return { url: shown, workers, problem: null };
-  } catch (err) {
-    return { url: shown, workers: [], problem: err instanceof Error ? err.message : String(err) };
+    return await viewOfQueue(queue, url, 2_000);
   } finally {
     await queue.close().catch(() => {});
   }
