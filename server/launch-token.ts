@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { Tree } from './fs/tree.ts';
 import { mintToken } from './security.ts';
 
 export const TOKEN_FILE = 'token';
@@ -23,7 +24,7 @@ export function launchToken(home: string): { token: string; minted: boolean } {
   }
   if (kept !== null && TOKEN_SHAPE.test(kept)) {
     // Someone widened it (a copy, an umask): the token opens the app, so it goes back to the user alone.
-    if ((fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
+    if ((fs.statSync(file).mode & 0o077) !== 0) Tree.at(home).chmod(TOKEN_FILE, 0o600);
     return { token: kept, minted: false };
   }
   return { token: rotateToken(home), minted: true };
@@ -31,12 +32,7 @@ export function launchToken(home: string): { token: string; minted: boolean } {
 
 /** Writes a new token (mode 0600, atomically) and returns it. */
 export function rotateToken(home: string): string {
-  fs.mkdirSync(home, { recursive: true, mode: 0o700 });
   const token = mintToken();
-  const file = path.join(home, TOKEN_FILE);
-  const temp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temp, `${token}\n`, { mode: 0o600 });
-  fs.chmodSync(temp, 0o600);
-  fs.renameSync(temp, file);
+  Tree.ensure(home, 0o700).writeFileAtomic(TOKEN_FILE, `${token}\n`, { mode: 0o600 });
   return token;
 }

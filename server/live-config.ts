@@ -5,7 +5,6 @@
  * Everything that reads the config reads `current` at the moment it needs it, so new work
  * follows a save without a restart. Flags, the environment and .env still win over the file.
  */
-import fs from 'node:fs';
 import type { ConfigUpdate } from '../shared/api.ts';
 import { AppError } from './errors.ts';
 import {
@@ -19,7 +18,7 @@ import {
   type ConfigKey,
   type FieldProblems,
 } from './config.ts';
-import { writeJsonAtomic } from './store/atomic.ts';
+import { Tree } from './fs/tree.ts';
 
 /** A save that would leave the configuration invalid; nothing was written. */
 export class ConfigUpdateError extends AppError {
@@ -89,8 +88,7 @@ export class LiveConfig {
 
     const ordered: Record<string, string> = {};
     for (const key of CONFIG_KEYS) if (file[key] !== undefined) ordered[key] = file[key];
-    fs.mkdirSync(home, { recursive: true, mode: 0o700 });
-    writeJsonAtomic(configFile, ordered, { mode: 0o600 });
+    Tree.ensure(home, 0o700).writeJsonAtomic(configFile, ordered, { mode: 0o600 });
     this.#current = next;
     return next;
   }

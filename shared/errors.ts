@@ -41,6 +41,7 @@ export const ERRORS = {
 
   // ── Workspaces and sessions ──
   invalid_path: { status: 400, meaning: 'A path the user gave cannot be used.' },
+  link_refused: { status: 409, meaning: 'A file Tilth would write is, or goes through, a symbolic link; Tilth follows none.' },
   workspace_not_ready: { status: 400, meaning: 'The workspace is not a git repository with a commit.' },
   workspace_has_sessions: { status: 409, meaning: 'The repository has open sessions; open one, discard it, or start alongside.' },
   session_not_found: { status: 404, meaning: 'No session with that id.' },

@@ -14,7 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ChatCompletionTool } from 'openai/resources/chat/completions';
-import { writeFileAtomic } from '../store/atomic.ts';
+import { LinkRefusedError, Tree } from '../fs/tree.ts';
 import { processCapNote, runUntrusted, type Command, type UntrustedScope } from '../proc/untrusted.ts';
 import { checkToolCall } from './guard.ts';
 import { ConfinedRoot, readHead, runReadTool, ToolError } from '../tools/read-tools.ts';
@@ -180,7 +180,7 @@ export function resolveForWrite(root: ConfinedRoot, rel: string): string {
   return target;
 }
 
-function writeConfined(target: string, content: string): void {
+function writeConfined(root: ConfinedRoot, target: string, content: string): void {
   let mode: number | undefined;
   try {
     const stat = fs.statSync(target);
@@ -190,9 +190,16 @@ function writeConfined(target: string, content: string): void {
   } catch (err) {
     if (err instanceof ToolError) throw err;
   }
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  // Not fsynced: the worktree is rebuilt from git after a crash, and writes are frequent.
-  writeFileAtomic(target, content, { durable: false, ...(mode !== undefined ? { mode } : {}) });
+  // Through the tree as well: a folder on the way swapped for a link since the checks above is refused, not followed.
+  const tree = Tree.at(root.real);
+  try {
+    tree.mkdir(path.dirname(target), { recursive: true });
+    // Not fsynced: the worktree is rebuilt from git after a crash, and writes are frequent.
+    tree.writeFileAtomic(target, content, { durable: false, ...(mode !== undefined ? { mode } : {}) });
+  } catch (err) {
+    if (err instanceof LinkRefusedError) throw new ToolError(err.message);
+    throw err;
+  }
 }
 
 function writeFileTool(root: ConfinedRoot, args: Record<string, unknown>): string {
@@ -202,7 +209,7 @@ function writeFileTool(root: ConfinedRoot, args: Record<string, unknown>): strin
   if (typeof args.content !== 'string') return "ERROR: 'content' must be a string";
   if (args.content.length > MAX_WRITE_CHARS) return `ERROR: content exceeds ${MAX_WRITE_CHARS} chars; split the work.`;
   const rel = requirePath(args.path);
-  writeConfined(resolveForWrite(root, rel), args.content);
+  writeConfined(root, resolveForWrite(root, rel), args.content);
   return `wrote ${args.content.length} chars to ${rel}`;
 }
 
@@ -235,7 +242,7 @@ function editFileTool(root: ConfinedRoot, args: Record<string, unknown>): string
   if (count > 1) return `ERROR: old_string matches ${count} places in ${rel}; expand it to a unique anchor.`;
   const updated = text.slice(0, first) + newString + text.slice(first + oldString.length);
   if (updated.length > MAX_WRITE_CHARS) return `ERROR: the edited file would exceed ${MAX_WRITE_CHARS} chars; split the work.`;
-  writeConfined(target, updated);
+  writeConfined(root, target, updated);
   return `edited ${rel} (-${oldString.length} +${newString.length} chars)`;
 }
 

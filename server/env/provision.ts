@@ -40,6 +40,7 @@ import path from 'node:path';
 import { boundCheckOutput, type EnvReason, type EventInput } from '../../shared/events.ts';
 import type { EnvPlan } from '../../shared/files.ts';
 import type { PackageManager, ProjectEnv } from '../../shared/project-env.ts';
+import { Tree } from '../fs/tree.ts';
 import type { GitDirs } from '../git/worktree-git.ts';
 import { processCapNote, runUntrusted, type Command, type UntrustedScope } from '../proc/untrusted.ts';
 import { findOnPath } from '../proc/which.ts';
@@ -148,12 +149,13 @@ function isInside(child: string, parent: string): boolean {
  * many entries are linked.
  */
 export function linkNodeModules(from: string, worktree: string): { linked: number } {
+  const tree = Tree.at(worktree);
   const own = path.join(worktree, 'node_modules');
-  const stat = fs.lstatSync(own, { throwIfNoEntry: false });
-  // A symlink here (the worker's, or an older layout) would send writes into its target.
-  if (stat && !stat.isDirectory()) fs.rmSync(own, { force: true });
-  fs.mkdirSync(own, { recursive: true });
-  writeIfDifferent(path.join(own, '.gitignore'), IGNORE_ALL);
+  // A link here (the worker's, a setup script's, or an older layout) would send writes into its
+  // target: it is removed (the link itself) and a real folder made in its place.
+  if (!tree.isRealDirectory(own)) tree.remove(own);
+  tree.mkdir(own, { recursive: true });
+  writeIgnoreFile(tree);
   let linked = 0;
   for (const name of fs.readdirSync(from)) {
     if (NODE_TOOL_CACHES.has(name) || name === '.gitignore') continue;
@@ -165,24 +167,25 @@ export function linkNodeModules(from: string, worktree: string): { linked: numbe
         linked++;
         continue;
       }
-      fs.unlinkSync(link);
+      tree.remove(link);
     } else if (existing) {
       continue;
     }
-    fs.symlinkSync(target, link);
+    tree.symlink(target, link);
     linked++;
   }
   return { linked };
 }
 
-function writeIfDifferent(file: string, content: string): void {
-  let current: string | null = null;
-  try {
-    current = fs.readFileSync(file, 'utf8');
-  } catch {
-    // not there yet
-  }
-  if (current !== content) fs.writeFileSync(file, content);
+/**
+ * Writes the worktree's `node_modules/.gitignore`, only when `node_modules` is a real folder of
+ * the worktree (not a link a setup script or the worker made), and by rename: an ignore file that
+ * is itself a link is replaced, never written through.
+ */
+function writeIgnoreFile(tree: Tree): void {
+  if (!tree.isRealDirectory('node_modules')) return;
+  const file = path.join('node_modules', '.gitignore');
+  if (tree.readFileNoFollow(file)?.toString('utf8') !== IGNORE_ALL) tree.writeFileAtomic(file, IGNORE_ALL, { durable: false });
 }
 
 /** The offline (or, with the network, cache-first) install for a package manager, from its lockfile only. */
@@ -286,7 +289,7 @@ export async function applyEnvironment(plan: EnvPlan, worktree: string, options:
     if (ran.problem) return { ok: false, problem: ran.problem, output, command: step.command, duration_ms: Math.round(performance.now() - started) };
     // What an install or a setup put in node_modules is never the session's work to commit,
     // whatever the repository ignores.
-    if (isDirectory(path.join(worktree, 'node_modules'))) writeIfDifferent(path.join(worktree, 'node_modules', '.gitignore'), IGNORE_ALL);
+    writeIgnoreFile(Tree.at(worktree));
   }
   const scope = projectScope(plan, worktree);
   const venv = scope?.env.VIRTUAL_ENV ?? null;

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../errors.ts';
+import { Tree } from '../fs/tree.ts';
 import { git, GitError } from './git-base.ts';
 import { lookupGitDirs } from './worktree-git.ts';
 
@@ -121,7 +122,7 @@ export async function addWorktree(repoRoot: string, worktreePath: string, branch
 export async function removeWorktree(repoRoot: string, worktreePath: string, branch: string): Promise<void> {
   const g = git(repoRoot);
   if (fs.existsSync(worktreePath)) await g.raw(['worktree', 'remove', '--force', worktreePath]).catch(() => {});
-  fs.rmSync(worktreePath, { recursive: true, force: true });
+  removeFolder(worktreePath);
   await g.raw(['worktree', 'prune']).catch(() => {});
   // (rev-parse --verify --quiet fails silently, which simple-git does not report: ask for-each-ref.)
   const exists = (await g.raw(['for-each-ref', '--format=%(refname)', `refs/heads/${branch}`])).trim() !== '';
@@ -196,16 +197,13 @@ const WORKTREE_LOCKS = ['index.lock', 'HEAD.lock'];
 export async function removeStaleSessionLocks(repoRoot: string, worktree: string, branch: string): Promise<string[]> {
   const own = await lookupGitDirs(repoRoot, worktree).catch(() => null); // a worktree deleted by hand has none
   const common = own?.commonDir ?? (await git(repoRoot).raw(['rev-parse', '--path-format=absolute', '--git-common-dir'])).trim();
-  const candidates = [path.join(common, 'refs', 'heads', `${branch}.lock`)];
-  if (own) candidates.push(...WORKTREE_LOCKS.map((f) => path.join(own.gitDir, f)));
+  const candidates = [{ tree: Tree.at(common), file: path.join(common, 'refs', 'heads', `${branch}.lock`) }];
+  if (own) candidates.push(...WORKTREE_LOCKS.map((f) => ({ tree: Tree.at(own.gitDir), file: path.join(own.gitDir, f) })));
   const removed: string[] = [];
-  for (const file of candidates) {
-    try {
-      fs.unlinkSync(file);
-      removed.push(file);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
+  for (const { tree, file } of candidates) {
+    if (fs.lstatSync(file, { throwIfNoEntry: false }) === undefined) continue;
+    tree.remove(file);
+    removed.push(file);
   }
   return removed;
 }
@@ -217,15 +215,22 @@ export async function removeStaleSessionLocks(repoRoot: string, worktree: string
  */
 export async function withScratchWorktree<T>(repoRoot: string, dir: string, rev: string, fn: () => Promise<T>): Promise<T> {
   const repo = git(repoRoot);
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  removeFolder(dir);
   await repo.raw(['worktree', 'prune']);
   await repo.raw(['worktree', 'add', '--detach', dir, rev]);
   try {
     return await fn();
   } finally {
     await repo.raw(['worktree', 'remove', '--force', dir]).catch(() => {});
-    fs.rmSync(dir, { recursive: true, force: true });
+    removeFolder(dir);
     await repo.raw(['worktree', 'prune']).catch(() => {});
   }
+}
+
+/**
+ * Removes a worktree's folder, whatever is left in it, following none of its links. Its parent
+ * is a session's own folder (made when missing), which no untrusted command can write.
+ */
+function removeFolder(dir: string): void {
+  Tree.ensure(path.dirname(dir)).remove(dir, { recursive: true });
 }

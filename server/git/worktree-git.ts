@@ -23,6 +23,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { AppError } from '../errors.ts';
+import { Tree } from '../fs/tree.ts';
 import { git, GitError, HARDENED_CONFIG } from './git-base.ts';
 
 /** Where a worktree's git metadata lives: its own git dir and the repository's shared one. */
@@ -127,10 +128,13 @@ export function restorePointers(ref: WorktreeRef): string[] {
   const problems = pointerProblems(ref);
   if (problems.length === 0) return [];
   const dotGit = path.join(ref.worktree, '.git');
-  fs.rmSync(dotGit, { recursive: true, force: true });
-  fs.writeFileSync(dotGit, `gitdir: ${ref.gitDir}\n`);
-  fs.writeFileSync(path.join(ref.gitDir, 'commondir'), `${path.relative(ref.gitDir, ref.commonDir) || '.'}\n`);
-  fs.writeFileSync(path.join(ref.gitDir, 'gitdir'), `${dotGit}\n`);
+  // The worker may have put a folder or a link where each pointer was: each is replaced, never followed.
+  const worktree = Tree.at(ref.worktree);
+  worktree.remove('.git', { recursive: true });
+  worktree.writeFileAtomic('.git', `gitdir: ${ref.gitDir}\n`);
+  const gitDir = Tree.at(ref.gitDir);
+  gitDir.writeFileAtomic('commondir', `${path.relative(ref.gitDir, ref.commonDir) || '.'}\n`);
+  gitDir.writeFileAtomic('gitdir', `${dotGit}\n`);
   return problems;
 }
 

@@ -5,7 +5,6 @@
  * current tip (each must fail for the intended reason), and the task joins the plan as pending,
  * its test committed as `seed: added <id>`. The session is left stopped: Resume builds it.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { PrdEntry } from '../../shared/files.ts';
@@ -16,6 +15,7 @@ import { Agent, type AgentCall } from '../agent/runtime.ts';
 import { defineTool } from '../agent/tools.ts';
 import { sessionScope } from '../env/session-env.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
+import { Tree } from '../fs/tree.ts';
 import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
 import type { ModelClient } from '../llm/client.ts';
 import { loadPrompt } from '../prompts.ts';
@@ -143,21 +143,22 @@ export async function addTask(session: SessionHandle, llm: ModelClient, input: N
     if (!checked.ok) return checked.problems.join('; ');
     const task = checked.seed.prd.find((t) => t.id === id)!;
     const target = resolveTestPath(cp.worktree, args.test_file);
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.writeFileSync(target, args.content);
+    const tree = Tree.at(cp.worktree);
+    tree.mkdir(path.dirname(target), { recursive: true });
+    tree.writeFile(target, args.content);
     const proofs =
       (await proveCases({ prd: [task], testFiles: { [args.test_file]: args.content }, preset, project: env, scope, ...(signal ? { signal } : {}) }, [task]))[
         id
       ] ?? [];
     const wrong = proofs.filter((p) => p.result === 'error');
     if (wrong.length > 0) {
-      fs.rmSync(target, { force: true });
+      tree.remove(target);
       return `Its cases must fail now because the work is missing, and these do not: ${wrong.map((p) => `"${p.test}": ${p.detail}`).join('; ')}.`;
     }
     const added: PrdEntry = { ...task, status: 'pending' };
     const prd = [...before.prd, added];
     const meta = { ...before.meta, locked_tests: { ...before.meta.locked_tests, [args.test_file]: sha256(args.content) } };
-    session.writeSeedFiles({ prd, meta }, [{ target, content: args.content }]);
+    session.writeSeedFiles({ prd, meta }, [{ tree, target, content: args.content }]);
     const old = session.seedProof.read();
     session.seedProof.write({ key: seedKey(prd, meta), at: new Date().toISOString(), tasks: { ...(old?.tasks ?? {}), [id]: proofs } });
     const sha = await commitAll(await worktreeRefOf(cp), `seed: added ${id}`, `Added after the run: ${input.title}`, { paths: [args.test_file] });

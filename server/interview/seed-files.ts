@@ -7,7 +7,7 @@ import path from 'node:path';
 import { PrdSchema, SeedMetaSchema, type SeedMeta } from '../../shared/files.ts';
 import { testFileRule } from '../../shared/seed.ts';
 import { AppError, describeZodError } from '../errors.ts';
-import type { FileWrite } from '../store/atomic.ts';
+import { Tree, type TreeWrite } from '../fs/tree.ts';
 import { resolveTestPath, sha256, type ValidSeed } from '../store/seed-input.ts';
 import type { SessionHandle } from '../store/session-handle.ts';
 
@@ -51,10 +51,11 @@ export function writeSeed(seed: ValidSeed, ctx: WriteSeedContext): SeedMeta {
   // The sink checked the names; checked again here because this is where they become paths.
   const rule = testFileRule(meta.checks_preset, meta.project_env ?? null);
   const { worktree } = ctx.session.checkpoint.read();
-  const tests: FileWrite[] = [];
+  const tests: TreeWrite[] = [];
+  const tree = Object.keys(seed.testFiles).length > 0 ? Tree.at(worktree) : null;
   for (const [file, content] of Object.entries(seed.testFiles)) {
     if (!rule.regex.test(file)) throw new AppError('unsafe_test_path', `Refusing test file '${file}': test files live in ${rule.dir}/, named ${rule.describe}`);
-    tests.push({ target: resolveTestPath(worktree, file), content });
+    tests.push({ tree: tree!, target: resolveTestPath(worktree, file), content });
   }
 
   // Folders this call creates for the test files (outermost first), removed again on failure.
@@ -62,31 +63,31 @@ export function writeSeed(seed: ValidSeed, ctx: WriteSeedContext): SeedMeta {
   try {
     if (tests.length > 0) {
       ensureRealDir(worktree, 'the worktree');
-      for (const file of Object.keys(seed.testFiles)) makeRealDirs(worktree, path.posix.dirname(file), created);
+      for (const file of Object.keys(seed.testFiles)) makeRealDirs(tree!, path.posix.dirname(file), created);
     }
     ctx.session.writeSeedFiles({ prd, meta }, tests);
   } catch (err) {
-    removeCreated(created);
+    if (tree) removeCreated(tree, created);
     throw new SeedWriteError(`Nothing was written: ${(err as Error).message.replace(/^nothing was written: /, '')}`, { cause: err });
   }
   return meta;
 }
 
 /** Creates `dir` (relative) under the worktree as real folders, recording the ones it made. */
-function makeRealDirs(worktree: string, dir: string, created: string[]): void {
-  let current = worktree;
+function makeRealDirs(tree: Tree, dir: string, created: string[]): void {
+  let current = tree.root;
   for (const part of dir.split('/')) {
     current = path.join(current, part);
-    if (!fs.existsSync(current) && fs.lstatSync(current, { throwIfNoEntry: false }) === undefined) {
-      fs.mkdirSync(current);
+    if (fs.lstatSync(current, { throwIfNoEntry: false }) === undefined) {
+      tree.mkdir(current);
       created.push(current);
     }
-    ensureRealDir(current, `${path.relative(worktree, current)}/ in the worktree`);
+    ensureRealDir(current, `${path.relative(tree.root, current)}/ in the worktree`);
   }
 }
 
-function removeCreated(created: string[]): void {
-  for (const dir of [...created].reverse()) fs.rmSync(dir, { recursive: true, force: true });
+function removeCreated(tree: Tree, created: string[]): void {
+  for (const dir of [...created].reverse()) tree.remove(dir, { recursive: true });
 }
 
 /** A symlinked `tests/` (or worktree) could point anywhere; the sink writes only real folders. */

@@ -2,8 +2,6 @@
  * Seed review (SPEC §5): the seed as the browser shows it, with the contract check, and the
  * user's edits — re-validated by the sink and recorded as one `seed: edited` commit.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Checkpoint, PrdEntry, SeedMeta } from '../../shared/files.ts';
 import {
   proofsOfCriterion,
@@ -18,6 +16,7 @@ import {
 } from '../../shared/seed.ts';
 import { AppError, ConflictError, NotFoundError } from '../errors.ts';
 import { prepareSessionEnvironment, sessionScope } from '../env/session-env.ts';
+import { Tree } from '../fs/tree.ts';
 import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
 import type { SessionHandle } from '../store/session-handle.ts';
 import { blocksRun, checkContract, isBlocking, type ContractCheckInput } from '../proof/contract-check.ts';
@@ -223,8 +222,10 @@ async function applyEdit(session: SessionHandle, edit: SeedEdit): Promise<SeedSa
     },
   });
   // A test file the edit renamed away, or whose task it removed, is deleted, so the worktree holds exactly the seed's tests.
-  for (const old of Object.keys(before.testFiles)) {
-    if (!(old in checked.seed.testFiles)) fs.rmSync(path.join(checkpoint.worktree, old), { force: true });
+  const gone = Object.keys(before.testFiles).filter((old) => !(old in checked.seed.testFiles));
+  if (gone.length > 0) {
+    const worktree = Tree.at(checkpoint.worktree);
+    for (const old of gone) worktree.remove(old);
   }
   const changed = describeChanges(before, checked.seed);
   if (preset !== before.meta.checks_preset) changed.unshift(`checks: ${preset}`);

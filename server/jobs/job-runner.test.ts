@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ConflictError } from '../errors.ts';
 import { silentLogger, useTempStore } from '../testing/test-app.ts';
@@ -101,6 +102,29 @@ describe('recoverAfterCrash', () => {
       .readAfter(0, 100)
       .map((e) => e.type);
     expect(types.slice(-2)).toEqual(['stop', 'status_changed']);
+  });
+
+  it('removes the temp files a kill left mid-write, but not those of a session another process runs', () => {
+    const crashed = newSession('running');
+    const elsewhere = newSession('running');
+    const temps = ['.checkpoint.json.0123456789ab.tmp', 'ledger/.T-001.jsonl.ba9876543210.tmp'];
+    for (const id of [crashed, elsewhere]) {
+      fs.mkdirSync(path.join(temp.store.dir(id), 'ledger'));
+      for (const t of temps) fs.writeFileSync(path.join(temp.store.dir(id), t), '{"half":');
+    }
+    // A live process that is not this one holds `elsewhere` (a headless `tilth run`, a queue worker).
+    const holder = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      fs.writeFileSync(path.join(temp.store.dir(elsewhere), 'run.lock'), JSON.stringify({ pid: holder.pid, kind: 'run' }));
+      recoverAfterCrash(temp.store, silentLogger);
+      for (const t of temps) {
+        expect(fs.existsSync(path.join(temp.store.dir(crashed), t))).toBe(false);
+        expect(fs.existsSync(path.join(temp.store.dir(elsewhere), t))).toBe(true);
+      }
+      expect(fs.readdirSync(temp.store.dir(crashed)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+    } finally {
+      holder.kill('SIGKILL');
+    }
   });
 
   it('skips a session whose checkpoint is corrupt and says so', () => {

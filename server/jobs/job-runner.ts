@@ -162,12 +162,16 @@ const LIVE_STATUSES = new Set(['running', 'interviewing']);
  * At boot no job is alive, so a session that says it is running (or interviewing) was left
  * behind by a crash or kill. Mark it stopped with `last_stop: crash` so the user can resume it.
  * Returns the ids it marked. `onInterviewing`, when given, takes interviews instead: they can
- * continue. A session whose files are unreadable is left alone and logged.
+ * continue. A session whose files are unreadable is left alone and logged. The temp files of
+ * atomic writes a kill interrupted are removed first.
  */
 export function recoverAfterCrash(store: SessionStore, logger: Logger, onInterviewing?: (id: string) => void): string[] {
   const recovered: string[] = [];
   for (const id of store.ids()) {
     try {
+      // Before any job of this process writes there; a session run elsewhere keeps its temps.
+      const temps = store.session(id).removeStaleTemps();
+      if (temps > 0) logger.info(`removed ${temps} temp file(s) an interrupted write left in session ${id}`);
       const checkpoint = store.readCheckpoint(id);
       if (!LIVE_STATUSES.has(checkpoint.status)) continue;
       // A headless `tilth run` is driving it right now: it is alive, not crashed.

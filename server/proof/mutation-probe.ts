@@ -7,13 +7,12 @@
  * It runs beside the next task (its own worktree, its own processes), so the run is not held up;
  * the run waits for the last probes before it says all done.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Checkpoint, CustomChecks, MutationReport } from '../../shared/files.ts';
 import type { ProjectEnv } from '../../shared/project-env.ts';
 import type { ChecksPreset } from '../../shared/seed.ts';
 import { scratchScope } from '../env/session-env.ts';
 import { taskIdOfTestFile, testCommand } from '../env/presets.ts';
+import { LinkRefusedError, Tree } from '../fs/tree.ts';
 import { git } from '../git/git-base.ts';
 import { withScratchWorktree } from '../git/repo.ts';
 import { runUntrusted } from '../proc/untrusted.ts';
@@ -64,6 +63,16 @@ async function changedLines(source: string, sha: string, tests: Set<string>): Pr
   return lines;
 }
 
+/** A file of the scratch worktree as text; null when it is a link, not a regular file, or reached through a link leading out. */
+function readOwnFile(scratch: Tree, file: string): string | null {
+  try {
+    return scratch.readFileNoFollow(file)?.toString('utf8') ?? null;
+  } catch (err) {
+    if (err instanceof LinkRefusedError) return null;
+    throw err;
+  }
+}
+
 export async function probeTask(input: ProbeInput): Promise<MutationReport> {
   const now = input.now ?? (() => performance.now());
   const started = now();
@@ -99,24 +108,36 @@ export async function probeTask(input: ProbeInput): Promise<MutationReport> {
     let survived = 0;
     let untried = 0;
     const survivors: MutationReport['survivors'] = [];
+    // Mutants are written only into the scratch copy, through the tree: a file the commit made a
+    // link (to the user's checkout, a dotfile, Tilth's own config), or one reached through a
+    // linked folder, is not mutated, so nothing outside the scratch worktree is ever rewritten.
+    const scratch = Tree.at(input.scratch);
+    const notMutated: string[] = [];
     for (const [file, changed] of lines) {
-      const target = path.join(input.scratch, file);
-      const original = fs.readFileSync(target, 'utf8');
+      const original = readOwnFile(scratch, file);
+      if (original === null) {
+        notMutated.push(file);
+        continue;
+      }
       for (const mutant of mutantsFor(file, original, changed)) {
         if (now() + perRun > deadline) {
           untried++;
           continue;
         }
         input.signal?.throwIfAborted();
-        fs.writeFileSync(target, mutant.source);
+        scratch.writeFile(file, mutant.source);
         const result = await run(perRun);
         if (result.exitCode === 0 && !result.timedOut) {
           survived++;
           if (survivors.length < MAX_SURVIVORS) survivors.push({ file, line: mutant.line, description: mutant.description });
         } else killed++;
       }
-      fs.writeFileSync(target, original);
+      scratch.writeFile(file, original);
     }
-    return report({ killed, survived, survivors, note: untried > 0 ? `${untried} more mutants were not tried within the budget` : null });
+    const notes = [
+      ...(notMutated.length > 0 ? [`not mutated, being a symbolic link or reached through one: ${notMutated.join(', ')}`] : []),
+      ...(untried > 0 ? [`${untried} more mutants were not tried within the budget`] : []),
+    ];
+    return report({ killed, survived, survivors, note: notes.length > 0 ? notes.join('; ') : null });
   });
 }

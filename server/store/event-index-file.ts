@@ -6,6 +6,7 @@
  * write leaves the next open to scan the log.
  */
 import fs from 'node:fs';
+import type { Tree } from '../fs/tree.ts';
 import { LineOffsets } from './line-offsets.ts';
 
 export interface Index {
@@ -66,22 +67,18 @@ export async function readIndexFileAsync(file: string): Promise<Buffer | null> {
 }
 
 /** Writes the sidecar through a temporary file and a rename; false when that failed. */
-export function writeIndexFile(file: string, bytes: Buffer): boolean {
+export function writeIndexFile(tree: Tree, file: string, bytes: Buffer): boolean {
   try {
-    const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, bytes);
-    fs.renameSync(tmp, file);
+    tree.writeFileAtomic(file, bytes, { durable: false });
     return true;
   } catch {
     return false;
   }
 }
 
-export async function writeIndexFileAsync(file: string, bytes: Buffer): Promise<boolean> {
+export async function writeIndexFileAsync(tree: Tree, file: string, bytes: Buffer): Promise<boolean> {
   try {
-    const tmp = `${file}.${process.pid}.tmp`;
-    await fs.promises.writeFile(tmp, bytes);
-    await fs.promises.rename(tmp, file);
+    await tree.writeFileAtomicAsync(file, bytes);
     return true;
   } catch {
     return false;

@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { LOG_VERSION, TilthEventSchema, upgradeEvent, type EventInput, type TilthEvent } from '../../shared/events.ts';
 import { CorruptFileError, describeZodError } from '../errors.ts';
-import { writeAll } from './atomic.ts';
+import { Tree, writeAll } from '../fs/tree.ts';
 import { decodeIndex, encodeIndex, type Index, readIndexFile, readIndexFileAsync, writeIndexFile, writeIndexFileAsync } from './event-index-file.ts';
 import { LineOffsets } from './line-offsets.ts';
 
@@ -40,7 +40,14 @@ export class EventLog {
     readonly sessionId: string,
     /** The offset index kept beside the log (`events.idx`), checked against the log before use. */
     readonly indexFile: string = path.join(path.dirname(file), `${path.basename(file, '.jsonl')}.idx`),
+    /** Where its writes go through; the log's own folder when not given. */
+    private tree: Tree | null = null,
   ) {}
+
+  private get writes(): Tree {
+    this.tree ??= Tree.at(path.dirname(this.file));
+    return this.tree;
+  }
 
   /** Seq of the last complete event on disk (0 for a new log). */
   get lastSeq(): number {
@@ -197,7 +204,7 @@ export class EventLog {
   }
 
   private openForAppend(): number {
-    if (this.fd === null) this.fd = fs.openSync(this.file, 'a');
+    if (this.fd === null) this.fd = this.writes.openAppend(this.file);
     return this.fd;
   }
 
@@ -205,7 +212,7 @@ export class EventLog {
   private prepareForAppend(): Index {
     const index = this.refreshIndex();
     const size = fileSize(this.file);
-    if (size > index.indexedBytes) fs.truncateSync(this.file, index.indexedBytes);
+    if (size > index.indexedBytes) this.writes.truncate(this.file, index.indexedBytes);
     return index;
   }
 
@@ -300,12 +307,12 @@ export class EventLog {
 
   private saveSidecar(index: Index): void {
     const lines = index.offsets.length;
-    if (writeIndexFile(this.indexFile, this.sidecarBytes(index))) index.savedLines = lines;
+    if (writeIndexFile(this.writes, this.indexFile, this.sidecarBytes(index))) index.savedLines = lines;
   }
 
   private async saveSidecarAsync(index: Index): Promise<void> {
     const lines = index.offsets.length;
-    if (await writeIndexFileAsync(this.indexFile, this.sidecarBytes(index))) index.savedLines = lines;
+    if (await writeIndexFileAsync(this.writes, this.indexFile, this.sidecarBytes(index))) index.savedLines = lines;
   }
 
   private sidecarBytes(index: Index): Buffer {

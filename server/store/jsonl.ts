@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import { CorruptFileError, describeZodError } from '../errors.ts';
-import { writeAll, writeFileAtomic } from './atomic.ts';
+import { writeAll, type Tree } from '../fs/tree.ts';
 
 export function readJsonl<S extends z.ZodType>(file: string, schema: S): z.infer<S>[] {
   let text: string;
@@ -33,10 +33,10 @@ export function readJsonl<S extends z.ZodType>(file: string, schema: S): z.infer
 }
 
 /** Appends one validated line; a torn tail left by a crash is cut first so lines stay whole. */
-export function appendJsonl<S extends z.ZodType>(file: string, schema: S, value: z.infer<S>): void {
+export function appendJsonl<S extends z.ZodType>(tree: Tree, file: string, schema: S, value: z.infer<S>): void {
   const line = `${JSON.stringify(schema.parse(value))}\n`;
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const fd = fs.openSync(file, 'a+');
+  tree.mkdir(path.dirname(file), { recursive: true });
+  const fd = tree.openAppend(file, { readable: true });
   try {
     const size = fs.fstatSync(fd).size;
     if (size > 0) {
@@ -52,6 +52,6 @@ export function appendJsonl<S extends z.ZodType>(file: string, schema: S, value:
 }
 
 /** Replaces the whole file atomically (for small files whose lines change, e.g. consumed notes). */
-export function rewriteJsonl<S extends z.ZodType>(file: string, schema: S, values: z.infer<S>[]): void {
-  writeFileAtomic(file, values.map((v) => `${JSON.stringify(schema.parse(v))}\n`).join(''));
+export function rewriteJsonl<S extends z.ZodType>(tree: Tree, file: string, schema: S, values: z.infer<S>[]): void {
+  tree.writeFileAtomic(file, values.map((v) => `${JSON.stringify(schema.parse(v))}\n`).join(''));
 }

@@ -4,6 +4,8 @@
  * sessions folder and for one run per session.
  */
 import fs from 'node:fs';
+import path from 'node:path';
+import { Tree } from '../fs/tree.ts';
 
 export interface PidLockOwner {
   pid: number;
@@ -36,13 +38,15 @@ export function liveOwner(file: string): PidLockOwner | null {
  */
 export function acquirePidLock(file: string, info: Record<string, unknown>, refuse: (owner: PidLockOwner) => never): () => void {
   const mine = JSON.stringify({ ...info, pid: process.pid, started_at: new Date().toISOString() });
+  // The lock's folder is the caller's (the sessions folder, a session's); its name is never followed.
+  const lockTree = Tree.at(path.dirname(file));
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      fs.writeFileSync(file, mine, { flag: 'wx' });
+      lockTree.createExclusive(file, mine);
       return () => {
         try {
           const current = JSON.parse(fs.readFileSync(file, 'utf8')) as { pid?: unknown };
-          if (current.pid === process.pid) fs.rmSync(file, { force: true });
+          if (current.pid === process.pid) lockTree.remove(file);
         } catch {
           // Already gone or replaced: nothing of ours to remove.
         }
@@ -52,7 +56,7 @@ export function acquirePidLock(file: string, info: Record<string, unknown>, refu
     }
     const owner = liveOwner(file);
     if (owner) refuse(owner);
-    fs.rmSync(file, { force: true });
+    lockTree.remove(file);
   }
   return refuse({ pid: -1, starting: true });
 }

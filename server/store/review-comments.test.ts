@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CommentIdSchema, type CommentOp, type ReviewComment } from '../../shared/review.ts';
 import { tempDir } from '../testing/test-app.ts';
+import { Tree } from '../fs/tree.ts';
 import { foldComments, ReviewComments } from './review-comments.ts';
 
 let dir: string;
@@ -10,7 +11,7 @@ let comments: ReviewComments;
 const file = () => path.join(dir, 'review-comments.jsonl');
 beforeEach(() => {
   dir = tempDir();
-  comments = new ReviewComments(dir);
+  comments = new ReviewComments(Tree.at(dir), dir);
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -40,7 +41,7 @@ describe('review comments', () => {
     expect(a).toEqual({ id: a.id, ts: T0.toISOString(), task_id: 'T-001', file: 'src/a.js', line: 3, side: 'new', text: 'trim me', sent: null });
     expect(comments.edit(a.id, ' better ').text).toBe('better');
     comments.remove(b.id);
-    expect(new ReviewComments(dir).list()).toEqual([{ ...a, text: 'better' }]);
+    expect(new ReviewComments(Tree.at(dir), dir).list()).toEqual([{ ...a, text: 'better' }]);
     // Append-only: four operations, one per line.
     expect(
       fs

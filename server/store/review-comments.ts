@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { CommentOpSchema, type CommentOp, type ReviewComment } from '../../shared/review.ts';
 import { ConflictError, NotFoundError } from '../errors.ts';
+import type { Tree } from '../fs/tree.ts';
 import { appendJsonl, readJsonl } from './jsonl.ts';
 import { SESSION_FILES } from './session-files.ts';
 
@@ -53,7 +54,10 @@ export function foldComments(ops: readonly CommentOp[]): ReviewComment[] {
 export class ReviewComments {
   private readonly file: string;
 
-  constructor(sessionDir: string) {
+  constructor(
+    private readonly tree: Tree,
+    sessionDir: string,
+  ) {
     this.file = path.join(sessionDir, SESSION_FILES.reviewComments);
   }
 
@@ -114,6 +118,6 @@ export class ReviewComments {
   }
 
   private append(op: CommentOp): void {
-    appendJsonl(this.file, CommentOpSchema, op);
+    appendJsonl(this.tree, this.file, CommentOpSchema, op);
   }
 }

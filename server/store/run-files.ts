@@ -8,8 +8,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { LedgerEntrySchema, SendBackSchema, SteeringNoteSchema, TaskIdSchema, type LedgerEntry, type SendBack, type SteeringNote } from '../../shared/files.ts';
 import { CheckAttemptSchema, type CheckAttempt } from '../../shared/review.ts';
+import type { Tree } from '../fs/tree.ts';
 import { appendJsonl, readJsonl, rewriteJsonl } from './jsonl.ts';
 import { SESSION_FILES as FILES } from './session-files.ts';
+
+/** A session's folder, and the tree every write in it goes through. */
+export interface SessionFolder {
+  tree: Tree;
+  dir: string;
+}
 
 /** Reference §3.5. */
 export const PROGRESS_TAIL_LINES = 30;
@@ -19,8 +26,8 @@ function ledgerFile(sessionDir: string, taskId: string): string {
   return path.join(sessionDir, FILES.ledgerDir, `${TaskIdSchema.parse(taskId)}.jsonl`);
 }
 
-export function appendLedger(sessionDir: string, taskId: string, entry: LedgerEntry): void {
-  appendJsonl(ledgerFile(sessionDir, taskId), LedgerEntrySchema, entry);
+export function appendLedger(at: SessionFolder, taskId: string, entry: LedgerEntry): void {
+  appendJsonl(at.tree, ledgerFile(at.dir, taskId), LedgerEntrySchema, entry);
 }
 
 /** Oldest first; with a limit, the last `limit` entries. */
@@ -30,8 +37,8 @@ export function readLedger(sessionDir: string, taskId: string, limit?: number): 
 }
 
 /** A reviewer's send-backs of a task, oldest first (issue 15). */
-export function appendSendBack(sessionDir: string, taskId: string, sendBack: SendBack): void {
-  appendJsonl(path.join(sessionDir, FILES.sendBacksDir, `${TaskIdSchema.parse(taskId)}.jsonl`), SendBackSchema, sendBack);
+export function appendSendBack(at: SessionFolder, taskId: string, sendBack: SendBack): void {
+  appendJsonl(at.tree, path.join(at.dir, FILES.sendBacksDir, `${TaskIdSchema.parse(taskId)}.jsonl`), SendBackSchema, sendBack);
 }
 
 export function readSendBacks(sessionDir: string, taskId: string): SendBack[] {
@@ -39,8 +46,8 @@ export function readSendBacks(sessionDir: string, taskId: string): SendBack[] {
 }
 
 /** Every check run of a task's cases, for the task review (failed ones never reach the ledger). */
-export function appendCheckAttempt(sessionDir: string, taskId: string, attempt: CheckAttempt): void {
-  appendJsonl(path.join(sessionDir, FILES.checksDir, `${TaskIdSchema.parse(taskId)}.jsonl`), CheckAttemptSchema, attempt);
+export function appendCheckAttempt(at: SessionFolder, taskId: string, attempt: CheckAttempt): void {
+  appendJsonl(at.tree, path.join(at.dir, FILES.checksDir, `${TaskIdSchema.parse(taskId)}.jsonl`), CheckAttemptSchema, attempt);
 }
 
 export function readCheckAttempts(sessionDir: string, taskId: string): CheckAttempt[] {
@@ -48,9 +55,9 @@ export function readCheckAttempts(sessionDir: string, taskId: string): CheckAtte
 }
 
 /** `<id>\tdone\t<title>` or `<id>\tfailed:<reason>\t<title>`, one line per task outcome. */
-export function appendProgress(sessionDir: string, taskId: string, outcome: string, title: string): void {
+export function appendProgress(at: SessionFolder, taskId: string, outcome: string, title: string): void {
   const line = `${taskId}\t${outcome}\t${title.replace(/\s+/g, ' ').trim()}`.trimEnd();
-  fs.appendFileSync(path.join(sessionDir, FILES.progress), `${line}\n`);
+  at.tree.appendFile(path.join(at.dir, FILES.progress), `${line}\n`);
 }
 
 /** The non-empty lines of progress.txt; none before the first outcome. */
@@ -75,15 +82,15 @@ function readTextIfExists(file: string): string | null {
 }
 
 /** Appends a learning under its task's heading; the file starts with a note that nothing applies it. */
-export function appendLearning(sessionDir: string, sessionId: string, task: { id: string; title: string }, learning: string): void {
-  const file = path.join(sessionDir, FILES.learnings);
+export function appendLearning(at: SessionFolder, sessionId: string, task: { id: string; title: string }, learning: string): void {
+  const file = path.join(at.dir, FILES.learnings);
   if (!fs.existsSync(file)) {
-    fs.writeFileSync(
+    at.tree.writeFile(
       file,
       `# Proposed learnings — session ${sessionId}\n\nCandidates noticed during the run. Nothing applies them: review each one and copy what holds up into AGENTS.md yourself.\n`,
     );
   }
-  fs.appendFileSync(file, `\n## From ${task.id} — ${task.title}\n\n- ${learning.trim()}\n`);
+  at.tree.appendFile(file, `\n## From ${task.id} — ${task.title}\n\n- ${learning.trim()}\n`);
 }
 
 export function readLearnings(sessionDir: string): string | null {
@@ -92,9 +99,9 @@ export function readLearnings(sessionDir: string): string | null {
 
 const steeringFile = (sessionDir: string) => path.join(sessionDir, FILES.steering);
 
-export function addSteeringNote(sessionDir: string, text: string, now = new Date(), noteId = `n-${randomBytes(4).toString('hex')}`): SteeringNote {
+export function addSteeringNote(at: SessionFolder, text: string, now = new Date(), noteId = `n-${randomBytes(4).toString('hex')}`): SteeringNote {
   const note: SteeringNote = { note_id: noteId, ts: now.toISOString(), text: text.trim(), consumed_at: null };
-  appendJsonl(steeringFile(sessionDir), SteeringNoteSchema, note);
+  appendJsonl(at.tree, steeringFile(at.dir), SteeringNoteSchema, note);
   return note;
 }
 
@@ -106,15 +113,16 @@ export function readSteeringNotes(sessionDir: string): SteeringNote[] {
  * Hands the pending notes to the worker exactly once: marks them consumed (atomically) and
  * returns them. The file is small, so it is rewritten whole.
  */
-export function takePendingNotes(sessionDir: string, now = new Date()): SteeringNote[] {
-  const notes = readSteeringNotes(sessionDir);
+export function takePendingNotes(at: SessionFolder, now = new Date()): SteeringNote[] {
+  const notes = readSteeringNotes(at.dir);
   const pending = notes.filter((n) => n.consumed_at === null);
   if (pending.length === 0) return [];
-  const at = now.toISOString();
+  const when = now.toISOString();
   rewriteJsonl(
-    steeringFile(sessionDir),
+    at.tree,
+    steeringFile(at.dir),
     SteeringNoteSchema,
-    notes.map((n) => (n.consumed_at === null ? { ...n, consumed_at: at } : n)),
+    notes.map((n) => (n.consumed_at === null ? { ...n, consumed_at: when } : n)),
   );
   return pending;
 }

@@ -4,6 +4,8 @@
  * to write to it, or to call it crashed; a lock left by a dead process is taken over.
  */
 import fs from 'node:fs';
+import path from 'node:path';
+import { Tree } from '../fs/tree.ts';
 import { AppError } from '../errors.ts';
 import { acquirePidLock, liveOwner, type PidLockOwner } from './pid-lock.ts';
 
@@ -61,5 +63,5 @@ export function holdsLease(lockFile: string, lease: string): boolean {
 
 /** Takes the lock away from whoever holds it (a worker whose lease is over); it may be taken again. */
 export function revokeRunLock(lockFile: string): void {
-  fs.rmSync(lockFile, { force: true });
+  Tree.at(path.dirname(lockFile)).remove(lockFile);
 }

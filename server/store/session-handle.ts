@@ -29,7 +29,7 @@ import type { CheckAttempt } from '../../shared/review.ts';
 import { SeedProofSchema, type SeedProof } from '../../shared/seed.ts';
 import type { Summary } from '../../shared/summary.ts';
 import { CorruptFileError, NotFoundError } from '../errors.ts';
-import { writeFilesAtomic, writeJsonAtomic, type FileWrite } from './atomic.ts';
+import { Tree, type TreeWrite } from '../fs/tree.ts';
 import type { EventLog } from './event-log.ts';
 import { readJsonFile } from './json-file.ts';
 import { ReviewComments } from './review-comments.ts';
@@ -55,10 +55,13 @@ export interface SessionStoreCore {
   openLog(id: string): Promise<EventLog>;
   forget(id: string): void;
   readonly bus: { sessionsChanged(): void };
+  /** Every write under the sessions folder goes through it. */
+  readonly tree: Tree;
 }
 
 export class SessionHandle {
   private readonly dir: string;
+  private readonly folder: runFiles.SessionFolder;
   /** The reviewer's line comments on the task and session diffs (review-comments.jsonl). */
   readonly comments: ReviewComments;
 
@@ -67,7 +70,8 @@ export class SessionHandle {
     readonly id: string,
   ) {
     this.dir = store.dir(id);
-    this.comments = new ReviewComments(this.dir);
+    this.folder = { tree: store.tree, dir: this.dir };
+    this.comments = new ReviewComments(store.tree, this.dir);
   }
 
   private file(name: string): string {
@@ -111,7 +115,7 @@ export class SessionHandle {
     read: (): PrdEntry[] | null => readJsonFile(this.file(SESSION_FILES.prd), PrdSchema),
     /** The task list; empty before the seed is written. */
     tasks: (): PrdEntry[] => this.prd.read() ?? [],
-    write: (prd: PrdEntry[]): void => writeJsonAtomic(this.file(SESSION_FILES.prd), PrdSchema.parse(prd)),
+    write: (prd: PrdEntry[]): void => this.store.tree.writeJsonAtomic(this.file(SESSION_FILES.prd), PrdSchema.parse(prd)),
     /** Sets one task's status and returns the whole new list. */
     setTaskStatus: (taskId: string, status: PrdEntry['status']): PrdEntry[] => {
       const current = this.prd.read();
@@ -158,25 +162,26 @@ export class SessionHandle {
    * Writes the seed all or nothing: `first` (the test files in the worktree), then the seed
    * metadata, then the task list — so until the last rename a first seed is not visible at all.
    */
-  writeSeedFiles(seed: { prd: PrdEntry[]; meta: SeedMeta }, first: FileWrite[]): void {
-    writeFilesAtomic([
+  writeSeedFiles(seed: { prd: PrdEntry[]; meta: SeedMeta }, first: TreeWrite[]): void {
+    const tree = this.store.tree;
+    Tree.writeFilesAtomic([
       ...first,
-      { target: this.file(SESSION_FILES.seedMeta), content: `${JSON.stringify(SeedMetaSchema.parse(seed.meta), null, 2)}\n` },
-      { target: this.file(SESSION_FILES.prd), content: `${JSON.stringify(PrdSchema.parse(seed.prd), null, 2)}\n` },
+      { tree, target: this.file(SESSION_FILES.seedMeta), content: `${JSON.stringify(SeedMetaSchema.parse(seed.meta), null, 2)}\n` },
+      { tree, target: this.file(SESSION_FILES.prd), content: `${JSON.stringify(PrdSchema.parse(seed.prd), null, 2)}\n` },
     ]);
   }
 
   readonly seedProof = {
     read: (): SeedProof | null => readJsonFile(this.file(SESSION_FILES.seedProof), SeedProofSchema),
     /** Derived (the proof can run again), so written atomically but not fsynced. */
-    write: (proof: SeedProof): void => writeJsonAtomic(this.file(SESSION_FILES.seedProof), SeedProofSchema.parse(proof), { durable: false }),
+    write: (proof: SeedProof): void => this.store.tree.writeJsonAtomic(this.file(SESSION_FILES.seedProof), SeedProofSchema.parse(proof), { durable: false }),
   };
 
   readonly interview = {
     read: (): InterviewState | null => readJsonFile(this.file(SESSION_FILES.interview), InterviewStateSchema),
     /** The list shows whether a question waits (`needs_you`), so a write tells its listeners. */
     write: (state: InterviewState): void => {
-      writeJsonAtomic(this.file(SESSION_FILES.interview), InterviewStateSchema.parse(state));
+      this.store.tree.writeJsonAtomic(this.file(SESSION_FILES.interview), InterviewStateSchema.parse(state));
       this.store.bus.sessionsChanged();
     },
   };
@@ -184,25 +189,25 @@ export class SessionHandle {
   // ── the run's files ─────────────────────────────────────────────────────────────────────────
 
   readonly progress = {
-    append: (taskId: string, outcome: string, title: string): void => runFiles.appendProgress(this.dir, taskId, outcome, title),
+    append: (taskId: string, outcome: string, title: string): void => runFiles.appendProgress(this.folder, taskId, outcome, title),
     tail: (lines?: number, maxChars?: number): string => runFiles.progressTail(this.dir, lines, maxChars),
     /** Whether a line starting with `prefix` was written. */
     has: (prefix: string): boolean => runFiles.progressLines(this.dir).some((l) => l.startsWith(prefix)),
   };
 
   readonly ledger = {
-    append: (taskId: string, entry: LedgerEntry): void => runFiles.appendLedger(this.dir, taskId, entry),
+    append: (taskId: string, entry: LedgerEntry): void => runFiles.appendLedger(this.folder, taskId, entry),
     /** Oldest first; with a limit, the last `limit` entries. */
     read: (taskId: string, limit?: number): LedgerEntry[] => runFiles.readLedger(this.dir, taskId, limit),
   };
 
   readonly checks = {
-    append: (taskId: string, attempt: CheckAttempt): void => runFiles.appendCheckAttempt(this.dir, taskId, attempt),
+    append: (taskId: string, attempt: CheckAttempt): void => runFiles.appendCheckAttempt(this.folder, taskId, attempt),
     read: (taskId: string): CheckAttempt[] => runFiles.readCheckAttempts(this.dir, taskId),
   };
 
   readonly sendBacks = {
-    append: (taskId: string, sendBack: SendBack): void => runFiles.appendSendBack(this.dir, taskId, sendBack),
+    append: (taskId: string, sendBack: SendBack): void => runFiles.appendSendBack(this.folder, taskId, sendBack),
     /** Oldest first. */
     read: (taskId: string): SendBack[] => runFiles.readSendBacks(this.dir, taskId),
     /** The one the task's current revision answers, or null for a first revision. */
@@ -214,16 +219,16 @@ export class SessionHandle {
     read: (taskId: string): MutationReport | null => readJsonFile(this.mutationFile(taskId), MutationReportSchema),
     write: (taskId: string, report: MutationReport): void => {
       const file = this.mutationFile(taskId);
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      writeJsonAtomic(file, MutationReportSchema.parse(report));
+      this.store.tree.mkdir(path.dirname(file), { recursive: true });
+      this.store.tree.writeJsonAtomic(file, MutationReportSchema.parse(report));
     },
   };
 
   /** A rewind under way: written before anything moves, cleared once everything has. */
   readonly rewindIntent = {
     read: (): RewindIntent | null => readJsonFile(this.file(SESSION_FILES.rewindIntent), RewindIntentSchema),
-    write: (intent: RewindIntent): void => writeJsonAtomic(this.file(SESSION_FILES.rewindIntent), RewindIntentSchema.parse(intent)),
-    clear: (): void => fs.rmSync(this.file(SESSION_FILES.rewindIntent), { force: true }),
+    write: (intent: RewindIntent): void => this.store.tree.writeJsonAtomic(this.file(SESSION_FILES.rewindIntent), RewindIntentSchema.parse(intent)),
+    clear: (): void => this.store.tree.remove(this.file(SESSION_FILES.rewindIntent)),
   };
 
   /**
@@ -250,8 +255,8 @@ export class SessionHandle {
         const from = path.join(this.dir, rel);
         if (!fs.existsSync(from)) continue;
         const to = path.join(into, rel);
-        fs.mkdirSync(path.dirname(to), { recursive: true });
-        fs.renameSync(from, to);
+        this.store.tree.mkdir(path.dirname(to), { recursive: true });
+        this.store.tree.rename(from, to);
       }
     },
     /** Per rewind that archived any, the task's ledger and checks from before it, oldest rewind first. */
@@ -272,14 +277,14 @@ export class SessionHandle {
 
   readonly steering = {
     /** `noteId` names a note sent on to a queue worker, which adds it under the id it was given. */
-    add: (text: string, now?: Date, noteId?: string): SteeringNote => runFiles.addSteeringNote(this.dir, text, now, noteId),
+    add: (text: string, now?: Date, noteId?: string): SteeringNote => runFiles.addSteeringNote(this.folder, text, now, noteId),
     read: (): SteeringNote[] => runFiles.readSteeringNotes(this.dir),
     /** The pending notes, marked consumed so the worker gets each exactly once. */
-    takePending: (now?: Date): SteeringNote[] => runFiles.takePendingNotes(this.dir, now),
+    takePending: (now?: Date): SteeringNote[] => runFiles.takePendingNotes(this.folder, now),
   };
 
   readonly learnings = {
-    append: (task: { id: string; title: string }, learning: string): void => runFiles.appendLearning(this.dir, this.id, task, learning),
+    append: (task: { id: string; title: string }, learning: string): void => runFiles.appendLearning(this.folder, this.id, task, learning),
     read: (): string | null => runFiles.readLearnings(this.dir),
   };
 
@@ -287,7 +292,7 @@ export class SessionHandle {
     /** summary.json with every event logged after it folded in. */
     current: (): Summary => currentSummary(this.log(), this.file(SESSION_FILES.summary), this.id),
     /** Folds in what was logged since `summary` was built, then writes it. */
-    save: (summary: Summary): void => saveSummary(this.file(SESSION_FILES.summary), catchUp(this.log(), summary)),
+    save: (summary: Summary): void => saveSummary(this.store.tree, this.file(SESSION_FILES.summary), catchUp(this.log(), summary)),
   };
 
   // ── processes ───────────────────────────────────────────────────────────────────────────────
@@ -316,10 +321,21 @@ export class SessionHandle {
     return this.file(SESSION_FILES.mergeScratch);
   }
 
+  /**
+   * Removes the temp files atomic writes left in the session's folders (a kill between staging and
+   * renaming). Only while no process holds the session: the caller checks no job of its own has
+   * started, and a run elsewhere (a queue worker, `tilth run`) keeps its temps. Returns how many.
+   */
+  removeStaleTemps(): number {
+    if (this.runLock.heldElsewhere()) return 0;
+    const folders = ['.', SESSION_FILES.ledgerDir, SESSION_FILES.checksDir, SESSION_FILES.sendBacksDir, SESSION_FILES.mutationsDir];
+    return folders.reduce((n, folder) => n + this.store.tree.removeStaleTemps(path.join(this.dir, folder), 0).length, 0);
+  }
+
   /** Deletes the session folder (its worktree must already be detached from git). */
   remove(): void {
     this.store.forget(this.id);
-    fs.rmSync(this.dir, { recursive: true, force: true });
+    this.store.tree.remove(this.dir, { recursive: true });
     this.store.bus.sessionsChanged();
   }
 }

@@ -13,7 +13,7 @@ import { emptySummary, TIMELINE_SERIES, type Summary } from '../../shared/summar
 import { CheckpointSchema, type Checkpoint } from '../../shared/files.ts';
 import { AppError, NotFoundError } from '../errors.ts';
 import { protectFromUntrusted } from '../proc/untrusted.ts';
-import { writeJsonAtomic } from './atomic.ts';
+import { Tree } from '../fs/tree.ts';
 import { EventBus } from './event-bus.ts';
 import { EventLog } from './event-log.ts';
 import { catchUp, catchUpAsync, storedSummaryAsync } from './summary-file.ts';
@@ -60,12 +60,14 @@ export class SessionStore {
   private readonly published = new Map<string, number>();
   /** Per session, a check that must pass before this process writes its log or checkpoint (see guardWrites). */
   private readonly writeGuards = new Map<string, () => void>();
+  /** Every write under the sessions folder goes through it (no link is followed). */
+  readonly tree: Tree;
 
   constructor(
     readonly root: string,
     private readonly logCache: LogCacheLimits = DEFAULT_LOG_CACHE,
   ) {
-    fs.mkdirSync(root, { recursive: true });
+    this.tree = Tree.ensure(root);
     // Every session's files, and other sessions' worktrees: hidden from untrusted commands (a
     // command's own worktree is bound back on top).
     protectFromUntrusted(root);
@@ -106,7 +108,7 @@ export class SessionStore {
     let id = newSessionId(now);
     while (fs.existsSync(this.dir(id))) id = newSessionId(now);
     const dir = this.dir(id);
-    fs.mkdirSync(dir, { recursive: false });
+    this.tree.mkdir(dir);
     const stamp = now.toISOString();
     const checkpoint = CheckpointSchema.parse({
       session_id: id,
@@ -121,7 +123,7 @@ export class SessionStore {
       created_at: stamp,
       updated_at: stamp,
     });
-    writeJsonAtomic(path.join(dir, FILES.checkpoint), checkpoint);
+    this.tree.writeJsonAtomic(path.join(dir, FILES.checkpoint), checkpoint);
     this.emit(id, { type: 'status_changed', data: { from: null, to: checkpoint.status } });
     this.bus.sessionsChanged();
     return checkpoint;
@@ -148,7 +150,7 @@ export class SessionStore {
     this.writeGuards.get(id)?.();
     const current = this.readCheckpoint(id);
     const next = CheckpointSchema.parse({ ...current, ...change(current), updated_at: new Date().toISOString() });
-    writeJsonAtomic(this.file(id, FILES.checkpoint), next, options);
+    this.tree.writeJsonAtomic(this.file(id, FILES.checkpoint), next, options);
     this.bus.sessionsChanged();
     return next;
   }
@@ -182,7 +184,7 @@ export class SessionStore {
       this.logs.set(id, log);
       return log;
     }
-    log = new EventLog(this.file(id, FILES.events), id, this.file(id, FILES.eventsIndex));
+    log = new EventLog(this.file(id, FILES.events), id, this.file(id, FILES.eventsIndex), this.tree);
     this.logs.set(id, log);
     this.evictIdleLogs(id);
     return log;

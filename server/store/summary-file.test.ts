@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { emptySummary, type Summary } from '../../shared/summary.ts';
 import { EventLog } from './event-log.ts';
+import { Tree } from '../fs/tree.ts';
 import { catchUpAsync, currentSummary, saveSummary, storedSummaryAsync, summaryText } from './summary-file.ts';
 
 const dirs: string[] = [];
@@ -72,7 +73,7 @@ describe('summary.json', () => {
   it('reads back the same summary by lines, whole, and from an older one-line file', async () => {
     const { file, log } = session();
     const summary = longSummary(9_000);
-    saveSummary(file, summary);
+    saveSummary(Tree.at(path.dirname(file)), file, summary);
     expect(await currentSummaryAsync(log, file, 's1')).toEqual(summary);
     expect(currentSummary(log, file, 's1')).toEqual(summary);
     fs.writeFileSync(file, JSON.stringify(summary));
@@ -81,7 +82,7 @@ describe('summary.json', () => {
 
   it('is read in pieces with other work let in between, never parsed in one go', async () => {
     const { file, log } = session();
-    saveSummary(file, longSummary(300_000));
+    saveSummary(Tree.at(path.dirname(file)), file, longSummary(300_000));
     const size = fs.statSync(file).size;
     const parsed: number[] = [];
     const parse = JSON.parse;
@@ -124,7 +125,7 @@ describe('summary.json', () => {
   it('folds in the events logged after it was written', async () => {
     const { file, log } = session(5);
     const early = currentSummary(session(2).log, path.join(os.tmpdir(), 'none.json'), 's1');
-    saveSummary(file, early);
+    saveSummary(Tree.at(path.dirname(file)), file, early);
     const caught = await currentSummaryAsync(log, file, 's1');
     expect(caught.last_seq).toBe(log.lastSeq);
     expect(caught.timeline.iterations.map((r) => r[3])).toEqual([1, 2, 3, 4, 5]);

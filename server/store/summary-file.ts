@@ -21,7 +21,7 @@ import {
   type Summary,
   type Timeline,
 } from '../../shared/summary.ts';
-import { writeFileAtomic } from './atomic.ts';
+import type { Tree } from '../fs/tree.ts';
 import type { EventLog } from './event-log.ts';
 
 const PAGE = 2_000;
@@ -153,6 +153,6 @@ export async function storedSummaryAsync(file: string): Promise<Summary | null> 
 }
 
 /** Derived and rebuildable: written atomically but not fsynced. */
-export function saveSummary(file: string, summary: Summary): void {
-  writeFileAtomic(file, summaryText(summary), { durable: false });
+export function saveSummary(tree: Tree, file: string, summary: Summary): void {
+  tree.writeFileAtomic(file, summaryText(summary), { durable: false });
 }
