@@ -150,6 +150,36 @@ describe('linkNodeModules', () => {
     expect(fs.existsSync(path.join(from, 'left-pad', 'index.js'))).toBe(true);
   });
 
+  it('replaces an ignore file that is a link with a real one, leaving what the link pointed at alone', () => {
+    const from = installFakeNodeModules();
+    const victim = path.join(source, 'precious.txt');
+    write(victim, 'precious\n');
+    fs.mkdirSync(path.join(worktree, 'node_modules'));
+    fs.symlinkSync(victim, path.join(worktree, 'node_modules', '.gitignore'));
+    linkNodeModules(from, worktree);
+    const ignore = path.join(worktree, 'node_modules', '.gitignore');
+    expect(fs.lstatSync(ignore).isFile()).toBe(true);
+    expect(fs.readFileSync(ignore, 'utf8')).toMatch(/^\*$/m);
+    expect(fs.readFileSync(victim, 'utf8')).toBe('precious\n');
+    // A second call keeps the real file as it is.
+    const inode = fs.statSync(ignore).ino;
+    linkNodeModules(from, worktree);
+    expect(fs.statSync(ignore).ino).toBe(inode);
+  });
+
+  it('writes no ignore file through a node_modules a setup step left as a link leading out', async () => {
+    const elsewhere = tempDir('tilth-prov-elsewhere-');
+    fs.symlinkSync(elsewhere, path.join(worktree, 'node_modules'));
+    const plan: EnvPlan = { ...EMPTY_PLAN, setup: { command: 'true', origin: 'seed_review' } };
+    const applied = await applyEnvironment(plan, worktree, { git: null, network: false, reason: 'prep', source });
+    expect(applied.ok).toBe(true);
+    expect(fs.readdirSync(elsewhere)).toEqual([]);
+    // And linking later replaces the link with a real folder instead of writing into its target.
+    linkNodeModules(installFakeNodeModules(), worktree);
+    expect(fs.lstatSync(path.join(worktree, 'node_modules')).isDirectory()).toBe(true);
+    expect(fs.readdirSync(elsewhere)).toEqual([]);
+  });
+
   it("keeps the links out of git even when the repository ignores nothing, without touching the user's git files", () => {
     const repo = tempDir('tilth-prov-repo-');
     git(repo, 'init', '-q', '-b', 'main');

@@ -36,10 +36,11 @@ const testOf = (cases: [number, boolean][]) =>
     '',
   ].join('\n');
 
-async function probeWith(test: string, budgetMs = 60_000) {
+async function probeWith(test: string, budgetMs = 60_000, extra: (worktree: string) => void = () => {}) {
   const id = await makePreparedSession(env.store, repo.dir, 'node', [{ id: 'T-001', title: 'Adult', tests: { [TEST_FILE]: test } }]);
   const cp = env.store.readCheckpoint(id);
   fs.writeFileSync(path.join(cp.worktree, 'src', 'adult.js'), IMPL);
+  extra(cp.worktree);
   const sha = await commitAll(await worktreeRefOf(cp), 'T-001: Adult');
   const scratch = env.store.session(id).probeScratch('T-001');
   const report = await probeTask({ checkpoint: cp, taskId: 'T-001', sha: sha!, scratch, preset: 'node', project: null, lockedTests: [TEST_FILE], budgetMs });
@@ -76,6 +77,28 @@ describe('the mutation probe', () => {
     );
     expect(report).toMatchObject({ status: 'done', survived: 0, survivors: [], note: null });
     expect(report.killed).toBe(3);
+  });
+
+  it('mutates no file the commit made a link, leaving its target alone, and names it', async () => {
+    const outside = fs.realpathSync(fs.mkdtempSync(path.join(repo.dir, '..', 'outside-')));
+    const victim = path.join(outside, 'same.js');
+    fs.writeFileSync(victim, 'export const same = (a, b) => a === b;\n');
+    const before = fs.statSync(victim).mtimeMs;
+    const { report } = await probeWith(
+      testOf([
+        [30, true],
+        [5, false],
+        [18, true],
+        [17, false],
+      ]),
+      60_000,
+      (worktree) => fs.symlinkSync(victim, path.join(worktree, 'src', 'zz.js')),
+    );
+    expect(report.note).toBe('not mutated, being a symbolic link or reached through one: src/zz.js');
+    expect(report.killed).toBe(3); // src/adult.js was probed as before
+    expect(fs.readFileSync(victim, 'utf8')).toBe('export const same = (a, b) => a === b;\n');
+    expect(fs.statSync(victim).mtimeMs).toBe(before);
+    fs.rmSync(outside, { recursive: true, force: true });
   });
 
   it('stops at its budget and says how many it left untried', async () => {
