@@ -19,6 +19,12 @@ export default defineConfig({
       'server/store/event-log.test.ts',
       'server/engine/run-context.test.ts',
       'server/llm/call-record.test.ts',
+      'server/fs/tree.test.ts',
+      'server/env/provision.test.ts',
+      'server/store/serve-lock.test.ts',
+      'server/store/run-files.test.ts',
+      'server/store/session-handle.test.ts',
+      'server/jobs/job-runner.test.ts',
     ],
   },
 });
