@@ -49,7 +49,7 @@ export default {
     block('server/env/provision.ts', /^export function linkNodeModules\(/),
     block('server/env/provision.ts', /^function writeIgnoreFile\(/),
     block('server/store/pid-lock.ts', /^export function acquirePidLock\(/),
-    block('server/store/jsonl.ts', /^export function appendJsonl\(/),
+    block('server/store/jsonl.ts', /^export function appendJsonl</),
     block('server/store/session-handle.ts', /^ {2}removeStaleTemps\(\)/),
     block('server/jobs/job-runner.ts', /^export function recoverAfterCrash\(/),
   ],
