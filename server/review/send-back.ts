@@ -89,7 +89,7 @@ export async function sendBack(
 /** The named comments (each must exist and be unsent), or every open one on this task's diff. */
 function chosenComments(session: SessionHandle, taskId: string, ids: string[] | undefined): ReviewComment[] {
   if (ids === undefined) return session.comments.list().filter((c) => c.sent === null && c.task_id === taskId);
-  return [...new Set(ids)].map((id) => session.comments.unsent(id, 'send'));
+  return session.comments.unsent([...new Set(ids)], 'send');
 }
 
 /** Where each side of a diff line is read: the task's diff (its own commits) or the session's (base to head). */
