@@ -93,7 +93,7 @@ export class ReviewComments {
       text: input.text.trim(),
       sent: null,
     };
-    this.append({ op: 'add', comment }, ops, [...comments, comment]);
+    this.append({ op: 'add', comment }, ops, comments.length + 1);
     return comment;
   }
 
@@ -101,22 +101,14 @@ export class ReviewComments {
     const state = this.read();
     const current = unsentIn(state.comments, id, 'edit');
     const next = { ...current, text: text.trim() };
-    this.append(
-      { op: 'edit', id, text: next.text, ts: now.toISOString() },
-      state.ops,
-      state.comments.map((c) => (c.id === id ? next : c)),
-    );
+    this.append({ op: 'edit', id, text: next.text, ts: now.toISOString() }, state.ops, state.comments.length);
     return next;
   }
 
   remove(id: string, now = new Date()): void {
     const state = this.read();
     unsentIn(state.comments, id, 'delete');
-    this.append(
-      { op: 'delete', id, ts: now.toISOString() },
-      state.ops,
-      state.comments.filter((c) => c.id !== id),
-    );
+    this.append({ op: 'delete', id, ts: now.toISOString() }, state.ops, state.comments.length - 1);
   }
 
   /**
@@ -129,12 +121,7 @@ export class ReviewComments {
     const sent = unique.map((id) => unsentIn(state.comments, id, 'send'));
     if (sent.length === 0) return [];
     const mark = { task_id: taskId, revision, ts: now.toISOString() };
-    const marked = new Set(unique);
-    this.append(
-      { op: 'send', ids: unique, ...mark },
-      state.ops,
-      state.comments.map((c) => (marked.has(c.id) ? { ...c, sent: mark } : c)),
-    );
+    this.append({ op: 'send', ids: unique, ...mark }, state.ops, state.comments.length);
     return sent.map((c) => ({ ...c, sent: mark }));
   }
 
@@ -150,21 +137,22 @@ export class ReviewComments {
   }
 
   /**
-   * Appends `op` to a file of `opsBefore` operations that fold to `after` with it. Every caller
-   * reads, checks and writes within one synchronous call, and only the server process writes
-   * this file, so nothing lands between the read and the rewrite.
+   * Appends `op` to a file of `opsBefore` operations that leave `commentsAfter` comments with it,
+   * then compacts the file if the operations pile up. The op is appended first and the file read
+   * again for the rewrite, so an operation another process appended meanwhile (`tilth reopen`
+   * marking comments sent while the page edits one) is kept, unless it lands in the moment
+   * between that read and the rename; then it is lost, and at worst a comment is offered again.
    */
-  private append(op: CommentOp, opsBefore: number, after: readonly ReviewComment[]): void {
-    if (opsBefore + 1 > 2 * after.length + COMPACT_SLACK) {
-      rewriteJsonl(
-        this.tree,
-        this.file,
-        CommentOpSchema,
-        after.map((comment) => ({ op: 'add' as const, comment })),
-      );
-    } else {
-      appendJsonl(this.tree, this.file, CommentOpSchema, op);
-    }
+  private append(op: CommentOp, opsBefore: number, commentsAfter: number): void {
+    appendJsonl(this.tree, this.file, CommentOpSchema, op);
+    if (opsBefore + 1 <= 2 * commentsAfter + COMPACT_SLACK) return;
+    const current = foldComments(readJsonl(this.file, CommentOpSchema));
+    rewriteJsonl(
+      this.tree,
+      this.file,
+      CommentOpSchema,
+      current.map((comment) => ({ op: 'add' as const, comment })),
+    );
   }
 }
 
