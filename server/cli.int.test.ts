@@ -106,6 +106,48 @@ describe('tilth serve', () => {
     expect(result.stderr).toMatch(/TILTH_MAX_DOLLARS \(from environment\)/);
   });
 
+  it('stops at start, exit 2, with one sentence naming TILTH_TOKEN when the pinned token is too short', () => {
+    const short = runOnce(['serve', '--port', '0'], { TILTH_HOME: home(), TILTH_TOKEN: 'x' });
+    expect(short.status).toBe(2);
+    expect(short.stdout).not.toContain('Tilth is running');
+    expect(short.stderr).toContain(
+      'TILTH_TOKEN (from environment) is 1 character long, too short to keep other pages out; use at least 16 (e.g. the output of `openssl rand -hex 24`, or unset it to use the token Tilth keeps in $TILTH_HOME/token)',
+    );
+  }, 60_000);
+
+  it('stops at start, exit 2, with one sentence naming TILTH_TOKEN when the pinned token has a character that cannot travel, never repeating it', () => {
+    const spaced = runOnce(['serve', '--port', '0'], { TILTH_HOME: home(), TILTH_TOKEN: 'one with a space in it' });
+    expect(spaced.status).toBe(2);
+    expect(spaced.stdout).not.toContain('Tilth is running');
+    expect(spaced.stderr).toMatch(
+      /1 problem\(s\):\n {2}- TILTH_TOKEN \(from environment\) has a space, which cannot travel unchanged in the link, the cookie and the Authorization header; use only letters, digits and \. _ ~ -/,
+    );
+    expect(spaced.stderr).not.toContain('one with a space in it');
+  }, 60_000);
+
+  it('signs in with a pinned token of every allowed kind of character, by the link, the cookie and the header', async () => {
+    const token = 'Pinned.token~with-all_kinds09';
+    const server = await startTilth({ home: home(), env: { TILTH_TOKEN: token } });
+    try {
+      expect(server.url).toMatch(new RegExp(`#token=${token.replaceAll('.', '\\.')}$`));
+      expect(server.token).toBe(token);
+      expect((await server.api('GET', '/api/health')).status).toBe(200);
+      // What the page does with the link's fragment: trade it for the cookie, then use that.
+      const fragment = new URLSearchParams(new URL(server.url).hash.slice(1)).get('token');
+      expect(fragment).toBe(token);
+      const traded = await fetch(`${server.origin}/api/auth`, {
+        method: 'POST',
+        headers: { origin: server.origin, 'content-type': 'application/json' },
+        body: JSON.stringify({ token: fragment }),
+      });
+      expect(traded.status).toBe(200);
+      const cookie = traded.headers.get('set-cookie')!.split(';')[0]!;
+      expect((await fetch(`${server.origin}/api/health`, { headers: { cookie } })).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+
   it('refuses a non-loopback host that was not given as a flag', () => {
     const result = runOnce(['serve', '--port', '0'], { TILTH_HOME: home(), TILTH_HOST: '0.0.0.0' });
     expect(result.status).toBe(2);

@@ -88,6 +88,33 @@ describe('loadConfig', () => {
     expect(text).toMatch(/unknown key TILTH_NOPE/);
   });
 
+  it('takes a pinned token of 16 to 512 characters that travel in a link, a cookie and a header, and says what is wrong with any other without repeating it', () => {
+    for (const good of ['abcdefghijklmnop', 'A1.b2_c3~d4-e5F6g7', 'x'.repeat(512)]) {
+      expect(loadConfig({ env: { TILTH_TOKEN: good }, home }).token).toBe(good);
+    }
+    const problem = (token: string, from: 'env' | 'dotenv' = 'env') => {
+      if (from === 'dotenv') fs.writeFileSync(path.join(home, '.env'), `TILTH_TOKEN="${token}"\n`);
+      const err = errorOf(() => loadConfig({ env: from === 'env' ? { TILTH_TOKEN: token } : {}, home }));
+      fs.rmSync(path.join(home, '.env'), { force: true });
+      expect(err.problems).toHaveLength(1);
+      if (token.length >= 8) expect(err.problems[0]).not.toContain(token);
+      return err.problems[0];
+    };
+    expect(problem('x')).toBe(
+      'TILTH_TOKEN (from environment) is 1 character long, too short to keep other pages out; use at least 16 (e.g. the output of `openssl rand -hex 24`, or unset it to use the token Tilth keeps in $TILTH_HOME/token)',
+    );
+    expect(problem('fifteen-chars-x')).toMatch(/^TILTH_TOKEN \(from environment\) is 15 characters long, too short/);
+    expect(problem('with a space 0123456789')).toBe(
+      'TILTH_TOKEN (from environment) has a space, which cannot travel unchanged in the link, the cookie and the Authorization header; use only letters, digits and . _ ~ - (e.g. the output of `openssl rand -hex 24`, or unset it to use the token Tilth keeps in $TILTH_HOME/token)',
+    );
+    expect(problem('plus+sign+0123456789')).toMatch(/^TILTH_TOKEN \(from environment\) has "\+", which cannot travel/);
+    expect(problem('semi;colon0123456789')).toMatch(/has ";"/);
+    expect(problem('tab\tinside0123456789')).toMatch(/has a control or blank character/);
+    expect(problem('unicodé-0123456789')).toMatch(/has "é"/);
+    expect(problem('y'.repeat(513))).toMatch(/is 513 characters long; use at most 512/);
+    expect(problem('short', 'dotenv')).toMatch(new RegExp(`^TILTH_TOKEN \\(from ${path.join(home, '.env').replaceAll('.', '\\.')}\\) is 5 characters long`));
+  });
+
   it('reports a config file that is not JSON', () => {
     fs.writeFileSync(path.join(home, 'config.json'), '{ nope');
     expect(errorOf(() => loadConfig({ env: {}, home })).message).toMatch(/config\.json: not valid JSON/);

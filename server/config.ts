@@ -94,11 +94,47 @@ function list(raw: string): string[] {
   return items;
 }
 
+/**
+ * A pinned access token (TILTH_TOKEN) travels in the printed link's fragment, in a cookie and in
+ * an `Authorization: Bearer` header. RFC 3986's unreserved characters pass all three as they are
+ * (a `+` in the fragment reads back as a space, a `;` or `,` ends a cookie, a space splits the
+ * header), so only those are taken. And 16 at least: the token is all that keeps any web page
+ * the user opens from driving the agents, and 16 random ones of these 66 are ~96 bits, where a
+ * "test" or a "1" is guessed at once (the kept one Tilth mints is 43). The value is a secret, so
+ * a problem never repeats it.
+ */
+const TOKEN_MIN_LENGTH = 16;
+/** As long as the kept token may be (launch-token.ts), well inside any header or URL limit. */
+const TOKEN_MAX_LENGTH = 512;
+const TOKEN_FIX = 'e.g. the output of `openssl rand -hex 24`, or unset it to use the token Tilth keeps in $TILTH_HOME/token';
+
+function accessToken(raw: string): string {
+  const bad = [...raw].find((ch) => !/^[A-Za-z0-9._~-]$/.test(ch));
+  if (bad !== undefined) {
+    const what = bad === ' ' ? 'a space' : /\p{Cc}|\s/u.test(bad) ? 'a control or blank character' : `"${bad}"`;
+    throw new ParseProblem(
+      `has ${what}, which cannot travel unchanged in the link, the cookie and the Authorization header; use only letters, digits and . _ ~ - (${TOKEN_FIX})`,
+    );
+  }
+  if (raw.length < TOKEN_MIN_LENGTH) {
+    throw new ParseProblem(
+      `is ${raw.length} character${raw.length === 1 ? '' : 's'} long, too short to keep other pages out; use at least ${TOKEN_MIN_LENGTH} (${TOKEN_FIX})`,
+    );
+  }
+  if (raw.length > TOKEN_MAX_LENGTH) throw new ParseProblem(`is ${raw.length} characters long; use at most ${TOKEN_MAX_LENGTH} (${TOKEN_FIX})`);
+  return raw;
+}
+
 const KEYS = {
   TILTH_SESSIONS_DIR: { description: 'Where session folders live. Default: $TILTH_HOME/sessions.', fallback: null, parse: text },
   TILTH_HOST: { description: 'Interface `tilth serve` binds. Anything but loopback needs --host and prints a warning.', fallback: '127.0.0.1', parse: host },
   TILTH_PORT: { description: 'Port `tilth serve` listens on (0 picks a free one).', fallback: 4317, parse: integer(0, 65535) },
-  TILTH_TOKEN: { description: 'Pin the access token instead of the one kept in $TILTH_HOME/token (for scripts).', secret: true, fallback: null, parse: text },
+  TILTH_TOKEN: {
+    description: 'Pin the access token instead of the one kept in $TILTH_HOME/token (for scripts): 16 to 512 of A-Z a-z 0-9 . _ ~ -.',
+    secret: true,
+    fallback: null,
+    parse: accessToken,
+  },
   TILTH_BASE_URL: { description: 'OpenAI-compatible base URL for the worker (e.g. https://openrouter.ai/api/v1).', fallback: null, parse: url },
   TILTH_API_KEY: { description: 'API key for the worker endpoint.', secret: true, fallback: null, parse: text },
   TILTH_WORKER_MODEL: { description: 'Model that writes the code.', fallback: null, parse: text },

@@ -7,6 +7,7 @@ import { SessionStatusSchema, StopReasonSchema, TilthEventSchema } from './event
 import { ProjectEnvSchema } from './project-env.ts';
 import { CapsSchema, ChecksPresetSchema, PrdEntrySchema, SessionIdSchema, SteeringNoteSchema, UsageSchema } from './files.ts';
 import { PriceSchema } from './price.ts';
+import { intFromQuery } from './query.ts';
 import { SummarySchema } from './summary.ts';
 
 /** `{error: {code, message}}`, the one error shape; `code` is stable snake_case. */
@@ -250,24 +251,6 @@ export const SessionListItemSchema = z.object({
 });
 export type SessionListItem = z.infer<typeof SessionListItemSchema>;
 export const SessionListSchema = z.object({ sessions: z.array(SessionListItemSchema) });
-
-const intFromQuery = (name: string, min: number, max: number, fallback: number) =>
-  z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === '') return fallback;
-      if (!/^\d+$/.test(v)) {
-        ctx.addIssue({ code: 'custom', message: `${name} must be a whole number` });
-        return z.NEVER;
-      }
-      const n = Number(v);
-      if (n < min || n > max) {
-        ctx.addIssue({ code: 'custom', message: `${name} must be between ${min} and ${max}` });
-        return z.NEVER;
-      }
-      return n;
-    });
 
 export const EVENTS_PAGE_MAX = 5_000;
 const optionalInt = (name: string, min: number) => intFromQuery(name, min, Number.MAX_SAFE_INTEGER, -1).transform((n) => (n === -1 ? undefined : n));

@@ -78,6 +78,7 @@ export const ERRORS = {
   session_not_reviewable: { status: 409, meaning: 'Comments are for a session whose run is over or paused (all done, stopped, merged or archived).' },
   comment_not_found: { status: 404, meaning: 'The session has no review comment with that id (it may have been deleted).' },
   comment_sent: { status: 409, meaning: 'The comment went back to the worker with its task; it is fixed from then on.' },
+  too_many_comments: { status: 409, meaning: 'The session already keeps the most comments it takes (open and sent); delete open ones before adding more.' },
   session_busy: { status: 409, meaning: 'Another git action on the session is in progress.' },
   session_running: { status: 409, meaning: 'The session has a job running; stop it first.' },
   session_not_mergeable: { status: 409, meaning: 'The session’s state does not allow a merge.' },

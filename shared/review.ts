@@ -16,6 +16,7 @@ import {
   SessionIdSchema,
   TaskIdSchema,
 } from './files.ts';
+import { intFromQuery } from './query.ts';
 import { TaskSummarySchema } from './summary.ts';
 
 export const TaskParamsSchema = z.strictObject({
@@ -82,7 +83,33 @@ export const ReviewCommentSchema = z.object({
   sent: z.object({ task_id: TaskIdSchema, revision: z.number().int().min(2), ts: z.iso.datetime() }).nullable(),
 });
 export type ReviewComment = z.infer<typeof ReviewCommentSchema>;
-export const CommentListSchema = z.object({ comments: z.array(ReviewCommentSchema) });
+
+/**
+ * The most comments a session keeps, open and sent together. A thorough review of a large change
+ * runs to tens of comments, a send-back takes at most 200, and a session is reviewed a handful of
+ * times: a person does not reach a thousand. A script that loops does, and every comment is
+ * kept in one file that the review pages list and each send-back reads, so past the cap a new one
+ * is refused (`too_many_comments`) rather than letting that file and the list grow without end.
+ */
+export const SESSION_COMMENTS_MAX = 1_000;
+/** The most comments one page of the list carries (a page is at most ~2 MB even at the longest text). */
+export const COMMENTS_PAGE_MAX = 200;
+
+/** GET …/comments: oldest first, `limit` at a time (100 unless asked), from after the comment `after` names. */
+export const CommentsQuerySchema = z.strictObject({
+  after: CommentIdSchema.optional(),
+  limit: intFromQuery('limit', 1, COMMENTS_PAGE_MAX, 100),
+});
+
+export const CommentListSchema = z.object({
+  /** Oldest first. */
+  comments: z.array(ReviewCommentSchema),
+  /** Pass as `after` for the next page: the last comment of this page (or the `after` asked, on an empty page); null when there are none. */
+  next_after: CommentIdSchema.nullable(),
+  /** Comments exist after this page. */
+  has_more: z.boolean(),
+});
+export type CommentList = z.infer<typeof CommentListSchema>;
 
 /** Send a done task back: a note, and the comments that go with it (absent: every open one on its diff). */
 export const ReopenRequestSchema = z.strictObject({

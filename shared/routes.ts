@@ -44,6 +44,7 @@ import {
   CommentInputSchema,
   CommentListSchema,
   CommentParamsSchema,
+  CommentsQuerySchema,
   DiffSchema,
   EmptyBodySchema,
   MergePreviewRequestSchema,
@@ -142,7 +143,13 @@ export const ROUTES = {
   cleanse: { method: 'POST', path: '/api/sessions/:id/cleanse', params: SessionParamsSchema, body: EmptyBodySchema, response: CleanseResultSchema },
 
   /** Line comments on the task and session diffs; editable and deletable until sent back with a task. */
-  listComments: { method: 'GET', path: '/api/sessions/:id/comments', params: SessionParamsSchema, response: CommentListSchema },
+  listComments: {
+    method: 'GET',
+    path: '/api/sessions/:id/comments',
+    params: SessionParamsSchema,
+    query: CommentsQuerySchema,
+    response: CommentListSchema,
+  },
   addComment: {
     method: 'POST',
     path: '/api/sessions/:id/comments',

@@ -5,7 +5,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorBodySchema, OkSchema } from '../../shared/api.ts';
 import type { SessionStatus } from '../../shared/events.ts';
-import { CommentListSchema, ReviewCommentSchema } from '../../shared/review.ts';
+import { COMMENTS_PAGE_MAX, CommentListSchema, ReviewCommentSchema, SESSION_COMMENTS_MAX } from '../../shared/review.ts';
+import { createApiClient } from '../../web/src/api/client.ts';
+import { reviewCalls } from '../../web/src/review/calls.ts';
 import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
 import { makePreparedSession, nodeTest } from '../testing/run-fixtures.ts';
 import { auth, makeTestApp, type TestApp } from '../testing/test-app.ts';
@@ -111,5 +113,75 @@ describe('line comments', () => {
     expect(errorOf(await remove(a.id))).toMatchObject({ status: 409, code: 'comment_sent' });
     expect((await remove(b.id)).statusCode).toBe(200);
     expect(await list()).toEqual([{ ...a, sent: { task_id: 'T-001', revision: 2, ts: expect.any(String) } }]);
+  });
+
+  it('answers the list a page at a time: 100 unless asked, at most 200, after the comment named, and says when more follow', async () => {
+    setStatus('all_done');
+    const session = t.store.session(id);
+    const ids = Array.from({ length: 250 }, (_, i) => session.comments.add({ task_id: null, file: 'src/a.js', line: i + 1, side: 'new', text: `c${i}` }).id);
+    const page = async (query: string) => {
+      const res = await t.app.inject({ url: url(query), headers: auth });
+      return res.statusCode === 200 ? CommentListSchema.parse(res.json()) : errorOf(res);
+    };
+
+    expect(await page('')).toEqual({ comments: expect.any(Array), next_after: ids[99], has_more: true });
+    expect(((await page('')) as { comments: { id: string }[] }).comments.map((c) => c.id)).toEqual(ids.slice(0, 100));
+    const second = await page(`?after=${ids[99]}&limit=${COMMENTS_PAGE_MAX}`);
+    expect(second).toMatchObject({ next_after: ids[249], has_more: false });
+    expect((second as { comments: { id: string }[] }).comments.map((c) => c.id)).toEqual(ids.slice(100));
+    expect(await page(`?after=${ids[249]}`)).toEqual({ comments: [], next_after: ids[249], has_more: false });
+
+    for (const bad of ['?limit=0', `?limit=${COMMENTS_PAGE_MAX + 1}`, '?limit=ten', '?after=', '?after=C-1', '?page=2']) {
+      expect(await page(bad), bad).toMatchObject({ status: 400, code: 'invalid_request' });
+    }
+    // The cursor comment deleted between two pages: nothing to count from, and the answer says to start again.
+    expect((await remove(ids[99]!)).statusCode).toBe(200);
+    expect(await page(`?after=${ids[99]}`)).toMatchObject({ status: 404, code: 'comment_not_found', message: expect.stringMatching(/from the start/) });
+  });
+
+  it("lets the review page's client read every comment of a real server, oldest first, a page at a time", async () => {
+    setStatus('all_done');
+    const session = t.store.session(id);
+    const ids = Array.from(
+      { length: 2 * COMMENTS_PAGE_MAX + 7 },
+      (_, i) => session.comments.add({ task_id: null, file: 'src/a.js', line: i + 1, side: 'old', text: `c${i}` }).id,
+    );
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const address = t.app.server.address();
+    if (address === null || typeof address === 'string') throw new Error('no port');
+    t.setPort(address.port);
+    const requested: string[] = [];
+    let beforeRequest = (_n: number) => {};
+    const client = createApiClient({
+      baseUrl: `http://127.0.0.1:${address.port}`,
+      fetch: (input, init) => {
+        requested.push(String(input));
+        beforeRequest(requested.length);
+        return fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...auth } });
+      },
+    });
+    expect((await reviewCalls(client).listComments(id)).map((c) => c.id)).toEqual(ids);
+    expect(requested).toHaveLength(3);
+
+    // Another tab deletes the comment the second page counts from: the read starts over and still gets every comment.
+    requested.length = 0;
+    const cursor = ids[COMMENTS_PAGE_MAX - 1]!;
+    beforeRequest = (n) => {
+      if (n === 2) session.comments.remove(cursor);
+    };
+    expect((await reviewCalls(client).listComments(id)).map((c) => c.id)).toEqual(ids.filter((c) => c !== cursor));
+    expect(requested.map((u) => new URL(u).searchParams.get('after'))).toEqual([null, cursor, null, ids[COMMENTS_PAGE_MAX], ids[2 * COMMENTS_PAGE_MAX]]);
+  });
+
+  it(`refuses comment ${SESSION_COMMENTS_MAX + 1} with 409 too_many_comments that says what to do`, async () => {
+    setStatus('stopped');
+    const session = t.store.session(id);
+    for (let line = 1; line <= SESSION_COMMENTS_MAX; line++) session.comments.add({ task_id: null, file: 'src/a.js', line, side: 'new', text: 'x' });
+    expect(errorOf(await add(onTask))).toEqual({
+      status: 409,
+      code: 'too_many_comments',
+      message:
+        "This session already has 1,000 comments (1,000 open), the most it keeps; delete open comments you no longer need, or say the rest in a send-back's note.",
+    });
   });
 });

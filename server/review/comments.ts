@@ -1,18 +1,38 @@
 /**
  * Line comments on the task and session diffs (issue 15): the checks around the store's list.
  * A comment may be written, changed or removed while the session is reviewable (its run over or
- * paused); a sent comment is fixed (the store refuses). Listing is always allowed.
+ * paused); a sent comment is fixed (the store refuses), and a session keeps at most
+ * `SESSION_COMMENTS_MAX` (the store refuses more). Listing is always allowed, a page at a time.
  */
 import type { z } from 'zod';
-import type { CommentInputSchema, ReviewComment } from '../../shared/review.ts';
+import type { CommentInputSchema, CommentList, CommentsQuerySchema, ReviewComment } from '../../shared/review.ts';
 import { canReview } from '../../shared/session-rules.ts';
 import { AppError, ConflictError, NotFoundError } from '../errors.ts';
 import type { SessionHandle } from '../store/session-handle.ts';
 
 type CommentInput = z.output<typeof CommentInputSchema>;
+type CommentsQuery = z.output<typeof CommentsQuerySchema>;
 
-export function listComments(session: SessionHandle): ReviewComment[] {
-  return session.comments.list();
+/**
+ * One page of the list, oldest first: `limit` comments from after the comment `after` names. The
+ * cursor is a comment, not a position, so a comment deleted between two pages does not shift the
+ * next one; if the cursor itself was deleted there is nothing to count from, and the answer says
+ * to start again.
+ */
+export function listComments(session: SessionHandle, query: CommentsQuery): CommentList {
+  const all = session.comments.list();
+  let start = 0;
+  if (query.after !== undefined) {
+    const at = all.findIndex((c) => c.id === query.after);
+    if (at === -1)
+      throw new NotFoundError(
+        'comment_not_found',
+        `There is no comment ${query.after} to list after; it was deleted meanwhile. List again from the start, without after.`,
+      );
+    start = at + 1;
+  }
+  const comments = all.slice(start, start + query.limit);
+  return { comments, next_after: comments.at(-1)?.id ?? query.after ?? null, has_more: start + comments.length < all.length };
 }
 
 export function addComment(session: SessionHandle, input: CommentInput): ReviewComment {

@@ -3,11 +3,14 @@
  * processes: the comment and the lines it was written on reach the worker's fresh context and the
  * evaluator's prompt, the revision is committed on top as `(rev 2)`, and the merge carries both.
  */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ReopenResultSchema, TaskReviewSchema } from '../../shared/review.ts';
 import { caseTurn, makePreparedSession, noLearning, verdictTurn, writeTurn } from '../testing/run-fixtures.ts';
 import { EVAL, git, post, TWO_TASKS, useRunHarness, WORKER } from '../testing/run-harness.ts';
-import { auth } from '../testing/test-app.ts';
+import { auth, tempDir } from '../testing/test-app.ts';
 
 const h = useRunHarness();
 const impl = (name: string, body: string) => writeTurn(`src/${name}.js`, `export function ${name}(n) {\n  // ${name}s n\n  return ${body};\n}\n`);
@@ -140,5 +143,52 @@ describe('sending a task back', () => {
     const merged = await reopen(id, 'T-001', { note: 'x' });
     expect(merged.statusCode).toBe(409);
     expect(merged.json().error.message).toContain('this session is merged');
+  });
+
+  it('reads the lines of 200 comments on two diffs and both sides with one git process, not one per comment', async () => {
+    const id = await makePreparedSession(h.t.store, h.repo.dir, 'node', TWO_TASKS);
+    const session = h.t.store.session(id);
+    const { worktree } = h.t.store.readCheckpoint(id);
+    const body = Array.from({ length: 40 }, (_, i) => `// line ${i + 1}`);
+    fs.writeFileSync(path.join(worktree, 'src', 'double.js'), `${body.join('\n')}\n`);
+    git(worktree, 'add', 'src/double.js');
+    git(worktree, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'T-001: Double');
+    session.prd.write(session.prd.tasks().map((task) => (task.id === 'T-001' ? { ...task, status: 'done' } : task)));
+    h.t.store.setStatus(id, 'all_done');
+    const base = fs.readFileSync(path.join(h.repo.dir, 'src', 'todo.js'), 'utf8').split('\n');
+    // 150 on the task's new lines, 40 on the base's lines of the session diff, 10 on a file neither side has.
+    const asked = [
+      ...Array.from({ length: 150 }, (_, i) => ({ task_id: 'T-001', file: 'src/double.js', line: (i % 40) + 1, side: 'new' as const })),
+      ...Array.from({ length: 40 }, (_, i) => ({ task_id: null, file: 'src/todo.js', line: (i % 30) + 1, side: 'old' as const })),
+      ...Array.from({ length: 10 }, (_, i) => ({ task_id: null, file: 'src/gone.js', line: i + 1, side: 'new' as const })),
+    ];
+    const ids = asked.map((c, i) => session.comments.add({ ...c, text: `comment ${i}` }).id);
+
+    // Every git process the server starts from here is the real git behind a first `git` on the
+    // PATH that writes its arguments down. (simple-git drops GIT_TRACE and every other GIT_*
+    // variable from the environment it passes, so git's own trace cannot count them.)
+    const shim = tempDir();
+    const log = path.join(shim, 'calls.log');
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    fs.writeFileSync(path.join(shim, 'git'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${realGit}' "$@"\n`, { mode: 0o755 });
+    const pathBefore = process.env.PATH;
+    process.env.PATH = `${shim}${path.delimiter}${pathBefore}`;
+    let res: Awaited<ReturnType<typeof reopen>>;
+    try {
+      res = await reopen(id, 'T-001', { comment_ids: ids });
+    } finally {
+      process.env.PATH = pathBefore;
+    }
+    expect(res.statusCode, res.body).toBe(200);
+    const calls = fs.readFileSync(log, 'utf8').trim().split('\n');
+    expect(calls.filter((c) => /(^| )(show|cat-file) /.test(c))).toHaveLength(1);
+    expect(calls.length).toBeLessThanOrEqual(5);
+
+    const sent = ReopenResultSchema.parse(res.json()).send_back.comments;
+    expect(sent).toHaveLength(200);
+    expect(sent[19]!.excerpt).toEqual({ start: 17, lines: body.slice(16, 23) });
+    expect(sent[150]!.excerpt).toEqual({ start: 1, lines: base.slice(0, 4) });
+    expect(sent[170]!.excerpt).toEqual({ start: 18, lines: base.slice(17, 24) });
+    expect(sent.slice(190).map((c) => c.excerpt)).toEqual(Array(10).fill(null));
   });
 });

@@ -7,7 +7,7 @@
 import type { Checkpoint, PrdEntry, SendBack } from '../../shared/files.ts';
 import type { ReviewComment } from '../../shared/review.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
-import { git } from '../git/git-base.ts';
+import { readBlobs } from '../git/git-base.ts';
 import type { SessionHandle } from '../store/session-handle.ts';
 import { branchHead } from '../git/repo.ts';
 import { sessionCommits } from './review.ts';
@@ -52,20 +52,15 @@ export async function sendBack(
   const ledger = session.ledger.read(taskId);
   const last = ledger.at(-1) ?? null;
   const anchors = await anchorRevs(cp, taskId);
+  const excerpts = await excerptsAt(
+    cp.source,
+    comments.map((c) => ({ rev: (c.task_id === null ? anchors.session : anchors.task)[c.side], comment: c })),
+  );
   const record: SendBack = {
     revision,
     ts: now.toISOString(),
     note,
-    comments: await Promise.all(
-      comments.map(async (c) => ({
-        id: c.id,
-        file: c.file,
-        line: c.line,
-        side: c.side,
-        text: c.text,
-        excerpt: await excerptAt(cp.source, c.task_id === null ? anchors.session : anchors.task, c),
-      })),
-    ),
+    comments: comments.map((c, i) => ({ id: c.id, file: c.file, line: c.line, side: c.side, text: c.text, excerpt: excerpts[i] ?? null })),
     previous_case: [...ledger].reverse().find((e) => e.case)?.case ?? null,
     last_verdict: last?.verdict ?? null,
   };
@@ -89,7 +84,7 @@ export async function sendBack(
 /** The named comments (each must exist and be unsent), or every open one on this task's diff. */
 function chosenComments(session: SessionHandle, taskId: string, ids: string[] | undefined): ReviewComment[] {
   if (ids === undefined) return session.comments.list().filter((c) => c.sent === null && c.task_id === taskId);
-  return [...new Set(ids)].map((id) => session.comments.unsent(id, 'send'));
+  return session.comments.unsent([...new Set(ids)], 'send');
 }
 
 /** Where each side of a diff line is read: the task's diff (its own commits) or the session's (base to head). */
@@ -108,16 +103,26 @@ async function anchorRevs(cp: Checkpoint, taskId: string): Promise<AnchorRevs> {
   };
 }
 
-/** The lines around the comment's line in the file as that side of the diff had it; null when unreadable. */
-async function excerptAt(repo: string, revs: { old: string | null; new: string | null }, c: ReviewComment): Promise<SendBack['comments'][number]['excerpt']> {
-  const rev = revs[c.side];
-  if (rev === null) return null;
-  const text = await git(repo)
-    .raw(['show', `${rev}:${c.file}`])
-    .catch(() => null);
-  if (text === null) return null;
-  const lines = text.split('\n');
-  if (c.line > lines.length) return null;
-  const start = Math.max(1, c.line - EXCERPT_CONTEXT);
-  return { start, lines: lines.slice(start - 1, Math.min(lines.length, c.line + EXCERPT_CONTEXT)) };
+type Excerpt = SendBack['comments'][number]['excerpt'];
+
+/**
+ * For each comment, the lines around its line in the file as its side of the diff had it (null
+ * when there is no such revision, file or line). Every file is read by one git call, whatever
+ * the number of comments.
+ */
+async function excerptsAt(repo: string, asked: { rev: string | null; comment: ReviewComment }[]): Promise<Excerpt[]> {
+  const names = asked.map(({ rev, comment }) => (rev === null ? null : `${rev}:${comment.file}`));
+  const wanted = [...new Set(names.filter((n): n is string => n !== null))];
+  const blobs = await readBlobs(repo, wanted);
+  const lines = new Map(wanted.map((name, i) => [name, blobs[i]?.toString('utf8').split('\n') ?? null]));
+  return asked.map(({ comment }, i) => {
+    const name = names[i] ?? null;
+    return name === null ? null : excerptOf(lines.get(name) ?? null, comment.line);
+  });
+}
+
+function excerptOf(lines: string[] | null, line: number): Excerpt {
+  if (lines === null || line > lines.length) return null;
+  const start = Math.max(1, line - EXCERPT_CONTEXT);
+  return { start, lines: lines.slice(start - 1, Math.min(lines.length, line + EXCERPT_CONTEXT)) };
 }

@@ -1,9 +1,7 @@
 /**
  * Review and getting the work out (SPEC §7, §8): the task review and its diff, the session review
- * and its diff, the merge preview and the merge, push, PR and cleanse, and the line comments. Every
- * action on a session in the wrong state is a 409 that says why.
- * and its diff, the merge preview and the merge, push, PR and cleanse, and the rewind with its
- * plan. Every action on a session in the wrong state is a 409 that says why.
+ * and its diff, the merge preview and the merge, push, PR and cleanse, the rewind with its plan,
+ * and the line comments. Every action on a session in the wrong state is a 409 that says why.
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app-deps.ts';
@@ -99,7 +97,7 @@ export function reviewRoutes(app: FastifyInstance, deps: AppDeps): void {
     return exclusive(id, 'cleanse', () => cleanse(store, id));
   });
 
-  handle(app, 'listComments', async ({ params }) => ({ comments: listComments(store.session(existingSession(store, params.id))) }));
+  handle(app, 'listComments', async ({ params, query }) => listComments(store.session(existingSession(store, params.id)), query));
 
   handle(app, 'addComment', async ({ params, body }) => addComment(store.session(existingSession(store, params.id)), body));
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CommentIdSchema, type CommentOp, type ReviewComment } from '../../shared/review.ts';
+import { CommentIdSchema, SESSION_COMMENTS_MAX, type CommentOp, type ReviewComment } from '../../shared/review.ts';
 import { tempDir } from '../testing/test-app.ts';
 import { Tree } from '../fs/tree.ts';
 import { foldComments, ReviewComments } from './review-comments.ts';
@@ -81,10 +81,10 @@ describe('review comments', () => {
     expect(comments.list().map((c) => c.id)).toEqual([a.id, b.id]);
   });
 
-  it('names the file and line of a corrupt line that is not the last', () => {
+  it('names the file and line of a corrupt line that is not the last, and adds nothing after it', () => {
     comments.add(input(1));
     fs.appendFileSync(file(), 'not json\n');
-    comments.add(input(2));
+    expect(() => comments.add(input(2))).toThrow(/review-comments\.jsonl is corrupt: line 2/);
     expect(() => comments.list()).toThrow(/review-comments\.jsonl is corrupt: line 2/);
   });
 });
@@ -104,5 +104,47 @@ describe('foldComments', () => {
       { op: 'delete', id: 'c-bbbbbb', ts },
     ];
     expect(foldComments(ops)).toEqual([{ ...comment('c-aaaaaa', 'one, edited'), sent: { task_id: 'T-002', revision: 2, ts } }]);
+  });
+});
+
+describe('the bounds of the comment file', () => {
+  const lines = () => fs.readFileSync(file(), 'utf8').trim().split('\n').length;
+
+  it(`refuses comment ${SESSION_COMMENTS_MAX + 1} with too_many_comments and what to do, sent ones counting, and takes one again after a delete`, () => {
+    const first = comments.add(input(1));
+    comments.markSent([first.id], 'T-001', 2);
+    for (let line = 2; line <= SESSION_COMMENTS_MAX; line++) comments.add(input(line));
+    expect(comments.list()).toHaveLength(SESSION_COMMENTS_MAX);
+    expect(() => comments.add(input(1))).toThrow(
+      expect.objectContaining({
+        code: 'too_many_comments',
+        status: 409,
+        message: expect.stringMatching(/already has 1,000 comments \(999 open\), the most it keeps; delete open comments/),
+      }),
+    );
+    expect(comments.list()).toHaveLength(SESSION_COMMENTS_MAX);
+    comments.remove(comments.list()[1]!.id);
+    expect(comments.add(input(5)).line).toBe(5);
+  });
+
+  it('rewrites the file as the list it folds to once old operations pile up, so edits cannot grow it without end', () => {
+    const a = comments.add(input(1));
+    const b = comments.add(input(2));
+    comments.markSent([b.id], 'T-001', 2);
+    let longest = 0;
+    for (let i = 0; i < 1_000; i++) {
+      comments.edit(a.id, `take ${i}`);
+      longest = Math.max(longest, lines());
+    }
+    const c = comments.add(input(3));
+    comments.remove(c.id);
+    // Two comments: at most 2 × 2 + 100 operations before the rewrite, whatever was done to them.
+    expect(longest).toBeLessThanOrEqual(104);
+    expect(new ReviewComments(Tree.at(dir), dir).list()).toEqual([
+      { ...a, text: 'take 999' },
+      { ...b, sent: { task_id: 'T-001', revision: 2, ts: expect.any(String) } },
+    ]);
+    // The sent mark survives the rewrite: the comment is still fixed.
+    expect(() => comments.edit(b.id, 'y')).toThrow(expect.objectContaining({ code: 'comment_sent' }));
   });
 });

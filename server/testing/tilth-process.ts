@@ -62,7 +62,7 @@ export async function startTilth(options: StartTilthOptions = {}): Promise<Tilth
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`tilth serve printed no URL in time:\n${output}`)), 30_000);
     const check = () => {
-      const match = /(http:\/\/127\.0\.0\.1:\d+\/(?:sessions\/[\w-]+)?#token=[\w-]+)/.exec(output);
+      const match = /(http:\/\/127\.0\.0\.1:\d+\/(?:sessions\/[\w-]+)?#token=[\w.~-]+)/.exec(output);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]!);

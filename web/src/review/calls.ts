@@ -3,26 +3,31 @@
  * `ApiClient` so tests pass one with a fake fetch; the page uses `review` (the browser's client).
  * Discard is `seeding.discardSession` (it is the same call the new-session page makes).
  */
-import type {
-  AddedTask,
-  CleanseResult,
-  MergePreview,
-  MergeResult,
-  MergeStrategy,
-  NewTask,
-  PrResult,
-  PushResult,
-  ReopenResult,
-  ReviewComment,
-  RewindResult,
+import {
+  COMMENTS_PAGE_MAX,
+  type AddedTask,
+  type CleanseResult,
+  type MergePreview,
+  type MergeResult,
+  type MergeStrategy,
+  type NewTask,
+  type PrResult,
+  type PushResult,
+  type ReopenResult,
+  type ReviewComment,
+  type RewindResult,
 } from '../../../shared/review.ts';
+import { ERROR_CODES } from '../../../shared/errors.ts';
 import { api as browserApi } from '../api/browser.ts';
-import type { ApiClient } from '../api/client.ts';
+import { ApiError, type ApiClient } from '../api/client.ts';
 
 export type { CleanseResult, PrResult, PushResult, RewindResult };
 
 /** A comment as the reviewer writes it on a diff line (null task: the session diff). */
 export type NewComment = Pick<ReviewComment, 'task_id' | 'file' | 'line' | 'side' | 'text'>;
+
+/** Reads of the comment list in a row that may start over because its cursor was deleted. */
+const LIST_ATTEMPTS = 3;
 
 export function reviewCalls(api: ApiClient) {
   return {
@@ -58,6 +63,30 @@ export function reviewCalls(api: ApiClient) {
     reopenTask(input: { sessionId: string; taskId: string; note: string; commentIds: string[] }): Promise<ReopenResult> {
       const body = { ...(input.note.trim() ? { note: input.note } : {}), comment_ids: input.commentIds };
       return api.call('reopenTask', { params: { id: input.sessionId, taskId: input.taskId }, body });
+    },
+
+    /**
+     * Every comment of the session, oldest first, read a page at a time (the pages show them all:
+     * the session review lists every one, a task's diff places its own). A comment deleted
+     * between two pages can be the next page's cursor, which the server then no longer knows;
+     * the read starts over then, a few times at most.
+     */
+    async listComments(sessionId: string, signal?: AbortSignal): Promise<ReviewComment[]> {
+      for (let attempt = 1; ; attempt++) {
+        const comments: ReviewComment[] = [];
+        let after: string | undefined;
+        try {
+          for (;;) {
+            const page = await api.call('listComments', { params: { id: sessionId }, query: { after, limit: String(COMMENTS_PAGE_MAX) } }, { signal });
+            comments.push(...page.comments);
+            if (!page.has_more || page.next_after === null) return comments;
+            after = page.next_after;
+          }
+        } catch (error) {
+          const cursorGone = after !== undefined && error instanceof ApiError && error.code === ERROR_CODES.comment_not_found;
+          if (!cursorGone || attempt >= LIST_ATTEMPTS) throw error;
+        }
+      }
     },
 
     addComment(input: { sessionId: string; comment: NewComment }): Promise<ReviewComment> {

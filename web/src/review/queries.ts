@@ -5,6 +5,7 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../api/browser.ts';
+import { review } from './calls.ts';
 
 export const reviewKeys = {
   /** Everything review-related of one session: invalidated together after an action. */
@@ -40,11 +41,11 @@ export function sessionReviewQuery(sessionId: string) {
   });
 }
 
-/** Every line comment of the session, on any diff (each page picks its own). */
+/** Every line comment of the session, on any diff (each page picks its own), read a page at a time. */
 export function commentsQuery(sessionId: string) {
   return queryOptions({
     queryKey: reviewKeys.comments(sessionId),
-    queryFn: async ({ signal }) => (await api.call('listComments', { params: { id: sessionId } }, { signal })).comments,
+    queryFn: ({ signal }) => review.listComments(sessionId, signal),
   });
 }
 
