@@ -4,9 +4,8 @@
  * --rotate` replaces it (open tabs then ask for the new link after the next start); TILTH_TOKEN
  * still wins over the file.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { Tree } from './fs/tree.ts';
+import { readHomeSecret, writeHomeSecret } from './home-secret.ts';
 import { mintToken } from './security.ts';
 
 export const TOKEN_FILE = 'token';
@@ -15,17 +14,11 @@ const TOKEN_SHAPE = /^[A-Za-z0-9_-]{32,512}$/;
 
 /** The kept token, or a new one written there when there is none (or it is not a token). */
 export function launchToken(home: string): { token: string; minted: boolean } {
-  const file = path.join(home, TOKEN_FILE);
-  let kept: string | null = null;
-  try {
-    kept = fs.readFileSync(file, 'utf8').trim();
-  } catch {
-    // none yet
-  }
-  if (kept !== null && TOKEN_SHAPE.test(kept)) {
+  const kept = readHomeSecret(home, TOKEN_FILE);
+  if (kept !== null && TOKEN_SHAPE.test(kept.text)) {
     // Someone widened it (a copy, an umask): the token opens the app, so it goes back to the user alone.
-    if ((fs.statSync(file).mode & 0o077) !== 0) Tree.at(home).chmod(TOKEN_FILE, 0o600);
-    return { token: kept, minted: false };
+    if (kept.shared) Tree.at(home).chmod(TOKEN_FILE, 0o600);
+    return { token: kept.text, minted: false };
   }
   return { token: rotateToken(home), minted: true };
 }
@@ -33,6 +26,6 @@ export function launchToken(home: string): { token: string; minted: boolean } {
 /** Writes a new token (mode 0600, atomically) and returns it. */
 export function rotateToken(home: string): string {
   const token = mintToken();
-  Tree.ensure(home, 0o700).writeFileAtomic(TOKEN_FILE, `${token}\n`, { mode: 0o600 });
+  writeHomeSecret(home, TOKEN_FILE, token, { replace: true });
   return token;
 }

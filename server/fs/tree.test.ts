@@ -97,6 +97,19 @@ describe('a tree writes files', () => {
     expect(read(path.join(root, 'keep'))).toBe('new');
   });
 
+  it('creates a file atomically only when nothing is there: the first one made stays, with its mode, and no temp file is left', () => {
+    expect(tree.createFileAtomic('queue.key', 'first', { mode: 0o600 })).toBe(true);
+    expect(tree.createFileAtomic('queue.key', 'second', { mode: 0o600 })).toBe(false);
+    expect(read(path.join(root, 'queue.key'))).toBe('first');
+    expect(fs.statSync(path.join(root, 'queue.key')).mode & 0o777).toBe(0o600);
+    fs.symlinkSync(victim, path.join(root, 'linked.key'));
+    fs.symlinkSync(path.join(outsideDir, 'dangling'), path.join(root, 'dangling.key'));
+    expect(tree.createFileAtomic('linked.key', 'x')).toBe(false);
+    expect(tree.createFileAtomic('dangling.key', 'x')).toBe(false);
+    intact();
+    expect(fs.readdirSync(root).sort()).toEqual(['dangling.key', 'linked.key', 'queue.key']);
+  });
+
   it('gives a replaced file the requested mode, whatever the old one had', () => {
     fs.writeFileSync(path.join(root, 'config.json'), '{}');
     fs.chmodSync(path.join(root, 'config.json'), 0o666);

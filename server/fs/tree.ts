@@ -187,6 +187,28 @@ export class Tree {
     if (durable) fsyncDir(located.realParent);
   }
 
+  /**
+   * Like `writeFileAtomic`, but never replaces: a hard link from the staged temp appears whole or
+   * not at all, and fails if anything (a link included) is at `p`. False when someone else made it
+   * first — for a file that processes starting together must agree on (the queue key).
+   */
+  createFileAtomic(p: string, content: string | Uint8Array, options: AtomicWriteOptions = {}): boolean {
+    const durable = options.durable ?? true;
+    const located = this.locate(p);
+    const tmp = this.stage(located, content, options.mode, durable);
+    try {
+      this.checkParent(located);
+      fs.linkSync(tmp, located.abs);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw err;
+    } finally {
+      fs.rmSync(tmp, { force: true });
+    }
+    if (durable) fsyncDir(located.realParent);
+    return true;
+  }
+
   /** `writeFileAtomic` off the event loop, for large derived files (an event log's index); never fsynced. */
   async writeFileAtomicAsync(p: string, content: Uint8Array): Promise<void> {
     const located = this.locate(p);
