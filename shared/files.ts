@@ -299,3 +299,17 @@ export const RewindIntentSchema = z.object({
   started_at: z.iso.datetime(),
 });
 export type RewindIntent = z.infer<typeof RewindIntentSchema>;
+
+/** Names one Run asked through the API of a server whose runs go through the queue. */
+export const RunRequestIdSchema = z.string().regex(/^r-[0-9a-f]{16}$/, 'a run request id looks like r- and 16 hex digits');
+
+/**
+ * run-request.json: the API asked for a run that goes through the queue. Written before the job
+ * is queued; the worker that takes the job removes it, and a job that names no open request is
+ * not run, so a job replayed from Redis cannot start a session nobody asked to run.
+ */
+export const RunRequestSchema = z.strictObject({
+  request_id: RunRequestIdSchema,
+  requested_at: z.iso.datetime(),
+});
+export type RunRequest = z.infer<typeof RunRequestSchema>;

@@ -24,6 +24,7 @@ export const SESSION_FILES = {
   runLock: 'run.lock',
   mergeScratch: 'merge-scratch',
   rewindIntent: 'rewind.json',
+  runRequest: 'run-request.json',
   archiveDir: 'archive',
   worktree: 'workspace',
 } as const;

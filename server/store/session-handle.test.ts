@@ -52,6 +52,21 @@ describe('the session handle', () => {
     expect(text.indexOf('T-001')).toBeLessThan(text.indexOf('T-002'));
   });
 
+  it('closes a run request once, only under its own id, and a newer request replaces an older one', () => {
+    const session = newSession();
+    expect(session.runRequest.read()).toBeNull();
+    expect(session.runRequest.close('r-0000000000000000')).toBe(false);
+    const first = session.runRequest.open();
+    expect(first.request_id).toMatch(/^r-[0-9a-f]{16}$/);
+    const second = session.runRequest.open();
+    expect(session.runRequest.close(first.request_id)).toBe(false);
+    expect(session.runRequest.read()).toEqual(second);
+    expect(session.runRequest.close(second.request_id)).toBe(true);
+    expect(session.runRequest.close(second.request_id)).toBe(false);
+    expect(session.runRequest.read()).toBeNull();
+    expect(fs.readdirSync(temp.store.dir(session.id)).filter((f) => f.includes('run-request'))).toEqual([]);
+  });
+
   it('hands steering notes to the worker once', () => {
     const session = newSession();
     const note = session.steering.add('  use the helper  ');

@@ -5,6 +5,7 @@
  *
  * A job gets a handle, not the store: it can touch its own session and nothing else.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EventInput, SessionStatus, StopReason, TilthEvent } from '../../shared/events.ts';
@@ -13,6 +14,7 @@ import {
   MutationReportSchema,
   PrdSchema,
   RewindIntentSchema,
+  RunRequestSchema,
   TaskIdSchema,
   SeedMetaSchema,
   type Checkpoint,
@@ -21,6 +23,7 @@ import {
   type MutationReport,
   type PrdEntry,
   type RewindIntent,
+  type RunRequest,
   type SeedMeta,
   type SendBack,
   type SteeringNote,
@@ -230,6 +233,53 @@ export class SessionHandle {
     write: (intent: RewindIntent): void => this.store.tree.writeJsonAtomic(this.file(SESSION_FILES.rewindIntent), RewindIntentSchema.parse(intent)),
     clear: (): void => this.store.tree.remove(this.file(SESSION_FILES.rewindIntent)),
   };
+
+  /**
+   * The Run the API asked for, when runs go through the queue (see RunRequestSchema). `open`
+   * replaces any earlier request; `close` takes it away only if it is still the one named, so one
+   * request starts at most one run.
+   */
+  readonly runRequest = {
+    open: (now = new Date()): RunRequest => {
+      const request = RunRequestSchema.parse({ request_id: `r-${randomBytes(8).toString('hex')}`, requested_at: now.toISOString() });
+      this.store.tree.writeJsonAtomic(this.file(SESSION_FILES.runRequest), request);
+      return request;
+    },
+    /** The open request, or null (none, or a file that is not one: nothing may start from it). */
+    read: (): RunRequest | null => this.readRunRequest(this.file(SESSION_FILES.runRequest)),
+    /**
+     * Closes `requestId` if it is the open request; false when it is not (taken, withdrawn,
+     * replaced, never made), and then the file is not touched. The request is renamed away before
+     * it is removed, which only one process can do, so two workers holding copies of one job
+     * cannot both be told yes.
+     */
+    close: (requestId: string): boolean => {
+      if (this.runRequest.read()?.request_id !== requestId) return false;
+      const file = this.file(SESSION_FILES.runRequest);
+      // Named like an atomic write's temp file, so one a crash leaves behind is swept at the next start.
+      const claimed = this.file(`.${SESSION_FILES.runRequest}.${randomBytes(6).toString('hex')}.tmp`);
+      try {
+        this.store.tree.rename(file, claimed);
+      } catch {
+        return false; // another process took it first
+      }
+      if (this.readRunRequest(claimed)?.request_id === requestId) {
+        this.store.tree.remove(claimed);
+        return true;
+      }
+      // A newer request arrived between the read and the rename: it stays open.
+      this.store.tree.rename(claimed, file);
+      return false;
+    },
+  };
+
+  private readRunRequest(file: string): RunRequest | null {
+    try {
+      return readJsonFile(file, RunRequestSchema);
+    } catch {
+      return null;
+    }
+  }
 
   /**
    * What rewinds took off tasks: `archive/rewind-<n>/` holds each reset task's ledger, checks and
