@@ -52,6 +52,8 @@ export default {
     block('server/store/jsonl.ts', /^export function appendJsonl</),
     block('server/store/session-handle.ts', /^ {2}removeStaleTemps\(\)/),
     block('server/jobs/job-runner.ts', /^export function recoverAfterCrash\(/),
+    // What the run queue's Redis carries: signed, for one kind, queue and session, fresh, once.
+    'server/jobs/queue-signing.ts',
   ],
   coverageAnalysis: 'perTest',
   // The machine has two cores shared with others.

@@ -25,6 +25,7 @@ export default defineConfig({
       'server/store/run-files.test.ts',
       'server/store/session-handle.test.ts',
       'server/jobs/job-runner.test.ts',
+      'server/jobs/queue-signing.test.ts',
     ],
   },
 });

@@ -49,6 +49,10 @@ export const ERRORS = {
   sessions_dir_in_use: { status: 409, meaning: 'Another `tilth serve` uses the sessions folder.' },
   job_running: { status: 409, meaning: 'The session already has a job running.' },
   queue_unavailable: { status: 503, meaning: 'The run queue (TILTH_QUEUE, Redis) did not answer.' },
+  queue_key_unusable: {
+    status: 500,
+    meaning: 'The run queue’s signing key ($TILTH_HOME/queue.key) can be read by other users or is not a key; the queue is not used with it.',
+  },
   note_not_delivered: { status: 409, meaning: 'The worker running the session did not take a guidance note in time; send it again.' },
   demo_unavailable: { status: 409, meaning: 'This server has no demo mode.' },
 
