@@ -10,6 +10,7 @@ import type { ConfigKey } from './config.ts';
 import { runJobFor } from './engine/run.ts';
 import type { Logger } from './jobs/job-runner.ts';
 import { shownQueueUrl } from './jobs/queue.ts';
+import { queueKey } from './jobs/queue-key.ts';
 import { QueueWorker, workerName } from './jobs/queue-worker.ts';
 import { LiveConfig } from './live-config.ts';
 import { ModelClient } from './llm/client.ts';
@@ -19,7 +20,8 @@ import { SessionStore } from './store/session-store.ts';
 export const WORKER_HELP = `Usage: tilth worker [--slots N] [--sessions-dir DIR]
 
 Runs the sessions queued in TILTH_QUEUE (a Redis URL), N at a time (default 1), on the same
-sessions folder as the tilth serve that queued them. Its runs name it in their session_start.
+sessions folder as the tilth serve that queued them, with the same TILTH_HOME (its queue.key
+signs what they tell each other through Redis). Its runs name it in their session_start.
 SIGTERM or Ctrl+C stops its runs (they can be resumed) and exits.`;
 
 export async function workerVerb(args: string[], log: Logger): Promise<void> {
@@ -48,7 +50,8 @@ export async function workerVerb(args: string[], log: Logger): Promise<void> {
   const llm = new ModelClient({ endpoints: config.roles, logger: log });
   const name = `worker ${workerName()}`;
   const makeJob = runJobFor({ llm, config: live, runner: { kind: 'worker', name } });
-  const worker = await QueueWorker.start({ url: config.queueUrl, store, slots, makeJob, logger: log, leaseMs: config.queueLeaseMs });
+  const signing = queueKey(config.home);
+  const worker = await QueueWorker.start({ url: config.queueUrl, signing, store, slots, makeJob, logger: log, leaseMs: config.queueLeaseMs });
   log.info(`${name}: taking runs from ${worker.queue} at ${shownQueueUrl(config.queueUrl)}, ${slots} at a time; sessions in ${config.sessionsDir}`);
 
   await new Promise<void>((resolve) => {

@@ -12,6 +12,7 @@ import { displayUrl } from './llm/client.ts';
 import { rotateToken, TOKEN_FILE } from './launch-token.ts';
 import { LiveConfig } from './live-config.ts';
 import { QueueUnavailableError } from './errors.ts';
+import { QueueKeyError } from './jobs/queue-key.ts';
 import { ServeLockError } from './store/serve-lock.ts';
 import { consoleLogger, ensureWebBuild, isLoopback, packageVersion, startServer } from './start.ts';
 
@@ -247,7 +248,7 @@ main(process.argv.slice(2)).catch((err: unknown) => {
   if (err instanceof UsageError || (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))) {
     fail(`${err.message}\n\n${HELP}`, 2);
   }
-  if (err instanceof ServeLockError || err instanceof QueueUnavailableError) fail(err.message, 1);
+  if (err instanceof ServeLockError || err instanceof QueueUnavailableError || err instanceof QueueKeyError) fail(err.message, 1);
   if (err instanceof Error && 'code' in err && err.code === 'EADDRINUSE') {
     fail(`That port is already in use. Pick another with --port (or --port 0 for any free one).`, 1);
   }

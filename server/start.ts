@@ -20,6 +20,7 @@ import { JobRunner, reconcileRunning, recoverAfterCrash, type Logger } from './j
 import type { LiveConfig } from './live-config.ts';
 import { ModelClient } from './llm/client.ts';
 import { PACKAGE_ROOT, WEB_ROOT } from './package-root.ts';
+import { queueKey } from './jobs/queue-key.ts';
 import { launchToken } from './launch-token.ts';
 import { SessionStore } from './store/session-store.ts';
 import { acquireServeLock } from './store/serve-lock.ts';
@@ -95,10 +96,13 @@ export async function startServer(live: LiveConfig, logger: Logger = consoleLogg
   const queueModules = config.queueUrl
     ? await Promise.all([import('./jobs/queue-dispatcher.ts'), import('./jobs/queue-worker.ts'), import('./jobs/queue.ts')])
     : null;
+  // Made on first use, shared with the workers through TILTH_HOME; refused when others can read it.
+  const signing = config.queueUrl ? queueKey(config.home) : null;
   const queue: QueueDispatcher | null =
-    queueModules && config.queueUrl
+    queueModules && config.queueUrl && signing
       ? await queueModules[0].QueueDispatcher.open({
           url: config.queueUrl,
+          signing,
           store,
           limit: () => live.current.maxConcurrentRuns,
           onChange: () => store.bus.sessionsChanged(),
@@ -155,11 +159,19 @@ export async function startServer(live: LiveConfig, logger: Logger = consoleLogg
   watcher.start();
   // Only after recovery: a run this process takes must not be mistaken for one left by a crash.
   let queueWorker: QueueWorker | null = null;
-  if (queueModules && config.queueUrl) {
+  if (queueModules && config.queueUrl && signing) {
     const [, { QueueWorker, workerName }, { shownQueueUrl }] = queueModules;
     if (options.workerSlots) {
       const makeJob = runJobFor({ ...runOptions, runner: { kind: 'worker', name: `worker ${workerName()} (in tilth serve)` } });
-      queueWorker = await QueueWorker.start({ url: config.queueUrl, store, slots: options.workerSlots, makeJob, logger, leaseMs: config.queueLeaseMs });
+      queueWorker = await QueueWorker.start({
+        url: config.queueUrl,
+        signing,
+        store,
+        slots: options.workerSlots,
+        makeJob,
+        logger,
+        leaseMs: config.queueLeaseMs,
+      });
     }
     logger.info(
       `Runs: through the queue at ${shownQueueUrl(config.queueUrl)}; ${queueWorker ? `${options.workerSlots} at once in this process, more with` : 'start'} \`tilth worker\` to run them`,

@@ -3,6 +3,11 @@
  * a `tilth worker` process takes, so a restart of `tilth serve` loses no queued run and stops no
  * running one. TILTH_MAX_CONCURRENT_RUNS is the queue's global limit over every worker.
  *
+ * Every job and control message it sends is signed with the queue key (queue-signing.ts), and
+ * every job it reads is checked: one it did not sign is not shown as queued or running, and is
+ * taken out of the way when the session is asked to run. Before a job is queued, the session's
+ * run request is written, so a worker runs a job only while the API's request for it is open.
+ *
  * `state()` answers from what the queue said last (kept current from its events, and read
  * again after every change made here), so the routes and the sessions list stay synchronous.
  */
@@ -15,9 +20,10 @@ import { AppError, QueueUnavailableError } from '../errors.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import type { RunDispatcher } from './dispatcher.ts';
 import type { Logger } from './job-runner.ts';
+import type { QueueKey } from './queue-key.ts';
+import { type Envelope, type MessageBody, type MessageKind, openMessage, ProblemLog, seal } from './queue-signing.ts';
 import {
   connectionOf,
-  type ControlMessage,
   controlChannel,
   type QueueView,
   queueName,
@@ -40,6 +46,8 @@ export interface QueueDispatcherOptions {
   logger: Logger;
   /** How long Stop waits for the worker holding the run to end it; default 60 s. */
   stopWaitMs?: number;
+  /** The key shared with the workers ($TILTH_HOME/queue.key). */
+  signing: QueueKey;
 }
 
 /** How long one exchange with Redis may take before the request fails with queue_unavailable. */
@@ -61,6 +69,9 @@ export class QueueDispatcher implements RunDispatcher {
   private again = false;
   private unreachable = false;
   private readonly timer: NodeJS.Timeout;
+  private readonly problems: ProblemLog;
+  /** Per session, the Run being queued now: a second click waits for it rather than racing it. */
+  private readonly requesting = new Map<string, Promise<RunState>>();
 
   private constructor(private readonly opts: QueueDispatcherOptions) {
     this.queueName = queueName(opts.store.root);
@@ -72,6 +83,7 @@ export class QueueDispatcher implements RunDispatcher {
     this.publisher = new Redis(connection as object);
     for (const name of ['waiting', 'active', 'completed', 'failed', 'removed'] as const) this.events.on(name, () => void this.refresh());
     const outage = outageLog(opts.logger, `run queue at ${shownQueueUrl(opts.url)}`);
+    this.problems = new ProblemLog(opts.logger, `run queue at ${shownQueueUrl(opts.url)}`, opts.signing.file);
     this.queue.on('error', outage.down);
     this.events.on('error', outage.down);
     this.publisher.on('error', outage.down);
@@ -101,30 +113,52 @@ export class QueueDispatcher implements RunDispatcher {
     return dispatcher;
   }
 
-  async request(sessionId: string): Promise<RunState> {
+  request(sessionId: string): Promise<RunState> {
+    const pending = this.requesting.get(sessionId);
+    if (pending) return pending;
+    const asked = this.requestNow(sessionId).finally(() => this.requesting.delete(sessionId));
+    this.requesting.set(sessionId, asked);
+    return asked;
+  }
+
+  private async requestNow(sessionId: string): Promise<RunState> {
     const current = this.state(sessionId);
     if (current.state !== 'idle') return current;
-    // The job id is the session's: a second click while it is queued or running adds nothing.
-    await this.ask('queue the run', () => this.queue.add('run', { sessionId }, { jobId: runJobId(sessionId), removeOnComplete: true, removeOnFail: true }));
+    const jobId = runJobId(sessionId);
+    await this.ask('queue the run', async () => {
+      const existing = await this.queue.getJob(jobId);
+      if (existing) {
+        // Ours, queued or running (the state was not read yet): a second click adds nothing.
+        if (this.runOf(existing)) return;
+        // Not ours: under the session's job id, it would turn the add below into nothing.
+        await existing.remove().catch(() => {});
+      }
+      // The request first: the worker runs the job only while it is open.
+      const { request_id } = this.opts.store.session(sessionId).runRequest.open();
+      await this.queue.add('run', this.seal('run', sessionId, { request: request_id }), { jobId, removeOnComplete: true, removeOnFail: true });
+    });
     await this.refresh();
     return this.state(sessionId);
   }
 
   async cancel(sessionId: string): Promise<boolean> {
-    const { job, state } = await this.jobOf(sessionId);
+    const { job, state, run } = await this.jobOf(sessionId);
     if (!job || !STOPPABLE_WHILE_WAITING.has(state)) return false;
+    // Closed before the job goes: a copy of it added back to Redis meanwhile cannot run.
+    if (run) this.opts.store.session(sessionId).runRequest.close(run.body.request);
     try {
       await job.remove();
     } catch {
       return false; // a worker took it meanwhile: it is running now
     }
     await this.refresh();
-    return true;
+    return run !== null;
   }
 
   async stop(sessionId: string, reason: string): Promise<boolean> {
-    if ((await this.jobOf(sessionId)).state !== 'active') return false;
-    await this.ask('send the stop', () => this.send({ stop: sessionId, reason }));
+    const { state, run } = await this.jobOf(sessionId);
+    if (state !== 'active' || !run) return false;
+    await this.ask('send the stop', () => this.send(this.seal('stop', sessionId, { request: run.body.request, reason })));
     const deadline = Date.now() + (this.opts.stopWaitMs ?? 60_000);
     while (Date.now() < deadline && (await this.isActive(sessionId))) await new Promise((resolve) => setTimeout(resolve, 100));
     await this.refresh();
@@ -133,9 +167,11 @@ export class QueueDispatcher implements RunDispatcher {
 
   async note(sessionId: string, text: string): Promise<SteeringNote | null> {
     // Not running anywhere: the server writes it, for the next run to read.
-    if ((await this.jobOf(sessionId)).state !== 'active') return null;
+    const { state, run } = await this.jobOf(sessionId);
+    if (state !== 'active' || !run) return null;
     const noteId = `n-${randomBytes(4).toString('hex')}`;
-    await this.ask('send the note', () => this.send({ note: sessionId, note_id: noteId, ts: new Date().toISOString(), text }));
+    const body = { request: run.body.request, note_id: noteId, ts: new Date().toISOString(), text };
+    await this.ask('send the note', () => this.send(this.seal('note', sessionId, body)));
     // Written by the worker into the shared folder: wait until it is there.
     const session = this.opts.store.session(sessionId);
     const deadline = Date.now() + NOTE_WAIT_MS;
@@ -147,20 +183,40 @@ export class QueueDispatcher implements RunDispatcher {
     throw new AppError('note_not_delivered', `The worker running ${sessionId} did not take the note within ${NOTE_WAIT_MS / 1000} s; send it again.`);
   }
 
-  private send(message: ControlMessage): Promise<number> {
+  private seal<K extends MessageKind>(kind: K, sessionId: string, body: MessageBody<K>): Envelope<K> {
+    return seal(this.opts.signing.key, kind, { queue: this.queueName, session: sessionId }, body);
+  }
+
+  private send(message: Envelope<'stop' | 'note'>): Promise<number> {
     return this.publisher.publish(controlChannel(this.queueName), JSON.stringify(message));
+  }
+
+  /** The job's signed request to run, or null (said once per kind of problem) when it is not one this Tilth made. */
+  private runOf(job: Job): RunJobData | null {
+    const opened = openMessage(this.opts.signing.key, { kinds: ['run'], queue: this.queueName }, job.data);
+    if (!opened.ok) {
+      this.problems.report(opened.problem, `run job ${job.id}`);
+      return null;
+    }
+    // Signed for one session, it must sit under that session's job id (which Stop and Cancel look up).
+    if (job.id !== runJobId(opened.message.session)) {
+      this.problems.report('misplaced', `run job ${job.id}`);
+      return null;
+    }
+    return opened.message;
   }
 
   /** Whether a worker holds the session's run now, asked of the queue (not what it said last). */
   async isActive(sessionId: string): Promise<boolean> {
-    return (await this.jobOf(sessionId)).state === 'active';
+    const { state, run } = await this.jobOf(sessionId);
+    return state === 'active' && run !== null;
   }
 
-  /** The session's job and its state ('none' without one), asked of the queue now. */
-  private async jobOf(sessionId: string): Promise<{ job: Job<RunJobData> | undefined; state: string }> {
+  /** The session's job, its state ('none' without one) and its signed request (null if not ours), asked of the queue now. */
+  private async jobOf(sessionId: string): Promise<{ job: Job<RunJobData> | undefined; state: string; run: RunJobData | null }> {
     return this.ask('read the queue', async () => {
       const job = await this.queue.getJob(runJobId(sessionId));
-      return { job, state: job ? await job.getState() : 'none' };
+      return { job, state: job ? await job.getState() : 'none', run: job ? this.runOf(job) : null };
     });
   }
 
@@ -199,9 +255,16 @@ export class QueueDispatcher implements RunDispatcher {
         try {
           const [active, waiting] = await Promise.all([this.queue.getActive(), this.queue.getWaiting()]);
           const next = new Map<string, RunState>();
-          for (const job of active) next.set(job.data.sessionId, { state: 'running', queue_position: null });
-          // Oldest first: the next to run is 1.
-          for (const [i, job] of waiting.entries()) next.set(job.data.sessionId, { state: 'queued', queue_position: i + 1 });
+          for (const job of active) {
+            const run = this.runOf(job);
+            if (run) next.set(run.session, { state: 'running', queue_position: null });
+          }
+          // Oldest first: the next to run is 1. A job this Tilth did not sign takes no place.
+          let position = 0;
+          for (const job of waiting) {
+            const run = this.runOf(job);
+            if (run) next.set(run.session, { state: 'queued', queue_position: ++position });
+          }
           const changed = JSON.stringify([...next]) !== JSON.stringify([...this.states]);
           this.states = next;
           if (changed) this.opts.onChange?.();

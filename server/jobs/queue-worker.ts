@@ -7,13 +7,20 @@
  *
  * A stop reaches the run wherever it is through the control channel; a lost lease (the lock
  * could not be renewed, so another worker may take the job over) stops the run at once.
+ *
+ * Nothing from Redis is trusted as it comes (queue-signing.ts): a job runs only if the server
+ * signed it and its session's run request is still open (closed here as the run starts, so a
+ * replayed job finds it gone); a stop or a note only if the server signed it, lately, once, for
+ * the run this worker holds. Anything else is ignored, and each kind of problem said once.
  */
 import os from 'node:os';
 import { type Job, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { JobFn, Logger } from './job-runner.ts';
 import { JobRunner } from './job-runner.ts';
-import { connectionOf, controlChannel, outageLog, queueName, type ControlMessage, type RunJobData, runJobId, shownQueueUrl } from './queue.ts';
+import { connectionOf, controlChannel, outageLog, queueName, type RunJobData, runJobId, shownQueueUrl } from './queue.ts';
+import type { QueueKey } from './queue-key.ts';
+import { openMessage, parseControl, ProblemLog, ReplayGuard } from './queue-signing.ts';
 import { AppError } from '../errors.ts';
 import type { SessionStore } from '../store/session-store.ts';
 
@@ -34,6 +41,8 @@ export interface QueueWorkerOptions {
   logger: Logger;
   /** How long a run's lease lasts without renewal (BullMQ lockDuration); default 30 s. */
   leaseMs?: number;
+  /** The key shared with the server ($TILTH_HOME/queue.key). */
+  signing: QueueKey;
 }
 
 /** How this process names itself in logs and in its runs' session_start. */
@@ -44,10 +53,15 @@ export class QueueWorker {
   private readonly worker: Worker<RunJobData>;
   private readonly control: Redis;
   readonly queue: string;
+  private readonly problems: ProblemLog;
+  private readonly replays = new ReplayGuard();
+  /** Per session this process runs, the run request its job named: stops and notes must name it too. */
+  private readonly running = new Map<string, string>();
 
   private constructor(private readonly opts: QueueWorkerOptions) {
     this.queue = queueName(opts.store.root);
     this.jobs = new JobRunner(opts.store, opts.logger);
+    this.problems = new ProblemLog(opts.logger, `queue worker ${workerName()}`, opts.signing.file);
     const connection = connectionOf(opts.url);
     this.worker = new Worker<RunJobData>(this.queue, (job, token, signal) => this.process(job, token, signal), {
       connection,
@@ -82,14 +96,25 @@ export class QueueWorker {
   }
 
   private onControl(text: string): void {
-    let message: ControlMessage;
-    try {
-      message = JSON.parse(text) as ControlMessage;
-    } catch {
+    const parsed = parseControl(text);
+    if (!parsed.ok) {
+      this.problems.report(parsed.problem, 'a control message');
       return;
     }
-    if ('stop' in message) this.worker.cancelJob(runJobId(message.stop), String(message.reason ?? 'stopped'));
-    else if ('note' in message && this.holds(message.note)) this.takeNote(message.note, message);
+    const opened = openMessage(this.opts.signing.key, { kinds: ['stop', 'note'], queue: this.queue }, parsed.value);
+    if (!opened.ok) {
+      this.problems.report(opened.problem, 'a control message');
+      return;
+    }
+    const message = opened.message;
+    // Every worker hears every message: one for a run this process does not hold is not a problem.
+    if (this.running.get(message.session) !== message.body.request) return;
+    if (!this.replays.admit(message)) {
+      this.problems.report('stale', `a ${message.kind} for ${message.session}`);
+      return;
+    }
+    if (message.kind === 'stop') this.worker.cancelJob(runJobId(message.session), message.body.reason);
+    else this.takeNote(message.session, message.body);
   }
 
   /** Writes the note into the session and emits it, once: the server may send it again. */
@@ -105,9 +130,23 @@ export class QueueWorker {
   }
 
   private async process(job: Job<RunJobData>, token: string | undefined, signal: AbortSignal | undefined): Promise<void> {
-    const { sessionId } = job.data;
+    const opened = openMessage(this.opts.signing.key, { kinds: ['run'], queue: this.queue }, job.data);
+    if (!opened.ok) {
+      this.problems.report(opened.problem, `run job ${job.id}`);
+      return;
+    }
+    const { session: sessionId, body } = opened.message;
+    if (job.id !== runJobId(sessionId)) {
+      this.problems.report('misplaced', `run job ${job.id}`);
+      return;
+    }
     if (!this.opts.store.ids().includes(sessionId)) {
       this.opts.logger.warn(`queue worker: no session ${sessionId} under ${this.opts.store.root}; dropping its run`);
+      return;
+    }
+    // Taken once: the same job again (replayed from Redis, or a copy) finds the request gone.
+    if (!this.opts.store.session(sessionId).runRequest.close(body.request)) {
+      this.problems.report('not_requested', `the run job for ${sessionId}`);
       return;
     }
     // The lease is this job's lock token, recorded in the session's run lock when the run takes
@@ -122,12 +161,14 @@ export class QueueWorker {
       else if (held) throw new LeaseLostError(sessionId);
     });
     this.jobs.start('run', sessionId, this.opts.makeJob(sessionId, lease));
+    this.running.set(sessionId, body.request);
     const onAbort = () => void this.jobs.stop(sessionId, signal?.reason instanceof Error ? signal.reason.message : String(signal?.reason ?? 'stopped'));
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       await this.jobs.settled(sessionId);
     } finally {
       signal?.removeEventListener('abort', onAbort);
+      this.running.delete(sessionId);
       this.opts.store.guardWrites(sessionId, null);
     }
   }

@@ -4,8 +4,11 @@
  * scripted model. Every process is in its own group and is killed with it.
  */
 import { type ChildProcess, execFile, execFileSync } from 'node:child_process';
+import { createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConfigResponse, RunState } from '../../shared/api.ts';
 import type { TilthEvent } from '../../shared/events.ts';
@@ -13,6 +16,9 @@ import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
 import type { ChatRequest } from '../scripted-model/fake-model-wire.ts';
 import { startFakeModel, type FakeModel } from '../scripted-model/fake-model.ts';
 import { SessionStore } from '../store/session-store.ts';
+import { connectionOf, controlChannel, queueName, type RunJobData, runJobId } from './queue.ts';
+import { QUEUE_KEY_FILE } from './queue-key.ts';
+import { canonical, type MessageKind, seal } from './queue-signing.ts';
 import { startRedis, type RedisProcess } from '../testing/redis.ts';
 import { caseTurn, makePreparedSession, noLearning, nodeTest, verdictTurn, writeTurn } from '../testing/run-fixtures.ts';
 import { tempDir } from '../testing/test-app.ts';
@@ -349,5 +355,150 @@ describe('runs through the queue (real Redis, tilth serve, two tilth worker proc
     expect(result.out).toContain(`the run queue at redis://127.0.0.1:${port} did not answer`);
     expect(result.out).toContain('unset TILTH_QUEUE');
     expect(Date.now() - started).toBeLessThan(25_000);
+  });
+});
+
+describe('the queue takes only what its own Tilth signed (written straight into a real Redis)', { timeout: 180_000 }, () => {
+  let injector: Queue | null = null;
+  let publisher: Redis | null = null;
+  const sessionsDir = () => path.join(home, 'sessions');
+  const queue = () => queueName(sessionsDir());
+  /** The key `tilth serve` made and its workers share. */
+  const realKey = () => Buffer.from(fs.readFileSync(path.join(home, QUEUE_KEY_FILE), 'utf8').trim(), 'hex');
+
+  afterEach(async () => {
+    await injector?.close();
+    await publisher?.quit().catch(() => {});
+    injector = null;
+    publisher = null;
+  });
+
+  function queueClient(): Queue {
+    injector ??= new Queue(queue(), { connection: connectionOf(redis.url) });
+    return injector;
+  }
+
+  /** Adds `data` as the session's run job, as anyone who reaches Redis can; resolves once a worker took it and it is gone. */
+  async function injectJob(sessionId: string, data: unknown): Promise<void> {
+    await queueClient().add('run', data, { jobId: runJobId(sessionId), removeOnComplete: true, removeOnFail: true });
+    await until('the injected job taken and gone', async () => ((await queueClient().getJob(runJobId(sessionId))) ? undefined : true));
+  }
+
+  async function publish(message: unknown): Promise<void> {
+    publisher ??= new Redis(redis.url);
+    await publisher.publish(controlChannel(queue()), typeof message === 'string' ? message : JSON.stringify(message));
+  }
+
+  /** The run request the session's job names, read from Redis while the job is there. */
+  async function requestOf(sessionId: string): Promise<string> {
+    const job = await queueClient().getJob(runJobId(sessionId));
+    return (job!.data as RunJobData).body.request;
+  }
+
+  /** Signed as the server signs, whatever the body (seal holds bodies to their limits; this does not). */
+  function signedByHand(key: Buffer, kind: MessageKind, session: string, body: Record<string, string>, at = Date.now()): Record<string, unknown> {
+    const fields = { v: 1 as const, kind, queue: queue(), session, at, nonce: randomBytes(16).toString('hex'), body };
+    return { ...fields, sig: createHmac('sha256', key).update(canonical(fields)).digest('hex') };
+  }
+
+  /** What a session looks like on disk: its files (not the worktree's), its checkpoint and log whole. */
+  function snapshot(id: string): unknown {
+    const dir = path.join(sessionsDir(), id);
+    const files = (fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }) as string[]).filter((f) => !f.startsWith('workspace')).sort();
+    return { files, checkpoint: checkpoint(id), events: events(id) };
+  }
+
+  const linesOf = (output: string, pattern: RegExp) => output.split('\n').filter((line) => pattern.test(line));
+
+  it('an unsigned run job, and one signed with another key, start nothing: the session stays as it was, one line says so', async () => {
+    const [id] = await preparedSessions(1);
+    const server = await serve();
+    const worker = await startWorker();
+    // Even with a request open, a job signed with another key is not run.
+    const store = new SessionStore(sessionsDir());
+    const { request_id } = store.session(id!).runRequest.open();
+    store.close();
+    const before = snapshot(id!);
+    await injectJob(id!, { sessionId: id });
+    await injectJob(id!, seal(randomBytes(32), 'run', { queue: queue(), session: id! }, { request: request_id }));
+    await new Promise((resolve) => setTimeout(resolve, 1_000)); // time for anything a run would start
+    expect(snapshot(id!)).toEqual(before);
+    expect(fake.requests).toHaveLength(0);
+    expect(await statusOf(server, id!)).toBe('prepared');
+    expect(linesOf(worker.output(), /ignored run job .*not signed with this Tilth's queue key/)).toHaveLength(1);
+
+    // A Run asked through the API still runs.
+    const asked = await server.api('POST', `/api/sessions/${id}/run`, {});
+    expect(asked.status, JSON.stringify(asked.body)).toBe(202);
+    await until('all_done', () => (checkpoint(id!).status === 'all_done' ? true : undefined));
+  });
+
+  it('an unsigned stop, one signed with another key and a stale one signed with the right key leave the run going to its end', async () => {
+    const [id] = await preparedSessions(1);
+    replyMs = 3_000;
+    const server = await serve();
+    const worker = await startWorker();
+    await server.api('POST', `/api/sessions/${id}/run`, {});
+    await until('the run waiting on the model', () => (events(id!).some((e) => e.type === 'prompt_assembled') ? true : undefined));
+    const request = await requestOf(id!);
+    await publish({ stop: id, reason: 'forged' });
+    await publish(seal(randomBytes(32), 'stop', { queue: queue(), session: id! }, { request, reason: 'forged' }));
+    await publish(seal(realKey(), 'stop', { queue: queue(), session: id! }, { request, reason: 'replayed' }, Date.now() - 2 * 60_000));
+    // The log's stop event, not the checkpoint: the checkpoint is written first.
+    await until('the run ended', () => (events(id!).some((e) => e.type === 'stop') ? true : undefined));
+    expect(events(id!).flatMap((e) => (e.type === 'stop' ? [e.data.reason] : []))).toEqual(['all_done']);
+    expect(linesOf(worker.output(), /ignored a control message: it is not signed with this Tilth's queue key/)).toHaveLength(1);
+    expect(linesOf(worker.output(), /ignored a stop for .*: it is an old or repeated control message/)).toHaveLength(1);
+  });
+
+  it('a 3 MiB note, signed or not, and a signed one over 4,000 characters are dropped; a note within the API limit still reaches the worker', async () => {
+    const [id] = await preparedSessions(1);
+    replyMs = 2_500;
+    const server = await serve();
+    const worker = await startWorker();
+    await server.api('POST', `/api/sessions/${id}/run`, {});
+    await until('the run waiting on the model', () => (events(id!).some((e) => e.type === 'prompt_assembled') ? true : undefined));
+    const request = await requestOf(id!);
+    const note = (noteId: string, text: string) => ({ request, note_id: noteId, ts: new Date().toISOString(), text });
+    const huge = 'x'.repeat(3 * 1024 * 1024);
+    await publish({ note: id, note_id: 'n-0000000b', ts: new Date().toISOString(), text: huge });
+    await publish(signedByHand(realKey(), 'note', id!, note('n-0000000c', huge)));
+    await publish(signedByHand(realKey(), 'note', id!, note('n-0000000d', 'y'.repeat(4_001))));
+    const sent = await server.api('POST', `/api/sessions/${id}/notes`, { text: 'Keep the function one line.' });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    await until('all_done', () => (checkpoint(id!).status === 'all_done' ? true : undefined));
+    const texts = events(id!).flatMap((e) => (e.type === 'steering_note' && e.data.consumed_by === undefined ? [e.data.text] : []));
+    expect(texts.map((t) => (t.length > 100 ? `${t.length} characters` : t))).toEqual(['Keep the function one line.']);
+    expect(fs.statSync(path.join(home, 'sessions', id!, 'steering.jsonl')).size).toBeLessThan(1_000);
+    expect(linesOf(worker.output(), /ignored a control message: it is larger than any message the API can cause/)).toHaveLength(1);
+    expect(linesOf(worker.output(), /ignored a control message: it is signed, but outside the API's limits/)).toHaveLength(1);
+  });
+
+  it('a correctly signed replay of an old run job, for a session nobody asked to run again, is ignored; Resume still runs it', async () => {
+    const [id] = await preparedSessions(1);
+    fake.respondWith(WORKER, () => ({ fault: 'hang' }));
+    const server = await serve();
+    const worker = await startWorker();
+    await server.api('POST', `/api/sessions/${id}/run`, {});
+    await until('running', () => (checkpoint(id!).status === 'running' ? true : undefined));
+    const seen = (await queueClient().getJob(runJobId(id!)))!.data as unknown;
+    await server.api('POST', `/api/sessions/${id}/stop`, {});
+    expect(checkpoint(id!).status).toBe('stopped');
+    const before = snapshot(id!);
+    await injectJob(id!, seen);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(snapshot(id!)).toEqual(before);
+    expect(runnersOf(id!)).toHaveLength(1);
+    expect(linesOf(worker.output(), /ignored the run job for .*: its session was not asked to run, or that request was already taken/)).toHaveLength(1);
+
+    fake.respondWith(WORKER, (request: ChatRequest) => {
+      if (!request.tools || request.tools.length === 0) return noLearning;
+      const toolResults = request.messages.filter((m) => (m as { role?: string }).role === 'tool').length;
+      return toolResults === 0 ? writeTurn('src/double.js', 'export function double(n) {\n  return n * 2;\n}\n') : caseTurn();
+    });
+    const resumed = await server.api('POST', `/api/sessions/${id}/run`, {});
+    expect(resumed.status, JSON.stringify(resumed.body)).toBe(202);
+    await until('all_done', () => (checkpoint(id!).status === 'all_done' ? true : undefined));
+    expect(runnersOf(id!)).toHaveLength(2);
   });
 });

@@ -1,25 +1,22 @@
 /**
  * What the queue dispatcher (in `tilth serve`) and the queue workers (`tilth worker`, `serve
  * --worker-slots`) agree on: the BullMQ queue of a sessions folder on one Redis, its job ids, and
- * the control channel for stops. A server and its workers share the sessions folder in this
- * step (issue 18), so the queue is named after the folder's real path: two Tilths with different
- * folders can share one Redis without taking each other's runs.
+ * the control channel for stops and notes; every message on either is signed (queue-signing.ts).
+ * A server and its workers share the sessions folder in this step (issue 18), so the queue is
+ * named after the folder's real path: two Tilths with different folders can share one Redis
+ * without taking each other's runs.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { type ConnectionOptions, Queue } from 'bullmq';
+import type { Envelope, SignedMessage } from './queue-signing.ts';
 
-export interface RunJobData {
-  sessionId: string;
-}
+/** A run job's data: the signed request to run its session (queue-signing.ts). */
+export type RunJobData = Envelope<'run'>;
 
-/** Messages on the control channel, for whichever worker runs the session. */
-export type ControlMessage =
-  /** Stop the session's run. */
-  | { stop: string; reason: string }
-  /** Write this guidance note into the session and emit it. */
-  | { note: string; note_id: string; ts: string; text: string };
+/** Messages on the control channel, for whichever worker runs the session: stop it, or take a guidance note. */
+export type ControlMessage = SignedMessage<'stop' | 'note'>;
 
 export function queueName(sessionsRoot: string): string {
   const real = fs.existsSync(sessionsRoot) ? fs.realpathSync(sessionsRoot) : path.resolve(sessionsRoot);
