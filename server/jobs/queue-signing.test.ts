@@ -83,6 +83,29 @@ describe('signing the queue messages', () => {
     for (const change of changes) expect(openMessage(KEY, expected, { ...stop, ...change }), JSON.stringify(change)).toEqual(unsigned);
   });
 
+  it('calls an envelope of the wrong shape unsigned even when its signature matches', () => {
+    const fields = { v: 1 as const, kind: 'run' as const, queue: QUEUE, session: SESSION, at: 1, nonce: 'a'.repeat(32), body: { request: REQUEST } };
+    const expected = { kinds: ['run'] as const, queue: QUEUE };
+    expect(openMessage(KEY, expected, signedByHand(KEY, fields))).toMatchObject({ ok: true });
+    const shapes: Record<string, unknown>[] = [
+      { at: -1 },
+      { at: 1.5 },
+      { nonce: 'a'.repeat(31) },
+      { nonce: 'A'.repeat(32) },
+      { session: 'not-a-session' },
+      { queue: '' },
+      { queue: 'q'.repeat(201) },
+    ];
+    for (const shape of shapes) {
+      expect(openMessage(KEY, expected, signedByHand(KEY, { ...fields, ...shape } as typeof fields)), JSON.stringify(shape)).toEqual({
+        ok: false,
+        problem: 'unsigned',
+      });
+    }
+    expect(openMessage(KEY, expected, signedByHand(KEY, { ...fields, queue: 'q'.repeat(200) }))).toEqual({ ok: false, problem: 'misplaced' });
+    expect(() => seal(KEY, 'run', { queue: QUEUE, session: 'not-a-session' }, { request: REQUEST })).toThrow();
+  });
+
   it('refuses a signed message of another kind or for another queue: a stop is never a run, another folder’s job never runs here', () => {
     const stop = seal(KEY, 'stop', to, { request: REQUEST, reason: 'stopped by user' });
     expect(openMessage(KEY, { kinds: ['run'], queue: QUEUE }, stop)).toEqual({ ok: false, problem: 'misplaced' });
@@ -109,6 +132,14 @@ describe('signing the queue messages', () => {
       ok: false,
       problem: 'outside_limits',
     });
+    expect(openMessage(KEY, { kinds: ['stop'], queue: QUEUE }, signedByHand(KEY, { ...stop, body: { request: REQUEST, reason: '' } }))).toEqual({
+      ok: false,
+      problem: 'outside_limits',
+    });
+    expect(openMessage(KEY, expected, signedByHand(KEY, { ...fields, body: { ...note('x'), note_id: `n-${'a'.repeat(33)}` } }))).toEqual({
+      ok: false,
+      problem: 'outside_limits',
+    });
     expect(openMessage(KEY, { kinds: ['run'], queue: QUEUE }, signedByHand(KEY, { ...fields, kind: 'run', body: { request: 'r-1' } }))).toEqual({
       ok: false,
       problem: 'outside_limits',
@@ -125,6 +156,9 @@ describe('signing the queue messages', () => {
     expect(parseControl(widest)).toMatchObject({ ok: true });
     expect(parseControl('{"not json')).toEqual({ ok: false, problem: 'unsigned' });
     expect(parseControl(' 1 ')).toEqual({ ok: true, value: 1 });
+    expect(parseControl(`${' '.repeat(MAX_CONTROL_BYTES - 1)}1`)).toEqual({ ok: true, value: 1 });
+    expect(parseControl(`${' '.repeat(MAX_CONTROL_BYTES - 3)}"é"`)).toEqual({ ok: false, problem: 'oversize' });
+    expect(parseControl(`${' '.repeat(MAX_CONTROL_BYTES - 4)}"é"`)).toEqual({ ok: true, value: 'é' });
   });
 });
 

@@ -87,7 +87,8 @@ export type Problem = 'oversize' | 'unsigned' | 'misplaced' | 'outside_limits' |
  * array (strings and integers only, so JSON gives exactly one spelling of each).
  */
 export function canonical(fields: Omit<z.infer<typeof EnvelopeSchema>, 'sig'>): string {
-  const body = Object.entries(fields.body).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  // An object's names are distinct: no two compare equal.
+  const body = Object.entries(fields.body).sort(([a], [b]) => (a < b ? -1 : 1));
   return JSON.stringify([DOMAIN, fields.v, fields.kind, fields.queue, fields.session, fields.at, fields.nonce, body]);
 }
 
@@ -129,7 +130,8 @@ export function openMessage<K extends MessageKind>(key: Buffer, expected: { kind
 
 /** A control message as it came off the channel: refused unread when larger than any the server sends. */
 export function parseControl(text: string): { ok: true; value: unknown } | { ok: false; problem: Problem } {
-  if (Buffer.byteLength(text, 'utf8') > MAX_CONTROL_BYTES) return { ok: false, problem: 'oversize' };
+  // Characters first: never more than bytes, and counted without a pass over a flood.
+  if (text.length > MAX_CONTROL_BYTES || Buffer.byteLength(text, 'utf8') > MAX_CONTROL_BYTES) return { ok: false, problem: 'oversize' };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {
