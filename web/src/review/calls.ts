@@ -5,6 +5,7 @@
  */
 import type {
   AddedTask,
+  AddTaskCancel,
   CleanseResult,
   MergePreview,
   MergeResult,
@@ -52,6 +53,11 @@ export function reviewCalls(api: ApiClient) {
     /** Adds a task after the run; the model writes its test within the request. */
     addTask(input: { sessionId: string; task: NewTask }): Promise<AddedTask> {
       return api.call('addTask', { params: { id: input.sessionId }, body: input.task });
+    },
+
+    /** Cancels the add-task under way (its request then fails with `add_task_cancelled`); nothing is added. */
+    cancelAddTask(sessionId: string): Promise<AddTaskCancel> {
+      return api.call('cancelAddTask', { params: { id: sessionId } });
     },
 
     /** Sends a done task back as its next revision with a note and comments (absent ids: every open one on its diff). */
