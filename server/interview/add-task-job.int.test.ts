@@ -154,6 +154,7 @@ describe('add-task as a job', { timeout: 150_000 }, () => {
     fake.enqueue(PREP, { fault: 'hang' });
     const adding = server!.api('POST', `/api/sessions/${id}/tasks`, QUAD);
     await until('the add-task to call the model', () => prepCalls() === 1);
+    expect((await detail(id)).adding_task).toBe(true);
 
     const busy = [
       await server!.api('POST', `/api/sessions/${id}/run`),
@@ -264,6 +265,7 @@ describe('add-task as a job', { timeout: 150_000 }, () => {
       code: 'session_locked',
       message: expect.stringContaining(`A task is being added to session ${id} by \`tilth add-task\``),
     });
+    expect((await detail(id)).adding_task).toBe(true);
     expect(errorOf(await server.api('DELETE', `/api/sessions/${id}/add-task`)).message).toContain('Ctrl+C');
 
     const started = performance.now();

@@ -70,7 +70,7 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
       has_seed: session.hasSeed(),
       tasks: session.prd.tasks(),
       run: deps.runs.state(id),
-      adding_task: deps.jobs.forSession(id)?.kind === 'add_task',
+      adding_task: deps.jobs.forSession(id)?.kind === 'add_task' || session.runLock.owner()?.job === 'add_task',
       usage: cp.usage,
       caps: cp.caps,
       allow_network: cp.allow_network,
