@@ -22,7 +22,7 @@ import { removeWorktree } from './git/repo.ts';
 import { JobRunner, type Logger } from './jobs/job-runner.ts';
 import { ModelClient } from './llm/client.ts';
 import { sendBack } from './review/send-back.ts';
-import { addTask } from './interview/add-task.ts';
+import { AddTaskCancelledError, AddTaskTimedOutError, addTaskLocked } from './interview/add-task.ts';
 import { SessionStore } from './store/session-store.ts';
 import { isSessionId } from './store/session-id.ts';
 
@@ -69,9 +69,11 @@ nothing to rewind); 2 usage error.`,
 
 Adds a task to a finished or stopped session: the interview's model writes its acceptance test
 (checked like the seed's, and proven to fail before the work), committed as "seed: added <task>".
-The session is then stopped; tilth resume <id> builds it.
+The session is then stopped; tilth resume <id> builds it. Meanwhile the session is held: nothing
+else runs or changes it. Ctrl+C cancels (nothing is added); past TILTH_ADD_TASK_SECONDS (default
+180) it gives up, having added nothing.
 Exit codes: 0 added; 1 refused (the session has not run, is running, merged or archived; the model
-wrote no acceptable test); 2 usage or configuration error.`,
+wrote no acceptable test; the deadline passed); 2 usage or configuration error; 130 cancelled.`,
   reset: `Usage: tilth reset <id> [--yes]
 
 Discards a session: removes its worktree, its session/<id> branch and its folder. Asks first;
@@ -224,7 +226,11 @@ export async function reopen(config: Config, rest: string[], out: (s: string) =>
   }
 }
 
-export async function addTaskVerb(config: Config, rest: string[], out: (s: string) => void): Promise<void> {
+/**
+ * `tilth add-task`: holds the session while the model writes the test, within TILTH_ADD_TASK_SECONDS.
+ * Ctrl+C cancels it — nothing is added — and exits 130; a second Ctrl+C stops waiting.
+ */
+export async function addTaskVerb(config: Config, rest: string[], out: (s: string) => void): Promise<number> {
   const { values, positionals } = parseArgs({
     args: rest,
     options: { title: { type: 'string' }, description: { type: 'string' }, criterion: { type: 'string', multiple: true } },
@@ -236,16 +242,35 @@ export async function addTaskVerb(config: Config, rest: string[], out: (s: strin
   if (!config.roles.prep && !config.roles.worker)
     throw new CliExit(2, 'No model provider is configured: set TILTH_BASE_URL, TILTH_API_KEY and TILTH_WORKER_MODEL (tilth config shows the values).');
   const store = openStore(config);
+  const cancel = new AbortController();
+  const onSignal = () => {
+    if (cancel.signal.aborted) process.exit(130);
+    out('\ncancelling (nothing is added)…');
+    cancel.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
     const id = sessionArg('add-task', positionals, store);
-    store.session(id).runLock.assertFree();
     setSandboxMode(config.values.TILTH_SANDBOX.value ?? 'auto');
-    const added = await addTask(store.session(id), new ModelClient({ endpoints: config.roles }), input.data);
+    out(`The model is writing the test of the new task (at most ${Math.round(config.addTaskDeadlineMs / 1000)} s; Ctrl+C cancels)…`);
+    const added = await addTaskLocked(store.session(id), new ModelClient({ endpoints: config.roles }), input.data, {
+      holder: 'cli',
+      deadlineMs: config.addTaskDeadlineMs,
+      signal: cancel.signal,
+    });
     out(`Added ${added.task.id} (${added.task.title}) with ${added.test_file}. Build it: tilth resume ${id}`);
+    return 0;
   } catch (err) {
-    if (err instanceof AppError && err.status < 500) throw new CliExit(1, err.message);
+    if (err instanceof AddTaskCancelledError) {
+      out(err.message);
+      return 130;
+    }
+    if (err instanceof AddTaskTimedOutError || (err instanceof AppError && err.status < 500)) throw new CliExit(1, err.message);
     throw err;
   } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
     store.close();
   }
 }

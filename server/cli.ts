@@ -185,7 +185,7 @@ async function headless(command: 'info' | 'run' | 'resume' | 'reset' | 'rewind' 
   if (command === 'reopen' || command === 'add-task') {
     if (rest.some((a) => a === '--help' || a === '-h')) print(HEADLESS_HELP[command]!);
     else if (command === 'reopen') await reopen(loadConfig(), rest, print);
-    else await addTaskVerb(loadConfig(), rest, print);
+    else process.exitCode = await addTaskVerb(loadConfig(), rest, print);
     return;
   }
   const args = parseVerbArgs(rest, command);

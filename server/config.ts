@@ -125,6 +125,9 @@ function accessToken(raw: string): string {
   return raw;
 }
 
+/** The add-task deadline by default: a few model turns and a red proof fit well within it; a provider that hangs does not. */
+export const ADD_TASK_SECONDS = 180;
+
 const KEYS = {
   TILTH_SESSIONS_DIR: { description: 'Where session folders live. Default: $TILTH_HOME/sessions.', fallback: null, parse: text },
   TILTH_HOST: { description: 'Interface `tilth serve` binds. Anything but loopback needs --host and prints a warning.', fallback: '127.0.0.1', parse: host },
@@ -214,6 +217,12 @@ const KEYS = {
     fallback: 'off',
     parse: oneOf('on', 'off'),
   },
+  TILTH_ADD_TASK_SECONDS: {
+    description:
+      'How long adding a task after the run may take (the model writing its test, then its red proof), in seconds; past it, it is cancelled and nothing is added.',
+    fallback: ADD_TASK_SECONDS,
+    parse: integer(1, 3600),
+  },
   TILTH_MAX_CONCURRENT_RUNS: { description: 'Runs at once; further runs wait in a queue.', fallback: 2, parse: integer(1, 64) },
   TILTH_QUEUE: {
     description:
@@ -282,6 +291,8 @@ export interface Config {
   mutationBudgetMs: number;
   /** TILTH_MUTATION_GATE: surviving mutants hold a merge back until overridden. */
   mutationGate: boolean;
+  /** TILTH_ADD_TASK_SECONDS in ms: the deadline of adding a task after the run. */
+  addTaskDeadlineMs: number;
   maxConcurrentRuns: number;
   /** TILTH_QUEUE: runs go through a BullMQ queue on this Redis; null runs them in `tilth serve`. */
   queueUrl: string | null;
@@ -439,6 +450,7 @@ export function loadConfig(inputs: ConfigInputs = {}): Config {
     contextFiles: v.TILTH_CONTEXT_FILES.value ?? ['AGENTS.md', 'CLAUDE.md'],
     mutationBudgetMs: Math.round((v.TILTH_MUTATION_SECONDS.value ?? 60) * 1000),
     mutationGate: v.TILTH_MUTATION_GATE.value === 'on',
+    addTaskDeadlineMs: (v.TILTH_ADD_TASK_SECONDS.value ?? ADD_TASK_SECONDS) * 1000,
     maxConcurrentRuns: v.TILTH_MAX_CONCURRENT_RUNS.value ?? 2,
     queueUrl: v.TILTH_QUEUE.value,
     queueLeaseMs: (v.TILTH_QUEUE_LEASE_SECONDS.value ?? 30) * 1000,

@@ -388,6 +388,8 @@ export const SessionDetailSchema = z.object({
   /** The plan with each task's status (empty before the seed). */
   tasks: z.array(PrdEntrySchema),
   run: RunStateSchema,
+  /** A task is being added (the model writes its test), by this server or a `tilth add-task`: the session is held until it ends or is cancelled. */
+  adding_task: z.boolean(),
   /** The run's spend so far (the interview's is apart). */
   usage: UsageSchema,
   caps: CapsSchema.nullable(),

@@ -83,7 +83,10 @@ export const ERRORS = {
   comment_not_found: { status: 404, meaning: 'The session has no review comment with that id (it may have been deleted).' },
   comment_sent: { status: 409, meaning: 'The comment went back to the worker with its task; it is fixed from then on.' },
   too_many_comments: { status: 409, meaning: 'The session already keeps the most comments it takes (open and sent); delete open ones before adding more.' },
-  session_busy: { status: 409, meaning: 'Another git action on the session is in progress.' },
+  session_busy: {
+    status: 409,
+    meaning: 'Another action on the session is in progress (a git action, or a task being added); the message says whether it can be cancelled and how.',
+  },
   session_running: { status: 409, meaning: 'The session has a job running; stop it first.' },
   session_not_mergeable: { status: 409, meaning: 'The session’s state does not allow a merge.' },
   session_not_pushable: { status: 409, meaning: 'The session’s state does not allow a push.' },
@@ -115,6 +118,11 @@ export const ERRORS = {
   session_not_reopenable: {
     status: 409,
     meaning: 'A task can be sent back or added only when the run is over or stopped (not before it, not running, merged or archived).',
+  },
+  add_task_cancelled: { status: 409, meaning: 'The task being added was cancelled before anything was written; the session is as it was.' },
+  add_task_timed_out: {
+    status: 504,
+    meaning: 'The model did not finish the new task’s test within the add-task deadline (TILTH_ADD_TASK_SECONDS); nothing was added.',
   },
 
   // ── Stream frames ──

@@ -139,6 +139,10 @@ export const AddedTaskSchema = z.object({
 });
 export type AddedTask = z.infer<typeof AddedTaskSchema>;
 
+/** `cancelled` is false when no task was being added, or it was already written when the cancel came. */
+export const AddTaskCancelSchema = z.object({ cancelled: z.boolean() });
+export type AddTaskCancel = z.infer<typeof AddTaskCancelSchema>;
+
 /**
  * One line of `review-comments.jsonl`: the operations, appended in order and folded into the
  * current list, so a crash mid-append loses at most the last one and never an earlier send.

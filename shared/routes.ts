@@ -57,6 +57,7 @@ import {
   PushResultSchema,
   NewTaskSchema,
   AddedTaskSchema,
+  AddTaskCancelSchema,
   ReopenRequestSchema,
   ReopenResultSchema,
   ReviewCommentSchema,
@@ -120,7 +121,9 @@ export const ROUTES = {
   addNote: { method: 'POST', path: '/api/sessions/:id/notes', params: SessionParamsSchema, body: NoteRequestSchema, response: NoteResponseSchema, status: 201 },
 
   getTaskReview: { method: 'GET', path: '/api/sessions/:id/tasks/:taskId', params: TaskParamsSchema, response: TaskReviewSchema },
+  /** Answers once the task is added (or refused, cancelled or past its deadline): the model writes its test meanwhile. */
   addTask: { method: 'POST', path: '/api/sessions/:id/tasks', params: SessionParamsSchema, body: NewTaskSchema, response: AddedTaskSchema, status: 201 },
+  cancelAddTask: { method: 'DELETE', path: '/api/sessions/:id/add-task', params: SessionParamsSchema, response: AddTaskCancelSchema },
   reopenTask: {
     method: 'POST',
     path: '/api/sessions/:id/tasks/:taskId/reopen',

@@ -165,7 +165,7 @@ export function createLocalDispatcher(opts: RunJobOptions & { store: SessionStor
 export async function runLocked(job: JobContext, deps: RunDeps, kind: LockKind, lease?: string): Promise<void> {
   let release: () => void;
   try {
-    release = job.session.runLock.acquire(kind, lease);
+    release = job.session.runLock.acquire(kind, lease ? { lease } : {});
   } catch (err) {
     job.logger.warn(err instanceof Error ? err.message : String(err));
     return;

@@ -10,8 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { AddedTaskSchema } from '../../shared/review.ts';
 import type { ScriptedReplyInput } from '../scripted-model/fake-model.ts';
 import { caseTurn, makePreparedSession, noLearning, nodeTest, verdictTurn } from '../testing/run-fixtures.ts';
-import { EVAL, git, implTurn as impl, post, PREP, useRunHarness, WORKER } from '../testing/run-harness.ts';
+import { EVAL, git, implTurn as impl, post, PREP, TWO_TASKS, useRunHarness, WORKER } from '../testing/run-harness.ts';
 import { auth } from '../testing/test-app.ts';
+import { addTask } from './add-task.ts';
 
 const h = useRunHarness({ TILTH_PREP_MODEL: PREP });
 
@@ -86,6 +87,24 @@ describe('adding a task after the run', () => {
     });
     expect((await h.runToEnd(id)).session.status).toBe('all_done');
   }, 180_000);
+
+  it('writes the plan as it is when the test is accepted, never the copy read before the model started', async () => {
+    const id = await makePreparedSession(h.t.store, h.repo.dir, 'node', TWO_TASKS);
+    h.t.store.setStatus(id, 'stopped');
+    const session = h.t.store.session(id);
+    h.fake.enqueue(PREP, { ...writeTest('tests/t003_quad.test.js', nodeTest('quad', 'quad', '2', '8'), [['quad works']]), delay_ms: 1_000 });
+    const adding = addTask(session, h.t.deps.llm, { title: 'Quad', description: 'Add quad(n).', acceptance_criteria: ['quad(2) returns 8'] });
+    for (let i = 0; i < 400 && !h.fake.requests.some((r) => r.model === PREP); i++) await new Promise((r) => setTimeout(r, 10));
+    // A change made while the model works (the add-task's lock keeps every route out; this is the file itself).
+    session.prd.write(session.prd.tasks().map((t) => (t.id === 'T-001' ? { ...t, status: 'done' as const } : t)));
+    const added = await adding;
+    expect(added.task.id).toBe('T-003');
+    expect(session.prd.tasks().map((t) => [t.id, t.status])).toEqual([
+      ['T-001', 'done'],
+      ['T-002', 'pending'],
+      ['T-003', 'pending'],
+    ]);
+  }, 60_000);
 
   it('refuses a session that has not run, a bad body, and says so when the model never writes an acceptable test', async () => {
     const id = await makePreparedSession(h.t.store, h.repo.dir, 'node', [

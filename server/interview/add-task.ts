@@ -4,7 +4,15 @@
  * (naming, declared cases, the criterion ↔ test matrix), the red proof runs its cases on the
  * current tip (each must fail for the intended reason), and the task joins the plan as pending,
  * its test committed as `seed: added <id>`. The session is left stopped: Resume builds it.
+ *
+ * It is a job (issue 27). It holds the session's run lock, as a run does, for as long as it works:
+ * a Resume accepted meanwhile once ran beside it, and the add-task then wrote back the plan it had
+ * read before the model started — finished tasks ran again and the new test landed in another
+ * task's commit. While it works every other change to the session is refused (`session_busy`, or
+ * `session_locked` from another process); it can be cancelled, and it has a deadline. Cancelled or
+ * past its deadline, it leaves the session exactly as it was.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { PrdEntry } from '../../shared/files.ts';
@@ -14,14 +22,16 @@ import { canSendBack } from '../../shared/session-rules.ts';
 import { Agent, type AgentCall } from '../agent/runtime.ts';
 import { defineTool } from '../agent/tools.ts';
 import { sessionScope } from '../env/session-env.ts';
-import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
+import { buildPath, ROUTES } from '../../shared/routes.ts';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors.ts';
 import { Tree } from '../fs/tree.ts';
 import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
+import type { JobRunner } from '../jobs/job-runner.ts';
 import type { ModelClient } from '../llm/client.ts';
 import { loadPrompt } from '../prompts.ts';
 import { proveCases } from '../proof/red-proof.ts';
 import { resolveTestPath, sha256 } from '../store/seed-input.ts';
-import type { SessionHandle } from '../store/session-handle.ts';
+import type { LockKind, SessionHandle } from '../store/session-handle.ts';
 import { ConfinedRoot, readFile, runReadTool, ToolError } from '../tools/read-tools.ts';
 import { READ_TOOLS } from '../tools/tool-schema.ts';
 import { seedKey } from './seed-review.ts';
@@ -43,10 +53,96 @@ export const WRITE_TASK_TEST_TOOL = defineTool(
   }),
 );
 
+/** Cancelled from the page, the API or the terminal (or by the server shutting down) before anything was written. */
+export class AddTaskCancelledError extends AppError {
+  constructor() {
+    super('add_task_cancelled', 'Adding the task was cancelled; nothing was added and the session is as it was.');
+  }
+}
+
+/** The deadline passed: a 504 whose one sentence is written for the user. */
+export class AddTaskTimedOutError extends AppError {
+  constructor(ms: number) {
+    super(
+      'add_task_timed_out',
+      `The model did not finish the new task's test within ${formatSeconds(ms)}, so nothing was added; check the provider and try again (TILTH_ADD_TASK_SECONDS sets the limit).`,
+    );
+  }
+
+  override get expose(): boolean {
+    return true;
+  }
+}
+
+function formatSeconds(ms: number): string {
+  const s = Math.round(ms / 1000);
+  return s % 60 === 0 ? `${s / 60} minute${s === 60 ? '' : 's'}` : `${s} second${s === 1 ? '' : 's'}`;
+}
+
+export interface AddTaskOptions {
+  /** Who holds the session meanwhile: `tilth serve` or the terminal's `tilth add-task`. */
+  holder: LockKind;
+  /** Past it the model call (or the red proof) is aborted and nothing is added (TILTH_ADD_TASK_SECONDS). */
+  deadlineMs: number;
+  /** Aborting it cancels the add-task. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Adds the task while holding the session's run lock, within the deadline. Throws `session_locked`
+ * when another process holds the session, AddTaskCancelledError when `signal` aborts, and
+ * AddTaskTimedOutError past the deadline — in those two cases having written nothing.
+ */
+export async function addTaskLocked(session: SessionHandle, llm: ModelClient, input: NewTask, options: AddTaskOptions): Promise<AddedTask> {
+  const release = session.runLock.acquire(options.holder, { job: 'add_task' });
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new AddTaskTimedOutError(options.deadlineMs)), options.deadlineMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+  try {
+    return await addTask(session, llm, input, signal);
+  } catch (err) {
+    // However the abort surfaced (the model client's rejection, a killed test run), say why it stopped.
+    if (options.signal?.aborted) throw new AddTaskCancelledError();
+    if (deadline.signal.aborted) throw deadline.signal.reason;
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    release();
+  }
+}
+
+/**
+ * Runs `add` as the session's `add_task` job in `jobs`: the job runner's one-job-per-session rule
+ * fences it from runs and interviews of this process, its stop is the cancel, and a shutdown
+ * aborts it. Resolves or rejects with the add-task's own outcome.
+ */
+export function startAddTaskJob(
+  jobs: JobRunner,
+  sessionId: string,
+  add: (session: SessionHandle, signal: AbortSignal) => Promise<AddedTask>,
+): Promise<AddedTask> {
+  return new Promise((resolve, reject) => {
+    jobs.start('add_task', sessionId, (job) => add(job.session, job.signal).then(resolve, reject));
+  });
+}
+
+/**
+ * The refusal of anything that would change the session while this process adds a task to it
+ * (run, resume, rewind, seed edits, send-back, merge, a second add-task): the add-task would
+ * otherwise write back a plan that no longer is. `what` completes "then … again".
+ */
+export function refuseDuringAddTask(jobs: JobRunner, sessionId: string, what: string): void {
+  if (jobs.forSession(sessionId)?.kind !== 'add_task') return;
+  throw new ConflictError(
+    'session_busy',
+    `A task is being added to session ${sessionId} (the model is writing its test); wait for it to finish, or cancel it — Cancel in the add-task form of the session review, or DELETE ${buildPath(ROUTES.cancelAddTask.path, { id: sessionId })} — then ${what} again.`,
+  );
+}
+
 /**
  * Writes the new task's test with the model and adds the task. Refused unless the session's run
  * is over or stopped (before the run, seed review edits the plan; a merged or archived session
- * has nothing to add to).
+ * has nothing to add to). The caller holds the session (addTaskLocked).
  */
 export async function addTask(session: SessionHandle, llm: ModelClient, input: NewTask, signal?: AbortSignal): Promise<AddedTask> {
   const cp = session.checkpoint.read();
@@ -119,7 +215,11 @@ export async function addTask(session: SessionHandle, llm: ModelClient, input: N
     return refused;
   }
 
-  /** The sink, then the red proof, then the write and the commit; a string says why not. */
+  /**
+   * The sink, then the red proof, then the write and the commit; a string says why not. The test
+   * file is in the worktree only for the proof until the task is written: any other way out
+   * (refused, cancelled, past the deadline, failed) takes it away again.
+   */
   async function tryAdd(args: z.infer<typeof WRITE_TASK_TEST_TOOL.args>): Promise<AddedTask | string> {
     if (args.test_file in before.testFiles) return `${args.test_file} is an existing task's test; the new task needs its own file, named ${rule.describe}.`;
     const entry = { id, ...input, criteria_tests: args.criteria_tests };
@@ -143,28 +243,51 @@ export async function addTask(session: SessionHandle, llm: ModelClient, input: N
     if (!checked.ok) return checked.problems.join('; ');
     const task = checked.seed.prd.find((t) => t.id === id)!;
     const target = resolveTestPath(cp.worktree, args.test_file);
+    // Taking it away afterwards must not delete a file of the project's (nor write through a link).
+    if (fs.lstatSync(target, { throwIfNoEntry: false }))
+      return `${args.test_file} already exists in the worktree; name the new task's test ${rule.describe}, as a new file.`;
     const tree = Tree.at(cp.worktree);
-    tree.mkdir(path.dirname(target), { recursive: true });
-    tree.writeFile(target, args.content);
-    const proofs =
-      (await proveCases({ prd: [task], testFiles: { [args.test_file]: args.content }, preset, project: env, scope, ...(signal ? { signal } : {}) }, [task]))[
-        id
-      ] ?? [];
-    const wrong = proofs.filter((p) => p.result === 'error');
-    if (wrong.length > 0) {
-      tree.remove(target);
-      return `Its cases must fail now because the work is missing, and these do not: ${wrong.map((p) => `"${p.test}": ${p.detail}`).join('; ')}.`;
+    let written = false;
+    try {
+      tree.mkdir(path.dirname(target), { recursive: true });
+      tree.writeFile(target, args.content);
+      const proofs =
+        (await proveCases({ prd: [task], testFiles: { [args.test_file]: args.content }, preset, project: env, scope, ...(signal ? { signal } : {}) }, [task]))[
+          id
+        ] ?? [];
+      signal?.throwIfAborted(); // a proof cut short by the cancel proves nothing
+      const wrong = proofs.filter((p) => p.result === 'error');
+      if (wrong.length > 0) {
+        return `Its cases must fail now because the work is missing, and these do not: ${wrong.map((p) => `"${p.test}": ${p.detail}`).join('; ')}.`;
+      }
+      // From here on nothing is aborted: the task is written whole or not at all. The plan and the
+      // state are read again rather than taken from before the model started: what is written is
+      // the session as it is now plus the new task, so it can never put back a plan that moved on.
+      const now = session.checkpoint.read();
+      if (!canSendBack(now.status)) {
+        throw new ConflictError('session_not_reopenable', `Session ${session.id} became ${now.status} while the test was being written; nothing was added.`);
+      }
+      const current = session.readSeed();
+      if (current.prd.some((t) => t.id === id) || args.test_file in current.testFiles) {
+        throw new ConflictError(
+          'session_busy',
+          `The plan of session ${session.id} changed while the test was being written (${id} is taken now); nothing was added. Add the task again.`,
+        );
+      }
+      const added: PrdEntry = { ...task, status: 'pending' };
+      const prd = [...current.prd, added];
+      const meta = { ...current.meta, locked_tests: { ...current.meta.locked_tests, [args.test_file]: sha256(args.content) } };
+      session.writeSeedFiles({ prd, meta }, [{ tree, target, content: args.content }]);
+      written = true;
+      const old = session.seedProof.read();
+      session.seedProof.write({ key: seedKey(prd, meta), at: new Date().toISOString(), tasks: { ...(old?.tasks ?? {}), [id]: proofs } });
+      const sha = await commitAll(await worktreeRefOf(cp), `seed: added ${id}`, `Added after the run: ${input.title}`, { paths: [args.test_file] });
+      if (now.status === 'all_done') session.checkpoint.setStatus('stopped', { reason: 'task_added', phase: 'run' });
+      session.emit({ type: 'task_added', data: { task_id: id, title: input.title, test_file: args.test_file, sha: sha ? sha.slice(0, 12) : null } });
+      return { task: added, test_file: args.test_file, red: proofs, sha };
+    } finally {
+      if (!written) tree.remove(target);
     }
-    const added: PrdEntry = { ...task, status: 'pending' };
-    const prd = [...before.prd, added];
-    const meta = { ...before.meta, locked_tests: { ...before.meta.locked_tests, [args.test_file]: sha256(args.content) } };
-    session.writeSeedFiles({ prd, meta }, [{ tree, target, content: args.content }]);
-    const old = session.seedProof.read();
-    session.seedProof.write({ key: seedKey(prd, meta), at: new Date().toISOString(), tasks: { ...(old?.tasks ?? {}), [id]: proofs } });
-    const sha = await commitAll(await worktreeRefOf(cp), `seed: added ${id}`, `Added after the run: ${input.title}`, { paths: [args.test_file] });
-    if (session.checkpoint.read().status === 'all_done') session.checkpoint.setStatus('stopped', { reason: 'task_added', phase: 'run' });
-    session.emit({ type: 'task_added', data: { task_id: id, title: input.title, test_file: args.test_file, sha: sha ? sha.slice(0, 12) : null } });
-    return { task: added, test_file: args.test_file, red: proofs, sha };
   }
 }
 

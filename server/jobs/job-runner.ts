@@ -1,5 +1,5 @@
 /**
- * Background jobs (interview, run) inside the server process. A job is a plain async function
+ * Background jobs (interview, run, adding a task) inside the server process. A job is a plain async function
  * that gets a JobContext — its ids, an abort signal, its own session's handle, a logger — and never
  * sees the other sessions, Fastify, requests or sockets. The HTTP layer starts and stops jobs here and learns what they did from
  * the event log.
@@ -10,7 +10,7 @@ import { ConflictError } from '../errors.ts';
 import type { SessionHandle } from '../store/session-handle.ts';
 import type { SessionStore } from '../store/session-store.ts';
 
-export type JobKind = 'interview' | 'run';
+export type JobKind = 'interview' | 'run' | 'add_task';
 
 export interface Logger {
   info(msg: string, extra?: Record<string, unknown>): void;

@@ -1,7 +1,8 @@
 /**
  * Review and getting the work out (SPEC §7, §8): the task review and its diff, the session review
- * and its diff, the merge preview and the merge, push, PR and cleanse, the rewind with its plan,
- * and the line comments. Every action on a session in the wrong state is a 409 that says why.
+ * and its diff, the merge preview and the merge, push, PR and cleanse, the line comments, sending a
+ * task back, adding one (and cancelling that), and the rewind with its plan. Every action on a
+ * session in the wrong state is a 409 that says why.
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app-deps.ts';
@@ -12,7 +13,8 @@ import { merge, previewMerge } from '../review/merge.ts';
 import { cleanse, openPr, push } from '../review/publish.ts';
 import { sessionReview, taskDiff, taskReview } from '../review/review.ts';
 import { sendBack } from '../review/send-back.ts';
-import { addTask } from '../interview/add-task.ts';
+import type { AddedTask } from '../../shared/review.ts';
+import { AddTaskCancelledError, addTaskLocked, refuseDuringAddTask, startAddTaskJob } from '../interview/add-task.ts';
 import { handle } from './contract.ts';
 import { existingSession } from './validate.ts';
 
@@ -21,10 +23,15 @@ export function reviewRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   /** Git actions on a session are serialised: two clicks must not merge twice. */
   const busy = new Set<string>();
-  async function exclusive<T>(id: string, what: string, fn: () => Promise<T>): Promise<T> {
+  /** Refuses `what` while another process or action holds the session, or a job of this one runs. */
+  function assertIdle(id: string, what: string): void {
     store.session(id).runLock.assertFree();
+    refuseDuringAddTask(deps.jobs, id, what);
     if (busy.has(id)) throw new ConflictError('session_busy', `Another action on session ${id} is still in progress; wait for it, then ${what} again.`);
     if (deps.jobs.forSession(id)) throw new ConflictError('session_running', `Session ${id} has a job running; stop it before you ${what}.`);
+  }
+  async function exclusive<T>(id: string, what: string, fn: () => Promise<T>): Promise<T> {
+    assertIdle(id, what);
     busy.add(id);
     try {
       return await fn();
@@ -33,12 +40,41 @@ export function reviewRoutes(app: FastifyInstance, deps: AppDeps): void {
     }
   }
 
+  /** Per session, the add-task under way in this process, as its POST waits for it. */
+  const adding = new Map<string, Promise<AddedTask>>();
+
   handle(app, 'getTaskReview', async ({ params }) => taskReview(store, existingSession(store, params.id), params.taskId));
 
-  // The model writes the task's test within the request (a few turns); the answer is the task.
+  // The request waits for the task (a few model turns and a red proof, within the deadline); the
+  // add-task is a job of its own meanwhile, so a second request can cancel it (cancelAddTask).
   handle(app, 'addTask', async ({ params, body }) => {
     const id = existingSession(store, params.id);
-    return exclusive(id, 'add a task', () => addTask(store.session(id), deps.llm, body));
+    assertIdle(id, 'add a task');
+    refuseWhileRunning(id, 'add a task');
+    const deadlineMs = deps.config.current.addTaskDeadlineMs;
+    const added = startAddTaskJob(deps.jobs, id, (session, signal) => addTaskLocked(session, deps.llm, body, { holder: 'serve', deadlineMs, signal }));
+    adding.set(id, added);
+    try {
+      return await added;
+    } finally {
+      adding.delete(id);
+    }
+  });
+
+  /** Ends the add-task under way: it writes nothing, and the session is free again when this answers. */
+  handle(app, 'cancelAddTask', async ({ params }) => {
+    const id = existingSession(store, params.id);
+    // One a terminal's `tilth add-task` holds is cancelled there: the refusal says so.
+    store.session(id).runLock.assertFree();
+    const pending = adding.get(id);
+    if (!pending || deps.jobs.forSession(id)?.kind !== 'add_task') return { cancelled: false };
+    await deps.jobs.stop(id, 'add-task cancelled');
+    return {
+      cancelled: await pending.then(
+        () => false,
+        (err: unknown) => err instanceof AddTaskCancelledError,
+      ),
+    };
   });
 
   handle(app, 'reopenTask', async ({ params, body }) => {
@@ -71,23 +107,23 @@ export function reviewRoutes(app: FastifyInstance, deps: AppDeps): void {
   });
 
   /** A run going or queued (its checkpoint may still say `stopped` while it starts). */
-  function refuseWhileRunning(id: string): void {
+  function refuseWhileRunning(id: string, what: string): void {
     const run = deps.runs.state(id).state;
-    if (run !== 'idle' || deps.jobs.forSession(id)) {
-      throw new ConflictError('session_running', `Session ${id} ${run === 'queued' ? 'is queued to run' : 'is running'}; stop it before you rewind.`);
+    if (run !== 'idle' || deps.jobs.forSession(id)?.kind === 'run') {
+      throw new ConflictError('session_running', `Session ${id} ${run === 'queued' ? 'is queued to run' : 'is running'}; stop it before you ${what}.`);
     }
   }
 
   handle(app, 'getRewindPlan', async ({ params, query }) => {
     const id = existingSession(store, params.id);
-    refuseWhileRunning(id);
+    refuseWhileRunning(id, 'rewind');
     return planRewind(store.session(id), query.after);
   });
 
   handle(app, 'rewind', async ({ params, body }) => {
     const id = existingSession(store, params.id);
     return exclusive(id, 'rewind', async () => {
-      refuseWhileRunning(id);
+      refuseWhileRunning(id, 'rewind');
       return rewindSession(store.session(id), body.after);
     });
   });

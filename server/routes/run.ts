@@ -8,6 +8,7 @@ import { canAddNote, canResume, canRun } from '../../shared/session-rules.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { ConflictError } from '../errors.ts';
 import { planResume } from '../engine/run.ts';
+import { refuseDuringAddTask } from '../interview/add-task.ts';
 import { assertRunnable } from '../interview/seed-review.ts';
 import { handle } from './contract.ts';
 import { existingSession } from './validate.ts';
@@ -28,6 +29,7 @@ export function runRoutes(app: FastifyInstance, deps: AppDeps): void {
     const id = existingSession(store, params.id);
     const session = store.session(id);
     session.runLock.assertFree();
+    refuseDuringAddTask(deps.jobs, id, 'run it');
     const { status } = session.checkpoint.read();
     const current = deps.runs.state(id);
     if (current.state !== 'idle') {

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app-deps.ts';
 import { ConflictError, ValidationError } from '../errors.ts';
 import { answerQuestion } from '../interview/engine.ts';
+import { refuseDuringAddTask } from '../interview/add-task.ts';
 import { editSeed, seedView } from '../interview/seed-review.ts';
 import { checkWorkspace, createSession, discardSession, retryInterview, startInterviewJob, type SeedingDeps } from '../interview/session-setup.ts';
 import { forgetPreview } from '../review/merge.ts';
@@ -69,6 +70,7 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
       has_seed: session.hasSeed(),
       tasks: session.prd.tasks(),
       run: deps.runs.state(id),
+      adding_task: deps.jobs.forSession(id)?.kind === 'add_task' || session.runLock.owner()?.job === 'add_task',
       usage: cp.usage,
       caps: cp.caps,
       allow_network: cp.allow_network,
@@ -94,6 +96,7 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
     const id = sessionId(params);
     if (confirm !== id) throw new ValidationError(`confirm must repeat the session id (${id}) to discard it`);
     store.session(id).runLock.assertFree();
+    refuseDuringAddTask(deps.jobs, id, 'discard it');
     await deps.runs.cancel(id);
     forgetPreview(id);
     await discardSession(seeding, id);
@@ -104,5 +107,9 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
     return seedView(store.session(sessionId(params)), { recheck: recheck === '1' });
   });
 
-  handle(app, 'putSeed', async ({ params, body }) => editSeed(store.session(sessionId(params)), body));
+  handle(app, 'putSeed', async ({ params, body }) => {
+    const id = sessionId(params);
+    refuseDuringAddTask(deps.jobs, id, 'edit the seed');
+    return editSeed(store.session(id), body);
+  });
 }

@@ -39,7 +39,7 @@ import { ReviewComments } from './review-comments.ts';
 import * as runFiles from './run-files.ts';
 import { resolveTestPath, type StoredSeed } from './seed-input.ts';
 import type { PidLockOwner } from './pid-lock.ts';
-import { acquireRunLock, assertNotLockedElsewhere, holdsLease, type LockKind, lockedElsewhere, lockOwner, revokeRunLock } from './run-lock.ts';
+import { acquireRunLock, assertNotLockedElsewhere, holdsLease, type LockJob, type LockKind, lockedElsewhere, lockOwner, revokeRunLock } from './run-lock.ts';
 import { SESSION_FILES } from './session-files.ts';
 import { catchUp, currentSummary, saveSummary } from './summary-file.ts';
 
@@ -349,7 +349,7 @@ export class SessionHandle {
 
   readonly runLock = {
     /** Takes the session for this process; returns the release. Throws `session_locked` if another live process has it. */
-    acquire: (kind: LockKind, lease?: string): (() => void) => acquireRunLock(this.file(SESSION_FILES.runLock), this.id, kind, lease),
+    acquire: (kind: LockKind, hold?: { lease?: string; job?: LockJob }): (() => void) => acquireRunLock(this.file(SESSION_FILES.runLock), this.id, kind, hold),
     /** Throws `session_locked` when another live process runs the session (before any write). */
     assertFree: (): void => assertNotLockedElsewhere(this.file(SESSION_FILES.runLock), this.id),
     heldElsewhere: (): boolean => lockedElsewhere(this.file(SESSION_FILES.runLock)),

@@ -17,8 +17,8 @@ export interface TilthProcess {
   /** The process group (the server and anything it started). */
   pgid: number;
   output(): string;
-  /** An authenticated API call as a script would make it (Bearer token, our Origin on POST; `body` sent as JSON); the JSON reply. */
-  api(method: 'GET' | 'POST', url: string, body?: unknown): Promise<{ status: number; body: unknown }>;
+  /** An authenticated API call as a script would make it (Bearer token, our Origin unless GET; `body` sent as JSON); the JSON reply. */
+  api(method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown): Promise<{ status: number; body: unknown }>;
   /** SIGTERM to the group (a clean shutdown), SIGKILL after 5 s. */
   stop(): Promise<void>;
   /** SIGKILL to the whole group at once: a crash. */
@@ -90,7 +90,7 @@ export async function startTilth(options: StartTilthOptions = {}): Promise<Tilth
         method,
         headers: {
           authorization: `Bearer ${parsed.hash.replace('#token=', '')}`,
-          ...(method === 'POST' ? { origin: parsed.origin } : {}),
+          ...(method === 'GET' ? {} : { origin: parsed.origin }),
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),

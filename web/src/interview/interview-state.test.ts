@@ -33,6 +33,7 @@ function detail(over: Partial<SessionDetail> = {}): SessionDetail {
     has_seed: false,
     tasks: [],
     run: { state: 'idle', queue_position: null },
+    adding_task: false,
     usage: { ...usage, calls: 0, cost_usd: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
     caps: null,
     allow_network: false,

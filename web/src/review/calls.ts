@@ -6,6 +6,7 @@
 import {
   COMMENTS_PAGE_MAX,
   type AddedTask,
+  type AddTaskCancel,
   type CleanseResult,
   type MergePreview,
   type MergeResult,
@@ -57,6 +58,11 @@ export function reviewCalls(api: ApiClient) {
     /** Adds a task after the run; the model writes its test within the request. */
     addTask(input: { sessionId: string; task: NewTask }): Promise<AddedTask> {
       return api.call('addTask', { params: { id: input.sessionId }, body: input.task });
+    },
+
+    /** Cancels the add-task under way (its request then fails with `add_task_cancelled`); nothing is added. */
+    cancelAddTask(sessionId: string): Promise<AddTaskCancel> {
+      return api.call('cancelAddTask', { params: { id: sessionId } });
     },
 
     /** Sends a done task back as its next revision with a note and comments (absent ids: every open one on its diff). */

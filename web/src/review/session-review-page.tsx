@@ -19,7 +19,8 @@ import { useComments } from './use-comments.ts';
 /** `/sessions/<id>/review`: the session branch against its base, and getting the work out. */
 export function SessionReviewPage({ sessionId }: { sessionId: string }) {
   const review = useQuery(sessionReviewQuery(sessionId));
-  const detail = useQuery(sessionDetailQuery(sessionId));
+  // An add-task started elsewhere ends without a word to this page: look again until it has.
+  const detail = useQuery({ ...sessionDetailQuery(sessionId), refetchInterval: (q) => (q.state.data?.adding_task === true ? 2_000 : false) });
   const ops = useReviewActions(sessionId);
   const session = detail.data?.session ?? null;
   const comments = useComments(sessionId);
@@ -54,7 +55,9 @@ export function SessionReviewPage({ sessionId }: { sessionId: string }) {
         <SessionReviewView
           sessionId={sessionId}
           review={review.data}
-          addTask={session !== null && canSendBack(session.status) ? <AddTaskForm sessionId={sessionId} /> : null}
+          addTask={
+            session !== null && canSendBack(session.status) ? <AddTaskForm sessionId={sessionId} inProgress={detail.data?.adding_task === true} /> : null
+          }
           actions={
             <ReviewActionsPanel
               sessionId={sessionId}
