@@ -11,6 +11,7 @@ for (const bench of [
   'bench/grep.ts',
   'bench/provision.ts',
   'bench/proof.ts',
+  'bench/endless-provider.ts',
 ]) {
   execFileSync(process.execPath, ['--import', 'tsx', bench], { stdio: 'inherit' });
   console.log('');
