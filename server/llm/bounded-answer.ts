@@ -39,6 +39,11 @@ export function replyMaxBytes(windowTokens: number | null | undefined): number {
   return Math.min(COMPLETION_MAX_BYTES, Math.max(METADATA_MAX_BYTES, windowTokens * BYTES_PER_TOKEN));
 }
 
+/** The bound on a metadata answer from `url`: a model list's, or that of any other document. */
+export function metadataMaxBytes(url: string | URL): number {
+  return new URL(url).pathname.replace(/\/+$/, '').endsWith('/models') ? MODEL_LIST_MAX_BYTES : METADATA_MAX_BYTES;
+}
+
 /** An answer that passed its bound; the message is the sentence the user sees. */
 export class AnswerTooLargeError extends Error {
   constructor(
@@ -87,17 +92,17 @@ export function boundedResponse(response: Response, bound: AnswerBound): Respons
   let settled = false;
   let output: ReadableStreamDefaultController<Uint8Array> | null = null;
 
+  const onAbort = () => fail(signal?.reason);
   const settle = () => {
     settled = true;
     signal?.removeEventListener('abort', onAbort);
   };
-  const fail = (reason: unknown) => {
+  function fail(reason: unknown): void {
     if (settled) return;
     settle();
     reader.cancel(reason).catch(() => undefined);
     output?.error(reason);
-  };
-  const onAbort = () => fail(signal?.reason);
+  }
 
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -147,15 +152,8 @@ export function boundAnswers(replyBytes: number = COMPLETION_MAX_BYTES, inner: t
   return async (input, init) => {
     const response = await inner(input, init);
     const url = input instanceof Request ? input.url : String(input);
-    const path = new URL(url).pathname.replace(/\/+$/, '');
-    const limit =
-      response.status >= 400
-        ? METADATA_MAX_BYTES
-        : path.endsWith('/chat/completions')
-          ? replyBytes
-          : path.endsWith('/models')
-            ? MODEL_LIST_MAX_BYTES
-            : METADATA_MAX_BYTES;
+    const completion = new URL(url).pathname.replace(/\/+$/, '').endsWith('/chat/completions');
+    const limit = response.status >= 400 ? METADATA_MAX_BYTES : completion ? replyBytes : metadataMaxBytes(url);
     return boundedResponse(response, {
       limit,
       request: requestLabel(init?.method ?? (input instanceof Request ? input.method : 'GET'), url),

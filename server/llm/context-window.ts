@@ -24,7 +24,7 @@
  */
 import type { ContextWindowSource } from '../../shared/api.ts';
 import { presetForUrl } from '../../shared/providers.ts';
-import { AnswerTooLargeError, METADATA_MAX_BYTES, MODEL_LIST_MAX_BYTES, readBounded, requestLabel } from './bounded-answer.ts';
+import { AnswerTooLargeError, metadataMaxBytes, readBounded, requestLabel } from './bounded-answer.ts';
 import type { RoleEndpoint } from './types.ts';
 
 export type { ContextWindowSource } from '../../shared/api.ts';
@@ -270,11 +270,9 @@ class Http {
       await response.body?.cancel().catch(() => undefined);
       return null;
     }
-    // Model lists run to megabytes (OpenRouter's); everything else asked here is a small document.
-    const limit = url.pathname.replace(/\/+$/, '').endsWith('/models') ? MODEL_LIST_MAX_BYTES : METADATA_MAX_BYTES;
     let text: string;
     try {
-      text = await readBounded(response, { limit, request: requestLabel(init.method, url), signal: this.signal });
+      text = await readBounded(response, { limit: metadataMaxBytes(url), request: requestLabel(init.method, url), signal: this.signal });
     } catch (err) {
       if (this.signal.aborted || err instanceof AnswerTooLargeError) throw err;
       return null;
