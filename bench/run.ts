@@ -12,6 +12,7 @@ for (const bench of [
   'bench/provision.ts',
   'bench/proof.ts',
   'bench/send-back.ts',
+  'bench/endless-provider.ts',
 ]) {
   execFileSync(process.execPath, ['--import', 'tsx', bench], { stdio: 'inherit' });
   console.log('');

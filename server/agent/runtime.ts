@@ -157,6 +157,7 @@ export class Agent {
       if (window && !this.#o.windowAssumed && promptEstimate > window - replyReserve(window)) throw new ContextOverflowError(role, promptEstimate, window);
       const raw = await llm.chat(role, {
         messages,
+        contextWindow: window ?? null,
         ...(tools.length > 0 ? { tools } : {}),
         ...(signal ? { signal } : {}),
         ...(hooks?.onRetry ? { onRetry: hooks.onRetry } : {}),

@@ -32,6 +32,12 @@ export async function checkInterviewProvider(llm: ModelClient, purpose: Provider
   const { notDone, retry: then } = OUTCOME[purpose];
   const who = `The interview model "${endpoint.model}" at ${endpoint.baseUrl}`;
   const detail = result.detail.replace(/\.$/, '');
+  if (result.oversized) {
+    throw new ProviderCheckError(
+      'provider_unreachable',
+      `${who} answered with more than Tilth reads, ${notDone}. ${detail}. Once it answers normally, ${then.replace(/^then /, '')}.`,
+    );
+  }
   if (status === null) {
     throw new ProviderCheckError(
       'provider_unreachable',

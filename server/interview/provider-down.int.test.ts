@@ -115,6 +115,22 @@ describe('creating a session with the provider down', () => {
     expect(fake.requests).toHaveLength(0);
   });
 
+  it('refuses a provider whose model list never ends in seconds, saying Tilth stopped reading it', async () => {
+    fake = await startFakeModel({ listModels: 'endless' });
+    t = await makeTestApp({ env: env(fake.baseURL) });
+    const started = Date.now();
+    const res = await createSession();
+    expect(Date.now() - started).toBeLessThan(PROVIDER_CHECK_TIMEOUT_MS);
+    expect(res.statusCode).toBe(502);
+    const { error } = res.json() as { error: { code: string; message: string } };
+    expect(error).toEqual({
+      code: 'provider_unreachable',
+      message: `The interview model "${PREP}" at ${fake.baseURL} answered with more than Tilth reads, so no session was created. The provider's answer to GET ${fake.baseURL}/models passed 8 MiB; Tilth stopped reading it. No provider answers with that much: check the provider, or a proxy in front of it. Once it answers normally, create the session again.`,
+    });
+    expect(repoExtras()).toEqual({ branches: '', worktrees: 1 });
+    expect(app().store.list()).toEqual([]);
+  });
+
   it('creates the session when the provider answers, asking the model nothing but its list', async () => {
     fake = await startFakeModel();
     t = await makeTestApp({ env: env(fake.baseURL) });

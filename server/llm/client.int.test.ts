@@ -2,6 +2,8 @@ import { APIError } from 'openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cannedCompletion, startCannedServer, type CannedResponse, type CannedServer } from '../testing/canned-http.ts';
 import { MALFORMED_TOOL_ARGUMENTS, startFakeModel, type FakeModel } from '../scripted-model/fake-model.ts';
+import { ENDLESS_COMPLETION, SOCKET_SLACK_BYTES, startEndlessServer, type EndlessServer } from '../testing/endless-http.ts';
+import { COMPLETION_MAX_BYTES, METADATA_MAX_BYTES } from './bounded-answer.ts';
 import { ModelClient, type ChatRequest, type ModelClientOptions, type RetryNotice } from './client.ts';
 import { ProviderFailureError, ProviderNotConfiguredError, UnhealthyReplyError } from './errors.ts';
 import { assistantHistoryMessage } from './reply.ts';
@@ -707,5 +709,54 @@ describe('provider error bodies, through the SDK from a real HTTP server', () =>
     expect(error).toBeInstanceOf(ProviderFailureError);
     expect(error.message).toContain(words);
     expect(error.message).not.toContain('empty reply');
+  });
+});
+
+describe('answers that do not end', () => {
+  const endlessServers: EndlessServer[] = [];
+  afterEach(async () => {
+    await Promise.all(endlessServers.splice(0).map((server) => server.close()));
+  });
+
+  async function endless(routes: Parameters<typeof startEndlessServer>[0]) {
+    const server = await startEndlessServer(routes);
+    endlessServers.push(server);
+    const { client, chat, notices } = setup({ retry: { baseDelayMs: 100, maxAttempts: 3 } }, { worker: { baseUrl: server.base, apiKey: KEY, model: 'm' } });
+    return { server, client, chat, notices };
+  }
+
+  it('stops reading a completion that never ends at 32 MiB and fails the call at once, not retried', async () => {
+    const { server, chat, notices } = await endless({ 'POST /v1/chat/completions': { endless: true, ...ENDLESS_COMPLETION } });
+    const started = Date.now();
+    const error = (await chat({ messages: MESSAGES, timeoutMs: 30_000 }).catch((err: unknown) => err)) as ProviderFailureError;
+    expect(error).toBeInstanceOf(ProviderFailureError);
+    expect(error.message).toBe(
+      `The worker model "m" at ${server.base} failed: The provider's answer to POST ${server.base}/chat/completions passed 32 MiB; Tilth stopped reading it (not retried: retrying cannot fix it). No provider answers with that much: check the provider, or a proxy in front of it.`,
+    );
+    expect(error).toMatchObject({ kind: 'oversized_answer', retryable: false, attempts: 1, httpStatus: 200 });
+    expect(notices).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    const [served] = await server.closed();
+    expect(served!.written).toBeLessThan(COMPLETION_MAX_BYTES + SOCKET_SLACK_BYTES);
+  });
+
+  it("bounds a completion by the model's context window when the call gives it", async () => {
+    const { server, chat } = await endless({ 'POST /v1/chat/completions': { endless: true, ...ENDLESS_COMPLETION } });
+    const error = (await chat({ messages: MESSAGES, contextWindow: 4_096 }).catch((err: unknown) => err)) as ProviderFailureError;
+    expect(error.reason).toBe(`The provider's answer to POST ${server.base}/chat/completions passed 1 MiB; Tilth stopped reading it`);
+    const [served] = await server.closed();
+    expect(served!.written).toBeLessThan(METADATA_MAX_BYTES + SOCKET_SLACK_BYTES);
+  });
+
+  it('keeps an error body that never ends to 1 MiB, and retries it as the 500 it is', async () => {
+    const { server, chat, notices } = await endless({
+      'POST /v1/chat/completions': { endless: true, status: 500, contentType: 'text/plain', head: 'upstream trouble: ', unit: 'again and again ' },
+    });
+    const error = (await chat({ messages: MESSAGES }).catch((err: unknown) => err)) as ProviderFailureError;
+    const reason = `HTTP 500: The provider's answer to POST ${server.base}/chat/completions passed 1 MiB; Tilth stopped reading it.`;
+    expect(error).toMatchObject({ kind: 'server_error', retryable: true, attempts: 3, httpStatus: 500, reason });
+    expect(notices.map((n) => n.reason)).toEqual([reason, reason]);
+    const served = await server.closed(3);
+    for (const { written } of served) expect(written).toBeLessThan(METADATA_MAX_BYTES + SOCKET_SLACK_BYTES);
   });
 });

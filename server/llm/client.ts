@@ -24,6 +24,7 @@ import type {
   ChatCompletionTool,
   ChatCompletionToolChoiceOption,
 } from 'openai/resources/chat/completions';
+import { COMPLETION_MAX_BYTES, METADATA_MAX_BYTES, boundAnswers, replyMaxBytes } from './bounded-answer.ts';
 import { ProviderFailureError, ProviderNotConfiguredError, UnhealthyReplyError } from './errors.ts';
 import { bound, readReplyError } from './error-body.ts';
 import {
@@ -60,6 +61,8 @@ export type ChatRequest = {
   signal?: AbortSignal;
   /** Per-attempt timeout; overrides the client's `timeoutMs`. */
   timeoutMs?: number;
+  /** The role's context window in tokens, when known: it bounds the size of the reply read. */
+  contextWindow?: number | null;
   /** Told before each backoff sleep, so the caller can record a `model_retry` event. */
   onRetry?: (notice: RetryNotice) => void;
 };
@@ -185,7 +188,9 @@ export class ModelClient {
   async probe(role: Role, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<ProbeResult> {
     const endpoint = this.#endpoints[role];
     if (!endpoint) return { ok: false, detail: new ProviderNotConfiguredError(role).message };
-    return probeEndpoint(this.#sdkFor(endpoint), endpoint, { timeoutMs: options.timeoutMs ?? PROBE_TIMEOUT_MS, signal: options.signal });
+    // Its one-token completion, when it needs one, is a small document like the model list.
+    const sdk = withReplyBound(this.#sdkFor(endpoint), METADATA_MAX_BYTES);
+    return probeEndpoint(sdk, endpoint, { timeoutMs: options.timeoutMs ?? PROBE_TIMEOUT_MS, signal: options.signal });
   }
 
   /**
@@ -221,7 +226,7 @@ export class ModelClient {
   async chat(role: Role, request: ChatRequest): Promise<ChatResult> {
     const endpoint = this.#endpoints[role];
     if (!endpoint) throw new ProviderNotConfiguredError(role);
-    const sdk = this.#sdkFor(endpoint);
+    const sdk = withReplyBound(this.#sdkFor(endpoint), replyMaxBytes(request.contextWindow));
     const { signal } = request;
     const timeout = request.timeoutMs ?? this.#timeoutMs;
     const params = buildParams(endpoint, request);
@@ -333,13 +338,19 @@ export class ModelClient {
         // sends them to whatever provider this role uses.
         organization: null,
         project: null,
-        // The SDK drops error bodies it does not recognise; this keeps them (see failure.ts).
-        fetch: keepErrorBodies(),
+        // Every answer read under a size bound (see bounded-answer.ts); the SDK drops error
+        // bodies it does not recognise, keepErrorBodies keeps them (see failure.ts).
+        fetch: keepErrorBodies(boundAnswers()),
       });
       this.#sdk.set(key, sdk);
     }
     return sdk;
   }
+}
+
+/** The SDK client reading completions up to `replyBytes` instead of COMPLETION_MAX_BYTES. */
+function withReplyBound(sdk: OpenAI, replyBytes: number): OpenAI {
+  return replyBytes === COMPLETION_MAX_BYTES ? sdk : sdk.withOptions({ fetch: keepErrorBodies(boundAnswers(replyBytes)) });
 }
 
 function sdkKey(endpoint: RoleEndpoint): string {

@@ -6,7 +6,16 @@
 import http from 'node:http';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { discoverContextWindow, OLLAMA_DEFAULT_CONTEXT, resolveContextWindow } from './context-window.ts';
+import {
+  ENDLESS_MODEL_LIST,
+  fetchIgnoringAbortOfBody,
+  SOCKET_SLACK_BYTES,
+  startEndlessServer,
+  type EndlessRoute,
+  type EndlessServer,
+} from '../testing/endless-http.ts';
+import { METADATA_MAX_BYTES, MODEL_LIST_MAX_BYTES } from './bounded-answer.ts';
+import { DISCOVERY_TIMEOUT_MS, discoverContextWindow, OLLAMA_DEFAULT_CONTEXT, resolveContextWindow } from './context-window.ts';
 
 const KEY = 'sk-window-0123456789abcdef';
 
@@ -326,6 +335,64 @@ describe('discoverContextWindow', () => {
     const pending = discoverContextWindow(endpoint(silentBase, 'm'), { signal: controller.signal });
     setTimeout(() => controller.abort(), 50);
     expect(await pending).toEqual({ tokens: null, source: 'unknown', note: 'The discovery was cancelled.' });
+  });
+});
+
+describe('discovery against a provider whose answers do not end', () => {
+  async function endless(routes: Record<string, EndlessRoute>): Promise<EndlessServer> {
+    const server = await startEndlessServer(routes);
+    closers.push(server.close);
+    return server;
+  }
+
+  it('stops reading a model list that never ends at its bound and says so, long before its time limit', async () => {
+    const server = await endless({ 'GET /v1/models': { endless: true, ...ENDLESS_MODEL_LIST } });
+    const started = Date.now();
+    const window = await discoverContextWindow(endpoint(server.base, 'm'));
+    expect(window).toEqual({
+      tokens: null,
+      source: 'unknown',
+      note: `The provider's answer to GET ${server.base}/models passed 8 MiB; Tilth stopped reading it.`,
+    });
+    expect(Date.now() - started).toBeLessThan(DISCOVERY_TIMEOUT_MS / 2);
+    // What the provider managed to send before Tilth closed the connection: the bound, and what
+    // the sockets held on the way.
+    const [served] = await server.closed();
+    expect(served!.written).toBeLessThan(MODEL_LIST_MAX_BYTES + SOCKET_SLACK_BYTES);
+  });
+
+  it('stops reading a huge answer sent without a Content-Length at 1 MiB, and ends the requests beside it', async () => {
+    const server = await endless({
+      'GET /v1/models': { json: { object: 'list', data: [{ id: 'm', object: 'model' }] } },
+      'GET /props': {
+        endless: true,
+        head: '{"default_generation_settings":{"n_ctx":4096},"chat_template":"',
+        unit: 'x'.repeat(1024),
+        maxBytes: 48 * 1024 * 1024,
+      },
+      'GET /api/v0/models': { endless: true, everyMs: 50, head: '{"data":[', unit: ' ' },
+    });
+    const started = Date.now();
+    const window = await discoverContextWindow(endpoint(server.base, 'm'));
+    expect(window).toEqual({
+      tokens: null,
+      source: 'unknown',
+      note: `The provider's answer to GET ${server.origin}/props passed 1 MiB; Tilth stopped reading it.`,
+    });
+    expect(Date.now() - started).toBeLessThan(DISCOVERY_TIMEOUT_MS / 2);
+    const served = await server.closed(2);
+    expect(served.find((s) => s.route === 'GET /props')!.written).toBeLessThan(METADATA_MAX_BYTES + SOCKET_SLACK_BYTES);
+    // The trickling LM Studio request was ended with the discovery, not left to its own timer.
+    expect(served.map((s) => s.route).sort()).toEqual(['GET /api/v0/models', 'GET /props']);
+  });
+
+  it('keeps its time limit while a body is still arriving, a byte at a time', async () => {
+    const server = await endless({ 'GET /v1/models': { endless: true, everyMs: 20, head: '{"data":[', unit: ' ', maxMs: 10_000 } });
+    const started = Date.now();
+    const window = await discoverContextWindow(endpoint(server.base, 'm'), { timeoutMs: 300, fetch: fetchIgnoringAbortOfBody });
+    expect(window).toEqual({ tokens: null, source: 'unknown', note: 'The provider did not tell its context window within 300 ms.' });
+    expect(Date.now() - started).toBeLessThan(3_000);
+    await server.closed();
   });
 });
 

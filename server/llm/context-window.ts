@@ -24,6 +24,7 @@
  */
 import type { ContextWindowSource } from '../../shared/api.ts';
 import { presetForUrl } from '../../shared/providers.ts';
+import { AnswerTooLargeError, metadataMaxBytes, readBounded, requestLabel } from './bounded-answer.ts';
 import type { RoleEndpoint } from './types.ts';
 
 export type { ContextWindowSource } from '../../shared/api.ts';
@@ -49,8 +50,6 @@ export type DiscoverOptions = {
 export const DISCOVERY_TIMEOUT_MS = 5_000;
 /** Ollama's default context on most versions (newer ones size it by free VRAM). */
 export const OLLAMA_DEFAULT_CONTEXT = 4_096;
-/** A models list larger than this is not read (OpenRouter's, the largest, is a few MB). */
-const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 const unknown = (note: string): ContextWindow => ({ tokens: null, source: 'unknown', note });
 
@@ -75,14 +74,19 @@ export async function discoverContextWindow(endpoint: RoleEndpoint, options: Dis
   }
   const timeoutMs = options.timeoutMs ?? DISCOVERY_TIMEOUT_MS;
   const timer = AbortSignal.timeout(timeoutMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, timer]) : timer;
+  // Ends the requests still under way once the discovery has its answer or has given up.
+  const done = new AbortController();
+  const signal = AbortSignal.any([timer, done.signal, ...(options.signal ? [options.signal] : [])]);
   const http = new Http(base, endpoint.apiKey, signal, options.fetch ?? fetch);
   try {
     return await discover(endpoint, base, http);
   } catch (err) {
     if (options.signal?.aborted) return unknown('The discovery was cancelled.');
     if (timer.aborted) return unknown(`The provider did not tell its context window within ${timeoutMs} ms.`);
+    if (err instanceof AnswerTooLargeError) return unknown(err.message);
     return unknown(`The provider could not be asked: ${err instanceof Error ? err.message : String(err)}`);
+  } finally {
+    done.abort();
   }
 }
 
@@ -231,8 +235,9 @@ function serverRoot(base: URL): URL {
 }
 
 /**
- * JSON requests to the endpoint's host only. Any failure (network, status, not JSON, too large)
- * is null: each provider's probe just finds nothing. An abort propagates, ending the discovery.
+ * JSON requests to the endpoint's host only. Any failure (network, status, not JSON) is null:
+ * each provider's probe just finds nothing. An abort or an answer past its bound propagates,
+ * ending the discovery: a provider that floods one request is not asked the others.
  */
 class Http {
   constructor(
@@ -261,18 +266,21 @@ class Http {
       if (this.signal.aborted) throw err;
       return null;
     }
-    try {
-      if (!response.ok) return null;
-      const length = Number(response.headers.get('content-length') ?? 0);
-      if (length > MAX_BODY_BYTES) return null;
-      const text = await response.text();
-      if (text.length > MAX_BODY_BYTES) return null;
-      return JSON.parse(text) as unknown;
-    } catch (err) {
-      if (this.signal.aborted) throw err;
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => undefined);
       return null;
-    } finally {
-      if (!response.bodyUsed) await response.body?.cancel().catch(() => undefined);
+    }
+    let text: string;
+    try {
+      text = await readBounded(response, { limit: metadataMaxBytes(url), request: requestLabel(init.method, url), signal: this.signal });
+    } catch (err) {
+      if (this.signal.aborted || err instanceof AnswerTooLargeError) throw err;
+      return null;
+    }
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return null;
     }
   }
 }

@@ -10,6 +10,7 @@
  * connection tests (probe.ts).
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import { AnswerTooLargeError } from './bounded-answer.ts';
 import { bound, readErrorBody, readErrorValue, type ErrorBodyFacts } from './error-body.ts';
 import { isRetryableStatus, retryAfterMs } from './retry.ts';
 
@@ -31,6 +32,7 @@ export type FailureKind =
   | 'wrong_endpoint'
   | 'tls'
   | 'bad_request'
+  | 'oversized_answer'
   | 'unexpected';
 
 /**
@@ -54,6 +56,8 @@ export type FailureFacts =
   | { source: 'reply'; message: string; code: string | null }
   | { source: 'connection'; errno: string | null; message: string }
   | { source: 'timeout' }
+  /** A 2xx answer that passed its size bound (see bounded-answer.ts). */
+  | { source: 'oversized' }
   | { source: 'other'; message: string };
 
 /** Where the call went, for the sentences. `endpoint` is already safe to show (see displayUrl). */
@@ -80,6 +84,10 @@ export function classifyFailure(facts: FailureFacts, where: FailureWhere): Failu
   switch (facts.source) {
     case 'timeout':
       return { kind: 'timeout', retry: 'retry', fix: null };
+    // Not retried: the bound is many times what any model writes, so this is a broken server or
+    // proxy, which sends the same again — and each attempt reads, and may be billed, up to it.
+    case 'oversized':
+      return { kind: 'oversized_answer', retry: 'fail', fix: 'No provider answers with that much: check the provider, or a proxy in front of it.' };
     case 'other':
       return { kind: 'unexpected', retry: 'fail', fix: null };
     case 'connection':
@@ -188,6 +196,10 @@ export type DescribeContext = FailureWhere & { timeoutMs: number; scrub: (text: 
 
 export function describeFailure(err: unknown, context: DescribeContext): AttemptFailure {
   const { scrub } = context;
+  if (err instanceof AnswerTooLargeError) {
+    const verdict = classifyFailure({ source: 'oversized' }, context);
+    return { ...verdict, status: err.status, retryAfterMs: null, description: scrub(err.message.replace(/\.$/, '')), cause: err };
+  }
   // Order matters: the timeout error is a connection error, which is an APIError.
   if (err instanceof APIConnectionTimeoutError) return timeoutFailure(context.timeoutMs, err);
   if (err instanceof APIConnectionError) {
@@ -239,14 +251,27 @@ const errorBodies = new WeakMap<Headers, string>();
 /**
  * A fetch for the SDK that reads each error response's body once, keeps the text for
  * `describeFailure`, and hands the SDK an identical response to build its error from.
- * Successful responses pass through untouched (and may stream).
+ * Successful responses pass through untouched (and may stream). `inner` bounds the bodies
+ * (`boundAnswers`); an error body past its bound is kept as the sentence saying so, so the
+ * failure is still classified by its status.
  */
-export function keepErrorBodies(inner: typeof fetch = fetch): typeof fetch {
+export function keepErrorBodies(inner: typeof fetch): typeof fetch {
   return async (input, init) => {
     const response = await inner(input, init);
     if (response.status < 400) return response;
-    const text = await response.text();
-    const copy = new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+    let text: string;
+    let headers = response.headers;
+    try {
+      text = await response.text();
+    } catch (err) {
+      if (!(err instanceof AnswerTooLargeError)) throw err;
+      text = err.message;
+      // The sentence is Tilth's own plain text, whatever the provider's body was (an HTML page…).
+      headers = new Headers(response.headers);
+      headers.set('content-type', 'text/plain; charset=utf-8');
+      headers.delete('content-length');
+    }
+    const copy = new Response(text, { status: response.status, statusText: response.statusText, headers });
     errorBodies.set(copy.headers, text);
     return copy;
   };

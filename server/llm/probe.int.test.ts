@@ -1,11 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cannedCompletion, startCannedServer, type CannedServer } from '../testing/canned-http.ts';
+import { ENDLESS_COMPLETION, ENDLESS_MODEL_LIST, SOCKET_SLACK_BYTES, startEndlessServer, type EndlessServer } from '../testing/endless-http.ts';
 import { startFakeModel, type FakeModel } from '../scripted-model/fake-model.ts';
+import { METADATA_MAX_BYTES, MODEL_LIST_MAX_BYTES } from './bounded-answer.ts';
 import { ModelClient } from './client.ts';
+import { PROBE_TIMEOUT_MS } from './probe.ts';
 import type { RoleEndpoint } from './types.ts';
 
 const KEY = 'sk-probe-0123456789abcdef';
-const servers: (FakeModel | CannedServer)[] = [];
+const servers: (FakeModel | CannedServer | Pick<EndlessServer, 'close'>)[] = [];
 
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((f) => f.close()));
@@ -133,5 +136,58 @@ describe('probe (Test connection)', () => {
     const result = await new ModelClient({ endpoints: {} }).probe('evaluator');
     expect(result.ok).toBe(false);
     expect(result.detail).toContain('TILTH_EVALUATOR_BASE_URL');
+  });
+});
+
+describe('probe against a provider whose answers do not end', () => {
+  const NO_PROVIDER_SENDS_THAT = 'No provider answers with that much: check the provider, or a proxy in front of it.';
+
+  async function endless(routes: Parameters<typeof startEndlessServer>[0]): Promise<EndlessServer> {
+    const server = await startEndlessServer(routes);
+    servers.push(server);
+    return server;
+  }
+
+  it('stops reading a model list that never ends at its bound and fails with one sentence, well within its time limit', async () => {
+    const server = await endless({ 'GET /v1/models': { endless: true, ...ENDLESS_MODEL_LIST } });
+    const started = Date.now();
+    const result = await clientFor({ baseUrl: server.base, apiKey: KEY, model: 'm' }).probe('worker');
+    expect(result).toEqual({
+      ok: false,
+      detail: `The provider's answer to GET ${server.base}/models passed 8 MiB; Tilth stopped reading it. ${NO_PROVIDER_SENDS_THAT}`,
+      status: 200,
+      oversized: true,
+    });
+    expect(Date.now() - started).toBeLessThan(PROBE_TIMEOUT_MS / 2);
+    const [served] = await server.closed();
+    expect(served!.written).toBeLessThan(MODEL_LIST_MAX_BYTES + SOCKET_SLACK_BYTES);
+  });
+
+  it('reads the one-token completion of a server without a model list as a small document: a huge one stops at 1 MiB', async () => {
+    const server = await endless({
+      'GET /v1/models': { status: 404, json: { error: { message: 'Not Found' } } },
+      'POST /v1/chat/completions': { endless: true, ...ENDLESS_COMPLETION, maxBytes: 48 * 1024 * 1024 },
+    });
+    const result = await clientFor({ baseUrl: server.base, apiKey: KEY, model: 'm' }).probe('worker');
+    expect(result).toEqual({
+      ok: false,
+      detail: `${server.base} has no GET /models (HTTP 404), and a one-token chat completion failed: The provider's answer to POST ${server.base}/chat/completions passed 1 MiB; Tilth stopped reading it. ${NO_PROVIDER_SENDS_THAT}`,
+      status: 200,
+      oversized: true,
+    });
+    const [served] = await server.closed();
+    expect(served!.written).toBeLessThan(METADATA_MAX_BYTES + SOCKET_SLACK_BYTES);
+  });
+
+  it('keeps an error body that never ends to 1 MiB and still reports the status it came with', async () => {
+    const server = await endless({ 'GET /v1/models': { endless: true, status: 401, contentType: 'text/html', head: '<html><body>', unit: '<p>denied</p>' } });
+    const result = await clientFor({ baseUrl: server.base, apiKey: KEY, model: 'm' }).probe('worker');
+    expect(result.ok).toBe(false);
+    expect(result.status).toBe(401);
+    expect(result.detail).toBe(
+      `GET ${server.base}/models failed: HTTP 401: The provider's answer to GET ${server.base}/models passed 1 MiB; Tilth stopped reading it. Check the API key set for this role and what it may use: ${server.base} refused it.`,
+    );
+    const [served] = await server.closed();
+    expect(served!.written).toBeLessThan(METADATA_MAX_BYTES + SOCKET_SLACK_BYTES);
   });
 });

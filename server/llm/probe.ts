@@ -20,9 +20,11 @@ export type ProbeResult = {
   detail: string;
   /** On failure, the HTTP status the provider answered with; null when nothing answered at all. */
   status?: number | null;
+  /** On failure, the provider's answer passed its size bound (see bounded-answer.ts). */
+  oversized?: true;
 };
 
-type Attempt<T> = { ok: true; value: T } | { ok: false; status: number | null; description: string; fix: string | null };
+type Attempt<T> = { ok: true; value: T } | { ok: false; status: number | null; description: string; fix: string | null; oversized?: true };
 
 type AttemptOptions = { timeoutMs: number; signal?: AbortSignal | undefined; where: FailureWhere; scrub: (text: string) => string };
 
@@ -42,6 +44,7 @@ export async function probeEndpoint(
     const note = ids.length === 0 ? '' : found ? `; "${endpoint.model}" is among them` : `; "${endpoint.model}" is not among them — check the model name`;
     return { ok: true, detail: `${where} answered GET /models with ${ids.length} model(s)${note}.` };
   }
+  if (listed.oversized) return { ok: false, detail: withFix(listed.description, listed.fix), status: listed.status, oversized: true };
   if (listed.status !== 404 && listed.status !== 405)
     return { ok: false, detail: withFix(`GET ${where}/models failed: ${listed.description}`, listed.fix), status: listed.status };
 
@@ -53,6 +56,7 @@ export async function probeEndpoint(
       ok: false,
       detail: withFix(`${where} has no GET /models (HTTP ${listed.status}), and a one-token chat completion failed: ${chat.description}`, chat.fix),
       status: chat.status,
+      ...(chat.oversized ? { oversized: true as const } : {}),
     };
   }
   const reply = normaliseCompletion(chat.value);
@@ -74,7 +78,14 @@ async function attempt<T>(options: AttemptOptions, request: (requestOptions: { s
     if (options.signal?.aborted) throw options.signal.reason;
     if (timer.aborted) return { ok: false, status: null, description: `no answer within ${formatMs(options.timeoutMs)}`, fix: null };
     const failure = describeFailure(err, { ...options.where, timeoutMs: options.timeoutMs, scrub: options.scrub });
-    return { ok: false, status: failure.status, description: failure.description, fix: failure.fix && options.scrub(failure.fix) };
+    const fix = failure.fix && options.scrub(failure.fix);
+    return {
+      ok: false,
+      status: failure.status,
+      description: failure.description,
+      fix,
+      ...(failure.kind === 'oversized_answer' ? { oversized: true as const } : {}),
+    };
   }
 }
 

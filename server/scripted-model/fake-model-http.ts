@@ -68,3 +68,76 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
     }
   });
 }
+
+/** The start of a model list, and one entry of it again and again. */
+export const ENDLESS_MODEL_LIST = { head: '{"object":"list","data":[', unit: '{"id":"endless","object":"model","created":0,"owned_by":"nobody"},' };
+/** The start of a chat completion whose content never closes. */
+export const ENDLESS_COMPLETION = {
+  head: '{"id":"chatcmpl-endless","object":"chat.completion","created":0,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"',
+  unit: 'endless ',
+};
+/** A streamed chat completion: one content chunk after another, never `[DONE]`. */
+export const ENDLESS_COMPLETION_STREAM = {
+  head: '',
+  unit: 'data: {"id":"chatcmpl-endless","object":"chat.completion.chunk","created":0,"model":"m","choices":[{"index":0,"delta":{"content":"endless "},"finish_reason":null}]}\n\n',
+};
+
+/** Where an endless body stops anyway, so a client that never stops reading cannot take the machine. */
+export const ENDLESS_SAFETY_BYTES = 1024 * 1024 * 1024;
+
+export type EndlessOptions = {
+  /** Written once, first (the start of a JSON document, say). */
+  head: string;
+  /** Written over and over after it. */
+  unit: string;
+  /** One unit per interval instead of as fast as the client reads: a body that trickles. */
+  everyMs?: number;
+  /** The safety stop: the body ends after this many bytes (default ENDLESS_SAFETY_BYTES)… */
+  maxBytes?: number;
+  /** …or after this long. */
+  maxMs?: number;
+};
+
+/**
+ * A 200 whose body does not end: `head`, then `unit` again and again, as fast as the client takes
+ * it (the socket's backpressure paces it), until the client goes away or a safety stop. Resolves
+ * with the bytes of body written — what a client that stops reading early has cost.
+ */
+export function sendEndless(res: http.ServerResponse, contentType: string, options: EndlessOptions, status = 200): Promise<number> {
+  const maxBytes = options.maxBytes ?? ENDLESS_SAFETY_BYTES;
+  const deadline = options.maxMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + options.maxMs;
+  const block = options.everyMs === undefined ? options.unit.repeat(Math.max(1, Math.ceil(65_536 / Math.max(1, options.unit.length)))) : options.unit;
+  let written = 0;
+  return new Promise((resolve) => {
+    const done = () => resolve(written);
+    if (res.destroyed || res.writableEnded) return done();
+    res.once('close', done);
+    res.writeHead(status, { 'content-type': contentType });
+    const write = (text: string): boolean => {
+      written += Buffer.byteLength(text);
+      return res.write(text);
+    };
+    const stopped = () => res.destroyed || res.writableEnded;
+    const finished = () => written >= maxBytes || Date.now() >= deadline;
+    write(options.head);
+    if (options.everyMs !== undefined) {
+      const timer = setInterval(() => {
+        if (stopped()) return clearInterval(timer);
+        if (finished()) {
+          clearInterval(timer);
+          return void res.end();
+        }
+        write(block);
+      }, options.everyMs);
+      res.once('close', () => clearInterval(timer));
+      return;
+    }
+    const pump = () => {
+      while (!stopped()) {
+        if (finished()) return void res.end();
+        if (!write(block)) return void res.once('drain', pump);
+      }
+    };
+    pump();
+  });
+}

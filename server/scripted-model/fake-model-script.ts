@@ -36,9 +36,22 @@ export const ANY_MODEL = '*';
  *   tool) whose arguments are cut-off JSON;
  * - `finish_error`: the reply as scripted, with `finish_reason: "error"`;
  * - `no_choices`: 200 with `choices: []`;
- * - `error_body`: 200 with `{error: {...}}` and no choices, as OpenRouter does for upstream errors.
+ * - `error_body`: 200 with `{error: {...}}` and no choices, as OpenRouter does for upstream errors;
+ * - `endless`: 200 and a reply that never ends (its content, or stream chunks, again and again, as
+ *   fast as the client reads) until the client goes away: catches a client without a size bound.
  */
-export const FAKE_FAULTS = ['rate_limit', 'server_error', 'hang', 'stall', 'empty', 'malformed_tool_args', 'finish_error', 'no_choices', 'error_body'] as const;
+export const FAKE_FAULTS = [
+  'rate_limit',
+  'server_error',
+  'hang',
+  'stall',
+  'empty',
+  'malformed_tool_args',
+  'finish_error',
+  'no_choices',
+  'error_body',
+  'endless',
+] as const;
 export const FakeFaultSchema = z.enum(FAKE_FAULTS);
 export type FakeFault = z.infer<typeof FakeFaultSchema>;
 
@@ -65,7 +78,7 @@ export const ReplyExpectationSchema = z.strictObject({
 export type ReplyExpectation = z.infer<typeof ReplyExpectationSchema>;
 
 /** Faults that answer without a normal message, so content and tool calls would be ignored. */
-const FAULTS_WITHOUT_MESSAGE: readonly FakeFault[] = ['rate_limit', 'server_error', 'hang', 'stall', 'empty', 'no_choices', 'error_body'];
+const FAULTS_WITHOUT_MESSAGE: readonly FakeFault[] = ['rate_limit', 'server_error', 'hang', 'stall', 'empty', 'no_choices', 'error_body', 'endless'];
 
 export const ScriptedReplySchema = z
   .strictObject({

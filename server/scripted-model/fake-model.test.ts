@@ -342,6 +342,43 @@ describe('faults', () => {
     await expect(res.text()).rejects.toThrow();
   });
 
+  it('endless sends a reply that never ends, JSON or streamed, until the client stops reading, and counts what it wrote', async () => {
+    fake.enqueue('m', { fault: 'endless' }, { fault: 'endless' });
+    for (const stream of [false, true]) {
+      const res = await fetch(`${fake.baseURL}/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'm', messages: USER, stream }) });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe(stream ? 'text/event-stream' : 'application/json');
+      const reader = res.body!.getReader();
+      let text = '';
+      while (text.length < 4 * 65_536) text += Buffer.from((await reader.read()).value!).toString();
+      await reader.cancel();
+      expect(text).toContain(stream ? 'data: {"id":"chatcmpl-endless","object":"chat.completion.chunk"' : '"content":"endless endless endless');
+      expect(text).not.toContain('[DONE]');
+    }
+    await waitFor(() => fake.endless.closed === 2);
+    expect(fake.endless.open).toBe(0);
+    expect(fake.endless.written).toBeGreaterThan(8 * 65_536);
+    expect(fake.requests.map((r) => [r.servedBy?.fault, r.status])).toEqual([
+      ['endless', 200],
+      ['endless', 200],
+    ]);
+  });
+
+  it("with listModels 'endless', sends a model list that never ends", async () => {
+    const endless = await startFakeModel({ listModels: 'endless' });
+    try {
+      const res = await fetch(`${endless.baseURL}/models`);
+      const reader = res.body!.getReader();
+      let text = '';
+      while (text.length < 65_536) text += Buffer.from((await reader.read()).value!).toString();
+      await reader.cancel();
+      expect(text.startsWith('{"object":"list","data":[{"id":"endless","object":"model"')).toBe(true);
+      await waitFor(() => endless.endless.closed === 1);
+    } finally {
+      await endless.close();
+    }
+  });
+
   it('close() ends hung requests instead of waiting for them', async () => {
     fake.enqueue('m', { fault: 'hang' }, { content: 'slow', delay_ms: 60_000 });
     const settled = Promise.allSettled([call({ model: 'm', messages: USER }), call({ model: 'm', messages: USER })]);

@@ -32,7 +32,21 @@ import {
   type ScriptedReplyInput,
 } from './fake-model-script.ts';
 
-import { BodyTooLargeError, errorBody, readJson, sendError, sendJson, sendSse, sleep, visibleHeaders } from './fake-model-http.ts';
+import {
+  BodyTooLargeError,
+  ENDLESS_COMPLETION,
+  ENDLESS_COMPLETION_STREAM,
+  ENDLESS_MODEL_LIST,
+  errorBody,
+  readJson,
+  sendEndless,
+  sendError,
+  sendJson,
+  sendSse,
+  sleep,
+  visibleHeaders,
+  type EndlessOptions,
+} from './fake-model-http.ts';
 import { ChatRequestSchema, checkExpectation, completionBody, planMessage, streamChunks, wireUsage, type ChatRequest } from './fake-model-wire.ts';
 
 export * from './fake-model-script.ts';
@@ -95,8 +109,20 @@ export type StartFakeModelOptions = {
    * that the key is scrubbed from what Tilth shows.
    */
   apiKey?: string;
-  /** false: no `GET /v1/models` (404), like servers that only do chat completions. */
-  listModels?: boolean;
+  /**
+   * false: no `GET /v1/models` (404), like servers that only do chat completions; 'endless': a
+   * model list that never ends (see `sendEndless`), like a broken provider or proxy.
+   */
+  listModels?: boolean | 'endless';
+};
+
+/** The endless answers served so far (the `endless` fault, an endless model list). */
+export type FakeEndlessTally = {
+  /** Still being written. */
+  open: number;
+  closed: number;
+  /** Bytes of body the closed ones wrote before their client went away. */
+  written: number;
 };
 
 export class FakeModelAssertionError extends Error {
@@ -122,6 +148,7 @@ export class FakeModel {
   #seq = 0;
   #closing = false;
   #closed: Promise<void> | null = null;
+  #endless: FakeEndlessTally = { open: 0, closed: 0, written: 0 };
 
   private constructor(
     private readonly server: http.Server,
@@ -154,6 +181,10 @@ export class FakeModel {
 
   get failures(): readonly FakeFailure[] {
     return [...this.#failures];
+  }
+
+  get endless(): FakeEndlessTally {
+    return { ...this.#endless };
   }
 
   /** Appends replies to `model`'s queue; each is validated and a bad one throws FakeScriptError. */
@@ -236,6 +267,12 @@ export class FakeModel {
     return this.#closed;
   }
 
+  async #sendEndless(res: http.ServerResponse, contentType: string, body: EndlessOptions): Promise<void> {
+    this.#endless.open += 1;
+    const written = await sendEndless(res, contentType, body);
+    this.#endless = { open: this.#endless.open - 1, closed: this.#endless.closed + 1, written: this.#endless.written + written };
+  }
+
   #append(model: string, replies: ScriptedReply[]): void {
     const queue = this.#queues.get(model) ?? [];
     let count = this.#scripted.get(model) ?? 0;
@@ -286,6 +323,9 @@ export class FakeModel {
       const route = `${method} ${url.pathname}`;
       if (route === 'GET /v1/models' && this.opts.listModels === false) {
         return sendError(res, 404, 'not_found', 'fake model: this one has no model list (started with listModels: false)');
+      }
+      if (route === 'GET /v1/models' && this.opts.listModels === 'endless') {
+        return await this.#sendEndless(res, 'application/json', ENDLESS_MODEL_LIST);
       }
       switch (route) {
         case 'POST /v1/chat/completions':
@@ -433,6 +473,10 @@ export class FakeModel {
           request.stream ? `data: ${JSON.stringify(streamChunks(planMessage({ content: '' }, request, record.seq), meta, usage, false)[0])}\n\n` : '{"id": ',
         );
         return await new Promise<void>((resolve) => gone.addEventListener('abort', () => resolve(), { once: true }));
+      case 'endless':
+        record.status = 200;
+        if (request.stream) return await this.#sendEndless(res, 'text/event-stream', ENDLESS_COMPLETION_STREAM);
+        return await this.#sendEndless(res, 'application/json', ENDLESS_COMPLETION);
       case 'error_body': {
         const error = { message: reply.error_message ?? 'Provider returned error (scripted by the fake model)', code: 502 };
         record.status = 200;
