@@ -13,6 +13,7 @@ for (const bench of [
   'bench/proof.ts',
   'bench/send-back.ts',
   'bench/endless-provider.ts',
+  'bench/no-follow.ts',
 ]) {
   execFileSync(process.execPath, ['--import', 'tsx', bench], { stdio: 'inherit' });
   console.log('');
