@@ -150,6 +150,23 @@ describe('linkNodeModules', () => {
     expect(fs.existsSync(path.join(from, 'left-pad', 'index.js'))).toBe(true);
   });
 
+  it("keeps a right link as it is, re-points a wrong one, leaves the worktree's own install of a package alone, and never links the checkout's ignore file", () => {
+    const from = installFakeNodeModules();
+    write(path.join(from, '.gitignore'), 'the checkout’s own\n');
+    const own = path.join(worktree, 'node_modules');
+    fs.mkdirSync(own);
+    fs.mkdirSync(path.join(own, 'left-pad')); // installed by the worktree itself
+    fs.symlinkSync(path.join(source, 'elsewhere'), path.join(own, '@scope'));
+    expect(linkNodeModules(from, worktree)).toEqual({ linked: 3 });
+    expect(fs.lstatSync(path.join(own, 'left-pad')).isDirectory()).toBe(true);
+    expect(fs.readlinkSync(path.join(own, '@scope'))).toBe(path.join(from, '@scope'));
+    expect(fs.lstatSync(path.join(own, '.gitignore')).isFile()).toBe(true);
+    expect(fs.readFileSync(path.join(own, '.gitignore'), 'utf8')).toMatch(/^\*$/m);
+    const kept = fs.lstatSync(path.join(own, '.bin')).ino;
+    expect(linkNodeModules(from, worktree)).toEqual({ linked: 3 });
+    expect(fs.lstatSync(path.join(own, '.bin')).ino).toBe(kept);
+  });
+
   it('replaces an ignore file that is a link with a real one, leaving what the link pointed at alone', () => {
     const from = installFakeNodeModules();
     const victim = path.join(source, 'precious.txt');

@@ -185,6 +185,7 @@ export function linkNodeModules(from: string, worktree: string): { linked: numbe
 function writeIgnoreFile(tree: Tree): void {
   if (!tree.isRealDirectory('node_modules')) return;
   const file = path.join('node_modules', '.gitignore');
+  // Stryker disable next-line ObjectLiteral,BooleanLiteral: durable only adds fsyncs, which no test can observe; the file is rewritten at every provisioning
   if (tree.readFileNoFollow(file)?.toString('utf8') !== IGNORE_ALL) tree.writeFileAtomic(file, IGNORE_ALL, { durable: false });
 }
 

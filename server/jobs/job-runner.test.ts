@@ -116,7 +116,11 @@ describe('recoverAfterCrash', () => {
     const holder = spawn('sleep', ['30'], { stdio: 'ignore' });
     try {
       fs.writeFileSync(path.join(temp.store.dir(elsewhere), 'run.lock'), JSON.stringify({ pid: holder.pid, kind: 'run' }));
-      recoverAfterCrash(temp.store, silentLogger);
+      const info: string[] = [];
+      recoverAfterCrash(temp.store, { ...silentLogger, info: (m) => info.push(m) });
+      expect(info).toEqual([`removed 2 temp file(s) an interrupted write left in session ${crashed}`]);
+      // The one another process runs is alive: neither its temps nor its status are touched.
+      expect(temp.store.readCheckpoint(elsewhere).status).toBe('running');
       for (const t of temps) {
         expect(fs.existsSync(path.join(temp.store.dir(crashed), t))).toBe(false);
         expect(fs.existsSync(path.join(temp.store.dir(elsewhere), t))).toBe(true);
@@ -127,12 +131,45 @@ describe('recoverAfterCrash', () => {
     }
   });
 
+  it('says which phase each crashed session stopped in', () => {
+    const running = newSession('running');
+    const interviewing = newSession('interviewing');
+    recoverAfterCrash(temp.store, silentLogger);
+    const stopOf = (id: string) =>
+      temp.store
+        .log(id)
+        .readAfter(0, 100)
+        .find((e) => e.type === 'stop')?.data;
+    expect(stopOf(running)).toEqual({ reason: 'crash', phase: 'run', error: 'The server stopped while this session was active.' });
+    expect(stopOf(interviewing)).toEqual({ reason: 'crash', phase: 'interview', error: 'The server stopped while this session was active.' });
+  });
+
+  it('hands interviews to the caller to continue, and stops only runs', () => {
+    const running = newSession('running');
+    const interviewing = newSession('interviewing');
+    const continued: string[] = [];
+    expect(recoverAfterCrash(temp.store, silentLogger, (id) => continued.push(id))).toEqual([running]);
+    expect(continued).toEqual([interviewing]);
+    expect(temp.store.readCheckpoint(interviewing).status).toBe('interviewing');
+    expect(temp.store.readCheckpoint(running)).toMatchObject({ status: 'stopped', last_stop: 'crash' });
+  });
+
   it('skips a session whose checkpoint is corrupt and says so', () => {
     const id = newSession('running');
     fs.writeFileSync(path.join(temp.store.dir(id), 'checkpoint.json'), '{');
     const warnings: string[] = [];
-    expect(recoverAfterCrash(temp.store, { ...silentLogger, warn: (m) => warnings.push(m) })).toEqual([]);
-    expect(warnings[0]).toContain(id);
+    const details: unknown[] = [];
+    expect(
+      recoverAfterCrash(temp.store, {
+        ...silentLogger,
+        warn: (m, d) => {
+          warnings.push(m);
+          details.push(d);
+        },
+      }),
+    ).toEqual([]);
+    expect(warnings).toEqual([`could not check session ${id} after restart`]);
+    expect(details[0]).toEqual({ err: expect.stringMatching(/checkpoint\.json is corrupt/) });
   });
 });
 

@@ -36,6 +36,14 @@ describe('ledger', () => {
     expect(() => readLedger(dir, '../x')).toThrow();
   });
 
+  it('closes every file it opens to append', () => {
+    const open = () => fs.readdirSync('/proc/self/fd').length;
+    appendLedger(at(), 'T-001', entry(1, 'reject'));
+    const before = open();
+    for (let i = 2; i <= 40; i++) appendLedger(at(), 'T-001', entry(i, 'reject'));
+    expect(open()).toBe(before);
+  });
+
   it('skips a torn last line, cuts it before the next append, and names a corrupt one', () => {
     appendLedger(at(), 'T-001', entry(1, 'reject'));
     const file = path.join(dir, 'ledger', 'T-001.jsonl');

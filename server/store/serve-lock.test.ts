@@ -40,4 +40,16 @@ describe('serve lock', () => {
     expect(JSON.parse(fs.readFileSync(path.join(root, LOCK_FILE), 'utf8')).port).toBe(4);
     release();
   });
+
+  it('releases only a lock that is still its own', () => {
+    const release = acquireServeLock(root, { port: 1 });
+    const theirs = JSON.stringify({ pid: 999_999_999, port: 2 });
+    fs.writeFileSync(path.join(root, LOCK_FILE), theirs);
+    release();
+    expect(fs.readFileSync(path.join(root, LOCK_FILE), 'utf8')).toBe(theirs);
+  });
+
+  it('says why it could not write the lock rather than taking it as held', () => {
+    expect(() => acquireServeLock(path.join(root, 'missing'), { port: 1 })).toThrow(/ENOENT/);
+  });
 });

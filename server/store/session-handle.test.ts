@@ -14,6 +14,16 @@ function newSession() {
 }
 
 describe('the session handle', () => {
+  it('counts the temp files of interrupted writes it removes, in its folder and the per-task ones', () => {
+    const session = newSession();
+    const dir = temp.store.dir(session.id);
+    fs.mkdirSync(path.join(dir, 'ledger'));
+    for (const t of ['.prd.json.0123456789ab.tmp', '.checkpoint.json.0123456789ac.tmp', 'ledger/.T-001.jsonl.0123456789ad.tmp'])
+      fs.writeFileSync(path.join(dir, t), 'x');
+    expect(session.removeStaleTemps()).toBe(3);
+    expect(session.removeStaleTemps()).toBe(0);
+  });
+
   it('reads an empty task list before the seed and sets one task status at a time after it', () => {
     const session = newSession();
     expect(session.prd.read()).toBeNull();

@@ -378,7 +378,7 @@ export class SessionHandle {
    */
   removeStaleTemps(): number {
     if (this.runLock.heldElsewhere()) return 0;
-    const folders = ['.', SESSION_FILES.ledgerDir, SESSION_FILES.checksDir, SESSION_FILES.sendBacksDir, SESSION_FILES.mutationsDir];
+    const folders = ['', SESSION_FILES.ledgerDir, SESSION_FILES.checksDir, SESSION_FILES.sendBacksDir, SESSION_FILES.mutationsDir];
     return folders.reduce((n, folder) => n + this.store.tree.removeStaleTemps(path.join(this.dir, folder), 0).length, 0);
   }
 
