@@ -208,7 +208,12 @@ describe('runs through the queue (real Redis, tilth serve, two tilth worker proc
 
     const restarted = await serve();
     const { body } = await restarted.api('GET', `/api/sessions/${waiting}`);
-    expect((body as { run: RunState }).run).toEqual({ state: 'queued', queue_position: 1 });
+    // While the first run goes on, the second is still queued behind it. On a loaded machine the
+    // restart can outlast the first run; then the worker has rightly taken the second already.
+    const firstStillRunning = checkpoint(running!).status === 'running';
+    const after = (body as { run: RunState }).run;
+    if (firstStillRunning) expect(after).toEqual({ state: 'queued', queue_position: 1 });
+    else expect(['queued', 'running']).toContain(after.state);
     await until('both all_done', () => (checkpoint(running!).status === 'all_done' && checkpoint(waiting!).status === 'all_done' ? true : undefined));
     for (const id of [running!, waiting!]) {
       expectDense(id);
