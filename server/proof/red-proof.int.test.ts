@@ -1,19 +1,22 @@
 /**
  * The red proof on real runners: each named case runs alone in the sandbox, on an example repo
  * where the work is not done yet. node --test and pytest are the machine's; vitest is this
- * repository's own, linked into the example as its node_modules; mocha is the cjs-mocha
- * example's, from its lockfile; jest 29 is installed from the npm registry into a copy of it.
+ * repository's own, linked into the example the way a session's worktree gets its checkout's
+ * packages; mocha is the cjs-mocha example's, from its lockfile; jest 29 is installed from the
+ * npm registry into a copy of it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CaseProof, PrdEntry } from '../../shared/files.ts';
+import type { CaseProof, EnvPlan, PrdEntry } from '../../shared/files.ts';
 import type { ProjectEnv } from '../../shared/project-env.ts';
 import type { ChecksPreset } from '../../shared/seed.ts';
 import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
 import { detectProjectEnv } from '../env/detect.ts';
+import { linkNodeModules, projectScope } from '../env/provision.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
+import type { UntrustedScope } from '../proc/untrusted.ts';
 import { installExample } from '../testing/example-installs.ts';
 import { proveCases } from './red-proof.ts';
 
@@ -35,16 +38,19 @@ function write(dir: string, files: Record<string, string>): void {
   }
 }
 
-async function prove(
-  repo: ExampleRepo,
-  preset: ChecksPreset,
-  prd: PrdEntry[],
-  files: Record<string, string>,
-  env: Record<string, string> = {},
-  project: ProjectEnv | null = null,
-) {
+interface ProveOptions {
+  /** Extra environment for the runs. */
+  env?: Record<string, string>;
+  /** What detection found in the repository. */
+  project?: ProjectEnv | null;
+  /** The dependency folders outside the worktree and their variables, as a session's worktree gets them (env/provision.ts). */
+  deps?: UntrustedScope['project'];
+}
+
+async function prove(repo: ExampleRepo, preset: ChecksPreset, prd: PrdEntry[], files: Record<string, string>, options: ProveOptions = {}) {
   write(repo.dir, files);
-  return proveCases({ prd, testFiles: files, preset, project, scope: { worktree: repo.dir, git: null, network: false }, env }, prd);
+  const scope: UntrustedScope = { worktree: repo.dir, git: null, network: false, project: options.deps };
+  return proveCases({ prd, testFiles: files, preset, project: options.project ?? null, scope, env: options.env ?? {} }, prd);
 }
 
 const results = (proofs: CaseProof[] | undefined) => Object.fromEntries((proofs ?? []).map((p) => [p.test, p.result]));
@@ -116,7 +122,7 @@ describe('the red proof with pytest', () => {
 
   beforeAll(async () => {
     repo = await makeExampleRepo('py-todo');
-    proofs = await prove(repo, 'pytest', prd, files, { PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' });
+    proofs = await prove(repo, 'pytest', prd, files, { env: { PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' } });
   }, 90_000);
   afterAll(() => repo.cleanup());
 
@@ -160,8 +166,14 @@ describe('the red proof with vitest', () => {
 
   beforeAll(async () => {
     repo = await makeExampleRepo('js-todo');
-    fs.symlinkSync(path.join(PACKAGE_ROOT, 'node_modules'), path.join(repo.dir, 'node_modules'));
-    proofs = await prove(repo, 'vitest', prd, files);
+    // This checkout plays the user's, with vitest installed: its node_modules is linked into the
+    // example and shown read-only in the sandbox, as a session's worktree gets them. A bare link
+    // to it would lead nowhere in the sandbox when the checkout lives under /tmp, which the
+    // sandbox replaces with an empty one.
+    const installed = path.join(PACKAGE_ROOT, 'node_modules');
+    linkNodeModules(installed, repo.dir);
+    const plan: EnvPlan = { node_modules_from: installed, install: null, venv: null, python_path: [], setup: null };
+    proofs = await prove(repo, 'vitest', prd, files, { deps: projectScope(plan, repo.dir) });
   }, 120_000);
   afterAll(() => repo.cleanup());
 
@@ -170,7 +182,8 @@ describe('the red proof with vitest', () => {
   });
 
   it('does not take a title that only ends another case’s as that case: "sets" selects nothing', () => {
-    expect(results(proofs['T-001'])).toMatchObject({ sets: 'error' });
+    // Said for the name, not for a runner that could not start (which is an error too).
+    expect(proofs['T-001']!.find((p) => p.test === 'sets')).toMatchObject({ result: 'error', detail: expect.stringContaining('no test case named "sets"') });
   });
 
   it('tells a name vitest does not list, with the titles it does, without running it', () => {
@@ -232,7 +245,7 @@ describe('the red proof with mocha', () => {
   beforeAll(async () => {
     repo = await makeExampleRepo('cjs-mocha');
     await installExample(repo.dir, 'cjs-mocha');
-    proofs = await prove(repo, 'mocha', CJS_PRD, CJS_FILES, {}, await detectProjectEnv(repo.dir));
+    proofs = await prove(repo, 'mocha', CJS_PRD, CJS_FILES, { project: await detectProjectEnv(repo.dir) });
   }, 300_000);
   afterAll(() => repo.cleanup());
 
@@ -264,7 +277,7 @@ describe('the red proof with jest', () => {
     });
     const project = await detectProjectEnv(repo.dir);
     expect(project.test_runner).toBe('jest');
-    proofs = await prove(repo, 'jest', CJS_PRD, CJS_FILES, {}, project);
+    proofs = await prove(repo, 'jest', CJS_PRD, CJS_FILES, { project });
   }, 300_000);
   afterAll(() => repo.cleanup());
 
