@@ -88,7 +88,7 @@ export class Tree {
    * parents when missing. Those parents are the user's own, not something a worker can plant.
    */
   static ensure(root: string, mode?: number): Tree {
-    fs.mkdirSync(root, { recursive: true, ...(mode !== undefined ? { mode } : {}) });
+    fs.mkdirSync(root, { recursive: true, mode });
     return Tree.at(root);
   }
 
@@ -250,7 +250,7 @@ export class Tree {
       }
     } catch (err) {
       for (const { tmp } of staged) fs.rmSync(tmp, { force: true });
-      throw new Error(`nothing was written: staging ${writes[staged.length]?.target ?? 'a file'} failed: ${(err as Error).message}`, { cause: err });
+      throw new Error(`nothing was written: staging ${writes[staged.length]!.target} failed: ${(err as Error).message}`, { cause: err });
     }
     const previous = staged.map(({ tree, located }) => tree.readIfFile(located));
     let done = 0;
@@ -263,7 +263,7 @@ export class Tree {
     } catch (err) {
       for (let i = 0; i < done; i++) staged[i]!.tree.restore(staged[i]!.located, previous[i]!);
       for (const { tmp } of staged.slice(done)) fs.rmSync(tmp, { force: true });
-      throw new Error(`nothing was written: replacing ${staged[done]?.located.rel ?? 'a file'} failed: ${(err as Error).message}`, { cause: err });
+      throw new Error(`nothing was written: replacing ${staged[done]!.located.rel} failed: ${(err as Error).message}`, { cause: err });
     }
     for (const dir of new Set(staged.map(({ located }) => located.realParent))) fsyncDir(dir);
   }
@@ -284,7 +284,7 @@ export class Tree {
       const last = i === parts.length - 1;
       if (st === undefined) {
         if (!last && !options.recursive) throw errno('ENOENT', 'no such file or directory', target);
-        fs.mkdirSync(next, options.mode !== undefined ? { mode: options.mode } : {});
+        fs.mkdirSync(next, { mode: options.mode });
         // Made where meant: no folder on the way was swapped for a link meanwhile.
         if (realpathOrNull(next) !== next) throw new LinkRefusedError(`${parts.slice(0, i + 1).join('/')} in ${this.root} changed while Tilth made it.`);
         real = next;
