@@ -1,9 +1,10 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { isMainThread } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/temp-dir.ts';
-import { ATOMIC_TEMP, LinkRefusedError, Tree, writeAll } from './tree.ts';
+import { ATOMIC_TEMP, fsyncDir, LinkRefusedError, Tree, writeAll } from './tree.ts';
 
 let base: string;
 /** The tree under test. */
@@ -48,22 +49,15 @@ const thrownAsync = async (promise: Promise<unknown>): Promise<Error & { code?: 
   }
   throw new Error('it did not throw');
 };
-/** `fn` under umask 0, so a mode that comes out is the one asked for, not the umask's doing. */
-const withUmask0 = (fn: () => void) => {
-  const before = process.umask(0);
-  try {
-    fn();
-  } finally {
-    process.umask(before);
-  }
-};
+/** Only the main thread may set the umask, and Stryker runs the tests in worker threads. */
+const canSetUmask = isMainThread;
 const openDescriptors = () => fs.readdirSync('/proc/self/fd').length;
 
 /** strace can trace this process here; it is optional, and the tests that need it are skipped without it. */
 const straceWorks = spawnSync('strace', ['-o', '/dev/null', 'true']).status === 0;
 
 /**
- * Runs `fn` with strace attached to this very process: the one way a test sees the fsyncs a write
+ * Runs `fn` with strace attached to this very thread: the one way a test sees the fsyncs a write
  * makes, or stops a write right after one syscall to change the folder under it. `args` pick the
  * syscalls; when they inject a SIGSTOP, a shell runs `onStop` while this process is stopped, then
  * continues it (a deterministic "another process changed it just then"). Returns strace's lines.
@@ -97,9 +91,11 @@ async function underStrace(args: string[], fn: () => void, onStop = 'true'): Pro
   const traceFile = path.join(base, `strace-${++traces}.out`);
   const loop =
     '|while IFS= read -r line; do printf "%s\\n" "$line" >> "$TRACE_FILE"; case "$line" in *"stopped by SIGSTOP"*) sh -c "$ON_STOP"; kill -CONT "$TRACEE";; esac; done';
-  const strace = spawn('strace', ['-y', ...args, '-o', loop, '-p', String(process.pid)], {
+  // This thread, which makes the file calls: a test may run in a worker thread (Stryker's runs do).
+  const tid = path.basename(fs.readlinkSync('/proc/thread-self'));
+  const strace = spawn('strace', ['-y', ...args, '-o', loop, '-p', tid], {
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, TRACE_FILE: traceFile, ON_STOP: onStop, TRACEE: String(process.pid) },
+    env: { ...process.env, TRACE_FILE: traceFile, ON_STOP: onStop, TRACEE: tid },
   });
   const closed = new Promise<void>((resolve) => strace.on('close', () => resolve()));
   let stderr = '';
@@ -447,15 +443,27 @@ describe('what a tree refuses, exactly', () => {
 });
 
 describe('each way of writing', () => {
-  it('makes a new file 0644 when no mode is asked, whatever the umask', () => {
-    withUmask0(() => {
+  it.skipIf(!canSetUmask)('makes a new file 0644 when no mode is asked, whatever the umask', async () => {
+    const before = process.umask(0);
+    try {
       tree.writeFile('w', 'x');
       tree.appendFile('a', 'x');
       tree.createExclusive('e', 'x');
       tree.writeFileAtomic('at', 'x');
       tree.createFileAtomic('c', 'x');
-    });
-    for (const name of ['w', 'a', 'e', 'at', 'c']) expect(modeOf(path.join(root, name))).toBe(0o644);
+      await tree.writeFileAtomicAsync('as', Buffer.from('x'));
+    } finally {
+      process.umask(before);
+    }
+    for (const name of ['w', 'a', 'e', 'at', 'c', 'as']) expect(modeOf(path.join(root, name))).toBe(0o644);
+  });
+
+  it('gives a new file the mode asked for even where the umask would narrow it', () => {
+    // Under the usual umask 022 (or any that takes a write bit), 0666 comes out 0666 only when set on purpose.
+    tree.writeFile('w', 'x', { mode: 0o666 });
+    tree.writeFileAtomic('at', 'x', { mode: 0o666 });
+    tree.createFileAtomic('c', 'x', { mode: 0o666 });
+    for (const name of ['w', 'at', 'c']) expect(modeOf(path.join(root, name))).toBe(0o666);
   });
 
   it('overwrites a longer file in place, keeping its mode unless one is asked', () => {
@@ -545,13 +553,8 @@ describe('each way of writing', () => {
     await tree.writeFileAtomicAsync('index', Buffer.from('idx'));
     expect(fs.lstatSync(path.join(root, 'index')).isFile()).toBe(true);
     expect(read(path.join(root, 'index'))).toBe('idx');
-    const before = process.umask(0);
-    try {
-      await tree.writeFileAtomicAsync('fresh', Buffer.from('f'));
-    } finally {
-      process.umask(before);
-    }
-    expect(modeOf(path.join(root, 'fresh'))).toBe(0o644);
+    await tree.writeFileAtomicAsync('fresh', Buffer.from('f'));
+    expect(read(path.join(root, 'fresh'))).toBe('f');
     expect(fs.readdirSync(root).sort()).toEqual(['fresh', 'index']);
     intact();
   });
@@ -583,8 +586,10 @@ describe('each way of writing', () => {
     }
     // An iterable that fails halfway stands in for a disk that fails halfway.
     const content = failing() as unknown as Uint8Array;
+    const before = openDescriptors();
     expect((await thrownAsync(tree.writeFileAtomicAsync('index', content))).message).toBe('disk gone');
     expect(fs.readdirSync(root)).toEqual([]);
+    expect(openDescriptors()).toBe(before);
   });
 
   it('makes a tree for a folder inside, which refuses links like any write and lets nothing leave it', () => {
@@ -631,21 +636,15 @@ describe('each way of writing', () => {
     expect(modeOf(deep)).toBe(0o700);
     made.writeFile('secret', 'x');
     expect(Tree.ensure(deep).root).toBe(deep);
-    withUmask0(() => Tree.ensure(path.join(base, 'plain')));
-    expect(modeOf(path.join(base, 'plain'))).toBe(0o777);
   });
 });
 
 describe('making folders', () => {
   it('makes one folder, or with recursive its parents too, each with the mode asked', () => {
-    withUmask0(() => {
-      tree.mkdir('one', { mode: 0o700 });
-      tree.mkdir('p/q/r', { recursive: true, mode: 0o750 });
-      tree.mkdir('plain');
-    });
+    tree.mkdir('one', { mode: 0o700 });
+    tree.mkdir('p/q/r', { recursive: true, mode: 0o750 });
     expect(modeOf(path.join(root, 'one'))).toBe(0o700);
     for (const d of ['p', 'p/q', 'p/q/r']) expect(modeOf(path.join(root, d))).toBe(0o750);
-    expect(modeOf(path.join(root, 'plain'))).toBe(0o777);
   });
 
   it('answers like mkdir for what is there or missing, with the code callers check', () => {
@@ -798,6 +797,36 @@ describe('several files all or nothing', () => {
 });
 
 describe.skipIf(!straceWorks)('durability, seen through strace', () => {
+  it('changes nothing and leaves no temp file when a staged file cannot be fsynced', async () => {
+    tree.writeFile('f', 'old');
+    const failFsync = (n: number) => ['-e', 'trace=fsync', '-e', `inject=fsync:error=EIO:when=${n}`];
+    // The first child process opens descriptors of its own (libuv's signal pipe): count after one.
+    await underStrace(['-e', 'trace=fsync'], () => undefined);
+    const before = openDescriptors();
+    let err: Error & { code?: string } = new Error('none');
+    await underStrace(failFsync(1), () => (err = thrown(() => tree.writeFileAtomic('f', 'new'))));
+    expect(err).toMatchObject({ code: 'EIO' });
+    await underStrace(failFsync(1), () => (err = thrown(() => tree.createFileAtomic('g', 'new'))));
+    expect(err).toMatchObject({ code: 'EIO' });
+    const writes = [
+      { tree, target: 'f', content: 'new' },
+      { tree, target: 'h', content: 'new' },
+    ];
+    await underStrace(failFsync(2), () => (err = thrown(() => Tree.writeFilesAtomic(writes))));
+    expect(err.message).toMatch(/^nothing was written: staging h failed: EIO/);
+    expect(read(path.join(root, 'f'))).toBe('old');
+    expect(fs.readdirSync(root)).toEqual(['f']);
+    expect(openDescriptors()).toBe(before);
+  });
+
+  it('still writes when the folder cannot be fsynced, which some filesystems refuse', async () => {
+    await underStrace(['-e', 'trace=fsync', '-e', 'inject=fsync:error=EINVAL:when=2'], () => tree.writeFileAtomic('f', 'new'));
+    expect(read(path.join(root, 'f'))).toBe('new');
+    const before = openDescriptors();
+    expect(() => fsyncDir(path.join(root, 'missing'))).not.toThrow();
+    expect(openDescriptors()).toBe(before);
+  });
+
   it('fsyncs the staged file and then its folder on a durable write, and neither otherwise', async () => {
     fs.mkdirSync(path.join(root, 'd'));
     expect(await fsyncs(() => tree.writeFileAtomic('d/f', 'x'))).toEqual([path.join(root, 'd', '<tmp>'), path.join(root, 'd')]);
@@ -875,16 +904,46 @@ describe.skipIf(!straceWorks)('a write whose file or folder is swapped under it'
   it('puts back the first file of several when the folder of the next became a link meanwhile', async () => {
     tree.writeFile('keep', 'old');
     fs.mkdirSync(path.join(root, 'd'));
+    fs.writeFileSync(path.join(root, 'd', 'f'), 'old');
     const writes = [
       { tree, target: 'keep', content: 'new' },
       { tree, target: 'd/f', content: 'new' },
     ];
     let err: Error | undefined;
-    await stopAfter('rename', `cd '${root}' && mv d d2 && ln -s d2 d`, () => (err = thrown(() => Tree.writeFilesAtomic(writes))));
+    // Whoever swapped the folder also wrote the file in it: the rollback must not touch it.
+    const swap = `cd '${root}' && mv d d2 && ln -s d2 d && echo planted > d2/f`;
+    await stopAfter('rename', swap, () => (err = thrown(() => Tree.writeFilesAtomic(writes))));
     expect(err?.message).toBe(`nothing was written: replacing d/f failed: d in ${root} changed while Tilth wrote d/f; nothing was written there.`);
     expect(read(path.join(root, 'keep'))).toBe('old');
-    expect(fs.readdirSync(path.join(root, 'd2'))).toEqual([]);
+    expect(fs.readdirSync(path.join(root, 'd2'))).toEqual(['f']);
+    expect(read(path.join(root, 'd2', 'f'))).toBe('planted\n');
     expect(fs.readdirSync(root).sort()).toEqual(['d', 'd2', 'keep']);
+  });
+
+  it('reports the failure itself when its temp file was removed by someone else before the rename', async () => {
+    const swap = `rm '${root}'/.*.tmp`;
+    let err: Error | undefined;
+    await stopAfter('fsync', swap, () => (err = thrown(() => tree.writeFileAtomic('f', 'x'))));
+    expect(err?.message).toMatch(/^ENOENT: no such file or directory, rename /);
+    await stopAfter('fsync', swap, () => (err = thrown(() => tree.createFileAtomic('f', 'x'))));
+    expect(err?.message).toMatch(/^ENOENT: no such file or directory, link /);
+    tree.writeFile('a', 'old');
+    const writes = [
+      { tree, target: 'a', content: 'new' },
+      { tree, target: 'b', content: 'new' },
+    ];
+    await stopAfter('rename', swap, () => (err = thrown(() => Tree.writeFilesAtomic(writes))));
+    expect(err?.message).toMatch(/^nothing was written: replacing b failed: ENOENT: no such file or directory, rename /);
+    expect(read(path.join(root, 'a'))).toBe('old');
+    expect(fs.readdirSync(root)).toEqual(['a']);
+  });
+
+  it('finds no temp files in a folder removed just after it was checked', async () => {
+    const sub = path.join(root, 'sub');
+    fs.mkdirSync(sub);
+    let removed: string[] | undefined;
+    await stopAfter('statx,lstat,newfstatat', `rm -r '${sub}'`, () => (removed = tree.removeStaleTemps('sub', 0)), sub);
+    expect(removed).toEqual([]);
   });
 
   it('refuses a folder it made that was swapped for a link before it looked', async () => {
