@@ -87,12 +87,13 @@ async function withThreadpoolHeld(fn: () => void): Promise<void> {
 }
 
 let traces = 0;
-async function underStrace(args: string[], fn: () => void, onStop = 'true'): Promise<string[]> {
+async function underStrace(args: string[], fn: () => unknown, onStop = 'true'): Promise<string[]> {
   const traceFile = path.join(base, `strace-${++traces}.out`);
   const loop =
     '|while IFS= read -r line; do printf "%s\\n" "$line" >> "$TRACE_FILE"; case "$line" in *"stopped by SIGSTOP"*) sh -c "$ON_STOP"; kill -CONT "$TRACEE";; esac; done';
-  // This thread, which makes the file calls: a test may run in a worker thread (Stryker's runs do).
-  const tid = path.basename(fs.readlinkSync('/proc/thread-self'));
+  // This thread, which makes the synchronous file calls: a test may run in a worker thread (Stryker's
+  // runs do). With -f, every thread of the process, libuv's pool included.
+  const tid = args.includes('-f') ? String(process.pid) : path.basename(fs.readlinkSync('/proc/thread-self'));
   const strace = spawn('strace', ['-y', ...args, '-o', loop, '-p', tid], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, TRACE_FILE: traceFile, ON_STOP: onStop, TRACEE: tid },
@@ -107,7 +108,7 @@ async function underStrace(args: string[], fn: () => void, onStop = 'true'): Pro
     strace.on('close', () => reject(new Error(`strace ended before attaching: ${stderr}`)));
   });
   try {
-    fn();
+    await fn();
   } finally {
     strace.kill('SIGINT');
     await closed;
@@ -390,12 +391,30 @@ describe('what a tree refuses, exactly', () => {
     intact();
   });
 
+  it('names the first link on the way, however deep the path goes past it', () => {
+    const elsewhere = path.join(base, 'elsewhere');
+    fs.mkdirSync(path.join(elsewhere, 'x', 'y'), { recursive: true });
+    fs.mkdirSync(path.join(root, 'a'));
+    fs.symlinkSync(elsewhere, path.join(root, 'a', 'l'));
+    expect(thrown(() => tree.writeFile('a/l/x/y/f', 'x')).message).toBe(
+      `a/l/x/y/f: a/l in ${root} is a symbolic link leading outside it; Tilth does not write through it.`,
+    );
+    expect(fs.readdirSync(path.join(elsewhere, 'x', 'y'))).toEqual([]);
+  });
+
   it('names the parent itself when the tree folder was swapped for a link after the tree was made', () => {
+    const elsewhere = path.join(base, 'elsewhere');
+    fs.mkdirSync(elsewhere);
+    fs.writeFileSync(path.join(elsewhere, 'victim.txt'), 'precious\n');
+    fs.symlinkSync(victim, path.join(elsewhere, 'lnk'));
     fs.renameSync(root, `${root}-moved`);
-    fs.symlinkSync(outsideDir, root);
+    fs.symlinkSync(elsewhere, root);
     expect(thrown(() => tree.writeFile('victim.txt', 'x')).message).toBe(
       `victim.txt: . in ${root} is a symbolic link leading outside it; Tilth does not write through it.`,
     );
+    // The file itself being a link makes no difference: the folder is the link to name.
+    expect(thrown(() => tree.writeFile('lnk', 'x')).message).toBe(`lnk: . in ${root} is a symbolic link leading outside it; Tilth does not write through it.`);
+    expect(read(path.join(elsewhere, 'victim.txt'))).toBe('precious\n');
     intact();
   });
 
@@ -456,6 +475,19 @@ describe('each way of writing', () => {
       process.umask(before);
     }
     for (const name of ['w', 'a', 'e', 'at', 'c', 'as']) expect(modeOf(path.join(root, name))).toBe(0o644);
+  });
+
+  it.skipIf(!straceWorks)('asks for 0644 when it makes a file with no mode asked, so a looser umask cannot widen it', async () => {
+    const lines = await underStrace(['-e', 'trace=openat'], () => {
+      tree.writeFile('w', 'x');
+      tree.appendFile('a', 'x');
+      tree.createExclusive('e', 'x');
+      tree.writeFileAtomic('at', 'x');
+      tree.createFileAtomic('c', 'x');
+    });
+    const creates = lines.filter((line) => line.includes('O_CREAT'));
+    expect(creates).toHaveLength(5);
+    for (const line of creates) expect(line).toMatch(/, 0644\) = \d+/);
   });
 
   it('gives a new file the mode asked for even where the umask would narrow it', () => {
@@ -590,6 +622,15 @@ describe('each way of writing', () => {
     expect((await thrownAsync(tree.writeFileAtomicAsync('index', content))).message).toBe('disk gone');
     expect(fs.readdirSync(root)).toEqual([]);
     expect(openDescriptors()).toBe(before);
+    async function* failingAfterCleanup() {
+      yield 'part';
+      // Someone else removed the temp file meanwhile: the failure reported is still the write's.
+      for (const name of fs.readdirSync(root)) if (ATOMIC_TEMP.test(name)) fs.rmSync(path.join(root, name));
+      throw new Error('disk gone');
+    }
+    const gone = failingAfterCleanup() as unknown as Uint8Array;
+    expect((await thrownAsync(tree.writeFileAtomicAsync('index', gone))).message).toBe('disk gone');
+    expect(fs.readdirSync(root)).toEqual([]);
   });
 
   it('makes a tree for a folder inside, which refuses links like any write and lets nothing leave it', () => {
@@ -791,6 +832,7 @@ describe('several files all or nothing', () => {
       ]),
     );
     expect(err.message).toMatch(/^nothing was written: replacing occupied failed: EISDIR/);
+    expect(err.cause).toMatchObject({ code: 'EISDIR' });
     expect(read(path.join(root, 'keep'))).toBe('old');
     expect(fs.readdirSync(root).sort()).toEqual(['keep', 'occupied']);
   });
@@ -912,8 +954,14 @@ describe.skipIf(!straceWorks)('a write whose file or folder is swapped under it'
     let err: Error | undefined;
     // Whoever swapped the folder also wrote the file in it: the rollback must not touch it.
     const swap = `cd '${root}' && mv d d2 && ln -s d2 d && echo planted > d2/f`;
-    await stopAfter('rename', swap, () => (err = thrown(() => Tree.writeFilesAtomic(writes))));
+    const lines = await underStrace(
+      ['-e', 'trace=rename,fsync', '-e', 'inject=rename:signal=SIGSTOP:when=1'],
+      () => (err = thrown(() => Tree.writeFilesAtomic(writes))),
+      swap,
+    );
     expect(err?.message).toBe(`nothing was written: replacing d/f failed: d in ${root} changed while Tilth wrote d/f; nothing was written there.`);
+    // The two staged files; putting back is not worth a sync of its own.
+    expect(lines.filter((line) => line.startsWith('fsync('))).toHaveLength(2);
     expect(read(path.join(root, 'keep'))).toBe('old');
     expect(fs.readdirSync(path.join(root, 'd2'))).toEqual(['f']);
     expect(read(path.join(root, 'd2', 'f'))).toBe('planted\n');
@@ -936,6 +984,80 @@ describe.skipIf(!straceWorks)('a write whose file or folder is swapped under it'
     expect(err?.message).toMatch(/^nothing was written: replacing b failed: ENOENT: no such file or directory, rename /);
     expect(read(path.join(root, 'a'))).toBe('old');
     expect(fs.readdirSync(root)).toEqual(['a']);
+  });
+
+  it('changes nothing when a later file cannot be staged, even if an earlier temp file is gone by then', async () => {
+    let err: Error | undefined;
+    const writes = [
+      { tree, target: 'a', content: 'new' },
+      { tree, target: 'missing/x', content: 'x' },
+    ];
+    await stopAfter('fsync', `rm '${root}'/.*.tmp`, () => (err = thrown(() => Tree.writeFilesAtomic(writes))));
+    expect(err?.message).toMatch(/^nothing was written: staging missing\/x failed: ENOENT/);
+    expect(fs.readdirSync(root)).toEqual([]);
+  });
+
+  it('reports a failed fsync itself when its temp file is gone by then', async () => {
+    let err: Error & { code?: string } = new Error('none');
+    await underStrace(
+      ['-e', 'trace=fsync', '-e', 'inject=fsync:error=EIO:signal=SIGSTOP:when=1'],
+      () => (err = thrown(() => tree.writeFileAtomic('f', 'x'))),
+      `rm '${root}'/.*.tmp`,
+    );
+    expect(err).toMatchObject({ code: 'EIO' });
+    expect(fs.readdirSync(root)).toEqual([]);
+  });
+
+  it('reports an off-loop rename that failed itself when its temp file is gone by then', async () => {
+    let err: Error & { code?: string } = new Error('none');
+    // Every thread (the rename runs in libuv's pool); strace's -P does not match a rename's target.
+    await underStrace(
+      ['-f', '-e', 'trace=rename', '-e', 'inject=rename:error=EXDEV:signal=SIGSTOP:when=1'],
+      async () => (err = await thrownAsync(tree.writeFileAtomicAsync('index', Buffer.from('x')))),
+      `rm '${root}'/.*.tmp`,
+    );
+    expect(err).toMatchObject({ code: 'EXDEV' });
+    expect(fs.readdirSync(root)).toEqual([]);
+  });
+
+  it('skips a temp file someone else removed while it looked', async () => {
+    const sub = path.join(root, 'sub');
+    const file = path.join(sub, '.a.0123456789ab.tmp');
+    fs.mkdirSync(sub);
+    fs.writeFileSync(file, 'x');
+    let removed: string[] | undefined;
+    // Gone once listed, before it is looked at.
+    await stopAfter('getdents64', `rm '${file}'`, () => (removed = tree.removeStaleTemps('sub', 0)), sub);
+    expect(removed).toEqual([]);
+    // Gone once looked at, before it is removed.
+    fs.writeFileSync(file, 'x');
+    await stopAfter('statx,lstat,newfstatat', `rm '${file}'`, () => (removed = tree.removeStaleTemps('sub', 0)), file);
+    expect(removed).toEqual(['.a.0123456789ab.tmp']);
+    expect(fs.readdirSync(sub)).toEqual([]);
+  });
+
+  it('names the link in a refusal even when it is gone by the time the message is made', async () => {
+    const elsewhere = path.join(base, 'elsewhere');
+    fs.mkdirSync(elsewhere);
+    fs.symlinkSync(elsewhere, path.join(root, 'l'));
+    let err: Error | undefined;
+    await stopAfter('readlink,readlinkat', `rm '${root}/l'`, () => (err = thrown(() => tree.writeFile('l/f', 'x'))), path.join(root, 'l'));
+    expect(err?.message).toBe(`l/f: l in ${root} is a symbolic link leading outside it; Tilth does not write through it.`);
+    expect(fs.readdirSync(elsewhere)).toEqual([]);
+  });
+
+  it('writes the rest after a short write', async () => {
+    const file = path.join(root, 'f');
+    const fd = fs.openSync(file, 'w');
+    let lines: string[] = [];
+    try {
+      // The first write is made to answer "1 byte" without writing any: what follows must be the rest, "bc".
+      lines = await underStrace(['-P', file, '-e', 'trace=write', '-e', 'inject=write:retval=1:when=1'], () => writeAll(fd, Buffer.from('abc')));
+    } finally {
+      fs.closeSync(fd);
+    }
+    expect(lines.filter((line) => line.startsWith('write('))).toHaveLength(2);
+    expect(read(file)).toBe('bc');
   });
 
   it('finds no temp files in a folder removed just after it was checked', async () => {

@@ -268,7 +268,8 @@ export class Tree {
       }
     } catch (err) {
       for (let i = 0; i < done; i++) staged[i]!.tree.restore(staged[i]!.located, previous[i]!);
-      for (const { tmp } of staged.slice(done)) fs.rmSync(tmp, { force: true });
+      // Those already renamed are gone: only the rest are removed.
+      for (const { tmp } of staged) fs.rmSync(tmp, { force: true });
       throw new Error(`nothing was written: replacing ${staged[done]!.located.rel} failed: ${(err as Error).message}`, { cause: err });
     }
     for (const dir of new Set(staged.map(({ located }) => located.realParent))) fsyncDir(dir);
@@ -296,15 +297,14 @@ export class Tree {
         real = next;
         continue;
       }
-      if (st.isSymbolicLink()) {
-        const resolved = realpathOrNull(next);
-        if (resolved === null || !isInsideOrSame(resolved, this.realRoot)) {
-          throw new LinkRefusedError(
-            `${parts.slice(0, i + 1).join('/')} in ${this.root} is a symbolic link leading outside it; Tilth does not write through it.`,
-          );
-        }
-        real = resolved;
-      } else real = next;
+      // `real` is a real path: only a link here makes `next`'s differ.
+      const resolved = realpathOrNull(next);
+      if (resolved === null || !isInsideOrSame(resolved, this.realRoot)) {
+        throw new LinkRefusedError(
+          `${parts.slice(0, i + 1).join('/')} in ${this.root} is a symbolic link leading outside it; Tilth does not write through it.`,
+        );
+      }
+      real = resolved;
       if (!fs.statSync(real).isDirectory()) throw errno(last ? 'EEXIST' : 'ENOTDIR', last ? 'file already exists' : 'not a directory', target);
       if (last && !options.recursive) throw errno('EEXIST', 'file already exists', target);
     }
@@ -480,7 +480,7 @@ export class Tree {
 
   private restore(located: Located, content: Buffer | null): void {
     try {
-      if (content === null) fs.rmSync(located.abs, { force: true });
+      if (content === null) fs.rmSync(located.abs);
       else this.writeFileAtomic(located.abs, content, { durable: false });
     } catch {
       // Best effort: the error being reported is the rename's, and it names the file.
@@ -547,7 +547,7 @@ export function fsyncDir(dir: string): void {
 
 /** A string's UTF-8 bytes; bytes as they are. */
 function bytes(content: string | Uint8Array): Uint8Array {
-  // Stryker disable next-line ConditionalExpression: Buffer.from of bytes copies them, the same bytes
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: handed a string, fs.writeSync writes it as UTF-8 at position 0, where every write of these starts (a new, truncated or append-only file); handed bytes, Buffer.from copies them
   return typeof content === 'string' ? Buffer.from(content) : content;
 }
 
