@@ -268,7 +268,7 @@ export class Tree {
       }
     } catch (err) {
       for (let i = 0; i < done; i++) staged[i]!.tree.restore(staged[i]!.located, previous[i]!);
-      // Those already renamed are gone: only the rest are removed.
+      // Those renamed are gone already; force passes over them.
       for (const { tmp } of staged) fs.rmSync(tmp, { force: true });
       throw new Error(`nothing was written: replacing ${staged[done]!.located.rel} failed: ${(err as Error).message}`, { cause: err });
     }
@@ -547,7 +547,7 @@ export function fsyncDir(dir: string): void {
 
 /** A string's UTF-8 bytes; bytes as they are. */
 function bytes(content: string | Uint8Array): Uint8Array {
-  // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: handed a string, fs.writeSync writes it as UTF-8 at position 0, where every write of these starts (a new, truncated or append-only file); handed bytes, Buffer.from copies them
+  // Stryker disable next-line ConditionalExpression: `true` has Buffer.from copy bytes, the same bytes; `false` hands writeAll the string, like the EqualityOperator mutant a test kills with a short write
   return typeof content === 'string' ? Buffer.from(content) : content;
 }
 
