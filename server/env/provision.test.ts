@@ -162,9 +162,11 @@ describe('linkNodeModules', () => {
     expect(fs.readlinkSync(path.join(own, '@scope'))).toBe(path.join(from, '@scope'));
     expect(fs.lstatSync(path.join(own, '.gitignore')).isFile()).toBe(true);
     expect(fs.readFileSync(path.join(own, '.gitignore'), 'utf8')).toMatch(/^\*$/m);
-    const kept = fs.lstatSync(path.join(own, '.bin')).ino;
+    // A right link is kept as it is, not made again (its own time would change).
+    const past = new Date(2020, 0, 1);
+    fs.lutimesSync(path.join(own, '.bin'), past, past);
     expect(linkNodeModules(from, worktree)).toEqual({ linked: 3 });
-    expect(fs.lstatSync(path.join(own, '.bin')).ino).toBe(kept);
+    expect(fs.lstatSync(path.join(own, '.bin')).mtime.getFullYear()).toBe(2020);
   });
 
   it('replaces an ignore file that is a link with a real one, leaving what the link pointed at alone', () => {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/test-app.ts';
+import { acquirePidLock } from './pid-lock.ts';
 import { acquireServeLock, LOCK_FILE, ServeLockError } from './serve-lock.ts';
 
 let root: string;
@@ -51,5 +52,11 @@ describe('serve lock', () => {
 
   it('says why it could not write the lock rather than taking it as held', () => {
     expect(() => acquireServeLock(path.join(root, 'missing'), { port: 1 })).toThrow(/ENOENT/);
+    // A folder where nothing can be created (sysfs refuses even root): the lock's own error, not "held by another".
+    expect(() =>
+      acquirePidLock('/sys/tilth-test.lock', {}, () => {
+        throw new Error('taken as held');
+      }),
+    ).toThrow(/EACCES/);
   });
 });
