@@ -57,9 +57,13 @@ describe.skipIf(!sandboxed)('the process cap without a cgroup', () => {
     'rlimit mode: as an ordinary user, the kernel refuses forks past the cap, counting only the sandbox',
     async () => {
       const info = cap({ mode: 'rlimit', limit: 40, prlimit });
-      // Counted with bash builtins only (a glob, arithmetic, echo): at the cap, `$(ls /proc | …)`
-      // would itself need forks the kernel refuses, and print nothing.
-      const script = 'for i in $(seq 100); do sleep 3 & done 2>/dev/null; n=0; for d in /proc/[0-9]*; do n=$((n+1)); done; echo "running=$n"';
+      // The forks run in a subshell: at the cap bash retries a refused fork for 15 s (1+2+4+8 s of
+      // sleep) and then gives up by leaving the shell, so only the subshell ends; its long sleeps
+      // stay, and the outer shell counts them with builtins only (a glob, arithmetic, echo), since
+      // `$(ls /proc | …)` would itself need a fork. Short sleeps made the time depend on the load:
+      // each refused fork waited for one to end, and a loaded machine ran past the time limit.
+      const script =
+        '( for i in $(seq 100); do sleep 40 & done ) 2>/dev/null; n=0; for d in /proc/[0-9]*; do n=$((n+1)); done; echo "running=$n"';
       const inner = sandboxCommand(
         { kind: 'argv', command: '/bin/bash', args: ['-c', script], env: {} },
         { worktree, hide: [], network: false, git: null, processCap: info },
@@ -67,11 +71,12 @@ describe.skipIf(!sandboxed)('the process cap without a cgroup', () => {
       if (inner.kind !== 'argv') throw new Error('expected an argv command');
       const result = await runBounded(
         { kind: 'argv', command: setpriv!, args: ['--reuid=65534', '--regid=65534', '--clear-groups', inner.command, ...inner.args], env: {} },
-        { cwd: worktree, timeoutMs: 30_000, env: {} },
+        { cwd: worktree, timeoutMs: 50_000, env: {} },
       );
       const running = Number(/running=(\d+)/.exec(result.output)?.[1]);
       expect(running, result.output).toBeGreaterThan(5);
       expect(running).toBeLessThanOrEqual(40);
+      expect(result.timedOut).toBe(false);
     },
     60_000,
   );
