@@ -33,7 +33,7 @@ import type { ModelClient } from '../llm/client.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import type { LockKind, SessionHandle } from '../store/session-handle.ts';
 import { failpoint } from './failpoint.ts';
-import { refreshEvidenceMutation, writeEvidence } from '../proof/evidence.ts';
+import { refreshEvidenceMutation, writeEvidence, writeMissingEvidence } from '../proof/evidence.ts';
 import { DEFAULT_PROBE_BUDGET_MS, probeTask } from '../proof/mutation-probe.ts';
 import { proposeLearning } from './learnings.ts';
 import { finishRewind } from './rewind.ts';
@@ -109,6 +109,9 @@ async function prepareResume(job: JobContext, cp: Checkpoint): Promise<{ recreat
     }
     if (t.status === 'done' && !job.session.progress.has(`${t.id}\tdone\t`)) job.session.progress.append(t.id, 'done', t.title);
   }
+  // A receipt the crash cut off is written now, from the same records it would have been.
+  const seedMeta = job.session.seedMeta.read();
+  if (seedMeta) await writeMissingEvidence(job.session, seedMeta.checks_preset);
   job.emit({
     type: 'session_resume',
     data: { session_id: job.sessionId, last_stop: plan.last_stop, retried: plan.retried, pending: plan.pending, unwound_commit: plan.unwind, plan: plan.plan },

@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { EVIDENCE_VERSION, evidenceStatus, MACHINERY_CHECK, type Evidence, type EvidenceFacts, type MutationFact } from '../../shared/evidence.ts';
 import type { Checkpoint, LedgerEntry, MutationReport, PrdEntry } from '../../shared/files.ts';
 import type { ChecksPreset } from '../../shared/seed.ts';
+import { isFailedSubject, subjectRevision } from '../../shared/session-rules.ts';
 import { commitsIn, diffSha256 } from '../git/diff.ts';
 import type { SessionHandle } from '../store/session-handle.ts';
 
@@ -85,4 +86,23 @@ export function refreshEvidenceMutation(session: SessionHandle, taskId: string, 
   if (receipt === null || (taskCommit !== undefined && receipt.task_commit !== taskCommit)) return;
   const facts = { ...receipt, mutation: mutationFact(session.mutations.read(taskId)) };
   session.evidence.write(taskId, { ...facts, written_at: new Date().toISOString(), ...evidenceStatus(facts) });
+}
+
+/**
+ * The receipts a crash left unwritten (the server died between a task's commit and its receipt):
+ * each done task whose current revision has a commit on the session branch but no receipt gets
+ * one. Returns the tasks written for.
+ */
+export async function writeMissingEvidence(session: SessionHandle, preset: ChecksPreset): Promise<string[]> {
+  const cp = session.checkpoint.read();
+  if (!cp.base_sha) return [];
+  const done = session.prd.tasks().filter((t) => t.status === 'done' && session.evidence.read(t.id)?.revision !== (t.revision ?? 1));
+  if (done.length === 0) return [];
+  const commits = await commitsIn(cp.source, `${cp.base_sha}..refs/heads/${cp.branch}`);
+  const written: string[] = [];
+  for (const task of done) {
+    const commit = commits.findLast((c) => !isFailedSubject(c.subject) && subjectRevision(c.subject, task.id) === (task.revision ?? 1));
+    if (commit && (await writeEvidence(session, task, preset, commit.sha))) written.push(task.id);
+  }
+  return written;
 }
