@@ -15,6 +15,7 @@ import { Agent, ContextOverflowError, type AgentCall } from '../agent/runtime.ts
 import { changedFiles, diffSummary, GitTamperedError, verifyPointers, workingDiff } from '../git/worktree-git.ts';
 import { taskIdOfTestFile } from '../env/presets.ts';
 import { proveCases } from '../proof/red-proof.ts';
+import type { NamedCases } from '../proof/runner-report.ts';
 import { ProviderFailureError } from '../llm/errors.ts';
 import { loadPrompt } from '../prompts.ts';
 import { DUPLICATE_CASE, formatCoverageGap, formatRejectFeedback, parseCase, WORKER_NO_CASE_NUDGE } from './case.ts';
@@ -242,6 +243,7 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
       customChecks: run.customChecks,
       env: run.projectEnv,
       testFiles: testFilesOf(run, [task.id, ...doneIds]),
+      namedCases: namedCasesOf(run, task),
       changedFiles: await changedFiles(run.ref),
       lockedTests: run.seedMeta.locked_tests,
       ...(deps.checkTimeoutMs ? { timeoutMs: deps.checkTimeoutMs } : {}),
@@ -325,6 +327,12 @@ function shownArgs(raw: string): unknown {
   } catch {
     return '(unparseable JSON)';
   }
+}
+
+/** The cases the task's matrix names, which the acceptance check requires to run and pass. */
+function namedCasesOf(run: RunContext, task: PrdEntry): NamedCases | undefined {
+  const file = testFilesOf(run, [task.id])[0];
+  return file !== undefined && task.criteria_tests ? { taskId: task.id, file, tests: [...new Set(task.criteria_tests.flat())] } : undefined;
 }
 
 async function proveGreen(run: RunContext, task: PrdEntry, testFiles: Record<string, string>): Promise<CaseProof[]> {

@@ -527,3 +527,41 @@ export function notRunMessage(preset: ReportPreset, report: RunnerReport, taskId
   if (bare) return `${taskId}'s case \`${name}\` was not collected by unittest: a bare function is not a TestCase method`;
   return `${taskId}'s case \`${name}\` was not collected by ${RUNNER[preset]} in ${file}: no case by that name ran; check its name in the matrix against the file`;
 }
+
+// ── the acceptance check ─────────────────────────────────────────────────────────────────────
+
+/** The cases the current task's matrix names, all in its test file. */
+export interface NamedCases {
+  taskId: string;
+  file: string;
+  tests: string[];
+}
+
+/**
+ * Whether an acceptance run passed, by its report: exit 0, a report that agrees, at least one
+ * case executed and none failed, and every case the current task names executed and passed.
+ * `reasons` says why not, one sentence each, for the worker and the reviewer.
+ */
+export function acceptanceVerdict(preset: ReportPreset, reported: ReportedRun, files: string[], named?: NamedCases): { passed: boolean; reasons: string[] } {
+  const { run, report, problem } = reported;
+  if (run.timedOut || run.spawnError !== null) return { passed: false, reasons: [] };
+  if (problem !== null || report === null) return { passed: false, reasons: [problem ?? `${RUNNER[preset]} wrote no report.`] };
+  const reasons: string[] = [];
+  const executed = report.cases.filter((c) => c.outcome !== 'skipped');
+  for (const e of report.loadErrors) reasons.push(`${e.file ?? 'a test file'} did not load, so none of its cases ran.`);
+  if (executed.length === 0) {
+    const bare = report.bare?.length ? ` unittest collects only test_… methods of a unittest.TestCase subclass, and ${report.bare.map((b) => `${b.file}: ${b.name}`).join(', ')} ${report.bare.length === 1 ? 'is a bare function' : 'are bare functions'}.` : '';
+    reasons.push(`No test case ran in ${files.join(', ')}: a run that executes nothing is never a pass.${bare}`);
+  }
+  if (named) {
+    for (const test of named.tests) {
+      const { cases } = namedCaseIn(preset, report, named.file, test);
+      const ran = cases.filter((c) => c.outcome !== 'skipped');
+      if (ran.length === 0) reasons.push(`${notRunMessage(preset, report, named.taskId, named.file, test, cases.length > 0)}.`);
+      else if (ran.some((c) => c.outcome === 'failed')) reasons.push(`${named.taskId}'s case \`${test}\` failed.`);
+    }
+  }
+  const failed = executed.filter((c) => c.outcome === 'failed');
+  const passed = run.exitCode === 0 && failed.length === 0 && reasons.length === 0;
+  return { passed, reasons };
+}
