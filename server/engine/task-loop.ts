@@ -347,6 +347,7 @@ async function proveGreen(run: RunContext, task: PrdEntry, testFiles: Record<str
       scope: run.scope,
       signal: run.signal,
       ...(run.deps.checkTimeoutMs ? { timeoutMs: run.deps.checkTimeoutMs } : {}),
+      ...(run.deps.proofRepeats ? { repeats: run.deps.proofRepeats } : {}),
     },
     [task],
   );
