@@ -96,10 +96,16 @@ describe('red from the runner’s report', () => {
 
   it('node --test: a skipped named case did not run', async () => {
     const proofs = await prove('js-todo', 'node', [task('T-001', 'Sets due.', [['sets due']])], {
-      'tests/t001_due.test.js': "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\ntest.skip('sets due', () => { assert.equal(1, 2); });\n",
+      'tests/t001_due.test.js':
+        "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\ntest.skip('sets due', () => { assert.equal(1, 2); });\n",
     });
     expect(proofs['T-001']).toEqual([
-      { test: 'sets due', result: 'not_run', detail: "T-001's case `sets due` was skipped by node --test in tests/t001_due.test.js, so it proves nothing", runs: ['not_run'] },
+      {
+        test: 'sets due',
+        result: 'not_run',
+        detail: "T-001's case `sets due` was skipped by node --test in tests/t001_due.test.js, so it proves nothing",
+        runs: ['not_run'],
+      },
     ]);
   }, 60_000);
 

@@ -84,7 +84,11 @@ describe('the red proof with node --test', () => {
 
   it('calls a name that selects no case not run, naming it', () => {
     const missing = proofs['T-001']!.find((p) => p.test === 'not in the file')!;
-    expect(missing).toMatchObject({ result: 'not_run', detail: "T-001's case `not in the file` was not collected by node --test in tests/t001_due.test.js: no case by that name ran; check its name in the matrix against the file" });
+    expect(missing).toMatchObject({
+      result: 'not_run',
+      detail:
+        "T-001's case `not in the file` was not collected by node --test in tests/t001_due.test.js: no case by that name ran; check its name in the matrix against the file",
+    });
   });
 
   it('calls a file that does not parse an error, not red', () => {
@@ -225,7 +229,10 @@ function cjsCases(proofsOf: () => Record<string, CaseProof[]>) {
 
   it('calls a name that selects no case not run, naming it', () => {
     const missing = proofsOf()['T-001']!.find((p) => p.test === 'not in the file')!;
-    expect(missing).toMatchObject({ result: 'not_run', detail: expect.stringMatching(/no test case named "not in the file"|case `not in the file` was not collected/) });
+    expect(missing).toMatchObject({
+      result: 'not_run',
+      detail: expect.stringMatching(/no test case named "not in the file"|case `not in the file` was not collected/),
+    });
   });
 
   it('does not take a title that only ends another case’s as that case: "sets" selects nothing', () => {

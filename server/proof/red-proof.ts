@@ -92,7 +92,12 @@ function combine(test: string, all: CaseProof[]): CaseProof {
   const passes = runs.filter((r) => r === 'passed').length;
   const failure = all.find((p) => p.result === 'failed');
   if (passes > 0 && failure) {
-    return { test, result: 'flaky', detail: `it passed ${passes} of ${runs.length} runs and failed the others (${failure.detail}), so it proves nothing either way`, runs };
+    return {
+      test,
+      result: 'flaky',
+      detail: `it passed ${passes} of ${runs.length} runs and failed the others (${failure.detail}), so it proves nothing either way`,
+      runs,
+    };
   }
   const worst = all.reduce((a, b) => (SEVERITY_ORDER.indexOf(b.result) > SEVERITY_ORDER.indexOf(a.result) ? b : a));
   return { ...worst, runs };
@@ -114,7 +119,11 @@ async function proveOnce(
   const { run, report, problem } = reported;
   if (run.timedOut || run.spawnError !== null) {
     const verdict = classifyRun(run, ctx);
-    return { test, result: 'error', detail: verdict.kind === 'timed_out' || verdict.kind === 'environment' || verdict.kind === 'does_not_load' ? verdict.message : `${file} could not run` };
+    return {
+      test,
+      result: 'error',
+      detail: verdict.kind === 'timed_out' || verdict.kind === 'environment' || verdict.kind === 'does_not_load' ? verdict.message : `${file} could not run`,
+    };
   }
   if (problem !== null || report === null) {
     // Not a report to read what ran from: the text may still say why (the runner is missing, it refused the file).

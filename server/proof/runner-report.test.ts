@@ -5,7 +5,14 @@ import type { UntrustedResult } from '../proc/untrusted.ts';
 import { namedCaseIn, notRunMessage, readRun, type ReportPreset } from './runner-report.ts';
 
 const DIR = path.join(import.meta.dirname, '../testing/runner-output/reports');
-const WORKTREE: Record<string, string> = { py: '/tmp/cap-a/py', ut: '/tmp/cap-a/ut', nd: '/tmp/cap-a/nd', vt: '/tmp/cap-a/vt', je: '/tmp/cap-a/je', mo: '/tmp/cap-a/mo' };
+const WORKTREE: Record<string, string> = {
+  py: '/tmp/cap-a/py',
+  ut: '/tmp/cap-a/ut',
+  nd: '/tmp/cap-a/nd',
+  vt: '/tmp/cap-a/vt',
+  je: '/tmp/cap-a/je',
+  mo: '/tmp/cap-a/mo',
+};
 
 /** A captured run: its output, its exit code from the last line, and its report when one was written. */
 function captured(preset: ReportPreset, label: string) {
@@ -151,7 +158,12 @@ describe('the runners’ own reports, read from real runs', () => {
 
   it('a report that says every case passed while the runner exited non-zero is a problem, and so is no report at all', () => {
     const good = captured('jest', 'je-case-nope');
-    const lying = readRun('jest', { ...good.run, exitCode: 1 }, JSON.stringify({ testResults: [{ name: '/x/a.test.js', status: 'passed', assertionResults: [{ title: 'a', status: 'passed' }] }] }), '/x');
+    const lying = readRun(
+      'jest',
+      { ...good.run, exitCode: 1 },
+      JSON.stringify({ testResults: [{ name: '/x/a.test.js', status: 'passed', assertionResults: [{ title: 'a', status: 'passed' }] }] }),
+      '/x',
+    );
     expect(lying.problem).toMatch(/exited with code 1, but its report says every case that ran passed/);
     const none = readRun('vitest', { ...good.run, exitCode: 0 }, null, '/x');
     expect(none.problem).toMatch(/wrote no report/);

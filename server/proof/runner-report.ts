@@ -165,7 +165,14 @@ export function withReport(preset: ReportPreset, command: TestCommand, reportFil
       const [test, ...rest] = command.args;
       return {
         ...command,
-        args: [test!, '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=junit', `--test-reporter-destination=${reportFile}`, ...rest],
+        args: [
+          test!,
+          '--test-reporter=spec',
+          '--test-reporter-destination=stdout',
+          '--test-reporter=junit',
+          `--test-reporter-destination=${reportFile}`,
+          ...rest,
+        ],
       };
     }
   }
@@ -452,7 +459,9 @@ export function parseMochaJson(raw: string, worktree: string): RunnerReport {
 }
 
 const UnittestReport = z.object({
-  cases: z.array(z.object({ file: z.string().nullable(), name: z.string(), full_title: z.string(), outcome: z.enum(['passed', 'failed', 'skipped']), message: z.string() })),
+  cases: z.array(
+    z.object({ file: z.string().nullable(), name: z.string(), full_title: z.string(), outcome: z.enum(['passed', 'failed', 'skipped']), message: z.string() }),
+  ),
   load_errors: z.array(z.object({ file: z.string().nullable(), message: z.string() })),
   unknown: z.array(z.object({ name: z.string(), message: z.string() })),
   bare: z.array(z.object({ file: z.string(), name: z.string() })),
@@ -550,7 +559,9 @@ export function acceptanceVerdict(preset: ReportPreset, reported: ReportedRun, f
   const executed = report.cases.filter((c) => c.outcome !== 'skipped');
   for (const e of report.loadErrors) reasons.push(`${e.file ?? 'a test file'} did not load, so none of its cases ran.`);
   if (executed.length === 0) {
-    const bare = report.bare?.length ? ` unittest collects only test_… methods of a unittest.TestCase subclass, and ${report.bare.map((b) => `${b.file}: ${b.name}`).join(', ')} ${report.bare.length === 1 ? 'is a bare function' : 'are bare functions'}.` : '';
+    const bare = report.bare?.length
+      ? ` unittest collects only test_… methods of a unittest.TestCase subclass, and ${report.bare.map((b) => `${b.file}: ${b.name}`).join(', ')} ${report.bare.length === 1 ? 'is a bare function' : 'are bare functions'}.`
+      : '';
     reasons.push(`No test case ran in ${files.join(', ')}: a run that executes nothing is never a pass.${bare}`);
   }
   if (named) {
