@@ -26,7 +26,7 @@ describe('the acceptance check reads what ran from the runner’s report', () =>
       scope: { worktree: dir, git: null, network: false },
       preset: 'unittest',
       testFiles: ['tests/test_t001_a.py'],
-      namedCases: { taskId: 'T-001', file: 'tests/test_t001_a.py', tests: ['test_adds'] },
+      namedCases: [{ taskId: 'T-001', file: 'tests/test_t001_a.py', tests: ['test_adds'] }],
       changedFiles: [],
       lockedTests: {},
     });
@@ -47,7 +47,7 @@ describe('the acceptance check reads what ran from the runner’s report', () =>
       scope: { worktree: dir, git: null, network: false },
       preset: 'unittest',
       testFiles: ['tests/test_t001_a.py'],
-      namedCases: { taskId: 'T-001', file: 'tests/test_t001_a.py', tests: ['TestAdd.test_adds'] },
+      namedCases: [{ taskId: 'T-001', file: 'tests/test_t001_a.py', tests: ['TestAdd.test_adds'] }],
       changedFiles: [],
       lockedTests: {},
     });
@@ -64,7 +64,7 @@ describe('the acceptance check reads what ran from the runner’s report', () =>
       scope: { worktree: dir, git: null, network: false },
       preset: 'node',
       testFiles: ['tests/t001_a.test.js'],
-      namedCases: { taskId: 'T-001', file: 'tests/t001_a.test.js', tests: ['adds', 'keeps order'] },
+      namedCases: [{ taskId: 'T-001', file: 'tests/t001_a.test.js', tests: ['adds', 'keeps order'] }],
       changedFiles: [],
       lockedTests: {},
     });

@@ -40,8 +40,8 @@ export interface ChecksInput {
   changedFiles: string[];
   /** Seed test path → sha256 at seed time. */
   lockedTests: Record<string, string>;
-  /** The cases the current task's matrix names: the acceptance check passes only when each ran and passed. */
-  namedCases?: NamedCases | undefined;
+  /** The cases the tasks' matrices name: the acceptance check passes only when each ran and passed. */
+  namedCases?: NamedCases[] | undefined;
   timeoutMs?: number;
   signal?: AbortSignal;
 }

@@ -330,9 +330,9 @@ function shownArgs(raw: string): unknown {
 }
 
 /** The cases the task's matrix names, which the acceptance check requires to run and pass. */
-function namedCasesOf(run: RunContext, task: PrdEntry): NamedCases | undefined {
+function namedCasesOf(run: RunContext, task: PrdEntry): NamedCases[] {
   const file = testFilesOf(run, [task.id])[0];
-  return file !== undefined && task.criteria_tests ? { taskId: task.id, file, tests: [...new Set(task.criteria_tests.flat())] } : undefined;
+  return file !== undefined && task.criteria_tests ? [{ taskId: task.id, file, tests: [...new Set(task.criteria_tests.flat())] }] : [];
 }
 
 async function proveGreen(run: RunContext, task: PrdEntry, testFiles: Record<string, string>): Promise<CaseProof[]> {

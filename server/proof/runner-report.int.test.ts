@@ -153,7 +153,7 @@ describe.each(SETUPS)('the $preset report of a real project', (setup) => {
     const report = reported.report!;
     const byOutcome = Object.fromEntries(report.cases.map((c) => [c.name.replace(/^test_/, '').replaceAll('_', ' '), c.outcome]));
     expect(byOutcome).toEqual({ passes: 'passed', fails: 'failed', 'is skipped': 'skipped' });
-    const verdict = acceptanceVerdict(setup.preset, reported, [setup.cases], { taskId: 'T-001', file: setup.cases, tests: [setup.named] });
+    const verdict = acceptanceVerdict(setup.preset, reported, [setup.cases], [{ taskId: 'T-001', file: setup.cases, tests: [setup.named] }]);
     expect(verdict.passed).toBe(false);
     expect(verdict.reasons).toContain(
       `T-001's case \`${setup.named}\` was not collected by ${setup.preset === 'node' ? 'node --test' : setup.preset} in ${setup.cases}: no case by that name ran; check its name in the matrix against the file.`,

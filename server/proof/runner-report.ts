@@ -539,7 +539,7 @@ export function notRunMessage(preset: ReportPreset, report: RunnerReport, taskId
 
 // ── the acceptance check ─────────────────────────────────────────────────────────────────────
 
-/** The cases the current task's matrix names, all in its test file. */
+/** The cases a task's matrix names, all in its test file. */
 export interface NamedCases {
   taskId: string;
   file: string;
@@ -548,10 +548,16 @@ export interface NamedCases {
 
 /**
  * Whether an acceptance run passed, by its report: exit 0, a report that agrees, at least one
- * case executed and none failed, and every case the current task names executed and passed.
+ * case executed and none failed, and every case the given tasks name executed and passed (the
+ * current task's in the loop, every done task's in the merge preview).
  * `reasons` says why not, one sentence each, for the worker and the reviewer.
  */
-export function acceptanceVerdict(preset: ReportPreset, reported: ReportedRun, files: string[], named?: NamedCases): { passed: boolean; reasons: string[] } {
+export function acceptanceVerdict(
+  preset: ReportPreset,
+  reported: ReportedRun,
+  files: string[],
+  named: NamedCases[] = [],
+): { passed: boolean; reasons: string[] } {
   const { run, report, problem } = reported;
   if (run.timedOut || run.spawnError !== null) return { passed: false, reasons: [] };
   if (problem !== null || report === null) return { passed: false, reasons: [problem ?? `${RUNNER[preset]} wrote no report.`] };
@@ -564,12 +570,12 @@ export function acceptanceVerdict(preset: ReportPreset, reported: ReportedRun, f
       : '';
     reasons.push(`No test case ran in ${files.join(', ')}: a run that executes nothing is never a pass.${bare}`);
   }
-  if (named) {
-    for (const test of named.tests) {
-      const { cases } = namedCaseIn(preset, report, named.file, test);
+  for (const task of named) {
+    for (const test of task.tests) {
+      const { cases } = namedCaseIn(preset, report, task.file, test);
       const ran = cases.filter((c) => c.outcome !== 'skipped');
-      if (ran.length === 0) reasons.push(`${notRunMessage(preset, report, named.taskId, named.file, test, cases.length > 0)}.`);
-      else if (ran.some((c) => c.outcome === 'failed')) reasons.push(`${named.taskId}'s case \`${test}\` failed.`);
+      if (ran.length === 0) reasons.push(`${notRunMessage(preset, report, task.taskId, task.file, test, cases.length > 0)}.`);
+      else if (ran.some((c) => c.outcome === 'failed')) reasons.push(`${task.taskId}'s case \`${test}\` failed.`);
     }
   }
   const failed = executed.filter((c) => c.outcome === 'failed');
