@@ -73,6 +73,24 @@ describe('red from the runner’s report', () => {
     expect(proofs['T-001']).toEqual([{ test: 'test_divides', result: 'failed', detail: 'calc does not exist yet', runs: ['failed'] }]);
   }, 90_000);
 
+  it('unittest: a case written as a bare function is not run, and says why (the loader would call it outside any result)', async () => {
+    const proofs = await prove(
+      'py-todo',
+      'unittest',
+      [task('T-001', 'Add set_due to todo.', [['test_sets_due']])],
+      { 'tests/test_t001_due.py': 'from todo import add_todo\n\n\ndef test_sets_due():\n    assert add_todo([], "a")[0].due == "x"\n' },
+      { repeats: 1 },
+    );
+    expect(proofs['T-001']).toEqual([
+      {
+        test: 'test_sets_due',
+        result: 'not_run',
+        detail: "T-001's case `test_sets_due` was not collected by unittest: a bare function is not a TestCase method",
+        runs: ['not_run'],
+      },
+    ]);
+  }, 60_000);
+
   it('vitest: "Test Files 1 failed, Tests no tests" on an import of a module the task creates is red, not a missing case', async () => {
     const proofs = await prove(
       'js-todo',

@@ -75,7 +75,7 @@ export function hasReport(preset: ChecksPreset): preset is ReportPreset {
  * not import) or unknown names (an attribute that does not exist), never run.
  */
 export const UNITTEST_RUNNER = `
-import json, os, sys, unittest
+import importlib, inspect, json, os, sys, unittest
 report, names = sys.argv[1], sys.argv[2:]
 loader = unittest.TestLoader()
 suite = unittest.TestSuite()
@@ -93,9 +93,36 @@ def flat(s):
             yield from flat(t)
         else:
             yield t
+def resolve(n):
+    parts = n.split('.')
+    for i in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module('.'.join(parts[:i]))
+        except ImportError:
+            continue
+        parent = obj
+        for p in parts[i:]:
+            parent, obj = obj, getattr(obj, p, None)
+            if obj is None:
+                return None, None
+        return parent, obj
+    return None, None
 for n in names:
+    if not n.endswith('.py'):
+        # The loader calls a plain function it is given, outside any result: named as bare instead.
+        try:
+            parent, obj = resolve(n)
+        except Exception:
+            parent, obj = None, None
+        if inspect.ismodule(parent) and inspect.isfunction(obj):
+            bare.append({'file': rel(parent.__file__), 'name': obj.__name__})
+            continue
     before = len(loader.errors)
-    found = loader.loadTestsFromName(modname(n))
+    try:
+        found = loader.loadTestsFromName(modname(n))
+    except Exception as e:
+        unknown.append({'name': n, 'message': '%s: %s' % (type(e).__name__, e)})
+        continue
     errs = loader.errors[before:]
     for t in flat(found):
         if type(t).__name__ == '_FailedTest':
