@@ -98,5 +98,6 @@ describe('the acceptance check reads what ran from the runner’s report', () =>
       lockedTests: {},
     });
     expect(r.results[0]).toMatchObject({ passed: true, evidence: 'text' });
+    expect(r.results[0]!.output).toContain('weaker evidence of what ran');
   });
 });

@@ -61,7 +61,11 @@ async function runAcceptance(input: ChecksInput): Promise<CheckResult> {
   const preset = input.preset;
   const env = input.env ?? null;
   const command = testCommand(preset, input.testFiles, input.customChecks, env);
-  if (!hasReport(preset)) return { ...(await runCheck('acceptance', command, input)), evidence: 'text' };
+  if (!hasReport(preset)) {
+    const result = await runCheck('acceptance', command, input);
+    const note = '(a custom command has no runner report: this result is read from its exit code alone, weaker evidence of what ran)';
+    return { ...result, ...boundCheckOutput([result.output, note].filter(Boolean).join('\n')), evidence: 'text' };
+  }
   const started = performance.now();
   const reported = await runWithReport(preset, (file) => withReport(preset, command, file, input.testFiles, env), input.scope, {
     timeoutMs: input.timeoutMs ?? CHECK_TIMEOUT_MS,
