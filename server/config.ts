@@ -217,6 +217,11 @@ const KEYS = {
     fallback: 'off',
     parse: oneOf('on', 'off'),
   },
+  TILTH_PROOF_REPEATS: {
+    description: 'How often the red and green proofs run each named test case; a case that both passes and fails is flaky and counts as neither.',
+    fallback: 2,
+    parse: integer(1, 5),
+  },
   TILTH_ADD_TASK_SECONDS: {
     description:
       'How long adding a task after the run may take (the model writing its test, then its red proof), in seconds; past it, it is cancelled and nothing is added.',
@@ -291,6 +296,8 @@ export interface Config {
   mutationBudgetMs: number;
   /** TILTH_MUTATION_GATE: surviving mutants hold a merge back until overridden. */
   mutationGate: boolean;
+  /** TILTH_PROOF_REPEATS: runs of each named case in the red and green proofs. */
+  proofRepeats: number;
   /** TILTH_ADD_TASK_SECONDS in ms: the deadline of adding a task after the run. */
   addTaskDeadlineMs: number;
   maxConcurrentRuns: number;
@@ -450,6 +457,7 @@ export function loadConfig(inputs: ConfigInputs = {}): Config {
     contextFiles: v.TILTH_CONTEXT_FILES.value ?? ['AGENTS.md', 'CLAUDE.md'],
     mutationBudgetMs: Math.round((v.TILTH_MUTATION_SECONDS.value ?? 60) * 1000),
     mutationGate: v.TILTH_MUTATION_GATE.value === 'on',
+    proofRepeats: v.TILTH_PROOF_REPEATS.value ?? 2,
     addTaskDeadlineMs: (v.TILTH_ADD_TASK_SECONDS.value ?? ADD_TASK_SECONDS) * 1000,
     maxConcurrentRuns: v.TILTH_MAX_CONCURRENT_RUNS.value ?? 2,
     queueUrl: v.TILTH_QUEUE.value,

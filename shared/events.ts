@@ -97,6 +97,12 @@ export const CheckResultSchema = z.object({
   duration_ms: z.number().nonnegative().optional(),
   output: z.string().optional(),
   output_chars: z.number().int().nonnegative().optional(),
+  /**
+   * The acceptance check's account of what ran: `report` from the runner's own structured report
+   * (each case collected, run, passed, failed or skipped); `text` from the exit code and output
+   * alone (the custom preset), weaker evidence.
+   */
+  evidence: z.enum(['report', 'text']).optional(),
 });
 export const CHECK_OUTPUT_CAP = 20_000;
 

@@ -182,10 +182,13 @@ export type Verdict = z.infer<typeof VerdictSchema>;
 /**
  * The red proof of one named test case, on the seed commit: `failed` is what a test of work not
  * yet done should do (an assertion, or the module or symbol the task adds is missing); `passed`
- * already (it cannot tell whether the work was done); `error` it failed for another reason — a
- * syntax error, a missing framework, no case by that name — or did not finish.
+ * already (it cannot tell whether the work was done); `not_run` the runner's report shows it never
+ * executed (no case by that name, skipped, a bare function unittest does not collect); `flaky` it
+ * both passed and failed over the repeated runs, so it counts as neither; `error` it failed for
+ * another reason — a syntax error, a missing framework, a runner refusing the file — or did not
+ * finish. The green proof uses the same values at the task's commit.
  */
-export const RedResultSchema = z.enum(['failed', 'passed', 'error']);
+export const RedResultSchema = z.enum(['failed', 'passed', 'error', 'not_run', 'flaky']);
 export type RedResult = z.infer<typeof RedResultSchema>;
 
 export const CaseProofSchema = z.object({
@@ -193,6 +196,8 @@ export const CaseProofSchema = z.object({
   result: RedResultSchema,
   /** Why, in words: the failure's reason, or what went wrong. */
   detail: z.string(),
+  /** Each run's result when the case ran more than once (TILTH_PROOF_REPEATS), in order. */
+  runs: z.array(RedResultSchema).optional(),
 });
 export type CaseProof = z.infer<typeof CaseProofSchema>;
 

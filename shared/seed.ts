@@ -173,9 +173,9 @@ export const ContractWarningSchema = z.object({
 });
 export type ContractWarning = z.infer<typeof ContractWarningSchema>;
 
-const SEVERITY: Record<RedResult, number> = { failed: 0, passed: 1, error: 2 };
+const SEVERITY: Record<RedResult, number> = { failed: 0, passed: 1, flaky: 2, not_run: 3, error: 4 };
 
-/** The worst of a criterion's case proofs: an error over one that passes already over a good red. */
+/** The worst of a criterion's case proofs: an error over one that never ran over a flaky one over one that passes already over a good red. */
 export function worstProof(proofs: readonly CaseProof[]): CaseProof | null {
   return proofs.reduce<CaseProof | null>((worst, p) => (worst === null || SEVERITY[p.result] > SEVERITY[worst.result] ? p : worst), null);
 }

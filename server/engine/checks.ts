@@ -19,6 +19,7 @@ import type { ChecksPreset } from '../../shared/seed.ts';
 import { shellQuote, testCommand } from '../env/presets.ts';
 import { processCapNote, runUntrusted, type Command, type UntrustedScope } from '../proc/untrusted.ts';
 import { findOnPath } from '../proc/which.ts';
+import { acceptanceVerdict, hasReport, runWithReport, withReport, type NamedCases } from '../proof/runner-report.ts';
 import { changedLockedTests } from '../store/seed-input.ts';
 
 export type CheckResult = z.infer<typeof CheckResultSchema>;
@@ -39,6 +40,8 @@ export interface ChecksInput {
   changedFiles: string[];
   /** Seed test path → sha256 at seed time. */
   lockedTests: Record<string, string>;
+  /** The cases the tasks' matrices name: the acceptance check passes only when each ran and passed. */
+  namedCases?: NamedCases[] | undefined;
   timeoutMs?: number;
   signal?: AbortSignal;
 }
@@ -46,6 +49,34 @@ export interface ChecksInput {
 async function runCheck(name: string, command: Command, input: ChecksInput): Promise<CheckResult> {
   const started = performance.now();
   const run = await runUntrusted(command, input.scope, { timeoutMs: input.timeoutMs ?? CHECK_TIMEOUT_MS, signal: input.signal });
+  return { ...checkResult(name, run, [], input), duration_ms: Math.round(performance.now() - started) };
+}
+
+/**
+ * The acceptance tests, read from the runner's own report (runner-report.ts): zero cases run, a
+ * named case that did not run or failed, or a report that contradicts the exit code fail the
+ * check, saying so. The custom preset has only the exit code and the text: weaker evidence.
+ */
+async function runAcceptance(input: ChecksInput): Promise<CheckResult> {
+  const preset = input.preset;
+  const env = input.env ?? null;
+  const command = testCommand(preset, input.testFiles, input.customChecks, env);
+  if (!hasReport(preset)) {
+    const result = await runCheck('acceptance', command, input);
+    const note = '(a custom command has no runner report: this result is read from its exit code alone, weaker evidence of what ran)';
+    return { ...result, ...boundCheckOutput([result.output, note].filter(Boolean).join('\n')), evidence: 'text' };
+  }
+  const started = performance.now();
+  const reported = await runWithReport(preset, (file) => withReport(preset, command, file, input.testFiles, env), input.scope, {
+    timeoutMs: input.timeoutMs ?? CHECK_TIMEOUT_MS,
+    signal: input.signal,
+  });
+  const verdict = acceptanceVerdict(preset, reported, input.testFiles, input.namedCases);
+  const result = checkResult('acceptance', { ...reported.run, output: reported.output }, verdict.reasons, input);
+  return { ...result, passed: result.passed && verdict.passed, duration_ms: Math.round(performance.now() - started), evidence: 'report' };
+}
+
+function checkResult(name: string, run: Awaited<ReturnType<typeof runUntrusted>>, reasons: string[], input: ChecksInput): CheckResult {
   const notes: string[] = [];
   const capped = processCapNote(run);
   if (capped) notes.push(`(${capped})`);
@@ -55,8 +86,7 @@ async function runCheck(name: string, command: Command, input: ChecksInput): Pro
     name,
     passed: run.exitCode === 0 && !run.timedOut,
     exit_code: run.timedOut ? 124 : run.exitCode,
-    duration_ms: Math.round(performance.now() - started),
-    ...boundCheckOutput([run.output, ...notes].filter(Boolean).join('\n')),
+    ...boundCheckOutput([run.output, ...notes, ...reasons].filter(Boolean).join('\n')),
   };
 }
 
@@ -84,7 +114,7 @@ export async function runChecks(input: ChecksInput): Promise<{ passed: boolean; 
   }
   const results: CheckResult[] = [];
   if (input.testFiles.length > 0) {
-    results.push(await runCheck('acceptance', testCommand(input.preset, input.testFiles, input.customChecks, input.env ?? null), input));
+    results.push(await runAcceptance(input));
   }
   const lint = lintCommand(input);
   if (lint) results.push(await runCheck('lint', lint, input));

@@ -31,6 +31,8 @@ export interface RunDeps {
   checkTimeoutMs?: number;
   /** The mutation probe's budget per task (TILTH_MUTATION_SECONDS); 0 turns it off; default 60 s. */
   mutationBudgetMs?: number;
+  /** Runs of each named case in the green proof (TILTH_PROOF_REPEATS); default 2. */
+  proofRepeats?: number;
   now?: () => number;
   /** Per role: the configured context window in tokens (else discovered at run start). */
   contextWindows?: Partial<Record<LlmRole, number | null>>;

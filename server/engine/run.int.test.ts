@@ -289,11 +289,11 @@ describe('the run', () => {
     const body = await start(id, 409);
     expect(body.error.code).toBe('environment_problem');
     expect(body.error.message).toMatch(
-      /cannot prove the work: The test case "double works" of T-001 does not fail the way a test of missing work should: no test case named "double works" ran/,
+      /cannot prove the work: The test case "double works" of T-001 did not run: T-001's case `double works` was skipped by node --test in tests\/t001_double.test.js, so it proves nothing/,
     );
     const seed = (await t.app.inject({ url: `/api/sessions/${id}/seed`, headers: auth })).json();
     expect(seed.criteria['T-001']).toEqual([
-      { criterion: 'Double works', tests: ['double works'], red: 'error', red_detail: expect.stringContaining('no test case named') },
+      { criterion: 'Double works', tests: ['double works'], red: 'not_run', red_detail: expect.stringContaining('was skipped by node --test') },
     ]);
     expect(seed.contract.map((w: { kind: string }) => w.kind)).toContain('case_error');
     expect(fake.requests).toEqual([]);

@@ -145,6 +145,7 @@ export function runJobFor(opts: RunJobOptions): RunJobMaker {
       caps: config.caps,
       contextFiles: config.contextFiles,
       mutationBudgetMs: config.mutationBudgetMs,
+      proofRepeats: config.proofRepeats,
       contextWindows: config.contextWindows,
       prices: config.prices,
       ...opts.tuning,

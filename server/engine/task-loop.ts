@@ -16,6 +16,7 @@ import { changedFiles, diffSummary, GitTamperedError, verifyPointers, workingDif
 import { taskIdOfTestFile } from '../env/presets.ts';
 import { greenFailure, notGreen, type GreenGateInput } from '../proof/green-gate.ts';
 import { CASE_TIMEOUT_MS, proveCases } from '../proof/red-proof.ts';
+import type { NamedCases } from '../proof/runner-report.ts';
 import { ProviderFailureError } from '../llm/errors.ts';
 import { loadPrompt } from '../prompts.ts';
 import { DUPLICATE_CASE, formatCoverageGap, formatRejectFeedback, parseCase, WORKER_NO_CASE_NUDGE } from './case.ts';
@@ -243,6 +244,7 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
       customChecks: run.customChecks,
       env: run.projectEnv,
       testFiles: testFilesOf(run, [task.id, ...doneIds]),
+      namedCases: namedCasesOf(run, task),
       changedFiles: await changedFiles(run.ref),
       lockedTests: run.seedMeta.locked_tests,
       ...(deps.checkTimeoutMs ? { timeoutMs: deps.checkTimeoutMs } : {}),
@@ -336,6 +338,12 @@ function shownArgs(raw: string): unknown {
   }
 }
 
+/** The cases the task's matrix names, which the acceptance check requires to run and pass. */
+function namedCasesOf(run: RunContext, task: PrdEntry): NamedCases[] {
+  const file = testFilesOf(run, [task.id])[0];
+  return file !== undefined && task.criteria_tests ? [{ taskId: task.id, file, tests: [...new Set(task.criteria_tests.flat())] }] : [];
+}
+
 async function proveGreen(run: RunContext, task: PrdEntry, testFiles: Record<string, string>): Promise<CaseProof[]> {
   if (!task.criteria_tests) return [];
   const proofs = await proveCases(
@@ -348,6 +356,7 @@ async function proveGreen(run: RunContext, task: PrdEntry, testFiles: Record<str
       scope: run.scope,
       signal: run.signal,
       ...(run.deps.checkTimeoutMs ? { timeoutMs: run.deps.checkTimeoutMs } : {}),
+      ...(run.deps.proofRepeats ? { repeats: run.deps.proofRepeats } : {}),
     },
     [task],
   );

@@ -78,7 +78,7 @@ export function pythonOf(env: ProjectEnv | null): string {
  * on the path: a project installed in its virtualenv in editable mode would otherwise import the
  * source checkout's code, not the worktree's.
  */
-function pythonRunEnv(env: ProjectEnv | null): Record<string, string> {
+export function pythonRunEnv(env: ProjectEnv | null): Record<string, string> {
   return { PYTHONDONTWRITEBYTECODE: '1', ...(env?.python?.src_layout ? { PYTHONPATH: 'src' } : {}) };
 }
 

@@ -43,7 +43,7 @@ describe('adding a task after the run', () => {
     const added = AddedTaskSchema.parse(res.json());
     expect(added.task).toMatchObject({ id: 'T-002', title: 'Triple', status: 'pending', criteria_tests: [['triple works']] });
     expect(added.test_file).toBe('tests/t002_triple.test.js');
-    expect(added.red).toEqual([{ test: 'triple works', result: 'failed', detail: expect.any(String) }]);
+    expect(added.red).toEqual([{ test: 'triple works', result: 'failed', detail: expect.any(String), runs: ['failed', 'failed'] }]);
     const prompts = h.fake.requests.filter((r) => r.model === PREP).map((r) => JSON.stringify(r.messages));
     expect(prompts[0]).toContain('## The new task: T-002 — Triple');
     expect(prompts[0]).toContain('tests/t001_double.test.js');

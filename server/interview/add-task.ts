@@ -256,7 +256,7 @@ export async function addTask(session: SessionHandle, llm: ModelClient, input: N
           id
         ] ?? [];
       signal?.throwIfAborted(); // a proof cut short by the cancel proves nothing
-      const wrong = proofs.filter((p) => p.result === 'error');
+      const wrong = proofs.filter((p) => p.result === 'error' || p.result === 'not_run' || p.result === 'flaky');
       if (wrong.length > 0) {
         return `Its cases must fail now because the work is missing, and these do not: ${wrong.map((p) => `"${p.test}": ${p.detail}`).join('; ')}.`;
       }

@@ -76,12 +76,13 @@ function redWarnings(prd: PrdEntry[], proofs: Record<string, CaseProof[]>, fileW
   for (const task of prd) {
     const filePasses = fileWarnings.some((w) => w.task_id === task.id && w.kind === 'already_passes');
     for (const proof of proofs[task.id] ?? []) {
-      if (proof.result === 'error') {
+      if (proof.result === 'error' || proof.result === 'not_run' || proof.result === 'flaky') {
+        const how = proof.result === 'error' ? 'does not fail the way a test of missing work should' : proof.result === 'not_run' ? 'did not run' : 'is flaky';
         out.push({
           task_id: task.id,
           file: null,
           kind: 'case_error',
-          message: `The test case "${proof.test}" of ${task.id} does not fail the way a test of missing work should: ${proof.detail}.`,
+          message: `The test case "${proof.test}" of ${task.id} ${how}: ${proof.detail}.`,
         });
       } else if (proof.result === 'passed' && !filePasses) {
         out.push({

@@ -53,6 +53,8 @@ export interface ContractCheckInput {
   timeoutMs?: number;
   /** Extra environment for the test runs (e.g. PATH in tests). */
   env?: Record<string, string>;
+  /** The red and green proofs: how often each named case runs (TILTH_PROOF_REPEATS; default 2). */
+  repeats?: number;
   signal?: AbortSignal;
 }
 

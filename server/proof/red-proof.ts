@@ -2,42 +2,31 @@
  * The red proof (issue 14): every test case the seed names for a criterion runs by itself on the
  * seed commit, in the task's environment, and must fail for the intended reason — an assertion,
  * or the module or symbol the task will add is missing — not because the file does not parse, the
- * framework is missing, or no case has that name. The run of one case is read the way the
- * contract check reads a file (`classifyRun`), plus what a filter that matched nothing looks like
- * for each runner, which would otherwise pass as "nothing failed". Where the runner can list a
- * file's cases (collect-cases.ts), a name the file does not have is told before anything runs.
+ * framework is missing, the runner refuses the file, or no case has that name. Since issue 28 what
+ * ran is read from the runner's own report (runner-report.ts), not from its text: the named case
+ * ran and failed (red), ran and passed, was skipped or never collected (`not_run`), or its file
+ * did not load — red only when the load failed on a module or symbol the task adds (read by
+ * `classifyRun`, as the contract check reads a file), a `case_error` for anything else. Where the
+ * runner can list a file's cases (collect-cases.ts), a name the file does not have is told before
+ * anything runs, with the names it does have.
  *
- * The same runner proves green at accept: each named case passes at the task's commit.
+ * The same runner proves green at accept: each named case passes at the task's commit. Red and
+ * green run each case `repeats` times (TILTH_PROOF_REPEATS); a case that both passes and fails is
+ * `flaky`, counted as neither.
  */
 import os from 'node:os';
 import type { PrdEntry } from '../../shared/files.ts';
-import type { CaseProof, ChecksPreset } from '../../shared/seed.ts';
-import { commandLine, taskIdOfTestFile, testCaseCommand } from '../env/presets.ts';
-import { runUntrusted } from '../proc/untrusted.ts';
+import type { CaseProof, ChecksPreset, RedResult } from '../../shared/seed.ts';
+import { commandLine, taskIdOfTestFile, testCaseCommand, type TestCommand } from '../env/presets.ts';
 import { collectCases, notCollectedMessage, selectsCase } from './collect-cases.ts';
-import { classifyRun, mapLimit, projectFacts, type ContractCheckInput } from './contract-check.ts';
+import { classifyRun, mapLimit, projectFacts, type ContractCheckInput, type RunContext } from './contract-check.ts';
+import { hasReport, namedCaseIn, notRunMessage, runWithReport, withReport, type ReportPreset } from './runner-report.ts';
 
 const CONCURRENCY = Math.max(1, Math.min(4, os.availableParallelism()));
 /** Per case: one case of a small file, mostly the runner's start-up. */
 export const CASE_TIMEOUT_MS = 60_000;
-
-/**
- * Per runner, whether its output says the name filter selected no test at all (the others are
- * reported skipped, or not at all, and the run exits 0).
- */
-const RAN_NOTHING: Record<ChecksPreset, ((out: string) => boolean) | null> = {
-  pytest: (out) => /\bno tests ran\b|ERROR: not found:|collected 0 items/.test(out),
-  unittest: (out) => /^Ran 0 tests?\b|has no attribute '[^']+'/m.test(out),
-  node: (out) => /^[#ℹ] pass 0\s*$/m.test(out) && /^[#ℹ] fail 0\s*$/m.test(out),
-  vitest: (out) => /No test found/.test(out) || (/^\s*Tests\s/m.test(out) && !/^\s*Tests\s.*\b(?:passed|failed)\b/m.test(out)),
-  // jest 29, `-t` matching nothing: exit 0 with "Test Suites: 1 skipped, 0 of 1 total" and
-  // "Tests:       2 skipped, 2 total". A file that does not parse also says "Tests: 0 total", and a
-  // file jest does not pick up "No tests found": classifyRun names those.
-  jest: (out) => /^Test Suites: \d+ skipped, 0 of \d+ total/m.test(out),
-  // mocha 11, `--grep` matching nothing: exit 0 with "  0 passing (1ms)" and nothing else.
-  mocha: (out) => /^\s*0 passing\b/m.test(out) && !/^\s*\d+ failing\b/m.test(out),
-  custom: null,
-};
+/** How often red and green run each named case by default (TILTH_PROOF_REPEATS). */
+export const DEFAULT_PROOF_REPEATS = 2;
 
 export interface CaseRun {
   file: string;
@@ -54,51 +43,124 @@ export function namedCases(task: PrdEntry, testFiles: Record<string, string>, pr
 /**
  * Runs each named case of every task by itself and says how it ended: on the seed commit a good
  * case `failed` (red); at the task's commit it `passed` (green). Tasks without a matrix, and the
- * custom preset (which runs whole files), get no entry.
+ * custom preset (which runs whole files and has no report), get no entry.
  */
 export async function proveCases(input: ContractCheckInput, tasks: PrdEntry[]): Promise<Record<string, CaseProof[]>> {
   const project = input.project ?? null;
+  const preset = input.preset;
+  if (!hasReport(preset)) return {};
   const runs = tasks.flatMap((task) =>
-    namedCases(task, input.testFiles, input.preset, project).map((run) => ({
+    namedCases(task, input.testFiles, preset, project).map((run) => ({
       taskId: task.id,
       ...run,
-      command: testCaseCommand(input.preset, run.file, run.test, project),
+      command: testCaseCommand(preset, run.file, run.test, project),
     })),
   );
-  // The preset decides whether one case can run alone; a custom command runs whole files.
   if (runs.length === 0 || runs.some((r) => r.command === null)) return {};
   const facts = projectFacts(input);
+  const repeats = Math.max(1, input.repeats ?? DEFAULT_PROOF_REPEATS);
   const options = { timeoutMs: input.timeoutMs ?? CASE_TIMEOUT_MS, env: input.env ?? {}, signal: input.signal };
   // Each file's cases listed once where the runner can list them: a name the file does not have
   // is told with the names it does have, and not run.
   const files = [...new Set(runs.map((r) => r.file))];
-  const listings = await mapLimit(files, CONCURRENCY, (file) => collectCases(input.preset, file, project, input.scope, options));
+  const listings = await mapLimit(files, CONCURRENCY, (file) => collectCases(preset, file, project, input.scope, options));
   const collected = new Map(files.map((file, i) => [file, listings[i] ?? null]));
-  const proofs = await mapLimit(runs, CONCURRENCY, async ({ taskId, file, test, command: planned }) => {
+  const proofs = await mapLimit(runs, CONCURRENCY, async ({ taskId, file, test, command }) => {
     const cases = collected.get(file) ?? null;
-    if (cases && !selectsCase(input.preset, cases, test)) {
-      return { taskId, proof: { test, result: 'error', detail: notCollectedMessage(input.preset, cases, file, test) } satisfies CaseProof };
+    if (cases && !selectsCase(preset, cases, test)) {
+      return { taskId, proof: { test, result: 'not_run', detail: notCollectedMessage(preset, cases, file, test) } satisfies CaseProof };
     }
-    const command = planned!;
-    const result = await runUntrusted(command, input.scope, options);
-    const out = result.output;
-    const ran = RAN_NOTHING[input.preset];
-    let proof: CaseProof;
-    if (!result.timedOut && result.spawnError === null && ran?.(out)) {
-      proof = { test, result: 'error', detail: `no test case named "${test}" ran in ${file}: check its name in the matrix against the file` };
-    } else {
-      const verdict = classifyRun(result, { ...facts, file, command: commandLine(command) });
-      proof =
-        verdict.kind === 'fails_as_expected'
-          ? { test, result: 'failed', detail: verdict.reason }
-          : verdict.kind === 'passes'
-            ? { test, result: 'passed', detail: 'it passes already' }
-            : { test, result: 'error', detail: verdict.message };
-    }
-    return { taskId, proof };
+    const ctx: RunContext = { ...facts, file, command: commandLine(command!) };
+    const once = () => proveOnce(preset, { taskId, file, test }, command!, ctx, input, options);
+    const first = await once();
+    // A case that did not run, or not for the intended reason, says so every time: only a real
+    // outcome is repeated.
+    if (first.result !== 'passed' && first.result !== 'failed') return { taskId, proof: { ...first, runs: [first.result] } };
+    const all = [first];
+    for (let i = 1; i < repeats; i++) all.push(await once());
+    return { taskId, proof: combine(test, all) };
   });
   input.signal?.throwIfAborted();
   const byTask: Record<string, CaseProof[]> = {};
   for (const { taskId, proof } of proofs) (byTask[taskId] ??= []).push(proof);
   return byTask;
+}
+
+/** The proof of a case's repeated runs: `flaky` when it both passed and failed, else the worst run. */
+function combine(test: string, all: CaseProof[]): CaseProof {
+  const runs: RedResult[] = all.map((p) => p.result);
+  const passes = runs.filter((r) => r === 'passed').length;
+  const failure = all.find((p) => p.result === 'failed');
+  if (passes > 0 && failure) {
+    return {
+      test,
+      result: 'flaky',
+      detail: `it passed ${passes} of ${runs.length} runs and failed the others (${failure.detail}), so it proves nothing either way`,
+      runs,
+    };
+  }
+  const worst = all.reduce((a, b) => (SEVERITY_ORDER.indexOf(b.result) > SEVERITY_ORDER.indexOf(a.result) ? b : a));
+  return { ...worst, runs };
+}
+const SEVERITY_ORDER: RedResult[] = ['failed', 'passed', 'flaky', 'not_run', 'error'];
+
+/** One run of one named case, read from the runner's report. */
+async function proveOnce(
+  preset: ReportPreset,
+  named: { taskId: string; file: string; test: string },
+  command: TestCommand,
+  ctx: RunContext,
+  input: ContractCheckInput,
+  options: { timeoutMs: number; env: Record<string, string>; signal?: AbortSignal | undefined },
+): Promise<CaseProof> {
+  const { file, test } = named;
+  const target = `${file.replace(/\.py$/, '').split('/').join('.')}.${test.replace('::', '.')}`;
+  const reported = await runWithReport(preset, (reportFile) => withReport(preset, command, reportFile, [target], input.project ?? null), input.scope, options);
+  const { run, report, problem } = reported;
+  if (run.timedOut || run.spawnError !== null) {
+    const verdict = classifyRun(run, ctx);
+    return {
+      test,
+      result: 'error',
+      detail: verdict.kind === 'timed_out' || verdict.kind === 'environment' || verdict.kind === 'does_not_load' ? verdict.message : `${file} could not run`,
+    };
+  }
+  if (problem !== null || report === null) {
+    // Not a report to read what ran from: the text may still say why (the runner is missing, it refused the file).
+    const verdict = classifyRun(run, ctx);
+    const why = verdict.kind === 'environment' || verdict.kind === 'does_not_load' ? `${verdict.message} ` : '';
+    return { test, result: 'error', detail: `${why}${problem ?? ''}`.trim() };
+  }
+  const { cases, loadError } = namedCaseIn(preset, report, file, test);
+  const ran = cases.filter((c) => c.outcome !== 'skipped');
+  if (ran.length === 0 && loadError) return loadFailure(loadError.message, reported.output, ctx, test);
+  if (ran.length === 0) {
+    return { test, result: 'not_run', detail: notRunMessage(preset, report, named.taskId, file, test, cases.length > 0) };
+  }
+  const failed = ran.filter((c) => c.outcome === 'failed');
+  if (failed.length === 0) return { test, result: 'passed', detail: 'it passes already' };
+  // Why it failed: an assertion, or what the task adds is missing, is red; a test that cannot run
+  // here (a framework global the runner lacks, a syntax error in code it loads) is not.
+  const verdict = classifyRun({ output: failed.map((c) => c.message).join('\n'), exitCode: 1, spawnError: null, timedOut: false }, ctx);
+  if (verdict.kind === 'environment' || verdict.kind === 'does_not_load') return { test, result: 'error', detail: verdict.message };
+  return { test, result: 'failed', detail: verdict.kind === 'fails_as_expected' && !GENERIC.has(verdict.reason) ? verdict.reason : 'an assertion failed' };
+}
+
+/** Reasons classifyRun gives when nothing specific was found: not enough to call a load failure red. */
+const GENERIC = new Set(['a test failed', 'the command failed']);
+
+/**
+ * A named case whose file did not load: red only when the load failed on a module or symbol the
+ * task adds (classifyRun's reading of the runner's message); a file the runner refuses, a syntax
+ * error, a missing dependency or framework is a case error naming the cause.
+ */
+function loadFailure(message: string, output: string, ctx: RunContext, test: string): CaseProof {
+  // The exit code is not the runner's word on the case (pytest's 4 is a collection error here, not a usage error).
+  const verdict = classifyRun({ output: `${message}\n${output}`, exitCode: 1, spawnError: null, timedOut: false }, ctx);
+  if (verdict.kind === 'fails_as_expected' && !GENERIC.has(verdict.reason)) return { test, result: 'failed', detail: verdict.reason };
+  if (verdict.kind === 'environment' || verdict.kind === 'does_not_load') return { test, result: 'error', detail: verdict.message };
+  // The error's own line (node's junit says only "test failed"; its output has the error).
+  const lines = `${message}\n${output}`.split('\n').filter((l) => l.trim() !== '' && !/test failed|ERR_TEST_FAILURE/.test(l));
+  const first = lines.find((l) => /\b[A-Z]?\w*Error\b[^:]*: /.test(l)) ?? lines[0] ?? 'no message';
+  return { test, result: 'error', detail: `${ctx.file} does not load, for a reason other than the missing work: ${first.trim()}` };
 }

@@ -149,14 +149,18 @@ async function build(store: SessionStore, id: string, strategy: MergeStrategy, s
 async function testsOn(store: SessionStore, id: string, cp: Checkpoint, dir: string, signal?: AbortSignal): Promise<CheckResult[]> {
   const meta = store.session(id).seedMeta.read();
   if (!meta) return [];
-  const done = new Set(
-    store
-      .session(id)
-      .prd.tasks()
-      .filter((t) => t.status === 'done')
-      .map((t) => t.id),
-  );
-  const files = Object.keys(meta.locked_tests).filter((f) => done.has(taskIdOfTestFile(meta.checks_preset, f, meta.project_env ?? null) ?? ''));
+  const doneTasks = store
+    .session(id)
+    .prd.tasks()
+    .filter((t) => t.status === 'done');
+  const done = new Set(doneTasks.map((t) => t.id));
+  const taskOf = (f: string) => taskIdOfTestFile(meta.checks_preset, f, meta.project_env ?? null) ?? '';
+  const files = Object.keys(meta.locked_tests).filter((f) => done.has(taskOf(f)));
+  // Every done task's named cases must run and pass on the merge result, as in its own check.
+  const namedCases = doneTasks.flatMap((t) => {
+    const file = files.find((f) => taskOf(f) === t.id);
+    return file !== undefined && t.criteria_tests ? [{ taskId: t.id, file, tests: [...new Set(t.criteria_tests.flat())] }] : [];
+  });
   if (files.length === 0) return [];
   // The same environment the session's checks had. A failure is the preview's first result, and
   // the tests are not run without it.
@@ -180,6 +184,7 @@ async function testsOn(store: SessionStore, id: string, cp: Checkpoint, dir: str
     customChecks: cp.custom_checks ?? meta.custom_checks,
     env: meta.project_env ?? null,
     testFiles: files.sort(),
+    namedCases,
     changedFiles: [],
     lockedTests: {},
     ...(signal ? { signal } : {}),

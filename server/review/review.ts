@@ -90,7 +90,12 @@ function taskCriteria(task: PrdEntry, ledger: LedgerEntry[], proof: SeedProof | 
   });
 }
 
-const RED_WORDS = { passed: 'its tests passed before any work', error: 'its tests failed for another reason than the missing work' } as const;
+const RED_WORDS = {
+  passed: 'its tests passed before any work',
+  error: 'its tests failed for another reason than the missing work',
+  not_run: 'a test of it never ran before the work',
+  flaky: 'a test of it both passed and failed before the work',
+} as const;
 
 /** The criteria of done tasks whose evidence falls short, in task order. */
 export function criteriaProblems(session: SessionHandle): CriterionProblem[] {

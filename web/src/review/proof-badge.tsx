@@ -14,6 +14,16 @@ const RED: Record<RedResult | 'none', { text: string; tone: string; title: strin
     tone: 'error',
     title: 'Red proof: these tests fail on the seed commit for a reason other than the missing work.',
   },
+  not_run: {
+    text: 'never ran',
+    tone: 'error',
+    title: "Red proof: the runner's report shows a named test never ran on the seed commit (no case by that name, or skipped).",
+  },
+  flaky: {
+    text: 'flaky',
+    tone: 'error',
+    title: 'Red proof: a named test both passed and failed over repeated runs on the seed commit, so it proves nothing.',
+  },
   none: { text: 'not proven yet', tone: 'none', title: 'The red proof has not run for these tests yet.' },
 };
 

@@ -33,7 +33,7 @@ export function SeedTaskCard({ task, test, criteria }: { task: PrdEntry; test: T
                   <TestNames tests={row?.tests ?? task.criteria_tests?.[i] ?? []} />
                   <RedBadge red={red} />
                 </div>
-                {red === 'error' && row?.red_detail && (
+                {(red === 'error' || red === 'not_run' || red === 'flaky') && row?.red_detail && (
                   <p className="proof-detail" data-testid="red-detail">
                     {row.red_detail}
                   </p>

@@ -1,0 +1,166 @@
+/**
+ * bench/proof-reports: what reading the runner's own report (issue 28) and repeating each case
+ * cost the red and green proofs, per runner, against a baseline checkout's proofs (today's
+ * `main`, which read the runner's text and ran each case once), in one sitting. For each runner a
+ * small project with one task of two named cases: red on the seed (the function is missing), then
+ * green once it is written. Times are medians of `--rounds` runs; ratios are against the
+ * baseline. The last line is JSON. Figures only; nothing here passes or fails.
+ * Run: npx tsx bench/proof-reports.ts --baseline /path/to/main [--rounds 3] [--only pytest]
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { PrdEntry } from '../shared/files.ts';
+import type { ChecksPreset } from '../shared/seed.ts';
+import type { ContractCheckInput } from '../server/proof/contract-check.ts';
+import { proveCases } from '../server/proof/red-proof.ts';
+import { tempDir } from '../server/testing/temp-dir.ts';
+
+const { values } = parseArgs({ options: { baseline: { type: 'string' }, rounds: { type: 'string', default: '3' }, only: { type: 'string' } } });
+if (!values.baseline) throw new Error('--baseline <checkout> is required (its server/proof/red-proof.ts is the comparison)');
+const ROUNDS = Number(values.rounds);
+type Prove = (input: ContractCheckInput, tasks: PrdEntry[]) => Promise<Record<string, unknown[]>>;
+const baseline = (await import(path.resolve(values.baseline, 'server/proof/red-proof.ts'))) as { proveCases: Prove };
+
+interface Project {
+  preset: ChecksPreset;
+  files: Record<string, string>;
+  testFile: string;
+  test: string;
+  cases: [string, string];
+  impl: [string, string];
+  install?: Record<string, string>;
+}
+
+const JS_CASES: [string, string] = ['divides', 'divides evenly'];
+const esm = (imports: string, check: string) =>
+  `${imports}\nimport * as calc from '../src/calc.js';\ndescribe('calc', () => {\n  it('divides', () => { ${check.replace('X', 'calc.divide(4, 2)').replace('Y', '2')} });\n  it('divides evenly', () => { ${check.replace('X', 'calc.divide(9, 3)').replace('Y', '3')} });\n});\n`;
+const cjs = (imports: string, check: string) => esm(imports, check).replace("import * as calc from '../src/calc.js';", "const calc = require('../src/calc');");
+const PY = 'import calc\n\n\ndef test_divides():\n    assert calc.divide(4, 2) == 2\n\n\ndef test_divides_evenly():\n    assert calc.divide(9, 3) == 3\n';
+const UT =
+  'import unittest\nimport calc\n\n\nclass TestCalc(unittest.TestCase):\n    def test_divides(self):\n        self.assertEqual(calc.divide(4, 2), 2)\n\n    def test_divides_evenly(self):\n        self.assertEqual(calc.divide(9, 3), 3)\n';
+
+const PROJECTS: Project[] = [
+  {
+    preset: 'pytest',
+    files: { 'calc.py': 'def add(a, b):\n    return a + b\n' },
+    testFile: 'tests/test_t001_calc.py',
+    test: PY,
+    cases: ['test_divides', 'test_divides_evenly'],
+    impl: ['calc.py', 'def add(a, b):\n    return a + b\n\n\ndef divide(a, b):\n    return a // b\n'],
+  },
+  {
+    preset: 'unittest',
+    files: { 'calc.py': 'def add(a, b):\n    return a + b\n', 'tests/__init__.py': '' },
+    testFile: 'tests/test_t001_calc.py',
+    test: UT,
+    cases: ['TestCalc.test_divides', 'TestCalc.test_divides_evenly'],
+    impl: ['calc.py', 'def add(a, b):\n    return a + b\n\n\ndef divide(a, b):\n    return a // b\n'],
+  },
+  {
+    preset: 'node',
+    files: { 'package.json': '{"type":"module"}', 'src/calc.js': 'export const add = (a, b) => a + b;\n' },
+    testFile: 'tests/t001_calc.test.js',
+    test: esm("import { describe, it } from 'node:test';\nimport assert from 'node:assert/strict';", 'assert.equal(X, Y);'),
+    cases: JS_CASES,
+    impl: ['src/calc.js', 'export const add = (a, b) => a + b;\nexport const divide = (a, b) => a / b;\n'],
+  },
+  {
+    preset: 'vitest',
+    files: { 'package.json': '{"type":"module","devDependencies":{"vitest":"4.1.12"}}', 'src/calc.js': 'export const add = (a, b) => a + b;\n' },
+    testFile: 'tests/t001_calc.test.js',
+    test: esm("import { describe, it, expect } from 'vitest';", 'expect(X).toBe(Y);'),
+    cases: JS_CASES,
+    impl: ['src/calc.js', 'export const add = (a, b) => a + b;\nexport const divide = (a, b) => a / b;\n'],
+    install: {},
+  },
+  {
+    preset: 'jest',
+    files: { 'package.json': '{"devDependencies":{"jest":"29.7.0"}}', 'src/calc.js': 'exports.add = (a, b) => a + b;\n' },
+    testFile: 'tests/t001_calc.test.js',
+    test: cjs('', 'expect(X).toBe(Y);'),
+    cases: JS_CASES,
+    impl: ['src/calc.js', 'exports.add = (a, b) => a + b;\nexports.divide = (a, b) => a / b;\n'],
+    install: {},
+  },
+  {
+    preset: 'mocha',
+    files: { 'package.json': '{"devDependencies":{"mocha":"11.7.5"}}', 'src/calc.js': 'exports.add = (a, b) => a + b;\n' },
+    testFile: 'tests/t001_calc.test.js',
+    test: cjs("const assert = require('node:assert/strict');", 'assert.equal(X, Y);'),
+    cases: JS_CASES,
+    impl: ['src/calc.js', 'exports.add = (a, b) => a + b;\nexports.divide = (a, b) => a / b;\n'],
+    install: {},
+  },
+];
+
+function write(dir: string, files: Record<string, string>) {
+  for (const [f, c] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+    fs.writeFileSync(path.join(dir, f), c);
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function timed(prove: Prove, input: ContractCheckInput, prd: PrdEntry[]): Promise<{ ms: number; results: string[] }> {
+  const started = performance.now();
+  const out = await prove(input, prd);
+  const ms = performance.now() - started;
+  return { ms, results: ((out['T-001'] ?? []) as { result: string }[]).map((p) => p.result) };
+}
+
+const figures: Record<string, unknown> = {};
+for (const project of PROJECTS.filter((p) => !values.only || p.preset === values.only)) {
+  const dir = tempDir('tilth-bench-reports-');
+  try {
+    write(dir, { ...project.files, [project.testFile]: project.test });
+    if (project.install) execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: dir, stdio: 'ignore' });
+    const prd: PrdEntry[] = [
+      {
+        id: 'T-001',
+        title: 'Divide',
+        description: 'Add divide to calc.',
+        acceptance_criteria: ['divides', 'divides evenly'],
+        criteria_tests: [[project.cases[0]], [project.cases[1]]],
+        status: 'pending',
+      },
+    ];
+    const input: ContractCheckInput = {
+      prd,
+      testFiles: { [project.testFile]: project.test },
+      preset: project.preset,
+      scope: { worktree: dir, git: null, network: false },
+    };
+    const row: Record<string, unknown> = {};
+    for (const phase of ['red', 'green'] as const) {
+      if (phase === 'green') write(dir, { [project.impl[0]]: project.impl[1] });
+      const times = { baseline: [] as number[], report1: [] as number[], report2: [] as number[] };
+      const seen: Record<string, string[]> = {};
+      for (let round = 0; round < ROUNDS; round++) {
+        const a = await timed(baseline.proveCases, input, prd);
+        const b = await timed(proveCases, { ...input, repeats: 1 }, prd);
+        const c = await timed(proveCases, { ...input, repeats: 2 }, prd);
+        times.baseline.push(a.ms);
+        times.report1.push(b.ms);
+        times.report2.push(c.ms);
+        Object.assign(seen, { baseline: a.results, report1: b.results, report2: c.results });
+      }
+      const base = median(times.baseline);
+      row[phase] = {
+        baseline_ms: Math.round(base),
+        report_ms: Math.round(median(times.report1)),
+        report_and_repeats_ms: Math.round(median(times.report2)),
+        report_ratio: Number((median(times.report1) / base).toFixed(2)),
+        report_and_repeats_ratio: Number((median(times.report2) / base).toFixed(2)),
+        results: seen,
+      };
+    }
+    figures[project.preset] = row;
+    console.log(project.preset, JSON.stringify(row));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+console.log(JSON.stringify({ bench: 'proof-reports', rounds: ROUNDS, runners: figures }));

@@ -1,0 +1,146 @@
+/**
+ * The red and green proofs read from the runner's own report (issue 28): the two normal red
+ * shapes that were refused (pytest's exit 4 on a test importing what the task adds, vitest's
+ * "Tests no tests" on an import of a module the task creates), a runner refusing the file, a
+ * skipped case, and a case that both passes and fails over the repeats.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CaseProof, EnvPlan, PrdEntry } from '../../shared/files.ts';
+import type { ChecksPreset } from '../../shared/seed.ts';
+import { makeExampleRepo, type ExampleName, type ExampleRepo } from '../demo/example-repo.ts';
+import { linkNodeModules, projectScope } from '../env/provision.ts';
+import { PACKAGE_ROOT } from '../package-root.ts';
+import type { UntrustedScope } from '../proc/untrusted.ts';
+import { proveCases } from './red-proof.ts';
+
+function task(id: string, description: string, tests: string[][]): PrdEntry {
+  return { id, title: `Task ${id}`, description, acceptance_criteria: tests.map((_, i) => `criterion ${i + 1}`), criteria_tests: tests, status: 'pending' };
+}
+
+let repos: ExampleRepo[] = [];
+afterEach(async () => {
+  for (const r of repos) await r.cleanup();
+  repos = [];
+});
+
+async function prove(
+  name: ExampleName,
+  preset: ChecksPreset,
+  prd: PrdEntry[],
+  files: Record<string, string>,
+  options: { env?: Record<string, string>; vitest?: boolean; repeats?: number } = {},
+): Promise<Record<string, CaseProof[]>> {
+  const repo = await makeExampleRepo(name);
+  repos.push(repo);
+  for (const [file, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(repo.dir, file)), { recursive: true });
+    fs.writeFileSync(path.join(repo.dir, file), content);
+  }
+  let deps: UntrustedScope['project'];
+  if (options.vitest) {
+    // This checkout's vitest plays the user's, linked into the example as a session's worktree gets it.
+    const installed = path.join(PACKAGE_ROOT, 'node_modules');
+    linkNodeModules(installed, repo.dir);
+    const plan: EnvPlan = { node_modules_from: installed, install: null, venv: null, python_path: [], setup: null };
+    deps = projectScope(plan, repo.dir);
+  }
+  const scope: UntrustedScope = { worktree: repo.dir, git: null, network: false, project: deps };
+  return proveCases({ prd, testFiles: files, preset, scope, env: options.env ?? {}, ...(options.repeats ? { repeats: options.repeats } : {}) }, prd);
+}
+
+describe('red from the runner’s report', () => {
+  it('pytest: a test whose first line imports a symbol the task adds is red, not "pytest refused to run" (exit 4)', async () => {
+    const proofs = await prove(
+      'py-todo',
+      'pytest',
+      [task('T-001', 'Add set_due to todo.', [['test_sets_due']])],
+      { 'tests/test_t001_due.py': 'from todo import set_due\n\n\ndef test_sets_due():\n    assert set_due([], 0, "x") == []\n' },
+      { env: { PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' } },
+    );
+    expect(proofs['T-001']).toEqual([{ test: 'test_sets_due', result: 'failed', detail: 'what the task adds is missing', runs: ['failed', 'failed'] }]);
+  }, 90_000);
+
+  it('pytest: a test importing a module the task creates is red', async () => {
+    const proofs = await prove(
+      'py-todo',
+      'pytest',
+      [task('T-001', 'Add a calc module with divide.', [['test_divides']])],
+      { 'tests/test_t001_calc.py': 'from calc import divide\n\n\ndef test_divides():\n    assert divide(4, 2) == 2\n' },
+      { env: { PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' }, repeats: 1 },
+    );
+    expect(proofs['T-001']).toEqual([{ test: 'test_divides', result: 'failed', detail: 'calc does not exist yet', runs: ['failed'] }]);
+  }, 90_000);
+
+  it('unittest: a case written as a bare function is not run, and says why (the loader would call it outside any result)', async () => {
+    const proofs = await prove(
+      'py-todo',
+      'unittest',
+      [task('T-001', 'Add set_due to todo.', [['test_sets_due']])],
+      { 'tests/test_t001_due.py': 'from todo import add_todo\n\n\ndef test_sets_due():\n    assert add_todo([], "a")[0].due == "x"\n' },
+      { repeats: 1 },
+    );
+    expect(proofs['T-001']).toEqual([
+      {
+        test: 'test_sets_due',
+        result: 'not_run',
+        detail: "T-001's case `test_sets_due` was not collected by unittest: a bare function is not a TestCase method",
+        runs: ['not_run'],
+      },
+    ]);
+  }, 60_000);
+
+  it('vitest: "Test Files 1 failed, Tests no tests" on an import of a module the task creates is red, not a missing case', async () => {
+    const proofs = await prove(
+      'js-todo',
+      'vitest',
+      [task('T-001', 'Add a divide module.', [['divides']])],
+      {
+        'tests/t001_divide.test.js':
+          "import { describe, expect, it } from 'vitest';\nimport { divide } from '../src/divide.js';\ndescribe('divide', () => { it('divides', () => { expect(divide(4, 2)).toBe(2); }); });\n",
+      },
+      { vitest: true, repeats: 1 },
+    );
+    expect(proofs['T-001']).toEqual([{ test: 'divides', result: 'failed', detail: 'src/divide.js does not exist yet', runs: ['failed'] }]);
+  }, 120_000);
+
+  it('node --test: a file the runner refuses (what ava says when run by node) is a case error naming the cause, never red', async () => {
+    const proofs = await prove('js-todo', 'node', [task('T-001', 'Add a probe.', [['probes']])], {
+      'tests/t001_probe.test.js': "throw new Error('Test files must be run with the AVA CLI:\\n\\n    $ ava tests/t001_probe.test.js');\n",
+    });
+    expect(proofs['T-001']![0]).toMatchObject({ result: 'error', detail: expect.stringContaining('Test files must be run with the AVA CLI') });
+  }, 60_000);
+
+  it('node --test: a skipped named case did not run', async () => {
+    const proofs = await prove('js-todo', 'node', [task('T-001', 'Sets due.', [['sets due']])], {
+      'tests/t001_due.test.js':
+        "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\ntest.skip('sets due', () => { assert.equal(1, 2); });\n",
+    });
+    expect(proofs['T-001']).toEqual([
+      {
+        test: 'sets due',
+        result: 'not_run',
+        detail: "T-001's case `sets due` was skipped by node --test in tests/t001_due.test.js, so it proves nothing",
+        runs: ['not_run'],
+      },
+    ]);
+  }, 60_000);
+
+  it('node --test: a case that fails on one run and passes on the next is flaky, counted as neither', async () => {
+    // The case keeps a counter in the worktree (the one place the sandbox lets it write): it fails its first run only.
+    const flaky = [
+      "import { test } from 'node:test';",
+      "import assert from 'node:assert/strict';",
+      "import fs from 'node:fs';",
+      "test('sometimes', () => {",
+      "  const seen = fs.existsSync('.count');",
+      "  fs.writeFileSync('.count', 'x');",
+      '  assert.equal(seen, true);',
+      '});',
+      '',
+    ].join('\n');
+    const proofs = await prove('js-todo', 'node', [task('T-001', 'Sometimes.', [['sometimes']])], { 'tests/t001_flaky.test.js': flaky });
+    expect(proofs['T-001']![0]).toMatchObject({ result: 'flaky', runs: ['failed', 'passed'], detail: expect.stringContaining('it passed 1 of 2 runs') });
+  }, 60_000);
+});

@@ -1,0 +1,173 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { UntrustedResult } from '../proc/untrusted.ts';
+import { namedCaseIn, notRunMessage, readRun, type ReportPreset } from './runner-report.ts';
+
+const DIR = path.join(import.meta.dirname, '../testing/runner-output/reports');
+const WORKTREE: Record<string, string> = {
+  py: '/tmp/cap-a/py',
+  ut: '/tmp/cap-a/ut',
+  nd: '/tmp/cap-a/nd',
+  vt: '/tmp/cap-a/vt',
+  je: '/tmp/cap-a/je',
+  mo: '/tmp/cap-a/mo',
+};
+
+/** A captured run: its output, its exit code from the last line, and its report when one was written. */
+function captured(preset: ReportPreset, label: string) {
+  const text = fs.readFileSync(path.join(DIR, `${label}.out.txt`), 'utf8');
+  const exit = /\[exit (\S+) spawnError (\S+)\]\s*$/.exec(text)!;
+  const ext = preset === 'pytest' || preset === 'node' ? 'xml' : 'json';
+  const reportFile = path.join(DIR, `${label}.report.${ext}`);
+  const raw = fs.existsSync(reportFile) ? fs.readFileSync(reportFile, 'utf8') : null;
+  const run = {
+    output: text.slice(0, exit.index),
+    exitCode: exit[1] === 'null' ? null : Number(exit[1]),
+    spawnError: null,
+    timedOut: false,
+    sandboxed: true,
+    processCapHit: false,
+    processLimit: null,
+  } as unknown as UntrustedResult; // the fields readRun reads; the rest of a RunResult plays no part
+  return readRun(preset, run, raw, WORKTREE[label.slice(0, 2)]!);
+}
+
+const outcomes = (r: ReturnType<typeof captured>) => r.report?.cases.map((c) => [c.file, c.fullTitle, c.outcome]);
+
+describe('the runners’ own reports, read from real runs', () => {
+  it('pytest: each case with its file and outcome, and a module that cannot be collected as a load error', () => {
+    const r = captured('pytest', 'py-files');
+    expect(r.problem).toBeNull();
+    expect(outcomes(r)).toEqual([
+      ['tests/test_calc.py', 'test_adds', 'passed'],
+      ['tests/test_calc.py', 'test_fails', 'failed'],
+      ['tests/test_calc.py', 'test_skipped', 'skipped'],
+    ]);
+    expect(r.report?.loadErrors).toEqual([{ file: 'tests/test_broken.py', message: expect.stringContaining("No module named 'divide'") }]);
+    expect(r.report?.cases[1]?.message).toContain('assert 4 == 5');
+  });
+
+  it('pytest: the single case of a file that cannot be collected (exit 4) is a load error of that file, not a refusal', () => {
+    const r = captured('pytest', 'py-case-load');
+    expect(r.run.exitCode).toBe(4);
+    expect(r.problem).toBeNull();
+    expect(namedCaseIn('pytest', r.report!, 'tests/test_broken.py', 'test_divides').loadError?.message).toContain("No module named 'divide'");
+  });
+
+  it('pytest: a name the file does not have ran nothing', () => {
+    const r = captured('pytest', 'py-case-nope');
+    expect(r.report).toEqual({ cases: [], loadErrors: [] });
+  });
+
+  it('unittest: the small runner records each case, and a module that does not import as a load error', () => {
+    const r = captured('unittest', 'ut-files');
+    expect(r.problem).toBeNull();
+    expect(outcomes(r)).toEqual([
+      ['tests/test_calc.py', 'TestAdd.test_adds', 'passed'],
+      ['tests/test_calc.py', 'TestAdd.test_fails', 'failed'],
+      ['tests/test_calc.py', 'TestAdd.test_skipped', 'skipped'],
+    ]);
+    expect(r.report?.loadErrors).toEqual([{ file: 'tests/test_broken.py', message: expect.stringContaining("No module named 'divide'") }]);
+    expect(r.output).toContain('test_fails (tests.test_calc.TestAdd.test_fails) ... FAIL');
+  });
+
+  it('unittest: a bare test function runs nothing, and the case is named as not collected for that reason', () => {
+    const r = captured('unittest', 'ut-bare');
+    expect(r.report?.cases).toEqual([]);
+    expect(r.run.exitCode).toBe(1);
+    expect(notRunMessage('unittest', r.report!, 'T-001', 'tests/test_bare.py', 'test_adds', false)).toBe(
+      "T-001's case `test_adds` was not collected by unittest: a bare function is not a TestCase method",
+    );
+  });
+
+  it('unittest: a name the class does not have is an unknown name, not a run', () => {
+    const r = captured('unittest', 'ut-case-nope');
+    expect(r.report?.cases).toEqual([]);
+    expect(r.report?.unknown?.[0]?.message).toContain("has no attribute 'test_nope'");
+  });
+
+  it('node --test: the junit report nests cases under describe, and a file that does not load is a case named by its path', () => {
+    const r = captured('node', 'nd-files');
+    expect(r.problem).toBeNull();
+    expect(outcomes(r)).toEqual([
+      [null, 'add adds two numbers', 'passed'],
+      [null, 'add fails on purpose', 'failed'],
+      [null, 'add is skipped', 'skipped'],
+    ]);
+    expect(r.report?.loadErrors.map((e) => e.file)).toEqual(['tests/broken.test.js']);
+  });
+
+  it('node --test: a name pattern that matches nothing reports every case skipped', () => {
+    const r = captured('node', 'nd-case-nope');
+    expect(r.report?.cases.every((c) => c.outcome === 'skipped')).toBe(true);
+    expect(namedCaseIn('node', r.report!, 'tests/calc.test.js', 'nope').cases).toEqual([]);
+  });
+
+  it('vitest: its json report beside the text, and a file that does not load has its message', () => {
+    const r = captured('vitest', 'vt-files');
+    expect(r.problem).toBeNull();
+    expect(r.output).toContain('Test Files');
+    expect(outcomes(r)).toEqual([
+      ['tests/calc.test.js', 'add adds two numbers', 'passed'],
+      ['tests/calc.test.js', 'add fails on purpose', 'failed'],
+      ['tests/calc.test.js', 'add is skipped', 'skipped'],
+    ]);
+    expect(r.report?.loadErrors).toEqual([{ file: 'tests/broken.test.js', message: expect.stringContaining("Cannot find module '../src/divide.js'") }]);
+  });
+
+  it('vitest: "Tests no tests" on an import of a missing module is a load error of the file', () => {
+    const r = captured('vitest', 'vt-case-load');
+    expect(r.output).toMatch(/Tests\s+no tests/);
+    expect(namedCaseIn('vitest', r.report!, 'tests/broken.test.js', 'divides').loadError?.message).toContain('../src/divide.js');
+  });
+
+  it('jest: each case with its describe titles, and a suite that failed to run as a load error', () => {
+    const r = captured('jest', 'je-files');
+    expect(r.problem).toBeNull();
+    expect(outcomes(r)).toEqual([
+      ['tests/calc.test.js', 'add adds two numbers', 'passed'],
+      ['tests/calc.test.js', 'add fails on purpose', 'failed'],
+      ['tests/calc.test.js', 'add is skipped', 'skipped'],
+    ]);
+    expect(r.report?.loadErrors[0]?.message).toContain("Cannot find module '../src/divide'");
+  });
+
+  it('jest: a -t filter that matches nothing leaves every case skipped', () => {
+    const r = captured('jest', 'je-case-nope');
+    expect(namedCaseIn('jest', r.report!, 'tests/calc.test.js', 'nope').cases).toEqual([]);
+  });
+
+  it('mocha: the json report is read, and the worker gets a summary of the failures since mocha prints nothing', () => {
+    const r = captured('mocha', 'mo-files');
+    expect(r.problem).toBeNull();
+    expect(outcomes(r)).toEqual([
+      ['tests/calc.test.js', 'add adds two numbers', 'passed'],
+      ['tests/calc.test.js', 'add fails on purpose', 'failed'],
+      ['tests/calc.test.js', 'add is skipped', 'skipped'],
+    ]);
+    expect(r.output).toContain('1 failing');
+    expect(r.output).toContain('add fails on purpose');
+  });
+
+  it('mocha: a file that does not load writes no report, and its exception is read as a load error of that file', () => {
+    const r = captured('mocha', 'mo-load');
+    expect(r.problem).toBeNull();
+    expect(r.report?.loadErrors).toEqual([{ file: 'tests/broken.test.js', message: expect.stringContaining("Cannot find module '../src/divide'") }]);
+  });
+
+  it('a report that says every case passed while the runner exited non-zero is a problem, and so is no report at all', () => {
+    const good = captured('jest', 'je-case-nope');
+    const lying = readRun(
+      'jest',
+      { ...good.run, exitCode: 1 },
+      JSON.stringify({ testResults: [{ name: '/x/a.test.js', status: 'passed', assertionResults: [{ title: 'a', status: 'passed' }] }] }),
+      '/x',
+    );
+    expect(lying.problem).toMatch(/exited with code 1, but its report says every case that ran passed/);
+    const none = readRun('vitest', { ...good.run, exitCode: 0 }, null, '/x');
+    expect(none.problem).toMatch(/wrote no report/);
+    const zeroWithFailures = readRun('mocha', { ...good.run, exitCode: 0 }, fs.readFileSync(path.join(DIR, 'mo-files.report.json'), 'utf8'), '/tmp/cap-a/mo');
+    expect(zeroWithFailures.problem).toMatch(/exited with code 0, but its report lists 1 failed case/);
+  });
+});

@@ -1,0 +1,611 @@
+/**
+ * What ran, from the runner's own structured report rather than its text (issue 28): every run of
+ * the acceptance tests — the check in the loop, the red and green proofs, the merge preview — asks
+ * the project's runner to write a report of each case it collected and how it ended:
+ *
+ * - pytest: `--junit-xml` in the xunit1 family (it names each case's file); a module that cannot
+ *   be collected is an error testcase named after the module;
+ * - jest: `--json --outputFile`; vitest: its json reporter beside the default one (the worker
+ *   keeps the text). Both write jest's shape; a file that does not load has no cases and a message;
+ * - mocha: its json reporter, written to a file (mocha then prints nothing, so a short summary is
+ *   rendered from the report for the worker). A file that does not load ends the run before any
+ *   report is written: "Exception during run" in its output;
+ * - node --test: the spec reporter to stdout and the junit one to the file. Node 20's junit names
+ *   no file: a file that failed as a whole is a testcase named by the file's absolute path;
+ * - unittest: a small runner (UNITTEST_RUNNER) passed with `python -c` — the package may live
+ *   under /tmp, which the sandbox hides — that loads the given files or names with unittest's
+ *   loader, runs them with a result that records each case, and writes JSON.
+ *
+ * The report goes into a fresh folder inside the worktree (the only place the sandbox lets the
+ * runner write that the harness can read afterwards), with an unguessable name and its own
+ * `.gitignore` of `*`, read without following links and removed after. A report that is missing,
+ * or that contradicts the exit code, fails the run with a sentence saying so.
+ */
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { XMLParser } from 'fast-xml-parser';
+import { z } from 'zod';
+import type { ChecksPreset } from '../../shared/seed.ts';
+import type { ProjectEnv } from '../../shared/project-env.ts';
+import { Tree } from '../fs/tree.ts';
+import { pythonOf, pythonRunEnv, type TestCommand } from '../env/presets.ts';
+import { runUntrusted, type UntrustedOptions, type UntrustedResult, type UntrustedScope } from '../proc/untrusted.ts';
+
+export type CaseOutcome = 'passed' | 'failed' | 'skipped';
+
+export interface ReportCase {
+  /** Relative to the worktree where the runner says; null where it does not (node 20's junit). */
+  file: string | null;
+  /** The case's own name (a method, a test function, an `it` title). */
+  name: string;
+  /** How the matrix may name it: pytest `Class::name`, unittest `Class.name`, JS describe titles and the name joined by spaces. */
+  fullTitle: string;
+  outcome: CaseOutcome;
+  /** The failure's message (empty for a pass). */
+  message: string;
+}
+
+export interface LoadError {
+  /** Relative to the worktree; null where the runner does not say which file. */
+  file: string | null;
+  message: string;
+}
+
+export interface RunnerReport {
+  cases: ReportCase[];
+  /** Files that failed to load (import, collection), with the runner's message. */
+  loadErrors: LoadError[];
+  /** unittest: module-level `test_…` functions, which unittest never collects. */
+  bare?: { file: string; name: string }[];
+  /** unittest: names given that are not in their module (the loader's "Failed to access attribute"). */
+  unknown?: { name: string; message: string }[];
+}
+
+/** Runners with a structured report; the custom preset keeps reading text. */
+export type ReportPreset = Exclude<ChecksPreset, 'custom'>;
+
+export function hasReport(preset: ChecksPreset): preset is ReportPreset {
+  return preset !== 'custom';
+}
+
+/**
+ * The unittest runner, for `python -c`: argv is the report path, then files (`tests/test_x.py`)
+ * or dotted names. Each name is loaded alone, so one that does not import does not hide the
+ * others; the loader's own `_FailedTest` stand-ins are read as load errors (a module that does
+ * not import) or unknown names (an attribute that does not exist), never run.
+ */
+export const UNITTEST_RUNNER = `
+import importlib, inspect, json, os, sys, unittest
+report, names = sys.argv[1], sys.argv[2:]
+loader = unittest.TestLoader()
+suite = unittest.TestSuite()
+load_errors, unknown, bare = [], [], []
+def rel(f):
+    try:
+        return os.path.relpath(f)
+    except Exception:
+        return f
+def modname(n):
+    return n[:-3].replace(os.sep, '.') if n.endswith('.py') else n
+def flat(s):
+    for t in s:
+        if isinstance(t, unittest.TestSuite):
+            yield from flat(t)
+        else:
+            yield t
+def resolve(n):
+    parts = n.split('.')
+    for i in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module('.'.join(parts[:i]))
+        except ImportError:
+            continue
+        parent = obj
+        for p in parts[i:]:
+            parent, obj = obj, getattr(obj, p, None)
+            if obj is None:
+                return None, None
+        return parent, obj
+    return None, None
+for n in names:
+    if not n.endswith('.py'):
+        # The loader calls a plain function it is given, outside any result: named as bare instead.
+        try:
+            parent, obj = resolve(n)
+        except Exception:
+            parent, obj = None, None
+        if inspect.ismodule(parent) and inspect.isfunction(obj):
+            bare.append({'file': rel(parent.__file__), 'name': obj.__name__})
+            continue
+    before = len(loader.errors)
+    try:
+        found = loader.loadTestsFromName(modname(n))
+    except Exception as e:
+        unknown.append({'name': n, 'message': '%s: %s' % (type(e).__name__, e)})
+        continue
+    errs = loader.errors[before:]
+    for t in flat(found):
+        if type(t).__name__ == '_FailedTest':
+            msg = errs[0] if errs else str(getattr(t, '_exception', ''))
+            if 'Failed to import' in msg:
+                load_errors.append({'file': n if n.endswith('.py') else None, 'message': msg})
+            else:
+                unknown.append({'name': n, 'message': msg})
+        else:
+            suite.addTest(t)
+    mod = sys.modules.get(modname(n).split(':')[0])
+    if mod is not None and n.endswith('.py'):
+        for k, v in vars(mod).items():
+            if k.startswith('test') and callable(v) and not isinstance(v, type) and getattr(v, '__module__', None) == mod.__name__:
+                bare.append({'file': n, 'name': k})
+cases = []
+def record(test, outcome, message=''):
+    mod = sys.modules.get(type(test).__module__)
+    f = getattr(mod, '__file__', None)
+    cls = type(test).__name__
+    name = getattr(test, '_testMethodName', str(test))
+    cases.append({'file': rel(f) if f else None, 'name': name, 'full_title': cls + '.' + name, 'outcome': outcome, 'message': message})
+class Result(unittest.TextTestResult):
+    def addSuccess(self, test):
+        super().addSuccess(test); record(test, 'passed')
+    def addFailure(self, test, err):
+        super().addFailure(test, err); record(test, 'failed', self.failures[-1][1])
+    def addError(self, test, err):
+        super().addError(test, err); record(test, 'failed', self.errors[-1][1])
+    def addSkip(self, test, reason):
+        super().addSkip(test, reason); record(test, 'skipped', reason)
+    def addExpectedFailure(self, test, err):
+        super().addExpectedFailure(test, err); record(test, 'passed')
+    def addUnexpectedSuccess(self, test):
+        super().addUnexpectedSuccess(test); record(test, 'failed', 'unexpected success')
+    def addSubTest(self, test, subtest, err):
+        super().addSubTest(test, subtest, err)
+        if err is not None:
+            record(test, 'failed', self._exc_info_to_string(err, test))
+for e in load_errors + unknown:
+    sys.stderr.write(e['message'] + '\\n')
+result = unittest.TextTestRunner(verbosity=2, resultclass=Result).run(suite)
+with open(report, 'w') as out:
+    json.dump({'cases': cases, 'load_errors': load_errors, 'unknown': unknown, 'bare': bare}, out)
+sys.exit(0 if result.wasSuccessful() and not load_errors and not unknown and result.testsRun > 0 else 1)
+`;
+
+/**
+ * `command` (the preset's run of some files, or of one case) changed to write its report to
+ * `reportFile` (absolute). unittest runs through UNITTEST_RUNNER: `targets` are its files or dotted names.
+ */
+export function withReport(preset: ReportPreset, command: TestCommand, reportFile: string, targets: string[], env: ProjectEnv | null): TestCommand {
+  if (command.kind !== 'argv') return command;
+  switch (preset) {
+    case 'pytest':
+      return { ...command, args: [...command.args, '--continue-on-collection-errors', '-o', 'junit_family=xunit1', `--junit-xml=${reportFile}`] };
+    case 'unittest':
+      return { kind: 'argv', command: pythonOf(env), args: ['-c', UNITTEST_RUNNER, reportFile, ...targets], env: pythonRunEnv(env) };
+    case 'jest':
+      return { ...command, args: [...command.args, '--json', `--outputFile=${reportFile}`] };
+    case 'vitest':
+      return { ...command, args: [...command.args, '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`] };
+    case 'mocha':
+      return { ...command, args: [...command.args, '--reporter', 'json', '--reporter-option', `output=${reportFile}`] };
+    case 'node': {
+      // The reporters go before the files: node takes what follows a file as more files.
+      const [test, ...rest] = command.args;
+      return {
+        ...command,
+        args: [
+          test!,
+          '--test-reporter=spec',
+          '--test-reporter-destination=stdout',
+          '--test-reporter=junit',
+          `--test-reporter-destination=${reportFile}`,
+          ...rest,
+        ],
+      };
+    }
+  }
+}
+
+const REPORT_NAME: Record<ReportPreset, string> = {
+  pytest: 'report.xml',
+  node: 'report.xml',
+  unittest: 'report.json',
+  jest: 'report.json',
+  vitest: 'report.json',
+  mocha: 'report.json',
+};
+
+/** What a run with a report says: the process's result, the parsed report, and what is wrong with them. */
+export interface ReportedRun {
+  run: UntrustedResult;
+  /** The run's text for the worker and the reviewer (mocha's summary rendered from its report). */
+  output: string;
+  report: RunnerReport | null;
+  /** Why the report cannot be trusted as the run's account (missing, unreadable, contradicts the exit code); null when it can. */
+  problem: string | null;
+}
+
+/** The prefix of the per-run report folders, git-ignored by their own `.gitignore`. */
+export const REPORT_DIR_PREFIX = '.tilth-report-';
+
+/**
+ * Runs `build(reportFile)` through the sandbox with a fresh report folder in the worktree, reads
+ * and parses the report, and removes the folder.
+ */
+export async function runWithReport(
+  preset: ReportPreset,
+  build: (reportFile: string) => TestCommand,
+  scope: UntrustedScope,
+  options: UntrustedOptions,
+): Promise<ReportedRun> {
+  const tree = Tree.at(scope.worktree);
+  const dir = `${REPORT_DIR_PREFIX}${randomBytes(12).toString('hex')}`;
+  tree.mkdir(dir);
+  try {
+    // A crash between here and the removal must not put the folder in the task's commit.
+    tree.writeFile(path.join(dir, '.gitignore'), '*\n');
+    const rel = path.join(dir, REPORT_NAME[preset]);
+    const run = await runUntrusted(build(path.join(tree.root, rel)), scope, options);
+    const raw = tree.readFileNoFollow(rel)?.toString('utf8') ?? null;
+    return readRun(preset, run, raw, scope.worktree);
+  } finally {
+    tree.remove(dir, { recursive: true });
+  }
+}
+
+/** A run's report read against its exit code (exported for the parsers' tests on captured runs). */
+export function readRun(preset: ReportPreset, run: UntrustedResult, raw: string | null, worktree: string): ReportedRun {
+  const base = { run, output: run.output };
+  if (run.timedOut || run.spawnError !== null) return { ...base, report: null, problem: null };
+  let report: RunnerReport | null = null;
+  let parseError: string | null = null;
+  if (raw !== null) {
+    try {
+      report = parseReport(preset, raw, worktree);
+    } catch (err) {
+      parseError = (err as Error).message;
+    }
+  } else if (preset === 'mocha' && /^\s*Exception during run: /m.test(run.output)) {
+    // Mocha writes no report when a file does not load; its output says which.
+    report = { cases: [], loadErrors: [{ file: mochaLoadFile(run.output, worktree), message: run.output.trim() }] };
+  }
+  const output = preset === 'mocha' && raw !== null && report ? mochaSummary(report, run.output) : run.output;
+  if (report === null) {
+    const why = parseError ? `its report could not be read (${parseError})` : 'it wrote no report';
+    return { ...base, output, report: null, problem: `${RUNNER[preset]} exited with code ${run.exitCode}, but ${why}, so what ran is unknown.` };
+  }
+  const failed = report.cases.filter((c) => c.outcome === 'failed').length;
+  const trouble = failed + report.loadErrors.length;
+  if (run.exitCode === 0 && trouble > 0) {
+    return {
+      ...base,
+      output,
+      report,
+      problem: `${RUNNER[preset]} exited with code 0, but its report lists ${failed} failed case${failed === 1 ? '' : 's'} and ${report.loadErrors.length} file${report.loadErrors.length === 1 ? '' : 's'} that did not load.`,
+    };
+  }
+  const passed = report.cases.filter((c) => c.outcome === 'passed').length;
+  if (run.exitCode !== 0 && trouble === 0 && passed > 0 && (report.unknown?.length ?? 0) === 0) {
+    return {
+      ...base,
+      output,
+      report,
+      problem: `${RUNNER[preset]} exited with code ${run.exitCode}, but its report says every case that ran passed and every file loaded.`,
+    };
+  }
+  return { ...base, output, report, problem: null };
+}
+
+export const RUNNER: Record<ReportPreset, string> = {
+  pytest: 'pytest',
+  unittest: 'unittest',
+  node: 'node --test',
+  vitest: 'vitest',
+  jest: 'jest',
+  mocha: 'mocha',
+};
+
+// ── parsers ──────────────────────────────────────────────────────────────────────────────────
+
+export function parseReport(preset: ReportPreset, raw: string, worktree: string): RunnerReport {
+  switch (preset) {
+    case 'pytest':
+      return parsePytestJunit(raw);
+    case 'node':
+      return parseNodeJunit(raw, worktree);
+    case 'jest':
+    case 'vitest':
+      return parseJestJson(raw, worktree);
+    case 'mocha':
+      return parseMochaJson(raw, worktree);
+    case 'unittest':
+      return parseUnittestJson(raw);
+  }
+}
+
+const xml = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  // Element text and attributes as written: a message of digits stays a string.
+  parseTagValue: false,
+  parseAttributeValue: false,
+  textNodeName: '#text',
+  isArray: (name) => name === 'testsuite' || name === 'testcase' || name === 'failure' || name === 'error' || name === 'skipped',
+  processEntities: true,
+});
+
+interface XmlCase {
+  name?: string;
+  classname?: string;
+  file?: string;
+  failure?: XmlProblem[];
+  error?: XmlProblem[];
+  skipped?: XmlProblem[];
+}
+type XmlProblem = string | { message?: string; '#text'?: string };
+interface XmlSuite {
+  name?: string;
+  testcase?: XmlCase[];
+  testsuite?: XmlSuite[];
+}
+
+function problemText(p: XmlProblem | undefined): string {
+  if (p === undefined) return '';
+  if (typeof p === 'string') return p.trim();
+  return [p.message, p['#text']?.trim()].filter(Boolean).join('\n');
+}
+
+function xmlRoot(raw: string): XmlSuite {
+  const doc = xml.parse(raw) as { testsuites?: XmlSuite | '' };
+  if (doc.testsuites === undefined) throw new Error('no <testsuites> element');
+  return doc.testsuites === '' ? {} : doc.testsuites;
+}
+
+function outcomeOf(c: XmlCase): { outcome: CaseOutcome; message: string } {
+  const bad = c.failure?.[0] ?? c.error?.[0];
+  if (bad !== undefined) return { outcome: 'failed', message: problemText(bad) };
+  if (c.skipped !== undefined) return { outcome: 'skipped', message: problemText(c.skipped[0]) };
+  return { outcome: 'passed', message: '' };
+}
+
+/** pytest's junit-xml, xunit1 family: `file` on each case; a collection error is a case named after the module with classname "". */
+export function parsePytestJunit(raw: string): RunnerReport {
+  const report: RunnerReport = { cases: [], loadErrors: [] };
+  for (const suite of allSuites(xmlRoot(raw))) {
+    for (const c of suite.testcase ?? []) {
+      const name = c.name ?? '';
+      const { outcome, message } = outcomeOf(c);
+      if (c.classname === '' && outcome === 'failed') {
+        report.loadErrors.push({ file: c.file ?? `${name.split('.').join('/')}.py`, message });
+        continue;
+      }
+      const file = c.file ?? null;
+      // classname is the node id's module path then its classes: `tests.test_x.TestA`.
+      const module = file ? file.replace(/\.py$/, '').split('/').join('.') : null;
+      const classes = module && c.classname?.startsWith(module) ? c.classname.slice(module.length).replace(/^\./, '') : '';
+      const fullTitle = [...(classes ? classes.split('.') : []), name].join('::');
+      report.cases.push({ file, name, fullTitle, outcome, message });
+    }
+  }
+  return report;
+}
+
+function allSuites(root: XmlSuite): XmlSuite[] {
+  return [root, ...(root.testsuite ?? []).flatMap(allSuites)];
+}
+
+/**
+ * Node 20's junit: suites nest by `describe`, cases carry no file. A case named by an absolute
+ * path of the worktree is a file that failed as a whole (it did not load, or crashed).
+ */
+export function parseNodeJunit(raw: string, worktree: string): RunnerReport {
+  const report: RunnerReport = { cases: [], loadErrors: [] };
+  const walk = (suite: XmlSuite, titles: string[]) => {
+    for (const c of suite.testcase ?? []) {
+      const name = c.name ?? '';
+      const { outcome, message } = outcomeOf(c);
+      if (titles.length === 0 && path.isAbsolute(name) && outcome === 'failed') {
+        report.loadErrors.push({ file: relativeFile(worktree, name), message });
+        continue;
+      }
+      report.cases.push({ file: null, name, fullTitle: [...titles, name].join(' '), outcome, message });
+    }
+    for (const child of suite.testsuite ?? []) walk(child, [...titles, child.name ?? '']);
+  };
+  walk(xmlRoot(raw), []);
+  return report;
+}
+
+const JestAssertion = z.object({
+  title: z.string(),
+  fullName: z.string().optional(),
+  ancestorTitles: z.array(z.string()).optional(),
+  status: z.string(),
+  failureMessages: z.array(z.string()).nullish(),
+});
+const JestReport = z.object({
+  testResults: z.array(
+    z.object({
+      name: z.string(),
+      status: z.string().optional(),
+      message: z.string().optional(),
+      assertionResults: z.array(JestAssertion),
+    }),
+  ),
+});
+
+/** jest's `--json`, which vitest's json reporter copies: per file its cases, or a message when it did not load. */
+export function parseJestJson(raw: string, worktree: string): RunnerReport {
+  const parsed = JestReport.parse(JSON.parse(raw));
+  const report: RunnerReport = { cases: [], loadErrors: [] };
+  for (const file of parsed.testResults) {
+    const rel = relativeFile(worktree, file.name);
+    if (file.assertionResults.length === 0 && file.status === 'failed') {
+      report.loadErrors.push({ file: rel, message: (file.message ?? '').trim() });
+      continue;
+    }
+    for (const a of file.assertionResults) {
+      const outcome: CaseOutcome = a.status === 'passed' ? 'passed' : a.status === 'failed' ? 'failed' : 'skipped';
+      const fullTitle = [...(a.ancestorTitles ?? []), a.title].join(' ');
+      report.cases.push({ file: rel, name: a.title, fullTitle, outcome, message: (a.failureMessages ?? []).join('\n') });
+    }
+  }
+  return report;
+}
+
+const MochaTest = z.object({ title: z.string(), fullTitle: z.string(), file: z.string().optional(), err: z.record(z.string(), z.unknown()).optional() });
+const MochaReport = z.object({
+  stats: z.object({ tests: z.number() }).loose(),
+  tests: z.array(MochaTest),
+  pending: z.array(MochaTest),
+  failures: z.array(MochaTest),
+  passes: z.array(MochaTest),
+});
+
+/**
+ * mocha's json reporter: `tests` lists every case, `failures`/`passes`/`pending` say how each
+ * ended. A hook that fails is a failure of its own ("before all" hook for …), kept as a case.
+ */
+export function parseMochaJson(raw: string, worktree: string): RunnerReport {
+  const parsed = MochaReport.parse(JSON.parse(raw));
+  const key = (t: z.infer<typeof MochaTest>) => `${t.file ?? ''}\0${t.fullTitle}`;
+  const failed = new Map(parsed.failures.map((t) => [key(t), t]));
+  const skipped = new Set(parsed.pending.map(key));
+  const passed = new Set(parsed.passes.map(key));
+  const cases: ReportCase[] = [];
+  const seen = new Set<string>();
+  for (const t of [...parsed.tests, ...parsed.failures]) {
+    const k = key(t);
+    if (seen.has(k)) continue;
+    seen.add(k);
+    const failure = failed.get(k);
+    const outcome: CaseOutcome = failure ? 'failed' : passed.has(k) ? 'passed' : skipped.has(k) ? 'skipped' : 'skipped';
+    const message = failure ? String(failure.err?.stack ?? failure.err?.message ?? '') : '';
+    cases.push({ file: t.file ? relativeFile(worktree, t.file) : null, name: t.title, fullTitle: t.fullTitle, outcome, message });
+  }
+  return { cases, loadErrors: [] };
+}
+
+const UnittestReport = z.object({
+  cases: z.array(
+    z.object({ file: z.string().nullable(), name: z.string(), full_title: z.string(), outcome: z.enum(['passed', 'failed', 'skipped']), message: z.string() }),
+  ),
+  load_errors: z.array(z.object({ file: z.string().nullable(), message: z.string() })),
+  unknown: z.array(z.object({ name: z.string(), message: z.string() })),
+  bare: z.array(z.object({ file: z.string(), name: z.string() })),
+});
+
+export function parseUnittestJson(raw: string): RunnerReport {
+  const parsed = UnittestReport.parse(JSON.parse(raw));
+  return {
+    cases: parsed.cases.map((c) => ({ file: c.file, name: c.name, fullTitle: c.full_title, outcome: c.outcome, message: c.message })),
+    loadErrors: parsed.load_errors,
+    bare: parsed.bare,
+    unknown: parsed.unknown,
+  };
+}
+
+/** The file mocha could not load: the first of the require stack, or the importer of an ES module. */
+function mochaLoadFile(output: string, worktree: string): string | null {
+  const file = /Require stack:\n- (\S+)/.exec(output)?.[1] ?? /imported from (\S+)/.exec(output)?.[1] ?? null;
+  return file ? relativeFile(worktree, file) : null;
+}
+
+/** What the worker reads of a mocha run with the json reporter, which prints nothing itself. */
+function mochaSummary(report: RunnerReport, printed: string): string {
+  const count = (o: CaseOutcome) => report.cases.filter((c) => c.outcome === o).length;
+  const lines = [`${count('passed')} passing`, ...(count('skipped') > 0 ? [`${count('skipped')} pending`] : [])];
+  const failures = report.cases.filter((c) => c.outcome === 'failed');
+  if (failures.length > 0) lines.push(`${failures.length} failing`, '');
+  failures.forEach((c, i) => {
+    lines.push(`  ${i + 1}) ${c.fullTitle}${c.file ? ` (${c.file})` : ''}:`, ...c.message.split('\n').map((l) => `     ${l}`), '');
+  });
+  return [printed.trim(), lines.join('\n')].filter(Boolean).join('\n');
+}
+
+function relativeFile(worktree: string, file: string): string {
+  if (!path.isAbsolute(file)) return file;
+  const rel = path.relative(worktree, file);
+  return rel.startsWith('..') ? file : rel;
+}
+
+// ── reading a report for named cases ─────────────────────────────────────────────────────────
+
+/** Whether a report case is the one the matrix names, the way the preset's single-case run selects it. */
+export function isNamedCase(preset: ReportPreset, c: ReportCase, name: string): boolean {
+  switch (preset) {
+    case 'pytest':
+      return c.fullTitle === name || c.fullTitle.startsWith(`${name}::`) || (c.fullTitle.startsWith(`${name}[`) && c.fullTitle.endsWith(']'));
+    case 'unittest': {
+      const dotted = name.replace('::', '.');
+      return c.fullTitle === dotted || c.fullTitle.startsWith(`${dotted}.`) || c.name === dotted;
+    }
+    case 'node':
+      return c.name === name;
+    default:
+      return c.fullTitle === name || c.fullTitle.endsWith(` ${name}`) || c.fullTitle.endsWith(name);
+  }
+}
+
+function inFile(c: { file: string | null }, file: string): boolean {
+  return c.file === null || c.file === file || c.file.endsWith(`/${file}`) || file.endsWith(`/${c.file}`);
+}
+
+/** How a named case of `file` fared in a report: its cases (empty: not run), its file's load error. */
+export function namedCaseIn(preset: ReportPreset, report: RunnerReport, file: string, name: string): { cases: ReportCase[]; loadError: LoadError | null } {
+  const loadError = report.loadErrors.find((e) => e.file === null || inFile(e, file)) ?? null;
+  return { cases: report.cases.filter((c) => inFile(c, file) && isNamedCase(preset, c, name)), loadError };
+}
+
+/** Why a named case did not execute, in one sentence (`not_run`). */
+export function notRunMessage(preset: ReportPreset, report: RunnerReport, taskId: string, file: string, name: string, skipped: boolean): string {
+  if (skipped) return `${taskId}'s case \`${name}\` was skipped by ${RUNNER[preset]} in ${file}, so it proves nothing`;
+  const bare = report.bare?.some((b) => inFile(b, file) && (b.name === name || name.endsWith(`.${b.name}`) || name.endsWith(`::${b.name}`)));
+  if (bare) return `${taskId}'s case \`${name}\` was not collected by unittest: a bare function is not a TestCase method`;
+  return `${taskId}'s case \`${name}\` was not collected by ${RUNNER[preset]} in ${file}: no case by that name ran; check its name in the matrix against the file`;
+}
+
+// ── the acceptance check ─────────────────────────────────────────────────────────────────────
+
+/** The cases a task's matrix names, all in its test file. */
+export interface NamedCases {
+  taskId: string;
+  file: string;
+  tests: string[];
+}
+
+/**
+ * Whether an acceptance run passed, by its report: exit 0, a report that agrees, at least one
+ * case executed and none failed, and every case the given tasks name executed and passed (the
+ * current task's in the loop, every done task's in the merge preview).
+ * `reasons` says why not, one sentence each, for the worker and the reviewer.
+ */
+export function acceptanceVerdict(
+  preset: ReportPreset,
+  reported: ReportedRun,
+  files: string[],
+  named: NamedCases[] = [],
+): { passed: boolean; reasons: string[] } {
+  const { run, report, problem } = reported;
+  if (run.timedOut || run.spawnError !== null) return { passed: false, reasons: [] };
+  if (problem !== null || report === null) return { passed: false, reasons: [problem ?? `${RUNNER[preset]} wrote no report.`] };
+  const reasons: string[] = [];
+  const executed = report.cases.filter((c) => c.outcome !== 'skipped');
+  for (const e of report.loadErrors) reasons.push(`${e.file ?? 'a test file'} did not load, so none of its cases ran.`);
+  if (executed.length === 0) {
+    const bare = report.bare?.length
+      ? ` unittest collects only test_… methods of a unittest.TestCase subclass, and ${report.bare.map((b) => `${b.file}: ${b.name}`).join(', ')} ${report.bare.length === 1 ? 'is a bare function' : 'are bare functions'}.`
+      : '';
+    reasons.push(`No test case ran in ${files.join(', ')}: a run that executes nothing is never a pass.${bare}`);
+  }
+  for (const task of named) {
+    for (const test of task.tests) {
+      const { cases } = namedCaseIn(preset, report, task.file, test);
+      const ran = cases.filter((c) => c.outcome !== 'skipped');
+      if (ran.length === 0) reasons.push(`${notRunMessage(preset, report, task.taskId, task.file, test, cases.length > 0)}.`);
+      else if (ran.some((c) => c.outcome === 'failed')) reasons.push(`${task.taskId}'s case \`${test}\` failed.`);
+    }
+  }
+  const failed = executed.filter((c) => c.outcome === 'failed');
+  const passed = run.exitCode === 0 && failed.length === 0 && reasons.length === 0;
+  return { passed, reasons };
+}
