@@ -15,6 +15,7 @@ import { Agent, ContextOverflowError, type AgentCall } from '../agent/runtime.ts
 import { changedFiles, diffSummary, GitTamperedError, verifyPointers, workingDiff } from '../git/worktree-git.ts';
 import { taskIdOfTestFile } from '../env/presets.ts';
 import { proveCases } from '../proof/red-proof.ts';
+import { machineryWriteLock, type MachineryInput, type MachineryWriteLock } from '../proof/test-machinery.ts';
 import { ProviderFailureError } from '../llm/errors.ts';
 import { loadPrompt } from '../prompts.ts';
 import { DUPLICATE_CASE, formatCoverageGap, formatRejectFeedback, parseCase, WORKER_NO_CASE_NUDGE } from './case.ts';
@@ -123,6 +124,8 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
   for (const n of notes) run.emit({ type: 'steering_note', data: { note_id: n.note_id, text: n.text, consumed_by: { task_id: task.id, iter: 1 } } });
   promptEvent(run, { ...trace, span_id: setupSpan }, 'worker', prompt);
 
+  const machinery = machineryOf(run, prd, task);
+  const lock = machinery ? await machineryWriteLock(machinery, run.worktree, Object.keys(run.seedMeta.locked_tests)) : undefined;
   const maxIter = deps.caps.max_iterations_per_task;
   const evaluatorCap = deps.caps.max_evaluator_calls_per_task;
   let evaluatorCalls = 0;
@@ -196,7 +199,7 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
     const toolCalls = turn.calls.filter((c) => c.name !== 'submit_case');
     for (const call of toolCalls) {
       signal.throwIfAborted();
-      await runOneTool(run, agent, call, base);
+      await runOneTool(run, agent, call, base, lock);
     }
 
     if (caseCalls.length === 0) {
@@ -244,6 +247,7 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
       testFiles: testFilesOf(run, [task.id, ...doneIds]),
       changedFiles: await changedFiles(run.ref),
       lockedTests: run.seedMeta.locked_tests,
+      machinery,
       ...(deps.checkTimeoutMs ? { timeoutMs: deps.checkTimeoutMs } : {}),
       signal,
     });
@@ -292,6 +296,7 @@ async function runOneTool(
   agent: Agent,
   call: AgentCall,
   base: { task_id: string; trace_id: string; span_id: string; iter: number },
+  machinery?: MachineryWriteLock,
 ): Promise<void> {
   const tool = call.name;
   const checked = agent.check<Record<string, unknown>>(call);
@@ -302,6 +307,7 @@ async function runOneTool(
         scope: run.scope,
         signal: run.signal,
         ...(run.deps.bashTimeoutMs ? { bashTimeoutMs: run.deps.bashTimeoutMs } : {}),
+        machinery,
       })
     : { output: checked.message };
   const duration_ms = Math.round(performance.now() - started);
@@ -316,6 +322,17 @@ async function runOneTool(
   // A shell command is the one tool that could rewrite the git pointers (where the sandbox is
   // missing): notice it now rather than at the next submit.
   if (tool === 'bash' && checked.ok) verifyPointers(run.ref);
+}
+
+/**
+ * The test machinery the task is held to: the seed's (the session's base commit), less what the
+ * seed lets this task or a done one change. None for a session without a recorded base.
+ */
+function machineryOf(run: RunContext, prd: PrdEntry[], task: PrdEntry): MachineryInput | undefined {
+  const { source, base_sha: baseSha } = run.checkpoint;
+  if (!baseSha) return undefined;
+  const allowed = [task, ...prd.filter((t) => t.status === 'done')].flatMap((t) => t.may_change_test_setup ?? []);
+  return { source, baseSha, allowed };
 }
 
 /** Arguments for the event log: the parsed object, or a note when they were not JSON. */
