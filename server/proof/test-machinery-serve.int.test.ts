@@ -233,7 +233,7 @@ describe('a worker that games the tests instead of fixing the code', () => {
     expectRefused(result, 'sitecustomize.py');
   }, 200_000);
 
-  it('accepts a conftest.py the seed lets the task change', async () => {
+  it('accepts a conftest.py the seed lets the task change, and the merge preview fails on machinery a commit changed behind the checks', async () => {
     const { detail } = await runAttack({
       example: 'py-todo',
       preset: 'pytest',
@@ -243,5 +243,24 @@ describe('a worker that games the tests instead of fixing the code', () => {
     });
     expect(detail.session.status, detail.last_error ?? '').toBe('all_done');
     expect(execFileSync('git', ['show', `session/${detail.session.id}:conftest.py`], { cwd: repo!.dir, encoding: 'utf8' })).toContain('shared fixtures');
+    const clean = await server!.api('POST', `/api/sessions/${detail.session.id}/merge/preview`, { strategy: 'merge' });
+    expect(clean.status, JSON.stringify(clean.body)).toBe(200);
+    expect((clean.body as { tests: { name: string }[] }).tests.map((t) => t.name)).not.toContain('test_machinery');
+
+    // A commit on the session branch the checks never saw (a worker with git and no sandbox):
+    // the merge preview names the file, and a merge without the override is refused.
+    const worktree = detail.worktree;
+    fs.writeFileSync(path.join(worktree, 'pytest.ini'), '[pytest]\naddopts = -p no:python\n');
+    execFileSync('git', ['add', 'pytest.ini'], { cwd: worktree });
+    execFileSync('git', ['-c', 'user.name=w', '-c', 'user.email=w@example.com', 'commit', '-qm', 'tweak'], { cwd: worktree });
+    const preview = await server!.api('POST', `/api/sessions/${detail.session.id}/merge/preview`, { strategy: 'merge' });
+    expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+    const body = preview.body as { passed: boolean; tests: { name: string; passed: boolean; output?: string }[] };
+    expect(body.passed).toBe(false);
+    expect(body.tests[0]).toMatchObject({ name: 'test_machinery', passed: false });
+    expect(body.tests[0]!.output).toContain('pytest.ini (added)');
+    const merged = await server!.api('POST', `/api/sessions/${detail.session.id}/merge`, { strategy: 'merge' });
+    expect(merged.status).toBe(409);
+    expect(JSON.stringify(merged.body)).toContain('test_machinery');
   }, 200_000);
 });

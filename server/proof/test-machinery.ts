@@ -454,13 +454,13 @@ export function worktreeView(worktree: string): TreeView {
  */
 export async function machineryPaths(base: TreeView, now: TreeView, lockedTests: readonly string[]): Promise<Map<string, MachineryKind>> {
   const byName = [...new Set([...base.files, ...now.files])].filter((f) => machineryKind(f) !== null);
-  await base.preload?.(byName);
+  await Promise.all([base.preload?.(byName), now.preload?.(byName)]);
   const all = new Set([...base.files, ...now.files]);
   const paths = new Map<string, MachineryKind>();
   for (const f of byName) paths.set(f, machineryKind(f)!);
   for (const f of namedFiles(base, all)) if (!paths.has(f)) paths.set(f, 'whole');
   for (const f of testPackageInits(lockedTests)) if (!paths.has(f) && all.has(f)) paths.set(f, 'whole');
-  await base.preload?.([...paths.keys()]);
+  await Promise.all([base.preload?.([...paths.keys()]), now.preload?.([...paths.keys()])]);
   return paths;
 }
 
@@ -514,6 +514,14 @@ export interface MachineryInput {
 /** The worktree's machinery changes against the seed. */
 export async function worktreeMachineryChanges(input: MachineryInput, worktree: string, lockedTests: readonly string[]): Promise<MachineryChange[]> {
   return machineryChanges(await commitView(input.source, input.baseSha), worktreeView(worktree), lockedTests, input.allowed);
+}
+
+/**
+ * The machinery a session branch changed from its base that no done task was allowed to change,
+ * for the merge preview: a session whose commits changed it ran its acceptance tests on it.
+ */
+export async function branchMachineryCheck(input: MachineryInput, head: string, lockedTests: readonly string[]): Promise<MachineryChange[]> {
+  return machineryChanges(await commitView(input.source, input.baseSha), await commitView(input.source, head), lockedTests, input.allowed);
 }
 
 /**
