@@ -544,8 +544,8 @@ export async function machineryWriteLock(input: MachineryInput, worktree: string
       const kind = machineryKind(p) ?? named.get(p) ?? null;
       if (kind === null) return null;
       if (kind !== 'whole' && machineryPart(kind, current) === machineryPart(kind, Buffer.from(next))) return null;
-      const what = kind === 'whole' ? p : `the test settings of ${p}`;
-      return `${what} decides how the tests run, so the worker may not change it (make the code pass the tests as they are); the user can allow this task to change it in seed review ("may change test setup").`;
+      const what = kind === 'whole' ? `${p} decides` : `the test settings of ${p} decide`;
+      return `${what} how the tests run, so the worker may not change it (make the code pass the tests as they are); the user can allow this task to change it in seed review ("may change test setup").`;
     },
   };
 }
