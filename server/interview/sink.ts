@@ -134,8 +134,13 @@ function checkEntries(raw: unknown, existingIds: string[], keptIds: ReadonlySet<
       });
     }
     const setup = entry.may_change_test_setup;
-    if (setup !== undefined && (!Array.isArray(setup) || setup.some((p: unknown) => typeof p !== 'string' || unsafePathReason(p) !== null))) {
+    if (setup !== undefined && !Array.isArray(setup)) {
       problems.push(`${label}: may_change_test_setup must be a list of paths relative to the worktree; got ${describeValue(setup)}`);
+    } else if (Array.isArray(setup)) {
+      for (const p of setup as unknown[]) {
+        const unsafe = typeof p === 'string' ? unsafePathReason(p) : 'it is not a string';
+        if (unsafe) problems.push(`${label}: may_change_test_setup: ${describeValue(p)} is not a path in the worktree (${unsafe})`);
+      }
     }
     // Stryker disable next-line ConditionalExpression: with a problem the seed is refused, so the entry would go unused
     if (problems.length > before) return;
