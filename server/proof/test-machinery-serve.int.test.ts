@@ -65,7 +65,7 @@ function events(id: string): LogEvent[] {
     .map((l) => JSON.parse(l) as LogEvent);
 }
 
-async function detailUntil(id: string, done: (d: SessionDetail) => boolean, timeoutMs = 150_000): Promise<SessionDetail> {
+async function detailUntil(id: string, done: (d: SessionDetail) => boolean, timeoutMs = 240_000): Promise<SessionDetail> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const detail = SessionDetailSchema.parse((await server!.api('GET', `/api/sessions/${id}`)).body);
@@ -164,7 +164,7 @@ describe('a worker that games the tests instead of fixing the code', () => {
     expectRefused(result, 'conftest.py');
     const refusal = result.log.find((e) => e.type === 'tool_result' && e.data.tool === 'write_file' && String(e.data.result_preview).includes('conftest.py'));
     expect(refusal?.data.result_preview).toMatch(/^ERROR: conftest\.py decides how the tests run, so the worker may not change it .*seed review/);
-  }, 200_000);
+  }, 300_000);
 
   it('fails the checks naming .mocharc.json when a mocha require file makes assert.strictEqual a no-op', async () => {
     const result = await runAttack({
@@ -228,7 +228,7 @@ describe('a worker that games the tests instead of fixing the code', () => {
       ),
     });
     expectRefused(result, 'package.json');
-  }, 200_000);
+  }, 300_000);
 
   it('fails the checks naming sitecustomize.py when it loads itself as a pytest plugin that turns failures into passes', async () => {
     // Python imports it at start-up from PYTHONPATH (the worktree); it names itself a plugin.
@@ -240,7 +240,7 @@ describe('a worker that games the tests instead of fixing the code', () => {
       game: workerTurn(PY_WRONG, bash(`cat > sitecustomize.py <<'EOF'\n${sitecustomize}EOF\necho WROTE`)),
     });
     expectRefused(result, 'sitecustomize.py');
-  }, 200_000);
+  }, 300_000);
 
   it('accepts a conftest.py the seed lets the task change, and the merge preview fails on machinery a commit changed behind the checks', async () => {
     const { detail } = await runAttack({
@@ -251,6 +251,8 @@ describe('a worker that games the tests instead of fixing the code', () => {
       game: workerTurn(write('todo/double.py', 'def double(n):\n    return n * 2\n'), write('conftest.py', '# shared fixtures go here\n')),
     });
     expect(detail.session.status, detail.last_error ?? '').toBe('all_done');
+    const prompt = JSON.stringify(fake.requests.find((r) => r.model === WORKER)?.messages ?? []);
+    expect(prompt).toContain('The user lets this task change these files that decide how the tests run: `conftest.py`.');
     expect(execFileSync('git', ['show', `session/${detail.session.id}:conftest.py`], { cwd: repo!.dir, encoding: 'utf8' })).toContain('shared fixtures');
     const clean = await server!.api('POST', `/api/sessions/${detail.session.id}/merge/preview`, { strategy: 'merge' });
     expect(clean.status, JSON.stringify(clean.body)).toBe(200);
@@ -271,5 +273,5 @@ describe('a worker that games the tests instead of fixing the code', () => {
     const merged = await server!.api('POST', `/api/sessions/${detail.session.id}/merge`, { strategy: 'merge' });
     expect(merged.status).toBe(409);
     expect(JSON.stringify(merged.body)).toContain('test_machinery');
-  }, 200_000);
+  }, 300_000);
 });
