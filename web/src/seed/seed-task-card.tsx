@@ -159,9 +159,10 @@ export function SeedTaskEditor({ task, test, position, count, pathRule, onChange
         </fieldset>
         <label className="field">
           <span className="field-label">May change how the tests run</span>
-          <AutoGrowTextarea
+          <textarea
             className="input textarea mono"
             data-testid="edit-test-setup"
+            rows={2}
             spellCheck={false}
             placeholder="conftest.py"
             value={task.testSetup ?? ''}
