@@ -169,7 +169,7 @@ async function machineryOn(store: SessionStore, id: string, cp: Checkpoint, head
     exit_code: null,
     duration_ms: Math.round(performance.now() - started),
     ...boundCheckOutput(
-      `The session's commits change files that decide how the tests run, and the seed let no task change them: ${listed}. The acceptance tests below ran on that machinery, so they are not evidence. Merge only if you have read the change; to allow it, set "may change test setup" on the task in seed review.`,
+      `The session's commits change files that decide how the tests run, and the seed let no task change them: ${listed}. The acceptance tests below ran on that machinery, so they are not evidence. Merge (with the override) only if you have read the change.`,
     ),
   };
 }
