@@ -123,6 +123,11 @@ export const PrdEntrySchema = z.object({
    * Every seed the sink writes has it; a seed from before it was asked for does not.
    */
   criteria_tests: z.array(z.array(z.string().min(1)).min(1)).optional(),
+  /**
+   * Test machinery files (conftest.py, runner configs, package.json's scripts…) this task may
+   * change, relative to the worktree; only the user sets it, in seed review. Absent: none.
+   */
+  may_change_test_setup: z.array(z.string().min(1)).optional(),
   status: TaskStatusSchema.default('pending'),
   /**
    * Which attempt at the task this is: absent for the first; 2, 3… after a reviewer sent the

@@ -237,6 +237,8 @@ export const SeedEditSchema = z.strictObject({
       acceptance_criteria: z.array(z.string()),
       /** Per criterion, the test cases that check it; the sink says what is missing or unknown. */
       criteria_tests: z.array(z.array(z.string())).optional(),
+      /** Test machinery paths the task may change (only the user sets this). */
+      may_change_test_setup: z.array(z.string()).optional(),
     }),
   ),
   test_files: z.record(z.string(), z.string()),

@@ -21,6 +21,7 @@ import { processCapNote, runUntrusted, type Command, type UntrustedScope } from 
 import { findOnPath } from '../proc/which.ts';
 import { acceptanceVerdict, hasReport, runWithReport, withReport, type NamedCases } from '../proof/runner-report.ts';
 import { changedLockedTests } from '../store/seed-input.ts';
+import { machineryMessage, worktreeMachineryChanges, type MachineryInput } from '../proof/test-machinery.ts';
 
 export type CheckResult = z.infer<typeof CheckResultSchema>;
 
@@ -42,6 +43,8 @@ export interface ChecksInput {
   lockedTests: Record<string, string>;
   /** The cases the tasks' matrices name: the acceptance check passes only when each ran and passed. */
   namedCases?: NamedCases[] | undefined;
+  /** The test machinery to compare with the seed (proof/test-machinery.ts); absent, none is compared. */
+  machinery?: MachineryInput | undefined;
   timeoutMs?: number;
   signal?: AbortSignal;
 }
@@ -102,6 +105,25 @@ function lintCommand(input: ChecksInput): Command | null {
   return null;
 }
 
+/**
+ * The test machinery against the seed: a file that decides how the tests run, changed, added or
+ * deleted (through bash: the file tools refuse it), fails at once, so no test runs on machinery
+ * the worker changed and no evaluator is asked. Null when nothing differs.
+ */
+export async function testMachineryCheck(input: Pick<ChecksInput, 'scope' | 'lockedTests' | 'machinery'>): Promise<CheckResult | null> {
+  if (!input.machinery) return null;
+  const started = performance.now();
+  const changes = await worktreeMachineryChanges(input.machinery, input.scope.worktree, Object.keys(input.lockedTests));
+  if (changes.length === 0) return null;
+  return {
+    name: 'test_machinery',
+    passed: false,
+    exit_code: null,
+    duration_ms: Math.round(performance.now() - started),
+    ...boundCheckOutput(machineryMessage(changes, input.machinery.baseSha)),
+  };
+}
+
 /** Runs every check in order; a changed locked test fails at once, before anything runs. */
 export async function runChecks(input: ChecksInput): Promise<{ passed: boolean; results: CheckResult[] }> {
   const changedLocks = changedLockedTests(input.scope.worktree, input.lockedTests);
@@ -112,6 +134,8 @@ export async function runChecks(input: ChecksInput): Promise<{ passed: boolean; 
     const output = `These acceptance tests were changed, and only the user may change them: ${changedLocks.join(', ')}. Restore them as committed (${restore}) and make the code pass them as they are.`;
     return { passed: false, results: [{ name: 'locked_tests', passed: false, exit_code: null, duration_ms: 0, ...boundCheckOutput(output) }] };
   }
+  const machinery = await testMachineryCheck(input);
+  if (machinery) return { passed: false, results: [machinery] };
   const results: CheckResult[] = [];
   if (input.testFiles.length > 0) {
     results.push(await runAcceptance(input));

@@ -17,6 +17,7 @@ import { taskIdOfTestFile } from '../env/presets.ts';
 import { greenFailure, notGreen, type GreenGateInput } from '../proof/green-gate.ts';
 import { CASE_TIMEOUT_MS, proveCases } from '../proof/red-proof.ts';
 import type { NamedCases } from '../proof/runner-report.ts';
+import { machineryWriteLock, type MachineryInput, type MachineryWriteLock } from '../proof/test-machinery.ts';
 import { ProviderFailureError } from '../llm/errors.ts';
 import { loadPrompt } from '../prompts.ts';
 import { DUPLICATE_CASE, formatCoverageGap, formatRejectFeedback, parseCase, WORKER_NO_CASE_NUDGE } from './case.ts';
@@ -125,6 +126,8 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
   for (const n of notes) run.emit({ type: 'steering_note', data: { note_id: n.note_id, text: n.text, consumed_by: { task_id: task.id, iter: 1 } } });
   promptEvent(run, { ...trace, span_id: setupSpan }, 'worker', prompt);
 
+  const machinery = machineryOf(run, prd, task);
+  const lock = machinery ? await machineryWriteLock(machinery, run.worktree, Object.keys(run.seedMeta.locked_tests)) : undefined;
   const maxIter = deps.caps.max_iterations_per_task;
   const evaluatorCap = deps.caps.max_evaluator_calls_per_task;
   let evaluatorCalls = 0;
@@ -198,7 +201,7 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
     const toolCalls = turn.calls.filter((c) => c.name !== 'submit_case');
     for (const call of toolCalls) {
       signal.throwIfAborted();
-      await runOneTool(run, agent, call, base);
+      await runOneTool(run, agent, call, base, lock);
     }
 
     if (caseCalls.length === 0) {
@@ -247,6 +250,7 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
       namedCases: namedCasesOf(run, task),
       changedFiles: await changedFiles(run.ref),
       lockedTests: run.seedMeta.locked_tests,
+      machinery,
       ...(deps.checkTimeoutMs ? { timeoutMs: deps.checkTimeoutMs } : {}),
       signal,
     });
@@ -303,6 +307,7 @@ async function runOneTool(
   agent: Agent,
   call: AgentCall,
   base: { task_id: string; trace_id: string; span_id: string; iter: number },
+  machinery?: MachineryWriteLock,
 ): Promise<void> {
   const tool = call.name;
   const checked = agent.check<Record<string, unknown>>(call);
@@ -313,6 +318,7 @@ async function runOneTool(
         scope: run.scope,
         signal: run.signal,
         ...(run.deps.bashTimeoutMs ? { bashTimeoutMs: run.deps.bashTimeoutMs } : {}),
+        machinery,
       })
     : { output: checked.message };
   const duration_ms = Math.round(performance.now() - started);
@@ -327,6 +333,17 @@ async function runOneTool(
   // A shell command is the one tool that could rewrite the git pointers (where the sandbox is
   // missing): notice it now rather than at the next submit.
   if (tool === 'bash' && checked.ok) verifyPointers(run.ref);
+}
+
+/**
+ * The test machinery the task is held to: the seed's (the session's base commit), less what the
+ * seed lets this task or a done one change. None for a session without a recorded base.
+ */
+function machineryOf(run: RunContext, prd: PrdEntry[], task: PrdEntry): MachineryInput | undefined {
+  const { source, base_sha: baseSha } = run.checkpoint;
+  if (!baseSha) return undefined;
+  const allowed = [task, ...prd.filter((t) => t.status === 'done')].flatMap((t) => t.may_change_test_setup ?? []);
+  return { source, baseSha, allowed };
 }
 
 /** Arguments for the event log: the parsed object, or a note when they were not JSON. */

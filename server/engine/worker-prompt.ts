@@ -152,6 +152,12 @@ export function buildWorkerPrompt(input: WorkerPromptInput): { prompt: string; c
   const task = input.task;
   const taskLines = ['## Your task', '', `**ID:** ${task.id}`, `**Title:** ${task.title}`, '', task.description.trim()];
   if (task.acceptance_criteria.length > 0) taskLines.push('', '### Acceptance criteria (and the test cases that check each)', ...criteriaLines(task));
+  if (task.may_change_test_setup?.length) {
+    taskLines.push(
+      '',
+      `The user lets this task change these files that decide how the tests run: ${task.may_change_test_setup.map((p) => `\`${p}\``).join(', ')}.`,
+    );
+  }
   sections.push(taskLines.join('\n'));
 
   const sent = input.sendBack ?? null;

@@ -1,8 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setSandboxMode } from '../proc/sandbox.ts';
 import { tempDir } from '../testing/temp-dir.ts';
+import { machineryWriteLock } from '../proof/test-machinery.ts';
 import { ConfinedRoot } from '../tools/read-tools.ts';
 import { MAX_BASH_OUTPUT_CHARS, MAX_EDIT_BYTES, MAX_WRITE_CHARS, resolveForWrite, runWorkerTool, workerToolSchemas } from './worker-tools.ts';
 
@@ -164,6 +166,36 @@ describe('file tools', () => {
     expect(await out('delete_everything', {})).toBe(
       "ERROR: unknown tool 'delete_everything'. Available: [bash, edit_file, glob, grep, read_file, submit_case, write_file]",
     );
+  });
+});
+
+describe('the test machinery lock', () => {
+  it('refuses write_file and edit_file on a machinery path with its sentence, and lets a package.json dependency through', async () => {
+    const repo = path.join(base, 'repo');
+    fs.mkdirSync(repo);
+    fs.writeFileSync(path.join(repo, 'package.json'), `${JSON.stringify({ name: 'x', scripts: { test: 'mocha' } }, null, 2)}\n`);
+    fs.writeFileSync(path.join(repo, '.mocharc.yml'), 'require: ./setup.js\n');
+    fs.writeFileSync(path.join(repo, 'setup.js'), '// setup\n');
+    const sh = (...args: string[]) => execFileSync('git', args, { cwd: repo, encoding: 'utf8' }).trim();
+    sh('init', '-q');
+    sh('add', '-A');
+    sh('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'base');
+    const machinery = await machineryWriteLock({ source: repo, baseSha: sh('rev-parse', 'HEAD'), allowed: [] }, repo, []);
+    const tool = async (name: string, args: Record<string, unknown>) =>
+      (await runWorkerTool(name, args, { scope: { worktree: repo, git: null, network: false }, machinery })).output;
+    expect(await tool('edit_file', { path: 'setup.js', old_string: '// setup', new_string: 'require("assert").ok = () => {};' })).toBe(
+      'ERROR: setup.js decides how the tests run, so the worker may not change it (make the code pass the tests as they are); the user can allow this task to change it in seed review ("may change test setup").',
+    );
+    expect(await tool('write_file', { path: 'conftest.py', content: 'x = 1\n' })).toMatch(/^ERROR: conftest\.py decides how the tests run/);
+    expect(await tool('edit_file', { path: 'package.json', old_string: '"mocha"', new_string: '"true"' })).toMatch(
+      /^ERROR: the test settings of package\.json decide/,
+    );
+    expect(await tool('edit_file', { path: 'package.json', old_string: '"name": "x",', new_string: '"name": "x",\n  "dependencies": { "ms": "2" },' })).toMatch(
+      /^edited package\.json/,
+    );
+    expect(await tool('write_file', { path: 'src/a.js', content: 'ok\n' })).toBe('wrote 3 chars to src/a.js');
+    expect(fs.readFileSync(path.join(repo, 'setup.js'), 'utf8')).toBe('// setup\n');
+    expect(fs.existsSync(path.join(repo, 'conftest.py'))).toBe(false);
   });
 });
 

@@ -16,6 +16,7 @@ import path from 'node:path';
 import type { ChatCompletionTool } from 'openai/resources/chat/completions';
 import { LinkRefusedError, Tree } from '../fs/tree.ts';
 import { processCapNote, runUntrusted, type Command, type UntrustedScope } from '../proc/untrusted.ts';
+import type { MachineryWriteLock } from '../proof/test-machinery.ts';
 import { checkToolCall } from './guard.ts';
 import { ConfinedRoot, readHead, runReadTool, ToolError } from '../tools/read-tools.ts';
 import { GLOB_TOOL, GREP_TOOL, READ_FILE_TOOL } from '../tools/tool-schema.ts';
@@ -42,6 +43,8 @@ export interface WorkerToolContext {
   bashTimeoutMs?: number;
   /** How long a grep may search (default GREP_TIMEOUT_MS); tests shorten it. */
   grepTimeoutMs?: number;
+  /** Refuses writes to the test machinery (proof/test-machinery.ts); absent, none is refused. */
+  machinery?: MachineryWriteLock | undefined;
 }
 
 export interface WorkerToolResult {
@@ -78,9 +81,9 @@ async function dispatch(tool: WorkerToolName, args: Record<string, unknown>, ctx
     case 'bash':
       return bashTool(args.command, ctx, root);
     case 'write_file':
-      return writeFileTool(root, args);
+      return writeFileTool(root, args, ctx.machinery);
     case 'edit_file':
-      return editFileTool(root, args);
+      return editFileTool(root, args, ctx.machinery);
     case 'read_file':
     case 'glob':
     case 'grep':
@@ -202,18 +205,29 @@ function writeConfined(root: ConfinedRoot, target: string, content: string): voi
   }
 }
 
-function writeFileTool(root: ConfinedRoot, args: Record<string, unknown>): string {
+/** The lock's refusal of writing `next` to `target`, as the tool's answer; null when allowed. */
+function machineryRefusal(lock: MachineryWriteLock | undefined, root: ConfinedRoot, target: string, next: string): string | null {
+  if (!lock) return null;
+  const stat = fs.lstatSync(target, { throwIfNoEntry: false });
+  const refusal = lock.refusal(root.relative(target), stat?.isFile() ? fs.readFileSync(target) : null, next);
+  return refusal === null ? null : `ERROR: ${refusal}`;
+}
+
+function writeFileTool(root: ConfinedRoot, args: Record<string, unknown>, lock?: MachineryWriteLock): string {
   if (!('content' in args) || args.content === undefined || args.content === null) {
     return "ERROR: 'content' is required (pass an empty string for an empty file)";
   }
   if (typeof args.content !== 'string') return "ERROR: 'content' must be a string";
   if (args.content.length > MAX_WRITE_CHARS) return `ERROR: content exceeds ${MAX_WRITE_CHARS} chars; split the work.`;
   const rel = requirePath(args.path);
-  writeConfined(root, resolveForWrite(root, rel), args.content);
+  const target = resolveForWrite(root, rel);
+  const refused = machineryRefusal(lock, root, target, args.content);
+  if (refused) return refused;
+  writeConfined(root, target, args.content);
   return `wrote ${args.content.length} chars to ${rel}`;
 }
 
-function editFileTool(root: ConfinedRoot, args: Record<string, unknown>): string {
+function editFileTool(root: ConfinedRoot, args: Record<string, unknown>, lock?: MachineryWriteLock): string {
   const oldString = args.old_string ?? '';
   const newString = args.new_string ?? '';
   if (typeof oldString !== 'string' || typeof newString !== 'string') return "ERROR: 'old_string' and 'new_string' must be strings";
@@ -242,6 +256,8 @@ function editFileTool(root: ConfinedRoot, args: Record<string, unknown>): string
   if (count > 1) return `ERROR: old_string matches ${count} places in ${rel}; expand it to a unique anchor.`;
   const updated = text.slice(0, first) + newString + text.slice(first + oldString.length);
   if (updated.length > MAX_WRITE_CHARS) return `ERROR: the edited file would exceed ${MAX_WRITE_CHARS} chars; split the work.`;
+  const refused = machineryRefusal(lock, root, target, updated);
+  if (refused) return refused;
   writeConfined(root, target, updated);
   return `edited ${rel} (-${oldString.length} +${newString.length} chars)`;
 }

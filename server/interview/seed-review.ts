@@ -257,7 +257,8 @@ function describeChanges(
       prev.title !== task.title ||
       prev.description !== task.description ||
       JSON.stringify(prev.acceptance_criteria) !== JSON.stringify(task.acceptance_criteria) ||
-      JSON.stringify(prev.criteria_tests ?? null) !== JSON.stringify(task.criteria_tests ?? null)
+      JSON.stringify(prev.criteria_tests ?? null) !== JSON.stringify(task.criteria_tests ?? null) ||
+      JSON.stringify(prev.may_change_test_setup ?? []) !== JSON.stringify(task.may_change_test_setup ?? [])
     ) {
       changed.push(task.id);
     }

@@ -81,6 +81,17 @@ describe('validateSeedBundle', () => {
     expect(seed).toMatchObject({ tldr: expect.stringContaining('T-001'), openQuestions: ['Time zones?'], blockers: [], scopeNotes: 'No reminders.' });
   });
 
+  it('keeps the test machinery a task may change, once each, and refuses a path that is not a safe relative one', () => {
+    const b = bundle();
+    const [first, second] = b.prd_entries as Record<string, unknown>[];
+    const seed = accepted({ ...b, prd_entries: [{ ...first, may_change_test_setup: ['conftest.py', 'conftest.py', 'pytest.ini'] }, second] });
+    expect(seed.prd[0]!.may_change_test_setup).toEqual(['conftest.py', 'pytest.ini']);
+    expect(seed.prd[1]!.may_change_test_setup).toBeUndefined();
+    expect(problems({ ...b, prd_entries: [{ ...first, may_change_test_setup: ['../outside.py'] }, second] })).toEqual([
+      `prd_entries[0] (T-001): may_change_test_setup: the string "../outside.py" is not a path in the worktree ('..' is not allowed in the path)`,
+    ]);
+  });
+
   it('treats missing open_questions and blockers as [] and missing scope_notes as an empty string', () => {
     const { open_questions: _q, blockers: _b, scope_notes: _s, ...rest } = bundle();
     const seed = accepted(rest);

@@ -133,6 +133,15 @@ function checkEntries(raw: unknown, existingIds: string[], keptIds: ReadonlySet<
         }
       });
     }
+    const setup = entry.may_change_test_setup;
+    if (setup !== undefined && !Array.isArray(setup)) {
+      problems.push(`${label}: may_change_test_setup must be a list of paths relative to the worktree; got ${describeValue(setup)}`);
+    } else if (Array.isArray(setup)) {
+      for (const p of setup as unknown[]) {
+        const unsafe = typeof p === 'string' ? unsafePathReason(p) : 'it is not a string';
+        if (unsafe) problems.push(`${label}: may_change_test_setup: ${describeValue(p)} is not a path in the worktree (${unsafe})`);
+      }
+    }
     // Stryker disable next-line ConditionalExpression: with a problem the seed is refused, so the entry would go unused
     if (problems.length > before) return;
     // Extra keys and any status the model supplied are dropped: a new task is always pending.
@@ -141,6 +150,7 @@ function checkEntries(raw: unknown, existingIds: string[], keptIds: ReadonlySet<
       title: entry.title as string,
       description: entry.description as string,
       acceptance_criteria: [...(criteria as string[])],
+      ...(Array.isArray(setup) && setup.length > 0 ? { may_change_test_setup: [...new Set(setup as string[])] } : {}),
       status: 'pending',
     });
   });

@@ -26,6 +26,7 @@ import { taskIdOfTestFile } from '../env/presets.ts';
 import { git, HARDENED_CONFIG, strictGit } from '../git/git-base.ts';
 import { branchHead, withScratchWorktree } from '../git/repo.ts';
 import { identityFor } from '../git/worktree-git.ts';
+import { branchMachineryCheck } from '../proof/test-machinery.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import { criteriaProblems, mergeAllowed, survivorsOf } from './review.ts';
 
@@ -138,11 +139,39 @@ async function build(store: SessionStore, id: string, strategy: MergeStrategy, s
     if (strategy === 'ff' ? resultSha !== headSha : parents.join(' ') !== expected!.join(' ')) {
       throw new AppError('merge_failed', `git did not produce the expected ${strategy} of ${cp.branch} into ${into}; nothing was changed.`);
     }
-    const tests = await testsOn(store, id, cp, scratch, signal);
+    const machinery = await machineryOn(store, id, cp, headSha!);
+    const tests = [...(machinery ? [machinery] : []), ...(await testsOn(store, id, cp, scratch, signal))];
     const built: Built = { strategy, into, baseSha, headSha: headSha!, resultSha, tests, passed: tests.every((t) => t.passed) };
     previews.set(id, built);
     return built;
   });
+}
+
+/**
+ * The test machinery the session's commits changed that the seed let no done task change: the
+ * acceptance tests on the merge result ran on it, so the preview fails (a merge needs the override).
+ */
+async function machineryOn(store: SessionStore, id: string, cp: Checkpoint, headSha: string): Promise<CheckResult | null> {
+  const meta = store.session(id).seedMeta.read();
+  if (!meta || !cp.base_sha) return null;
+  const started = performance.now();
+  const allowed = store
+    .session(id)
+    .prd.tasks()
+    .filter((t) => t.status === 'done')
+    .flatMap((t) => t.may_change_test_setup ?? []);
+  const changes = await branchMachineryCheck({ source: cp.source, baseSha: cp.base_sha, allowed }, headSha, Object.keys(meta.locked_tests));
+  if (changes.length === 0) return null;
+  const listed = changes.map((c) => `${c.path} (${c.change})`).join(', ');
+  return {
+    name: 'test_machinery',
+    passed: false,
+    exit_code: null,
+    duration_ms: Math.round(performance.now() - started),
+    ...boundCheckOutput(
+      `The session's commits change files that decide how the tests run, and the seed let no task change them: ${listed}. The acceptance tests below ran on that machinery, so they are not evidence. Merge (with the override) only if you have read the change.`,
+    ),
+  };
 }
 
 /** The acceptance tests of every done task, on the merge result. */

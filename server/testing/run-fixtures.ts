@@ -3,7 +3,10 @@
  * interview), and scripted worker and evaluator turns for the fake model.
  */
 import { collectTestCases } from '../../shared/test-cases.ts';
+import type { CustomChecks } from '../../shared/files.ts';
+import type { ProjectEnv } from '../../shared/project-env.ts';
 import type { ChecksPreset } from '../../shared/seed.ts';
+import { planEnvironment } from '../env/provision.ts';
 import { addWorktree, inspectWorkspace } from '../git/repo.ts';
 import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
 import { validateSeedBundle, writeSeed } from '../interview/sink.ts';
@@ -19,10 +22,24 @@ export interface SeedTask {
   criteriaTests?: string[][];
   /** Test file path → content. */
   tests: Record<string, string>;
+  /** Test machinery paths the seed lets the task change. */
+  mayChangeTestSetup?: string[];
+}
+
+export interface PreparedSessionOptions {
+  /** The repository's environment, recorded as session creation does (and its plan applied at the run). */
+  env?: ProjectEnv;
+  customChecks?: CustomChecks;
 }
 
 /** Creates a session on `repo`, with its worktree, the seed written and committed, `prepared`. */
-export async function makePreparedSession(store: SessionStore, repo: string, preset: ChecksPreset, tasks: SeedTask[]): Promise<string> {
+export async function makePreparedSession(
+  store: SessionStore,
+  repo: string,
+  preset: ChecksPreset,
+  tasks: SeedTask[],
+  options: PreparedSessionOptions = {},
+): Promise<string> {
   const info = await inspectWorkspace(repo);
   if (!info.root || !info.head) throw new Error(`${repo} is not a repo with commits`);
   const created = store.create({ source: info.root, brief: 'test feature', baseBranch: info.branch, baseSha: info.head, status: 'interviewing' });
@@ -39,6 +56,7 @@ export async function makePreparedSession(store: SessionStore, repo: string, pre
         description: t.description ?? `Build ${t.title}.`,
         acceptance_criteria: criteria,
         criteria_tests: t.criteriaTests ?? criteria.map(() => cases),
+        ...(t.mayChangeTestSetup ? { may_change_test_setup: t.mayChangeTestSetup } : {}),
       };
     }),
     test_files: Object.assign({}, ...tasks.map((t) => t.tests)) as Record<string, string>,
@@ -47,15 +65,30 @@ export async function makePreparedSession(store: SessionStore, repo: string, pre
     blockers: [],
     scope_notes: 'Nothing else.',
   };
-  const checked = validateSeedBundle(bundle, { preset, existingIds: [] });
+  const { env, customChecks } = options;
+  const checked = validateSeedBundle(bundle, { preset, existingIds: [], ...(env ? { env } : {}), ...(customChecks ? { customChecks } : {}) });
   if (!checked.ok) throw new Error(`bad test seed: ${checked.problems.join('; ')}`);
   const now = new Date().toISOString();
   const meta = writeSeed(checked.seed, {
     session: store.session(id),
-    meta: { interviewer_model: 'test', started_at: now, ended_at: now, tokens: { prompt: 0, completion: 0, total: 0 }, cost_usd: 0, checks_preset: preset },
+    meta: {
+      interviewer_model: 'test',
+      started_at: now,
+      ended_at: now,
+      tokens: { prompt: 0, completion: 0, total: 0 },
+      cost_usd: 0,
+      checks_preset: preset,
+      ...(env ? { project_env: env } : {}),
+      ...(customChecks ? { custom_checks: customChecks } : {}),
+    },
   });
   await commitAll(await worktreeRefOf(store.readCheckpoint(id)), `seed: ${tasks.length} task(s)`, undefined, { paths: Object.keys(meta.locked_tests) });
-  store.updateCheckpoint(id, () => ({ checks_preset: preset, title: 'test feature' }));
+  store.updateCheckpoint(id, () => ({
+    checks_preset: preset,
+    title: 'test feature',
+    ...(env ? { project_env: env, environment: { plan: planEnvironment({ source: info.root!, worktree: created.worktree, env }), ready_at: null } } : {}),
+    ...(customChecks ? { custom_checks: customChecks } : {}),
+  }));
   store.setStatus(id, 'prepared');
   return id;
 }

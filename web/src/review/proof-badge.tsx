@@ -98,3 +98,13 @@ export function EvaluatorWord({ word }: { word: TaskCriterion['evaluator'] }) {
     </>
   );
 }
+
+/** The test machinery the seed lets the task change; nothing when none (the usual case). */
+export function MayChangeTestSetup({ paths }: { paths: readonly string[] | undefined }) {
+  if (!paths || paths.length === 0) return null;
+  return (
+    <p className="small" data-testid="may-change-test-setup">
+      May change how the tests run: <span className="mono">{paths.join(', ')}</span>
+    </p>
+  );
+}

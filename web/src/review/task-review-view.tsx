@@ -8,6 +8,7 @@ import './review.css';
 import { CaseCoverage } from './case-coverage.tsx';
 import { CheckAttempts } from './check-attempts.tsx';
 import { CommitList } from './commit-list.tsx';
+import { MayChangeTestSetup } from './proof-badge.tsx';
 import { LedgerList } from './ledger-list.tsx';
 import { mutationSentence, SurvivorList } from '../components/survivor-list.tsx';
 import { SendBackHistory } from './send-back.tsx';
@@ -45,6 +46,7 @@ export function TaskReviewView({ review, evidence, diff, comments, commentCount,
       {evidence}
       <TaskStats stats={stats} />
       <p className="task-description">{task.description}</p>
+      <MayChangeTestSetup paths={task.may_change_test_setup} />
       <nav className="review-jump" aria-label="Sections">
         {sections.map((s) => (
           <button

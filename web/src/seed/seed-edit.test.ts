@@ -239,3 +239,18 @@ describe('adding, removing and moving tasks', () => {
     expect(seedEditChanges(s, buildSeedEdit(moveTask(added, 'T-003', -1)))).toContain('order');
   });
 });
+
+describe('the test setup a task may change', () => {
+  it('is typed one path per line, sent as a list, and counted as a change of that task', () => {
+    const s = seed();
+    const draft = draftFromSeed(s);
+    expect(buildSeedEdit(draft).prd_entries[0]!.may_change_test_setup).toBeUndefined();
+    const edited = { ...draft, tasks: draft.tasks.map((t, i) => (i === 0 ? { ...t, testSetup: ' conftest.py\n\n.mocharc.json, conftest.py ' } : t)) };
+    const edit = buildSeedEdit(edited);
+    expect(edit.prd_entries[0]!.may_change_test_setup).toEqual(['conftest.py', '.mocharc.json']);
+    expect(seedEditChanges(s, edit)).toEqual(['T-001 test setup it may change']);
+    // A seed that has it comes back into the draft as it was.
+    const withSetup = seed({ prd: s.prd.map((t, i) => (i === 0 ? { ...t, may_change_test_setup: ['conftest.py'] } : t)) });
+    expect(seedEditChanges(withSetup, buildSeedEdit(draftFromSeed(withSetup)))).toEqual([]);
+  });
+});

@@ -16,6 +16,20 @@ export interface DraftTask {
   testPath: string | null;
   /** Added in this edit: its test file's path may still be changed. */
   added?: true;
+  /** Test machinery paths (conftest.py, a runner config…) the task may change, one per line as typed. */
+  testSetup?: string;
+}
+
+/** The paths typed one per line (commas too), blanks dropped. */
+export function testSetupPaths(text: string | undefined): string[] {
+  return [
+    ...new Set(
+      (text ?? '')
+        .split(/[\n,]/)
+        .map((p) => p.trim())
+        .filter((p) => p !== ''),
+    ),
+  ];
 }
 
 export interface SeedDraft {
@@ -69,6 +83,7 @@ export function draftFromSeed(seed: Pick<SeedView, 'prd' | 'test_files' | 'meta'
       criteria: [...t.acceptance_criteria],
       tests: t.acceptance_criteria.map((_, i) => [...(t.criteria_tests?.[i] ?? [])]),
       testPath: byTask.get(t.id) ?? null,
+      ...(t.may_change_test_setup?.length ? { testSetup: t.may_change_test_setup.join('\n') } : {}),
     })),
     files: { ...seed.test_files },
     checks: {
@@ -156,12 +171,15 @@ export function buildSeedEdit(draft: SeedDraft): SeedEdit {
       const kept = t.criteria
         .map((c, i) => ({ criterion: c.trim(), tests: (t.tests[i] ?? []).map((n) => n.trim()).filter((n) => n !== '') }))
         .filter((r) => r.criterion !== '');
+      const setup = testSetupPaths(t.testSetup);
       return {
         id: t.id,
         title: t.title.trim(),
         description: t.description.trim(),
         acceptance_criteria: kept.map((r) => r.criterion),
         criteria_tests: kept.map((r) => r.tests),
+        // Absent is none: the sink keeps a task's list only when the edit sends one.
+        ...(setup.length > 0 ? { may_change_test_setup: setup } : {}),
       };
     }),
     test_files: { ...draft.files },
@@ -193,6 +211,8 @@ export function seedEditChanges(seed: Pick<SeedView, 'prd' | 'test_files' | 'met
       old.acceptance_criteria.length === task.acceptance_criteria.length && old.acceptance_criteria.every((c, i) => c === task.acceptance_criteria[i]);
     if (!same) changes.push(`${task.id} criteria`);
     else if (JSON.stringify(old.criteria_tests ?? null) !== JSON.stringify(task.criteria_tests ?? null)) changes.push(`${task.id} tests of its criteria`);
+    if (JSON.stringify(old.may_change_test_setup ?? []) !== JSON.stringify(task.may_change_test_setup ?? []))
+      changes.push(`${task.id} test setup it may change`);
   }
   const kept = new Set(edit.prd_entries.map((t) => t.id));
   for (const id of before.keys()) if (!kept.has(id)) changes.push(`${id} removed`);

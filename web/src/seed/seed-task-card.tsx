@@ -4,7 +4,7 @@ import type { SeedCriterion } from '../../../shared/seed.ts';
 import type { DraftTask } from './seed-edit.ts';
 import { AutoGrowTextarea } from '../components/auto-grow-textarea.tsx';
 import { CodeView } from '../components/code-view.tsx';
-import { RedBadge, TestNames } from '../review/proof-badge.tsx';
+import { MayChangeTestSetup, RedBadge, TestNames } from '../review/proof-badge.tsx';
 
 interface TestFile {
   path: string;
@@ -42,6 +42,7 @@ export function SeedTaskCard({ task, test, criteria }: { task: PrdEntry; test: T
             );
           })}
         </ol>
+        <MayChangeTestSetup paths={task.may_change_test_setup} />
       </div>
       <TestFileView test={test} />
     </article>
@@ -156,6 +157,22 @@ export function SeedTaskEditor({ task, test, position, count, pathRule, onChange
             Add criterion
           </button>
         </fieldset>
+        <label className="field">
+          <span className="field-label">May change how the tests run</span>
+          <textarea
+            className="input textarea mono"
+            data-testid="edit-test-setup"
+            rows={2}
+            spellCheck={false}
+            placeholder="conftest.py"
+            value={task.testSetup ?? ''}
+            onChange={(e) => onChange({ ...task, testSetup: e.target.value })}
+          />
+          <span className="muted small">
+            Files that decide how the tests run (conftest.py, a runner's config, package.json's scripts) are locked for the worker. List one per line to let
+            this task change it.
+          </span>
+        </label>
       </div>
       {test === null ? (
         <div className="seed-test-file muted">No test file found for this task.</div>
