@@ -145,6 +145,8 @@ export const MutationCoverageSchema = z.object({
   mutated: LinesByFile,
   /** What could not be traced, and why (a runner that transforms the code, a case that wrote no coverage); null when all was. */
   note: z.string().nullable(),
+  /** What the traced runs of the cases added to the probe. */
+  duration_ms: z.number().nonnegative().optional(),
 });
 export type MutationCoverage = z.infer<typeof MutationCoverageSchema>;
 

@@ -124,6 +124,7 @@ export async function probeTask(input: ProbeInput): Promise<MutationReport> {
     }
 
     // Which criterion's cases run which changed line, before any mutant is written.
+    const tracingStarted = now();
     const traced =
       input.criteriaTests && input.criteriaTests.length > 0
         ? await coverCases({
@@ -140,7 +141,13 @@ export async function probeTask(input: ProbeInput): Promise<MutationReport> {
           })
         : null;
     const coverage: MutationCoverage | null =
-      traced && !('why' in traced) ? { ...traced, mutated: Object.fromEntries(plans.map((p) => [p.file, [...new Set(p.mutants.map((m) => m.line))]])) } : null;
+      traced && !('why' in traced)
+        ? {
+            ...traced,
+            mutated: Object.fromEntries(plans.map((p) => [p.file, [...new Set(p.mutants.map((m) => m.line))]])),
+            duration_ms: Math.round(now() - tracingStarted),
+          }
+        : null;
     const criteriaOf = (file: string, line: number) =>
       coverage ? { criteria: coverage.criteria.flatMap((ran, i) => (ran?.[file]?.includes(line) ? [i] : [])) } : {};
 

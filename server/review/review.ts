@@ -94,12 +94,17 @@ function taskCriteria(task: PrdEntry, ledger: LedgerEntry[], proof: SeedProof | 
   });
 }
 
-/** Whether criterion `i`'s cases ran a line a mutant was made of; null when the probe did not trace them or made no mutant. */
+/**
+ * Whether criterion `i`'s cases ran a line a mutant was made of, among the files that were traced
+ * (a pytest task's JavaScript file is not); null when the probe traced none of them or made no mutant.
+ */
 function runsChangedCode(mutation: MutationReport | null, i: number): boolean | null {
   const coverage = mutation?.status === 'done' ? mutation.coverage : null;
   const ran = coverage?.criteria[i];
-  if (!coverage || !ran || Object.values(coverage.mutated).every((lines) => lines.length === 0)) return null;
-  return Object.entries(coverage.mutated).some(([file, lines]) => lines.some((n) => ran[file]?.includes(n)));
+  if (!coverage || !ran) return null;
+  const traced = Object.entries(coverage.mutated).filter(([file, lines]) => lines.length > 0 && ran[file] !== undefined);
+  if (traced.length === 0) return null;
+  return traced.some(([file, lines]) => lines.some((n) => ran[file]!.includes(n)));
 }
 
 /** Every mutant of the task survived: its tests noticed none of the mistakes the probe made. */
