@@ -102,6 +102,7 @@ describe('mutantsFor', () => {
 
   it('skips comments, imports, blank lines and other languages, and never swaps inside a string', () => {
     expect(mutantsFor('src/a.js', "import { x } from './x.js';\n\n// x === y\nconst s = 'a === b';\n", [1, 2, 3])).toEqual([]);
+    expect(mutantsFor('src/a.cjs', '\'use strict\';\n"use client"\n', [1, 2])).toEqual([]);
     expect(mutantsFor('src/main.rs', 'fn main() { if a == b {} }', [1])).toEqual([]);
     expect(descriptions('src/a.js', "const s = 'a === b';\n", [1])).toEqual(["1: changes the string 'a === b' to 'mutant'"]);
   });

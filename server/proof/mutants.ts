@@ -180,8 +180,10 @@ export function mutantsFor(file: string, source: string, lines: readonly number[
     const add = (newCode: string, description: string) => {
       if (newCode !== code && out.length < limit) out.push({ line: n, description, source: withLine(n, newCode + rest) });
     };
-    // Imports, exports of names and declarations without logic are left alone.
+    // Imports, exports of names and declarations without logic are left alone, and so is a
+    // directive ('use strict'): no test of the work could tell it was changed.
     if (/^\s*(?:import\b|from\s+\S+\s+import\b|export\s*\{|\}\s*from\b)/.test(code)) continue;
+    if (lang === 'js' && /^\s*(['"])use [\w ]+\1;?\s*$/.test(code)) continue;
 
     for (const [pattern, to, words] of SWAPS[lang]) {
       for (const m of code.matchAll(pattern)) {

@@ -9,6 +9,9 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
 import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
+import type { ProjectEnv } from '../../shared/project-env.ts';
+import { planEnvironment } from '../env/provision.ts';
+import { installExample } from '../testing/example-installs.ts';
 import { makePreparedSession } from '../testing/run-fixtures.ts';
 import { useTempStore } from '../testing/test-app.ts';
 import { probeTask } from './mutation-probe.ts';
@@ -165,7 +168,7 @@ describe('the mutation probe with line coverage on node --test', () => {
       project: null,
       lockedTests: [TEST_FILE],
       criteriaTests: ADULT_CRITERIA.map((c) => [c]),
-      budgetMs: 60_000,
+      budgetMs: 300_000,
     });
     expect(report.note).toBeNull();
     expect(report.coverage).toMatchObject({ method: 'v8', note: null, mutated: { 'src/adult.js': [2, 3] } });
@@ -179,7 +182,7 @@ describe('the mutation probe with line coverage on node --test', () => {
       '3: turns 18 into 19': [0],
     });
     expect(fs.existsSync(scratch)).toBe(false);
-  }, 60_000);
+  }, 300_000);
 });
 
 describe('the mutation probe with line coverage on pytest', () => {
@@ -231,7 +234,8 @@ describe('the mutation probe with line coverage on pytest', () => {
       project: null,
       lockedTests: [PY_FILE],
       criteriaTests: PY_CASES.map((c) => [c]),
-      budgetMs: 60_000,
+      // Generous: on a loaded machine each pytest start takes seconds, and the note must stay empty.
+      budgetMs: 300_000,
     });
     expect(report.note).toBeNull();
     expect(report.coverage).toMatchObject({ method: 'settrace', note: null, mutated: { 'todo/adult.py': [2, 3, 4] } });
@@ -245,7 +249,96 @@ describe('the mutation probe with line coverage on pytest', () => {
     });
     // Nothing of the tracer is left in the project: no coverage folder, no bytecode.
     expect(execGit(py.dir, 'status', '--porcelain')).toBe('');
-  }, 120_000);
+  }, 400_000);
+});
+
+describe('the mutation probe with line coverage on mocha (CommonJS)', () => {
+  let cjs: ExampleRepo;
+  beforeEach(async () => {
+    cjs = await makeExampleRepo('cjs-mocha');
+    await installExample(cjs.dir, 'cjs-mocha');
+  }, 300_000);
+  afterEach(async () => {
+    await cjs.cleanup();
+  });
+
+  const MOCHA_ENV: ProjectEnv = {
+    languages: ['javascript'],
+    package_manager: 'npm',
+    lockfile: 'package-lock.json',
+    module_type: 'commonjs',
+    typescript: false,
+    test_runner: 'mocha',
+    test_runner_evidence: 'devDependencies.mocha',
+    test_dirs: ['test'],
+    test_globs: ['test/**/*.test.js'],
+    python: null,
+    node_modules: true,
+    setup_command: null,
+  };
+  const MOCHA_FILE = 'tests/t001_adult.test.js';
+  const MOCHA_TEST = [
+    "'use strict';",
+    "const assert = require('node:assert/strict');",
+    "const { isAdult } = require('../src/adult.js');",
+    '',
+    "describe('isAdult', () => {",
+    "  it('tells adults from children', () => {",
+    '    assert.equal(isAdult(30), true);',
+    '    assert.equal(isAdult(5), false);',
+    '  });',
+    "  it('refuses a negative age', () => {",
+    '    assert.throws(() => isAdult(-1), RangeError);',
+    '  });',
+    "  it('is a function', () => {",
+    "    assert.equal(typeof isAdult, 'function');",
+    '  });',
+    '});',
+    '',
+  ].join('\n');
+  const MOCHA_IMPL = [
+    "'use strict';",
+    'function isAdult(age) {',
+    "  if (age < 0) throw new RangeError('age must not be negative');",
+    '  return age >= 18;',
+    '}',
+    'module.exports = { isAdult };',
+    '',
+  ].join('\n');
+
+  it('attributes each survivor to the criteria whose cases run its line, from the CommonJS module V8 compiled', async () => {
+    const id = await makePreparedSession(env.store, cjs.dir, 'mocha', [
+      { id: 'T-001', title: 'Adult', criteria: ADULT_CRITERIA, criteriaTests: ADULT_CRITERIA.map((c) => [c]), tests: { [MOCHA_FILE]: MOCHA_TEST } },
+    ]);
+    const worktree = env.store.readCheckpoint(id).worktree;
+    env.store.updateCheckpoint(id, () => ({
+      environment: { plan: planEnvironment({ source: cjs.dir, worktree, env: MOCHA_ENV }), ready_at: new Date().toISOString() },
+    }));
+    const cp = env.store.readCheckpoint(id);
+    fs.writeFileSync(path.join(worktree, 'src', 'adult.js'), MOCHA_IMPL);
+    const sha = await commitAll(await worktreeRefOf(cp), 'T-001: Adult');
+    const report = await probeTask({
+      checkpoint: cp,
+      taskId: 'T-001',
+      sha: sha!,
+      scratch: env.store.session(id).probeScratch('T-001'),
+      preset: 'mocha',
+      project: null,
+      lockedTests: [MOCHA_FILE],
+      criteriaTests: ADULT_CRITERIA.map((c) => [c]),
+      budgetMs: 300_000,
+    });
+    expect(report.note).toBeNull();
+    expect(report.coverage).toMatchObject({ method: 'v8', note: null, mutated: { 'src/adult.js': [3, 4, 6] } });
+    expect(report.coverage!.criteria).toEqual([{ 'src/adult.js': [1, 2, 3, 4, 5, 6] }, { 'src/adult.js': [1, 2, 3, 5, 6] }, { 'src/adult.js': [1, 6] }]);
+    const byMistake = Object.fromEntries(report.survivors.map((s) => [`${s.line}: ${s.description}`, s.criteria]));
+    expect(byMistake).toEqual({
+      '3: turns < into <=': [0, 1],
+      '3: turns 0 into 1': [0, 1],
+      '4: turns >= into >': [0],
+      '4: turns 18 into 19': [0],
+    });
+  }, 300_000);
 });
 
 function execGit(dir: string, ...args: string[]): string {
