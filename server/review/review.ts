@@ -88,8 +88,13 @@ function taskCriteria(task: PrdEntry, ledger: LedgerEntry[], proof: SeedProof | 
       green: greens.length === 0 ? null : greens.every((p) => p.result === 'passed') ? 'passed' : 'failed',
       claimed_by: coverage.criteria[i]?.claims[0]?.addressed_by ?? null,
       evaluator: word ? { met: word.met, note: word.note } : null,
-      survivors: (mutation?.survivors ?? []).filter((s) => s.criteria?.includes(i)).map(({ file, line, description }) => ({ file, line, description })),
-      runs_changed_code: runsChangedCode(mutation, i),
+      // Only where the probe traced the cases: a row without them reads as it always did.
+      ...(mutation?.coverage
+        ? {
+            survivors: mutation.survivors.filter((s) => s.criteria?.includes(i)).map(({ file, line, description }) => ({ file, line, description })),
+            runs_changed_code: runsChangedCode(mutation, i),
+          }
+        : {}),
     };
   });
 }
