@@ -79,6 +79,7 @@ export const ERRORS = {
 
   // ── Review, merge and publishing ──
   task_not_found: { status: 404, meaning: 'The session has no task with that id.' },
+  evidence_not_found: { status: 404, meaning: 'The task has no evidence receipt: one is written when the task is accepted and committed.' },
   session_not_reviewable: { status: 409, meaning: 'Comments are for a session whose run is over or paused (all done, stopped, merged or archived).' },
   comment_not_found: { status: 404, meaning: 'The session has no review comment with that id (it may have been deleted).' },
   comment_sent: { status: 409, meaning: 'The comment went back to the worker with its task; it is fixed from then on.' },

@@ -4,6 +4,7 @@
  * and renders the text.
  */
 import { z } from 'zod';
+import { EvidenceStatusSchema } from './evidence.ts';
 import { CheckResultSchema } from './events.ts';
 import { RedResultSchema } from './files.ts';
 import {
@@ -238,6 +239,10 @@ export const TaskReviewSchema = z.object({
 });
 export type TaskReview = z.infer<typeof TaskReviewSchema>;
 
+/** A done task's receipt status and how many sentences say why it is not verified. */
+export const TaskEvidenceStatusSchema = z.object({ task_id: TaskIdSchema, status: EvidenceStatusSchema, gaps: z.number().int().nonnegative() });
+export type TaskEvidenceStatus = z.infer<typeof TaskEvidenceStatusSchema>;
+
 export const SessionReviewSchema = z.object({
   branch: z.string(),
   base_branch: z.string().nullable(),
@@ -253,6 +258,8 @@ export const SessionReviewSchema = z.object({
   criteria_problems: z.array(CriterionProblemSchema),
   /** Surviving mutants of the done tasks, from their mutation probes. */
   survivors: z.array(SurvivorSchema),
+  /** Each done task's evidence receipt status (issue 28); a done task without a receipt is left out. */
+  evidence: z.array(TaskEvidenceStatusSchema).default([]),
   /** What may be done now, with the reason when not. */
   actions: z.object({
     merge: z.object({ allowed: z.boolean(), reason: z.string().nullable() }),

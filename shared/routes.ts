@@ -70,6 +70,7 @@ import {
   TaskParamsSchema,
   TaskReviewSchema,
 } from './review.ts';
+import { EvidenceSchema } from './evidence.ts';
 import { SeedEditSchema, SeedQuerySchema, SeedSavedSchema, SeedViewSchema } from './seed.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -131,6 +132,8 @@ export const ROUTES = {
     body: ReopenRequestSchema,
     response: ReopenResultSchema,
   },
+  /** The task's evidence receipt (issue 28): 404 `evidence_not_found` until the task is accepted and committed. */
+  getTaskEvidence: { method: 'GET', path: '/api/sessions/:id/tasks/:taskId/evidence', params: TaskParamsSchema, response: EvidenceSchema },
   getTaskDiff: { method: 'GET', path: '/api/sessions/:id/tasks/:taskId/diff', params: TaskParamsSchema, query: TaskDiffQuerySchema, response: DiffSchema },
   getSessionReview: { method: 'GET', path: '/api/sessions/:id/diff', params: SessionParamsSchema, response: SessionReviewSchema },
   previewMerge: {

@@ -62,7 +62,7 @@ describe('rewind', () => {
       target: { sha: t001, subject: 'T-001: Double' },
       tip: { sha: oldTip, subject: 'T-002: Triple' },
       tasks: ['T-002'],
-      archived: ['ledger/T-002.jsonl', 'checks/T-002.jsonl', 'mutations/T-002.json'],
+      archived: ['ledger/T-002.jsonl', 'checks/T-002.jsonl', 'mutations/T-002.json', 'evidence/T-002.json'],
       uncommitted: ['scratch.txt'],
       backup_ref: `refs/tilth/backups/${id}-rewind-1`,
       nothing_to_do: false,

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SessionDetailSchema, type SessionDetail } from '../../shared/api.ts';
+import { EvidenceSchema } from '../../shared/evidence.ts';
 import { CheckpointSchema, LedgerEntrySchema, PrdSchema, SeedMetaSchema } from '../../shared/files.ts';
 import { SummarySchema } from '../../shared/summary.ts';
 import { EventLog } from '../store/event-log.ts';
@@ -110,6 +111,15 @@ async function crashThenResume(id: string, dir: string, resumeScript: { worker: 
   const log = execFileSync('git', ['log', '--format=%s', '-3'], { cwd: wt, encoding: 'utf8' }).trim().split('\n');
   expect(log).toEqual(['T-002: Triple', 'T-001: Double', 'seed: 2 task(s)']);
   expect(fs.readFileSync(path.join(dir, 'progress.txt'), 'utf8')).toBe('T-001\tdone\tDouble\nT-002\tdone\tTriple\n');
+  // Every done task has its receipt, whatever moment the crash cut, each for its own commit.
+  const commits = execFileSync('git', ['log', '--format=%H %s', '-2'], { cwd: wt, encoding: 'utf8' }).trim().split('\n');
+  for (const [taskId, subject] of [
+    ['T-001', 'T-001: Double'],
+    ['T-002', 'T-002: Triple'],
+  ] as const) {
+    const receipt = EvidenceSchema.parse(JSON.parse(fs.readFileSync(path.join(dir, 'evidence', `${taskId}.json`), 'utf8')));
+    expect(`${receipt.task_commit} ${subject}`).toBe(commits.find((c) => c.endsWith(subject)));
+  }
   assertFilesValid(dir);
 }
 

@@ -33,6 +33,7 @@ import type { ModelClient } from '../llm/client.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import type { LockKind, SessionHandle } from '../store/session-handle.ts';
 import { failpoint } from './failpoint.ts';
+import { refreshEvidenceMutation, writeEvidence, writeMissingEvidence } from '../proof/evidence.ts';
 import { DEFAULT_PROBE_BUDGET_MS, probeTask } from '../proof/mutation-probe.ts';
 import { proposeLearning } from './learnings.ts';
 import { finishRewind } from './rewind.ts';
@@ -102,9 +103,15 @@ async function prepareResume(job: JobContext, cp: Checkpoint): Promise<{ recreat
   for (const t of prd) {
     // A probe cut short by the stop or crash is not run again: its report says so.
     const probe = job.session.mutations.read(t.id);
-    if (probe?.status === 'running') job.session.mutations.write(t.id, { ...probe, status: 'done', note: 'the probe was cut short by a stop or crash' });
+    if (probe?.status === 'running') {
+      job.session.mutations.write(t.id, { ...probe, status: 'done', note: 'the probe was cut short by a stop or crash' });
+      refreshEvidenceMutation(job.session, t.id);
+    }
     if (t.status === 'done' && !job.session.progress.has(`${t.id}\tdone\t`)) job.session.progress.append(t.id, 'done', t.title);
   }
+  // A receipt the crash cut off is written now, from the same records it would have been.
+  const seedMeta = job.session.seedMeta.read();
+  if (seedMeta) await writeMissingEvidence(job.session, seedMeta.checks_preset);
   job.emit({
     type: 'session_resume',
     data: { session_id: job.sessionId, last_stop: plan.last_stop, retried: plan.retried, pending: plan.pending, unwound_commit: plan.unwind, plan: plan.plan },
@@ -298,6 +305,8 @@ async function outerLoop(run: RunContext): Promise<void> {
       failpoint('after_task_done_prd');
       run.session.progress.append(task.id, 'done', task.title);
       run.emit({ type: 'commit', data: { task_id: task.id, trace_id: trace, sha: committed.sha } });
+      // The receipt before the probe starts: each report the probe writes then updates it.
+      if (committed.sha) await receiptOf(run, task, committed.sha);
       if (committed.sha) run.probes.push(probeInBackground(run, task.id, committed.sha));
       writeSummary(run);
       await proposeLearning(run, task, trace, outcome.summary);
@@ -323,9 +332,11 @@ async function probeInBackground(run: RunContext, taskId: string, sha: string): 
   const idle = { killed: 0, survived: 0, survivors: [], note: null, duration_ms: 0 };
   if (budgetMs <= 0) {
     run.session.mutations.write(taskId, { status: 'off', ...idle });
+    refreshEvidenceMutation(run.session, taskId, sha);
     return;
   }
   run.session.mutations.write(taskId, { status: 'running', ...idle });
+  refreshEvidenceMutation(run.session, taskId, sha);
   let report: MutationReport;
   try {
     report = await probeTask({
@@ -345,7 +356,21 @@ async function probeInBackground(run: RunContext, taskId: string, sha: string): 
     report = { status: 'done', ...idle, note: run.signal.aborted ? 'stopped with the run' : `the probe failed: ${(err as Error).message}` };
   }
   run.session.mutations.write(taskId, report);
+  refreshEvidenceMutation(run.session, taskId, sha);
   run.emit({ type: 'mutation_probe', data: { task_id: taskId, ...report } });
+}
+
+/**
+ * The evidence receipt of the task just committed. It is evidence, not bookkeeping: a receipt
+ * that cannot be written is logged and left missing (the review then says the task has none),
+ * and the run goes on with the next task.
+ */
+async function receiptOf(run: RunContext, task: PrdEntry, sha: string): Promise<void> {
+  try {
+    if (!(await writeEvidence(run.session, task, run.preset, sha))) run.job.logger.warn(`${task.id}: no accepting verdict to write its evidence receipt from`);
+  } catch (err) {
+    run.job.logger.error(`${task.id}: its evidence receipt could not be written`, { err: err instanceof Error ? err.message : String(err) });
+  }
 }
 
 /** Commits an accepted task, or says the git pointers were tampered with (then nothing ran). */

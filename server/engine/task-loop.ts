@@ -14,7 +14,8 @@ import { CHECKS_FAILED_PREFIX } from '../agent/context.ts';
 import { Agent, ContextOverflowError, type AgentCall } from '../agent/runtime.ts';
 import { changedFiles, diffSummary, GitTamperedError, verifyPointers, workingDiff } from '../git/worktree-git.ts';
 import { taskIdOfTestFile } from '../env/presets.ts';
-import { proveCases } from '../proof/red-proof.ts';
+import { greenFailure, notGreen, type GreenGateInput } from '../proof/green-gate.ts';
+import { CASE_TIMEOUT_MS, proveCases } from '../proof/red-proof.ts';
 import { ProviderFailureError } from '../llm/errors.ts';
 import { loadPrompt } from '../prompts.ts';
 import { DUPLICATE_CASE, formatCoverageGap, formatRejectFeedback, parseCase, WORKER_NO_CASE_NUDGE } from './case.ts';
@@ -248,22 +249,30 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
       signal,
     });
     signal.throwIfAborted();
-    run.emit({ type: 'validator_run', data: { ...base, passed: checks.passed, results: checks.results } });
+    // Green is a gate: once the checks pass, each named case runs alone, and one that does not
+    // pass fails this attempt like a check — before any evaluator call is spent on it.
+    const tests = readTaskTests(run, task);
+    const green = checks.passed ? await proveGreen(run, task, tests) : [];
+    signal.throwIfAborted();
+    const failing = notGreen(green);
+    const results = failing.length > 0 ? [...checks.results, await greenFailure(greenInput(run, task, tests), failing)] : checks.results;
+    const passed = checks.passed && failing.length === 0;
+    run.emit({ type: 'validator_run', data: { ...base, passed, results } });
     run.session.checks.append(task.id, {
       ts: new Date().toISOString(),
       iter,
-      passed: checks.passed,
-      results: checks.results,
+      passed,
+      results,
       ...(task.revision ? { revision: task.revision } : {}),
     });
-    if (!checks.passed) {
-      answer(`${CHECKS_FAILED_PREFIX}\n\n${checksReport(checks.results)}`);
+    if (!passed) {
+      answer(`${CHECKS_FAILED_PREFIX}\n\n${checksReport(results)}`);
       continue;
     }
 
     let evaluation: Evaluation;
     try {
-      evaluation = await judge(run, task, parsed.case, checks.results, base);
+      evaluation = await judge(run, task, parsed.case, checks.results, base, tests, green);
     } catch (err) {
       if (err instanceof ContextOverflowError) return fail('context_overflow', err.message);
       if (!(err instanceof ProviderFailureError)) throw err;
@@ -345,14 +354,20 @@ async function proveGreen(run: RunContext, task: PrdEntry, testFiles: Record<str
   return proofs[task.id] ?? [];
 }
 
-/** Runs the evaluator on a case whose checks passed; records the verdict and the ledger entry. */
-async function judge(
-  run: RunContext,
-  task: PrdEntry,
-  theCase: Case,
-  checks: CheckResult[],
-  base: { task_id: string; trace_id: string; span_id: string; iter: number },
-): Promise<Evaluation> {
+function greenInput(run: RunContext, task: PrdEntry, testFiles: Record<string, string>): GreenGateInput {
+  return {
+    task,
+    testFiles,
+    preset: run.preset,
+    project: run.projectEnv,
+    scope: run.scope,
+    timeoutMs: run.deps.checkTimeoutMs ?? CASE_TIMEOUT_MS,
+    signal: run.signal,
+  };
+}
+
+/** The task's acceptance test files as they are in the worktree (the checks just ran them). */
+function readTaskTests(run: RunContext, task: PrdEntry): Record<string, string> {
   const tests: Record<string, string> = {};
   for (const file of testFilesOf(run, [task.id])) {
     try {
@@ -361,6 +376,19 @@ async function judge(
       tests[file] = '(missing from the worktree)';
     }
   }
+  return tests;
+}
+
+/** Runs the evaluator on a case whose checks passed; records the verdict and the ledger entry. */
+async function judge(
+  run: RunContext,
+  task: PrdEntry,
+  theCase: Case,
+  checks: CheckResult[],
+  base: { task_id: string; trace_id: string; span_id: string; iter: number },
+  tests: Record<string, string>,
+  green: CaseProof[],
+): Promise<Evaluation> {
   const input = {
     task,
     contextFiles: loadContextFiles(run.worktree, run.deps.contextFiles).loaded,
@@ -389,9 +417,8 @@ async function judge(
   });
   const verdict = evaluation.verdict;
   run.emit({ type: 'evaluator_verdict', data: { ...base, schema_version: 1, ...verdict } });
-  // The green proof: on an accept, each case the seed names for a criterion, run alone on the
-  // tree about to be committed. It is recorded, not a gate: the review shows what did not pass.
-  const green = verdict.verdict === 'accept' ? await proveGreen(run, task, tests) : [];
+  // The green proof (already a gate before this call) stays with the accept, as the review reads it.
+  const accepted = verdict.verdict === 'accept' && green.length > 0;
   run.session.ledger.append(task.id, {
     ts: new Date().toISOString(),
     iter: base.iter,
@@ -399,7 +426,7 @@ async function judge(
     case: theCase,
     verdict,
     checks,
-    ...(green.length > 0 ? { green } : {}),
+    ...(accepted ? { green } : {}),
     ...(task.revision ? { revision: task.revision } : {}),
   });
   run.emit({

@@ -2,6 +2,7 @@
  * Diffs and commit lists for review: a file list (status, counts, binary) beside the unified diff
  * text, which is capped; binary files are named, never dumped.
  */
+import { createHash } from 'node:crypto';
 import { DIFF_TEXT_CAP, type Diff, type DiffFile } from '../../shared/review.ts';
 import { git } from './git-base.ts';
 
@@ -65,4 +66,13 @@ export async function diffBetween(dir: string, from: string, to: string): Promis
   }
   const truncated = text.length > DIFF_TEXT_CAP;
   return { files, text: truncated ? text.slice(0, text.lastIndexOf('\ndiff --git ', DIFF_TEXT_CAP) + 1 || DIFF_TEXT_CAP) : text, truncated };
+}
+
+/**
+ * sha256 of the whole diff from `from` to `to`, binary contents and full blob ids included, for
+ * the evidence receipt: the same two commits always give the same hash, and no cap cuts it.
+ */
+export async function diffSha256(dir: string, from: string, to: string): Promise<string> {
+  const text = await git(dir).raw(['-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--no-textconv', '--binary', '--full-index', from, to]);
+  return createHash('sha256').update(text).digest('hex');
 }

@@ -62,8 +62,7 @@ describe.skipIf(!sandboxed)('the process cap without a cgroup', () => {
       // stay, and the outer shell counts them with builtins only (a glob, arithmetic, echo), since
       // `$(ls /proc | …)` would itself need a fork. Short sleeps made the time depend on the load:
       // each refused fork waited for one to end, and a loaded machine ran past the time limit.
-      const script =
-        '( for i in $(seq 100); do sleep 40 & done ) 2>/dev/null; n=0; for d in /proc/[0-9]*; do n=$((n+1)); done; echo "running=$n"';
+      const script = '( for i in $(seq 100); do sleep 40 & done ) 2>/dev/null; n=0; for d in /proc/[0-9]*; do n=$((n+1)); done; echo "running=$n"';
       const inner = sandboxCommand(
         { kind: 'argv', command: '/bin/bash', args: ['-c', script], env: {} },
         { worktree, hide: [], network: false, git: null, processCap: info },

@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import { execa } from 'execa';
 import { matchCoverage } from '../../shared/coverage.ts';
 import type { Case, Checkpoint, LedgerEntry, MutationReport, PrdEntry } from '../../shared/files.ts';
-import type { CriterionProblem, SessionReview, Survivor, TaskCriterion, TaskReview } from '../../shared/review.ts';
+import type { Evidence } from '../../shared/evidence.ts';
+import type { CriterionProblem, SessionReview, Survivor, TaskCriterion, TaskEvidenceStatus, TaskReview } from '../../shared/review.ts';
 import { proofsOfCriterion, worstProof, type SeedProof } from '../../shared/seed.ts';
 import { canMerge, canPush, canRewind, isTaskWorkSubject, subjectRevision } from '../../shared/session-rules.ts';
 import { NotFoundError } from '../errors.ts';
@@ -152,6 +153,28 @@ export function criteriaProblems(session: SessionHandle): CriterionProblem[] {
   return problems;
 }
 
+/** The task's evidence receipt; `task_not_found` or `evidence_not_found` (not accepted and committed yet). */
+export function taskEvidence(store: SessionStore, id: string, taskId: string): Evidence {
+  const session = store.session(id);
+  const task = session.prd.tasks().find((t) => t.id === taskId);
+  if (!task) throw new NotFoundError('task_not_found', `Session ${id} has no task ${taskId}.`);
+  const receipt = session.evidence.read(taskId);
+  if (receipt === null)
+    throw new NotFoundError('evidence_not_found', `${taskId} has no evidence receipt: one is written when the task is accepted and committed.`);
+  return receipt;
+}
+
+/** Each done task's receipt status, in task order; a done task without a receipt (an older session) is left out. */
+export function evidenceStatuses(session: SessionHandle): TaskEvidenceStatus[] {
+  return session.prd
+    .tasks()
+    .filter((t) => t.status === 'done')
+    .flatMap((t) => {
+      const receipt = session.evidence.read(t.id);
+      return receipt ? [{ task_id: t.id, status: receipt.status, gaps: receipt.gaps.length }] : [];
+    });
+}
+
 /** The surviving mutants of the done tasks, in task order. */
 export function survivorsOf(session: SessionHandle): Survivor[] {
   return session.prd
@@ -216,6 +239,7 @@ export async function sessionReview(store: SessionStore, id: string): Promise<Se
     learnings: store.session(id).learnings.read(),
     criteria_problems: criteriaProblems(store.session(id)),
     survivors: survivorsOf(store.session(id)),
+    evidence: evidenceStatuses(store.session(id)),
     actions: {
       merge: mergeAllowed(cp, head, hasWork),
       push: {

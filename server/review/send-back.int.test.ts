@@ -34,6 +34,8 @@ async function doneSession(): Promise<string> {
 describe('sending a task back', () => {
   it('gives the revision the comment at its lines and the note, commits it as (rev 2) on top, and the merge carries both', async () => {
     const id = await doneSession();
+    const firstReceipt = h.t.store.session(id).evidence.read('T-001');
+    expect(firstReceipt?.revision).toBe(1);
     const comment = h.t.store
       .session(id)
       .comments.add({ task_id: 'T-001', file: 'src/double.js', line: 3, side: 'new', text: 'Use n * 2: it reads as doubling.' });
@@ -94,6 +96,11 @@ describe('sending a task back', () => {
     expect(review.task.revision).toBe(2);
     expect(review.commits.map((c) => c.subject)).toEqual(['T-001: Double', 'T-001 (rev 2): Double']);
     expect(review.send_backs.map((s) => s.revision)).toEqual([2]);
+    // A new receipt for the new revision: its own commit, diff and claims.
+    const receipt = h.t.store.session(id).evidence.read('T-001')!;
+    expect(receipt).toMatchObject({ revision: 2, task_commit: review.commits[1]!.sha });
+    expect(receipt.diff_sha256).not.toBe(firstReceipt!.diff_sha256);
+    expect(receipt.claims.worker_case?.summary).toBe('Now n * 2.');
 
     const merged = await h.t.app.inject({
       method: 'POST',

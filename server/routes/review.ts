@@ -11,7 +11,7 @@ import { addComment, deleteComment, editComment, listComments } from '../review/
 import { planRewind, rewindSession } from '../engine/rewind.ts';
 import { merge, previewMerge } from '../review/merge.ts';
 import { cleanse, openPr, push } from '../review/publish.ts';
-import { sessionReview, taskDiff, taskReview } from '../review/review.ts';
+import { sessionReview, taskDiff, taskEvidence, taskReview } from '../review/review.ts';
 import { sendBack } from '../review/send-back.ts';
 import type { AddedTask } from '../../shared/review.ts';
 import { AddTaskCancelledError, addTaskLocked, refuseDuringAddTask, startAddTaskJob } from '../interview/add-task.ts';
@@ -44,6 +44,7 @@ export function reviewRoutes(app: FastifyInstance, deps: AppDeps): void {
   const adding = new Map<string, Promise<AddedTask>>();
 
   handle(app, 'getTaskReview', async ({ params }) => taskReview(store, existingSession(store, params.id), params.taskId));
+  handle(app, 'getTaskEvidence', async ({ params }) => taskEvidence(store, existingSession(store, params.id), params.taskId));
 
   // The request waits for the task (a few model turns and a red proof, within the deadline); the
   // add-task is a job of its own meanwhile, so a second request can cancel it (cancelAddTask).

@@ -15,6 +15,7 @@ export const SESSION_FILES = {
   ledgerDir: 'ledger',
   checksDir: 'checks',
   mutationsDir: 'mutations',
+  evidenceDir: 'evidence',
   sendBacksDir: 'send-backs',
   probeScratch: 'probe-scratch',
   steering: 'steering.jsonl',
@@ -32,7 +33,7 @@ export const SESSION_FILES = {
 /** How each entry appears in the README's layout block: folders end in `/`, per-task files use `<task>`. */
 export const LAYOUT_NAMES: readonly string[] = Object.entries(SESSION_FILES).map(([key, name]) => {
   if (key === 'ledgerDir' || key === 'checksDir' || key === 'sendBacksDir') return `${name}/<task>.jsonl`;
-  if (key === 'mutationsDir') return `${name}/<task>.json`;
+  if (key === 'mutationsDir' || key === 'evidenceDir') return `${name}/<task>.json`;
   if (key === 'archiveDir') return `${name}/rewind-<n>/`;
   if (key === 'worktree' || key === 'mergeScratch' || key === 'probeScratch') return `${name}/`;
   return name;

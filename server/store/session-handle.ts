@@ -28,6 +28,7 @@ import {
   type SendBack,
   type SteeringNote,
 } from '../../shared/files.ts';
+import { EvidenceSchema, type Evidence } from '../../shared/evidence.ts';
 import type { CheckAttempt } from '../../shared/review.ts';
 import { SeedProofSchema, type SeedProof } from '../../shared/seed.ts';
 import type { Summary } from '../../shared/summary.ts';
@@ -79,6 +80,10 @@ export class SessionHandle {
 
   private file(name: string): string {
     return path.join(this.dir, name);
+  }
+
+  private evidenceFile(taskId: string): string {
+    return path.join(this.dir, SESSION_FILES.evidenceDir, `${TaskIdSchema.parse(taskId)}.json`);
   }
 
   private mutationFile(taskId: string): string {
@@ -227,6 +232,16 @@ export class SessionHandle {
     },
   };
 
+  /** The evidence receipt of an accepted task's latest revision (issue 28); null before one is written. */
+  readonly evidence = {
+    read: (taskId: string): Evidence | null => readJsonFile(this.evidenceFile(taskId), EvidenceSchema),
+    write: (taskId: string, receipt: Evidence): void => {
+      const file = this.evidenceFile(taskId);
+      this.store.tree.mkdir(path.dirname(file), { recursive: true });
+      this.store.tree.writeJsonAtomic(file, EvidenceSchema.parse(receipt));
+    },
+  };
+
   /** A rewind under way: written before anything moves, cleared once everything has. */
   readonly rewindIntent = {
     read: (): RewindIntent | null => readJsonFile(this.file(SESSION_FILES.rewindIntent), RewindIntentSchema),
@@ -298,7 +313,7 @@ export class SessionHandle {
     },
     /** The task's files a rewind would archive now, by their names in the session folder. */
     filesOf: (taskId: string): string[] => this.taskFiles(taskId).filter((f) => fs.existsSync(path.join(this.dir, f))),
-    /** Moves the task's ledger, checks and mutation report into `archive/rewind-<n>/`; what is already gone is skipped. */
+    /** Moves the task's ledger, checks, mutation report and evidence receipt into `archive/rewind-<n>/`; what is already gone is skipped. */
     take: (n: number, taskId: string): void => {
       const into = path.join(this.file(SESSION_FILES.archiveDir), `rewind-${n}`);
       for (const rel of this.taskFiles(taskId)) {
@@ -322,7 +337,12 @@ export class SessionHandle {
   /** A task's own files in the session folder, relative to it (the same layout inside an archive). */
   private taskFiles(taskId: string): string[] {
     const id = TaskIdSchema.parse(taskId);
-    return [`${SESSION_FILES.ledgerDir}/${id}.jsonl`, `${SESSION_FILES.checksDir}/${id}.jsonl`, `${SESSION_FILES.mutationsDir}/${id}.json`];
+    return [
+      `${SESSION_FILES.ledgerDir}/${id}.jsonl`,
+      `${SESSION_FILES.checksDir}/${id}.jsonl`,
+      `${SESSION_FILES.mutationsDir}/${id}.json`,
+      `${SESSION_FILES.evidenceDir}/${id}.json`,
+    ];
   }
 
   readonly steering = {
@@ -378,7 +398,7 @@ export class SessionHandle {
    */
   removeStaleTemps(): number {
     if (this.runLock.heldElsewhere()) return 0;
-    const folders = ['', SESSION_FILES.ledgerDir, SESSION_FILES.checksDir, SESSION_FILES.sendBacksDir, SESSION_FILES.mutationsDir];
+    const folders = ['', SESSION_FILES.ledgerDir, SESSION_FILES.checksDir, SESSION_FILES.sendBacksDir, SESSION_FILES.mutationsDir, SESSION_FILES.evidenceDir];
     return folders.reduce((n, folder) => n + this.store.tree.removeStaleTemps(path.join(this.dir, folder), 0).length, 0);
   }
 

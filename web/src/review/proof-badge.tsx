@@ -22,7 +22,7 @@ type Green = NonNullable<TaskCriterion['green']>;
 const GREEN: Record<Green | 'none', { text: string; tone: string; title: string }> = {
   passed: { text: 'passes after the work ✓', tone: 'good', title: "Green proof: every named test passes at the task's commit." },
   failed: { text: 'fails after the work', tone: 'error', title: "Green proof: a named test fails at the task's commit." },
-  none: { text: 'not proven after', tone: 'none', title: 'The green proof runs when the task is accepted.' },
+  none: { text: 'not proven after', tone: 'none', title: 'The green proof runs each time the checks pass, before the evaluator is asked.' },
 };
 
 export function RedBadge({ red }: { red: RedResult | null }) {

@@ -13,6 +13,7 @@ export const reviewKeys = {
   sessionReview: (sessionId: string) => ['review', sessionId, 'session'] as const,
   task: (sessionId: string, taskId: string) => ['review', sessionId, 'task', taskId] as const,
   taskDiff: (sessionId: string, taskId: string) => ['review', sessionId, 'task', taskId, 'diff'] as const,
+  taskEvidence: (sessionId: string, taskId: string) => ['review', sessionId, 'task', taskId, 'evidence'] as const,
   comments: (sessionId: string) => ['review', sessionId, 'comments'] as const,
   rewindPlan: (sessionId: string, after: string) => ['review', sessionId, 'rewind-plan', after] as const,
 };
@@ -22,6 +23,14 @@ export function taskReviewQuery(sessionId: string, taskId: string) {
   return queryOptions({
     queryKey: reviewKeys.task(sessionId, taskId),
     queryFn: ({ signal }) => api.call('getTaskReview', { params: { id: sessionId, taskId } }, { signal }),
+  });
+}
+
+/** The task's evidence receipt; 404 `evidence_not_found` until it is accepted and committed (not retried). */
+export function taskEvidenceQuery(sessionId: string, taskId: string) {
+  return queryOptions({
+    queryKey: reviewKeys.taskEvidence(sessionId, taskId),
+    queryFn: ({ signal }) => api.call('getTaskEvidence', { params: { id: sessionId, taskId } }, { signal }),
   });
 }
 

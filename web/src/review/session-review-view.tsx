@@ -8,6 +8,7 @@ import { CommitList } from './commit-list.tsx';
 import { MiniMarkdown } from '../components/mini-markdown.tsx';
 import { CopyButton } from '../components/copy-button.tsx';
 import { CriteriaProblems, MutationSurvivors } from './criteria-problems.tsx';
+import { EvidenceBadge, EvidenceCounts } from './evidence-status.tsx';
 
 export interface SessionReviewViewProps {
   sessionId: string;
@@ -25,6 +26,7 @@ export interface SessionReviewViewProps {
 /** The whole session: where it stands, what may be done with it, its tasks, commits, learnings and diff. */
 export function SessionReviewView({ sessionId, review, actions, diff, comments, addTask }: SessionReviewViewProps) {
   const { merged, pushed } = review;
+  const evidenceOf = new Map(review.evidence.map((e) => [e.task_id, e.status]));
   return (
     <div className="session-review">
       <p className="muted mono small branch-line" data-testid="review-branch">
@@ -56,6 +58,7 @@ export function SessionReviewView({ sessionId, review, actions, diff, comments, 
 
       {actions}
 
+      <EvidenceCounts tasks={review.tasks} evidence={review.evidence} />
       <CriteriaProblems problems={review.criteria_problems} />
       <MutationSurvivors survivors={review.survivors} />
 
@@ -72,6 +75,7 @@ export function SessionReviewView({ sessionId, review, actions, diff, comments, 
                   {t.title}
                 </Link>
                 <span className={`badge task-${t.status}`}>{words(t.status)}</span>
+                {evidenceOf.get(t.id) !== undefined && <EvidenceBadge status={evidenceOf.get(t.id)!} />}
               </li>
             ))}
           </ol>

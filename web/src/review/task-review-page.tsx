@@ -4,7 +4,8 @@ import { sessionsQuery } from '../api/queries.ts';
 import { DiffViewer } from './diff-viewer.tsx';
 import { Loading, QueryError } from '../components/query-status.tsx';
 import { TaskReviewView, TaskStatusBadge } from './task-review-view.tsx';
-import { taskDiffQuery, taskReviewQuery } from './queries.ts';
+import { taskDiffQuery, taskEvidenceQuery, taskReviewQuery } from './queries.ts';
+import { EvidenceSummary } from './evidence-status.tsx';
 import { Link } from '../router.tsx';
 import { paths } from '../paths.ts';
 import { sessionLabel } from '../../../shared/format.ts';
@@ -17,6 +18,7 @@ import { useComments } from './use-comments.ts';
 /** `/sessions/<id>/tasks/<taskId>`: one task's diff, case, ledger and checks. */
 export function TaskReviewPage({ sessionId, taskId }: { sessionId: string; taskId: string }) {
   const review = useQuery(taskReviewQuery(sessionId, taskId));
+  const evidence = useQuery(taskEvidenceQuery(sessionId, taskId));
   // The diff of one revision at a time (a revision sits on top of later tasks' commits); null: the latest.
   const [revision, setRevision] = useState<number | null>(null);
   const diff = useQuery(taskDiffQuery(sessionId, taskId, revision));
@@ -73,6 +75,7 @@ export function TaskReviewPage({ sessionId, taskId }: { sessionId: string; taskI
       ) : (
         <TaskReviewView
           review={review.data}
+          evidence={<EvidenceSummary evidence={evidence.data} error={evidence.error} pending={evidence.isPending} onRetry={() => void evidence.refetch()} />}
           commentCount={mine?.length ?? 0}
           sendBack={sendBack}
           comments={

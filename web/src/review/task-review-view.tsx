@@ -15,6 +15,8 @@ import { formatDuration, formatInt, formatUsd } from '../../../shared/format.ts'
 
 export interface TaskReviewViewProps {
   review: TaskReview;
+  /** The evidence receipt's status and gaps: shown first. */
+  evidence?: ReactNode;
   /** The diff section's content: the viewer, or its loading or error state. */
   diff: ReactNode;
   /** The line comments section, and how many it lists (for the section links). */
@@ -25,7 +27,7 @@ export interface TaskReviewViewProps {
 }
 
 /** One task as a reviewer reads it: the case against the criteria, the change, the verdicts, the checks. */
-export function TaskReviewView({ review, diff, comments, commentCount, sendBack }: TaskReviewViewProps) {
+export function TaskReviewView({ review, evidence, diff, comments, commentCount, sendBack }: TaskReviewViewProps) {
   const { task, stats } = review;
   const coverage = useMemo(() => matchCoverage(task.acceptance_criteria, review.final_case), [task.acceptance_criteria, review.final_case]);
   const sections = [
@@ -40,6 +42,7 @@ export function TaskReviewView({ review, diff, comments, commentCount, sendBack 
   ];
   return (
     <div className="task-review">
+      {evidence}
       <TaskStats stats={stats} />
       <p className="task-description">{task.description}</p>
       <nav className="review-jump" aria-label="Sections">
