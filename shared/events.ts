@@ -135,15 +135,48 @@ const usageFields = {
  * The mutation probe of one accepted task: mutants of the lines its commit changed, run against
  * its acceptance tests. `off` when the budget is 0; `running` while it runs beside the next task.
  */
+/** Lines (1-based) by file, relative to the worktree root. */
+const LinesByFile = z.record(z.string(), z.array(z.number().int().positive()));
+
+/**
+ * Which changed lines each criterion's named cases execute (issue 28): each case run alone with
+ * line coverage during the probe — a `sys.settrace` tracer for Python, V8's own coverage
+ * (`NODE_V8_COVERAGE`) for Node's runners.
+ */
+export const MutationCoverageSchema = z.object({
+  method: z.enum(['settrace', 'v8']),
+  /** Per criterion, in the task's order: the changed lines its cases ran, by file; null when they could not be traced. */
+  criteria: z.array(LinesByFile.nullable()),
+  /** The changed lines a mutant was made of, by file: "the changed code" a criterion's cases should run. */
+  mutated: LinesByFile,
+  /** What could not be traced, and why (a runner that transforms the code, a case that wrote no coverage); null when all was. */
+  note: z.string().nullable(),
+  /** What the traced runs of the cases added to the probe. */
+  duration_ms: z.number().nonnegative().optional(),
+});
+export type MutationCoverage = z.infer<typeof MutationCoverageSchema>;
+
 export const MutationReportSchema = z.object({
   status: z.enum(['running', 'done', 'off']),
   killed: z.number().int().nonnegative(),
   survived: z.number().int().nonnegative(),
-  /** The first survivors: a mistake at this line that no test notices. */
-  survivors: z.array(z.object({ file: z.string(), line: z.number().int().positive(), description: z.string() })),
+  /**
+   * The first survivors: a mistake at this line that no test notices. `criteria`: the criteria
+   * (indexes, in the task's order) whose cases run the line; absent when it was not attributed.
+   */
+  survivors: z.array(
+    z.object({
+      file: z.string(),
+      line: z.number().int().positive(),
+      description: z.string(),
+      criteria: z.array(z.number().int().nonnegative()).optional(),
+    }),
+  ),
   /** Why the probe tried nothing, or what it left untried; null when it ran all. */
   note: z.string().nullable(),
   duration_ms: z.number().nonnegative(),
+  /** The criteria's line coverage; absent from probes before issue 28, null when it was not taken (custom checks, no matrix). */
+  coverage: MutationCoverageSchema.nullable().optional(),
 });
 export type MutationReport = z.infer<typeof MutationReportSchema>;
 

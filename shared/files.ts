@@ -206,7 +206,7 @@ export const CaseProofSchema = z.object({
 });
 export type CaseProof = z.infer<typeof CaseProofSchema>;
 
-export { MutationReportSchema, type MutationReport } from './events.ts';
+export { MutationCoverageSchema, MutationReportSchema, type MutationCoverage, type MutationReport } from './events.ts';
 
 export const LedgerEntrySchema = z.object({
   ts: z.iso.datetime(),

@@ -178,25 +178,37 @@ export const TaskCriterionSchema = z.object({
   claimed_by: z.string().nullable(),
   /** The evaluator's word on it in its last verdict (the accepting one for a done task); null when it gave none. */
   evaluator: z.object({ met: z.boolean(), note: z.string() }).nullable(),
+  /** Surviving mutants on lines its tests run (the mutation probe's line coverage): they run it, and none notices the change. */
+  survivors: z.array(z.object({ file: z.string(), line: z.number().int().positive(), description: z.string() })).optional(),
+  /** Whether its tests run any line of the task's code a mutant was made of; null when that was not traced. */
+  runs_changed_code: z.boolean().nullable().optional(),
 });
 export type TaskCriterion = z.infer<typeof TaskCriterionSchema>;
 
 /**
  * A criterion of a done task that the evidence does not hold up: no test case checks it, its
- * tests did not fail before the work (red), did not pass at the commit (green), or the worker's
- * case never claimed it. Merging with any of them needs the explicit override.
+ * tests did not fail before the work (red), did not pass at the commit (green), never run the
+ * task's changed code, noticed none of the task's mutants, or the worker's case never claimed
+ * it. Merging with any of them needs the explicit override, mutation gate or not.
  */
 export const CriterionProblemSchema = z.object({
   task_id: TaskIdSchema,
   criterion: z.string(),
-  problem: z.enum(['no_tests', 'not_red', 'not_green', 'unclaimed']),
+  problem: z.enum(['no_tests', 'not_red', 'not_green', 'unclaimed', 'changed_code_not_run', 'mutants_unnoticed']),
   /** In words, for the session review and the merge dialog. */
   detail: z.string(),
 });
 export type CriterionProblem = z.infer<typeof CriterionProblemSchema>;
 
 /** A mutant of a done task's changed lines that its tests did not notice (informs; never blocks). */
-export const SurvivorSchema = z.object({ task_id: TaskIdSchema, file: z.string(), line: z.number().int().positive(), description: z.string() });
+export const SurvivorSchema = z.object({
+  task_id: TaskIdSchema,
+  file: z.string(),
+  line: z.number().int().positive(),
+  description: z.string(),
+  /** The criteria whose tests run this line (their text); absent when the probe could not trace them. */
+  run_by: z.array(z.string()).optional(),
+});
 export type Survivor = z.infer<typeof SurvivorSchema>;
 
 /** A task's ledger and checks from before a rewind, kept in `archive/rewind-<n>/`. */

@@ -72,7 +72,13 @@ describe('demo mode', () => {
     // Probes run beside the next task, so T-002's may end first.
     const probes = all.flatMap((e) => (e.type === 'mutation_probe' ? [e.data] : [])).sort((a, b) => a.task_id.localeCompare(b.task_id));
     expect(probes.map((p) => p.task_id)).toEqual(['T-001', 'T-002']);
-    expect(probes[0]!.survivors).toContainEqual({ file: 'src/todo.js', line: expect.any(Number), description: "changes the string 'low' to 'mutant'" });
+    // Told with the criteria whose cases run its line: both of T-001's run the list of levels.
+    expect(probes[0]!.survivors).toContainEqual({
+      file: 'src/todo.js',
+      line: expect.any(Number),
+      description: "changes the string 'low' to 'mutant'",
+      criteria: [0, 1],
+    });
     expect(probes[0]!.killed).toBeGreaterThan(0);
     const gaps = all.filter((e) => e.type === 'coverage_gap');
     expect(gaps.map((e) => e.type === 'coverage_gap' && e.data.missing)).toEqual([['setPriority throws an Error for a value it does not accept']]);

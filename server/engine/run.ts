@@ -349,6 +349,7 @@ async function probeInBackground(run: RunContext, taskId: string, sha: string): 
       customChecks: run.customChecks,
       project: run.projectEnv,
       lockedTests: Object.keys(run.seedMeta.locked_tests),
+      criteriaTests: run.session.prd.tasks().find((t) => t.id === taskId)?.criteria_tests,
       budgetMs,
       signal: run.signal,
     });

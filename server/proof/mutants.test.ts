@@ -44,14 +44,65 @@ describe('mutantsFor', () => {
       '2: turns or into and',
       '2: drops a not',
       '2: turns 0 into 1',
-      '3: changes the string "unknown level: {level}" to "mutant"',
       '3: drops the statement raise ValueError(f"unknown level: {level}")',
       '4: returns None instead of [*todos[:index], replace(todos[index], priority=level)]',
     ]);
   });
 
+  it('makes no mutant inside the message of an error being thrown or raised, and still drops the throw', () => {
+    const js = [
+      'export function parse(s) {',
+      "  if (s === '') throw new Error('empty: ' + s + ' is not ' + (1 < 2));",
+      "  if (s === 'x') throw new TypeError(`bad`, { cause: 'the x' });",
+      "  throw 'nothing left';",
+      '}',
+      "const e = new RangeError('out of range');",
+      'throw new Error(',
+      "  'on its own line'",
+      ');',
+    ].join('\n');
+    expect(descriptions('src/parse.js', js, [2, 3, 4, 6, 8])).toEqual([
+      '2: flips === to !==',
+      "2: drops the statement if (s === '') throw new Error('empty: ' + s + ' is not ' + (1 < 2));",
+      '3: flips === to !==',
+      "3: changes the string 'x' to 'mutant'",
+      // The option object's string is no message, but it is an argument of the error all the same.
+      "3: drops the statement if (s === 'x') throw new TypeError(`bad`, { cause: 'the x' });",
+      "4: drops the statement throw 'nothing left';",
+    ]);
+    const py = [
+      'def parse(s):',
+      "    if s == '':",
+      "        raise ValueError(f'empty: {s} is not 1 < 2')",
+      "    raise ParseFailure('no ' + 'luck', 3)",
+      "    return 'ok'",
+    ].join('\n');
+    expect(descriptions('src/parse.py', py, [2, 3, 4, 5])).toEqual([
+      '2: flips == to !=',
+      "3: drops the statement raise ValueError(f'empty: {s} is not 1 < 2')",
+      "4: drops the statement raise ParseFailure('no ' + 'luck', 3)",
+      "5: changes the string 'ok' to 'mutant'",
+      "5: returns None instead of 'ok'",
+    ]);
+  });
+
+  it('makes no mutant inside a regex character class, but still inside the rest of the regex and beside it', () => {
+    const source = ['export const valid = (s, n) => /^[0-9a-z<>-]{2}$/.test(s) && n > 1 && s.split(/[,;]/).length / 2 > 0;'].join('\n');
+    expect(descriptions('src/valid.js', source, [1])).toEqual([
+      '1: turns > into >=',
+      '1: turns > into >=',
+      '1: turns && into ||',
+      '1: turns && into ||',
+      '1: turns 2 into 3',
+      '1: turns 1 into 2',
+      '1: turns 2 into 3',
+      '1: turns 0 into 1',
+    ]);
+  });
+
   it('skips comments, imports, blank lines and other languages, and never swaps inside a string', () => {
     expect(mutantsFor('src/a.js', "import { x } from './x.js';\n\n// x === y\nconst s = 'a === b';\n", [1, 2, 3])).toEqual([]);
+    expect(mutantsFor('src/a.cjs', '\'use strict\';\n"use client"\n', [1, 2])).toEqual([]);
     expect(mutantsFor('src/main.rs', 'fn main() { if a == b {} }', [1])).toEqual([]);
     expect(descriptions('src/a.js', "const s = 'a === b';\n", [1])).toEqual(["1: changes the string 'a === b' to 'mutant'"]);
   });

@@ -73,17 +73,89 @@ function codeOf(text: string, lang: Language): string {
   return m ? text.slice(0, m.index) : text;
 }
 
-/** Outside string literals: a swap inside a string is not a change of logic. */
-function inString(code: string, index: number): boolean {
-  let quote: string | null = null;
-  for (let i = 0; i < index; i++) {
+/**
+ * What each character of a line's code is: code, inside a string literal (or a comment), or
+ * inside a regular expression's character class — and where each string literal starts. A
+ * reading of one line: a string or a regex opened on an earlier line is not seen.
+ */
+interface Zones {
+  /** Per character: 0 code, 1 string or comment, 2 regex character class, 3 the rest of a regex literal. */
+  kind: Uint8Array;
+  /** Where the string literals start (their opening quote). */
+  stringStarts: Set<number>;
+}
+
+const TEXT = 1;
+const REGEX_CLASS = 2;
+const REGEX = 3;
+/** After these, a `/` opens a regex literal rather than dividing. */
+const REGEX_AFTER_CHAR = /[(,=:[!&|?{};+\-*%<>~^]/;
+const REGEX_AFTER_WORD = /\b(?:return|typeof|case|in|of|delete|void|throw|new|else|do|yield|await)$/;
+
+function zonesOf(code: string, lang: Language): Zones {
+  const kind = new Uint8Array(code.length);
+  const stringStarts = new Set<number>();
+  let i = 0;
+  while (i < code.length) {
     const c = code[i]!;
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = null;
-    } else if (c === '"' || c === "'" || c === '`') quote = c;
+    if (c === '"' || c === "'" || (c === '`' && lang === 'js')) {
+      stringStarts.add(i);
+      let j = i + 1;
+      while (j < code.length && code[j] !== c) j += code[j] === '\\' ? 2 : 1;
+      kind.fill(TEXT, i, Math.min(code.length, j + 1));
+      i = j + 1;
+    } else if (lang === 'js' && c === '/' && (code[i + 1] === '/' || code[i + 1] === '*')) {
+      const end = code[i + 1] === '/' ? code.length : code.indexOf('*/', i + 2);
+      const stop = end < 0 ? code.length : code[i + 1] === '/' ? end : end + 2;
+      kind.fill(TEXT, i, stop);
+      i = stop;
+    } else if (lang === 'js' && c === '/' && opensRegex(code.slice(0, i))) {
+      let j = i + 1;
+      let inClass = false;
+      kind[i] = REGEX;
+      while (j < code.length && (inClass || code[j] !== '/')) {
+        const step = code[j] === '\\' ? 2 : 1;
+        if (!inClass && code[j] === '[') inClass = true;
+        kind.fill(inClass ? REGEX_CLASS : REGEX, j, Math.min(code.length, j + step));
+        if (inClass && code[j] === ']') inClass = false;
+        j += step;
+      }
+      kind.fill(REGEX, j, Math.min(code.length, j + 1));
+      i = j + 1;
+    } else i++;
   }
-  return quote !== null;
+  return { kind, stringStarts };
+}
+
+function opensRegex(before: string): boolean {
+  const t = before.trimEnd();
+  return t === '' || REGEX_AFTER_CHAR.test(t.at(-1)!) || REGEX_AFTER_WORD.test(t);
+}
+
+/** An opening of an exception (or a throw) whose first string argument is its message. */
+const ERROR_CALL: Record<Language, RegExp> = {
+  js: /(?:\bthrow\s+(?:new\s+)?[\w$.]*|\b[\w$.]*(?:Error|Exception))\s*\(/g,
+  py: /(?:\braise\s+[\w.]+|\b[\w.]*(?:Error|Exception|Warning))\s*\(/g,
+};
+
+/**
+ * Whether `start` lies in an error's message: inside the still-open parentheses of an exception
+ * being made or thrown, on this line or opened at the end of the previous one, or a value thrown
+ * bare (`throw 'x'`).
+ */
+function isErrorMessage(code: string, start: number, lang: Language, previous: string): boolean {
+  const before = code.slice(0, start);
+  if (lang === 'js' && /\bthrow\s+(?![\s\w$(])/.test(before)) return true;
+  const text = /\(\s*$/.test(previous) ? `${previous}\n${before}` : before;
+  let open = -1;
+  for (const m of text.matchAll(ERROR_CALL[lang])) open = m.index + m[0].length;
+  if (open < 0) return false;
+  let depth = 1;
+  for (const ch of text.slice(open)) {
+    if (ch === '(') depth++;
+    else if (ch === ')' && --depth === 0) return false;
+  }
+  return true;
 }
 
 /** The mutants of the given lines (1-based) of `source`, at most `limit`, in line order. */
@@ -98,25 +170,34 @@ export function mutantsFor(file: string, source: string, lines: readonly number[
     if (text === undefined || text.trim() === '' || isComment(text, lang)) continue;
     const code = codeOf(text, lang);
     const rest = text.slice(code.length);
+    const zones = zonesOf(code, lang);
+    // A change inside a string or comment is no change of logic, and one inside a regex's
+    // character class (`[0-9<>]`) is one no test of the work would be written against.
+    // An error's message is words for a person, not a value a test of the work pins: nothing in
+    // the arguments of an error being made is mutated (its concatenations and numbers included).
+    const inert = (index: number) => zones.kind[index] === TEXT || zones.kind[index] === REGEX_CLASS || isErrorMessage(code, index, lang, previous);
+    const previous = n >= 2 ? codeOf(all[n - 2]!, lang) : '';
     const add = (newCode: string, description: string) => {
       if (newCode !== code && out.length < limit) out.push({ line: n, description, source: withLine(n, newCode + rest) });
     };
-    // Imports, exports of names and declarations without logic are left alone.
+    // Imports, exports of names and declarations without logic are left alone, and so is a
+    // directive ('use strict'): no test of the work could tell it was changed.
     if (/^\s*(?:import\b|from\s+\S+\s+import\b|export\s*\{|\}\s*from\b)/.test(code)) continue;
+    if (lang === 'js' && /^\s*(['"])use [\w ]+\1;?\s*$/.test(code)) continue;
 
     for (const [pattern, to, words] of SWAPS[lang]) {
       for (const m of code.matchAll(pattern)) {
-        if (inString(code, m.index)) continue;
+        if (inert(m.index)) continue;
         add(code.slice(0, m.index) + to + code.slice(m.index + m[0].length), words);
       }
     }
     for (const m of code.matchAll(NUMBER)) {
-      if (inString(code, m.index)) continue;
+      if (inert(m.index)) continue;
       const value = Number(m[0]);
       add(code.slice(0, m.index) + String(value + 1) + code.slice(m.index + m[0].length), `turns ${value} into ${value + 1}`);
     }
     for (const m of code.matchAll(STRING)) {
-      if (inString(code, m.index)) continue;
+      if (!zones.stringStarts.has(m.index) || isErrorMessage(code, m.index, lang, previous)) continue;
       // Another value, not an empty one: an empty string is often the case a test already checks.
       add(
         code.slice(0, m.index) + m[1] + STRING_MUTANT + m[1] + code.slice(m.index + m[0].length),

@@ -9,6 +9,9 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
 import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
+import type { ProjectEnv } from '../../shared/project-env.ts';
+import { planEnvironment } from '../env/provision.ts';
+import { installExample } from '../testing/example-installs.ts';
 import { makePreparedSession } from '../testing/run-fixtures.ts';
 import { useTempStore } from '../testing/test-app.ts';
 import { probeTask } from './mutation-probe.ts';
@@ -112,6 +115,230 @@ describe('the mutation probe', () => {
     expect(report.killed + report.survived).toBe(0);
     expect(report.note).toMatch(/the acceptance tests do not pass at the commit|mutants were not tried within the budget/);
   });
+});
+
+/**
+ * Survivors belong to criteria (issue 28): each criterion's cases run alone with line coverage, so
+ * a survivor is told with the criteria whose cases run its line — and only those.
+ */
+const ADULT_CRITERIA = ['tells adults from children', 'refuses a negative age', 'is a function'];
+
+describe('the mutation probe with line coverage on node --test', () => {
+  const IMPL_GUARDED = [
+    'export function isAdult(age) {',
+    "  if (age < 0) throw new RangeError('age must not be negative');",
+    '  return age >= 18;',
+    '}',
+    '',
+  ].join('\n');
+  const TEST = [
+    "import { test } from 'node:test';",
+    "import assert from 'node:assert/strict';",
+    "import { isAdult } from '../src/adult.js';",
+    '',
+    "test('tells adults from children', () => {",
+    '  assert.equal(isAdult(30), true);',
+    '  assert.equal(isAdult(5), false);',
+    '});',
+    '',
+    "test('refuses a negative age', () => {",
+    '  assert.throws(() => isAdult(-1), RangeError);',
+    '});',
+    '',
+    "test('is a function', () => {",
+    "  assert.equal(typeof isAdult, 'function');",
+    '});',
+    '',
+  ].join('\n');
+
+  it('attributes each survivor to the criteria whose cases run its line, and to no other', async () => {
+    const id = await makePreparedSession(env.store, repo.dir, 'node', [
+      { id: 'T-001', title: 'Adult', criteria: ADULT_CRITERIA, criteriaTests: ADULT_CRITERIA.map((c) => [c]), tests: { [TEST_FILE]: TEST } },
+    ]);
+    const cp = env.store.readCheckpoint(id);
+    fs.writeFileSync(path.join(cp.worktree, 'src', 'adult.js'), IMPL_GUARDED);
+    const sha = await commitAll(await worktreeRefOf(cp), 'T-001: Adult');
+    const scratch = env.store.session(id).probeScratch('T-001');
+    const report = await probeTask({
+      checkpoint: cp,
+      taskId: 'T-001',
+      sha: sha!,
+      scratch,
+      preset: 'node',
+      project: null,
+      lockedTests: [TEST_FILE],
+      criteriaTests: ADULT_CRITERIA.map((c) => [c]),
+      budgetMs: 300_000,
+    });
+    expect(report.note).toBeNull();
+    expect(report.coverage).toMatchObject({ method: 'v8', note: null, mutated: { 'src/adult.js': [2, 3] } });
+    // The boundary case runs both lines; the negative case stops at the guard; the third runs no logic.
+    expect(report.coverage!.criteria).toEqual([{ 'src/adult.js': [1, 2, 3, 4] }, { 'src/adult.js': [1, 2, 4] }, { 'src/adult.js': [1] }]);
+    const byMistake = Object.fromEntries(report.survivors.map((s) => [`${s.line}: ${s.description}`, s.criteria]));
+    expect(byMistake).toEqual({
+      '2: turns < into <=': [0, 1],
+      '2: turns 0 into 1': [0, 1],
+      '3: turns >= into >': [0],
+      '3: turns 18 into 19': [0],
+    });
+    expect(fs.existsSync(scratch)).toBe(false);
+  }, 300_000);
+});
+
+describe('the mutation probe with line coverage on pytest', () => {
+  let py: ExampleRepo;
+  beforeEach(async () => {
+    py = await makeExampleRepo('py-todo');
+  });
+  afterEach(async () => {
+    await py.cleanup();
+  });
+
+  const PY_FILE = 'tests/test_t001_adult.py';
+  const PY_CASES = ['test_tells_adults_from_children', 'test_refuses_a_negative_age', 'test_is_a_function'];
+  const PY_TEST = [
+    'import pytest',
+    'from todo.adult import is_adult',
+    '',
+    '',
+    'def test_tells_adults_from_children():',
+    '    assert is_adult(30) is True',
+    '    assert is_adult(5) is False',
+    '',
+    '',
+    'def test_refuses_a_negative_age():',
+    '    with pytest.raises(ValueError):',
+    '        is_adult(-1)',
+    '',
+    '',
+    'def test_is_a_function():',
+    '    assert callable(is_adult)',
+    '',
+  ].join('\n');
+  const PY_IMPL = ['def is_adult(age):', '    if age < 0:', "        raise ValueError('age must not be negative')", '    return age >= 18', ''].join('\n');
+
+  it('attributes each survivor to the criteria whose cases run its line, through a settrace tracer and no new dependency', async () => {
+    const id = await makePreparedSession(env.store, py.dir, 'pytest', [
+      { id: 'T-001', title: 'Adult', criteria: ADULT_CRITERIA, criteriaTests: PY_CASES.map((c) => [c]), tests: { [PY_FILE]: PY_TEST } },
+    ]);
+    const cp = env.store.readCheckpoint(id);
+    fs.writeFileSync(path.join(cp.worktree, 'todo', 'adult.py'), PY_IMPL);
+    const sha = await commitAll(await worktreeRefOf(cp), 'T-001: Adult');
+    const scratch = env.store.session(id).probeScratch('T-001');
+    const report = await probeTask({
+      checkpoint: cp,
+      taskId: 'T-001',
+      sha: sha!,
+      scratch,
+      preset: 'pytest',
+      project: null,
+      lockedTests: [PY_FILE],
+      criteriaTests: PY_CASES.map((c) => [c]),
+      // Generous: on a loaded machine each pytest start takes seconds, and the note must stay empty.
+      budgetMs: 300_000,
+    });
+    expect(report.note).toBeNull();
+    expect(report.coverage).toMatchObject({ method: 'settrace', note: null, mutated: { 'todo/adult.py': [2, 3, 4] } });
+    expect(report.coverage!.criteria).toEqual([{ 'todo/adult.py': [1, 2, 4] }, { 'todo/adult.py': [1, 2, 3] }, { 'todo/adult.py': [1] }]);
+    const byMistake = Object.fromEntries(report.survivors.map((s) => [`${s.line}: ${s.description}`, s.criteria]));
+    expect(byMistake).toEqual({
+      '2: turns < into <=': [0, 1],
+      '2: turns 0 into 1': [0, 1],
+      '4: turns >= into >': [0],
+      '4: turns 18 into 19': [0],
+    });
+    // Nothing of the tracer is left in the project: no coverage folder, no bytecode.
+    expect(execGit(py.dir, 'status', '--porcelain')).toBe('');
+  }, 400_000);
+});
+
+describe('the mutation probe with line coverage on mocha (CommonJS)', () => {
+  let cjs: ExampleRepo;
+  beforeEach(async () => {
+    cjs = await makeExampleRepo('cjs-mocha');
+    await installExample(cjs.dir, 'cjs-mocha');
+  }, 300_000);
+  afterEach(async () => {
+    await cjs.cleanup();
+  });
+
+  const MOCHA_ENV: ProjectEnv = {
+    languages: ['javascript'],
+    package_manager: 'npm',
+    lockfile: 'package-lock.json',
+    module_type: 'commonjs',
+    typescript: false,
+    test_runner: 'mocha',
+    test_runner_evidence: 'devDependencies.mocha',
+    test_dirs: ['test'],
+    test_globs: ['test/**/*.test.js'],
+    python: null,
+    node_modules: true,
+    setup_command: null,
+  };
+  const MOCHA_FILE = 'tests/t001_adult.test.js';
+  const MOCHA_TEST = [
+    "'use strict';",
+    "const assert = require('node:assert/strict');",
+    "const { isAdult } = require('../src/adult.js');",
+    '',
+    "describe('isAdult', () => {",
+    "  it('tells adults from children', () => {",
+    '    assert.equal(isAdult(30), true);',
+    '    assert.equal(isAdult(5), false);',
+    '  });',
+    "  it('refuses a negative age', () => {",
+    '    assert.throws(() => isAdult(-1), RangeError);',
+    '  });',
+    "  it('is a function', () => {",
+    "    assert.equal(typeof isAdult, 'function');",
+    '  });',
+    '});',
+    '',
+  ].join('\n');
+  const MOCHA_IMPL = [
+    "'use strict';",
+    'function isAdult(age) {',
+    "  if (age < 0) throw new RangeError('age must not be negative');",
+    '  return age >= 18;',
+    '}',
+    'module.exports = { isAdult };',
+    '',
+  ].join('\n');
+
+  it('attributes each survivor to the criteria whose cases run its line, from the CommonJS module V8 compiled', async () => {
+    const id = await makePreparedSession(env.store, cjs.dir, 'mocha', [
+      { id: 'T-001', title: 'Adult', criteria: ADULT_CRITERIA, criteriaTests: ADULT_CRITERIA.map((c) => [c]), tests: { [MOCHA_FILE]: MOCHA_TEST } },
+    ]);
+    const worktree = env.store.readCheckpoint(id).worktree;
+    env.store.updateCheckpoint(id, () => ({
+      environment: { plan: planEnvironment({ source: cjs.dir, worktree, env: MOCHA_ENV }), ready_at: new Date().toISOString() },
+    }));
+    const cp = env.store.readCheckpoint(id);
+    fs.writeFileSync(path.join(worktree, 'src', 'adult.js'), MOCHA_IMPL);
+    const sha = await commitAll(await worktreeRefOf(cp), 'T-001: Adult');
+    const report = await probeTask({
+      checkpoint: cp,
+      taskId: 'T-001',
+      sha: sha!,
+      scratch: env.store.session(id).probeScratch('T-001'),
+      preset: 'mocha',
+      project: null,
+      lockedTests: [MOCHA_FILE],
+      criteriaTests: ADULT_CRITERIA.map((c) => [c]),
+      budgetMs: 300_000,
+    });
+    expect(report.note).toBeNull();
+    expect(report.coverage).toMatchObject({ method: 'v8', note: null, mutated: { 'src/adult.js': [3, 4, 6] } });
+    expect(report.coverage!.criteria).toEqual([{ 'src/adult.js': [1, 2, 3, 4, 5, 6] }, { 'src/adult.js': [1, 2, 3, 5, 6] }, { 'src/adult.js': [1, 6] }]);
+    const byMistake = Object.fromEntries(report.survivors.map((s) => [`${s.line}: ${s.description}`, s.criteria]));
+    expect(byMistake).toEqual({
+      '3: turns < into <=': [0, 1],
+      '3: turns 0 into 1': [0, 1],
+      '4: turns >= into >': [0],
+      '4: turns 18 into 19': [0],
+    });
+  }, 300_000);
 });
 
 function execGit(dir: string, ...args: string[]): string {

@@ -2,12 +2,16 @@
  * The mutation probe (issue 14): after a task is accepted and committed, the lines its commit
  * changed are mutated one small mistake at a time, and the task's acceptance tests run against
  * each mutant in a scratch worktree at that commit, sandboxed, within a time budget. A mutant the
- * tests still pass "survives": a mistake they would not notice. It informs; it never blocks.
+ * tests still pass "survives": a mistake they would not notice. Before the mutants, each case the
+ * task's matrix names runs alone with line coverage (line-coverage.ts), so a survivor is told
+ * with the criteria whose cases run its line (issue 28). A survivor informs; a task whose every
+ * mutant survives, or a criterion whose cases never run the changed code, is unproven at merge
+ * (server/review/review.ts).
  *
  * It runs beside the next task (its own worktree, its own processes), so the run is not held up;
  * the run waits for the last probes before it says all done.
  */
-import type { Checkpoint, CustomChecks, MutationReport } from '../../shared/files.ts';
+import type { Checkpoint, CustomChecks, MutationCoverage, MutationReport } from '../../shared/files.ts';
 import type { ProjectEnv } from '../../shared/project-env.ts';
 import type { ChecksPreset } from '../../shared/seed.ts';
 import { scratchScope } from '../env/session-env.ts';
@@ -16,7 +20,8 @@ import { LinkRefusedError, Tree } from '../fs/tree.ts';
 import { git } from '../git/git-base.ts';
 import { withScratchWorktree } from '../git/repo.ts';
 import { runUntrusted } from '../proc/untrusted.ts';
-import { languageOf, mutantsFor } from './mutants.ts';
+import { coverCases } from './line-coverage.ts';
+import { languageOf, type Mutant, mutantsFor } from './mutants.ts';
 
 export const DEFAULT_PROBE_BUDGET_MS = 60_000;
 /** Survivors listed in the report; the counts cover all. */
@@ -34,6 +39,8 @@ export interface ProbeInput {
   project: ProjectEnv | null;
   /** The seed's locked test files (paths): the task's own are found among them. */
   lockedTests: string[];
+  /** The task's matrix: per criterion, the cases that check it (each is run alone with line coverage). */
+  criteriaTests?: string[][] | undefined;
   budgetMs: number;
   signal?: AbortSignal | undefined;
   now?: () => number;
@@ -104,22 +111,52 @@ export async function probeTask(input: ProbeInput): Promise<MutationReport> {
     // A mutant's run gets the baseline's time and some slack: a mutant that loops is killed by its timeout.
     const perRun = Math.max(2_000, Math.round((now() - baselineStarted) * 3));
 
-    let killed = 0;
-    let survived = 0;
-    let untried = 0;
-    const survivors: MutationReport['survivors'] = [];
     // Mutants are written only into the scratch copy, through the tree: a file the commit made a
     // link (to the user's checkout, a dotfile, Tilth's own config), or one reached through a
     // linked folder, is not mutated, so nothing outside the scratch worktree is ever rewritten.
     const scratch = Tree.at(input.scratch);
     const notMutated: string[] = [];
+    const plans: { file: string; original: string; mutants: Mutant[] }[] = [];
     for (const [file, changed] of lines) {
       const original = readOwnFile(scratch, file);
-      if (original === null) {
-        notMutated.push(file);
-        continue;
-      }
-      for (const mutant of mutantsFor(file, original, changed)) {
+      if (original === null) notMutated.push(file);
+      else plans.push({ file, original, mutants: mutantsFor(file, original, changed) });
+    }
+
+    // Which criterion's cases run which changed line, before any mutant is written.
+    const tracingStarted = now();
+    const traced =
+      input.criteriaTests && input.criteriaTests.length > 0
+        ? await coverCases({
+            preset: input.preset,
+            project: input.project,
+            testFile: tests[0]!,
+            criteriaTests: input.criteriaTests,
+            changed: new Map(plans.map((p) => [p.file, lines.get(p.file)!])),
+            tree: scratch,
+            scope,
+            timeoutMs: Math.max(5_000, perRun * 2),
+            remainingMs: () => deadline - now(),
+            signal: input.signal,
+          })
+        : null;
+    const coverage: MutationCoverage | null =
+      traced && !('why' in traced)
+        ? {
+            ...traced,
+            mutated: Object.fromEntries(plans.map((p) => [p.file, [...new Set(p.mutants.map((m) => m.line))]])),
+            duration_ms: Math.round(now() - tracingStarted),
+          }
+        : null;
+    const criteriaOf = (file: string, line: number) =>
+      coverage ? { criteria: coverage.criteria.flatMap((ran, i) => (ran?.[file]?.includes(line) ? [i] : [])) } : {};
+
+    let killed = 0;
+    let survived = 0;
+    let untried = 0;
+    const survivors: MutationReport['survivors'] = [];
+    for (const { file, original, mutants } of plans) {
+      for (const mutant of mutants) {
         if (now() + perRun > deadline) {
           untried++;
           continue;
@@ -129,7 +166,7 @@ export async function probeTask(input: ProbeInput): Promise<MutationReport> {
         const result = await run(perRun);
         if (result.exitCode === 0 && !result.timedOut) {
           survived++;
-          if (survivors.length < MAX_SURVIVORS) survivors.push({ file, line: mutant.line, description: mutant.description });
+          if (survivors.length < MAX_SURVIVORS) survivors.push({ file, line: mutant.line, description: mutant.description, ...criteriaOf(file, mutant.line) });
         } else killed++;
       }
       scratch.writeFile(file, original);
@@ -137,7 +174,8 @@ export async function probeTask(input: ProbeInput): Promise<MutationReport> {
     const notes = [
       ...(notMutated.length > 0 ? [`not mutated, being a symbolic link or reached through one: ${notMutated.join(', ')}`] : []),
       ...(untried > 0 ? [`${untried} more mutants were not tried within the budget`] : []),
+      ...(traced && 'why' in traced ? [`survivors are not attributed to criteria: ${traced.why}`] : []),
     ];
-    return report({ killed, survived, survivors, note: notes.length > 0 ? notes.join('; ') : null });
+    return report({ killed, survived, survivors, note: notes.length > 0 ? notes.join('; ') : null, coverage });
   });
 }

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { execa } from 'execa';
 import { matchCoverage } from '../../shared/coverage.ts';
-import type { Case, Checkpoint, LedgerEntry, PrdEntry } from '../../shared/files.ts';
+import type { Case, Checkpoint, LedgerEntry, MutationReport, PrdEntry } from '../../shared/files.ts';
 import type { Evidence } from '../../shared/evidence.ts';
 import type { CriterionProblem, SessionReview, Survivor, TaskCriterion, TaskEvidenceStatus, TaskReview } from '../../shared/review.ts';
 import { proofsOfCriterion, worstProof, type SeedProof } from '../../shared/seed.ts';
@@ -53,7 +53,7 @@ export async function taskReview(store: SessionStore, id: string, taskId: string
   const finalCase = finalCaseOf(ledger);
   return {
     task,
-    criteria: taskCriteria(task, ledger, session.seedProof.read()),
+    criteria: taskCriteria(task, ledger, session.seedProof.read(), session.mutations.read(taskId)),
     commits: mine,
     final_case: finalCase,
     ledger,
@@ -70,8 +70,11 @@ function finalCaseOf(ledger: LedgerEntry[]): Case | null {
   return [...ledger].reverse().find((e) => e.case)?.case ?? null;
 }
 
-/** Per criterion: its tests, red on the seed commit, green at the accept, and the worker's claim. */
-function taskCriteria(task: PrdEntry, ledger: LedgerEntry[], proof: SeedProof | null): TaskCriterion[] {
+/**
+ * Per criterion: its tests, red on the seed commit, green at the accept, the worker's claim, and
+ * from the mutation probe, the survivors on lines its tests run and whether they run the changed code.
+ */
+function taskCriteria(task: PrdEntry, ledger: LedgerEntry[], proof: SeedProof | null, mutation: MutationReport | null): TaskCriterion[] {
   const coverage = matchCoverage(task.acceptance_criteria, finalCaseOf(ledger));
   const red = proof?.tasks[task.id] ?? [];
   const green = [...ledger].reverse().find((e) => e.green)?.green ?? [];
@@ -86,8 +89,33 @@ function taskCriteria(task: PrdEntry, ledger: LedgerEntry[], proof: SeedProof | 
       green: greens.length === 0 ? null : greens.every((p) => p.result === 'passed') ? 'passed' : 'failed',
       claimed_by: coverage.criteria[i]?.claims[0]?.addressed_by ?? null,
       evaluator: word ? { met: word.met, note: word.note } : null,
+      // Only where the probe traced the cases: a row without them reads as it always did.
+      ...(mutation?.coverage
+        ? {
+            survivors: mutation.survivors.filter((s) => s.criteria?.includes(i)).map(({ file, line, description }) => ({ file, line, description })),
+            runs_changed_code: runsChangedCode(mutation, i),
+          }
+        : {}),
     };
   });
+}
+
+/**
+ * Whether criterion `i`'s cases ran a line a mutant was made of, among the files that were traced
+ * (a pytest task's JavaScript file is not); null when the probe traced none of them or made no mutant.
+ */
+function runsChangedCode(mutation: MutationReport | null, i: number): boolean | null {
+  const coverage = mutation?.status === 'done' ? mutation.coverage : null;
+  const ran = coverage?.criteria[i];
+  if (!coverage || !ran) return null;
+  const traced = Object.entries(coverage.mutated).filter(([file, lines]) => lines.length > 0 && ran[file] !== undefined);
+  if (traced.length === 0) return null;
+  return traced.some(([file, lines]) => lines.some((n) => ran[file]!.includes(n)));
+}
+
+/** Every mutant of the task survived: its tests noticed none of the mistakes the probe made. */
+function allSurvived(mutation: MutationReport | null): boolean {
+  return mutation?.status === 'done' && mutation.survived > 0 && mutation.killed === 0;
 }
 
 const RED_WORDS = {
@@ -102,7 +130,8 @@ export function criteriaProblems(session: SessionHandle): CriterionProblem[] {
   const proof = session.seedProof.read();
   const problems: CriterionProblem[] = [];
   for (const task of session.prd.tasks().filter((t) => t.status === 'done')) {
-    for (const row of taskCriteria(task, session.ledger.read(task.id), proof)) {
+    const mutation = session.mutations.read(task.id);
+    for (const row of taskCriteria(task, session.ledger.read(task.id), proof, mutation)) {
       const at = { task_id: task.id, criterion: row.criterion };
       if (row.tests.length === 0) problems.push({ ...at, problem: 'no_tests', detail: 'no test case checks it' });
       else if (row.red !== 'failed')
@@ -113,7 +142,17 @@ export function criteriaProblems(session: SessionHandle): CriterionProblem[] {
           problem: 'not_green',
           detail: row.green === null ? 'its tests were not run alone at the commit' : 'a test of it failed at the commit',
         });
-      else if (row.claimed_by === null) problems.push({ ...at, problem: 'unclaimed', detail: "the worker's final case does not say where it is met" });
+      else if (row.runs_changed_code === false)
+        problems.push({ ...at, problem: 'changed_code_not_run', detail: "its tests never run the task's changed code, so they cannot be what proves it" });
+      else if (allSurvived(mutation)) {
+        const first = mutation!.survivors[0];
+        const example = first ? ` (such as ${first.file}:${first.line}, which ${first.description})` : '';
+        problems.push({
+          ...at,
+          problem: 'mutants_unnoticed',
+          detail: `the task's tests noticed none of the ${mutation!.survived} ${mutation!.survived === 1 ? 'mistake' : 'mistakes'} the mutation probe made in its code${example}`,
+        });
+      } else if (row.claimed_by === null) problems.push({ ...at, problem: 'unclaimed', detail: "the worker's final case does not say where it is met" });
     }
   }
   return problems;
@@ -146,7 +185,13 @@ export function survivorsOf(session: SessionHandle): Survivor[] {
   return session.prd
     .tasks()
     .filter((t) => t.status === 'done')
-    .flatMap((t) => (session.mutations.read(t.id)?.survivors ?? []).map((s) => ({ task_id: t.id, ...s })));
+    .flatMap((t) =>
+      (session.mutations.read(t.id)?.survivors ?? []).map(({ criteria, ...s }) => ({
+        task_id: t.id,
+        ...s,
+        ...(criteria ? { run_by: criteria.map((i) => t.acceptance_criteria[i] ?? `criterion ${i + 1}`) } : {}),
+      })),
+    );
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { MutationReport } from '../../../shared/files.ts';
 
-type Survivor = MutationReport['survivors'][number] & { task_id?: string };
+type Survivor = Omit<MutationReport['survivors'][number], 'criteria'> & { task_id?: string; run_by?: string[] | undefined };
 
 /**
  * Mutants of a task's changed lines that its tests did not notice, one line each: where, and the
@@ -15,7 +15,14 @@ export function SurvivorList({ survivors, className }: { survivors: readonly Sur
         // biome-ignore lint/suspicious/noArrayIndexKey: a report never changes; two survivors can read the same
         <li key={i} data-testid="mutation-survivor">
           {s.task_id !== undefined && <span className="mono">{s.task_id} </span>}
-          <span className="mono">{`${s.file}:${s.line}`}</span>: no test notices if it {s.description}
+          <span className="mono">{`${s.file}:${s.line}`}</span>
+          {s.run_by !== undefined && s.run_by.length > 0 ? (
+            <>
+              : the tests of {s.run_by.map((c) => `“${c}”`).join(' and ')} run this line, and none notices if it {s.description}
+            </>
+          ) : (
+            <>: no test notices if it {s.description}</>
+          )}
         </li>
       ))}
     </ul>

@@ -2,7 +2,7 @@ import type { Case } from '../../../shared/files.ts';
 import type { Claim, CoverageView } from '../../../shared/coverage.ts';
 import type { TaskCriterion } from '../../../shared/review.ts';
 import { MiniMarkdown } from '../components/mini-markdown.tsx';
-import { EvaluatorWord, GreenBadge, RedBadge, TestNames } from './proof-badge.tsx';
+import { EvaluatorWord, GreenBadge, MutantBadge, RedBadge, TestNames } from './proof-badge.tsx';
 
 export interface CaseCoverageProps {
   finalCase: Case | null;
@@ -40,16 +40,20 @@ export function CaseCoverage({ finalCase, coverage, accepted, proofs }: CaseCove
       <ol className="criteria-coverage">
         {coverage.criteria.map((c) => {
           const proof = proofs[c.index];
+          const survivors = proof?.survivors ?? [];
+          const unproven = survivors.length > 0 || proof?.runs_changed_code === false;
           return (
             <li
               key={c.index}
-              className={`criterion ${c.claims.length > 0 ? 'criterion-covered' : 'criterion-uncovered'}`}
+              className={`criterion ${c.claims.length > 0 ? 'criterion-covered' : 'criterion-uncovered'}${unproven ? ' criterion-mutants' : ''}`}
               data-testid="criterion"
               data-index={c.index}
               data-covered={c.claims.length > 0}
               data-red={proof?.red ?? 'none'}
               data-green={proof?.green ?? 'none'}
               data-claimed-by={proof?.claimed_by ?? undefined}
+              data-survivors={survivors.length}
+              data-runs-changed-code={proof?.runs_changed_code ?? 'unknown'}
             >
               <div className="criterion-text">
                 <span className="criterion-mark" aria-hidden="true">
@@ -65,7 +69,22 @@ export function CaseCoverage({ finalCase, coverage, accepted, proofs }: CaseCove
                   <span className="muted small">after</span>
                   <GreenBadge green={proof.green} />
                   <EvaluatorWord word={proof.evaluator} />
+                  <MutantBadge survivors={survivors.length} runsChangedCode={proof.runs_changed_code ?? null} />
                 </div>
+              )}
+              {proof?.runs_changed_code === false && (
+                <p className="criterion-missing" data-testid="criterion-not-run">
+                  Its tests never run the task's changed code, so they cannot be what proves it.
+                </p>
+              )}
+              {survivors.length > 0 && (
+                <ul className="criterion-survivors" data-testid="criterion-survivors">
+                  {survivors.map((s) => (
+                    <li key={`${s.file}:${s.line}:${s.description}`} data-testid="criterion-survivor">
+                      Its tests run <span className="mono">{`${s.file}:${s.line}`}</span>, and none notices if it {s.description}.
+                    </li>
+                  ))}
+                </ul>
               )}
               {c.claims.length === 0 ? (
                 <p className="criterion-missing" data-testid="criterion-not-covered">

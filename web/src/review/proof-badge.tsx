@@ -108,3 +108,33 @@ export function MayChangeTestSetup({ paths }: { paths: readonly string[] | undef
     </p>
   );
 }
+
+/**
+ * What the mutation probe says of a criterion's tests: they never run the task's changed code, or
+ * they run lines where a mistake went unnoticed. Nothing when they ran it and noticed every one.
+ */
+export function MutantBadge({ survivors, runsChangedCode }: { survivors: number; runsChangedCode: boolean | null }) {
+  if (runsChangedCode === false) {
+    return (
+      <span
+        className="badge proof proof-error"
+        data-testid="mutant-badge"
+        data-mutants="not-run"
+        title="Line coverage: these tests never run the lines of the task's code."
+      >
+        never runs the changed code
+      </span>
+    );
+  }
+  if (survivors === 0) return null;
+  return (
+    <span
+      className="badge proof proof-warning"
+      data-testid="mutant-badge"
+      data-mutants="survived"
+      title="Mutation probe: these tests run a line where a small mistake went unnoticed."
+    >
+      {survivors === 1 ? 'misses a mistake' : `misses ${survivors} mistakes`}
+    </span>
+  );
+}

@@ -1,0 +1,265 @@
+/**
+ * Which changed lines each acceptance criterion's test cases execute (issue 28, "survivors belong
+ * to criteria"): during the mutation probe, each case the matrix names runs alone with line
+ * coverage, so a surviving mutant can be shown on the row of every criterion whose cases run its
+ * line, and a criterion whose cases never run the changed code is seen as unproven.
+ *
+ * Nothing is added to the user's project:
+ * - Python: a small `sys.settrace` tracer passed with `python -c` (a file would not do: Tilth's
+ *   own package may live under /tmp, which the sandbox hides) runs the case's usual pytest or
+ *   unittest command as `-m` would, and writes the lines it saw of the changed files as JSON.
+ * - Node's runners: `NODE_V8_COVERAGE`, V8's own block coverage, written by every Node process of
+ *   the run (node --test's child per file included), turned from character offsets into lines.
+ *   The offsets are those of the code V8 compiled: where a runner transforms the file first
+ *   (vitest, jest), the script V8 saw is not the file, and its offsets are not trusted — the file
+ *   is then "not traced", never guessed at.
+ *
+ * The coverage is written into a fresh folder the harness makes inside the scratch worktree (the
+ * only place the sandbox lets the runner write), read without following links, then removed.
+ * The code under test runs in the same process and could write there too; what it could forge
+ * is only more lines run, which can hide a criterion's gap but never invent a survivor.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { z } from 'zod';
+import type { MutationCoverage } from '../../shared/files.ts';
+import type { ProjectEnv } from '../../shared/project-env.ts';
+import type { ChecksPreset } from '../../shared/seed.ts';
+import { testCaseCommand, type TestCommand } from '../env/presets.ts';
+import type { Tree } from '../fs/tree.ts';
+import { runUntrusted, type UntrustedScope } from '../proc/untrusted.ts';
+
+type LinesByFile = Record<string, number[]>;
+
+/**
+ * The tracer: `python -c TRACER <out> <files as JSON> -m <module> <args…>`. It traces only the
+ * frames of the files asked about (the global hook answers every other call with None, so the
+ * rest of the run is not traced line by line), runs the module as `python -m` would, and writes
+ * `{file: [lines]}` however the run ends.
+ */
+export const PYTHON_TRACER = `import json, os, runpy, sys, threading
+out, wanted = sys.argv[1], json.loads(sys.argv[2])
+targets = {os.path.realpath(f): f for f in wanted}
+known = {}
+hits = {f: set() for f in wanted}
+def on_line(frame, event, arg):
+    if event == 'line':
+        hits[known[frame.f_code.co_filename]].add(frame.f_lineno)
+    return on_line
+def on_call(frame, event, arg):
+    name = frame.f_code.co_filename
+    if name not in known:
+        known[name] = targets.get(os.path.realpath(name))
+    return on_line if known[name] is not None else None
+sys.argv = sys.argv[4:]
+threading.settrace(on_call)
+sys.settrace(on_call)
+try:
+    runpy.run_module(sys.argv[0], run_name='__main__', alter_sys=True)
+finally:
+    sys.settrace(None)
+    with open(out, 'w') as f:
+        json.dump({k: sorted(v) for k, v in hits.items()}, f)
+`;
+
+export type CoverageMethod = MutationCoverage['method'];
+
+/**
+ * How a preset's cases are traced, or why they are not. vitest and jest run the code transformed
+ * (esbuild, babel) in their own workers and vm contexts: the scripts V8 compiles are not the files
+ * (vitest's do not even carry the file's URL), so their offsets cannot be read as the file's lines
+ * without the runner's own coverage package, which the project may not have.
+ */
+export function coverageMethod(preset: ChecksPreset): { method: CoverageMethod } | { method: null; why: string } {
+  switch (preset) {
+    case 'pytest':
+    case 'unittest':
+      return { method: 'settrace' };
+    case 'node':
+    case 'mocha':
+      return { method: 'v8' };
+    case 'vitest':
+    case 'jest':
+      return { method: null, why: `${preset} runs the code transformed, so V8's offsets are not the file's lines` };
+    case 'custom':
+      return { method: null, why: 'the custom checks run whole files, not one case at a time' };
+  }
+}
+
+/** The case's own command, traced: its `-m` run under the tracer, or V8 told where to write. */
+export function tracedCommand(command: TestCommand, method: CoverageMethod, out: string, files: string[]): TestCommand | null {
+  if (command.kind !== 'argv') return null;
+  if (method === 'v8') return { ...command, env: { ...command.env, NODE_V8_COVERAGE: out } };
+  if (command.args[0] !== '-m') return null;
+  return { ...command, args: ['-c', PYTHON_TRACER, out, JSON.stringify(files), ...command.args] };
+}
+
+const V8Range = z.object({ startOffset: z.number().int().nonnegative(), endOffset: z.number().int().nonnegative(), count: z.number().nonnegative() });
+const V8Script = z.object({ url: z.string(), functions: z.array(z.object({ ranges: z.array(V8Range) })) });
+type V8Function = z.infer<typeof V8Script>['functions'][number];
+
+/**
+ * The lines of `source` (1-based) that ran, from one script's V8 block coverage; null when the
+ * offsets cannot be of this text (the script V8 compiled was a transformed one). Each character
+ * takes the count of the innermost range around it; a line ran when any of its non-blank
+ * characters did.
+ */
+export function v8ExecutedLines(source: string, functions: readonly V8Function[]): Set<number> | null {
+  const ranges = functions.flatMap((f) => f.ranges);
+  if (ranges.length === 0) return null;
+  // The script's own range spans all its text: the file's, character for character, or another's.
+  const widest = ranges.reduce((a, b) => (b.endOffset - b.startOffset > a.endOffset - a.startOffset ? b : a));
+  if (widest.startOffset !== 0 || widest.endOffset !== source.length) return null;
+  const counts = new Float64Array(source.length);
+  for (const r of [...ranges].sort((a, b) => b.endOffset - b.startOffset - (a.endOffset - a.startOffset))) {
+    counts.fill(r.count, r.startOffset, Math.min(r.endOffset, source.length));
+  }
+  const ran = new Set<number>();
+  let line = 1;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '\n') line++;
+    else if (counts[i]! > 0 && c.trim() !== '') ran.add(line);
+  }
+  return ran;
+}
+
+export interface CoverCasesInput {
+  preset: ChecksPreset;
+  project: ProjectEnv | null;
+  /** The task's acceptance test file. */
+  testFile: string;
+  /** The matrix: per criterion, the names of the cases that check it. */
+  criteriaTests: readonly (readonly string[])[];
+  /** The changed lines to look for, by file (relative to the worktree). */
+  changed: ReadonlyMap<string, readonly number[]>;
+  /** The scratch worktree the cases run in. */
+  tree: Tree;
+  scope: UntrustedScope;
+  /** Per case run. */
+  timeoutMs: number;
+  /** Milliseconds left for all of it; a case that would start past it is not traced. */
+  remainingMs: () => number;
+  signal?: AbortSignal | undefined;
+}
+
+export type CriteriaCoverage = Omit<MutationCoverage, 'mutated'>;
+
+/** Runs each named case alone with line coverage; why not, when the preset's cannot be read. */
+export async function coverCases(input: CoverCasesInput): Promise<CriteriaCoverage | { why: string }> {
+  const how = coverageMethod(input.preset);
+  if (how.method === null) return { why: how.why };
+  const { method } = how;
+  const files = [...input.changed.keys()].filter((f) => (method === 'settrace' ? f.endsWith('.py') : !f.endsWith('.py')));
+  const byCase = new Map<string, LinesByFile | null>();
+  const problems = new Set<string>();
+  for (const name of new Set(input.criteriaTests.flat())) {
+    input.signal?.throwIfAborted();
+    if (input.remainingMs() < input.timeoutMs / 2) {
+      problems.add('the budget ran out before every case was traced');
+      byCase.set(name, null);
+      continue;
+    }
+    byCase.set(name, await coverOneCase(input, method, name, files, problems));
+  }
+  const criteria = input.criteriaTests.map((names) => {
+    const merged: LinesByFile = {};
+    for (const name of names) {
+      const lines = byCase.get(name);
+      if (!lines) return null;
+      for (const [file, list] of Object.entries(lines)) merged[file] = [...new Set([...(merged[file] ?? []), ...list])].sort((a, b) => a - b);
+    }
+    return merged;
+  });
+  return { method, criteria, note: problems.size > 0 ? [...problems].join('; ') : null };
+}
+
+async function coverOneCase(input: CoverCasesInput, method: CoverageMethod, name: string, files: string[], problems: Set<string>): Promise<LinesByFile | null> {
+  const planned = testCaseCommand(input.preset, input.testFile, name, input.project);
+  const folder = `.tilth-coverage-${randomBytes(6).toString('hex')}`;
+  const root = fs.realpathSync(input.tree.root);
+  const outDir = path.join(root, folder);
+  const command = planned && tracedCommand(planned, method, method === 'v8' ? outDir : path.join(outDir, 'lines.json'), files);
+  if (!command) return null;
+  input.tree.mkdir(folder);
+  try {
+    const result = await runUntrusted(command, input.scope, { timeoutMs: input.timeoutMs, env: {}, signal: input.signal });
+    if (result.timedOut) {
+      problems.add(`case "${name}" did not finish within ${Math.round(input.timeoutMs / 1000)} s when traced`);
+      return null;
+    }
+    const lines = method === 'settrace' ? readTracerOutput(input.tree, folder, files) : readV8Folder(input.tree, root, folder, files, problems);
+    if (lines === null) {
+      problems.add(`case "${name}" wrote no line coverage`);
+      return null;
+    }
+    // Only the changed lines matter here: a mutant is made of nothing else.
+    const out: LinesByFile = {};
+    for (const [file, changed] of input.changed) {
+      const ran = lines.get(file);
+      if (ran === undefined) {
+        // A file of another language than the runner's is simply not there; one of its own is untraced.
+        if (files.includes(file)) return null;
+        continue;
+      }
+      out[file] = changed.filter((n) => ran.has(n));
+    }
+    return out;
+  } finally {
+    input.tree.remove(folder, { recursive: true });
+  }
+}
+
+/** The tracer's JSON, read without following a link; null when it is missing or not the tracer's. */
+function readTracerOutput(tree: Tree, folder: string, files: string[]): Map<string, Set<number>> | null {
+  const text = tree.readFileNoFollow(`${folder}/lines.json`)?.toString('utf8');
+  if (text === undefined) return null;
+  const parsed = z.record(z.string(), z.array(z.number().int().positive())).safeParse(safeJson(text));
+  if (!parsed.success) return null;
+  return new Map(files.filter((f) => parsed.data[f] !== undefined).map((f) => [f, new Set(parsed.data[f])]));
+}
+
+/**
+ * Every process's V8 coverage in the folder, for the given files: a line ran when it ran in any
+ * process. A file whose offsets cannot be trusted in any of them is left out (not traced), and
+ * said so. Null when the folder holds no coverage at all.
+ */
+function readV8Folder(tree: Tree, root: string, folder: string, files: string[], problems: Set<string>): Map<string, Set<number>> | null {
+  if (!tree.isRealDirectory(folder)) return null;
+  const names = fs.readdirSync(path.join(root, folder)).filter((n) => /^coverage-[\w.-]+\.json$/.test(n));
+  if (names.length === 0) return null;
+  const sources = new Map<string, string | null>();
+  const urls = new Map(files.map((f) => [pathToFileURL(path.join(root, f)).href, f]));
+  const ran = new Map<string, Set<number>>(files.map((f) => [f, new Set<number>()]));
+  const untrusted = new Set<string>();
+  for (const name of names) {
+    const text = tree.readFileNoFollow(`${folder}/${name}`)?.toString('utf8');
+    const doc = text === undefined ? null : z.object({ result: z.array(z.object({ url: z.string() }).loose()) }).safeParse(safeJson(text));
+    if (!doc?.success) continue;
+    for (const entry of doc.data.result) {
+      const file = urls.get(entry.url);
+      if (file === undefined) continue;
+      const script = V8Script.safeParse(entry);
+      if (!sources.has(file)) sources.set(file, tree.readFileNoFollow(file)?.toString('utf8') ?? null);
+      const source = sources.get(file);
+      const lines = script.success && source != null ? v8ExecutedLines(source, script.data.functions) : null;
+      if (lines === null) untrusted.add(file);
+      else for (const n of lines) ran.get(file)!.add(n);
+    }
+  }
+  for (const file of untrusted) {
+    ran.delete(file);
+    problems.add(`${file} ran as transformed code, so its V8 offsets are not its lines`);
+  }
+  return ran;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
