@@ -76,7 +76,12 @@ function events(id: string): TilthEvent[] {
 const ofType = <T extends TilthEvent['type']>(id: string, type: T) => events(id).filter((e): e is Extract<TilthEvent, { type: T }> => e.type === type);
 const checkpoint = (id: string): Checkpoint => t.store.readCheckpoint(id);
 
-describe('the run', () => {
+// Every task here runs real test runners several times (the checks, then each named case alone,
+// twice, for the green proof), so a run takes longer than vitest's default 20 s on a loaded
+// machine; the budget is generous, the assertions say what must happen.
+const RUN_BUDGET = { timeout: 90_000 };
+
+describe('the run', RUN_BUDGET, () => {
   it('proves each criterion red before the work and green at the commit, and the task review shows both with the claim', async () => {
     await open();
     const id = await makePreparedSession(t.store, repo.dir, 'node', [THREE[0]!]);
@@ -351,7 +356,7 @@ describe('the run', () => {
   });
 });
 
-describe('every stop is loud and resumable', () => {
+describe('every stop is loud and resumable', RUN_BUDGET, () => {
   const ONE = THREE.slice(0, 1);
   async function runOnce(
     env: NodeJS.ProcessEnv,
@@ -554,7 +559,7 @@ describe('every stop is loud and resumable', () => {
   });
 });
 
-describe('guard, locks, guidance and the queue', () => {
+describe('guard, locks, guidance and the queue', RUN_BUDGET, () => {
   it('blocks a push through the guard and tells the model; a worker edit of a locked test fails the checks', async () => {
     await open();
     const id = await makePreparedSession(t.store, repo.dir, 'node', THREE.slice(0, 1));
@@ -652,7 +657,7 @@ describe('guard, locks, guidance and the queue', () => {
   });
 });
 
-describe('evaluator provider failure', () => {
+describe('evaluator provider failure', RUN_BUDGET, () => {
   it('fails the task as provider_failure, resumable', async () => {
     await open();
     const id = await makePreparedSession(t.store, repo.dir, 'node', THREE.slice(0, 1));
@@ -665,7 +670,7 @@ describe('evaluator provider failure', () => {
   });
 });
 
-describe('the sandbox in a run', () => {
+describe('the sandbox in a run', RUN_BUDGET, () => {
   it.skipIf(!detectSandbox().available)('cuts the network off unless the run allows it', async () => {
     const net = await import('node:net');
     const server = net.createServer((s) => s.end());
