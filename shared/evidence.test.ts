@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { countByStatus, evidenceStatus, type EvidenceFacts } from './evidence.ts';
+import type { MutationReport } from './files.ts';
+import { countByStatus, evidenceStatus, runsChangedCode, type EvidenceFacts } from './evidence.ts';
 
 const red = (test: string, result = 'failed') => ({ test, result, detail: 'x' }) as EvidenceFacts['red'][number];
 const green = (test: string, result = 'passed') => ({ test, result, detail: 'x' }) as EvidenceFacts['green'][number];
@@ -118,6 +119,41 @@ describe('the evidence status', () => {
       machinery: { ran: true, passed: false },
     };
     expect(evidenceStatus(facts).gaps).toEqual(['The test-machinery check failed: the tests may not have run on the seed’s test setup.']);
+  });
+});
+
+describe('criteria whose tests never run the changed code', () => {
+  const probe = (criteria: NonNullable<MutationReport['coverage']>['criteria'], mutated: Record<string, number[]>): MutationReport => ({
+    status: 'done',
+    killed: 1,
+    survived: 0,
+    survivors: [],
+    note: null,
+    duration_ms: 1,
+    coverage: { method: 'v8', criteria, mutated, note: null },
+  });
+
+  it('says a criterion runs the changed code when its cases ran a mutated line, and not when they ran only others', () => {
+    const report = probe([{ 'src/a.js': [3, 4] }, { 'src/a.js': [9] }, null], { 'src/a.js': [4] });
+    expect(runsChangedCode(report, 0)).toBe(true);
+    expect(runsChangedCode(report, 1)).toBe(false);
+    expect(runsChangedCode(report, 2)).toBeNull();
+  });
+
+  it('says nothing of files the probe did not trace, of a probe that is not done, or of one without coverage', () => {
+    expect(runsChangedCode(probe([{ 'src/a.js': [1] }], { 'src/b.py': [2] }), 0)).toBeNull();
+    expect(runsChangedCode(probe([{ 'src/a.js': [1] }], { 'src/a.js': [] }), 0)).toBeNull();
+    expect(runsChangedCode({ ...probe([{ 'src/a.js': [1] }], { 'src/a.js': [2] }), status: 'running' }, 0)).toBeNull();
+    expect(runsChangedCode({ ...probe([], {}), coverage: null }, 0)).toBeNull();
+    expect(runsChangedCode(null, 0)).toBeNull();
+  });
+
+  it('names each such criterion as a gap of the receipt', () => {
+    const facts: EvidenceFacts = { ...SOUND, mutation: { ...SOUND.mutation, changed_code_not_run: [2] } };
+    expect(evidenceStatus(facts)).toEqual({
+      status: 'with_gaps',
+      gaps: ['Criterion 2’s tests never run the lines of the task’s code that the probe changed.'],
+    });
   });
 });
 

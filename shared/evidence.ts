@@ -13,7 +13,7 @@
  */
 import { z } from 'zod';
 import { CheckResultSchema } from './events.ts';
-import { CaseProofSchema, CaseSchema, ChecksPresetSchema, TaskIdSchema, VerdictSchema, type CaseProof } from './files.ts';
+import { CaseProofSchema, CaseSchema, ChecksPresetSchema, TaskIdSchema, VerdictSchema, type CaseProof, type MutationReport } from './files.ts';
 
 export const EVIDENCE_VERSION = 1;
 
@@ -40,8 +40,24 @@ export const MutationFactSchema = z.object({
   killed: z.number().int().nonnegative(),
   survived: z.number().int().nonnegative(),
   note: z.string().nullable(),
+  /** The criteria (1-based) whose cases, traced during the probe, ran none of the lines a mutant was made of. */
+  changed_code_not_run: z.array(z.number().int().positive()).optional(),
 });
 export type MutationFact = z.infer<typeof MutationFactSchema>;
+
+/**
+ * Whether criterion `i` (0-based)'s cases ran a line a mutant was made of, among the files the
+ * probe traced (a pytest task's JavaScript file is not); null when the probe traced none of them
+ * or made no mutant, so nothing can be said.
+ */
+export function runsChangedCode(mutation: MutationReport | null, i: number): boolean | null {
+  const coverage = mutation?.status === 'done' ? mutation.coverage : null;
+  const ran = coverage?.criteria[i];
+  if (!coverage || !ran) return null;
+  const traced = Object.entries(coverage.mutated).filter(([file, lines]) => lines.length > 0 && ran[file] !== undefined);
+  if (traced.length === 0) return null;
+  return traced.some(([file, lines]) => lines.some((n) => ran[file]!.includes(n)));
+}
 
 export const EvidenceSchema = z.object({
   version: z.literal(EVIDENCE_VERSION),
@@ -149,6 +165,7 @@ export function evidenceStatus(facts: EvidenceFacts): { status: EvidenceStatus; 
     gaps.push(`${plural(m.survived, 'change', 'changes')} to the task’s code went unnoticed by its tests (of ${m.killed + m.survived} tried).`);
   else if (m.killed === 0) gaps.push('The mutation probe tried no change of the task’s code, so nothing shows its tests notice one.');
   else if (m.note !== null) gaps.push(`The mutation probe did not try every change: ${m.note.replace(/\.$/, '')}.`);
+  for (const n of m.changed_code_not_run ?? []) gaps.push(`Criterion ${n}’s tests never run the lines of the task’s code that the probe changed.`);
 
   if (against.length > 0) return { status: 'not_verified', gaps: [...against, ...gaps] };
   return { status: gaps.length > 0 ? 'with_gaps' : 'verified', gaps };

@@ -11,7 +11,15 @@
  * the probe's end is a single place in the run, plus the resume that closes a probe cut short.
  */
 import { createHash } from 'node:crypto';
-import { EVIDENCE_VERSION, evidenceStatus, MACHINERY_CHECK, type Evidence, type EvidenceFacts, type MutationFact } from '../../shared/evidence.ts';
+import {
+  EVIDENCE_VERSION,
+  evidenceStatus,
+  MACHINERY_CHECK,
+  runsChangedCode,
+  type Evidence,
+  type EvidenceFacts,
+  type MutationFact,
+} from '../../shared/evidence.ts';
 import type { Checkpoint, LedgerEntry, MutationReport, PrdEntry } from '../../shared/files.ts';
 import type { ChecksPreset } from '../../shared/seed.ts';
 import { isFailedSubject, subjectRevision } from '../../shared/session-rules.ts';
@@ -22,7 +30,14 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 
 function mutationFact(report: MutationReport | null): MutationFact {
   if (report === null) return { status: 'none', killed: 0, survived: 0, note: null };
-  return { status: report.status, killed: report.killed, survived: report.survived, note: report.note };
+  const notRun = (report.coverage?.criteria ?? []).flatMap((_, i) => (runsChangedCode(report, i) === false ? [i + 1] : []));
+  return {
+    status: report.status,
+    killed: report.killed,
+    survived: report.survived,
+    note: report.note,
+    ...(notRun.length > 0 ? { changed_code_not_run: notRun } : {}),
+  };
 }
 
 /** The accepting ledger entry of the task's current revision, or null. */

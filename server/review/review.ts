@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { execa } from 'execa';
 import { matchCoverage } from '../../shared/coverage.ts';
 import type { Case, Checkpoint, LedgerEntry, MutationReport, PrdEntry } from '../../shared/files.ts';
-import type { Evidence } from '../../shared/evidence.ts';
+import { runsChangedCode, type Evidence } from '../../shared/evidence.ts';
 import type { CriterionProblem, SessionReview, Survivor, TaskCriterion, TaskEvidenceStatus, TaskReview } from '../../shared/review.ts';
 import { proofsOfCriterion, worstProof, type SeedProof } from '../../shared/seed.ts';
 import { canMerge, canPush, canRewind, isTaskWorkSubject, subjectRevision } from '../../shared/session-rules.ts';
@@ -98,19 +98,6 @@ function taskCriteria(task: PrdEntry, ledger: LedgerEntry[], proof: SeedProof | 
         : {}),
     };
   });
-}
-
-/**
- * Whether criterion `i`'s cases ran a line a mutant was made of, among the files that were traced
- * (a pytest task's JavaScript file is not); null when the probe traced none of them or made no mutant.
- */
-function runsChangedCode(mutation: MutationReport | null, i: number): boolean | null {
-  const coverage = mutation?.status === 'done' ? mutation.coverage : null;
-  const ran = coverage?.criteria[i];
-  if (!coverage || !ran) return null;
-  const traced = Object.entries(coverage.mutated).filter(([file, lines]) => lines.length > 0 && ran[file] !== undefined);
-  if (traced.length === 0) return null;
-  return traced.some(([file, lines]) => lines.some((n) => ran[file]!.includes(n)));
 }
 
 /** Every mutant of the task survived: its tests noticed none of the mistakes the probe made. */

@@ -8,6 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SessionDetailSchema } from '../../shared/api.ts';
+import { EvidenceSchema } from '../../shared/evidence.ts';
 import { MergePreviewSchema, SessionReviewSchema, TaskReviewSchema } from '../../shared/review.ts';
 import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
 import { startFakeModel, type FakeModel } from '../scripted-model/fake-model.ts';
@@ -107,6 +108,11 @@ describe('survivors belong to criteria', () => {
     };
     expect(preview.criteria_problems).toEqual([problem]);
     expect(SessionReviewSchema.parse((await get(`/api/sessions/${id}/diff`)).json()).criteria_problems).toEqual([problem]);
+    // The receipt, refreshed when the probe reported, names it as a gap too.
+    const receipt = EvidenceSchema.parse((await get(`/api/sessions/${id}/tasks/T-001/evidence`)).json());
+    expect(receipt.mutation.changed_code_not_run).toEqual([1]);
+    expect(receipt.status).toBe('with_gaps');
+    expect(receipt.gaps).toContain('Criterion 1’s tests never run the lines of the task’s code that the probe changed.');
     await refusedThenOverridden(id, 'T-001 "Triple works": its tests never run the task\'s changed code');
   }, 200_000);
 
