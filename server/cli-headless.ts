@@ -257,6 +257,7 @@ export async function addTaskVerb(config: Config, rest: string[], out: (s: strin
     const added = await addTaskLocked(store.session(id), new ModelClient({ endpoints: config.roles }), input.data, {
       holder: 'cli',
       deadlineMs: config.addTaskDeadlineMs,
+      repeats: config.proofRepeats,
       signal: cancel.signal,
     });
     out(`Added ${added.task.id} (${added.task.title}) with ${added.test_file}. Build it: tilth resume ${id}`);

@@ -96,10 +96,12 @@ describe('the run', RUN_BUDGET, () => {
     fake.assertDone();
 
     // Red: proven before the first run started, on the seed commit.
-    expect(t.store.session(id).seedProof.read()?.tasks['T-001']).toEqual([{ test: 'double works', result: 'failed', detail: expect.any(String) }]);
+    expect(t.store.session(id).seedProof.read()?.tasks['T-001']).toEqual([
+      { test: 'double works', result: 'failed', detail: expect.any(String), runs: ['failed', 'failed'] },
+    ]);
     // Green: recorded with the accepting ledger entry.
     const accepted = t.store.session(id).ledger.read('T-001').at(-1)!;
-    expect(accepted.green).toEqual([{ test: 'double works', result: 'passed', detail: 'it passes already' }]);
+    expect(accepted.green).toEqual([{ test: 'double works', result: 'passed', detail: 'it passes already', runs: ['passed', 'passed'] }]);
     const review = (await t.app.inject({ url: `/api/sessions/${id}/tasks/T-001`, headers: auth })).json();
     expect(review.criteria).toEqual([
       { criterion: 'Double works', tests: ['double works'], red: 'failed', green: 'passed', claimed_by: 'src/double.js:double()', evaluator: null },
@@ -107,6 +109,16 @@ describe('the run', RUN_BUDGET, () => {
     // The evaluator read which test checks the criterion.
     const judged = JSON.stringify(fake.requests.filter((r) => r.model === EVAL)[0]!.messages);
     expect(judged).toContain('checked by: `double works`');
+  });
+
+  it('runs each named case TILTH_PROOF_REPEATS times in the red proof before the first run and in the green gate', async () => {
+    await open({ TILTH_PROOF_REPEATS: '3' });
+    const id = await makePreparedSession(t.store, repo.dir, 'node', [THREE[0]!]);
+    fake.load({ models: { [WORKER]: [impl('double', 'n * 2'), caseTurn(), noLearning], [EVAL]: [verdictTurn('accept')] } });
+    await start(id);
+    expect((await settled(id)).session.status).toBe('all_done');
+    expect(t.store.session(id).seedProof.read()?.tasks['T-001']?.[0]?.runs).toEqual(['failed', 'failed', 'failed']);
+    expect(t.store.session(id).ledger.read('T-001').at(-1)!.green?.[0]?.runs).toEqual(['passed', 'passed', 'passed']);
   });
 
   it('probes an accepted task with mutants beside the run, and says all done only once the probe has reported', async () => {

@@ -86,6 +86,8 @@ export interface AddTaskOptions {
   deadlineMs: number;
   /** Aborting it cancels the add-task. */
   signal?: AbortSignal;
+  /** Runs of each new case in its red proof (TILTH_PROOF_REPEATS); the proof's default when absent. */
+  repeats?: number;
 }
 
 /**
@@ -99,7 +101,7 @@ export async function addTaskLocked(session: SessionHandle, llm: ModelClient, in
   const timer = setTimeout(() => deadline.abort(new AddTaskTimedOutError(options.deadlineMs)), options.deadlineMs);
   const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
   try {
-    return await addTask(session, llm, input, signal);
+    return await addTask(session, llm, input, signal, options.repeats);
   } catch (err) {
     // However the abort surfaced (the model client's rejection, a killed test run), say why it stopped.
     if (options.signal?.aborted) throw new AddTaskCancelledError();
@@ -144,7 +146,7 @@ export function refuseDuringAddTask(jobs: JobRunner, sessionId: string, what: st
  * is over or stopped (before the run, seed review edits the plan; a merged or archived session
  * has nothing to add to). The caller holds the session (addTaskLocked).
  */
-export async function addTask(session: SessionHandle, llm: ModelClient, input: NewTask, signal?: AbortSignal): Promise<AddedTask> {
+export async function addTask(session: SessionHandle, llm: ModelClient, input: NewTask, signal?: AbortSignal, repeats?: number): Promise<AddedTask> {
   const cp = session.checkpoint.read();
   if (!canSendBack(cp.status)) {
     throw new ConflictError(
@@ -252,9 +254,20 @@ export async function addTask(session: SessionHandle, llm: ModelClient, input: N
       tree.mkdir(path.dirname(target), { recursive: true });
       tree.writeFile(target, args.content);
       const proofs =
-        (await proveCases({ prd: [task], testFiles: { [args.test_file]: args.content }, preset, project: env, scope, ...(signal ? { signal } : {}) }, [task]))[
-          id
-        ] ?? [];
+        (
+          await proveCases(
+            {
+              prd: [task],
+              testFiles: { [args.test_file]: args.content },
+              preset,
+              project: env,
+              scope,
+              ...(signal ? { signal } : {}),
+              ...(repeats ? { repeats } : {}),
+            },
+            [task],
+          )
+        )[id] ?? [];
       signal?.throwIfAborted(); // a proof cut short by the cancel proves nothing
       const wrong = proofs.filter((p) => p.result === 'error' || p.result === 'not_run' || p.result === 'flaky');
       if (wrong.length > 0) {

@@ -31,13 +31,15 @@ import { validateSeedBundle, writeSeed } from './sink.ts';
  */
 const contractCache = new Map<string, { key: string; warnings: Promise<ContractWarning[]>; blocking: boolean }>();
 
-export async function seedView(session: SessionHandle, options: { recheck?: boolean } = {}): Promise<SeedView> {
+/** `repeats`: runs of each named case in the red proof (TILTH_PROOF_REPEATS); the proof's default when absent. */
+export async function seedView(session: SessionHandle, options: { recheck?: boolean; repeats?: number | undefined } = {}): Promise<SeedView> {
   if (!session.hasSeed()) throw new NotFoundError('no_seed', 'This session has no seed yet: the interview writes it.');
   const checkpoint = session.checkpoint.read();
   const { prd, meta, testFiles } = session.readSeed();
   // Once the run has started the work is in the worktree, so the tests would no longer fail for
   // want of it: the contract check and the red proof stand as they were proven before the run.
-  const contract = checkpoint.status === 'prepared' ? await contractOf(session, checkpoint, { prd, meta, testFiles }, options.recheck === true) : [];
+  const contract =
+    checkpoint.status === 'prepared' ? await contractOf(session, checkpoint, { prd, meta, testFiles }, options.recheck === true, options.repeats) : [];
   return { prd, meta, test_files: testFiles, contract, criteria: criteriaRows(prd, session.seedProof.read(), seedKey(prd, meta)) };
 }
 
@@ -103,10 +105,10 @@ function redWarnings(prd: PrdEntry[], proofs: Record<string, CaseProof[]>, fileW
  * task's checks would fail whatever the worker did, and the run would spend the budget finding
  * out. Uses the contract check seed review showed, or runs it now.
  */
-export async function assertRunnable(session: SessionHandle): Promise<void> {
+export async function assertRunnable(session: SessionHandle, repeats?: number): Promise<void> {
   if (!session.hasSeed()) return;
   const checkpoint = session.checkpoint.read();
-  const warnings = await contractOf(session, checkpoint, session.readSeed(), true);
+  const warnings = await contractOf(session, checkpoint, session.readSeed(), true, repeats);
   const blocking = warnings.filter(isBlocking);
   const [first] = blocking;
   if (!first) return;
@@ -126,7 +128,13 @@ export async function assertRunnable(session: SessionHandle): Promise<void> {
  * review runs first (its output streamed as `setup_*` events, once per command), and a failing
  * one is the environment problem the check reports.
  */
-function contractOf(session: SessionHandle, checkpoint: Checkpoint, { prd, meta, testFiles }: StoredSeed, recheck = false): Promise<ContractWarning[]> {
+function contractOf(
+  session: SessionHandle,
+  checkpoint: Checkpoint,
+  { prd, meta, testFiles }: StoredSeed,
+  recheck = false,
+  repeats?: number,
+): Promise<ContractWarning[]> {
   const key = seedKey(prd, meta);
   let cached = contractCache.get(session.id);
   if (!cached || cached.key !== key || (recheck && cached.blocking)) {
@@ -146,6 +154,7 @@ function contractOf(session: SessionHandle, checkpoint: Checkpoint, { prd, meta,
           project: meta.project_env ?? null,
           ...(meta.custom_checks ? { customChecks: meta.custom_checks } : {}),
           scope: sessionScope(session.checkpoint.read(), checkpoint.worktree, ref),
+          ...(repeats ? { repeats } : {}),
         };
         const fileWarnings = await checkContract(input);
         if (blocksRun(fileWarnings)) return fileWarnings;
@@ -169,10 +178,10 @@ function contractOf(session: SessionHandle, checkpoint: Checkpoint, { prd, meta,
 /** Edits of one session run one at a time: two saves must not interleave their writes and commits. */
 const editQueues = new Map<string, Promise<unknown>>();
 
-export function editSeed(session: SessionHandle, edit: SeedEdit): Promise<SeedSaved> {
+export function editSeed(session: SessionHandle, edit: SeedEdit, repeats?: number): Promise<SeedSaved> {
   const { id } = session;
   const previous = editQueues.get(id) ?? Promise.resolve();
-  const next = previous.catch(() => {}).then(() => applyEdit(session, edit));
+  const next = previous.catch(() => {}).then(() => applyEdit(session, edit, repeats));
   editQueues.set(id, next);
   void next
     .finally(() => {
@@ -182,7 +191,7 @@ export function editSeed(session: SessionHandle, edit: SeedEdit): Promise<SeedSa
   return next;
 }
 
-async function applyEdit(session: SessionHandle, edit: SeedEdit): Promise<SeedSaved> {
+async function applyEdit(session: SessionHandle, edit: SeedEdit, repeats?: number): Promise<SeedSaved> {
   const checkpoint = session.checkpoint.read();
   if (!session.hasSeed()) throw new NotFoundError('no_seed', 'This session has no seed to edit yet.');
   if (checkpoint.status !== 'prepared') {
@@ -232,7 +241,7 @@ async function applyEdit(session: SessionHandle, edit: SeedEdit): Promise<SeedSa
   if (preset !== before.meta.checks_preset) changed.unshift(`checks: ${preset}`);
   else if (JSON.stringify(customChecks ?? null) !== JSON.stringify(before.meta.custom_checks ?? null)) changed.unshift('custom checks');
   if ((setupCommand ?? null) !== (before.meta.setup_command ?? null)) changed.unshift('setup command');
-  if (changed.length === 0) return { ...(await seedView(session)), saved: { sha: null, changed } }; // nothing to record
+  if (changed.length === 0) return { ...(await seedView(session, { repeats })), saved: { sha: null, changed } }; // nothing to record
   // Task text lives in the session folder, so the commit may hold no file: it still records the edit.
   const seedPaths = [...new Set([...Object.keys(before.testFiles), ...Object.keys(checked.seed.testFiles)])];
   const sha = await commitAll(await worktreeRefOf(checkpoint), 'seed: edited', `Changed in seed review: ${changed.join(', ')}`, {
@@ -241,7 +250,7 @@ async function applyEdit(session: SessionHandle, edit: SeedEdit): Promise<SeedSa
   });
   session.emit({ type: 'seed_edited', data: { sha: sha ? sha.slice(0, 12) : null, changed } });
   if (preset !== checkpoint.checks_preset) session.checkpoint.update(() => ({ checks_preset: preset }));
-  return { ...(await seedView(session)), saved: { sha, changed } };
+  return { ...(await seedView(session, { repeats })), saved: { sha, changed } };
 }
 
 function describeChanges(

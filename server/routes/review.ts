@@ -53,7 +53,9 @@ export function reviewRoutes(app: FastifyInstance, deps: AppDeps): void {
     assertIdle(id, 'add a task');
     refuseWhileRunning(id, 'add a task');
     const deadlineMs = deps.config.current.addTaskDeadlineMs;
-    const added = startAddTaskJob(deps.jobs, id, (session, signal) => addTaskLocked(session, deps.llm, body, { holder: 'serve', deadlineMs, signal }));
+    const added = startAddTaskJob(deps.jobs, id, (session, signal) =>
+      addTaskLocked(session, deps.llm, body, { holder: 'serve', deadlineMs, signal, repeats: deps.config.current.proofRepeats }),
+    );
     adding.set(id, added);
     try {
       return await added;

@@ -41,7 +41,7 @@ export function runRoutes(app: FastifyInstance, deps: AppDeps): void {
     }
     if (options.allow_network !== undefined) session.checkpoint.update(() => ({ allow_network: options.allow_network === true }));
     // Only the first start: once tasks are done, their tests pass and the check says other things.
-    if (status === 'prepared') await assertRunnable(session);
+    if (status === 'prepared') await assertRunnable(session, deps.config.current.proofRepeats);
     const run = await deps.runs.request(id);
     return { session: store.listItem(id), run };
   });

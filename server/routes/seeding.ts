@@ -104,12 +104,12 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
   });
 
   handle(app, 'getSeed', async ({ params, query: { recheck } }) => {
-    return seedView(store.session(sessionId(params)), { recheck: recheck === '1' });
+    return seedView(store.session(sessionId(params)), { recheck: recheck === '1', repeats: deps.config.current.proofRepeats });
   });
 
   handle(app, 'putSeed', async ({ params, body }) => {
     const id = sessionId(params);
     refuseDuringAddTask(deps.jobs, id, 'edit the seed');
-    return editSeed(store.session(id), body);
+    return editSeed(store.session(id), body, deps.config.current.proofRepeats);
   });
 }
