@@ -108,19 +108,24 @@ function lintCommand(input: ChecksInput): Command | null {
 /**
  * The test machinery against the seed: a file that decides how the tests run, changed, added or
  * deleted (through bash: the file tools refuse it), fails at once, so no test runs on machinery
- * the worker changed and no evaluator is asked. Null when nothing differs.
+ * the worker changed and no evaluator is asked. A passing result when nothing differs; null when
+ * there is no machinery to compare (no seed commit known).
  */
 export async function testMachineryCheck(input: Pick<ChecksInput, 'scope' | 'lockedTests' | 'machinery'>): Promise<CheckResult | null> {
   if (!input.machinery) return null;
   const started = performance.now();
   const changes = await worktreeMachineryChanges(input.machinery, input.scope.worktree, Object.keys(input.lockedTests));
-  if (changes.length === 0) return null;
+  // A passing result is kept too: the evidence receipt records that the tests ran on the seed's machinery.
+  const output =
+    changes.length === 0
+      ? `The test machinery is as the seed commit ${input.machinery.baseSha.slice(0, 12)} has it: nothing that decides how the tests run was changed.`
+      : machineryMessage(changes, input.machinery.baseSha);
   return {
     name: 'test_machinery',
-    passed: false,
+    passed: changes.length === 0,
     exit_code: null,
     duration_ms: Math.round(performance.now() - started),
-    ...boundCheckOutput(machineryMessage(changes, input.machinery.baseSha)),
+    ...boundCheckOutput(output),
   };
 }
 
@@ -135,8 +140,8 @@ export async function runChecks(input: ChecksInput): Promise<{ passed: boolean; 
     return { passed: false, results: [{ name: 'locked_tests', passed: false, exit_code: null, duration_ms: 0, ...boundCheckOutput(output) }] };
   }
   const machinery = await testMachineryCheck(input);
-  if (machinery) return { passed: false, results: [machinery] };
-  const results: CheckResult[] = [];
+  if (machinery && !machinery.passed) return { passed: false, results: [machinery] };
+  const results: CheckResult[] = machinery ? [machinery] : [];
   if (input.testFiles.length > 0) {
     results.push(await runAcceptance(input));
   }

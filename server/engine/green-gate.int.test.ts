@@ -138,8 +138,8 @@ describe('green is a gate', { timeout: 120_000 }, () => {
       .filter(Boolean)
       .map((l) => CheckAttemptSchema.parse(JSON.parse(l)));
     expect(attempts.map((a) => [a.passed, a.results.map((r) => `${r.name}:${r.passed}`)])).toEqual([
-      [false, ['acceptance:true', 'green_proof:false']],
-      [true, ['acceptance:true']],
+      [false, ['test_machinery:true', 'acceptance:true', 'green_proof:false']],
+      [true, ['test_machinery:true', 'acceptance:true']],
     ]);
     const log = events(dir, id);
     expect(log.filter((e) => e.type === 'validator_run').map((e) => (e.type === 'validator_run' ? e.data.passed : null))).toEqual([false, true]);
@@ -159,18 +159,21 @@ describe('green is a gate', { timeout: 120_000 }, () => {
       ['double two', 'failed'],
     ]);
     expect(receipt.claims.verdict.verdict).toBe('accept');
-    expect(receipt.commands.map((c) => [c.name, c.exit_code])).toEqual([['acceptance', 0]]);
+    expect(receipt.commands.map((c) => [c.name, c.exit_code])).toEqual([
+      ['test_machinery', null],
+      ['acceptance', 0],
+    ]);
     expect(receipt.diff_sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(receipt.seed_commit).toMatch(/^[0-9a-f]{40}$/);
     expect(receipt.task_commit).toBe(log.findLast((e) => e.type === 'commit')?.data.sha);
     expect(receipt.claims.worker_case?.summary).toBe('double doubles.');
     // The probe reported after the commit: the receipt carries its counts. The machinery check
-    // is not part of this run's checks, so that much is a gap, said in a sentence.
-    expect(receipt.mutation).toMatchObject({ status: 'done' });
+    // passed on every attempt that ran the tests, so with every mutant killed nothing is missing.
+    expect(receipt.mutation).toMatchObject({ status: 'done', survived: 0 });
     expect(receipt.mutation.killed).toBeGreaterThan(0);
-    expect(receipt.machinery).toEqual({ ran: false, passed: null });
-    expect(receipt.status).toBe('with_gaps');
-    expect(receipt.gaps).toContain('The test-machinery check did not run, so nothing shows the tests ran on the seed’s test setup.');
+    expect(receipt.machinery).toEqual({ ran: true, passed: true });
+    expect(receipt.gaps).toEqual([]);
+    expect(receipt.status).toBe('verified');
     expect(EvidenceSchema.parse(JSON.parse(fs.readFileSync(path.join(dir, 'evidence', 'T-001.json'), 'utf8')))).toEqual(receipt);
     // Nothing of it in the worktree, where the worker could have written it.
     expect(fs.existsSync(path.join(dir, 'workspace', 'evidence.json'))).toBe(false);

@@ -57,7 +57,7 @@ export function CaseCoverage({ finalCase, coverage, accepted, proofs }: CaseCove
             >
               <div className="criterion-text">
                 <span className="criterion-mark" aria-hidden="true">
-                  {c.claims.length > 0 ? '✓' : '○'}
+                  {unproven ? '!' : c.claims.length > 0 ? '✓' : '○'}
                 </span>
                 <span>{c.criterion}</span>
               </div>
