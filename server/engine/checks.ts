@@ -141,11 +141,13 @@ export async function runChecks(input: ChecksInput): Promise<{ passed: boolean; 
   }
   const machinery = await testMachineryCheck(input);
   if (machinery && !machinery.passed) return { passed: false, results: [machinery] };
-  const results: CheckResult[] = machinery ? [machinery] : [];
+  const results: CheckResult[] = [];
   if (input.testFiles.length > 0) {
     results.push(await runAcceptance(input));
   }
   const lint = lintCommand(input);
   if (lint) results.push(await runCheck('lint', lint, input));
+  // Last, though it ran first: the tests' own results lead where a reader looks first.
+  if (machinery) results.push(machinery);
   return { passed: results.every((r) => r.passed), results };
 }

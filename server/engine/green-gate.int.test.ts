@@ -138,8 +138,8 @@ describe('green is a gate', { timeout: 120_000 }, () => {
       .filter(Boolean)
       .map((l) => CheckAttemptSchema.parse(JSON.parse(l)));
     expect(attempts.map((a) => [a.passed, a.results.map((r) => `${r.name}:${r.passed}`)])).toEqual([
-      [false, ['test_machinery:true', 'acceptance:true', 'green_proof:false']],
-      [true, ['test_machinery:true', 'acceptance:true']],
+      [false, ['acceptance:true', 'test_machinery:true', 'green_proof:false']],
+      [true, ['acceptance:true', 'test_machinery:true']],
     ]);
     const log = events(dir, id);
     expect(log.filter((e) => e.type === 'validator_run').map((e) => (e.type === 'validator_run' ? e.data.passed : null))).toEqual([false, true]);
@@ -160,8 +160,8 @@ describe('green is a gate', { timeout: 120_000 }, () => {
     ]);
     expect(receipt.claims.verdict.verdict).toBe('accept');
     expect(receipt.commands.map((c) => [c.name, c.exit_code])).toEqual([
-      ['test_machinery', null],
       ['acceptance', 0],
+      ['test_machinery', null],
     ]);
     expect(receipt.diff_sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(receipt.seed_commit).toMatch(/^[0-9a-f]{40}$/);
