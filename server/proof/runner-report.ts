@@ -513,8 +513,12 @@ function mochaLoadFile(output: string, worktree: string): string | null {
 /** What the worker reads of a mocha run with the json reporter, which prints nothing itself. */
 function mochaSummary(report: RunnerReport, printed: string): string {
   const count = (o: CaseOutcome) => report.cases.filter((c) => c.outcome === o).length;
-  const lines = [`${count('passed')} passing`, ...(count('skipped') > 0 ? [`${count('skipped')} pending`] : [])];
   const failures = report.cases.filter((c) => c.outcome === 'failed');
+  // Each case by name first, as mocha's own spec reporter lists them: the worker sees what ran.
+  const listed = report.cases.map((c) =>
+    c.outcome === 'passed' ? `  ✔ ${c.fullTitle}` : c.outcome === 'skipped' ? `  - ${c.fullTitle}` : `  ${failures.indexOf(c) + 1}) ${c.fullTitle}`,
+  );
+  const lines = [...listed, ...(listed.length > 0 ? [''] : []), `${count('passed')} passing`, ...(count('skipped') > 0 ? [`${count('skipped')} pending`] : [])];
   if (failures.length > 0) lines.push(`${failures.length} failing`, '');
   failures.forEach((c, i) => {
     lines.push(`  ${i + 1}) ${c.fullTitle}${c.file ? ` (${c.file})` : ''}:`, ...c.message.split('\n').map((l) => `     ${l}`), '');
