@@ -155,12 +155,14 @@ const GENERIC = new Set(['a test failed', 'the command failed']);
  * error, a missing dependency or framework is a case error naming the cause.
  */
 function loadFailure(message: string, output: string, ctx: RunContext, test: string): CaseProof {
-  // The exit code is not the runner's word on the case (pytest's 4 is a collection error here, not a usage error).
-  const verdict = classifyRun({ output: `${message}\n${output}`, exitCode: 1, spawnError: null, timedOut: false }, ctx);
+  // The exit code is not the runner's word on the case (pytest's 4 is a collection error here, not a
+  // usage error), nor is unittest's "Ran 0 tests": the load error is why nothing ran.
+  const said = `${message}\n${output.replace(/^Ran 0 tests\b.*$/gm, '')}`;
+  const verdict = classifyRun({ output: said, exitCode: 1, spawnError: null, timedOut: false }, ctx);
   if (verdict.kind === 'fails_as_expected' && !GENERIC.has(verdict.reason)) return { test, result: 'failed', detail: verdict.reason };
   if (verdict.kind === 'environment' || verdict.kind === 'does_not_load') return { test, result: 'error', detail: verdict.message };
   // The error's own line (node's junit says only "test failed"; its output has the error).
-  const lines = `${message}\n${output}`.split('\n').filter((l) => l.trim() !== '' && !/test failed|ERR_TEST_FAILURE/.test(l));
+  const lines = said.split('\n').filter((l) => l.trim() !== '' && !/test failed|ERR_TEST_FAILURE/.test(l));
   const first = lines.find((l) => /\b[A-Z]?\w*Error\b[^:]*: /.test(l)) ?? lines[0] ?? 'no message';
   return { test, result: 'error', detail: `${ctx.file} does not load, for a reason other than the missing work: ${first.trim()}` };
 }
