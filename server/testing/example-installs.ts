@@ -58,10 +58,30 @@ export async function installWith(dir: string, manager: OtherPackageManager): Pr
   const spec = PACKAGE_MANAGERS[manager];
   const pkgPath = path.join(dir, 'package.json');
   const pkg = JSON.parse(await fs.readFile(pkgPath, 'utf8')) as Record<string, unknown>;
-  await fs.writeFile(pkgPath, `${JSON.stringify({ ...pkg, packageManager: spec }, null, 2)}\n`);
-  await fs.rm(path.join(dir, 'package-lock.json'));
+  const lockPath = path.join(dir, 'package-lock.json');
+  const pinned = manager === 'yarn' ? { resolutions: await hoistedVersions(lockPath) } : {};
+  await fs.writeFile(pkgPath, `${JSON.stringify({ ...pkg, packageManager: spec, ...pinned }, null, 2)}\n`);
+  await fs.rm(lockPath);
   await execa('npx', ['--yes', spec, 'install'], { cwd: dir, timeout: INSTALL_TIMEOUT_MS, stdin: 'ignore', all: true, env: { CI: '1' } });
   const git = (...args: string[]) => execa('git', args, { cwd: dir, timeout: 20_000, env: { GIT_CONFIG_NOSYSTEM: '1' } });
   await git('add', '-A');
   await git('commit', '-q', '--no-verify', '-m', `Use ${manager}`);
+}
+
+/**
+ * The version npm's lockfile holds of each package at the top of `node_modules`. Yarn 1 cannot
+ * read a v3 lockfile and resolves afresh, and a fresh resolution takes whatever the registry has
+ * that day: when vite 8's newest release named an optional dependency missing from the registry,
+ * yarn 1 (which fails on a missing optional one) could not install at all. Pinned through
+ * `resolutions`, the yarn checkout has the versions the npm one has, as a user's own yarn.lock would.
+ */
+async function hoistedVersions(lockPath: string): Promise<Record<string, string>> {
+  const lock = JSON.parse(await fs.readFile(lockPath, 'utf8')) as { packages?: Record<string, { version?: string; optional?: boolean }> };
+  const pins: Record<string, string> = {};
+  for (const [where, entry] of Object.entries(lock.packages ?? {})) {
+    const name = /^node_modules\/((?:@[^/]+\/)?[^/]+)$/.exec(where)?.[1];
+    // Optional ones are platform builds (rolldown's per-OS bindings): pinned, yarn would install them everywhere.
+    if (name && entry.version && entry.optional !== true) pins[name] = entry.version;
+  }
+  return pins;
 }
