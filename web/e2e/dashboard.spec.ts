@@ -193,7 +193,7 @@ test('the dashboard follows a run live: statuses flip, meters move, a reject sho
   await page.getByTestId('kind-model').uncheck();
   await page.getByTestId('preset-dialogue').click();
   const checks = page.locator('[data-testid="event-card"][data-type="validator_run"]').first();
-  await expect(checks.getByTestId('check-output').first()).toContainText('# pass 1');
+  await expect(checks.getByTestId('check-output').first()).toContainText('pass 1');
   await expect(checks.getByTestId('check-output').first()).toHaveCSS('white-space', 'pre-wrap');
   await page.getByTestId('preset-everything').click();
   await page.getByTestId('kind-tools').check();
