@@ -186,8 +186,12 @@ test('the dashboard follows a run live: statuses flip, meters move, a reject sho
   await expect(rejectCard).toHaveCount(1);
   await expect(rejectCard).toContainText('Say what happens for -2.');
   await expect(rejectCard.getByTestId('event-raw')).toHaveCount(0);
-  await rejectCard.getByTestId('event-raw-toggle').click();
-  await expect(rejectCard.getByTestId('event-raw')).toContainText('"rejection_category": "acceptance_gap"');
+  // The filtered list may render the card once more as the search settles, closing what a click
+  // opened: click until the raw JSON stays open.
+  await expect(async () => {
+    if ((await rejectCard.getByTestId('event-raw').count()) === 0) await rejectCard.getByTestId('event-raw-toggle').click();
+    await expect(rejectCard.getByTestId('event-raw')).toContainText('"rejection_category": "acceptance_gap"', { timeout: 1_000 });
+  }).toPass({ timeout: 10_000 });
   await page.getByTestId('event-search').fill('');
   await page.getByTestId('kind-tools').uncheck();
   await page.getByTestId('kind-model').uncheck();
