@@ -241,12 +241,16 @@ describe('the mutation probe with line coverage on pytest', () => {
     expect(report.coverage).toMatchObject({ method: 'settrace', note: null, mutated: { 'todo/adult.py': [2, 3, 4] } });
     expect(report.coverage!.criteria).toEqual([{ 'todo/adult.py': [1, 2, 4] }, { 'todo/adult.py': [1, 2, 3] }, { 'todo/adult.py': [1] }]);
     const byMistake = Object.fromEntries(report.survivors.map((s) => [`${s.line}: ${s.description}`, s.criteria]));
-    expect(byMistake).toEqual({
+    // A mutant run that outlasts its time limit counts as killed, which a loaded machine can cause
+    // for any one of them: the attribution of each survivor is what is checked.
+    const expected: Record<string, number[]> = {
       '2: turns < into <=': [0, 1],
       '2: turns 0 into 1': [0, 1],
       '4: turns >= into >': [0],
       '4: turns 18 into 19': [0],
-    });
+    };
+    expect(Object.keys(byMistake).length).toBeGreaterThanOrEqual(3);
+    for (const [mistake, criteria] of Object.entries(byMistake)) expect(criteria, mistake).toEqual(expected[mistake]);
     // Nothing of the tracer is left in the project: no coverage folder, no bytecode.
     expect(execGit(py.dir, 'status', '--porcelain')).toBe('');
   }, 400_000);
