@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/test-app.ts';
-import { coverageMethod, PYTHON_TRACER, tracedCommand, v8ExecutedLines } from './line-coverage.ts';
+import { istanbulExecutedLines, PYTHON_TRACER, tracedCommand, tracerFor, v8ExecutedLines } from './line-coverage.ts';
 
 const SOURCE = ['export function f(x) {', '  if (x < 0) {', "    throw new Error('neg');", '  }', '  return x;', '}', ''].join('\n');
 const at = (text: string) => SOURCE.indexOf(text);
@@ -41,20 +41,84 @@ describe('v8ExecutedLines', () => {
 describe('tracedCommand', () => {
   it("runs a Python case's own -m command under the tracer, and tells Node's runners where V8 writes", () => {
     const pytest = { kind: 'argv' as const, command: 'python3', args: ['-m', 'pytest', '-q', 'tests/t.py::test_x'], env: { A: '1' } };
-    expect(tracedCommand(pytest, 'settrace', '/w/.c/lines.json', ['src/a.py'])).toEqual({
+    expect(tracedCommand(pytest, { method: 'settrace' }, '/w/.c/lines.json', ['src/a.py'])).toEqual({
       ...pytest,
       args: ['-c', PYTHON_TRACER, '/w/.c/lines.json', '["src/a.py"]', '-m', 'pytest', '-q', 'tests/t.py::test_x'],
     });
     const node = { kind: 'argv' as const, command: 'node', args: ['--test', 'tests/t.test.js'], env: {} };
-    expect(tracedCommand(node, 'v8', '/w/.c', ['src/a.js'])).toEqual({ ...node, env: { NODE_V8_COVERAGE: '/w/.c' } });
-    expect(tracedCommand({ kind: 'shell', script: 'make test' }, 'v8', '/w/.c', [])).toBeNull();
+    expect(tracedCommand(node, { method: 'v8' }, '/w/.c', ['src/a.js'])).toEqual({ ...node, env: { NODE_V8_COVERAGE: '/w/.c' } });
+    expect(tracedCommand({ kind: 'shell', script: 'make test' }, { method: 'v8' }, '/w/.c', [])).toBeNull();
+    // A Python command that is not a module run cannot be wrapped by the tracer.
+    expect(tracedCommand({ ...pytest, args: ['tests/t.py'] }, { method: 'settrace' }, '/w/.c/lines.json', [])).toBeNull();
   });
 
-  it('says why vitest, jest and custom checks are not traced', () => {
-    expect(coverageMethod('pytest')).toEqual({ method: 'settrace' });
-    expect(coverageMethod('mocha')).toEqual({ method: 'v8' });
-    expect(coverageMethod('vitest')).toEqual({ method: null, why: "vitest runs the code transformed, so V8's offsets are not the file's lines" });
-    expect(coverageMethod('custom').method).toBeNull();
+  it("asks jest and vitest for their own coverage of just the changed files, as istanbul's JSON", () => {
+    const jest = { kind: 'argv' as const, command: '/w/node_modules/.bin/jest', args: ['--ci', '--runTestsByPath', 't.test.js', '-t', 'x$'], env: {} };
+    expect(tracedCommand(jest, { method: 'istanbul', runner: 'jest' }, '/w/.c', ['src/a.js', 'src/b.js'])).toEqual({
+      ...jest,
+      args: [
+        ...jest.args,
+        '--coverage',
+        '--coverageProvider=babel',
+        '--coverageReporters=json',
+        '--coverageDirectory=/w/.c',
+        '--collectCoverageFrom=src/a.js',
+        '--collectCoverageFrom=src/b.js',
+      ],
+    });
+    const vitest = { kind: 'argv' as const, command: '/w/node_modules/.bin/vitest', args: ['run', 't.test.ts', '-t', 'x$'], env: {} };
+    expect(tracedCommand(vitest, { method: 'istanbul', runner: 'vitest', provider: 'istanbul' }, '/w/.c', ['src/a.ts'])).toEqual({
+      ...vitest,
+      args: [
+        ...vitest.args,
+        '--coverage.enabled=true',
+        '--coverage.provider=istanbul',
+        '--coverage.reporter=json',
+        '--coverage.reportsDirectory=/w/.c',
+        '--coverage.include=src/a.ts',
+      ],
+    });
+  });
+
+  it("picks each preset's way of tracing, and says why vitest without a coverage package and custom checks are not traced", () => {
+    const none = () => false;
+    expect(tracerFor('pytest', none)).toEqual({ method: 'settrace' });
+    expect(tracerFor('unittest', none)).toEqual({ method: 'settrace' });
+    expect(tracerFor('node', none)).toEqual({ method: 'v8' });
+    expect(tracerFor('mocha', none)).toEqual({ method: 'v8' });
+    expect(tracerFor('jest', none)).toEqual({ method: 'istanbul', runner: 'jest' });
+    expect(tracerFor('vitest', none)).toEqual({
+      method: null,
+      why: "vitest traces lines only with @vitest/coverage-v8 (or @vitest/coverage-istanbul), which the project's dev dependencies do not include",
+    });
+    expect(tracerFor('vitest', (pkg) => pkg === '@vitest/coverage-istanbul')).toEqual({ method: 'istanbul', runner: 'vitest', provider: 'istanbul' });
+    expect(tracerFor('vitest', () => true)).toEqual({ method: 'istanbul', runner: 'vitest', provider: 'v8' });
+    expect(tracerFor('custom', () => true)).toEqual({ method: null, why: 'the custom checks run whole files, not one case at a time' });
+  });
+});
+
+describe('istanbulExecutedLines', () => {
+  const at = (line: number, end = line) => ({ start: { line, column: 0 }, end: { line: end, column: 1 } });
+  it('reads a line by its narrowest statements: an if that ran leaves its untaken block unrun, two statements on a line ran when either did', () => {
+    const file = {
+      // 0: an `if` over lines 3-5 that ran; 1: its block's statement on 4, never run; 2 and 3: a
+      // guard and its untaken return on line 7; 4: a statement over 9-10 that ran.
+      statementMap: { 0: at(3, 5), 1: at(4), 2: at(7), 3: at(7), 4: at(9, 10), 5: at(12) },
+      s: { 0: 1, 1: 0, 2: 2, 3: 0, 4: 1, 5: 0 },
+      fnMap: { 0: { decl: at(2) }, 1: { decl: at(11) } },
+      f: { 0: 1, 1: 0 },
+    };
+    expect([...istanbulExecutedLines(file)].sort((a, b) => a - b)).toEqual([2, 3, 5, 7, 9, 10]);
+  });
+
+  it('reads the same lines whichever order the statements come in, and vitest-v8 ends with no line', () => {
+    const file = {
+      statementMap: { 0: at(4), 1: { start: { line: 3 }, end: {} }, 2: at(3, 5), 3: at(7), 4: at(7) },
+      s: { 0: 0, 1: 1, 2: 1, 3: 0, 4: 3 },
+      fnMap: {},
+      f: {},
+    };
+    expect([...istanbulExecutedLines(file)].sort((a, b) => a - b)).toEqual([3, 5, 7]);
   });
 });
 

@@ -8,11 +8,14 @@
  * - Python: a small `sys.settrace` tracer passed with `python -c` (a file would not do: Tilth's
  *   own package may live under /tmp, which the sandbox hides) runs the case's usual pytest or
  *   unittest command as `-m` would, and writes the lines it saw of the changed files as JSON.
- * - Node's runners: `NODE_V8_COVERAGE`, V8's own block coverage, written by every Node process of
- *   the run (node --test's child per file included), turned from character offsets into lines.
- *   The offsets are those of the code V8 compiled: where a runner transforms the file first
- *   (vitest, jest), the script V8 saw is not the file, and its offsets are not trusted — the file
- *   is then "not traced", never guessed at.
+ * - node --test and mocha: `NODE_V8_COVERAGE`, V8's own block coverage, written by every Node
+ *   process of the run (node --test's child per file included), turned from character offsets
+ *   into lines. The offsets are those of the code V8 compiled: a script that is not the file
+ *   character for character (a transformed one) is "not traced", never guessed at.
+ * - jest and vitest, which run the code transformed: the runner's own coverage, which maps it back
+ *   to the file's lines, as istanbul's JSON — jest's built-in babel instrumentation, vitest's
+ *   `@vitest/coverage-v8` (or `-istanbul`) when the project has it; without it vitest's cases are
+ *   not traced, and the note says which package would trace them.
  *
  * The coverage is written into a fresh folder the harness makes inside the scratch worktree (the
  * only place the sandbox lets the runner write), read without following links, then removed.
@@ -64,15 +67,23 @@ finally:
         json.dump({k: sorted(v) for k, v in hits.items()}, f)
 `;
 
-export type CoverageMethod = MutationCoverage['method'];
+/** How one preset's cases are traced. */
+export type Tracer =
+  | { method: 'settrace' }
+  | { method: 'v8' }
+  | { method: 'istanbul'; runner: 'jest' }
+  | { method: 'istanbul'; runner: 'vitest'; provider: 'v8' | 'istanbul' };
+
+/** vitest's coverage providers, in the order they are preferred. */
+const VITEST_PROVIDERS = ['v8', 'istanbul'] as const;
 
 /**
- * How a preset's cases are traced, or why they are not. vitest and jest run the code transformed
- * (esbuild, babel) in their own workers and vm contexts: the scripts V8 compiles are not the files
- * (vitest's do not even carry the file's URL), so their offsets cannot be read as the file's lines
- * without the runner's own coverage package, which the project may not have.
+ * How a preset's cases are traced, or why they are not. jest and vitest run the code transformed
+ * (babel, esbuild) in their own workers and vm contexts, so V8's offsets are not the file's: their
+ * own coverage maps it back. jest carries its instrumentation; vitest's is a package of its own
+ * (`installed` says whether the project has one).
  */
-export function coverageMethod(preset: ChecksPreset): { method: CoverageMethod } | { method: null; why: string } {
+export function tracerFor(preset: ChecksPreset, installed: (pkg: string) => boolean): Tracer | { method: null; why: string } {
   switch (preset) {
     case 'pytest':
     case 'unittest':
@@ -80,20 +91,53 @@ export function coverageMethod(preset: ChecksPreset): { method: CoverageMethod }
     case 'node':
     case 'mocha':
       return { method: 'v8' };
-    case 'vitest':
     case 'jest':
-      return { method: null, why: `${preset} runs the code transformed, so V8's offsets are not the file's lines` };
+      return { method: 'istanbul', runner: 'jest' };
+    case 'vitest': {
+      const provider = VITEST_PROVIDERS.find((p) => installed(`@vitest/coverage-${p}`));
+      if (provider) return { method: 'istanbul', runner: 'vitest', provider };
+      return {
+        method: null,
+        why: "vitest traces lines only with @vitest/coverage-v8 (or @vitest/coverage-istanbul), which the project's dev dependencies do not include",
+      };
+    }
     case 'custom':
       return { method: null, why: 'the custom checks run whole files, not one case at a time' };
   }
 }
 
-/** The case's own command, traced: its `-m` run under the tracer, or V8 told where to write. */
-export function tracedCommand(command: TestCommand, method: CoverageMethod, out: string, files: string[]): TestCommand | null {
+/**
+ * The case's own command, traced: its `-m` run under the tracer, V8 told where to write, or the
+ * runner's coverage of just `files` written as istanbul JSON into `out`.
+ */
+export function tracedCommand(command: TestCommand, tracer: Tracer, out: string, files: string[]): TestCommand | null {
   if (command.kind !== 'argv') return null;
-  if (method === 'v8') return { ...command, env: { ...command.env, NODE_V8_COVERAGE: out } };
-  if (command.args[0] !== '-m') return null;
-  return { ...command, args: ['-c', PYTHON_TRACER, out, JSON.stringify(files), ...command.args] };
+  switch (tracer.method) {
+    case 'v8':
+      return { ...command, env: { ...command.env, NODE_V8_COVERAGE: out } };
+    case 'settrace':
+      if (command.args[0] !== '-m') return null;
+      return { ...command, args: ['-c', PYTHON_TRACER, out, JSON.stringify(files), ...command.args] };
+    case 'istanbul': {
+      const flags =
+        tracer.runner === 'jest'
+          ? [
+              '--coverage',
+              '--coverageProvider=babel',
+              '--coverageReporters=json',
+              `--coverageDirectory=${out}`,
+              ...files.map((f) => `--collectCoverageFrom=${f}`),
+            ]
+          : [
+              '--coverage.enabled=true',
+              `--coverage.provider=${tracer.provider}`,
+              '--coverage.reporter=json',
+              `--coverage.reportsDirectory=${out}`,
+              ...files.map((f) => `--coverage.include=${f}`),
+            ];
+      return { ...command, args: [...command.args, ...flags] };
+    }
+  }
 }
 
 const V8Range = z.object({ startOffset: z.number().int().nonnegative(), endOffset: z.number().int().nonnegative(), count: z.number().nonnegative() });
@@ -126,6 +170,41 @@ export function v8ExecutedLines(source: string, functions: readonly V8Function[]
   return ran;
 }
 
+const Position = z.object({ line: z.number().int().positive() }).loose();
+const Span = z.object({ start: Position, end: z.object({ line: z.number().int().positive().optional() }).loose() }).loose();
+const IstanbulFile = z
+  .object({
+    statementMap: z.record(z.string(), Span),
+    s: z.record(z.string(), z.number().nonnegative()),
+    fnMap: z.record(z.string(), z.object({ decl: Span }).loose()),
+    f: z.record(z.string(), z.number().nonnegative()),
+  })
+  .loose();
+type IstanbulFile = z.infer<typeof IstanbulFile>;
+
+/**
+ * The lines that ran, from one file's istanbul coverage. Each line takes the counts of the
+ * narrowest statements (in lines) that span it — an `if` that ran does not make its untaken
+ * block's lines run, while a line of two statements ran when either did — and a function's
+ * declaration line ran when the function was called.
+ */
+export function istanbulExecutedLines(file: IstanbulFile): Set<number> {
+  const narrowest = new Map<number, { span: number; ran: boolean }>();
+  for (const [id, where] of Object.entries(file.statementMap)) {
+    const first = where.start.line;
+    const last = Math.max(first, where.end.line ?? first);
+    const ran = (file.s[id] ?? 0) > 0;
+    for (let line = first; line <= last; line++) {
+      const had = narrowest.get(line);
+      if (had === undefined || last - first < had.span) narrowest.set(line, { span: last - first, ran });
+      else if (last - first === had.span && ran) had.ran = true;
+    }
+  }
+  const lines = new Set([...narrowest].filter(([, v]) => v.ran).map(([line]) => line));
+  for (const [id, fn] of Object.entries(file.fnMap)) if ((file.f[id] ?? 0) > 0) lines.add(fn.decl.start.line);
+  return lines;
+}
+
 export interface CoverCasesInput {
   preset: ChecksPreset;
   project: ProjectEnv | null;
@@ -149,9 +228,10 @@ export type CriteriaCoverage = Omit<MutationCoverage, 'mutated'>;
 
 /** Runs each named case alone with line coverage; why not, when the preset's cannot be read. */
 export async function coverCases(input: CoverCasesInput): Promise<CriteriaCoverage | { why: string }> {
-  const how = coverageMethod(input.preset);
-  if (how.method === null) return { why: how.why };
-  const { method } = how;
+  const root = fs.realpathSync(input.tree.root);
+  const tracer = tracerFor(input.preset, (pkg) => fs.existsSync(path.join(root, 'node_modules', pkg, 'package.json')));
+  if (tracer.method === null) return { why: tracer.why };
+  const { method } = tracer;
   const files = [...input.changed.keys()].filter((f) => (method === 'settrace' ? f.endsWith('.py') : !f.endsWith('.py')));
   const byCase = new Map<string, LinesByFile | null>();
   const problems = new Set<string>();
@@ -162,7 +242,7 @@ export async function coverCases(input: CoverCasesInput): Promise<CriteriaCovera
       byCase.set(name, null);
       continue;
     }
-    byCase.set(name, await coverOneCase(input, method, name, files, problems));
+    byCase.set(name, await coverOneCase(input, tracer, name, files, problems));
   }
   const criteria = input.criteriaTests.map((names) => {
     const merged: LinesByFile = {};
@@ -176,12 +256,12 @@ export async function coverCases(input: CoverCasesInput): Promise<CriteriaCovera
   return { method, criteria, note: problems.size > 0 ? [...problems].join('; ') : null };
 }
 
-async function coverOneCase(input: CoverCasesInput, method: CoverageMethod, name: string, files: string[], problems: Set<string>): Promise<LinesByFile | null> {
+async function coverOneCase(input: CoverCasesInput, tracer: Tracer, name: string, files: string[], problems: Set<string>): Promise<LinesByFile | null> {
   const planned = testCaseCommand(input.preset, input.testFile, name, input.project);
   const folder = `.tilth-coverage-${randomBytes(6).toString('hex')}`;
   const root = fs.realpathSync(input.tree.root);
   const outDir = path.join(root, folder);
-  const command = planned && tracedCommand(planned, method, method === 'v8' ? outDir : path.join(outDir, 'lines.json'), files);
+  const command = planned && tracedCommand(planned, tracer, tracer.method === 'settrace' ? path.join(outDir, 'lines.json') : outDir, files);
   if (!command) return null;
   input.tree.mkdir(folder);
   try {
@@ -190,7 +270,12 @@ async function coverOneCase(input: CoverCasesInput, method: CoverageMethod, name
       problems.add(`case "${name}" did not finish within ${Math.round(input.timeoutMs / 1000)} s when traced`);
       return null;
     }
-    const lines = method === 'settrace' ? readTracerOutput(input.tree, folder, files) : readV8Folder(input.tree, root, folder, files, problems);
+    const lines =
+      tracer.method === 'settrace'
+        ? readTracerOutput(input.tree, folder, files)
+        : tracer.method === 'v8'
+          ? readV8Folder(input.tree, root, folder, files, problems)
+          : readIstanbul(input.tree, root, folder, files);
     if (lines === null) {
       problems.add(`case "${name}" wrote no line coverage`);
       return null;
@@ -252,6 +337,25 @@ function readV8Folder(tree: Tree, root: string, folder: string, files: string[],
   for (const file of untrusted) {
     ran.delete(file);
     problems.add(`${file} ran as transformed code, so its V8 offsets are not its lines`);
+  }
+  return ran;
+}
+
+/**
+ * The runner's `coverage-final.json` (keyed by absolute path) for the given files, read without
+ * following a link; null when it is missing or not istanbul's. A file the runner never loaded is
+ * absent from it, so it ran no line.
+ */
+function readIstanbul(tree: Tree, root: string, folder: string, files: string[]): Map<string, Set<number>> | null {
+  const text = tree.readFileNoFollow(`${folder}/coverage-final.json`)?.toString('utf8');
+  if (text === undefined) return null;
+  const parsed = z.record(z.string(), z.unknown()).safeParse(safeJson(text));
+  if (!parsed.success) return null;
+  const ran = new Map<string, Set<number>>(files.map((f) => [f, new Set<number>()]));
+  for (const [key, value] of Object.entries(parsed.data)) {
+    const file = [root, tree.root].map((r) => path.relative(r, key)).find((rel) => ran.has(rel));
+    const entry = IstanbulFile.safeParse(value);
+    if (file !== undefined && entry.success) ran.set(file, istanbulExecutedLines(entry.data));
   }
   return ran;
 }

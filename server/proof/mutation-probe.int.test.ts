@@ -11,7 +11,7 @@ import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
 import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
 import type { ProjectEnv } from '../../shared/project-env.ts';
 import { planEnvironment } from '../env/provision.ts';
-import { installExample } from '../testing/example-installs.ts';
+import { addDevPackage, installExample, turnIntoJestProject } from '../testing/example-installs.ts';
 import { makePreparedSession } from '../testing/run-fixtures.ts';
 import { useTempStore } from '../testing/test-app.ts';
 import { probeTask } from './mutation-probe.ts';
@@ -256,91 +256,192 @@ describe('the mutation probe with line coverage on pytest', () => {
   }, 400_000);
 });
 
-describe('the mutation probe with line coverage on mocha (CommonJS)', () => {
-  let cjs: ExampleRepo;
+const CJS_ENV: ProjectEnv = {
+  languages: ['javascript'],
+  package_manager: 'npm',
+  lockfile: 'package-lock.json',
+  module_type: 'commonjs',
+  typescript: false,
+  test_runner: 'mocha',
+  test_runner_evidence: 'devDependencies.mocha',
+  test_dirs: ['test'],
+  test_globs: ['test/**/*.test.js'],
+  python: null,
+  node_modules: true,
+  setup_command: null,
+};
+/** The adult cases for runners with `describe`/`it` globals (mocha, jest), and the guarded CommonJS module. */
+const CJS_TEST = [
+  "'use strict';",
+  "const assert = require('node:assert/strict');",
+  "const { isAdult } = require('../src/adult.js');",
+  '',
+  "describe('isAdult', () => {",
+  "  it('tells adults from children', () => {",
+  '    assert.equal(isAdult(30), true);',
+  '    assert.equal(isAdult(5), false);',
+  '  });',
+  "  it('refuses a negative age', () => {",
+  '    assert.throws(() => isAdult(-1), RangeError);',
+  '  });',
+  "  it('is a function', () => {",
+  "    assert.equal(typeof isAdult, 'function');",
+  '  });',
+  '});',
+  '',
+].join('\n');
+const CJS_IMPL = [
+  "'use strict';",
+  'function isAdult(age) {',
+  "  if (age < 0) throw new RangeError('age must not be negative');",
+  '  return age >= 18;',
+  '}',
+  'module.exports = { isAdult };',
+  '',
+].join('\n');
+
+interface CoveredSetup {
+  preset: 'mocha' | 'jest' | 'vitest';
+  example: 'cjs-mocha' | 'ts-vitest';
+  install: (dir: string) => Promise<void>;
+  env: ProjectEnv;
+  testFile: string;
+  test: string;
+  implFile: string;
+  impl: string;
+  method: 'v8' | 'istanbul';
+  /** The lines the mutants are made of; the guard and the boundary are two of them. */
+  mutated: number[];
+  guard: number;
+  boundary: number;
+  /** Per criterion, the lines its case ran of the implementation. */
+  ran: number[][];
+}
+
+const COVERED: CoveredSetup[] = [
+  {
+    preset: 'mocha',
+    example: 'cjs-mocha',
+    install: (dir) => installExample(dir, 'cjs-mocha'),
+    env: CJS_ENV,
+    testFile: 'test/t001_adult.test.js',
+    test: CJS_TEST,
+    implFile: 'src/adult.js',
+    impl: CJS_IMPL,
+    method: 'v8',
+    mutated: [3, 4, 6],
+    guard: 3,
+    boundary: 4,
+    // V8 counts the module's own lines (the directive, the export) as run by every case.
+    ran: [
+      [1, 2, 3, 4, 5, 6],
+      [1, 2, 3, 5, 6],
+      [1, 6],
+    ],
+  },
+  {
+    preset: 'jest',
+    example: 'cjs-mocha',
+    install: (dir) => turnIntoJestProject(dir),
+    env: { ...CJS_ENV, test_runner: 'jest', test_runner_evidence: 'devDependencies.jest', lockfile: 'package-lock.json' },
+    testFile: 'test/t001_adult.test.js',
+    test: CJS_TEST,
+    implFile: 'src/adult.js',
+    impl: CJS_IMPL,
+    method: 'istanbul',
+    mutated: [3, 4, 6],
+    guard: 3,
+    boundary: 4,
+    // istanbul counts statements and called functions: a directive is neither.
+    ran: [[2, 3, 4, 6], [2, 3, 6], [6]],
+  },
+  {
+    preset: 'vitest',
+    example: 'ts-vitest',
+    install: async (dir) => {
+      await installExample(dir, 'ts-vitest');
+      await addDevPackage(dir, '@vitest/coverage-v8@4.1.12');
+    },
+    env: {
+      ...CJS_ENV,
+      languages: ['typescript'],
+      module_type: 'esm',
+      typescript: true,
+      test_runner: 'vitest',
+      test_runner_evidence: 'devDependencies.vitest',
+      test_dirs: ['tests'],
+      test_globs: ['tests/**/*.test.ts'],
+    },
+    testFile: 'tests/t001_adult.test.ts',
+    test: CJS_TEST.replace("'use strict';", "import { describe, it } from 'vitest';")
+      .replace("const assert = require('node:assert/strict');", "import assert from 'node:assert/strict';")
+      .replace("const { isAdult } = require('../src/adult.js');", "import { isAdult } from '../src/adult';"),
+    implFile: 'src/adult.ts',
+    impl: [
+      'export function isAdult(age: number): boolean {',
+      "  if (age < 0) throw new RangeError('age must not be negative');",
+      '  return age >= 18;',
+      '}',
+      '',
+    ].join('\n'),
+    method: 'istanbul',
+    mutated: [2, 3],
+    guard: 2,
+    boundary: 3,
+    // The declaration line runs when the function is called: a case that only looks at it runs none.
+    ran: [[1, 2, 3], [1, 2], []],
+  },
+];
+
+describe.each(COVERED)('the mutation probe with line coverage on $preset', (setup) => {
+  let project: ExampleRepo;
   beforeEach(async () => {
-    cjs = await makeExampleRepo('cjs-mocha');
-    await installExample(cjs.dir, 'cjs-mocha');
+    project = await makeExampleRepo(setup.example);
+    await setup.install(project.dir);
   }, 300_000);
   afterEach(async () => {
-    await cjs.cleanup();
+    await project.cleanup();
   });
 
-  const MOCHA_ENV: ProjectEnv = {
-    languages: ['javascript'],
-    package_manager: 'npm',
-    lockfile: 'package-lock.json',
-    module_type: 'commonjs',
-    typescript: false,
-    test_runner: 'mocha',
-    test_runner_evidence: 'devDependencies.mocha',
-    test_dirs: ['test'],
-    test_globs: ['test/**/*.test.js'],
-    python: null,
-    node_modules: true,
-    setup_command: null,
-  };
-  const MOCHA_FILE = 'tests/t001_adult.test.js';
-  const MOCHA_TEST = [
-    "'use strict';",
-    "const assert = require('node:assert/strict');",
-    "const { isAdult } = require('../src/adult.js');",
-    '',
-    "describe('isAdult', () => {",
-    "  it('tells adults from children', () => {",
-    '    assert.equal(isAdult(30), true);',
-    '    assert.equal(isAdult(5), false);',
-    '  });',
-    "  it('refuses a negative age', () => {",
-    '    assert.throws(() => isAdult(-1), RangeError);',
-    '  });',
-    "  it('is a function', () => {",
-    "    assert.equal(typeof isAdult, 'function');",
-    '  });',
-    '});',
-    '',
-  ].join('\n');
-  const MOCHA_IMPL = [
-    "'use strict';",
-    'function isAdult(age) {',
-    "  if (age < 0) throw new RangeError('age must not be negative');",
-    '  return age >= 18;',
-    '}',
-    'module.exports = { isAdult };',
-    '',
-  ].join('\n');
-
-  it('attributes each survivor to the criteria whose cases run its line, from the CommonJS module V8 compiled', async () => {
-    const id = await makePreparedSession(env.store, cjs.dir, 'mocha', [
-      { id: 'T-001', title: 'Adult', criteria: ADULT_CRITERIA, criteriaTests: ADULT_CRITERIA.map((c) => [c]), tests: { [MOCHA_FILE]: MOCHA_TEST } },
-    ]);
+  it('attributes each survivor to the criteria whose cases run its line, from the lines the runner saw run', async () => {
+    const criteriaTests = ADULT_CRITERIA.map((c) => [c]);
+    const id = await makePreparedSession(
+      env.store,
+      project.dir,
+      setup.preset,
+      [{ id: 'T-001', title: 'Adult', criteria: ADULT_CRITERIA, criteriaTests, tests: { [setup.testFile]: setup.test } }],
+      { env: setup.env },
+    );
     const worktree = env.store.readCheckpoint(id).worktree;
     env.store.updateCheckpoint(id, () => ({
-      environment: { plan: planEnvironment({ source: cjs.dir, worktree, env: MOCHA_ENV }), ready_at: new Date().toISOString() },
+      environment: { plan: planEnvironment({ source: project.dir, worktree, env: setup.env }), ready_at: new Date().toISOString() },
     }));
     const cp = env.store.readCheckpoint(id);
-    fs.writeFileSync(path.join(worktree, 'src', 'adult.js'), MOCHA_IMPL);
+    fs.writeFileSync(path.join(worktree, setup.implFile), setup.impl);
     const sha = await commitAll(await worktreeRefOf(cp), 'T-001: Adult');
     const report = await probeTask({
       checkpoint: cp,
       taskId: 'T-001',
       sha: sha!,
       scratch: env.store.session(id).probeScratch('T-001'),
-      preset: 'mocha',
-      project: null,
-      lockedTests: [MOCHA_FILE],
-      criteriaTests: ADULT_CRITERIA.map((c) => [c]),
+      preset: setup.preset,
+      project: setup.env,
+      lockedTests: [setup.testFile],
+      criteriaTests,
       budgetMs: 300_000,
     });
     expect(report.note).toBeNull();
-    expect(report.coverage).toMatchObject({ method: 'v8', note: null, mutated: { 'src/adult.js': [3, 4, 6] } });
-    expect(report.coverage!.criteria).toEqual([{ 'src/adult.js': [1, 2, 3, 4, 5, 6] }, { 'src/adult.js': [1, 2, 3, 5, 6] }, { 'src/adult.js': [1, 6] }]);
+    const { guard, boundary } = setup;
+    expect(report.coverage).toMatchObject({ method: setup.method, note: null });
+    expect(report.coverage!.mutated[setup.implFile]).toEqual(setup.mutated);
+    // The file is new, so every line of it is changed.
+    expect(report.coverage!.criteria).toEqual(setup.ran.map((lines) => ({ [setup.implFile]: lines })));
     const byMistake = Object.fromEntries(report.survivors.map((s) => [`${s.line}: ${s.description}`, s.criteria]));
     expect(byMistake).toEqual({
-      '3: turns < into <=': [0, 1],
-      '3: turns 0 into 1': [0, 1],
-      '4: turns >= into >': [0],
-      '4: turns 18 into 19': [0],
+      [`${guard}: turns < into <=`]: [0, 1],
+      [`${guard}: turns 0 into 1`]: [0, 1],
+      [`${boundary}: turns >= into >`]: [0],
+      [`${boundary}: turns 18 into 19`]: [0],
     });
   }, 300_000);
 });

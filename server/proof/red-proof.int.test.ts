@@ -7,7 +7,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaseProof, EnvPlan, PrdEntry } from '../../shared/files.ts';
 import type { ProjectEnv } from '../../shared/project-env.ts';
@@ -17,7 +16,7 @@ import { detectProjectEnv } from '../env/detect.ts';
 import { linkNodeModules, projectScope } from '../env/provision.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import type { UntrustedScope } from '../proc/untrusted.ts';
-import { installExample } from '../testing/example-installs.ts';
+import { installExample, turnIntoJestProject } from '../testing/example-installs.ts';
 import { proveCases } from './red-proof.ts';
 
 function task(id: string, tests: string[][]): PrdEntry {
@@ -270,18 +269,7 @@ describe('the red proof with jest', () => {
   beforeAll(async () => {
     // The cjs-mocha example turned into a jest project: jest 29 instead of mocha, from the registry.
     repo = await makeExampleRepo('cjs-mocha');
-    const pkgPath = path.join(repo.dir, 'package.json');
-    const pkg = JSON.parse(fs.readFileSync(pkgPath, 'utf8')) as { devDependencies?: unknown; scripts: Record<string, string> };
-    delete pkg.devDependencies;
-    pkg.scripts.test = 'jest';
-    fs.writeFileSync(pkgPath, `${JSON.stringify(pkg, null, 2)}\n`);
-    fs.rmSync(path.join(repo.dir, 'package-lock.json'));
-    await execa('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev', 'jest@29'], {
-      cwd: repo.dir,
-      timeout: 240_000,
-      stdin: 'ignore',
-      all: true,
-    });
+    await turnIntoJestProject(repo.dir);
     const project = await detectProjectEnv(repo.dir);
     expect(project.test_runner).toBe('jest');
     proofs = await prove(repo, 'jest', CJS_PRD, CJS_FILES, { project });

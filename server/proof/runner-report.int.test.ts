@@ -8,7 +8,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EnvPlan } from '../../shared/files.ts';
 import { makeExampleRepo, type ExampleName, type ExampleRepo } from '../demo/example-repo.ts';
@@ -16,7 +15,7 @@ import { testCommand } from '../env/presets.ts';
 import { linkNodeModules, projectScope } from '../env/provision.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import type { UntrustedScope } from '../proc/untrusted.ts';
-import { installExample } from '../testing/example-installs.ts';
+import { installExample, turnIntoJestProject } from '../testing/example-installs.ts';
 import { acceptanceVerdict, runWithReport, withReport, type ReportPreset } from './runner-report.ts';
 
 const repos: ExampleRepo[] = [];
@@ -117,18 +116,7 @@ const SETUPS: Setup[] = [
     },
     named: 'nowhere',
     install: async (repo) => {
-      // The cjs-mocha example turned into a jest project, jest 29 from the registry.
-      const pkgPath = path.join(repo.dir, 'package.json');
-      const pkg = JSON.parse(fs.readFileSync(pkgPath, 'utf8')) as { devDependencies?: unknown; scripts: Record<string, string> };
-      delete pkg.devDependencies;
-      pkg.scripts.test = 'jest';
-      fs.writeFileSync(pkgPath, `${JSON.stringify(pkg, null, 2)}\n`);
-      fs.rmSync(path.join(repo.dir, 'package-lock.json'));
-      await execa('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev', 'jest@29'], {
-        cwd: repo.dir,
-        timeout: 240_000,
-        stdin: 'ignore',
-      });
+      await turnIntoJestProject(repo.dir);
       return undefined;
     },
   },

@@ -44,6 +44,30 @@ export async function installExample(dir: string, name: ExampleName): Promise<vo
   }
 }
 
+/**
+ * The cjs-mocha example's copy turned into a jest project, as a jest user has it: jest 29 from the
+ * registry instead of mocha, `npm test` running jest. The changed package files are not committed.
+ */
+export async function turnIntoJestProject(dir: string): Promise<void> {
+  const pkgPath = path.join(dir, 'package.json');
+  const pkg = JSON.parse(await fs.readFile(pkgPath, 'utf8')) as { devDependencies?: unknown; scripts: Record<string, string> };
+  delete pkg.devDependencies;
+  pkg.scripts.test = 'jest';
+  await fs.writeFile(pkgPath, `${JSON.stringify(pkg, null, 2)}\n`);
+  await fs.rm(path.join(dir, 'package-lock.json'));
+  await addDevPackage(dir, 'jest@29');
+}
+
+/** One more dev dependency from the registry, the way a user adds it (`npm install --save-dev`); not committed. */
+export async function addDevPackage(dir: string, spec: string): Promise<void> {
+  await execa('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev', spec], {
+    cwd: dir,
+    timeout: INSTALL_TIMEOUT_MS,
+    stdin: 'ignore',
+    all: true,
+  });
+}
+
 /** The package managers beside npm, at the versions the tests fetch with `npx` (none needs installing). */
 export const PACKAGE_MANAGERS = { pnpm: 'pnpm@9.15.9', yarn: 'yarn@1.22.22', bun: 'bun@1.3.3' } as const;
 export type OtherPackageManager = keyof typeof PACKAGE_MANAGERS;
