@@ -19,7 +19,8 @@ import type { ChecksPreset } from '../../shared/seed.ts';
 import { shellQuote, testCommand } from '../env/presets.ts';
 import { processCapNote, runUntrusted, type Command, type UntrustedScope } from '../proc/untrusted.ts';
 import { findOnPath } from '../proc/which.ts';
-import { acceptanceVerdict, hasReport, runWithReport, withReport, type NamedCases } from '../proof/runner-report.ts';
+import { hasReport } from '../proof/report-parsers.ts';
+import { acceptanceVerdict, runWithReport, withReport, type NamedCases } from '../proof/runner-report.ts';
 import { changedLockedTests } from '../store/seed-input.ts';
 import { machineryMessage, worktreeMachineryChanges, type MachineryInput } from '../proof/test-machinery.ts';
 

@@ -20,7 +20,8 @@ import type { CaseProof, ChecksPreset, RedResult } from '../../shared/seed.ts';
 import { commandLine, taskIdOfTestFile, testCaseCommand, type TestCommand } from '../env/presets.ts';
 import { collectCases, notCollectedMessage, selectsCase } from './collect-cases.ts';
 import { classifyRun, mapLimit, projectFacts, type ContractCheckInput, type RunContext } from './contract-check.ts';
-import { hasReport, namedCaseIn, notRunMessage, runWithReport, withReport, type ReportPreset } from './runner-report.ts';
+import { hasReport, namedCaseIn, notRunMessage, type ReportPreset } from './report-parsers.ts';
+import { runWithReport, withReport } from './runner-report.ts';
 
 const CONCURRENCY = Math.max(1, Math.min(4, os.availableParallelism()));
 /** Per case: one case of a small file, mostly the runner's start-up. */

@@ -16,7 +16,8 @@ import { linkNodeModules, projectScope } from '../env/provision.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import type { UntrustedScope } from '../proc/untrusted.ts';
 import { installExample, turnIntoJestProject } from '../testing/example-installs.ts';
-import { acceptanceVerdict, runWithReport, withReport, type ReportPreset } from './runner-report.ts';
+import type { ReportPreset } from './report-parsers.ts';
+import { acceptanceVerdict, runWithReport, withReport } from './runner-report.ts';
 
 const repos: ExampleRepo[] = [];
 afterAll(async () => {

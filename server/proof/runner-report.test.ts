@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { UntrustedResult } from '../proc/untrusted.ts';
-import { namedCaseIn, notRunMessage, readRun, type ReportPreset } from './runner-report.ts';
+import { namedCaseIn, notRunMessage, type ReportPreset } from './report-parsers.ts';
+import { readRun } from './runner-report.ts';
 
 const DIR = path.join(import.meta.dirname, '../testing/runner-output/reports');
 const WORKTREE: Record<string, string> = {
