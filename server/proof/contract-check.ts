@@ -89,6 +89,16 @@ export async function checkContract(input: ContractCheckInput): Promise<Contract
       staticWarnings.push({ task_id: task.id, file: null, kind: 'no_assertions', message: `${task.id} has no acceptance test file, so nothing checks it.` });
       continue;
     }
+    const foreign = otherRunnerImport(input.preset, input.testFiles[file] ?? '');
+    if (foreign !== null) {
+      // Its cases are another runner's: the project's never runs them, so no work could make them pass.
+      staticWarnings.push({
+        task_id: task.id,
+        file,
+        kind: 'environment',
+        message: `${file} is written for ${foreign.runner}: it imports ${foreign.module}, but this project's tests run with ${RUNNER_NAMES[input.preset]}, which never runs ${foreign.runner}'s cases, so no work could make them pass. Write it with ${OWN_CASES[input.preset]}, as the project's existing tests are.`,
+      });
+    }
     const count = countAssertions(input.preset, input.testFiles[file] ?? '');
     const criteria = task.acceptance_criteria.length;
     if (count === 0) {
@@ -173,6 +183,45 @@ export async function checkContract(input: ContractCheckInput): Promise<Contract
     .map(({ w }) => w);
 }
 
+// ── a test written for another runner ─────────────────────────────────────────────────────────
+
+/** The modules that declare a JavaScript runner's cases, and whose runner they are. */
+const RUNNER_MODULES: Record<string, string> = {
+  'node:test': 'node --test',
+  vitest: 'Vitest',
+  '@jest/globals': 'Jest',
+  mocha: 'Mocha',
+  ava: 'AVA',
+  tap: 'node-tap',
+  uvu: 'uvu',
+  'bun:test': 'Bun',
+};
+/** How each JavaScript preset's own cases are declared. */
+const OWN_CASES: Partial<Record<ChecksPreset, string>> = {
+  node: "`test` from 'node:test' and node:assert/strict",
+  vitest: "`describe`, `it` and `expect` imported from 'vitest'",
+  jest: "jest's `describe`, `test` and `expect` globals",
+  mocha: "mocha's `describe` and `it` globals and node:assert/strict",
+};
+const JS_PRESETS = new Set(Object.keys(OWN_CASES));
+const IMPORTED = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)['"]([^'"]+)['"]/g;
+
+/**
+ * The first runner module a JavaScript test imports that is not its preset's (a `node:test` file
+ * in a vitest project): its cases belong to a runner the checks never start. Null when there is
+ * none, and for Python and custom checks.
+ */
+export function otherRunnerImport(preset: ChecksPreset, source: string): { module: string; runner: string } | null {
+  if (!JS_PRESETS.has(preset)) return null;
+  const own = RUNNER_NAMES[preset];
+  for (const match of stripJsComments(source).matchAll(IMPORTED)) {
+    const module = match[1]!;
+    const runner = Object.hasOwn(RUNNER_MODULES, module) ? RUNNER_MODULES[module]! : null;
+    if (runner !== null && runner !== own) return { module, runner };
+  }
+  return null;
+}
+
 // ── counting assertions ──────────────────────────────────────────────────────────────────────
 
 const JS_WORDS = '`expect(…)`, `assert(…)`, `assert.…(…)`, `t.assert.…(…)` and chai `.should`';
@@ -196,11 +245,16 @@ const JS_ASSERTIONS = [
   /(?<![\w$.])should\.(?:exist|not\.exist|equal|fail)\s*\(/g,
 ];
 
+/** JavaScript without its comments (a `//` after a colon is a URL's, kept). */
+function stripJsComments(source: string): string {
+  return source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:\\])\/\/.*$/gm, '$1');
+}
+
 /** Assertions in a test file, found by pattern after removing comments; a heuristic, not a parse. */
 export function countAssertions(preset: ChecksPreset, source: string): number {
   const count = (text: string, patterns: RegExp[]) => patterns.reduce((n, re) => n + (text.match(re)?.length ?? 0), 0);
   const python = source.replace(/^[ \t]*#.*$/gm, '');
-  const js = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:\\])\/\/.*$/gm, '$1');
+  const js = stripJsComments(source);
   switch (preset) {
     case 'pytest':
     case 'unittest':

@@ -13,6 +13,8 @@ import { makeExampleRepo, type ExampleName, type ExampleRepo } from '../demo/exa
 import { linkNodeModules, projectScope } from '../env/provision.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import type { UntrustedScope } from '../proc/untrusted.ts';
+import { turnIntoJestProject } from '../testing/example-installs.ts';
+import { blocksRun, checkContract, type ContractCheckInput } from './contract-check.ts';
 import { proveCases } from './red-proof.ts';
 
 function task(id: string, description: string, tests: string[][]): PrdEntry {
@@ -25,20 +27,38 @@ afterEach(async () => {
   repos = [];
 });
 
+type SeedOptions = { env?: Record<string, string>; vitest?: boolean; jest?: boolean; repeats?: number };
+
 async function prove(
   name: ExampleName,
   preset: ChecksPreset,
   prd: PrdEntry[],
   files: Record<string, string>,
-  options: { env?: Record<string, string>; vitest?: boolean; repeats?: number } = {},
+  options: SeedOptions = {},
 ): Promise<Record<string, CaseProof[]>> {
+  return proveCases(await seedIn(name, preset, prd, files, options), prd);
+}
+
+/** The example with the seed's test files written in, as the seed review checks and proves them. */
+async function seedIn(
+  name: ExampleName,
+  preset: ChecksPreset,
+  prd: PrdEntry[],
+  files: Record<string, string>,
+  options: SeedOptions,
+): Promise<ContractCheckInput> {
   const repo = await makeExampleRepo(name);
   repos.push(repo);
+  if (options.jest) await turnIntoJestProject(repo.dir);
   for (const [file, content] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(repo.dir, file)), { recursive: true });
     fs.writeFileSync(path.join(repo.dir, file), content);
   }
   let deps: UntrustedScope['project'];
+  if (options.jest) {
+    const plan: EnvPlan = { node_modules_from: path.join(repo.dir, 'node_modules'), install: null, venv: null, python_path: [], setup: null };
+    deps = projectScope(plan, repo.dir);
+  }
   if (options.vitest) {
     // This checkout's vitest plays the user's, linked into the example as a session's worktree gets it.
     const installed = path.join(PACKAGE_ROOT, 'node_modules');
@@ -47,8 +67,14 @@ async function prove(
     deps = projectScope(plan, repo.dir);
   }
   const scope: UntrustedScope = { worktree: repo.dir, git: null, network: false, project: deps };
-  return proveCases({ prd, testFiles: files, preset, scope, env: options.env ?? {}, ...(options.repeats ? { repeats: options.repeats } : {}) }, prd);
+  return { prd, testFiles: files, preset, scope, env: options.env ?? {}, ...(options.repeats ? { repeats: options.repeats } : {}) };
 }
+
+/** A test for node's own runner, the task's module not there yet: what an interview might write for the wrong runner. */
+const NODE_TEST_DIVIDE =
+  "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { divide } from '../src/divide.js';\ntest('divides', () => { assert.equal(divide(4, 2), 2); });\n";
+const NODE_TEST_DIVIDE_CJS =
+  "const { test } = require('node:test');\nconst assert = require('node:assert/strict');\nconst { divide } = require('../src/divide.js');\ntest('divides', () => { assert.equal(divide(4, 2), 2); });\n";
 
 describe('red from the runner’s report', () => {
   it('pytest: a test whose first line imports a symbol the task adds is red, not "pytest refused to run" (exit 4)', async () => {
@@ -111,6 +137,32 @@ describe('red from the runner’s report', () => {
     });
     expect(proofs['T-001']![0]).toMatchObject({ result: 'error', detail: expect.stringContaining('Test files must be run with the AVA CLI') });
   }, 60_000);
+
+  // Red on the seed commit (the module is missing) and never green: the project's runner would
+  // find no case of its own once the module exists. The seed review stops it before the run.
+  it.each([
+    { preset: 'vitest' as const, example: 'js-todo' as const, file: 'tests/t001_divide.test.js', source: NODE_TEST_DIVIDE, runner: 'Vitest' },
+    { preset: 'jest' as const, example: 'cjs-mocha' as const, file: 'tests/t001_divide.test.js', source: NODE_TEST_DIVIDE_CJS, runner: 'Jest' },
+  ])(
+    '$preset: a test written for node --test blocks the run at the seed review, naming the runner it is for',
+    async ({ preset, example, file, source, runner }) => {
+      const prd = [task('T-001', 'Add a divide module.', [['divides']])];
+      const input = await seedIn(example, preset, prd, { [file]: source }, preset === 'vitest' ? { vitest: true } : { jest: true });
+      const warnings = await checkContract(input);
+      expect(blocksRun(warnings)).toBe(true);
+      expect(warnings.filter((w) => w.kind === 'environment')).toEqual([
+        {
+          task_id: 'T-001',
+          file,
+          kind: 'environment',
+          message: expect.stringContaining(
+            `${file} is written for node --test: it imports node:test, but this project's tests run with ${runner}, which never runs node --test's cases`,
+          ),
+        },
+      ]);
+    },
+    300_000,
+  );
 
   it('node --test: a skipped named case did not run', async () => {
     const proofs = await prove('js-todo', 'node', [task('T-001', 'Sets due.', [['sets due']])], {
