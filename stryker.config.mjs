@@ -54,6 +54,23 @@ export default {
     block('server/jobs/job-runner.ts', /^export function recoverAfterCrash\(/),
     // What the run queue's Redis carries: signed, for one kind, queue and session, fresh, once.
     'server/jobs/queue-signing.ts',
+    // Evidence that cannot be empty or gamed (issue 28): what the runner's report says ran, and
+    // how a run is read against it.
+    'server/proof/report-parsers.ts',
+    block('server/proof/runner-report.ts', /^export function withReport\(/),
+    block('server/proof/runner-report.ts', /^export function readRun\(/),
+    block('server/proof/runner-report.ts', /^export function acceptanceVerdict\(/),
+    // The locked test machinery: which files are machinery, and what of them may not change.
+    'server/proof/test-machinery.ts',
+    // The mutants a task's code gets, and the lines each criterion's cases ran.
+    'server/proof/mutants.ts',
+    block('server/proof/line-coverage.ts', /^export function tracerFor\(/),
+    block('server/proof/line-coverage.ts', /^export function tracedCommand\(/),
+    block('server/proof/line-coverage.ts', /^export function v8ExecutedLines\(/),
+    block('server/proof/line-coverage.ts', /^export function istanbulExecutedLines\(/),
+    // The receipt's status and its gaps; what the worker is told when a named case is not green.
+    'shared/evidence.ts',
+    'server/proof/green-gate.ts',
   ],
   coverageAnalysis: 'perTest',
   // The machine has two cores shared with others.

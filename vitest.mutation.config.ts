@@ -26,6 +26,12 @@ export default defineConfig({
       'server/store/session-handle.test.ts',
       'server/jobs/job-runner.test.ts',
       'server/jobs/queue-signing.test.ts',
+      'server/proof/runner-report.test.ts',
+      'server/proof/test-machinery.test.ts',
+      'server/proof/mutants.test.ts',
+      'server/proof/line-coverage.test.ts',
+      'shared/evidence.test.ts',
+      'server/proof/green-gate.test.ts',
     ],
   },
 });

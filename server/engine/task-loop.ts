@@ -14,8 +14,8 @@ import { CHECKS_FAILED_PREFIX } from '../agent/context.ts';
 import { Agent, ContextOverflowError, type AgentCall } from '../agent/runtime.ts';
 import { changedFiles, diffSummary, GitTamperedError, verifyPointers, workingDiff } from '../git/worktree-git.ts';
 import { taskIdOfTestFile } from '../env/presets.ts';
-import { greenFailure, notGreen, type GreenGateInput } from '../proof/green-gate.ts';
-import { CASE_TIMEOUT_MS, proveCases } from '../proof/red-proof.ts';
+import { greenFailure, notGreen } from '../proof/green-gate.ts';
+import { proveCases, type CaseOutput } from '../proof/red-proof.ts';
 import type { NamedCases } from '../proof/runner-report.ts';
 import { machineryWriteLock, type MachineryInput, type MachineryWriteLock } from '../proof/test-machinery.ts';
 import { ProviderFailureError } from '../llm/errors.ts';
@@ -258,10 +258,12 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
     // Green is a gate: once the checks pass, each named case runs alone, and one that does not
     // pass fails this attempt like a check — before any evaluator call is spent on it.
     const tests = readTaskTests(run, task);
-    const green = checks.passed ? await proveGreen(run, task, tests) : [];
+    const outputs = new Map<string, CaseOutput>();
+    const green = checks.passed ? await proveGreen(run, task, tests, outputs) : [];
     signal.throwIfAborted();
     const failing = notGreen(green);
-    const results = failing.length > 0 ? [...checks.results, await greenFailure(greenInput(run, task, tests), failing)] : checks.results;
+    const gate = { task, testFiles: tests, preset: run.preset, project: run.projectEnv };
+    const results = failing.length > 0 ? [...checks.results, greenFailure(gate, failing, outputs)] : checks.results;
     const passed = checks.passed && failing.length === 0;
     run.emit({ type: 'validator_run', data: { ...base, passed, results } });
     run.session.checks.append(task.id, {
@@ -361,7 +363,7 @@ function namedCasesOf(run: RunContext, task: PrdEntry): NamedCases[] {
   return file !== undefined && task.criteria_tests ? [{ taskId: task.id, file, tests: [...new Set(task.criteria_tests.flat())] }] : [];
 }
 
-async function proveGreen(run: RunContext, task: PrdEntry, testFiles: Record<string, string>): Promise<CaseProof[]> {
+async function proveGreen(run: RunContext, task: PrdEntry, testFiles: Record<string, string>, outputs: Map<string, CaseOutput>): Promise<CaseProof[]> {
   if (!task.criteria_tests) return [];
   const proofs = await proveCases(
     {
@@ -376,20 +378,9 @@ async function proveGreen(run: RunContext, task: PrdEntry, testFiles: Record<str
       ...(run.deps.proofRepeats ? { repeats: run.deps.proofRepeats } : {}),
     },
     [task],
+    outputs,
   );
   return proofs[task.id] ?? [];
-}
-
-function greenInput(run: RunContext, task: PrdEntry, testFiles: Record<string, string>): GreenGateInput {
-  return {
-    task,
-    testFiles,
-    preset: run.preset,
-    project: run.projectEnv,
-    scope: run.scope,
-    timeoutMs: run.deps.checkTimeoutMs ?? CASE_TIMEOUT_MS,
-    signal: run.signal,
-  };
 }
 
 /** The task's acceptance test files as they are in the worktree (the checks just ran them). */

@@ -12,11 +12,9 @@
 import type { CaseProof, PrdEntry } from '../../shared/files.ts';
 import type { z } from 'zod';
 import { boundCheckOutput, type CheckResultSchema } from '../../shared/events.ts';
-import { testCaseCommand } from '../env/presets.ts';
 import type { ProjectEnv } from '../../shared/project-env.ts';
 import type { ChecksPreset } from '../../shared/seed.ts';
-import { runUntrusted, type UntrustedScope } from '../proc/untrusted.ts';
-import { namedCases } from './red-proof.ts';
+import { caseOutputKey, namedCases, type CaseOutput } from './red-proof.ts';
 
 /** The check result's name in the checks history and the worker's report. */
 export const GREEN_CHECK_NAME = 'green_proof';
@@ -31,9 +29,6 @@ export interface GreenGateInput {
   testFiles: Record<string, string>;
   preset: ChecksPreset;
   project: ProjectEnv | null;
-  scope: UntrustedScope;
-  timeoutMs: number;
-  signal?: AbortSignal;
 }
 
 /** The named cases that are not green; anything but `passed` (failed, error, not run, flaky…) counts. */
@@ -48,12 +43,11 @@ function criteriaOf(task: PrdEntry, test: string): number[] {
 
 /**
  * The failed check the worker gets for the cases that are not green: each named with its
- * criteria, what the proof said, and the output of that case run alone once more (the proof keeps
- * only its reason, and the worker needs to see the failure to fix it).
+ * criteria, what the proof said, and what that case printed on its run alone (`outputs`, kept by
+ * the proof: the proof's reason alone is not enough to fix the failure).
  */
-export async function greenFailure(input: GreenGateInput, failing: readonly CaseProof[]): Promise<CheckResult> {
+export function greenFailure(input: GreenGateInput, failing: readonly CaseProof[], outputs: ReadonlyMap<string, CaseOutput>): CheckResult {
   const files = new Map(namedCases(input.task, input.testFiles, input.preset, input.project).map((c) => [c.test, c.file]));
-  const started = performance.now();
   const parts = [
     `Each test case named for an acceptance criterion was run by itself on this workspace, and ${failing.length === 1 ? 'this one' : `these ${failing.length}`} did not pass. A case must pass on its own, not only when the whole file runs: no state left by another case, no skip, no run that executes nothing.`,
   ];
@@ -64,18 +58,11 @@ export async function greenFailure(input: GreenGateInput, failing: readonly Case
       '',
       `- \`${proof.test}\`${file ? ` in ${file}` : ''}${criteria.length > 0 ? ` (criterion ${criteria.join(', ')})` : ''}: ${proof.result} — ${proof.detail}`,
     );
-    const command = file ? testCaseCommand(input.preset, file, proof.test, input.project) : null;
-    if (command === null) continue;
-    const run = await runUntrusted(command, input.scope, { timeoutMs: input.timeoutMs, ...(input.signal ? { signal: input.signal } : {}) });
+    const run = outputs.get(caseOutputKey(input.task.id, proof.test));
+    if (run === undefined) continue;
     const output = run.output.trim();
     const shown = output.length > CASE_OUTPUT_CAP ? `${output.slice(0, CASE_OUTPUT_CAP / 2)}\n...\n${output.slice(-CASE_OUTPUT_CAP / 2)}` : output;
     parts.push(`  Its output, run alone (exit ${run.timedOut ? 'timeout' : String(run.exitCode)}):`, '```', shown || '(no output)', '```');
   }
-  return {
-    name: GREEN_CHECK_NAME,
-    passed: false,
-    exit_code: null,
-    duration_ms: Math.round(performance.now() - started),
-    ...boundCheckOutput(parts.join('\n')),
-  };
+  return { name: GREEN_CHECK_NAME, passed: false, exit_code: null, duration_ms: 0, ...boundCheckOutput(parts.join('\n')) };
 }

@@ -21,7 +21,7 @@ import { commandLine, taskIdOfTestFile, testCaseCommand, type TestCommand } from
 import { collectCases, notCollectedMessage, selectsCase } from './collect-cases.ts';
 import { classifyRun, mapLimit, projectFacts, type ContractCheckInput, type RunContext } from './contract-check.ts';
 import { hasReport, namedCaseIn, notRunMessage, type ReportPreset } from './report-parsers.ts';
-import { runWithReport, withReport } from './runner-report.ts';
+import { runWithReport, withReport, type ReportedRun } from './runner-report.ts';
 
 const CONCURRENCY = Math.max(1, Math.min(4, os.availableParallelism()));
 /** Per case: one case of a small file, mostly the runner's start-up. */
@@ -33,6 +33,17 @@ export interface CaseRun {
   file: string;
   test: string;
 }
+
+/** What a named case printed on its run that did not pass, for the worker to fix it (the proof keeps only its reason). */
+export interface CaseOutput {
+  output: string;
+  /** The exit code; null when it timed out or did not start. */
+  exitCode: number | null;
+  timedOut: boolean;
+}
+
+/** Where `outputs` keeps a case's output: its task and its name. */
+export const caseOutputKey = (taskId: string, test: string) => `${taskId}\u0000${test}`;
 
 /** The cases a task's matrix names, each once, with the task's test file. */
 export function namedCases(task: PrdEntry, testFiles: Record<string, string>, preset: ChecksPreset, project: ContractCheckInput['project']): CaseRun[] {
@@ -46,7 +57,7 @@ export function namedCases(task: PrdEntry, testFiles: Record<string, string>, pr
  * case `failed` (red); at the task's commit it `passed` (green). Tasks without a matrix, and the
  * custom preset (which runs whole files and has no report), get no entry.
  */
-export async function proveCases(input: ContractCheckInput, tasks: PrdEntry[]): Promise<Record<string, CaseProof[]>> {
+export async function proveCases(input: ContractCheckInput, tasks: PrdEntry[], outputs?: Map<string, CaseOutput>): Promise<Record<string, CaseProof[]>> {
   const project = input.project ?? null;
   const preset = input.preset;
   if (!hasReport(preset)) return {};
@@ -72,7 +83,13 @@ export async function proveCases(input: ContractCheckInput, tasks: PrdEntry[]): 
       return { taskId, proof: { test, result: 'not_run', detail: notCollectedMessage(preset, cases, file, test) } satisfies CaseProof };
     }
     const ctx: RunContext = { ...facts, file, command: commandLine(command!) };
-    const once = () => proveOnce(preset, { taskId, file, test }, command!, ctx, input, options);
+    const once = async () => {
+      const { proof, reported } = await proveOnce(preset, { taskId, file, test }, command!, ctx, input, options);
+      const { run } = reported;
+      if (proof.result !== 'passed')
+        outputs?.set(caseOutputKey(taskId, test), { output: reported.output, exitCode: run.timedOut ? null : run.exitCode, timedOut: run.timedOut });
+      return proof;
+    };
     const first = await once();
     // A case that did not run, or not for the intended reason, says so every time: only a real
     // outcome is repeated.
@@ -105,7 +122,7 @@ function combine(test: string, all: CaseProof[]): CaseProof {
 }
 const SEVERITY_ORDER: RedResult[] = ['failed', 'passed', 'flaky', 'not_run', 'error'];
 
-/** One run of one named case, read from the runner's report. */
+/** One run of one named case, read from the runner's report; with the run, for its output. */
 async function proveOnce(
   preset: ReportPreset,
   named: { taskId: string; file: string; test: string },
@@ -113,10 +130,15 @@ async function proveOnce(
   ctx: RunContext,
   input: ContractCheckInput,
   options: { timeoutMs: number; env: Record<string, string>; signal?: AbortSignal | undefined },
-): Promise<CaseProof> {
+): Promise<{ proof: CaseProof; reported: ReportedRun }> {
   const { file, test } = named;
   const target = `${file.replace(/\.py$/, '').split('/').join('.')}.${test.replace('::', '.')}`;
   const reported = await runWithReport(preset, (reportFile) => withReport(preset, command, reportFile, [target], input.project ?? null), input.scope, options);
+  return { proof: readProof(preset, named, reported, ctx), reported };
+}
+
+function readProof(preset: ReportPreset, named: { taskId: string; file: string; test: string }, reported: ReportedRun, ctx: RunContext): CaseProof {
+  const { file, test } = named;
   const { run, report, problem } = reported;
   if (run.timedOut || run.spawnError !== null) {
     const verdict = classifyRun(run, ctx);
