@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
+import { makeExampleRepo, type ExampleName, type ExampleRepo } from '../demo/example-repo.ts';
 import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
 import type { ProjectEnv } from '../../shared/project-env.ts';
 import { planEnvironment } from '../env/provision.ts';
@@ -123,138 +123,51 @@ describe('the mutation probe', () => {
  */
 const ADULT_CRITERIA = ['tells adults from children', 'refuses a negative age', 'is a function'];
 
-describe('the mutation probe with line coverage on node --test', () => {
-  const IMPL_GUARDED = [
-    'export function isAdult(age) {',
-    "  if (age < 0) throw new RangeError('age must not be negative');",
-    '  return age >= 18;',
-    '}',
-    '',
-  ].join('\n');
-  const TEST = [
-    "import { test } from 'node:test';",
-    "import assert from 'node:assert/strict';",
-    "import { isAdult } from '../src/adult.js';",
-    '',
-    "test('tells adults from children', () => {",
-    '  assert.equal(isAdult(30), true);',
-    '  assert.equal(isAdult(5), false);',
-    '});',
-    '',
-    "test('refuses a negative age', () => {",
-    '  assert.throws(() => isAdult(-1), RangeError);',
-    '});',
-    '',
-    "test('is a function', () => {",
-    "  assert.equal(typeof isAdult, 'function');",
-    '});',
-    '',
-  ].join('\n');
+const NODE_IMPL = ['export function isAdult(age) {', "  if (age < 0) throw new RangeError('age must not be negative');", '  return age >= 18;', '}', ''].join(
+  '\n',
+);
+const NODE_TEST = [
+  "import { test } from 'node:test';",
+  "import assert from 'node:assert/strict';",
+  "import { isAdult } from '../src/adult.js';",
+  '',
+  "test('tells adults from children', () => {",
+  '  assert.equal(isAdult(30), true);',
+  '  assert.equal(isAdult(5), false);',
+  '});',
+  '',
+  "test('refuses a negative age', () => {",
+  '  assert.throws(() => isAdult(-1), RangeError);',
+  '});',
+  '',
+  "test('is a function', () => {",
+  "  assert.equal(typeof isAdult, 'function');",
+  '});',
+  '',
+].join('\n');
 
-  it('attributes each survivor to the criteria whose cases run its line, and to no other', async () => {
-    const id = await makePreparedSession(env.store, repo.dir, 'node', [
-      { id: 'T-001', title: 'Adult', criteria: ADULT_CRITERIA, criteriaTests: ADULT_CRITERIA.map((c) => [c]), tests: { [TEST_FILE]: TEST } },
-    ]);
-    const cp = env.store.readCheckpoint(id);
-    fs.writeFileSync(path.join(cp.worktree, 'src', 'adult.js'), IMPL_GUARDED);
-    const sha = await commitAll(await worktreeRefOf(cp), 'T-001: Adult');
-    const scratch = env.store.session(id).probeScratch('T-001');
-    const report = await probeTask({
-      checkpoint: cp,
-      taskId: 'T-001',
-      sha: sha!,
-      scratch,
-      preset: 'node',
-      project: null,
-      lockedTests: [TEST_FILE],
-      criteriaTests: ADULT_CRITERIA.map((c) => [c]),
-      budgetMs: 300_000,
-    });
-    expect(report.note).toBeNull();
-    expect(report.coverage).toMatchObject({ method: 'v8', note: null, mutated: { 'src/adult.js': [2, 3] } });
-    // The boundary case runs both lines; the negative case stops at the guard; the third runs no logic.
-    expect(report.coverage!.criteria).toEqual([{ 'src/adult.js': [1, 2, 3, 4] }, { 'src/adult.js': [1, 2, 4] }, { 'src/adult.js': [1] }]);
-    const byMistake = Object.fromEntries(report.survivors.map((s) => [`${s.line}: ${s.description}`, s.criteria]));
-    expect(byMistake).toEqual({
-      '2: turns < into <=': [0, 1],
-      '2: turns 0 into 1': [0, 1],
-      '3: turns >= into >': [0],
-      '3: turns 18 into 19': [0],
-    });
-    expect(fs.existsSync(scratch)).toBe(false);
-  }, 300_000);
-});
-
-describe('the mutation probe with line coverage on pytest', () => {
-  let py: ExampleRepo;
-  beforeEach(async () => {
-    py = await makeExampleRepo('py-todo');
-  });
-  afterEach(async () => {
-    await py.cleanup();
-  });
-
-  const PY_FILE = 'tests/test_t001_adult.py';
-  const PY_CASES = ['test_tells_adults_from_children', 'test_refuses_a_negative_age', 'test_is_a_function'];
-  const PY_TEST = [
-    'import pytest',
-    'from todo.adult import is_adult',
-    '',
-    '',
-    'def test_tells_adults_from_children():',
-    '    assert is_adult(30) is True',
-    '    assert is_adult(5) is False',
-    '',
-    '',
-    'def test_refuses_a_negative_age():',
-    '    with pytest.raises(ValueError):',
-    '        is_adult(-1)',
-    '',
-    '',
-    'def test_is_a_function():',
-    '    assert callable(is_adult)',
-    '',
-  ].join('\n');
-  const PY_IMPL = ['def is_adult(age):', '    if age < 0:', "        raise ValueError('age must not be negative')", '    return age >= 18', ''].join('\n');
-
-  it('attributes each survivor to the criteria whose cases run its line, through a settrace tracer and no new dependency', async () => {
-    const id = await makePreparedSession(env.store, py.dir, 'pytest', [
-      { id: 'T-001', title: 'Adult', criteria: ADULT_CRITERIA, criteriaTests: PY_CASES.map((c) => [c]), tests: { [PY_FILE]: PY_TEST } },
-    ]);
-    const cp = env.store.readCheckpoint(id);
-    fs.writeFileSync(path.join(cp.worktree, 'todo', 'adult.py'), PY_IMPL);
-    const sha = await commitAll(await worktreeRefOf(cp), 'T-001: Adult');
-    const scratch = env.store.session(id).probeScratch('T-001');
-    const report = await probeTask({
-      checkpoint: cp,
-      taskId: 'T-001',
-      sha: sha!,
-      scratch,
-      preset: 'pytest',
-      project: null,
-      lockedTests: [PY_FILE],
-      criteriaTests: PY_CASES.map((c) => [c]),
-      // Generous: on a loaded machine each pytest start takes seconds, and the note must stay empty.
-      budgetMs: 300_000,
-    });
-    expect(report.note).toBeNull();
-    expect(report.coverage).toMatchObject({ method: 'settrace', note: null, mutated: { 'todo/adult.py': [2, 3, 4] } });
-    expect(report.coverage!.criteria).toEqual([{ 'todo/adult.py': [1, 2, 4] }, { 'todo/adult.py': [1, 2, 3] }, { 'todo/adult.py': [1] }]);
-    const byMistake = Object.fromEntries(report.survivors.map((s) => [`${s.line}: ${s.description}`, s.criteria]));
-    // A mutant run that outlasts its time limit counts as killed, which a loaded machine can cause
-    // for any one of them: the attribution of each survivor is what is checked.
-    const expected: Record<string, number[]> = {
-      '2: turns < into <=': [0, 1],
-      '2: turns 0 into 1': [0, 1],
-      '4: turns >= into >': [0],
-      '4: turns 18 into 19': [0],
-    };
-    expect(Object.keys(byMistake).length).toBeGreaterThanOrEqual(3);
-    for (const [mistake, criteria] of Object.entries(byMistake)) expect(criteria, mistake).toEqual(expected[mistake]);
-    // Nothing of the tracer is left in the project: no coverage folder, no bytecode.
-    expect(execGit(py.dir, 'status', '--porcelain')).toBe('');
-  }, 400_000);
-});
+const PY_FILE = 'tests/test_t001_adult.py';
+const PY_CASES = ['test_tells_adults_from_children', 'test_refuses_a_negative_age', 'test_is_a_function'];
+const PY_TEST = [
+  'import pytest',
+  'from todo.adult import is_adult',
+  '',
+  '',
+  'def test_tells_adults_from_children():',
+  '    assert is_adult(30) is True',
+  '    assert is_adult(5) is False',
+  '',
+  '',
+  'def test_refuses_a_negative_age():',
+  '    with pytest.raises(ValueError):',
+  '        is_adult(-1)',
+  '',
+  '',
+  'def test_is_a_function():',
+  '    assert callable(is_adult)',
+  '',
+].join('\n');
+const PY_IMPL = ['def is_adult(age):', '    if age < 0:', "        raise ValueError('age must not be negative')", '    return age >= 18', ''].join('\n');
 
 const CJS_ENV: ProjectEnv = {
   languages: ['javascript'],
@@ -301,15 +214,19 @@ const CJS_IMPL = [
 ].join('\n');
 
 interface CoveredSetup {
-  preset: 'mocha' | 'jest' | 'vitest';
-  example: 'cjs-mocha' | 'ts-vitest';
-  install: (dir: string) => Promise<void>;
-  env: ProjectEnv;
+  preset: 'node' | 'pytest' | 'mocha' | 'jest' | 'vitest';
+  example: ExampleName;
+  /** The project's dependencies, installed as its users install them. */
+  install?: (dir: string) => Promise<void>;
+  /** The environment the session was set up with; null: none detected (no dependencies). */
+  env: ProjectEnv | null;
+  /** The case names, one per criterion (the adult criteria's titles by default). */
+  cases?: string[];
   testFile: string;
   test: string;
   implFile: string;
   impl: string;
-  method: 'v8' | 'istanbul';
+  method: 'settrace' | 'v8' | 'istanbul';
   /** The lines the mutants are made of; the guard and the boundary are two of them. */
   mutated: number[];
   guard: number;
@@ -319,6 +236,37 @@ interface CoveredSetup {
 }
 
 const COVERED: CoveredSetup[] = [
+  {
+    preset: 'node',
+    example: 'js-todo',
+    env: null,
+    testFile: TEST_FILE,
+    test: NODE_TEST,
+    implFile: 'src/adult.js',
+    impl: NODE_IMPL,
+    method: 'v8',
+    mutated: [2, 3],
+    guard: 2,
+    boundary: 3,
+    // The boundary case runs both lines; the negative case stops at the guard; the third runs no logic.
+    ran: [[1, 2, 3, 4], [1, 2, 4], [1]],
+  },
+  {
+    // A settrace tracer passed with `python -c`: no new dependency.
+    preset: 'pytest',
+    example: 'py-todo',
+    env: null,
+    testFile: PY_FILE,
+    test: PY_TEST,
+    cases: PY_CASES,
+    implFile: 'todo/adult.py',
+    impl: PY_IMPL,
+    method: 'settrace',
+    mutated: [2, 3, 4],
+    guard: 2,
+    boundary: 4,
+    ran: [[1, 2, 4], [1, 2, 3], [1]],
+  },
   {
     preset: 'mocha',
     example: 'cjs-mocha',
@@ -397,33 +345,37 @@ describe.each(COVERED)('the mutation probe with line coverage on $preset', (setu
   let project: ExampleRepo;
   beforeEach(async () => {
     project = await makeExampleRepo(setup.example);
-    await setup.install(project.dir);
+    await setup.install?.(project.dir);
   }, 300_000);
   afterEach(async () => {
     await project.cleanup();
   });
 
   it('attributes each survivor to the criteria whose cases run its line, from the lines the runner saw run', async () => {
-    const criteriaTests = ADULT_CRITERIA.map((c) => [c]);
+    const criteriaTests = (setup.cases ?? ADULT_CRITERIA).map((c) => [c]);
     const id = await makePreparedSession(
       env.store,
       project.dir,
       setup.preset,
       [{ id: 'T-001', title: 'Adult', criteria: ADULT_CRITERIA, criteriaTests, tests: { [setup.testFile]: setup.test } }],
-      { env: setup.env },
+      setup.env ? { env: setup.env } : {},
     );
     const worktree = env.store.readCheckpoint(id).worktree;
-    env.store.updateCheckpoint(id, () => ({
-      environment: { plan: planEnvironment({ source: project.dir, worktree, env: setup.env }), ready_at: new Date().toISOString() },
-    }));
+    const projectEnv = setup.env;
+    if (projectEnv) {
+      env.store.updateCheckpoint(id, () => ({
+        environment: { plan: planEnvironment({ source: project.dir, worktree, env: projectEnv }), ready_at: new Date().toISOString() },
+      }));
+    }
     const cp = env.store.readCheckpoint(id);
     fs.writeFileSync(path.join(worktree, setup.implFile), setup.impl);
     const sha = await commitAll(await worktreeRefOf(cp), 'T-001: Adult');
+    const scratch = env.store.session(id).probeScratch('T-001');
     const report = await probeTask({
       checkpoint: cp,
       taskId: 'T-001',
       sha: sha!,
-      scratch: env.store.session(id).probeScratch('T-001'),
+      scratch,
       preset: setup.preset,
       project: setup.env,
       lockedTests: [setup.testFile],
@@ -437,13 +389,20 @@ describe.each(COVERED)('the mutation probe with line coverage on $preset', (setu
     // The file is new, so every line of it is changed.
     expect(report.coverage!.criteria).toEqual(setup.ran.map((lines) => ({ [setup.implFile]: lines })));
     const byMistake = Object.fromEntries(report.survivors.map((s) => [`${s.line}: ${s.description}`, s.criteria]));
-    expect(byMistake).toEqual({
+    // A mutant run that outlasts its time limit counts as killed, which a loaded machine can cause
+    // for any one of them: the attribution of each survivor is what is checked.
+    const expected: Record<string, number[]> = {
       [`${guard}: turns < into <=`]: [0, 1],
       [`${guard}: turns 0 into 1`]: [0, 1],
       [`${boundary}: turns >= into >`]: [0],
       [`${boundary}: turns 18 into 19`]: [0],
-    });
-  }, 300_000);
+    };
+    expect(Object.keys(byMistake).length).toBeGreaterThanOrEqual(3);
+    for (const [mistake, criteria] of Object.entries(byMistake)) expect(criteria, mistake).toEqual(expected[mistake]);
+    // Nothing of the tracing is left: no scratch worktree, no coverage folder, no bytecode.
+    expect(fs.existsSync(scratch)).toBe(false);
+    expect(execGit(project.dir, 'status', '--porcelain')).not.toMatch(/tilth-coverage|__pycache__|\.pyc/);
+  }, 400_000);
 });
 
 function execGit(dir: string, ...args: string[]): string {

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { UntrustedResult } from '../proc/untrusted.ts';
-import { namedCaseIn, notRunMessage, type ReportPreset } from './report-parsers.ts';
-import { readRun } from './runner-report.ts';
+import { namedCaseIn, notRunMessage, type ReportPreset, type RunnerReport } from './report-parsers.ts';
+import { acceptanceVerdict, readRun, type ReportedRun } from './runner-report.ts';
 
 const DIR = path.join(import.meta.dirname, '../testing/runner-output/reports');
 const WORKTREE: Record<string, string> = {
@@ -170,5 +170,90 @@ describe('the runners’ own reports, read from real runs', () => {
     expect(none.problem).toMatch(/wrote no report/);
     const zeroWithFailures = readRun('mocha', { ...good.run, exitCode: 0 }, fs.readFileSync(path.join(DIR, 'mo-files.report.json'), 'utf8'), '/tmp/cap-a/mo');
     expect(zeroWithFailures.problem).toMatch(/exited with code 0, but its report lists 1 failed case/);
+  });
+});
+
+describe('acceptanceVerdict', () => {
+  const RUN = { output: '', exitCode: 0, spawnError: null, timedOut: false } as unknown as UntrustedResult;
+  const aCase = (fullTitle: string, outcome: 'passed' | 'failed' | 'skipped', file: string | null = 'tests/t001_x.test.js') => ({
+    file,
+    name: fullTitle,
+    fullTitle,
+    outcome,
+    message: '',
+  });
+  const reported = (report: RunnerReport | null, run: Partial<UntrustedResult> = {}, problem: string | null = null): ReportedRun => ({
+    run: { ...RUN, ...run },
+    output: '',
+    report,
+    problem,
+  });
+  const FILES = ['tests/t001_x.test.js'];
+  const NAMED = [{ taskId: 'T-001', file: 'tests/t001_x.test.js', tests: ['adds', 'removes'] }];
+
+  it('passes a run that exited 0 with every named case run and passed', () => {
+    const report = { cases: [aCase('adds', 'passed'), aCase('removes', 'passed'), aCase('other', 'skipped')], loadErrors: [] };
+    expect(acceptanceVerdict('jest', reported(report), FILES, NAMED)).toEqual({ passed: true, reasons: [] });
+    expect(acceptanceVerdict('jest', reported(report), FILES)).toEqual({ passed: true, reasons: [] });
+  });
+
+  it('fails, saying nothing more, a run that timed out or did not start (its output says why)', () => {
+    const report = { cases: [aCase('adds', 'passed')], loadErrors: [] };
+    expect(acceptanceVerdict('jest', reported(report, { timedOut: true }), FILES)).toEqual({ passed: false, reasons: [] });
+    expect(acceptanceVerdict('jest', reported(report, { spawnError: 'ENOENT' }), FILES)).toEqual({ passed: false, reasons: [] });
+  });
+
+  it("fails on the report's problem, or on no report, with the sentence", () => {
+    expect(acceptanceVerdict('mocha', reported(null, {}, 'mocha exited with code 0, but it wrote no report, so what ran is unknown.'), FILES)).toEqual({
+      passed: false,
+      reasons: ['mocha exited with code 0, but it wrote no report, so what ran is unknown.'],
+    });
+    expect(acceptanceVerdict('vitest', reported(null), FILES)).toEqual({ passed: false, reasons: ['vitest wrote no report.'] });
+    const report = { cases: [aCase('adds', 'passed')], loadErrors: [] };
+    expect(acceptanceVerdict('vitest', reported(report, {}, 'contradicts'), FILES)).toEqual({ passed: false, reasons: ['contradicts'] });
+  });
+
+  it('never passes a run that executed nothing, and says why a unittest bare function is not a case', () => {
+    const skipped = { cases: [aCase('adds', 'skipped')], loadErrors: [] };
+    expect(acceptanceVerdict('node', reported(skipped), FILES)).toEqual({
+      passed: false,
+      reasons: ['No test case ran in tests/t001_x.test.js: a run that executes nothing is never a pass.'],
+    });
+    const bareOne = { cases: [], loadErrors: [], bare: [{ file: 'tests/test_t001_x.py', name: 'test_adds' }] };
+    expect(acceptanceVerdict('unittest', reported(bareOne), ['tests/test_t001_x.py']).reasons).toEqual([
+      'No test case ran in tests/test_t001_x.py: a run that executes nothing is never a pass. unittest collects only test_… methods of a unittest.TestCase subclass, and tests/test_t001_x.py: test_adds is a bare function.',
+    ]);
+    const bareTwo = { ...bareOne, bare: [...bareOne.bare, { file: 'tests/test_t001_x.py', name: 'test_b' }] };
+    expect(acceptanceVerdict('unittest', reported(bareTwo), ['a.py', 'b.py']).reasons[0]).toMatch(
+      /^No test case ran in a\.py, b\.py: .* and tests\/test_t001_x\.py: test_adds, tests\/test_t001_x\.py: test_b are bare functions\.$/,
+    );
+  });
+
+  it('names each file that did not load, each named case that did not run, was skipped or failed', () => {
+    const report = {
+      cases: [aCase('adds', 'failed'), aCase('removes', 'skipped'), aCase('lists', 'passed')],
+      loadErrors: [
+        { file: 'tests/t002_y.test.js', message: 'boom' },
+        { file: null, message: 'boom' },
+      ],
+    };
+    const named = [...NAMED, { taskId: 'T-001', file: 'tests/t001_x.test.js', tests: ['missing'] }];
+    expect(acceptanceVerdict('jest', reported(report, { exitCode: 1 }), FILES, named)).toEqual({
+      passed: false,
+      reasons: [
+        'tests/t002_y.test.js did not load, so none of its cases ran.',
+        'a test file did not load, so none of its cases ran.',
+        "T-001's case `adds` failed.",
+        "T-001's case `removes` was skipped by jest in tests/t001_x.test.js, so it proves nothing.",
+        "T-001's case `missing` was not collected by jest in tests/t001_x.test.js: no case by that name ran; check its name in the matrix against the file.",
+      ],
+    });
+  });
+
+  it('fails a failed case the matrix does not name, and a non-zero exit with nothing to show for it', () => {
+    const failedOther = { cases: [aCase('adds', 'passed'), aCase('removes', 'passed'), aCase('other', 'failed')], loadErrors: [] };
+    expect(acceptanceVerdict('jest', reported(failedOther, { exitCode: 1 }), FILES, NAMED)).toEqual({ passed: false, reasons: [] });
+    const allPassed = { cases: [aCase('adds', 'passed'), aCase('removes', 'passed')], loadErrors: [] };
+    expect(acceptanceVerdict('jest', reported(allPassed, { exitCode: 2 }), FILES, NAMED)).toEqual({ passed: false, reasons: [] });
   });
 });
