@@ -32,6 +32,8 @@ export default defineConfig({
       'server/proof/line-coverage.test.ts',
       'shared/evidence.test.ts',
       'server/proof/green-gate.test.ts',
+      'server/proof/red-proof.test.ts',
+      'server/proof/contract-check.test.ts',
     ],
   },
 });

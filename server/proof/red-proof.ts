@@ -105,7 +105,7 @@ export async function proveCases(input: ContractCheckInput, tasks: PrdEntry[], o
 }
 
 /** The proof of a case's repeated runs: `flaky` when it both passed and failed, else the worst run. */
-function combine(test: string, all: CaseProof[]): CaseProof {
+export function combine(test: string, all: CaseProof[]): CaseProof {
   const runs: RedResult[] = all.map((p) => p.result);
   const passes = runs.filter((r) => r === 'passed').length;
   const failure = all.find((p) => p.result === 'failed');
