@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { MutationReport } from './files.ts';
-import { countByStatus, evidenceStatus, runsChangedCode, type EvidenceFacts } from './evidence.ts';
+import {
+  countByStatus,
+  EvidenceCommandSchema,
+  EvidenceSchema,
+  evidenceStatus,
+  MachineryFactSchema,
+  MutationFactSchema,
+  runsChangedCode,
+  type EvidenceFacts,
+} from './evidence.ts';
 
 const red = (test: string, result = 'failed') => ({ test, result, detail: 'x' }) as EvidenceFacts['red'][number];
 const green = (test: string, result = 'passed') => ({ test, result, detail: 'x' }) as EvidenceFacts['green'][number];
@@ -160,5 +169,113 @@ describe('criteria whose tests never run the changed code', () => {
 describe('counting tasks per status', () => {
   it('counts each status, and done tasks without a receipt apart', () => {
     expect(countByStatus(['verified', 'with_gaps', 'with_gaps', null])).toEqual({ verified: 1, with_gaps: 2, not_verified: 0, none: 1 });
+  });
+});
+
+describe('the evidence status, sentence by sentence', () => {
+  const three = (results: string[]): EvidenceFacts => ({
+    ...SOUND,
+    criteria: [{ criterion: 'a', tests: ['one', 'two', 'three'] }],
+    red: [red('one'), ...results.map((r, i) => red(['two', 'three'][i]!, r))],
+    green: [green('one'), green('two'), green('three')],
+  });
+
+  it("says why each of a criterion's other cases was not red, next to one that was", () => {
+    expect(evidenceStatus(three(['passed', 'flaky'])).gaps).toEqual([
+      'Criterion 1’s test “two” already passed before the change.',
+      'Criterion 1’s test “three” was flaky before the change (it both passed and failed).',
+    ]);
+    expect(evidenceStatus(three(['not_run'])).gaps).toEqual([
+      'Criterion 1’s test “two” did not run before the change.',
+      'Criterion 1’s test “three” was not run before the change.',
+    ]);
+  });
+
+  it('tells a criterion none of whose cases ran before the change from one whose cases ran and did not fail', () => {
+    const noRed = { ...SOUND, red: [red('one')] };
+    expect(evidenceStatus(noRed).gaps).toEqual(['Criterion 2 has no test that was run before the change.']);
+    // One case of two unrun and the other passed: not "not run", but "none failed".
+    const facts = { ...SOUND, criteria: [{ criterion: 'a', tests: ['one', 'two'] }], red: [red('two', 'passed')] };
+    expect(evidenceStatus(facts).gaps).toEqual(['Criterion 1 has no test that failed before the change.']);
+  });
+
+  it("says how each named case was not green at the task's commit", () => {
+    const gapsOf = (result: string) => evidenceStatus({ ...SOUND, green: [green('one'), green('two', result)] });
+    expect(gapsOf('failed')).toEqual({ status: 'not_verified', gaps: ['Criterion 2’s test “two” failed at the task’s commit.'] });
+    expect(gapsOf('error').gaps).toEqual(['Criterion 2’s test “two” did not finish or could not run at the task’s commit.']);
+    expect(gapsOf('not_run').gaps).toEqual(['Criterion 2’s test “two” did not run at the task’s commit.']);
+    expect(evidenceStatus({ ...SOUND, green: [green('one')] })).toEqual({
+      status: 'with_gaps',
+      gaps: ['Criterion 2’s test “two” was not run alone at the task’s commit.'],
+    });
+  });
+
+  it('names a failed command with its exit code when it has one, and never the machinery check as a command', () => {
+    const commands = (exit: number | null | undefined) => [
+      { name: 'lint', passed: false, ...(exit === undefined ? {} : { exit_code: exit }), output_sha256: null },
+      { name: 'test_machinery', passed: true, exit_code: null, output_sha256: null },
+    ];
+    expect(evidenceStatus({ ...SOUND, commands: commands(2) }).gaps).toEqual(['The command “lint” failed (exit 2).']);
+    expect(evidenceStatus({ ...SOUND, commands: commands(0) }).gaps).toEqual(['The command “lint” failed (exit 0).']);
+    expect(evidenceStatus({ ...SOUND, commands: commands(null) }).gaps).toEqual(['The command “lint” failed.']);
+    expect(evidenceStatus({ ...SOUND, commands: commands(undefined) }).gaps).toEqual(['The command “lint” failed.']);
+    const machineryFailed = [{ name: 'test_machinery', passed: false, exit_code: null, output_sha256: null }];
+    expect(evidenceStatus({ ...SOUND, commands: machineryFailed, machinery: { ran: true, passed: true } })).toEqual({ status: 'verified', gaps: [] });
+  });
+
+  it('is not verified on a reject, or on an accept whose verdict could not be read', () => {
+    const verdict = (v: Partial<EvidenceFacts['claims']['verdict']>) =>
+      evidenceStatus({ ...SOUND, claims: { ...SOUND.claims, verdict: { ...SOUND.claims.verdict, ...v } } });
+    const sentence = 'The evaluator did not accept this work with a readable verdict.';
+    expect(verdict({ verdict: 'reject' })).toEqual({ status: 'not_verified', gaps: [sentence] });
+    expect(verdict({ parse_failed: true })).toEqual({ status: 'not_verified', gaps: [sentence] });
+    expect(verdict({ parse_failed: false })).toEqual({ status: 'verified', gaps: [] });
+  });
+
+  it('says where the mutation probe stands: none, off, running, survivors (one or many), nothing tried, a note', () => {
+    const probe = (m: Partial<EvidenceFacts['mutation']>) => evidenceStatus({ ...SOUND, mutation: { ...SOUND.mutation, ...m } }).gaps;
+    expect(probe({ status: 'none' })).toEqual(['No mutation probe ran for this task, so nothing shows its tests notice a wrong change.']);
+    expect(probe({ status: 'off' })).toEqual(['The mutation probe was turned off, so nothing shows the tests notice a wrong change.']);
+    expect(probe({ status: 'running' })).toEqual(['The mutation probe has not finished yet.']);
+    expect(probe({ survived: 1, killed: 4 })).toEqual(['1 change to the task’s code went unnoticed by its tests (of 5 tried).']);
+    expect(probe({ survived: 2, killed: 0 })).toEqual(['2 changes to the task’s code went unnoticed by its tests (of 2 tried).']);
+    expect(probe({ killed: 0 })).toEqual(['The mutation probe tried no change of the task’s code, so nothing shows its tests notice one.']);
+    expect(probe({ note: 'stopped at its budget, 3 left untried.' })).toEqual([
+      'The mutation probe did not try every change: stopped at its budget, 3 left untried.',
+    ]);
+    expect(probe({ note: 'v1.2 was not traced' })).toEqual(['The mutation probe did not try every change: v1.2 was not traced.']);
+  });
+});
+
+describe('the evidence schemas', () => {
+  const receipt = {
+    version: 1,
+    task_id: 'T-001',
+    revision: 1,
+    written_at: '2026-11-28T12:00:00.000Z',
+    preset: 'node',
+    seed_commit: 'a'.repeat(40),
+    task_commit: 'b'.repeat(40),
+    diff_sha256: 'c'.repeat(64),
+    ...SOUND,
+    status: 'verified',
+    gaps: [],
+  };
+
+  it('reads a whole receipt, each status, and each probe state', () => {
+    expect(EvidenceSchema.parse(receipt)).toEqual(receipt);
+    for (const status of ['verified', 'with_gaps', 'not_verified']) expect(EvidenceSchema.safeParse({ ...receipt, status }).success).toBe(true);
+    for (const status of ['none', 'running', 'done', 'off']) expect(MutationFactSchema.safeParse({ ...SOUND.mutation, status }).success).toBe(true);
+    expect(MutationFactSchema.safeParse({ ...SOUND.mutation, status: 'maybe' }).success).toBe(false);
+    expect(EvidenceSchema.safeParse({ ...receipt, status: 'fine' }).success).toBe(false);
+  });
+
+  it("keeps a command's output out of the receipt, but its hash in, and needs the machinery's two facts", () => {
+    const command = { name: 'acceptance', passed: true, exit_code: 0, output: 'secret text', output_chars: 11, output_sha256: 'a' };
+    expect(EvidenceCommandSchema.parse(command)).toEqual({ name: 'acceptance', passed: true, exit_code: 0, output_sha256: 'a' });
+    expect(EvidenceCommandSchema.safeParse({ name: 'acceptance', passed: true }).success).toBe(false);
+    expect(MachineryFactSchema.safeParse({ ran: true }).success).toBe(false);
+    expect(MachineryFactSchema.safeParse({ passed: null }).success).toBe(false);
+    expect(MachineryFactSchema.parse({ ran: false, passed: null })).toEqual({ ran: false, passed: null });
   });
 });

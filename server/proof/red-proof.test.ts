@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CaseProof } from '../../shared/seed.ts';
 import { caseOutputKey, combine } from './red-proof.ts';
 
-const run = (result: CaseProof['result'], detail = result): CaseProof => ({ test: 'adds', result, detail });
+const run = (result: CaseProof['result'], detail: string = result): CaseProof => ({ test: 'adds', result, detail });
 
 describe('combine', () => {
   it('calls a case that both passed and failed flaky, with the count and the failure, proving nothing', () => {
