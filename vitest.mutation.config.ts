@@ -27,6 +27,7 @@ export default defineConfig({
       'server/jobs/job-runner.test.ts',
       'server/jobs/queue-signing.test.ts',
       'server/proof/runner-report.test.ts',
+      'server/proof/report-parsers.test.ts',
       'server/proof/test-machinery.test.ts',
       'server/proof/mutants.test.ts',
       'server/proof/line-coverage.test.ts',

@@ -1,0 +1,281 @@
+/**
+ * The report parsers on small reports written by hand, each shaped as its runner writes it, for
+ * the rules the captured real runs (runner-report.test.ts) do not reach one by one.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  hasReport,
+  isNamedCase,
+  mochaLoadFile,
+  mochaSummary,
+  namedCaseIn,
+  notRunMessage,
+  parseJestJson,
+  parseMochaJson,
+  parseNodeJunit,
+  parsePytestJunit,
+  parseReport,
+  parseUnittestJson,
+  type ReportCase,
+} from './report-parsers.ts';
+
+const W = '/w';
+const aCase = (fullTitle: string, over: Partial<ReportCase> = {}): ReportCase => ({
+  file: 't.py',
+  name: fullTitle,
+  fullTitle,
+  outcome: 'passed',
+  message: '',
+  ...over,
+});
+
+describe('pytest junit (xunit1)', () => {
+  it('names each case by its classes and name, reads failures, errors and skips, and a collection error as a load error', () => {
+    const raw = `<?xml version="1.0"?><testsuites><testsuite name="pytest">
+      <testcase classname="tests.test_x.TestA.TestB" name="test_one" file="tests/test_x.py"/>
+      <testcase classname="tests.test_x" name="test_two" file="tests/test_x.py"><failure message="assert 1 == 2">long text
+      </failure></testcase>
+      <testcase classname="tests.test_x" name="test_three" file="tests/test_x.py"><error>  boom  </error></testcase>
+      <testcase classname="tests.test_x" name="test_four" file="tests/test_x.py"><skipped message="later"/></testcase>
+      <testcase classname="other.mod" name="test_five" file="tests/test_x.py"/>
+      <testcase classname="" name="tests.test_broken" file="tests/test_broken.py"><error message="collection failure">ImportError</error></testcase>
+      <testcase classname="" name="tests.test_gone"><error message="gone"/></testcase>
+      <testcase classname="" name="test_ok"/>
+    </testsuite></testsuites>`;
+    expect(parsePytestJunit(raw)).toEqual({
+      cases: [
+        { file: 'tests/test_x.py', name: 'test_one', fullTitle: 'TestA::TestB::test_one', outcome: 'passed', message: '' },
+        { file: 'tests/test_x.py', name: 'test_two', fullTitle: 'test_two', outcome: 'failed', message: 'assert 1 == 2\nlong text' },
+        { file: 'tests/test_x.py', name: 'test_three', fullTitle: 'test_three', outcome: 'failed', message: 'boom' },
+        { file: 'tests/test_x.py', name: 'test_four', fullTitle: 'test_four', outcome: 'skipped', message: 'later' },
+        { file: 'tests/test_x.py', name: 'test_five', fullTitle: 'test_five', outcome: 'passed', message: '' },
+        { file: null, name: 'test_ok', fullTitle: 'test_ok', outcome: 'passed', message: '' },
+      ],
+      loadErrors: [
+        { file: 'tests/test_broken.py', message: 'collection failure\nImportError' },
+        { file: 'tests/test_gone.py', message: 'gone' },
+      ],
+    });
+  });
+
+  it('reads an empty run, nested suites, and refuses a document that is not junit', () => {
+    expect(parsePytestJunit('<testsuites></testsuites>')).toEqual({ cases: [], loadErrors: [] });
+    const nested = '<testsuites><testsuite><testsuite><testcase classname="m" name="t" file="m.py"/></testsuite></testsuite></testsuites>';
+    expect(parsePytestJunit(nested).cases).toEqual([{ file: 'm.py', name: 't', fullTitle: 't', outcome: 'passed', message: '' }]);
+    expect(() => parsePytestJunit('<testsuite/>')).toThrow('no <testsuites> element');
+    // A message of digits stays text.
+    const digits = '<testsuites><testsuite><testcase classname="m" name="t" file="m.py"><failure message="0042"/></testcase></testsuite></testsuites>';
+    expect(parsePytestJunit(digits).cases[0]!.message).toBe('0042');
+  });
+});
+
+describe("node's junit", () => {
+  it('joins describe titles, has no file, and reads a failed case named by an absolute path at the top as a file that did not load', () => {
+    const raw = `<testsuites>
+      <testcase name="/w/tests/t001_x.test.js"><failure type="testCodeFailure" message="test failed">Error: Cannot find module</failure></testcase>
+      <testcase name="/w/tests/ok.test.js"/>
+      <testsuite name="calc"><testsuite name="divide"><testcase name="/w/abs"><failure message="x"/></testcase><testcase name="by two"/></testsuite></testsuite>
+      <testsuite><testcase name="untitled"/></testsuite>
+    </testsuites>`;
+    expect(parseNodeJunit(raw, W)).toEqual({
+      cases: [
+        { file: null, name: '/w/tests/ok.test.js', fullTitle: '/w/tests/ok.test.js', outcome: 'passed', message: '' },
+        { file: null, name: '/w/abs', fullTitle: 'calc divide /w/abs', outcome: 'failed', message: 'x' },
+        { file: null, name: 'by two', fullTitle: 'calc divide by two', outcome: 'passed', message: '' },
+        { file: null, name: 'untitled', fullTitle: ' untitled', outcome: 'passed', message: '' },
+      ],
+      loadErrors: [{ file: 'tests/t001_x.test.js', message: 'test failed\nError: Cannot find module' }],
+    });
+    expect(parseReport('node', '<testsuites/>', W)).toEqual({ cases: [], loadErrors: [] });
+  });
+});
+
+describe("jest's json (vitest's too)", () => {
+  it('reads each case with its ancestors, a failed file without cases as a load error, and any other status as skipped', () => {
+    const raw = JSON.stringify({
+      testResults: [
+        {
+          name: '/w/tests/a.test.js',
+          status: 'failed',
+          assertionResults: [
+            { title: 'adds', ancestorTitles: ['calc', 'add'], status: 'passed' },
+            { title: 'subtracts', status: 'failed', failureMessages: ['one', 'two'] },
+            { title: 'later', status: 'pending', failureMessages: null },
+            { title: 'todo', status: 'todo' },
+          ],
+        },
+        { name: '/w/tests/b.test.js', status: 'failed', message: '  Cannot find module  ', assertionResults: [] },
+        { name: '/w/tests/c.test.js', status: 'failed', assertionResults: [] },
+        { name: '/elsewhere/d.test.js', status: 'passed', assertionResults: [] },
+      ],
+    });
+    for (const preset of ['jest', 'vitest'] as const) {
+      expect(parseReport(preset, raw, W)).toEqual({
+        cases: [
+          { file: 'tests/a.test.js', name: 'adds', fullTitle: 'calc add adds', outcome: 'passed', message: '' },
+          { file: 'tests/a.test.js', name: 'subtracts', fullTitle: 'subtracts', outcome: 'failed', message: 'one\ntwo' },
+          { file: 'tests/a.test.js', name: 'later', fullTitle: 'later', outcome: 'skipped', message: '' },
+          { file: 'tests/a.test.js', name: 'todo', fullTitle: 'todo', outcome: 'skipped', message: '' },
+        ],
+        loadErrors: [
+          { file: 'tests/b.test.js', message: 'Cannot find module' },
+          { file: 'tests/c.test.js', message: '' },
+        ],
+      });
+    }
+    expect(() => parseJestJson('{"testResults": 3}', W)).toThrow();
+  });
+});
+
+describe("mocha's json reporter", () => {
+  const t = (title: string, over: Record<string, unknown> = {}) => ({ title, fullTitle: `calc ${title}`, file: '/w/test/a.test.js', ...over });
+  it('reads each case once with how it ended, a failing hook as a case, and the stack or the message of a failure', () => {
+    const raw = JSON.stringify({
+      stats: { tests: 4 },
+      tests: [t('adds'), t('subtracts'), t('later'), t('lost', { file: undefined }), t('quiet')],
+      pending: [t('later')],
+      failures: [
+        t('subtracts', { err: { message: 'no', stack: 'AssertionError: no\n  at x' } }),
+        t('"before all" hook', { err: { message: 'hook broke' } }),
+        t('quiet', { err: {} }),
+      ],
+      passes: [t('adds'), t('lost', { file: undefined })],
+    });
+    expect(parseMochaJson(raw, W)).toEqual({
+      cases: [
+        { file: 'test/a.test.js', name: 'adds', fullTitle: 'calc adds', outcome: 'passed', message: '' },
+        { file: 'test/a.test.js', name: 'subtracts', fullTitle: 'calc subtracts', outcome: 'failed', message: 'AssertionError: no\n  at x' },
+        { file: 'test/a.test.js', name: 'later', fullTitle: 'calc later', outcome: 'skipped', message: '' },
+        { file: null, name: 'lost', fullTitle: 'calc lost', outcome: 'passed', message: '' },
+        { file: 'test/a.test.js', name: 'quiet', fullTitle: 'calc quiet', outcome: 'failed', message: '' },
+        { file: 'test/a.test.js', name: '"before all" hook', fullTitle: 'calc "before all" hook', outcome: 'failed', message: 'hook broke' },
+      ],
+      loadErrors: [],
+    });
+  });
+
+  it('renders what the worker reads: each case, the counts, and each failure with its file and message', () => {
+    const report = {
+      cases: [
+        aCase('calc adds', { file: 'test/a.test.js' }),
+        aCase('calc later', { outcome: 'skipped' }),
+        aCase('calc subtracts', { outcome: 'failed', message: 'no\nreally', file: 'test/a.test.js' }),
+        aCase('calc hook', { outcome: 'failed', message: 'x', file: null }),
+      ],
+      loadErrors: [],
+    };
+    expect(mochaSummary(report, '  warning: slow\n')).toBe(
+      [
+        'warning: slow',
+        '  ✔ calc adds',
+        '  - calc later',
+        '  1) calc subtracts',
+        '  2) calc hook',
+        '',
+        '1 passing',
+        '1 pending',
+        '2 failing',
+        '',
+        '  1) calc subtracts (test/a.test.js):',
+        '     no',
+        '     really',
+        '',
+        '  2) calc hook:',
+        '     x',
+        '',
+      ].join('\n'),
+    );
+    expect(mochaSummary({ cases: [], loadErrors: [] }, '')).toBe('0 passing');
+    expect(mochaSummary({ cases: [aCase('a')], loadErrors: [] }, '')).toBe('  ✔ a\n\n1 passing');
+  });
+
+  it('names the file mocha could not load from the require stack or the ES importer, relative to the worktree', () => {
+    expect(mochaLoadFile("Error: Cannot find module '../src/x'\nRequire stack:\n- /w/test/a.test.js\n- /w/node_modules/mocha/x.js", W)).toBe('test/a.test.js');
+    expect(mochaLoadFile("Cannot find module '/w/src/x.js' imported from /w/test/b.test.mjs", W)).toBe('test/b.test.mjs');
+    expect(mochaLoadFile('imported from /elsewhere/c.mjs', W)).toBe('/elsewhere/c.mjs');
+    expect(mochaLoadFile('imported from test/d.mjs', W)).toBe('test/d.mjs');
+    expect(mochaLoadFile('Exception during run: SyntaxError', W)).toBeNull();
+  });
+});
+
+describe("the unittest runner's json", () => {
+  it('reads its cases, load errors, bare functions and unknown names as they are', () => {
+    const raw = JSON.stringify({
+      cases: [{ file: 'tests/t.py', name: 'test_a', full_title: 'T.test_a', outcome: 'failed', message: 'no' }],
+      load_errors: [{ file: null, message: 'Failed to import' }],
+      unknown: [{ name: 'tests.t.T.test_z', message: 'AttributeError' }],
+      bare: [{ file: 'tests/t.py', name: 'test_b' }],
+    });
+    expect(parseReport('unittest', raw, W)).toEqual({
+      cases: [{ file: 'tests/t.py', name: 'test_a', fullTitle: 'T.test_a', outcome: 'failed', message: 'no' }],
+      loadErrors: [{ file: null, message: 'Failed to import' }],
+      unknown: [{ name: 'tests.t.T.test_z', message: 'AttributeError' }],
+      bare: [{ file: 'tests/t.py', name: 'test_b' }],
+    });
+    expect(() => parseUnittestJson('{"cases": []}')).toThrow();
+  });
+});
+
+describe('a named case in a report', () => {
+  it('is selected the way each runner selects one case', () => {
+    // pytest: the node id's tail, a class's cases, a parametrized case.
+    expect(isNamedCase('pytest', aCase('TestA::test_x'), 'TestA::test_x')).toBe(true);
+    expect(isNamedCase('pytest', aCase('TestA::test_x'), 'TestA')).toBe(true);
+    expect(isNamedCase('pytest', aCase('test_x[1-2]'), 'test_x')).toBe(true);
+    expect(isNamedCase('pytest', aCase('test_x[1-2'), 'test_x')).toBe(false);
+    expect(isNamedCase('pytest', aCase('test_xy'), 'test_x')).toBe(false);
+    expect(isNamedCase('pytest', aCase('A::test_x'), 'test_x')).toBe(false);
+    // unittest: dotted, with pytest's separator read as a dot, or the bare method.
+    expect(isNamedCase('unittest', aCase('T.test_x'), 'T::test_x')).toBe(true);
+    expect(isNamedCase('unittest', aCase('T.test_x'), 'T')).toBe(true);
+    expect(isNamedCase('unittest', aCase('T.test_x', { name: 'test_x' }), 'test_x')).toBe(true);
+    expect(isNamedCase('unittest', aCase('Tx.test_x', { name: 'test_x' }), 'T')).toBe(false);
+    // node: the case's own name only.
+    expect(isNamedCase('node', aCase('calc adds', { name: 'adds' }), 'adds')).toBe(true);
+    expect(isNamedCase('node', aCase('calc adds', { name: 'adds' }), 'calc adds')).toBe(false);
+    // jest, vitest, mocha: the full title, or its end.
+    expect(isNamedCase('jest', aCase('calc adds'), 'calc adds')).toBe(true);
+    expect(isNamedCase('vitest', aCase('calc adds'), 'adds')).toBe(true);
+    expect(isNamedCase('mocha', aCase('calc adds'), 'calc')).toBe(false);
+  });
+
+  it("is looked for in its own file (or a case with no file), with that file's load error", () => {
+    const report = {
+      cases: [
+        aCase('adds', { file: 'tests/a.test.js' }),
+        aCase('adds', { file: 'tests/b.test.js' }),
+        aCase('adds', { file: null }),
+        aCase('adds', { file: '/w/tests/a.test.js' }),
+      ],
+      loadErrors: [{ file: 'tests/b.test.js', message: 'b broke' }],
+    };
+    const inA = namedCaseIn('jest', report, 'tests/a.test.js', 'adds');
+    expect(inA.cases.map((c) => c.file)).toEqual(['tests/a.test.js', null, '/w/tests/a.test.js']);
+    expect(inA.loadError).toBeNull();
+    expect(namedCaseIn('jest', report, 'tests/b.test.js', 'adds').loadError).toEqual({ file: 'tests/b.test.js', message: 'b broke' });
+    expect(namedCaseIn('jest', { cases: [aCase('x', { file: 'a.test.js' })], loadErrors: [] }, 'tests/a.test.js', 'x').cases).toHaveLength(1);
+    expect(namedCaseIn('jest', { cases: [aCase('x', { file: 'xa.test.js' })], loadErrors: [] }, 'a.test.js', 'x').cases).toHaveLength(0);
+    expect(namedCaseIn('jest', { cases: [], loadErrors: [{ file: null, message: 'all broke' }] }, 'a.test.js', 'x').loadError?.message).toBe('all broke');
+  });
+
+  it('says why it did not run: skipped, a unittest bare function, or no case by that name', () => {
+    const report = { cases: [], loadErrors: [], bare: [{ file: 'tests/t.py', name: 'test_b' }] };
+    expect(notRunMessage('node', report, 'T-001', 'tests/t.js', 'adds', true)).toBe(
+      "T-001's case `adds` was skipped by node --test in tests/t.js, so it proves nothing",
+    );
+    for (const name of ['test_b', 'T.test_b', 'T::test_b']) {
+      expect(notRunMessage('unittest', report, 'T-001', 'tests/t.py', name, false)).toBe(
+        `T-001's case \`${name}\` was not collected by unittest: a bare function is not a TestCase method`,
+      );
+    }
+    expect(notRunMessage('unittest', report, 'T-001', 'tests/t.py', 'test_bx', false)).toBe(
+      "T-001's case `test_bx` was not collected by unittest in tests/t.py: no case by that name ran; check its name in the matrix against the file",
+    );
+    expect(notRunMessage('unittest', report, 'T-001', 'tests/other.py', 'test_b', false)).toContain('no case by that name ran');
+  });
+
+  it('exists for every preset but the custom one', () => {
+    expect(['pytest', 'unittest', 'node', 'vitest', 'jest', 'mocha'].every((p) => hasReport(p as 'pytest'))).toBe(true);
+    expect(hasReport('custom')).toBe(false);
+  });
+});
