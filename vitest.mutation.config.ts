@@ -34,7 +34,7 @@ export default defineConfig({
       'shared/evidence.test.ts',
       'server/proof/green-gate.test.ts',
       'server/proof/red-proof.test.ts',
-      'server/proof/contract-check.test.ts',
+      'server/proof/other-runner.test.ts',
     ],
   },
 });

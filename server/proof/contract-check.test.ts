@@ -10,7 +10,7 @@ import type { PrdEntry } from '../../shared/files.ts';
 import type { ContractWarning } from '../../shared/seed.ts';
 import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
 import { setSandboxMode } from '../proc/sandbox.ts';
-import { checkContract, classifyRun, countAssertions, otherRunnerImport, type ProjectFacts, type RunVerdict } from './contract-check.ts';
+import { checkContract, classifyRun, countAssertions, type ProjectFacts, type RunVerdict } from './contract-check.ts';
 import type { ChecksPreset } from '../../shared/seed.ts';
 
 function task(id: string, criteria: number, description = 'A feature.'): PrdEntry {
@@ -245,29 +245,6 @@ const CLASSIFIED: [string, ChecksPreset, string, string, Expect, Partial<Project
   ["a new module of the project's package", 'unittest', 'py', 'ut-t009_unittest_new_module', ['fails_as_expected', /todo\.parser does not exist yet/]],
   ['a test that does not parse', 'unittest', 'py', 'ut-t005_syntax', ['environment', /SyntaxError in tests\/test_t005_syntax\.py line 1/]],
 ];
-
-describe('otherRunnerImport', () => {
-  it("names the runner a JavaScript test imports when it is not the preset's, however it imports it", () => {
-    expect(otherRunnerImport('vitest', "import { test } from 'node:test';\ntest('x', () => {});\n")).toEqual({ module: 'node:test', runner: 'node --test' });
-    expect(otherRunnerImport('jest', "const { test } = require('node:test');\n")).toEqual({ module: 'node:test', runner: 'node --test' });
-    expect(otherRunnerImport('node', "import { describe, it, expect } from 'vitest'\n")).toEqual({ module: 'vitest', runner: 'Vitest' });
-    expect(otherRunnerImport('mocha', "import test from 'ava';\n")).toEqual({ module: 'ava', runner: 'AVA' });
-    expect(otherRunnerImport('vitest', "import {expect} from '@jest/globals';")).toEqual({ module: '@jest/globals', runner: 'Jest' });
-    expect(otherRunnerImport('node', "await import('bun:test');")).toEqual({ module: 'bun:test', runner: 'Bun' });
-    expect(otherRunnerImport('jest', "import 'uvu';\nrequire( 'tap' );")).toEqual({ module: 'uvu', runner: 'uvu' });
-  });
-
-  it("passes a test that imports its own runner, ordinary modules, or a runner's name only in a comment; and Python and custom checks", () => {
-    expect(otherRunnerImport('vitest', "import { describe, expect, it } from 'vitest';\nimport { add } from '../src/add';\n")).toBeNull();
-    expect(otherRunnerImport('node', "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\n")).toBeNull();
-    expect(otherRunnerImport('jest', "import { expect } from '@jest/globals';\n")).toBeNull();
-    expect(otherRunnerImport('mocha', "const { describe } = require('mocha');\n")).toBeNull();
-    expect(otherRunnerImport('vitest', "// once: import { test } from 'node:test';\n/* require('ava') */\nimport { it } from 'vitest';\n")).toBeNull();
-    expect(otherRunnerImport('vitest', "import { testing } from './node:test-helpers';\nconst vitest = 'node:test';\n")).toBeNull();
-    expect(otherRunnerImport('pytest', 'from vitest import x\n')).toBeNull();
-    expect(otherRunnerImport('custom', "import { test } from 'node:test';\n")).toBeNull();
-  });
-});
 
 describe('classifyRun on real runner output', () => {
   it.each(CLASSIFIED)('%s (%s, %s/%s)', (_name, preset, dir, sample, [kind, text], over) => {
