@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { UntrustedResult } from '../proc/untrusted.ts';
 import { namedCaseIn, notRunMessage, type ReportPreset, type RunnerReport } from './report-parsers.ts';
-import { acceptanceVerdict, readRun, type ReportedRun } from './runner-report.ts';
+import { acceptanceVerdict, readRun, UNITTEST_RUNNER, withReport, type ReportedRun } from './runner-report.ts';
 
 const DIR = path.join(import.meta.dirname, '../testing/runner-output/reports');
 const WORKTREE: Record<string, string> = {
@@ -255,5 +255,45 @@ describe('acceptanceVerdict', () => {
     expect(acceptanceVerdict('jest', reported(failedOther, { exitCode: 1 }), FILES, NAMED)).toEqual({ passed: false, reasons: [] });
     const allPassed = { cases: [aCase('adds', 'passed'), aCase('removes', 'passed')], loadErrors: [] };
     expect(acceptanceVerdict('jest', reported(allPassed, { exitCode: 2 }), FILES, NAMED)).toEqual({ passed: false, reasons: [] });
+  });
+});
+
+describe('withReport', () => {
+  const argv = (command: string, ...args: string[]) => ({ kind: 'argv' as const, command, args, env: { A: '1' } });
+  const R = '/w/.tilth-report-x/report';
+
+  it("asks each runner for its own report in the file, keeping the preset's command", () => {
+    expect(withReport('pytest', argv('python3', '-m', 'pytest', 't.py'), R, [], null)).toEqual(
+      argv('python3', '-m', 'pytest', 't.py', '--continue-on-collection-errors', '-o', 'junit_family=xunit1', `--junit-xml=${R}`),
+    );
+    expect(withReport('jest', argv('jest', '--ci', 't.js'), R, [], null)).toEqual(argv('jest', '--ci', 't.js', '--json', `--outputFile=${R}`));
+    expect(withReport('vitest', argv('vitest', 'run', 't.ts'), R, [], null)).toEqual(
+      argv('vitest', 'run', 't.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${R}`),
+    );
+    expect(withReport('mocha', argv('mocha', 't.js'), R, [], null)).toEqual(argv('mocha', 't.js', '--reporter', 'json', '--reporter-option', `output=${R}`));
+    // node takes what follows a file as more files: the reporters go right after --test.
+    expect(withReport('node', argv('node', '--test', '--test-name-pattern=^x$', 't.js'), R, [], null)).toEqual(
+      argv(
+        'node',
+        '--test',
+        '--test-reporter=spec',
+        '--test-reporter-destination=stdout',
+        '--test-reporter=junit',
+        `--test-reporter-destination=${R}`,
+        '--test-name-pattern=^x$',
+        't.js',
+      ),
+    );
+  });
+
+  it('runs unittest through its own small runner with the targets, and leaves a shell command as it is', () => {
+    expect(withReport('unittest', argv('python3', '-m', 'unittest', 'x'), R, ['tests/t.py', 'tests.t.T.test_a'], null)).toEqual({
+      kind: 'argv',
+      command: 'python3',
+      args: ['-c', UNITTEST_RUNNER, R, 'tests/t.py', 'tests.t.T.test_a'],
+      env: { PYTHONDONTWRITEBYTECODE: '1' },
+    });
+    const shell = { kind: 'shell' as const, script: 'npm test' };
+    expect(withReport('jest', shell, R, [], null)).toBe(shell);
   });
 });
