@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mutantsFor } from './mutants.ts';
+import { languageOf, mutantsFor } from './mutants.ts';
 
 const descriptions = (file: string, source: string, lines: number[]) => mutantsFor(file, source, lines).map((m) => `${m.line}: ${m.description}`);
 
@@ -105,5 +105,82 @@ describe('mutantsFor', () => {
     expect(mutantsFor('src/a.cjs', '\'use strict\';\n"use client"\n', [1, 2])).toEqual([]);
     expect(mutantsFor('src/main.rs', 'fn main() { if a == b {} }', [1])).toEqual([]);
     expect(descriptions('src/a.js', "const s = 'a === b';\n", [1])).toEqual(["1: changes the string 'a === b' to 'mutant'"]);
+  });
+});
+
+/** One line each, with what the swaps make of it: every operator, and the neighbours each must not be taken for. */
+const JS_LINES: [string, string[]][] = [
+  ['x = a <= b;', ['turns <= into <', 'drops the statement x = a <= b;']],
+  ['x = a >= b;', ['turns >= into >', 'drops the statement x = a >= b;']],
+  ['x = a < b;', ['turns < into <=', 'drops the statement x = a < b;']],
+  ['x = a > b;', ['turns > into >=', 'drops the statement x = a > b;']],
+  ['x = a === b;', ['flips === to !==', 'drops the statement x = a === b;']],
+  ['x = a !== b;', ['flips !== to ===', 'drops the statement x = a !== b;']],
+  ['x = a << b >> c >>> d;', ['drops the statement x = a << b >> c >>> d;']],
+  ['x = a => b;', ['drops the statement x = a => b;']],
+  ['x = a <== b;', ['drops the statement x = a <== b;']],
+  ['x = a-- + ++b;', ['turns + into -', 'drops the statement x = a-- + ++b;']],
+  ['x = a += b -= c;', ['drops the statement x = a += b -= c;']],
+  ['x = a - b + c;', ['turns + into -', 'turns - into +', 'drops the statement x = a - b + c;']],
+  ['x = -a;', ['turns - into +', 'drops the statement x = -a;']],
+  ['x = i++ - 1;', ['turns - into +', 'turns 1 into 2', 'drops the statement x = i++ - 1;']],
+  ['x = a && b || c;', ['turns && into ||', 'turns || into &&', 'drops the statement x = a && b || c;']],
+  ['x = true || false;', ['turns || into &&', 'turns true into false', 'turns false into true', 'drops the statement x = true || false;']],
+  ['x = trueish && falsy;', ['turns && into ||', 'drops the statement x = trueish && falsy;']],
+  [
+    'x = $1 + 2 + v2 + 3.5 + 0.5;',
+    ['turns + into -', 'turns + into -', 'turns + into -', 'turns + into -', 'turns 2 into 3', 'drops the statement x = $1 + 2 + v2 + 3.5 + 0.5;'],
+  ],
+  ['x = a->b;', ['drops the statement x = a->b;']],
+  ['f(x); // x < 1', ['drops the statement f(x);']],
+  ['z = a / b / c;', ['drops the statement z = a / b / c;']],
+  ['return typeof /a<b/;', ['turns < into <=', 'returns undefined instead of typeof /a<b/']],
+  ['q = `t<${a}>`;', ['drops the statement q = `t<${a}>`;']],
+  ['const k = 1;', ['turns 1 into 2']],
+  ['g.h[0] = 4;', ['turns 0 into 1', 'turns 4 into 5', 'drops the statement g.h[0] = 4;']],
+  ['return;', []],
+  ['  return a < b', ['turns < into <=', 'returns undefined instead of a < b']],
+  ['/* x < 1 */ y = 2;', []],
+  ['* note 3', []],
+  ['w = a /* c < d */ < e;', ['turns < into <=', 'drops the statement w = a /* c < d */ < e;']],
+];
+const PY_LINES: [string, string[]][] = [
+  ['x = a == b', ['flips == to !=', 'drops the statement x = a == b']],
+  ['x = a != b', ['flips != to ==', 'drops the statement x = a != b']],
+  ['x = a <= b', ['turns <= into <', 'drops the statement x = a <= b']],
+  ['x = a >= b', ['turns >= into >', 'drops the statement x = a >= b']],
+  ['x = a < b', ['turns < into <=', 'drops the statement x = a < b']],
+  ['x = a > b', ['turns > into >=', 'drops the statement x = a > b']],
+  ['x = a << b >> c', ['drops the statement x = a << b >> c']],
+  ['x = a and b or c', ['turns and into or', 'turns or into and', 'drops the statement x = a and b or c']],
+  ['x = not a', ['drops a not', 'drops the statement x = not a']],
+  ['x = True or False', ['turns or into and', 'turns True into False', 'turns False into True', 'drops the statement x = True or False']],
+  ['x = android and ordinal', ['turns and into or', 'drops the statement x = android and ordinal']],
+  ['x = 3  # 4 < 5', ['turns 3 into 4', 'drops the statement x = 3']],
+  ['return a', ['returns None instead of a']],
+  ['y[0] = 2', ['turns 0 into 1', 'turns 2 into 3', 'drops the statement y[0] = 2']],
+  ['x == y', ['flips == to !=']],
+  ['from a import b', []],
+];
+
+describe('each swap, next to what it must not be taken for', () => {
+  it.each(JS_LINES)('JavaScript %j', (line, expected) => {
+    expect(mutantsFor('src/a.js', line, [1]).map((m) => m.description)).toEqual(expected);
+  });
+  it.each(PY_LINES)('Python %j', (line, expected) => {
+    expect(mutantsFor('src/a.py', line, [1]).map((m) => m.description)).toEqual(expected);
+  });
+  it('knows the languages by their endings, and makes nothing of another', () => {
+    for (const file of ['a.js', 'a.cjs', 'a.mjs', 'a.ts', 'a.cts', 'a.mts', 'a.jsx', 'a.tsx']) expect(languageOf(file), file).toBe('js');
+    expect(languageOf('a.py')).toBe('py');
+    for (const file of ['a.rb', 'a.json', 'a.jsonx', 'a.ts.bak', 'py']) expect(languageOf(file), file).toBeNull();
+    expect(mutantsFor('a.rb', 'x = a < b', [1])).toEqual([]);
+  });
+  it('stops at the limit, and reads each line once in order, skipping lines that are not there', () => {
+    expect(mutantsFor('a.js', 'x = a < b && c > d;\ny = 1 + 2;', [2, 1, 2, 9], 3).map((m) => `${m.line}: ${m.description}`)).toEqual([
+      '1: turns < into <=',
+      '1: turns > into >=',
+      '1: turns && into ||',
+    ]);
   });
 });
