@@ -297,3 +297,118 @@ describe('withReport', () => {
     expect(withReport('jest', shell, R, [], null)).toBe(shell);
   });
 });
+
+describe('readRun against the exit code', () => {
+  const RUN = { output: 'printed', exitCode: 0, spawnError: null, timedOut: false } as unknown as UntrustedResult;
+  const jest = (cases: [string, string][], files: { name: string; status?: string; message?: string }[] = []) =>
+    JSON.stringify({
+      testResults: [
+        { name: '/w/t.test.js', status: 'passed', assertionResults: cases.map(([title, status]) => ({ title, status })) },
+        ...files.map((f) => ({ ...f, assertionResults: [] })),
+      ],
+    });
+  const read = (run: Partial<UntrustedResult>, raw: string | null, preset: ReportPreset = 'jest') => readRun(preset, { ...RUN, ...run }, raw, '/w');
+
+  it('reads nothing of a run that timed out or did not start, whatever its report says', () => {
+    expect(read({ timedOut: true }, jest([['a', 'passed']]))).toEqual({ run: { ...RUN, timedOut: true }, output: 'printed', report: null, problem: null });
+    expect(read({ spawnError: 'ENOENT' }, null)).toMatchObject({ report: null, problem: null });
+  });
+
+  it('says why a report cannot be read', () => {
+    expect(read({}, '{ not json').problem).toMatch(/^jest exited with code 0, but its report could not be read \(.+\), so what ran is unknown\.$/);
+    expect(read({ exitCode: 1 }, null).problem).toBe('jest exited with code 1, but it wrote no report, so what ran is unknown.');
+  });
+
+  it("reads mocha's exception before any report as its file's load error, and only mocha's", () => {
+    const output = "  Exception during run: Error: Cannot find module '../src/x'\nRequire stack:\n- /w/test/a.test.js\n";
+    expect(read({ exitCode: 1, output }, null, 'mocha')).toMatchObject({
+      report: { cases: [], loadErrors: [{ file: 'test/a.test.js', message: output.trim() }] },
+      problem: null,
+      output,
+    });
+    expect(read({ exitCode: 1, output }, null, 'jest').report).toBeNull();
+    expect(read({ exitCode: 1, output: `before\n${output}` }, null, 'mocha').report).not.toBeNull();
+    expect(read({ exitCode: 1, output: 'no Exception during run: here' }, null, 'mocha').report).toBeNull();
+  });
+
+  it('names how many cases failed and files did not load when the runner still exited 0', () => {
+    expect(read({}, jest([['a', 'failed']], [{ name: '/w/b.test.js', status: 'failed' }])).problem).toBe(
+      'jest exited with code 0, but its report lists 1 failed case and 1 file that did not load.',
+    );
+    expect(
+      read(
+        {},
+        jest(
+          [
+            ['a', 'failed'],
+            ['b', 'failed'],
+          ],
+          [
+            { name: '/w/b.test.js', status: 'failed' },
+            { name: '/w/c.test.js', status: 'failed' },
+          ],
+        ),
+      ).problem,
+    ).toBe('jest exited with code 0, but its report lists 2 failed cases and 2 files that did not load.');
+    expect(
+      read(
+        {},
+        jest([
+          ['a', 'passed'],
+          ['b', 'pending'],
+        ]),
+      ).problem,
+    ).toBeNull();
+  });
+
+  it('calls a non-zero exit with only passed cases a contradiction, but not one with nothing passed or an unknown name', () => {
+    expect(
+      read(
+        { exitCode: 1 },
+        jest([
+          ['a', 'passed'],
+          ['b', 'pending'],
+        ]),
+      ).problem,
+    ).toBe('jest exited with code 1, but its report says every case that ran passed and every file loaded.');
+    expect(read({ exitCode: 1 }, jest([['b', 'pending']])).problem).toBeNull();
+    expect(read({ exitCode: 1 }, jest([['a', 'failed']])).problem).toBeNull();
+    const unknown = JSON.stringify({
+      cases: [{ file: 't.py', name: 'a', full_title: 'T.a', outcome: 'passed', message: '' }],
+      load_errors: [],
+      unknown: [{ name: 'x', message: 'y' }],
+      bare: [],
+    });
+    expect(read({ exitCode: 1 }, unknown, 'unittest').problem).toBeNull();
+  });
+
+  it("gives the worker mocha's summary rendered from its report, and every other runner's own text", () => {
+    const mocha = JSON.stringify({
+      stats: { tests: 1 },
+      tests: [{ title: 'a', fullTitle: 'x a' }],
+      pending: [],
+      failures: [],
+      passes: [{ title: 'a', fullTitle: 'x a' }],
+    });
+    expect(read({ output: '' }, mocha, 'mocha').output).toBe('  ✔ x a\n\n1 passing');
+    expect(read({}, jest([['a', 'passed']])).output).toBe('printed');
+    expect(read({ output: 'oops' }, '{', 'mocha').output).toBe('oops');
+  });
+});
+
+describe('acceptanceVerdict on a case that both failed and passed, and on failures the matrix does not name', () => {
+  it('fails a named case any of whose runs failed, and a run with a failed case even when the exit code is 0', () => {
+    const c = (outcome: 'passed' | 'failed') => ({ file: 't.js', name: 'adds', fullTitle: 'adds', outcome, message: '' });
+    const reported = (cases: ReturnType<typeof c>[]): ReportedRun => ({
+      run: { output: '', exitCode: 0, spawnError: null, timedOut: false } as unknown as UntrustedResult,
+      output: '',
+      report: { cases, loadErrors: [] },
+      problem: null,
+    });
+    expect(acceptanceVerdict('jest', reported([c('passed'), c('failed')]), ['t.js'], [{ taskId: 'T-001', file: 't.js', tests: ['adds'] }])).toEqual({
+      passed: false,
+      reasons: ["T-001's case `adds` failed."],
+    });
+    expect(acceptanceVerdict('jest', reported([c('passed'), c('failed')]), ['t.js'])).toEqual({ passed: false, reasons: [] });
+  });
+});
