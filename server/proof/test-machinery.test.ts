@@ -186,3 +186,83 @@ describe('the worktree against its seed commit', () => {
     expect(lock.refusal('package.json', Buffer.from(PKG), withScript)).toMatch(/^the test settings of package\.json decide how the tests run/);
   });
 });
+
+describe('the files a config names, key by key', () => {
+  const KEYS = [
+    'require',
+    'file',
+    'setupFiles',
+    'setupFilesAfterEnv',
+    'globalSetup',
+    'globalTeardown',
+    'testEnvironment',
+    'snapshotResolver',
+    'testRunner',
+    'testSequencer',
+    'transform',
+    'moduleNameMapper',
+    'resolver',
+    'reporters',
+    'reporter',
+    'ui',
+    'plugins',
+    'presets',
+    'preset',
+    'node-option',
+    'nodeArguments',
+    'workspace',
+    'projects',
+    'config',
+    'package',
+    'extends',
+  ];
+  const named = async (files: Record<string, string>) =>
+    [...(await machineryPaths(view(files), view(files), [])).keys()].filter((f) => f.startsWith('lib/')).sort();
+
+  it.each(KEYS)('locks a file named under %s in a JSON config, nested or in a list, and not one under another key', async (key) => {
+    const config = { [key]: ['./lib/a.js'], nested: { [key]: 'lib/b' }, spec: 'lib/c.js' };
+    expect(await named({ '.mocharc.json': JSON.stringify(config), 'lib/a.js': '', 'lib/b.ts': '', 'lib/c.js': '' })).toEqual(['lib/a.js', 'lib/b.ts']);
+  });
+
+  it('reads JSON with comments and trailing commas, keeping a // inside a string', async () => {
+    const jsonc = '{\n  // the setup\n  "require": ["lib/a.js", /* more */ "lib//b.js",],\n  "spec": "lib/c.js", /* end */\n}\n';
+    expect(await named({ '.mocharc.jsonc': jsonc, 'lib/a.js': '', 'lib//b.js': '', 'lib/c.js': '' })).toEqual(['lib/a.js']);
+    // An escaped quote does not end the string; a comment never closed ends the text.
+    const escaped = '{ "require": ["lib/\\"q.js", "lib/a.js"] } /* open';
+    expect(await named({ '.mocharc.jsonc': escaped, 'lib/a.js': '' })).toEqual(['lib/a.js']);
+  });
+
+  it('falls back to every quoted name of a config that is not JSON', async () => {
+    expect(await named({ '.babelrc': "{ plugins: ['lib/p.js'] }", 'lib/p.js': '' })).toEqual(['lib/p.js']);
+  });
+
+  it('reads YAML keys and lists under a file-naming key, quoted or not, with a comment, and no other key', async () => {
+    const yml = "spec: lib/s.js\nrequire: 'lib/a.js'  # the setup\nfile:\n  - lib/b.js\n  - \"lib/c.js\"\nui: [lib/d.js, 'lib/e.js']\nother:\n  - lib/f.js\n";
+    const files = Object.fromEntries(['s', 'a', 'b', 'c', 'd', 'e', 'f'].map((n) => [`lib/${n}.js`, '']));
+    expect(await named({ '.mocharc.yml': yml, ...files })).toEqual(['lib/a.js', 'lib/b.js', 'lib/c.js', 'lib/d.js', 'lib/e.js']);
+  });
+
+  it('resolves a name by its extensions and index files, from the config folder or the root, and never outside or by a pattern', async () => {
+    const config = JSON.stringify({
+      require: ['./a', 'b', 'lib/c', '<rootDir>/lib/d', 'file:lib/e.js', '../../lib/x.js', 'lib/*.js', '/abs/lib/y.js', 'lib/sp ace.js', ''],
+    });
+    const files = {
+      'lib/a.cjs': '',
+      'lib/b/index.ts': '',
+      'lib/c.mts': '',
+      'lib/d.json': '',
+      'lib/e.js': '',
+      'lib/x.js': '',
+      'lib/y.js': '',
+      'lib/sp ace.js': '',
+    };
+    expect(await named({ 'lib/.mocharc.json': config, ...files })).toEqual([
+      'lib/.mocharc.json',
+      'lib/a.cjs',
+      'lib/b/index.ts',
+      'lib/c.mts',
+      'lib/d.json',
+      'lib/e.js',
+    ]);
+  });
+});
