@@ -10,11 +10,10 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SessionDetailSchema, type SessionDetail } from '../../shared/api.ts';
 import type { TilthEvent } from '../../shared/events.ts';
-import type { ProjectEnv } from '../../shared/project-env.ts';
 import { detectSandbox } from '../proc/sandbox.ts';
 import { previewMerge } from '../review/merge.ts';
 import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
-import { installExample } from '../testing/example-installs.ts';
+import { CJS_MOCHA_ENV, installExample } from '../testing/example-installs.ts';
 import { startFakeModel, type FakeModel, type ScriptedReplyInput } from '../scripted-model/fake-model.ts';
 import { caseTurn, makePreparedSession, nodeTest, noLearning, verdictTurn, writeTurn } from '../testing/run-fixtures.ts';
 import { auth, makeTestApp, type TestApp, type TestAppOptions } from '../testing/test-app.ts';
@@ -133,20 +132,7 @@ describe('at prep', () => {
     async () => {
       repo = await makeExampleRepo('cjs-mocha');
       await installExample(repo.dir, 'cjs-mocha');
-      const detected: ProjectEnv = {
-        languages: ['javascript'],
-        package_manager: 'npm',
-        lockfile: 'package-lock.json',
-        module_type: 'commonjs',
-        typescript: false,
-        test_runner: 'mocha',
-        test_runner_evidence: 'devDependencies.mocha',
-        test_dirs: ['test'],
-        test_globs: ['test/**/*.test.js'],
-        python: null,
-        node_modules: true,
-        setup_command: null,
-      };
+      const detected = CJS_MOCHA_ENV;
       const app = await open({ projectEnv: async () => detected });
       fake.enqueue(PREP, ask('Which date format?'));
       const id = await create(app, repo.dir);

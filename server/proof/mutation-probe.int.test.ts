@@ -11,7 +11,7 @@ import { makeExampleRepo, type ExampleName, type ExampleRepo } from '../demo/exa
 import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
 import type { ProjectEnv } from '../../shared/project-env.ts';
 import { planEnvironment } from '../env/provision.ts';
-import { addDevPackage, installExample, turnIntoJestProject } from '../testing/example-installs.ts';
+import { addDevPackage, CJS_MOCHA_ENV, installExample, turnIntoJestProject } from '../testing/example-installs.ts';
 import { makePreparedSession } from '../testing/run-fixtures.ts';
 import { useTempStore } from '../testing/test-app.ts';
 import { probeTask } from './mutation-probe.ts';
@@ -169,20 +169,7 @@ const PY_TEST = [
 ].join('\n');
 const PY_IMPL = ['def is_adult(age):', '    if age < 0:', "        raise ValueError('age must not be negative')", '    return age >= 18', ''].join('\n');
 
-const CJS_ENV: ProjectEnv = {
-  languages: ['javascript'],
-  package_manager: 'npm',
-  lockfile: 'package-lock.json',
-  module_type: 'commonjs',
-  typescript: false,
-  test_runner: 'mocha',
-  test_runner_evidence: 'devDependencies.mocha',
-  test_dirs: ['test'],
-  test_globs: ['test/**/*.test.js'],
-  python: null,
-  node_modules: true,
-  setup_command: null,
-};
+const CJS_ENV = CJS_MOCHA_ENV;
 /** The adult cases for runners with `describe`/`it` globals (mocha, jest), and the guarded CommonJS module. */
 const CJS_TEST = [
   "'use strict';",

@@ -6,6 +6,23 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import type { ExampleName } from '../demo/example-repo.ts';
+import type { ProjectEnv } from '../../shared/project-env.ts';
+
+/** What detection says of the cjs-mocha example once `installExample` has installed it. */
+export const CJS_MOCHA_ENV: ProjectEnv = {
+  languages: ['javascript'],
+  package_manager: 'npm',
+  lockfile: 'package-lock.json',
+  module_type: 'commonjs',
+  typescript: false,
+  test_runner: 'mocha',
+  test_runner_evidence: 'devDependencies.mocha',
+  test_dirs: ['test'],
+  test_globs: ['test/**/*.test.js'],
+  python: null,
+  node_modules: true,
+  setup_command: null,
+};
 
 /** Long enough for a cold npm cache on a small machine; a warm one takes seconds. */
 const INSTALL_TIMEOUT_MS = 300_000;
