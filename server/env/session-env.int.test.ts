@@ -209,20 +209,7 @@ describe.runIf(sandboxed)('at a run', () => {
     const plan = planEnvironment({
       source: repo.dir,
       worktree: wt,
-      env: {
-        languages: ['javascript'],
-        package_manager: 'npm',
-        lockfile: 'package-lock.json',
-        module_type: 'commonjs',
-        typescript: false,
-        test_runner: 'mocha',
-        test_runner_evidence: null,
-        test_dirs: ['test'],
-        test_globs: [],
-        python: null,
-        node_modules: true,
-        setup_command: null,
-      },
+      env: { ...CJS_MOCHA_ENV, test_runner_evidence: null, test_globs: [] },
     });
     app.store.updateCheckpoint(id, () => ({ custom_checks: { test: 'mocha {files}' }, environment: { plan, ready_at: null } }));
 

@@ -89,7 +89,7 @@ describe('tracedCommand', () => {
     expect(tracerFor('jest', none)).toEqual({ method: 'istanbul', runner: 'jest' });
     expect(tracerFor('vitest', none)).toEqual({
       method: null,
-      why: "vitest traces lines only with @vitest/coverage-v8 (or @vitest/coverage-istanbul), which the project's dev dependencies do not include",
+      why: 'vitest traces lines only with @vitest/coverage-v8 (or @vitest/coverage-istanbul), and the project has neither installed',
     });
     expect(tracerFor('vitest', (pkg) => pkg === '@vitest/coverage-istanbul')).toEqual({ method: 'istanbul', runner: 'vitest', provider: 'istanbul' });
     expect(tracerFor('vitest', () => true)).toEqual({ method: 'istanbul', runner: 'vitest', provider: 'v8' });

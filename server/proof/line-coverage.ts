@@ -98,7 +98,7 @@ export function tracerFor(preset: ChecksPreset, installed: (pkg: string) => bool
       if (provider) return { method: 'istanbul', runner: 'vitest', provider };
       return {
         method: null,
-        why: "vitest traces lines only with @vitest/coverage-v8 (or @vitest/coverage-istanbul), which the project's dev dependencies do not include",
+        why: 'vitest traces lines only with @vitest/coverage-v8 (or @vitest/coverage-istanbul), and the project has neither installed',
       };
     }
     case 'custom':
@@ -242,7 +242,7 @@ export async function coverCases(input: CoverCasesInput): Promise<CriteriaCovera
       byCase.set(name, null);
       continue;
     }
-    byCase.set(name, await coverOneCase(input, tracer, name, files, problems));
+    byCase.set(name, await coverOneCase(input, root, tracer, name, files, problems));
   }
   const criteria = input.criteriaTests.map((names) => {
     const merged: LinesByFile = {};
@@ -256,10 +256,17 @@ export async function coverCases(input: CoverCasesInput): Promise<CriteriaCovera
   return { method, criteria, note: problems.size > 0 ? [...problems].join('; ') : null };
 }
 
-async function coverOneCase(input: CoverCasesInput, tracer: Tracer, name: string, files: string[], problems: Set<string>): Promise<LinesByFile | null> {
+/** One case traced; `root` is the scratch worktree's real path, which the runners write coverage under. */
+async function coverOneCase(
+  input: CoverCasesInput,
+  root: string,
+  tracer: Tracer,
+  name: string,
+  files: string[],
+  problems: Set<string>,
+): Promise<LinesByFile | null> {
   const planned = testCaseCommand(input.preset, input.testFile, name, input.project);
   const folder = `.tilth-coverage-${randomBytes(6).toString('hex')}`;
-  const root = fs.realpathSync(input.tree.root);
   const outDir = path.join(root, folder);
   const command = planned && tracedCommand(planned, tracer, tracer.method === 'settrace' ? path.join(outDir, 'lines.json') : outDir, files);
   if (!command) return null;
