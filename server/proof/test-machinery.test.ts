@@ -4,11 +4,15 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/temp-dir.ts';
 import {
+  branchMachineryCheck,
+  type MachineryKind,
   machineryChanges,
   machineryKind,
   machineryMessage,
+  machineryPart,
   machineryPaths,
   machineryWriteLock,
+  normalizeRel,
   type TreeView,
   worktreeMachineryChanges,
   worktreeView,
@@ -141,17 +145,24 @@ describe('the worktree against its seed commit', () => {
   });
   const sh = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 
-  function repoWith(files: Record<string, string>): { dir: string; base: string } {
-    const d = tempDir('tilth-machinery-unit-');
-    dir = d;
+  function write(d: string, files: Record<string, string>, links: Record<string, string> = {}): void {
     for (const [rel, content] of Object.entries(files)) {
       fs.mkdirSync(path.dirname(path.join(d, rel)), { recursive: true });
       fs.writeFileSync(path.join(d, rel), content);
     }
-    sh(d, 'init', '-q');
+    for (const [rel, target] of Object.entries(links)) fs.symlinkSync(target, path.join(d, rel));
+  }
+  function commit(d: string, message: string): string {
     sh(d, 'add', '-A');
-    sh(d, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'base');
-    return { dir: d, base: sh(d, 'rev-parse', 'HEAD') };
+    sh(d, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', message);
+    return sh(d, 'rev-parse', 'HEAD');
+  }
+  function repoWith(files: Record<string, string>, links: Record<string, string> = {}): { dir: string; base: string } {
+    const d = tempDir('tilth-machinery-unit-');
+    dir = d;
+    write(d, files, links);
+    sh(d, 'init', '-q');
+    return { dir: d, base: commit(d, 'base') };
   }
 
   it('sees files git ignores and links swapped in, and skips node_modules and virtualenvs', async () => {
@@ -184,6 +195,42 @@ describe('the worktree against its seed commit', () => {
     expect(lock.refusal('package.json', Buffer.from(PKG), withDep)).toBeNull();
     const withScript = JSON.stringify({ ...(JSON.parse(PKG) as object), scripts: { test: 'exit 0' } });
     expect(lock.refusal('package.json', Buffer.from(PKG), withScript)).toMatch(/^the test settings of package\.json decide how the tests run/);
+  });
+
+  it('walks nested folders, sees a deleted file, and tells a link kept from a link replaced by its target’s name', async () => {
+    const { dir: d, base } = repoWith({ 'tests/conftest.py': 'a = 1\n', 'pytest.ini': '[pytest]\n', 'src/a.py': '' }, { 'conftest.py': 'src/a.py' });
+    expect(await worktreeMachineryChanges({ source: d, baseSha: base, allowed: [] }, d, [])).toEqual([]);
+    fs.writeFileSync(path.join(d, 'tests/conftest.py'), 'a = 2\n');
+    fs.rmSync(path.join(d, 'pytest.ini'));
+    expect(await worktreeMachineryChanges({ source: d, baseSha: base, allowed: [] }, d, [])).toEqual([
+      { path: 'pytest.ini', change: 'deleted' },
+      { path: 'tests/conftest.py', change: 'changed' },
+    ]);
+    fs.rmSync(path.join(d, 'conftest.py'));
+    fs.writeFileSync(path.join(d, 'conftest.py'), 'src/a.py');
+    expect((await worktreeMachineryChanges({ source: d, baseSha: base, allowed: [] }, d, [])).map((c) => c.path)).toEqual([
+      'conftest.py',
+      'pytest.ini',
+      'tests/conftest.py',
+    ]);
+  });
+
+  it('compares a branch head with its base, following the files the base’s configs name', async () => {
+    const { dir: d, base } = repoWith({ '.mocharc.json': '{ "require": "lib/setup.js" }', 'lib/setup.js': 'a', 'src/a.js': '' });
+    write(d, { 'lib/setup.js': 'b', 'conftest.py': '', 'src/a.js': 'changed' });
+    const head = commit(d, 'head');
+    expect(await branchMachineryCheck({ source: d, baseSha: base, allowed: [] }, head, [])).toEqual([
+      { path: 'conftest.py', change: 'added' },
+      { path: 'lib/setup.js', change: 'changed' },
+    ]);
+    expect(await branchMachineryCheck({ source: d, baseSha: base, allowed: ['lib/setup.js'] }, head, [])).toEqual([{ path: 'conftest.py', change: 'added' }]);
+  });
+
+  it('refuses a write to a whole machinery file even when it keeps the content', async () => {
+    const { dir: d, base } = repoWith({ 'conftest.py': 'x = 1\n' });
+    const lock = await machineryWriteLock({ source: d, baseSha: base, allowed: [] }, d, []);
+    expect(lock.refusal('conftest.py', Buffer.from('x = 1\n'), 'x = 1\n')).toMatch(/^conftest\.py decides how the tests run/);
+    expect(lock.refusal('./conftest.py', null, '')).toMatch(/^conftest\.py decides/);
   });
 });
 
@@ -264,5 +311,256 @@ describe('the files a config names, key by key', () => {
       'lib/d.json',
       'lib/e.js',
     ]);
+  });
+});
+
+describe('the part of a settings file that is compared', () => {
+  const part = (kind: MachineryKind, text: string | null) => machineryPart(kind, text === null ? null : Buffer.from(text));
+
+  it('reads a missing package.json or pyproject.toml as empty, and a missing whole file as absent', () => {
+    expect(part('package_json', null)).toBe('');
+    expect(part('pyproject', null)).toBe('');
+    expect(part('whole', null)).toBeNull();
+    expect(part('whole', 'x = 1\n')).toBe('x = 1\n');
+  });
+
+  it('keeps package.json’s runner sections as canonical JSON: keys sorted at every depth, lists in order, null kept', () => {
+    const pkg = {
+      name: 'x',
+      jest: null,
+      scripts: { test: 'jest', build: 'tsc' },
+      mocha: { spec: ['b', 'a'], require: [{ z: 1, y: [true, 2] }] },
+      dependencies: {},
+    };
+    expect(part('package_json', JSON.stringify(pkg))).toBe(
+      '{"jest":null,"mocha":{"require":[{"y":[true,2],"z":1}],"spec":["b","a"]},"scripts":{"build":"tsc","test":"jest"}}',
+    );
+    expect(part('package_json', JSON.stringify({ name: 'x' }))).toBe('{}');
+  });
+
+  it('compares a blank package.json as empty, and one that is not a JSON object by its whole text', () => {
+    expect(part('package_json', '  \n')).toBe('');
+    expect(part('package_json', '{ "scripts": ')).toBe('{ "scripts": ');
+    expect(part('package_json', '["scripts"]')).toBe('["scripts"]');
+  });
+
+  it('keeps the trimmed lines of tox.ini’s [pytest] sections, without blanks, comments or look-alike headers', () => {
+    const ini = [
+      'top = 1',
+      '[tox]',
+      'envlist = py3',
+      '[pytest] = 1',
+      '  [ pytest ]  ',
+      '# a comment',
+      '; another',
+      '',
+      '   addopts = -x   ',
+      'markers = [slow]',
+      '[testenv]',
+      'commands = pytest',
+      '[pytest]',
+      'xfail_strict = true',
+    ].join('\n');
+    expect(part('tox_ini', ini)).toBe('[pytest]\naddopts = -x\nmarkers = [slow]\n[pytest]\nxfail_strict = true');
+    expect(part('setup_cfg', '[metadata]\nname = x\n[tool:pytest]\naddopts = -q\n[pytest]\nignored = 1\n')).toBe('[tool:pytest]\naddopts = -q');
+  });
+
+  it('keeps pyproject.toml’s tool.pytest tables, the pytest keys of a [tool] table and dotted tool.pytest keys before any table', () => {
+    const toml = [
+      'tool.pytest.ini_options.addopts = "-q"',
+      'name = "x"',
+      '[tool]',
+      '"pytest".ini_options = { addopts = "-x" }',
+      'black = { line-length = 100 }',
+      '  [ tool . pytest . ini_options ]   # the tests',
+      '',
+      '# a comment',
+      '  addopts = "-p plug"  ',
+      'markers = [',
+      '  ["slow"],',
+      ']',
+      '[[tool.pytest.extra]]',
+      'a = 1',
+      '[tool.pytestish]',
+      'b = 2',
+      '[project]',
+      'pytest = 1',
+      'tool.pytest.c = 3',
+    ].join('\n');
+    expect(part('pyproject', toml)).toBe(
+      [
+        'tool.pytest.ini_options.addopts = "-q"',
+        'tool: "pytest".ini_options = { addopts = "-x" }',
+        '[tool.pytest.ini_options]',
+        'addopts = "-p plug"',
+        'markers = [',
+        '["slow"],',
+        ']',
+        '[tool.pytest.extra]',
+        'a = 1',
+      ].join('\n'),
+    );
+  });
+});
+
+describe('the files a config names, file by file', () => {
+  const keys = async (files: Record<string, string>, locked: string[] = []) => [...(await machineryPaths(view(files), view(files), locked)).keys()].sort();
+
+  it('reads package.json’s scripts as command lines, and a package.json that is not JSON names nothing', async () => {
+    const pkg = JSON.stringify({ scripts: { test: 'mocha -r lib/hook.js --require=lib/other.js' } });
+    expect(await keys({ 'package.json': pkg, 'lib/hook.js': '', 'lib/other.js': '', 'lib/no.js': '' })).toEqual([
+      'lib/hook.js',
+      'lib/other.js',
+      'package.json',
+    ]);
+    expect(await keys({ 'package.json': '{ "scripts": ', 'lib/a.js': '' })).toEqual(['package.json']);
+  });
+
+  it('passes over null values in a JSON config', async () => {
+    expect(await keys({ '.mocharc.json': '{ "timeout": null, "require": "lib/a.js" }', 'lib/a.js': '' })).toEqual(['.mocharc.json', 'lib/a.js']);
+  });
+
+  it('reads pytest_plugins as a list, a tuple without spaces or one string, and not a variable that only ends with the name', async () => {
+    const files = {
+      'tests/conftest.py': 'my_pytest_plugins = ["tools.fake"]\npytest_plugins=("tests.fixtures.db","tests.fixtures.web")\n',
+      'sub/conftest.py': 'pytest_plugins = "sub.plug"\n',
+      'odd/conftest.py': 'pytest_plugins = ["tools/slash", "tools-x.plug", "tools.plug-x"]\n',
+      'tools/fake.py': '',
+      'tests/fixtures/db.py': '',
+      'tests/fixtures/web.py': '',
+      'sub/plug.py': '',
+      'tools/slash.py': '',
+      'tools-x/plug.py': '',
+      'tools/plug-x.py': '',
+    };
+    expect(await keys(files)).toEqual([
+      'odd/conftest.py',
+      'sub/conftest.py',
+      'sub/plug.py',
+      'tests/conftest.py',
+      'tests/fixtures/db.py',
+      'tests/fixtures/web.py',
+    ]);
+  });
+
+  it('reads each pytest settings file by its own section, with -p apart or joined, modules under src or as packages', async () => {
+    const files = {
+      'tox.ini': '[testenv]\ncommands = pytest -p tools.no_tox\n[pytest]\naddopts = -p tools.tox\n',
+      'setup.cfg': '[options]\nx = -p tools.no_cfg\n[tool:pytest]\naddopts = -ptools.cfg tools/extra.py\n',
+      'pyproject.toml': '[project]\nx = "-p tools.no_py"\n[tool.pytest.ini_options]\naddopts = "-p tools.py"\n',
+      'pytest.ini': '[pytest]\naddopts = -p plug_src -p tools.pkg\n',
+      'tools/tox.py': '',
+      'tools/no_tox.py': '',
+      'tools/cfg.py': '',
+      'tools/no_cfg.py': '',
+      'tools/extra.py': '',
+      'tools/py.py': '',
+      'tools/no_py.py': '',
+      'src/plug_src.py': '',
+      'tools/pkg/__init__.py': '',
+    };
+    expect(await keys(files)).toEqual([
+      'pyproject.toml',
+      'pytest.ini',
+      'setup.cfg',
+      'src/plug_src.py',
+      'tools/cfg.py',
+      'tools/extra.py',
+      'tools/pkg/__init__.py',
+      'tools/py.py',
+      'tools/tox.py',
+      'tox.ini',
+    ]);
+  });
+
+  it('reads YAML with a quoted key, a space before the colon and trailing spaces, and skips commented-out lines', async () => {
+    const yml = [
+      '# require: lib/x1.js',
+      '"require": lib/a.js   ',
+      "'file' : lib/b.js",
+      'ui:',
+      '  # - lib/x2.js',
+      "  - lib/it's.js",
+      'reporter: ["lib/c.js", lib/it\'s2.js]',
+    ].join('\n');
+    const files = Object.fromEntries(['x1', 'x2', 'a', 'b', 'c', "it's", "it's2", 'its', 'its2'].map((n) => [`lib/${n}.js`, '']));
+    expect(await keys({ '.mocharc.yaml': yml, ...files })).toEqual(['.mocharc.yaml', 'lib/a.js', 'lib/b.js', 'lib/c.js', "lib/it's.js", "lib/it's2.js"]);
+  });
+
+  it.each(['vitest.config.js', 'vitest.config.ts', 'vitest.config.mjs', 'vitest.config.cts', 'vitest.config.jsx', 'vitest.config.tsx', '.mocharc.yml.js'])(
+    'reads every plain string of %s, template literals too, and never an empty, long, patterned or absolute name',
+    async (config) => {
+      const source = "export default { spec: [`./t.js`, '', 'sp ace.js', '*.js', '{b}.js', '/abs.js'] };\n";
+      const files = { [`lib/${config}`]: source, 'lib/t.js': '', 'lib/index.js': '', 'lib/sp ace.js': '', 'lib/*.js': '', 'lib/{b}.js': '', 'lib/abs.js': '' };
+      expect(await keys(files)).toEqual([`lib/${config}`, 'lib/t.js'].sort());
+    },
+  );
+
+  it('takes a name of 300 characters and not one longer', async () => {
+    const at = (n: number) => `lib/${'a'.repeat(n - 7)}.js`;
+    expect(at(300)).toHaveLength(300);
+    const config = JSON.stringify({ require: [at(300), at(301)] });
+    expect(await keys({ '.mocharc.json': config, [at(300)]: '', [at(301)]: '' })).toEqual(['.mocharc.json', at(300)]);
+  });
+
+  it.each(['', '.js', '.cjs', '.mjs', '.ts', '.cts', '.mts', '.jsx', '.tsx', '.json', '.py', '/index.js', '/index.ts', '/__init__.py'])(
+    'resolves a name written without its ending to lib/m%s',
+    async (ending) => {
+      expect(await keys({ '.mocharc.json': '{ "require": "lib/m" }', [`lib/m${ending}`]: '' })).toEqual(['.mocharc.json', `lib/m${ending}`]);
+    },
+  );
+
+  it('follows no names from Python’s startup files, .npmrc or source files', async () => {
+    const files = {
+      'sitecustomize.py': "'lib/a.js'\n",
+      'usercustomize.py': "'lib/a.js'\n",
+      'lib/x.pth': "'lib/a.js'\n",
+      '.npmrc': 'script-shell="lib/a.js"\n',
+      'src/app.js': "require('../lib/a.js'); const s = 'lib/a.js';\n",
+      'lib/a.js': '',
+    };
+    expect(await keys(files)).toEqual(['.npmrc', 'lib/x.pth', 'sitecustomize.py', 'usercustomize.py']);
+  });
+
+  it('passes over a config it cannot read', async () => {
+    const unreadable: TreeView = { files: new Set(['conftest.py', 'lib/a.py']), read: () => null };
+    expect([...(await machineryPaths(unreadable, unreadable, [])).keys()]).toEqual(['conftest.py']);
+  });
+
+  it('keeps package.json compared by its sections when a config names it', async () => {
+    const files = { 'jest.config.js': "const pkg = require('./package.json');\n", 'package.json': PKG };
+    expect((await machineryPaths(view(files), view(files), [])).get('package.json')).toBe('package_json');
+    const withDep = JSON.stringify({ ...(JSON.parse(PKG) as object), dependencies: { ms: '1', left: '2' } });
+    expect(await machineryChanges(view(files), view({ ...files, 'package.json': withDep }), [], [])).toEqual([]);
+  });
+
+  it('locks the __init__.py of every folder above an acceptance test, and no other', async () => {
+    const files = { 'tests/__init__.py': '', 'tests/unit/__init__.py': '', 'other/__init__.py': '', 'tests/unit/test_x.py': '' };
+    const paths = await machineryPaths(view(files), view(files), ['tests/unit/test_x.py']);
+    expect(Object.fromEntries(paths)).toEqual({ 'tests/__init__.py': 'whole', 'tests/unit/__init__.py': 'whole' });
+  });
+});
+
+describe('what the worker is told', () => {
+  it('lists each file and how to put it back, quoting names the shell would split', () => {
+    const message = machineryMessage(
+      [
+        { path: 'package.json', change: 'changed' },
+        { path: "it's here/conftest.py", change: 'deleted' },
+        { path: 'a b.pth', change: 'added' },
+      ],
+      'abcdef0123456789',
+    );
+    expect(message).toBe(
+      "These files decide how the tests run, and only the user may change them: package.json (changed), it's here/conftest.py (deleted), a b.pth (added). " +
+        'Restore them as they were at the seed (put the test settings of package.json back as `git show abcdef012345:package.json` has them; ' +
+        "git show abcdef012345:'it'\\''s here/conftest.py' > 'it'\\''s here/conftest.py'; rm 'a b.pth') and make the code pass the tests as they are. " +
+        'The user can allow a task to change one of them in seed review ("may change test setup").',
+    );
+  });
+
+  it('normalizes a path the way the lock compares it', () => {
+    expect(normalizeRel('tests\\conftest.py')).toBe('tests/conftest.py');
+    expect(normalizeRel('./a/../conftest.py')).toBe('conftest.py');
   });
 });
