@@ -184,3 +184,194 @@ describe('each swap, next to what it must not be taken for', () => {
     ]);
   });
 });
+
+/** One line each, with the mutant a description names and the line that mutant puts in its place. */
+const JS_SOURCES: [string, string, string][] = [
+  ['x = a === b;', 'flips === to !==', 'x = a !== b;'],
+  ['x = a !== b;', 'flips !== to ===', 'x = a === b;'],
+  ['x = a <= b;', 'turns <= into <', 'x = a < b;'],
+  ['x = a >= b;', 'turns >= into >', 'x = a > b;'],
+  ['x = a < b;', 'turns < into <=', 'x = a <= b;'],
+  ['x = a > b;', 'turns > into >=', 'x = a >= b;'],
+  ['x = a && b;', 'turns && into ||', 'x = a || b;'],
+  ['x = a || b;', 'turns || into &&', 'x = a && b;'],
+  ['x = a + b;', 'turns + into -', 'x = a - b;'],
+  ['x = a - b;', 'turns - into +', 'x = a + b;'],
+  ['x = true;', 'turns true into false', 'x = false;'],
+  ['x = false;', 'turns false into true', 'x = true;'],
+  ['const k = 1;', 'turns 1 into 2', 'const k = 2;'],
+  ["const s = 'a';", "changes the string 'a' to 'mutant'", "const s = 'mutant';"],
+  ['  return a + b;', 'returns undefined instead of a + b', '  return undefined;'],
+  ['  save(todo);', 'drops the statement save(todo);', '  /* dropped */;'],
+];
+const PY_SOURCES: [string, string, string][] = [
+  ['x = a == b', 'flips == to !=', 'x = a != b'],
+  ['x = a != b', 'flips != to ==', 'x = a == b'],
+  ['x = a <= b', 'turns <= into <', 'x = a < b'],
+  ['x = a >= b', 'turns >= into >', 'x = a > b'],
+  ['x = a < b', 'turns < into <=', 'x = a <= b'],
+  ['x = a > b', 'turns > into >=', 'x = a >= b'],
+  ['x = a and b', 'turns and into or', 'x = a or b'],
+  ['x = a or b', 'turns or into and', 'x = a and b'],
+  ['x = not a', 'drops a not', 'x = a'],
+  ['x = True', 'turns True into False', 'x = False'],
+  ['x = False', 'turns False into True', 'x = True'],
+  ["s = 'a'", "changes the string 'a' to 'mutant'", "s = 'mutant'"],
+  ['    return a + b', 'returns None instead of a + b', '    return None'],
+  ['    save(todo)', 'drops the statement save(todo)', '    pass  # dropped'],
+];
+
+describe('the source of each mutant', () => {
+  it.each(JS_SOURCES)('JavaScript %j, where the mutant that %s puts %j in its place', (line, description, mutated) => {
+    const source = `first();\n${line}\nlast();`;
+    expect(mutantsFor('src/a.js', source, [2]).find((m) => m.description === description)).toEqual({
+      line: 2,
+      description,
+      source: `first();\n${mutated}\nlast();`,
+    });
+  });
+  it.each(PY_SOURCES)('Python %j, where the mutant that %s puts %j in its place', (line, description, mutated) => {
+    const source = `first()\n${line}\nlast()`;
+    expect(mutantsFor('src/a.py', source, [2]).find((m) => m.description === description)).toEqual({
+      line: 2,
+      description,
+      source: `first()\n${mutated}\nlast()`,
+    });
+  });
+});
+
+/** One line each, with what it makes: where strings, comments and regexes begin and end on it. */
+const JS_ZONES: [string, string[]][] = [
+  ['x = "a < b";', ['changes the string "a < b" to "mutant"', 'drops the statement x = "a < b";']],
+  ['x = "say \\"a < b\\"";', ['changes the string "say \\"a < b\\"" to "mutant"', 'drops the statement x = "say \\"a < b\\"";']],
+  ['const help = `usage: a < b', []],
+  ['x = a < b; //TODO c > d', ['turns < into <=']],
+  ['x = 1; //a */ b < c', ['turns 1 into 2']],
+  ['w = a /* c */ < e;', ['turns < into <=', 'drops the statement w = a /* c */ < e;']],
+  ['w = a /*/ c < d */ < e;', ['turns < into <=', 'drops the statement w = a /*/ c < d */ < e;']],
+  ['w = /* c */ [a < b];', ['turns < into <=', 'drops the statement w = /* c */ [a < b];']],
+  ['x = 1; /* a < b', ['turns 1 into 2']],
+  ['x = /a//* c */ [b < d];', ['turns < into <=', 'drops the statement x = /a//* c */ [b < d];']],
+  ['width = offset / 2 + "px";', ['turns + into -', 'turns 2 into 3', 'changes the string "px" to "mutant"', 'drops the statement width = offset / 2 + "px";']],
+  ['x = s.replace(/a+/g, "b");', ['changes the string "b" to "mutant"', 'drops the statement x = s.replace(/a+/g, "b");']],
+  ['x = /\\/[<>]/.test(s);', ['drops the statement x = /\\/[<>]/.test(s);']],
+  ['  /^[<>]$/.test(s) && ready;', ['turns && into ||']],
+  ['  / count < 1;', ['turns < into <=', 'turns 1 into 2']],
+  ['x = 10;', ['turns 10 into 11', 'drops the statement x = 10;']],
+  ['  * a < b', []],
+  ['x = 1; //', ['turns 1 into 2']],
+];
+const PY_ZONES: [string, string[]][] = [
+  ['x = `a < b`', ['turns < into <=', 'drops the statement x = `a < b`']],
+  ['x = a // b < c', ['turns < into <=', 'drops the statement x = a // b < c']],
+  ['def f(a, /, b=x[c < d]):', ['turns < into <=']],
+  ['#a < b', []],
+  ['x = 1 #', ['turns 1 into 2', 'drops the statement x = 1 #']],
+];
+
+describe('strings, comments and regexes on a line', () => {
+  it.each(JS_ZONES)('JavaScript %j', (line, expected) => {
+    expect(mutantsFor('src/a.js', line, [1]).map((m) => m.description)).toEqual(expected);
+  });
+  it.each(PY_ZONES)('Python %j', (line, expected) => {
+    expect(mutantsFor('src/a.py', line, [1]).map((m) => m.description)).toEqual(expected);
+  });
+});
+
+/** One line each, with what it makes: which arguments an error call (or a throw) holds as its message. */
+const JS_ERRORS: [string, string[]][] = [
+  ["  throw 'unknown level: ' + level;", ["drops the statement throw 'unknown level: ' + level;"]],
+  ["  throw  'unknown level: ' + level;", ["drops the statement throw  'unknown level: ' + level;"]],
+  ["  throw invalid('level', level);", ["drops the statement throw invalid('level', level);"]],
+  ["  throw  invalid('level', level);", ["drops the statement throw  invalid('level', level);"]],
+  ["  throw new Problem('bad level');", ["drops the statement throw new Problem('bad level');"]],
+  ["  throw new  Problem('bad level');", ["drops the statement throw new  Problem('bad level');"]],
+  ["  const e = new RangeError ('out of range');", []],
+  ["  throw new Error(describe(level) + ' is unknown');", ["drops the statement throw new Error(describe(level) + ' is unknown');"]],
+  [
+    "  if (isError(e) && e.code === 'ENOENT') return null;",
+    [
+      'flips === to !==',
+      'turns && into ||',
+      "changes the string 'ENOENT' to 'mutant'",
+      "drops the statement if (isError(e) && e.code === 'ENOENT') return null;",
+    ],
+  ],
+  [
+    "  if (isError(unwrap(e)) && e.code === 'ENOENT') return null;",
+    [
+      'flips === to !==',
+      'turns && into ||',
+      "changes the string 'ENOENT' to 'mutant'",
+      "drops the statement if (isError(unwrap(e)) && e.code === 'ENOENT') return null;",
+    ],
+  ],
+];
+const PY_ERRORS: [string, string[]][] = [
+  [
+    "label = 'throw ' + 'away'",
+    ["changes the string 'throw ' to 'mutant'", "changes the string 'away' to 'mutant'", "drops the statement label = 'throw ' + 'away'"],
+  ],
+  ["    raise  Invalid('bad level')", ["drops the statement raise  Invalid('bad level')"]],
+  ["    error = ValueError('bad level')", ["drops the statement error = ValueError('bad level')"]],
+  ["    error = ValueError ('bad level')", ["drops the statement error = ValueError ('bad level')"]],
+];
+
+describe('the message of an error', () => {
+  it.each(JS_ERRORS)('JavaScript %j', (line, expected) => {
+    expect(mutantsFor('src/a.js', line, [1]).map((m) => m.description)).toEqual(expected);
+  });
+  it.each(PY_ERRORS)('Python %j', (line, expected) => {
+    expect(mutantsFor('src/a.py', line, [1]).map((m) => m.description)).toEqual(expected);
+  });
+  it('reads a message onto the next line only when the line before leaves the call open at its end', () => {
+    expect(mutantsFor('src/a.js', "throw new Error(\n  'on the next line'\n);", [2])).toEqual([]);
+    expect(mutantsFor('src/a.js', "throw new Error( \n  'on the next line'\n);", [2])).toEqual([]);
+    expect(descriptions('src/a.js', "throw new Error('the level ' +\n  level + ' is unknown');", [2])).toEqual([
+      '2: turns + into -',
+      "2: changes the string ' is unknown' to 'mutant'",
+    ]);
+  });
+});
+
+/** One line each, with what it makes: imports, directives, returns and statements, and their look-alikes. */
+const JS_STATEMENTS: [string, string[]][] = [
+  ["const mod = await import('./mod.js');", ["changes the string './mod.js' to 'mutant'"]],
+  ["  import { a } from './a.js';", []],
+  ["} from './a.js';", []],
+  ["}from './a.js';", []],
+  ["export { a } from './a.js';", []],
+  ["export{ a } from './a.js';", []],
+  ["  'use strict';", []],
+  ["'use strict';  // for old engines", []],
+  ["const mode = 'use strict';", ["changes the string 'use strict' to 'mutant'"]],
+  ["'use strict'; x = 1;", ['turns 1 into 2', "changes the string 'use strict' to 'mutant'"]],
+  ['  return ;', []],
+  ['  return undefined;', []],
+  ["x = 'mutant';", ["drops the statement x = 'mutant';"]],
+  ['if (!ok) return false;', ['turns false into true', 'drops the statement if (!ok) return false;']],
+  ['  return a ;', ['returns undefined instead of a']],
+  ["  return parts.join(';');", ["changes the string ';' to 'mutant'", "returns undefined instead of parts.join(';')"]],
+  ['for (let i = 0; i < n; i++) {', ['turns < into <=', 'turns 0 into 1']],
+  ['total += n;', ['drops the statement total += n;']],
+  ['save(todo);  // and flush', ['drops the statement save(todo);']],
+  ['schema.const = level;', ['drops the statement schema.const = level;']],
+];
+const PY_STATEMENTS: [string, string[]][] = [
+  ['from os import path; depth = 1', []],
+  ['from  os  import path; depth = 1', []],
+  ['"use strict"', ['changes the string "use strict" to "mutant"']],
+  ['    if not ok: return False', ['drops a not', 'turns False into True']],
+  ['    return level;', ['returns None instead of level']],
+  ['    return None', []],
+  ['save(todo)', ['drops the statement save(todo)']],
+];
+
+describe('imports, directives, returns and statements', () => {
+  it.each(JS_STATEMENTS)('JavaScript %j', (line, expected) => {
+    expect(mutantsFor('src/a.js', line, [1]).map((m) => m.description)).toEqual(expected);
+  });
+  it.each(PY_STATEMENTS)('Python %j', (line, expected) => {
+    expect(mutantsFor('src/a.py', line, [1]).map((m) => m.description)).toEqual(expected);
+  });
+});
