@@ -11,6 +11,7 @@ for (const bench of [
   'bench/grep.ts',
   'bench/provision.ts',
   'bench/proof.ts',
+  'bench/probe-coverage.ts',
   'bench/send-back.ts',
   'bench/endless-provider.ts',
   'bench/no-follow.ts',
