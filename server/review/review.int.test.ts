@@ -61,7 +61,7 @@ async function finishedSession(): Promise<string> {
   });
   const res = await t.app.inject({ method: 'POST', url: `/api/sessions/${id}/run`, headers: post });
   expect(res.statusCode).toBe(202);
-  for (const deadline = Date.now() + 30_000; ; ) {
+  for (const deadline = Date.now() + 100_000; ; ) {
     const d = SessionDetailSchema.parse((await t.app.inject({ url: `/api/sessions/${id}`, headers: auth })).json());
     if (d.session.status === 'all_done' && d.run.state === 'idle') break;
     if (Date.now() > deadline || d.session.status === 'stopped') throw new Error(`run ended ${d.session.status}: ${d.last_error}`);
@@ -69,6 +69,9 @@ async function finishedSession(): Promise<string> {
   }
   return id;
 }
+
+/** Each test runs a whole session first (red and green proofs, each case twice): minutes on a loaded machine. */
+const RUN_BUDGET = { timeout: 120_000 };
 
 const get = async (url: string) => t.app.inject({ url, headers: auth });
 const act = async (url: string, payload: unknown = {}) => t.app.inject({ method: 'POST', url, headers: post, payload: payload as Record<string, unknown> });
@@ -79,7 +82,7 @@ const repoState = () => ({
   mergeHead: fs.existsSync(path.join(repo.dir, '.git', 'MERGE_HEAD')),
 });
 
-describe('task and session review', () => {
+describe('task and session review', RUN_BUDGET, () => {
   it('shows a task its commit, diff, final case, every verdict and every check attempt', async () => {
     const id = await finishedSession();
     const review = TaskReviewSchema.parse((await get(`/api/sessions/${id}/tasks/T-001`)).json());
@@ -109,7 +112,7 @@ describe('task and session review', () => {
   });
 });
 
-describe('merge', () => {
+describe('merge', RUN_BUDGET, () => {
   it.each(['merge', 'squash', 'ff'] as const)(
     '%s: previews with the acceptance tests, merges into main, keeps a backup, leaves the checkout clean',
     async (strategy) => {
@@ -209,7 +212,7 @@ describe('merge', () => {
   });
 });
 
-describe('push, PR and cleanse', () => {
+describe('push, PR and cleanse', RUN_BUDGET, () => {
   it('pushes to a named remote, offers a compare URL without gh, then cleanses to archived', async () => {
     const id = await finishedSession();
     const bare = tempDir('tilth-remote-');
