@@ -26,6 +26,25 @@ export const DEFAULT_TEST_GLOBS: Record<TestRunner, string[]> = {
   unittest: ['**/test*.py'],
 };
 
+/**
+ * Runners a project can name that Tilth does not drive yet (issue 29). Found, they are named on
+ * the workspace check and in seed review, and the session gets the custom preset: never another
+ * runner in their place, which would run the project's tests in a way its users do not.
+ */
+export const UndrivenRunnerSchema = z.enum(['ava', 'uvu', 'tap', 'bun', 'deno', 'go', 'cargo']);
+export type UndrivenRunner = z.infer<typeof UndrivenRunnerSchema>;
+
+/** Each undriven runner by the name its users know it by, and how it runs one test file (a custom command; null when it cannot take a file). */
+export const UNDRIVEN_RUNNERS: Record<UndrivenRunner, { name: string; command: string | null }> = {
+  ava: { name: 'AVA', command: 'node_modules/.bin/ava {files}' },
+  uvu: { name: 'uvu', command: null },
+  tap: { name: 'node-tap', command: 'node_modules/.bin/tap --disable-coverage {files}' },
+  bun: { name: 'bun test', command: 'bun test {files}' },
+  deno: { name: 'deno test', command: 'deno test {files}' },
+  go: { name: 'go test', command: null },
+  cargo: { name: 'cargo test', command: null },
+};
+
 export const PythonEnvSchema = z.object({
   /**
    * The interpreter the project's tests run with: the absolute path of its `.venv`/`venv` one
@@ -41,7 +60,7 @@ export const PythonEnvSchema = z.object({
 export type PythonEnv = z.infer<typeof PythonEnvSchema>;
 
 export const ProjectEnvSchema = z.object({
-  languages: z.array(z.enum(['javascript', 'typescript', 'python'])),
+  languages: z.array(z.enum(['javascript', 'typescript', 'python', 'go', 'rust'])),
   package_manager: PackageManagerSchema.nullable(),
   /** The lockfile the package manager was read from, relative to the repository root. */
   lockfile: z.string().nullable(),
@@ -51,6 +70,11 @@ export const ProjectEnvSchema = z.object({
   test_runner: TestRunnerSchema.nullable(),
   /** Why that runner: "vitest.config.ts", "devDependencies.mocha", "scripts.test: jest". */
   test_runner_evidence: z.string().nullable(),
+  /**
+   * A runner the project names that Tilth does not drive yet, with why (as `test_runner_evidence`);
+   * `test_runner` is then null. Absent in environments recorded before it existed.
+   */
+  undriven_runner: z.object({ runner: UndrivenRunnerSchema, evidence: z.string() }).nullable().optional(),
   /** Folders that hold the project's tests, relative to the root. */
   test_dirs: z.array(z.string()),
   /** Which files the runner picks up, as globs relative to the root. */

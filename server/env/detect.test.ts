@@ -213,6 +213,57 @@ const cases: Case[] = [
     expected: { test_runner: 'node', test_runner_evidence: 'test/a.test.mjs imports node:test', test_dirs: ['test'] },
   },
   {
+    name: 'ava named by the test script among linters: ava, not driven yet, and no stand-in runner',
+    files: { 'package.json': { type: 'module', scripts: { test: 'xo && ava && tsd' }, devDependencies: { ava: '^6', xo: '^1' } }, 'test/a.js': '' },
+    expected: {
+      test_runner: null,
+      test_runner_evidence: null,
+      undriven_runner: { runner: 'ava', evidence: 'scripts.test: xo && ava && tsd' },
+      test_globs: [],
+      test_dirs: ['test'],
+    },
+  },
+  {
+    name: 'ava by its config file',
+    files: { 'package.json': {}, 'ava.config.mjs': 'export default {};' },
+    expected: { test_runner: null, undriven_runner: { runner: 'ava', evidence: 'ava.config.mjs' } },
+  },
+  {
+    name: 'node-tap configured in .taprc',
+    files: { 'package.json': { devDependencies: { tap: '^21' } }, '.taprc': 'coverage-map: map.js\n' },
+    expected: { test_runner: null, undriven_runner: { runner: 'tap', evidence: '.taprc' } },
+  },
+  {
+    name: 'uvu only as a dependency',
+    files: { 'package.json': { devDependencies: { uvu: '^0.5' } } },
+    expected: { test_runner: null, undriven_runner: { runner: 'uvu', evidence: 'devDependencies.uvu' } },
+  },
+  {
+    name: 'a TypeScript project tested with bun test',
+    files: { 'package.json': { scripts: { test: 'bun test' } }, 'bun.lock': '', 'tsconfig.json': '{}' },
+    expected: { languages: ['typescript'], package_manager: 'bun', test_runner: null, undriven_runner: { runner: 'bun', evidence: 'scripts.test: bun test' } },
+  },
+  {
+    name: 'a Deno project with deno.json and no package.json',
+    files: { 'deno.json': '{ "tasks": {} }', 'main_test.ts': '' },
+    expected: { languages: [], test_runner: null, undriven_runner: { runner: 'deno', evidence: 'deno.json' } },
+  },
+  {
+    name: 'a Go module',
+    files: { 'go.mod': 'module example.com/todo\n\ngo 1.19\n', 'todo.go': '', 'todo_test.go': '' },
+    expected: { languages: ['go'], package_manager: null, test_runner: null, undriven_runner: { runner: 'go', evidence: 'go.mod' }, test_globs: [] },
+  },
+  {
+    name: 'a Rust crate with a package.json for its docs site: cargo',
+    files: { 'Cargo.toml': '[package]\nname = "todo"\n', 'src/lib.rs': '', 'package.json': { devDependencies: { jest: '^29' } } },
+    expected: { languages: ['rust', 'javascript'], test_runner: null, undriven_runner: { runner: 'cargo', evidence: 'Cargo.toml' } },
+  },
+  {
+    name: 'a Go service whose front end is tested with vitest: the runner npm test names',
+    files: { 'go.mod': 'module x\n', 'package.json': { scripts: { test: 'vitest run' } } },
+    expected: { languages: ['javascript', 'go'], test_runner: 'vitest', undriven_runner: null },
+  },
+  {
     name: 'a committed .tilth/setup',
     files: { 'package.json': {}, '.tilth/setup': 'pnpm install --offline\n' },
     expected: { setup_command: '.tilth/setup' },
@@ -228,6 +279,7 @@ const cases: Case[] = [
       typescript: false,
       test_runner: null,
       test_runner_evidence: null,
+      undriven_runner: null,
       test_dirs: [],
       test_globs: [],
       python: null,

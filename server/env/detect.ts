@@ -13,7 +13,15 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { DEFAULT_TEST_GLOBS, type PackageManager, type ProjectEnv, type PythonEnv, type TestRunner } from '../../shared/project-env.ts';
+import {
+  DEFAULT_TEST_GLOBS,
+  type PackageManager,
+  type ProjectEnv,
+  type PythonEnv,
+  type TestRunner,
+  UndrivenRunnerSchema,
+  type UndrivenRunner,
+} from '../../shared/project-env.ts';
 import { hasSection, iniWords, jsLiteral, parseJsonc, tomlStrings, yamlStrings } from './config-read.ts';
 
 /** Folders projects keep tests in, most usual first; `test_dirs` lists the ones that exist. */
@@ -37,9 +45,14 @@ const READ_LIMIT = 256 * 1024;
 
 type Strength = 'script' | 'config' | 'dependency' | 'files';
 interface Found {
-  runner: TestRunner;
+  /** A runner Tilth drives, or one it names but does not drive yet (never swapped for another). */
+  runner: TestRunner | UndrivenRunner;
   strength: Strength;
   evidence: string;
+}
+
+function isUndriven(runner: TestRunner | UndrivenRunner): runner is UndrivenRunner {
+  return UndrivenRunnerSchema.safeParse(runner).success;
 }
 
 /** Reads the repository at `root` (its working tree) and says what it runs its tests with. */
@@ -56,12 +69,23 @@ export async function detectProjectEnv(root: string): Promise<ProjectEnv> {
   const python = await pythonEnv(repo, top);
   const py = python ? await findPythonRunner(repo, top) : null;
 
-  const chosen = pickRunner(js, py);
-  const globs = chosen ? await testGlobs(repo, top, pkg, chosen.runner) : [];
+  const other = otherRunner(top, hasPkg);
+
+  const chosen = pickRunner(js, py, other);
+  const driven = chosen && !isUndriven(chosen.runner) ? { ...chosen, runner: chosen.runner } : null;
+  const undriven = chosen && isUndriven(chosen.runner) ? { runner: chosen.runner, evidence: chosen.evidence } : null;
+  const globs = driven ? await testGlobs(repo, top, pkg, driven.runner) : [];
   const languages: ProjectEnv['languages'] = [];
   const jsLanguage = typescript ? 'typescript' : 'javascript';
   if (hasPkg || typescript) languages.push(jsLanguage);
-  if (python) languages[chosen && isPythonRunner(chosen.runner) ? 'unshift' : 'push']('python');
+  if (python) languages[driven && isPythonRunner(driven.runner) ? 'unshift' : 'push']('python');
+  // A Go or Rust project leads with its language when its runner is the one chosen.
+  for (const [file, language, runner] of [
+    ['go.mod', 'go', 'go'],
+    ['Cargo.toml', 'rust', 'cargo'],
+  ] as const) {
+    if (top.has(file)) languages[undriven?.runner === runner ? 'unshift' : 'push'](language);
+  }
 
   return {
     languages,
@@ -69,9 +93,10 @@ export async function detectProjectEnv(root: string): Promise<ProjectEnv> {
     lockfile,
     module_type: pkg ? (pkg.type === 'module' ? 'esm' : 'commonjs') : null,
     typescript,
-    test_runner: chosen?.runner ?? null,
-    test_runner_evidence: chosen?.evidence ?? null,
-    test_dirs: await testDirs(repo, globs, python !== null && (chosen === null || isPythonRunner(chosen.runner))),
+    test_runner: driven?.runner ?? null,
+    test_runner_evidence: driven?.evidence ?? null,
+    undriven_runner: undriven,
+    test_dirs: await testDirs(repo, globs, python !== null && (chosen === null || (driven !== null && isPythonRunner(driven.runner)))),
     test_globs: globs,
     python,
     node_modules: await repo.isDir('node_modules'),
@@ -109,6 +134,8 @@ function dependencyNames(pkg: Record<string, unknown> | null): Set<string> {
 // ── JavaScript runners ────────────────────────────────────────────────────────────────────────
 
 const JS_RUNNERS = ['vitest', 'jest', 'mocha'] as const;
+/** JavaScript runners Tilth does not drive yet, found by the same rules (script, config, dependency). */
+const UNDRIVEN_JS = ['ava', 'uvu', 'tap'] as const;
 
 async function findJsRunner(repo: RepoFiles, top: Set<string>, pkg: Record<string, unknown> | null): Promise<Found | null> {
   const script = testScript(pkg);
@@ -119,7 +146,7 @@ async function findJsRunner(repo: RepoFiles, top: Set<string>, pkg: Record<strin
     return { runner: fromScript, strength: 'script', evidence: config?.evidence ?? `scripts.test: ${script.length > 40 ? `${script.slice(0, 39)}…` : script}` };
   }
   if (configs[0]) return configs[0];
-  for (const runner of JS_RUNNERS) {
+  for (const runner of [...JS_RUNNERS, ...UNDRIVEN_JS]) {
     for (const key of ['devDependencies', 'dependencies']) {
       if (asRecord(pkg?.[key])?.[runner] !== undefined) return { runner, strength: 'dependency', evidence: `${key}.${runner}` };
     }
@@ -145,6 +172,12 @@ function jsRunnerConfigs(top: Set<string>, pkg: Record<string, unknown> | null):
   const mocha = file('.mocharc', [...CONFIG_EXTS, 'json', 'jsonc', 'yaml', 'yml']);
   if (mocha) found.push({ runner: 'mocha', strength: 'config', evidence: mocha });
   else if (pkg?.mocha !== undefined) found.push({ runner: 'mocha', strength: 'config', evidence: 'package.json "mocha"' });
+  const ava = file('ava.config', ['js', 'cjs', 'mjs']);
+  if (ava) found.push({ runner: 'ava', strength: 'config', evidence: ava });
+  else if (pkg?.ava !== undefined) found.push({ runner: 'ava', strength: 'config', evidence: 'package.json "ava"' });
+  const tap = ['.taprc', '.taprc.yml', '.taprc.yaml', '.taprc.json'].find((f) => top.has(f));
+  if (tap) found.push({ runner: 'tap', strength: 'config', evidence: tap });
+  else if (pkg?.tap !== undefined) found.push({ runner: 'tap', strength: 'config', evidence: 'package.json "tap"' });
   return found;
 }
 
@@ -172,11 +205,14 @@ function scriptCommands(script: string): string[][] {
     .filter((words) => words.length > 0);
 }
 
-function runnerInScript(script: string): TestRunner | null {
+/** The first runner a script runs: `xo && ava && tsd` → ava; `bun test`, `go test ./...` and `cargo test` by their subcommand. */
+function runnerInScript(script: string): TestRunner | UndrivenRunner | null {
   for (const words of scriptCommands(script)) {
     const command = path.posix.basename(words[0]!);
     if ((JS_RUNNERS as readonly string[]).includes(command)) return command as TestRunner;
+    if ((UNDRIVEN_JS as readonly string[]).includes(command)) return command as UndrivenRunner;
     if ((command === 'node' || command === 'tsx') && words.includes('--test')) return 'node';
+    if ((command === 'bun' || command === 'deno' || command === 'go' || command === 'cargo') && words[1] === 'test') return command;
   }
   return null;
 }
@@ -305,10 +341,22 @@ async function venvHas(repo: RepoFiles, module: string): Promise<boolean> {
   return false;
 }
 
-function pickRunner(js: Found | null, py: Found | null): Found | null {
+/**
+ * A project whose own manifest names its runner, outside package.json and Python: `go.mod`,
+ * `Cargo.toml`, and `deno.json` without a package.json (Deno projects with one say so in it).
+ */
+function otherRunner(top: Set<string>, hasPkg: boolean): Found | null {
+  if (top.has('go.mod')) return { runner: 'go', strength: 'config', evidence: 'go.mod' };
+  if (top.has('Cargo.toml')) return { runner: 'cargo', strength: 'config', evidence: 'Cargo.toml' };
+  const deno = ['deno.json', 'deno.jsonc'].find((f) => top.has(f));
+  if (deno && !hasPkg) return { runner: 'deno', strength: 'config', evidence: deno };
+  return null;
+}
+
+function pickRunner(js: Found | null, py: Found | null, other: Found | null): Found | null {
   if (py?.strength === 'config') return py;
   if (js && (js.strength === 'script' || js.strength === 'config')) return js;
-  return py ?? js;
+  return other ?? py ?? js;
 }
 
 // ── where the tests are ───────────────────────────────────────────────────────────────────────

@@ -110,6 +110,16 @@ describe('presetFor', () => {
     ["Node's own runner for JavaScript without one", env({}), 'node'],
     ['custom for TypeScript without a runner (Node 20 cannot load .ts)', env({ languages: ['typescript'], typescript: true }), 'custom'],
     ['custom for anything else', env({ languages: [] }), 'custom'],
+    [
+      'custom, not Node’s runner, for JavaScript whose runner Tilth does not drive',
+      env({ undriven_runner: { runner: 'ava', evidence: 'scripts.test: xo && ava && tsd' } }),
+      'custom',
+    ],
+    [
+      'custom, not pytest, for a Go module beside Python scripts',
+      env({ languages: ['go', 'python'], python: PY_SRC_VENV.python, undriven_runner: { runner: 'go', evidence: 'go.mod' } }),
+      'custom',
+    ],
   ] as const)('gives %s', (_name, e, preset) => {
     expect(presetFor(e)).toBe(preset);
   });
@@ -276,6 +286,9 @@ describe('describePresetForPrompt', () => {
     expect(node).toContain('node:assert/strict');
     expect(describePresetForPrompt('custom', { test: 'cargo test {files}' })).toContain('`cargo test {files}`');
     expect(describePresetForPrompt('custom')).toMatch(/not set yet/);
+    expect(describePresetForPrompt('custom')).toContain("in the repository's language and in the style of its existing tests");
+    const ava = describePresetForPrompt('custom', undefined, env({ undriven_runner: { runner: 'ava', evidence: 'scripts.test: xo && ava' } }));
+    expect(ava).toContain("The project's own test runner is AVA (scripts.test: xo && ava): write the tests for it");
   });
 
   it("tells each runner's idiom, and where the tests go in this project", () => {

@@ -10,7 +10,7 @@
  * project's, and never fetched on demand (`npx vitest` would download when it is missing).
  */
 import type { Command as TestCommand } from '../proc/untrusted.ts';
-import type { ProjectEnv } from '../../shared/project-env.ts';
+import { type ProjectEnv, UNDRIVEN_RUNNERS } from '../../shared/project-env.ts';
 import { testFileRule, type ChecksPreset, type CustomChecks, type TestFileRule } from '../../shared/seed.ts';
 import { detectProjectEnv } from './detect.ts';
 import { AppError } from '../errors.ts';
@@ -21,13 +21,16 @@ export async function detectPreset(repoRoot: string): Promise<ChecksPreset> {
 }
 
 /**
- * The preset for an environment: its test runner when one was found. Without one, a Python
+ * The preset for an environment: its test runner when one was found; custom when the runner found
+ * is one Tilth does not drive yet (issue 29). Without one, a Python
  * project gets pytest (it also runs unittest tests), a JavaScript one Node's own runner (no
  * dependency needed), and anything else — TypeScript without a runner included, since Node 20
  * cannot load `.ts` — the user's own commands, set in seed review.
  */
 export function presetFor(env: ProjectEnv): ChecksPreset {
   if (env.test_runner) return env.test_runner;
+  // A runner the project names but Tilth does not drive: the user's own command, never a stand-in.
+  if (env.undriven_runner) return 'custom';
   if (env.python) return 'pytest';
   if (env.languages.includes('javascript')) return 'node';
   return 'custom';
@@ -240,7 +243,9 @@ export function describePresetForPrompt(preset: ChecksPreset, custom?: CustomChe
     case 'custom':
       return [
         `This repository's tests run with the user's own command${custom ? `: \`${custom.test}\` ({files} becomes the test files)` : ' (not set yet; the user sets it in seed review)'}. ${naming}`,
-        "Write the tests in the repository's language and in the style of its existing tests, so that command runs them.",
+        env?.undriven_runner
+          ? `The project's own test runner is ${UNDRIVEN_RUNNERS[env.undriven_runner.runner].name} (${env.undriven_runner.evidence}): write the tests for it, in the style of the existing tests, so that command runs them.`
+          : "Write the tests in the repository's language and in the style of its existing tests, so that command runs them.",
         FAIL_FIRST,
       ].join(' ');
   }

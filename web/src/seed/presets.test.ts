@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TEST_GLOBS, type ProjectEnv } from '../../../shared/project-env.ts';
-import { envNote, presetLabel, summarizeEnv } from './presets.ts';
+import { envNote, presetLabel, summarizeEnv, undrivenNote } from './presets.ts';
 
 const BASE: ProjectEnv = {
   languages: ['typescript'],
@@ -48,6 +48,32 @@ describe('summarizeEnv', () => {
       'Python · .venv/bin/python · pytest (pyproject.toml [tool.pytest.ini_options]) · tests in tests/ · src layout',
     ],
     [
+      'a Go module, whose runner Tilth does not drive yet',
+      {
+        ...BASE,
+        languages: ['go'],
+        package_manager: null,
+        typescript: false,
+        test_runner: null,
+        test_runner_evidence: null,
+        undriven_runner: { runner: 'go', evidence: 'go.mod' },
+        test_dirs: [],
+      },
+      'Go · go test (go.mod), not driven by Tilth yet',
+    ],
+    [
+      'Rust',
+      {
+        ...BASE,
+        languages: ['rust'],
+        package_manager: null,
+        test_runner: null,
+        undriven_runner: { runner: 'cargo', evidence: 'Cargo.toml' },
+        test_dirs: ['tests'],
+      },
+      'Rust · cargo test (Cargo.toml), not driven by Tilth yet · tests in tests/',
+    ],
+    [
       'a repository with nothing detected',
       { ...BASE, languages: [], package_manager: null, test_runner: null, test_runner_evidence: null, test_dirs: [] },
       'no test runner found',
@@ -62,6 +88,24 @@ describe('presetLabel and envNote', () => {
     expect(presetLabel('vitest', BASE)).toBe('Vitest — tests/t<NNN>_<slug>.test.ts (or .test.tsx, .test.mts)');
     expect(presetLabel('pytest', null)).toBe('pytest — tests/test_t<NNN>_<slug>.py');
     expect(presetLabel('custom', BASE)).toBe('Custom — your own test command');
+  });
+
+  it('names a runner Tilth does not drive yet, with the command to set under Custom when it takes files, over any other note', () => {
+    const ava: ProjectEnv = {
+      ...BASE,
+      languages: ['javascript'],
+      test_runner: null,
+      undriven_runner: { runner: 'ava', evidence: 'scripts.test: ava' },
+      node_modules: false,
+    };
+    const note =
+      'This project runs its tests with AVA, which Tilth does not drive yet. The checks use your own test command instead: set it in seed review under Custom (for example node_modules/.bin/ava {files}).';
+    expect(envNote(ava)).toBe(note);
+    expect(undrivenNote(ava)).toBe(note);
+    expect(undrivenNote({ ...ava, undriven_runner: { runner: 'cargo', evidence: 'Cargo.toml' } })).toBe(
+      'This project runs its tests with cargo test, which Tilth does not drive yet. The checks use your own test command instead: set it in seed review under Custom.',
+    );
+    expect(undrivenNote(BASE)).toBeNull();
   });
 
   it('warns when a node_modules runner is not installed in the checkout', () => {

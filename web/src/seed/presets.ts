@@ -2,7 +2,7 @@
  * The checks presets as the browser names them, in the order the pickers list them, and the
  * one-line summary of a repository's environment shown on the new-session page and in seed review.
  */
-import type { ProjectEnv } from '../../../shared/project-env.ts';
+import { type ProjectEnv, UNDRIVEN_RUNNERS } from '../../../shared/project-env.ts';
 import { RUNNER_NAMES, testFileRule, type ChecksPreset } from '../../../shared/seed.ts';
 
 export const PRESET_NAMES: Record<ChecksPreset, string> = { ...RUNNER_NAMES, custom: 'Custom' };
@@ -15,6 +15,13 @@ export function presetLabel(preset: ChecksPreset, env: ProjectEnv | null): strin
 }
 
 const PACKAGE_MANAGERS = { npm: 'npm', pnpm: 'pnpm', yarn: 'Yarn', bun: 'Bun' } as const;
+const LANGUAGE_NAMES: Record<ProjectEnv['languages'][number], string> = {
+  typescript: 'TypeScript',
+  javascript: 'JavaScript',
+  python: 'Python',
+  go: 'Go',
+  rust: 'Rust',
+};
 
 /**
  * "TypeScript · pnpm · vitest (vitest.config.ts) · tests in tests/": what detection found, most
@@ -23,13 +30,12 @@ const PACKAGE_MANAGERS = { npm: 'npm', pnpm: 'pnpm', yarn: 'Yarn', bun: 'Bun' } 
 export function summarizeEnv(env: ProjectEnv): string {
   const parts: string[] = [];
   const language = env.languages[0];
-  if (language)
-    parts.push(
-      language === 'typescript' ? 'TypeScript' : language === 'javascript' ? `JavaScript${env.module_type === 'commonjs' ? ' (CommonJS)' : ''}` : 'Python',
-    );
+  if (language) parts.push(language === 'javascript' ? `JavaScript${env.module_type === 'commonjs' ? ' (CommonJS)' : ''}` : LANGUAGE_NAMES[language]);
   if (env.package_manager) parts.push(PACKAGE_MANAGERS[env.package_manager]);
   if (env.python) parts.push(env.python.source === 'venv' ? `${shortPath(env.python.interpreter)}` : 'system python3');
+  const undriven = env.undriven_runner;
   if (env.test_runner) parts.push(env.test_runner_evidence ? `${env.test_runner} (${env.test_runner_evidence})` : env.test_runner);
+  else if (undriven) parts.push(`${UNDRIVEN_RUNNERS[undriven.runner].name} (${undriven.evidence}), not driven by Tilth yet`);
   else parts.push('no test runner found');
   if (env.test_dirs.length > 0)
     parts.push(
@@ -51,9 +57,19 @@ function shortPath(interpreter: string): string {
 
 /** Why the checks may not run as detected (null when nothing stands out), shown beside the summary. */
 export function envNote(env: ProjectEnv): string | null {
+  const undriven = undrivenNote(env);
+  if (undriven !== null) return undriven;
   const js = env.languages.includes('javascript') || env.languages.includes('typescript');
   if (js && env.test_runner && env.test_runner !== 'node' && env.test_runner !== 'pytest' && env.test_runner !== 'unittest' && !env.node_modules) {
     return `node_modules is not installed in this checkout, so ${env.test_runner} cannot run until the dependencies are installed.`;
   }
   return null;
+}
+
+/** The runner the project names that Tilth does not drive yet, and what to do about it; null when there is none. */
+export function undrivenNote(env: ProjectEnv): string | null {
+  if (!env.undriven_runner) return null;
+  const { name, command } = UNDRIVEN_RUNNERS[env.undriven_runner.runner];
+  const example = command ? ` (for example ${command})` : '';
+  return `This project runs its tests with ${name}, which Tilth does not drive yet. The checks use your own test command instead: set it in seed review under Custom${example}.`;
 }

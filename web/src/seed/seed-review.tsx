@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { testFileRule, type SeedView } from '../../../shared/seed.ts';
 import { addTask, moveTask, pairTestFiles, removeTask, renameTestFile, type SeedDraft } from './seed-edit.ts';
-import { summarizeEnv } from './presets.ts';
+import { summarizeEnv, undrivenNote } from './presets.ts';
 import { ContractWarnings } from './contract-warnings.tsx';
 import { SeedSummary } from './seed-summary.tsx';
 import { SeedTaskCard, SeedTaskEditor, TestFileEditor } from './seed-task-card.tsx';
@@ -71,6 +71,11 @@ export function SeedReview(props: SeedReviewProps) {
           {seed.meta.project_env && (
             <div className="muted small seed-env" data-testid="seed-env">
               {summarizeEnv(seed.meta.project_env)}
+            </div>
+          )}
+          {seed.meta.project_env && undrivenNote(seed.meta.project_env) !== null && (
+            <div className="small warning-text" data-testid="seed-env-note">
+              {undrivenNote(seed.meta.project_env)}
             </div>
           )}
         </div>

@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { E2E_TOKEN } from '../../playwright.config.ts';
+import { git, script } from './helpers.ts';
+
+/**
+ * A project whose `npm test` runs AVA between linters (issue 29): Tilth names the runner it does
+ * not drive yet on the new-session page and in seed review, and gives the session the custom
+ * preset — never Node's own runner in its place, which AVA's test files refuse.
+ */
+const FILES: Record<string, string> = {
+  'package.json': JSON.stringify(
+    { name: 'doubler', type: 'module', private: true, scripts: { test: 'xo && ava' }, devDependencies: { ava: '^6.4.0', xo: '^1.2.0' } },
+    null,
+    2,
+  ),
+  'src/double.js': 'export function double(n) {\n  return n * 2;\n}\n',
+  'test/double.js': "import test from 'ava';\nimport { double } from '../src/double.js';\n\ntest('doubles', (t) => {\n  t.is(double(2), 4);\n});\n",
+};
+
+const NOTE =
+  'This project runs its tests with AVA, which Tilth does not drive yet. The checks use your own test command instead: set it in seed review under Custom (for example node_modules/.bin/ava {files}).';
+
+test('an AVA project: the runner is named as not driven yet, and the session gets the custom preset instead of a stand-in', async ({ page }) => {
+  const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'tilth-e2e-ava-'));
+  const repo = path.join(parent, 'doubler');
+  try {
+    for (const [file, content] of Object.entries(FILES)) {
+      fs.mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
+      fs.writeFileSync(path.join(repo, file), content);
+    }
+    git(repo, 'init', '-q', '-b', 'main');
+    git(repo, '-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', '-c', 'commit.gpgsign=false', 'add', '-A');
+    git(repo, '-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', '-c', 'commit.gpgsign=false', 'commit', '-qm', 'doubler');
+
+    await script([
+      {
+        tool_calls: [
+          {
+            name: 'write_seed',
+            arguments: {
+              prd_entries: [
+                {
+                  id: 'T-001',
+                  title: 'Halve',
+                  description: 'Add halve(n) to src/double.js.',
+                  acceptance_criteria: ['halve divides by two'],
+                  criteria_tests: [['halves']],
+                },
+              ],
+              test_files: {
+                'tests/t001_halve.js':
+                  "import test from 'ava';\nimport { halve } from '../src/double.js';\n\ntest('halves', (t) => {\n  t.is(halve(4), 2);\n});\n",
+              },
+              tldr: '- **T-001:** Halve — halve(n)',
+              open_questions: [],
+              blockers: [],
+              scope_notes: '',
+            },
+          },
+        ],
+      },
+    ]);
+
+    await page.goto(`/#token=${E2E_TOKEN}`);
+    await page.getByTestId('new-session-button').first().click();
+    await page.getByTestId('workspace-input').fill(repo);
+    await expect(page.getByTestId('workspace-check')).toHaveAttribute('data-ok', 'true');
+    await expect(page.getByTestId('workspace-env')).toHaveText(
+      'Detected: JavaScript · npm · AVA (scripts.test: xo && ava), not driven by Tilth yet · tests in test/',
+    );
+    await expect(page.getByTestId('workspace-env-note')).toHaveText(NOTE);
+    await expect(page.getByTestId('preset-select')).toHaveValue('custom');
+    await page.getByTestId('brief-input').fill('Add halve');
+    await page.screenshot({ path: 'test-results/screens/new-session-undriven-runner.png', fullPage: true });
+    await page.getByTestId('create-session').click();
+    await expect(page).toHaveURL(/\/sessions\/\d{8}-\d{6}-[0-9a-f]{6}$/);
+
+    await expect(page.getByTestId('seed-review')).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByTestId('seed-env')).toHaveText('JavaScript · npm · AVA (scripts.test: xo && ava), not driven by Tilth yet · tests in test/');
+    await expect(page.getByTestId('seed-env-note')).toHaveText(NOTE);
+    await expect(page.getByTestId('seed-review')).toContainText('checks: custom');
+    await page.screenshot({ path: 'test-results/screens/seed-review-undriven-runner.png', fullPage: true });
+  } finally {
+    fs.rmSync(parent, { recursive: true, force: true });
+  }
+});
