@@ -35,6 +35,7 @@ export default defineConfig({
       'server/proof/green-gate.test.ts',
       'server/proof/red-proof.test.ts',
       'server/proof/other-runner.test.ts',
+      'server/proof/go-report.test.ts',
     ],
   },
 });

@@ -40,6 +40,11 @@ if (spawnSync('sh', ['-c', `command -v "${REDIS}"`], { stdio: 'ignore' }).status
   );
 }
 
+// Go projects' tests run with the real toolchain (issue 29).
+if (spawnSync('sh', ['-c', 'command -v go'], { stdio: 'ignore' }).status !== 0) {
+  stopBeforeTests("go is missing; the Go runner's tests run the real `go test`.\nInstall Debian's build:  apt-get update && apt-get install -y golang-go");
+}
+
 // Not required: without bubblewrap the sandbox tests are skipped, and the run tests exercise the
 // unsandboxed shell. Say so, so nobody mistakes that for coverage.
 if (spawnSync('sh', ['-c', 'command -v bwrap'], { stdio: 'ignore' }).status !== 0) {

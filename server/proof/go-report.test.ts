@@ -1,0 +1,141 @@
+/**
+ * `go test -json` read case by case. The streams are shaped as Go 1.19 (Debian's) writes them,
+ * taken from real runs and shortened to the fields read; the Go 1.24 build events follow its
+ * documentation. go-report.int.test.ts runs the real toolchain.
+ */
+import { describe, expect, it } from 'vitest';
+import { packageDir, parseGoTestJson } from './go-report.ts';
+
+const MOD = 'example.com/todo';
+const ev = (Action: string, Package: string, Test?: string, Output?: string) =>
+  JSON.stringify({ Time: '2026-11-28T18:05:51Z', Action, Package: `${MOD}${Package}`, ...(Test ? { Test } : {}), ...(Output !== undefined ? { Output } : {}) });
+const stream = (...lines: string[]) => `${lines.join('\n')}\n`;
+
+describe('parseGoTestJson', () => {
+  it('reads each test and subtest as a case, with what a failure printed and nothing for a pass', () => {
+    const out = stream(
+      ev('run', '/calc', 'TestDouble'),
+      ev('output', '/calc', 'TestDouble', '=== RUN   TestDouble\n'),
+      ev('output', '/calc', 'TestDouble', '    calc_test.go:7: Double(2) = 6, want 4\n'),
+      ev('output', '/calc', 'TestDouble', '--- FAIL: TestDouble (0.00s)\n'),
+      ev('fail', '/calc', 'TestDouble'),
+      ev('run', '/calc', 'TestSkipped'),
+      ev('output', '/calc', 'TestSkipped', '    calc_test.go:13: later\n'),
+      ev('output', '/calc', 'TestSkipped', '--- SKIP: TestSkipped (0.00s)\n'),
+      ev('skip', '/calc', 'TestSkipped'),
+      ev('run', '/calc', 'TestTable'),
+      ev('run', '/calc', 'TestTable/two_words'),
+      ev('output', '/calc', 'TestTable/two_words', '=== RUN   TestTable/two_words\n'),
+      ev('output', '/calc', 'TestTable', '--- PASS: TestTable (0.00s)\n'),
+      ev('output', '/calc', 'TestTable/two_words', '    --- PASS: TestTable/two_words (0.00s)\n'),
+      ev('pass', '/calc', 'TestTable/two_words'),
+      ev('pass', '/calc', 'TestTable'),
+      ev('output', '/calc', undefined, 'FAIL\n'),
+      ev('fail', '/calc'),
+      ev('output', '', 'TestRoot', 'said\n'),
+      ev('run', '', 'TestRoot'),
+      ev('pass', '', 'TestRoot'),
+    );
+    expect(parseGoTestJson(out, '', MOD)).toEqual({
+      cases: [
+        { file: 'calc', name: 'TestDouble', fullTitle: 'TestDouble', outcome: 'failed', message: '    calc_test.go:7: Double(2) = 6, want 4' },
+        { file: 'calc', name: 'TestSkipped', fullTitle: 'TestSkipped', outcome: 'skipped', message: '' },
+        { file: 'calc', name: 'TestTable', fullTitle: 'TestTable', outcome: 'passed', message: '' },
+        { file: 'calc', name: 'TestTable/two_words', fullTitle: 'TestTable/two_words', outcome: 'passed', message: '' },
+        { file: '.', name: 'TestRoot', fullTitle: 'TestRoot', outcome: 'passed', message: '' },
+      ],
+      loadErrors: [],
+    });
+  });
+
+  it('fails a test the binary ended inside (a timeout), saying so after what it printed', () => {
+    const out = stream(
+      ev('run', '/slow', 'TestSlow'),
+      ev('output', '/slow', 'TestSlow', '=== RUN   TestSlow\n'),
+      ev('output', '/slow', 'TestSlow', 'panic: test timed out after 1s\n'),
+      ev('output', '/slow', 'TestSlow', '\n'),
+      ev('output', '/slow', undefined, 'FAIL\texample.com/todo/slow\t1.014s\n'),
+      ev('fail', '/slow'),
+    );
+    const report = parseGoTestJson(out, '', MOD);
+    expect(report.cases).toEqual([
+      {
+        file: 'slow',
+        name: 'TestSlow',
+        fullTitle: 'TestSlow',
+        outcome: 'failed',
+        message: 'panic: test timed out after 1s\nThe test binary ended before this test finished.',
+      },
+    ]);
+    expect(report.loadErrors).toEqual([]);
+  });
+
+  it('keeps the first 40 lines of a long failure, a panic’s stack cut short', () => {
+    const stack = Array.from({ length: 60 }, (_, i) => ev('output', '/pan', 'TestPanics', `frame ${i}\n`));
+    const report = parseGoTestJson(stream(ev('run', '/pan', 'TestPanics'), ...stack, ev('fail', '/pan', 'TestPanics'), ev('fail', '/pan')), '', MOD);
+    expect(report.cases[0]!.message.split('\n')).toEqual(Array.from({ length: 40 }, (_, i) => `frame ${i}`));
+    expect(report.loadErrors).toEqual([]);
+  });
+
+  it('reads a package that did not build from the plain FAIL line and the compiler’s messages on stderr (Go ≤ 1.23)', () => {
+    const out = `FAIL\texample.com/todo/broken [build failed]\n${stream(ev('run', '/calc', 'TestPasses'), ev('pass', '/calc', 'TestPasses'), ev('pass', '/calc'))}`;
+    const stderr =
+      '# example.com/todo/broken [example.com/todo/broken.test]\nbroken/broken_test.go:5:32: undefined: Missing\n# example.com/todo/other\nother.go:1:1: x\n';
+    const report = parseGoTestJson(out, stderr, MOD);
+    expect(report.loadErrors).toEqual([{ file: 'broken', message: 'broken/broken_test.go:5:32: undefined: Missing' }]);
+    expect(report.cases.map((c) => c.name)).toEqual(['TestPasses']);
+    expect(parseGoTestJson('FAIL\texample.com/todo/x [setup failed]\n', '', MOD).loadErrors).toEqual([
+      { file: 'x', message: 'example.com/todo/x did not build' },
+    ]);
+  });
+
+  it('reads a package that did not build from the build events (Go 1.24)', () => {
+    const build = (Action: string, Output?: string) =>
+      JSON.stringify({ Action, ImportPath: `${MOD}/broken [${MOD}/broken.test]`, ...(Output ? { Output } : {}) });
+    const out = stream(
+      build('build-output', '# example.com/todo/broken [example.com/todo/broken.test]\n'),
+      build('build-output', 'broken/broken_test.go:5:32: undefined: Missing\n'),
+      build('build-fail'),
+      JSON.stringify({ Action: 'fail', Package: `${MOD}/broken`, FailedBuild: `${MOD}/broken [${MOD}/broken.test]` }),
+    );
+    expect(parseGoTestJson(out, '', MOD)).toEqual({ cases: [], loadErrors: [{ file: 'broken', message: 'broken/broken_test.go:5:32: undefined: Missing' }] });
+  });
+
+  it('reads a package that failed with no failing test as a load error with what it printed, and passes over other lines', () => {
+    const out = stream(
+      'not json',
+      '{"Action": 3}',
+      ev('output', '/boot', undefined, 'panic: init went wrong\n'),
+      ev('output', '/boot', undefined, 'FAIL\texample.com/todo/boot\t0.01s\n'),
+      ev('fail', '/boot'),
+      ev('output', '/quiet', undefined, 'PASS\n'),
+      ev('fail', '/quiet'),
+      ev('output', '/calc', undefined, 'testing: warning: no tests to run\n'),
+      ev('output', '/calc', undefined, 'ok  \texample.com/todo/calc\t0.011s [no tests to run]\n'),
+      ev('pass', '/calc'),
+    );
+    expect(parseGoTestJson(out, '', MOD)).toEqual({
+      cases: [],
+      loadErrors: [
+        { file: 'boot', message: 'panic: init went wrong' },
+        { file: 'quiet', message: 'example.com/todo/quiet failed before any test ran' },
+      ],
+    });
+  });
+
+  it('does not count a package failed by its own failing test as a load error', () => {
+    const out = stream(ev('run', '/calc', 'TestX'), ev('fail', '/calc', 'TestX'), ev('fail', '/calc'));
+    expect(parseGoTestJson(out, '', MOD).loadErrors).toEqual([]);
+  });
+});
+
+describe('packageDir', () => {
+  it.each([
+    ['example.com/todo', '.'],
+    ['example.com/todo/calc', 'calc'],
+    ['example.com/todo/internal/calc', 'internal/calc'],
+    ['example.com/todoist/calc', 'example.com/todoist/calc'],
+  ])('puts %s in %s', (pkg, dir) => {
+    expect(packageDir(pkg, MOD)).toBe(dir);
+  });
+});
