@@ -129,6 +129,76 @@ describe('parseGoTestJson', () => {
   });
 });
 
+describe('parseGoTestJson, line by line', () => {
+  it('keeps a failure’s own lines, indented as printed, without test2json’s framing or blank lines around them', () => {
+    const out = stream(
+      ev('run', '/a', 'TestA'),
+      ...['=== RUN   TestA\n', '  \n', '    a_test.go:3: first   \n', '\t\n', '    a_test.go:5: log says --- FAIL: x\n', ' \n'].map((o) =>
+        ev('output', '/a', 'TestA', o),
+      ),
+      ev('output', '/a', 'TestA', '    --- FAIL: TestA/sub (0.00s)\n'),
+      ev('output', '/a', 'TestA', '--- FAIL: TestA (0.00s)\n'),
+      ev('fail', '/a', 'TestA'),
+      ev('run', '/a', 'TestQuiet'),
+      ev('fail', '/a', 'TestQuiet'),
+      ev('run', '/a', 'TestCut'),
+    );
+    expect(parseGoTestJson(out, '', MOD).cases.map((c) => c.message)).toEqual([
+      '    a_test.go:3: first\n\n    a_test.go:5: log says --- FAIL: x',
+      '',
+      'The test binary ended before this test finished.',
+    ]);
+  });
+
+  it('reads the compiler’s messages under their package header only, without blank lines, and leaves other stderr alone', () => {
+    const stderr = [
+      'go: warning: ignoring something',
+      '# example.com/todo/broken [example.com/todo/broken.test]',
+      'broken/a_test.go:5:32: undefined: Missing',
+      '  ',
+      'broken/a_test.go:6:2: also',
+      '\t# not a header',
+      '',
+    ].join('\n');
+    expect(parseGoTestJson('FAIL\texample.com/todo/broken [build failed]\n', stderr, MOD).loadErrors).toEqual([
+      { file: 'broken', message: 'broken/a_test.go:5:32: undefined: Missing\nbroken/a_test.go:6:2: also\n\t# not a header' },
+    ]);
+  });
+
+  it('reads the build events of the packages they name, and no others', () => {
+    const out = stream(
+      JSON.stringify({ Action: 'build-output', ImportPath: `${MOD}/b [${MOD}/b.test]`, Output: '\n' }),
+      JSON.stringify({ Action: 'build-output', ImportPath: `${MOD}/b [${MOD}/b.test]` }),
+      JSON.stringify({ Action: 'build-output', ImportPath: `${MOD}/b [${MOD}/b.test]`, Output: 'b.go:1: one\n' }),
+      JSON.stringify({ Action: 'build-output', ImportPath: `${MOD}/b [${MOD}/b.test]`, Output: 'b.go:2: two\n' }),
+      JSON.stringify({ Action: 'build-output', Output: 'no package\n' }),
+      JSON.stringify({ Action: 'build-fail' }),
+      JSON.stringify({ Action: 'output', ImportPath: `${MOD}/c`, Package: `${MOD}/c`, Output: 'ok\n' }),
+      JSON.stringify({ Action: 'build-fail', ImportPath: `${MOD}/b [${MOD}/b.test]` }),
+    );
+    expect(parseGoTestJson(out, '', MOD).loadErrors).toEqual([{ file: 'b', message: 'b.go:1: one\nb.go:2: two' }]);
+  });
+
+  it('tells a package that failed on its own (after passing tests, or silently) from one failed by a test', () => {
+    const out = stream(
+      ev('run', '/calc', 'TestBad'),
+      ev('fail', '/calc', 'TestBad'),
+      ev('fail', '/calc'),
+      ev('run', '/main1', 'TestOk'),
+      ev('pass', '/main1', 'TestOk'),
+      ev('output', '/main1', undefined, 'panic: config not ok\n'),
+      ev('fail', '/main1'),
+      ev('fail', '/silent'),
+      ev('output', '/fine', undefined, 'PASS\n'),
+      ev('pass', '/fine'),
+    );
+    expect(parseGoTestJson(out, '', MOD).loadErrors).toEqual([
+      { file: 'main1', message: 'panic: config not ok' },
+      { file: 'silent', message: 'example.com/todo/silent failed before any test ran' },
+    ]);
+  });
+});
+
 describe('packageDir', () => {
   it.each([
     ['example.com/todo', '.'],

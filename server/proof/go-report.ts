@@ -41,13 +41,13 @@ export function packageDir(pkg: string, modulePath: string): string {
 
 /** `example.com/todo/broken [example.com/todo/broken.test]` → `example.com/todo/broken`. */
 function importPathOf(header: string): string {
-  return header.trim().split(/\s+/)[0] ?? '';
+  return header.split(' ', 1)[0]!;
 }
 
 function message(lines: string[]): string {
-  const said = lines.filter((l) => !FRAMING.test(l)).map((l) => l.replace(/\n$/, ''));
-  while (said.length > 0 && said[0]!.trim() === '') said.shift();
-  while (said.length > 0 && said.at(-1)!.trim() === '') said.pop();
+  const said = lines.filter((l) => !FRAMING.test(l)).map((l) => l.trimEnd());
+  while (said[0] === '') said.shift();
+  while (said.at(-1) === '') said.pop();
   return said.slice(0, MESSAGE_LINES).join('\n');
 }
 
@@ -56,7 +56,7 @@ function stderrBlocks(stderr: string): Map<string, string[]> {
   const blocks = new Map<string, string[]>();
   let current: string[] | null = null;
   for (const line of stderr.split('\n')) {
-    const header = /^# (.+)$/.exec(line);
+    const header = /^# (.+)/.exec(line);
     if (header) {
       current = [];
       blocks.set(importPathOf(header[1]!), current);
@@ -77,8 +77,7 @@ export function parseGoTestJson(stdout: string, stderr: string, modulePath: stri
   const key = (pkg: string, test: string) => `${pkg}\0${test}`;
 
   for (const line of stdout.split('\n')) {
-    if (line.trim() === '') continue;
-    const plain = /^FAIL\t(\S+) \[(?:build|setup) failed\]$/.exec(line);
+    const plain = /^FAIL\t(\S+) \[(?:build|setup) failed\]/.exec(line);
     if (plain) {
       brokenBuilds.add(plain[1]!);
       continue;
@@ -97,12 +96,13 @@ export function parseGoTestJson(stdout: string, stderr: string, modulePath: stri
       buildOutput.set(path, [...(buildOutput.get(path) ?? []), output ?? '']);
     } else if (action === 'build-fail' && importPath !== undefined) brokenBuilds.add(importPathOf(importPath));
     else if (test === undefined) {
-      if (action === 'output' && output !== undefined) packageOutput.set(pkg, [...(packageOutput.get(pkg) ?? []), output]);
+      // Only `output` events carry Output.
+      if (output !== undefined) packageOutput.set(pkg, [...(packageOutput.get(pkg) ?? []), output]);
       if (action === 'fail') failedPackages.add(pkg);
     } else if (action === 'run') {
       if (!begun.has(key(pkg, test))) started.push({ pkg, test });
       begun.add(key(pkg, test));
-    } else if (action === 'output' && output !== undefined) outputs.set(key(pkg, test), [...(outputs.get(key(pkg, test)) ?? []), output]);
+    } else if (output !== undefined) outputs.set(key(pkg, test), [...(outputs.get(key(pkg, test)) ?? []), output]);
     else if (ENDS[action]) ended.set(key(pkg, test), ENDS[action]);
   }
 
@@ -125,7 +125,7 @@ export function parseGoTestJson(stdout: string, stderr: string, modulePath: stri
     const lines =
       buildOutput
         .get(pkg)
-        ?.map((l) => l.replace(/\n$/, ''))
+        ?.map((l) => l.trimEnd())
         .filter((l) => !l.startsWith('# ')) ??
       compiler.get(pkg) ??
       [];
