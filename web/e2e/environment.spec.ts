@@ -1,9 +1,8 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { E2E_TOKEN } from '../../playwright.config.ts';
-import { git, script } from './helpers.ts';
+import { committedRepo, script, seedTurn } from './helpers.ts';
 
 /**
  * A TypeScript repository tested with vitest and installed with pnpm (issue 12): the new-session
@@ -37,41 +36,22 @@ const ACCEPTANCE = [
 ].join('\n');
 
 test('a TypeScript + vitest repository: its environment is shown, and Run waits until its tests can run', async ({ page, baseURL }) => {
-  const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'tilth-e2e-slugs-'));
-  const repo = path.join(parent, 'slugs');
+  const { parent, repo } = committedRepo('slugs', FILES);
   try {
-    for (const [file, content] of Object.entries(FILES)) {
-      fs.mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
-      fs.writeFileSync(path.join(repo, file), content);
-    }
-    git(repo, 'init', '-q', '-b', 'main');
-    git(repo, '-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', '-c', 'commit.gpgsign=false', 'add', '-A');
-    git(repo, '-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', '-c', 'commit.gpgsign=false', 'commit', '-qm', 'slugs');
-
     await script([
-      {
-        tool_calls: [
+      seedTurn(
+        [
           {
-            name: 'write_seed',
-            arguments: {
-              prd_entries: [
-                {
-                  id: 'T-001',
-                  title: 'Kebab case',
-                  description: 'Add kebab(text) to src/slug.ts.',
-                  acceptance_criteria: ['kebab joins lowercased words with dashes'],
-                  criteria_tests: [['joins words with dashes']],
-                },
-              ],
-              test_files: { 'tests/t001_kebab.test.ts': ACCEPTANCE },
-              tldr: '- **T-001:** Kebab case — kebab(text)',
-              open_questions: [],
-              blockers: [],
-              scope_notes: '',
-            },
+            id: 'T-001',
+            title: 'Kebab case',
+            description: 'Add kebab(text) to src/slug.ts.',
+            acceptance_criteria: ['kebab joins lowercased words with dashes'],
+            criteria_tests: [['joins words with dashes']],
           },
         ],
-      },
+        { 'tests/t001_kebab.test.ts': ACCEPTANCE },
+        '- **T-001:** Kebab case — kebab(text)',
+      ),
     ]);
 
     await page.goto(`/#token=${E2E_TOKEN}`);

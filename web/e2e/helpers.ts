@@ -5,6 +5,9 @@
  * queue serves them all in call order.
  */
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { E2E_TOKEN } from '../../playwright.config.ts';
 import type { FakeModelState, ScriptedReplyInput } from '../../server/scripted-model/fake-model.ts';
@@ -52,32 +55,50 @@ export async function createSession(page: Page, workspace: string, brief: string
   return page.url().split('/').at(-1)!;
 }
 
-/** The interview's one turn for a one-task seed of js-todo: double(n) in src/double.js, one criterion, one case. */
-export const DOUBLE_CRITERION = 'double(2) returns 4';
-export function doubleSeedTurn(): ScriptedReplyInput {
+/** A repository of `files` committed on `main`, in a fresh temp folder; remove `parent` when done. */
+export function committedRepo(name: string, files: Record<string, string>): { parent: string; repo: string } {
+  const parent = fs.mkdtempSync(path.join(os.tmpdir(), `tilth-e2e-${name}-`));
+  const repo = path.join(parent, name);
+  for (const [file, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
+    fs.writeFileSync(path.join(repo, file), content);
+  }
+  const as = ['-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', '-c', 'commit.gpgsign=false'];
+  git(repo, 'init', '-q', '-b', 'main');
+  git(repo, ...as, 'add', '-A');
+  git(repo, ...as, 'commit', '-qm', name);
+  return { parent, repo };
+}
+
+/** The interview's turn that writes a seed: its tasks and their test files, nothing left open. */
+export function seedTurn(prdEntries: object[], testFiles: Record<string, string>, tldr: string, scopeNotes = ''): ScriptedReplyInput {
   return {
     tool_calls: [
       {
         name: 'write_seed',
-        arguments: {
-          prd_entries: [
-            {
-              id: 'T-001',
-              title: 'Double a number',
-              description: 'Add double(n) in src/double.js.',
-              acceptance_criteria: [DOUBLE_CRITERION],
-              criteria_tests: [['double works']],
-            },
-          ],
-          test_files: { 'tests/t001_double.test.js': nodeTest('double', 'double', '2', '4') },
-          tldr: '- **T-001:** Double a number',
-          open_questions: [],
-          blockers: [],
-          scope_notes: 'Nothing else.',
-        },
+        arguments: { prd_entries: prdEntries, test_files: testFiles, tldr, open_questions: [], blockers: [], scope_notes: scopeNotes },
       },
     ],
   };
+}
+
+/** The interview's one turn for a one-task seed of js-todo: double(n) in src/double.js, one criterion, one case. */
+export const DOUBLE_CRITERION = 'double(2) returns 4';
+export function doubleSeedTurn(): ScriptedReplyInput {
+  return seedTurn(
+    [
+      {
+        id: 'T-001',
+        title: 'Double a number',
+        description: 'Add double(n) in src/double.js.',
+        acceptance_criteria: [DOUBLE_CRITERION],
+        criteria_tests: [['double works']],
+      },
+    ],
+    { 'tests/t001_double.test.js': nodeTest('double', 'double', '2', '4') },
+    '- **T-001:** Double a number',
+    'Nothing else.',
+  );
 }
 
 /** The replies that take the one-task double seed to all done: `source` written, the case, an accept, no learning. */

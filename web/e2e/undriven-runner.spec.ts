@@ -1,9 +1,7 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { E2E_TOKEN } from '../../playwright.config.ts';
-import { git, script } from './helpers.ts';
+import { committedRepo, script, seedTurn } from './helpers.ts';
 
 /**
  * A project whose `npm test` runs AVA between linters (issue 29): Tilth names the runner it does
@@ -24,44 +22,22 @@ const NOTE =
   'This project runs its tests with AVA, which Tilth does not drive yet. The checks use your own test command instead: set it in seed review under Custom (for example node_modules/.bin/ava {files}).';
 
 test('an AVA project: the runner is named as not driven yet, and the session gets the custom preset instead of a stand-in', async ({ page }) => {
-  const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'tilth-e2e-ava-'));
-  const repo = path.join(parent, 'doubler');
+  const { parent, repo } = committedRepo('doubler', FILES);
   try {
-    for (const [file, content] of Object.entries(FILES)) {
-      fs.mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
-      fs.writeFileSync(path.join(repo, file), content);
-    }
-    git(repo, 'init', '-q', '-b', 'main');
-    git(repo, '-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', '-c', 'commit.gpgsign=false', 'add', '-A');
-    git(repo, '-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', '-c', 'commit.gpgsign=false', 'commit', '-qm', 'doubler');
-
     await script([
-      {
-        tool_calls: [
+      seedTurn(
+        [
           {
-            name: 'write_seed',
-            arguments: {
-              prd_entries: [
-                {
-                  id: 'T-001',
-                  title: 'Halve',
-                  description: 'Add halve(n) to src/double.js.',
-                  acceptance_criteria: ['halve divides by two'],
-                  criteria_tests: [['halves']],
-                },
-              ],
-              test_files: {
-                'tests/t001_halve.js':
-                  "import test from 'ava';\nimport { halve } from '../src/double.js';\n\ntest('halves', (t) => {\n  t.is(halve(4), 2);\n});\n",
-              },
-              tldr: '- **T-001:** Halve — halve(n)',
-              open_questions: [],
-              blockers: [],
-              scope_notes: '',
-            },
+            id: 'T-001',
+            title: 'Halve',
+            description: 'Add halve(n) to src/double.js.',
+            acceptance_criteria: ['halve divides by two'],
+            criteria_tests: [['halves']],
           },
         ],
-      },
+        { 'tests/t001_halve.js': "import test from 'ava';\nimport { halve } from '../src/double.js';\n\ntest('halves', (t) => {\n  t.is(halve(4), 2);\n});\n" },
+        '- **T-001:** Halve — halve(n)',
+      ),
     ]);
 
     await page.goto(`/#token=${E2E_TOKEN}`);
