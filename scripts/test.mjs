@@ -30,9 +30,12 @@ if (!fs.existsSync(CHROMIUM)) {
   );
 }
 
+/** Whether a command is on the PATH. */
+const onPath = (command) => spawnSync('sh', ['-c', `command -v "${command}"`], { stdio: 'ignore' }).status === 0;
+
 // The queue dispatcher's tests run against a real Redis (issue 18).
 const REDIS = process.env.REDIS_SERVER_PATH ?? 'redis-server';
-if (spawnSync('sh', ['-c', `command -v "${REDIS}"`], { stdio: 'ignore' }).status !== 0) {
+if (!onPath(REDIS)) {
   stopBeforeTests(
     `redis-server is missing (looked for ${REDIS}); the run-queue tests start a real one.\n` +
       "Install Debian's build:  apt-get update && apt-get install -y redis-server\n" +
@@ -41,13 +44,13 @@ if (spawnSync('sh', ['-c', `command -v "${REDIS}"`], { stdio: 'ignore' }).status
 }
 
 // Go projects' tests run with the real toolchain (issue 29).
-if (spawnSync('sh', ['-c', 'command -v go'], { stdio: 'ignore' }).status !== 0) {
+if (!onPath('go')) {
   stopBeforeTests("go is missing; the Go runner's tests run the real `go test`.\nInstall Debian's build:  apt-get update && apt-get install -y golang-go");
 }
 
 // Not required: without bubblewrap the sandbox tests are skipped, and the run tests exercise the
 // unsandboxed shell. Say so, so nobody mistakes that for coverage.
-if (spawnSync('sh', ['-c', 'command -v bwrap'], { stdio: 'ignore' }).status !== 0) {
+if (!onPath('bwrap')) {
   console.warn('Note: bubblewrap (bwrap) is not installed, so the shell-sandbox tests are skipped. Install it with: apt-get install -y bubblewrap');
 }
 

@@ -58,6 +58,8 @@ export function SeedReview(props: SeedReviewProps) {
     if (draft !== null) props.onDraftChange({ ...draft, files: { ...draft.files, [path]: content } });
   };
 
+  const runnerNote = seed.meta.project_env ? undrivenNote(seed.meta.project_env) : null;
+
   return (
     <div className="seed-review" data-testid="seed-review" data-editing={editing}>
       <div className="seed-toolbar">
@@ -73,9 +75,9 @@ export function SeedReview(props: SeedReviewProps) {
               {summarizeEnv(seed.meta.project_env)}
             </div>
           )}
-          {seed.meta.project_env && undrivenNote(seed.meta.project_env) !== null && (
+          {runnerNote !== null && (
             <div className="small warning-text" data-testid="seed-env-note">
-              {undrivenNote(seed.meta.project_env)}
+              {runnerNote}
             </div>
           )}
         </div>
