@@ -9,13 +9,13 @@ import { z } from 'zod';
 export const PackageManagerSchema = z.enum(['npm', 'pnpm', 'yarn', 'bun']);
 export type PackageManager = z.infer<typeof PackageManagerSchema>;
 
-export const TestRunnerSchema = z.enum(['vitest', 'jest', 'mocha', 'node', 'pytest', 'unittest']);
+export const TestRunnerSchema = z.enum(['vitest', 'jest', 'mocha', 'node', 'pytest', 'unittest', 'go']);
 export type TestRunner = z.infer<typeof TestRunnerSchema>;
 
 /**
  * Which files each runner picks up when its config does not say (relative to the root): vitest's
  * `include`, jest's `testMatch`, mocha's `spec`, Node 20's `node --test` with no arguments,
- * pytest's `python_files`, unittest discovery's `test*.py`.
+ * pytest's `python_files`, unittest discovery's `test*.py`, go's `_test.go` files.
  */
 export const DEFAULT_TEST_GLOBS: Record<TestRunner, string[]> = {
   vitest: ['**/*.{test,spec}.?(c|m)[jt]s?(x)'],
@@ -24,6 +24,7 @@ export const DEFAULT_TEST_GLOBS: Record<TestRunner, string[]> = {
   node: ['**/*.test.?(c|m)js', '**/*-test.?(c|m)js', '**/*_test.?(c|m)js', '**/test-*.?(c|m)js', '**/test.?(c|m)js', '**/test/**/*.?(c|m)js'],
   pytest: ['**/test_*.py', '**/*_test.py'],
   unittest: ['**/test*.py'],
+  go: ['**/*_test.go'],
 };
 
 /**
@@ -31,7 +32,7 @@ export const DEFAULT_TEST_GLOBS: Record<TestRunner, string[]> = {
  * the workspace check and in seed review, and the session gets the custom preset: never another
  * runner in their place, which would run the project's tests in a way its users do not.
  */
-export const UndrivenRunnerSchema = z.enum(['ava', 'uvu', 'tap', 'bun', 'deno', 'go', 'cargo']);
+export const UndrivenRunnerSchema = z.enum(['ava', 'uvu', 'tap', 'bun', 'deno', 'cargo']);
 export type UndrivenRunner = z.infer<typeof UndrivenRunnerSchema>;
 
 /** Each undriven runner by the name its users know it by, and how it runs one test file (a custom command; null when it cannot take a file). */
@@ -41,7 +42,6 @@ export const UNDRIVEN_RUNNERS: Record<UndrivenRunner, { name: string; command: s
   tap: { name: 'node-tap', command: 'node_modules/.bin/tap --disable-coverage {files}' },
   bun: { name: 'bun test', command: 'bun test {files}' },
   deno: { name: 'deno test', command: 'deno test {files}' },
-  go: { name: 'go test', command: null },
   cargo: { name: 'cargo test', command: null },
 };
 

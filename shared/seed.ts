@@ -34,6 +34,7 @@ export const RUNNER_NAMES: Record<Exclude<ChecksPreset, 'custom'>, string> = {
   node: 'node --test',
   pytest: 'pytest',
   unittest: 'unittest',
+  go: 'go test',
 };
 
 /**
@@ -64,6 +65,8 @@ export interface TestFileRule {
 const CONVENTIONAL_DIRS = ['tests', 'test', '__tests__', 'spec', 'src/__tests__'];
 const SAFE_DIR = /^(?!node_modules(\/|$))[A-Za-z0-9_][\w-]*(\/[A-Za-z0-9_][\w-]*)*$/;
 const EXAMPLE_SLUG = 'add_parser';
+/** A Go package folder, with its trailing slash: none of go's ignored folders on the way. */
+const SAFE_GO_DIR = /^(?!(?:.*\/)?(?:vendor|testdata)\/)(?:[A-Za-z0-9][\w.-]*\/)+$/;
 
 /** The extensions a JavaScript runner's tests may have here, the usual one first. */
 function extensions(preset: 'vitest' | 'jest' | 'mocha' | 'node', env: ProjectEnv | null): string[] {
@@ -108,6 +111,23 @@ export function testFileRule(preset: ChecksPreset, env: ProjectEnv | null = null
         prefix: (digits) => `${dir}/test_t${digits}_`,
         endings: ['.py'],
         slugRule: 'the slug uses lowercase letters, digits and _ only',
+      };
+    }
+    case 'go': {
+      // Go tests live in the folder of the package they test (same package or its `_test`
+      // twin), so the folder is the interviewer's choice; go ignores `vendor/`, `testdata/` and
+      // folders starting with `.` or `_`, so those are not allowed.
+      const dir = env?.test_dirs.find((d) => SAFE_GO_DIR.test(`${d}/`)) ?? '';
+      const at = dir === '' ? '' : `${dir}/`;
+      return {
+        regex: /^(?!(?:.*\/)?(?:vendor|testdata)\/)(?:[A-Za-z0-9][\w.-]*\/)*t(\d{3,})_[a-z0-9_]+_test\.go$/,
+        example: `${at}t001_${EXAMPLE_SLUG}_test.go`,
+        describe: '<package folder>/t<NNN>_<slug>_test.go',
+        dir: dir === '' ? '.' : dir,
+        prefix: (digits) => `${at}t${digits}_`,
+        endings: ['_test.go'],
+        slugRule:
+          'the file goes in the folder of the package it tests (the module root for the root package), the slug uses lowercase letters, digits and _ only, and the name ends in _test.go',
       };
     }
     case 'custom':

@@ -1,7 +1,7 @@
 /**
  * The test cases a test file declares, read from its text: pytest functions (`test_*`, and
- * `Class::test_*` inside a `Test*` class or a unittest `TestCase`) and the titles of `it`/`test` calls for the JavaScript
- * runners (node:test, vitest, jest, mocha). The seed's criterion ↔ test matrix names cases this
+ * `Class::test_*` inside a `Test*` class or a unittest `TestCase`), the titles of `it`/`test` calls for the JavaScript
+ * runners (node:test, vitest, jest, mocha), and Go's `TestX` functions with their literal `t.Run` subtests (`TestX/sub`). The seed's criterion ↔ test matrix names cases this
  * way; the sink refuses a name the file does not declare, and the red proof then runs each one.
  *
  * A reading, not a run: titles built at run time (a template with `${…}`, a loop over a table)
@@ -18,15 +18,97 @@ export function isPythonTest(file: string): boolean {
   return file.endsWith('.py');
 }
 
-/** Whether this module can read the file's cases: Python, or JavaScript and TypeScript. */
+/** Whether this module can read the file's cases: Python, Go, or JavaScript and TypeScript. */
 export function canReadTestCases(file: string): boolean {
-  return isPythonTest(file) || /\.(?:[cm]?[jt]s|[jt]sx)$/.test(file);
+  return isPythonTest(file) || file.endsWith('_test.go') || /\.(?:[cm]?[jt]s|[jt]sx)$/.test(file);
 }
 
 /** The case names `file` declares, in order, without repeats. */
 export function collectTestCases(file: string, content: string): string[] {
-  const names = isPythonTest(file) ? pythonCases(content) : jsCases(content);
+  const names = isPythonTest(file) ? pythonCases(content) : file.endsWith('.go') ? goCases(content) : jsCases(content);
   return [...new Set(names)];
+}
+
+/** A subtest's name as go reports it: spaces become `_` (what `go test -run` matches too). */
+export function goSubtestName(title: string): string {
+  return title.replaceAll(' ', '_');
+}
+
+const GO_TEST_FUNC = /^func\s+((?:Test|Fuzz)(?![a-z])\w*)\s*\(/;
+/** `t.Run("literal"` (any receiver), with a plain or raw string literal. */
+const GO_RUN = /\b\w+\.Run\(\s*(?:"((?:\\.|[^"\\\n])*)"|`([^`]*)`)/y;
+
+/**
+ * Go's tests by the names go gives them: each top-level `TestX`, and each `t.Run("title", …)`
+ * with a literal title inside it as `TestX/title` (nested: `TestX/a/b`). Braces are counted
+ * outside strings, runes and comments to know which `Run` is inside which.
+ */
+function goCases(content: string): string[] {
+  const out: string[] = [];
+  const stack: { name: string; depth: number }[] = [];
+  let depth = 0;
+  let pending: string | null = null;
+  let i = 0;
+  const atLineStart = () => i === 0 || content[i - 1] === '\n';
+  while (i < content.length) {
+    const c = content[i]!;
+    if (c === '/' && content[i + 1] === '/') {
+      i = content.indexOf('\n', i) === -1 ? content.length : content.indexOf('\n', i);
+      continue;
+    }
+    if (c === '/' && content[i + 1] === '*') {
+      const end = content.indexOf('*/', i + 2);
+      i = end === -1 ? content.length : end + 2;
+      continue;
+    }
+    if (depth === 0 && atLineStart()) {
+      const func = GO_TEST_FUNC.exec(content.slice(i, content.indexOf('\n', i) === -1 ? undefined : content.indexOf('\n', i)));
+      if (func) {
+        out.push(func[1]!);
+        pending = func[1]!;
+      }
+    }
+    if (c === '"' || c === '`' || c === "'") {
+      i = skipLiteral(content, i);
+      continue;
+    }
+    if (/\w/.test(c) && (i === 0 || !/\w/.test(content[i - 1]!)) && stack.length > 0) {
+      GO_RUN.lastIndex = i;
+      const run = GO_RUN.exec(content);
+      if (run) {
+        const title = run[1] !== undefined ? run[1].replace(/\\(.)/g, '$1') : run[2]!;
+        const name = `${stack.map((s) => s.name).join('/')}/${goSubtestName(title)}`;
+        out.push(name);
+        pending = name;
+        i = GO_RUN.lastIndex;
+        continue;
+      }
+    }
+    if (c === '{') {
+      depth++;
+      if (pending !== null) {
+        stack.push({ name: pending.split('/').at(-1)!, depth });
+        pending = null;
+      }
+    } else if (c === '}') {
+      if (stack.at(-1)?.depth === depth) stack.pop();
+      depth--;
+    }
+    i++;
+  }
+  return out;
+}
+
+/** The index just past the string, raw string or rune literal starting at `start`. */
+function skipLiteral(content: string, start: number): number {
+  const quote = content[start]!;
+  let i = start + 1;
+  while (i < content.length && content[i] !== quote) {
+    if (quote !== '`' && content[i] === '\\') i++;
+    else if (quote !== '`' && content[i] === '\n') return i;
+    i++;
+  }
+  return i + 1;
 }
 
 function pythonCases(content: string): string[] {
@@ -75,5 +157,10 @@ export function findTestCase(cases: readonly string[], name: string): string | n
   const wanted = name.trim();
   if (cases.includes(wanted)) return wanted;
   const methods = cases.filter((c) => c.endsWith(`::${wanted}`));
-  return methods.length === 1 ? methods[0]! : null;
+  if (methods.length === 1) return methods[0]!;
+  // A Go subtest, named as written in `t.Run` (spaces and all) or by its title alone.
+  const go = goSubtestName(wanted);
+  if (cases.includes(go)) return go;
+  const subtests = cases.filter((c) => c.endsWith(`/${go}`));
+  return subtests.length === 1 ? subtests[0]! : null;
 }

@@ -23,6 +23,7 @@ import { hasReport } from '../proof/report-parsers.ts';
 import { acceptanceVerdict, runWithReport, withReport, type NamedCases } from '../proof/runner-report.ts';
 import { changedLockedTests } from '../store/seed-input.ts';
 import { machineryMessage, worktreeMachineryChanges, type MachineryInput } from '../proof/test-machinery.ts';
+import { Tree } from '../fs/tree.ts';
 
 export type CheckResult = z.infer<typeof CheckResultSchema>;
 
@@ -64,7 +65,8 @@ async function runCheck(name: string, command: Command, input: ChecksInput): Pro
 async function runAcceptance(input: ChecksInput): Promise<CheckResult> {
   const preset = input.preset;
   const env = input.env ?? null;
-  const command = testCommand(preset, input.testFiles, input.customChecks, env);
+  const tree = Tree.at(input.scope.worktree);
+  const command = testCommand(preset, input.testFiles, input.customChecks, env, (f) => tree.readFileNoFollow(f)?.toString('utf8') ?? null);
   if (!hasReport(preset)) {
     const result = await runCheck('acceptance', command, input);
     const note = '(a custom command has no runner report: this result is read from its exit code alone, weaker evidence of what ran)';

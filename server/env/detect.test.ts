@@ -250,8 +250,16 @@ const cases: Case[] = [
   },
   {
     name: 'a Go module',
-    files: { 'go.mod': 'module example.com/todo\n\ngo 1.19\n', 'todo.go': '', 'todo_test.go': '' },
-    expected: { languages: ['go'], package_manager: null, test_runner: null, undriven_runner: { runner: 'go', evidence: 'go.mod' }, test_globs: [] },
+    files: { 'go.mod': 'module example.com/todo\n\ngo 1.19\n', 'todo.go': '', 'calc/calc_test.go': '' },
+    expected: {
+      languages: ['go'],
+      package_manager: null,
+      test_runner: 'go',
+      test_runner_evidence: 'go.mod',
+      undriven_runner: null,
+      test_globs: ['**/*_test.go'],
+      test_dirs: ['calc'],
+    },
   },
   {
     name: 'a Rust crate with a package.json for its docs site: cargo',

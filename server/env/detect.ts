@@ -84,7 +84,7 @@ export async function detectProjectEnv(root: string): Promise<ProjectEnv> {
     ['go.mod', 'go', 'go'],
     ['Cargo.toml', 'rust', 'cargo'],
   ] as const) {
-    if (top.has(file)) languages[undriven?.runner === runner ? 'unshift' : 'push'](language);
+    if (top.has(file)) languages[chosen?.runner === runner ? 'unshift' : 'push'](language);
   }
 
   return {
@@ -96,7 +96,10 @@ export async function detectProjectEnv(root: string): Promise<ProjectEnv> {
     test_runner: driven?.runner ?? null,
     test_runner_evidence: driven?.evidence ?? null,
     undriven_runner: undriven,
-    test_dirs: await testDirs(repo, globs, python !== null && (chosen === null || (driven !== null && isPythonRunner(driven.runner)))),
+    test_dirs:
+      driven?.runner === 'go'
+        ? await goTestDirs(repo)
+        : await testDirs(repo, globs, python !== null && (chosen === null || (driven !== null && isPythonRunner(driven.runner)))),
     test_globs: globs,
     python,
     node_modules: await repo.isDir('node_modules'),
@@ -409,6 +412,8 @@ async function testGlobs(repo: RepoFiles, top: Set<string>, pkg: Record<string, 
     }
     case 'unittest':
       return DEFAULT_TEST_GLOBS.unittest;
+    case 'go':
+      return DEFAULT_TEST_GLOBS.go;
   }
 }
 
@@ -434,6 +439,35 @@ async function testDirs(repo: RepoFiles, globs: string[], python: boolean): Prom
   for (const dir of candidates) if (await repo.isDir(dir)) dirs.push(dir);
   // Keep the runner's own folders first, then the conventional order.
   return dirs.sort((a, b) => rank(a, fromGlobs) - rank(b, fromGlobs));
+}
+
+/** How deep and how wide the look for Go's test folders goes: enough for a module's packages, bounded for a monorepo. */
+const GO_WALK = { depth: 4, folders: 400 };
+
+/**
+ * The package folders of a Go module that hold `_test.go` files, breadth first (the shallowest,
+ * most central packages first); the root package is not listed (its tests sit at the root). Folders
+ * go ignores (`vendor`, `testdata`, names starting with `.` or `_`) are skipped.
+ */
+async function goTestDirs(repo: RepoFiles): Promise<string[]> {
+  const found: string[] = [];
+  let level = ['.'];
+  let seen = 0;
+  for (let depth = 0; depth <= GO_WALK.depth && level.length > 0 && seen < GO_WALK.folders; depth++) {
+    const next: string[] = [];
+    for (const dir of level) {
+      if (++seen > GO_WALK.folders) break;
+      const entries = await repo.entries(dir);
+      if (dir !== '.' && entries.some((e) => !e.dir && e.name.endsWith('_test.go'))) found.push(dir);
+      for (const e of entries) {
+        if (e.dir && !/^[._]/.test(e.name) && e.name !== 'vendor' && e.name !== 'testdata' && e.name !== 'node_modules') {
+          next.push(dir === '.' ? e.name : `${dir}/${e.name}`);
+        }
+      }
+    }
+    level = next;
+  }
+  return found;
 }
 
 function rank(dir: string, fromGlobs: string[]): number {

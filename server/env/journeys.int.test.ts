@@ -90,6 +90,10 @@ async function journey(plan: JourneyPlan, manager?: OtherPackageManager): Promis
   expect(Object.keys(seed.test_files)).toEqual([plan.testFile]);
   // Clean: the test loads in the worktree's environment and fails only because the feature is missing.
   expect(seed.contract).toEqual([]);
+  // Each named case ran alone on the seed commit and failed for the missing work (the red proof),
+  // stored by the runner's own full name.
+  expect(seed.criteria['T-001']!.map((c) => [c.tests, c.red])).toEqual((plan.storedTests ?? plan.task.criteria_tests).map((tests) => [tests, 'failed']));
+  if (plan.redShows) expect(seed.criteria['T-001']!.map((c) => c.red_detail).join('\n')).toMatch(plan.redShows);
 
   const run = await app.app.inject({ method: 'POST', url: `/api/sessions/${id}/run`, headers: post });
   expect(run.statusCode, run.body).toBe(202);
@@ -137,6 +141,13 @@ describe.runIf(sandboxed)('the journey on real repository shapes, with no config
     "py-src: a unittest test against the worktree's src/, not the editable install of the checkout",
     async () => {
       await journey(JOURNEYS['py-src']);
+    },
+    SLOW,
+  );
+  it(
+    'go-todo: a Go test beside the package it tests, each subtest proved by its own name',
+    async () => {
+      await journey(JOURNEYS['go-todo']);
     },
     SLOW,
   );

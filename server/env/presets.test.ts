@@ -116,8 +116,8 @@ describe('presetFor', () => {
       'custom',
     ],
     [
-      'custom, not pytest, for a Go module beside Python scripts',
-      env({ languages: ['go', 'python'], python: PY_SRC_VENV.python, undriven_runner: { runner: 'go', evidence: 'go.mod' } }),
+      'custom, not pytest, for a Rust crate beside Python scripts',
+      env({ languages: ['rust', 'python'], python: PY_SRC_VENV.python, undriven_runner: { runner: 'cargo', evidence: 'Cargo.toml' } }),
       'custom',
     ],
   ] as const)('gives %s', (_name, e, preset) => {

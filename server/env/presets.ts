@@ -9,6 +9,7 @@
  * prep) or its virtualenv: never a global one, whose version and plugins would not be the
  * project's, and never fetched on demand (`npx vitest` would download when it is missing).
  */
+import path from 'node:path';
 import type { Command as TestCommand } from '../proc/untrusted.ts';
 import { type ProjectEnv, UNDRIVEN_RUNNERS } from '../../shared/project-env.ts';
 import { testFileRule, type ChecksPreset, type CustomChecks, type TestFileRule } from '../../shared/seed.ts';
@@ -101,8 +102,21 @@ export function localBin(name: string): string {
  * - mocha adds its configured `spec` to the files given (mochajs/mocha#5412), so where a
  *   `.mocharc` sets one, the project's own suite runs beside the acceptance tests.
  */
-export function testCommand(preset: ChecksPreset, files: string[], custom?: CustomChecks, env: ProjectEnv | null = null): TestCommand {
+export function testCommand(
+  preset: ChecksPreset,
+  files: string[],
+  custom?: CustomChecks,
+  env: ProjectEnv | null = null,
+  read?: (file: string) => string | null,
+): TestCommand {
   switch (preset) {
+    case 'go': {
+      // go runs packages, not files: the files' own top-level tests, by name, in their packages —
+      // never the package's other tests, whose passing would say nothing about these files.
+      const names = read ? [...new Set(files.flatMap((f) => goTestNames(read(f) ?? '')))] : null;
+      const filter = names === null ? [] : ['-run', names.length > 0 ? `^(${names.join('|')})$` : '^$'];
+      return { kind: 'argv', command: 'go', args: ['test', '-count=1', ...filter, ...goPackages(files)], env: {} };
+    }
     case 'pytest':
       return { kind: 'argv', command: pythonOf(env), args: ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', ...files], env: pythonRunEnv(env) };
     case 'unittest':
@@ -133,6 +147,9 @@ export function testCommand(preset: ChecksPreset, files: string[], custom?: Cust
 export function testCaseCommand(preset: ChecksPreset, file: string, name: string, env: ProjectEnv | null = null): TestCommand | null {
   const tail = `${escapeRegExp(name)}$`;
   switch (preset) {
+    case 'go':
+      // Each level of a subtest is its own pattern: `TestX/two_words` → `^TestX$/^two_words$`.
+      return { kind: 'argv', command: 'go', args: ['test', '-count=1', '-run', goCasePattern(name), ...goPackages([file])], env: {} };
     case 'pytest':
       return { kind: 'argv', command: pythonOf(env), args: ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', `${file}::${name}`], env: pythonRunEnv(env) };
     case 'unittest': {
@@ -150,6 +167,24 @@ export function testCaseCommand(preset: ChecksPreset, file: string, name: string
     case 'custom':
       return null;
   }
+}
+
+/** The top-level tests a Go test file declares (`func TestX(t *testing.T)`, fuzz targets too). */
+export function goTestNames(source: string): string[] {
+  return [...source.matchAll(/^func\s+((?:Test|Fuzz)(?![a-z])\w*)\s*\(/gm)].map((m) => m[1]!);
+}
+
+/** The packages of some Go files, as go takes them: `./calc`, `.` for the module root. */
+export function goPackages(files: string[]): string[] {
+  return [...new Set(files.map((f) => (path.posix.dirname(f) === '.' ? '.' : `./${path.posix.dirname(f)}`)))];
+}
+
+/** A Go case's full name as a `-run` pattern, each level anchored: `TestX/two words` → `^TestX$/^two_words$`. */
+export function goCasePattern(name: string): string {
+  return name
+    .split('/')
+    .map((level) => `^${escapeRegExp(level.replaceAll(' ', '_'))}$`)
+    .join('/');
 }
 
 function escapeRegExp(s: string): string {
@@ -238,6 +273,13 @@ export function describePresetForPrompt(preset: ChecksPreset, custom?: CustomChe
         `This repository's tests run with Mocha, the copy installed in its node_modules, with its own .mocharc settings (\`node_modules/.bin/mocha ${example}\`). ${naming}${where}`,
         "`describe` and `it` are Mocha's globals: do not import them, and do not use node:test. Mocha has no assertions of its own: use `node:assert/strict`, or the assertion library the existing tests use (chai's `expect` or `should`, if package.json lists it).",
         moduleStyle(rule.endings[0]!, env),
+        FAIL_FIRST,
+      ].join(' ');
+    case 'go':
+      return [
+        `This repository's tests run with \`go test\` (\`go test -run '^TestName$' ./<package>\` from the module root). ${naming}`,
+        "Put the file in the folder of the package it tests, with that package's `package` clause (or its `_test` twin to test only the exported API); a new package gets a new folder. Write `func TestXxx(t *testing.T)` functions using only the standard library's `testing` package, checking with `if … { t.Errorf(…) }` / `t.Fatalf(…)`; subtests with `t.Run` are fine. Name each case in the matrix as go names it: `TestXxx`, or `TestXxx/sub_name` for a subtest (spaces become `_`).",
+        'Use no module the project does not already require: tests run offline.',
         FAIL_FIRST,
       ].join(' ');
     case 'custom':

@@ -14,16 +14,40 @@ import { validateSeedBundle, writeSeed } from './sink.ts';
 
 /** Task ids whose acceptance tests the session branch already has (from an earlier seed, say). */
 export function existingTaskIds(worktree: string, preset: ChecksPreset, env: ProjectEnv | null = null): string[] {
-  const testDir = testFileRule(preset, env).dir;
-  const dir = path.join(worktree, testDir);
-  if (!fs.existsSync(dir)) return [];
   const ids = new Set<string>();
-  for (const name of fs.readdirSync(dir)) {
-    const id = taskIdOfTestFile(preset, `${testDir}/${name}`, env);
+  for (const file of candidateFiles(worktree, preset, env)) {
+    const id = taskIdOfTestFile(preset, file, env);
     if (id) ids.add(id);
   }
   return [...ids].sort();
 }
+
+/** The files an acceptance test may be: the rule's folder, or for go every package folder (bounded). */
+function candidateFiles(worktree: string, preset: ChecksPreset, env: ProjectEnv | null): string[] {
+  const list = (rel: string) => {
+    try {
+      return fs.readdirSync(path.join(worktree, rel), { withFileTypes: true });
+    } catch {
+      return [];
+    }
+  };
+  if (preset !== 'go') {
+    const testDir = testFileRule(preset, env).dir;
+    return list(testDir).map((e) => `${testDir}/${e.name}`);
+  }
+  const files: string[] = [];
+  const queue = ['.'];
+  for (let seen = 0; queue.length > 0 && seen < GO_FOLDERS; seen++) {
+    const dir = queue.shift()!;
+    for (const e of list(dir)) {
+      const rel = dir === '.' ? e.name : `${dir}/${e.name}`;
+      if (e.isFile()) files.push(rel);
+      else if (e.isDirectory() && !/^[._]/.test(e.name) && e.name !== 'vendor' && e.name !== 'testdata' && e.name !== 'node_modules') queue.push(rel);
+    }
+  }
+  return files;
+}
+const GO_FOLDERS = 2_000;
 
 /** Returns null when the seed is written and committed, or the message to send back. */
 export async function tryWriteSeed(

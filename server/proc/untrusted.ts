@@ -97,7 +97,7 @@ export async function runUntrusted(cmd: Command, scope: UntrustedScope, options:
     const result = await runBounded(command, {
       cwd: scope.worktree,
       timeoutMs: options.timeoutMs,
-      env: { ...scope.project?.env, ...options.env },
+      env: { ...goEnv(sandbox.available, scope.network), ...scope.project?.env, ...options.env },
       scrubSecrets: true,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onOutput ? { onOutput: options.onOutput } : {}),
@@ -117,6 +117,21 @@ export async function runUntrusted(cmd: Command, scope: UntrustedScope, options:
     // caller need not wait for the bookkeeping.
     void slot?.remove();
   }
+}
+
+/**
+ * What the Go toolchain needs to run in the sandbox, for any project (the worker's shell may run
+ * `go` in a repository whose checks do not): a build cache in the private /tmp, since the user's
+ * is read-only there (and a cache the command could write would let a test poison the next run's
+ * build), the installed toolchain only (never one downloaded by a `toolchain` line), and no module
+ * proxy when the session has no network: modules come from the user's module cache or `vendor/`.
+ */
+export function goEnv(sandboxed: boolean, network: boolean): Record<string, string> {
+  return {
+    GOTOOLCHAIN: 'local',
+    ...(sandboxed ? { GOCACHE: '/tmp/tilth-go-build' } : {}),
+    ...(network ? {} : { GOPROXY: 'off', GOSUMDB: 'off' }),
+  };
 }
 
 /**

@@ -34,6 +34,8 @@ import type { CustomChecks, PrdEntry } from '../../shared/files.ts';
 import type { ProjectEnv } from '../../shared/project-env.ts';
 import { RUNNER_NAMES as PRESET_RUNNER_NAMES, type ChecksPreset, type ContractWarning } from '../../shared/seed.ts';
 import { runUntrusted, type UntrustedResult, type UntrustedScope } from '../proc/untrusted.ts';
+import { classifyGo, countGoAssertions } from './go-check.ts';
+import type { RunVerdict } from './report-shape.ts';
 import { commandLine, pythonOf, taskIdOfTestFile, testCommand, type TestCommand } from '../env/presets.ts';
 
 export interface ContractCheckInput {
@@ -120,7 +122,7 @@ export async function checkContract(input: ContractCheckInput): Promise<Contract
 
   let commands: { file: string; command: TestCommand }[];
   try {
-    commands = files.map((file) => ({ file, command: testCommand(input.preset, [file], input.customChecks, project) }));
+    commands = files.map((file) => ({ file, command: testCommand(input.preset, [file], input.customChecks, project, (f) => input.testFiles[f] ?? null) }));
   } catch (err) {
     return [...staticWarnings, { task_id: null, file: null, kind: 'check_failed', message: `The test files were not run: ${(err as Error).message}` }];
   }
@@ -232,6 +234,7 @@ const ASSERTION_WORDS: Record<ChecksPreset, string> = {
   vitest: JS_WORDS,
   jest: JS_WORDS,
   mocha: JS_WORDS,
+  go: '`t.Error…(…)`/`t.Fatal…(…)`/`t.Fail(…)` on a `*testing.T`, and testify `assert.…`/`require.…`',
   custom: '`assert` statements, `assert(…)`/`assert.…(…)` calls, `expect(…)`, `self.assert…(…)` and `pytest.raises`',
 };
 
@@ -264,6 +267,8 @@ export function countAssertions(preset: ChecksPreset, source: string): number {
     case 'jest':
     case 'mocha':
       return count(js, JS_ASSERTIONS);
+    case 'go':
+      return countGoAssertions(source);
     case 'custom':
       return Math.max(count(python, PYTHON_ASSERTIONS), count(js, JS_ASSERTIONS));
   }
@@ -296,13 +301,7 @@ export interface RunContext extends ProjectFacts {
   command: string;
 }
 
-export type RunVerdict =
-  | { kind: 'fails_as_expected'; reason: string }
-  | { kind: 'passes' }
-  /** `runner`: the runner itself cannot run, so every file says the same. */
-  | { kind: 'environment'; message: string; runner?: true }
-  | { kind: 'does_not_load'; message: string }
-  | { kind: 'timed_out'; message: string };
+export type { RunVerdict } from './report-shape.ts';
 
 type Run = Pick<UntrustedResult, 'output' | 'exitCode' | 'spawnError' | 'timedOut'>;
 
@@ -325,6 +324,8 @@ export function classifyRun(run: Run, ctx: RunContext): RunVerdict {
     case 'jest':
     case 'mocha':
       return classifyJs(out, run, ctx);
+    case 'go':
+      return classifyGo(out, run, ctx);
     case 'custom':
       return classifyCustom(out, run, ctx);
   }

@@ -15,8 +15,10 @@
  * Cases carry their package's folder relative to the module root as `file`: Go reports packages,
  * not files.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
-import type { CaseOutcome, LoadError, ReportCase, RunnerReport } from './report-parsers.ts';
+import type { CaseOutcome, LoadError, ReportCase, RunnerReport } from './report-shape.ts';
 
 const GoEventSchema = z.object({
   Action: z.string(),
@@ -51,16 +53,20 @@ function message(lines: string[]): string {
   return said.slice(0, MESSAGE_LINES).join('\n');
 }
 
-/** The compiler's messages on stderr, by package: `# pkg [pkg.test]` then its lines. */
+/**
+ * The compiler's messages on stderr, by package: `# pkg [pkg.test]` then its lines. Lines before
+ * any header are the go command's own (`go: cannot find main module`), kept under ''.
+ */
 function stderrBlocks(stderr: string): Map<string, string[]> {
-  const blocks = new Map<string, string[]>();
-  let current: string[] | null = null;
+  const own: string[] = [];
+  const blocks = new Map<string, string[]>([['', own]]);
+  let current: string[] = own;
   for (const line of stderr.split('\n')) {
     const header = /^# (.+)/.exec(line);
     if (header) {
       current = [];
       blocks.set(importPathOf(header[1]!), current);
-    } else if (current && line.trim() !== '') current.push(line);
+    } else if (line.trim() !== '') current.push(line);
   }
   return blocks;
 }
@@ -92,8 +98,8 @@ export function parseGoTestJson(stdout: string, stderr: string, modulePath: stri
     if (!event.success) continue;
     const { Action: action, Package: pkg = '', Test: test, Output: output, ImportPath: importPath } = event.data;
     if (action === 'build-output' && importPath !== undefined) {
-      const path = importPathOf(importPath);
-      buildOutput.set(path, [...(buildOutput.get(path) ?? []), output ?? '']);
+      const pkgPath = importPathOf(importPath);
+      buildOutput.set(pkgPath, [...(buildOutput.get(pkgPath) ?? []), output ?? '']);
     } else if (action === 'build-fail' && importPath !== undefined) brokenBuilds.add(importPathOf(importPath));
     else if (test === undefined) {
       // Only `output` events carry Output.
@@ -136,5 +142,38 @@ export function parseGoTestJson(stdout: string, stderr: string, modulePath: stri
     const said = (packageOutput.get(pkg) ?? []).filter((l) => !/^(?:FAIL|PASS|ok)\b/.test(l));
     loadErrors.push({ file: packageDir(pkg, modulePath), message: message(said) || `${pkg} failed before any test ran` });
   }
+  // Nothing ran and no package failed, but the go command complained: that is why (no module, a
+  // package that does not exist, go.mod needing changes that cannot be made offline).
+  const own = compiler.get('')!;
+  if (cases.length === 0 && loadErrors.length === 0 && own.length > 0) loadErrors.push({ file: null, message: own.join('\n') });
   return { cases, loadErrors };
+}
+
+/** The module path `go.mod` at `root` declares; '' when there is none. */
+export function goModulePath(root: string): string {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(root, 'go.mod'), 'utf8');
+  } catch {
+    return '';
+  }
+  return /^module\s+"?([^"\s]+)"?/m.exec(text)?.[1] ?? '';
+}
+
+/** What `go test -v` would have printed, from the `-json` stream (its lines that are not JSON kept), then stderr. */
+export function goText(stdout: string, stderr: string): string {
+  const lines: string[] = [];
+  for (const line of stdout.split('\n')) {
+    if (line === '') continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      lines.push(`${line}\n`);
+      continue;
+    }
+    const event = GoEventSchema.safeParse(parsed);
+    if (event.success && event.data.Output !== undefined) lines.push(event.data.Output);
+  }
+  return [lines.join('').trimEnd(), stderr.trim()].filter(Boolean).join('\n');
 }

@@ -101,6 +101,8 @@ export function tracerFor(preset: ChecksPreset, installed: (pkg: string) => bool
         why: 'vitest traces lines only with @vitest/coverage-v8 (or @vitest/coverage-istanbul), and the project has neither installed',
       };
     }
+    case 'go':
+      return { method: null, why: "go's per-case coverage is not read yet, so every mutant runs the task's tests" };
     case 'custom':
       return { method: null, why: 'the custom checks run whole files, not one case at a time' };
   }

@@ -95,7 +95,6 @@ export async function probeTask(input: ProbeInput): Promise<MutationReport> {
   });
   const tests = input.lockedTests.filter((f) => taskIdOfTestFile(input.preset, f, input.project) === input.taskId);
   if (tests.length === 0) return report({ note: 'the task has no acceptance test file' });
-  const command = testCommand(input.preset, tests, input.customChecks, input.project);
   const lines = await changedLines(cp.source, input.sha, new Set(input.lockedTests));
   if (lines.size === 0) return report({ note: 'the commit changed no JavaScript, TypeScript or Python lines outside the tests' });
 
@@ -103,6 +102,8 @@ export async function probeTask(input: ProbeInput): Promise<MutationReport> {
     const env = await scratchScope(cp, input.scratch, 'mutation_probe', input.signal);
     if (!env.ok) return report({ note: `the environment could not be prepared: ${env.applied.problem ?? 'unknown problem'}` });
     const { scope } = env;
+    const tree = Tree.at(input.scratch);
+    const command = testCommand(input.preset, tests, input.customChecks, input.project, (f) => tree.readFileNoFollow(f)?.toString('utf8') ?? null);
     const deadline = started + input.budgetMs;
     const run = (timeoutMs: number) => runUntrusted(command, scope, { timeoutMs, env: {}, signal: input.signal });
     const baselineStarted = now();

@@ -8,36 +8,10 @@ import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { z } from 'zod';
 import type { ChecksPreset } from '../../shared/seed.ts';
+import { goModulePath, parseGoTestJson } from './go-report.ts';
+import type { CaseOutcome, LoadError, ReportCase, RunnerReport } from './report-shape.ts';
 
-export type CaseOutcome = 'passed' | 'failed' | 'skipped';
-
-export interface ReportCase {
-  /** Relative to the worktree where the runner says; null where it does not (node 20's junit). */
-  file: string | null;
-  /** The case's own name (a method, a test function, an `it` title). */
-  name: string;
-  /** How the matrix may name it: pytest `Class::name`, unittest `Class.name`, JS describe titles and the name joined by spaces. */
-  fullTitle: string;
-  outcome: CaseOutcome;
-  /** The failure's message (empty for a pass). */
-  message: string;
-}
-
-export interface LoadError {
-  /** Relative to the worktree; null where the runner does not say which file. */
-  file: string | null;
-  message: string;
-}
-
-export interface RunnerReport {
-  cases: ReportCase[];
-  /** Files that failed to load (import, collection), with the runner's message. */
-  loadErrors: LoadError[];
-  /** unittest: module-level `test_…` functions, which unittest never collects. */
-  bare?: { file: string; name: string }[];
-  /** unittest: names given that are not in their module (the loader's "Failed to access attribute"). */
-  unknown?: { name: string; message: string }[];
-}
+export type { CaseOutcome, LoadError, ReportCase, RunnerReport } from './report-shape.ts';
 
 /** Runners with a structured report; the custom preset keeps reading text. */
 export type ReportPreset = Exclude<ChecksPreset, 'custom'>;
@@ -53,12 +27,16 @@ export const RUNNER: Record<ReportPreset, string> = {
   vitest: 'vitest',
   jest: 'jest',
   mocha: 'mocha',
+  go: 'go test',
 };
 
 // ── parsers ──────────────────────────────────────────────────────────────────────────────────
 
-export function parseReport(preset: ReportPreset, raw: string, worktree: string): RunnerReport {
+/** `stderr`: what the run printed apart from its report, where the report is its stdout (go). */
+export function parseReport(preset: ReportPreset, raw: string, worktree: string, stderr = ''): RunnerReport {
   switch (preset) {
+    case 'go':
+      return parseGoTestJson(raw, stderr, goModulePath(worktree));
     case 'pytest':
       return parsePytestJunit(raw);
     case 'node':
@@ -296,13 +274,19 @@ export function isNamedCase(preset: ReportPreset, c: ReportCase, name: string): 
     }
     case 'node':
       return c.name === name;
+    case 'go': {
+      // A test named runs its subtests too; go writes a subtest's spaces as `_`.
+      const goName = name.replaceAll(' ', '_');
+      return c.fullTitle === goName || c.fullTitle.startsWith(`${goName}/`);
+    }
     default:
       return c.fullTitle === name || c.fullTitle.endsWith(` ${name}`) || c.fullTitle.endsWith(name);
   }
 }
 
+/** Whether a case or load error is `file`'s; go says only the package's folder, which holds the file. */
 function inFile(c: { file: string | null }, file: string): boolean {
-  return c.file === null || c.file === file || c.file.endsWith(`/${file}`) || file.endsWith(`/${c.file}`);
+  return c.file === null || c.file === file || c.file.endsWith(`/${file}`) || file.endsWith(`/${c.file}`) || path.posix.dirname(file) === c.file;
 }
 
 /** How a named case of `file` fared in a report: its cases (empty: not run), its file's load error. */

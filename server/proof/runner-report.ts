@@ -12,6 +12,8 @@
  *   report is written: "Exception during run" in its output;
  * - node --test: the spec reporter to stdout and the junit one to the file. Node 20's junit names
  *   no file: a file that failed as a whole is a testcase named by the file's absolute path;
+ * - go: `go test -json`, whose events go to stdout only: stdout is sent to the report file, and
+ *   the worker reads the text rendered back from the events, with the compiler's stderr;
  * - unittest: a small runner (UNITTEST_RUNNER) passed with `python -c` — the package may live
  *   under /tmp, which the sandbox hides — that loads the given files or names with unittest's
  *   loader, runs them with a result that records each case, and writes JSON.
@@ -27,6 +29,7 @@ import type { ProjectEnv } from '../../shared/project-env.ts';
 import { Tree } from '../fs/tree.ts';
 import { pythonOf, pythonRunEnv, type TestCommand } from '../env/presets.ts';
 import { runUntrusted, type UntrustedOptions, type UntrustedResult, type UntrustedScope } from '../proc/untrusted.ts';
+import { goText } from './go-report.ts';
 import { mochaLoadFile, mochaSummary, namedCaseIn, notRunMessage, parseReport, RUNNER, type ReportPreset, type RunnerReport } from './report-parsers.ts';
 
 /**
@@ -138,6 +141,12 @@ sys.exit(0 if result.wasSuccessful() and not load_errors and not unknown and res
 export function withReport(preset: ReportPreset, command: TestCommand, reportFile: string, targets: string[], env: ProjectEnv | null): TestCommand {
   if (command.kind !== 'argv') return command;
   switch (preset) {
+    case 'go': {
+      // go writes its events to stdout only: stdout goes to the report, stderr (the compiler's
+      // messages) stays the run's output.
+      const [test, ...rest] = command.args;
+      return { kind: 'argv', command: '/bin/sh', args: ['-c', 'exec "$@" > "$0"', reportFile, command.command, test!, '-json', ...rest], env: command.env };
+    }
     case 'pytest':
       return { ...command, args: [...command.args, '--continue-on-collection-errors', '-o', 'junit_family=xunit1', `--junit-xml=${reportFile}`] };
     case 'unittest':
@@ -173,6 +182,7 @@ const REPORT_NAME: Record<ReportPreset, string> = {
   jest: 'report.json',
   vitest: 'report.json',
   mocha: 'report.json',
+  go: 'report.jsonl',
 };
 
 /** What a run with a report says: the process's result, the parsed report, and what is wrong with them. */
@@ -221,7 +231,7 @@ export function readRun(preset: ReportPreset, run: UntrustedResult, raw: string 
   let parseError: string | null = null;
   if (raw !== null) {
     try {
-      report = parseReport(preset, raw, worktree);
+      report = parseReport(preset, raw, worktree, run.output);
     } catch (err) {
       parseError = (err as Error).message;
     }
@@ -229,7 +239,8 @@ export function readRun(preset: ReportPreset, run: UntrustedResult, raw: string 
     // Mocha writes no report when a file does not load; its output says which.
     report = { cases: [], loadErrors: [{ file: mochaLoadFile(run.output, worktree), message: run.output.trim() }] };
   }
-  const output = preset === 'mocha' && raw !== null && report ? mochaSummary(report, run.output) : run.output;
+  const output =
+    preset === 'mocha' && raw !== null && report ? mochaSummary(report, run.output) : preset === 'go' && raw !== null ? goText(raw, run.output) : run.output;
   if (report === null) {
     const why = parseError ? `its report could not be read (${parseError})` : 'it wrote no report';
     return { ...base, output, report: null, problem: `${RUNNER[preset]} exited with code ${run.exitCode}, but ${why}, so what ran is unknown.` };

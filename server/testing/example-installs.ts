@@ -57,6 +57,8 @@ export async function installExample(dir: string, name: ExampleName): Promise<vo
     }
     case 'js-todo':
     case 'py-todo':
+    case 'go-todo':
+      // go-todo needs the standard library only: `go test ./...` is all its users run.
       return;
   }
 }

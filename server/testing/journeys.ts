@@ -19,6 +19,10 @@ export interface JourneyPlan {
   question: { question: string; options: string[] };
   answer: string;
   task: { id: 'T-001'; title: string; description: string; acceptance_criteria: string[]; criteria_tests: string[][] };
+  /** The matrix as the seed stores it, where the sink completes the names given (default: as given). */
+  storedTests?: string[][];
+  /** What the red proof says of the cases, where the reason is the runner's own. */
+  redShows?: RegExp;
   /** Where the preset's naming rule puts T-001's test, and the test. */
   testFile: string;
   test: string;
@@ -174,6 +178,10 @@ export const JOURNEYS: Record<JourneyPlan['example'], JourneyPlan> = {
       ],
       criteria_tests: [['test_set_priority_returns_a_new_list_with_the_level_set'], ['test_set_priority_refuses_an_unknown_level']],
     },
+    storedTests: [
+      ['SetPriorityTest::test_set_priority_returns_a_new_list_with_the_level_set'],
+      ['SetPriorityTest::test_set_priority_refuses_an_unknown_level'],
+    ],
     testFile: 'tests/test_t001_priority.py',
     test: lines(
       'import unittest',
@@ -219,6 +227,76 @@ export const JOURNEYS: Record<JourneyPlan['example'], JourneyPlan> = {
     checkShows: /Ran 2 tests[\s\S]*OK/,
     rule: 'tests/test_t<NNN>_<slug>.py',
     afterMerge: { command: ['.venv/bin/python', '-m', 'unittest', 'discover', '-s', 'tests', '-t', '.'], shows: /Ran 6 tests[\s\S]*OK/ },
+  },
+  'go-todo': {
+    example: 'go-todo',
+    preset: 'go',
+    brief: 'Let a todo carry a priority.',
+    question: { question: 'Which priority levels should a todo accept?', options: ['low, normal and high', 'a number from 1 to 5'] },
+    answer: 'low, normal and high',
+    task: {
+      id: 'T-001',
+      title: 'Todos carry a priority',
+      description: 'Todo gains a Priority field (the zero value means "normal"), and SetPriority(todos, index, level) in todo/todo.go sets it.',
+      acceptance_criteria: [
+        "SetPriority returns a new list with that todo's priority set, leaving the input unchanged",
+        'SetPriority returns an error for an unknown level',
+      ],
+      // As the interviewer may write them: a subtest by its t.Run title; the sink stores go's full name.
+      criteria_tests: [['returns a copy with the level set'], ['TestSetPriority/refuses an unknown level']],
+    },
+    storedTests: [['TestSetPriority/returns_a_copy_with_the_level_set'], ['TestSetPriority/refuses_an_unknown_level']],
+    redShows: /SetPriority is not defined yet/,
+    testFile: 'todo/t001_priority_test.go',
+    test: lines(
+      'package todo',
+      '',
+      'import "testing"',
+      '',
+      'func TestSetPriority(t *testing.T) {',
+      '\tt.Run("returns a copy with the level set", func(t *testing.T) {',
+      '\t\ttodos, _ := Add(nil, "water plants")',
+      '\t\tchanged, err := SetPriority(todos, 0, "high")',
+      '\t\tif err != nil {',
+      '\t\t\tt.Fatal(err)',
+      '\t\t}',
+      '\t\tif changed[0].Priority != "high" || todos[0].Priority != "" {',
+      '\t\t\tt.Errorf("got %q, input now %q", changed[0].Priority, todos[0].Priority)',
+      '\t\t}',
+      '\t})',
+      '\tt.Run("refuses an unknown level", func(t *testing.T) {',
+      '\t\ttodos, _ := Add(nil, "x")',
+      '\t\tif _, err := SetPriority(todos, 0, "urgent"); err == nil {',
+      '\t\t\tt.Error("want an error for an unknown priority")',
+      '\t\t}',
+      '\t})',
+      '}',
+    ),
+    source: 'todo/todo.go',
+    change: (original) =>
+      original.replace('\tDone  bool\n', '\tDone  bool\n\t// Priority is "low", "normal" or "high"; empty means normal.\n\tPriority string\n') +
+      lines(
+        '',
+        '// SetPriority returns a new list where the todo at index has priority level.',
+        'func SetPriority(todos []Todo, index int, level string) ([]Todo, error) {',
+        '\tswitch level {',
+        '\tcase "low", "normal", "high":',
+        '\tdefault:',
+        '\t\treturn nil, fmt.Errorf("unknown priority: %s", level)',
+        '\t}',
+        '\tif index < 0 || index >= len(todos) {',
+        '\t\treturn nil, fmt.Errorf("no todo at %d", index)',
+        '\t}',
+        '\tout := make([]Todo, len(todos))',
+        '\tcopy(out, todos)',
+        '\tout[index].Priority = level',
+        '\treturn out, nil',
+        '}',
+      ).trimEnd(),
+    ownTests: 'go test ./...',
+    checkShows: /--- PASS: TestSetPriority \([\s\S]*--- PASS: TestSetPriority\/refuses_an_unknown_level/,
+    rule: '<package folder>/t<NNN>_<slug>_test.go',
+    afterMerge: { command: ['go', 'test', '-count=1', '-v', './...'], shows: /--- PASS: TestSetPriority[\s\S]*ok\s+example\.com\/todo\/todo/ },
   },
 };
 
