@@ -74,8 +74,9 @@ export default {
     // A case's repeated runs read as one proof; a test written for another runner than the project's.
     block('server/proof/red-proof.ts', /^export function combine\(/),
     block('server/proof/contract-check.ts', /^export function otherRunnerImport\(/),
-    // Go's test events read case by case (issue 29).
+    // Go's test events read case by case, and why a go run failed (issue 29).
     'server/proof/go-report.ts',
+    'server/proof/go-check.ts',
   ],
   coverageAnalysis: 'perTest',
   // The machine has two cores shared with others.

@@ -36,6 +36,7 @@ export default defineConfig({
       'server/proof/red-proof.test.ts',
       'server/proof/other-runner.test.ts',
       'server/proof/go-report.test.ts',
+      'server/proof/go-check.test.ts',
     ],
   },
 });

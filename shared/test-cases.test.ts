@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collectTestCases, findTestCase } from './test-cases.ts';
+import { canReadTestCases, collectTestCases, findTestCase } from './test-cases.ts';
 
 describe('collectTestCases', () => {
   it('reads pytest functions, async ones and methods of Test classes, skipping helpers and comments', () => {
@@ -76,7 +76,57 @@ describe('collectTestCases', () => {
   });
 });
 
+describe('collectTestCases in Go', () => {
+  it('reads top-level tests and their literal t.Run subtests by the names go gives them, nested ones too', () => {
+    const source = [
+      'package todo',
+      '',
+      '// func TestCommented(t *testing.T) {}',
+      'func TestAdd(t *testing.T) {',
+      '\tt.Run("appends a todo", func(t *testing.T) {',
+      '\t\ts := "a { brace in a string"',
+      "\t\tr := '{'",
+      '\t\tt.Run(`raw title`, func(t *testing.T) {})',
+      '\t})',
+      '\t/* t.Run("in a comment", nil) { */',
+      '\tt.Run("refuses \\"quoted\\"", func(st *testing.T) {',
+      '\t\tst.Run("deeper", func(t *testing.T) {})',
+      '\t})',
+      '\tfor _, tc := range cases {',
+      '\t\tt.Run(tc.name, func(t *testing.T) {})',
+      '\t}',
+      '}',
+      '',
+      'func helper(t *testing.T) { t.Run("not a test", nil) }',
+      'func Testlower(t *testing.T) {}',
+      'func FuzzParse(f *testing.F) {}',
+      'func TestB(t *testing.T) { t.Run("one line", func(t *testing.T) {}) }',
+    ].join('\n');
+    expect(collectTestCases('todo/t001_x_test.go', source)).toEqual([
+      'TestAdd',
+      'TestAdd/appends_a_todo',
+      'TestAdd/appends_a_todo/raw_title',
+      'TestAdd/refuses_"quoted"',
+      'TestAdd/refuses_"quoted"/deeper',
+      'FuzzParse',
+      'TestB',
+      'TestB/one_line',
+    ]);
+    expect(canReadTestCases('todo/t001_x_test.go')).toBe(true);
+    expect(canReadTestCases('todo/x.go')).toBe(false);
+  });
+});
+
 describe('findTestCase', () => {
+  it('takes a Go subtest by its full name, as written with spaces, or by its title alone when only one test has it', () => {
+    const cases = ['TestSet', 'TestSet/returns_a_copy', 'TestSet/refuses', 'TestOther/refuses'];
+    expect(findTestCase(cases, 'TestSet/returns a copy')).toBe('TestSet/returns_a_copy');
+    expect(findTestCase(cases, 'returns a copy')).toBe('TestSet/returns_a_copy');
+    expect(findTestCase(cases, 'refuses')).toBeNull();
+    expect(findTestCase(cases, 'TestOther/refuses')).toBe('TestOther/refuses');
+    expect(findTestCase(cases, 'copy')).toBeNull();
+  });
+
   it('matches exactly, or a pytest method by its bare name when only one class has it', () => {
     const cases = ['test_a', 'TestX::test_b', 'TestX::test_c', 'TestY::test_c'];
     expect(findTestCase(cases, 'test_a')).toBe('test_a');

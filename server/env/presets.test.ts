@@ -5,7 +5,17 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EXAMPLES_DIR } from '../demo/example-repo.ts';
 import { DEFAULT_TEST_GLOBS, type ProjectEnv } from '../../shared/project-env.ts';
 import { projectEnv } from '../testing/project-env.ts';
-import { describePresetForPrompt, detectPreset, expectedTestPrefix, presetFor, shellQuote, taskIdOfTestFile, testCommand, testFilePattern } from './presets.ts';
+import {
+  describePresetForPrompt,
+  detectPreset,
+  expectedTestPrefix,
+  presetFor,
+  shellQuote,
+  taskIdOfTestFile,
+  testCaseCommand,
+  testCommand,
+  testFilePattern,
+} from './presets.ts';
 
 /** An environment as detection reports it; each case overrides what matters to it. */
 function env(over: Partial<ProjectEnv>): ProjectEnv {
@@ -199,6 +209,31 @@ describe('naming per runner', () => {
       ['tests/test_t002_x.py'],
       ['tests/t001_x.py'],
     ],
+    [
+      "go beside the package the test is for (the first with tests), never in go's ignored folders",
+      'go',
+      env({ languages: ['go'], test_runner: 'go', test_dirs: ['internal/calc', 'todo'], test_globs: DEFAULT_TEST_GLOBS.go }),
+      'internal/calc/t001_add_parser_test.go',
+      ['t002_root_test.go', 'todo/t003_x_test.go', 'cmd/todo-cli/t004_y_test.go', 'a/b.c/t005_z_test.go'],
+      [
+        'todo/t001_x.go',
+        'todo/t001_x_test.js',
+        'vendor/t001_x_test.go',
+        'todo/testdata/t001_x_test.go',
+        '.hidden/t001_x_test.go',
+        '_skip/t001_x_test.go',
+        'todo/t001_X_test.go',
+        'todo/x_t001_y_test.go',
+      ],
+    ],
+    [
+      'go at the module root when no package has tests yet',
+      'go',
+      env({ languages: ['go'], test_runner: 'go', test_dirs: [] }),
+      't001_add_parser_test.go',
+      [],
+      [],
+    ],
   ] as const)('names %s', (_name, preset, e, example, more, refused) => {
     const rule = testFilePattern(preset, e);
     expect(rule.example).toBe(example);
@@ -239,6 +274,37 @@ describe('testCommand', () => {
     ],
   ] as const)("runs %s from the project's own install", (preset, e, expected) => {
     expect(testCommand(preset, ['tests/t001_a.test.ts'], undefined, e)).toEqual({ kind: 'argv', ...expected });
+  });
+
+  it("runs a Go file's own top-level tests by name, in its package (the module root as .)", () => {
+    const sources: Record<string, string> = {
+      'todo/t001_a_test.go':
+        'package todo\n\nfunc TestA(t *testing.T) {}\nfunc TestB(t *testing.T) {}\nfunc helper(t *testing.T) {}\nfunc Testlower(t *testing.T) {}\n',
+      't002_b_test.go': 'package main\n\nfunc Test(t *testing.T) {}\nfunc FuzzParse(f *testing.F) {}\nfunc TestA(t *testing.T) {}\n',
+      'todo/t003_empty_test.go': 'package todo\n',
+    };
+    const read = (f: string) => sources[f] ?? null;
+    expect(testCommand('go', ['todo/t001_a_test.go', 't002_b_test.go'], undefined, null, read)).toEqual({
+      kind: 'argv',
+      command: 'go',
+      args: ['test', '-count=1', '-run', '^(TestA|TestB|Test|FuzzParse)$', './todo', '.'],
+      env: {},
+    });
+    // A file that declares no test runs none (so the check says nothing ran), not the whole package.
+    expect(testCommand('go', ['todo/t003_empty_test.go'], undefined, null, read).args).toEqual(['test', '-count=1', '-run', '^$', './todo']);
+    expect(testCommand('go', ['todo/t009_gone_test.go'], undefined, null, read).args).toEqual(['test', '-count=1', '-run', '^$', './todo']);
+    // Without the files' text, the packages' tests.
+    expect(testCommand('go', ['todo/t001_a_test.go']).args).toEqual(['test', '-count=1', './todo']);
+  });
+
+  it('runs one Go case by its levels, each anchored and escaped, spaces as go writes them', () => {
+    expect(testCaseCommand('go', 'todo/t001_a_test.go', 'TestSet/returns a copy (v2)')).toEqual({
+      kind: 'argv',
+      command: 'go',
+      args: ['test', '-count=1', '-run', '^TestSet$/^returns_a_copy_\\(v2\\)$', './todo'],
+      env: {},
+    });
+    expect(testCaseCommand('go', 't001_a_test.go', 'TestA')!.args).toEqual(['test', '-count=1', '-run', '^TestA$', '.']);
   });
 
   it('runs pytest without leaving caches in the worktree', () => {

@@ -9,7 +9,7 @@ import type { RunVerdict } from './report-shape.ts';
 import { goModulePath } from './go-report.ts';
 
 /** Names a Go test's helpers come from when it is written for a framework the project may not have. */
-const FRAMEWORK_NAMES = new Set(['assert', 'require', 'suite', 'mock', 'is', 'gomega', 'Expect', 'Ω', 'convey', 'So']);
+export const GO_FRAMEWORK_NAMES = new Set(['assert', 'require', 'suite', 'mock', 'gomega', 'Expect', 'So']);
 
 interface GoRun {
   output: string;
@@ -25,13 +25,14 @@ interface GoContext {
 
 /** Assertions in a Go test file: the testing receivers' failing calls, and testify's. */
 export function countGoAssertions(source: string): number {
-  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
-  const receivers = new Set([...code.matchAll(/(\w+)\s+\*testing\.[TBF]\b/g)].map((m) => m[1]!));
+  const code = source.replace(/\/\*[\s\S]*?\*\/|\/\/.*/g, '');
+  // gofmt writes a parameter as `t *testing.T`.
+  const receivers = new Set([...code.matchAll(/(\w+) \*testing\.[TBF]\b/g)].map((m) => m[1]!));
   let count = 0;
   for (const name of receivers) {
-    count += code.match(new RegExp(`\\b${name}\\.(?:Errorf?|Fatalf?|Fail|FailNow)\\s*\\(`, 'g'))?.length ?? 0;
+    count += code.match(new RegExp(`\\b${name}\\.(?:Errorf?|Fatalf?|Fail|FailNow)\\(`, 'g'))?.length ?? 0;
   }
-  return count + (code.match(/\b(?:assert|require)\.[A-Z]\w*\s*\(/g)?.length ?? 0);
+  return count + (code.match(/\b(?:assert|require)\.[A-Z]\w*\(/g)?.length ?? 0);
 }
 
 export function classifyGo(out: string, run: GoRun, ctx: GoContext): RunVerdict {
@@ -42,8 +43,7 @@ export function classifyGo(out: string, run: GoRun, ctx: GoContext): RunVerdict 
       runner: true,
     };
   }
-  const own = /^go: (.*)$/m.exec(out)?.[1];
-  if (own !== undefined && /cannot find main module|go\.mod file not found/.test(own)) {
+  if (/cannot find main module|go\.mod file not found/.test(out)) {
     return {
       kind: 'environment',
       message: `go found no module for ${ctx.file}: the repository needs a go.mod at its root (\`go mod init\`), then check again.`,
@@ -57,7 +57,7 @@ export function classifyGo(out: string, run: GoRun, ctx: GoContext): RunVerdict 
       message: `${ctx.file} does not build: go.sum has no entry for ${sum[1]}. Run \`go mod download\` (or \`go mod tidy\`) in the repository so the module cache has it, then check again: the checks run offline.`,
     };
   }
-  const syntax = /^(\S+\.go):(\d+):\d+: (syntax error: .*|expected .*)$/m.exec(out);
+  const syntax = /(\S+\.go):(\d+):\d+: (syntax error: .*|expected .*)/.exec(out);
   if (syntax) {
     return {
       kind: 'environment',
@@ -67,10 +67,11 @@ export function classifyGo(out: string, run: GoRun, ctx: GoContext): RunVerdict 
   const module = goModulePath(ctx.worktree);
   const missingPackage =
     /no required module provides package (\S+?);/.exec(out)?.[1] ??
+    /go build (\S+): no non-test Go files in /.exec(out)?.[1] ??
     /package (\S+) is not in (?:GOROOT|std)/.exec(out)?.[1] ??
     /cannot find package "([^"]+)"/.exec(out)?.[1];
   if (missingPackage !== undefined) {
-    if (module !== '' && (missingPackage === module || missingPackage.startsWith(`${module}/`))) {
+    if (missingPackage === module || missingPackage.startsWith(`${module}/`)) {
       return { kind: 'fails_as_expected', reason: `the package ${missingPackage} does not exist yet` };
     }
     return {
@@ -80,7 +81,7 @@ export function classifyGo(out: string, run: GoRun, ctx: GoContext): RunVerdict 
   }
   const undefinedName = /: undefined: (\S+)/.exec(out)?.[1];
   if (undefinedName !== undefined) {
-    if (FRAMEWORK_NAMES.has(undefinedName.split('.')[0]!)) {
+    if (GO_FRAMEWORK_NAMES.has(undefinedName.split('.')[0]!)) {
       return {
         kind: 'does_not_load',
         message: `${ctx.file} uses \`${undefinedName}\` without importing it: write the checks with the standard testing package (\`t.Errorf\`, \`t.Fatalf\`) unless go.mod requires the assertion library.`,
@@ -88,20 +89,20 @@ export function classifyGo(out: string, run: GoRun, ctx: GoContext): RunVerdict 
     }
     return { kind: 'fails_as_expected', reason: `${undefinedName} is not defined yet` };
   }
-  const member = /\.(\w+) undefined \(type \S+ has no (?:field or method|method) \w+/.exec(out)?.[1];
+  const member = /\.(\w+) undefined \(type \S+ has no (?:field or )?method /.exec(out)?.[1];
   if (member !== undefined) return { kind: 'fails_as_expected', reason: `${member} is not defined yet` };
-  if (/\[setup failed\]|build constraints exclude all Go files|no Go files in/.test(out)) {
-    const why = /^(?:go: |# )?(.*(?:build constraints exclude all Go files|no Go files in).*)$/m.exec(out)?.[1] ?? 'go could not set up the package';
+  const excluded = out.split('\n').find((l) => /build constraints exclude all Go files|no Go files in/.test(l));
+  if (excluded !== undefined || /\[setup failed\]/.test(out)) {
+    const why = excluded?.replace(/^(?:go: |# )/, '') ?? 'go could not set up the package';
     return {
       kind: 'environment',
-      message: `${ctx.file} is not built by go here: ${why.trim()}. Give the file a name without an OS or architecture suffix, and the package clause of its folder.`,
+      message: `${ctx.file} is not built by go here: ${why}. Give the file a name without an OS or architecture suffix, and the package clause of its folder.`,
     };
   }
-  if (run.exitCode === 0)
-    return /^(?:ok|PASS)\b/m.test(out) && !/\[no tests to run\]|testing: warning: no tests to run/.test(out) ? { kind: 'passes' } : noTests(ctx);
+  if (run.exitCode === 0) return /no tests to run|\[no test files\]/.test(out) ? noTests(ctx) : { kind: 'passes' };
   if (/\[build failed\]/.test(out)) {
-    const first = out.split('\n').find((l) => /^\S+\.go:\d+:\d+: /.test(l)) ?? 'the package does not compile';
-    return { kind: 'does_not_load', message: `${ctx.file} does not build, for a reason other than the missing work: ${first.trim()}` };
+    const first = out.split('\n').find((l) => /\.go:\d+:\d+: /.test(l)) ?? 'the package does not compile';
+    return { kind: 'does_not_load', message: `${ctx.file} does not build, for a reason other than the missing work: ${first}` };
   }
   return { kind: 'fails_as_expected', reason: 'a test failed' };
 }

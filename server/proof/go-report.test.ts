@@ -3,8 +3,11 @@
  * taken from real runs and shortened to the fields read; the Go 1.24 build events follow its
  * documentation. go-report.int.test.ts runs the real toolchain.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { packageDir, parseGoTestJson } from './go-report.ts';
+import { goModulePath, goText, packageDir, parseGoTestJson } from './go-report.ts';
 
 const MOD = 'example.com/todo';
 const ev = (Action: string, Package: string, Test?: string, Output?: string) =>
@@ -196,6 +199,59 @@ describe('parseGoTestJson, line by line', () => {
       { file: 'main1', message: 'panic: config not ok' },
       { file: 'silent', message: 'example.com/todo/silent failed before any test ran' },
     ]);
+  });
+});
+
+describe("the go command's own complaints", () => {
+  it('makes a load error of what go said when nothing ran and no package failed, and of a package with no compiler block', () => {
+    expect(parseGoTestJson('', "go: go.mod file not found in current directory or any parent directory;\ngo: see 'go help modules'\n", MOD)).toEqual({
+      cases: [],
+      loadErrors: [{ file: null, message: "go: go.mod file not found in current directory or any parent directory;\ngo: see 'go help modules'" }],
+    });
+    const stderr = 'go build example.com/todo/stats: no non-test Go files in /w/stats\ngo: something else\n';
+    expect(parseGoTestJson('FAIL\texample.com/todo/stats [build failed]\n', stderr, MOD).loadErrors).toEqual([
+      { file: 'stats', message: 'go build example.com/todo/stats: no non-test Go files in /w/stats' },
+    ]);
+    // Once something ran, go's own lines are not a load error.
+    expect(parseGoTestJson(stream(ev('run', '/calc', 'TestA'), ev('pass', '/calc', 'TestA')), 'go: warning: ignoring symlink\n', MOD).loadErrors).toEqual([]);
+    expect(parseGoTestJson('', '\n', MOD)).toEqual({ cases: [], loadErrors: [] });
+  });
+});
+
+describe('goText', () => {
+  it("prints what go test -v would have: the events' output in order, lines that are not events, then stderr", () => {
+    const out = stream(
+      ev('run', '/calc', 'TestA'),
+      ev('output', '/calc', 'TestA', '=== RUN   TestA\n'),
+      ev('output', '/calc', 'TestA', '--- PASS: TestA (0.00s)\n'),
+      ev('pass', '/calc', 'TestA'),
+      'FAIL\texample.com/todo/broken [build failed]',
+      '{"Action":"output"}',
+      '{"not":"an event"}',
+      ev('output', '/calc', undefined, 'ok  \texample.com/todo/calc\t0.01s\n'),
+    );
+    expect(goText(out, '# example.com/todo/broken\nbroken/b.go:3:1: undefined: x\n')).toBe(
+      '=== RUN   TestA\n--- PASS: TestA (0.00s)\nFAIL\texample.com/todo/broken [build failed]\nok  \texample.com/todo/calc\t0.01s\n# example.com/todo/broken\nbroken/b.go:3:1: undefined: x',
+    );
+    expect(goText('', '')).toBe('');
+    expect(goText(out.split('\n').slice(0, 3).join('\n'), '  ')).toBe('=== RUN   TestA\n--- PASS: TestA (0.00s)');
+  });
+});
+
+describe('goModulePath', () => {
+  it("reads go.mod's module line, quoted or not; '' without one", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tilth-go-mod-'));
+    try {
+      expect(goModulePath(dir)).toBe('');
+      fs.writeFileSync(path.join(dir, 'go.mod'), '// module not/this\nmodule   "example.com/quoted" // why\n\ngo 1.19\n');
+      expect(goModulePath(dir)).toBe('example.com/quoted');
+      fs.writeFileSync(path.join(dir, 'go.mod'), 'module example.com/todo\n');
+      expect(goModulePath(dir)).toBe('example.com/todo');
+      fs.writeFileSync(path.join(dir, 'go.mod'), 'go 1.19\n');
+      expect(goModulePath(dir)).toBe('');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

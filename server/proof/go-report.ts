@@ -134,7 +134,8 @@ export function parseGoTestJson(stdout: string, stderr: string, modulePath: stri
         ?.map((l) => l.trimEnd())
         .filter((l) => !l.startsWith('# ')) ??
       compiler.get(pkg) ??
-      [];
+      // The go command's own word on it: `go build pkg: no non-test Go files in …`.
+      compiler.get('')!.filter((l) => l.includes(pkg));
     loadErrors.push({ file: packageDir(pkg, modulePath), message: lines.join('\n').trim() || `${pkg} did not build` });
   }
   for (const pkg of failedPackages) {

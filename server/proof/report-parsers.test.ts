@@ -237,6 +237,23 @@ describe('a named case in a report', () => {
     expect(isNamedCase('jest', aCase('calc adds'), 'calc adds')).toBe(true);
     expect(isNamedCase('vitest', aCase('calc adds'), 'adds')).toBe(true);
     expect(isNamedCase('mocha', aCase('calc adds'), 'calc')).toBe(false);
+    // go: the full name, a test with its subtests, and a subtest's spaces as go writes them.
+    expect(isNamedCase('go', aCase('TestSet/returns_a_copy'), 'TestSet/returns a copy')).toBe(true);
+    expect(isNamedCase('go', aCase('TestSet/returns_a_copy'), 'TestSet')).toBe(true);
+    expect(isNamedCase('go', aCase('TestSet'), 'TestSet')).toBe(true);
+    expect(isNamedCase('go', aCase('TestSetAll'), 'TestSet')).toBe(false);
+    expect(isNamedCase('go', aCase('TestSet/returns_a_copy'), 'returns a copy')).toBe(false);
+  });
+
+  it("finds a go case by its package's folder, which holds the file", () => {
+    const report = {
+      cases: [aCase('TestA', { file: 'todo' }), aCase('TestA', { file: '.' }), aCase('TestA', { file: 'todo/sub' })],
+      loadErrors: [{ file: 'stats', message: 'no build' }],
+    };
+    expect(namedCaseIn('go', report, 'todo/t001_a_test.go', 'TestA').cases.map((c) => c.file)).toEqual(['todo']);
+    expect(namedCaseIn('go', report, 't001_a_test.go', 'TestA').cases.map((c) => c.file)).toEqual(['.']);
+    expect(namedCaseIn('go', report, 'stats/t002_b_test.go', 'TestB').loadError?.message).toBe('no build');
+    expect(namedCaseIn('go', report, 'todo/t001_a_test.go', 'TestB').loadError).toBeNull();
   });
 
   it("is looked for in its own file (or a case with no file), with that file's load error", () => {
