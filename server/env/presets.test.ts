@@ -15,6 +15,7 @@ import {
   testCaseCommand,
   testCommand,
   testFilePattern,
+  type TestCommand,
 } from './presets.ts';
 
 /** An environment as detection reports it; each case overrides what matters to it. */
@@ -253,6 +254,9 @@ describe('naming per runner', () => {
   });
 });
 
+/** An argv command's arguments (a shell command has none). */
+const argsOf = (command: TestCommand | null) => (command?.kind === 'argv' ? command.args : null);
+
 describe('testCommand', () => {
   it.each([
     ['vitest', TS_VITEST, { command: 'node_modules/.bin/vitest', args: ['run', 'tests/t001_a.test.ts'], env: {} }],
@@ -291,10 +295,10 @@ describe('testCommand', () => {
       env: {},
     });
     // A file that declares no test runs none (so the check says nothing ran), not the whole package.
-    expect(testCommand('go', ['todo/t003_empty_test.go'], undefined, null, read).args).toEqual(['test', '-count=1', '-run', '^$', './todo']);
-    expect(testCommand('go', ['todo/t009_gone_test.go'], undefined, null, read).args).toEqual(['test', '-count=1', '-run', '^$', './todo']);
+    expect(argsOf(testCommand('go', ['todo/t003_empty_test.go'], undefined, null, read))).toEqual(['test', '-count=1', '-run', '^$', './todo']);
+    expect(argsOf(testCommand('go', ['todo/t009_gone_test.go'], undefined, null, read))).toEqual(['test', '-count=1', '-run', '^$', './todo']);
     // Without the files' text, the packages' tests.
-    expect(testCommand('go', ['todo/t001_a_test.go']).args).toEqual(['test', '-count=1', './todo']);
+    expect(argsOf(testCommand('go', ['todo/t001_a_test.go']))).toEqual(['test', '-count=1', './todo']);
   });
 
   it('runs one Go case by its levels, each anchored and escaped, spaces as go writes them', () => {
@@ -304,7 +308,7 @@ describe('testCommand', () => {
       args: ['test', '-count=1', '-run', '^TestSet$/^returns_a_copy_\\(v2\\)$', './todo'],
       env: {},
     });
-    expect(testCaseCommand('go', 't001_a_test.go', 'TestA')!.args).toEqual(['test', '-count=1', '-run', '^TestA$', '.']);
+    expect(argsOf(testCaseCommand('go', 't001_a_test.go', 'TestA'))).toEqual(['test', '-count=1', '-run', '^TestA$', '.']);
   });
 
   it('runs pytest without leaving caches in the worktree', () => {
