@@ -137,6 +137,57 @@ describe('which files are test machinery', () => {
   });
 });
 
+describe("Go's test machinery", () => {
+  const GO_MOD = 'module example.com/todo\n\ngo 1.19\n\nrequire github.com/stretchr/testify v1.9.0\n';
+  const TEST_MAIN = 'package todo\n\nimport (\n\t"os"\n\t"testing"\n)\n\nfunc TestMain(m *testing.M) {\n\tm.Run()\n\tos.Exit(0)\n}\n';
+
+  it('knows go.work whole, go.mod by its replace and toolchain directives, a TestMain, and testdata the seed has', () => {
+    expect(machineryKind('go.work')).toBe('whole');
+    expect(machineryKind('go.mod')).toBe('go_mod');
+    expect(machineryKind('tools/go.mod')).toBe('go_mod');
+    expect(machineryKind('todo/todo_test.go')).toBe('go_test');
+    expect(machineryKind('todo/testdata/golden.txt')).toBe('testdata');
+    expect(machineryKind('testdata/a/b.json')).toBe('testdata');
+    for (const f of ['todo/todo.go', 'go.sum', 'todo/testdata.go', 'testdata', 'todo/x_test.go.txt']) expect(machineryKind(f), f).toBeNull();
+  });
+
+  it('compares go.mod by what changes what builds: a new require is no change, a replace or a toolchain is, in either form', () => {
+    const part = (text: string) => machineryPart('go_mod', Buffer.from(text));
+    expect(part(GO_MOD)).toBe('');
+    expect(part(`${GO_MOD}require golang.org/x/text v0.3.0\n`)).toBe('');
+    expect(part(`${GO_MOD}replace  github.com/stretchr/testify   => ./fake // never fails\n`)).toBe('replace github.com/stretchr/testify => ./fake');
+    expect(part(`${GO_MOD}replace (\n\tgithub.com/a/b => ./b\n\n\t// a note\n\tgithub.com/c/d v1.0.0 => ../d\n)\ntoolchain go1.22.0\n`)).toBe(
+      'replace github.com/a/b => ./b\nreplace github.com/c/d v1.0.0 => ../d\ntoolchain go1.22.0',
+    );
+    expect(part('toolchain (\n\tgo1.21.0\n)\n')).toBe('toolchain go1.21.0');
+    expect(machineryPart('go_mod', null)).toBe('');
+  });
+
+  it('locks a TestMain added or changed, lets the worker write other test files, and locks the testdata the seed has but not a new fixture', async () => {
+    const base = view({ 'go.mod': GO_MOD, 'todo/todo_test.go': 'package todo\n', 'todo/testdata/golden.txt': 'want', 'main_test.go': TEST_MAIN });
+    const now = view({
+      'go.mod': GO_MOD,
+      'todo/todo_test.go': `${TEST_MAIN}\nfunc TestMore(t *testing.T) {}\n`,
+      'todo/extra_test.go': 'package todo\n\nfunc TestExtra(t *testing.T) {}\n',
+      'todo/main2_test.go': TEST_MAIN,
+      'todo/testdata/golden.txt': 'whatever the code prints',
+      'todo/testdata/new.txt': 'a fixture of the worker',
+      'main_test.go': TEST_MAIN.replace('os.Exit(0)', 'os.Exit(m.Run())'),
+    });
+    expect(await machineryChanges(base, now, [], [])).toEqual([
+      { path: 'main_test.go', change: 'changed' },
+      { path: 'todo/main2_test.go', change: 'added' },
+      { path: 'todo/testdata/golden.txt', change: 'changed' },
+      { path: 'todo/todo_test.go', change: 'changed' },
+    ]);
+    const gone = view({ 'go.mod': GO_MOD, 'todo/todo_test.go': 'package todo\n', 'main_test.go': TEST_MAIN });
+    expect(await machineryChanges(base, gone, [], [])).toEqual([{ path: 'todo/testdata/golden.txt', change: 'deleted' }]);
+    expect(machineryMessage([{ path: 'todo/testdata/golden.txt', change: 'changed' }], 'abcdef0123456789')).toContain(
+      'git show abcdef012345:todo/testdata/golden.txt > todo/testdata/golden.txt',
+    );
+  });
+});
+
 describe('the worktree against its seed commit', () => {
   let dir: string | null = null;
   afterEach(() => {
@@ -195,6 +246,19 @@ describe('the worktree against its seed commit', () => {
     expect(lock.refusal('package.json', Buffer.from(PKG), withDep)).toBeNull();
     const withScript = JSON.stringify({ ...(JSON.parse(PKG) as object), scripts: { test: 'exit 0' } });
     expect(lock.refusal('package.json', Buffer.from(PKG), withScript)).toMatch(/^the test settings of package\.json decide how the tests run/);
+  });
+
+  it("lets the file tools write Go tests and new fixtures, and refuses a TestMain, a replace and the seed's fixtures", async () => {
+    const { dir: d, base } = repoWith({ 'go.mod': 'module x\n', 'todo/testdata/golden.txt': 'want', 'todo/todo.go': 'package todo\n' });
+    const lock = await machineryWriteLock({ source: d, baseSha: base, allowed: [] }, d, []);
+    expect(lock.refusal('todo/extra_test.go', null, 'package todo\n\nfunc TestX(t *testing.T) {}\n')).toBeNull();
+    expect(lock.refusal('todo/testdata/new.txt', null, 'mine')).toBeNull();
+    expect(lock.refusal('go.mod', Buffer.from('module x\n'), 'module x\n\nrequire y v1.0.0\n')).toBeNull();
+    expect(lock.refusal('todo/extra_test.go', null, 'package todo\n\nfunc TestMain(m *testing.M) {}\n')).toMatch(
+      /^the test settings of todo\/extra_test\.go decide/,
+    );
+    expect(lock.refusal('go.mod', Buffer.from('module x\n'), 'module x\nreplace y => ./y\n')).toMatch(/^the test settings of go\.mod decide/);
+    expect(lock.refusal('todo/testdata/golden.txt', Buffer.from('want'), 'got')).toMatch(/^todo\/testdata\/golden\.txt decides/);
   });
 
   it('walks nested folders, sees a deleted file, and tells a link kept from a link replaced by its target’s name', async () => {

@@ -20,6 +20,10 @@
  * - npm: `.npmrc` (`node-options` reaches every script it runs), and `package.json`'s `scripts`
  *   and runner sections (`jest`, `mocha`, `ava`, `c8`, `nyc`, `vitest`, `babel`), compared as
  *   parsed JSON so a dependency added to the same file is not a change.
+ * - go: `go.work` whole; `go.mod`'s `replace` and `toolchain` directives; a `_test.go` file with a
+ *   `TestMain` (which decides how its package's tests run and what the binary prints and exits
+ *   with); and the files under a `testdata/` folder that the seed has (fixtures and golden files
+ *   the tests compare with; new ones are the worker's).
  * - Every setup, require or plugin file those configs name, read from the config: JSON configs
  *   and package.json parsed; YAML and JS/TS configs read best-effort (YAML line by line; for a JS
  *   config, its string literals, since running it to learn its value would run the worker's code).
@@ -36,7 +40,7 @@ import path from 'node:path';
 import { git, readBlobs } from '../git/git-base.ts';
 
 /** How a machinery file is compared: whole, or only the part of it that configures the tests. */
-export type MachineryKind = 'whole' | 'package_json' | 'pyproject' | 'setup_cfg' | 'tox_ini';
+export type MachineryKind = 'whole' | 'package_json' | 'pyproject' | 'setup_cfg' | 'tox_ini' | 'go_mod' | 'go_test' | 'testdata';
 
 export interface MachineryChange {
   path: string;
@@ -57,6 +61,7 @@ const WHOLE_NAMES = new Set([
   '.c8rc',
   '.swcrc',
   '.npmrc',
+  'go.work',
 ]);
 /** `<stem>.<anything>`: vitest.config.ts, jest.config.mjs, .mocharc.yml, … */
 const WHOLE_STEMS = [
@@ -89,14 +94,23 @@ export function machineryKind(rel: string): MachineryKind | null {
   if (rel.split('/').some((part) => SKIPPED_DIRS.has(part))) return null;
   if (WHOLE_NAMES.has(name) || name.endsWith('.pth')) return 'whole';
   if (WHOLE_STEMS.some((stem) => name.startsWith(stem))) return 'whole';
+  if (name === 'go.mod') return 'go_mod';
+  if (name.endsWith('_test.go')) return 'go_test';
+  if (rel.split('/').slice(0, -1).includes('testdata')) return 'testdata';
   return SECTION_NAMES[name] ?? null;
 }
 
 /** The text a file is compared by: the whole content, or only its test sections (missing file: ''). */
 export function machineryPart(kind: MachineryKind, content: Buffer | null): string | null {
-  if (kind === 'whole') return content === null ? null : content.toString('latin1');
+  if (kind === 'whole' || kind === 'testdata') return content === null ? null : content.toString('latin1');
   const text = content?.toString('utf8') ?? '';
   switch (kind) {
+    case 'go_mod':
+      return goModDirectives(text);
+    case 'go_test':
+      // Only a test file with a TestMain runs the package's tests its own way (and can exit 0 or
+      // print test2json's lines after they ran); any other test file is the worker's to write.
+      return /^func\s+TestMain\s*\(/m.test(text) ? text : '';
     case 'package_json':
       return packageSections(text);
     case 'pyproject':
@@ -106,6 +120,28 @@ export function machineryPart(kind: MachineryKind, content: Buffer | null): stri
     case 'tox_ini':
       return iniSection(text, 'pytest');
   }
+}
+
+/**
+ * go.mod's directives that change what builds rather than what is required: `replace` (a
+ * dependency's code swapped for a folder the worker writes, a testing library that never fails)
+ * and `toolchain`, in their single-line and block forms, comments dropped.
+ */
+function goModDirectives(text: string): string {
+  const kept: string[] = [];
+  let block: string | null = null;
+  for (const raw of text.split('\n')) {
+    const line = raw.replace(/\/\/.*$/, '').trim();
+    if (block !== null) {
+      if (line === ')') block = null;
+      else if (line !== '') kept.push(`${block} ${line}`);
+      continue;
+    }
+    const open = /^(replace|toolchain)\s*\($/.exec(line);
+    if (open) block = open[1]!;
+    else if (/^(?:replace|toolchain)\s/.test(line)) kept.push(line.replace(/\s+/g, ' '));
+  }
+  return kept.join('\n');
 }
 
 function packageSections(text: string): string {
@@ -473,7 +509,9 @@ export async function machineryChanges(base: TreeView, now: TreeView, lockedTest
     const before = machineryPart(kind, base.read(rel));
     const after = machineryPart(kind, now.read(rel));
     if (before === after) continue;
-    changes.push({ path: rel, change: before === null ? 'added' : after === null ? 'deleted' : 'changed' });
+    // A new fixture is the worker's; one the seed's tests read is not.
+    if (kind === 'testdata' && before === null) continue;
+    changes.push({ path: rel, change: base.read(rel) === null ? 'added' : now.read(rel) === null ? 'deleted' : 'changed' });
   }
   return changes.sort((a, b) => a.path.localeCompare(b.path));
 }
@@ -490,7 +528,7 @@ export function machineryMessage(changes: MachineryChange[], baseSha: string): s
     .map((c) => {
       if (c.change === 'added') return `rm ${shellWord(c.path)}`;
       const kind = machineryKind(c.path);
-      if (kind && kind !== 'whole') return `put the test settings of ${c.path} back as \`git show ${rev}:${c.path}\` has them`;
+      if (kind && kind !== 'whole' && kind !== 'testdata') return `put the test settings of ${c.path} back as \`git show ${rev}:${c.path}\` has them`;
       return `git show ${rev}:${shellWord(c.path)} > ${shellWord(c.path)}`;
     })
     .join('; ');
@@ -542,9 +580,9 @@ export async function machineryWriteLock(input: MachineryInput, worktree: string
       const p = normalizeRel(rel);
       if (allow.has(p)) return null;
       const kind = machineryKind(p) ?? named.get(p) ?? null;
-      if (kind === null) return null;
+      if (kind === null || (kind === 'testdata' && current === null)) return null;
       if (kind !== 'whole' && machineryPart(kind, current) === machineryPart(kind, Buffer.from(next))) return null;
-      const what = kind === 'whole' ? `${p} decides` : `the test settings of ${p} decide`;
+      const what = kind === 'whole' || kind === 'testdata' ? `${p} decides` : `the test settings of ${p} decide`;
       return `${what} how the tests run, so the worker may not change it (make the code pass the tests as they are); the user can allow this task to change it in seed review ("may change test setup").`;
     },
   };
