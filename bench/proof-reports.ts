@@ -4,7 +4,8 @@
  * `main`, which read the runner's text and ran each case once), in one sitting. For each runner a
  * small project with one task of two named cases: red on the seed (the function is missing), then
  * green once it is written. Times are medians of `--rounds` runs; ratios are against the
- * baseline. The last line is JSON. Figures only; nothing here passes or fails.
+ * baseline (a runner the baseline does not drive, go before issue 29, gets its own times only).
+ * The last line is JSON. Figures only; nothing here passes or fails.
  * Run: npx tsx bench/proof-reports.ts --baseline /path/to/main [--rounds 3] [--only pytest]
  */
 import { execFileSync } from 'node:child_process';
@@ -93,6 +94,15 @@ const PROJECTS: Project[] = [
     impl: ['src/calc.js', 'exports.add = (a, b) => a + b;\nexports.divide = (a, b) => a / b;\n'],
     install: {},
   },
+  {
+    // Issue 29: no baseline drives go, so its row has the proofs' own times only.
+    preset: 'go',
+    files: { 'go.mod': 'module example.com/calc\n\ngo 1.19\n', 'calc/calc.go': 'package calc\n\nfunc Add(a, b int) int { return a + b }\n' },
+    testFile: 'calc/t001_calc_test.go',
+    test: 'package calc\n\nimport "testing"\n\nfunc TestDivide(t *testing.T) {\n\tt.Run("divides", func(t *testing.T) {\n\t\tif Divide(4, 2) != 2 {\n\t\t\tt.Error("4/2")\n\t\t}\n\t})\n\tt.Run("divides evenly", func(t *testing.T) {\n\t\tif Divide(9, 3) != 3 {\n\t\t\tt.Error("9/3")\n\t\t}\n\t})\n}\n',
+    cases: ['TestDivide/divides', 'TestDivide/divides_evenly'],
+    impl: ['calc/calc.go', 'package calc\n\nfunc Add(a, b int) int { return a + b }\n\nfunc Divide(a, b int) int { return a / b }\n'],
+  },
 ];
 
 function write(dir: string, files: Record<string, string>) {
@@ -104,11 +114,17 @@ function write(dir: string, files: Record<string, string>) {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function timed(prove: Prove, input: ContractCheckInput, prd: PrdEntry[]): Promise<{ ms: number; results: string[] }> {
+async function timed(prove: Prove, input: ContractCheckInput, prd: PrdEntry[]): Promise<{ ms: number; results: string[] } | null> {
   const started = performance.now();
-  const out = await prove(input, prd);
+  let out: Record<string, unknown[]>;
+  try {
+    out = await prove(input, prd);
+  } catch {
+    return null; // the baseline does not drive this runner
+  }
   const ms = performance.now() - started;
-  return { ms, results: ((out['T-001'] ?? []) as { result: string }[]).map((p) => p.result) };
+  const results = ((out['T-001'] ?? []) as { result: string }[]).map((p) => p.result);
+  return results.length > 0 ? { ms, results } : null;
 }
 
 const figures: Record<string, unknown> = {};
@@ -142,18 +158,20 @@ for (const project of PROJECTS.filter((p) => !values.only || p.preset === values
         const a = await timed(baseline.proveCases, input, prd);
         const b = await timed(proveCases, { ...input, repeats: 1 }, prd);
         const c = await timed(proveCases, { ...input, repeats: 2 }, prd);
-        times.baseline.push(a.ms);
+        if (!b || !c) throw new Error(`${project.preset}: this checkout proved nothing`);
+        if (a) times.baseline.push(a.ms);
         times.report1.push(b.ms);
         times.report2.push(c.ms);
-        Object.assign(seen, { baseline: a.results, report1: b.results, report2: c.results });
+        Object.assign(seen, { baseline: a?.results ?? 'not driven', report1: b.results, report2: c.results });
       }
-      const base = median(times.baseline);
+      const base = times.baseline.length > 0 ? median(times.baseline) : null;
+      const ratio = (ms: number) => (base === null ? null : Number((ms / base).toFixed(2)));
       row[phase] = {
-        baseline_ms: Math.round(base),
+        baseline_ms: base === null ? null : Math.round(base),
         report_ms: Math.round(median(times.report1)),
         report_and_repeats_ms: Math.round(median(times.report2)),
-        report_ratio: Number((median(times.report1) / base).toFixed(2)),
-        report_and_repeats_ratio: Number((median(times.report2) / base).toFixed(2)),
+        report_ratio: ratio(median(times.report1)),
+        report_and_repeats_ratio: ratio(median(times.report2)),
         results: seen,
       };
     }

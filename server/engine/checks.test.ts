@@ -62,6 +62,35 @@ describe('runChecks', () => {
     expect(r.results).toEqual([expect.objectContaining({ name: 'locked_tests', output: expect.stringMatching(/tests\/t001_a\.test\.js/) })]);
   });
 
+  it('vets the Go packages the task changed, and fails on what go vet finds', async () => {
+    const go = await makeExampleRepo('go-todo');
+    try {
+      const TEST =
+        'package todo\n\nimport "testing"\n\nfunc TestAddOne(t *testing.T) {\n\tif got, _ := Add(nil, "a"); len(got) != 1 {\n\t\tt.Error("want one")\n\t}\n}\n';
+      fs.writeFileSync(path.join(go.dir, 'todo/t001_a_test.go'), TEST);
+      const input = {
+        scope: { worktree: go.dir, git: null, network: false },
+        preset: 'go' as const,
+        testFiles: ['todo/t001_a_test.go'],
+        changedFiles: ['todo/todo.go', 'todo/testdata/x.go', 'gone/gone.go'],
+        lockedTests: { 'todo/t001_a_test.go': sha(TEST) },
+      };
+      const clean = await runChecks(input);
+      expect(clean.results.map((x) => [x.name, x.passed])).toEqual([
+        ['acceptance', true],
+        ['lint', true],
+      ]);
+      const todo = path.join(go.dir, 'todo/todo.go');
+      fs.appendFileSync(todo, '\n// Shout says a todo loudly.\nfunc Shout(t Todo) string { return fmt.Sprintf("%d!", t.Title) }\n');
+      const vetted = await runChecks(input);
+      expect(vetted.passed).toBe(false);
+      expect(vetted.results[1]).toMatchObject({ name: 'lint', passed: false });
+      expect(vetted.results[1]!.output).toMatch(/Sprintf format %d has arg t\.Title of wrong type string/);
+    } finally {
+      await go.cleanup();
+    }
+  });
+
   it('lints only the changed files with the custom lint command', async () => {
     write({ 'tests/t001_a.test.js': PASS });
     const r = await runChecks({

@@ -16,7 +16,7 @@ import { boundCheckOutput, type CheckResultSchema } from '../../shared/events.ts
 import type { CustomChecks } from '../../shared/files.ts';
 import type { ProjectEnv } from '../../shared/project-env.ts';
 import type { ChecksPreset } from '../../shared/seed.ts';
-import { shellQuote, testCommand } from '../env/presets.ts';
+import { goPackages, shellQuote, testCommand } from '../env/presets.ts';
 import { processCapNote, runUntrusted, type Command, type UntrustedScope } from '../proc/untrusted.ts';
 import { findOnPath } from '../proc/which.ts';
 import { hasReport } from '../proof/report-parsers.ts';
@@ -101,6 +101,17 @@ function lintCommand(input: ChecksInput): Command | null {
     const python = input.changedFiles.filter((f) => f.endsWith('.py'));
     if (python.length === 0 || !findOnPath('ruff')) return null;
     return { kind: 'argv', command: 'ruff', args: ['check', '--no-cache', ...python], env: {} };
+  }
+  if (input.preset === 'go') {
+    // go vet, the linter every Go project has, on the packages the task changed (deleted ones left out).
+    const tree = Tree.at(input.scope.worktree);
+    const built = (f: string) =>
+      f
+        .split('/')
+        .slice(0, -1)
+        .every((d) => d !== 'vendor' && d !== 'testdata' && !/^[._]/.test(d));
+    const go = input.changedFiles.filter((f) => f.endsWith('.go') && built(f) && tree.readFileNoFollow(f) !== null);
+    return go.length === 0 ? null : { kind: 'argv', command: 'go', args: ['vet', ...goPackages(go)], env: {} };
   }
   if (input.preset === 'custom' && input.customChecks?.lint && input.changedFiles.length > 0) {
     return { kind: 'shell', script: input.customChecks.lint.replaceAll('{files}', input.changedFiles.map(shellQuote).join(' ')) };
