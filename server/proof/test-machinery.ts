@@ -110,7 +110,7 @@ export function machineryPart(kind: MachineryKind, content: Buffer | null): stri
     case 'go_test':
       // Only a test file with a TestMain runs the package's tests its own way (and can exit 0 or
       // print test2json's lines after they ran); any other test file is the worker's to write.
-      return /^func\s+TestMain\s*\(/m.test(text) ? text : '';
+      return /^func TestMain\(/m.test(text) ? text : '';
     case 'package_json':
       return packageSections(text);
     case 'pyproject':
