@@ -12,6 +12,7 @@ for (const bench of [
   'bench/provision.ts',
   'bench/proof.ts',
   'bench/probe-coverage.ts',
+  'bench/detect-monorepo.ts',
   'bench/send-back.ts',
   'bench/endless-provider.ts',
   'bench/no-follow.ts',
