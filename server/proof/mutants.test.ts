@@ -163,7 +163,39 @@ const PY_LINES: [string, string[]][] = [
   ['from a import b', []],
 ];
 
+const GO_LINES: [string, string[]][] = [
+  ['\tok := a == b', ['flips == to !=']],
+  ['\tok := a != b', ['flips != to ==']],
+  ['\tok := a <= b && c >= d', ['turns <= into <', 'turns >= into >', 'turns && into ||']],
+  ['\tok := a < b || c > d', ['turns < into <=', 'turns > into >=', 'turns || into &&']],
+  ['\tv := <-ch', []],
+  ['\tx := a << 2 >> b', ['turns 2 into 3']],
+  ['\tn := a + b - c', ['turns + into -', 'turns - into +']],
+  ['\ti++', []],
+  ['\tx += 2', ['turns 2 into 3', 'drops the statement x += 2']],
+  ['\tdone = true', ['turns true into false', 'drops the statement done = true']],
+  ['\treturn false', ['turns false into true']],
+  ['\treturn a + b', ['turns + into -']],
+  ['\tout[index].Done = true // mark it', ['turns true into false', 'drops the statement out[index].Done = true']],
+  ['\tsave(todo)', ['drops the statement save(todo)']],
+  ['\tpanic("unreachable")', ['drops the statement panic("unreachable")']],
+  ['\treturn nil, fmt.Errorf("no todo at %d", index+1)', []],
+  ['\treturn nil, errors.New("a todo needs a title")', []],
+  ['\ttitle := "untitled"', ['changes the string "untitled" to "mutant"']],
+  ["\tsep := ','", []],
+  ['\tre := `a+b`', []],
+  ['\tx := 3 // 4 < 5', ['turns 3 into 4']],
+  ['// if a < b {', []],
+  ['package todo', []],
+  ['import "fmt"', []],
+  ['\t"strings"', []],
+  ['\tstr "strings"', []],
+];
+
 describe('each swap, next to what it must not be taken for', () => {
+  it.each(GO_LINES)('Go %j', (line, expected) => {
+    expect(mutantsFor('todo/todo.go', line, [1]).map((m) => m.description)).toEqual(expected);
+  });
   it.each(JS_LINES)('JavaScript %j', (line, expected) => {
     expect(mutantsFor('src/a.js', line, [1]).map((m) => m.description)).toEqual(expected);
   });
@@ -173,6 +205,8 @@ describe('each swap, next to what it must not be taken for', () => {
   it('knows the languages by their endings, and makes nothing of another', () => {
     for (const file of ['a.js', 'a.cjs', 'a.mjs', 'a.ts', 'a.cts', 'a.mts', 'a.jsx', 'a.tsx']) expect(languageOf(file), file).toBe('js');
     expect(languageOf('a.py')).toBe('py');
+    expect(languageOf('todo/todo.go')).toBe('go');
+    expect(languageOf('todo/todo_test.go')).toBeNull();
     for (const file of ['a.rb', 'a.json', 'a.jsonx', 'a.ts.bak', 'py']) expect(languageOf(file), file).toBeNull();
     expect(mutantsFor('a.rb', 'x = a < b', [1])).toEqual([]);
   });

@@ -5,8 +5,10 @@
  * changes one place of one line; the probe runs the task's tests against it and reports those
  * nobody notices ("no test notices if line 14 returns 0").
  *
- * A reading of lines, not a parse: comments and string contents are skipped where that is easy
- * to see, and a mutant that does not load simply counts as killed.
+ * JavaScript and TypeScript, Python, and Go (issue 29). A reading of lines, not a parse: comments
+ * and string contents are skipped where that is easy to see, and a mutant that does not load
+ * simply counts as killed — in Go a dropped assignment can leave a variable unused, which does
+ * not compile, so such a mutant counts as killed without a test noticing it.
  */
 
 export interface Mutant {
@@ -18,11 +20,13 @@ export interface Mutant {
   source: string;
 }
 
-type Language = 'js' | 'py';
+type Language = 'js' | 'py' | 'go';
 
 export function languageOf(file: string): Language | null {
   if (/\.(?:[cm]?[jt]s|[jt]sx)$/.test(file)) return 'js';
   if (file.endsWith('.py')) return 'py';
+  // A Go test file is a test, not the work: its mutants would prove nothing about the code.
+  if (file.endsWith('.go') && !file.endsWith('_test.go')) return 'go';
   return null;
 }
 
@@ -55,6 +59,21 @@ const SWAPS: Record<Language, [RegExp, string, string][]> = {
     [/\bTrue\b/g, 'False', 'turns True into False'],
     [/\bFalse\b/g, 'True', 'turns False into True'],
   ],
+  go: [
+    [/==/g, '!=', 'flips == to !='],
+    [/!=/g, '==', 'flips != to =='],
+    [/(?<![=!<>:])<=/g, '<', 'turns <= into <'],
+    [/(?<![=!<>:])>=/g, '>', 'turns >= into >'],
+    // Not `<-` (a channel), `<<` or `>>` (shifts).
+    [/(?<![<=>])<(?![=<-])/g, '<=', 'turns < into <='],
+    [/(?<![=>-])>(?![=>])/g, '>=', 'turns > into >='],
+    [/&&/g, '||', 'turns && into ||'],
+    [/\|\|/g, '&&', 'turns || into &&'],
+    [/(?<![+\w])\+(?![+=])/g, '-', 'turns + into -'],
+    [/(?<![-\w<])-(?![-=])/g, '+', 'turns - into +'],
+    [/\btrue\b/g, 'false', 'turns true into false'],
+    [/\bfalse\b/g, 'true', 'turns false into true'],
+  ],
 };
 
 const NUMBER = /(?<![\w$.])\d+(?![\w.])/g;
@@ -63,12 +82,12 @@ const STRING_MUTANT = 'mutant';
 
 function isComment(text: string, lang: Language): boolean {
   const t = text.trim();
-  return lang === 'js' ? t.startsWith('//') || t.startsWith('*') || t.startsWith('/*') : t.startsWith('#');
+  return lang === 'py' ? t.startsWith('#') : t.startsWith('//') || t.startsWith('*') || t.startsWith('/*');
 }
 
 /** Where the code part of a line ends (before a trailing comment), roughly. */
 function codeOf(text: string, lang: Language): string {
-  const marker = lang === 'js' ? /\s\/\/\s/ : /\s#\s/;
+  const marker = lang === 'py' ? /\s#\s/ : /\s\/\/\s/;
   const m = marker.exec(text);
   return m ? text.slice(0, m.index) : text;
 }
@@ -98,13 +117,13 @@ function zonesOf(code: string, lang: Language): Zones {
   let i = 0;
   while (i < code.length) {
     const c = code[i]!;
-    if (c === '"' || c === "'" || (c === '`' && lang === 'js')) {
+    if (c === '"' || c === "'" || (c === '`' && lang !== 'py')) {
       stringStarts.add(i);
       let j = i + 1;
       while (j < code.length && code[j] !== c) j += code[j] === '\\' ? 2 : 1;
       kind.fill(TEXT, i, Math.min(code.length, j + 1));
       i = j + 1;
-    } else if (lang === 'js' && c === '/' && (code[i + 1] === '/' || code[i + 1] === '*')) {
+    } else if (lang !== 'py' && c === '/' && (code[i + 1] === '/' || code[i + 1] === '*')) {
       const end = code[i + 1] === '/' ? code.length : code.indexOf('*/', i + 2);
       const stop = end < 0 ? code.length : code[i + 1] === '/' ? end : end + 2;
       kind.fill(TEXT, i, stop);
@@ -136,6 +155,7 @@ function opensRegex(before: string): boolean {
 const ERROR_CALL: Record<Language, RegExp> = {
   js: /(?:\bthrow\s+(?:new\s+)?[\w$.]*|\b[\w$.]*(?:Error|Exception))\s*\(/g,
   py: /(?:\braise\s+[\w.]+|\b[\w.]*(?:Error|Exception|Warning))\s*\(/g,
+  go: /\b(?:errors\.New|fmt\.Errorf|panic)\s*\(/g,
 };
 
 /**
@@ -157,6 +177,18 @@ function isErrorMessage(code: string, start: number, lang: Language, previous: s
   }
   return true;
 }
+
+/**
+ * A whole statement on its own line: a call or an assignment, or a throw/raise/panic. Go's `:=`
+ * declares, so it is left alone (what follows would not compile without it).
+ */
+const STATEMENT: Record<Language, RegExp> = {
+  js: /^(\s*)(?:throw\b.*|[\w$.[\]]+\s*(?:[-+*/]?=|\().*;)\s*$/,
+  py: /^(\s*)(?:raise\b.*|[\w.[\]]+\s*(?:[-+*/]?=(?!=)|\().*)$/,
+  go: /^(\s*)(?:panic\(.*|[\w.[\]]+\s*(?:[-+*/]?=(?!=)|\().*)$/,
+};
+/** What a dropped statement leaves: an empty statement of the language. */
+const DROPPED: Record<Language, string> = { js: '/* dropped */;', py: 'pass  # dropped', go: '// dropped' };
 
 /** The mutants of the given lines (1-based) of `source`, at most `limit`, in line order. */
 export function mutantsFor(file: string, source: string, lines: readonly number[], limit = 200): Mutant[] {
@@ -184,6 +216,8 @@ export function mutantsFor(file: string, source: string, lines: readonly number[
     // directive ('use strict'): no test of the work could tell it was changed.
     if (/^\s*(?:import\b|from\s+\S+\s+import\b|export\s*\{|\}\s*from\b)/.test(code)) continue;
     if (lang === 'js' && /^\s*(['"])use [\w ]+\1;?\s*$/.test(code)) continue;
+    // Go's package clause and imports (an import block's lines are a path, maybe named).
+    if (lang === 'go' && /^\s*(?:package\s|import\b|(?:[\w.]+\s+)?"[^"]*"\s*$)/.test(code)) continue;
 
     for (const [pattern, to, words] of SWAPS[lang]) {
       for (const m of code.matchAll(pattern)) {
@@ -198,22 +232,24 @@ export function mutantsFor(file: string, source: string, lines: readonly number[
     }
     for (const m of code.matchAll(STRING)) {
       if (!zones.stringStarts.has(m.index) || isErrorMessage(code, m.index, lang, previous)) continue;
+      // In Go single quotes make a rune, which cannot hold a word.
+      if (lang === 'go' && m[1] === "'") continue;
       // Another value, not an empty one: an empty string is often the case a test already checks.
       add(
         code.slice(0, m.index) + m[1] + STRING_MUTANT + m[1] + code.slice(m.index + m[0].length),
         `changes the string ${m[0]} to ${m[1]}${STRING_MUTANT}${m[1]}`,
       );
     }
-    const ret = lang === 'js' ? /^(\s*)return\s+(?!;)(.+?);?\s*$/.exec(code) : /^(\s*)return\s+(.+?)\s*$/.exec(code);
+    // Go has no value every type takes (nil is not an int's), so its returns are left alone.
+    const ret = lang === 'js' ? /^(\s*)return\s+(?!;)(.+?);?\s*$/.exec(code) : lang === 'py' ? /^(\s*)return\s+(.+?)\s*$/.exec(code) : null;
     if (ret) {
       const replacement = lang === 'js' ? 'undefined' : 'None';
       add(`${ret[1]}return ${replacement}${lang === 'js' ? ';' : ''}`, `returns ${replacement} instead of ${ret[2]!.trim().replace(/;$/, '')}`);
     }
     // A whole statement dropped: a call or an assignment on its own line, or a throw/raise.
-    const statement = lang === 'js' ? /^(\s*)(?:throw\b.*|[\w$.[\]]+\s*(?:[-+*/]?=|\().*;)\s*$/ : /^(\s*)(?:raise\b.*|[\w.[\]]+\s*(?:[-+*/]?=(?!=)|\().*)$/;
-    const dropped = statement.exec(code);
+    const dropped = STATEMENT[lang].exec(code);
     if (dropped && !/^\s*(?:const|let|var)\b/.test(code)) {
-      add(lang === 'js' ? `${dropped[1]}/* dropped */;` : `${dropped[1]}pass  # dropped`, `drops the statement ${code.trim()}`);
+      add(`${dropped[1]}${DROPPED[lang]}`, `drops the statement ${code.trim()}`);
     }
   }
   return out;

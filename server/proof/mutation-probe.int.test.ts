@@ -119,6 +119,52 @@ describe('the mutation probe', () => {
  * Survivors belong to criteria (issue 28): each criterion's cases run alone with line coverage, so
  * a survivor is told with the criteria whose cases run its line — and only those.
  */
+describe('the mutation probe on Go', () => {
+  it('mutates the Go source the task changed, and names what a test missing the boundary does not notice', async () => {
+    const go = await makeExampleRepo('go-todo');
+    try {
+      const test = [
+        'package todo',
+        '',
+        'import "testing"',
+        '',
+        'func TestIsAdult(t *testing.T) {',
+        '\tif !IsAdult(30) || IsAdult(5) {',
+        '\t\tt.Error("30 is an adult, 5 is not")',
+        '\t}',
+        '}',
+        '',
+      ].join('\n');
+      const file = 'todo/t001_adult_test.go';
+      const id = await makePreparedSession(env.store, go.dir, 'go', [{ id: 'T-001', title: 'Adult', tests: { [file]: test } }]);
+      const cp = env.store.readCheckpoint(id);
+      fs.writeFileSync(
+        path.join(cp.worktree, 'todo', 'adult.go'),
+        'package todo\n\n// IsAdult says whether age is 18 or more.\nfunc IsAdult(age int) bool {\n\treturn age >= 18\n}\n',
+      );
+      const sha = await commitAll(await worktreeRefOf(cp), 'T-001: Adult');
+      const scratch = env.store.session(id).probeScratch('T-001');
+      const report = await probeTask({
+        checkpoint: cp,
+        taskId: 'T-001',
+        sha: sha!,
+        scratch,
+        preset: 'go',
+        project: null,
+        lockedTests: [file],
+        budgetMs: 120_000,
+      });
+      expect(report).toMatchObject({ status: 'done', note: null, killed: 0, survived: 2 });
+      expect(report.survivors).toEqual([
+        { file: 'todo/adult.go', line: 5, description: 'turns >= into >' },
+        { file: 'todo/adult.go', line: 5, description: 'turns 18 into 19' },
+      ]);
+    } finally {
+      await go.cleanup();
+    }
+  }, 180_000);
+});
+
 describe.each(COVERED)('the mutation probe with line coverage on $preset', (setup) => {
   let project: ExampleRepo;
   beforeEach(async () => {

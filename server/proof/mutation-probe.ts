@@ -96,7 +96,7 @@ export async function probeTask(input: ProbeInput): Promise<MutationReport> {
   const tests = input.lockedTests.filter((f) => taskIdOfTestFile(input.preset, f, input.project) === input.taskId);
   if (tests.length === 0) return report({ note: 'the task has no acceptance test file' });
   const lines = await changedLines(cp.source, input.sha, new Set(input.lockedTests));
-  if (lines.size === 0) return report({ note: 'the commit changed no JavaScript, TypeScript or Python lines outside the tests' });
+  if (lines.size === 0) return report({ note: 'the commit changed no JavaScript, TypeScript, Python or Go lines outside the tests' });
 
   return withScratchWorktree(cp.source, input.scratch, input.sha, async () => {
     const env = await scratchScope(cp, input.scratch, 'mutation_probe', input.signal);
