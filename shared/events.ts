@@ -142,10 +142,10 @@ const LinesByFile = z.record(z.string(), z.array(z.number().int().positive()));
  * Which changed lines each criterion's named cases execute (issue 28): each case run alone with
  * line coverage during the probe — a `sys.settrace` tracer for Python, V8's own coverage
  * (`NODE_V8_COVERAGE`) for node --test and mocha, the runner's own (istanbul's JSON) for jest and
- * vitest.
+ * vitest, go's cover profile for go.
  */
 export const MutationCoverageSchema = z.object({
-  method: z.enum(['settrace', 'v8', 'istanbul']),
+  method: z.enum(['settrace', 'v8', 'istanbul', 'goprofile']),
   /** Per criterion, in the task's order: the changed lines its cases ran, by file; null when they could not be traced. */
   criteria: z.array(LinesByFile.nullable()),
   /** The changed lines a mutant was made of, by file: "the changed code" a criterion's cases should run. */

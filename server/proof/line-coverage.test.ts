@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/test-app.ts';
-import { istanbulExecutedLines, PYTHON_TRACER, tracedCommand, tracerFor, v8ExecutedLines } from './line-coverage.ts';
+import { goProfileLines, istanbulExecutedLines, PYTHON_TRACER, tracedCommand, tracerFor, v8ExecutedLines } from './line-coverage.ts';
 
 const SOURCE = ['export function f(x) {', '  if (x < 0) {', "    throw new Error('neg');", '  }', '  return x;', '}', ''].join('\n');
 const at = (text: string) => SOURCE.indexOf(text);
@@ -94,6 +94,47 @@ describe('tracedCommand', () => {
     expect(tracerFor('vitest', (pkg) => pkg === '@vitest/coverage-istanbul')).toEqual({ method: 'istanbul', runner: 'vitest', provider: 'istanbul' });
     expect(tracerFor('vitest', () => true)).toEqual({ method: 'istanbul', runner: 'vitest', provider: 'v8' });
     expect(tracerFor('custom', () => true)).toEqual({ method: null, why: 'the custom checks run whole files, not one case at a time' });
+    expect(tracerFor('go', none)).toEqual({ method: 'goprofile' });
+  });
+
+  it('asks go for a cover profile of every package of the module, the packages tested kept last', () => {
+    const command = { kind: 'argv' as const, command: 'go', args: ['test', '-count=1', '-run', '^TestX$/^sub$', './todo', '.'], env: {} };
+    expect(tracedCommand(command, { method: 'goprofile' }, '/w/.cov/cover.out', ['todo/a.go'])).toEqual({
+      ...command,
+      args: ['test', '-count=1', '-run', '^TestX$/^sub$', '-coverpkg=./...', '-coverprofile=/w/.cov/cover.out', './todo', '.'],
+    });
+  });
+});
+
+describe('goProfileLines', () => {
+  const PROFILE = [
+    'mode: set',
+    'example.com/todo/todo/adult.go:4.28,5.13 1 1',
+    'example.com/todo/todo/adult.go:8.2,8.18 1 0',
+    'example.com/todo/todo/adult.go:5.13,7.3 1 0',
+    'example.com/todo/todo/adult.go:12.2,14.3 2 3',
+    'example.com/todo/other.go:1.1,2.2 1 1',
+    'example.com/todoist/x.go:1.1,9.9 1 1',
+    'not a block',
+    '',
+  ].join('\n');
+
+  it('reads the lines of the blocks that ran, by file, from import paths back to the module folders', () => {
+    const lines = goProfileLines(PROFILE, 'example.com/todo', ['todo/adult.go', 'other.go', 'todo/unseen.go']);
+    expect(Object.fromEntries([...lines!].map(([f, s]) => [f, [...s].sort((a, b) => a - b)]))).toEqual({
+      'todo/adult.go': [4, 5, 12, 13, 14],
+      'other.go': [1, 2],
+      'todo/unseen.go': [],
+    });
+  });
+
+  it("is null for what is not go's profile, and counts count and atomic modes", () => {
+    expect(goProfileLines('', 'example.com/todo', ['a.go'])).toBeNull();
+    expect(goProfileLines('{"mode":"set"}', 'example.com/todo', ['a.go'])).toBeNull();
+    expect(goProfileLines('mode: sets\n', 'example.com/todo', ['a.go'])).toBeNull();
+    for (const mode of ['count', 'atomic']) {
+      expect(goProfileLines(`mode: ${mode}\nexample.com/todo/a.go:3.1,3.9 1 7\n`, 'example.com/todo', ['a.go'])?.get('a.go')).toEqual(new Set([3]));
+    }
   });
 });
 

@@ -17,6 +17,9 @@
  *   `@vitest/coverage-v8` (or `-istanbul`) when the project has it; without it vitest's cases are
  *   not traced, and the note says which package would trace them.
  *
+ * - go: its cover profile (`-coverprofile`, every package of the module instrumented with
+ *   `-coverpkg=./...`), read back from import paths to the module's files.
+ *
  * The coverage is written into a fresh folder the harness makes inside the scratch worktree (the
  * only place the sandbox lets the runner write), read without following links, then removed.
  * The code under test runs in the same process and could write there too; what it could forge
@@ -33,6 +36,7 @@ import type { ChecksPreset } from '../../shared/seed.ts';
 import { testCaseCommand, type TestCommand } from '../env/presets.ts';
 import type { Tree } from '../fs/tree.ts';
 import { runUntrusted, type UntrustedScope } from '../proc/untrusted.ts';
+import { goModulePath } from './go-report.ts';
 
 type LinesByFile = Record<string, number[]>;
 
@@ -72,7 +76,8 @@ export type Tracer =
   | { method: 'settrace' }
   | { method: 'v8' }
   | { method: 'istanbul'; runner: 'jest' }
-  | { method: 'istanbul'; runner: 'vitest'; provider: 'v8' | 'istanbul' };
+  | { method: 'istanbul'; runner: 'vitest'; provider: 'v8' | 'istanbul' }
+  | { method: 'goprofile' };
 
 /** vitest's coverage providers, in the order they are preferred. */
 const VITEST_PROVIDERS = ['v8', 'istanbul'] as const;
@@ -102,7 +107,7 @@ export function tracerFor(preset: ChecksPreset, installed: (pkg: string) => bool
       };
     }
     case 'go':
-      return { method: null, why: "go's per-case coverage is not read yet, so every mutant runs the task's tests" };
+      return { method: 'goprofile' };
     case 'custom':
       return { method: null, why: 'the custom checks run whole files, not one case at a time' };
   }
@@ -120,6 +125,13 @@ export function tracedCommand(command: TestCommand, tracer: Tracer, out: string,
     case 'settrace':
       if (command.args[0] !== '-m') return null;
       return { ...command, args: ['-c', PYTHON_TRACER, out, JSON.stringify(files), ...command.args] };
+    case 'goprofile': {
+      // The packages go is given come last; every package of the module is instrumented, so a
+      // changed file outside the test's own package is seen too.
+      const packages = command.args.filter((a) => a === '.' || a.startsWith('./'));
+      const flags = command.args.filter((a) => !packages.includes(a));
+      return { ...command, args: [...flags, '-coverpkg=./...', `-coverprofile=${out}`, ...packages] };
+    }
     case 'istanbul': {
       const flags =
         tracer.runner === 'jest'
@@ -234,7 +246,8 @@ export async function coverCases(input: CoverCasesInput): Promise<CriteriaCovera
   const tracer = tracerFor(input.preset, (pkg) => fs.existsSync(path.join(root, 'node_modules', pkg, 'package.json')));
   if (tracer.method === null) return { why: tracer.why };
   const { method } = tracer;
-  const files = [...input.changed.keys()].filter((f) => (method === 'settrace' ? f.endsWith('.py') : !f.endsWith('.py')));
+  const own = (f: string) => (method === 'settrace' ? f.endsWith('.py') : method === 'goprofile' ? f.endsWith('.go') : !f.endsWith('.py'));
+  const files = [...input.changed.keys()].filter(own);
   const byCase = new Map<string, LinesByFile | null>();
   const problems = new Set<string>();
   for (const name of new Set(input.criteriaTests.flat())) {
@@ -270,7 +283,8 @@ async function coverOneCase(
   const planned = testCaseCommand(input.preset, input.testFile, name, input.project);
   const folder = `.tilth-coverage-${randomBytes(6).toString('hex')}`;
   const outDir = path.join(root, folder);
-  const command = planned && tracedCommand(planned, tracer, tracer.method === 'settrace' ? path.join(outDir, 'lines.json') : outDir, files);
+  const out = tracer.method === 'settrace' ? path.join(outDir, 'lines.json') : tracer.method === 'goprofile' ? path.join(outDir, 'cover.out') : outDir;
+  const command = planned && tracedCommand(planned, tracer, out, files);
   if (!command) return null;
   input.tree.mkdir(folder);
   try {
@@ -284,7 +298,9 @@ async function coverOneCase(
         ? readTracerOutput(input.tree, folder, files)
         : tracer.method === 'v8'
           ? readV8Folder(input.tree, root, folder, files, problems)
-          : readIstanbul(input.tree, root, folder, files);
+          : tracer.method === 'goprofile'
+            ? readGoProfile(input.tree, root, folder, files)
+            : readIstanbul(input.tree, root, folder, files);
     if (lines === null) {
       problems.add(`case "${name}" wrote no line coverage`);
       return null;
@@ -367,6 +383,33 @@ function readIstanbul(tree: Tree, root: string, folder: string, files: string[])
     if (file !== undefined && entry.success) ran.set(file, istanbulExecutedLines(entry.data));
   }
   return ran;
+}
+
+/**
+ * go's cover profile for the given files: after a `mode:` line, one block per line,
+ * `<import path>/<file>.go:<line>.<col>,<line>.<col> <statements> <count>`. go's blocks do not
+ * nest, so a line ran when a block that ran spans it. Files are named by import path, read back
+ * to the module's folders through go.mod; a file no block names ran no line. Null when the
+ * profile is missing or not go's.
+ */
+export function goProfileLines(text: string, modulePath: string, files: readonly string[]): Map<string, Set<number>> | null {
+  const [head, ...lines] = text.split('\n');
+  if (!/^mode: (?:set|count|atomic)$/.test(head ?? '')) return null;
+  const ran = new Map<string, Set<number>>(files.map((f) => [f, new Set<number>()]));
+  for (const line of lines) {
+    const block = /^(.+\.go):(\d+)\.\d+,(\d+)\.\d+ \d+ (\d+)$/.exec(line);
+    if (!block || block[4] === '0') continue;
+    const file = block[1]!.startsWith(`${modulePath}/`) ? block[1]!.slice(modulePath.length + 1) : null;
+    const hit = file === null ? undefined : ran.get(file);
+    if (hit === undefined) continue;
+    for (let n = Number(block[2]); n <= Number(block[3]); n++) hit.add(n);
+  }
+  return ran;
+}
+
+function readGoProfile(tree: Tree, root: string, folder: string, files: string[]): Map<string, Set<number>> | null {
+  const text = tree.readFileNoFollow(`${folder}/cover.out`)?.toString('utf8');
+  return text === undefined ? null : goProfileLines(text, goModulePath(root), files);
 }
 
 function safeJson(text: string): unknown {

@@ -120,7 +120,7 @@ describe('the mutation probe', () => {
  * a survivor is told with the criteria whose cases run its line — and only those.
  */
 describe('the mutation probe on Go', () => {
-  it('mutates the Go source the task changed, and names what a test missing the boundary does not notice', async () => {
+  it("mutates the Go source the task changed, names what a test missing the boundary does not notice, and traces its criterion with go's cover profile", async () => {
     const go = await makeExampleRepo('go-todo');
     try {
       const test = [
@@ -152,13 +152,16 @@ describe('the mutation probe on Go', () => {
         preset: 'go',
         project: null,
         lockedTests: [file],
+        criteriaTests: [['TestIsAdult']],
         budgetMs: 120_000,
       });
       expect(report).toMatchObject({ status: 'done', note: null, killed: 0, survived: 2 });
+      // The criterion's case, run alone with go's cover profile, ran the changed lines: each survivor is its.
       expect(report.survivors).toEqual([
-        { file: 'todo/adult.go', line: 5, description: 'turns >= into >' },
-        { file: 'todo/adult.go', line: 5, description: 'turns 18 into 19' },
+        { file: 'todo/adult.go', line: 5, description: 'turns >= into >', criteria: [0] },
+        { file: 'todo/adult.go', line: 5, description: 'turns 18 into 19', criteria: [0] },
       ]);
+      expect(report.coverage).toMatchObject({ method: 'goprofile', criteria: [{ 'todo/adult.go': [4, 5, 6] }], note: null });
     } finally {
       await go.cleanup();
     }
