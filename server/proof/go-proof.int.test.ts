@@ -124,7 +124,6 @@ describe.runIf(sandboxed)('proofs on a Go module', () => {
       expect(await checkContract(input)).toEqual([]);
 
       fs.appendFileSync(path.join(repo!.dir, 'todo/todo.go'), go('', '// Archive returns the todos done.', 'func Archive(todos []Todo) []Todo { return nil }'));
-      fs.mkdirSync(path.join(repo!.dir, 'stats'));
       fs.writeFileSync(
         path.join(repo!.dir, 'stats/stats.go'),
         go('package stats', '', '// Count returns how many.', 'func Count(xs []string) int { return len(xs) }'),
