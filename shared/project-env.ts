@@ -45,6 +45,11 @@ export const UNDRIVEN_RUNNERS: Record<UndrivenRunner, { name: string; command: s
   cargo: { name: 'cargo test', command: null },
 };
 
+/** Whether go builds the packages in a folder of this name: it skips `vendor`, `testdata` and names starting with `.` or `_`. */
+export function goBuildsFolder(name: string): boolean {
+  return name !== 'vendor' && name !== 'testdata' && !/^[._]/.test(name);
+}
+
 export const PythonEnvSchema = z.object({
   /**
    * The interpreter the project's tests run with: the absolute path of its `.venv`/`venv` one

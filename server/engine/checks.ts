@@ -14,7 +14,7 @@
 import type { z } from 'zod';
 import { boundCheckOutput, type CheckResultSchema } from '../../shared/events.ts';
 import type { CustomChecks } from '../../shared/files.ts';
-import type { ProjectEnv } from '../../shared/project-env.ts';
+import { goBuildsFolder, type ProjectEnv } from '../../shared/project-env.ts';
 import type { ChecksPreset } from '../../shared/seed.ts';
 import { goPackages, shellQuote, testCommand } from '../env/presets.ts';
 import { processCapNote, runUntrusted, type Command, type UntrustedScope } from '../proc/untrusted.ts';
@@ -109,7 +109,7 @@ function lintCommand(input: ChecksInput): Command | null {
       f
         .split('/')
         .slice(0, -1)
-        .every((d) => d !== 'vendor' && d !== 'testdata' && !/^[._]/.test(d));
+        .every(goBuildsFolder);
     const go = input.changedFiles.filter((f) => f.endsWith('.go') && built(f) && tree.readFileNoFollow(f) !== null);
     return go.length === 0 ? null : { kind: 'argv', command: 'go', args: ['vet', ...goPackages(go)], env: {} };
   }

@@ -21,6 +21,7 @@ import {
   type TestRunner,
   UndrivenRunnerSchema,
   type UndrivenRunner,
+  goBuildsFolder,
 } from '../../shared/project-env.ts';
 import { hasSection, iniWords, jsLiteral, parseJsonc, tomlStrings, yamlStrings } from './config-read.ts';
 
@@ -460,7 +461,7 @@ async function goTestDirs(repo: RepoFiles): Promise<string[]> {
       const entries = await repo.entries(dir);
       if (dir !== '.' && entries.some((e) => !e.dir && e.name.endsWith('_test.go'))) found.push(dir);
       for (const e of entries) {
-        if (e.dir && !/^[._]/.test(e.name) && e.name !== 'vendor' && e.name !== 'testdata' && e.name !== 'node_modules') {
+        if (e.dir && goBuildsFolder(e.name) && e.name !== 'node_modules') {
           next.push(dir === '.' ? e.name : `${dir}/${e.name}`);
         }
       }

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Checkpoint, InterviewState } from '../../shared/files.ts';
-import type { ProjectEnv } from '../../shared/project-env.ts';
+import { goBuildsFolder, type ProjectEnv } from '../../shared/project-env.ts';
 import { testFileRule, type ChecksPreset } from '../../shared/seed.ts';
 import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
 import type { JobContext } from '../jobs/job-runner.ts';
@@ -42,7 +42,7 @@ function candidateFiles(worktree: string, preset: ChecksPreset, env: ProjectEnv 
     for (const e of list(dir)) {
       const rel = dir === '.' ? e.name : `${dir}/${e.name}`;
       if (e.isFile()) files.push(rel);
-      else if (e.isDirectory() && !/^[._]/.test(e.name) && e.name !== 'vendor' && e.name !== 'testdata' && e.name !== 'node_modules') queue.push(rel);
+      else if (e.isDirectory() && goBuildsFolder(e.name) && e.name !== 'node_modules') queue.push(rel);
     }
   }
   return files;
