@@ -105,11 +105,7 @@ function lintCommand(input: ChecksInput): Command | null {
   if (input.preset === 'go') {
     // go vet, the linter every Go project has, on the packages the task changed (deleted ones left out).
     const tree = Tree.at(input.scope.worktree);
-    const built = (f: string) =>
-      f
-        .split('/')
-        .slice(0, -1)
-        .every(goBuildsFolder);
+    const built = (f: string) => f.split('/').slice(0, -1).every(goBuildsFolder);
     const go = input.changedFiles.filter((f) => f.endsWith('.go') && built(f) && tree.readFileNoFollow(f) !== null);
     return go.length === 0 ? null : { kind: 'argv', command: 'go', args: ['vet', ...goPackages(go)], env: {} };
   }
