@@ -77,6 +77,9 @@ export default {
     // Go's test events read case by case, and why a go run failed (issue 29).
     'server/proof/go-report.ts',
     'server/proof/go-check.ts',
+    // cargo's lines read case by case (a result printed twice, counts that do not add up), and why a cargo run failed.
+    'server/proof/cargo-report.ts',
+    'server/proof/cargo-check.ts',
   ],
   coverageAnalysis: 'perTest',
   // The machine has two cores shared with others.

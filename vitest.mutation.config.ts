@@ -37,6 +37,9 @@ export default defineConfig({
       'server/proof/other-runner.test.ts',
       'server/proof/go-report.test.ts',
       'server/proof/go-check.test.ts',
+      'server/proof/cargo-report.test.ts',
+      'server/proof/cargo-check.test.ts',
+      'shared/test-cases.test.ts',
     ],
   },
 });

@@ -4,7 +4,7 @@
  * `main`, which read the runner's text and ran each case once), in one sitting. For each runner a
  * small project with one task of two named cases: red on the seed (the function is missing), then
  * green once it is written. Times are medians of `--rounds` runs; ratios are against the
- * baseline (a runner the baseline does not drive, go before issue 29, gets its own times only).
+ * baseline (a runner the baseline does not drive, go and cargo before issue 29, gets its own times only).
  * The last line is JSON. Figures only; nothing here passes or fails.
  * Run: npx tsx bench/proof-reports.ts --baseline /path/to/main [--rounds 3] [--only pytest]
  */
@@ -102,6 +102,19 @@ const PROJECTS: Project[] = [
     test: 'package calc\n\nimport "testing"\n\nfunc TestDivide(t *testing.T) {\n\tt.Run("divides", func(t *testing.T) {\n\t\tif Divide(4, 2) != 2 {\n\t\t\tt.Error("4/2")\n\t\t}\n\t})\n\tt.Run("divides evenly", func(t *testing.T) {\n\t\tif Divide(9, 3) != 3 {\n\t\t\tt.Error("9/3")\n\t\t}\n\t})\n}\n',
     cases: ['TestDivide/divides', 'TestDivide/divides_evenly'],
     impl: ['calc/calc.go', 'package calc\n\nfunc Add(a, b int) int { return a + b }\n\nfunc Divide(a, b int) int { return a / b }\n'],
+  },
+  {
+    // Issue 29: cargo, likewise; each run builds the crate in a fresh target folder.
+    preset: 'cargo',
+    files: {
+      'Cargo.toml': '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n',
+      'Cargo.lock': 'version = 3\n\n[[package]]\nname = "calc"\nversion = "0.1.0"\n',
+      'src/lib.rs': 'pub fn add(a: i64, b: i64) -> i64 {\n    a + b\n}\n',
+    },
+    testFile: 'tests/t001_calc.rs',
+    test: 'use calc::divide;\n\n#[test]\nfn divides() {\n    assert_eq!(divide(4, 2), 2);\n}\n\nmod evenly {\n    #[test]\n    fn divides() {\n        assert_eq!(calc::divide(9, 3), 3);\n    }\n}\n',
+    cases: ['divides', 'evenly::divides'],
+    impl: ['src/lib.rs', 'pub fn add(a: i64, b: i64) -> i64 {\n    a + b\n}\n\npub fn divide(a: i64, b: i64) -> i64 {\n    a / b\n}\n'],
   },
 ];
 

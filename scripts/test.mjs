@@ -48,6 +48,13 @@ if (!onPath('go')) {
   stopBeforeTests("go is missing; the Go runner's tests run the real `go test`.\nInstall Debian's build:  apt-get update && apt-get install -y golang-go");
 }
 
+// Rust crates' tests run with the real cargo (issue 29).
+if (!onPath('cargo')) {
+  stopBeforeTests(
+    "cargo is missing; the Rust runner's tests run the real `cargo test`.\nInstall Debian's build:  apt-get update && apt-get install -y cargo\n(or Rust from https://rustup.rs, with ~/.cargo/bin on the PATH).",
+  );
+}
+
 // Not required: without bubblewrap the sandbox tests are skipped, and the run tests exercise the
 // unsandboxed shell. Say so, so nobody mistakes that for coverage.
 if (!onPath('bwrap')) {

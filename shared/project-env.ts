@@ -9,13 +9,14 @@ import { z } from 'zod';
 export const PackageManagerSchema = z.enum(['npm', 'pnpm', 'yarn', 'bun']);
 export type PackageManager = z.infer<typeof PackageManagerSchema>;
 
-export const TestRunnerSchema = z.enum(['vitest', 'jest', 'mocha', 'node', 'pytest', 'unittest', 'go']);
+export const TestRunnerSchema = z.enum(['vitest', 'jest', 'mocha', 'node', 'pytest', 'unittest', 'go', 'cargo']);
 export type TestRunner = z.infer<typeof TestRunnerSchema>;
 
 /**
  * Which files each runner picks up when its config does not say (relative to the root): vitest's
  * `include`, jest's `testMatch`, mocha's `spec`, Node 20's `node --test` with no arguments,
- * pytest's `python_files`, unittest discovery's `test*.py`, go's `_test.go` files.
+ * pytest's `python_files`, unittest discovery's `test*.py`, go's `_test.go` files, cargo's
+ * integration tests (each file directly under `tests/` is a test target).
  */
 export const DEFAULT_TEST_GLOBS: Record<TestRunner, string[]> = {
   vitest: ['**/*.{test,spec}.?(c|m)[jt]s?(x)'],
@@ -25,6 +26,7 @@ export const DEFAULT_TEST_GLOBS: Record<TestRunner, string[]> = {
   pytest: ['**/test_*.py', '**/*_test.py'],
   unittest: ['**/test*.py'],
   go: ['**/*_test.go'],
+  cargo: ['tests/*.rs'],
 };
 
 /**
@@ -32,7 +34,7 @@ export const DEFAULT_TEST_GLOBS: Record<TestRunner, string[]> = {
  * the workspace check and in seed review, and the session gets the custom preset: never another
  * runner in their place, which would run the project's tests in a way its users do not.
  */
-export const UndrivenRunnerSchema = z.enum(['ava', 'uvu', 'tap', 'bun', 'deno', 'cargo']);
+export const UndrivenRunnerSchema = z.enum(['ava', 'uvu', 'tap', 'bun', 'deno', 'cargo_workspace']);
 export type UndrivenRunner = z.infer<typeof UndrivenRunnerSchema>;
 
 /** Each undriven runner by the name its users know it by, and how it runs one test file (a custom command; null when it cannot take a file). */
@@ -42,7 +44,8 @@ export const UNDRIVEN_RUNNERS: Record<UndrivenRunner, { name: string; command: s
   tap: { name: 'node-tap', command: 'node_modules/.bin/tap --disable-coverage {files}' },
   bun: { name: 'bun test', command: 'bun test {files}' },
   deno: { name: 'deno test', command: 'deno test {files}' },
-  cargo: { name: 'cargo test', command: null },
+  /** A Cargo.toml that is a workspace of crates and no crate itself: its tests live in the members (issue 29, step 4). */
+  cargo_workspace: { name: 'cargo test in a Cargo workspace', command: null },
 };
 
 /** Whether go builds the packages in a folder of this name: it skips `vendor`, `testdata` and names starting with `.` or `_`. */
@@ -85,6 +88,12 @@ export const ProjectEnvSchema = z.object({
   /** Which files the runner picks up, as globs relative to the root. */
   test_globs: z.array(z.string()),
   python: PythonEnvSchema.nullable(),
+  /**
+   * Rust: the name integration tests import the crate's library by (`[lib] name`, else the
+   * package's name with `-` as `_`); null when the crate has no library (no `src/lib.rs`), which
+   * its tests under `tests/` cannot reach. Absent outside Rust and in environments recorded before it.
+   */
+  rust_crate: z.string().nullable().optional(),
   /** The checkout has its dependencies installed (`node_modules` at the root). */
   node_modules: z.boolean(),
   /** A committed setup command (`.tilth/setup`, the path relative to the root) that overrides detection. */

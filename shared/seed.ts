@@ -35,6 +35,7 @@ export const RUNNER_NAMES: Record<Exclude<ChecksPreset, 'custom'>, string> = {
   pytest: 'pytest',
   unittest: 'unittest',
   go: 'go test',
+  cargo: 'cargo test',
 };
 
 /**
@@ -130,6 +131,18 @@ export function testFileRule(preset: ChecksPreset, env: ProjectEnv | null = null
           'the file goes in the folder of the package it tests (the module root for the root package), the slug uses lowercase letters, digits and _ only, and the name ends in _test.go',
       };
     }
+    case 'cargo':
+      // Integration tests: cargo builds each file directly under `tests/` as its own test target,
+      // named by the file's stem, which `--test <stem>` selects; a stem is a Rust identifier.
+      return {
+        regex: /^tests\/t(\d{3,})_[a-z0-9_]+\.rs$/,
+        example: `tests/t001_${EXAMPLE_SLUG}.rs`,
+        describe: 'tests/t<NNN>_<slug>.rs',
+        dir: 'tests',
+        prefix: (digits) => `tests/t${digits}_`,
+        endings: ['.rs'],
+        slugRule: 'the file sits directly in tests/, the slug uses lowercase letters, digits and _ only, and the name ends in .rs',
+      };
     case 'custom':
       return {
         regex: /^tests\/t(\d{3,})_[a-z0-9_.-]+$/,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canReadTestCases, collectTestCases, findTestCase } from './test-cases.ts';
+import { canReadTestCases, collectTestCases, findTestCase, rustCode } from './test-cases.ts';
 
 describe('collectTestCases', () => {
   it('reads pytest functions, async ones and methods of Test classes, skipping helpers and comments', () => {
@@ -117,6 +117,121 @@ describe('collectTestCases in Go', () => {
   });
 });
 
+describe('collectTestCases in Rust', () => {
+  it('names each test function by its path through inline modules, as libtest does, nested ones too', () => {
+    const source = [
+      'use todo::TodoList;',
+      '',
+      '#[test]',
+      'fn adds_a_todo() {}',
+      '',
+      'mod inner {',
+      '    use super::*;',
+      '    #[test]',
+      '    fn deep() {}',
+      '    pub mod more {',
+      '        #[test]',
+      '        pub fn deeper() {}',
+      '    }',
+      '    #[test]',
+      '    fn after_the_nested_module() {}',
+      '}',
+      '',
+      '#[cfg(test)]',
+      'mod tests {',
+      '    #[test]',
+      '    fn in_the_usual_module() {}',
+      '}',
+      'mod elsewhere;',
+      '#[test]',
+      'fn last() {}',
+    ].join('\n');
+    expect(collectTestCases('tests/t001_add.rs', source)).toEqual([
+      'adds_a_todo',
+      'inner::deep',
+      'inner::more::deeper',
+      'inner::after_the_nested_module',
+      'tests::in_the_usual_module',
+      'last',
+    ]);
+    expect(canReadTestCases('tests/t001_add.rs')).toBe(true);
+  });
+
+  it("reads the async runtimes' test attributes and lets other attributes and qualifiers come between the attribute and the fn", () => {
+    const source = [
+      '#[test]',
+      '#[ignore]',
+      '#[should_panic(expected = "index out of range")]',
+      'fn panics() {}',
+      '#[tokio::test]',
+      'async fn with_tokio() {}',
+      '#[tokio::test(flavor = "multi_thread", worker_threads = 2)]',
+      'pub async fn with_tokio_threads() {}',
+      '#[async_std::test]',
+      'async fn with_async_std() {}',
+      '#[test] pub(crate) unsafe fn on_one_line() {}',
+      '#[test_case(1 ; "one")]',
+      'fn parameterised(n: u32) {}',
+      '#[cfg(test)]',
+      'fn helper() {}',
+      '#[derive(Debug)]',
+      'struct NotATest;',
+      'fn not_marked() {}',
+    ].join('\n');
+    expect(collectTestCases('tests/t002_attrs.rs', source)).toEqual(['panics', 'with_tokio', 'with_tokio_threads', 'with_async_std', 'on_one_line']);
+  });
+
+  it('is not misled by braces in comments, strings, raw strings and chars, nor by lifetimes', () => {
+    const source = [
+      '// mod commented { #[test] fn no() {} }',
+      '/* } outer /* nested } */ still a comment } */',
+      "fn helper<'a>(s: &'a str) -> &'a str {",
+      '    let _ = ("}", r#"a "}" b"#, \'}\', b\'{\', b"}", \'\\\'\');',
+      "    'outer: loop { break 'outer; }",
+      '    s',
+      '}',
+      'mod inner {',
+      '    const OPEN: &str = "{\\"{";',
+      '    /// A doc comment with a brace {',
+      '    #[test]',
+      '    fn still_inner() {}',
+      '}',
+      '#[test]',
+      'fn top() {}',
+    ].join('\n');
+    expect(collectTestCases('tests/t003_braces.rs', source)).toEqual(['inner::still_inner', 'top']);
+  });
+
+  it('counts no test inside a function, an impl or a macro, where libtest would not name it', () => {
+    const source = [
+      'fn outer() {',
+      '    #[test]',
+      '    fn inside_a_function() {}',
+      '}',
+      'impl Thing {',
+      '    #[test]',
+      '    fn inside_an_impl() {}',
+      '}',
+      'macro_rules! make {',
+      '    ($name:ident) => {',
+      '        #[test]',
+      '        fn $name() {}',
+      '    };',
+      '}',
+      '#[test]',
+      'fn real() {}',
+    ].join('\n');
+    expect(collectTestCases('tests/t004_scopes.rs', source)).toEqual(['real']);
+  });
+
+  it('blanks out comments and literals, keeping every other character in its place', () => {
+    const source = 'let s = r##"a"#b"## ; // x\nlet c = \'"\'; /* a /* b */ c */ let l: &\'static str = b"q\\"";';
+    const code = rustCode(source);
+    expect(code).toHaveLength(source.length);
+    expect(code.replace(/ +/g, ' ')).toBe("let s = ; \nlet c = ; let l: &'static str = ;");
+  });
+});
+
 describe('findTestCase', () => {
   it('takes a Go subtest by its full name, as written with spaces, or by its title alone when only one test has it', () => {
     const cases = ['TestSet', 'TestSet/returns_a_copy', 'TestSet/refuses', 'TestOther/refuses'];
@@ -125,6 +240,17 @@ describe('findTestCase', () => {
     expect(findTestCase(cases, 'refuses')).toBeNull();
     expect(findTestCase(cases, 'TestOther/refuses')).toBe('TestOther/refuses');
     expect(findTestCase(cases, 'copy')).toBeNull();
+  });
+
+  it('takes a Rust test inside modules by its full path or by the end of it, when only one test ends so', () => {
+    const cases = ['top', 'inner::deep', 'inner::more::deeper', 'a::dup', 'b::dup'];
+    expect(findTestCase(cases, 'inner::deep')).toBe('inner::deep');
+    expect(findTestCase(cases, 'deep')).toBe('inner::deep');
+    expect(findTestCase(cases, 'deeper')).toBe('inner::more::deeper');
+    expect(findTestCase(cases, 'more::deeper')).toBe('inner::more::deeper');
+    expect(findTestCase(cases, 'dup')).toBeNull();
+    expect(findTestCase(cases, 'b::dup')).toBe('b::dup');
+    expect(findTestCase(cases, 'eep')).toBeNull();
   });
 
   it('matches exactly, or a pytest method by its bare name when only one class has it', () => {

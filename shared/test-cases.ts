@@ -1,7 +1,8 @@
 /**
  * The test cases a test file declares, read from its text: pytest functions (`test_*`, and
  * `Class::test_*` inside a `Test*` class or a unittest `TestCase`), the titles of `it`/`test` calls for the JavaScript
- * runners (node:test, vitest, jest, mocha), and Go's `TestX` functions with their literal `t.Run` subtests (`TestX/sub`). The seed's criterion ↔ test matrix names cases this
+ * runners (node:test, vitest, jest, mocha), Go's `TestX` functions with their literal `t.Run` subtests (`TestX/sub`),
+ * and Rust's `#[test]` functions by their path through inline modules (`inner::deep`). The seed's criterion ↔ test matrix names cases this
  * way; the sink refuses a name the file does not declare, and the red proof then runs each one.
  *
  * A reading, not a run: titles built at run time (a template with `${…}`, a loop over a table)
@@ -18,14 +19,20 @@ export function isPythonTest(file: string): boolean {
   return file.endsWith('.py');
 }
 
-/** Whether this module can read the file's cases: Python, Go, or JavaScript and TypeScript. */
+/** Whether this module can read the file's cases: Python, Go, Rust, or JavaScript and TypeScript. */
 export function canReadTestCases(file: string): boolean {
-  return isPythonTest(file) || file.endsWith('_test.go') || /\.(?:[cm]?[jt]s|[jt]sx)$/.test(file);
+  return isPythonTest(file) || file.endsWith('_test.go') || file.endsWith('.rs') || /\.(?:[cm]?[jt]s|[jt]sx)$/.test(file);
 }
 
 /** The case names `file` declares, in order, without repeats. */
 export function collectTestCases(file: string, content: string): string[] {
-  const names = isPythonTest(file) ? pythonCases(content) : file.endsWith('.go') ? goCases(content) : jsCases(content);
+  const names = isPythonTest(file)
+    ? pythonCases(content)
+    : file.endsWith('.go')
+      ? goCases(content)
+      : file.endsWith('.rs')
+        ? rustCases(content)
+        : jsCases(content);
   return [...new Set(names)];
 }
 
@@ -111,6 +118,150 @@ function skipLiteral(content: string, start: number): number {
   return i + 1;
 }
 
+/** A stretch of Rust source that is not code, its prefix and delimiters included. */
+export interface RustSpan {
+  start: number;
+  /** Just past its last character. */
+  end: number;
+  /** `string` is a plain, byte or C string (`"…"`, `b"…"`, `c"…"`); `raw_string` one with an `r` (`r#"…"#`). */
+  kind: 'line_comment' | 'block_comment' | 'string' | 'raw_string' | 'char';
+}
+
+/** A char or byte literal at the quote: one character or one escape, then the closing quote. */
+const RUST_CHAR = /'(?:\\(?:x[0-9a-fA-F]{2}|u\{[0-9a-fA-F_]{1,8}\}|[^\n])|[^\\'\n])'/uy;
+const RUST_WORD = /\w+/y;
+const RUST_HASHES = /#*/y;
+
+/**
+ * The comments and literals of Rust source, in order. Read here for the brace tracking of
+ * `rustCases`, and by the mutation probe (server/proof/mutants.ts) to tell a Rust line's code
+ * from its text: one reading of Rust's literals for both. A quote that opens no char literal is
+ * a lifetime or a label (`'a`, `'outer:`), which is code; block comments nest, as in Rust.
+ */
+export function rustSpans(source: string): RustSpan[] {
+  const spans: RustSpan[] = [];
+  let i = 0;
+  const add = (kind: RustSpan['kind'], end: number) => {
+    spans.push({ start: i, end, kind });
+    i = end;
+  };
+  while (i < source.length) {
+    const c = source[i]!;
+    if (c === '/' && source[i + 1] === '/') {
+      const end = source.indexOf('\n', i);
+      add('line_comment', end === -1 ? source.length : end);
+    } else if (c === '/' && source[i + 1] === '*') {
+      let depth = 0;
+      let j = i;
+      do {
+        const two = source.slice(j, j + 2);
+        depth += two === '/*' ? 1 : two === '*/' ? -1 : 0;
+        j += two === '/*' || two === '*/' ? 2 : 1;
+      } while (depth > 0 && j < source.length);
+      add('block_comment', j);
+    } else if (c === '"') {
+      add('string', rustStringEnd(source, i + 1));
+    } else if (c === "'") {
+      const end = rustCharEnd(source, i);
+      if (end === null) i++;
+      else add('char', end);
+    } else if (/[A-Za-z_]/.test(c)) {
+      // A name, or the prefix of a literal: b"…", c"…", b'…', r"…", r#"…"#, br"…", cr"…".
+      RUST_WORD.lastIndex = i;
+      const word = RUST_WORD.exec(source)![0];
+      const j = i + word.length;
+      RUST_HASHES.lastIndex = j;
+      const hashes = /^[bc]?r$/.test(word) ? RUST_HASHES.exec(source)![0] : null;
+      const byteChar = word === 'b' && source[j] === "'" ? rustCharEnd(source, j) : null;
+      if ((word === 'b' || word === 'c') && source[j] === '"') add('string', rustStringEnd(source, j + 1));
+      else if (byteChar !== null) add('char', byteChar);
+      else if (hashes !== null && source[j + hashes.length] === '"') {
+        // A raw string ends at the first quote followed by as many # as it opened with (`r#type` is a name).
+        const close = source.indexOf(`"${hashes}`, j + hashes.length + 1);
+        add('raw_string', close === -1 ? source.length : close + 1 + hashes.length);
+      } else i = j;
+    } else i++;
+  }
+  return spans;
+}
+
+/** Just past the char literal whose quote is at `at`; null when the quote opens none (a lifetime, a label). */
+function rustCharEnd(source: string, at: number): number | null {
+  RUST_CHAR.lastIndex = at;
+  return RUST_CHAR.test(source) ? RUST_CHAR.lastIndex : null;
+}
+
+/** Just past the closing quote of the string whose text starts at `from` (Rust strings may span lines). */
+function rustStringEnd(source: string, from: number): number {
+  let j = from;
+  while (j < source.length && source[j] !== '"') j += source[j] === '\\' ? 2 : 1;
+  return Math.min(source.length, j + 1);
+}
+
+/** `source` with every comment and literal blanked out (newlines kept), so braces and brackets are code's own. */
+export function rustCode(source: string, spans: readonly RustSpan[] = rustSpans(source)): string {
+  let out = '';
+  let at = 0;
+  for (const span of spans) {
+    out += source.slice(at, span.start) + source.slice(span.start, span.end).replace(/[^\n]/g, ' ');
+    at = span.end;
+  }
+  return out + source.slice(at);
+}
+
+/**
+ * An attribute that makes a function a test libtest runs: `#[test]`, and the async runtimes'
+ * `#[tokio::test]`, `#[async_std::test]`, `#[actix_rt::test]` (any path ending in `test`), with
+ * or without arguments. `#[test_case(…)]` and `#[rstest]` are not read: their cases' names are
+ * made from the arguments, so such a file's generated cases cannot be named in the matrix.
+ */
+const RUST_TEST_ATTRIBUTE = /^\s*(?:\w+\s*::\s*)*test\s*(?:\([\s\S]*\))?\s*$/;
+/** What the walk through a Rust file stops at: an attribute, an inline module, a function's name, a brace, the end of an item. */
+const RUST_TOKEN = /#!?\[|\bmod\s+(?:r#)?(\w+)\s*\{|\bfn\s+(?:r#)?(\w+)|[{};]/g;
+
+/**
+ * Rust's tests by the names libtest gives them: each function marked with a test attribute,
+ * prefixed by the inline modules around it (`mod inner { #[test] fn deep() {} }` is
+ * `inner::deep`). Other attributes may come between the test attribute and the `fn`
+ * (`#[ignore]`, `#[should_panic]`), and the `fn` may be `pub`, `async`, `unsafe`. A test
+ * attribute counts for the next item only, and only at module level: a function inside a
+ * function, an `impl` or a macro's body is no test libtest names. `mod x;` declares a module in
+ * another file, which holds its own cases.
+ */
+function rustCases(content: string): string[] {
+  const code = rustCode(content);
+  const out: string[] = [];
+  // Each open brace: the inline module it opens, or null for any other block.
+  const scopes: (string | null)[] = [];
+  let marked = false;
+  RUST_TOKEN.lastIndex = 0;
+  for (let m = RUST_TOKEN.exec(code); m !== null; m = RUST_TOKEN.exec(code)) {
+    if (m[0].startsWith('#')) {
+      const end = closingBracket(code, m.index + m[0].length);
+      if (m[0] === '#[' && RUST_TEST_ATTRIBUTE.test(code.slice(m.index + 2, end))) marked = true;
+      RUST_TOKEN.lastIndex = end + 1;
+      continue;
+    }
+    if (m[1] !== undefined) scopes.push(m[1]);
+    else if (m[2] !== undefined) {
+      if (marked && scopes.every((s) => s !== null)) out.push([...scopes, m[2]].join('::'));
+    } else if (m[0] === '{') scopes.push(null);
+    else if (m[0] === '}') scopes.pop();
+    marked = false;
+  }
+  return out;
+}
+
+/** The index of the `]` closing the bracket opened just before `from` (or the end of the text). */
+function closingBracket(code: string, from: number): number {
+  let depth = 1;
+  for (let i = from; i < code.length; i++) {
+    if (code[i] === '[') depth++;
+    else if (code[i] === ']' && --depth === 0) return i;
+  }
+  return code.length;
+}
+
 function pythonCases(content: string): string[] {
   const out: string[] = [];
   // The class being read, and the indent of its body (set by its first line).
@@ -150,8 +301,10 @@ function unescapeLiteral(text: string): string {
 }
 
 /**
- * Whether `name` is one of the file's cases. A pytest method may be named bare (`test_x`) as
- * well as `Class::test_x`; everything else must match exactly.
+ * Whether `name` is one of the file's cases, and which. A pytest method, or a Rust test inside
+ * modules, may be named by the end of its path when only one case ends so: `test_x` for
+ * `Class::test_x`, `deep` or `inner::deep` for `outer::inner::deep`. A Go subtest may be named as
+ * written or by its title alone; everything else must match exactly.
  */
 export function findTestCase(cases: readonly string[], name: string): string | null {
   const wanted = name.trim();

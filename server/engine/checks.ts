@@ -3,8 +3,9 @@
  *
  * 1. locked tests — no seed acceptance test may differ from its hash at seed time;
  * 2. acceptance — the current task's test plus every done task's, with the preset's runner;
- * 3. lint — only the files this task changed (ruff for Python when installed, the custom preset's
- *    lint command; none for node by default). The Python edition linted the whole workspace
+ * 3. lint — only the files this task changed (ruff for Python when installed, go vet on the
+ *    changed Go packages, clippy on a Rust crate when installed, the custom preset's lint
+ *    command; none for node by default). The Python edition linted the whole workspace
  *    while testing one task, a bug this fixes.
  *
  * Each result carries its output, bounded by CHECK_OUTPUT_CAP, for the worker, the evaluator,
@@ -109,6 +110,12 @@ function lintCommand(input: ChecksInput): Command | null {
     const go = input.changedFiles.filter((f) => f.endsWith('.go') && built(f) && tree.readFileNoFollow(f) !== null);
     return go.length === 0 ? null : { kind: 'argv', command: 'go', args: ['vet', ...goPackages(go)], env: {} };
   }
+  if (input.preset === 'cargo') {
+    // Clippy where the Rust install has it (rustup's default profile does; Debian's cargo does not):
+    // its deny-by-default lints are likely bugs. Warnings, the project's own business, do not fail it.
+    const rust = input.changedFiles.some((f) => f.endsWith('.rs') || f.endsWith('Cargo.toml'));
+    return rust && findOnPath('cargo-clippy') ? { kind: 'argv', command: 'cargo', args: ['clippy', '--all-targets'], env: {} } : null;
+  }
   if (input.preset === 'custom' && input.customChecks?.lint && input.changedFiles.length > 0) {
     return { kind: 'shell', script: input.customChecks.lint.replaceAll('{files}', input.changedFiles.map(shellQuote).join(' ')) };
   }
@@ -151,12 +158,20 @@ export async function runChecks(input: ChecksInput): Promise<{ passed: boolean; 
   }
   const machinery = await testMachineryCheck(input);
   if (machinery && !machinery.passed) return { passed: false, results: [machinery] };
+  // The locked tests are frozen while the runner and the linter run (see UntrustedScope.frozen).
+  const frozen = { ...input, scope: { ...input.scope, frozen: Object.keys(input.lockedTests) } };
   const results: CheckResult[] = [];
   if (input.testFiles.length > 0) {
-    results.push(await runAcceptance(input));
+    results.push(await runAcceptance(frozen));
   }
-  const lint = lintCommand(input);
-  if (lint) results.push(await runCheck('lint', lint, input));
+  const lint = lintCommand(frozen);
+  if (lint) results.push(await runCheck('lint', lint, frozen));
+  // Without the sandbox nothing froze them: a test rewritten during the run is what ran.
+  const rewritten = changedLockedTests(input.scope.worktree, input.lockedTests);
+  if (rewritten.length > 0) {
+    const output = `These acceptance tests changed while the checks ran them, so what ran is not the seed's test: ${rewritten.join(', ')}. Something the run executes (a build script, a module the tests import) writes to them; make the code pass the tests without touching them.`;
+    results.unshift({ name: 'locked_tests', passed: false, exit_code: null, duration_ms: 0, ...boundCheckOutput(output) });
+  }
   // Last, though it ran first: the tests' own results lead where a reader looks first.
   if (machinery) results.push(machinery);
   return { passed: results.every((r) => r.passed), results };

@@ -264,7 +264,34 @@ const cases: Case[] = [
   {
     name: 'a Rust crate with a package.json for its docs site: cargo',
     files: { 'Cargo.toml': '[package]\nname = "todo"\n', 'src/lib.rs': '', 'package.json': { devDependencies: { jest: '^29' } } },
-    expected: { languages: ['rust', 'javascript'], test_runner: null, undriven_runner: { runner: 'cargo', evidence: 'Cargo.toml' } },
+    expected: {
+      languages: ['rust', 'javascript'],
+      test_runner: 'cargo',
+      test_runner_evidence: 'Cargo.toml',
+      undriven_runner: null,
+      test_globs: ['tests/*.rs'],
+      test_dirs: ['tests'],
+      rust_crate: 'todo',
+    },
+  },
+  {
+    name: 'a crate whose library is named in [lib]',
+    files: { 'Cargo.toml': '[package]\nname = "todo-cli"\nauthors = ["a"]\n\n[lib]\nname = "todo_core"\npath = "src/core.rs"\n' },
+    expected: { test_runner: 'cargo', rust_crate: 'todo_core' },
+  },
+  {
+    name: 'a binary crate: no library its tests can import',
+    files: { 'Cargo.toml': '[package]\nname = "todo-cli"\n', 'src/main.rs': 'fn main() {}\n' },
+    expected: { test_runner: 'cargo', rust_crate: null },
+  },
+  {
+    name: 'a Cargo workspace with no crate at its root: not driven yet',
+    files: { 'Cargo.toml': '[workspace]\nmembers = ["crates/*"]\n', 'crates/a/Cargo.toml': '[package]\nname = "a"\n' },
+    expected: {
+      languages: ['rust'],
+      test_runner: null,
+      undriven_runner: { runner: 'cargo_workspace', evidence: 'Cargo.toml: a workspace with no crate at its root' },
+    },
   },
   {
     name: 'a Go service whose front end is tested with vitest: the runner npm test names',

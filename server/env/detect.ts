@@ -70,7 +70,8 @@ export async function detectProjectEnv(root: string): Promise<ProjectEnv> {
   const python = await pythonEnv(repo, top);
   const py = python ? await findPythonRunner(repo, top) : null;
 
-  const other = otherRunner(top, hasPkg);
+  const cargoToml = (await repo.read('Cargo.toml')) ?? '';
+  const other = otherRunner(top, hasPkg, hasSection(cargoToml, 'package'));
 
   const chosen = pickRunner(js, py, other);
   const driven = chosen && !isUndriven(chosen.runner) ? { ...chosen, runner: chosen.runner } : null;
@@ -100,9 +101,12 @@ export async function detectProjectEnv(root: string): Promise<ProjectEnv> {
     test_dirs:
       driven?.runner === 'go'
         ? await goTestDirs(repo)
-        : await testDirs(repo, globs, python !== null && (chosen === null || (driven !== null && isPythonRunner(driven.runner)))),
+        : driven?.runner === 'cargo'
+          ? ['tests']
+          : await testDirs(repo, globs, python !== null && (chosen === null || (driven !== null && isPythonRunner(driven.runner)))),
     test_globs: globs,
     python,
+    ...(driven?.runner === 'cargo' ? { rust_crate: await rustLibrary(repo, cargoToml) } : {}),
     node_modules: await repo.isDir('node_modules'),
     setup_command: (await repo.isFile('.tilth/setup')) ? '.tilth/setup' : null,
   };
@@ -349,9 +353,14 @@ async function venvHas(repo: RepoFiles, module: string): Promise<boolean> {
  * A project whose own manifest names its runner, outside package.json and Python: `go.mod`,
  * `Cargo.toml`, and `deno.json` without a package.json (Deno projects with one say so in it).
  */
-function otherRunner(top: Set<string>, hasPkg: boolean): Found | null {
+function otherRunner(top: Set<string>, hasPkg: boolean, cargoPackage: boolean): Found | null {
   if (top.has('go.mod')) return { runner: 'go', strength: 'config', evidence: 'go.mod' };
-  if (top.has('Cargo.toml')) return { runner: 'cargo', strength: 'config', evidence: 'Cargo.toml' };
+  if (top.has('Cargo.toml')) {
+    // A manifest with no [package] is a workspace of crates only, whose tests live in the members.
+    return cargoPackage
+      ? { runner: 'cargo', strength: 'config', evidence: 'Cargo.toml' }
+      : { runner: 'cargo_workspace', strength: 'config', evidence: 'Cargo.toml: a workspace with no crate at its root' };
+  }
   const deno = ['deno.json', 'deno.jsonc'].find((f) => top.has(f));
   if (deno && !hasPkg) return { runner: 'deno', strength: 'config', evidence: deno };
   return null;
@@ -414,7 +423,8 @@ async function testGlobs(repo: RepoFiles, top: Set<string>, pkg: Record<string, 
     case 'unittest':
       return DEFAULT_TEST_GLOBS.unittest;
     case 'go':
-      return DEFAULT_TEST_GLOBS.go;
+    case 'cargo':
+      return DEFAULT_TEST_GLOBS[runner];
   }
 }
 
@@ -440,6 +450,17 @@ async function testDirs(repo: RepoFiles, globs: string[], python: boolean): Prom
   for (const dir of candidates) if (await repo.isDir(dir)) dirs.push(dir);
   // Keep the runner's own folders first, then the conventional order.
   return dirs.sort((a, b) => rank(a, fromGlobs) - rank(b, fromGlobs));
+}
+
+/**
+ * The name a crate's integration tests import its library by: `[lib] name`, else `[package] name`
+ * with `-` as `_` (how rustc names the crate); null when there is no library to import — no
+ * `[lib]` table and no `src/lib.rs` (a binary crate's code is out of its tests' reach).
+ */
+async function rustLibrary(repo: RepoFiles, cargoToml: string): Promise<string | null> {
+  if (!hasSection(cargoToml, 'lib') && !(await repo.isFile('src/lib.rs'))) return null;
+  const name = tomlStrings(cargoToml, 'lib', 'name')?.[0] ?? tomlStrings(cargoToml, 'package', 'name')?.[0];
+  return name ? name.replaceAll('-', '_') : null;
 }
 
 /** How deep and how wide the look for Go's test folders goes: enough for a module's packages, bounded for a monorepo. */

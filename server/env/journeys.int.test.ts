@@ -151,6 +151,13 @@ describe.runIf(sandboxed)('the journey on real repository shapes, with no config
     },
     SLOW,
   );
+  it(
+    'rust-todo: an integration test under tests/, a case inside a mod proved by its full name',
+    async () => {
+      await journey(JOURNEYS['rust-todo']);
+    },
+    SLOW,
+  );
   it.each(Object.keys(PACKAGE_MANAGERS) as OtherPackageManager[])(
     'ts-vitest kept with %s: its lockfile, its node_modules layout',
     async (manager) => {

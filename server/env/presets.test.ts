@@ -88,7 +88,7 @@ describe('detectPreset', () => {
   });
 
   it('falls back to custom for anything else, or a missing folder', async () => {
-    expect(await detectPreset(files('Cargo.toml', 'src/main.rs'))).toBe('custom');
+    expect(await detectPreset(files('CMakeLists.txt', 'src/main.c'))).toBe('custom');
     expect(await detectPreset(path.join(dir, 'missing'))).toBe('custom');
   });
 });
@@ -127,8 +127,12 @@ describe('presetFor', () => {
       'custom',
     ],
     [
-      'custom, not pytest, for a Rust crate beside Python scripts',
-      env({ languages: ['rust', 'python'], python: PY_SRC_VENV.python, undriven_runner: { runner: 'cargo', evidence: 'Cargo.toml' } }),
+      'custom, not pytest, for a Cargo workspace beside Python scripts',
+      env({
+        languages: ['rust', 'python'],
+        python: PY_SRC_VENV.python,
+        undriven_runner: { runner: 'cargo_workspace', evidence: 'Cargo.toml: a workspace with no crate at its root' },
+      }),
       'custom',
     ],
   ] as const)('gives %s', (_name, e, preset) => {
@@ -235,6 +239,14 @@ describe('naming per runner', () => {
       [],
       [],
     ],
+    [
+      'cargo integration tests directly under tests/, each its own test target',
+      'cargo',
+      env({ languages: ['rust'], test_runner: 'cargo', test_dirs: ['tests'], test_globs: DEFAULT_TEST_GLOBS.cargo }),
+      'tests/t001_add_parser.rs',
+      ['tests/t12345_x.rs', 'tests/t002_a_b_3.rs'],
+      ['tests/sub/t001_x.rs', 'src/t001_x.rs', 'tests/t001_x-y.rs', 'tests/t001_X.rs', 'tests/t001_x.rs.bak', 'tests/t01_x.rs', 't001_x.rs'],
+    ],
   ] as const)('names %s', (_name, preset, e, example, more, refused) => {
     const rule = testFilePattern(preset, e);
     expect(rule.example).toBe(example);
@@ -311,6 +323,21 @@ describe('testCommand', () => {
     expect(argsOf(testCaseCommand('go', 't001_a_test.go', 'TestA'))).toEqual(['test', '-count=1', '-run', '^TestA$', '.']);
   });
 
+  it("runs cargo on the files' own test targets only, never stopping at the first that fails, and one case by its exact full name", () => {
+    expect(testCommand('cargo', ['tests/t001_a.rs', 'tests/t002_b.rs', 'tests/t001_a.rs'])).toEqual({
+      kind: 'argv',
+      command: 'cargo',
+      args: ['test', '--no-fail-fast', '--test', 't001_a', '--test', 't002_b'],
+      env: {},
+    });
+    expect(testCaseCommand('cargo', 'tests/t001_a.rs', 'refuses::an_unknown_level')).toEqual({
+      kind: 'argv',
+      command: 'cargo',
+      args: ['test', '--no-fail-fast', '--test', 't001_a', '--', '--exact', 'refuses::an_unknown_level'],
+      env: {},
+    });
+  });
+
   it('runs pytest without leaving caches in the worktree', () => {
     expect(testCommand('pytest', ['tests/test_t001_a.py'])).toEqual({
       kind: 'argv',
@@ -378,5 +405,17 @@ describe('describePresetForPrompt', () => {
     expect(unittest).toMatch(/\(`todo`\); `src\/` is on the path/);
     expect(describePresetForPrompt('pytest', undefined, PY_SRC_VENV)).toContain('`/repo/.venv/bin/python -m pytest -q <file>`');
     expect(describePresetForPrompt('node', undefined, env({ module_type: 'commonjs' }))).toContain("require('node:test')");
+    const cargo = describePresetForPrompt(
+      'cargo',
+      undefined,
+      env({ languages: ['rust'], test_runner: 'cargo', test_dirs: ['tests'], rust_crate: 'todo_list' }),
+    );
+    expect(cargo).toContain('tests/t001_add_parser.rs');
+    expect(cargo).toContain('`use todo_list::…;`');
+    expect(cargo).toContain('`module::name` inside a `mod`');
+    expect(cargo).toContain('tests run offline');
+    expect(describePresetForPrompt('cargo', undefined, env({ languages: ['rust'], test_runner: 'cargo', rust_crate: null }))).toContain(
+      'This package has no library (src/lib.rs) yet, so the first task creates one',
+    );
   });
 });

@@ -117,6 +117,8 @@ export function testCommand(
       const filter = names === null ? [] : ['-run', names.length > 0 ? `^(${names.join('|')})$` : '^$'];
       return { kind: 'argv', command: 'go', args: ['test', '-count=1', ...filter, ...goPackages(files)], env: {} };
     }
+    case 'cargo':
+      return { kind: 'argv', command: 'cargo', args: ['test', '--no-fail-fast', ...cargoTargets(files)], env: {} };
     case 'pytest':
       return { kind: 'argv', command: pythonOf(env), args: ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', ...files], env: pythonRunEnv(env) };
     case 'unittest':
@@ -150,6 +152,9 @@ export function testCaseCommand(preset: ChecksPreset, file: string, name: string
     case 'go':
       // Each level of a subtest is its own pattern: `TestX/two_words` → `^TestX$/^two_words$`.
       return { kind: 'argv', command: 'go', args: ['test', '-count=1', '-run', goCasePattern(name), ...goPackages([file])], env: {} };
+    case 'cargo':
+      // libtest's full name (`module::name`), matched whole: `--exact` turns off its substring match.
+      return { kind: 'argv', command: 'cargo', args: ['test', '--no-fail-fast', ...cargoTargets([file]), '--', '--exact', name], env: {} };
     case 'pytest':
       return { kind: 'argv', command: pythonOf(env), args: ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', `${file}::${name}`], env: pythonRunEnv(env) };
     case 'unittest': {
@@ -172,6 +177,15 @@ export function testCaseCommand(preset: ChecksPreset, file: string, name: string
 /** The top-level tests a Go test file declares (`func TestX(t *testing.T)`, fuzz targets too). */
 export function goTestNames(source: string): string[] {
   return [...source.matchAll(/^func\s+((?:Test|Fuzz)(?![a-z])\w*)\s*\(/gm)].map((m) => m[1]!);
+}
+
+/**
+ * The test targets of some integration test files, as cargo selects them: `tests/t001_x.rs` is
+ * the target `t001_x`. Only those targets build and run — not the library's unit tests, not the
+ * doc tests, not the other test files, whose results would say nothing about these files.
+ */
+export function cargoTargets(files: string[]): string[] {
+  return [...new Set(files.map((f) => path.posix.basename(f, '.rs')))].flatMap((target) => ['--test', target]);
 }
 
 /** The packages of some Go files, as go takes them: `./calc`, `.` for the module root. */
@@ -280,6 +294,16 @@ export function describePresetForPrompt(preset: ChecksPreset, custom?: CustomChe
         `This repository's tests run with \`go test\` (\`go test -run '^TestName$' ./<package>\` from the module root). ${naming}`,
         "Put the file in the folder of the package it tests, with that package's `package` clause (or its `_test` twin to test only the exported API); a new package gets a new folder. Write `func TestXxx(t *testing.T)` functions using only the standard library's `testing` package, checking with `if … { t.Errorf(…) }` / `t.Fatalf(…)`; subtests with `t.Run` are fine. Name each case in the matrix as go names it: `TestXxx`, or `TestXxx/sub_name` for a subtest (spaces become `_`).",
         'Use no module the project does not already require: tests run offline.',
+        FAIL_FIRST,
+      ].join(' ');
+    case 'cargo':
+      return [
+        `This repository's tests run with \`cargo test\` (\`cargo test --test <file stem> -- --exact <name>\` from the crate root). ${naming}`,
+        env?.rust_crate === null
+          ? 'Each file directly under tests/ is an integration test: its own crate, which can reach only a library. This package has no library (src/lib.rs) yet, so the first task creates one, with the code under test `pub` in it.'
+          : `Each file directly under tests/ is an integration test: its own crate, which reaches the library only through its public API (\`use ${env?.rust_crate ?? '<crate name>'}::…;\`), so the code the task adds must be \`pub\` in the library (src/lib.rs and its modules).`,
+        'Write `#[test] fn …()` functions checking with `assert!`, `assert_eq!` and `assert_ne!`; related cases may share an inline `mod`. Name each case in the matrix as libtest names it: `name`, or `module::name` inside a `mod`.',
+        'Use no crate the project does not already depend on: tests run offline.',
         FAIL_FIRST,
       ].join(' ');
     case 'custom':

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runChecks } from '../engine/checks.ts';
+import { hashTestFiles } from '../store/seed-input.ts';
 import { isSecretEnvName, runBounded } from './runner.ts';
 import { detectSandbox, sandboxCommand, setSandboxMode } from './sandbox.ts';
 import { protectFromUntrusted, type UntrustedScope } from './untrusted.ts';
@@ -237,7 +238,71 @@ describe.skipIf(!sandboxed)('the checks in the sandbox', () => {
   });
 });
 
+describe('the locked tests while the checks run them', () => {
+  const TEST = 'tests/t001_a.test.js';
+  const ORIGINAL = 'assert.equal(add(1, 2), 3);\n';
+  // What a build script or a module the first test imports could do to a test read after it.
+  const REWRITE = `printf 'forged\\n' > ${TEST}; mv ${TEST} moved.js; rm -f ${TEST}; cat ${TEST}`;
+
+  async function checksRewriting(): Promise<Awaited<ReturnType<typeof runChecks>>> {
+    fs.mkdirSync(path.join(worktree, 'tests'));
+    fs.writeFileSync(path.join(worktree, TEST), ORIGINAL);
+    const hash = hashTestFiles(worktree, [TEST])[TEST];
+    expect(hash).toEqual(expect.any(String));
+    return runChecks({
+      scope: policy(),
+      preset: 'custom',
+      customChecks: { test: REWRITE },
+      testFiles: [TEST],
+      changedFiles: [],
+      lockedTests: { [TEST]: hash! },
+    });
+  }
+
+  it.skipIf(!sandboxed)('cannot be written, moved or deleted by what the run executes, in the sandbox', async () => {
+    const r = await checksRewriting();
+    expect(fs.readFileSync(path.join(worktree, TEST), 'utf8')).toBe(ORIGINAL);
+    expect(fs.existsSync(path.join(worktree, 'moved.js'))).toBe(false);
+    expect(r.results.map((x) => x.name)).toEqual(['acceptance']);
+    expect(r.results[0]!.output).toMatch(/Read-only file system/);
+    expect(r.results[0]!.output).toMatch(/Device or resource busy/);
+    expect(r.results[0]!.output).toContain(ORIGINAL.trim());
+  });
+
+  it('fail the checks when changed during the run, where no sandbox froze them', async () => {
+    setSandboxMode('off');
+    try {
+      const r = await checksRewriting();
+      expect(r.passed).toBe(false);
+      expect(r.results.map((x) => [x.name, x.passed])).toEqual([
+        ['locked_tests', false],
+        ['acceptance', false],
+      ]);
+      expect(r.results[0]!.output).toBe(
+        `These acceptance tests changed while the checks ran them, so what ran is not the seed's test: ${TEST}. Something the run executes (a build script, a module the tests import) writes to them; make the code pass the tests without touching them.`,
+      );
+    } finally {
+      setSandboxMode('auto');
+    }
+  });
+});
+
 describe('sandboxCommand', () => {
+  it('binds frozen files read-only after the worktree, skipping missing ones, links and paths that lead out', () => {
+    fs.mkdirSync(path.join(worktree, 'tests'));
+    fs.writeFileSync(path.join(worktree, 'tests/a.rs'), '');
+    fs.writeFileSync(path.join(outside, 'b.rs'), '');
+    fs.symlinkSync(path.join(outside, 'b.rs'), path.join(worktree, 'tests/b.rs'));
+    const cmd = sandboxCommand(
+      { kind: 'shell', script: 'true' },
+      { worktree, hide: [], frozen: ['tests/a.rs', 'tests/b.rs', 'tests/missing.rs', '../x.rs', 'tests'], network: false, git: null, processCap: null },
+    );
+    const args = cmd.kind === 'argv' ? cmd.args.join(' ') : '';
+    const a = path.join(worktree, 'tests/a.rs');
+    expect(args.indexOf(`--ro-bind ${a} ${a}`)).toBeGreaterThan(args.indexOf(`--bind ${worktree} ${worktree}`));
+    expect(args.match(/--ro-bind /g)).toHaveLength(2); // the root, and a.rs
+  });
+
   it('binds the worktree after /tmp and the hidden folders, and keeps a hidden folder inside the worktree hidden', () => {
     const inner = path.join(worktree, 'private');
     fs.mkdirSync(inner);

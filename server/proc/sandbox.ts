@@ -45,6 +45,12 @@ export interface SandboxPolicy {
   network: boolean;
   /** The worktree's git metadata as recorded at prep: shown, read-only, even under a hidden folder. */
   git: GitDirs | null;
+  /**
+   * Files inside the worktree the command may read but not change, rename or delete: the locked
+   * acceptance tests while the checks run them (`UntrustedScope.frozen`). Missing ones, links and
+   * anything that resolves outside the worktree are skipped.
+   */
+  frozen?: string[];
   /** The process cap as detected (rlimit mode adds prlimit inside the sandbox's user namespace). */
   processCap: ProcessCapInfo | null;
 }
@@ -176,7 +182,8 @@ function hideArgs(target: string): string[] {
  * git metadata read-only, and only then the worktree, bound writable on top — it usually lives under
  * the sessions root (hidden) and, in tests, under /tmp. The worktree's `.git` pointer file is
  * bound read-only over itself, and a hidden folder inside the worktree is applied after the
- * worktree bind, or the bind would uncover it. Paths are real paths: bwrap mounts what the
+ * worktree bind, or the bind would uncover it; so are the frozen files (the locked tests while the
+ * checks run them). Paths are real paths: bwrap mounts what the
  * kernel resolves, and a symlinked hide would otherwise leave its target visible.
  *
  * Git metadata: the worktree's git dir and the repository's common dir (objects, refs, config,
@@ -219,6 +226,7 @@ export function sandboxCommand(cmd: Command, policy: SandboxPolicy): Command {
   const pointer = path.join(worktree, '.git');
   if (policy.git && fs.lstatSync(pointer, { throwIfNoEntry: false })?.isFile()) args.push('--ro-bind', pointer, pointer);
   for (const hide of hides.filter((h) => isInside(h, worktree))) args.push(...hideArgs(hide));
+  for (const file of frozenFiles(worktree, policy.frozen ?? [])) args.push('--ro-bind', file, file);
   if (!policy.network) args.push('--unshare-net');
   const cap = policy.processCap;
   if (cap?.mode === 'rlimit') args.push('--unshare-user');
@@ -228,6 +236,23 @@ export function sandboxCommand(cmd: Command, policy: SandboxPolicy): Command {
   const bwrap = bwrapPath() ?? 'bwrap';
   if (cmd.kind === 'argv') return { kind: 'argv', command: bwrap, args: [...args, cmd.command, ...cmd.args], env: cmd.env };
   return { kind: 'argv', command: bwrap, args: [...args, '/bin/sh', '-c', cmd.script], env: {} };
+}
+
+/**
+ * The frozen files as bwrap binds them: regular files, not links, inside the worktree by their
+ * real path. A file bound over itself is a mount point, so writing it fails (read-only) and so
+ * does renaming or deleting it (busy) — whatever the process does, by whatever path.
+ */
+function frozenFiles(worktree: string, files: string[]): string[] {
+  const out: string[] = [];
+  for (const rel of files) {
+    const abs = path.resolve(worktree, rel);
+    const stat = fs.lstatSync(abs, { throwIfNoEntry: false });
+    if (!stat?.isFile()) continue;
+    const real = fs.realpathSync(abs);
+    if (isInside(real, worktree)) out.push(real);
+  }
+  return out;
 }
 
 function gitBinds(git: GitDirs): string[] {

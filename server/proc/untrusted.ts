@@ -35,6 +35,13 @@ export interface UntrustedScope {
    * read-only in the sandbox even where they would be hidden (a checkout under /tmp).
    */
   project?: { env: Record<string, string>; readOnly: string[] } | undefined;
+  /**
+   * Files of the worktree (relative) the command must not change: the locked acceptance tests
+   * while the checks run them. Code the run loads early — a build script, a module the first test
+   * file imports — could otherwise rewrite a test before the runner reads it. Read-only in the
+   * sandbox; without one, the checks compare the files' hashes after the run instead.
+   */
+  frozen?: string[] | undefined;
 }
 
 export interface UntrustedOptions {
@@ -80,6 +87,7 @@ export async function runUntrusted(cmd: Command, scope: UntrustedScope, options:
       readOnly: scope.project?.readOnly ?? [],
       network: scope.network,
       git: scope.git,
+      frozen: scope.frozen ?? [],
       processCap: cap,
     });
     if (cap?.mode === 'cgroup' && cap.cgroupParent && command.kind === 'argv') {
@@ -97,7 +105,7 @@ export async function runUntrusted(cmd: Command, scope: UntrustedScope, options:
     const result = await runBounded(command, {
       cwd: scope.worktree,
       timeoutMs: options.timeoutMs,
-      env: { ...goEnv(sandbox.available, scope.network), ...scope.project?.env, ...options.env },
+      env: { ...goEnv(sandbox.available, scope.network), ...cargoEnv(sandbox.available, scope.network), ...scope.project?.env, ...options.env },
       scrubSecrets: true,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onOutput ? { onOutput: options.onOutput } : {}),
@@ -131,6 +139,21 @@ export function goEnv(sandboxed: boolean, network: boolean): Record<string, stri
     GOTOOLCHAIN: 'local',
     ...(sandboxed ? { GOCACHE: '/tmp/tilth-go-build' } : {}),
     ...(network ? {} : { GOPROXY: 'off', GOSUMDB: 'off' }),
+  };
+}
+
+/**
+ * What cargo needs, likewise. Its build output in the private /tmp, not the worktree's `target/`:
+ * a folder the worker's commands can write would let them leave a forged test binary, with the
+ * fingerprint cargo checks, for the next check to run (and `target/` in the worktree would reach
+ * the task's commit where the repository does not ignore it). Offline without network: crates
+ * come from the user's registry cache, read-only. Colour off, so the report reads plainly.
+ */
+export function cargoEnv(sandboxed: boolean, network: boolean): Record<string, string> {
+  return {
+    CARGO_TERM_COLOR: 'never',
+    ...(sandboxed ? { CARGO_TARGET_DIR: '/tmp/tilth-cargo-target' } : {}),
+    ...(network ? {} : { CARGO_NET_OFFLINE: 'true' }),
   };
 }
 

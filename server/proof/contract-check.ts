@@ -34,6 +34,7 @@ import type { CustomChecks, PrdEntry } from '../../shared/files.ts';
 import type { ProjectEnv } from '../../shared/project-env.ts';
 import { RUNNER_NAMES as PRESET_RUNNER_NAMES, type ChecksPreset, type ContractWarning } from '../../shared/seed.ts';
 import { runUntrusted, type UntrustedResult, type UntrustedScope } from '../proc/untrusted.ts';
+import { classifyCargo, countRustAssertions } from './cargo-check.ts';
 import { classifyGo, countGoAssertions } from './go-check.ts';
 import type { RunVerdict } from './report-shape.ts';
 import { commandLine, pythonOf, taskIdOfTestFile, testCommand, type TestCommand } from '../env/presets.ts';
@@ -235,6 +236,7 @@ const ASSERTION_WORDS: Record<ChecksPreset, string> = {
   jest: JS_WORDS,
   mocha: JS_WORDS,
   go: '`t.Error…(…)`/`t.Fatal…(…)`/`t.Fail(…)` on a `*testing.T`, and testify `assert.…`/`require.…`',
+  cargo: '`assert!`, `assert_eq!`, `assert_ne!`, `panic!` and `#[should_panic]`',
   custom: '`assert` statements, `assert(…)`/`assert.…(…)` calls, `expect(…)`, `self.assert…(…)` and `pytest.raises`',
 };
 
@@ -269,6 +271,8 @@ export function countAssertions(preset: ChecksPreset, source: string): number {
       return count(js, JS_ASSERTIONS);
     case 'go':
       return countGoAssertions(source);
+    case 'cargo':
+      return countRustAssertions(source);
     case 'custom':
       return Math.max(count(python, PYTHON_ASSERTIONS), count(js, JS_ASSERTIONS));
   }
@@ -326,6 +330,8 @@ export function classifyRun(run: Run, ctx: RunContext): RunVerdict {
       return classifyJs(out, run, ctx);
     case 'go':
       return classifyGo(out, run, ctx);
+    case 'cargo':
+      return classifyCargo(out, run, ctx);
     case 'custom':
       return classifyCustom(out, run, ctx);
   }

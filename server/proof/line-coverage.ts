@@ -37,6 +37,7 @@ import { testCaseCommand, type TestCommand } from '../env/presets.ts';
 import type { Tree } from '../fs/tree.ts';
 import { runUntrusted, type UntrustedScope } from '../proc/untrusted.ts';
 import { goModulePath } from './go-report.ts';
+import { mutatedUnder } from './mutants.ts';
 
 type LinesByFile = Record<string, number[]>;
 
@@ -108,6 +109,10 @@ export function tracerFor(preset: ChecksPreset, installed: (pkg: string) => bool
     }
     case 'go':
       return { method: 'goprofile' };
+    case 'cargo':
+      // rustc traces lines only with `-C instrument-coverage` and LLVM's profile tools, which a
+      // Rust install does not have by default (rustup's llvm-tools component).
+      return { method: null, why: 'Rust lines are not traced: that needs LLVM coverage tools a Rust install does not ship by default' };
     case 'custom':
       return { method: null, why: 'the custom checks run whole files, not one case at a time' };
   }
@@ -246,8 +251,7 @@ export async function coverCases(input: CoverCasesInput): Promise<CriteriaCovera
   const tracer = tracerFor(input.preset, (pkg) => fs.existsSync(path.join(root, 'node_modules', pkg, 'package.json')));
   if (tracer.method === null) return { why: tracer.why };
   const { method } = tracer;
-  const own = (f: string) => (method === 'settrace' ? f.endsWith('.py') : method === 'goprofile' ? f.endsWith('.go') : !f.endsWith('.py'));
-  const files = [...input.changed.keys()].filter(own);
+  const files = [...input.changed.keys()].filter((f) => mutatedUnder(input.preset, f));
   const byCase = new Map<string, LinesByFile | null>();
   const problems = new Set<string>();
   for (const name of new Set(input.criteriaTests.flat())) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { languageOf, mutantsFor } from './mutants.ts';
+import { languageOf, mutantsFor, mutatedUnder } from './mutants.ts';
 
 const descriptions = (file: string, source: string, lines: number[]) => mutantsFor(file, source, lines).map((m) => `${m.line}: ${m.description}`);
 
@@ -103,7 +103,7 @@ describe('mutantsFor', () => {
   it('skips comments, imports, blank lines and other languages, and never swaps inside a string', () => {
     expect(mutantsFor('src/a.js', "import { x } from './x.js';\n\n// x === y\nconst s = 'a === b';\n", [1, 2, 3])).toEqual([]);
     expect(mutantsFor('src/a.cjs', '\'use strict\';\n"use client"\n', [1, 2])).toEqual([]);
-    expect(mutantsFor('src/main.rs', 'fn main() { if a == b {} }', [1])).toEqual([]);
+    expect(mutantsFor('src/main.c', 'int main() { if (a == b) {} }', [1])).toEqual([]);
     expect(descriptions('src/a.js', "const s = 'a === b';\n", [1])).toEqual(["1: changes the string 'a === b' to 'mutant'"]);
   });
 });
@@ -192,6 +192,111 @@ const GO_LINES: [string, string[]][] = [
   ['\tstr "strings"', []],
 ];
 
+/** Rust's lines, in a `src/` file: only operators spaced as rustfmt writes binary ones, and what each rule leaves alone. */
+const RS_LINES: [string, string[]][] = [
+  ['    let ok = a == b;', ['flips == to !=']],
+  ['    let ok = a != b;', ['flips != to ==']],
+  ['    let ok = a <= b && c >= d;', ['turns <= into <', 'turns >= into >', 'turns && into ||']],
+  ['    let ok = a < b || c > d;', ['turns < into <=', 'turns > into >=', 'turns || into &&']],
+  [
+    '    let ok = "a" == s || v[0] != x? || f(y) < z;',
+    ['flips == to !=', 'flips != to ==', 'turns < into <=', 'turns || into &&', 'turns || into &&', 'turns 0 into 1', 'changes the string "a" to "mutant"'],
+  ],
+  ['    let v: Vec<u8> = Vec::<u8>::with_capacity(n);', []],
+  ['    let x = a << 2 >> b;', ['turns 2 into 3']],
+  ['    let t = a<b;', []],
+  ['    let pick = |x: u8| -> bool { x == 1 };', ['flips == to !=', 'turns 1 into 2']],
+  ['    match x { Some(v) => v, None => 0 }', ['turns 0 into 1']],
+  ['    let run = move || go();', []],
+  ['    let lazy = || a || b;', ['turns || into &&']],
+  ['    let n = a + b - c;', ['turns + into -', 'turns - into +']],
+  ['    let n = -1;', ['turns 1 into 2']],
+  ["fn f<T: Clone + Send + 'static>(t: T) -> Box<dyn Error + Send + ?Sized> {", []],
+  ['    let t = start + Duration::from_secs(60) + MAX_WAIT;', ['turns + into -', 'turns + into -', 'turns 60 into 61']],
+  ['    let done = true;', ['turns true into false']],
+  ['    return false;', ['turns false into true']],
+  [
+    '    let x = 1u32 + 1_000 + 0x1f + 1.5 + pair.0 + 255u8 + 127i8;',
+    [
+      'turns + into -',
+      'turns + into -',
+      'turns + into -',
+      'turns + into -',
+      'turns + into -',
+      'turns + into -',
+      'turns 1u32 into 2u32',
+      'turns 1_000 into 1001',
+    ],
+  ],
+  ['    for i in 0..10 {', ['turns 0 into 1', 'turns 10 into 11']],
+  ['    let level = "low";', ['changes the string "low" to "mutant"']],
+  ["    let sep = ',';", []],
+  ['    let re = r"a+b";', []],
+  ['    let raw = r#"say "hi""#;', []],
+  ['    let b = b"bytes";', ['changes the string "bytes" to "mutant"']],
+  ['    let empty = "";', []],
+  ['    let s = format!("{} items", n);', []],
+  ['    let pair = (\'"\', "x");', ['changes the string "x" to "mutant"']],
+  ['    let s = "a == b"; // c < d', ['changes the string "a == b" to "mutant"']],
+  ['    let cfg = include_str!("config.toml");', []],
+];
+/** Which Rust arguments are an error's message or the build's, and so never mutated. */
+const RS_ERRORS: [string, string[]][] = [
+  ['    return Err(format!("no todo at {}", index + 1));', []],
+  ['    return Err(TodoError::NoSuchTodo(3));', []],
+  ['    return Err("empty title".to_string());', []],
+  ['    let t = v.get(0).expect("a todo at 0");', ['turns 0 into 1']],
+  ['    let f = File::open(path).context("opening the list")?;', []],
+  ['    let e = io::Error::new(ErrorKind::Other, "bad");', []],
+  ['    panic!("bad level: {}", level);', ['drops the statement panic!("bad level: {}", level);']],
+  ['    unreachable!("checked < above: {}", 1 + 2);', ['drops the statement unreachable!("checked < above: {}", 1 + 2);']],
+  ['    bail!("empty title");', ['drops the statement bail!("empty title");']],
+  ['    let home = env!("HOME");', []],
+  ['    let value = map.get("key").unwrap_or("none");', ['changes the string "key" to "mutant"', 'changes the string "none" to "mutant"']],
+];
+/** Which Rust lines are dropped whole, and which are left: declarations, returns, items, parts of a statement. */
+const RS_STATEMENTS: [string, string[]][] = [
+  ['    self.count += 1;', ['turns 1 into 2', 'drops the statement self.count += 1;']],
+  ['    *total = 0;', ['turns 0 into 1', 'drops the statement *total = 0;']],
+  ['    self.items[i].done = true;', ['turns true into false', 'drops the statement self.items[i].done = true;']],
+  ['    self.items.push(todo);', ['drops the statement self.items.push(todo);']],
+  ['    Vec::push(&mut items, todo);', ['drops the statement Vec::push(&mut items, todo);']],
+  ['    save(&list)?;', ['drops the statement save(&list)?;']],
+  ['    client.send(request).await?;', ['drops the statement client.send(request).await?;']],
+  ['    println!("saved");', ['changes the string "saved" to "mutant"', 'drops the statement println!("saved");']],
+  ['    println!("a; b");', ['changes the string "a; b" to "mutant"', 'drops the statement println!("a; b");']],
+  ['    x = y; // and x < 2', ['drops the statement x = y;']],
+  ['    items.retain(|t| !t.done);', ['drops the statement items.retain(|t| !t.done);']],
+  ['    let todo = Todo::new(title);', []],
+  ['    let mut n = 0;', ['turns 0 into 1']],
+  ['    return self.items.len();', []],
+  ['    break;', []],
+  ['    const LIMIT: usize = 10;', ['turns 10 into 11']],
+  ['    pub fn len(&self) -> usize;', []],
+  ['    type Item = Todo;', []],
+  ['    self.items.len()', []],
+  ['    x == y;', ['flips == to !=']],
+  ['    Some(v) => total += v,', []],
+  ['    foo(a); bar(b);', []],
+  ['    .collect();', []],
+  ['    );', []],
+];
+/** Rust lines left alone whole: they name code, or are read by the compiler or a person. */
+const RS_SKIPPED: string[] = [
+  'use std::collections::HashMap;',
+  'pub(crate) use crate::todo::Todo;',
+  'pub mod store;',
+  'mod store;',
+  'extern crate serde;',
+  '#[derive(Debug, PartialEq)]',
+  '#[cfg(feature = "x")] fn f() -> u8 { 1 + 2 }',
+  '#![allow(dead_code)]',
+  '// if a < b {',
+  '/// Returns true when a < b.',
+  '//! A list of 3 todos.',
+  '/* a < b */',
+];
+
 describe('each swap, next to what it must not be taken for', () => {
   it.each(GO_LINES)('Go %j', (line, expected) => {
     expect(mutantsFor('todo/todo.go', line, [1]).map((m) => m.description)).toEqual(expected);
@@ -202,11 +307,26 @@ describe('each swap, next to what it must not be taken for', () => {
   it.each(PY_LINES)('Python %j', (line, expected) => {
     expect(mutantsFor('src/a.py', line, [1]).map((m) => m.description)).toEqual(expected);
   });
+  it.each(RS_LINES)('Rust %j', (line, expected) => {
+    expect(mutantsFor('src/lib.rs', line, [1]).map((m) => m.description)).toEqual(expected);
+  });
+  it.each(RS_ERRORS)('Rust, an error or the build %j', (line, expected) => {
+    expect(mutantsFor('src/lib.rs', line, [1]).map((m) => m.description)).toEqual(expected);
+  });
+  it.each(RS_STATEMENTS)('Rust, a statement or not %j', (line, expected) => {
+    expect(mutantsFor('src/lib.rs', line, [1]).map((m) => m.description)).toEqual(expected);
+  });
+  it.each(RS_SKIPPED)('Rust, left alone: %j', (line) => {
+    expect(mutantsFor('src/lib.rs', line, [1])).toEqual([]);
+  });
   it('knows the languages by their endings, and makes nothing of another', () => {
     for (const file of ['a.js', 'a.cjs', 'a.mjs', 'a.ts', 'a.cts', 'a.mts', 'a.jsx', 'a.tsx']) expect(languageOf(file), file).toBe('js');
     expect(languageOf('a.py')).toBe('py');
     expect(languageOf('todo/todo.go')).toBe('go');
     expect(languageOf('todo/todo_test.go')).toBeNull();
+    for (const file of ['src/lib.rs', 'src/main.rs', 'src/bin/cli.rs', 'crates/core/src/lib.rs', 'src/build.rs']) expect(languageOf(file), file).toBe('rs');
+    // Integration tests and build scripts are not the work.
+    for (const file of ['tests/t001_add.rs', 'crates/core/tests/common/mod.rs', 'build.rs', 'crates/core/build.rs']) expect(languageOf(file), file).toBeNull();
     for (const file of ['a.rb', 'a.json', 'a.jsonx', 'a.ts.bak', 'py']) expect(languageOf(file), file).toBeNull();
     expect(mutantsFor('a.rb', 'x = a < b', [1])).toEqual([]);
   });
@@ -255,6 +375,25 @@ const PY_SOURCES: [string, string, string][] = [
   ['    save(todo)', 'drops the statement save(todo)', '    pass  # dropped'],
 ];
 
+const RS_SOURCES: [string, string, string][] = [
+  ['    ok = a == b;', 'flips == to !=', '    ok = a != b;'],
+  ['    ok = a != b;', 'flips != to ==', '    ok = a == b;'],
+  ['    ok = a <= b;', 'turns <= into <', '    ok = a < b;'],
+  ['    ok = a >= b;', 'turns >= into >', '    ok = a > b;'],
+  ['    ok = a < b;', 'turns < into <=', '    ok = a <= b;'],
+  ['    ok = a > b;', 'turns > into >=', '    ok = a >= b;'],
+  ['    ok = a && b;', 'turns && into ||', '    ok = a || b;'],
+  ['    ok = a || b;', 'turns || into &&', '    ok = a && b;'],
+  ['    n = a + b;', 'turns + into -', '    n = a - b;'],
+  ['    n = a - b;', 'turns - into +', '    n = a + b;'],
+  ['    ok = true;', 'turns true into false', '    ok = false;'],
+  ['    ok = false;', 'turns false into true', '    ok = true;'],
+  ['    let n = 1_999u64;', 'turns 1_999u64 into 2000u64', '    let n = 2000u64;'],
+  ['    let s = "a";', 'changes the string "a" to "mutant"', '    let s = "mutant";'],
+  ['    let s = b"a";', 'changes the string "a" to "mutant"', '    let s = b"mutant";'],
+  ['    save(&todo)?; // and flush', 'drops the statement save(&todo)?;', '    // dropped // and flush'],
+];
+
 describe('the source of each mutant', () => {
   it.each(JS_SOURCES)('JavaScript %j, where the mutant that %s puts %j in its place', (line, description, mutated) => {
     const source = `first();\n${line}\nlast();`;
@@ -262,6 +401,14 @@ describe('the source of each mutant', () => {
       line: 2,
       description,
       source: `first();\n${mutated}\nlast();`,
+    });
+  });
+  it.each(RS_SOURCES)('Rust %j, where the mutant that %s puts %j in its place', (line, description, mutated) => {
+    const source = `fn f() {\n${line}\n}`;
+    expect(mutantsFor('src/lib.rs', source, [2]).find((m) => m.description === description)).toEqual({
+      line: 2,
+      description,
+      source: `fn f() {\n${mutated}\n}`,
     });
   });
   it.each(PY_SOURCES)('Python %j, where the mutant that %s puts %j in its place', (line, description, mutated) => {
@@ -407,5 +554,191 @@ describe('imports, directives, returns and statements', () => {
   });
   it.each(PY_STATEMENTS)('Python %j', (line, expected) => {
     expect(mutantsFor('src/a.py', line, [1]).map((m) => m.description)).toEqual(expected);
+  });
+});
+
+/** A crate's library as a task might write it: a todo list with an impl, a Display, and its unit tests. */
+const TODO_RS = [
+  '//! A small todo list.',
+  'use std::fmt;',
+  '',
+  '/// A todo: a title and whether it is done.',
+  '#[derive(Debug, Clone, PartialEq)]',
+  'pub struct Todo {',
+  '    pub title: String,',
+  '    pub done: bool,',
+  '}',
+  '',
+  '#[derive(Debug, PartialEq)]',
+  'pub enum TodoError {',
+  '    EmptyTitle,',
+  '    NoSuchTodo(usize),',
+  '}',
+  '',
+  '#[derive(Default)]',
+  'pub struct TodoList {',
+  '    items: Vec<Todo>,',
+  '    added: u32,',
+  '}',
+  '',
+  'impl TodoList {',
+  '    pub fn add(&mut self, title: &str) -> Result<usize, TodoError> {',
+  '        if title.trim().is_empty() {',
+  '            return Err(TodoError::EmptyTitle);',
+  '        }',
+  '        self.items.push(Todo { title: title.to_string(), done: false });',
+  '        self.added += 1;',
+  '        Ok(self.items.len() - 1)',
+  '    }',
+  '',
+  '    pub fn complete(&mut self, index: usize) -> Result<(), TodoError> {',
+  '        let todo = self.items.get_mut(index).ok_or(TodoError::NoSuchTodo(index))?;',
+  '        todo.done = true;',
+  '        Ok(())',
+  '    }',
+  '',
+  '    pub fn remaining(&self) -> usize {',
+  '        self.items.iter().filter(|t| !t.done).count()',
+  '    }',
+  '',
+  '    pub fn is_full(&self) -> bool {',
+  '        self.items.len() >= 10 && self.added > 0',
+  '    }',
+  '}',
+  '',
+  'impl fmt::Display for TodoList {',
+  "    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {",
+  '        for todo in &self.items {',
+  '            let mark = if todo.done { "x" } else { " " };',
+  '            writeln!(f, "[{}] {}", mark, todo.title)?;',
+  '        }',
+  '        Ok(())',
+  '    }',
+  '}',
+  '',
+  '#[cfg(test)]',
+  'mod tests {',
+  '    use super::*;',
+  '',
+  '    #[test]',
+  '    fn adds() {',
+  '        let mut list = TodoList::default();',
+  '        assert_eq!(list.add("a"), Ok(0));',
+  '    }',
+  '}',
+].join('\n');
+
+describe('a Rust file', () => {
+  it("mutates a todo list's logic and leaves its declarations, messages, format strings and unit tests alone", () => {
+    const lines = TODO_RS.split('\n').map((_, i) => i + 1);
+    const mutants = mutantsFor('src/lib.rs', TODO_RS, lines);
+    expect(mutants.map((m) => `${m.line}: ${m.description} → ${m.source.split('\n')[m.line - 1]!.trim()}`)).toEqual([
+      '28: turns false into true → self.items.push(Todo { title: title.to_string(), done: true });',
+      '28: drops the statement self.items.push(Todo { title: title.to_string(), done: false }); → // dropped',
+      '29: turns 1 into 2 → self.added += 2;',
+      '29: drops the statement self.added += 1; → // dropped',
+      '30: turns - into + → Ok(self.items.len() + 1)',
+      '30: turns 1 into 2 → Ok(self.items.len() - 2)',
+      '35: turns true into false → todo.done = false;',
+      '35: drops the statement todo.done = true; → // dropped',
+      '44: turns >= into > → self.items.len() > 10 && self.added > 0',
+      '44: turns > into >= → self.items.len() >= 10 && self.added >= 0',
+      '44: turns && into || → self.items.len() >= 10 || self.added > 0',
+      '44: turns 10 into 11 → self.items.len() >= 11 && self.added > 0',
+      '44: turns 0 into 1 → self.items.len() >= 10 && self.added > 1',
+      '51: changes the string "x" to "mutant" → let mark = if todo.done { "mutant" } else { " " };',
+      '51: changes the string " " to "mutant" → let mark = if todo.done { "x" } else { "mutant" };',
+      '52: drops the statement writeln!(f, "[{}] {}", mark, todo.title)?; → // dropped',
+    ]);
+    expect(mutants.every((m) => m.source.split('\n').length === lines.length)).toBe(true);
+  });
+
+  it('skips every item under #[cfg(test)], whatever its kind, and a whole file under #![cfg(test)]', () => {
+    const source = [
+      'pub fn f() -> u8 { 1 }',
+      '#[cfg(test)]',
+      '#[allow(dead_code)]',
+      'fn helper(a: u8, b: u8) -> bool { a < b }',
+      '#[cfg(test)] use std::fmt;',
+      '#[cfg(test)]',
+      'mod tests {',
+      '    use super::*;',
+      '    const S: &str = "}";',
+      '    #[test]',
+      '    fn adds() {',
+      '        assert!(f() == 1);',
+      '    }',
+      '}',
+      'pub fn g() -> u8 { 2 }',
+    ].join('\n');
+    expect(descriptions('src/lib.rs', source, [1, 4, 9, 12, 15])).toEqual(['1: turns 1 into 2', '15: turns 2 into 3']);
+    expect(mutantsFor('src/tests.rs', '#![cfg(test)]\nfn g() -> bool { a < b }', [2])).toEqual([]);
+  });
+
+  it('skips a line that goes on with a comment or a literal from the line before, code after its end included, and reads the lines after', () => {
+    const source = [
+      '/* a block comment',
+      '   x < 1; foo(); /* nested */',
+      '   still the comment */ let a = 1;',
+      'let s = "a string',
+      '    x < 1; foo();',
+      '    ends here";',
+      'let r = r#"',
+      '  a < b "quoted"',
+      '"#;',
+      '/** doc',
+      ' * x < 1',
+      ' */',
+      '*self.n += 1;',
+    ].join('\n');
+    expect(descriptions('src/lib.rs', source, [2, 3, 5, 6, 8, 9, 11, 13])).toEqual(['13: turns 1 into 2', '13: drops the statement *self.n += 1;']);
+  });
+
+  it('drops only a statement the line holds whole, never the end of one begun on a line before', () => {
+    const source = [
+      'fn f() {',
+      '    let total =',
+      '        compute(x);',
+      '    foo(',
+      '        bar(baz));',
+      '    // a comment between',
+      '    save(total);',
+      '    #[allow(unused)]',
+      '    flush(x);',
+      '}',
+    ].join('\n');
+    expect(descriptions('src/lib.rs', source, [3, 5, 7, 9])).toEqual(['7: drops the statement save(total);']);
+  });
+
+  it("reads an error's message on the lines of its statement after the one it opens on", () => {
+    const source = [
+      'fn f(index: usize) -> Result<(), String> {',
+      '    return Err(format!(',
+      '        "no todo at {} of {}",',
+      '        index + 1,',
+      '        "the list",',
+      '    ));',
+      '}',
+      'fn g(index: usize) -> usize {',
+      '    (',
+      '        index + 1',
+      '    )',
+      '}',
+    ].join('\n');
+    expect(descriptions('src/lib.rs', source, [3, 4, 5, 10])).toEqual(['10: turns + into -', '10: turns 1 into 2']);
+  });
+});
+
+describe('which sources a preset mutates', () => {
+  it("mutates only what the preset's tests run: a Rust addon is not a JavaScript project's work, nor a script beside a Go module", () => {
+    const files = ['src/todo.ts', 'todo/cli.py', 'todo/todo.go', 'src/lib.rs', 'README.md'];
+    const mutated = (preset: Parameters<typeof mutatedUnder>[0]) => files.filter((f) => mutatedUnder(preset, f));
+    for (const js of ['vitest', 'jest', 'mocha', 'node'] as const) expect(mutated(js), js).toEqual(['src/todo.ts']);
+    expect(mutated('pytest')).toEqual(['todo/cli.py']);
+    expect(mutated('unittest')).toEqual(['todo/cli.py']);
+    expect(mutated('go')).toEqual(['todo/todo.go']);
+    expect(mutated('cargo')).toEqual(['src/lib.rs']);
+    expect(mutated('custom')).toEqual(['src/todo.ts', 'todo/cli.py', 'todo/todo.go', 'src/lib.rs']);
+    expect(mutatedUnder('cargo', 'tests/t001_x.rs')).toBe(false);
   });
 });

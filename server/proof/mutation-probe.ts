@@ -21,7 +21,7 @@ import { git } from '../git/git-base.ts';
 import { withScratchWorktree } from '../git/repo.ts';
 import { runUntrusted } from '../proc/untrusted.ts';
 import { coverCases } from './line-coverage.ts';
-import { languageOf, type Mutant, mutantsFor } from './mutants.ts';
+import { type Mutant, mutantsFor, mutatedUnder } from './mutants.ts';
 
 export const DEFAULT_PROBE_BUDGET_MS = 60_000;
 /** Survivors listed in the report; the counts cover all. */
@@ -46,8 +46,21 @@ export interface ProbeInput {
   now?: () => number;
 }
 
+/** What a preset's tests exercise, in words, for the note when the commit changed none of it. */
+const LANGUAGE_WORDS: Record<ChecksPreset, string> = {
+  vitest: 'JavaScript or TypeScript',
+  jest: 'JavaScript or TypeScript',
+  mocha: 'JavaScript or TypeScript',
+  node: 'JavaScript or TypeScript',
+  pytest: 'Python',
+  unittest: 'Python',
+  go: 'Go',
+  cargo: 'Rust',
+  custom: 'JavaScript, TypeScript, Python, Go or Rust',
+};
+
 /** Added lines per file in `sha` against its parent, for the files a mutant can be made of. */
-async function changedLines(source: string, sha: string, tests: Set<string>): Promise<Map<string, number[]>> {
+async function changedLines(source: string, sha: string, tests: Set<string>, preset: ChecksPreset): Promise<Map<string, number[]>> {
   const out = await git(source).raw(['diff', '-U0', '--no-color', '--no-ext-diff', `${sha}^`, sha]);
   const lines = new Map<string, number[]>();
   let file: string | null = null;
@@ -59,7 +72,7 @@ async function changedLines(source: string, sha: string, tests: Set<string>): Pr
     }
     if (line.startsWith('+++ ')) file = null;
     const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/.exec(line);
-    if (hunk && file !== null && !tests.has(file) && languageOf(file) !== null) {
+    if (hunk && file !== null && !tests.has(file) && mutatedUnder(preset, file)) {
       const start = Number(hunk[1]);
       const count = hunk[2] === undefined ? 1 : Number(hunk[2]);
       const list = lines.get(file) ?? [];
@@ -95,13 +108,14 @@ export async function probeTask(input: ProbeInput): Promise<MutationReport> {
   });
   const tests = input.lockedTests.filter((f) => taskIdOfTestFile(input.preset, f, input.project) === input.taskId);
   if (tests.length === 0) return report({ note: 'the task has no acceptance test file' });
-  const lines = await changedLines(cp.source, input.sha, new Set(input.lockedTests));
-  if (lines.size === 0) return report({ note: 'the commit changed no JavaScript, TypeScript, Python or Go lines outside the tests' });
+  const lines = await changedLines(cp.source, input.sha, new Set(input.lockedTests), input.preset);
+  if (lines.size === 0) return report({ note: `the commit changed no ${LANGUAGE_WORDS[input.preset]} lines outside the tests` });
 
   return withScratchWorktree(cp.source, input.scratch, input.sha, async () => {
     const env = await scratchScope(cp, input.scratch, 'mutation_probe', input.signal);
     if (!env.ok) return report({ note: `the environment could not be prepared: ${env.applied.problem ?? 'unknown problem'}` });
-    const { scope } = env;
+    // The tests stay as committed while the commit's code runs against its mutants.
+    const scope = { ...env.scope, frozen: input.lockedTests };
     const tree = Tree.at(input.scratch);
     const command = testCommand(input.preset, tests, input.customChecks, input.project, (f) => tree.readFileNoFollow(f)?.toString('utf8') ?? null);
     const deadline = started + input.budgetMs;

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { z } from 'zod';
 import type { ChecksPreset } from '../../shared/seed.ts';
+import { parseCargoTest } from './cargo-report.ts';
 import { goModulePath, parseGoTestJson } from './go-report.ts';
 import type { CaseOutcome, LoadError, ReportCase, RunnerReport } from './report-shape.ts';
 
@@ -28,6 +29,7 @@ export const RUNNER: Record<ReportPreset, string> = {
   jest: 'jest',
   mocha: 'mocha',
   go: 'go test',
+  cargo: 'cargo test',
 };
 
 // ── parsers ──────────────────────────────────────────────────────────────────────────────────
@@ -37,6 +39,8 @@ export function parseReport(preset: ReportPreset, raw: string, worktree: string,
   switch (preset) {
     case 'go':
       return parseGoTestJson(raw, stderr, goModulePath(worktree));
+    case 'cargo':
+      return parseCargoTest(raw);
     case 'pytest':
       return parsePytestJunit(raw);
     case 'node':
@@ -279,6 +283,9 @@ export function isNamedCase(preset: ReportPreset, c: ReportCase, name: string): 
       const goName = name.replaceAll(' ', '_');
       return c.fullTitle === goName || c.fullTitle.startsWith(`${goName}/`);
     }
+    case 'cargo':
+      // `--exact`: libtest's full name, `module::name`, whole.
+      return c.fullTitle === name;
     default:
       return c.fullTitle === name || c.fullTitle.endsWith(` ${name}`) || c.fullTitle.endsWith(name);
   }

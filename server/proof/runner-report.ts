@@ -14,6 +14,9 @@
  *   no file: a file that failed as a whole is a testcase named by the file's absolute path;
  * - go: `go test -json`, whose events go to stdout only: stdout is sent to the report file, and
  *   the worker reads the text rendered back from the events, with the compiler's stderr;
+ * - cargo: stable libtest has no structured report, so its own lines are the report: stdout and
+ *   stderr, in order, go to the report file (cargo-report.ts reads it, and says what it cannot
+ *   vouch for); the worker reads the same text without cargo's progress lines;
  * - unittest: a small runner (UNITTEST_RUNNER) passed with `python -c` — the package may live
  *   under /tmp, which the sandbox hides — that loads the given files or names with unittest's
  *   loader, runs them with a result that records each case, and writes JSON.
@@ -29,6 +32,7 @@ import type { ProjectEnv } from '../../shared/project-env.ts';
 import { Tree } from '../fs/tree.ts';
 import { pythonOf, pythonRunEnv, type TestCommand } from '../env/presets.ts';
 import { runUntrusted, type UntrustedOptions, type UntrustedResult, type UntrustedScope } from '../proc/untrusted.ts';
+import { cargoText } from './cargo-report.ts';
 import { goText } from './go-report.ts';
 import { mochaLoadFile, mochaSummary, namedCaseIn, notRunMessage, parseReport, RUNNER, type ReportPreset, type RunnerReport } from './report-parsers.ts';
 
@@ -147,6 +151,11 @@ export function withReport(preset: ReportPreset, command: TestCommand, reportFil
       const [test, ...rest] = command.args;
       return { kind: 'argv', command: '/bin/sh', args: ['-c', 'exec "$@" > "$0"', reportFile, command.command, test!, '-json', ...rest], env: command.env };
     }
+    case 'cargo': {
+      // libtest writes its results to stdout and cargo says which test binary runs on stderr: both
+      // go to the report, in order, so each result is read with the file of the binary it came from.
+      return { kind: 'argv', command: '/bin/sh', args: ['-c', 'exec "$@" > "$0" 2>&1', reportFile, command.command, ...command.args], env: command.env };
+    }
     case 'pytest':
       return { ...command, args: [...command.args, '--continue-on-collection-errors', '-o', 'junit_family=xunit1', `--junit-xml=${reportFile}`] };
     case 'unittest':
@@ -183,6 +192,7 @@ const REPORT_NAME: Record<ReportPreset, string> = {
   vitest: 'report.json',
   mocha: 'report.json',
   go: 'report.jsonl',
+  cargo: 'report.txt',
 };
 
 /** What a run with a report says: the process's result, the parsed report, and what is wrong with them. */
@@ -225,7 +235,9 @@ export async function runWithReport(
 
 /** A run's report read against its exit code (exported for the parsers' tests on captured runs). */
 export function readRun(preset: ReportPreset, run: UntrustedResult, raw: string | null, worktree: string): ReportedRun {
-  const base = { run, output: run.output };
+  // cargo's whole output is its report: the worker and the classifier read it from there.
+  const said = preset === 'cargo' && raw !== null ? { ...run, output: cargoText(raw) } : run;
+  const base = { run: said, output: said.output };
   if (run.timedOut || run.spawnError !== null) return { ...base, report: null, problem: null };
   let report: RunnerReport | null = null;
   let parseError: string | null = null;
@@ -240,7 +252,7 @@ export function readRun(preset: ReportPreset, run: UntrustedResult, raw: string 
     report = { cases: [], loadErrors: [{ file: mochaLoadFile(run.output, worktree), message: run.output.trim() }] };
   }
   const output =
-    preset === 'mocha' && raw !== null && report ? mochaSummary(report, run.output) : preset === 'go' && raw !== null ? goText(raw, run.output) : run.output;
+    preset === 'mocha' && raw !== null && report ? mochaSummary(report, run.output) : preset === 'go' && raw !== null ? goText(raw, run.output) : base.output;
   if (report === null) {
     const why = parseError ? `its report could not be read (${parseError})` : 'it wrote no report';
     return { ...base, output, report: null, problem: `${RUNNER[preset]} exited with code ${run.exitCode}, but ${why}, so what ran is unknown.` };

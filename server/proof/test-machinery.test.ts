@@ -188,6 +188,59 @@ describe("Go's test machinery", () => {
   });
 });
 
+describe("cargo's test machinery", () => {
+  const CARGO = '[package]\nname = "todo"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n';
+
+  it('knows build.rs, .cargo/config(.toml), rust-toolchain(.toml) whole and Cargo.toml by its test tables', () => {
+    for (const f of [
+      'build.rs',
+      'rust-toolchain',
+      'rust-toolchain.toml',
+      '.cargo/config',
+      '.cargo/config.toml',
+      'crates/a/.cargo/config.toml',
+      'crates/a/build.rs',
+    ]) {
+      expect(machineryKind(f), f).toBe('whole');
+    }
+    expect(machineryKind('Cargo.toml')).toBe('cargo_toml');
+    expect(machineryKind('crates/a/Cargo.toml')).toBe('cargo_toml');
+    for (const f of ['src/lib.rs', 'Cargo.lock', 'tests/t001_x.rs', 'config.toml', 'src/.cargo.rs', 'cargo/config.toml'])
+      expect(machineryKind(f), f).toBeNull();
+  });
+
+  it('compares Cargo.toml by what changes how the tests build: a new dependency is no change; a test target, a patch, a profile, a build script key are', () => {
+    const part = (text: string) => machineryPart('cargo_toml', Buffer.from(text));
+    expect(part(CARGO)).toBe('');
+    expect(part(`${CARGO}serde = "1" # a note\n\n[dev-dependencies]\nproptest = "1"\n`)).toBe('');
+    expect(part(`${CARGO}\n[[test]]\nname = "t001_add" # no libtest\nharness = false\n`)).toBe(
+      '[[test]]\n[[test]]: name = "t001_add"\n[[test]]: harness = false',
+    );
+    expect(part(`${CARGO}\n[patch.crates-io]\nlibc = { path = "../libc" }\n\n[replace]\n"a:1.0.0" = { path = "a" }\n`)).toBe(
+      '[patch.crates-io]\npatch.crates-io: libc = { path = "../libc" }\n[replace]\nreplace: "a:1.0.0" = { path = "a" }',
+    );
+    expect(part(`${CARGO}\n[profile.test]\nopt-level = 3\n`)).toBe('[profile.test]\nprofile.test: opt-level = 3');
+    expect(part(CARGO.replace('edition = "2021"\n', 'edition = "2021"\nbuild = "gen.rs"\nautotests = false\n'))).toBe(
+      'package: build = "gen.rs"\npackage: autotests = false',
+    );
+    expect(machineryPart('cargo_toml', null)).toBe('');
+  });
+
+  it('locks a build script added, and lets the worker add a dependency', async () => {
+    const base = view({ 'Cargo.toml': CARGO, 'src/lib.rs': '' });
+    const now = view({
+      'Cargo.toml': `${CARGO}itoa = "1"\n`,
+      'src/lib.rs': 'pub fn x() {}',
+      'build.rs': 'fn main() {}',
+      '.cargo/config.toml': '[env]\nX = "1"\n',
+    });
+    expect(await machineryChanges(base, now, [], [])).toEqual([
+      { path: '.cargo/config.toml', change: 'added' },
+      { path: 'build.rs', change: 'added' },
+    ]);
+  });
+});
+
 describe('the worktree against its seed commit', () => {
   let dir: string | null = null;
   afterEach(() => {

@@ -24,6 +24,12 @@
  *   `TestMain` (which decides how its package's tests run and what the binary prints and exits
  *   with); and the files under a `testdata/` folder that the seed has (fixtures and golden files
  *   the tests compare with; new ones are the worker's).
+ * - cargo: `build.rs` (a build script runs before the tests compile, with the worktree writable:
+ *   it could rewrite them), `.cargo/config` and `.cargo/config.toml` anywhere (`[target.*].runner`
+ *   wraps every test binary; `[env]`, rustflags), `rust-toolchain`/`rust-toolchain.toml`, and
+ *   Cargo.toml's `[[test]]` targets (`harness = false` swaps libtest for the file's own `main`),
+ *   `[patch.*]`/`[replace]` (a dependency's code swapped), `[profile.*]`, and `[package]`'s
+ *   `build`/`autotests` keys; its dependencies are the worker's to add.
  * - Every setup, require or plugin file those configs name, read from the config: JSON configs
  *   and package.json parsed; YAML and JS/TS configs read best-effort (YAML line by line; for a JS
  *   config, its string literals, since running it to learn its value would run the worker's code).
@@ -40,7 +46,7 @@ import path from 'node:path';
 import { git, readBlobs } from '../git/git-base.ts';
 
 /** How a machinery file is compared: whole, or only the part of it that configures the tests. */
-export type MachineryKind = 'whole' | 'package_json' | 'pyproject' | 'setup_cfg' | 'tox_ini' | 'go_mod' | 'go_test' | 'testdata';
+export type MachineryKind = 'whole' | 'package_json' | 'pyproject' | 'setup_cfg' | 'tox_ini' | 'go_mod' | 'go_test' | 'testdata' | 'cargo_toml';
 
 export interface MachineryChange {
   path: string;
@@ -62,6 +68,9 @@ const WHOLE_NAMES = new Set([
   '.swcrc',
   '.npmrc',
   'go.work',
+  'build.rs',
+  'rust-toolchain',
+  'rust-toolchain.toml',
 ]);
 /** `<stem>.<anything>`: vitest.config.ts, jest.config.mjs, .mocharc.yml, … */
 const WHOLE_STEMS = [
@@ -94,6 +103,8 @@ export function machineryKind(rel: string): MachineryKind | null {
   if (rel.split('/').some((part) => SKIPPED_DIRS.has(part))) return null;
   if (WHOLE_NAMES.has(name) || name.endsWith('.pth')) return 'whole';
   if (WHOLE_STEMS.some((stem) => name.startsWith(stem))) return 'whole';
+  if (path.posix.basename(path.posix.dirname(rel)) === '.cargo' && (name === 'config' || name === 'config.toml')) return 'whole';
+  if (name === 'Cargo.toml') return 'cargo_toml';
   if (name === 'go.mod') return 'go_mod';
   if (name.endsWith('_test.go')) return 'go_test';
   if (rel.split('/').slice(0, -1).includes('testdata')) return 'testdata';
@@ -107,6 +118,8 @@ export function machineryPart(kind: MachineryKind, content: Buffer | null): stri
   switch (kind) {
     case 'go_mod':
       return goModDirectives(text);
+    case 'cargo_toml':
+      return cargoTestTables(text);
     case 'go_test':
       // Only a test file with a TestMain runs the package's tests its own way (and can exit 0 or
       // print test2json's lines after they ran); any other test file is the worker's to write.
@@ -140,6 +153,21 @@ function goModDirectives(text: string): string {
     const open = /^(replace|toolchain)\s*\($/.exec(line);
     if (open) block = open[1]!;
     else if (/^(?:replace|toolchain)\s/.test(line)) kept.push(line.replace(/\s+/g, ' '));
+  }
+  return kept.join('\n');
+}
+
+/** Cargo.toml's tables that decide how the tests build and run (see the module's doc), comments and blank lines dropped. */
+function cargoTestTables(text: string): string {
+  const kept: string[] = [];
+  let table = '';
+  for (const raw of text.split('\n')) {
+    const line = raw.replace(/\s+#.*$|^\s*#.*$/, '').trim();
+    const header = /^\[\[?\s*([^\]]+?)\s*\]\]?$/.exec(line);
+    if (header) table = line.startsWith('[[') ? `[[${header[1]}]]` : header[1]!;
+    if (line === '') continue;
+    const whole = table === '[[test]]' || table === 'replace' || /^(?:patch|profile)(?:\.|$)/.test(table);
+    if (whole || (table === 'package' && /^(?:build|autotests)\s*=/.test(line))) kept.push(header ? line : `${table}: ${line}`);
   }
   return kept.join('\n');
 }

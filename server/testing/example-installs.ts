@@ -58,7 +58,8 @@ export async function installExample(dir: string, name: ExampleName): Promise<vo
     case 'js-todo':
     case 'py-todo':
     case 'go-todo':
-      // go-todo needs the standard library only: `go test ./...` is all its users run.
+    case 'rust-todo':
+      // Standard library only: `go test ./...` and `cargo test` are all their users run.
       return;
   }
 }

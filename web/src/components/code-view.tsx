@@ -6,7 +6,7 @@ import './code-view.css';
 // needs it, so it is a separate chunk; the code shows uncoloured until it arrives.
 const HighlightedCode = lazy(async () => ({ default: (await import('./highlighted-code.tsx')).HighlightedCode }));
 
-/** A test file, syntax-highlighted by its extension (Python, JavaScript, TypeScript, Go). */
+/** A test file, syntax-highlighted by its extension (Python, JavaScript, TypeScript, Go, Rust). */
 export function CodeView({ code, path }: { code: string; path: string }) {
   return (
     <Suspense fallback={<PlainCode code={code} label={path} />}>

@@ -67,11 +67,11 @@ describe('summarizeEnv', () => {
         ...BASE,
         languages: ['rust'],
         package_manager: null,
-        test_runner: null,
-        undriven_runner: { runner: 'cargo', evidence: 'Cargo.toml' },
+        test_runner: 'cargo',
+        test_runner_evidence: 'Cargo.toml',
         test_dirs: ['tests'],
       },
-      'Rust · cargo test (Cargo.toml), not driven by Tilth yet · tests in tests/',
+      'Rust · cargo test (Cargo.toml) · tests in tests/',
     ],
     [
       'a repository with nothing detected',
@@ -102,8 +102,8 @@ describe('presetLabel and envNote', () => {
       'This project runs its tests with AVA, which Tilth does not drive yet. The checks use your own test command instead: set it in seed review under Custom (for example node_modules/.bin/ava {files}).';
     expect(envNote(ava)).toBe(note);
     expect(undrivenNote(ava)).toBe(note);
-    expect(undrivenNote({ ...ava, undriven_runner: { runner: 'cargo', evidence: 'Cargo.toml' } })).toBe(
-      'This project runs its tests with cargo test, which Tilth does not drive yet. The checks use your own test command instead: set it in seed review under Custom.',
+    expect(undrivenNote({ ...ava, undriven_runner: { runner: 'cargo_workspace', evidence: 'Cargo.toml' } })).toBe(
+      'This project runs its tests with cargo test in a Cargo workspace, which Tilth does not drive yet. The checks use your own test command instead: set it in seed review under Custom.',
     );
     expect(undrivenNote(BASE)).toBeNull();
   });

@@ -7,7 +7,7 @@ import { RUNNER_NAMES, testFileRule, type ChecksPreset } from '../../../shared/s
 
 export const PRESET_NAMES: Record<ChecksPreset, string> = { ...RUNNER_NAMES, custom: 'Custom' };
 
-export const PRESET_ORDER: readonly ChecksPreset[] = ['vitest', 'jest', 'mocha', 'node', 'pytest', 'unittest', 'go', 'custom'];
+export const PRESET_ORDER: readonly ChecksPreset[] = ['vitest', 'jest', 'mocha', 'node', 'pytest', 'unittest', 'go', 'cargo', 'custom'];
 
 /** "Vitest — tests/t<NNN>_<slug>.test.ts": the preset and where its tests go in this repository. */
 export function presetLabel(preset: ChecksPreset, env: ProjectEnv | null): string {
@@ -34,7 +34,7 @@ export function summarizeEnv(env: ProjectEnv): string {
   if (env.package_manager) parts.push(PACKAGE_MANAGERS[env.package_manager]);
   if (env.python) parts.push(env.python.source === 'venv' ? `${shortPath(env.python.interpreter)}` : 'system python3');
   const undriven = env.undriven_runner;
-  const runner = env.test_runner === 'go' ? 'go test' : env.test_runner;
+  const runner = env.test_runner === 'go' || env.test_runner === 'cargo' ? RUNNER_NAMES[env.test_runner] : env.test_runner;
   if (runner) parts.push(env.test_runner_evidence ? `${runner} (${env.test_runner_evidence})` : runner);
   else if (undriven) parts.push(`${UNDRIVEN_RUNNERS[undriven.runner].name} (${undriven.evidence}), not driven by Tilth yet`);
   else parts.push('no test runner found');
