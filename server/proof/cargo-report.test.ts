@@ -1260,3 +1260,27 @@ describe('crateName', () => {
     }
   });
 });
+
+describe('eleven cases, a forged line and eleven build errors (real cargo 1.95 runs)', () => {
+  // A test that writes ` test forged ... ok` to the real stdout (libtest captures only print!):
+  // a line that does not start with `test ` is no result.
+  const MANY =
+    '   Compiling mk v0.1.0 (/tmp/mk)\n    Finished `test` profile [unoptimized + debuginfo] target(s) in 1.13s\n     Running tests/many.rs (/tmp/mk-target/debug/deps/many-5c0a4c049ddd62f6)\n\nrunning 11 tests\ntest t00 ... ok\ntest t01 ... ok\ntest t02 ... ok\ntest t03 ... ok\ntest t04 ... ok\ntest t05 ... ok\ntest t06 ... ok\ntest t07 ... ok\ntest t08 ... ok\ntest t09 ... ok\n test forged ... ok\ntest writes ... ok\n\ntest result: ok. 11 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\n';
+  const BAD =
+    '   Compiling mk v0.1.0 (/tmp/mk)\nerror[E0425]: cannot find function `m0` in crate `mk`\n --> tests/bad.rs:3:9\n  |\n3 |     mk::m0();\n  |         ^^ not found in `mk`\n\nerror[E0425]: cannot find function `m1` in crate `mk`\n --> tests/bad.rs:4:9\n  |\n4 |     mk::m1();\n  |         ^^ not found in `mk`\n\nerror[E0425]: cannot find function `m2` in crate `mk`\n --> tests/bad.rs:5:9\n  |\n5 |     mk::m2();\n  |         ^^ not found in `mk`\n\nerror[E0425]: cannot find function `m3` in crate `mk`\n --> tests/bad.rs:6:9\n  |\n6 |     mk::m3();\n  |         ^^ not found in `mk`\n\nerror[E0425]: cannot find function `m4` in crate `mk`\n --> tests/bad.rs:7:9\n  |\n7 |     mk::m4();\n  |         ^^ not found in `mk`\n\nerror[E0425]: cannot find function `m5` in crate `mk`\n --> tests/bad.rs:8:9\n  |\n8 |     mk::m5();\n  |         ^^ not found in `mk`\n\nerror[E0425]: cannot find function `m6` in crate `mk`\n --> tests/bad.rs:9:9\n  |\n9 |     mk::m6();\n  |         ^^ not found in `mk`\n\nerror[E0425]: cannot find function `m7` in crate `mk`\n  --> tests/bad.rs:10:9\n   |\n10 |     mk::m7();\n   |         ^^ not found in `mk`\n\nerror[E0425]: cannot find function `m8` in crate `mk`\n  --> tests/bad.rs:11:9\n   |\n11 |     mk::m8();\n   |         ^^ not found in `mk`\n\nerror[E0425]: cannot find function `m9` in crate `mk`\n  --> tests/bad.rs:12:9\n   |\n12 |     mk::m9();\n   |         ^^ not found in `mk`\n\nerror[E0425]: cannot find function `m10` in crate `mk`\n  --> tests/bad.rs:13:9\n   |\n13 |     mk::m10();\n   |         ^^^ not found in `mk`\n\nFor more information about this error, try `rustc --explain E0425`.\nerror: could not compile `mk` (test "bad") due to 11 previous errors\n';
+
+  it('reads two-digit counts, and no result from a line that only contains one', () => {
+    const report = parseCargoTest(MANY);
+    expect(report.loadErrors).toEqual([]);
+    expect(report.cases.map((c) => c.name)).toEqual(['t00', 't01', 't02', 't03', 't04', 't05', 't06', 't07', 't08', 't09', 'writes']);
+    expect(report.cases.every((c) => c.outcome === 'passed' && c.file === 'tests/many.rs')).toBe(true);
+  });
+
+  it('gives a target all of its errors when cargo counts ten or more', () => {
+    const [only, ...rest] = parseCargoTest(BAD).loadErrors;
+    expect(rest).toEqual([]);
+    expect(only!.file).toBe('tests/bad.rs');
+    expect(only!.message).toMatch(/^error\[E0425\]: cannot find function `m0` in crate `mk`/);
+    expect(cargoErrors(BAD).filter((e) => e.testName === 'bad')).toHaveLength(11);
+  });
+});
