@@ -16,6 +16,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type CargoError, cargoErrors, crateName, parseCargoTest } from './cargo-report.ts';
+import { rustCode } from '../../shared/test-cases.ts';
 import type { RunVerdict } from './report-shape.ts';
 
 interface CargoRun {
@@ -30,16 +31,9 @@ interface CargoContext {
   worktree: string;
 }
 
-/** String and char literals, and comments: what is not code. A char literal first, so `'"'` opens no string. */
-const NOT_CODE = /'(?:[^'\\\n]|\\.)'|"(?:[^"\\]|\\.)*"|\/\*[\s\S]*?\*\/|\/\/.*/g;
-
-function codeOf(source: string): string {
-  return source.replace(NOT_CODE, (m) => (m.startsWith('/') ? '' : '""'));
-}
-
 /** Assertions in a Rust test file: the assert macros, panics, `.unwrap_err()` and `#[should_panic]`. */
 export function countRustAssertions(source: string): number {
-  const code = codeOf(source);
+  const code = rustCode(source);
   const macros = code.match(/\b(?:(?:debug_)?assert(?:_eq|_ne)?|panic|unreachable)!\(/g)?.length ?? 0;
   return macros + (code.match(/\.unwrap_err\(\)/g)?.length ?? 0) + (code.match(/#\[should_panic/g)?.length ?? 0);
 }
@@ -62,7 +56,7 @@ function globsCrate(ctx: CargoContext, crate: string): boolean {
   } catch {
     return false;
   }
-  return [...codeOf(source).matchAll(/\buse\s+(?:::)?(\w+)::([^;]*);/g)].some((m) => m[1] === crate && m[2]!.includes('*'));
+  return [...rustCode(source).matchAll(/\buse\s+(?:::)?(\w+)::([^;]*);/g)].some((m) => m[1] === crate && m[2]!.includes('*'));
 }
 
 /**
