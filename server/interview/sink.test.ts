@@ -11,6 +11,7 @@ import { changedLockedTests, hashTestFiles, SeedWriteError, validateSeedBundle, 
 
 const PY_TEST = 'from todo import set_due\n\ndef test_due():\n    assert set_due([], 0, "2026-01-01")[0].due\n';
 const JS_TEST = "import { test } from 'node:test';\ntest('test_due', () => {});\n";
+const RS_TEST = '#[test]\nfn test_due() {\n    assert!(true);\n}\n';
 
 function bundle(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -110,7 +111,7 @@ describe('validateSeedBundle', () => {
   });
 
   it('uses the custom naming pattern for the custom preset', () => {
-    const seed = accepted(bundle({ test_files: { 'tests/t001_due.spec.ts': JS_TEST, 'tests/t002_overdue.rs': 'y' } }), 'custom');
+    const seed = accepted(bundle({ test_files: { 'tests/t001_due.spec.ts': JS_TEST, 'tests/t002_overdue.rs': RS_TEST } }), 'custom');
     expect(Object.keys(seed.testFiles)).toHaveLength(2);
   });
 
@@ -243,7 +244,7 @@ describe('validateSeedBundle', () => {
       expect(only({ test_files: { 'tests/t001_due.test.js': JS_TEST } }, { preset: 'node' })).toEqual([
         'task T-002 has no test file; add exactly one named tests/t002_<slug>.test.js',
       ]);
-      expect(only({ test_files: { 'tests/t001_due.rs': 'x' } }, { preset: 'custom' })).toEqual([
+      expect(only({ test_files: { 'tests/t001_due.rs': RS_TEST } }, { preset: 'custom' })).toEqual([
         'task T-002 has no test file; add exactly one named tests/t002_<slug>.<ext>',
       ]);
     });
