@@ -9,12 +9,22 @@ import { z } from 'zod';
 export const PackageManagerSchema = z.enum(['npm', 'pnpm', 'yarn', 'bun']);
 export type PackageManager = z.infer<typeof PackageManagerSchema>;
 
-export const TestRunnerSchema = z.enum(['vitest', 'jest', 'mocha', 'node', 'pytest', 'unittest', 'go', 'cargo']);
+export const TestRunnerSchema = z.enum(['vitest', 'jest', 'mocha', 'ava', 'node', 'pytest', 'unittest', 'go', 'cargo']);
 export type TestRunner = z.infer<typeof TestRunnerSchema>;
+
+/** AVA 6's default `files`: its own folders and suffixes, in its default extensions. */
+const AVA_FILES = [
+  'test.{js,cjs,mjs}',
+  '{src,source}/test.{js,cjs,mjs}',
+  '**/__tests__/**/*.{js,cjs,mjs}',
+  '**/*.{spec,test}.{js,cjs,mjs}',
+  '**/test-*.{js,cjs,mjs}',
+  '**/{test,tests}/**/*.{js,cjs,mjs}',
+];
 
 /**
  * Which files each runner picks up when its config does not say (relative to the root): vitest's
- * `include`, jest's `testMatch`, mocha's `spec`, Node 20's `node --test` with no arguments,
+ * `include`, jest's `testMatch`, mocha's `spec`, AVA's `files`, Node 20's `node --test` with no arguments,
  * pytest's `python_files`, unittest discovery's `test*.py`, go's `_test.go` files, cargo's
  * integration tests (each file directly under `tests/` is a test target).
  */
@@ -22,6 +32,7 @@ export const DEFAULT_TEST_GLOBS: Record<TestRunner, string[]> = {
   vitest: ['**/*.{test,spec}.?(c|m)[jt]s?(x)'],
   jest: ['**/__tests__/**/*.?([mc])[jt]s?(x)', '**/?(*.)+(spec|test).?([mc])[jt]s?(x)'],
   mocha: ['./test/*.{js,cjs,mjs}'],
+  ava: AVA_FILES,
   node: ['**/*.test.?(c|m)js', '**/*-test.?(c|m)js', '**/*_test.?(c|m)js', '**/test-*.?(c|m)js', '**/test.?(c|m)js', '**/test/**/*.?(c|m)js'],
   pytest: ['**/test_*.py', '**/*_test.py'],
   unittest: ['**/test*.py'],
@@ -39,6 +50,7 @@ export type UndrivenRunner = z.infer<typeof UndrivenRunnerSchema>;
 
 /** Each undriven runner by the name its users know it by, and how it runs one test file (a custom command; null when it cannot take a file). */
 export const UNDRIVEN_RUNNERS: Record<UndrivenRunner, { name: string; command: string | null }> = {
+  /** Driven since issue 29; kept so a session detected before then still reads. */
   ava: { name: 'AVA', command: 'node_modules/.bin/ava {files}' },
   uvu: { name: 'uvu', command: null },
   tap: { name: 'node-tap', command: 'node_modules/.bin/tap --disable-coverage {files}' },

@@ -31,6 +31,7 @@ export const RUNNER_NAMES: Record<Exclude<ChecksPreset, 'custom'>, string> = {
   vitest: 'Vitest',
   jest: 'Jest',
   mocha: 'Mocha',
+  ava: 'AVA',
   node: 'node --test',
   pytest: 'pytest',
   unittest: 'unittest',
@@ -70,7 +71,7 @@ const EXAMPLE_SLUG = 'add_parser';
 const SAFE_GO_DIR = /^(?!(?:.*\/)?(?:vendor|testdata)\/)(?:[A-Za-z0-9][\w.-]*\/)+$/;
 
 /** The extensions a JavaScript runner's tests may have here, the usual one first. */
-function extensions(preset: 'vitest' | 'jest' | 'mocha' | 'node', env: ProjectEnv | null): string[] {
+function extensions(preset: 'vitest' | 'jest' | 'mocha' | 'ava' | 'node', env: ProjectEnv | null): string[] {
   const ts = env?.typescript === true;
   switch (preset) {
     case 'node':
@@ -83,6 +84,9 @@ function extensions(preset: 'vitest' | 'jest' | 'mocha' | 'node', env: ProjectEn
       return ts ? ['ts', 'tsx', 'js', 'jsx'] : ['js', 'jsx'];
     case 'mocha':
       return ts ? ['ts', 'js', 'mjs', 'cjs'] : ['js', 'mjs', 'cjs'];
+    case 'ava':
+      // AVA's default extensions; TypeScript needs a loader the project configures itself.
+      return ['js', 'mjs', 'cjs'];
   }
 }
 

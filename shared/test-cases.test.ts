@@ -74,6 +74,19 @@ describe('collectTestCases', () => {
       'a subtest',
     ]);
   });
+
+  it("reads AVA's modifiers, one or two deep, and leaves t's assertions alone", () => {
+    const file = [
+      "import test from 'ava';",
+      "test('plain', (t) => { t.is(1, 1); });",
+      "test.serial('in order', (t) => { t.true(true); });",
+      "test.serial.skip('in order, skipped', (t) => { t.pass(); });",
+      "test.failing('a known bug', (t) => { t.fail(); });",
+      "test.todo('later');",
+      "test.serial.only.skip('three deep is not AVA', (t) => {});",
+    ].join('\n');
+    expect(collectTestCases('tests/t001_x.test.js', file)).toEqual(['plain', 'in order', 'in order, skipped', 'a known bug', 'later']);
+  });
 });
 
 describe('collectTestCases in Go', () => {

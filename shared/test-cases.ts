@@ -1,7 +1,7 @@
 /**
  * The test cases a test file declares, read from its text: pytest functions (`test_*`, and
  * `Class::test_*` inside a `Test*` class or a unittest `TestCase`), the titles of `it`/`test` calls for the JavaScript
- * runners (node:test, vitest, jest, mocha), Go's `TestX` functions with their literal `t.Run` subtests (`TestX/sub`),
+ * runners (node:test, vitest, jest, mocha, AVA), Go's `TestX` functions with their literal `t.Run` subtests (`TestX/sub`),
  * and Rust's `#[test]` functions by their path through inline modules (`inner::deep`). The seed's criterion ↔ test matrix names cases this
  * way; the sink refuses a name the file does not declare, and the red proof then runs each one.
  *
@@ -11,9 +11,9 @@
 
 const PY_DEF = /^([ \t]*)(?:async[ \t]+)?def[ \t]+(test\w*)[ \t]*\(/;
 const PY_CLASS = /^([ \t]*)class[ \t]+(\w+)[ \t]*(\([^)]*\))?[ \t]*:/;
-/** `it(`, `test(`, `it.only(`, `test.skip(`, `t.test(` … then a literal title in quotes or backticks. */
+/** `it(`, `test(`, `it.only(`, `test.skip(`, AVA's `test.serial.skip(`, `t.test(` … then a literal title in quotes or backticks. */
 const JS_CASE =
-  /(?:^|[^\w$.])(?:it|test|t\.test)(?:\.(?:only|skip|todo|concurrent|failing))?\s*\(\s*(?:(['"])((?:\\.|(?!\1)[^\\\n])*)\1|`((?:\\.|[^`\\$])*)`)/g;
+  /(?:^|[^\w$.])(?:it|test|t\.test)(?:\.(?:only|skip|todo|concurrent|failing|serial)){0,2}\s*\(\s*(?:(['"])((?:\\.|(?!\1)[^\\\n])*)\1|`((?:\\.|[^`\\$])*)`)/g;
 
 export function isPythonTest(file: string): boolean {
   return file.endsWith('.py');

@@ -74,10 +74,13 @@ async function runAcceptance(input: ChecksInput): Promise<CheckResult> {
     return { ...result, ...boundCheckOutput([result.output, note].filter(Boolean).join('\n')), evidence: 'text' };
   }
   const started = performance.now();
-  const reported = await runWithReport(preset, (file) => withReport(preset, command, file, input.testFiles, env), input.scope, {
-    timeoutMs: input.timeoutMs ?? CHECK_TIMEOUT_MS,
-    signal: input.signal,
-  });
+  const reported = await runWithReport(
+    preset,
+    (file) => withReport(preset, command, file, input.testFiles, env),
+    input.scope,
+    { timeoutMs: input.timeoutMs ?? CHECK_TIMEOUT_MS, signal: input.signal },
+    input.testFiles,
+  );
   const verdict = acceptanceVerdict(preset, reported, input.testFiles, input.namedCases);
   const result = checkResult('acceptance', { ...reported.run, output: reported.output }, verdict.reasons, input);
   return { ...result, passed: result.passed && verdict.passed, duration_ms: Math.round(performance.now() - started), evidence: 'report' };

@@ -213,20 +213,25 @@ const cases: Case[] = [
     expected: { test_runner: 'node', test_runner_evidence: 'test/a.test.mjs imports node:test', test_dirs: ['test'] },
   },
   {
-    name: 'ava named by the test script among linters: ava, not driven yet, and no stand-in runner',
+    name: 'ava named by the test script among linters: ava, with its default files',
     files: { 'package.json': { type: 'module', scripts: { test: 'xo && ava && tsd' }, devDependencies: { ava: '^6', xo: '^1' } }, 'test/a.js': '' },
     expected: {
-      test_runner: null,
-      test_runner_evidence: null,
-      undriven_runner: { runner: 'ava', evidence: 'scripts.test: xo && ava && tsd' },
-      test_globs: [],
+      test_runner: 'ava',
+      test_runner_evidence: 'scripts.test: xo && ava && tsd',
+      undriven_runner: null,
+      test_globs: DEFAULT_TEST_GLOBS.ava,
       test_dirs: ['test'],
     },
   },
   {
-    name: 'ava by its config file',
-    files: { 'package.json': {}, 'ava.config.mjs': 'export default {};' },
-    expected: { test_runner: null, undriven_runner: { runner: 'ava', evidence: 'ava.config.mjs' } },
+    name: 'ava by its config file, with the files it sets and its exclusions left out',
+    files: { 'package.json': {}, 'ava.config.mjs': "export default { files: ['spec/**/*.js', '!spec/helpers/**'], timeout: '1m' };", 'spec/a.js': '' },
+    expected: { test_runner: 'ava', test_runner_evidence: 'ava.config.mjs', undriven_runner: null, test_globs: ['spec/**/*.js'], test_dirs: ['spec'] },
+  },
+  {
+    name: 'ava configured in package.json, where exclusions alone keep its defaults',
+    files: { 'package.json': { ava: { files: ['!test/fixtures/**'] }, devDependencies: { ava: '^6' } } },
+    expected: { test_runner: 'ava', test_runner_evidence: 'package.json "ava"', test_globs: DEFAULT_TEST_GLOBS.ava },
   },
   {
     name: 'node-tap configured in .taprc',

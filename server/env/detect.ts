@@ -19,7 +19,7 @@ import {
   type ProjectEnv,
   type PythonEnv,
   type TestRunner,
-  UndrivenRunnerSchema,
+  TestRunnerSchema,
   type UndrivenRunner,
   goBuildsFolder,
 } from '../../shared/project-env.ts';
@@ -53,7 +53,7 @@ interface Found {
 }
 
 function isUndriven(runner: TestRunner | UndrivenRunner): runner is UndrivenRunner {
-  return UndrivenRunnerSchema.safeParse(runner).success;
+  return !TestRunnerSchema.safeParse(runner).success;
 }
 
 /** Reads the repository at `root` (its working tree) and says what it runs its tests with. */
@@ -141,9 +141,9 @@ function dependencyNames(pkg: Record<string, unknown> | null): Set<string> {
 
 // ── JavaScript runners ────────────────────────────────────────────────────────────────────────
 
-const JS_RUNNERS = ['vitest', 'jest', 'mocha'] as const;
+const JS_RUNNERS = ['vitest', 'jest', 'mocha', 'ava'] as const;
 /** JavaScript runners Tilth does not drive yet, found by the same rules (script, config, dependency). */
-const UNDRIVEN_JS = ['ava', 'uvu', 'tap'] as const;
+const UNDRIVEN_JS = ['uvu', 'tap'] as const;
 
 async function findJsRunner(repo: RepoFiles, top: Set<string>, pkg: Record<string, unknown> | null): Promise<Found | null> {
   const script = testScript(pkg);
@@ -403,6 +403,13 @@ async function testGlobs(repo: RepoFiles, top: Set<string>, pkg: Record<string, 
       if (!specs) return recursive ? ['./test/**/*.{js,cjs,mjs}'] : DEFAULT_TEST_GLOBS.mocha;
       // A folder as a spec means the files in it (and below it with --recursive).
       return Promise.all(specs.map(async (p) => ((await repo.isDir(p)) ? `${p.replace(/\/$/, '')}/${recursive ? '**/' : ''}*.{js,cjs,mjs}` : p)));
+    }
+    case 'ava': {
+      // AVA's `files`, in package.json or ava.config.*; a list of exclusions only keeps its defaults.
+      const file = ['js', 'cjs', 'mjs'].map((e) => `ava.config.${e}`).find((f) => top.has(f));
+      const files = file ? jsLiteral((await repo.read(file)) ?? '', ['files']) : stringList(asRecord(pkg?.ava)?.files);
+      const included = files?.filter((g) => !g.startsWith('!')) ?? [];
+      return included.length > 0 ? included : DEFAULT_TEST_GLOBS.ava;
     }
     case 'node': {
       const { paths } = scriptPaths(pkg, 'node');

@@ -191,6 +191,22 @@ describe('naming per runner', () => {
       ['test/t001_x.test.ts'],
     ],
     [
+      "AVA's default files: tests/ with .test.js, .mjs or .cjs, never TypeScript",
+      'ava',
+      env({ typescript: true, test_runner: 'ava', test_dirs: ['test'], test_globs: DEFAULT_TEST_GLOBS.ava }),
+      'test/t001_add_parser.test.js',
+      ['test/t002_x.test.mjs', 'test/t002_x.test.cjs'],
+      ['test/t001_x.test.ts', 'tests/t001_x.test.js', 'test/t001_x.js'],
+    ],
+    [
+      'AVA files set to spec/',
+      'ava',
+      env({ test_runner: 'ava', test_dirs: ['spec'], test_globs: ['spec/**/*.spec.js'] }),
+      'spec/t001_add_parser.spec.js',
+      [],
+      ['spec/t001_x.test.js'],
+    ],
+    [
       'node with TypeScript still .js',
       'node',
       env({ typescript: true, test_runner: 'node', test_globs: DEFAULT_TEST_GLOBS.node }),
@@ -274,6 +290,7 @@ describe('testCommand', () => {
     ['vitest', TS_VITEST, { command: 'node_modules/.bin/vitest', args: ['run', 'tests/t001_a.test.ts'], env: {} }],
     ['jest', env({}), { command: 'node_modules/.bin/jest', args: ['--ci', '--runTestsByPath', 'tests/t001_a.test.ts'], env: {} }],
     ['mocha', CJS_MOCHA, { command: 'node_modules/.bin/mocha', args: ['tests/t001_a.test.ts'], env: {} }],
+    ['ava', env({}), { command: 'node_modules/.bin/ava', args: ['--no-worker-threads', 'tests/t001_a.test.ts'], env: {} }],
     [
       'pytest',
       PY_SRC_VENV,
@@ -334,6 +351,15 @@ describe('testCommand', () => {
       kind: 'argv',
       command: 'cargo',
       args: ['test', '--no-fail-fast', '--test', 't001_a', '--', '--exact', 'refuses::an_unknown_level'],
+      env: {},
+    });
+  });
+
+  it('runs one AVA case by its title as given (AVA matches it whole), in child processes', () => {
+    expect(testCaseCommand('ava', 'tests/t001_a.test.js', 'adds *two* numbers')).toEqual({
+      kind: 'argv',
+      command: 'node_modules/.bin/ava',
+      args: ['--no-worker-threads', 'tests/t001_a.test.js', '--match', 'adds *two* numbers'],
       env: {},
     });
   });
@@ -399,6 +425,14 @@ describe('describePresetForPrompt', () => {
     expect(mocha).toMatch(/`describe` and `it` are Mocha's globals/);
     expect(mocha).toMatch(/CommonJS: load modules with `require\(\)`/);
     expect(describePresetForPrompt('jest', undefined, env({ test_runner: 'jest' }))).toMatch(/Jest's globals/);
+    const ava = describePresetForPrompt(
+      'ava',
+      undefined,
+      env({ module_type: 'commonjs', test_runner: 'ava', test_dirs: ['test'], test_globs: DEFAULT_TEST_GLOBS.ava }),
+    );
+    expect(ava).toContain('`node_modules/.bin/ava test/t001_add_parser.test.js`');
+    expect(ava).toMatch(/AVA has no `describe`, and each title must be unique in its file/);
+    expect(ava).toMatch(/CommonJS: load modules with `require\(\)`/);
     const unittest = describePresetForPrompt('unittest', undefined, PY_SRC_VENV);
     expect(unittest).toContain('/repo/.venv/bin/python -m unittest');
     expect(unittest).toMatch(/unittest\.TestCase/);

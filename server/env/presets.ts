@@ -101,6 +101,8 @@ export function localBin(name: string): string {
  *   snapshot fails instead of being written.
  * - mocha adds its configured `spec` to the files given (mochajs/mocha#5412), so where a
  *   `.mocharc` sets one, the project's own suite runs beside the acceptance tests.
+ * - AVA runs its tests in child processes instead of worker threads (`--no-worker-threads`): a
+ *   child's stdout is a pipe AVA reads, so a test cannot write into AVA's own report.
  */
 export function testCommand(
   preset: ChecksPreset,
@@ -131,6 +133,8 @@ export function testCommand(
       return { kind: 'argv', command: localBin('jest'), args: ['--ci', '--runTestsByPath', ...files], env: {} };
     case 'mocha':
       return { kind: 'argv', command: localBin('mocha'), args: files, env: {} };
+    case 'ava':
+      return { kind: 'argv', command: localBin('ava'), args: ['--no-worker-threads', ...files], env: {} };
     case 'custom':
       if (!custom) {
         throw new AppError('custom_checks_missing', 'The custom checks preset needs a test command with a {files} placeholder; set it in seed review.');
@@ -169,6 +173,10 @@ export function testCaseCommand(preset: ChecksPreset, file: string, name: string
       return { kind: 'argv', command: localBin('jest'), args: ['--ci', '--runTestsByPath', file, '-t', tail], env: {} };
     case 'mocha':
       return { kind: 'argv', command: localBin('mocha'), args: [file, '--grep', tail], env: {} };
+    case 'ava':
+      // AVA matches a whole title, ignoring case, with `*` as a wildcard it cannot escape: the
+      // report then says which of the cases it ran is the named one, by its exact title.
+      return { kind: 'argv', command: localBin('ava'), args: ['--no-worker-threads', file, '--match', name], env: {} };
     case 'custom':
       return null;
   }
@@ -286,6 +294,13 @@ export function describePresetForPrompt(preset: ChecksPreset, custom?: CustomChe
       return [
         `This repository's tests run with Mocha, the copy installed in its node_modules, with its own .mocharc settings (\`node_modules/.bin/mocha ${example}\`). ${naming}${where}`,
         "`describe` and `it` are Mocha's globals: do not import them, and do not use node:test. Mocha has no assertions of its own: use `node:assert/strict`, or the assertion library the existing tests use (chai's `expect` or `should`, if package.json lists it).",
+        moduleStyle(rule.endings[0]!, env),
+        FAIL_FIRST,
+      ].join(' ');
+    case 'ava':
+      return [
+        `This repository's tests run with AVA, the copy installed in its node_modules, with its own config (\`node_modules/.bin/ava ${example}\`). ${naming}${where}`,
+        "Take AVA's `test` (`import test from 'ava';`, or `const test = require('ava');` in CommonJS) and write `test('title', (t) => { … })` cases checking with `t.is`, `t.deepEqual`, `t.true`, `t.throws` and the like; AVA has no `describe`, and each title must be unique in its file. Name each case in the matrix by its exact title.",
         moduleStyle(rule.endings[0]!, env),
         FAIL_FIRST,
       ].join(' ');

@@ -54,6 +54,11 @@ describe('countAssertions', () => {
       4,
     ],
     [
+      'ava',
+      "import test from 'ava';\ntest('a', async (t) => {\n  t.is(1, 1);\n  t.deepEqual([], []);\n  await t.throwsAsync(p);\n  t.true(x);\n  t.pass();\n  t.log('x');\n  // t.is(0, 1)\n  t.not(a, b);\n  it.is(1);\n});",
+      5,
+    ],
+    [
       'unittest',
       'class T(unittest.TestCase):\n    def test_a(self):\n        self.assertEqual(1, 1)\n        with self.assertRaises(ValueError):\n            f()\n        # self.assertTrue(0)\n        self.fail("no")\n',
       3,

@@ -205,6 +205,7 @@ const OWN_CASES: Partial<Record<ChecksPreset, string>> = {
   vitest: "`describe`, `it` and `expect` imported from 'vitest'",
   jest: "jest's `describe`, `test` and `expect` globals",
   mocha: "mocha's `describe` and `it` globals and node:assert/strict",
+  ava: "AVA's `test` imported from 'ava' and its assertions on `t`",
 };
 const JS_PRESETS = new Set(Object.keys(OWN_CASES));
 const IMPORTED = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)['"]([^'"]+)['"]/g;
@@ -235,6 +236,7 @@ const ASSERTION_WORDS: Record<ChecksPreset, string> = {
   vitest: JS_WORDS,
   jest: JS_WORDS,
   mocha: JS_WORDS,
+  ava: '`t.is(…)`, `t.deepEqual(…)`, `t.true(…)`, `t.throws(…)` and the other assertions on `t`',
   go: '`t.Error…(…)`/`t.Fatal…(…)`/`t.Fail(…)` on a `*testing.T`, and testify `assert.…`/`require.…`',
   cargo: '`assert!`, `assert_eq!`, `assert_ne!`, `panic!` and `#[should_panic]`',
   custom: '`assert` statements, `assert(…)`/`assert.…(…)` calls, `expect(…)`, `self.assert…(…)` and `pytest.raises`',
@@ -248,6 +250,11 @@ const JS_ASSERTIONS = [
   // chai's should style: `x.should.equal(y)`, `should.exist(x)`.
   /\.should\.\w+/g,
   /(?<![\w$.])should\.(?:exist|not\.exist|equal|fail)\s*\(/g,
+];
+
+/** AVA's assertions, on the execution context its tests are given (`t`). */
+const AVA_ASSERTIONS = [
+  /\bt\.(?:is|not|deepEqual|notDeepEqual|like|true|false|truthy|falsy|throws|throwsAsync|notThrows|notThrowsAsync|regex|notRegex|snapshot|fail|assert)\s*\(/g,
 ];
 
 /** JavaScript without its comments (a `//` after a colon is a URL's, kept). */
@@ -269,6 +276,8 @@ export function countAssertions(preset: ChecksPreset, source: string): number {
     case 'jest':
     case 'mocha':
       return count(js, JS_ASSERTIONS);
+    case 'ava':
+      return count(js, [...JS_ASSERTIONS, ...AVA_ASSERTIONS]);
     case 'go':
       return countGoAssertions(source);
     case 'cargo':
@@ -327,6 +336,7 @@ export function classifyRun(run: Run, ctx: RunContext): RunVerdict {
     case 'vitest':
     case 'jest':
     case 'mocha':
+    case 'ava':
       return classifyJs(out, run, ctx);
     case 'go':
       return classifyGo(out, run, ctx);

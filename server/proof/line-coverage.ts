@@ -96,6 +96,7 @@ export function tracerFor(preset: ChecksPreset, installed: (pkg: string) => bool
       return { method: 'settrace' };
     case 'node':
     case 'mocha':
+    case 'ava':
       return { method: 'v8' };
     case 'jest':
       return { method: 'istanbul', runner: 'jest' };

@@ -49,6 +49,7 @@ const RUNS: Record<ChecksPreset, readonly Language[] | null> = {
   vitest: ['js'],
   jest: ['js'],
   mocha: ['js'],
+  ava: ['js'],
   node: ['js'],
   pytest: ['py'],
   unittest: ['py'],

@@ -51,6 +51,7 @@ const LANGUAGE_WORDS: Record<ChecksPreset, string> = {
   vitest: 'JavaScript or TypeScript',
   jest: 'JavaScript or TypeScript',
   mocha: 'JavaScript or TypeScript',
+  ava: 'JavaScript or TypeScript',
   node: 'JavaScript or TypeScript',
   pytest: 'Python',
   unittest: 'Python',

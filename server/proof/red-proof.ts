@@ -133,7 +133,9 @@ async function proveOnce(
 ): Promise<{ proof: CaseProof; reported: ReportedRun }> {
   const { file, test } = named;
   const target = `${file.replace(/\.py$/, '').split('/').join('.')}.${test.replace('::', '.')}`;
-  const reported = await runWithReport(preset, (reportFile) => withReport(preset, command, reportFile, [target], input.project ?? null), input.scope, options);
+  const reported = await runWithReport(preset, (reportFile) => withReport(preset, command, reportFile, [target], input.project ?? null), input.scope, options, [
+    file,
+  ]);
   return { proof: readProof(preset, named, reported, ctx), reported };
 }
 

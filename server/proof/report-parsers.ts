@@ -1,6 +1,6 @@
 /**
  * The runners' structured reports read into one shape (issue 28): pytest's and node's junit XML,
- * jest's JSON (vitest writes the same), mocha's json reporter, and the unittest runner's own JSON
+ * jest's JSON (vitest writes the same), mocha's json reporter, AVA's TAP, and the unittest runner's own JSON
  * (runner-report.ts runs them); then, for a case the matrix names, whether it ran and how it
  * ended, the way that runner's single-case run would select it.
  */
@@ -8,6 +8,7 @@ import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { z } from 'zod';
 import type { ChecksPreset } from '../../shared/seed.ts';
+import { parseAvaTap } from './ava-report.ts';
 import { parseCargoTest } from './cargo-report.ts';
 import { goModulePath, parseGoTestJson } from './go-report.ts';
 import type { CaseOutcome, LoadError, ReportCase, RunnerReport } from './report-shape.ts';
@@ -28,15 +29,22 @@ export const RUNNER: Record<ReportPreset, string> = {
   vitest: 'vitest',
   jest: 'jest',
   mocha: 'mocha',
+  ava: 'ava',
   go: 'go test',
   cargo: 'cargo test',
 };
 
 // ── parsers ──────────────────────────────────────────────────────────────────────────────────
 
-/** `stderr`: what the run printed apart from its report, where the report is its stdout (go). */
-export function parseReport(preset: ReportPreset, raw: string, worktree: string, stderr = ''): RunnerReport {
+/**
+ * `stderr`: what the run printed apart from its report, where the report is its stdout (go).
+ * `files`: the test files the run was given, relative to the worktree (AVA names a case's file
+ * only by a prefix worked out from them).
+ */
+export function parseReport(preset: ReportPreset, raw: string, worktree: string, stderr = '', files: readonly string[] = []): RunnerReport {
   switch (preset) {
+    case 'ava':
+      return parseAvaTap(raw, files);
     case 'go':
       return parseGoTestJson(raw, stderr, goModulePath(worktree));
     case 'cargo':

@@ -271,6 +271,9 @@ describe('withReport', () => {
       argv('vitest', 'run', 't.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${R}`),
     );
     expect(withReport('mocha', argv('mocha', 't.js'), R, [], null)).toEqual(argv('mocha', 't.js', '--reporter', 'json', '--reporter-option', `output=${R}`));
+    expect(withReport('ava', argv('ava', '--no-worker-threads', 't.js'), R, [], null)).toEqual(
+      argv('/bin/sh', '-c', 'exec "$@" > "$0"', R, 'ava', '--tap', '--no-worker-threads', 't.js'),
+    );
     // node takes what follows a file as more files: the reporters go right after --test.
     expect(withReport('node', argv('node', '--test', '--test-name-pattern=^x$', 't.js'), R, [], null)).toEqual(
       argv(

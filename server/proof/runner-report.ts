@@ -10,6 +10,8 @@
  * - mocha: its json reporter, written to a file (mocha then prints nothing, so a short summary is
  *   rendered from the report for the worker). A file that does not load ends the run before any
  *   report is written: "Exception during run" in its output;
+ * - AVA: `--tap`, whose lines go to stdout and so to the report file, while what its test
+ *   processes print comes on its stderr; the worker reads both (ava-report.ts reads the TAP);
  * - node --test: the spec reporter to stdout and the junit one to the file. Node 20's junit names
  *   no file: a file that failed as a whole is a testcase named by the file's absolute path;
  * - go: `go test -json`, whose events go to stdout only: stdout is sent to the report file, and
@@ -32,6 +34,7 @@ import type { ProjectEnv } from '../../shared/project-env.ts';
 import { Tree } from '../fs/tree.ts';
 import { pythonOf, pythonRunEnv, type TestCommand } from '../env/presets.ts';
 import { runUntrusted, type UntrustedOptions, type UntrustedResult, type UntrustedScope } from '../proc/untrusted.ts';
+import { avaText } from './ava-report.ts';
 import { cargoText } from './cargo-report.ts';
 import { goText } from './go-report.ts';
 import { mochaLoadFile, mochaSummary, namedCaseIn, notRunMessage, parseReport, RUNNER, type ReportPreset, type RunnerReport } from './report-parsers.ts';
@@ -166,6 +169,9 @@ export function withReport(preset: ReportPreset, command: TestCommand, reportFil
       return { ...command, args: [...command.args, '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`] };
     case 'mocha':
       return { ...command, args: [...command.args, '--reporter', 'json', '--reporter-option', `output=${reportFile}`] };
+    case 'ava':
+      // AVA's TAP goes to stdout, the report; what the tests print comes on its stderr, the output.
+      return { kind: 'argv', command: '/bin/sh', args: ['-c', 'exec "$@" > "$0"', reportFile, command.command, '--tap', ...command.args], env: command.env };
     case 'node': {
       // The reporters go before the files: node takes what follows a file as more files.
       const [test, ...rest] = command.args;
@@ -191,6 +197,7 @@ const REPORT_NAME: Record<ReportPreset, string> = {
   jest: 'report.json',
   vitest: 'report.json',
   mocha: 'report.json',
+  ava: 'report.tap',
   go: 'report.jsonl',
   cargo: 'report.txt',
 };
@@ -217,6 +224,7 @@ export async function runWithReport(
   build: (reportFile: string) => TestCommand,
   scope: UntrustedScope,
   options: UntrustedOptions,
+  files: readonly string[] = [],
 ): Promise<ReportedRun> {
   const tree = Tree.at(scope.worktree);
   const dir = `${REPORT_DIR_PREFIX}${randomBytes(12).toString('hex')}`;
@@ -227,14 +235,14 @@ export async function runWithReport(
     const rel = path.join(dir, REPORT_NAME[preset]);
     const run = await runUntrusted(build(path.join(tree.root, rel)), scope, options);
     const raw = tree.readFileNoFollow(rel)?.toString('utf8') ?? null;
-    return readRun(preset, run, raw, scope.worktree);
+    return readRun(preset, run, raw, scope.worktree, files);
   } finally {
     tree.remove(dir, { recursive: true });
   }
 }
 
 /** A run's report read against its exit code (exported for the parsers' tests on captured runs). */
-export function readRun(preset: ReportPreset, run: UntrustedResult, raw: string | null, worktree: string): ReportedRun {
+export function readRun(preset: ReportPreset, run: UntrustedResult, raw: string | null, worktree: string, files: readonly string[] = []): ReportedRun {
   // cargo's whole output is its report: the worker and the classifier read it from there.
   const said = preset === 'cargo' && raw !== null ? { ...run, output: cargoText(raw) } : run;
   const base = { run: said, output: said.output };
@@ -243,7 +251,7 @@ export function readRun(preset: ReportPreset, run: UntrustedResult, raw: string 
   let parseError: string | null = null;
   if (raw !== null) {
     try {
-      report = parseReport(preset, raw, worktree, run.output);
+      report = parseReport(preset, raw, worktree, run.output, files);
     } catch (err) {
       parseError = (err as Error).message;
     }
@@ -252,7 +260,13 @@ export function readRun(preset: ReportPreset, run: UntrustedResult, raw: string 
     report = { cases: [], loadErrors: [{ file: mochaLoadFile(run.output, worktree), message: run.output.trim() }] };
   }
   const output =
-    preset === 'mocha' && raw !== null && report ? mochaSummary(report, run.output) : preset === 'go' && raw !== null ? goText(raw, run.output) : base.output;
+    preset === 'mocha' && raw !== null && report
+      ? mochaSummary(report, run.output)
+      : preset === 'go' && raw !== null
+        ? goText(raw, run.output)
+        : preset === 'ava' && raw !== null
+          ? avaText(raw, run.output)
+          : base.output;
   if (report === null) {
     const why = parseError ? `its report could not be read (${parseError})` : 'it wrote no report';
     return { ...base, output, report: null, problem: `${RUNNER[preset]} exited with code ${run.exitCode}, but ${why}, so what ran is unknown.` };
