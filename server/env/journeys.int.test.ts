@@ -138,6 +138,13 @@ describe.runIf(sandboxed)('the journey on real repository shapes, with no config
     SLOW,
   );
   it(
+    'ava-todo: an AVA test, its cases read from its TAP report by title, proved red before any work',
+    async () => {
+      await journey(JOURNEYS['ava-todo']);
+    },
+    SLOW,
+  );
+  it(
     "py-src: a unittest test against the worktree's src/, not the editable install of the checkout",
     async () => {
       await journey(JOURNEYS['py-src']);

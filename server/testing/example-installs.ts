@@ -38,6 +38,7 @@ export async function installExample(dir: string, name: ExampleName): Promise<vo
   switch (name) {
     case 'ts-vitest':
     case 'cjs-mocha':
+    case 'ava-todo':
       await run('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline']);
       return;
     case 'py-src': {
