@@ -29,7 +29,7 @@ export const RUNNER: Record<ReportPreset, string> = {
   vitest: 'vitest',
   jest: 'jest',
   mocha: 'mocha',
-  ava: 'ava',
+  ava: 'AVA',
   go: 'go test',
   cargo: 'cargo test',
 };

@@ -74,6 +74,11 @@ describe('summarizeEnv', () => {
       'Rust · cargo test (Cargo.toml) · tests in tests/',
     ],
     [
+      'AVA, by its name',
+      { ...BASE, test_runner: 'ava', test_runner_evidence: 'scripts.test: ava', test_dirs: ['test'] },
+      'TypeScript · pnpm · AVA (scripts.test: ava) · tests in test/',
+    ],
+    [
       'a repository with nothing detected',
       { ...BASE, languages: [], package_manager: null, test_runner: null, test_runner_evidence: null, test_dirs: [] },
       'no test runner found',

@@ -34,7 +34,8 @@ export function summarizeEnv(env: ProjectEnv): string {
   if (env.package_manager) parts.push(PACKAGE_MANAGERS[env.package_manager]);
   if (env.python) parts.push(env.python.source === 'venv' ? `${shortPath(env.python.interpreter)}` : 'system python3');
   const undriven = env.undriven_runner;
-  const runner = env.test_runner === 'go' || env.test_runner === 'cargo' ? RUNNER_NAMES[env.test_runner] : env.test_runner;
+  // Runners whose id is not the name their users know them by.
+  const runner = env.test_runner === 'go' || env.test_runner === 'cargo' || env.test_runner === 'ava' ? RUNNER_NAMES[env.test_runner] : env.test_runner;
   if (runner) parts.push(env.test_runner_evidence ? `${runner} (${env.test_runner_evidence})` : runner);
   else if (undriven) parts.push(`${UNDRIVEN_RUNNERS[undriven.runner].name} (${undriven.evidence}), not driven by Tilth yet`);
   else parts.push('no test runner found');
