@@ -80,6 +80,8 @@ export default {
     // cargo's lines read case by case (a result printed twice, counts that do not add up), and why a cargo run failed.
     'server/proof/cargo-report.ts',
     'server/proof/cargo-check.ts',
+    // AVA's TAP read per file (its title prefixes, crashes, a summary the lines must add up to).
+    'server/proof/ava-report.ts',
   ],
   coverageAnalysis: 'perTest',
   // The machine has two cores shared with others.

@@ -39,6 +39,7 @@ export default defineConfig({
       'server/proof/go-check.test.ts',
       'server/proof/cargo-report.test.ts',
       'server/proof/cargo-check.test.ts',
+      'server/proof/ava-report.test.ts',
       'shared/test-cases.test.ts',
     ],
   },

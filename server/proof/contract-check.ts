@@ -386,6 +386,12 @@ function classifyJs(out: string, run: Run, ctx: RunContext): RunVerdict {
       message: `${runner} did not pick up ${ctx.file}: the project's ${ctx.preset === 'jest' ? 'testMatch / moduleFileExtensions' : 'include'} settings do not match it, so it would never run. Rename it to a test file the project's config includes.`,
     };
   }
+  if (/No tests found in \S+, make sure to import "ava"/.test(out)) {
+    return {
+      kind: 'does_not_load',
+      message: `${ctx.file} declares no AVA test: AVA runs a file's \`test(…)\` calls, and this file does not import \`test\` from 'ava'.`,
+    };
+  }
   const ext = /ERR_UNKNOWN_FILE_EXTENSION\]?:? Unknown file extension "([^"]+)" for (\S+)/.exec(out);
   if (ext) {
     const where = relativeTo(ctx.worktree, ext[2]!);

@@ -1,7 +1,7 @@
 /**
  * The runners' own reports on real projects installed as their users install them: pytest and
  * unittest on the py-todo example, node --test on js-todo, vitest (this checkout's, linked in as a
- * session's worktree gets it), mocha from the cjs-mocha example's lockfile, and jest 29 from the
+ * session's worktree gets it), mocha from the cjs-mocha example's lockfile, AVA from ava-todo's, and jest 29 from the
  * npm registry into a copy of it. Each project gets a file with a case that passes, one that
  * fails and one that is skipped, and a file that does not load; the check names a case that does
  * not exist.
@@ -16,7 +16,7 @@ import { linkNodeModules, projectScope } from '../env/provision.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import type { UntrustedScope } from '../proc/untrusted.ts';
 import { installExample, turnIntoJestProject } from '../testing/example-installs.ts';
-import type { ReportPreset } from './report-parsers.ts';
+import { RUNNER, type ReportPreset } from './report-parsers.ts';
 import { acceptanceVerdict, runWithReport, withReport } from './runner-report.ts';
 
 const repos: ExampleRepo[] = [];
@@ -107,6 +107,22 @@ const SETUPS: Setup[] = [
     },
   },
   {
+    preset: 'ava',
+    example: 'ava-todo',
+    cases: 'test/t001_cases.test.js',
+    broken: 'test/t002_broken.test.js',
+    files: {
+      'test/t001_cases.test.js':
+        "import test from 'ava';\ntest('passes', (t) => { t.is(1 + 1, 2); });\ntest('fails', (t) => { t.is(1 + 1, 3); });\ntest.skip('is skipped', (t) => { t.fail(); });\n",
+      'test/t002_broken.test.js': "import test from 'ava';\nimport { divide } from '../src/divide.js';\ntest('divides', (t) => { t.is(divide(4, 2), 2); });\n",
+    },
+    named: 'nowhere',
+    install: async (repo) => {
+      await installExample(repo.dir, 'ava-todo');
+      return undefined;
+    },
+  },
+  {
     preset: 'jest',
     example: 'cjs-mocha',
     cases: 'test/t001_cases.test.js',
@@ -132,7 +148,7 @@ describe.each(SETUPS)('the $preset report of a real project', (setup) => {
     const scope: UntrustedScope = { worktree: repo.dir, git: null, network: false, project: deps };
     const options = { timeoutMs: 120_000, env: setup.preset === 'pytest' ? { PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' } : {} };
     const run = (files: string[]) =>
-      runWithReport(setup.preset, (file) => withReport(setup.preset, testCommand(setup.preset, files), file, files, null), scope, options);
+      runWithReport(setup.preset, (file) => withReport(setup.preset, testCommand(setup.preset, files), file, files, null), scope, options, files);
     // Both files: the one that does not load is named (mocha then stops before any case runs).
     const both = await run([setup.cases, setup.broken]);
     expect(both.problem, both.output).toBeNull();
@@ -145,7 +161,7 @@ describe.each(SETUPS)('the $preset report of a real project', (setup) => {
     const verdict = acceptanceVerdict(setup.preset, reported, [setup.cases], [{ taskId: 'T-001', file: setup.cases, tests: [setup.named] }]);
     expect(verdict.passed).toBe(false);
     expect(verdict.reasons).toContain(
-      `T-001's case \`${setup.named}\` was not collected by ${setup.preset === 'node' ? 'node --test' : setup.preset} in ${setup.cases}: no case by that name ran; check its name in the matrix against the file.`,
+      `T-001's case \`${setup.named}\` was not collected by ${RUNNER[setup.preset]} in ${setup.cases}: no case by that name ran; check its name in the matrix against the file.`,
     );
     // The report folder is gone: nothing of it can reach the task's commit.
     expect(fs.readdirSync(repo.dir).filter((f) => f.startsWith('.tilth-report-'))).toEqual([]);
