@@ -87,6 +87,11 @@ describe('prefixTitle', () => {
     expect(files.map((f) => prefixTitle(f, files))).toEqual(['sub › x', 'y', 't004_d']);
     expect(prefixTitle('a/b/t1.test.mjs', ['a/b/t1.test.mjs', 'a/c/t2.test.mjs'])).toBe('b › t1');
     expect(prefixTitle('x.test.ts', ['x.test.ts', 'y.test.ts'])).toBe('x');
+    // The common folder only shrinks: a/ for these three, whatever their order.
+    const three = ['a/b/x.test.js', 'a/c/y.test.js', 'a/b/z.test.js'];
+    expect(three.map((f) => prefixTitle(f, three))).toEqual(['b › x', 'c › y', 'b › z']);
+    // Only the extension at the end goes, and only the first test marker.
+    expect(prefixTitle('t/x.jsdom.test.js', ['t/x.jsdom.test.js', 't/y.js'])).toBe('x.jsdom');
   });
 });
 
@@ -106,7 +111,9 @@ describe('parseAvaTap', () => {
     expect(report.loadErrors.map((e) => e.file)).toEqual(['tests/t003_c.test.js', 'tests/t004_d.test.js']);
     expect(report.loadErrors[0]!.message).toMatch(/^No tests found in tests\/t003_c\.test\.js/);
     // The uncaught error before the exit line is that file's, with its message.
-    expect(report.loadErrors[1]!.message).toMatch(/^Error: late boom\nname: Error\nmessage: late boom\n[\s\S]*exited with a non-zero exit code: 1$/);
+    expect(report.loadErrors[1]!.message).toBe(
+      "Error: late boom\nname: Error\nmessage: late boom\nat: 'Timeout._onTimeout (file:///w/tests/t004_d.test.js:3:26)'\ntests/t004_d.test.js exited with a non-zero exit code: 1",
+    );
   });
 
   it('gives a file that does not load its crash, and keeps titles with # and › inside them', () => {
@@ -128,9 +135,38 @@ describe('parseAvaTap', () => {
     ]);
     const crash = 'TAP version 13\nok 1 - t001_a › adds\nnot ok 2 - Error: boom\n\n1..1\n# tests 1\n# pass 1\n# fail 1\n';
     expect(parseAvaTap(crash, TWO_FILES).loadErrors).toEqual([{ file: null, message: 'Error: boom' }]);
-    // A line of neither file that passed is no case of theirs.
-    expect(parseAvaTap('ok 1 - other › x\nok 2 - t001_a › adds\n1..2\n# pass 2\n', TWO_FILES).cases.map((c) => c.name)).toEqual(['adds']);
+    // A line of neither file that passed is no case of theirs, nor a crash; an exit line that passed is no load error.
+    const passing = parseAvaTap(
+      'ok 1 - other › x\nok 2 - t001_a › adds\nok 3 - tests/t002_b.test.js exited with a non-zero exit code: 1\n1..3\n# pass 3\n',
+      TWO_FILES,
+    );
+    expect(passing.cases.map((c) => c.name)).toEqual(['adds']);
+    expect(passing.loadErrors).toEqual([]);
     expect(parseAvaTap(ONE_CASE_TAP, []).cases[0]).toMatchObject({ file: null, name: 'adds' });
+  });
+
+  it('takes the longest prefix that fits, so a file in a folder named like another file keeps its cases', () => {
+    const files = ['tests/a.test.js', 'tests/a/b.test.js'];
+    const tap = 'ok 1 - a › b › x\nok 2 - a › y\n\n1..2\n# pass 2\n';
+    expect(parseAvaTap(tap, files).cases.map((c) => [c.file, c.name])).toEqual([
+      ['tests/a/b.test.js', 'x'],
+      ['tests/a.test.js', 'y'],
+    ]);
+    expect(parseAvaTap(tap, [...files].reverse()).cases.map((c) => c.file)).toEqual(['tests/a/b.test.js', 'tests/a.test.js']);
+  });
+
+  it('reads ten and more results, keeps the spacing inside a failure, and reads no summary from a log line', () => {
+    const ten = Array.from({ length: 12 }, (_, i) => `ok ${i + 1} - case ${i + 1}`).join('\n');
+    const report = parseAvaTap(`${ten}\n#   logged 1..3 and # pass 1\n\n1..12\n# tests 12\n# pass 12\n# fail 0\n`, ['t.test.js']);
+    expect(report.cases).toHaveLength(12);
+    expect(report.cases[0]!.message).toBe('');
+    const spaced = parseAvaTap('not ok 1 - a\n  ---\n    got:    1\n      deeper\n  ...\n\n1..1\n# pass 0\n', ['t.test.js']);
+    expect(spaced.cases[0]!.message).toBe('got:    1\n  deeper');
+    // A block before any result belongs to none and is passed over.
+    expect(parseAvaTap('  ---\n  x\n  ...\nok 1 - a\n\n1..1\n# pass 1\n', ['t.test.js']).cases).toHaveLength(1);
+    expect(parseAvaTap('ok 1 - a # SKIP\n\n1..1\n# pass 0\n# skip 1\n', ['t.test.js']).cases).toEqual([
+      { file: 't.test.js', name: 'a', fullTitle: 'a', outcome: 'skipped', message: '' },
+    ]);
   });
 
   it('reads # TODO on a failure with an error as a failure, and # SKIP on a failure as part of its title', () => {
@@ -157,6 +193,9 @@ describe('parseAvaTap', () => {
     expect(() => parseAvaTap(forged, ['t.test.js'])).toThrow('its result lines (2 passed, 0 skipped) do not add up to its summary (1 passed, 0 skipped)');
     expect(() => parseAvaTap('ok 1 - a # SKIP\n\n1..1\n# pass 0\n', ['t.test.js'])).toThrow(
       '(0 passed, 1 skipped) do not add up to its summary (0 passed, 0 skipped)',
+    );
+    expect(() => parseAvaTap('ok 1 - a\n\n1..2\n# pass 1\n# skip 1\n', ['t.test.js'])).toThrow(
+      '(1 passed, 0 skipped) do not add up to its summary (1 passed, 1 skipped)',
     );
     expect(() => parseAvaTap('ok 1 - a\nok 3 - b\n1..2\n# pass 2\n', ['t.test.js'])).toThrow("AVA's report numbers result 2 as 3: ok 3 - b");
     expect(() => parseAvaTap('ok 1 - a\n1..1\n# pass 1\nok 2 - b\n', ['t.test.js'])).toThrow("AVA's report has a result after its summary: ok 2 - b");

@@ -58,7 +58,7 @@ export function prefixTitle(file: string, files: readonly string[]): string {
   if (unique.length < 2) return '';
   const split = unique.map((f) => f.split('/'));
   let common = split[0]!.length;
-  for (const parts of split.slice(1)) {
+  for (const parts of split) {
     let i = 0;
     while (i < common && parts[i] === split[0]![i]) i++;
     common = i;
@@ -86,8 +86,8 @@ export function parseAvaTap(raw: string, files: readonly string[]): RunnerReport
   for (const line of lines) {
     const message = line.block.join('\n');
     const said = [line.title, message].filter(Boolean).join('\n');
-    const ended = EXITED.exec(line.title)?.[1] ?? NO_TESTS.exec(line.title)?.[1];
-    if (!line.ok && ended !== undefined && files.includes(ended)) {
+    const ended = EXITED.exec(line.title)?.[1] ?? NO_TESTS.exec(line.title)?.[1] ?? '';
+    if (!line.ok && files.includes(ended)) {
       loadErrors.push({ file: ended, message: [...crashes, said].join('\n') });
       crashes = [];
       continue;
@@ -121,7 +121,7 @@ function ownerOf(title: string, prefixes: readonly { file: string; prefix: strin
 
 /** A title with more than one result in its file: one failed case saying so. */
 function markRepeats(cases: ReportCase[]): ReportCase[] {
-  const key = (c: ReportCase) => `${c.file ?? ''}\0${c.fullTitle}`;
+  const key = (c: ReportCase) => `${c.file}\0${c.fullTitle}`;
   const counts = new Map<string, number>();
   for (const c of cases) counts.set(key(c), (counts.get(key(c)) ?? 0) + 1);
   const seen = new Set<string>();
@@ -180,7 +180,8 @@ function readLines(raw: string): Line[] {
     const count = /^# (tests|pass|skip|fail) (\d+)$/.exec(text);
     if (count && plan !== null) counts.set(count[1]!, Number(count[2]));
   }
-  if (plan === null || !counts.has('pass')) {
+  // Counts are read only after the plan line: no pass count, no summary.
+  if (!counts.has('pass')) {
     throw new Error("it stops before its summary, so AVA did not finish the run (AVA 6's TAP reporter ends this way when a test hits AVA's timeout)");
   }
   const passed = lines.filter((l) => l.ok && l.directive !== 'SKIP').length;
