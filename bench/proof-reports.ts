@@ -4,7 +4,7 @@
  * `main`, which read the runner's text and ran each case once), in one sitting. For each runner a
  * small project with one task of two named cases: red on the seed (the function is missing), then
  * green once it is written. Times are medians of `--rounds` runs; ratios are against the
- * baseline (a runner the baseline does not drive, go and cargo before issue 29, gets its own times only).
+ * baseline (a runner the baseline does not drive, AVA, go and cargo before issue 29, gets its own times only).
  * The last line is JSON. Figures only; nothing here passes or fails.
  * Run: npx tsx bench/proof-reports.ts --baseline /path/to/main [--rounds 3] [--only pytest]
  */
@@ -92,6 +92,16 @@ const PROJECTS: Project[] = [
     test: cjs("const assert = require('node:assert/strict');", 'assert.equal(X, Y);'),
     cases: JS_CASES,
     impl: ['src/calc.js', 'exports.add = (a, b) => a + b;\nexports.divide = (a, b) => a / b;\n'],
+    install: {},
+  },
+  {
+    // Issue 29: AVA, one test per case (it has no describe), each run in its own child process.
+    preset: 'ava',
+    files: { 'package.json': '{"type":"module","devDependencies":{"ava":"6.4.1"}}', 'src/calc.js': 'export const add = (a, b) => a + b;\n' },
+    testFile: 'tests/t001_calc.test.js',
+    test: "import test from 'ava';\nimport * as calc from '../src/calc.js';\ntest('divides', (t) => { t.is(calc.divide(4, 2), 2); });\ntest('divides evenly', (t) => { t.is(calc.divide(9, 3), 3); });\n",
+    cases: JS_CASES,
+    impl: ['src/calc.js', 'export const add = (a, b) => a + b;\nexport const divide = (a, b) => a / b;\n'],
     install: {},
   },
   {
