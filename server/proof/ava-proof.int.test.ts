@@ -9,10 +9,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PrdEntry } from '../../shared/files.ts';
-import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
-import { detectProjectEnv } from '../env/detect.ts';
+import type { ExampleRepo } from '../demo/example-repo.ts';
 import { detectSandbox } from '../proc/sandbox.ts';
-import { installExample } from '../testing/example-installs.ts';
+import { proofTask, seededExample, sourceLines } from '../testing/proof-seed.ts';
 import { checkContract, type ContractCheckInput } from './contract-check.ts';
 import { proveCases } from './red-proof.ts';
 
@@ -23,19 +22,14 @@ afterEach(async () => {
   repo = null;
 });
 
-function task(id: string, description: string, tests: string[][]): PrdEntry {
-  return { id, title: `Task ${id}`, description, acceptance_criteria: tests.map((_, i) => `criterion ${i + 1}`), criteria_tests: tests, status: 'pending' };
-}
+const js = sourceLines;
+const task = proofTask;
 
-const js = (...lines: string[]) => `${lines.join('\n')}\n`;
-
-/** ava-todo installed with `npm ci`, with `files` written in, as seed review checks and proves them. */
+/** ava-todo with `files` written in, as seed review checks and proves them. */
 async function seed(prd: PrdEntry[], files: Record<string, string>): Promise<ContractCheckInput> {
-  repo = await makeExampleRepo('ava-todo');
-  await installExample(repo.dir, 'ava-todo');
-  for (const [file, content] of Object.entries(files)) fs.writeFileSync(path.join(repo.dir, file), content);
-  const project = await detectProjectEnv(repo.dir);
-  return { prd, testFiles: files, preset: 'ava', project, scope: { worktree: repo.dir, git: null, network: false }, env: {}, repeats: 1 };
+  const seeded = await seededExample('ava-todo', 'ava', prd, files, { detect: true });
+  repo = seeded.repo;
+  return seeded.input;
 }
 
 const MIXED = js(

@@ -10,8 +10,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PrdEntry } from '../../shared/files.ts';
-import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
+import type { ExampleRepo } from '../demo/example-repo.ts';
 import { detectSandbox } from '../proc/sandbox.ts';
+import { proofTask, seededExample, sourceLines } from '../testing/proof-seed.ts';
 import { checkContract, type ContractCheckInput } from './contract-check.ts';
 import { proveCases } from './red-proof.ts';
 
@@ -22,20 +23,14 @@ afterEach(async () => {
   repo = null;
 });
 
-function task(id: string, description: string, tests: string[][]): PrdEntry {
-  return { id, title: `Task ${id}`, description, acceptance_criteria: tests.map((_, i) => `criterion ${i + 1}`), criteria_tests: tests, status: 'pending' };
-}
-
-const rs = (...lines: string[]) => `${lines.join('\n')}\n`;
+const rs = sourceLines;
+const task = proofTask;
 
 /** rust-todo with `files` written in, as seed review checks and proves them. */
 async function seed(prd: PrdEntry[], files: Record<string, string>): Promise<ContractCheckInput> {
-  repo = await makeExampleRepo('rust-todo');
-  for (const [file, content] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(repo.dir, file)), { recursive: true });
-    fs.writeFileSync(path.join(repo.dir, file), content);
-  }
-  return { prd, testFiles: files, preset: 'cargo', scope: { worktree: repo.dir, git: null, network: false }, env: {}, repeats: 1 };
+  const seeded = await seededExample('rust-todo', 'cargo', prd, files);
+  repo = seeded.repo;
+  return seeded.input;
 }
 
 /** One test file with several cases, each a different kind. */

@@ -152,12 +152,12 @@ export function withReport(preset: ReportPreset, command: TestCommand, reportFil
       // go writes its events to stdout only: stdout goes to the report, stderr (the compiler's
       // messages) stays the run's output.
       const [test, ...rest] = command.args;
-      return { kind: 'argv', command: '/bin/sh', args: ['-c', 'exec "$@" > "$0"', reportFile, command.command, test!, '-json', ...rest], env: command.env };
+      return intoReport(reportFile, [command.command, test!, '-json', ...rest], command.env, 'stdout');
     }
     case 'cargo': {
       // libtest writes its results to stdout and cargo says which test binary runs on stderr: both
       // go to the report, in order, so each result is read with the file of the binary it came from.
-      return { kind: 'argv', command: '/bin/sh', args: ['-c', 'exec "$@" > "$0" 2>&1', reportFile, command.command, ...command.args], env: command.env };
+      return intoReport(reportFile, [command.command, ...command.args], command.env, 'both');
     }
     case 'pytest':
       return { ...command, args: [...command.args, '--continue-on-collection-errors', '-o', 'junit_family=xunit1', `--junit-xml=${reportFile}`] };
@@ -171,7 +171,7 @@ export function withReport(preset: ReportPreset, command: TestCommand, reportFil
       return { ...command, args: [...command.args, '--reporter', 'json', '--reporter-option', `output=${reportFile}`] };
     case 'ava':
       // AVA's TAP goes to stdout, the report; what the tests print comes on its stderr, the output.
-      return { kind: 'argv', command: '/bin/sh', args: ['-c', 'exec "$@" > "$0"', reportFile, command.command, '--tap', ...command.args], env: command.env };
+      return intoReport(reportFile, [command.command, '--tap', ...command.args], command.env, 'stdout');
     case 'node': {
       // The reporters go before the files: node takes what follows a file as more files.
       const [test, ...rest] = command.args;
@@ -188,6 +188,11 @@ export function withReport(preset: ReportPreset, command: TestCommand, reportFil
       };
     }
   }
+}
+
+/** `argv` run by `sh` with its stdout, or both its streams in order, sent to `reportFile` (passed as `$0`, never parsed by the shell). */
+function intoReport(reportFile: string, argv: string[], env: Record<string, string>, streams: 'stdout' | 'both'): TestCommand {
+  return { kind: 'argv', command: '/bin/sh', args: ['-c', `exec "$@" > "$0"${streams === 'both' ? ' 2>&1' : ''}`, reportFile, ...argv], env };
 }
 
 const REPORT_NAME: Record<ReportPreset, string> = {

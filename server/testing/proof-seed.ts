@@ -1,0 +1,42 @@
+/**
+ * A seed as the red proof and the contract check take it, on a copy of an example repository:
+ * for the per-runner proof tests (`server/proof/*-proof.int.test.ts`).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { PrdEntry } from '../../shared/files.ts';
+import type { ChecksPreset } from '../../shared/seed.ts';
+import { makeExampleRepo, type ExampleName, type ExampleRepo } from '../demo/example-repo.ts';
+import { detectProjectEnv } from '../env/detect.ts';
+import type { ContractCheckInput } from '../proof/contract-check.ts';
+import { installExample } from './example-installs.ts';
+
+/** A pending task whose criteria are checked by `tests`, one list of case names per criterion. */
+export function proofTask(id: string, description: string, tests: string[][]): PrdEntry {
+  return { id, title: `Task ${id}`, description, acceptance_criteria: tests.map((_, i) => `criterion ${i + 1}`), criteria_tests: tests, status: 'pending' };
+}
+
+/** Source lines joined, with the final newline. */
+export const sourceLines = (...lines: string[]) => `${lines.join('\n')}\n`;
+
+/**
+ * `example` copied, installed as its README says, with `files` written in; the input proves each
+ * case once. `detect`: the project's detected environment goes with it (where the naming rule
+ * depends on its folders).
+ */
+export async function seededExample(
+  example: ExampleName,
+  preset: ChecksPreset,
+  prd: PrdEntry[],
+  files: Record<string, string>,
+  options: { detect?: boolean } = {},
+): Promise<{ repo: ExampleRepo; input: ContractCheckInput }> {
+  const repo = await makeExampleRepo(example);
+  await installExample(repo.dir, example);
+  for (const [file, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(repo.dir, file)), { recursive: true });
+    fs.writeFileSync(path.join(repo.dir, file), content);
+  }
+  const project = options.detect ? { project: await detectProjectEnv(repo.dir) } : {};
+  return { repo, input: { prd, testFiles: files, preset, ...project, scope: { worktree: repo.dir, git: null, network: false }, env: {}, repeats: 1 } };
+}
