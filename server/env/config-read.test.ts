@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { iniWords, jsLiteral, parseJsonc, tomlStrings, yamlStrings } from './config-read.ts';
+import { hasSection, iniWords, jsLiteral, parseJsonc, rustImportName, tomlStrings, yamlStrings } from './config-read.ts';
 
 describe('jsLiteral', () => {
   it.each([
@@ -20,6 +20,22 @@ describe('other formats', () => {
   it('reads a TOML array spanning lines in its section only', () => {
     const toml = '[tool.other]\ntestpaths = ["no"]\n[tool.pytest.ini_options]\ntestpaths = [\n  "tests", # unit\n  "it",\n]\n[tool.x]\n';
     expect(tomlStrings(toml, 'tool.pytest.ini_options', 'testpaths')).toEqual(['tests', 'it']);
+  });
+
+  it('finds a TOML section by its header with a comment after it, and ends it at any header, [[array tables]] included', () => {
+    expect(tomlStrings('[package] # the crate\n  name = "x"\n', 'package', 'name')).toEqual(['x']);
+    expect(tomlStrings('[ lib ]\nname = "y"\n', 'lib', 'name')).toEqual(['y']);
+    expect(tomlStrings('[lib]\npath = "src/lib.rs"\n[[bin]]\nname = "tool"\n', 'lib', 'name')).toBeNull();
+    expect(tomlStrings('[[bin]]\nname = "tool"\n', 'bin', 'name')).toBeNull();
+    expect(hasSection('[workspace]\n', 'package')).toBe(false);
+    expect(hasSection('[package.metadata]\n', 'package')).toBe(false);
+  });
+
+  it("reads a crate's import name: [lib] name, else the package's, - as _", () => {
+    expect(rustImportName('[package]\nname = "my-crate"\n[dependencies]\nname-less = "1"\n')).toBe('my_crate');
+    expect(rustImportName("[package]\nname = 'pkg'\n[lib]\npath = 'src/lib.rs'\n[[bin]]\nname = 'tool'\n")).toBe('pkg');
+    expect(rustImportName('[lib]\nname = "short"\n[package]\nname = "long-name"\n')).toBe('short');
+    expect(rustImportName('[workspace]\nmembers = ["a"]\n')).toBeNull();
   });
 
   it('reads INI words with continuation lines', () => {

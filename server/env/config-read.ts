@@ -104,12 +104,19 @@ function tokenize(source: string): Token[] {
 }
 
 /** The lines of `[section]` in an INI or TOML file, up to the next section header. */
+/** A table header, `[name]` or TOML's array of tables `[[name]]`, with a comment after it or not. */
+const HEADER = /^\s*(\[\[?)\s*([^[\]#]+?)\s*\]\]?\s*(?:#.*)?$/;
+
 function sectionLines(text: string, section: string): string[] | null {
   const lines = text.split(/\r?\n/);
-  const start = lines.findIndex((l) => l.trim() === `[${section}]`);
+  const start = lines.findIndex((l) => {
+    const header = HEADER.exec(l);
+    return header?.[1] === '[' && header[2] === section;
+  });
   if (start === -1) return null;
   const rest = lines.slice(start + 1);
-  const end = rest.findIndex((l) => /^\s*\[[^\]]+\]\s*$/.test(l));
+  // Any header ends the section, `[[bin]]` included: its keys are not the section's.
+  const end = rest.findIndex((l) => HEADER.test(l));
   return end === -1 ? rest : rest.slice(0, end);
 }
 
@@ -128,6 +135,15 @@ export function tomlStrings(text: string, section: string, key: string): string[
   for (let i = at + 1; value.startsWith('[') && !value.includes(']') && i < lines.length; i++) value += ` ${uncomment(lines[i]!)}`;
   const strings = [...value.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'/g)].map((m) => m[1] ?? m[2] ?? '');
   return strings.length > 0 ? strings : null;
+}
+
+/**
+ * The name a Rust test writes in `use name::…` for a Cargo.toml's library: `[lib] name`, else the
+ * `[package]` name, `-` read as `_`; null with neither (a virtual workspace manifest).
+ */
+export function rustImportName(cargoToml: string): string | null {
+  const name = tomlStrings(cargoToml, 'lib', 'name')?.[0] ?? tomlStrings(cargoToml, 'package', 'name')?.[0];
+  return name ? name.replaceAll('-', '_') : null;
 }
 
 /** `key = a b` (values split on whitespace, continuation lines included) in an INI `[section]`. */

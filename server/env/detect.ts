@@ -23,7 +23,7 @@ import {
   type UndrivenRunner,
   goBuildsFolder,
 } from '../../shared/project-env.ts';
-import { hasSection, iniWords, jsLiteral, parseJsonc, tomlStrings, yamlStrings } from './config-read.ts';
+import { hasSection, iniWords, jsLiteral, parseJsonc, rustImportName, tomlStrings, yamlStrings } from './config-read.ts';
 
 /** Folders projects keep tests in, most usual first; `test_dirs` lists the ones that exist. */
 const CONVENTIONAL_TEST_DIRS = ['tests', 'test', '__tests__', 'spec', 'src/__tests__', 'src/test'];
@@ -466,8 +466,7 @@ async function testDirs(repo: RepoFiles, globs: string[], python: boolean): Prom
  */
 async function rustLibrary(repo: RepoFiles, cargoToml: string): Promise<string | null> {
   if (!hasSection(cargoToml, 'lib') && !(await repo.isFile('src/lib.rs'))) return null;
-  const name = tomlStrings(cargoToml, 'lib', 'name')?.[0] ?? tomlStrings(cargoToml, 'package', 'name')?.[0];
-  return name ? name.replaceAll('-', '_') : null;
+  return rustImportName(cargoToml);
 }
 
 /** How deep and how wide the look for Go's test folders goes: enough for a module's packages, bounded for a monorepo. */

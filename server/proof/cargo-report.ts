@@ -43,6 +43,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { rustImportName } from '../env/config-read.ts';
 import type { CaseOutcome, LoadError, ReportCase, RunnerReport } from './report-shape.ts';
 
 /** How many lines a message keeps: the first ones say what failed. */
@@ -312,25 +313,11 @@ export function cargoText(output: string): string {
     .trimEnd();
 }
 
-/**
- * The name a test writes in `use crate_name::…`: `[lib] name`, else `[package] name` with `-` as
- * `_`; '' without a Cargo.toml or a package (a virtual workspace manifest).
- */
+/** The name a test writes in `use crate_name::…` for the crate at `root`; '' without a Cargo.toml or a package. */
 export function crateName(root: string): string {
-  let text: string;
   try {
-    text = fs.readFileSync(path.join(root, 'Cargo.toml'), 'utf8');
+    return rustImportName(fs.readFileSync(path.join(root, 'Cargo.toml'), 'utf8')) ?? '';
   } catch {
     return '';
   }
-  const names = new Map<string, string>();
-  let table = '';
-  for (const line of text.split('\n')) {
-    // `[[bin]]` and `[[test]]` are tables too: their names are not the package's.
-    const header = /^\s*\[\[?\s*([\w.-]+)\s*\]\]?\s*(?:#.*)?$/.exec(line);
-    if (header) table = header[1]!;
-    const name = /^\s*name\s*=\s*(?:"([^"]*)"|'([^']*)')/.exec(line);
-    if (name && !names.has(table)) names.set(table, name[1] ?? name[2]!);
-  }
-  return (names.get('lib') || names.get('package') || '').replaceAll('-', '_');
 }
