@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ProjectEnv } from '../../shared/project-env.ts';
+import { DEFAULT_TEST_GLOBS, type ProjectEnv } from '../../shared/project-env.ts';
 import type { ExampleName } from '../demo/example-repo.ts';
 import { planEnvironment } from '../env/provision.ts';
 import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
@@ -37,6 +37,26 @@ const NODE_TEST = [
   '',
   "test('is a function', () => {",
   "  assert.equal(typeof isAdult, 'function');",
+  '});',
+  '',
+].join('\n');
+
+/** The same cases in AVA's idiom: one `test` per criterion, checked on `t`. */
+const AVA_TEST = [
+  "import test from 'ava';",
+  "import { isAdult } from '../src/adult.js';",
+  '',
+  "test('tells adults from children', (t) => {",
+  '  t.true(isAdult(30));',
+  '  t.false(isAdult(5));',
+  '});',
+  '',
+  "test('refuses a negative age', (t) => {",
+  '  t.throws(() => isAdult(-1), { instanceOf: RangeError });',
+  '});',
+  '',
+  "test('is a function', (t) => {",
+  "  t.is(typeof isAdult, 'function');",
   '});',
   '',
 ].join('\n');
@@ -95,7 +115,7 @@ const CJS_IMPL = [
 ].join('\n');
 
 export interface CoveredSetup {
-  preset: 'node' | 'pytest' | 'mocha' | 'jest' | 'vitest';
+  preset: 'node' | 'pytest' | 'mocha' | 'jest' | 'vitest' | 'ava';
   example: ExampleName;
   /** The project's dependencies, installed as its users install them. */
   install?: (dir: string) => Promise<void>;
@@ -167,6 +187,28 @@ export const COVERED: CoveredSetup[] = [
       [1, 2, 3, 5, 6],
       [1, 6],
     ],
+  },
+  {
+    // AVA's cases run in child processes, each writing its own V8 coverage.
+    preset: 'ava',
+    example: 'ava-todo',
+    install: (dir) => installExample(dir, 'ava-todo'),
+    env: {
+      ...CJS_MOCHA_ENV,
+      module_type: 'esm',
+      test_runner: 'ava',
+      test_runner_evidence: 'scripts.test: ava',
+      test_globs: DEFAULT_TEST_GLOBS.ava,
+    },
+    testFile: 'test/t001_adult.test.js',
+    test: AVA_TEST,
+    implFile: 'src/adult.js',
+    impl: NODE_IMPL,
+    method: 'v8',
+    mutated: [2, 3],
+    guard: 2,
+    boundary: 3,
+    ran: [[1, 2, 3, 4], [1, 2, 4], [1]],
   },
   {
     preset: 'jest',
