@@ -182,7 +182,7 @@ function readLines(raw: string): Line[] {
   }
   // Counts are read only after the plan line: no pass count, no summary.
   if (!counts.has('pass')) {
-    throw new Error("it stops before its summary, so AVA did not finish the run (AVA 6's TAP reporter ends this way when a test hits AVA's timeout)");
+    throw new Error("it stops before its summary: AVA did not finish the run, as AVA 6's TAP reporter does when a test hits AVA's timeout");
   }
   const passed = lines.filter((l) => l.ok && l.directive !== 'SKIP').length;
   const skipped = lines.filter((l) => l.ok && l.directive === 'SKIP').length;

@@ -322,6 +322,24 @@ describe('readRun against the exit code', () => {
     expect(read({ exitCode: 1 }, null).problem).toBe('jest exited with code 1, but it wrote no report, so what ran is unknown.');
   });
 
+  it("reads AVA's TAP by the files the run was given, shows the worker what the tests printed and then the report, and refuses one with no summary", () => {
+    const tap = 'TAP version 13\nok 1 - t001_a › adds\nnot ok 2 - t002_b › halves\n\n1..2\n# tests 2\n# pass 1\n# fail 1\n';
+    const files = ['tests/t001_a.test.js', 'tests/t002_b.test.js'];
+    const reported = readRun('ava', { ...RUN, exitCode: 1, output: 'a log line\n' }, tap, '/w', files);
+    expect(reported.problem).toBeNull();
+    expect(reported.output).toBe(`a log line\n${tap.trim()}`);
+    expect(reported.report!.cases.map((c) => [c.file, c.name, c.outcome])).toEqual([
+      ['tests/t001_a.test.js', 'adds', 'passed'],
+      ['tests/t002_b.test.js', 'halves', 'failed'],
+    ]);
+    expect(read({ exitCode: 1, output: 'TypeError: x' }, 'TAP version 13\nok 1 - a\n', 'ava')).toMatchObject({
+      report: null,
+      output: 'TypeError: x\nTAP version 13\nok 1 - a',
+      problem:
+        "AVA exited with code 1, but its report could not be read (it stops before its summary: AVA did not finish the run, as AVA 6's TAP reporter does when a test hits AVA's timeout), so what ran is unknown.",
+    });
+  });
+
   it("reads mocha's exception before any report as its file's load error, and only mocha's", () => {
     const output = "  Exception during run: Error: Cannot find module '../src/x'\nRequire stack:\n- /w/test/a.test.js\n";
     expect(read({ exitCode: 1, output }, null, 'mocha')).toMatchObject({
