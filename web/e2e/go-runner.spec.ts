@@ -36,6 +36,8 @@ const HALVE_TEST = [
 ].join('\n');
 
 test('a Go module: go test detected, the test beside its package, each subtest proved red by its go name', async ({ page }) => {
+  // Room for the seed review's 90 s wait below: the test's own limit must not end it first.
+  test.setTimeout(150_000);
   const { parent, repo } = committedRepo('calc', FILES);
   try {
     await script([

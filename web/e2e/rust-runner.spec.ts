@@ -38,6 +38,8 @@ const HALVE_TEST = [
 ].join('\n');
 
 test('a Rust crate: cargo test detected, the test under tests/, each case proved red by its libtest name', async ({ page }) => {
+  // Room for the seed review's 90 s wait below: the test's own limit must not end it first.
+  test.setTimeout(150_000);
   const { parent, repo } = committedRepo('calc', FILES);
   try {
     await script([
