@@ -85,9 +85,11 @@ describe('selectsCase', () => {
     expect(selectsCase('pytest', pytest, 'test_x[3]')).toBe(false);
   });
 
-  it('takes the end of a JavaScript full title, as the anchored filter of the case’s run does', () => {
+  it('takes a JavaScript case by its own title or its whole full title, never by the end of one', () => {
     expect(selectsCase('mocha', mocha, 'nested case')).toBe(true);
-    expect(selectsCase('mocha', mocha, 'inner nested case')).toBe(true);
+    expect(selectsCase('mocha', mocha, 'outer inner nested case')).toBe(true);
+    expect(selectsCase('mocha', mocha, 'inner nested case')).toBe(false);
+    expect(selectsCase('mocha', mocha, 'ested case')).toBe(false);
     expect(selectsCase('mocha', mocha, 'nested')).toBe(false);
     expect(selectsCase('mocha', mocha, 'appends a trimmed, open todo with no due time')).toBe(false);
   });

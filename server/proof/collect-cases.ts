@@ -86,7 +86,7 @@ export function selectsCase(preset: ChecksPreset, cases: CollectedCase[], name: 
   if (preset === 'pytest') {
     return cases.some((c) => c.name === name || c.name.startsWith(`${name}::`) || (c.name.startsWith(`${name}[`) && c.name.endsWith(']')));
   }
-  return cases.some((c) => c.fullTitle.endsWith(name));
+  return cases.some((c) => c.name === name || c.fullTitle === name);
 }
 
 const SHOWN = 8;

@@ -235,7 +235,11 @@ describe('a named case in a report', () => {
     expect(isNamedCase('node', aCase('calc adds', { name: 'adds' }), 'calc adds')).toBe(false);
     // jest, vitest, mocha: the full title, or its end.
     expect(isNamedCase('jest', aCase('calc adds'), 'calc adds')).toBe(true);
-    expect(isNamedCase('vitest', aCase('calc adds'), 'adds')).toBe(true);
+    expect(isNamedCase('vitest', aCase('calc adds', { name: 'adds' }), 'adds')).toBe(true);
+    // A title that only ends with the name is another case.
+    expect(isNamedCase('vitest', aCase('calc readds', { name: 'readds' }), 'adds')).toBe(false);
+    expect(isNamedCase('jest', aCase('calc re adds', { name: 're adds' }), 'adds')).toBe(false);
+    expect(isNamedCase('ava', aCase('adds'), 'adds')).toBe(true);
     expect(isNamedCase('mocha', aCase('calc adds'), 'calc')).toBe(false);
     // go: the full name, a test with its subtests, and a subtest's spaces as go writes them.
     expect(isNamedCase('go', aCase('TestSet/returns_a_copy'), 'TestSet/returns a copy')).toBe(true);

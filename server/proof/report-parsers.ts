@@ -295,7 +295,9 @@ export function isNamedCase(preset: ReportPreset, c: ReportCase, name: string): 
       // `--exact`: libtest's full name, `module::name`, whole.
       return c.fullTitle === name;
     default:
-      return c.fullTitle === name || c.fullTitle.endsWith(` ${name}`) || c.fullTitle.endsWith(name);
+      // The case's own title, or its full one (describe titles first): never a title that merely
+      // ends with the name, which would let `readds` stand for `adds`.
+      return c.name === name || c.fullTitle === name;
   }
 }
 
