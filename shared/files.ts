@@ -33,14 +33,33 @@ export { CapsSchema, type Caps } from './events.ts';
 export const ChecksPresetSchema = z.enum(['vitest', 'jest', 'mocha', 'ava', 'node', 'pytest', 'unittest', 'go', 'cargo', 'custom']);
 export type ChecksPreset = z.infer<typeof ChecksPresetSchema>;
 
-/** The user's own commands for the `custom` preset; `{files}` is replaced by the test files. */
-export const CustomChecksSchema = z.object({
-  test: z
-    .string()
-    .min(1)
-    .refine((s) => s.includes('{files}'), 'the test command must contain {files}'),
-  lint: z.string().optional(),
-});
+/**
+ * The user's own commands for the `custom` preset. `{files}` is replaced by the test files. With
+ * `{junit}` the command writes a JUnit XML report there, and the custom runner's evidence is read
+ * from it, as a built-in runner's is (per case, red and green proofs); without it only the exit
+ * code speaks. `case`, optional, runs one named case of one file: `{file}`, `{case}` (the name) and
+ * `{case_pattern}` (the name as an anchored regular expression), and `{junit}`; without it a case's
+ * proof runs its whole file and reads the case from the report.
+ */
+export const CustomChecksSchema = z
+  .object({
+    test: z
+      .string()
+      .min(1)
+      .refine((s) => s.includes('{files}'), 'the test command must contain {files}'),
+    lint: z.string().optional(),
+    case: z
+      .string()
+      .min(1)
+      .refine((s) => s.includes('{file}'), 'the one-case command must contain {file}')
+      .refine((s) => s.includes('{case}') || s.includes('{case_pattern}'), 'the one-case command must contain {case} or {case_pattern}')
+      .refine((s) => s.includes('{junit}'), 'the one-case command must contain {junit}: its result is read from the report')
+      .optional(),
+  })
+  .refine((c) => c.case === undefined || c.test.includes('{junit}'), {
+    message: 'a one-case command needs a test command with {junit}: both are read from the JUnit report',
+    path: ['case'],
+  });
 export type CustomChecks = z.infer<typeof CustomChecksSchema>;
 
 export const ModelsSchema = z.object({ worker: z.string(), evaluator: z.string(), prep: z.string() });

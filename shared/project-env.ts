@@ -48,14 +48,18 @@ export const DEFAULT_TEST_GLOBS: Record<TestRunner, string[]> = {
 export const UndrivenRunnerSchema = z.enum(['ava', 'uvu', 'tap', 'bun', 'deno', 'cargo_workspace']);
 export type UndrivenRunner = z.infer<typeof UndrivenRunnerSchema>;
 
-/** Each undriven runner by the name its users know it by, and how it runs one test file (a custom command; null when it cannot take a file). */
+/**
+ * Each undriven runner by the name its users know it by, and the custom command seed review starts
+ * from (null when it cannot take files): with `{junit}` where the runner writes JUnit XML that names
+ * each case, so the custom checks get the whole evidence (per case, red and green proofs).
+ */
 export const UNDRIVEN_RUNNERS: Record<UndrivenRunner, { name: string; command: string | null }> = {
   /** Driven since issue 29; kept so a session detected before then still reads. */
   ava: { name: 'AVA', command: 'node_modules/.bin/ava {files}' },
   uvu: { name: 'uvu', command: null },
   tap: { name: 'node-tap', command: 'node_modules/.bin/tap --disable-coverage {files}' },
-  bun: { name: 'bun test', command: 'bun test {files}' },
-  deno: { name: 'deno test', command: 'deno test {files}' },
+  bun: { name: 'bun test', command: 'bun test {files} --reporter=junit --reporter-outfile={junit}' },
+  deno: { name: 'deno test', command: 'deno test {files} --junit-path={junit}' },
   /** A Cargo.toml that is a workspace of crates and no crate itself: its tests live in the members (issue 29, step 4). */
   cargo_workspace: { name: 'cargo test in a Cargo workspace', command: null },
 };

@@ -20,7 +20,7 @@ import type { ChecksPreset } from '../../shared/seed.ts';
 import { goPackages, shellQuote, testCommand } from '../env/presets.ts';
 import { processCapNote, runUntrusted, type Command, type UntrustedScope } from '../proc/untrusted.ts';
 import { findOnPath } from '../proc/which.ts';
-import { hasReport } from '../proof/report-parsers.ts';
+import { reportPresetOf } from '../proof/report-parsers.ts';
 import { acceptanceVerdict, runWithReport, withReport, type NamedCases } from '../proof/runner-report.ts';
 import { changedLockedTests } from '../store/seed-input.ts';
 import { machineryMessage, worktreeMachineryChanges, type MachineryInput } from '../proof/test-machinery.ts';
@@ -61,27 +61,28 @@ async function runCheck(name: string, command: Command, input: ChecksInput): Pro
 /**
  * The acceptance tests, read from the runner's own report (runner-report.ts): zero cases run, a
  * named case that did not run or failed, or a report that contradicts the exit code fail the
- * check, saying so. The custom preset has only the exit code and the text: weaker evidence.
+ * check, saying so. A custom command without `{junit}` has only the exit code and the text: weaker evidence.
  */
 async function runAcceptance(input: ChecksInput): Promise<CheckResult> {
   const preset = input.preset;
   const env = input.env ?? null;
   const tree = Tree.at(input.scope.worktree);
   const command = testCommand(preset, input.testFiles, input.customChecks, env, (f) => tree.readFileNoFollow(f)?.toString('utf8') ?? null);
-  if (!hasReport(preset)) {
+  const reportPreset = reportPresetOf(preset, input.customChecks);
+  if (reportPreset === null) {
     const result = await runCheck('acceptance', command, input);
-    const note = '(a custom command has no runner report: this result is read from its exit code alone, weaker evidence of what ran)';
+    const note = '(a custom command without {junit} has no runner report: this result is read from its exit code alone, weaker evidence of what ran)';
     return { ...result, ...boundCheckOutput([result.output, note].filter(Boolean).join('\n')), evidence: 'text' };
   }
   const started = performance.now();
   const reported = await runWithReport(
-    preset,
-    (file) => withReport(preset, command, file, input.testFiles, env),
+    reportPreset,
+    (file) => withReport(reportPreset, command, file, input.testFiles, env),
     input.scope,
     { timeoutMs: input.timeoutMs ?? CHECK_TIMEOUT_MS, signal: input.signal },
     input.testFiles,
   );
-  const verdict = acceptanceVerdict(preset, reported, input.testFiles, input.namedCases);
+  const verdict = acceptanceVerdict(reportPreset, reported, input.testFiles, input.namedCases);
   const result = checkResult('acceptance', { ...reported.run, output: reported.output }, verdict.reasons, input);
   return { ...result, passed: result.passed && verdict.passed, duration_ms: Math.round(performance.now() - started), evidence: 'report' };
 }

@@ -85,7 +85,30 @@ async function journey(plan: JourneyPlan, manager?: OtherPackageManager): Promis
   expect(answered.statusCode, answered.body).toBe(200);
 
   await until(app, id, 'the seed', (d) => d.session.status === 'prepared');
-  const seed = SeedViewSchema.parse((await app.app.inject({ url: `/api/sessions/${id}/seed`, headers: auth })).json());
+  const readSeed = async () => SeedViewSchema.parse((await app.app.inject({ url: `/api/sessions/${id}/seed`, headers: auth })).json());
+  if (plan.customChecks) {
+    // The user saves the custom commands in seed review, as the runner's note asks.
+    const written = await readSeed();
+    const saved = await app.app.inject({
+      method: 'PUT',
+      url: `/api/sessions/${id}/seed`,
+      headers: post,
+      payload: {
+        prd_entries: written.prd.map((task) => ({
+          id: task.id,
+          title: task.title,
+          description: task.description,
+          acceptance_criteria: task.acceptance_criteria,
+          criteria_tests: task.criteria_tests,
+        })),
+        test_files: written.test_files,
+        checks_preset: 'custom',
+        custom_checks: plan.customChecks,
+      },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+  }
+  const seed = await readSeed();
   expect(seed.meta.checks_preset).toBe(plan.preset);
   expect(Object.keys(seed.test_files)).toEqual([plan.testFile]);
   // Clean: the test loads in the worktree's environment and fails only because the feature is missing.
@@ -141,6 +164,13 @@ describe.runIf(sandboxed)('the journey on real repository shapes, with no config
     'ava-todo: an AVA test, its cases read from its TAP report by title, proved red before any work',
     async () => {
       await journey(JOURNEYS['ava-todo']);
+    },
+    SLOW,
+  );
+  it(
+    'bun-todo: bun test through the custom preset with {junit}, its cases read from the JUnit report, proved red before any work',
+    async () => {
+      await journey(JOURNEYS['bun-todo']);
     },
     SLOW,
   );

@@ -6,6 +6,7 @@ import { EXAMPLES_DIR } from '../demo/example-repo.ts';
 import { DEFAULT_TEST_GLOBS, type ProjectEnv } from '../../shared/project-env.ts';
 import { projectEnv } from '../testing/project-env.ts';
 import {
+  UNREAD_JUNIT,
   describePresetForPrompt,
   detectPreset,
   expectedTestPrefix,
@@ -385,6 +386,29 @@ describe('testCommand', () => {
   it("fills the custom template's {files} with shell-quoted paths", () => {
     const cmd = testCommand('custom', ['tests/t001_a.ts', "tests/it's here.ts"], { test: 'npx vitest run {files} --reporter dot' });
     expect(cmd).toEqual({ kind: 'shell', script: `npx vitest run tests/t001_a.ts 'tests/it'\\''s here.ts' --reporter dot` });
+  });
+
+  it("points a custom command's {junit} at a report no one reads, in the sandbox's /tmp, never the worktree", () => {
+    const cmd = testCommand('custom', ['t/a.test.js'], { test: 'bun test {files} --reporter=junit --reporter-outfile={junit}' });
+    expect(cmd).toEqual({ kind: 'shell', script: `bun test t/a.test.js --reporter=junit --reporter-outfile=${UNREAD_JUNIT}` });
+    expect(UNREAD_JUNIT.startsWith('/tmp/')).toBe(true);
+  });
+
+  it("runs one case of a custom command with {junit} by its one-case command, placeholders filled once and quoted, or else runs the case's whole file", () => {
+    const custom = {
+      test: 'bun test {files} --reporter=junit --reporter-outfile={junit}',
+      case: 'bun test {file} -t {case_pattern} --name {case} --reporter-outfile={junit}',
+    };
+    expect(testCaseCommand('custom', "t/it's.test.js", 'adds {junit} (a.b)', null, custom)).toEqual({
+      kind: 'shell',
+      script: `bun test 't/it'\\''s.test.js' -t '^adds \\{junit\\} \\(a\\.b\\)$' --name 'adds {junit} (a.b)' --reporter-outfile=${UNREAD_JUNIT}`,
+    });
+    expect(testCaseCommand('custom', 't/a.test.js', 'adds', null, { test: custom.test })).toEqual(
+      testCommand('custom', ['t/a.test.js'], { test: custom.test }),
+    );
+    // Without a report no run can say how one case ended.
+    expect(testCaseCommand('custom', 't/a.test.js', 'adds', null, { test: 'bun test {files}', case: custom.case })).toBeNull();
+    expect(testCaseCommand('custom', 't/a.test.js', 'adds', null)).toBeNull();
   });
 
   it('refuses the custom preset without a command', () => {

@@ -139,18 +139,31 @@ export function testCommand(
       if (!custom) {
         throw new AppError('custom_checks_missing', 'The custom checks preset needs a test command with a {files} placeholder; set it in seed review.');
       }
-      return { kind: 'shell', script: custom.test.replaceAll('{files}', files.map(shellQuote).join(' ')) };
+      return { kind: 'shell', script: customScript(custom.test, { files: files.map(shellQuote).join(' ') }) };
   }
 }
 
 /**
+ * Where a custom command's `{junit}` points when no one reads the report (the contract check, the
+ * mutation probe): the sandbox's private /tmp, never the worktree. A run that reads the report
+ * (runner-report.ts) puts its own path in this one's place.
+ */
+export const UNREAD_JUNIT = '/tmp/tilth-unread-junit.xml';
+
+/** A custom command with its placeholders filled in one pass (so a name holding `{junit}` stays a name); `{junit}` defaults to UNREAD_JUNIT. */
+function customScript(template: string, values: { files?: string; file?: string; case?: string; case_pattern?: string }): string {
+  const all: Record<string, string | undefined> = { junit: UNREAD_JUNIT, ...values };
+  return template.replace(/\{(files|file|case|case_pattern|junit)\}/g, (whole, key: string) => all[key] ?? whole);
+}
+
+/**
  * The command that runs one named test case of `file` by itself (the red and green proofs), or
- * null where the runner cannot pick one case (the custom preset runs whole files). JavaScript
+ * null where no run can say how one case ended (a custom command without `{junit}`). JavaScript
  * runners match the name against the case's full title (describe blocks, then the case), so the
  * pattern is the escaped name anchored at the end; node's test runner matches each test's own
  * name, anchored at both ends.
  */
-export function testCaseCommand(preset: ChecksPreset, file: string, name: string, env: ProjectEnv | null = null): TestCommand | null {
+export function testCaseCommand(preset: ChecksPreset, file: string, name: string, env: ProjectEnv | null = null, custom?: CustomChecks): TestCommand | null {
   const tail = `${escapeRegExp(name)}$`;
   switch (preset) {
     case 'go':
@@ -178,7 +191,14 @@ export function testCaseCommand(preset: ChecksPreset, file: string, name: string
       // report then says which of the cases it ran is the named one, by its exact title.
       return { kind: 'argv', command: localBin('ava'), args: ['--no-worker-threads', file, '--match', name], env: {} };
     case 'custom':
-      return null;
+      // Only a command that writes JUnit can say how one case ended: its one-case command, else
+      // the whole file, whose report has the case.
+      if (!custom?.test.includes('{junit}')) return null;
+      if (!custom.case) return testCommand('custom', [file], custom);
+      return {
+        kind: 'shell',
+        script: customScript(custom.case, { file: shellQuote(file), case: shellQuote(name), case_pattern: shellQuote(`^${escapeRegExp(name)}$`) }),
+      };
   }
 }
 

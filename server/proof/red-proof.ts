@@ -20,7 +20,7 @@ import type { CaseProof, ChecksPreset, RedResult } from '../../shared/seed.ts';
 import { commandLine, taskIdOfTestFile, testCaseCommand, type TestCommand } from '../env/presets.ts';
 import { collectCases, notCollectedMessage, selectsCase } from './collect-cases.ts';
 import { classifyRun, mapLimit, projectFacts, type ContractCheckInput, type RunContext } from './contract-check.ts';
-import { hasReport, namedCaseIn, notRunMessage, type ReportPreset } from './report-parsers.ts';
+import { namedCaseIn, notRunMessage, type ReportPreset, reportPresetOf } from './report-parsers.ts';
 import { runWithReport, withReport, type ReportedRun } from './runner-report.ts';
 
 const CONCURRENCY = Math.max(1, Math.min(4, os.availableParallelism()));
@@ -54,18 +54,18 @@ export function namedCases(task: PrdEntry, testFiles: Record<string, string>, pr
 
 /**
  * Runs each named case of every task by itself and says how it ended: on the seed commit a good
- * case `failed` (red); at the task's commit it `passed` (green). Tasks without a matrix, and the
- * custom preset (which runs whole files and has no report), get no entry.
+ * case `failed` (red); at the task's commit it `passed` (green). Tasks without a matrix, and a
+ * custom command without a JUnit report (only an exit code for its whole files), get no entry.
  */
 export async function proveCases(input: ContractCheckInput, tasks: PrdEntry[], outputs?: Map<string, CaseOutput>): Promise<Record<string, CaseProof[]>> {
   const project = input.project ?? null;
-  const preset = input.preset;
-  if (!hasReport(preset)) return {};
+  const preset = reportPresetOf(input.preset, input.customChecks);
+  if (preset === null) return {};
   const runs = tasks.flatMap((task) =>
-    namedCases(task, input.testFiles, preset, project).map((run) => ({
+    namedCases(task, input.testFiles, input.preset, project).map((run) => ({
       taskId: task.id,
       ...run,
-      command: testCaseCommand(preset, run.file, run.test, project),
+      command: testCaseCommand(input.preset, run.file, run.test, project, input.customChecks),
     })),
   );
   if (runs.length === 0 || runs.some((r) => r.command === null)) return {};
@@ -75,12 +75,12 @@ export async function proveCases(input: ContractCheckInput, tasks: PrdEntry[], o
   // Each file's cases listed once where the runner can list them: a name the file does not have
   // is told with the names it does have, and not run.
   const files = [...new Set(runs.map((r) => r.file))];
-  const listings = await mapLimit(files, CONCURRENCY, (file) => collectCases(preset, file, project, input.scope, options));
+  const listings = await mapLimit(files, CONCURRENCY, (file) => collectCases(input.preset, file, project, input.scope, options));
   const collected = new Map(files.map((file, i) => [file, listings[i] ?? null]));
   const proofs = await mapLimit(runs, CONCURRENCY, async ({ taskId, file, test, command }) => {
     const cases = collected.get(file) ?? null;
-    if (cases && !selectsCase(preset, cases, test)) {
-      return { taskId, proof: { test, result: 'not_run', detail: notCollectedMessage(preset, cases, file, test) } satisfies CaseProof };
+    if (cases && !selectsCase(input.preset, cases, test)) {
+      return { taskId, proof: { test, result: 'not_run', detail: notCollectedMessage(input.preset, cases, file, test) } satisfies CaseProof };
     }
     const ctx: RunContext = { ...facts, file, command: commandLine(command!) };
     const once = async () => {

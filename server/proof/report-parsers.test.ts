@@ -4,7 +4,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  hasReport,
   isNamedCase,
   mochaLoadFile,
   mochaSummary,
@@ -15,6 +14,7 @@ import {
   parseNodeJunit,
   parsePytestJunit,
   parseReport,
+  reportPresetOf,
   parseUnittestJson,
   type ReportCase,
 } from './report-parsers.ts';
@@ -295,8 +295,10 @@ describe('a named case in a report', () => {
     expect(notRunMessage('unittest', report, 'T-001', 'tests/other.py', 'test_b', false)).toContain('no case by that name ran');
   });
 
-  it('exists for every preset but the custom one', () => {
-    expect(['pytest', 'unittest', 'node', 'vitest', 'jest', 'mocha'].every((p) => hasReport(p as 'pytest'))).toBe(true);
-    expect(hasReport('custom')).toBe(false);
+  it("is the runner's own for every preset, JUnit for a custom command with {junit}, and none for one without", () => {
+    for (const p of ['pytest', 'unittest', 'node', 'vitest', 'jest', 'mocha', 'ava', 'go', 'cargo'] as const) expect(reportPresetOf(p, null)).toBe(p);
+    expect(reportPresetOf('custom', { test: 'bun test {files} --reporter=junit --reporter-outfile={junit}' })).toBe('junit');
+    expect(reportPresetOf('custom', { test: 'bun test {files}' })).toBeNull();
+    expect(reportPresetOf('custom', null)).toBeNull();
   });
 });

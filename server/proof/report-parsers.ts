@@ -1,25 +1,31 @@
 /**
  * The runners' structured reports read into one shape (issue 28): pytest's and node's junit XML,
- * jest's JSON (vitest writes the same), mocha's json reporter, AVA's TAP, and the unittest runner's own JSON
+ * jest's JSON (vitest writes the same), mocha's json reporter, AVA's TAP, the unittest runner's own JSON and any runner's JUnit XML
  * (runner-report.ts runs them); then, for a case the matrix names, whether it ran and how it
  * ended, the way that runner's single-case run would select it.
  */
 import path from 'node:path';
-import { XMLParser } from 'fast-xml-parser';
 import { z } from 'zod';
-import type { ChecksPreset } from '../../shared/seed.ts';
+import type { ChecksPreset, CustomChecks } from '../../shared/seed.ts';
 import { parseAvaTap } from './ava-report.ts';
 import { parseCargoTest } from './cargo-report.ts';
 import { goModulePath, parseGoTestJson } from './go-report.ts';
+import { parseJunit } from './junit-report.ts';
+import { allSuites, outcomeOf, type XmlSuite, xmlRoot } from './junit-xml.ts';
 import type { CaseOutcome, LoadError, ReportCase, RunnerReport } from './report-shape.ts';
 
 export type { CaseOutcome, LoadError, ReportCase, RunnerReport } from './report-shape.ts';
 
-/** Runners with a structured report; the custom preset keeps reading text. */
-export type ReportPreset = Exclude<ChecksPreset, 'custom'>;
+/**
+ * How a run's report is read: by its runner, or `junit` for the custom preset's command that
+ * writes one (`{junit}`); the custom preset without it keeps reading its exit code and text.
+ */
+export type ReportPreset = Exclude<ChecksPreset, 'custom'> | 'junit';
 
-export function hasReport(preset: ChecksPreset): preset is ReportPreset {
-  return preset !== 'custom';
+/** The report a preset's runs write, or null where there is none (a custom command without `{junit}`). */
+export function reportPresetOf(preset: ChecksPreset, custom?: CustomChecks | null): ReportPreset | null {
+  if (preset !== 'custom') return preset;
+  return custom?.test.includes('{junit}') ? 'junit' : null;
 }
 
 export const RUNNER: Record<ReportPreset, string> = {
@@ -32,6 +38,7 @@ export const RUNNER: Record<ReportPreset, string> = {
   ava: 'AVA',
   go: 'go test',
   cargo: 'cargo test',
+  junit: 'the custom command',
 };
 
 // ── parsers ──────────────────────────────────────────────────────────────────────────────────
@@ -60,52 +67,9 @@ export function parseReport(preset: ReportPreset, raw: string, worktree: string,
       return parseMochaJson(raw, worktree);
     case 'unittest':
       return parseUnittestJson(raw);
+    case 'junit':
+      return parseJunit(raw, worktree, files);
   }
-}
-
-const xml = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  // Element text and attributes as written: a message of digits stays a string.
-  parseTagValue: false,
-  parseAttributeValue: false,
-  textNodeName: '#text',
-  isArray: (name) => name === 'testsuite' || name === 'testcase' || name === 'failure' || name === 'error' || name === 'skipped',
-  processEntities: true,
-});
-
-interface XmlCase {
-  name?: string;
-  classname?: string;
-  file?: string;
-  failure?: XmlProblem[];
-  error?: XmlProblem[];
-  skipped?: XmlProblem[];
-}
-type XmlProblem = string | { message?: string; '#text'?: string };
-interface XmlSuite {
-  name?: string;
-  testcase?: XmlCase[];
-  testsuite?: XmlSuite[];
-}
-
-function problemText(p: XmlProblem | undefined): string {
-  if (p === undefined) return '';
-  if (typeof p === 'string') return p.trim();
-  return [p.message, p['#text']?.trim()].filter(Boolean).join('\n');
-}
-
-function xmlRoot(raw: string): XmlSuite {
-  const doc = xml.parse(raw) as { testsuites?: XmlSuite | '' };
-  if (doc.testsuites === undefined) throw new Error('no <testsuites> element');
-  return doc.testsuites === '' ? {} : doc.testsuites;
-}
-
-function outcomeOf(c: XmlCase): { outcome: CaseOutcome; message: string } {
-  const bad = c.failure?.[0] ?? c.error?.[0];
-  if (bad !== undefined) return { outcome: 'failed', message: problemText(bad) };
-  if (c.skipped !== undefined) return { outcome: 'skipped', message: problemText(c.skipped[0]) };
-  return { outcome: 'passed', message: '' };
 }
 
 /** pytest's junit-xml, xunit1 family: `file` on each case; a collection error is a case named after the module with classname "". */
@@ -128,10 +92,6 @@ export function parsePytestJunit(raw: string): RunnerReport {
     }
   }
   return report;
-}
-
-function allSuites(root: XmlSuite): XmlSuite[] {
-  return [root, ...(root.testsuite ?? []).flatMap(allSuites)];
 }
 
 /**

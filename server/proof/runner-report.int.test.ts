@@ -1,15 +1,16 @@
 /**
  * The runners' own reports on real projects installed as their users install them: pytest and
  * unittest on the py-todo example, node --test on js-todo, vitest (this checkout's, linked in as a
- * session's worktree gets it), mocha from the cjs-mocha example's lockfile, AVA from ava-todo's, and jest 29 from the
- * npm registry into a copy of it. Each project gets a file with a case that passes, one that
- * fails and one that is skipped, and a file that does not load; the check names a case that does
- * not exist.
+ * session's worktree gets it), mocha from the cjs-mocha example's lockfile, AVA from ava-todo's,
+ * jest 29 from the npm registry into a copy of it; and, through a custom command with {junit},
+ * bun (bun-todo's lockfile) and node's junit. Each project gets a file with a case that passes,
+ * one that fails and one that is skipped, and a file that does not load; the check names a case
+ * that does not exist.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { EnvPlan } from '../../shared/files.ts';
+import type { CustomChecks, EnvPlan } from '../../shared/files.ts';
 import { makeExampleRepo, type ExampleName, type ExampleRepo } from '../demo/example-repo.ts';
 import { testCommand } from '../env/presets.ts';
 import { linkNodeModules, projectScope } from '../env/provision.ts';
@@ -27,8 +28,22 @@ afterAll(async () => {
 const JS_CASES = (head: string, skip: string) =>
   `${head}\ndescribe('cases', () => {\n  it('passes', () => { assert.equal(1 + 1, 2); });\n  it('fails', () => { assert.equal(1 + 1, 3); });\n  ${skip}('is skipped', () => { assert.equal(1, 2); });\n});\n`;
 
+/** js-todo with node:test files, for node's own preset and for its junit through a custom command. */
+const NODE_PROJECT = {
+  example: 'js-todo' as const,
+  cases: 'tests/t001_cases.test.js',
+  broken: 'tests/t002_broken.test.js',
+  files: {
+    'tests/t001_cases.test.js': JS_CASES("import { describe, it } from 'node:test';\nimport assert from 'node:assert/strict';", 'it.skip'),
+    'tests/t002_broken.test.js': "import { it } from 'node:test';\nimport { divide } from '../src/divide.js';\nit('divides', () => divide(4, 2));\n",
+  },
+  named: 'nowhere',
+};
+
 interface Setup {
   preset: ReportPreset;
+  /** The custom preset's commands, for `junit`. */
+  custom?: CustomChecks;
   example: ExampleName;
   cases: string;
   broken: string;
@@ -65,14 +80,7 @@ const SETUPS: Setup[] = [
   },
   {
     preset: 'node',
-    example: 'js-todo',
-    cases: 'tests/t001_cases.test.js',
-    broken: 'tests/t002_broken.test.js',
-    files: {
-      'tests/t001_cases.test.js': JS_CASES("import { describe, it } from 'node:test';\nimport assert from 'node:assert/strict';", 'it.skip'),
-      'tests/t002_broken.test.js': "import { it } from 'node:test';\nimport { divide } from '../src/divide.js';\nit('divides', () => divide(4, 2));\n",
-    },
-    named: 'nowhere',
+    ...NODE_PROJECT,
   },
   {
     preset: 'vitest',
@@ -137,9 +145,32 @@ const SETUPS: Setup[] = [
       return undefined;
     },
   },
+  {
+    // The universal path: bun test through a custom command that writes JUnit.
+    preset: 'junit',
+    custom: { test: 'node_modules/.bin/bun test {files} --reporter=junit --reporter-outfile={junit}' },
+    example: 'bun-todo',
+    cases: 'test/t001_cases.test.js',
+    broken: 'test/t002_broken.test.js',
+    files: {
+      'test/t001_cases.test.js': JS_CASES("import { describe, it } from 'bun:test';\nimport assert from 'node:assert/strict';", 'it.skip'),
+      'test/t002_broken.test.js': "import { it } from 'bun:test';\nimport { divide } from '../src/divide.js';\nit('divides', () => divide(4, 2));\n",
+    },
+    named: 'nowhere',
+    install: async (repo) => {
+      await installExample(repo.dir, 'bun-todo');
+      return undefined;
+    },
+  },
+  {
+    // node's junit through a custom command: a file that does not load is a case named by its path.
+    preset: 'junit',
+    custom: { test: 'node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination={junit} {files}' },
+    ...NODE_PROJECT,
+  },
 ];
 
-describe.each(SETUPS)('the $preset report of a real project', (setup) => {
+describe.each(SETUPS)('the $preset report of a real project ($example)', (setup) => {
   it('names the file that does not load, lists the case that passes, the one that fails and the skipped one, and fails the check on a name that does not exist', async () => {
     const repo = await makeExampleRepo(setup.example);
     repos.push(repo);
@@ -148,7 +179,13 @@ describe.each(SETUPS)('the $preset report of a real project', (setup) => {
     const scope: UntrustedScope = { worktree: repo.dir, git: null, network: false, project: deps };
     const options = { timeoutMs: 120_000, env: setup.preset === 'pytest' ? { PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' } : {} };
     const run = (files: string[]) =>
-      runWithReport(setup.preset, (file) => withReport(setup.preset, testCommand(setup.preset, files), file, files, null), scope, options, files);
+      runWithReport(
+        setup.preset,
+        (file) => withReport(setup.preset, testCommand(setup.preset === 'junit' ? 'custom' : setup.preset, files, setup.custom), file, files, null),
+        scope,
+        options,
+        files,
+      );
     // Both files: the one that does not load is named (mocha then stops before any case runs).
     const both = await run([setup.cases, setup.broken]);
     expect(both.problem, both.output).toBeNull();

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { UntrustedResult } from '../proc/untrusted.ts';
 import { namedCaseIn, notRunMessage, type ReportPreset, type RunnerReport } from './report-parsers.ts';
+import { UNREAD_JUNIT } from '../env/presets.ts';
 import { acceptanceVerdict, readRun, UNITTEST_RUNNER, withReport, type ReportedRun } from './runner-report.ts';
 
 const DIR = path.join(import.meta.dirname, '../testing/runner-output/reports');
@@ -298,6 +299,12 @@ describe('withReport', () => {
     });
     const shell = { kind: 'shell' as const, script: 'npm test' };
     expect(withReport('jest', shell, R, [], null)).toBe(shell);
+    // A custom command's {junit}, filled with the unread place, now names the report (quoted).
+    expect(withReport('junit', { kind: 'shell', script: `bun test t.js --reporter-outfile=${UNREAD_JUNIT}` }, '/w/a b/report.xml', [], null)).toEqual({
+      kind: 'shell',
+      script: "bun test t.js --reporter-outfile='/w/a b/report.xml'",
+    });
+    expect(withReport('junit', argv('x'), R, [], null)).toEqual(argv('x'));
   });
 });
 

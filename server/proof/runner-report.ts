@@ -19,6 +19,8 @@
  * - cargo: stable libtest has no structured report, so its own lines are the report: stdout and
  *   stderr, in order, go to the report file (cargo-report.ts reads it, and says what it cannot
  *   vouch for); the worker reads the same text without cargo's progress lines;
+ * - the custom preset with `{junit}`: the user's command writes JUnit XML where `{junit}` says
+ *   (junit-report.ts reads it); what it prints is the worker's;
  * - unittest: a small runner (UNITTEST_RUNNER) passed with `python -c` — the package may live
  *   under /tmp, which the sandbox hides — that loads the given files or names with unittest's
  *   loader, runs them with a result that records each case, and writes JSON.
@@ -32,11 +34,12 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { ProjectEnv } from '../../shared/project-env.ts';
 import { Tree } from '../fs/tree.ts';
-import { pythonOf, pythonRunEnv, type TestCommand } from '../env/presets.ts';
+import { pythonOf, pythonRunEnv, shellQuote, type TestCommand, UNREAD_JUNIT } from '../env/presets.ts';
 import { runUntrusted, type UntrustedOptions, type UntrustedResult, type UntrustedScope } from '../proc/untrusted.ts';
 import { avaText } from './ava-report.ts';
 import { cargoText } from './cargo-report.ts';
 import { goText } from './go-report.ts';
+import { withUnloadedFiles } from './junit-report.ts';
 import { mochaLoadFile, mochaSummary, namedCaseIn, notRunMessage, parseReport, RUNNER, type ReportPreset, type RunnerReport } from './report-parsers.ts';
 
 /**
@@ -146,6 +149,9 @@ sys.exit(0 if result.wasSuccessful() and not load_errors and not unknown and res
  * `reportFile` (absolute). unittest runs through UNITTEST_RUNNER: `targets` are its files or dotted names.
  */
 export function withReport(preset: ReportPreset, command: TestCommand, reportFile: string, targets: string[], env: ProjectEnv | null): TestCommand {
+  // The custom command names the report's place itself, with `{junit}`.
+  if (preset === 'junit')
+    return command.kind === 'shell' ? { kind: 'shell', script: command.script.replaceAll(UNREAD_JUNIT, shellQuote(reportFile)) } : command;
   if (command.kind !== 'argv') return command;
   switch (preset) {
     case 'go': {
@@ -205,6 +211,7 @@ const REPORT_NAME: Record<ReportPreset, string> = {
   ava: 'report.tap',
   go: 'report.jsonl',
   cargo: 'report.txt',
+  junit: 'report.xml',
 };
 
 /** What a run with a report says: the process's result, the parsed report, and what is wrong with them. */
@@ -264,6 +271,8 @@ export function readRun(preset: ReportPreset, run: UntrustedResult, raw: string 
     // Mocha writes no report when a file does not load; its output says which.
     report = { cases: [], loadErrors: [{ file: mochaLoadFile(run.output, worktree), message: run.output.trim() }] };
   }
+  // JUnit has no word for a file that did not load: a failed run says it, by a file with no case.
+  if (preset === 'junit' && parseError === null) report = withUnloadedFiles(report, files, run.exitCode);
   const output =
     preset === 'mocha' && raw !== null && report
       ? mochaSummary(report, run.output)

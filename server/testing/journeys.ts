@@ -6,7 +6,7 @@
  * the project's own test command in the worktree and submits; the evaluator accepts once every
  * check passes. Like the demo's script, each reply is read off the conversation, not queued.
  */
-import type { ChecksPreset } from '../../shared/seed.ts';
+import type { ChecksPreset, CustomChecks } from '../../shared/seed.ts';
 import { call, readConversation, roleOf, succeeded, toolsOffered, turn, usage, withCallIds } from '../demo/conversation.ts';
 import type { ExampleName } from '../demo/example-repo.ts';
 import type { FakeResponder, ScriptedReplyInput } from '../scripted-model/fake-model.ts';
@@ -15,6 +15,8 @@ export interface JourneyPlan {
   example: Exclude<ExampleName, 'js-todo' | 'py-todo'>;
   /** The preset detection must give the repository. */
   preset: ChecksPreset;
+  /** The custom preset's commands, as the user saves them in seed review before the run. */
+  customChecks?: CustomChecks;
   brief: string;
   question: { question: string; options: string[] };
   answer: string;
@@ -47,6 +49,38 @@ export interface JourneyTrace {
 }
 
 const lines = (...l: string[]) => `${l.join('\n')}\n`;
+
+/** The due-date feature the AVA and bun journeys ask for, in the same plain-JavaScript todo library. */
+const DUE_DATE: Pick<JourneyPlan, 'brief' | 'question' | 'answer'> & { task: Omit<JourneyPlan['task'], 'criteria_tests'> } = {
+  brief: 'Let a todo carry a due date.',
+  question: { question: 'How is a due date written?', options: ['As an ISO date such as 2026-01-31', 'As a Date object'] },
+  answer: 'As an ISO date such as 2026-01-31',
+  task: {
+    id: 'T-001',
+    title: 'Todos carry a due date',
+    description: 'Add setDue(todo, date) to src/todo.js: a new todo with the ISO date as its due field.',
+    acceptance_criteria: [
+      'setDue returns a new todo with the due date, leaving the original unchanged',
+      'setDue throws a RangeError for something that is not an ISO date',
+    ],
+  },
+};
+
+/** The worker's change for DUE_DATE: setDue appended to src/todo.js. */
+const addSetDue = (original: string) =>
+  original +
+  lines(
+    '',
+    '/**',
+    ' * @param {Todo} todo',
+    ' * @param {string} date an ISO 8601 date such as 2026-01-31',
+    ' * @returns {Todo} a new todo due on that date',
+    ' */',
+    'export function setDue(todo, date) {',
+    '  if (!/^\\d{4}-\\d{2}-\\d{2}$/.test(String(date))) throw new RangeError(`not an ISO date: ${date}`);',
+    '  return { ...todo, due: date };',
+    '}',
+  );
 
 export const JOURNEYS: Record<JourneyPlan['example'], JourneyPlan> = {
   'ts-vitest': {
@@ -165,17 +199,9 @@ export const JOURNEYS: Record<JourneyPlan['example'], JourneyPlan> = {
   'ava-todo': {
     example: 'ava-todo',
     preset: 'ava',
-    brief: 'Let a todo carry a due date.',
-    question: { question: 'How is a due date written?', options: ['As an ISO date such as 2026-01-31', 'As a Date object'] },
-    answer: 'As an ISO date such as 2026-01-31',
+    ...DUE_DATE,
     task: {
-      id: 'T-001',
-      title: 'Todos carry a due date',
-      description: 'Add setDue(todo, date) to src/todo.js: a new todo with the ISO date as its due field.',
-      acceptance_criteria: [
-        'setDue returns a new todo with the due date, leaving the original unchanged',
-        'setDue throws a RangeError for something that is not an ISO date',
-      ],
+      ...DUE_DATE.task,
       criteria_tests: [['setDue sets the due date and leaves the original alone'], ['setDue refuses a date that is not ISO']],
     },
     // AVA's TypeError for the function not there yet, read as the missing work, not a failed assertion.
@@ -196,24 +222,46 @@ export const JOURNEYS: Record<JourneyPlan['example'], JourneyPlan> = {
       '});',
     ),
     source: 'src/todo.js',
-    change: (original) =>
-      original +
-      lines(
-        '',
-        '/**',
-        ' * @param {Todo} todo',
-        ' * @param {string} date an ISO 8601 date such as 2026-01-31',
-        ' * @returns {Todo} a new todo due on that date',
-        ' */',
-        'export function setDue(todo, date) {',
-        '  if (!/^\\d{4}-\\d{2}-\\d{2}$/.test(String(date))) throw new RangeError(`not an ISO date: ${date}`);',
-        '  return { ...todo, due: date };',
-        '}',
-      ),
+    change: addSetDue,
     ownTests: 'npm test',
     checkShows: /ok 1 - setDue[\s\S]*# pass 2/,
     rule: 'test/t<NNN>_<slug>.test.js',
     afterMerge: { command: ['npm', 'test'], shows: /6 tests passed/ },
+  },
+  'bun-todo': {
+    example: 'bun-todo',
+    // bun is not driven by a preset of its own: the custom preset with the command seed review
+    // starts from, whose {junit} gives the checks the runner's per-case report.
+    preset: 'custom',
+    customChecks: { test: 'node_modules/.bin/bun test {files} --reporter=junit --reporter-outfile={junit}' },
+    ...DUE_DATE,
+    task: {
+      ...DUE_DATE.task,
+      criteria_tests: [['sets the due date and leaves the original alone'], ['refuses a date that is not ISO']],
+    },
+    testFile: 'tests/t001_due.test.js',
+    test: lines(
+      "import { describe, expect, test } from 'bun:test';",
+      "import * as todo from '../src/todo.js';",
+      '',
+      "describe('setDue', () => {",
+      "  test('sets the due date and leaves the original alone', () => {",
+      "    const original = { title: 'pay rent', done: false };",
+      "    expect(todo.setDue(original, '2026-01-31')).toEqual({ title: 'pay rent', done: false, due: '2026-01-31' });",
+      "    expect(original).toEqual({ title: 'pay rent', done: false });",
+      '  });',
+      '',
+      "  test('refuses a date that is not ISO', () => {",
+      "    expect(() => todo.setDue({ title: 'x', done: false }, 'soon')).toThrow(RangeError);",
+      '  });',
+      '});',
+    ),
+    source: 'src/todo.js',
+    change: addSetDue,
+    ownTests: 'npm test',
+    checkShows: /\(pass\) setDue > sets the due date[\s\S]* 2 pass/,
+    rule: 'tests/t<NNN>_<slug>.<ext>',
+    afterMerge: { command: ['npm', 'test'], shows: /t001_due\.test\.js[\s\S]* 6 pass/ },
   },
   'py-src': {
     example: 'py-src',

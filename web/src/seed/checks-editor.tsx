@@ -3,7 +3,7 @@ import { testFileRule, type ChecksPreset } from '../../../shared/seed.ts';
 import type { SeedDraft } from './seed-edit.ts';
 import { PRESET_ORDER, presetLabel } from './presets.ts';
 
-/** How the acceptance tests run: a preset, or the user's own commands with a {files} placeholder; and the worktree's setup command. */
+/** How the acceptance tests run: a preset, or the user's own commands ({files}, and {junit} for a report); and the worktree's setup command. */
 export function ChecksEditor({
   checks,
   env,
@@ -31,9 +31,22 @@ export function ChecksEditor({
         <>
           <CommandField
             field="customTest"
-            label="Test command ({files} is replaced by the test files)"
+            label="Test command ({files} is replaced by the test files; {junit} by where it writes a JUnit XML report)"
             testId="edit-custom-test"
-            placeholder="npx vitest run {files}"
+            placeholder="bun test {files} --reporter=junit --reporter-outfile={junit}"
+            checks={checks}
+            onChange={onChange}
+          />
+          <p className="muted small" data-testid="custom-evidence">
+            {checks.customTest.includes('{junit}')
+              ? 'Each case is read from the JUnit report: the acceptance check, and the red and green proofs of each named case.'
+              : 'Without {junit} only the exit code speaks: no per-case results, no red or green proofs.'}
+          </p>
+          <CommandField
+            field="customCase"
+            label="One-case command (optional; needs {junit}): {file}, {case} or {case_pattern} (the name as an anchored regex), {junit}. Without it a case's proof runs its whole file."
+            testId="edit-custom-case"
+            placeholder="bun test {file} -t {case_pattern} --reporter=junit --reporter-outfile={junit}"
             checks={checks}
             onChange={onChange}
           />
@@ -68,7 +81,7 @@ function CommandField({
   checks,
   onChange,
 }: {
-  field: 'customTest' | 'customLint' | 'setup';
+  field: 'customTest' | 'customLint' | 'customCase' | 'setup';
   label: string;
   testId: string;
   placeholder: string;

@@ -68,6 +68,11 @@ export function envNote(env: ProjectEnv): string | null {
   return null;
 }
 
+/** The custom test command to start from: the one for the runner the project names that Tilth does not drive yet; empty when there is none. */
+export function detectedCustomCommand(env: ProjectEnv | null): string {
+  return env?.undriven_runner ? (UNDRIVEN_RUNNERS[env.undriven_runner.runner].command ?? '') : '';
+}
+
 /** The runner the project names that Tilth does not drive yet, and what to do about it; null when there is none. */
 export function undrivenNote(env: ProjectEnv): string | null {
   if (!env.undriven_runner) return null;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SeedView } from '../../../shared/seed.ts';
+import { projectEnv } from '../../../server/testing/project-env.ts';
 import {
   addTask,
   buildSeedEdit,
@@ -12,6 +13,8 @@ import {
   renameTestFile,
   seedEditChanges,
 } from './seed-edit.ts';
+
+const BUN_ENV = projectEnv({ undriven_runner: { runner: 'bun', evidence: 'scripts.test: bun test' }, test_dirs: ['test'] });
 
 function seed(over: Partial<SeedView> = {}): SeedView {
   return {
@@ -152,10 +155,26 @@ describe('seed edits', () => {
     const draft = draftFromSeed(seed());
     expect(buildSeedEdit(draft).checks_preset).toBe('node');
     expect(buildSeedEdit(draft).custom_checks).toBeUndefined();
-    draft.checks = { preset: 'custom', customTest: '  npx vitest run {files} ', customLint: '', setup: '' };
+    draft.checks = { preset: 'custom', customTest: '  npx vitest run {files} ', customLint: '', customCase: '', setup: '' };
     const edit = buildSeedEdit(draft);
     expect(edit).toMatchObject({ checks_preset: 'custom', custom_checks: { test: 'npx vitest run {files}' }, setup_command: null });
     expect(seedEditChanges(seed(), edit)).toEqual(['checks: custom']);
+  });
+
+  it("starts a custom seed without commands from the undriven runner's command, and carries a one-case command into the PUT body", () => {
+    const bun = { ...seed(), meta: { ...seed().meta, checks_preset: 'custom' as const, project_env: BUN_ENV } };
+    const draft = draftFromSeed(bun);
+    expect(draft.checks.customTest).toBe('bun test {files} --reporter=junit --reporter-outfile={junit}');
+    expect(seedEditChanges(bun, buildSeedEdit(draft))).toEqual(['custom checks']);
+    draft.checks.customCase = ' bun test {file} -t {case_pattern} --reporter=junit --reporter-outfile={junit} ';
+    expect(buildSeedEdit(draft).custom_checks).toEqual({
+      test: 'bun test {files} --reporter=junit --reporter-outfile={junit}',
+      case: 'bun test {file} -t {case_pattern} --reporter=junit --reporter-outfile={junit}',
+    });
+    // The user's own saved command wins; a project without an undriven runner starts empty.
+    const saved = { ...bun, meta: { ...bun.meta, custom_checks: { test: 'make test FILES="{files}"' } } };
+    expect(draftFromSeed(saved).checks).toMatchObject({ customTest: 'make test FILES="{files}"', customCase: '' });
+    expect(draftFromSeed({ ...seed(), meta: { ...seed().meta, checks_preset: 'custom' } }).checks.customTest).toBe('');
   });
 
   it('carries a setup command, trimmed, and a cleared one as null; each is a change only when it differs', () => {

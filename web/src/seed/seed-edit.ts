@@ -4,6 +4,7 @@
  * the file name (`tests/test_t001_x.py` belongs to T-001), as the sink requires.
  */
 import { testFileRule, type ChecksPreset, type SeedEdit, type SeedView } from '../../../shared/seed.ts';
+import { detectedCustomCommand } from './presets.ts';
 
 export interface DraftTask {
   id: string;
@@ -40,7 +41,7 @@ export interface SeedDraft {
    * How the tests run; `customTest`/`customLint` matter only for the custom preset. `setup`: a
    * command run in the worktree before the worker (blank: none).
    */
-  checks: { preset: ChecksPreset; customTest: string; customLint: string; setup: string };
+  checks: { preset: ChecksPreset; customTest: string; customLint: string; customCase: string; setup: string };
 }
 
 const ANY_TEST_NUMBER = /(?:^|\/)(?:test_)?t(\d{3,})_[^/]*$/;
@@ -88,8 +89,10 @@ export function draftFromSeed(seed: Pick<SeedView, 'prd' | 'test_files' | 'meta'
     files: { ...seed.test_files },
     checks: {
       preset: seed.meta.checks_preset,
-      customTest: seed.meta.custom_checks?.test ?? '',
+      // A project whose runner Tilth does not drive gets that runner's command to start from.
+      customTest: seed.meta.custom_checks?.test ?? (seed.meta.checks_preset === 'custom' ? detectedCustomCommand(seed.meta.project_env ?? null) : ''),
       customLint: seed.meta.custom_checks?.lint ?? '',
+      customCase: seed.meta.custom_checks?.case ?? '',
       setup: seed.meta.setup_command ?? '',
     },
   };
@@ -185,7 +188,13 @@ export function buildSeedEdit(draft: SeedDraft): SeedEdit {
     test_files: { ...draft.files },
     checks_preset: draft.checks.preset,
     ...(draft.checks.preset === 'custom'
-      ? { custom_checks: { test: draft.checks.customTest.trim(), ...(draft.checks.customLint.trim() ? { lint: draft.checks.customLint.trim() } : {}) } }
+      ? {
+          custom_checks: {
+            test: draft.checks.customTest.trim(),
+            ...(draft.checks.customLint.trim() ? { lint: draft.checks.customLint.trim() } : {}),
+            ...(draft.checks.customCase.trim() ? { case: draft.checks.customCase.trim() } : {}),
+          },
+        }
       : {}),
     setup_command: draft.checks.setup.trim() === '' ? null : draft.checks.setup.trim(),
   };
