@@ -7,7 +7,7 @@ import { committedRepo, script, seedTurn } from './helpers.ts';
  * A project whose `npm test` runs node-tap after a linter (issue 29): Tilth names the runner it
  * does not drive yet on the new-session page and in seed review, and gives the session the custom
  * preset — never Node's own runner in its place, which would run tap's files in a way its users
- * do not.
+ * do not. A bun project's seed review starts the custom command from bun's own, with `{junit}`.
  */
 const FILES: Record<string, string> = {
   'package.json': JSON.stringify(
@@ -63,6 +63,71 @@ test('a node-tap project: the runner is named as not driven yet, and the session
     await expect(page.getByTestId('seed-env-note')).toHaveText(NOTE);
     await expect(page.getByTestId('seed-review')).toContainText('checks: custom');
     await page.screenshot({ path: 'test-results/screens/seed-review-undriven-runner.png', fullPage: true });
+  } finally {
+    fs.rmSync(parent, { recursive: true, force: true });
+  }
+});
+
+test("a bun project: seed review starts the custom command from bun's own, with {junit} for its report, and saves a one-case command beside it", async ({
+  page,
+  baseURL,
+}) => {
+  const { parent, repo } = committedRepo('bun-doubler', {
+    'package.json': JSON.stringify({ name: 'doubler', type: 'module', private: true, scripts: { test: 'bun test' } }, null, 2),
+    'src/double.js': 'export function double(n) {\n  return n * 2;\n}\n',
+    'test/double.test.js':
+      "import { expect, test } from 'bun:test';\nimport { double } from '../src/double.js';\n\ntest('doubles', () => {\n  expect(double(2)).toBe(4);\n});\n",
+  });
+  try {
+    await script([
+      seedTurn(
+        [
+          {
+            id: 'T-001',
+            title: 'Halve',
+            description: 'Add halve(n) to src/double.js.',
+            acceptance_criteria: ['halve divides by two'],
+            criteria_tests: [['halves']],
+          },
+        ],
+        {
+          'tests/t001_halve.test.js':
+            "import { expect, test } from 'bun:test';\nimport { halve } from '../src/double.js';\n\ntest('halves', () => {\n  expect(halve(4)).toBe(2);\n});\n",
+        },
+        '- **T-001:** Halve — halve(n)',
+      ),
+    ]);
+    await page.goto(`/#token=${E2E_TOKEN}`);
+    await page.getByTestId('new-session-button').first().click();
+    await page.getByTestId('workspace-input').fill(repo);
+    await expect(page.getByTestId('workspace-env-note')).toContainText('This project runs its tests with bun test, which Tilth does not drive yet.');
+    await page.getByTestId('brief-input').fill('Add halve');
+    await page.getByTestId('create-session').click();
+    await expect(page.getByTestId('seed-review')).toBeVisible({ timeout: 20_000 });
+    const id = /\/sessions\/([^/]+)$/.exec(page.url())![1]!;
+
+    await page.getByTestId('edit-seed').click();
+    await expect(page.getByTestId('edit-preset')).toHaveValue('custom');
+    const testCommand = page.getByTestId('edit-custom-test');
+    await expect(testCommand).toHaveValue('bun test {files} --reporter=junit --reporter-outfile={junit}');
+    const evidence = page.getByTestId('custom-evidence');
+    await expect(evidence).toHaveText('Each case is read from the JUnit report: the acceptance check, and the red and green proofs of each named case.');
+    await page.getByTestId('edit-custom-case').fill('bun test {file} -t {case_pattern} --reporter=junit --reporter-outfile={junit}');
+    await page.screenshot({ path: 'test-results/screens/seed-edit-custom-junit.png', fullPage: true });
+    // Without {junit} the editor says what is lost.
+    await testCommand.fill('bun test {files}');
+    await expect(evidence).toHaveText('Without {junit} only the exit code speaks: no per-case results, no red or green proofs.');
+    await testCommand.fill('bun test {files} --reporter=junit --reporter-outfile={junit}');
+    await page.getByTestId('save-seed').click();
+    await expect(page.getByTestId('edit-seed')).toBeVisible();
+
+    const seed = (await (await fetch(`${baseURL}/api/sessions/${id}/seed`, { headers: { authorization: `Bearer ${E2E_TOKEN}` } })).json()) as {
+      meta: { custom_checks: unknown };
+    };
+    expect(seed.meta.custom_checks).toEqual({
+      test: 'bun test {files} --reporter=junit --reporter-outfile={junit}',
+      case: 'bun test {file} -t {case_pattern} --reporter=junit --reporter-outfile={junit}',
+    });
   } finally {
     fs.rmSync(parent, { recursive: true, force: true });
   }
