@@ -87,6 +87,19 @@ describe('collectTestCases', () => {
     ].join('\n');
     expect(collectTestCases('tests/t001_x.test.js', file)).toEqual(['plain', 'in order', 'in order, skipped', 'a known bug', 'later']);
   });
+
+  it("reads deno's tests by their title or their options' name, ignored ones too, and not a method merely named test", () => {
+    const file = [
+      "Deno.test('plain', () => {});",
+      'Deno.test("with options", { permissions: {} }, () => {});',
+      "Deno.test({ name: 'by name', fn() {} });",
+      'Deno.test.ignore({name:`ignored by name`, fn() {}});',
+      "Deno.test.only('only this', () => {});",
+      "regex.test('not a case');",
+      "Deno.testing('not a case either');",
+    ].join('\n');
+    expect(collectTestCases('tests/t001_x_test.ts', file)).toEqual(['plain', 'with options', 'by name', 'ignored by name', 'only this']);
+  });
 });
 
 describe('collectTestCases in Go', () => {

@@ -11,9 +11,12 @@
 
 const PY_DEF = /^([ \t]*)(?:async[ \t]+)?def[ \t]+(test\w*)[ \t]*\(/;
 const PY_CLASS = /^([ \t]*)class[ \t]+(\w+)[ \t]*(\([^)]*\))?[ \t]*:/;
-/** `it(`, `test(`, `it.only(`, `test.skip(`, AVA's `test.serial.skip(`, `t.test(` … then a literal title in quotes or backticks. */
+/**
+ * `it(`, `test(`, `it.only(`, `test.skip(`, AVA's `test.serial.skip(`, `t.test(`, deno's
+ * `Deno.test(` and `Deno.test.ignore({ name: ` … then a literal title in quotes or backticks.
+ */
 const JS_CASE =
-  /(?:^|[^\w$.])(?:it|test|t\.test)(?:\.(?:only|skip|todo|concurrent|failing|serial)){0,2}\s*\(\s*(?:(['"])((?:\\.|(?!\1)[^\\\n])*)\1|`((?:\\.|[^`\\$])*)`)/g;
+  /(?:^|[^\w$.])(?:it|test|t\.test|Deno\.test)(?:\.(?:only|skip|todo|concurrent|failing|serial|ignore)){0,2}\s*\(\s*(?:\{\s*name\s*:\s*)?(?:(['"])((?:\\.|(?!\1)[^\\\n])*)\1|`((?:\\.|[^`\\$])*)`)/g;
 
 export function isPythonTest(file: string): boolean {
   return file.endsWith('.py');

@@ -175,6 +175,13 @@ describe.runIf(sandboxed)('the journey on real repository shapes, with no config
     SLOW,
   );
   it(
+    'deno-todo: deno test through the custom preset with {junit}, a case that throws before the work read as red',
+    async () => {
+      await journey(JOURNEYS['deno-todo']);
+    },
+    SLOW,
+  );
+  it(
     "py-src: a unittest test against the worktree's src/, not the editable install of the checkout",
     async () => {
       await journey(JOURNEYS['py-src']);

@@ -59,6 +59,11 @@ describe('countAssertions', () => {
       5,
     ],
     [
+      'custom',
+      "import { assertEquals, assertThrows } from '@std/assert';\nDeno.test('a', () => {\n  assertEquals(1, 1);\n  assertThrows(() => f());\n  x.assertEquals(1);\n  assertion(2);\n});",
+      2,
+    ],
+    [
       'unittest',
       'class T(unittest.TestCase):\n    def test_a(self):\n        self.assertEqual(1, 1)\n        with self.assertRaises(ValueError):\n            f()\n        # self.assertTrue(0)\n        self.fail("no")\n',
       3,

@@ -245,6 +245,8 @@ const ASSERTION_WORDS: Record<ChecksPreset, string> = {
 const PYTHON_ASSERTIONS = [/^[ \t]*assert\b/gm, /\bpytest\.(?:raises|warns)\s*\(/g, /\bself\.assert[A-Z]\w*\s*\(/g, /\bself\.fail\s*\(/g];
 const JS_ASSERTIONS = [
   /(?<![\w$.])assert(?:\.\w+)*\s*\(/g,
+  // Deno's standard library: `assertEquals(…)`, `assertThrows(…)`, `assertRejects(…)`.
+  /(?<![\w$.])assert[A-Z]\w*\s*\(/g,
   /\bt\.assert\.\w+\s*\(/g,
   /(?<![\w$.])expect(?:\.soft)?\s*\(/g,
   // chai's should style: `x.should.equal(y)`, `should.exist(x)`.
@@ -582,6 +584,10 @@ function classifyCustom(out: string, run: Run, ctx: RunContext): RunVerdict {
       runner: true,
     };
   }
+  // The command may run anything, but the test file's language says what its errors look like:
+  // a JavaScript or Python test's missing module is read as for those runners.
+  if (/\.[cm]?[jt]sx?$/.test(ctx.file)) return classifyJs(out, run, ctx);
+  if (ctx.file.endsWith('.py')) return classifyPython(out, run, ctx);
   const syntax = /(SyntaxError|IndentationError|TabError): (.*)$/m.exec(out);
   if (syntax && !/does not provide an export named/.test(syntax[2]!)) {
     return { kind: 'environment', message: `${ctx.file} does not parse: ${syntax[1]}: ${syntax[2]!.trim()}. ${SYNTAX_FIX}.` };

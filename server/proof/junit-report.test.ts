@@ -76,9 +76,33 @@ describe('parseJunit', () => {
     expect(report.cases).toEqual([{ file: 't/b.test.js', name: 'c', fullTitle: 'group > c', outcome: 'passed', message: '' }]);
   });
 
+  it("takes a suite's file attribute over its name, gives it to the suite's cases, and keeps an unnamed suite as an empty title", () => {
+    const raw = `<testsuites><testsuite name="runner">
+      <testsuite name="t/named.test.js" file="././t/real.test.js">
+        <testcase name="a"/>
+        <testsuite name="t/real.test.js"><testsuite><testcase name="b"/></testsuite></testsuite>
+        <testsuite name="t/other.test.js"><testcase name="c"/></testsuite>
+      </testsuite>
+    </testsuite></testsuites>`;
+    const report = parseJunit(raw, '/w', ['./t/real.test.js', 't/named.test.js', 't/other.test.js']);
+    expect(report.cases.map((c) => [c.file, c.fullTitle])).toEqual([
+      ['t/real.test.js', 'a'],
+      // The suite named as its file is left out, the unnamed one kept as an empty title; a suite
+      // named as another file of the run is that file's, and not a title.
+      ['t/real.test.js', ' > b'],
+      ['t/other.test.js', 'c'],
+    ]);
+  });
+
+  it('reads a module path without its extension only: a dot inside a folder name stays', () => {
+    const raw = `<testsuites><testsuite name="s"><testcase name="pkg.v2.tests.test_a"><error message="e"/></testcase></testsuite></testsuites>`;
+    expect(parseJunit(raw, '/w', ['pkg.v2/tests/test_a.py']).loadErrors).toEqual([{ file: 'pkg.v2/tests/test_a.py', message: 'e' }]);
+  });
+
   it('reads a lone <testsuite> root, and an empty one as no cases', () => {
-    expect(parseJunit('<testsuite name="x"><testcase name="a"><error message="boom"/></testcase></testsuite>', '/w', []).cases).toEqual([
+    expect(parseJunit('<testsuite name="x"><testcase name="a"><error message="boom"/></testcase><testcase/></testsuite>', '/w', []).cases).toEqual([
       { file: null, name: 'a', fullTitle: 'a', outcome: 'failed', message: 'boom' },
+      { file: null, name: '', fullTitle: '', outcome: 'passed', message: '' },
     ]);
     expect(parseJunit('<testsuite/>', '/w', []).cases).toEqual([]);
     expect(() => parseJunit('<nothing/>', '/w', [])).toThrow('no <testsuites> or <testsuite> element');
@@ -105,7 +129,7 @@ describe('parseJunit', () => {
 });
 
 describe('withUnloadedFiles', () => {
-  const report = parseJunit(BUN, '/w', ['t/a.test.ts']);
+  const report = { cases: [{ file: 't/a.test.ts', name: 'a', fullTitle: 'a', outcome: 'passed' as const, message: '' }], loadErrors: [] };
 
   it('adds each file of a failed run with no case in the report as a load error', () => {
     const read = withUnloadedFiles(report, ['t/a.test.ts', 't/b.test.ts'], 1);

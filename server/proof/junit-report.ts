@@ -8,7 +8,7 @@
  *   that names one of the files the run was given (deno names the file `./x_test.ts` that way);
  * - its full name is the names of the suites around it, below the first level (by convention a
  *   file, a class or the runner), and its own, joined by ` > ` as bun and deno show them; a suite
- *   named as the file is left out at any depth.
+ *   named as a file is left out at any depth.
  *
  * A failed case named as one of the run's files, by its path or its module path, is that file's
  * load error (node names a file that did not load by its absolute path, pytest by its module).
@@ -22,8 +22,7 @@ import { outcomeOf, type XmlSuite, xmlRoot } from './junit-xml.ts';
 
 /** A path as the report says it, made relative to the worktree, without `./`. */
 function normal(worktree: string, file: string): string {
-  const rel = path.isAbsolute(file) ? path.relative(worktree, file) : file;
-  return rel.replace(/^(\.\/)+/, '');
+  return path.posix.normalize(path.isAbsolute(file) ? path.relative(worktree, file) : file);
 }
 
 export function parseJunit(raw: string, worktree: string, files: readonly string[]): RunnerReport {
@@ -55,7 +54,8 @@ export function parseJunit(raw: string, worktree: string, files: readonly string
     }
     for (const child of suite.testsuite ?? []) {
       const childFile = child.file !== undefined ? normal(worktree, child.file) : (named(child.name) ?? file);
-      const isFile = child.name !== undefined && childFile !== null && normal(worktree, child.name) === childFile;
+      // A suite named as a file (its own, or one the run was given) is not a title.
+      const isFile = child.name !== undefined && (normal(worktree, child.name) === childFile || named(child.name) !== null);
       walk(child, depth + 1, depth === 0 || isFile ? titles : [...titles, child.name ?? ''], childFile);
     }
   };
@@ -69,9 +69,8 @@ export function parseJunit(raw: string, worktree: string, files: readonly string
  */
 export function withUnloadedFiles(report: RunnerReport | null, files: readonly string[], exitCode: number | null): RunnerReport | null {
   if (exitCode === 0 || exitCode === null) return report;
-  const cases = report?.cases ?? [];
-  const said = [...cases, ...(report?.loadErrors ?? [])];
-  const missing = files.filter((f) => !said.some((c) => c.file === f || c.file === null));
+  const said = (f: string) => report !== null && [...report.cases, ...report.loadErrors].some((c) => c.file === f || c.file === null);
+  const missing = files.filter((f) => !said(f));
   const why = report === null ? 'wrote no JUnit report' : 'its JUnit report has no case of this file';
   const loadErrors: LoadError[] = missing.map((file) => ({ file, message: `The custom command exited with code ${exitCode} and ${why}.` }));
   if (report === null) return loadErrors.length > 0 ? { cases: [], loadErrors } : null;

@@ -40,6 +40,12 @@ const NODE_PROJECT = {
   named: 'nowhere',
 };
 
+/** The example installed from its lockfile, as its README says; nothing more for the scope. */
+const installed = (name: ExampleName) => async (repo: ExampleRepo) => {
+  await installExample(repo.dir, name);
+  return undefined;
+};
+
 interface Setup {
   preset: ReportPreset;
   /** The custom preset's commands, for `junit`. */
@@ -109,10 +115,7 @@ const SETUPS: Setup[] = [
       'test/t002_broken.test.js': "require('../src/divide');\nit('divides', () => {});\n",
     },
     named: 'nowhere',
-    install: async (repo) => {
-      await installExample(repo.dir, 'cjs-mocha');
-      return undefined;
-    },
+    install: installed('cjs-mocha'),
   },
   {
     preset: 'ava',
@@ -125,10 +128,7 @@ const SETUPS: Setup[] = [
       'test/t002_broken.test.js': "import test from 'ava';\nimport { divide } from '../src/divide.js';\ntest('divides', (t) => { t.is(divide(4, 2), 2); });\n",
     },
     named: 'nowhere',
-    install: async (repo) => {
-      await installExample(repo.dir, 'ava-todo');
-      return undefined;
-    },
+    install: installed('ava-todo'),
   },
   {
     preset: 'jest',
@@ -157,10 +157,22 @@ const SETUPS: Setup[] = [
       'test/t002_broken.test.js': "import { it } from 'bun:test';\nimport { divide } from '../src/divide.js';\nit('divides', () => divide(4, 2));\n",
     },
     named: 'nowhere',
-    install: async (repo) => {
-      await installExample(repo.dir, 'bun-todo');
-      return undefined;
+    install: installed('bun-todo'),
+  },
+  {
+    // deno test through a custom command: it writes no report at all when a module is missing.
+    preset: 'junit',
+    custom: { test: 'node_modules/.bin/deno test {files} --junit-path={junit}' },
+    example: 'deno-todo',
+    cases: 'tests/t001_cases_test.js',
+    broken: 'tests/t002_broken_test.js',
+    files: {
+      'tests/t001_cases_test.js':
+        "Deno.test('passes', () => {});\nDeno.test('fails', () => { throw new Error('1 + 1 is not 3'); });\nDeno.test({ name: 'is skipped', ignore: true, fn() {} });\n",
+      'tests/t002_broken_test.js': "import { divide } from '../src/divide.js';\nDeno.test('divides', () => divide(4, 2));\n",
     },
+    named: 'nowhere',
+    install: installed('deno-todo'),
   },
   {
     // node's junit through a custom command: a file that does not load is a case named by its path.

@@ -50,7 +50,7 @@ export interface JourneyTrace {
 
 const lines = (...l: string[]) => `${l.join('\n')}\n`;
 
-/** The due-date feature the AVA and bun journeys ask for, in the same plain-JavaScript todo library. */
+/** The due-date feature the AVA, bun and deno journeys ask for, in the same plain-JavaScript todo library. */
 const DUE_DATE: Pick<JourneyPlan, 'brief' | 'question' | 'answer'> & { task: Omit<JourneyPlan['task'], 'criteria_tests'> } = {
   brief: 'Let a todo carry a due date.',
   question: { question: 'How is a due date written?', options: ['As an ISO date such as 2026-01-31', 'As a Date object'] },
@@ -262,6 +262,50 @@ export const JOURNEYS: Record<JourneyPlan['example'], JourneyPlan> = {
     checkShows: /\(pass\) setDue > sets the due date[\s\S]* 2 pass/,
     rule: 'tests/t<NNN>_<slug>.<ext>',
     afterMerge: { command: ['npm', 'test'], shows: /t001_due\.test\.js[\s\S]* 6 pass/ },
+  },
+  'deno-todo': {
+    example: 'deno-todo',
+    // deno test through the custom preset, its command writing JUnit to {junit}.
+    preset: 'custom',
+    customChecks: { test: 'node_modules/.bin/deno test {files} --junit-path={junit}' },
+    ...DUE_DATE,
+    task: {
+      ...DUE_DATE.task,
+      criteria_tests: [['setDue sets the due date and leaves the original alone'], ['setDue refuses a date that is not ISO']],
+    },
+    // deno's TypeError for the function not there yet is the missing work; the case that catches it asserts and fails.
+    redShows:
+      /^setDue sets the due date and leaves the original alone: what the task adds is missing\nsetDue refuses a date that is not ISO: an assertion failed$/m,
+    testFile: 'tests/t001_due_test.js',
+    test: lines(
+      "import * as todo from '../src/todo.js';",
+      '',
+      'function assertEquals(actual, expected) {',
+      '  if (JSON.stringify(actual) !== JSON.stringify(expected)) throw new Error(`expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);',
+      '}',
+      '',
+      "Deno.test('setDue sets the due date and leaves the original alone', () => {",
+      "  const original = { title: 'pay rent', done: false };",
+      "  assertEquals(todo.setDue(original, '2026-01-31'), { title: 'pay rent', done: false, due: '2026-01-31' });",
+      "  assertEquals(original, { title: 'pay rent', done: false });",
+      '});',
+      '',
+      "Deno.test('setDue refuses a date that is not ISO', () => {",
+      '  let thrown = null;',
+      '  try {',
+      "    todo.setDue({ title: 'x', done: false }, 'soon');",
+      '  } catch (err) {',
+      '    thrown = err;',
+      '  }',
+      '  assertEquals(thrown instanceof RangeError, true);',
+      '});',
+    ),
+    source: 'src/todo.js',
+    change: addSetDue,
+    ownTests: 'npm test',
+    checkShows: /setDue refuses a date that is not ISO[\s\S]*2 passed/,
+    rule: 'tests/t<NNN>_<slug>.<ext>',
+    afterMerge: { command: ['npm', 'test'], shows: /ok \| 5 passed \| 0 failed/ },
   },
   'py-src': {
     example: 'py-src',

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { PrdEntry } from '../../shared/files.ts';
+import type { CustomChecks, PrdEntry } from '../../shared/files.ts';
 import type { ChecksPreset } from '../../shared/seed.ts';
 import { makeExampleRepo, type ExampleName, type ExampleRepo } from '../demo/example-repo.ts';
 import { detectProjectEnv } from '../env/detect.ts';
@@ -22,14 +22,14 @@ export const sourceLines = (...lines: string[]) => `${lines.join('\n')}\n`;
 /**
  * `example` copied, installed as its README says, with `files` written in; the input proves each
  * case once. `detect`: the project's detected environment goes with it (where the naming rule
- * depends on its folders).
+ * depends on its folders); `customChecks`: the custom preset's commands.
  */
 export async function seededExample(
   example: ExampleName,
   preset: ChecksPreset,
   prd: PrdEntry[],
   files: Record<string, string>,
-  options: { detect?: boolean } = {},
+  options: { detect?: boolean; customChecks?: CustomChecks } = {},
 ): Promise<{ repo: ExampleRepo; input: ContractCheckInput }> {
   const repo = await makeExampleRepo(example);
   await installExample(repo.dir, example);
@@ -38,5 +38,9 @@ export async function seededExample(
     fs.writeFileSync(path.join(repo.dir, file), content);
   }
   const project = options.detect ? { project: await detectProjectEnv(repo.dir) } : {};
-  return { repo, input: { prd, testFiles: files, preset, ...project, scope: { worktree: repo.dir, git: null, network: false }, env: {}, repeats: 1 } };
+  const custom = options.customChecks ? { customChecks: options.customChecks } : {};
+  return {
+    repo,
+    input: { prd, testFiles: files, preset, ...project, ...custom, scope: { worktree: repo.dir, git: null, network: false }, env: {}, repeats: 1 },
+  };
 }
