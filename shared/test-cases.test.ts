@@ -64,14 +64,45 @@ describe('collectTestCases', () => {
       "test('top level', async (t) => { await t.test('a subtest', () => {}); });",
     ].join('\n');
     expect(collectTestCases('tests/t001_due.test.js', file)).toEqual([
-      'returns a new todo with the due date',
-      'throws for a date it cannot read',
-      'keeps the original unchanged',
-      'runs alone',
-      'is skipped but still a case',
-      "says 'no' politely",
+      'setDue › returns a new todo with the due date',
+      'setDue › throws for a date it cannot read',
+      'setDue › keeps the original unchanged',
+      'setDue › runs alone',
+      'setDue › is skipped but still a case',
+      "setDue › says 'no' politely",
       'top level',
       'a subtest',
+    ]);
+  });
+
+  it('names a case inside describe blocks by their titles and its own, nested, closing each block where its call ends', () => {
+    const file = [
+      "describe('todo', () => {",
+      "  context('when (open)', function () {",
+      "    it('adds', () => { expect(f('(')).toMatch(/\\)[)(]x/); });",
+      '    // a comment with ) and (',
+      '    /* and ( here */',
+      "    const t = `${g(')')} and ) too`;",
+      '    describe.skip("it\'s done", () => {',
+      "      test('ticks', () => expect(a / b).toBe(1 / 2));",
+      '    });',
+      "    it('after the inner block', () => {});",
+      '  });',
+      "  test.each([1, 2])('computed %s', () => {});",
+      "  it('in todo only', () => {});",
+      '});',
+      "describe(name, () => { it('under a computed group', () => {}); });",
+      "suite('last', () => { test('one', () => {}); });",
+      "it('top', () => {});",
+    ].join('\n');
+    expect(collectTestCases('tests/t001_x.test.ts', file)).toEqual([
+      'todo › when (open) › adds',
+      "todo › when (open) › it's done › ticks",
+      'todo › when (open) › after the inner block',
+      'todo › in todo only',
+      'under a computed group',
+      'last › one',
+      'top',
     ]);
   });
 
@@ -259,6 +290,23 @@ describe('collectTestCases in Rust', () => {
 });
 
 describe('findTestCase', () => {
+  it('takes a JavaScript case by its full name written with ›, > or spaces, or by the end of it when only one case ends so', () => {
+    const cases = ['top', 'todo › adds', 'todo › open › ticks', 'a › dup', 'b › dup', 'dup2 › x y'];
+    expect(findTestCase(cases, 'todo › adds')).toBe('todo › adds');
+    expect(findTestCase(cases, 'todo > open > ticks')).toBe('todo › open › ticks');
+    expect(findTestCase(cases, 'todo open ticks')).toBe('todo › open › ticks');
+    expect(findTestCase(cases, 'adds')).toBe('todo › adds');
+    expect(findTestCase(cases, 'open > ticks')).toBe('todo › open › ticks');
+    expect(findTestCase(cases, 'ticks')).toBe('todo › open › ticks');
+    // Two cases end so: neither is picked (the sink lists every full name).
+    expect(findTestCase(cases, 'dup')).toBeNull();
+    expect(findTestCase(cases, 'b › dup')).toBe('b › dup');
+    expect(findTestCase(cases, 'dds')).toBeNull();
+    // Spaces stand for › only in a full name: a top-level case is its title alone.
+    expect(findTestCase(cases, 'x y')).toBe('dup2 › x y');
+    expect(findTestCase(['top'], 'to p')).toBeNull();
+  });
+
   it('takes a Go subtest by its full name, as written with spaces, or by its title alone when only one test has it', () => {
     const cases = ['TestSet', 'TestSet/returns_a_copy', 'TestSet/refuses', 'TestOther/refuses'];
     expect(findTestCase(cases, 'TestSet/returns a copy')).toBe('TestSet/returns_a_copy');

@@ -11,12 +11,31 @@
 
 const PY_DEF = /^([ \t]*)(?:async[ \t]+)?def[ \t]+(test\w*)[ \t]*\(/;
 const PY_CLASS = /^([ \t]*)class[ \t]+(\w+)[ \t]*(\([^)]*\))?[ \t]*:/;
+/** A literal title in quotes or backticks (a template without `${}`), as the first argument. */
+const JS_TITLE = String.raw`\(\s*(?:\{\s*name\s*:\s*)?(?:(['"])((?:\\.|(?!\1)[^\\\n])*)\1|` + '`' + String.raw`((?:\\.|[^` + '`' + String.raw`\\$])*)` + '`)';
 /**
  * `it(`, `test(`, `it.only(`, `test.skip(`, AVA's `test.serial.skip(`, `t.test(`, deno's
- * `Deno.test(` and `Deno.test.ignore({ name: ` … then a literal title in quotes or backticks.
+ * `Deno.test(` and `Deno.test.ignore({ name: ` … then a literal title; read where an identifier starts.
  */
-const JS_CASE =
-  /(?:^|[^\w$.])(?:it|test|t\.test|Deno\.test)(?:\.(?:only|skip|todo|concurrent|failing|serial|ignore)){0,2}\s*\(\s*(?:\{\s*name\s*:\s*)?(?:(['"])((?:\\.|(?!\1)[^\\\n])*)\1|`((?:\\.|[^`\\$])*)`)/g;
+const JS_CASE = new RegExp(String.raw`(?:it|test|t\.test|Deno\.test)(?:\.(?:only|skip|todo|concurrent|failing|serial|ignore)){0,2}\s*` + JS_TITLE, 'y');
+/** `describe(`, `context(`, `suite(` and their modifiers, then a literal title: a group whose title starts its cases' full names. */
+const JS_GROUP = new RegExp(String.raw`(?:describe|context|suite)(?:\.(?:only|skip|todo|concurrent|sequential|shuffle)){0,2}\s*` + JS_TITLE, 'y');
+
+/**
+ * How the matrix writes a JavaScript case inside `describe` blocks: the groups' titles, then its
+ * own, joined by this (as jest and vitest print them). A case outside any group is its title.
+ */
+export const JS_NAME_SEPARATOR = ' › ';
+
+/** A JavaScript full name as jest, vitest, mocha and node join it, by spaces: what their name filters and reports use. */
+export function spacedName(name: string): string {
+  return name.split(JS_NAME_SEPARATOR).join(' ');
+}
+
+/** A JavaScript case's own title: the last part of its full name. */
+export function ownTitle(name: string): string {
+  return name.split(JS_NAME_SEPARATOR).at(-1)!;
+}
 
 export function isPythonTest(file: string): boolean {
   return file.endsWith('.py');
@@ -290,28 +309,156 @@ function pythonCases(content: string): string[] {
   return out;
 }
 
+/**
+ * JavaScript's cases by their full names: each literal-titled `it`/`test` with the titles of the
+ * `describe` blocks around it. Parentheses are counted outside strings, templates, comments and
+ * regular expressions to know which call a case is inside.
+ */
 function jsCases(content: string): string[] {
   const out: string[] = [];
-  for (const m of content.matchAll(JS_CASE)) {
-    const raw = m[2] ?? m[3] ?? '';
-    out.push(unescapeLiteral(raw));
+  const groups: { title: string; depth: number }[] = [];
+  let depth = 0;
+  /** The last significant character: a `/` after one of these starts a regular expression. */
+  let last = '';
+  let i = 0;
+  const n = content.length;
+  while (i < n) {
+    const ch = content[i]!;
+    if (ch === '/' && content[i + 1] === '/') {
+      const end = content.indexOf('\n', i);
+      i = end < 0 ? n : end;
+      continue;
+    }
+    if (ch === '/' && content[i + 1] === '*') {
+      const end = content.indexOf('*/', i + 2);
+      i = end < 0 ? n : end + 2;
+      continue;
+    }
+    if (ch === '"' || ch === "'") {
+      i = skipQuoted(content, i, ch);
+      last = ch;
+      continue;
+    }
+    if (ch === '`') {
+      i = skipTemplate(content, i);
+      last = ch;
+      continue;
+    }
+    if (ch === '/' && (last === '' || '(,=:[!&|?{};+-*%<>~^'.includes(last))) {
+      i = skipRegex(content, i);
+      last = '/';
+      continue;
+    }
+    if (/[A-Za-z_$]/.test(ch) && !/[\w$.]/.test(content[i - 1] ?? '')) {
+      const call = matchAt(JS_GROUP, content, i) ?? matchAt(JS_CASE, content, i);
+      if (call) {
+        const title = unescapeLiteral(call.title);
+        if (call.re === JS_GROUP) groups.push({ title, depth });
+        else if (title.trim() !== '') out.push([...groups.map((g) => g.title), title].join(JS_NAME_SEPARATOR));
+        // The call's `(` is open; its title is read.
+        depth++;
+        i = call.end;
+        last = ',';
+        continue;
+      }
+      const word = /[\w$]+/y;
+      word.lastIndex = i;
+      i += word.exec(content)![0].length;
+      last = 'a';
+      continue;
+    }
+    if (ch === '(') depth++;
+    else if (ch === ')') {
+      depth--;
+      while (groups.length > 0 && groups.at(-1)!.depth >= depth) groups.pop();
+    }
+    if (!/\s/.test(ch)) last = ch;
+    i++;
   }
-  return out.filter((name) => name.trim() !== '');
+  return out;
+}
+
+function matchAt(re: RegExp, content: string, at: number): { re: RegExp; title: string; end: number } | null {
+  re.lastIndex = at;
+  const m = re.exec(content);
+  return m ? { re, title: m[2] ?? m[3] ?? '', end: re.lastIndex } : null;
+}
+
+/** The index after a quoted string that starts at `at`. */
+function skipQuoted(content: string, at: number, quote: string): number {
+  let i = at + 1;
+  while (i < content.length && content[i] !== quote && content[i] !== '\n') i += content[i] === '\\' ? 2 : 1;
+  return i + 1;
+}
+
+/** The index after a template literal that starts at `at`, its `${…}` parts skipped by their braces. */
+function skipTemplate(content: string, at: number): number {
+  let i = at + 1;
+  while (i < content.length && content[i] !== '`') {
+    if (content[i] === '\\') i += 2;
+    else if (content[i] === '$' && content[i + 1] === '{') {
+      let braces = 1;
+      i += 2;
+      while (i < content.length && braces > 0) {
+        const c = content[i]!;
+        if (c === '"' || c === "'") i = skipQuoted(content, i, c);
+        else if (c === '`') i = skipTemplate(content, i);
+        else {
+          if (c === '{') braces++;
+          else if (c === '}') braces--;
+          i++;
+        }
+      }
+    } else i++;
+  }
+  return i + 1;
+}
+
+/** The index after a regular expression literal that starts at `at` (a `/` inside a class does not end it). */
+function skipRegex(content: string, at: number): number {
+  let i = at + 1;
+  let inClass = false;
+  while (i < content.length && content[i] !== '\n') {
+    const c = content[i]!;
+    if (c === '\\') i += 2;
+    else {
+      if (c === '[') inClass = true;
+      else if (c === ']') inClass = false;
+      else if (c === '/' && !inClass) return i + 1;
+      i++;
+    }
+  }
+  return i;
 }
 
 function unescapeLiteral(text: string): string {
   return text.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c === 't' ? '\t' : c));
 }
 
+/** The JavaScript cases whose own title is `title`, by their full names (more than one: the title alone names none). */
+export function casesTitled(cases: readonly string[], title: string): string[] {
+  return cases.filter((c) => c.endsWith(`${JS_NAME_SEPARATOR}${title.trim()}`) || c === title.trim());
+}
+
 /**
- * Whether `name` is one of the file's cases, and which. A pytest method, or a Rust test inside
- * modules, may be named by the end of its path when only one case ends so: `test_x` for
+ * Whether `name` is one of the file's cases, and which. A JavaScript case inside `describe`
+ * blocks, a pytest method, or a Rust test inside modules, may be named by the end of its path
+ * when only one case ends so (`adds` for `todo › adds`): `test_x` for
  * `Class::test_x`, `deep` or `inner::deep` for `outer::inner::deep`. A Go subtest may be named as
  * written or by its title alone; everything else must match exactly.
  */
 export function findTestCase(cases: readonly string[], name: string): string | null {
   const wanted = name.trim();
   if (cases.includes(wanted)) return wanted;
+  // A JavaScript case inside describe blocks: its full name written with ` > ` (as vitest's
+  // listing and bun print it) or with spaces (as jest's and mocha's reports join it), or the end
+  // of it when only one case ends so.
+  const js = wanted.split(' > ').join(JS_NAME_SEPARATOR);
+  if (cases.includes(js)) return js;
+  const spaced = cases.filter((c) => c.includes(JS_NAME_SEPARATOR) && spacedName(c) === wanted);
+  if (spaced.length === 1) return spaced[0]!;
+  const nested = cases.filter((c) => c.endsWith(`${JS_NAME_SEPARATOR}${js}`));
+  if (nested.length === 1) return nested[0]!;
   const methods = cases.filter((c) => c.endsWith(`::${wanted}`));
   if (methods.length === 1) return methods[0]!;
   // A Go subtest, named as written in `t.Run` (spaces and all) or by its title alone.

@@ -356,6 +356,16 @@ describe('testCommand', () => {
     });
   });
 
+  it('runs one JavaScript case by its full name anchored whole, a bare title at the end, and node by its own title', () => {
+    const args = (preset: 'vitest' | 'jest' | 'mocha' | 'node', name: string) => argsOf(testCaseCommand(preset, 't/a.test.js', name));
+    expect(args('vitest', 'calc › sum (all) › adds')).toEqual(['run', 't/a.test.js', '-t', '^calc sum \\(all\\) adds$']);
+    expect(args('vitest', 'adds 1+1')).toEqual(['run', 't/a.test.js', '-t', 'adds 1\\+1$']);
+    expect(args('jest', 'calc › adds')).toEqual(['--ci', '--runTestsByPath', 't/a.test.js', '-t', '^calc adds$']);
+    expect(args('mocha', 'calc › adds')).toEqual(['t/a.test.js', '--grep', '^calc adds$']);
+    expect(args('node', 'calc › adds.')).toEqual(['--test', '--test-name-pattern=^adds\\.$', 't/a.test.js']);
+    expect(args('node', 'adds')).toEqual(['--test', '--test-name-pattern=^adds$', 't/a.test.js']);
+  });
+
   it('runs one AVA case by its title as given (AVA matches it whole), in child processes', () => {
     expect(testCaseCommand('ava', 'tests/t001_a.test.js', 'adds *two* numbers')).toEqual({
       kind: 'argv',

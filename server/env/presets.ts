@@ -13,6 +13,7 @@ import path from 'node:path';
 import type { Command as TestCommand } from '../proc/untrusted.ts';
 import { type ProjectEnv, UNDRIVEN_RUNNERS } from '../../shared/project-env.ts';
 import { testFileRule, type ChecksPreset, type CustomChecks, type TestFileRule } from '../../shared/seed.ts';
+import { JS_NAME_SEPARATOR, ownTitle, spacedName } from '../../shared/test-cases.ts';
 import { detectProjectEnv } from './detect.ts';
 import { AppError } from '../errors.ts';
 
@@ -164,7 +165,9 @@ function customScript(template: string, values: { files?: string; file?: string;
  * name, anchored at both ends.
  */
 export function testCaseCommand(preset: ChecksPreset, file: string, name: string, env: ProjectEnv | null = null, custom?: CustomChecks): TestCommand | null {
-  const tail = `${escapeRegExp(name)}$`;
+  // jest, vitest and mocha match the full title, joined by spaces: a full name (`todo › adds`) is
+  // anchored at both ends, a bare title at the end (it may sit in any describe).
+  const pattern = name.includes(JS_NAME_SEPARATOR) ? `^${escapeRegExp(spacedName(name))}$` : `${escapeRegExp(name)}$`;
   switch (preset) {
     case 'go':
       // Each level of a subtest is its own pattern: `TestX/two_words` → `^TestX$/^two_words$`.
@@ -179,13 +182,14 @@ export function testCaseCommand(preset: ChecksPreset, file: string, name: string
       return { kind: 'argv', command: pythonOf(env), args: ['-m', 'unittest', '-v', `${module}.${name.replace('::', '.')}`], env: pythonRunEnv(env) };
     }
     case 'node':
-      return { kind: 'argv', command: 'node', args: ['--test', `--test-name-pattern=^${tail}`, file], env: {} };
+      // node matches each test's own name; the report then picks the case by its full title.
+      return { kind: 'argv', command: 'node', args: ['--test', `--test-name-pattern=^${escapeRegExp(ownTitle(name))}$`, file], env: {} };
     case 'vitest':
-      return { kind: 'argv', command: localBin('vitest'), args: ['run', file, '-t', tail], env: {} };
+      return { kind: 'argv', command: localBin('vitest'), args: ['run', file, '-t', pattern], env: {} };
     case 'jest':
-      return { kind: 'argv', command: localBin('jest'), args: ['--ci', '--runTestsByPath', file, '-t', tail], env: {} };
+      return { kind: 'argv', command: localBin('jest'), args: ['--ci', '--runTestsByPath', file, '-t', pattern], env: {} };
     case 'mocha':
-      return { kind: 'argv', command: localBin('mocha'), args: [file, '--grep', tail], env: {} };
+      return { kind: 'argv', command: localBin('mocha'), args: [file, '--grep', pattern], env: {} };
     case 'ava':
       // AVA matches a whole title, ignoring case, with `*` as a wildcard it cannot escape: the
       // report then says which of the cases it ran is the named one, by its exact title.
@@ -197,7 +201,12 @@ export function testCaseCommand(preset: ChecksPreset, file: string, name: string
       if (!custom.case) return testCommand('custom', [file], custom);
       return {
         kind: 'shell',
-        script: customScript(custom.case, { file: shellQuote(file), case: shellQuote(name), case_pattern: shellQuote(`^${escapeRegExp(name)}$`) }),
+        script: customScript(custom.case, {
+          file: shellQuote(file),
+          case: shellQuote(name),
+          // As jest, vitest and bun match a full name: joined by spaces.
+          case_pattern: shellQuote(`^${escapeRegExp(spacedName(name))}$`),
+        }),
       };
   }
 }

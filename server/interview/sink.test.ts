@@ -175,6 +175,21 @@ describe('validateSeedBundle', () => {
       ]);
     });
 
+    it('refuses a JavaScript title two cases share, listing both full names', () => {
+      const js =
+        "import { describe, it } from 'vitest';\ndescribe('a', () => { it('refuses', () => {}); });\ndescribe('b', () => { it('refuses', () => {}); });\n";
+      const got = problems(
+        bundle({
+          prd_entries: [entry({ acceptance_criteria: ['refuses'], criteria_tests: [['refuses']] }), entry({ id: 'T-002' })],
+          test_files: { 'tests/t001_due.test.ts': js, 'tests/t002_overdue.test.ts': JS_TEST },
+        }),
+        { preset: 'vitest' },
+      );
+      expect(got).toEqual([
+        'task T-001, criterion 1 ("refuses"): \'refuses\' is the title of 2 test cases in tests/t001_due.test.ts: "a › refuses", "b › refuses"; name one by its full name',
+      ]);
+    });
+
     it('refuses a name the test file does not declare', () => {
       expect(problems(two([['test_stores'], ['test_refuses_bad_dates']]))).toEqual([
         'task T-001, criterion 2 ("refuses a bad date"): \'test_refuses_bad_dates\' is not a test case in tests/test_t001_due_dates.py; it declares: "test_stores", "TestDates::test_refuses"',
@@ -194,6 +209,28 @@ describe('validateSeedBundle', () => {
         'vitest',
       );
       expect(seed.prd[0]!.criteria_tests).toEqual([['stores the date'], ['refuses a bad date']]);
+    });
+
+    it('stores a JavaScript case inside describe blocks by its full name, taking its title alone when only one case has it', () => {
+      const js = [
+        "import { describe, it } from 'vitest';",
+        "describe('setDue', () => {",
+        "  it('stores the date', () => {});",
+        "  describe('with a bad date', () => { it('refuses', () => {}); });",
+        '});',
+        "describe('clearDue', () => { it('refuses', () => {}); });",
+      ].join('\n');
+      const seed = accepted(
+        bundle({
+          prd_entries: [
+            entry({ acceptance_criteria: ['stores', 'refuses'], criteria_tests: [['stores the date'], ['setDue > with a bad date > refuses']] }),
+            entry({ id: 'T-002' }),
+          ],
+          test_files: { 'tests/t001_due.test.ts': js, 'tests/t002_overdue.test.ts': JS_TEST },
+        }),
+        'vitest',
+      );
+      expect(seed.prd[0]!.criteria_tests).toEqual([['setDue › stores the date'], ['setDue › with a bad date › refuses']]);
     });
   });
 

@@ -11,7 +11,7 @@
 import type { CustomChecks, PrdEntry } from '../../shared/files.ts';
 import type { ProjectEnv } from '../../shared/project-env.ts';
 import type { ChecksPreset, TestFileRule } from '../../shared/seed.ts';
-import { canReadTestCases, collectTestCases, findTestCase } from '../../shared/test-cases.ts';
+import { canReadTestCases, casesTitled, collectTestCases, findTestCase } from '../../shared/test-cases.ts';
 import { taskDigits, taskIdOfTestFile, testFilePattern } from '../env/presets.ts';
 import { unsafePathReason, type ValidSeed } from '../store/seed-input.ts';
 
@@ -200,7 +200,12 @@ function checkCriteriaTests(
       const found: string[] = [];
       for (const name of names as string[]) {
         const match = readable ? findTestCase(cases, name) : name.trim();
-        if (match === null) problems.push(`${where}: '${name}' is not a test case in ${file}; ${declared}`);
+        const shared = match === null ? casesTitled(cases, name) : [];
+        if (shared.length > 1) {
+          problems.push(
+            `${where}: '${name}' is the title of ${shared.length} test cases in ${file}: ${shared.map((c) => JSON.stringify(c)).join(', ')}; name one by its full name`,
+          );
+        } else if (match === null) problems.push(`${where}: '${name}' is not a test case in ${file}; ${declared}`);
         else if (!found.includes(match)) found.push(match);
       }
       matrix.push(found);

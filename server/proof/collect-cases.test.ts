@@ -85,9 +85,11 @@ describe('selectsCase', () => {
     expect(selectsCase('pytest', pytest, 'test_x[3]')).toBe(false);
   });
 
-  it('takes a JavaScript case by its own title or its whole full title, never by the end of one', () => {
+  it('takes a JavaScript case by its own title or its whole full title (with spaces or ›), never by the end of one', () => {
     expect(selectsCase('mocha', mocha, 'nested case')).toBe(true);
     expect(selectsCase('mocha', mocha, 'outer inner nested case')).toBe(true);
+    expect(selectsCase('mocha', mocha, 'outer › inner › nested case')).toBe(true);
+    expect(selectsCase('mocha', mocha, 'inner › nested case')).toBe(false);
     expect(selectsCase('mocha', mocha, 'inner nested case')).toBe(false);
     expect(selectsCase('mocha', mocha, 'ested case')).toBe(false);
     expect(selectsCase('mocha', mocha, 'nested')).toBe(false);

@@ -15,6 +15,7 @@
 import { z } from 'zod';
 import type { ProjectEnv } from '../../shared/project-env.ts';
 import type { ChecksPreset } from '../../shared/seed.ts';
+import { spacedName } from '../../shared/test-cases.ts';
 import { localBin, testCommand, type TestCommand } from '../env/presets.ts';
 import { runUntrusted, type UntrustedScope } from '../proc/untrusted.ts';
 
@@ -80,13 +81,15 @@ export function parseCollected(preset: ChecksPreset, file: string, output: strin
 /**
  * Whether a matrix name selects a collected case the way the case's own run selects it
  * (`testCaseCommand`): pytest takes a node id (a parametrized function without its id selects
- * every parameter, a class every method); the JavaScript runners take the end of the full title.
+ * every parameter, a class every method); the JavaScript runners take a case's own title or its
+ * full title.
  */
 export function selectsCase(preset: ChecksPreset, cases: CollectedCase[], name: string): boolean {
   if (preset === 'pytest') {
     return cases.some((c) => c.name === name || c.name.startsWith(`${name}::`) || (c.name.startsWith(`${name}[`) && c.name.endsWith(']')));
   }
-  return cases.some((c) => c.name === name || c.fullTitle === name);
+  // A JavaScript full name (`todo › adds`) is the listing's full title, joined by spaces.
+  return cases.some((c) => c.name === name || c.fullTitle === name || c.fullTitle === spacedName(name));
 }
 
 const SHOWN = 8;

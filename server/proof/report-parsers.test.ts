@@ -214,6 +214,18 @@ describe("the unittest runner's json", () => {
     });
     expect(() => parseUnittestJson('{"cases": []}')).toThrow();
   });
+  it("sends go's events, cargo's lines and a custom command's JUnit each to its own reader, with the run's files", () => {
+    const go = parseReport('go', '{"Action":"run","Package":"m/todo","Test":"TestA"}\n{"Action":"pass","Package":"m/todo","Test":"TestA"}\n', W);
+    expect(go.cases.map((c) => [c.fullTitle, c.outcome])).toEqual([['TestA', 'passed']]);
+    const cargo = parseReport(
+      'cargo',
+      '     Running tests/t001_a.rs (target/x)\n\nrunning 1 test\ntest adds ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\n',
+      W,
+    );
+    expect(cargo.cases.map((c) => [c.file, c.fullTitle, c.outcome])).toEqual([['tests/t001_a.rs', 'adds', 'passed']]);
+    const junit = parseReport('junit', '<testsuites><testsuite name="./t/a_test.js"><testcase name="adds"/></testsuite></testsuites>', W, '', ['t/a_test.js']);
+    expect(junit.cases.map((c) => [c.file, c.fullTitle])).toEqual([['t/a_test.js', 'adds']]);
+  });
 });
 
 describe('a named case in a report', () => {
@@ -238,6 +250,21 @@ describe('a named case in a report', () => {
     expect(isNamedCase('vitest', aCase('calc adds', { name: 'adds' }), 'adds')).toBe(true);
     // A title that only ends with the name is another case.
     expect(isNamedCase('vitest', aCase('calc readds', { name: 'readds' }), 'adds')).toBe(false);
+    // A full name (describe titles › own title) is the whole full title: spaces for jest, vitest,
+    // mocha and node, ` > ` for a JUnit writer (bun, deno); never a case of the same title elsewhere.
+    const nested = aCase('calc sum adds', { name: 'adds' });
+    for (const p of ['jest', 'vitest', 'mocha', 'node'] as const) {
+      expect(isNamedCase(p, nested, 'calc › sum › adds')).toBe(true);
+      expect(isNamedCase(p, nested, 'sum › adds')).toBe(false);
+      expect(isNamedCase(p, aCase('other sum adds', { name: 'adds' }), 'calc › sum › adds')).toBe(false);
+    }
+    expect(isNamedCase('junit', aCase('calc > sum > adds', { name: 'adds' }), 'calc › sum › adds')).toBe(true);
+    expect(isNamedCase('junit', aCase('calc sum adds', { name: 'adds' }), 'calc › sum › adds')).toBe(true);
+    expect(isNamedCase('junit', aCase('calc > adds', { name: 'adds' }), 'adds')).toBe(true);
+    expect(isNamedCase('junit', aCase('calc > adds', { name: 'adds' }), 'calc › sum › adds')).toBe(false);
+    // cargo: libtest's full name, whole.
+    expect(isNamedCase('cargo', aCase('refuses::unknown'), 'refuses::unknown')).toBe(true);
+    expect(isNamedCase('cargo', aCase('refuses::unknown'), 'unknown')).toBe(false);
     expect(isNamedCase('jest', aCase('calc re adds', { name: 're adds' }), 'adds')).toBe(false);
     expect(isNamedCase('ava', aCase('adds'), 'adds')).toBe(true);
     expect(isNamedCase('mocha', aCase('calc adds'), 'calc')).toBe(false);

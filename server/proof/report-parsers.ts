@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { ChecksPreset, CustomChecks } from '../../shared/seed.ts';
+import { JS_NAME_SEPARATOR, spacedName } from '../../shared/test-cases.ts';
 import { parseAvaTap } from './ava-report.ts';
 import { parseCargoTest } from './cargo-report.ts';
 import { goModulePath, parseGoTestJson } from './go-report.ts';
@@ -245,7 +246,8 @@ export function isNamedCase(preset: ReportPreset, c: ReportCase, name: string): 
       return c.fullTitle === dotted || c.fullTitle.startsWith(`${dotted}.`) || c.name === dotted;
     }
     case 'node':
-      return c.name === name;
+      // node's junit nests describe titles as suites: a full name is their chain, joined by spaces.
+      return name.includes(JS_NAME_SEPARATOR) ? c.fullTitle === spacedName(name) : c.name === name;
     case 'go': {
       // A test named runs its subtests too; go writes a subtest's spaces as `_`.
       const goName = name.replaceAll(' ', '_');
@@ -255,9 +257,12 @@ export function isNamedCase(preset: ReportPreset, c: ReportCase, name: string): 
       // `--exact`: libtest's full name, `module::name`, whole.
       return c.fullTitle === name;
     default:
-      // The case's own title, or its full one (describe titles first): never a title that merely
-      // ends with the name, which would let `readds` stand for `adds`.
-      return c.name === name || c.fullTitle === name;
+      // A full name (describe titles › own title) is the report's full title, which jest, vitest,
+      // mocha and node join by spaces and JUnit writers (bun, deno) by ` > `. A bare title is the
+      // case's own title (a case outside any describe, or a seed from before full names). Never a
+      // title that merely ends with the name, which would let `readds` stand for `adds`.
+      if (!name.includes(JS_NAME_SEPARATOR)) return c.name === name || c.fullTitle === name;
+      return c.fullTitle === spacedName(name) || c.fullTitle === name.split(JS_NAME_SEPARATOR).join(' > ');
   }
 }
 

@@ -305,6 +305,13 @@ describe('withReport', () => {
       script: "bun test t.js --reporter-outfile='/w/a b/report.xml'",
     });
     expect(withReport('junit', argv('x'), R, [], null)).toEqual(argv('x'));
+    // go's events are its stdout, sent to the report after -json; cargo's stdout and stderr both go there.
+    expect(withReport('go', argv('go', 'test', '-count=1', './todo'), R, [], null)).toEqual(
+      argv('/bin/sh', '-c', 'exec "$@" > "$0"', R, 'go', 'test', '-json', '-count=1', './todo'),
+    );
+    expect(withReport('cargo', argv('cargo', 'test', '--test', 't001_a'), R, [], null)).toEqual(
+      argv('/bin/sh', '-c', 'exec "$@" > "$0" 2>&1', R, 'cargo', 'test', '--test', 't001_a'),
+    );
   });
 });
 
@@ -345,6 +352,54 @@ describe('readRun against the exit code', () => {
       problem:
         "AVA exited with code 1, but its report could not be read (it stops before its summary: AVA did not finish the run, as AVA 6's TAP reporter does when a test hits AVA's timeout), so what ran is unknown.",
     });
+  });
+
+  it("shows the worker go's output rendered from its events, and cargo's lines without its progress, read as their reports", () => {
+    const events = [
+      { Action: 'run', Package: 'example.com/todo', Test: 'TestA' },
+      { Action: 'output', Package: 'example.com/todo', Test: 'TestA', Output: '--- PASS: TestA (0.00s)\n' },
+      { Action: 'pass', Package: 'example.com/todo', Test: 'TestA' },
+      { Action: 'pass', Package: 'example.com/todo' },
+    ]
+      .map((e) => JSON.stringify(e))
+      .join('\n');
+    const go = readRun('go', { ...RUN, output: 'compiler said' }, events, '/w');
+    expect(go.problem).toBeNull();
+    expect(go.output).toContain('--- PASS: TestA (0.00s)');
+    expect(go.output).toContain('compiler said');
+    expect(go.output).not.toContain('"Action"');
+    const cargo =
+      '   Compiling todo v0.1.0 (/w)\n     Running tests/t001_a.rs (target/debug/deps/t001_a-1)\n\nrunning 1 test\ntest adds ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\n';
+    const read = readRun('cargo', { ...RUN, output: 'the raw stream' }, cargo, '/w');
+    expect(read.output).not.toContain('Compiling');
+    expect(read.output).toContain('test adds ... ok');
+    expect(read.run.output).toBe(read.output);
+    expect(read.report!.cases.map((c) => [c.fullTitle, c.outcome])).toEqual([['adds', 'passed']]);
+    // Without a report cargo's own output stays the run's.
+    expect(readRun('cargo', { ...RUN, exitCode: 101, output: 'error: could not compile' }, null, '/w').output).toBe('error: could not compile');
+    expect(readRun('go', { ...RUN, exitCode: 1, output: 'no events' }, null, '/w').output).toBe('no events');
+  });
+
+  it("reads a custom command's JUnit, with a failed run's file that has no case, or no report at all, as not loaded", () => {
+    const xml = '<testsuites><testsuite name="t/a.test.js" file="t/a.test.js"><testcase name="adds"/></testsuite></testsuites>';
+    const files = ['t/a.test.js', 't/b.test.js'];
+    const failed = readRun('junit', { ...RUN, exitCode: 1 }, xml, '/w', files);
+    expect(failed.problem).toBeNull();
+    expect(failed.report!.loadErrors).toEqual([
+      { file: 't/b.test.js', message: 'The custom command exited with code 1 and its JUnit report has no case of this file.' },
+    ]);
+    expect(readRun('junit', { ...RUN, exitCode: 1 }, null, '/w', files)).toMatchObject({
+      problem: null,
+      report: { cases: [], loadErrors: [{ file: 't/a.test.js' }, { file: 't/b.test.js' }] },
+    });
+    // A run that passed says nothing of a file it lists no case of; a report that cannot be read is no report.
+    expect(readRun('junit', RUN, xml, '/w', files).report!.loadErrors).toEqual([]);
+    expect(readRun('junit', { ...RUN, exitCode: 1 }, '<nope/>', '/w', files)).toMatchObject({
+      report: null,
+      problem: 'the custom command exited with code 1, but its report could not be read (no <testsuites> or <testsuite> element), so what ran is unknown.',
+    });
+    // Another runner's missing files stay the exit code's business.
+    expect(read({ exitCode: 1 }, JSON.stringify({ testResults: [] }), 'jest').report!.loadErrors).toEqual([]);
   });
 
   it("reads mocha's exception before any report as its file's load error, and only mocha's", () => {

@@ -99,6 +99,11 @@ export const JOURNEYS: Record<JourneyPlan['example'], JourneyPlan> = {
       ],
       criteria_tests: [['returns a new todo with the priority set, leaving the original unchanged'], ['throws an Error for an unknown level']],
     },
+    // Stored by the full name the sink reads from the file, its describe title first.
+    storedTests: [
+      ['setPriority › returns a new todo with the priority set, leaving the original unchanged'],
+      ['setPriority › throws an Error for an unknown level'],
+    ],
     testFile: 'tests/t001_priority.test.ts',
     test: lines(
       "import { describe, expect, it } from 'vitest';",
@@ -151,6 +156,11 @@ export const JOURNEYS: Record<JourneyPlan['example'], JourneyPlan> = {
       ],
       criteria_tests: [['moves the due time later by a duration, leaving the original unchanged'], ['throws an Error for something that is not a duration']],
     },
+    // Stored by the full name the sink reads from the file, its describe title first.
+    storedTests: [
+      ['snooze › moves the due time later by a duration, leaving the original unchanged'],
+      ['snooze › throws an Error for something that is not a duration'],
+    ],
     testFile: 'test/t001_snooze.test.js',
     test: lines(
       "'use strict';",
@@ -239,6 +249,8 @@ export const JOURNEYS: Record<JourneyPlan['example'], JourneyPlan> = {
       ...DUE_DATE.task,
       criteria_tests: [['sets the due date and leaves the original alone'], ['refuses a date that is not ISO']],
     },
+    // Stored by the full name the sink reads from the file, its describe title first.
+    storedTests: [['setDue › sets the due date and leaves the original alone'], ['setDue › refuses a date that is not ISO']],
     testFile: 'tests/t001_due.test.js',
     test: lines(
       "import { describe, expect, test } from 'bun:test';",

@@ -72,6 +72,8 @@ test('a TypeScript + vitest repository: its environment is shown, and Run waits 
     await expect(page.getByTestId('seed-review')).toBeVisible({ timeout: 20_000 });
     await expect(page.getByTestId('seed-env')).toHaveText('TypeScript · pnpm · vitest (vitest.config.ts) · tests in tests/');
     await expect(page.locator('[data-testid="seed-test-file"][data-path="tests/t001_kebab.test.ts"]')).toBeVisible();
+    // The matrix names the case inside its describe block by its full name, as vitest shows it.
+    await expect(page.getByTestId('criterion-tests').first()).toHaveText('kebab › joins words with dashes');
     const problem = page.locator('[data-testid="contract-warning"][data-kind="environment"]');
     await expect(problem).toContainText('Vitest is not installed in the worktree');
     await expect(page.getByTestId('run-button')).toBeDisabled();
