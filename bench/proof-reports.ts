@@ -4,7 +4,7 @@
  * `main`, which read the runner's text and ran each case once), in one sitting. For each runner a
  * small project with one task of two named cases: red on the seed (the function is missing), then
  * green once it is written. Times are medians of `--rounds` runs; ratios are against the
- * baseline (a runner the baseline does not drive, AVA, go and cargo before issue 29, gets its own times only).
+ * baseline (a runner the baseline does not drive, AVA, go, cargo and bun before issue 29, gets its own times only).
  * The last line is JSON. Figures only; nothing here passes or fails.
  * Run: npx tsx bench/proof-reports.ts --baseline /path/to/main [--rounds 3] [--only pytest]
  */
@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { PrdEntry } from '../shared/files.ts';
-import type { ChecksPreset } from '../shared/seed.ts';
+import type { ChecksPreset, CustomChecks } from '../shared/seed.ts';
 import type { ContractCheckInput } from '../server/proof/contract-check.ts';
 import { proveCases } from '../server/proof/red-proof.ts';
 import { tempDir } from '../server/testing/temp-dir.ts';
@@ -26,6 +26,9 @@ const baseline = (await import(path.resolve(values.baseline, 'server/proof/red-p
 
 interface Project {
   preset: ChecksPreset;
+  /** The row's name where it is not the preset's (the custom preset's runner). */
+  label?: string;
+  custom?: CustomChecks;
   files: Record<string, string>;
   testFile: string;
   test: string;
@@ -126,6 +129,19 @@ const PROJECTS: Project[] = [
     cases: ['divides', 'evenly::divides'],
     impl: ['src/lib.rs', 'pub fn add(a: i64, b: i64) -> i64 {\n    a + b\n}\n\npub fn divide(a: i64, b: i64) -> i64 {\n    a / b\n}\n'],
   },
+  {
+    // Issue 29, step 6: bun through the custom preset with {junit}, each case's proof a run of its
+    // whole file read from the JUnit report (no one-case command), the cases inside a describe.
+    preset: 'custom',
+    label: 'bun (custom, junit)',
+    custom: { test: 'node_modules/.bin/bun test {files} --reporter=junit --reporter-outfile={junit}' },
+    files: { 'package.json': '{"type":"module","devDependencies":{"bun":"1.4.5"}}', 'src/calc.js': 'export const add = (a, b) => a + b;\n' },
+    testFile: 'tests/t001_calc.test.js',
+    test: esm("import { describe, it, expect } from 'bun:test';", 'expect(X).toBe(Y);'),
+    cases: ['calc › divides', 'calc › divides evenly'],
+    impl: ['src/calc.js', 'export const add = (a, b) => a + b;\nexport const divide = (a, b) => a / b;\n'],
+    install: {},
+  },
 ];
 
 function write(dir: string, files: Record<string, string>) {
@@ -151,7 +167,7 @@ async function timed(prove: Prove, input: ContractCheckInput, prd: PrdEntry[]): 
 }
 
 const figures: Record<string, unknown> = {};
-for (const project of PROJECTS.filter((p) => !values.only || p.preset === values.only)) {
+for (const project of PROJECTS.filter((p) => !values.only || p.preset === values.only || p.label === values.only)) {
   const dir = tempDir('tilth-bench-reports-');
   try {
     write(dir, { ...project.files, [project.testFile]: project.test });
@@ -170,6 +186,7 @@ for (const project of PROJECTS.filter((p) => !values.only || p.preset === values
       prd,
       testFiles: { [project.testFile]: project.test },
       preset: project.preset,
+      ...(project.custom ? { customChecks: project.custom } : {}),
       scope: { worktree: dir, git: null, network: false },
     };
     const row: Record<string, unknown> = {};
@@ -198,8 +215,8 @@ for (const project of PROJECTS.filter((p) => !values.only || p.preset === values
         results: seen,
       };
     }
-    figures[project.preset] = row;
-    console.log(project.preset, JSON.stringify(row));
+    figures[project.label ?? project.preset] = row;
+    console.log(project.label ?? project.preset, JSON.stringify(row));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
