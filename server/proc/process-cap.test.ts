@@ -45,9 +45,10 @@ describe.skipIf(!sandboxed)('the process cap without a cgroup', () => {
     expect(hit).toBe(true);
     expect(result.timedOut).toBe(false);
     expect(Date.now() - started).toBeLessThan(55_000);
-    // Stopped well before runBounded's 60 s timeout. Alone it takes ~23 s on this 2-core machine,
-    // and up to ~37 s when the machine is loaded, so the bound leaves room; vitest's default 20 s
-    // would not, and a timed-out bomb would starve the next test of processes.
+    // Stopped well before runBounded's 60 s timeout: ~5 s on this 2-core machine with other tests
+    // running, since the watch stops counting at the cap. It used to read every process's
+    // namespace each tick, which a bomb of thousands outran (~23 s alone, past 60 s in a full test
+    // run); a timed-out bomb would also starve the next test of processes.
   }, 60_000);
 
   const setpriv = findOnPath('setpriv');

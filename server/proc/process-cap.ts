@@ -217,12 +217,15 @@ function sandboxNamespace(pid: number): string | null {
   return null;
 }
 
-/** Processes in namespace `ns`. */
-function processesIn(ns: string): number {
+/**
+ * Processes in namespace `ns`, counted up to `enough`: under a fork bomb /proc holds thousands,
+ * and reading each one's namespace every tick would let the bomb outrun the watch.
+ */
+function processesIn(ns: string, enough: number): number {
   let count = 0;
   for (const name of fs.readdirSync('/proc')) {
     if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
-    if (readLink(`/proc/${name}/ns/pid`) === ns) count++;
+    if (readLink(`/proc/${name}/ns/pid`) === ns && ++count >= enough) break;
   }
   return count;
 }
@@ -240,7 +243,7 @@ export function watchProcessCap(pid: number, info: ProcessCapInfo, slot: CgroupS
       reached = slot.refused() > 0 || slot.processes() >= info.processes;
     } else {
       ns ??= sandboxNamespace(pid);
-      reached = ns !== null && processesIn(ns) >= info.processes;
+      reached = ns !== null && processesIn(ns, info.processes) >= info.processes;
     }
     if (reached) {
       clearInterval(timer);
