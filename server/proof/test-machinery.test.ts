@@ -45,6 +45,9 @@ describe('which files are test machinery', () => {
       '.babelrc',
       'babel.config.js',
       '.npmrc',
+      'bunfig.toml',
+      'deno.json',
+      'deno.jsonc',
     ]) {
       expect(machineryKind(f), f).toBe('whole');
     }

@@ -30,6 +30,9 @@
  *   Cargo.toml's `[[test]]` targets (`harness = false` swaps libtest for the file's own `main`),
  *   `[patch.*]`/`[replace]` (a dependency's code swapped), `[profile.*]`, and `[package]`'s
  *   `build`/`autotests` keys; its dependencies are the worker's to add.
+ * - bun: `bunfig.toml` (`[test] preload` runs a module before every test file, where it could
+ *   replace `expect`). deno: `deno.json`/`deno.jsonc` (an import map can point the tests' imports,
+ *   the code under test or `@std/assert`, at other files). Both run through the custom preset.
  * - Every setup, require or plugin file those configs name, read from the config: JSON configs
  *   and package.json parsed; YAML and JS/TS configs read best-effort (YAML line by line; for a JS
  *   config, its string literals, since running it to learn its value would run the worker's code).
@@ -71,6 +74,9 @@ const WHOLE_NAMES = new Set([
   'build.rs',
   'rust-toolchain',
   'rust-toolchain.toml',
+  'bunfig.toml',
+  'deno.json',
+  'deno.jsonc',
 ]);
 /** `<stem>.<anything>`: vitest.config.ts, jest.config.mjs, .mocharc.yml, … */
 const WHOLE_STEMS = [
