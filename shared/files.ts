@@ -53,14 +53,19 @@ export const CustomChecksSchema = z
       .min(1)
       .refine((s) => s.includes('{file}'), 'the one-case command must contain {file}')
       .refine((s) => s.includes('{case}') || s.includes('{case_pattern}'), 'the one-case command must contain {case} or {case_pattern}')
-      .refine((s) => s.includes('{junit}'), 'the one-case command must contain {junit}: its result is read from the report')
+      .refine(writesJunit, 'the one-case command must contain {junit}: its result is read from the report')
       .optional(),
   })
-  .refine((c) => c.case === undefined || c.test.includes('{junit}'), {
+  .refine((c) => c.case === undefined || writesJunit(c.test), {
     message: 'a one-case command needs a test command with {junit}: both are read from the JUnit report',
     path: ['case'],
   });
 export type CustomChecks = z.infer<typeof CustomChecksSchema>;
+
+/** Whether a custom command writes a JUnit report (`{junit}`): the one test the server, the schema and the editor share. */
+export function writesJunit(command: string): boolean {
+  return command.includes('{junit}');
+}
 
 export const ModelsSchema = z.object({ worker: z.string(), evaluator: z.string(), prep: z.string() });
 

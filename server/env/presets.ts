@@ -12,6 +12,7 @@
 import path from 'node:path';
 import type { Command as TestCommand } from '../proc/untrusted.ts';
 import { type ProjectEnv, UNDRIVEN_RUNNERS } from '../../shared/project-env.ts';
+import { writesJunit } from '../../shared/files.ts';
 import { testFileRule, type ChecksPreset, type CustomChecks, type TestFileRule } from '../../shared/seed.ts';
 import { JS_NAME_SEPARATOR, ownTitle, spacedName } from '../../shared/test-cases.ts';
 import { detectProjectEnv } from './detect.ts';
@@ -197,7 +198,7 @@ export function testCaseCommand(preset: ChecksPreset, file: string, name: string
     case 'custom':
       // Only a command that writes JUnit can say how one case ended: its one-case command, else
       // the whole file, whose report has the case.
-      if (!custom?.test.includes('{junit}')) return null;
+      if (!custom || !writesJunit(custom.test)) return null;
       if (!custom.case) return testCommand('custom', [file], custom);
       return {
         kind: 'shell',

@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { writesJunit } from '../../shared/files.ts';
 import type { ChecksPreset, CustomChecks } from '../../shared/seed.ts';
 import { JS_NAME_SEPARATOR, spacedName } from '../../shared/test-cases.ts';
 import { parseAvaTap } from './ava-report.ts';
@@ -26,7 +27,7 @@ export type ReportPreset = Exclude<ChecksPreset, 'custom'> | 'junit';
 /** The report a preset's runs write, or null where there is none (a custom command without `{junit}`). */
 export function reportPresetOf(preset: ChecksPreset, custom?: CustomChecks | null): ReportPreset | null {
   if (preset !== 'custom') return preset;
-  return custom?.test.includes('{junit}') ? 'junit' : null;
+  return custom && writesJunit(custom.test) ? 'junit' : null;
 }
 
 export const RUNNER: Record<ReportPreset, string> = {

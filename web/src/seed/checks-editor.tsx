@@ -1,3 +1,4 @@
+import { writesJunit } from '../../../shared/files.ts';
 import type { ProjectEnv } from '../../../shared/project-env.ts';
 import { testFileRule, type ChecksPreset } from '../../../shared/seed.ts';
 import type { SeedDraft } from './seed-edit.ts';
@@ -38,7 +39,7 @@ export function ChecksEditor({
             onChange={onChange}
           />
           <p className="muted small" data-testid="custom-evidence">
-            {checks.customTest.includes('{junit}')
+            {writesJunit(checks.customTest)
               ? 'Each case is read from the JUnit report: the acceptance check, and the red and green proofs of each named case.'
               : 'Without {junit} only the exit code speaks: no per-case results, no red or green proofs.'}
           </p>
