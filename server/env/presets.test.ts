@@ -2,11 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
 import { EXAMPLES_DIR } from '../demo/example-repo.ts';
 import { DEFAULT_TEST_GLOBS, type ProjectEnv } from '../../shared/project-env.ts';
 import { projectEnv } from '../testing/project-env.ts';
 import {
   UNREAD_JUNIT,
+  UNREAD_JUNIT_SETUP,
   describePresetForPrompt,
   detectPreset,
   expectedTestPrefix,
@@ -398,10 +400,20 @@ describe('testCommand', () => {
     expect(cmd).toEqual({ kind: 'shell', script: `npx vitest run tests/t001_a.ts 'tests/it'\\''s here.ts' --reporter dot` });
   });
 
-  it("points a custom command's {junit} at a report no one reads, in the sandbox's /tmp, never the worktree", () => {
+  it("points a custom command's {junit} at a report no one reads, in a private folder the script makes and removes, never the worktree", async () => {
     const cmd = testCommand('custom', ['t/a.test.js'], { test: 'bun test {files} --reporter=junit --reporter-outfile={junit}' });
-    expect(cmd).toEqual({ kind: 'shell', script: `bun test t/a.test.js --reporter=junit --reporter-outfile=${UNREAD_JUNIT}` });
-    expect(UNREAD_JUNIT.startsWith('/tmp/')).toBe(true);
+    expect(cmd).toEqual({ kind: 'shell', script: `${UNREAD_JUNIT_SETUP}bun test t/a.test.js --reporter=junit --reporter-outfile=${UNREAD_JUNIT}` });
+    // Run for real: the report lands in a fresh 0700 folder, gone after the run, and the command's exit code stays the run's.
+    const probe = testCommand('custom', ['a'], { test: 'echo {files} > {junit} && stat -c %a "$(dirname {junit})" && echo {junit} && exit 3' });
+    if (probe.kind !== 'shell') throw new Error('a custom command is a shell script');
+    const run = await execa('sh', ['-c', probe.script], { reject: false });
+    expect(run.exitCode).toBe(3);
+    const [mode, report] = run.stdout.split('\n');
+    expect(mode).toBe('700');
+    expect(report).toMatch(/\/junit\.xml$/);
+    expect(fs.existsSync(path.dirname(report!))).toBe(false);
+    // A command without {junit} is left as it is.
+    expect(testCommand('custom', ['a'], { test: 'npm test -- {files}' })).toEqual({ kind: 'shell', script: 'npm test -- a' });
   });
 
   it("runs one case of a custom command with {junit} by its one-case command, placeholders filled once and quoted, or else runs the case's whole file", () => {
@@ -411,7 +423,7 @@ describe('testCommand', () => {
     };
     expect(testCaseCommand('custom', "t/it's.test.js", 'adds {junit} (a.b)', null, custom)).toEqual({
       kind: 'shell',
-      script: `bun test 't/it'\\''s.test.js' -t '^adds \\{junit\\} \\(a\\.b\\)$' --name 'adds {junit} (a.b)' --reporter-outfile=${UNREAD_JUNIT}`,
+      script: `${UNREAD_JUNIT_SETUP}bun test 't/it'\\''s.test.js' -t '^adds \\{junit\\} \\(a\\.b\\)$' --name 'adds {junit} (a.b)' --reporter-outfile=${UNREAD_JUNIT}`,
     });
     expect(testCaseCommand('custom', 't/a.test.js', 'adds', null, { test: custom.test })).toEqual(
       testCommand('custom', ['t/a.test.js'], { test: custom.test }),

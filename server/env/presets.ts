@@ -147,15 +147,22 @@ export function testCommand(
 
 /**
  * Where a custom command's `{junit}` points when no one reads the report (the contract check, the
- * mutation probe): the sandbox's private /tmp, never the worktree. A run that reads the report
- * (runner-report.ts) puts its own path in this one's place.
+ * mutation probe): a file in a folder of its own the script makes with `mktemp -d` (0700, under
+ * $TMPDIR or /tmp) and removes on exit, never the worktree and never a fixed name in a shared /tmp
+ * another local user could have put a symlink at. A run that reads the report (runner-report.ts)
+ * puts its own path in this one's place and drops UNREAD_JUNIT_SETUP.
  */
-export const UNREAD_JUNIT = '/tmp/tilth-unread-junit.xml';
+export const UNREAD_JUNIT = '"$tilth_unread/junit.xml"';
+export const UNREAD_JUNIT_SETUP = `tilth_unread=$(mktemp -d) || exit 1; trap 'rm -rf "$tilth_unread"' EXIT; `;
 
-/** A custom command with its placeholders filled in one pass (so a name holding `{junit}` stays a name); `{junit}` defaults to UNREAD_JUNIT. */
+/**
+ * A custom command with its placeholders filled in one pass (so a name holding `{junit}` stays a
+ * name); `{junit}` defaults to UNREAD_JUNIT, with the setup that makes its folder.
+ */
 function customScript(template: string, values: { files?: string; file?: string; case?: string; case_pattern?: string }): string {
   const all: Record<string, string | undefined> = { junit: UNREAD_JUNIT, ...values };
-  return template.replace(/\{(files|file|case|case_pattern|junit)\}/g, (whole, key: string) => all[key] ?? whole);
+  const script = template.replace(/\{(files|file|case|case_pattern|junit)\}/g, (whole, key: string) => all[key] ?? whole);
+  return writesJunit(template) ? UNREAD_JUNIT_SETUP + script : script;
 }
 
 /**

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { UntrustedResult } from '../proc/untrusted.ts';
 import { namedCaseIn, notRunMessage, type ReportPreset, type RunnerReport } from './report-parsers.ts';
-import { UNREAD_JUNIT } from '../env/presets.ts';
+import { UNREAD_JUNIT, UNREAD_JUNIT_SETUP } from '../env/presets.ts';
 import { acceptanceVerdict, readRun, UNITTEST_RUNNER, withReport, type ReportedRun } from './runner-report.ts';
 
 const DIR = path.join(import.meta.dirname, '../testing/runner-output/reports');
@@ -300,9 +300,15 @@ describe('withReport', () => {
     const shell = { kind: 'shell' as const, script: 'npm test' };
     expect(withReport('jest', shell, R, [], null)).toBe(shell);
     // A custom command's {junit}, filled with the unread place, now names the report (quoted).
-    expect(withReport('junit', { kind: 'shell', script: `bun test t.js --reporter-outfile=${UNREAD_JUNIT}` }, '/w/a b/report.xml', [], null)).toEqual({
+    expect(
+      withReport('junit', { kind: 'shell', script: `${UNREAD_JUNIT_SETUP}bun test t.js --reporter-outfile=${UNREAD_JUNIT}` }, '/w/a b/report.xml', [], null),
+    ).toEqual({
       kind: 'shell',
       script: "bun test t.js --reporter-outfile='/w/a b/report.xml'",
+    });
+    expect(withReport('junit', { kind: 'shell', script: `x ${UNREAD_JUNIT_SETUP}` }, R, [], null)).toEqual({
+      kind: 'shell',
+      script: `x ${UNREAD_JUNIT_SETUP}`,
     });
     expect(withReport('junit', argv('x'), R, [], null)).toEqual(argv('x'));
     // go's events are its stdout, sent to the report after -json; cargo's stdout and stderr both go there.

@@ -34,7 +34,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { ProjectEnv } from '../../shared/project-env.ts';
 import { Tree } from '../fs/tree.ts';
-import { pythonOf, pythonRunEnv, shellQuote, type TestCommand, UNREAD_JUNIT } from '../env/presets.ts';
+import { pythonOf, pythonRunEnv, shellQuote, type TestCommand, UNREAD_JUNIT, UNREAD_JUNIT_SETUP } from '../env/presets.ts';
 import { runUntrusted, type UntrustedOptions, type UntrustedResult, type UntrustedScope } from '../proc/untrusted.ts';
 import { avaText } from './ava-report.ts';
 import { cargoText } from './cargo-report.ts';
@@ -150,8 +150,11 @@ sys.exit(0 if result.wasSuccessful() and not load_errors and not unknown and res
  */
 export function withReport(preset: ReportPreset, command: TestCommand, reportFile: string, targets: string[], env: ProjectEnv | null): TestCommand {
   // The custom command names the report's place itself, with `{junit}`.
-  if (preset === 'junit')
-    return command.kind === 'shell' ? { kind: 'shell', script: command.script.replaceAll(UNREAD_JUNIT, shellQuote(reportFile)) } : command;
+  if (preset === 'junit') {
+    if (command.kind !== 'shell') return command;
+    const script = command.script.startsWith(UNREAD_JUNIT_SETUP) ? command.script.slice(UNREAD_JUNIT_SETUP.length) : command.script;
+    return { kind: 'shell', script: script.replaceAll(UNREAD_JUNIT, shellQuote(reportFile)) };
+  }
   if (command.kind !== 'argv') return command;
   switch (preset) {
     case 'go': {
