@@ -83,6 +83,39 @@ export const PythonEnvSchema = z.object({
 });
 export type PythonEnv = z.infer<typeof PythonEnvSchema>;
 
+/**
+ * One package of a workspace (issue 29, step 4): an npm/pnpm/yarn/bun workspace package, a Cargo
+ * workspace member or a module of a go.work. Its tests run from its own folder with its own
+ * runner, as its users run them (`pnpm --filter a test`, `cargo test -p a`, `cd a && go test`).
+ * `test_dirs` and `test_globs` are relative to the package's folder.
+ */
+export const WorkspacePackageSchema = z.object({
+  /** The package's folder, relative to the repository root (`packages/core`). */
+  dir: z.string(),
+  /** Its name (package.json's `name`, the crate's, the Go module path), else its folder. */
+  name: z.string(),
+  test_runner: TestRunnerSchema.nullable(),
+  test_runner_evidence: z.string().nullable(),
+  undriven_runner: z.object({ runner: UndrivenRunnerSchema, evidence: z.string() }).nullable(),
+  test_dirs: z.array(z.string()),
+  test_globs: z.array(z.string()),
+  typescript: z.boolean(),
+  module_type: z.enum(['esm', 'commonjs']).nullable(),
+  rust_crate: z.string().nullable().optional(),
+  /** The package has its own installed `node_modules` (pnpm's links, npm's nested installs). */
+  node_modules: z.boolean(),
+});
+export type WorkspacePackage = z.infer<typeof WorkspacePackageSchema>;
+
+export const WorkspaceSchema = z.object({
+  /** What declares the workspace: the package manager's `workspaces` / pnpm-workspace.yaml, Cargo's `[workspace]`, go.work. */
+  tool: z.enum(['npm', 'pnpm', 'yarn', 'bun', 'cargo', 'go']),
+  /** Where it says so: `pnpm-workspace.yaml`, `package.json workspaces`, `Cargo.toml [workspace]`, `go.work`. */
+  evidence: z.string(),
+  packages: z.array(WorkspacePackageSchema),
+});
+export type Workspace = z.infer<typeof WorkspaceSchema>;
+
 export const ProjectEnvSchema = z.object({
   languages: z.array(z.enum(['javascript', 'typescript', 'python', 'go', 'rust'])),
   package_manager: PackageManagerSchema.nullable(),
@@ -114,5 +147,56 @@ export const ProjectEnvSchema = z.object({
   node_modules: z.boolean(),
   /** A committed setup command (`.tilth/setup`, the path relative to the root) that overrides detection. */
   setup_command: z.string().nullable(),
+  /** The workspace the root declares, with its packages; absent or null for a single project. */
+  workspace: WorkspaceSchema.nullable().optional(),
 });
 export type ProjectEnv = z.infer<typeof ProjectEnvSchema>;
+
+/** The packages of a workspace whose tests Tilth runs with the runner it detected for them. */
+export function drivenPackages(env: ProjectEnv | null | undefined): WorkspacePackage[] {
+  return (env?.workspace?.packages ?? []).filter((p) => p.test_runner !== null);
+}
+
+/** The workspace package `file` (relative to the root) lies in: the one with the longest folder that holds it. */
+export function packageOf(env: ProjectEnv | null | undefined, file: string): WorkspacePackage | null {
+  let best: WorkspacePackage | null = null;
+  for (const p of env?.workspace?.packages ?? []) {
+    if (file.startsWith(`${p.dir}/`) && (best === null || p.dir.length > best.dir.length)) best = p;
+  }
+  return best;
+}
+
+/** The environment a package's tests run in: the root's (its package manager, interpreter) with the package's runner and layout. */
+export function packageEnv(env: ProjectEnv, p: WorkspacePackage): ProjectEnv {
+  return {
+    ...env,
+    test_runner: p.test_runner,
+    test_runner_evidence: p.test_runner_evidence,
+    undriven_runner: p.undriven_runner,
+    test_dirs: p.test_dirs,
+    test_globs: p.test_globs,
+    typescript: p.typescript,
+    module_type: p.module_type,
+    ...(p.rust_crate !== undefined ? { rust_crate: p.rust_crate } : {}),
+    node_modules: p.node_modules,
+    workspace: null,
+  };
+}
+
+/**
+ * Where and how a test file of a session runs: in a workspace whose detected runner the session
+ * kept, from its package's folder (`dir`, relative to the root; '' for the root) with the
+ * package's runner, environment and the file's path inside the package; elsewhere as it is.
+ */
+export interface PackageRun<P extends string> {
+  dir: string;
+  preset: P | TestRunner;
+  env: ProjectEnv | null;
+  file: string;
+}
+
+export function packageRun<P extends string>(preset: P, env: ProjectEnv | null | undefined, file: string): PackageRun<P> {
+  const p = env && preset === env.test_runner ? packageOf(env, file) : null;
+  if (!env || !p || p.test_runner === null) return { dir: '', preset, env: env ?? null, file };
+  return { dir: p.dir, preset: p.test_runner, env: packageEnv(env, p), file: file.slice(p.dir.length + 1) };
+}

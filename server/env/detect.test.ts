@@ -290,12 +290,23 @@ const cases: Case[] = [
     expected: { test_runner: 'cargo', rust_crate: null },
   },
   {
-    name: 'a Cargo workspace with no crate at its root: not driven yet',
+    name: 'a Cargo workspace with no crate at its root: driven through its members',
     files: { 'Cargo.toml': '[workspace]\nmembers = ["crates/*"]\n', 'crates/a/Cargo.toml': '[package]\nname = "a"\n' },
+    expected: {
+      languages: ['rust'],
+      test_runner: 'cargo',
+      test_runner_evidence: 'Cargo.toml [workspace]: 1 of 1 packages (crates/a: Cargo.toml)',
+      undriven_runner: null,
+    },
+  },
+  {
+    name: 'a Cargo workspace whose members are not there: not driven yet',
+    files: { 'Cargo.toml': '[workspace]\nmembers = ["crates/*"]\n' },
     expected: {
       languages: ['rust'],
       test_runner: null,
       undriven_runner: { runner: 'cargo_workspace', evidence: 'Cargo.toml: a workspace with no crate at its root' },
+      workspace: { tool: 'cargo', evidence: 'Cargo.toml [workspace]', packages: [] },
     },
   },
   {
@@ -349,5 +360,99 @@ describe('detectProjectEnv', () => {
     const env = await detectProjectEnv(root);
     expect(env.test_globs).toEqual(['t/*.test.js']);
     expect(fs.existsSync(path.join(root, 'ran'))).toBe(false);
+  });
+});
+
+describe('workspaces', () => {
+  it('reads a pnpm workspace: each package with its own runner and layout, the root taking the runner most packages use', async () => {
+    const root = repo({
+      'package.json': { name: 'mono', private: true, scripts: { test: 'pnpm -r test' }, devDependencies: { typescript: '^5' } },
+      'pnpm-lock.yaml': '',
+      'pnpm-workspace.yaml': "packages:\n  - 'packages/*'\n  - '!packages/skipped'\n  - apps/web # the site\n",
+      'packages/core/package.json': { name: '@mono/core', type: 'module', scripts: { test: 'vitest run' }, devDependencies: { vitest: '^3' } },
+      'packages/core/tests/a.test.ts': '',
+      'packages/core/tsconfig.json': '{}',
+      'packages/cli/package.json': { name: '@mono/cli', scripts: { test: 'vitest run' } },
+      'packages/cli/test/': '',
+      'packages/skipped/package.json': { name: 'skipped', scripts: { test: 'jest' } },
+      'packages/notes/README.md': 'no manifest: not a package',
+      'apps/web/package.json': { name: 'web', scripts: { test: 'jest' } },
+      'node_modules/x/package.json': {},
+    });
+    const env = await detectProjectEnv(root);
+    expect(env.workspace?.tool).toBe('pnpm');
+    expect(env.workspace?.evidence).toBe('pnpm-workspace.yaml');
+    expect(env.workspace?.packages.map((p) => [p.dir, p.name, p.test_runner])).toEqual([
+      ['apps/web', 'web', 'jest'],
+      ['packages/cli', '@mono/cli', 'vitest'],
+      ['packages/core', '@mono/core', 'vitest'],
+    ]);
+    const core = env.workspace!.packages[2]!;
+    expect(core).toMatchObject({ test_dirs: ['tests'], typescript: true, module_type: 'esm', test_runner_evidence: 'scripts.test: vitest run' });
+    expect(env.test_runner).toBe('vitest');
+    expect(env.test_runner_evidence).toBe(
+      'pnpm-workspace.yaml: 2 of 3 packages (packages/cli: scripts.test: vitest run; packages/core: scripts.test: vitest run)',
+    );
+    expect(env.package_manager).toBe('pnpm');
+  });
+
+  it("reads npm's and yarn's `workspaces` (an array, or yarn's { packages }), `**`, and leaves a root that runs its own tests alone", async () => {
+    const npm = await detectProjectEnv(
+      repo({
+        'package.json': { workspaces: ['libs/**'], scripts: { test: 'mocha' }, devDependencies: { mocha: '^10' } },
+        'package-lock.json': '{}',
+        'libs/a/package.json': { name: 'a', devDependencies: { jest: '^29' } },
+        'libs/group/b/package.json': { name: 'b', devDependencies: { jest: '^29' } },
+        'libs/node_modules/c/package.json': { name: 'c' },
+      }),
+    );
+    expect(npm.workspace?.tool).toBe('npm');
+    expect(npm.workspace?.packages.map((p) => p.dir)).toEqual(['libs/a', 'libs/group/b']);
+    expect(npm.test_runner).toBe('mocha');
+    const yarn = await detectProjectEnv(
+      repo({ 'package.json': { workspaces: { packages: ['./pkgs/*/'] } }, 'yarn.lock': '', 'pkgs/one/package.json': { devDependencies: { jest: '^29' } } }),
+    );
+    expect(yarn.workspace).toMatchObject({
+      tool: 'yarn',
+      evidence: 'package.json workspaces',
+      packages: [{ dir: 'pkgs/one', name: 'pkgs/one', test_runner: 'jest' }],
+    });
+    expect(yarn.test_runner).toBe('jest');
+  });
+
+  it('reads a Cargo workspace (members, exclude) and a go.work; a workspace of crates is driven, not left to the custom command', async () => {
+    const cargo = await detectProjectEnv(
+      repo({
+        'Cargo.toml': '[workspace]\nmembers = [\n  "crates/*", # all\n]\nexclude = ["crates/old"]\n',
+        'crates/todo/Cargo.toml': '[package]\nname = "todo-core"\n',
+        'crates/todo/src/lib.rs': '',
+        'crates/old/Cargo.toml': '[package]\nname = "old"\n',
+      }),
+    );
+    expect(cargo.workspace?.packages).toMatchObject([
+      { dir: 'crates/todo', name: 'todo-core', test_runner: 'cargo', rust_crate: 'todo_core', test_dirs: ['tests'] },
+    ]);
+    expect(cargo.test_runner).toBe('cargo');
+    expect(cargo.undriven_runner).toBeNull();
+    expect(cargo.languages).toContain('rust');
+    const go = await detectProjectEnv(
+      repo({
+        'go.work': 'go 1.19\n\nuse (\n\t./api // the server\n\t"./tools"\n)\nuse ./lib\n',
+        'api/go.mod': 'module example.com/api\n',
+        'api/store/store_test.go': '',
+        'tools/go.mod': 'module example.com/tools\n',
+        'lib/README': '',
+      }),
+    );
+    expect(go.workspace?.packages.map((p) => [p.dir, p.name, p.test_runner, p.test_dirs])).toEqual([
+      ['api', 'example.com/api', 'go', ['store']],
+      ['tools', 'example.com/tools', 'go', []],
+    ]);
+    expect(go.languages).toEqual(['go']);
+  });
+
+  it('never leaves the root nor follows a pattern out of it', async () => {
+    const env = await detectProjectEnv(repo({ 'package.json': { workspaces: ['../*', '/etc', 'a/../../b', '.'] }, 'a/package.json': {} }));
+    expect(env.workspace?.packages).toEqual([]);
   });
 });

@@ -21,8 +21,10 @@ import {
   type TestRunner,
   TestRunnerSchema,
   type UndrivenRunner,
+  type WorkspacePackage,
   goBuildsFolder,
 } from '../../shared/project-env.ts';
+import { type WorkspaceDecl, workspaceDecl, workspaceFolders } from './workspace.ts';
 import { hasSection, iniWords, jsLiteral, parseJsonc, rustImportName, tomlStrings, yamlStrings } from './config-read.ts';
 
 /** Folders projects keep tests in, most usual first; `test_dirs` lists the ones that exist. */
@@ -56,8 +58,11 @@ function isUndriven(runner: TestRunner | UndrivenRunner): runner is UndrivenRunn
   return !TestRunnerSchema.safeParse(runner).success;
 }
 
-/** Reads the repository at `root` (its working tree) and says what it runs its tests with. */
-export async function detectProjectEnv(root: string): Promise<ProjectEnv> {
+/**
+ * Reads the repository at `root` (its working tree) and says what it runs its tests with; with
+ * `workspace` (the default), also the packages a workspace root declares, each read the same way.
+ */
+export async function detectProjectEnv(root: string, options: { workspace?: boolean } = {}): Promise<ProjectEnv> {
   const repo = new RepoFiles(root);
   const top = await repo.list('.');
   const pkg = asRecord(parseJsonc((await repo.read('package.json')) ?? ''));
@@ -89,7 +94,7 @@ export async function detectProjectEnv(root: string): Promise<ProjectEnv> {
     if (top.has(file)) languages[chosen?.runner === runner ? 'unshift' : 'push'](language);
   }
 
-  return {
+  const own: ProjectEnv = {
     languages,
     package_manager: manager,
     lockfile,
@@ -109,6 +114,91 @@ export async function detectProjectEnv(root: string): Promise<ProjectEnv> {
     ...(driven?.runner === 'cargo' ? { rust_crate: await rustLibrary(repo, cargoToml) } : {}),
     node_modules: await repo.isDir('node_modules'),
     setup_command: (await repo.isFile('.tilth/setup')) ? '.tilth/setup' : null,
+  };
+  if (options.workspace === false) return own;
+  const decl = workspaceDecl({
+    packageJson: pkg,
+    manager,
+    pnpmWorkspace: top.has('pnpm-workspace.yaml') ? await repo.read('pnpm-workspace.yaml') : null,
+    cargoToml: top.has('Cargo.toml') ? cargoToml : null,
+    goWork: top.has('go.work') ? await repo.read('go.work') : null,
+  });
+  return decl ? withWorkspace(own, decl, await workspacePackages(repo, decl)) : own;
+}
+
+/** Each package of `decl`, detected as a project of its own. */
+async function workspacePackages(repo: RepoFiles, decl: WorkspaceDecl): Promise<WorkspacePackage[]> {
+  const dirs = await workspaceFolders(decl, repo);
+  return Promise.all(
+    dirs.map(async (dir): Promise<WorkspacePackage> => {
+      const env = await detectProjectEnv(path.join(repo.root, dir), { workspace: false });
+      return {
+        dir,
+        name: await packageName(repo, dir, decl.manifest),
+        test_runner: env.test_runner,
+        test_runner_evidence: env.test_runner_evidence,
+        undriven_runner: env.undriven_runner ?? null,
+        test_dirs: env.test_dirs,
+        test_globs: env.test_globs,
+        typescript: env.typescript,
+        module_type: env.module_type,
+        ...(env.rust_crate !== undefined ? { rust_crate: env.rust_crate } : {}),
+        node_modules: env.node_modules,
+      };
+    }),
+  );
+}
+
+async function packageName(repo: RepoFiles, dir: string, manifest: WorkspaceDecl['manifest']): Promise<string> {
+  const text = (await repo.read(`${dir}/${manifest}`)) ?? '';
+  const name =
+    manifest === 'package.json'
+      ? asRecord(parseJsonc(text))?.name
+      : manifest === 'Cargo.toml'
+        ? tomlStrings(text, 'package', 'name')?.[0]
+        : /^module\s+(\S+)/m.exec(text)?.[1];
+  return typeof name === 'string' && name !== '' ? name : dir;
+}
+
+/**
+ * The root's environment with its workspace. A root that names no runner of its own (most
+ * monorepos: `pnpm -r test`, a virtual Cargo manifest) takes the one most of its packages use,
+ * so the session's preset is the packages' and each test runs with its own package's runner.
+ */
+function withWorkspace(own: ProjectEnv, decl: WorkspaceDecl, packages: WorkspacePackage[]): ProjectEnv {
+  const workspace = { tool: decl.tool, evidence: decl.evidence, packages };
+  const driven = packages.filter((p) => p.test_runner !== null);
+  const rootDrives = own.test_runner !== null && (own.test_runner_evidence ?? '').startsWith('scripts.');
+  if (driven.length === 0 || rootDrives) return { ...own, workspace };
+  const counts = new Map<TestRunner, number>();
+  for (const p of driven) counts.set(p.test_runner!, (counts.get(p.test_runner!) ?? 0) + 1);
+  const runner = [...counts].sort((a, b) => b[1] - a[1])[0]![0];
+  const users = driven.filter((p) => p.test_runner === runner);
+  const languages = [...own.languages];
+  for (const p of driven) {
+    const language =
+      p.test_runner === 'go'
+        ? 'go'
+        : p.test_runner === 'cargo'
+          ? 'rust'
+          : isPythonRunner(p.test_runner!)
+            ? 'python'
+            : p.typescript
+              ? 'typescript'
+              : 'javascript';
+    if (!languages.includes(language)) languages.push(language);
+  }
+  return {
+    ...own,
+    languages,
+    test_runner: runner,
+    test_runner_evidence: `${decl.evidence}: ${users.length} of ${packages.length} packages (${users
+      .slice(0, 3)
+      .map((p) => `${p.dir}: ${p.test_runner_evidence}`)
+      .join('; ')}${users.length > 3 ? '; …' : ''})`,
+    undriven_runner: null,
+    typescript: own.typescript || driven.some((p) => p.typescript),
+    workspace,
   };
 }
 
@@ -520,6 +610,10 @@ class RepoFiles {
     } catch {
       return [];
     }
+  }
+
+  async folders(rel: string): Promise<string[]> {
+    return (await this.entries(rel)).filter((e) => e.dir).map((e) => e.name);
   }
 
   async list(rel: string): Promise<Set<string>> {
