@@ -17,7 +17,7 @@ import {
   type RedResult,
 } from './files.ts';
 import { globMatches } from './glob.ts';
-import { DEFAULT_TEST_GLOBS, type ProjectEnv } from './project-env.ts';
+import { DEFAULT_TEST_GLOBS, drivenPackages, packageEnv, type ProjectEnv } from './project-env.ts';
 
 export { CaseProofSchema, RedResultSchema, type CaseProof, type RedResult };
 
@@ -94,7 +94,34 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
+/**
+ * How acceptance test files are named. In a workspace whose detected runner the session kept, a
+ * test lives in one package, under that package's rule (its runner's folders and endings), with
+ * the package's folder in front: `packages/core/tests/t001_add_parser.test.ts`.
+ */
 export function testFileRule(preset: ChecksPreset, env: ProjectEnv | null = null): TestFileRule {
+  const packages = env && preset === env.test_runner ? drivenPackages(env) : [];
+  if (env === null || packages.length === 0) return projectRule(preset, env);
+  const rules = packages.map((p) => ({ dir: p.dir, rule: projectRule(p.test_runner!, packageEnv(env, p)) }));
+  // Each package's whole rule, its digits uncaptured, checked ahead; the digits then taken from the name.
+  const bodies = rules.map(
+    ({ dir, rule }) => `${escapeRegExp(dir)}/${rule.regex.source.replace(/^\^/, '').replace(/\$$/, '').replace('(\\d{3,})', '(?:\\d{3,})')}`,
+  );
+  const first = rules[0]!;
+  const shown = rules.slice(0, 3).map(({ dir, rule }) => `${dir}/${rule.describe}`);
+  const more = rules.length > shown.length ? `, or in one of the workspace's ${rules.length - shown.length} other packages` : '';
+  return {
+    regex: new RegExp(`^(?=(?:${bodies.join('|')})$)(?:[^/]+/)*(?:test_)?t(\\d{3,})_[^/]*$`),
+    example: `${first.dir}/${first.rule.example}`,
+    describe: `${shown.join(', or ')}${more} (in the package whose code it tests)`,
+    dir: `${first.dir}/${first.rule.dir}`,
+    prefix: (digits) => `${first.dir}/${first.rule.prefix(digits)}`,
+    endings: [...new Set(rules.flatMap(({ rule }) => rule.endings))],
+    slugRule: `the file goes in the package whose code it tests, under that package's rule; ${first.rule.slugRule}`,
+  };
+}
+
+function projectRule(preset: ChecksPreset, env: ProjectEnv | null): TestFileRule {
   const globs = env && env.test_runner === preset && env.test_globs.length > 0 ? env.test_globs : preset === 'custom' ? [] : DEFAULT_TEST_GLOBS[preset];
   const picked = (names: (dir: string) => string[]) => {
     const dirs = [...new Set([...(env?.test_dirs ?? []), ...CONVENTIONAL_DIRS])].filter((d) => SAFE_DIR.test(d));

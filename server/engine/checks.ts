@@ -12,12 +12,13 @@
  * the event log and the UI. The tests and the linter are code the worker wrote or chose, so they
  * run like its shell: as untrusted code (proc/untrusted.ts).
  */
+import path from 'node:path';
 import type { z } from 'zod';
 import { boundCheckOutput, type CheckResultSchema } from '../../shared/events.ts';
 import type { CustomChecks } from '../../shared/files.ts';
 import { goBuildsFolder, type ProjectEnv } from '../../shared/project-env.ts';
 import type { ChecksPreset } from '../../shared/seed.ts';
-import { goPackages, shellQuote, testCommand } from '../env/presets.ts';
+import { goPackages, packageGroups, packageScope, shellQuote, testCommand, type PackageGroup } from '../env/presets.ts';
 import { processCapNote, runUntrusted, type Command, type UntrustedScope } from '../proc/untrusted.ts';
 import { findOnPath } from '../proc/which.ts';
 import { reportPresetOf } from '../proof/report-parsers.ts';
@@ -61,29 +62,52 @@ async function runCheck(name: string, command: Command, input: ChecksInput): Pro
 /**
  * The acceptance tests, read from the runner's own report (runner-report.ts): zero cases run, a
  * named case that did not run or failed, or a report that contradicts the exit code fail the
- * check, saying so. A custom command without `{junit}` has only the exit code and the text: weaker evidence.
+ * check, saying so. A custom command without `{junit}` has only the exit code and the text: weaker
+ * evidence. In a workspace each package's tests run from its folder with its runner, one run per
+ * package, and the check passes only when every package's does.
  */
 async function runAcceptance(input: ChecksInput): Promise<CheckResult> {
-  const preset = input.preset;
-  const env = input.env ?? null;
+  const groups = packageGroups(input.preset, input.env ?? null, input.testFiles);
+  if (groups.length === 1) return runAcceptanceIn(input, groups[0]!);
+  const started = performance.now();
+  const results: CheckResult[] = [];
+  for (const group of groups) results.push(await runAcceptanceIn(input, group));
+  const failed = results.find((r) => !r.passed);
+  return {
+    name: 'acceptance',
+    passed: failed === undefined,
+    exit_code: failed ? failed.exit_code : 0,
+    ...boundCheckOutput(results.map((r) => r.output).join('\n\n')),
+    duration_ms: Math.round(performance.now() - started),
+    evidence: results.some((r) => r.evidence === 'text') ? 'text' : 'report',
+  };
+}
+
+async function runAcceptanceIn(input: ChecksInput, group: PackageGroup): Promise<CheckResult> {
+  const { preset, env, dir } = group;
+  const scope = packageScope(input.scope, dir);
   const tree = Tree.at(input.scope.worktree);
-  const command = testCommand(preset, input.testFiles, input.customChecks, env, (f) => tree.readFileNoFollow(f)?.toString('utf8') ?? null);
+  const read = (f: string) => tree.readFileNoFollow(path.posix.join(dir, f))?.toString('utf8') ?? null;
+  const command = testCommand(preset, group.files, input.customChecks, env, read);
+  const heading = dir === '' ? null : `── ${dir} (${preset}, run from the package's folder) ──`;
   const reportPreset = reportPresetOf(preset, input.customChecks);
   if (reportPreset === null) {
-    const result = await runCheck('acceptance', command, input);
+    const result = await runCheck('acceptance', command, { ...input, scope });
     const note = '(a custom command without {junit} has no runner report: this result is read from its exit code alone, weaker evidence of what ran)';
-    return { ...result, ...boundCheckOutput([result.output, note].filter(Boolean).join('\n')), evidence: 'text' };
+    return { ...result, ...boundCheckOutput([heading, result.output, note].filter(Boolean).join('\n')), evidence: 'text' };
   }
   const started = performance.now();
   const reported = await runWithReport(
     reportPreset,
-    (file) => withReport(reportPreset, command, file, input.testFiles, env),
-    input.scope,
+    (file) => withReport(reportPreset, command, file, group.files, env),
+    scope,
     { timeoutMs: input.timeoutMs ?? CHECK_TIMEOUT_MS, signal: input.signal },
-    input.testFiles,
+    group.files,
   );
-  const verdict = acceptanceVerdict(reportPreset, reported, input.testFiles, input.namedCases);
-  const result = checkResult('acceptance', { ...reported.run, output: reported.output }, verdict.reasons, input);
+  const named = input.namedCases?.filter((n) => group.rootFiles.includes(n.file));
+  const verdict = acceptanceVerdict(reportPreset, reported, group.rootFiles, named);
+  const output = [heading, reported.output].filter(Boolean).join('\n');
+  const result = checkResult('acceptance', { ...reported.run, output }, verdict.reasons, input);
   return { ...result, passed: result.passed && verdict.passed, duration_ms: Math.round(performance.now() - started), evidence: 'report' };
 }
 

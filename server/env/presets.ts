@@ -11,7 +11,7 @@
  */
 import path from 'node:path';
 import type { Command as TestCommand } from '../proc/untrusted.ts';
-import { type ProjectEnv, UNDRIVEN_RUNNERS } from '../../shared/project-env.ts';
+import { packageRun, type ProjectEnv, UNDRIVEN_RUNNERS } from '../../shared/project-env.ts';
 import { writesJunit } from '../../shared/files.ts';
 import { testFileRule, type ChecksPreset, type CustomChecks, type TestFileRule } from '../../shared/seed.ts';
 import { JS_NAME_SEPARATOR, ownTitle, spacedName } from '../../shared/test-cases.ts';
@@ -37,6 +37,36 @@ export function presetFor(env: ProjectEnv): ChecksPreset {
   if (env.python) return 'pytest';
   if (env.languages.includes('javascript')) return 'node';
   return 'custom';
+}
+
+/**
+ * Test files (relative to the root) grouped by where they run: in a workspace, by package, each
+ * group with its package's runner, environment and the files' paths inside the package (`files`;
+ * `rootFiles` the same files from the root); elsewhere one group at the root.
+ */
+export interface PackageGroup {
+  dir: string;
+  preset: ChecksPreset;
+  env: ProjectEnv | null;
+  files: string[];
+  rootFiles: string[];
+}
+
+export function packageGroups(preset: ChecksPreset, env: ProjectEnv | null | undefined, files: readonly string[]): PackageGroup[] {
+  const groups = new Map<string, PackageGroup>();
+  for (const file of files) {
+    const run = packageRun(preset, env, file);
+    const group = groups.get(run.dir) ?? { dir: run.dir, preset: run.preset, env: run.env, files: [], rootFiles: [] };
+    group.files.push(run.file);
+    group.rootFiles.push(file);
+    groups.set(run.dir, group);
+  }
+  return [...groups.values()];
+}
+
+/** A scope that starts its commands in a package's folder ('' for the root: the scope as it is). */
+export function packageScope<S extends { cwd?: string | undefined }>(scope: S, dir: string): S {
+  return dir === '' ? scope : { ...scope, cwd: dir };
 }
 
 /** The acceptance-test naming rule of a preset in an environment. */

@@ -9,7 +9,7 @@ import type { ProjectEnv } from '../../shared/project-env.ts';
 import { detectSandbox } from '../proc/sandbox.ts';
 import { projectEnv as baseEnv } from '../testing/project-env.ts';
 import { runUntrusted } from '../proc/untrusted.ts';
-import { applyEnvironment, installCommand, linkNodeModules, planEnvironment, projectScope, SETUP_FILE } from './provision.ts';
+import { applyEnvironment, installCommand, linkNodeModules, linkPlanned, planEnvironment, projectScope, SETUP_FILE } from './provision.ts';
 
 const sandboxed = detectSandbox().available;
 
@@ -346,5 +346,88 @@ describe('applyEnvironment', () => {
     expect(fs.readFileSync(path.join(from, 'left-pad', 'index.js'), 'utf8')).toBe('module.exports = (s) => " " + s;\n');
     const reads = await runUntrusted({ kind: 'shell', script: 'hello && node -e \'console.log(require("left-pad")("y"))\'' }, scope, { timeoutMs: 10_000 });
     expect(reads.output).toBe('hello from bin\n y');
+  });
+});
+
+describe('workspaces', () => {
+  /** A checkout laid out as pnpm installs a workspace: the store at the root, each package's links in its own node_modules. */
+  function installWorkspace(): void {
+    write(path.join(source, 'packages/core/index.js'), 'module.exports = "checkout core";\n');
+    write(path.join(source, 'packages/cli/index.js'), 'module.exports = require("@mono/core");\n');
+    write(path.join(source, 'node_modules/.pnpm/left-pad@1/node_modules/left-pad/index.js'), 'module.exports = (s) => " " + s;\n');
+    fs.mkdirSync(path.join(source, 'node_modules/@mono'), { recursive: true });
+    fs.symlinkSync('../../packages/core', path.join(source, 'node_modules/@mono/core'));
+    fs.mkdirSync(path.join(source, 'packages/cli/node_modules/@mono'), { recursive: true });
+    fs.symlinkSync('../../../core', path.join(source, 'packages/cli/node_modules/@mono/core'));
+    fs.symlinkSync('../../../node_modules/.pnpm/left-pad@1/node_modules/left-pad', path.join(source, 'packages/cli/node_modules/left-pad'));
+    write(path.join(source, 'packages/cli/node_modules/.bin/tool'), '#!/bin/sh\n');
+    // The worktree: the session's own copy of the packages' code.
+    write(path.join(worktree, 'packages/core/index.js'), 'module.exports = "session core";\n');
+    write(path.join(worktree, 'packages/cli/index.js'), 'module.exports = require("@mono/core");\n');
+  }
+
+  const workspaceEnv = (): ProjectEnv =>
+    projectEnv({
+      workspace: {
+        tool: 'pnpm',
+        evidence: 'pnpm-workspace.yaml',
+        packages: [
+          {
+            dir: 'packages/cli',
+            name: '@mono/cli',
+            test_runner: 'node',
+            test_runner_evidence: null,
+            undriven_runner: null,
+            test_dirs: [],
+            test_globs: [],
+            typescript: false,
+            module_type: 'commonjs',
+            node_modules: true,
+          },
+          {
+            dir: 'packages/core',
+            name: '@mono/core',
+            test_runner: 'node',
+            test_runner_evidence: null,
+            undriven_runner: null,
+            test_dirs: [],
+            test_globs: [],
+            typescript: false,
+            module_type: 'commonjs',
+            node_modules: false,
+          },
+        ],
+      },
+    });
+
+  it("links each package's installed node_modules into the worktree's package, a link to a workspace package leading to the worktree's copy", () => {
+    installWorkspace();
+    const plan = planEnvironment({ source, worktree, env: workspaceEnv() });
+    expect(plan.package_node_modules).toEqual(['packages/cli']);
+    expect(linkPlanned(plan, worktree).linked).toBe(5);
+    const cli = path.join(worktree, 'packages/cli/node_modules');
+    expect(fs.readlinkSync(path.join(cli, '@mono/core'))).toBe(path.join(worktree, 'packages/core'));
+    expect(fs.readlinkSync(path.join(cli, 'left-pad'))).toBe(path.join(source, 'packages/cli/node_modules/left-pad'));
+    expect(fs.readlinkSync(path.join(worktree, 'node_modules/@mono/core'))).toBe(path.join(worktree, 'packages/core'));
+    expect(fs.lstatSync(path.join(worktree, 'node_modules/@mono')).isDirectory()).toBe(true);
+    expect(fs.readFileSync(path.join(cli, '.gitignore'), 'utf8')).toMatch(/^\*$/m);
+    // Node loads the session's core from the worktree's cli, and the checkout's store for the rest.
+    const out = execFileSync(process.execPath, ['-e', 'console.log(require("./index.js"), require("left-pad")("x"))'], {
+      cwd: path.join(worktree, 'packages/cli'),
+      encoding: 'utf8',
+    });
+    expect(out.trim()).toBe('session core  x');
+    // Again: idempotent, nothing relinked wrong.
+    expect(linkPlanned(plan, worktree).linked).toBe(5);
+    // The checkout's package folders stay read-only in the sandbox.
+    expect(projectScope(plan, worktree)?.readOnly).toEqual([path.join(source, 'node_modules'), path.join(source, 'packages/cli/node_modules')]);
+  });
+
+  it('links no package folder the worktree does not have', () => {
+    installWorkspace();
+    fs.rmSync(path.join(worktree, 'packages/cli'), { recursive: true });
+    const plan = planEnvironment({ source, worktree, env: workspaceEnv() });
+    linkPlanned(plan, worktree);
+    expect(fs.existsSync(path.join(worktree, 'packages/cli'))).toBe(false);
   });
 });

@@ -74,8 +74,10 @@ export function planEnvironment(input: { source: string; worktree: string; env: 
   const nodeModules = path.join(source, 'node_modules');
   const installed = env?.node_modules === true && isDirectory(nodeModules);
   const python = env?.python ?? null;
+  const packages = installed ? (env?.workspace?.packages ?? []).filter((p) => p.node_modules && isDirectory(path.join(source, p.dir, 'node_modules'))) : [];
   return {
     node_modules_from: installed ? nodeModules : null,
+    ...(packages.length > 0 ? { package_node_modules: packages.map((p) => p.dir) } : {}),
     install: !installed && env?.package_manager && env.lockfile ? { package_manager: env.package_manager, lockfile: env.lockfile } : null,
     venv: python?.source === 'venv' ? venvOf(path.resolve(source, python.interpreter)) : null,
     python_path: python ? (python.src_layout ? ['src', '.'] : ['.']) : [],
@@ -124,7 +126,11 @@ export function projectScope(plan: EnvPlan | null, worktree: string): UntrustedS
   const bin = path.join(worktree, 'node_modules', '.bin');
   if (isDirectory(bin)) pathHead.push(bin);
   // Even when a setup command replaced linking: links made before it still lead there.
-  if (plan.node_modules_from) readOnly.push(plan.node_modules_from);
+  if (plan.node_modules_from) {
+    readOnly.push(plan.node_modules_from);
+    const source = path.dirname(plan.node_modules_from);
+    for (const dir of plan.package_node_modules ?? []) readOnly.push(path.join(source, dir, 'node_modules'));
+  }
   const venv = ownVenv(worktree) ?? plan.venv;
   if (venv) {
     pathHead.push(path.join(venv, 'bin'));
@@ -142,40 +148,105 @@ function isInside(child: string, parent: string): boolean {
 }
 
 /**
- * Links every entry of `from` (the checkout's `node_modules`) into `<worktree>/node_modules`, a
- * real folder, except tool caches; adds the `.gitignore` that keeps the folder out of git.
+ * Links the checkout's installed `node_modules` into the worktree as the plan says: the root's,
+ * then each workspace package's into the package's folder. Returns how many entries are linked.
+ */
+export function linkPlanned(plan: EnvPlan, worktree: string): { linked: number } {
+  if (!plan.node_modules_from) return { linked: 0 };
+  const source = path.dirname(plan.node_modules_from);
+  let linked = linkNodeModules(plan.node_modules_from, worktree, { source }).linked;
+  for (const dir of plan.package_node_modules ?? []) {
+    const from = path.join(source, dir, 'node_modules');
+    // A package folder the worktree no longer has (its commit removed it) gets nothing.
+    if (isDirectory(from) && Tree.at(worktree).isRealDirectory(dir)) linked += linkNodeModules(from, worktree, { source, dir }).linked;
+  }
+  return { linked };
+}
+
+/**
+ * Links every entry of `from` (the checkout's `node_modules`) into `<worktree>/<dir>/node_modules`,
+ * a real folder, except tool caches; adds the `.gitignore` that keeps the folder out of git.
  * Idempotent: an entry already linked right is kept, a missing or wrong link is made again, and
  * anything else the worktree put there (its own install of a package) is left alone. Returns how
  * many entries are linked.
+ *
+ * In a workspace (`source`, the checkout's root, given) the checkout's links to its own packages
+ * (`@mono/core -> ../../packages/core`, as pnpm, npm, yarn and bun make them) lead to the worktree's
+ * copy of the package instead, so a package's tests load the session's code of the packages it
+ * uses, never the checkout's; a scope folder (`@mono`) holding such links is made a real folder,
+ * its entries linked one by one.
  */
-export function linkNodeModules(from: string, worktree: string): { linked: number } {
+export function linkNodeModules(from: string, worktree: string, workspace: { source: string; dir?: string } | null = null): { linked: number } {
   const tree = Tree.at(worktree);
-  const own = path.join(worktree, 'node_modules');
+  const own = path.join(worktree, workspace?.dir ?? '', 'node_modules');
   // A link here (the worker's, a setup script's, or an older layout) would send writes into its
   // target: it is removed (the link itself) and a real folder made in its place.
   if (!tree.isRealDirectory(own)) tree.remove(own);
   tree.mkdir(own, { recursive: true });
-  writeIgnoreFile(tree);
+  writeIgnoreFile(tree, workspace?.dir ?? '');
+  const inWorkspace = workspace ? workspaceTarget(workspace.source, worktree) : () => null;
   let linked = 0;
+  const linkEntry = (target: string, link: string) => {
+    const existing = fs.lstatSync(link, { throwIfNoEntry: false });
+    if (existing?.isSymbolicLink()) {
+      if (fs.readlinkSync(link) === target) {
+        linked++;
+        return;
+      }
+      tree.remove(link);
+    } else if (existing) {
+      return;
+    }
+    tree.symlink(target, link);
+    linked++;
+  };
   for (const name of fs.readdirSync(from)) {
     // Stryker disable next-line ConditionalExpression,StringLiteral: the ignore file is written before this loop, so the branch below would keep it anyway; this says why it is not linked
     if (NODE_TOOL_CACHES.has(name) || name === '.gitignore') continue;
     const target = path.join(from, name);
     const link = path.join(own, name);
-    const existing = fs.lstatSync(link, { throwIfNoEntry: false });
-    if (existing?.isSymbolicLink()) {
-      if (fs.readlinkSync(link) === target) {
-        linked++;
-        continue;
+    const scoped = name.startsWith('@') ? scopeEntries(target) : [];
+    if (workspace && scoped.some((entry) => inWorkspace(path.join(target, entry)) !== null)) {
+      // A scope holding a link into the workspace: a real folder, its entries linked one by one.
+      if (fs.lstatSync(link, { throwIfNoEntry: false })?.isSymbolicLink()) tree.remove(link);
+      tree.mkdir(link, { recursive: true });
+      for (const entry of scoped) {
+        const inner = path.join(target, entry);
+        linkEntry(inWorkspace(inner) ?? inner, path.join(link, entry));
       }
-      tree.remove(link);
-    } else if (existing) {
       continue;
     }
-    tree.symlink(target, link);
-    linked++;
+    linkEntry(inWorkspace(target) ?? target, link);
   }
   return { linked };
+}
+
+function scopeEntries(folder: string): string[] {
+  try {
+    return fs.statSync(folder).isDirectory() ? fs.readdirSync(folder) : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * For a `node_modules` entry of the checkout: the worktree's copy of what it leads to when that
+ * is a folder of the checkout outside every `node_modules` (a workspace package), else null.
+ */
+function workspaceTarget(source: string, worktree: string): (entry: string) => string | null {
+  const root = fs.realpathSync(source);
+  return (entry) => {
+    let real: string;
+    try {
+      if (!fs.lstatSync(entry).isSymbolicLink()) return null;
+      real = fs.realpathSync(entry);
+    } catch {
+      return null;
+    }
+    const rel = path.relative(root, real);
+    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel) || rel.split(path.sep).includes('node_modules')) return null;
+    return path.join(worktree, rel);
+  };
 }
 
 /**
@@ -183,9 +254,9 @@ export function linkNodeModules(from: string, worktree: string): { linked: numbe
  * the worktree (not a link a setup script or the worker made), and by rename: an ignore file that
  * is itself a link is replaced, never written through.
  */
-function writeIgnoreFile(tree: Tree): void {
-  if (!tree.isRealDirectory('node_modules')) return;
-  const file = path.join('node_modules', '.gitignore');
+function writeIgnoreFile(tree: Tree, dir = ''): void {
+  if (!tree.isRealDirectory(path.join(dir, 'node_modules'))) return;
+  const file = path.join(dir, 'node_modules', '.gitignore');
   // Stryker disable next-line ObjectLiteral,BooleanLiteral: durable only adds fsyncs, which no test can observe; the file is rewritten at every provisioning
   if (tree.readFileNoFollow(file)?.toString('utf8') !== IGNORE_ALL) tree.writeFileAtomic(file, IGNORE_ALL, { durable: false });
 }
@@ -281,7 +352,7 @@ export async function applyEnvironment(plan: EnvPlan, worktree: string, options:
       const problem = `The checkout's ${plan.node_modules_from} is gone, so the worktree has no dependencies to link. Install them again in ${options.source} (or commit a ${SETUP_FILE} script that prepares the worktree).`;
       return { ok: false, problem, output: '', command: null, duration_ms: Math.round(performance.now() - started) };
     }
-    linked = linkNodeModules(plan.node_modules_from, worktree).linked;
+    linked = linkPlanned(plan, worktree).linked;
   }
   const step = stepFor(plan, worktree, options.network);
   let output = '';

@@ -10,7 +10,7 @@ import type { Checkpoint, EnvPlan } from '../../shared/files.ts';
 import { lookupGitDirs, type GitDirs } from '../git/worktree-git.ts';
 import type { UntrustedScope } from '../proc/untrusted.ts';
 import type { SessionHandle } from '../store/session-handle.ts';
-import { applyEnvironment, linkNodeModules, projectScope, setupFor, type ApplyResult } from './provision.ts';
+import { applyEnvironment, linkPlanned, projectScope, setupFor, type ApplyResult } from './provision.ts';
 
 export interface SessionEnvContext {
   session: SessionHandle;
@@ -50,7 +50,7 @@ export async function prepareSessionEnvironment(ctx: SessionEnvContext, options:
     }
   }
   if (!due) {
-    if (plan.node_modules_from && !plan.setup) linkNodeModules(plan.node_modules_from, cp.worktree);
+    if (plan.node_modules_from && !plan.setup) linkPlanned(plan, cp.worktree);
     return { ok: true };
   }
   const applied = await applyEnvironment(plan, cp.worktree, {

@@ -53,6 +53,8 @@ export interface SandboxPolicy {
   frozen?: string[];
   /** The process cap as detected (rlimit mode adds prlimit inside the sandbox's user namespace). */
   processCap: ProcessCapInfo | null;
+  /** Where the command starts (absolute, inside the worktree); the worktree when absent. */
+  cwd?: string;
 }
 
 const TRIAL_TIMEOUT_MS = 5_000;
@@ -230,7 +232,7 @@ export function sandboxCommand(cmd: Command, policy: SandboxPolicy): Command {
   if (!policy.network) args.push('--unshare-net');
   const cap = policy.processCap;
   if (cap?.mode === 'rlimit') args.push('--unshare-user');
-  args.push('--unshare-pid', '--new-session', '--die-with-parent', '--chdir', worktree, '--');
+  args.push('--unshare-pid', '--new-session', '--die-with-parent', '--chdir', policy.cwd ?? worktree, '--');
   if (cap?.mode === 'rlimit' && cap.prlimit) args.push(cap.prlimit, `--nproc=${cap.limit}:${cap.limit}`, '--');
   // bwrap by its full path: the command's own PATH (which the caller may set) is for inside.
   const bwrap = bwrapPath() ?? 'bwrap';

@@ -12,6 +12,7 @@
  * - the process cap (process-cap.ts), with a watchdog that stops the command at the cap;
  * - a time limit and an abort signal, with the whole process tree killed at the end (runner.ts).
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import type { GitDirs } from '../git/worktree-git.ts';
 import { CgroupSlot, watchProcessCap } from './process-cap.ts';
@@ -42,6 +43,12 @@ export interface UntrustedScope {
    * sandbox; without one, the checks compare the files' hashes after the run instead.
    */
   frozen?: string[] | undefined;
+  /**
+   * The folder inside the worktree (relative) the command starts in: a workspace package's, whose
+   * tests run from there (issue 29, step 4). The worktree when absent. A folder that is not a real
+   * folder inside the worktree (a link out of it) is refused: the command does not start.
+   */
+  cwd?: string | undefined;
 }
 
 export interface UntrustedOptions {
@@ -77,6 +84,11 @@ export function protectedFolders(): string[] {
 
 export async function runUntrusted(cmd: Command, scope: UntrustedScope, options: UntrustedOptions): Promise<UntrustedResult> {
   const sandbox = detectSandbox();
+  const cwd = startFolder(scope);
+  if (cwd === null) {
+    const spawnError = `the package folder ${scope.cwd} is not a folder inside the worktree`;
+    return { exitCode: null, output: '', timedOut: false, spawnError, sandboxed: sandbox.available, processCapHit: false, processLimit: null };
+  }
   const cap = sandbox.available ? sandbox.processCap : null;
   let slot: CgroupSlot | null = null;
   let command = cmd;
@@ -89,6 +101,7 @@ export async function runUntrusted(cmd: Command, scope: UntrustedScope, options:
       git: scope.git,
       frozen: scope.frozen ?? [],
       processCap: cap,
+      cwd,
     });
     if (cap?.mode === 'cgroup' && cap.cgroupParent && command.kind === 'argv') {
       try {
@@ -103,7 +116,7 @@ export async function runUntrusted(cmd: Command, scope: UntrustedScope, options:
   let processCapHit = false;
   try {
     const result = await runBounded(command, {
-      cwd: scope.worktree,
+      cwd,
       timeoutMs: options.timeoutMs,
       env: { ...goEnv(sandbox.available, scope.network), ...cargoEnv(sandbox.available, scope.network), ...scope.project?.env, ...options.env },
       scrubSecrets: true,
@@ -162,6 +175,19 @@ export function cargoEnv(sandboxed: boolean, network: boolean): Record<string, s
  * spawn error but bwrap's own `execvp` message and exit 1. Said the same way either way, so the
  * callers' "install it" advice works with and without the sandbox.
  */
+/** Where the command starts: the worktree, or `scope.cwd` in it when that is a real folder of the worktree (null when it is not). */
+function startFolder(scope: UntrustedScope): string | null {
+  if (!scope.cwd) return scope.worktree;
+  const folder = path.join(scope.worktree, scope.cwd);
+  try {
+    const real = fs.realpathSync(folder);
+    const rel = path.relative(fs.realpathSync(scope.worktree), real);
+    return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) && fs.statSync(real).isDirectory() ? real : null;
+  } catch {
+    return null;
+  }
+}
+
 function notStarted(result: RunResult, sandboxed: boolean): RunResult {
   if (!sandboxed || result.exitCode !== 1) return result;
   const failed = /^bwrap: execvp (.+?): (.+)$/m.exec(result.output);

@@ -31,13 +31,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { CustomChecks, PrdEntry } from '../../shared/files.ts';
-import type { ProjectEnv } from '../../shared/project-env.ts';
+import { packageRun, type PackageRun, type ProjectEnv } from '../../shared/project-env.ts';
 import { RUNNER_NAMES as PRESET_RUNNER_NAMES, type ChecksPreset, type ContractWarning } from '../../shared/seed.ts';
 import { runUntrusted, type UntrustedResult, type UntrustedScope } from '../proc/untrusted.ts';
 import { classifyCargo, countRustAssertions } from './cargo-check.ts';
 import { classifyGo, countGoAssertions } from './go-check.ts';
 import type { RunVerdict } from './report-shape.ts';
-import { commandLine, pythonOf, taskIdOfTestFile, testCommand, type TestCommand } from '../env/presets.ts';
+import { commandLine, packageScope, pythonOf, taskIdOfTestFile, testCommand, type TestCommand } from '../env/presets.ts';
 
 export interface ContractCheckInput {
   prd: PrdEntry[];
@@ -92,24 +92,26 @@ export async function checkContract(input: ContractCheckInput): Promise<Contract
       staticWarnings.push({ task_id: task.id, file: null, kind: 'no_assertions', message: `${task.id} has no acceptance test file, so nothing checks it.` });
       continue;
     }
-    const foreign = otherRunnerImport(input.preset, input.testFiles[file] ?? '');
+    // In a workspace a file is its package's runner's.
+    const preset = packageRun(input.preset, project, file).preset;
+    const foreign = otherRunnerImport(preset, input.testFiles[file] ?? '');
     if (foreign !== null) {
       // Its cases are another runner's: the project's never runs them, so no work could make them pass.
       staticWarnings.push({
         task_id: task.id,
         file,
         kind: 'environment',
-        message: `${file} is written for ${foreign.runner}: it imports ${foreign.module}, but this project's tests run with ${RUNNER_NAMES[input.preset]}, which never runs ${foreign.runner}'s cases, so no work could make them pass. Write it with ${OWN_CASES[input.preset]}, as the project's existing tests are.`,
+        message: `${file} is written for ${foreign.runner}: it imports ${foreign.module}, but this project's tests run with ${RUNNER_NAMES[preset]}, which never runs ${foreign.runner}'s cases, so no work could make them pass. Write it with ${OWN_CASES[preset]}, as the project's existing tests are.`,
       });
     }
-    const count = countAssertions(input.preset, input.testFiles[file] ?? '');
+    const count = countAssertions(preset, input.testFiles[file] ?? '');
     const criteria = task.acceptance_criteria.length;
     if (count === 0) {
       staticWarnings.push({
         task_id: task.id,
         file,
         kind: 'no_assertions',
-        message: `${file} has no assertions (looked for ${ASSERTION_WORDS[input.preset]}), so it cannot fail and proves nothing about ${task.id}.`,
+        message: `${file} has no assertions (looked for ${ASSERTION_WORDS[preset]}), so it cannot fail and proves nothing about ${task.id}.`,
       });
     } else if (count < criteria) {
       staticWarnings.push({
@@ -121,21 +123,25 @@ export async function checkContract(input: ContractCheckInput): Promise<Contract
     }
   }
 
-  let commands: { file: string; command: TestCommand }[];
+  let commands: { file: string; command: TestCommand; where: PackageRun<ChecksPreset> }[];
   try {
-    commands = files.map((file) => ({ file, command: testCommand(input.preset, [file], input.customChecks, project, (f) => input.testFiles[f] ?? null) }));
+    commands = files.map((file) => {
+      // A workspace package's file runs from the package's folder, with its runner.
+      const where = packageRun(input.preset, project, file);
+      const read = (f: string) => input.testFiles[where.dir === '' ? f : `${where.dir}/${f}`] ?? null;
+      return { file, where, command: testCommand(where.preset, [where.file], input.customChecks, where.env, read) };
+    });
   } catch (err) {
     return [...staticWarnings, { task_id: null, file: null, kind: 'check_failed', message: `The test files were not run: ${(err as Error).message}` }];
   }
 
-  const facts = projectFacts(input);
-  const runs = await mapLimit(commands, CONCURRENCY, async ({ file, command }) => {
-    const result = await runUntrusted(command, input.scope, {
+  const runs = await mapLimit(commands, CONCURRENCY, async ({ file, command, where }) => {
+    const result = await runUntrusted(command, packageScope(input.scope, where.dir), {
       timeoutMs: input.timeoutMs ?? DEFAULT_CONTRACT_TIMEOUT_MS,
       env: input.env ?? {},
       signal: input.signal,
     });
-    return { file, result, verdict: classifyRun(result, { ...facts, file, command: commandLine(command) }) };
+    return { file, result, verdict: classifyRun(result, { ...projectFacts(input, where.dir, where.preset), file, command: commandLine(command) }) };
   });
 
   input.signal?.throwIfAborted();
@@ -158,7 +164,7 @@ export async function checkContract(input: ContractCheckInput): Promise<Contract
           break;
         case 'passes':
           // A file without assertions already has its warning; passing adds nothing to it.
-          if (countAssertions(input.preset, input.testFiles[file] ?? '') > 0) {
+          if (countAssertions(packageRun(input.preset, project, file).preset, input.testFiles[file] ?? '') > 0) {
             runWarnings.push({
               task_id: taskId,
               file,
@@ -597,16 +603,22 @@ function classifyCustom(out: string, run: Run, ctx: RunContext): RunVerdict {
 
 // ── what the project has ─────────────────────────────────────────────────────────────────────
 
-export function projectFacts(input: ContractCheckInput): ProjectFacts {
+/**
+ * What the classifier knows of the project; for a workspace package's run (`dir`, its runner
+ * `preset`), the package's dependencies count with the root's.
+ */
+export function projectFacts(input: ContractCheckInput, dir = '', preset: ChecksPreset = input.preset): ProjectFacts {
   const worktree = input.scope.worktree;
   const packages = new Set(input.project?.python?.packages ?? []);
   const declared = pythonDeclarations(worktree);
+  const jsDependencies = packageDependencies(worktree);
+  if (dir !== '') for (const name of packageDependencies(path.join(worktree, dir))) jsDependencies.add(name);
   return {
-    preset: input.preset,
+    preset,
     worktree,
     prd: input.prd,
     interpreter: pythonOf(input.project ?? null),
-    jsDependencies: packageDependencies(worktree),
+    jsDependencies,
     installCommand: `${input.project?.package_manager ?? 'npm'} install`,
     pythonDeclares: (name) => declared(name),
     pythonHasModule: (name) => packages.has(name) || projectHasModule(worktree, name),

@@ -11,11 +11,12 @@
  * It runs beside the next task (its own worktree, its own processes), so the run is not held up;
  * the run waits for the last probes before it says all done.
  */
+import path from 'node:path';
 import type { Checkpoint, CustomChecks, MutationCoverage, MutationReport } from '../../shared/files.ts';
 import type { ProjectEnv } from '../../shared/project-env.ts';
 import type { ChecksPreset } from '../../shared/seed.ts';
 import { scratchScope } from '../env/session-env.ts';
-import { taskIdOfTestFile, testCommand } from '../env/presets.ts';
+import { packageGroups, packageScope, taskIdOfTestFile, testCommand } from '../env/presets.ts';
 import { LinkRefusedError, Tree } from '../fs/tree.ts';
 import { git } from '../git/git-base.ts';
 import { withScratchWorktree } from '../git/repo.ts';
@@ -109,16 +110,19 @@ export async function probeTask(input: ProbeInput): Promise<MutationReport> {
   });
   const tests = input.lockedTests.filter((f) => taskIdOfTestFile(input.preset, f, input.project) === input.taskId);
   if (tests.length === 0) return report({ note: 'the task has no acceptance test file' });
-  const lines = await changedLines(cp.source, input.sha, new Set(input.lockedTests), input.preset);
-  if (lines.size === 0) return report({ note: `the commit changed no ${LANGUAGE_WORDS[input.preset]} lines outside the tests` });
+  // In a workspace the task's tests run from their package's folder, with its runner.
+  const where = packageGroups(input.preset, input.project, tests)[0]!;
+  const lines = await changedLines(cp.source, input.sha, new Set(input.lockedTests), where.preset);
+  if (lines.size === 0) return report({ note: `the commit changed no ${LANGUAGE_WORDS[where.preset]} lines outside the tests` });
 
   return withScratchWorktree(cp.source, input.scratch, input.sha, async () => {
     const env = await scratchScope(cp, input.scratch, 'mutation_probe', input.signal);
     if (!env.ok) return report({ note: `the environment could not be prepared: ${env.applied.problem ?? 'unknown problem'}` });
     // The tests stay as committed while the commit's code runs against its mutants.
-    const scope = { ...env.scope, frozen: input.lockedTests };
+    const scope = packageScope({ ...env.scope, frozen: input.lockedTests }, where.dir);
     const tree = Tree.at(input.scratch);
-    const command = testCommand(input.preset, tests, input.customChecks, input.project, (f) => tree.readFileNoFollow(f)?.toString('utf8') ?? null);
+    const read = (f: string) => tree.readFileNoFollow(path.posix.join(where.dir, f))?.toString('utf8') ?? null;
+    const command = testCommand(where.preset, where.files, input.customChecks, where.env, read);
     const deadline = started + input.budgetMs;
     const run = (timeoutMs: number) => runUntrusted(command, scope, { timeoutMs, env: {}, signal: input.signal });
     const baselineStarted = now();
@@ -144,9 +148,9 @@ export async function probeTask(input: ProbeInput): Promise<MutationReport> {
     const traced =
       input.criteriaTests && input.criteriaTests.length > 0
         ? await coverCases({
-            preset: input.preset,
-            project: input.project,
-            testFile: tests[0]!,
+            preset: where.preset,
+            project: where.env,
+            testFile: where.files[0]!,
             criteriaTests: input.criteriaTests,
             changed: new Map(plans.map((p) => [p.file, lines.get(p.file)!])),
             tree: scratch,

@@ -17,7 +17,8 @@
 import os from 'node:os';
 import type { PrdEntry } from '../../shared/files.ts';
 import type { CaseProof, ChecksPreset, RedResult } from '../../shared/seed.ts';
-import { commandLine, taskIdOfTestFile, testCaseCommand, type TestCommand } from '../env/presets.ts';
+import { commandLine, packageScope, taskIdOfTestFile, testCaseCommand, type TestCommand } from '../env/presets.ts';
+import { packageRun } from '../../shared/project-env.ts';
 import { collectCases, notCollectedMessage, selectsCase } from './collect-cases.ts';
 import { classifyRun, mapLimit, projectFacts, type ContractCheckInput, type RunContext } from './contract-check.ts';
 import { namedCaseIn, notRunMessage, type ReportPreset, reportPresetOf } from './report-parsers.ts';
@@ -59,32 +60,38 @@ export function namedCases(task: PrdEntry, testFiles: Record<string, string>, pr
  */
 export async function proveCases(input: ContractCheckInput, tasks: PrdEntry[], outputs?: Map<string, CaseOutput>): Promise<Record<string, CaseProof[]>> {
   const project = input.project ?? null;
-  const preset = reportPresetOf(input.preset, input.customChecks);
-  if (preset === null) return {};
+  if (reportPresetOf(input.preset, input.customChecks) === null) return {};
   const runs = tasks.flatMap((task) =>
-    namedCases(task, input.testFiles, input.preset, project).map((run) => ({
-      taskId: task.id,
-      ...run,
-      command: testCaseCommand(input.preset, run.file, run.test, project, input.customChecks),
-    })),
+    namedCases(task, input.testFiles, input.preset, project).map((run) => {
+      // In a workspace a case runs from its package's folder, with its package's runner.
+      const where = packageRun(input.preset, project, run.file);
+      return {
+        taskId: task.id,
+        ...run,
+        where,
+        report: reportPresetOf(where.preset, input.customChecks),
+        command: testCaseCommand(where.preset, where.file, run.test, where.env, input.customChecks),
+      };
+    }),
   );
-  if (runs.length === 0 || runs.some((r) => r.command === null)) return {};
-  const facts = projectFacts(input);
+  if (runs.length === 0 || runs.some((r) => r.command === null || r.report === null)) return {};
   const repeats = Math.max(1, input.repeats ?? DEFAULT_PROOF_REPEATS);
   const options = { timeoutMs: input.timeoutMs ?? CASE_TIMEOUT_MS, env: input.env ?? {}, signal: input.signal };
   // Each file's cases listed once where the runner can list them: a name the file does not have
   // is told with the names it does have, and not run.
-  const files = [...new Set(runs.map((r) => r.file))];
-  const listings = await mapLimit(files, CONCURRENCY, (file) => collectCases(input.preset, file, project, input.scope, options));
-  const collected = new Map(files.map((file, i) => [file, listings[i] ?? null]));
-  const proofs = await mapLimit(runs, CONCURRENCY, async ({ taskId, file, test, command }) => {
+  const files = [...new Map(runs.map((r) => [r.file, r.where])).entries()];
+  const listings = await mapLimit(files, CONCURRENCY, ([, where]) =>
+    collectCases(where.preset, where.file, where.env, packageScope(input.scope, where.dir), options),
+  );
+  const collected = new Map(files.map(([file], i) => [file, listings[i] ?? null]));
+  const proofs = await mapLimit(runs, CONCURRENCY, async ({ taskId, file, test, command, where, report }) => {
     const cases = collected.get(file) ?? null;
-    if (cases && !selectsCase(input.preset, cases, test)) {
-      return { taskId, proof: { test, result: 'not_run', detail: notCollectedMessage(input.preset, cases, file, test) } satisfies CaseProof };
+    if (cases && !selectsCase(where.preset, cases, test)) {
+      return { taskId, proof: { test, result: 'not_run', detail: notCollectedMessage(where.preset, cases, file, test) } satisfies CaseProof };
     }
-    const ctx: RunContext = { ...facts, file, command: commandLine(command!) };
+    const ctx: RunContext = { ...projectFacts(input, where.dir, where.preset), file, command: commandLine(command!) };
     const once = async () => {
-      const { proof, reported } = await proveOnce(preset, { taskId, file, test }, command!, ctx, input, options);
+      const { proof, reported } = await proveOnce(report!, { taskId, file, test }, command!, ctx, { ...input, project: where.env }, where, options);
       const { run } = reported;
       if (proof.result !== 'passed')
         outputs?.set(caseOutputKey(taskId, test), { output: reported.output, exitCode: run.timedOut ? null : run.exitCode, timedOut: run.timedOut });
@@ -129,13 +136,18 @@ async function proveOnce(
   command: TestCommand,
   ctx: RunContext,
   input: ContractCheckInput,
+  where: { dir: string; file: string },
   options: { timeoutMs: number; env: Record<string, string>; signal?: AbortSignal | undefined },
 ): Promise<{ proof: CaseProof; reported: ReportedRun }> {
-  const { file, test } = named;
-  const target = `${file.replace(/\.py$/, '').split('/').join('.')}.${test.replace('::', '.')}`;
-  const reported = await runWithReport(preset, (reportFile) => withReport(preset, command, reportFile, [target], input.project ?? null), input.scope, options, [
-    file,
-  ]);
+  const { test } = named;
+  const target = `${where.file.replace(/\.py$/, '').split('/').join('.')}.${test.replace('::', '.')}`;
+  const reported = await runWithReport(
+    preset,
+    (reportFile) => withReport(preset, command, reportFile, [target], input.project ?? null),
+    packageScope(input.scope, where.dir),
+    options,
+    [where.file],
+  );
   return { proof: readProof(preset, named, reported, ctx), reported };
 }
 

@@ -250,10 +250,29 @@ export async function runWithReport(
     const rel = path.join(dir, REPORT_NAME[preset]);
     const run = await runUntrusted(build(path.join(tree.root, rel)), scope, options);
     const raw = tree.readFileNoFollow(rel)?.toString('utf8') ?? null;
-    return readRun(preset, run, raw, scope.worktree, files);
+    // A workspace package's run (scope.cwd) is read from its folder, where its runner names its
+    // files (`files` are relative to it too), and then named from the root like every other run.
+    if (!scope.cwd) return readRun(preset, run, raw, scope.worktree, files);
+    return fromPackage(readRun(preset, run, raw, path.join(scope.worktree, scope.cwd), files), scope.cwd);
   } finally {
     tree.remove(dir, { recursive: true });
   }
+}
+
+/** A package's run with its cases' and load errors' files named from the root (`dir/…`). */
+export function fromPackage(reported: ReportedRun, dir: string): ReportedRun {
+  if (reported.report === null) return reported;
+  const at = (file: string | null) => (file === null ? null : path.posix.join(dir, file));
+  const report = reported.report;
+  return {
+    ...reported,
+    report: {
+      ...report,
+      cases: report.cases.map((c) => ({ ...c, file: at(c.file) })),
+      loadErrors: report.loadErrors.map((e) => ({ ...e, file: at(e.file) })),
+      ...(report.bare ? { bare: report.bare.map((b) => ({ ...b, file: path.posix.join(dir, b.file) })) } : {}),
+    },
+  };
 }
 
 /** A run's report read against its exit code (exported for the parsers' tests on captured runs). */
