@@ -11,7 +11,7 @@
  */
 import path from 'node:path';
 import type { Command as TestCommand } from '../proc/untrusted.ts';
-import { packageRun, type ProjectEnv, UNDRIVEN_RUNNERS } from '../../shared/project-env.ts';
+import { drivenPackages, packageEnv, packageRun, type ProjectEnv, UNDRIVEN_RUNNERS, type Workspace, type WorkspacePackage } from '../../shared/project-env.ts';
 import { writesJunit } from '../../shared/files.ts';
 import { testFileRule, type ChecksPreset, type CustomChecks, type TestFileRule } from '../../shared/seed.ts';
 import { JS_NAME_SEPARATOR, ownTitle, spacedName } from '../../shared/test-cases.ts';
@@ -249,6 +249,26 @@ export function testCaseCommand(preset: ChecksPreset, file: string, name: string
   }
 }
 
+/**
+ * The interviewer's and worker's account of a workspace: where tests go and how each package's run,
+ * then each runner's idiom as a single project's, its paths relative to the package.
+ */
+function describeWorkspace(env: ProjectEnv, workspace: Workspace, packages: WorkspacePackage[], custom?: CustomChecks): string {
+  const rule = testFileRule(env.test_runner!, env);
+  const listed = packages.map((p) => `${p.dir} (${p.name}, ${p.test_runner})`).join(', ');
+  const intro = [
+    `This repository is a ${workspace.tool} workspace (${workspace.evidence}) whose packages run their own tests, each from the package's folder with its own runner and its installed dependencies (the workspace's other packages included): ${listed}.`,
+    `Write exactly one acceptance test file per task, in the package whose code it tests, named ${rule.describe}, with the task's number (for T-001 in ${packages[0]!.dir}: ${rule.example}).`,
+    "Inside a test, import the package's own code by a relative path within the package, and another package of the workspace by its package name, never by a path into its folder.",
+  ].join(' ');
+  const runners = [...new Set(packages.map((p) => p.test_runner!))];
+  const idioms = runners.map((runner) => {
+    const users = packages.filter((p) => p.test_runner === runner);
+    return `In ${users.map((p) => p.dir).join(', ')} (paths below relative to the package's folder): ${describePresetForPrompt(runner, custom, packageEnv(env, users[0]!))}`;
+  });
+  return [intro, ...idioms].join('\n\n');
+}
+
 /** The top-level tests a Go test file declares (`func TestX(t *testing.T)`, fuzz targets too). */
 export function goTestNames(source: string): string[] {
   return [...source.matchAll(/^func\s+((?:Test|Fuzz)(?![a-z])\w*)\s*\(/gm)].map((m) => m[1]!);
@@ -306,6 +326,8 @@ function moduleStyle(ending: string, env: ProjectEnv | null): string {
 
 /** A short paragraph for the interviewer's prompt: how to name and write the acceptance tests. */
 export function describePresetForPrompt(preset: ChecksPreset, custom?: CustomChecks, env: ProjectEnv | null = null): string {
+  const packages = env && preset === env.test_runner ? drivenPackages(env) : [];
+  if (env?.workspace && packages.length > 0) return describeWorkspace(env, env.workspace, packages, custom);
   const rule = testFileRule(preset, env);
   const naming = `Write exactly one acceptance test file per task, named ${rule.describe} with the task's number (for T-001: ${rule.example}); ${rule.slugRule}.`;
   const where =

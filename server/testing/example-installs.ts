@@ -58,6 +58,16 @@ export async function installExample(dir: string, name: ExampleName): Promise<vo
       if (offline.exitCode !== 0) await run('.venv/bin/pip', ['install', '-q', '-e', '.']);
       return;
     }
+    case 'pnpm-mono':
+      // A pnpm workspace as its users install it: pnpm from its packageManager pin, the lockfile frozen.
+      await execa('npx', ['--yes', PACKAGE_MANAGERS.pnpm, 'install', '--frozen-lockfile', '--prefer-offline'], {
+        cwd: dir,
+        timeout: INSTALL_TIMEOUT_MS,
+        stdin: 'ignore',
+        all: true,
+        env: { CI: '1' },
+      });
+      return;
     case 'js-todo':
     case 'py-todo':
     case 'go-todo':

@@ -35,6 +35,8 @@ export interface JourneyPlan {
   ownTests: string;
   /** What the harness's acceptance check output shows: the project's runner ran the test. */
   checkShows: RegExp;
+  /** What it must not show: in a workspace, the tests of the packages the task does not touch. */
+  checkHides?: RegExp;
   /** The naming rule the interviewer must be told. */
   rule: string;
   /** The project's own test command in the checkout after the merge, and what its output shows of the new test. */
@@ -543,6 +545,61 @@ export const JOURNEYS: Record<JourneyPlan['example'], JourneyPlan> = {
     checkShows: /test refuses::an_unknown_level \.\.\. ok[\s\S]*test result: ok\. 2 passed/,
     rule: 'tests/t<NNN>_<slug>.rs',
     afterMerge: { command: ['cargo', 'test'], shows: /test sets_the_level_on_a_copy \.\.\. ok[\s\S]*test result: ok\. 2 passed/ },
+  },
+  'pnpm-mono': {
+    example: 'pnpm-mono',
+    // A pnpm workspace: the session's preset is the runner its packages use (a tie keeps the first),
+    // and each test runs from its own package's folder with that package's runner.
+    preset: 'node',
+    brief: 'Let the command line read a list back with its done marks.',
+    question: { question: 'How should a done todo be written in a list?', options: ['[x] before the title, as formatList writes it', 'A trailing ✓'] },
+    answer: '[x] before the title, as formatList writes it',
+    task: {
+      id: 'T-001',
+      title: 'parseList reads done marks',
+      description: 'parseList in packages/cli/src/format.js reads `[x] title` as a done todo and `[ ] title` as an open one, using @mono/core.',
+      acceptance_criteria: ['parseList reads a line starting with [x] as a done todo and [ ] as an open one', 'formatList and parseList round-trip a list'],
+      criteria_tests: [['reads [x] lines as done and [ ] lines as open'], ['round-trips a formatted list']],
+    },
+    redShows: /an assertion failed|Expected values to be strictly deep-equal/,
+    testFile: 'packages/cli/test/t001_done_marks.test.js',
+    test: lines(
+      "import assert from 'node:assert/strict';",
+      "import { test } from 'node:test';",
+      "import { formatList, parseList } from '../src/format.js';",
+      '',
+      "test('reads [x] lines as done and [ ] lines as open', () => {",
+      "  assert.deepEqual(parseList('[x] pay rent\\n[ ] water plants'), [",
+      "    { title: 'pay rent', done: true },",
+      "    { title: 'water plants', done: false },",
+      '  ]);',
+      '});',
+      '',
+      "test('round-trips a formatted list', () => {",
+      "  const text = '[ ] a\\n[x] b';",
+      '  assert.equal(formatList(parseList(text)), text);',
+      '});',
+    ),
+    source: 'packages/cli/src/format.js',
+    change: (original) =>
+      original
+        .replace("import { createTodo } from '@mono/core';", "import { complete, createTodo } from '@mono/core';")
+        .replace(
+          '    .map((line) => createTodo(line));',
+          lines(
+            '    .map((line) => {',
+            '      const mark = /^\\[( |x)\\] (.*)$/.exec(line.trim());',
+            '      if (!mark) return createTodo(line);',
+            "      const todo = createTodo(mark[2] ?? '');",
+            "      return mark[1] === 'x' ? complete(todo) : todo;",
+            '    });',
+          ).trimEnd(),
+        ),
+    ownTests: 'cd packages/cli && npm test',
+    checkShows: /^── packages\/cli \(node, run from the package's folder\) ──$/m,
+    checkHides: /packages\/core|todo\.test\.js/,
+    rule: 'packages/cli/test/t<NNN>_<slug>.test.js',
+    afterMerge: { command: ['npx', '--yes', 'pnpm@9.15.9', '-r', 'test'], shows: /packages\/core test:[\s\S]*Test Files {2}1 passed[\s\S]*packages\/cli test: # pass 4/ },
   },
 };
 
