@@ -11,7 +11,18 @@ import { PACKAGE_ROOT } from '../package-root.ts';
 
 /** The package carries js-todo for demo mode; a checkout has them all. */
 export const EXAMPLES_DIR = path.join(PACKAGE_ROOT, 'examples');
-export type ExampleName = 'js-todo' | 'py-todo' | 'ts-vitest' | 'cjs-mocha' | 'py-src' | 'go-todo' | 'rust-todo' | 'ava-todo' | 'bun-todo' | 'deno-todo' | 'pnpm-mono';
+export type ExampleName =
+  | 'js-todo'
+  | 'py-todo'
+  | 'ts-vitest'
+  | 'cjs-mocha'
+  | 'py-src'
+  | 'go-todo'
+  | 'rust-todo'
+  | 'ava-todo'
+  | 'bun-todo'
+  | 'deno-todo'
+  | 'pnpm-mono';
 
 /** Left behind by running an example's tests in place; never part of the copy. */
 const SKIP = new Set(['__pycache__', '.pytest_cache', 'node_modules', '.venv', '.git']);

@@ -599,7 +599,10 @@ export const JOURNEYS: Record<JourneyPlan['example'], JourneyPlan> = {
     checkShows: /^── packages\/cli \(node, run from the package's folder\) ──$/m,
     checkHides: /packages\/core|todo\.test\.js/,
     rule: 'packages/cli/test/t<NNN>_<slug>.test.js',
-    afterMerge: { command: ['npx', '--yes', 'pnpm@9.15.9', '-r', 'test'], shows: /packages\/core test:[\s\S]*Test Files {2}1 passed[\s\S]*packages\/cli test: # pass 4/ },
+    afterMerge: {
+      command: ['npx', '--yes', 'pnpm@9.15.9', '-r', 'test'],
+      shows: /packages\/core test:[\s\S]*Test Files {2}1 passed[\s\S]*packages\/cli test: # pass 4/,
+    },
   },
 };
 

@@ -79,6 +79,30 @@ describe('summarizeEnv', () => {
       'TypeScript · pnpm · AVA (scripts.test: ava) · tests in test/',
     ],
     [
+      'a workspace, by its packages and their runners',
+      {
+        ...BASE,
+        test_runner: 'node',
+        workspace: {
+          tool: 'pnpm',
+          evidence: 'pnpm-workspace.yaml',
+          packages: ['a', 'b', 'c', 'd', 'e'].map((name, i) => ({
+            dir: `packages/${name}`,
+            name,
+            test_runner: i === 1 ? 'cargo' : i === 2 ? null : 'vitest',
+            test_runner_evidence: null,
+            undriven_runner: i === 2 ? { runner: 'tap', evidence: '.taprc' } : null,
+            test_dirs: [],
+            test_globs: [],
+            typescript: false,
+            module_type: 'esm',
+            node_modules: true,
+          })),
+        },
+      },
+      'TypeScript · pnpm workspace of 5 packages: packages/a (vitest), packages/b (cargo test), packages/c (node-tap, not driven yet), packages/d (vitest), 1 more',
+    ],
+    [
       'a repository with nothing detected',
       { ...BASE, languages: [], package_manager: null, test_runner: null, test_runner_evidence: null, test_dirs: [] },
       'no test runner found',

@@ -2,7 +2,7 @@
  * The checks presets as the browser names them, in the order the pickers list them, and the
  * one-line summary of a repository's environment shown on the new-session page and in seed review.
  */
-import { type ProjectEnv, UNDRIVEN_RUNNERS } from '../../../shared/project-env.ts';
+import { type ProjectEnv, type TestRunner, UNDRIVEN_RUNNERS, type Workspace } from '../../../shared/project-env.ts';
 import { RUNNER_NAMES, testFileRule, type ChecksPreset } from '../../../shared/seed.ts';
 
 export const PRESET_NAMES: Record<ChecksPreset, string> = { ...RUNNER_NAMES, custom: 'Custom' };
@@ -30,12 +30,32 @@ const LANGUAGE_NAMES: Record<ProjectEnv['languages'][number], string> = {
 export function summarizeEnv(env: ProjectEnv): string {
   const parts: string[] = [];
   const language = env.languages[0];
-  if (language) parts.push(language === 'javascript' ? `JavaScript${env.module_type === 'commonjs' ? ' (CommonJS)' : ''}` : LANGUAGE_NAMES[language]);
-  if (env.package_manager) parts.push(PACKAGE_MANAGERS[env.package_manager]);
+  // A workspace root's own module type says nothing of its packages'.
+  const commonjs = env.module_type === 'commonjs' && !env.workspace?.packages.length;
+  if (language) parts.push(language === 'javascript' ? `JavaScript${commonjs ? ' (CommonJS)' : ''}` : LANGUAGE_NAMES[language]);
+  // "pnpm workspace of …" names the package manager already.
+  if (env.package_manager && !(env.workspace?.packages.length && env.workspace.tool === env.package_manager)) parts.push(PACKAGE_MANAGERS[env.package_manager]);
   if (env.python) parts.push(env.python.source === 'venv' ? `${shortPath(env.python.interpreter)}` : 'system python3');
   const undriven = env.undriven_runner;
-  // Runners whose id is not the name their users know them by.
-  const runner = env.test_runner === 'go' || env.test_runner === 'cargo' || env.test_runner === 'ava' ? RUNNER_NAMES[env.test_runner] : env.test_runner;
+  const workspace = env.workspace;
+  if (workspace && workspace.packages.length > 0) {
+    // Each package runs its own tests: which packages, with which runner, say more than one runner.
+    const shown = workspace.packages.slice(0, 4).map((p) => {
+      const own = p.test_runner
+        ? runnerName(p.test_runner)
+        : p.undriven_runner
+          ? `${UNDRIVEN_RUNNERS[p.undriven_runner.runner].name}, not driven yet`
+          : 'no tests';
+      return `${p.dir} (${own})`;
+    });
+    const more = workspace.packages.length - shown.length;
+    parts.push(
+      `${WORKSPACE_TOOLS[workspace.tool]} workspace of ${workspace.packages.length} package${workspace.packages.length === 1 ? '' : 's'}: ${shown.join(', ')}${more > 0 ? `, ${more} more` : ''}`,
+    );
+    if (env.setup_command) parts.push(`setup: ${env.setup_command}`);
+    return parts.join(' · ');
+  }
+  const runner = env.test_runner ? runnerName(env.test_runner) : null;
   if (runner) parts.push(env.test_runner_evidence ? `${runner} (${env.test_runner_evidence})` : runner);
   else if (undriven) parts.push(`${UNDRIVEN_RUNNERS[undriven.runner].name} (${undriven.evidence}), not driven by Tilth yet`);
   else parts.push('no test runner found');
@@ -50,6 +70,13 @@ export function summarizeEnv(env: ProjectEnv): string {
   if (env.setup_command) parts.push(`setup: ${env.setup_command}`);
   return parts.join(' · ');
 }
+
+/** Runners whose id is not the name their users know them by. */
+function runnerName(runner: TestRunner): string {
+  return runner === 'go' || runner === 'cargo' || runner === 'ava' ? RUNNER_NAMES[runner] : runner;
+}
+
+const WORKSPACE_TOOLS: Record<Workspace['tool'], string> = { npm: 'npm', pnpm: 'pnpm', yarn: 'Yarn', bun: 'Bun', cargo: 'Cargo', go: 'Go' };
 
 /** `/home/me/repo/.venv/bin/python` → `.venv/bin/python`: the part that says which venv. */
 function shortPath(interpreter: string): string {
