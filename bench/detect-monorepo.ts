@@ -4,7 +4,8 @@
  * `--files` files: a pnpm workspace of TypeScript packages tested with vitest (a root config,
  * `packages/<name>/src` and `test` folders), and a Go module of many packages with `_test.go`
  * files (whose package folders detection walks, bounded). The first run is cold (the OS's
- * directory cache aside), the rest warm; median and worst of `--runs`. The last line is JSON.
+ * directory cache aside), the rest warm; median and worst of `--runs`. Each workspace package is
+ * detected too (its runner, its test folders): `packages` says how many. The last line is JSON.
  * Figures only; nothing here passes or fails.
  * Run: npx tsx bench/detect-monorepo.ts [--files 5000] [--runs 20]
  */
@@ -63,15 +64,18 @@ for (const [name, build] of [
     build(root);
     const times: number[] = [];
     let runner: string | null = null;
+    let packages = 0;
     for (let i = 0; i < RUNS; i++) {
       const started = performance.now();
       const env = await detectProjectEnv(root);
       times.push(performance.now() - started);
       runner = env.test_runner;
+      packages = env.workspace?.packages.length ?? 0;
     }
     const row = {
       files: FILES,
       runner,
+      packages,
       first_ms: Number(times[0]!.toFixed(1)),
       median_ms: Number(median(times.slice(1)).toFixed(1)),
       worst_ms: Number(Math.max(...times.slice(1)).toFixed(1)),
