@@ -141,7 +141,7 @@ export async function checkContract(input: ContractCheckInput): Promise<Contract
       env: input.env ?? {},
       signal: input.signal,
     });
-    return { file, result, verdict: classifyRun(result, { ...projectFacts(input, where.dir, where.preset), file, command: commandLine(command) }) };
+    return { file, result, verdict: classifyRun(result, { ...projectFacts(input, where.dir, where.preset), file: where.file, command: commandLine(command) }) };
   });
 
   input.signal?.throwIfAborted();
@@ -608,13 +608,15 @@ function classifyCustom(out: string, run: Run, ctx: RunContext): RunVerdict {
  * `preset`), the package's dependencies count with the root's.
  */
 export function projectFacts(input: ContractCheckInput, dir = '', preset: ChecksPreset = input.preset): ProjectFacts {
-  const worktree = input.scope.worktree;
+  const root = input.scope.worktree;
+  const worktree = dir === '' ? root : path.join(root, dir);
   const packages = new Set(input.project?.python?.packages ?? []);
-  const declared = pythonDeclarations(worktree);
-  const jsDependencies = packageDependencies(worktree);
-  if (dir !== '') for (const name of packageDependencies(path.join(worktree, dir))) jsDependencies.add(name);
+  const declared = pythonDeclarations(root);
+  const jsDependencies = packageDependencies(root);
+  if (dir !== '') for (const name of packageDependencies(worktree)) jsDependencies.add(name);
   return {
     preset,
+    // A package's run is read from its folder, as it ran (its Cargo.toml, go.mod, package.json).
     worktree,
     prd: input.prd,
     interpreter: pythonOf(input.project ?? null),

@@ -89,7 +89,8 @@ export async function proveCases(input: ContractCheckInput, tasks: PrdEntry[], o
     if (cases && !selectsCase(where.preset, cases, test)) {
       return { taskId, proof: { test, result: 'not_run', detail: notCollectedMessage(where.preset, cases, file, test) } satisfies CaseProof };
     }
-    const ctx: RunContext = { ...projectFacts(input, where.dir, where.preset), file, command: commandLine(command!) };
+    // Read from the package's folder, where it ran: its path there.
+    const ctx: RunContext = { ...projectFacts(input, where.dir, where.preset), file: where.file, command: commandLine(command!) };
     const once = async () => {
       const { proof, reported } = await proveOnce(report!, { taskId, file, test }, command!, ctx, { ...input, project: where.env }, where, options);
       const { run } = reported;
