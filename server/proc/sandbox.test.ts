@@ -9,7 +9,7 @@ import { runChecks } from '../engine/checks.ts';
 import { hashTestFiles } from '../store/seed-input.ts';
 import { isSecretEnvName, runBounded } from './runner.ts';
 import { detectSandbox, sandboxCommand, setSandboxMode } from './sandbox.ts';
-import { protectFromUntrusted, type UntrustedScope } from './untrusted.ts';
+import { protectFromUntrusted, runUntrusted, type UntrustedScope } from './untrusted.ts';
 import { runWorkerTool } from '../engine/worker-tools.ts';
 
 const sandboxed = detectSandbox().available;
@@ -364,4 +364,30 @@ describe('isSecretEnvName', () => {
       delete process.env.TILTH_API_KEY;
     }
   });
+});
+
+describe("a command started in a workspace package's folder (scope.cwd)", () => {
+  for (const mode of sandboxed ? (['auto', 'off'] as const) : (['off'] as const)) {
+    it(`starts there, and refuses a folder that is not a real folder of the worktree (sandbox ${mode})`, async () => {
+      setSandboxMode(mode);
+      try {
+        fs.mkdirSync(path.join(worktree, 'packages/core'), { recursive: true });
+        fs.symlinkSync(outside, path.join(worktree, 'packages/out'));
+        fs.writeFileSync(path.join(worktree, 'packages/file'), '');
+        const pwd = (cwd: string) => runUntrusted({ kind: 'shell', script: 'pwd' }, policy({ cwd }), { timeoutMs: 20_000 });
+        const inside = await pwd('packages/core');
+        expect(inside.exitCode).toBe(0);
+        expect(inside.output.trim()).toBe(path.join(worktree, 'packages/core'));
+        expect((await pwd('')).output.trim()).toBe(worktree);
+        for (const bad of ['packages/out', 'packages/missing', 'packages/file', '..', '../..', '/etc', '.']) {
+          const refused = await pwd(bad);
+          expect(refused.exitCode, bad).toBeNull();
+          expect(refused.spawnError, bad).toBe(`the package folder ${bad} is not a folder inside the worktree`);
+          expect(refused.output, bad).toBe('');
+        }
+      } finally {
+        setSandboxMode('auto');
+      }
+    });
+  }
 });
