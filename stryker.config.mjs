@@ -85,6 +85,17 @@ export default {
     // Any runner's JUnit XML (the custom preset's {junit}): files, full names, files that did not load.
     'server/proof/junit-report.ts',
     'server/proof/junit-xml.ts',
+    // Workspaces (issue 29, step 4): which packages a root declares, which package a test runs in,
+    // where its command starts, how its report is named from the root, and the links its
+    // node_modules get (never to the checkout's copy of a workspace package).
+    'server/env/workspace.ts',
+    block('server/env/detect.ts', /^function withWorkspace\(/),
+    block('shared/project-env.ts', /^export function packageOf\(/),
+    block('shared/project-env.ts', /^export function packageRun</),
+    block('server/proc/untrusted.ts', /^function startFolder\(/),
+    block('server/proof/runner-report.ts', /^export function fromPackage\(/),
+    block('server/env/provision.ts', /^export function linkPlanned\(/),
+    block('server/env/provision.ts', /^function workspaceTarget\(/),
   ],
   coverageAnalysis: 'perTest',
   // The machine has two cores shared with others.

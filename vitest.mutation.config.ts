@@ -42,6 +42,10 @@ export default defineConfig({
       'server/proof/ava-report.test.ts',
       'server/proof/junit-report.test.ts',
       'shared/test-cases.test.ts',
+      'server/env/workspace.test.ts',
+      'server/env/detect.test.ts',
+      'shared/workspace-rule.test.ts',
+      'server/proc/sandbox.test.ts',
     ],
   },
 });

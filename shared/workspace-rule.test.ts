@@ -32,8 +32,8 @@ const env = (packages: WorkspacePackage[]): ProjectEnv => ({
 });
 
 const WS = env([
-  pkg({ dir: 'packages/core' }),
   pkg({ dir: 'packages/core/nested', test_dirs: ['test'], test_globs: ['test/*.test.js'], typescript: false }),
+  pkg({ dir: 'packages/core' }),
   pkg({ dir: 'apps/web', test_runner: 'jest', test_dirs: ['__tests__'], test_globs: [], typescript: false, module_type: 'commonjs' }),
   pkg({ dir: 'docs', test_runner: null, test_runner_evidence: null }),
 ]);
@@ -44,6 +44,8 @@ describe('workspace packages', () => {
     expect(packageOf(WS, 'packages/core/nested/test/a.test.js')?.dir).toBe('packages/core/nested');
     expect(packageOf(WS, 'packages/corex/tests/a.test.ts')).toBeNull();
     expect(packageOf(WS, 'tests/a.test.ts')).toBeNull();
+    expect(packageOf({ ...WS, workspace: undefined }, 'packages/core/a.js')).toBeNull();
+    expect(packageOf(null, 'packages/core/a.js')).toBeNull();
   });
 
   it("runs a package's file from the package with its runner and layout, when the session kept the detected runner", () => {
@@ -63,15 +65,16 @@ describe('workspace packages', () => {
       preset: 'custom',
       file: 'apps/web/__tests__/t002_x.test.js',
     });
-    expect(packageRun('vitest', WS, 'tests/t001_x.test.ts')).toMatchObject({ dir: '', preset: 'vitest' });
+    expect(packageRun('vitest', WS, 'tests/t001_x.test.ts')).toEqual({ dir: '', preset: 'vitest', env: WS, file: 'tests/t001_x.test.ts' });
+    expect(packageRun('vitest', undefined, 'tests/t001_x.test.ts')).toEqual({ dir: '', preset: 'vitest', env: null, file: 'tests/t001_x.test.ts' });
     expect(packageRun('vitest', WS, 'docs/tests/t001_x.test.ts')).toMatchObject({ dir: '', preset: 'vitest' });
   });
 
   it("names a test inside one package under that package's rule, the task's digits read from the name", () => {
     const rule = testFileRule('vitest', WS);
-    expect(rule.example).toBe('packages/core/tests/t001_add_parser.test.ts');
+    expect(rule.example).toBe('packages/core/nested/test/t001_add_parser.test.js');
     expect(rule.describe).toBe(
-      'packages/core/tests/t<NNN>_<slug>.test.ts, or packages/core/nested/test/t<NNN>_<slug>.test.js, or apps/web/__tests__/t<NNN>_<slug>.test.js (or .test.jsx) (in the package whose code it tests)',
+      'packages/core/nested/test/t<NNN>_<slug>.test.js, or packages/core/tests/t<NNN>_<slug>.test.ts, or apps/web/__tests__/t<NNN>_<slug>.test.js (or .test.jsx) (in the package whose code it tests)',
     );
     for (const [file, digits] of [
       ['packages/core/tests/t001_a.test.ts', '001'],
@@ -88,7 +91,7 @@ describe('workspace packages', () => {
       'packages/other/tests/t001_a.test.ts',
     ])
       expect(rule.regex.test(file), file).toBe(false);
-    expect(rule.prefix('007')).toBe('packages/core/tests/t007_');
+    expect(rule.prefix('007')).toBe('packages/core/nested/test/t007_');
     expect(testFileRule('custom', WS).example).toBe('tests/t001_add_parser.test.ts');
   });
 });

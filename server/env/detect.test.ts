@@ -451,6 +451,43 @@ describe('workspaces', () => {
     expect(go.languages).toEqual(['go']);
   });
 
+  it("gives a root whose runner is only a dependency the packages' runner, counting only packages with one, and names at most three", async () => {
+    const root = repo({
+      'package.json': { workspaces: ['p/*'], devDependencies: { vitest: '^4' } },
+      'package-lock.json': '{}',
+      'p/a/package.json': { scripts: { test: 'jest' } },
+      'p/b/package.json': { scripts: { test: 'jest' } },
+      'p/c/package.json': { scripts: { test: 'jest' } },
+      'p/d/package.json': { scripts: { test: 'jest' } },
+      'p/e/package.json': { scripts: { test: 'vitest run' } },
+      'p/f/package.json': { name: 'docs' },
+      'p/f/pyproject.toml': '',
+    });
+    const env = await detectProjectEnv(root);
+    expect(env.test_runner).toBe('jest');
+    expect(env.test_runner_evidence).toBe(
+      'package.json workspaces: 4 of 6 packages (p/a: scripts.test: jest; p/b: scripts.test: jest; p/c: scripts.test: jest; …)',
+    );
+    // The languages of the packages that run tests, after the root's own.
+    expect(env.languages).toEqual(['javascript']);
+    const three = await detectProjectEnv(
+      repo({
+        'package.json': { workspaces: ['p/*'] },
+        'p/a/package.json': { scripts: { test: 'jest' } },
+        'p/b/package.json': { scripts: { test: 'jest' } },
+        'p/c/package.json': { scripts: { test: 'jest' } },
+      }),
+    );
+    expect(three.test_runner_evidence).toBe(
+      'package.json workspaces: 3 of 3 packages (p/a: scripts.test: jest; p/b: scripts.test: jest; p/c: scripts.test: jest)',
+    );
+    const mixed = await detectProjectEnv(
+      repo({ 'package.json': { name: 'site' }, 'go.work': 'use ./api\n', 'api/go.mod': 'module example.com/api\n', 'tools/go.mod': 'module t\n' }),
+    );
+    expect(mixed.languages).toEqual(['javascript', 'go']);
+    expect(mixed.test_runner).toBe('go');
+  });
+
   it('never leaves the root nor follows a pattern out of it', async () => {
     const env = await detectProjectEnv(repo({ 'package.json': { workspaces: ['../*', '/etc', 'a/../../b', '.'] }, 'a/package.json': {} }));
     expect(env.workspace?.packages).toEqual([]);

@@ -126,13 +126,13 @@ export async function detectProjectEnv(root: string, options: { workspace?: bool
   return decl ? withWorkspace(own, decl, await workspacePackages(repo, decl)) : own;
 }
 
-/** Each package of `decl`, detected as a project of its own. */
-async function workspacePackages(repo: RepoFiles, decl: WorkspaceDecl): Promise<WorkspacePackage[]> {
+/** Each package of `decl`, detected as a project of its own, and the languages of those with a runner. */
+async function workspacePackages(repo: RepoFiles, decl: WorkspaceDecl): Promise<{ packages: WorkspacePackage[]; languages: ProjectEnv['languages'] }> {
   const dirs = await workspaceFolders(decl, repo);
-  return Promise.all(
-    dirs.map(async (dir): Promise<WorkspacePackage> => {
+  const found = await Promise.all(
+    dirs.map(async (dir): Promise<{ pkg: WorkspacePackage; languages: ProjectEnv['languages'] }> => {
       const env = await detectProjectEnv(path.join(repo.root, dir), { workspace: false });
-      return {
+      const pkg: WorkspacePackage = {
         dir,
         name: await packageName(repo, dir, decl.manifest),
         test_runner: env.test_runner,
@@ -145,8 +145,10 @@ async function workspacePackages(repo: RepoFiles, decl: WorkspaceDecl): Promise<
         ...(env.rust_crate !== undefined ? { rust_crate: env.rust_crate } : {}),
         node_modules: env.node_modules,
       };
+      return { pkg, languages: env.test_runner === null ? [] : env.languages };
     }),
   );
+  return { packages: found.map((f) => f.pkg), languages: found.flatMap((f) => f.languages) };
 }
 
 async function packageName(repo: RepoFiles, dir: string, manifest: WorkspaceDecl['manifest']): Promise<string> {
@@ -165,7 +167,11 @@ async function packageName(repo: RepoFiles, dir: string, manifest: WorkspaceDecl
  * monorepos: `pnpm -r test`, a virtual Cargo manifest) takes the one most of its packages use,
  * so the session's preset is the packages' and each test runs with its own package's runner.
  */
-function withWorkspace(own: ProjectEnv, decl: WorkspaceDecl, packages: WorkspacePackage[]): ProjectEnv {
+function withWorkspace(
+  own: ProjectEnv,
+  decl: WorkspaceDecl,
+  { packages, languages }: { packages: WorkspacePackage[]; languages: ProjectEnv['languages'] },
+): ProjectEnv {
   const workspace = { tool: decl.tool, evidence: decl.evidence, packages };
   const driven = packages.filter((p) => p.test_runner !== null);
   const rootDrives = own.test_runner !== null && (own.test_runner_evidence ?? '').startsWith('scripts.');
@@ -174,30 +180,15 @@ function withWorkspace(own: ProjectEnv, decl: WorkspaceDecl, packages: Workspace
   for (const p of driven) counts.set(p.test_runner!, (counts.get(p.test_runner!) ?? 0) + 1);
   const runner = [...counts].sort((a, b) => b[1] - a[1])[0]![0];
   const users = driven.filter((p) => p.test_runner === runner);
-  const languages = [...own.languages];
-  for (const p of driven) {
-    const language =
-      p.test_runner === 'go'
-        ? 'go'
-        : p.test_runner === 'cargo'
-          ? 'rust'
-          : isPythonRunner(p.test_runner!)
-            ? 'python'
-            : p.typescript
-              ? 'typescript'
-              : 'javascript';
-    if (!languages.includes(language)) languages.push(language);
-  }
   return {
     ...own,
-    languages,
+    languages: [...new Set([...own.languages, ...languages])],
     test_runner: runner,
     test_runner_evidence: `${decl.evidence}: ${users.length} of ${packages.length} packages (${users
       .slice(0, 3)
       .map((p) => `${p.dir}: ${p.test_runner_evidence}`)
       .join('; ')}${users.length > 3 ? '; …' : ''})`,
     undriven_runner: null,
-    typescript: own.typescript || driven.some((p) => p.typescript),
     workspace,
   };
 }

@@ -423,6 +423,30 @@ describe('workspaces', () => {
     expect(projectScope(plan, worktree)?.readOnly).toEqual([path.join(source, 'node_modules'), path.join(source, 'packages/cli/node_modules')]);
   });
 
+  it('links what is not a workspace package as it is: a scope of real folders whole, links out of the checkout or to its root, broken links, a file named like a scope', () => {
+    installWorkspace();
+    const elsewhere = tempDir('tilth-prov-elsewhere-');
+    const nm = path.join(source, 'packages/cli/node_modules');
+    write(path.join(nm, '@types/node/index.d.ts'), '');
+    fs.symlinkSync(elsewhere, path.join(nm, 'linked-elsewhere'));
+    fs.symlinkSync(source, path.join(nm, 'the-root'));
+    fs.symlinkSync(path.join(source, 'gone'), path.join(nm, 'broken'));
+    fs.symlinkSync(path.join(source, 'gone'), path.join(nm, '@broken'));
+    write(path.join(nm, '@file'), '');
+    // An older layout left the worktree's scope as a link to the checkout's: it becomes a real folder.
+    fs.mkdirSync(path.join(worktree, 'packages/cli/node_modules'), { recursive: true });
+    fs.symlinkSync(path.join(nm, '@mono'), path.join(worktree, 'packages/cli/node_modules/@mono'));
+    const plan = planEnvironment({ source, worktree, env: workspaceEnv() });
+    linkPlanned(plan, worktree);
+    const own = path.join(worktree, 'packages/cli/node_modules');
+    for (const name of ['@types', 'linked-elsewhere', 'the-root', 'broken', '@broken', '@file'])
+      expect(fs.readlinkSync(path.join(own, name)), name).toBe(path.join(nm, name));
+    expect(fs.lstatSync(path.join(own, '@mono')).isDirectory()).toBe(true);
+    expect(fs.readlinkSync(path.join(own, '@mono/core'))).toBe(path.join(worktree, 'packages/core'));
+    // No plan to link: nothing linked.
+    expect(linkPlanned({ ...plan, node_modules_from: null }, worktree)).toEqual({ linked: 0 });
+  });
+
   it('links no package folder the worktree does not have', () => {
     installWorkspace();
     fs.rmSync(path.join(worktree, 'packages/cli'), { recursive: true });

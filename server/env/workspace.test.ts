@@ -60,11 +60,15 @@ describe('workspaceDecl', () => {
       './f',
     ]);
     expect(goWorkUses('use (\n./f\n)\n')).toEqual(['./f']);
+    // Only `use` directives, each a single folder.
+    expect(goWorkUses('reuse ./x\nuse ./a ./b\nuse  ./two\nuse x\"y\"\nuse \"z\"w\nmisuse (\n./no\n)\n')).toEqual(['./two', 'x"y"', '"z"w']);
   });
 });
 
 describe('workspaceFolders', () => {
   const files = [
+    'packages/package.json',
+    'apps/b/package.json',
     'packages/a/package.json',
     'packages/b/package.json',
     'packages/c/README.md',
@@ -79,8 +83,15 @@ describe('workspaceFolders', () => {
 
   it('expands folders, `*` and `**` (none included) to the folders with the manifest; `!` patterns exclude', async () => {
     expect(await workspaceFolders(decl(['packages/*']), lister(files))).toEqual(['packages/a', 'packages/b']);
-    expect(await workspaceFolders(decl(['./apps/**/', '!apps/deep/*']), lister(files))).toEqual(['apps/deep/one/two', 'apps/web']);
-    expect(await workspaceFolders(decl(['apps/**/*']), lister(files))).toEqual(['apps/deep/one', 'apps/deep/one/two', 'apps/web']);
+    expect(await workspaceFolders(decl(['./apps/**/', '!apps/deep/*']), lister(files))).toEqual(['apps/b', 'apps/deep/one/two', 'apps/web']);
+    expect(await workspaceFolders(decl(['apps/**/*']), lister(files))).toEqual(['apps/b', 'apps/deep/one', 'apps/deep/one/two', 'apps/web']);
+    expect(await workspaceFolders(decl(['/./packages/a//', '././tools/cli', 'apps/deep/**/*/two']), lister(files))).toEqual([
+      'apps/deep/one/two',
+      'packages/a',
+      'tools/cli',
+    ]);
+    // An exclusion that is a folder, and one that leaves the root (ignored).
+    expect(await workspaceFolders(decl(['packages/*', '!packages/a', '!../x']), lister(files))).toEqual(['packages/b']);
     expect(await workspaceFolders(decl(['tools/cli', 'packages/{a,c}', 'pack*/b']), lister(files))).toEqual(['packages/a', 'packages/b', 'tools/cli']);
     // The root itself, a folder out of the root, an absolute one: never a package.
     expect(await workspaceFolders(decl(['.', '', '../x', '/etc', 'a/../../b', './']), lister(files))).toEqual([]);
@@ -95,5 +106,14 @@ describe('workspaceFolders', () => {
     const wide = lister(Array.from({ length: WORKSPACE_LIMITS.folders + 50 }, (_, i) => `w/f${i}/x/package.json`));
     expect(await workspaceFolders(decl(['w/*/y']), wide)).toEqual([]);
     expect(wide.listed.length).toBeLessThanOrEqual(2);
+    // The folders visited are counted: a package past the limit is not found.
+    const past = [...Array.from({ length: WORKSPACE_LIMITS.folders }, (_, i) => `w/f${i}/x`), 'w/z/package.json', 'w/f1/package.json'];
+    expect(await workspaceFolders(decl(['w/*']), lister(past))).toEqual(['w/f1']);
+    // Depth counts literal folders too: a glob below the limit is not expanded.
+    const below = Array.from({ length: WORKSPACE_LIMITS.depth }, (_, i) => `l${i}`).join('/');
+    expect(await workspaceFolders(decl([`${below}/*`]), lister([`${below}/a/package.json`]))).toEqual([]);
+    expect(
+      await workspaceFolders(decl([`${below.split('/').slice(1).join('/')}/*`]), lister([`${below.split('/').slice(1).join('/')}/a/package.json`])),
+    ).toHaveLength(1);
   });
 });

@@ -73,14 +73,16 @@ function unquoteGo(word: string): string {
   return word.replace(/^(["`])(.*)\1$/, '$2');
 }
 
-/** A pattern as a clean relative folder pattern: `./packages/*\/` → `packages/*`; null for one that leaves the root. */
+/**
+ * A pattern as a clean relative folder pattern: `./packages/*\/` → `packages/*`; null for one that
+ * leaves the root (a `..`). The root itself (`.`, `''`) is never a package: the walk skips it.
+ */
 function cleanPattern(pattern: string): string | null {
   const clean = pattern
-    .replace(/^(\.\/)+/, '')
+    .replace(/^(\.?\/)+/, '')
     .replace(/\/+$/, '')
     .replace(/\/\*\*\/\*$/, '/**');
-  if (clean === '' || clean === '.' || clean.startsWith('/') || clean.split('/').includes('..')) return null;
-  return clean;
+  return clean.split('/').includes('..') ? null : clean;
 }
 
 export interface FolderLister {
