@@ -55,6 +55,16 @@ if (!onPath('cargo')) {
   );
 }
 
+// Python projects managed with Poetry or tox run in the environment the tool made (issue 29).
+for (const [tool, pkg] of [
+  ['poetry', 'python3-poetry'],
+  ['tox', 'tox'],
+]) {
+  if (!onPath(tool)) {
+    stopBeforeTests(`${tool} is missing; the Python environment tests make a real ${tool} environment.\nInstall Debian's build:  apt-get update && apt-get install -y ${pkg}`);
+  }
+}
+
 // Not required: without bubblewrap the sandbox tests are skipped, and the run tests exercise the
 // unsandboxed shell. Say so, so nobody mistakes that for coverage.
 if (!onPath('bwrap')) {

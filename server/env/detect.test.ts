@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -349,7 +350,14 @@ describe('detectProjectEnv', () => {
   it("takes the virtualenv's interpreter by its absolute path, and the src layout's packages", async () => {
     const root = repo({ 'pyproject.toml': '', 'src/todo/__init__.py': '', 'src/todo/core.py': '', 'venv/bin/python': '' });
     const env = await detectProjectEnv(root);
-    expect(env.python).toEqual({ interpreter: path.join(root, 'venv', 'bin', 'python'), source: 'venv', src_layout: true, packages: ['todo'] });
+    expect(env.python).toEqual({
+      interpreter: path.join(root, 'venv', 'bin', 'python'),
+      source: 'venv',
+      manager: null,
+      python_version: null,
+      src_layout: true,
+      packages: ['todo'],
+    });
   });
 
   it('reads config files without running them', async () => {
@@ -491,5 +499,135 @@ describe('workspaces', () => {
   it('never leaves the root nor follows a pattern out of it', async () => {
     const env = await detectProjectEnv(repo({ 'package.json': { workspaces: ['../*', '/etc', 'a/../../b', '.'] }, 'a/package.json': {} }));
     expect(env.workspace?.packages).toEqual([]);
+  });
+});
+
+describe('Python environments', () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    for (const key of ['POETRY_VIRTUALENVS_PATH', 'POETRY_CACHE_DIR', 'XDG_CACHE_HOME']) {
+      if (saved[key] === undefined) delete process.env[key];
+      else process.env[key] = saved[key];
+    }
+  });
+
+  /** A virtualenv as Poetry leaves it: `pyvenv.cfg` and `bin/python`. */
+  function venvAt(dir: string): void {
+    fs.mkdirSync(path.join(dir, 'bin'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'pyvenv.cfg'), 'home = /usr/bin\n');
+    fs.writeFileSync(path.join(dir, 'bin', 'python'), '');
+  }
+
+  it("names the tool each project declares, its lockfile first, and reads .python-version's minor version", async () => {
+    const cases: [Record<string, string>, string | null, string | null][] = [
+      [{ 'uv.lock': '', 'pyproject.toml': '[tool.poetry]\nname = "x"\n' }, 'uv', 'uv.lock'],
+      [{ 'poetry.lock': '' }, 'poetry', 'poetry.lock'],
+      [{ Pipfile: '' }, 'pipenv', 'Pipfile'],
+      [{ 'Pipfile.lock': '', Pipfile: '' }, 'pipenv', 'Pipfile.lock'],
+      [{ 'pyproject.toml': '[tool.poetry]\nname = "x"\n' }, 'poetry', 'pyproject.toml [tool.poetry]'],
+      [{ 'pyproject.toml': '[project]\nname = "x"\n\n[tool.uv]\ndev-dependencies = []\n' }, 'uv', 'pyproject.toml [tool.uv]'],
+      [{ 'pyproject.toml': '[tool.hatch.envs.default]\n' }, 'hatch', 'pyproject.toml [tool.hatch.envs]'],
+      [{ 'pyproject.toml': '', 'hatch.toml': '' }, 'hatch', 'hatch.toml'],
+      [{ 'pyproject.toml': '', 'tox.ini': '[tox]\nenvlist = py311\n' }, 'tox', 'tox.ini'],
+      [{ 'pyproject.toml': '[tool.tox]\nlegacy_tox_ini = ""\n' }, 'tox', 'pyproject.toml [tool.tox]'],
+      [{ 'pyproject.toml': '', 'noxfile.py': '' }, 'nox', 'noxfile.py'],
+      [{ 'pyproject.toml': '[project]\nname = "x"\n' }, null, null],
+    ];
+    for (const [files, tool, evidence] of cases) {
+      const env = await detectProjectEnv(repo({ ...files, 'app.py': '' }));
+      expect(env.python?.manager ?? null, JSON.stringify(files)).toEqual(tool ? { tool, evidence } : null);
+    }
+    for (const [text, version] of [
+      ['3.11.7\n', '3.11'],
+      ['# pinned\n\n3.12\n', '3.12'],
+      ['cpython-3.10.4-linux-x86_64-gnu\n', '3.10'],
+      ['python3.13\n', '3.13'],
+      ['pypy3.10\n', null],
+      ['system\n', null],
+      ['2.7.18\n', null],
+      ['', null],
+    ] as const)
+      expect((await detectProjectEnv(repo({ 'pyproject.toml': '', '.python-version': text }))).python?.python_version, text).toBe(version);
+  });
+
+  it("finds Poetry's virtualenv outside the repository by Poetry's own name for it, the version the checkout uses first", async () => {
+    const venvs = tempDir('tilth-poetry-venvs-');
+    made.push(venvs);
+    process.env.POETRY_VIRTUALENVS_PATH = venvs;
+    const root = repo({ 'pyproject.toml': '[tool.poetry]\nname = "My App"\nversion = "1"\n', 'poetry.lock': '', 'my_app/__init__.py': '' });
+    const hash = createHash('sha256').update(fs.realpathSync(root)).digest('base64url').slice(0, 8);
+    // Not installed yet: the PATH's python3.
+    expect((await detectProjectEnv(root)).python).toMatchObject({
+      interpreter: 'python3',
+      source: 'system',
+      manager: { tool: 'poetry', evidence: 'poetry.lock' },
+    });
+    venvAt(path.join(venvs, `my_app-${hash}-py3.10`));
+    venvAt(path.join(venvs, `my_app-${hash}-py3.12`));
+    fs.mkdirSync(path.join(venvs, `my_app-${hash}-py3.13`));
+    venvAt(path.join(venvs, `other-${hash}-py3.11`));
+    // The newest with a pyvenv.cfg.
+    expect((await detectProjectEnv(root)).python).toMatchObject({ interpreter: path.join(venvs, `my_app-${hash}-py3.12`, 'bin', 'python'), source: 'poetry' });
+    // .python-version's, then the one envs.toml says this project uses.
+    fs.writeFileSync(path.join(root, '.python-version'), '3.10.4\n');
+    expect((await detectProjectEnv(root)).python?.interpreter).toBe(path.join(venvs, `my_app-${hash}-py3.10`, 'bin', 'python'));
+    fs.writeFileSync(path.join(venvs, 'envs.toml'), `[other-${hash}]\nminor = "3.11"\n\n[my_app-${hash}]\nminor = "3.12"\npatch = "3.12.1"\n`);
+    expect((await detectProjectEnv(root)).python?.interpreter).toBe(path.join(venvs, `my_app-${hash}-py3.12`, 'bin', 'python'));
+    // Its own .venv (in-project) wins.
+    venvAt(path.join(root, '.venv'));
+    expect((await detectProjectEnv(root)).python).toMatchObject({ interpreter: path.join(root, '.venv', 'bin', 'python'), source: 'venv' });
+    // Without POETRY_VIRTUALENVS_PATH: POETRY_CACHE_DIR's virtualenvs, else the user cache's.
+    fs.rmSync(path.join(root, '.venv'), { recursive: true });
+    delete process.env.POETRY_VIRTUALENVS_PATH;
+    process.env.POETRY_CACHE_DIR = path.join(venvs, 'cache');
+    venvAt(path.join(venvs, 'cache', 'virtualenvs', `my_app-${hash}-py3.11`));
+    expect((await detectProjectEnv(root)).python?.interpreter).toBe(path.join(venvs, 'cache', 'virtualenvs', `my_app-${hash}-py3.11`, 'bin', 'python'));
+    delete process.env.POETRY_CACHE_DIR;
+    process.env.XDG_CACHE_HOME = path.join(venvs, 'xdg');
+    venvAt(path.join(venvs, 'xdg', 'pypoetry', 'virtualenvs', `my_app-${hash}-py3.9`));
+    expect((await detectProjectEnv(root)).python?.interpreter).toBe(
+      path.join(venvs, 'xdg', 'pypoetry', 'virtualenvs', `my_app-${hash}-py3.9`, 'bin', 'python'),
+    );
+  });
+
+  it('takes a tox or nox environment of the checkout: the one .python-version names, a test one, else the first', async () => {
+    const tox = repo({ 'tox.ini': '[tox]\nenvlist = lint, py311\n', 'pyproject.toml': '', 'app.py': '' });
+    venvAt(path.join(tox, '.tox', 'lint'));
+    venvAt(path.join(tox, '.tox', 'py311'));
+    venvAt(path.join(tox, '.tox', 'py312'));
+    fs.mkdirSync(path.join(tox, '.tox', '.tmp'));
+    expect((await detectProjectEnv(tox)).python).toMatchObject({ interpreter: path.join(tox, '.tox', 'lint', 'bin', 'python'), source: 'tox' });
+    fs.writeFileSync(path.join(tox, '.python-version'), '3.12\n');
+    expect((await detectProjectEnv(tox)).python?.interpreter).toBe(path.join(tox, '.tox', 'py312', 'bin', 'python'));
+    const nox = repo({ 'noxfile.py': '', 'pyproject.toml': '' });
+    venvAt(path.join(nox, '.nox', 'lint'));
+    venvAt(path.join(nox, '.nox', 'tests-3-11'));
+    fs.mkdirSync(path.join(nox, '.nox', 'alpha'));
+    expect((await detectProjectEnv(nox)).python).toMatchObject({ interpreter: path.join(nox, '.nox', 'tests-3-11', 'bin', 'python'), source: 'nox' });
+    // A tox environment is not taken for a project that declares another tool.
+    const other = repo({ 'poetry.lock': '', 'pyproject.toml': '[tool.poetry]\nname = "zz"\n' });
+    venvAt(path.join(other, '.tox', 'py311'));
+    expect((await detectProjectEnv(other)).python).toMatchObject({ interpreter: 'python3', source: 'system' });
+  });
+
+  it(".python-version's python3.X from the PATH when the project has no environment of its own", async () => {
+    const bin = tempDir('tilth-path-');
+    made.push(bin);
+    fs.writeFileSync(path.join(bin, 'python3.42'), '#!/bin/sh\n', { mode: 0o755 });
+    const oldPath = process.env.PATH;
+    process.env.PATH = `${bin}:${oldPath}`;
+    try {
+      expect((await detectProjectEnv(repo({ 'pyproject.toml': '', '.python-version': '3.42.1\n' }))).python).toMatchObject({
+        interpreter: 'python3.42',
+        source: 'system',
+        python_version: '3.42',
+      });
+      expect((await detectProjectEnv(repo({ 'pyproject.toml': '', '.python-version': '3.41\n' }))).python).toMatchObject({
+        interpreter: 'python3',
+        python_version: '3.41',
+      });
+    } finally {
+      process.env.PATH = oldPath;
+    }
   });
 });

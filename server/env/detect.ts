@@ -11,13 +11,16 @@
  * or a linter; a JavaScript runner named in a script or config wins over a Python one that is
  * only installed.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import {
   DEFAULT_TEST_GLOBS,
   type PackageManager,
   type ProjectEnv,
   type PythonEnv,
+  type PythonManager,
   type TestRunner,
   TestRunnerSchema,
   type UndrivenRunner,
@@ -25,6 +28,7 @@ import {
   goBuildsFolder,
 } from '../../shared/project-env.ts';
 import { type WorkspaceDecl, workspaceDecl, workspaceFolders } from './workspace.ts';
+import { findOnPath } from '../proc/which.ts';
 import { hasSection, iniWords, jsLiteral, parseJsonc, rustImportName, tomlStrings, yamlStrings } from './config-read.ts';
 
 /** Folders projects keep tests in, most usual first; `test_dirs` lists the ones that exist. */
@@ -362,18 +366,107 @@ async function pythonEnv(repo: RepoFiles, top: Set<string>): Promise<PythonEnv |
   // they are a Python project's modules.
   const loose = flatPackages.packages.length > 0 && !top.has('package.json');
   if (!manifest && srcPackages.packages.length === 0 && flatPackages.withInit.length === 0 && testFiles.length === 0 && !loose) return null;
-  // Its own virtualenv when it has one: the project's dependencies (and pytest) live there.
-  let interpreter = 'python3';
-  let source: PythonEnv['source'] = 'system';
+  const srcLayout = srcPackages.withInit.length > 0;
+  const manager = await pythonManager(repo, top);
+  const version = pythonVersion((await repo.read('.python-version')) ?? '');
+  const { interpreter, source } = await pythonInterpreter(repo, manager?.tool ?? null, version);
+  return {
+    interpreter,
+    source,
+    manager,
+    python_version: version,
+    src_layout: srcLayout,
+    packages: srcLayout ? srcPackages.packages : flatPackages.packages,
+  };
+}
+
+/** The environment tool a Python project declares: its lockfile first, then its configuration. */
+async function pythonManager(repo: RepoFiles, top: Set<string>): Promise<PythonEnv['manager']> {
+  const pyproject = top.has('pyproject.toml') ? ((await repo.read('pyproject.toml')) ?? '') : '';
+  const found: [boolean, PythonManager, string][] = [
+    [top.has('uv.lock'), 'uv', 'uv.lock'],
+    [top.has('poetry.lock'), 'poetry', 'poetry.lock'],
+    [top.has('Pipfile.lock') || top.has('Pipfile'), 'pipenv', top.has('Pipfile.lock') ? 'Pipfile.lock' : 'Pipfile'],
+    [hasSection(pyproject, 'tool.poetry'), 'poetry', 'pyproject.toml [tool.poetry]'],
+    [hasSection(pyproject, 'tool.uv'), 'uv', 'pyproject.toml [tool.uv]'],
+    [top.has('hatch.toml') || /^\[tool\.hatch\.envs\b/m.test(pyproject), 'hatch', top.has('hatch.toml') ? 'hatch.toml' : 'pyproject.toml [tool.hatch.envs]'],
+    [top.has('tox.ini') || hasSection(pyproject, 'tool.tox'), 'tox', top.has('tox.ini') ? 'tox.ini' : 'pyproject.toml [tool.tox]'],
+    [top.has('noxfile.py'), 'nox', 'noxfile.py'],
+  ];
+  const first = found.find(([yes]) => yes);
+  return first ? { tool: first[1], evidence: first[2] } : null;
+}
+
+/** `3.11` from a `.python-version` of `3.11.7` (pyenv's), `3.11` or `cpython-3.11` (uv's); null otherwise. */
+export function pythonVersion(text: string): string | null {
+  const line = text.split(/\r?\n/).find((l) => l.trim() !== '' && !l.trim().startsWith('#')) ?? '';
+  return /^(?:cpython-|python)?(3\.\d+)(?:[.\w+-]*)?$/.exec(line.trim())?.[1] ?? null;
+}
+
+/**
+ * Where the project's tests run, as its users run them: its own virtualenv in the repository
+ * (`.venv`, `venv`; uv's lives in `.venv`), Poetry's outside it, a tox or nox environment the
+ * checkout has, else the `python3.X` `.python-version` asks for when the PATH has it, else `python3`.
+ */
+async function pythonInterpreter(repo: RepoFiles, manager: PythonManager | null, version: string | null): Promise<Pick<PythonEnv, 'interpreter' | 'source'>> {
   for (const venv of ['.venv', 'venv']) {
-    if (await repo.isFile(`${venv}/bin/python`)) {
-      interpreter = path.join(repo.root, venv, 'bin', 'python');
-      source = 'venv';
-      break;
+    if (await repo.isFile(`${venv}/bin/python`)) return { interpreter: path.join(repo.root, venv, 'bin', 'python'), source: 'venv' };
+  }
+  if (manager === 'poetry') {
+    const venv = await poetryVenv(repo, version);
+    if (venv) return { interpreter: path.join(venv, 'bin', 'python'), source: 'poetry' };
+  }
+  for (const tool of ['tox', 'nox'] as const) {
+    if (manager !== tool) continue;
+    const envs = (await repo.folders(`.${tool}`)).sort();
+    const wanted = version ? `py${version.replace('.', '')}` : null;
+    const order = [...envs.filter((e) => e === wanted), ...envs.filter((e) => /test/.test(e)), ...envs];
+    for (const name of order) {
+      if (await repo.isFile(`.${tool}/${name}/pyvenv.cfg`)) return { interpreter: path.join(repo.root, `.${tool}`, name, 'bin', 'python'), source: tool };
     }
   }
-  const srcLayout = srcPackages.withInit.length > 0;
-  return { interpreter, source, src_layout: srcLayout, packages: srcLayout ? srcPackages.packages : flatPackages.packages };
+  if (version && findOnPath(`python${version}`)) return { interpreter: `python${version}`, source: 'system' };
+  return { interpreter: 'python3', source: 'system' };
+}
+
+/**
+ * Poetry's virtualenv for the project, outside the repository: Poetry names it after the
+ * project and its folder (`<name>-<8 characters of base64url(sha256(real path))>-py3.X`) under
+ * its `virtualenvs` folder (POETRY_VIRTUALENVS_PATH, else POETRY_CACHE_DIR's or the user cache's
+ * `pypoetry/virtualenvs`). The Python version the checkout last used (`envs.toml`), else the one
+ * `.python-version` names, else the newest. Found by name and read from files only, as detection
+ * is: Poetry itself is not run. Null when there is none (not installed yet, or `in-project`, whose
+ * `.venv` is found first).
+ */
+async function poetryVenv(repo: RepoFiles, version: string | null): Promise<string | null> {
+  const pyproject = (await repo.read('pyproject.toml')) ?? '';
+  const name = tomlStrings(pyproject, 'tool.poetry', 'name')?.[0] ?? tomlStrings(pyproject, 'project', 'name')?.[0];
+  if (!name) return null;
+  const cache = process.env.POETRY_CACHE_DIR ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'pypoetry');
+  const base = process.env.POETRY_VIRTUALENVS_PATH ?? path.join(cache, 'virtualenvs');
+  let real: string;
+  try {
+    real = await fs.realpath(repo.root);
+  } catch {
+    return null;
+  }
+  const hash = createHash('sha256').update(real).digest('base64url').slice(0, 8);
+  // Poetry's own sanitising: these characters become `_`, and the name is cut at 42.
+  const sanitized = name
+    .toLowerCase()
+    .replace(/[ $`!*@"\\\r\n\t]/g, '_')
+    .slice(0, 42);
+  const stem = `${sanitized}-${hash}`;
+  const envs = await fs.readdir(base).catch(() => [] as string[]);
+  const versions = envs.flatMap((e) => (e.startsWith(`${stem}-py`) ? [e.slice(stem.length + 3)] : []));
+  const used = /^minor\s*=\s*"([\d.]+)"/m.exec((await fs.readFile(path.join(base, 'envs.toml'), 'utf8').catch(() => '')).split(`[${stem}]`)[1] ?? '')?.[1];
+  const newest = [...versions].sort((a, b) => Number(b.split('.')[1]) - Number(a.split('.')[1]));
+  for (const v of [used, version, ...newest]) {
+    if (!v || !versions.includes(v)) continue;
+    const venv = path.join(base, `${stem}-py${v}`);
+    if ((await fs.stat(path.join(venv, 'pyvenv.cfg')).catch(() => null))?.isFile()) return venv;
+  }
+  return null;
 }
 
 /** Importable names directly in `dir`: packages (folders with `__init__.py`) and `.py` modules. */

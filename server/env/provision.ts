@@ -79,7 +79,8 @@ export function planEnvironment(input: { source: string; worktree: string; env: 
     node_modules_from: installed ? nodeModules : null,
     ...(packages.length > 0 ? { package_node_modules: packages.map((p) => p.dir) } : {}),
     install: !installed && env?.package_manager && env.lockfile ? { package_manager: env.package_manager, lockfile: env.lockfile } : null,
-    venv: python?.source === 'venv' ? venvOf(path.resolve(source, python.interpreter)) : null,
+    // The repository's virtualenv, Poetry's outside it, or a tox/nox environment: shown read-only in the sandbox, its bin first on PATH.
+    venv: python && python.source !== 'system' ? venvOf(path.resolve(source, python.interpreter)) : null,
     python_path: python ? (python.src_layout ? ['src', '.'] : ['.']) : [],
     setup: setupFor(input.worktree, input.setupCommand),
   };

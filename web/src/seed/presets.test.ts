@@ -79,6 +79,51 @@ describe('summarizeEnv', () => {
       'TypeScript · pnpm · AVA (scripts.test: ava) · tests in test/',
     ],
     [
+      "Poetry's virtualenv outside the repository",
+      {
+        ...BASE,
+        languages: ['python'],
+        package_manager: null,
+        test_runner: 'unittest',
+        test_runner_evidence: null,
+        test_dirs: [],
+        python: {
+          interpreter: '/home/me/.cache/pypoetry/virtualenvs/todo-Vi2u4BIR-py3.11/bin/python',
+          source: 'poetry',
+          manager: { tool: 'poetry', evidence: 'poetry.lock' },
+          src_layout: false,
+          packages: [],
+        },
+      },
+      "Python · Poetry · Poetry's virtualenv todo-Vi2u4BIR-py3.11 · unittest",
+    ],
+    [
+      'a tox environment, and the PATH interpreter .python-version names',
+      {
+        ...BASE,
+        languages: ['python'],
+        package_manager: null,
+        test_runner: 'pytest',
+        test_runner_evidence: null,
+        test_dirs: [],
+        python: { interpreter: '/r/.tox/py311/bin/python', source: 'tox', manager: { tool: 'tox', evidence: 'tox.ini' }, src_layout: false, packages: [] },
+      },
+      'Python · tox · .tox/py311 · pytest',
+    ],
+    [
+      'the PATH interpreter .python-version names',
+      {
+        ...BASE,
+        languages: ['python'],
+        package_manager: null,
+        test_runner: 'pytest',
+        test_runner_evidence: null,
+        test_dirs: [],
+        python: { interpreter: 'python3.12', source: 'system', python_version: '3.12', src_layout: false, packages: [] },
+      },
+      'Python · system python3.12 · pytest',
+    ],
+    [
       'a workspace, by its packages and their runners',
       {
         ...BASE,
@@ -140,5 +185,24 @@ describe('presetLabel and envNote', () => {
   it('warns when a node_modules runner is not installed in the checkout', () => {
     expect(envNote({ ...BASE, node_modules: false })).toMatch(/node_modules is not installed/);
     expect(envNote(BASE)).toBeNull();
+    // A tool that makes the environment, and a checkout without it yet: how to make it.
+    const python = (tool: 'uv' | 'poetry' | 'tox', source: 'system' | 'venv') =>
+      envNote({
+        ...BASE,
+        languages: ['python'],
+        python: {
+          interpreter: source === 'venv' ? '/r/.venv/bin/python' : 'python3',
+          source,
+          manager: { tool, evidence: `${tool}.lock` },
+          src_layout: false,
+          packages: [],
+        },
+      });
+    expect(python('uv', 'system')).toBe(
+      "This project's Python environment is made with uv (uv.lock), and this checkout has none yet: run `uv sync` in it, then check again. Until then the tests run with python3 from the PATH.",
+    );
+    expect(python('poetry', 'system')).toMatch(/made with Poetry \(poetry\.lock\), .* run `poetry install` in it/);
+    expect(python('uv', 'venv')).toBeNull();
+    expect(python('tox', 'system')).toBeNull();
   });
 });

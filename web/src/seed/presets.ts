@@ -2,7 +2,7 @@
  * The checks presets as the browser names them, in the order the pickers list them, and the
  * one-line summary of a repository's environment shown on the new-session page and in seed review.
  */
-import { type ProjectEnv, type TestRunner, UNDRIVEN_RUNNERS, type Workspace } from '../../../shared/project-env.ts';
+import { type ProjectEnv, type PythonManager, type TestRunner, UNDRIVEN_RUNNERS, type Workspace } from '../../../shared/project-env.ts';
 import { RUNNER_NAMES, testFileRule, type ChecksPreset } from '../../../shared/seed.ts';
 
 export const PRESET_NAMES: Record<ChecksPreset, string> = { ...RUNNER_NAMES, custom: 'Custom' };
@@ -35,7 +35,10 @@ export function summarizeEnv(env: ProjectEnv): string {
   if (language) parts.push(language === 'javascript' ? `JavaScript${commonjs ? ' (CommonJS)' : ''}` : LANGUAGE_NAMES[language]);
   // "pnpm workspace of …" names the package manager already.
   if (env.package_manager && !(env.workspace?.packages.length && env.workspace.tool === env.package_manager)) parts.push(PACKAGE_MANAGERS[env.package_manager]);
-  if (env.python) parts.push(env.python.source === 'venv' ? `${shortPath(env.python.interpreter)}` : 'system python3');
+  if (env.python) {
+    if (env.python.manager) parts.push(PYTHON_MANAGERS[env.python.manager.tool]);
+    parts.push(pythonWhere(env.python));
+  }
   const undriven = env.undriven_runner;
   const workspace = env.workspace;
   if (workspace && workspace.packages.length > 0) {
@@ -78,6 +81,32 @@ function runnerName(runner: TestRunner): string {
 
 const WORKSPACE_TOOLS: Record<Workspace['tool'], string> = { npm: 'npm', pnpm: 'pnpm', yarn: 'Yarn', bun: 'Bun', cargo: 'Cargo', go: 'Go' };
 
+/** How each tool makes the project's environment. */
+const PYTHON_SETUP: Record<Exclude<PythonManager, 'tox' | 'nox'>, string> = {
+  uv: 'uv sync',
+  poetry: 'poetry install',
+  pipenv: 'pipenv install --dev',
+  hatch: 'hatch env create',
+};
+
+const PYTHON_MANAGERS: Record<PythonManager, string> = { uv: 'uv', poetry: 'Poetry', pipenv: 'Pipenv', hatch: 'Hatch', tox: 'tox', nox: 'nox' };
+
+/** Which interpreter the tests run with, in the words its users know it by. */
+function pythonWhere(python: NonNullable<ProjectEnv['python']>): string {
+  switch (python.source) {
+    case 'venv':
+      return shortPath(python.interpreter);
+    case 'poetry':
+      // `…/virtualenvs/todo-Vi2u4BIR-py3.11/bin/python`: the virtualenv's name says which.
+      return `Poetry's virtualenv ${python.interpreter.split('/').at(-3) ?? ''}`;
+    case 'tox':
+    case 'nox':
+      return /(\.(?:tox|nox)\/[^/]+)\/bin\/python$/.exec(python.interpreter)?.[1] ?? python.interpreter;
+    case 'system':
+      return `system ${python.interpreter}`;
+  }
+}
+
 /** `/home/me/repo/.venv/bin/python` → `.venv/bin/python`: the part that says which venv. */
 function shortPath(interpreter: string): string {
   const venv = /(?:^|\/)(\.?venv\/bin\/python[\w.]*)$/.exec(interpreter);
@@ -88,6 +117,10 @@ function shortPath(interpreter: string): string {
 export function envNote(env: ProjectEnv): string | null {
   const undriven = undrivenNote(env);
   if (undriven !== null) return undriven;
+  const manager = env.python?.manager?.tool;
+  if (manager && env.python?.source === 'system' && manager !== 'tox' && manager !== 'nox') {
+    return `This project's Python environment is made with ${PYTHON_MANAGERS[manager]} (${env.python.manager!.evidence}), and this checkout has none yet: run \`${PYTHON_SETUP[manager]}\` in it, then check again. Until then the tests run with ${env.python.interpreter} from the PATH.`;
+  }
   const js = env.languages.includes('javascript') || env.languages.includes('typescript');
   if (js && env.test_runner && env.test_runner !== 'node' && env.test_runner !== 'pytest' && env.test_runner !== 'unittest' && !env.node_modules) {
     return `node_modules is not installed in this checkout, so ${env.test_runner} cannot run until the dependencies are installed.`;
