@@ -96,6 +96,12 @@ export default {
     block('server/proof/runner-report.ts', /^export function fromPackage\(/),
     block('server/env/provision.ts', /^export function linkPlanned\(/),
     block('server/env/provision.ts', /^function workspaceTarget\(/),
+    // Python environments (issue 29, step 5): the tool a project declares, .python-version, and
+    // which interpreter its tests run with (Poetry's virtualenv by Poetry's own name for it).
+    block('server/env/detect.ts', /^async function pythonManager\(/),
+    block('server/env/detect.ts', /^export function pythonVersion\(/),
+    block('server/env/detect.ts', /^async function pythonInterpreter\(/),
+    block('server/env/detect.ts', /^async function poetryVenv\(/),
   ],
   coverageAnalysis: 'perTest',
   // The machine has two cores shared with others.

@@ -532,6 +532,8 @@ describe('Python environments', () => {
       [{ 'pyproject.toml': '[tool.tox]\nlegacy_tox_ini = ""\n' }, 'tox', 'pyproject.toml [tool.tox]'],
       [{ 'pyproject.toml': '', 'noxfile.py': '' }, 'nox', 'noxfile.py'],
       [{ 'pyproject.toml': '[project]\nname = "x"\n' }, null, null],
+      [{ 'Pipfile.lock': '' }, 'pipenv', 'Pipfile.lock'],
+      [{ 'pyproject.toml': '[project]\n# see [tool.hatch.envs] in the docs\n' }, null, null],
     ];
     for (const [files, tool, evidence] of cases) {
       const env = await detectProjectEnv(repo({ ...files, 'app.py': '' }));
@@ -543,6 +545,8 @@ describe('Python environments', () => {
       ['cpython-3.10.4-linux-x86_64-gnu\n', '3.10'],
       ['python3.13\n', '3.13'],
       ['pypy3.10\n', null],
+      ['  # pinned by pyenv\n   \n3.11  \n', '3.11'],
+      ['3.11 3.12\n', null],
       ['system\n', null],
       ['2.7.18\n', null],
       ['', null],
@@ -571,11 +575,21 @@ describe('Python environments', () => {
     // .python-version's, then the one envs.toml says this project uses.
     fs.writeFileSync(path.join(root, '.python-version'), '3.10.4\n');
     expect((await detectProjectEnv(root)).python?.interpreter).toBe(path.join(venvs, `my_app-${hash}-py3.10`, 'bin', 'python'));
-    fs.writeFileSync(path.join(venvs, 'envs.toml'), `[other-${hash}]\nminor = "3.11"\n\n[my_app-${hash}]\nminor = "3.12"\npatch = "3.12.1"\n`);
+    fs.writeFileSync(path.join(venvs, 'envs.toml'), `[other-${hash}]\nminor = "3.11"\n\n[my_app-${hash}]\nminor="3.12"\npatch = "3.12.1"\n`);
     expect((await detectProjectEnv(root)).python?.interpreter).toBe(path.join(venvs, `my_app-${hash}-py3.12`, 'bin', 'python'));
     // Its own .venv (in-project) wins.
     venvAt(path.join(root, '.venv'));
     expect((await detectProjectEnv(root)).python).toMatchObject({ interpreter: path.join(root, '.venv', 'bin', 'python'), source: 'venv' });
+    // A project that does not use Poetry is not given a virtualenv of that name; Poetry 2's [project] name counts.
+    const plain = repo({ 'pyproject.toml': '[project]\nname = "My App"\n', 'my_app/__init__.py': '' });
+    const plainHash = createHash('sha256').update(fs.realpathSync(plain)).digest('base64url').slice(0, 8);
+    venvAt(path.join(venvs, `my_app-${plainHash}-py3.12`));
+    expect((await detectProjectEnv(plain)).python).toMatchObject({ interpreter: 'python3', source: 'system' });
+    fs.writeFileSync(path.join(plain, 'poetry.lock'), '');
+    expect((await detectProjectEnv(plain)).python?.interpreter).toBe(path.join(venvs, `my_app-${plainHash}-py3.12`, 'bin', 'python'));
+    // A virtualenvs folder that is not there: none.
+    process.env.POETRY_VIRTUALENVS_PATH = path.join(venvs, 'missing');
+    expect((await detectProjectEnv(plain)).python?.interpreter).toBe('python3');
     // Without POETRY_VIRTUALENVS_PATH: POETRY_CACHE_DIR's virtualenvs, else the user cache's.
     fs.rmSync(path.join(root, '.venv'), { recursive: true });
     delete process.env.POETRY_VIRTUALENVS_PATH;
