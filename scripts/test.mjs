@@ -61,7 +61,9 @@ for (const [tool, pkg] of [
   ['tox', 'tox'],
 ]) {
   if (!onPath(tool)) {
-    stopBeforeTests(`${tool} is missing; the Python environment tests make a real ${tool} environment.\nInstall Debian's build:  apt-get update && apt-get install -y ${pkg}`);
+    stopBeforeTests(
+      `${tool} is missing; the Python environment tests make a real ${tool} environment.\nInstall Debian's build:  apt-get update && apt-get install -y ${pkg}`,
+    );
   }
 }
 

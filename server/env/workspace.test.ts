@@ -61,7 +61,7 @@ describe('workspaceDecl', () => {
     ]);
     expect(goWorkUses('use (\n./f\n)\n')).toEqual(['./f']);
     // Only `use` directives, each a single folder.
-    expect(goWorkUses('reuse ./x\nuse ./a ./b\nuse  ./two\nuse x\"y\"\nuse \"z\"w\nmisuse (\n./no\n)\n')).toEqual(['./two', 'x"y"', '"z"w']);
+    expect(goWorkUses('reuse ./x\nuse ./a ./b\nuse  ./two\nuse x"y"\nuse "z"w\nmisuse (\n./no\n)\n')).toEqual(['./two', 'x"y"', '"z"w']);
   });
 });
 
