@@ -496,6 +496,30 @@ describe('workspaces', () => {
     expect(mixed.test_runner).toBe('go');
   });
 
+  it('reads Go modules side by side with no go.work, only where nothing else was found', async () => {
+    const files = {
+      'README.md': '',
+      'api/go.mod': 'module example.com/api\n',
+      'api/store/store_test.go': '',
+      'tools/cli/go.mod': 'module example.com/cli\n',
+      'tools/cli/main_test.go': '',
+      'docs/index.md': '',
+      'a/b/c/go.mod': 'module too/deep\n',
+    };
+    const env = await detectProjectEnv(repo(files));
+    expect(env.workspace).toMatchObject({ tool: 'go', evidence: 'go.mod files in subfolders' });
+    expect(env.workspace?.packages.map((p) => [p.dir, p.name, p.test_dirs])).toEqual([
+      ['api', 'example.com/api', ['store']],
+      ['tools/cli', 'example.com/cli', []],
+    ]);
+    expect(env.test_runner).toBe('go');
+    expect(env.languages).toEqual(['go']);
+    // A project with its own runner, a root module, or no module at all: not looked for.
+    expect((await detectProjectEnv(repo({ ...files, 'package.json': { scripts: { test: 'jest' } } }))).workspace).toBeUndefined();
+    expect((await detectProjectEnv(repo({ ...files, 'go.mod': 'module root\n' }))).workspace).toBeUndefined();
+    expect((await detectProjectEnv(repo({ 'README.md': '', 'docs/go.mod.txt': '' }))).workspace).toBeUndefined();
+  });
+
   it('never leaves the root nor follows a pattern out of it', async () => {
     const env = await detectProjectEnv(repo({ 'package.json': { workspaces: ['../*', '/etc', 'a/../../b', '.'] }, 'a/package.json': {} }));
     expect(env.workspace?.packages).toEqual([]);

@@ -127,8 +127,19 @@ export async function detectProjectEnv(root: string, options: { workspace?: bool
     cargoToml: top.has('Cargo.toml') ? cargoToml : null,
     goWork: top.has('go.work') ? await repo.read('go.work') : null,
   });
-  return decl ? withWorkspace(own, decl, await workspacePackages(repo, decl)) : own;
+  if (decl) return withWorkspace(own, decl, await workspacePackages(repo, decl));
+  // Go modules side by side with no go.work (`api/go.mod`, `tools/cli/go.mod`): each is tested
+  // from its folder, as its users do (`cd api && go test ./...`). Looked for only where nothing
+  // else was found, so other repositories' checks pay nothing for it.
+  if (own.test_runner === null && !own.undriven_runner && !top.has('go.mod')) {
+    const modules = await workspacePackages(repo, NESTED_GO_MODULES);
+    if (modules.packages.some((p) => p.test_runner === 'go')) return withWorkspace(own, NESTED_GO_MODULES, modules);
+  }
+  return own;
 }
+
+/** Go modules one or two folders down, for a repository with neither a go.mod nor a go.work at its root. */
+const NESTED_GO_MODULES: WorkspaceDecl = { tool: 'go', evidence: 'go.mod files in subfolders', patterns: ['*', '*/*'], manifest: 'go.mod' };
 
 /** Each package of `decl`, detected as a project of its own, and the languages of those with a runner. */
 async function workspacePackages(repo: RepoFiles, decl: WorkspaceDecl): Promise<{ packages: WorkspacePackage[]; languages: ProjectEnv['languages'] }> {

@@ -97,7 +97,7 @@ describe.runIf(sandboxed)('workspaces of Rust crates and Go modules', () => {
   );
 
   it(
-    "a go.work module: the test beside its package in the module's folder, proved by go's own names from there",
+    "a go.work module, then the same module with no go.work: the test beside its package in the module's folder, proved by go's own names from there",
     async () => {
       const file = 'svc/todo/t001_count_test.go';
       const test = sourceLines(
@@ -150,6 +150,12 @@ describe.runIf(sandboxed)('workspaces of Rust crates and Go modules', () => {
         ['acceptance', true],
         ['lint', true],
       ]);
+      // The same module with no go.work: found in its subfolder, and proved from there all the same.
+      fs.rmSync(path.join(repo!.dir, 'go.work'));
+      const nested = await detectProjectEnv(repo!.dir);
+      expect(nested.workspace).toMatchObject({ tool: 'go', evidence: 'go.mod files in subfolders', packages: [{ dir: 'svc' }] });
+      const again = await proveCases({ ...input, project: nested, prd }, prd);
+      expect(again['T-001']!.map((p) => p.result)).toEqual(['passed', 'passed']);
     },
     SLOW,
   );
