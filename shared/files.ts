@@ -78,11 +78,12 @@ export const EnvPlanSchema = z.object({
   /** The checkout's installed `node_modules`, linked entry by entry into the worktree's own. */
   node_modules_from: z.string().nullable(),
   /**
-   * Workspace packages (folders relative to the root) whose own installed `node_modules` in the
-   * checkout are linked the same way into the worktree's package folders; a link to a package of
-   * the workspace is made to the worktree's copy of it. Absent in plans recorded before workspaces.
+   * A JavaScript workspace's packages (folders relative to the root): the checkout's installed
+   * `node_modules` of each is linked the same way into the worktree's package folder (a link to a
+   * package of the workspace made to the worktree's copy of it), and a `node_modules` an install
+   * or a setup makes there is kept out of git. Absent in plans recorded before workspaces.
    */
-  package_node_modules: z.array(z.string()).optional(),
+  workspace_packages: z.array(z.string()).optional(),
   /** No installed `node_modules` but a lockfile: an offline install in the worktree, in the sandbox. */
   install: z.object({ package_manager: PackageManagerSchema, lockfile: z.string() }).nullable(),
   /** The project's virtualenv (absolute): its `bin` leads PATH for the checks and the shell. */

@@ -279,14 +279,22 @@ describe('applyEnvironment', () => {
     expect(events[2]).toMatchObject({ type: 'setup_finished', data: { step: 'setup', passed: true, exit_code: 0, timed_out: false } });
   });
 
-  it('keeps a node_modules an install or a setup made out of git, whatever the repository ignores', async () => {
+  it("keeps a node_modules an install or a setup made out of git, whatever the repository ignores: the root's and each workspace package's", async () => {
     const result = await applyEnvironment(
-      { ...EMPTY_PLAN, setup: { command: 'mkdir -p node_modules/dep && echo x > node_modules/dep/index.js', origin: 'seed_review' } },
+      {
+        ...EMPTY_PLAN,
+        workspace_packages: ['packages/a', 'packages/b', 'packages/gone'],
+        setup: { command: 'mkdir -p node_modules/dep packages/a/node_modules/x packages/b && echo x > node_modules/dep/index.js', origin: 'seed_review' },
+      },
       worktree,
       options([]),
     );
     expect(result.ok).toBe(true);
     expect(fs.readFileSync(path.join(worktree, 'node_modules', '.gitignore'), 'utf8')).toMatch(/^\*$/m);
+    expect(fs.readFileSync(path.join(worktree, 'packages/a/node_modules', '.gitignore'), 'utf8')).toMatch(/^\*$/m);
+    // A package without a node_modules gets none made for it.
+    expect(fs.existsSync(path.join(worktree, 'packages/b/node_modules'))).toBe(false);
+    expect(fs.existsSync(path.join(worktree, 'packages/gone'))).toBe(false);
   });
 
   it('runs an executable setup script as itself, and a seed-review command as a shell line', async () => {
@@ -403,7 +411,7 @@ describe('workspaces', () => {
   it("links each package's installed node_modules into the worktree's package, a link to a workspace package leading to the worktree's copy", () => {
     installWorkspace();
     const plan = planEnvironment({ source, worktree, env: workspaceEnv() });
-    expect(plan.package_node_modules).toEqual(['packages/cli']);
+    expect(plan.workspace_packages).toEqual(['packages/cli', 'packages/core']);
     expect(linkPlanned(plan, worktree).linked).toBe(5);
     const cli = path.join(worktree, 'packages/cli/node_modules');
     expect(fs.readlinkSync(path.join(cli, '@mono/core'))).toBe(path.join(worktree, 'packages/core'));

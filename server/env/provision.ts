@@ -74,10 +74,10 @@ export function planEnvironment(input: { source: string; worktree: string; env: 
   const nodeModules = path.join(source, 'node_modules');
   const installed = env?.node_modules === true && isDirectory(nodeModules);
   const python = env?.python ?? null;
-  const packages = installed ? (env?.workspace?.packages ?? []).filter((p) => p.node_modules && isDirectory(path.join(source, p.dir, 'node_modules'))) : [];
+  const js = env?.workspace && env.workspace.tool !== 'cargo' && env.workspace.tool !== 'go' ? env.workspace.packages : [];
   return {
     node_modules_from: installed ? nodeModules : null,
-    ...(packages.length > 0 ? { package_node_modules: packages.map((p) => p.dir) } : {}),
+    ...(js.length > 0 ? { workspace_packages: js.map((p) => p.dir) } : {}),
     install: !installed && env?.package_manager && env.lockfile ? { package_manager: env.package_manager, lockfile: env.lockfile } : null,
     // The repository's virtualenv, Poetry's outside it, or a tox/nox environment: shown read-only in the sandbox, its bin first on PATH.
     venv: python && python.source !== 'system' ? venvOf(path.resolve(source, python.interpreter)) : null,
@@ -130,7 +130,10 @@ export function projectScope(plan: EnvPlan | null, worktree: string): UntrustedS
   if (plan.node_modules_from) {
     readOnly.push(plan.node_modules_from);
     const source = path.dirname(plan.node_modules_from);
-    for (const dir of plan.package_node_modules ?? []) readOnly.push(path.join(source, dir, 'node_modules'));
+    for (const dir of plan.workspace_packages ?? []) {
+      const installed = path.join(source, dir, 'node_modules');
+      if (isDirectory(installed)) readOnly.push(installed);
+    }
   }
   const venv = ownVenv(worktree) ?? plan.venv;
   if (venv) {
@@ -156,7 +159,7 @@ export function linkPlanned(plan: EnvPlan, worktree: string): { linked: number }
   if (!plan.node_modules_from) return { linked: 0 };
   const source = path.dirname(plan.node_modules_from);
   let linked = linkNodeModules(plan.node_modules_from, worktree, { source }).linked;
-  for (const dir of plan.package_node_modules ?? []) {
+  for (const dir of plan.workspace_packages ?? []) {
     const from = path.join(source, dir, 'node_modules');
     // A package folder the worktree no longer has (its commit removed it) gets nothing.
     if (isDirectory(from) && Tree.at(worktree).isRealDirectory(dir)) linked += linkNodeModules(from, worktree, { source, dir }).linked;
@@ -362,8 +365,9 @@ export async function applyEnvironment(plan: EnvPlan, worktree: string, options:
     output = ran.output;
     if (ran.problem) return { ok: false, problem: ran.problem, output, command: step.command, duration_ms: Math.round(performance.now() - started) };
     // What an install or a setup put in node_modules is never the session's work to commit,
-    // whatever the repository ignores.
-    writeIgnoreFile(Tree.at(worktree));
+    // whatever the repository ignores: the root's, and each workspace package's.
+    const tree = Tree.at(worktree);
+    for (const dir of ['', ...(plan.workspace_packages ?? [])]) writeIgnoreFile(tree, dir);
   }
   const scope = projectScope(plan, worktree);
   const venv = scope?.env.VIRTUAL_ENV ?? null;
