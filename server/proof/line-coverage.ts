@@ -304,7 +304,7 @@ async function coverOneCase(
         : tracer.method === 'v8'
           ? readV8Folder(input.tree, root, folder, files, problems)
           : tracer.method === 'goprofile'
-            ? readGoProfile(input.tree, root, folder, files)
+            ? readGoProfile(input.tree, root, folder, files, input.scope.cwd ?? '')
             : readIstanbul(input.tree, root, folder, files);
     if (lines === null) {
       problems.add(`case "${name}" wrote no line coverage`);
@@ -412,9 +412,17 @@ export function goProfileLines(text: string, modulePath: string, files: readonly
   return ran;
 }
 
-function readGoProfile(tree: Tree, root: string, folder: string, files: string[]): Map<string, Set<number>> | null {
+/**
+ * The traced lines from go's cover profile, named from the module that ran: the root's, or a
+ * workspace module's in `dir` (its go.mod's path, its files named under `dir/` again).
+ */
+function readGoProfile(tree: Tree, root: string, folder: string, files: string[], dir: string): Map<string, Set<number>> | null {
   const text = tree.readFileNoFollow(`${folder}/cover.out`)?.toString('utf8');
-  return text === undefined ? null : goProfileLines(text, goModulePath(root), files);
+  if (text === undefined) return null;
+  if (dir === '') return goProfileLines(text, goModulePath(root), files);
+  const inside = files.filter((f) => f.startsWith(`${dir}/`)).map((f) => f.slice(dir.length + 1));
+  const lines = goProfileLines(text, goModulePath(path.join(root, dir)), inside);
+  return lines && new Map([...lines].map(([file, ran]) => [`${dir}/${file}`, ran]));
 }
 
 function safeJson(text: string): unknown {

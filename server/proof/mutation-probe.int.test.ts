@@ -13,6 +13,7 @@ import { COVERED, probeCovered } from '../testing/probe-setups.ts';
 import { makePreparedSession } from '../testing/run-fixtures.ts';
 import { useTempStore } from '../testing/test-app.ts';
 import { probeTask } from './mutation-probe.ts';
+import { detectProjectEnv } from '../env/detect.ts';
 
 const env = useTempStore();
 let repo: ExampleRepo;
@@ -162,6 +163,48 @@ describe('the mutation probe on Go', () => {
         { file: 'todo/adult.go', line: 5, description: 'turns 18 into 19', criteria: [0] },
       ]);
       expect(report.coverage).toMatchObject({ method: 'goprofile', criteria: [{ 'todo/adult.go': [4, 5, 6] }], note: null });
+    } finally {
+      await go.cleanup();
+    }
+  }, 180_000);
+
+  it("in a go.work module: the task's test run from the module's folder, its cover profile named from the root", async () => {
+    const go = await makeExampleRepo('go-todo');
+    try {
+      const run = (...args: string[]) => execFileSync('git', args, { cwd: go.dir, stdio: 'ignore' });
+      fs.mkdirSync(path.join(go.dir, 'svc'));
+      run('mv', 'go.mod', 'todo', 'svc/');
+      fs.writeFileSync(path.join(go.dir, 'go.work'), 'go 1.19\n\nuse ./svc\n');
+      run('add', '-A');
+      run('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'A go.work');
+      const project = await detectProjectEnv(go.dir);
+      expect(project.workspace?.packages.map((p) => p.dir)).toEqual(['svc']);
+      const test = 'package todo\n\nimport "testing"\n\nfunc TestIsAdult(t *testing.T) {\n\tif !IsAdult(30) || IsAdult(5) {\n\t\tt.Error("30 and 5")\n\t}\n}\n';
+      const file = 'svc/todo/t001_adult_test.go';
+      const id = await makePreparedSession(env.store, go.dir, 'go', [{ id: 'T-001', title: 'Adult', tests: { [file]: test } }]);
+      const cp = env.store.readCheckpoint(id);
+      fs.writeFileSync(
+        path.join(cp.worktree, 'svc/todo/adult.go'),
+        'package todo\n\n// IsAdult says whether age is 18 or more.\nfunc IsAdult(age int) bool {\n\treturn age >= 18\n}\n',
+      );
+      const sha = await commitAll(await worktreeRefOf(cp), 'T-001: Adult');
+      const report = await probeTask({
+        checkpoint: cp,
+        taskId: 'T-001',
+        sha: sha!,
+        scratch: env.store.session(id).probeScratch('T-001'),
+        preset: 'go',
+        project,
+        lockedTests: [file],
+        criteriaTests: [['TestIsAdult']],
+        budgetMs: 120_000,
+      });
+      expect(report).toMatchObject({ status: 'done', note: null, killed: 0, survived: 2 });
+      expect(report.survivors.map((s) => [s.file, s.line, s.criteria])).toEqual([
+        ['svc/todo/adult.go', 5, [0]],
+        ['svc/todo/adult.go', 5, [0]],
+      ]);
+      expect(report.coverage).toMatchObject({ method: 'goprofile', criteria: [{ 'svc/todo/adult.go': [4, 5, 6] }], note: null });
     } finally {
       await go.cleanup();
     }
