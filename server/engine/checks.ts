@@ -125,18 +125,32 @@ function checkResult(name: string, run: Awaited<ReturnType<typeof runUntrusted>>
   };
 }
 
-function lintCommand(input: ChecksInput): Command | null {
+/**
+ * The lint check's command and where it starts ('' for the root). go vet runs inside a module, so in
+ * a workspace of Go modules the changed packages are vetted from their module's folder (without a
+ * go.work the root is in no module at all); changes in several modules are vetted module by module.
+ */
+function lintCommand(input: ChecksInput): { command: Command; dir: string } | null {
+  if (input.preset !== 'go') {
+    const command = rootLintCommand(input);
+    return command && { command, dir: '' };
+  }
+  const tree = Tree.at(input.scope.worktree);
+  const built = (f: string) => f.split('/').slice(0, -1).every(goBuildsFolder);
+  const go = input.changedFiles.filter((f) => f.endsWith('.go') && built(f) && tree.readFileNoFollow(f) !== null);
+  if (go.length === 0) return null;
+  const groups = packageGroups('go', input.env ?? null, go);
+  if (groups.length === 1) return { command: { kind: 'argv', command: 'go', args: ['vet', ...goPackages(groups[0]!.files)], env: {} }, dir: groups[0]!.dir };
+  const each = groups.map((g) => `(cd ${shellQuote(g.dir === '' ? '.' : g.dir)} && go vet ${goPackages(g.files).map(shellQuote).join(' ')})`);
+  return { command: { kind: 'shell', script: each.join(' && ') }, dir: '' };
+}
+
+/** go vet (above) aside: ruff on the changed Python files, clippy, the custom lint command. */
+function rootLintCommand(input: ChecksInput): Command | null {
   if (input.preset === 'pytest' || input.preset === 'unittest') {
     const python = input.changedFiles.filter((f) => f.endsWith('.py'));
     if (python.length === 0 || !findOnPath('ruff')) return null;
     return { kind: 'argv', command: 'ruff', args: ['check', '--no-cache', ...python], env: {} };
-  }
-  if (input.preset === 'go') {
-    // go vet, the linter every Go project has, on the packages the task changed (deleted ones left out).
-    const tree = Tree.at(input.scope.worktree);
-    const built = (f: string) => f.split('/').slice(0, -1).every(goBuildsFolder);
-    const go = input.changedFiles.filter((f) => f.endsWith('.go') && built(f) && tree.readFileNoFollow(f) !== null);
-    return go.length === 0 ? null : { kind: 'argv', command: 'go', args: ['vet', ...goPackages(go)], env: {} };
   }
   if (input.preset === 'cargo') {
     // Clippy where the Rust install has it (rustup's default profile does; Debian's cargo does not):
@@ -193,7 +207,7 @@ export async function runChecks(input: ChecksInput): Promise<{ passed: boolean; 
     results.push(await runAcceptance(frozen));
   }
   const lint = lintCommand(frozen);
-  if (lint) results.push(await runCheck('lint', lint, frozen));
+  if (lint) results.push(await runCheck('lint', lint.command, { ...frozen, scope: packageScope(frozen.scope, lint.dir) }));
   // Without the sandbox nothing froze them: a test rewritten during the run is what ran.
   const rewritten = changedLockedTests(input.scope.worktree, input.lockedTests);
   if (rewritten.length > 0) {

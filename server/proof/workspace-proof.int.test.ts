@@ -156,6 +156,36 @@ describe.runIf(sandboxed)('workspaces of Rust crates and Go modules', () => {
       expect(nested.workspace).toMatchObject({ tool: 'go', evidence: 'go.mod files in subfolders', packages: [{ dir: 'svc' }] });
       const again = await proveCases({ ...input, project: nested, prd }, prd);
       expect(again['T-001']!.map((p) => p.result)).toEqual(['passed', 'passed']);
+      // go vet too runs in the module: from the root, with no go.work, it would find no module at all.
+      const nestedChecks = await runChecks({
+        scope: input.scope,
+        preset: 'go',
+        env: nested,
+        testFiles: [file],
+        changedFiles: ['svc/todo/todo.go'],
+        lockedTests: {},
+      });
+      expect(nestedChecks.results.map((r) => [r.name, r.passed, r.output])).toEqual([
+        ['acceptance', true, expect.stringContaining('── svc (go, run from the package')],
+        ['lint', true, ''],
+      ]);
+      // A vet finding in the module fails the lint check.
+      fs.writeFileSync(
+        path.join(repo!.dir, 'svc/todo/shout.go'),
+        'package todo\n\nimport "fmt"\n\n// Shout prints a title loudly.\nfunc Shout(title string) { fmt.Printf("%d!\\n", title) }\n',
+      );
+      const vetted = await runChecks({
+        scope: input.scope,
+        preset: 'go',
+        env: nested,
+        testFiles: [file],
+        changedFiles: ['svc/todo/shout.go'],
+        lockedTests: {},
+      });
+      expect(vetted.results.find((r) => r.name === 'lint')).toMatchObject({
+        passed: false,
+        output: expect.stringMatching(/shout\.go:6:\d+: .*Printf format %d has arg title of wrong type string/),
+      });
     },
     SLOW,
   );
