@@ -80,6 +80,8 @@ export async function checkContract(input: ContractCheckInput): Promise<Contract
   const project = input.project ?? null;
   const staticWarnings: ContractWarning[] = [];
   const files = Object.keys(input.testFiles);
+  // Where each file runs: in a workspace, its package's folder and runner.
+  const whereOf = new Map(files.map((file) => [file, packageRun(input.preset, project, file)]));
   const fileOf = new Map<string, string>();
   for (const file of files) {
     const taskId = taskIdOfTestFile(input.preset, file, project);
@@ -92,8 +94,7 @@ export async function checkContract(input: ContractCheckInput): Promise<Contract
       staticWarnings.push({ task_id: task.id, file: null, kind: 'no_assertions', message: `${task.id} has no acceptance test file, so nothing checks it.` });
       continue;
     }
-    // In a workspace a file is its package's runner's.
-    const preset = packageRun(input.preset, project, file).preset;
+    const preset = whereOf.get(file)!.preset;
     const foreign = otherRunnerImport(preset, input.testFiles[file] ?? '');
     if (foreign !== null) {
       // Its cases are another runner's: the project's never runs them, so no work could make them pass.
@@ -126,8 +127,7 @@ export async function checkContract(input: ContractCheckInput): Promise<Contract
   let commands: { file: string; command: TestCommand; where: PackageRun<ChecksPreset> }[];
   try {
     commands = files.map((file) => {
-      // A workspace package's file runs from the package's folder, with its runner.
-      const where = packageRun(input.preset, project, file);
+      const where = whereOf.get(file)!;
       const read = (f: string) => input.testFiles[where.dir === '' ? f : `${where.dir}/${f}`] ?? null;
       return { file, where, command: testCommand(where.preset, [where.file], input.customChecks, where.env, read) };
     });
@@ -135,13 +135,14 @@ export async function checkContract(input: ContractCheckInput): Promise<Contract
     return [...staticWarnings, { task_id: null, file: null, kind: 'check_failed', message: `The test files were not run: ${(err as Error).message}` }];
   }
 
+  const factsOf = packageFacts(input);
   const runs = await mapLimit(commands, CONCURRENCY, async ({ file, command, where }) => {
     const result = await runUntrusted(command, packageScope(input.scope, where.dir), {
       timeoutMs: input.timeoutMs ?? DEFAULT_CONTRACT_TIMEOUT_MS,
       env: input.env ?? {},
       signal: input.signal,
     });
-    return { file, result, verdict: classifyRun(result, { ...projectFacts(input, where.dir, where.preset), file: where.file, command: commandLine(command) }) };
+    return { file, result, verdict: classifyRun(result, { ...factsOf(where), file: where.file, command: commandLine(command) }) };
   });
 
   input.signal?.throwIfAborted();
@@ -164,7 +165,7 @@ export async function checkContract(input: ContractCheckInput): Promise<Contract
           break;
         case 'passes':
           // A file without assertions already has its warning; passing adds nothing to it.
-          if (countAssertions(packageRun(input.preset, project, file).preset, input.testFiles[file] ?? '') > 0) {
+          if (countAssertions(whereOf.get(file)!.preset, input.testFiles[file] ?? '') > 0) {
             runWarnings.push({
               task_id: taskId,
               file,
@@ -603,11 +604,21 @@ function classifyCustom(out: string, run: Run, ctx: RunContext): RunVerdict {
 
 // ── what the project has ─────────────────────────────────────────────────────────────────────
 
+/** projectFacts for each package's runs, read once per package folder (its files are read from disk). */
+export function packageFacts(input: ContractCheckInput): (where: { dir: string; preset: ChecksPreset }) => ProjectFacts {
+  const read = new Map<string, ProjectFacts>();
+  return ({ dir, preset }) => {
+    const known = read.get(dir) ?? projectFacts(input, dir, preset);
+    read.set(dir, known);
+    return known;
+  };
+}
+
 /**
  * What the classifier knows of the project; for a workspace package's run (`dir`, its runner
  * `preset`), the package's dependencies count with the root's.
  */
-export function projectFacts(input: ContractCheckInput, dir = '', preset: ChecksPreset = input.preset): ProjectFacts {
+function projectFacts(input: ContractCheckInput, dir = '', preset: ChecksPreset = input.preset): ProjectFacts {
   const root = input.scope.worktree;
   const worktree = dir === '' ? root : path.join(root, dir);
   const packages = new Set(input.project?.python?.packages ?? []);

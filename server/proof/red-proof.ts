@@ -20,7 +20,7 @@ import type { CaseProof, ChecksPreset, RedResult } from '../../shared/seed.ts';
 import { commandLine, packageScope, taskIdOfTestFile, testCaseCommand, type TestCommand } from '../env/presets.ts';
 import { packageRun } from '../../shared/project-env.ts';
 import { collectCases, notCollectedMessage, selectsCase } from './collect-cases.ts';
-import { classifyRun, mapLimit, projectFacts, type ContractCheckInput, type RunContext } from './contract-check.ts';
+import { classifyRun, mapLimit, packageFacts, type ContractCheckInput, type RunContext } from './contract-check.ts';
 import { namedCaseIn, notRunMessage, type ReportPreset, reportPresetOf } from './report-parsers.ts';
 import { runWithReport, withReport, type ReportedRun } from './runner-report.ts';
 
@@ -84,13 +84,14 @@ export async function proveCases(input: ContractCheckInput, tasks: PrdEntry[], o
     collectCases(where.preset, where.file, where.env, packageScope(input.scope, where.dir), options),
   );
   const collected = new Map(files.map(([file], i) => [file, listings[i] ?? null]));
+  const factsOf = packageFacts(input);
   const proofs = await mapLimit(runs, CONCURRENCY, async ({ taskId, file, test, command, where, report }) => {
     const cases = collected.get(file) ?? null;
     if (cases && !selectsCase(where.preset, cases, test)) {
       return { taskId, proof: { test, result: 'not_run', detail: notCollectedMessage(where.preset, cases, file, test) } satisfies CaseProof };
     }
     // Read from the package's folder, where it ran: its path there.
-    const ctx: RunContext = { ...projectFacts(input, where.dir, where.preset), file: where.file, command: commandLine(command!) };
+    const ctx: RunContext = { ...factsOf(where), file: where.file, command: commandLine(command!) };
     const once = async () => {
       const { proof, reported } = await proveOnce(report!, { taskId, file, test }, command!, ctx, { ...input, project: where.env }, where, options);
       const { run } = reported;
