@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventInput } from '../../shared/events.ts';
 import type { EnvPlan } from '../../shared/files.ts';
-import type { ProjectEnv } from '../../shared/project-env.ts';
+import type { ProjectEnv, WorkspacePackage } from '../../shared/project-env.ts';
 import { detectSandbox } from '../proc/sandbox.ts';
 import { projectEnv as baseEnv } from '../testing/project-env.ts';
 import { runUntrusted } from '../proc/untrusted.ts';
@@ -374,37 +374,26 @@ describe('workspaces', () => {
     write(path.join(worktree, 'packages/cli/index.js'), 'module.exports = require("@mono/core");\n');
   }
 
+  /** A package of the workspace tested with node's runner. */
+  const nodePackage = (dir: string, name: string, node_modules: boolean): WorkspacePackage => ({
+    dir,
+    name,
+    test_runner: 'node',
+    test_runner_evidence: null,
+    undriven_runner: null,
+    test_dirs: [],
+    test_globs: [],
+    typescript: false,
+    module_type: 'commonjs',
+    node_modules,
+  });
+
   const workspaceEnv = (): ProjectEnv =>
     projectEnv({
       workspace: {
         tool: 'pnpm',
         evidence: 'pnpm-workspace.yaml',
-        packages: [
-          {
-            dir: 'packages/cli',
-            name: '@mono/cli',
-            test_runner: 'node',
-            test_runner_evidence: null,
-            undriven_runner: null,
-            test_dirs: [],
-            test_globs: [],
-            typescript: false,
-            module_type: 'commonjs',
-            node_modules: true,
-          },
-          {
-            dir: 'packages/core',
-            name: '@mono/core',
-            test_runner: 'node',
-            test_runner_evidence: null,
-            undriven_runner: null,
-            test_dirs: [],
-            test_globs: [],
-            typescript: false,
-            module_type: 'commonjs',
-            node_modules: false,
-          },
-        ],
+        packages: [nodePackage('packages/cli', '@mono/cli', true), nodePackage('packages/core', '@mono/core', false)],
       },
     });
 

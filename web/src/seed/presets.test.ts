@@ -17,6 +17,17 @@ const BASE: ProjectEnv = {
   setup_command: null,
 };
 
+/** A Python project with no runner evidence or test folders, its interpreter as given. */
+const pythonProject = (runner: 'pytest' | 'unittest', python: Omit<NonNullable<ProjectEnv['python']>, 'src_layout' | 'packages'>): ProjectEnv => ({
+  ...BASE,
+  languages: ['python'],
+  package_manager: null,
+  test_runner: runner,
+  test_runner_evidence: null,
+  test_dirs: [],
+  python: { ...python, src_layout: false, packages: [] },
+});
+
 describe('summarizeEnv', () => {
   it.each([
     ['TypeScript with vitest and pnpm', BASE, 'TypeScript · pnpm · vitest (vitest.config.ts) · tests in tests/'],
@@ -80,47 +91,21 @@ describe('summarizeEnv', () => {
     ],
     [
       "Poetry's virtualenv outside the repository",
-      {
-        ...BASE,
-        languages: ['python'],
-        package_manager: null,
-        test_runner: 'unittest',
-        test_runner_evidence: null,
-        test_dirs: [],
-        python: {
-          interpreter: '/home/me/.cache/pypoetry/virtualenvs/todo-Vi2u4BIR-py3.11/bin/python',
-          source: 'poetry',
-          manager: { tool: 'poetry', evidence: 'poetry.lock' },
-          src_layout: false,
-          packages: [],
-        },
-      },
+      pythonProject('unittest', {
+        interpreter: '/home/me/.cache/pypoetry/virtualenvs/todo-Vi2u4BIR-py3.11/bin/python',
+        source: 'poetry',
+        manager: { tool: 'poetry', evidence: 'poetry.lock' },
+      }),
       "Python · Poetry · Poetry's virtualenv todo-Vi2u4BIR-py3.11 · unittest",
     ],
     [
       'a tox environment, and the PATH interpreter .python-version names',
-      {
-        ...BASE,
-        languages: ['python'],
-        package_manager: null,
-        test_runner: 'pytest',
-        test_runner_evidence: null,
-        test_dirs: [],
-        python: { interpreter: '/r/.tox/py311/bin/python', source: 'tox', manager: { tool: 'tox', evidence: 'tox.ini' }, src_layout: false, packages: [] },
-      },
+      pythonProject('pytest', { interpreter: '/r/.tox/py311/bin/python', source: 'tox', manager: { tool: 'tox', evidence: 'tox.ini' } }),
       'Python · tox · .tox/py311 · pytest',
     ],
     [
       'the PATH interpreter .python-version names',
-      {
-        ...BASE,
-        languages: ['python'],
-        package_manager: null,
-        test_runner: 'pytest',
-        test_runner_evidence: null,
-        test_dirs: [],
-        python: { interpreter: 'python3.12', source: 'system', python_version: '3.12', src_layout: false, packages: [] },
-      },
+      pythonProject('pytest', { interpreter: 'python3.12', source: 'system', python_version: '3.12' }),
       'Python · system python3.12 · pytest',
     ],
     [
