@@ -64,8 +64,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /**
  * Every harness file of the session parses: JSON files whole (and against their schema), JSONL
  * files line by line where only a last line without its newline — torn by the kill — may not,
- * and the event log is dense. The worktree holds the repository's own files and is left out.
+ * and the event log is dense. The worktree and the scratch worktrees (the merge's and the mutation
+ * probe's, both removed before they are used again) hold the repository's own files and are left out.
  */
+const REPO_COPIES = new Set(['workspace', 'merge-scratch', 'probe-scratch']);
+
 function assertSessionFiles(dir: string): void {
   const schemas: Record<string, { parse(v: unknown): unknown }> = {
     'checkpoint.json': CheckpointSchema,
@@ -77,7 +80,7 @@ function assertSessionFiles(dir: string): void {
   const walk = (folder: string): string[] =>
     fs.readdirSync(folder, { withFileTypes: true }).flatMap((e) => {
       const full = path.join(folder, e.name);
-      if (e.isDirectory()) return full === path.join(dir, 'workspace') ? [] : walk(full);
+      if (e.isDirectory()) return folder === dir && REPO_COPIES.has(e.name) ? [] : walk(full);
       return [full];
     });
   for (const file of walk(dir)) {
