@@ -15,7 +15,7 @@
 import path from 'node:path';
 import type { z } from 'zod';
 import { boundCheckOutput, type CheckResultSchema } from '../../shared/events.ts';
-import type { CustomChecks } from '../../shared/files.ts';
+import type { CustomChecks, EnvPlan } from '../../shared/files.ts';
 import { goBuildsFolder, type ProjectEnv } from '../../shared/project-env.ts';
 import type { ChecksPreset } from '../../shared/seed.ts';
 import { goPackages, packageGroups, packageScope, shellQuote, testCommand, type PackageGroup } from '../env/presets.ts';
@@ -24,7 +24,8 @@ import { findOnPath } from '../proc/which.ts';
 import { reportPresetOf } from '../proof/report-parsers.ts';
 import { acceptanceVerdict, runWithReport, withReport, type NamedCases } from '../proof/runner-report.ts';
 import { changedLockedTests } from '../store/seed-input.ts';
-import { machineryMessage, worktreeMachineryChanges, type MachineryInput } from '../proof/test-machinery.ts';
+import { commitView, machineryChanges, machineryMessage, worktreeView, type MachineryInput, type TreeView } from '../proof/test-machinery.ts';
+import { dependencyMessage, guardDependencies } from '../env/dependency-guard.ts';
 import { Tree } from '../fs/tree.ts';
 
 export type CheckResult = z.infer<typeof CheckResultSchema>;
@@ -49,6 +50,8 @@ export interface ChecksInput {
   namedCases?: NamedCases[] | undefined;
   /** The test machinery to compare with the seed (proof/test-machinery.ts); absent, none is compared. */
   machinery?: MachineryInput | undefined;
+  /** The session's environment plan: its installed packages are put back before and after the runs (env/dependency-guard.ts); absent, nothing is. */
+  plan?: EnvPlan | null | undefined;
   timeoutMs?: number;
   signal?: AbortSignal;
 }
@@ -164,16 +167,28 @@ function rootLintCommand(input: ChecksInput): Command | null {
   return null;
 }
 
+/** The base commit's tree and the worktree's, walked once for the machinery and the dependency checks. */
+interface Trees {
+  base: TreeView | null;
+  now: ReturnType<typeof worktreeView>;
+}
+
+async function treesOf(input: Pick<ChecksInput, 'scope' | 'machinery'>): Promise<Trees> {
+  const base = input.machinery ? await commitView(input.machinery.source, input.machinery.baseSha) : null;
+  return { base, now: worktreeView(input.scope.worktree) };
+}
+
 /**
  * The test machinery against the seed: a file that decides how the tests run, changed, added or
  * deleted (through bash: the file tools refuse it), fails at once, so no test runs on machinery
  * the worker changed and no evaluator is asked. A passing result when nothing differs; null when
  * there is no machinery to compare (no seed commit known).
  */
-export async function testMachineryCheck(input: Pick<ChecksInput, 'scope' | 'lockedTests' | 'machinery'>): Promise<CheckResult | null> {
-  if (!input.machinery) return null;
+export async function testMachineryCheck(input: Pick<ChecksInput, 'scope' | 'lockedTests' | 'machinery'>, trees?: Trees): Promise<CheckResult | null> {
   const started = performance.now();
-  const changes = await worktreeMachineryChanges(input.machinery, input.scope.worktree, Object.keys(input.lockedTests));
+  const { base, now } = trees ?? (await treesOf(input));
+  if (!input.machinery || !base) return null;
+  const changes = await machineryChanges(base, now, Object.keys(input.lockedTests), input.machinery.allowed);
   // A passing result is kept too: the evidence receipt records that the tests ran on the seed's machinery.
   const output =
     changes.length === 0
@@ -188,6 +203,24 @@ export async function testMachineryCheck(input: Pick<ChecksInput, 'scope' | 'loc
   };
 }
 
+/**
+ * The installed packages (env/dependency-guard.ts): the plan's `node_modules` links put back, and
+ * a failed result naming what was replaced or is stray; null when all was as the plan made it.
+ */
+function dependencyCheck(input: Pick<ChecksInput, 'scope' | 'plan'>, trees: Trees, during: boolean): CheckResult | null {
+  if (!input.plan) return null;
+  const started = performance.now();
+  const findings = guardDependencies(input.plan, input.scope.worktree, trees.now.dependencyDirs, trees.base?.files ?? new Set());
+  if (findings.replaced.length === 0 && findings.stray.length === 0) return null;
+  return {
+    name: 'dependencies',
+    passed: false,
+    exit_code: null,
+    duration_ms: Math.round(performance.now() - started),
+    ...boundCheckOutput(dependencyMessage(findings, during)),
+  };
+}
+
 /** Runs every check in order; a changed locked test fails at once, before anything runs. */
 export async function runChecks(input: ChecksInput): Promise<{ passed: boolean; results: CheckResult[] }> {
   const changedLocks = changedLockedTests(input.scope.worktree, input.lockedTests);
@@ -198,8 +231,11 @@ export async function runChecks(input: ChecksInput): Promise<{ passed: boolean; 
     const output = `These acceptance tests were changed, and only the user may change them: ${changedLocks.join(', ')}. Restore them as committed (${restore}) and make the code pass them as they are.`;
     return { passed: false, results: [{ name: 'locked_tests', passed: false, exit_code: null, duration_ms: 0, ...boundCheckOutput(output) }] };
   }
-  const machinery = await testMachineryCheck(input);
+  const trees = await treesOf(input);
+  const machinery = await testMachineryCheck(input, trees);
   if (machinery && !machinery.passed) return { passed: false, results: [machinery] };
+  const dependencies = dependencyCheck(input, trees, false);
+  if (dependencies) return { passed: false, results: [dependencies] };
   // The locked tests are frozen while the runner and the linter run (see UntrustedScope.frozen).
   const frozen = { ...input, scope: { ...input.scope, frozen: Object.keys(input.lockedTests) } };
   const results: CheckResult[] = [];
@@ -214,6 +250,10 @@ export async function runChecks(input: ChecksInput): Promise<{ passed: boolean; 
     const output = `These acceptance tests changed while the checks ran them, so what ran is not the seed's test: ${rewritten.join(', ')}. Something the run executes (a build script, a module the tests import) writes to them; make the code pass the tests without touching them.`;
     results.unshift({ name: 'locked_tests', passed: false, exit_code: null, duration_ms: 0, ...boundCheckOutput(output) });
   }
+  // What the run itself put in place of the installed packages is put back for what runs next
+  // (the green proof), and fails this attempt: the results came from a run that could load it.
+  const changedDuring = dependencyCheck(input, { base: trees.base, now: worktreeView(input.scope.worktree) }, true);
+  if (changedDuring) results.unshift(changedDuring);
   // Last, though it ran first: the tests' own results lead where a reader looks first.
   if (machinery) results.push(machinery);
   return { passed: results.every((r) => r.passed), results };

@@ -122,7 +122,7 @@ describe('planEnvironment', () => {
 describe('linkNodeModules', () => {
   it('links every entry but the tool caches into a real node_modules folder that git ignores', () => {
     const from = installFakeNodeModules();
-    expect(linkNodeModules(from, worktree)).toEqual({ linked: 4 });
+    expect(linkNodeModules(from, worktree)).toEqual({ linked: 4, replaced: [] });
     const own = path.join(worktree, 'node_modules');
     expect(fs.lstatSync(own).isDirectory()).toBe(true);
     expect(fs.readdirSync(own).sort()).toEqual(['.bin', '.gitignore', '.package-lock.json', '@scope', 'left-pad']);
@@ -140,7 +140,7 @@ describe('linkNodeModules', () => {
     const own = path.join(worktree, 'node_modules');
     fs.unlinkSync(path.join(own, 'left-pad'));
     fs.mkdirSync(path.join(own, 'own-package'));
-    expect(linkNodeModules(from, worktree)).toEqual({ linked: 4 });
+    expect(linkNodeModules(from, worktree)).toEqual({ linked: 4, replaced: [] });
     expect(fs.readlinkSync(path.join(own, 'left-pad'))).toBe(path.join(from, 'left-pad'));
     expect(fs.existsSync(path.join(own, 'own-package'))).toBe(true);
     fs.rmSync(own, { recursive: true });
@@ -150,22 +150,26 @@ describe('linkNodeModules', () => {
     expect(fs.existsSync(path.join(from, 'left-pad', 'index.js'))).toBe(true);
   });
 
-  it("keeps a right link as it is, re-points a wrong one, leaves the worktree's own install of a package alone, and never links the checkout's ignore file", () => {
+  it("keeps a right link as it is, re-points a wrong one, puts the checkout's package back in place of the worktree's own copy, and never links the checkout's ignore file", () => {
     const from = installFakeNodeModules();
     write(path.join(from, '.gitignore'), 'the checkout’s own\n');
     const own = path.join(worktree, 'node_modules');
     fs.mkdirSync(own);
-    fs.mkdirSync(path.join(own, 'left-pad')); // installed by the worktree itself
+    write(path.join(own, 'left-pad', 'index.js'), 'module.exports = () => "faked";\n'); // put there in the worktree
+    write(path.join(own, '.bin', 'vitest'), '#!/bin/sh\nexit 0\n'); // a .bin of its own, with a runner that passes
+    write(path.join(own, 'only-here', 'index.js'), 'module.exports = 1;\n'); // a package the checkout lacks
     fs.symlinkSync(path.join(source, 'elsewhere'), path.join(own, '@scope'));
-    expect(linkNodeModules(from, worktree)).toEqual({ linked: 3 });
-    expect(fs.lstatSync(path.join(own, 'left-pad')).isDirectory()).toBe(true);
+    expect(linkNodeModules(from, worktree)).toEqual({ linked: 4, replaced: ['node_modules/.bin', 'node_modules/left-pad'] });
+    expect(fs.readlinkSync(path.join(own, 'left-pad'))).toBe(path.join(from, 'left-pad'));
+    expect(fs.readlinkSync(path.join(own, '.bin'))).toBe(path.join(from, '.bin'));
+    expect(fs.readFileSync(path.join(own, 'only-here', 'index.js'), 'utf8')).toBe('module.exports = 1;\n');
     expect(fs.readlinkSync(path.join(own, '@scope'))).toBe(path.join(from, '@scope'));
     expect(fs.lstatSync(path.join(own, '.gitignore')).isFile()).toBe(true);
     expect(fs.readFileSync(path.join(own, '.gitignore'), 'utf8')).toMatch(/^\*$/m);
     // A right link is kept as it is, not made again (its own time would change).
     const past = new Date(2020, 0, 1);
     fs.lutimesSync(path.join(own, '.bin'), past, past);
-    expect(linkNodeModules(from, worktree)).toEqual({ linked: 3 });
+    expect(linkNodeModules(from, worktree)).toEqual({ linked: 4, replaced: [] });
     expect(fs.lstatSync(path.join(own, '.bin')).mtime.getFullYear()).toBe(2020);
   });
 
@@ -230,11 +234,17 @@ describe('projectScope', () => {
     expect(scope.readOnly).toEqual([from, venv]);
   });
 
-  it('prefers a virtualenv the worktree has of its own (a setup command made it), and sets nothing without a plan', () => {
+  it("prefers a virtualenv the worktree has of its own when a setup command made it, ignores one made without, and sets nothing without a plan", () => {
     const own = fakeVenv(path.join(worktree, '.venv'));
-    const scope = projectScope({ ...EMPTY_PLAN, venv: fakeVenv(path.join(source, '.venv')) }, worktree)!;
+    const checkouts = fakeVenv(path.join(source, '.venv'));
+    const scope = projectScope({ ...EMPTY_PLAN, venv: checkouts, setup: { command: 'make venv', origin: 'seed_review' } }, worktree)!;
     expect(scope.env.VIRTUAL_ENV).toBe(own);
     expect(scope.readOnly).toEqual([]);
+    // Without a setup only the worker (or a test run) could have made it: the checkout's is used.
+    const linked = projectScope({ ...EMPTY_PLAN, venv: checkouts }, worktree)!;
+    expect(linked.env.VIRTUAL_ENV).toBe(checkouts);
+    expect(linked.env.PATH!.split(path.delimiter)[0]).toBe(path.join(checkouts, 'bin'));
+    expect(linked.readOnly).toEqual([checkouts]);
     expect(projectScope(EMPTY_PLAN, tempDir('tilth-prov-bare-'))).toEqual({ env: {}, readOnly: [] });
     expect(projectScope(null, worktree)).toBeUndefined();
   });
@@ -441,7 +451,7 @@ describe('workspaces', () => {
     expect(fs.lstatSync(path.join(own, '@mono')).isDirectory()).toBe(true);
     expect(fs.readlinkSync(path.join(own, '@mono/core'))).toBe(path.join(worktree, 'packages/core'));
     // No plan to link: nothing linked.
-    expect(linkPlanned({ ...plan, node_modules_from: null }, worktree)).toEqual({ linked: 0 });
+    expect(linkPlanned({ ...plan, node_modules_from: null }, worktree)).toEqual({ linked: 0, replaced: [] });
   });
 
   it('links no package folder the worktree does not have', () => {

@@ -135,7 +135,9 @@ export function projectScope(plan: EnvPlan | null, worktree: string): UntrustedS
       if (isDirectory(installed)) readOnly.push(installed);
     }
   }
-  const venv = ownVenv(worktree) ?? plan.venv;
+  // Only a setup command makes a virtualenv in the worktree; one there without it is not the
+  // user's environment (dependency-guard.ts names it), so it is never the one the commands use.
+  const venv = (plan.setup ? ownVenv(worktree) : null) ?? plan.venv;
   if (venv) {
     pathHead.push(path.join(venv, 'bin'));
     env.VIRTUAL_ENV = venv;
@@ -153,26 +155,35 @@ function isInside(child: string, parent: string): boolean {
 
 /**
  * Links the checkout's installed `node_modules` into the worktree as the plan says: the root's,
- * then each workspace package's into the package's folder. Returns how many entries are linked.
+ * then each workspace package's into the package's folder. Returns how many entries are linked,
+ * and the entries put back in place of something that was not the link (linkNodeModules).
  */
-export function linkPlanned(plan: EnvPlan, worktree: string): { linked: number } {
-  if (!plan.node_modules_from) return { linked: 0 };
+export function linkPlanned(plan: EnvPlan, worktree: string): { linked: number; replaced: string[] } {
+  if (!plan.node_modules_from) return { linked: 0, replaced: [] };
   const source = path.dirname(plan.node_modules_from);
-  let linked = linkNodeModules(plan.node_modules_from, worktree, { source }).linked;
+  const root = linkNodeModules(plan.node_modules_from, worktree, { source });
+  let linked = root.linked;
+  const replaced = [...root.replaced];
   for (const dir of plan.workspace_packages ?? []) {
     const from = path.join(source, dir, 'node_modules');
     // A package folder the worktree no longer has (its commit removed it) gets nothing.
-    if (isDirectory(from) && Tree.at(worktree).isRealDirectory(dir)) linked += linkNodeModules(from, worktree, { source, dir }).linked;
+    if (!isDirectory(from) || !Tree.at(worktree).isRealDirectory(dir)) continue;
+    const own = linkNodeModules(from, worktree, { source, dir });
+    linked += own.linked;
+    replaced.push(...own.replaced);
   }
-  return { linked };
+  return { linked, replaced };
 }
 
 /**
  * Links every entry of `from` (the checkout's `node_modules`) into `<worktree>/<dir>/node_modules`,
  * a real folder, except tool caches; adds the `.gitignore` that keeps the folder out of git.
- * Idempotent: an entry already linked right is kept, a missing or wrong link is made again, and
- * anything else the worktree put there (its own install of a package) is left alone. Returns how
- * many entries are linked.
+ * Idempotent: an entry already linked right is kept, and a missing or wrong link is made again.
+ * What stands in the place of an entry the checkout has, not a link (a folder or a file the worker
+ * or something a test ran put there: a `.bin/vitest` that prints a passing run, a `vitest` whose
+ * `expect` never fails) is removed and linked again, and named in `replaced` (relative to the
+ * worktree): the checks run on the packages the user installed. A package the checkout lacks is
+ * left alone. Returns how many entries are linked.
  *
  * In a workspace (`source`, the checkout's root, given) the checkout's links to its own packages
  * (`@mono/core -> ../../packages/core`, as pnpm, npm, yarn and bun make them) lead to the worktree's
@@ -180,7 +191,11 @@ export function linkPlanned(plan: EnvPlan, worktree: string): { linked: number }
  * uses, never the checkout's; a scope folder (`@mono`) holding such links is made a real folder,
  * its entries linked one by one.
  */
-export function linkNodeModules(from: string, worktree: string, workspace: { source: string; dir?: string } | null = null): { linked: number } {
+export function linkNodeModules(
+  from: string,
+  worktree: string,
+  workspace: { source: string; dir?: string } | null = null,
+): { linked: number; replaced: string[] } {
   const tree = Tree.at(worktree);
   const own = path.join(worktree, workspace?.dir ?? '', 'node_modules');
   // A link here (the worker's, a setup script's, or an older layout) would send writes into its
@@ -190,17 +205,15 @@ export function linkNodeModules(from: string, worktree: string, workspace: { sou
   writeIgnoreFile(tree, workspace?.dir ?? '');
   const inWorkspace = workspace ? workspaceTarget(workspace.source, worktree) : () => null;
   let linked = 0;
+  const replaced: string[] = [];
   const linkEntry = (target: string, link: string) => {
     const existing = fs.lstatSync(link, { throwIfNoEntry: false });
-    if (existing?.isSymbolicLink()) {
-      if (fs.readlinkSync(link) === target) {
-        linked++;
-        return;
-      }
-      tree.remove(link);
-    } else if (existing) {
+    if (existing?.isSymbolicLink() && fs.readlinkSync(link) === target) {
+      linked++;
       return;
     }
+    if (existing && !existing.isSymbolicLink()) replaced.push(path.relative(worktree, link));
+    if (existing) tree.remove(link, { recursive: true });
     tree.symlink(target, link);
     linked++;
   };
@@ -222,7 +235,7 @@ export function linkNodeModules(from: string, worktree: string, workspace: { sou
     }
     linkEntry(inWorkspace(target) ?? target, link);
   }
-  return { linked };
+  return { linked, replaced };
 }
 
 function scopeEntries(folder: string): string[] {

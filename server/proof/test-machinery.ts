@@ -488,9 +488,13 @@ function isVenv(dir: string): boolean {
   return fs.existsSync(path.join(dir, 'pyvenv.cfg'));
 }
 
-/** The worktree as it is now, walked without following links (a link is content of its own). */
-export function worktreeView(worktree: string): TreeView {
+/**
+ * The worktree as it is now, walked without following links (a link is content of its own), with
+ * the folders of installed packages it holds and the walk skips (`node_modules`, virtualenvs).
+ */
+export function worktreeView(worktree: string): TreeView & { dependencyDirs: string[] } {
   const files = new Set<string>();
+  const dependencyDirs: string[] = [];
   const walk = (dir: string, rel: string) => {
     let entries: fs.Dirent[];
     try {
@@ -501,7 +505,11 @@ export function worktreeView(worktree: string): TreeView {
     for (const e of entries) {
       const childRel = rel ? `${rel}/${e.name}` : e.name;
       if (e.isDirectory()) {
-        if (SKIPPED_DIRS.has(e.name) || isVenv(path.join(dir, e.name))) continue;
+        if (e.name === '.git') continue;
+        if (e.name === 'node_modules' || isVenv(path.join(dir, e.name))) {
+          dependencyDirs.push(childRel);
+          continue;
+        }
         walk(path.join(dir, e.name), childRel);
       } else files.add(childRel);
     }
@@ -509,6 +517,7 @@ export function worktreeView(worktree: string): TreeView {
   walk(worktree, '');
   return {
     files,
+    dependencyDirs,
     read(rel) {
       const abs = path.join(worktree, rel);
       const stat = fs.lstatSync(abs, { throwIfNoEntry: false });

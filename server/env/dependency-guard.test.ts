@@ -1,0 +1,108 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { EnvPlan } from '../../shared/files.ts';
+import { worktreeView } from '../proof/test-machinery.ts';
+import { tempDir } from '../testing/temp-dir.ts';
+import { dependencyMessage, guardDependencies, strayDependencyDirs } from './dependency-guard.ts';
+import { linkPlanned } from './provision.ts';
+
+const PLAN: EnvPlan = { node_modules_from: null, install: null, venv: null, python_path: [], setup: null };
+const SETUP = { command: 'make setup', origin: 'committed' as const };
+
+let source: string;
+let worktree: string;
+
+beforeEach(() => {
+  source = tempDir('tilth-guard-src-');
+  worktree = tempDir('tilth-guard-wt-');
+});
+afterEach(() => {
+  fs.rmSync(source, { recursive: true, force: true });
+  fs.rmSync(worktree, { recursive: true, force: true });
+});
+
+function write(file: string, content: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, content);
+}
+
+describe('strayDependencyDirs', () => {
+  const found = ['node_modules', 'packages/a/node_modules', 'test/node_modules', '.venv', 'tools/venv'];
+
+  it("keeps the plan's node_modules folders (the root's, each workspace package's) and names every other one and every virtualenv", () => {
+    expect(strayDependencyDirs({ ...PLAN, workspace_packages: ['packages/a'] }, found, new Set())).toEqual(['test/node_modules', '.venv', 'tools/venv']);
+    expect(strayDependencyDirs(PLAN, found, new Set())).toEqual(['packages/a/node_modules', 'test/node_modules', '.venv', 'tools/venv']);
+  });
+
+  it('keeps a virtualenv when a setup command ran (it is the only step that makes one in the worktree)', () => {
+    expect(strayDependencyDirs({ ...PLAN, setup: SETUP }, found, new Set())).toEqual(['packages/a/node_modules', 'test/node_modules']);
+  });
+
+  it('keeps a folder the base commit tracks files in, and only that folder', () => {
+    const base = new Set(['test/node_modules/fixture/index.js', 'tools/venvs.txt', 'src/a.js']);
+    expect(strayDependencyDirs(PLAN, found, base)).toEqual(['packages/a/node_modules', '.venv', 'tools/venv']);
+  });
+
+  it('names nothing when nothing was found', () => {
+    expect(strayDependencyDirs(PLAN, [], new Set(['a']))).toEqual([]);
+  });
+});
+
+describe('guardDependencies', () => {
+  function checkoutInstall(): string {
+    const nm = path.join(source, 'node_modules');
+    write(path.join(nm, 'vitest', 'index.js'), 'export const expect = "real";\n');
+    write(path.join(nm, '.bin', 'vitest'), '#!/bin/sh\necho real\n');
+    return nm;
+  }
+
+  it("links back what stood in place of the checkout's packages, naming it, and leaves the worktree as the plan made it", () => {
+    const plan = { ...PLAN, node_modules_from: checkoutInstall() };
+    linkPlanned(plan, worktree);
+    const own = path.join(worktree, 'node_modules');
+    fs.unlinkSync(path.join(own, 'vitest'));
+    write(path.join(own, 'vitest', 'index.js'), 'export const expect = () => ({ toBe() {} });\n');
+    fs.unlinkSync(path.join(own, '.bin'));
+    write(path.join(own, '.bin', 'vitest'), '#!/bin/sh\necho all passed\n');
+    const found = worktreeView(worktree).dependencyDirs;
+    expect(found).toEqual(['node_modules']);
+    expect(guardDependencies(plan, worktree, found, new Set())).toEqual({ replaced: ['node_modules/.bin', 'node_modules/vitest'], stray: [] });
+    expect(fs.readFileSync(path.join(own, 'vitest', 'index.js'), 'utf8')).toBe('export const expect = "real";\n');
+    expect(fs.readlinkSync(path.join(own, '.bin'))).toBe(path.join(source, 'node_modules', '.bin'));
+    // Once put back, nothing is found again.
+    expect(guardDependencies(plan, worktree, found, new Set())).toEqual({ replaced: [], stray: [] });
+  });
+
+  it('names a node_modules nearer the tests and a virtualenv the worker made, as the worktree walk finds them', () => {
+    const plan = { ...PLAN, node_modules_from: checkoutInstall() };
+    linkPlanned(plan, worktree);
+    write(path.join(worktree, 'test', 'node_modules', 'vitest', 'index.js'), 'fake\n');
+    write(path.join(worktree, '.venv', 'pyvenv.cfg'), 'home = /usr/bin\n');
+    write(path.join(worktree, '.venv', 'bin', 'python3'), '#!/bin/sh\n');
+    const found = worktreeView(worktree).dependencyDirs.sort();
+    expect(found).toEqual(['.venv', 'node_modules', 'test/node_modules']);
+    expect(guardDependencies(plan, worktree, found, new Set())).toEqual({ replaced: [], stray: ['.venv', 'test/node_modules'] });
+  });
+
+  it('links nothing when a setup command made the packages in place, or when the plan links none', () => {
+    const from = checkoutInstall();
+    write(path.join(worktree, 'node_modules', 'vitest', 'index.js'), 'made by the setup\n');
+    expect(guardDependencies({ ...PLAN, node_modules_from: from, setup: SETUP }, worktree, ['node_modules'], new Set())).toEqual({ replaced: [], stray: [] });
+    expect(guardDependencies(PLAN, worktree, ['node_modules'], new Set())).toEqual({ replaced: [], stray: [] });
+    expect(fs.readFileSync(path.join(worktree, 'node_modules', 'vitest', 'index.js'), 'utf8')).toBe('made by the setup\n');
+  });
+});
+
+describe('dependencyMessage', () => {
+  it('says what was put back, what to remove and how, and how to add a dependency instead', () => {
+    const both = dependencyMessage({ replaced: ['node_modules/.bin'], stray: ['test/node_modules', '.venv'] }, false);
+    expect(both).toContain('These entries of node_modules were not the packages the user installed: node_modules/.bin.');
+    expect(both).toContain('a test run would load them before it: test/node_modules, .venv. Remove them (rm -rf test/node_modules; rm -rf .venv).');
+    expect(both).toMatch(/To add a dependency, add it to the manifest .* the user installs it\.$/);
+    const during = dependencyMessage({ replaced: ['node_modules/vitest'], stray: [] }, true);
+    expect(during).toContain('were replaced while the checks ran: node_modules/vitest.');
+    expect(during).not.toContain('Remove them');
+    expect(dependencyMessage({ replaced: [], stray: ['x/node_modules'] }, false)).not.toContain('linked the user');
+  });
+});
