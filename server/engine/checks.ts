@@ -188,7 +188,7 @@ export async function testMachineryCheck(input: Pick<ChecksInput, 'scope' | 'loc
   const started = performance.now();
   const { base, now } = trees ?? (await treesOf(input));
   if (!input.machinery || !base) return null;
-  const changes = await machineryChanges(base, now, Object.keys(input.lockedTests), input.machinery.allowed);
+  const changes = await machineryChanges(base, now, Object.keys(input.lockedTests), input.machinery.allowed, input.machinery.shadow);
   // A passing result is kept too: the evidence receipt records that the tests ran on the seed's machinery.
   const output =
     changes.length === 0

@@ -18,7 +18,9 @@ import type { Price } from '../../shared/price.ts';
 import type { Role as LlmRole } from '../llm/types.ts';
 import type { UntrustedScope } from '../proc/untrusted.ts';
 import type { SessionHandle } from '../store/session-handle.ts';
-import { sessionScope } from '../env/session-env.ts';
+import { planOf, sessionScope } from '../env/session-env.ts';
+import { shadowRuleFor } from '../proof/python-runner-modules.ts';
+import type { ShadowRule } from '../proof/test-machinery.ts';
 
 export interface RunDeps {
   llm: ModelClient;
@@ -106,6 +108,21 @@ export class RunContext {
   }
   get customChecks(): CustomChecks | undefined {
     return this.checkpoint.custom_checks ?? this.seedMeta.custom_checks;
+  }
+
+  private shadow: Promise<ShadowRule | undefined> | undefined;
+  /** A Python runner's modules the worktree may not stand in for (proof/python-runner-modules.ts), asked once per run. */
+  shadowRule(): Promise<ShadowRule | undefined> {
+    this.shadow ??= shadowRuleFor({
+      preset: this.preset,
+      env: this.projectEnv,
+      plan: planOf(this.checkpoint),
+      lockedTests: Object.keys(this.seedMeta.locked_tests),
+      scope: this.scope,
+      own: [this.checkpoint.source, this.worktree],
+      signal: this.signal,
+    });
+    return this.shadow;
   }
 
   now(): number {

@@ -127,7 +127,7 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
   for (const n of notes) run.emit({ type: 'steering_note', data: { note_id: n.note_id, text: n.text, consumed_by: { task_id: task.id, iter: 1 } } });
   promptEvent(run, { ...trace, span_id: setupSpan }, 'worker', prompt);
 
-  const machinery = machineryOf(run, prd, task);
+  const machinery = await machineryOf(run, prd, task);
   const lock = machinery ? await machineryWriteLock(machinery, run.worktree, Object.keys(run.seedMeta.locked_tests)) : undefined;
   const maxIter = deps.caps.max_iterations_per_task;
   const evaluatorCap = deps.caps.max_evaluator_calls_per_task;
@@ -343,11 +343,11 @@ async function runOneTool(
  * The test machinery the task is held to: the seed's (the session's base commit), less what the
  * seed lets this task or a done one change. None for a session without a recorded base.
  */
-function machineryOf(run: RunContext, prd: PrdEntry[], task: PrdEntry): MachineryInput | undefined {
+async function machineryOf(run: RunContext, prd: PrdEntry[], task: PrdEntry): Promise<MachineryInput | undefined> {
   const { source, base_sha: baseSha } = run.checkpoint;
   if (!baseSha) return undefined;
   const allowed = [task, ...prd.filter((t) => t.status === 'done')].flatMap((t) => t.may_change_test_setup ?? []);
-  return { source, baseSha, allowed };
+  return { source, baseSha, allowed, shadow: await run.shadowRule() };
 }
 
 /** Arguments for the event log: the parsed object, or a note when they were not JSON. */

@@ -234,7 +234,7 @@ describe('projectScope', () => {
     expect(scope.readOnly).toEqual([from, venv]);
   });
 
-  it("prefers a virtualenv the worktree has of its own when a setup command made it, ignores one made without, and sets nothing without a plan", () => {
+  it('prefers a virtualenv the worktree has of its own when a setup command made it, ignores one made without, and sets nothing without a plan', () => {
     const own = fakeVenv(path.join(worktree, '.venv'));
     const checkouts = fakeVenv(path.join(source, '.venv'));
     const scope = projectScope({ ...EMPTY_PLAN, venv: checkouts, setup: { command: 'make venv', origin: 'seed_review' } }, worktree)!;

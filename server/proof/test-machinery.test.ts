@@ -13,6 +13,8 @@ import {
   machineryPaths,
   machineryWriteLock,
   normalizeRel,
+  type ShadowRule,
+  shadowedModule,
   type TreeView,
   worktreeMachineryChanges,
   worktreeView,
@@ -244,6 +246,59 @@ describe("cargo's test machinery", () => {
   });
 });
 
+describe("the Python runner's modules, stood in for", () => {
+  const rule: ShadowRule = { folders: ['', 'src', 'tests'], modules: new Set(['pytest', '_pytest', 'json', 'pluggy']) };
+  const none = () => false;
+
+  it('names the module a top-level file or a compiled module of a path folder would replace', () => {
+    expect(shadowedModule('pytest.py', rule, none)).toBe('pytest');
+    expect(shadowedModule('src/json.py', rule, none)).toBe('json');
+    expect(shadowedModule('tests/pluggy.pyc', rule, none)).toBe('pluggy');
+    expect(shadowedModule('_pytest.cpython-311-x86_64-linux-gnu.so', rule, none)).toBe('_pytest');
+    expect(shadowedModule('json.pyd', rule, none)).toBe('json');
+  });
+
+  it('names any file of a package (with its __init__.py) of that name, and not a namespace folder without one', () => {
+    expect(shadowedModule('_pytest/__init__.py', rule, none)).toBe('_pytest');
+    expect(shadowedModule('_pytest/junitxml.py', rule, (p) => p === '_pytest/__init__.py')).toBe('_pytest');
+    expect(shadowedModule('src/pluggy/hooks.py', rule, (p) => p === 'src/pluggy/__init__.py')).toBe('pluggy');
+    expect(shadowedModule('_pytest/junitxml.py', rule, none)).toBeNull();
+    expect(shadowedModule('_pytest/junitxml.py', rule, (p) => p === 'src/_pytest/__init__.py')).toBeNull();
+  });
+
+  it('leaves other names, other folders, deeper files and non-modules alone', () => {
+    expect(shadowedModule('todo.py', rule, none)).toBeNull();
+    expect(shadowedModule('app/pytest.py', rule, none)).toBeNull();
+    expect(shadowedModule('src/app/json.py', rule, () => true)).toBeNull();
+    expect(shadowedModule('pytest.txt', rule, none)).toBeNull();
+    expect(shadowedModule('pytest', rule, none)).toBeNull();
+    expect(shadowedModule('testsjson.py', rule, none)).toBeNull();
+    expect(shadowedModule('pytest.py', undefined, none)).toBeNull();
+  });
+
+  it("treats a distribution's entry points as machinery by their pytest11 plugins only", () => {
+    expect(machineryKind('evil-1.0.dist-info/entry_points.txt')).toBe('entry_points');
+    expect(machineryKind('src/mine.egg-info/entry_points.txt')).toBe('entry_points');
+    expect(machineryKind('docs/entry_points.txt')).toBeNull();
+    const plugin = Buffer.from('[console_scripts]\nmine = mine:main\n\n[pytest11]\nevil = evil_plugin\n');
+    expect(machineryPart('entry_points', plugin)).toContain('evil = evil_plugin');
+    expect(machineryPart('entry_points', plugin)).not.toContain('console_scripts');
+    expect(machineryPart('entry_points', Buffer.from('[console_scripts]\nmine = mine:main\n'))).toBe(machineryPart('entry_points', null));
+  });
+
+  it('counts an added or changed stand-in as a change, and a project module of another name or an unchanged one as none', async () => {
+    const base = view({ 'src/json.py': 'ours', 'todo.py': '' });
+    const now = view({ 'src/json.py': 'ours', 'todo.py': 'x', 'pytest.py': 'fake', '_pytest/__init__.py': '', 'tests/extra.py': '' });
+    expect(await machineryChanges(base, now, [], [], rule)).toEqual([
+      { path: '_pytest/__init__.py', change: 'added' },
+      { path: 'pytest.py', change: 'added' },
+    ]);
+    expect(await machineryChanges(base, now, [], ['pytest.py'], rule)).toEqual([{ path: '_pytest/__init__.py', change: 'added' }]);
+    expect(await machineryChanges(base, now, [], [])).toEqual([]);
+    expect(await machineryChanges(base, view({ 'src/json.py': 'changed', 'todo.py': '' }), [], [], rule)).toEqual([{ path: 'src/json.py', change: 'changed' }]);
+  });
+});
+
 describe('the worktree against its seed commit', () => {
   let dir: string | null = null;
   afterEach(() => {
@@ -344,6 +399,21 @@ describe('the worktree against its seed commit', () => {
       { path: 'lib/setup.js', change: 'changed' },
     ]);
     expect(await branchMachineryCheck({ source: d, baseSha: base, allowed: ['lib/setup.js'] }, head, [])).toEqual([{ path: 'conftest.py', change: 'added' }]);
+  });
+
+  it("refuses a file that would stand in for the Python runner's module, saying which", async () => {
+    const { dir: d, base } = repoWith({ 'todo/__init__.py': '', 'tests/test_a.py': '' });
+    const shadow: ShadowRule = { folders: ['', 'tests'], modules: new Set(['pytest', '_pytest']) };
+    const lock = await machineryWriteLock({ source: d, baseSha: base, allowed: [], shadow }, d, []);
+    expect(lock.refusal('pytest.py', null, 'import sys')).toMatch(
+      /^pytest\.py would be imported in place of `pytest`, a module the test runner itself uses.*seed review/,
+    );
+    expect(lock.refusal('tests/_pytest/__init__.py', null, '')).toMatch(/^tests\/_pytest\/__init__\.py would be imported in place of `_pytest`/);
+    expect(lock.refusal('todo/pytest.py', null, '')).toBeNull();
+    const allowed = await machineryWriteLock({ source: d, baseSha: base, allowed: ['pytest.py'], shadow }, d, []);
+    expect(allowed.refusal('pytest.py', null, '')).toBeNull();
+    fs.writeFileSync(path.join(d, 'pytest.py'), 'fake');
+    expect(await worktreeMachineryChanges({ source: d, baseSha: base, allowed: [], shadow }, d, [])).toEqual([{ path: 'pytest.py', change: 'added' }]);
   });
 
   it('refuses a write to a whole machinery file even when it keeps the content', async () => {

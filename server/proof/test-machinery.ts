@@ -49,7 +49,17 @@ import path from 'node:path';
 import { git, readBlobs } from '../git/git-base.ts';
 
 /** How a machinery file is compared: whole, or only the part of it that configures the tests. */
-export type MachineryKind = 'whole' | 'package_json' | 'pyproject' | 'setup_cfg' | 'tox_ini' | 'go_mod' | 'go_test' | 'testdata' | 'cargo_toml';
+export type MachineryKind =
+  | 'whole'
+  | 'package_json'
+  | 'pyproject'
+  | 'setup_cfg'
+  | 'tox_ini'
+  | 'entry_points'
+  | 'go_mod'
+  | 'go_test'
+  | 'testdata'
+  | 'cargo_toml';
 
 export interface MachineryChange {
   path: string;
@@ -110,11 +120,52 @@ export function machineryKind(rel: string): MachineryKind | null {
   if (WHOLE_NAMES.has(name) || name.endsWith('.pth')) return 'whole';
   if (WHOLE_STEMS.some((stem) => name.startsWith(stem))) return 'whole';
   if (path.posix.basename(path.posix.dirname(rel)) === '.cargo' && (name === 'config' || name === 'config.toml')) return 'whole';
+  // A distribution's metadata on the path: pytest loads the `pytest11` plugins it names.
+  if (name === 'entry_points.txt' && /\.(dist|egg)-info$/.test(path.posix.dirname(rel))) return 'entry_points';
   if (name === 'Cargo.toml') return 'cargo_toml';
   if (name === 'go.mod') return 'go_mod';
   if (name.endsWith('_test.go')) return 'go_test';
   if (rel.split('/').slice(0, -1).includes('testdata')) return 'testdata';
   return SECTION_NAMES[name] ?? null;
+}
+
+/**
+ * The modules a Python run of the checks imports (proof/python-runner-modules.ts) and the worktree
+ * folders ahead of them on its path: a module of that name in one of those folders is imported
+ * in place of the runner's, so it is machinery.
+ */
+export interface ShadowRule {
+  /** Relative folders, `''` for the root. */
+  folders: readonly string[];
+  modules: ReadonlySet<string>;
+}
+
+const MODULE_FILE = /^([^.]+)\.(py|pyc|so|pyd)$|^([^.]+)\.[^.]+\.(so|pyd)$/;
+
+/**
+ * The runner's module that `rel` would stand in for: a `<name>.py` (or compiled module) in one of
+ * the rule's folders, or any file of a `<name>/` package there (one with an `__init__.py`; a folder
+ * without is a namespace portion, which never wins over a real module). Null when it stands in
+ * for none.
+ */
+export function shadowedModule(rel: string, rule: ShadowRule | undefined, hasFile: (rel: string) => boolean): string | null {
+  if (!rule) return null;
+  for (const folder of rule.folders) {
+    const prefix = folder === '' ? '' : `${folder}/`;
+    if (!rel.startsWith(prefix)) continue;
+    const rest = rel.slice(prefix.length);
+    const slash = rest.indexOf('/');
+    if (slash < 0) {
+      const m = MODULE_FILE.exec(rest);
+      const name = m?.[1] ?? m?.[3];
+      if (name !== undefined && rule.modules.has(name)) return name;
+      continue;
+    }
+    const name = rest.slice(0, slash);
+    const init = `${prefix}${name}/__init__.py`;
+    if (rule.modules.has(name) && (rel === init || hasFile(init))) return name;
+  }
+  return null;
 }
 
 /** The text a file is compared by: the whole content, or only its test sections (missing file: ''). */
@@ -138,6 +189,8 @@ export function machineryPart(kind: MachineryKind, content: Buffer | null): stri
       return iniSection(text, 'tool:pytest');
     case 'tox_ini':
       return iniSection(text, 'pytest');
+    case 'entry_points':
+      return iniSection(text, 'pytest11');
   }
 }
 
@@ -531,12 +584,13 @@ export function worktreeView(worktree: string): TreeView & { dependencyDirs: str
  * The machinery paths of a base and a current tree: every file matching the names above in
  * either, the files the base's configs name, and the acceptance tests' package `__init__.py`.
  */
-export async function machineryPaths(base: TreeView, now: TreeView, lockedTests: readonly string[]): Promise<Map<string, MachineryKind>> {
-  const byName = [...new Set([...base.files, ...now.files])].filter((f) => machineryKind(f) !== null);
-  await Promise.all([base.preload?.(byName), now.preload?.(byName)]);
+export async function machineryPaths(base: TreeView, now: TreeView, lockedTests: readonly string[], shadow?: ShadowRule): Promise<Map<string, MachineryKind>> {
   const all = new Set([...base.files, ...now.files]);
+  const byName = [...all].filter((f) => machineryKind(f) !== null);
+  await Promise.all([base.preload?.(byName), now.preload?.(byName)]);
   const paths = new Map<string, MachineryKind>();
   for (const f of byName) paths.set(f, machineryKind(f)!);
+  for (const f of all) if (!paths.has(f) && shadowedModule(f, shadow, (p) => all.has(p)) !== null) paths.set(f, 'whole');
   for (const f of namedFiles(base, all)) if (!paths.has(f)) paths.set(f, 'whole');
   for (const f of testPackageInits(lockedTests)) if (!paths.has(f) && all.has(f)) paths.set(f, 'whole');
   await Promise.all([base.preload?.([...paths.keys()]), now.preload?.([...paths.keys()])]);
@@ -544,10 +598,16 @@ export async function machineryPaths(base: TreeView, now: TreeView, lockedTests:
 }
 
 /** The machinery that differs between `base` and `now`, less the paths the task may change. */
-export async function machineryChanges(base: TreeView, now: TreeView, lockedTests: readonly string[], allowed: readonly string[]): Promise<MachineryChange[]> {
+export async function machineryChanges(
+  base: TreeView,
+  now: TreeView,
+  lockedTests: readonly string[],
+  allowed: readonly string[],
+  shadow?: ShadowRule,
+): Promise<MachineryChange[]> {
   const allow = new Set(allowed.map(normalizeRel));
   const changes: MachineryChange[] = [];
-  for (const [rel, kind] of await machineryPaths(base, now, lockedTests)) {
+  for (const [rel, kind] of await machineryPaths(base, now, lockedTests, shadow)) {
     if (allow.has(rel)) continue;
     const before = machineryPart(kind, base.read(rel));
     const after = machineryPart(kind, now.read(rel));
@@ -590,11 +650,13 @@ export interface MachineryInput {
   baseSha: string;
   /** Paths the seed lets this task (and the done tasks) change. */
   allowed: string[];
+  /** A Python runner's modules and the folders where a file would stand in for one; absent for other runners. */
+  shadow?: ShadowRule | undefined;
 }
 
 /** The worktree's machinery changes against the seed. */
 export async function worktreeMachineryChanges(input: MachineryInput, worktree: string, lockedTests: readonly string[]): Promise<MachineryChange[]> {
-  return machineryChanges(await commitView(input.source, input.baseSha), worktreeView(worktree), lockedTests, input.allowed);
+  return machineryChanges(await commitView(input.source, input.baseSha), worktreeView(worktree), lockedTests, input.allowed, input.shadow);
 }
 
 /**
@@ -602,7 +664,7 @@ export async function worktreeMachineryChanges(input: MachineryInput, worktree: 
  * for the merge preview: a session whose commits changed it ran its acceptance tests on it.
  */
 export async function branchMachineryCheck(input: MachineryInput, head: string, lockedTests: readonly string[]): Promise<MachineryChange[]> {
-  return machineryChanges(await commitView(input.source, input.baseSha), await commitView(input.source, head), lockedTests, input.allowed);
+  return machineryChanges(await commitView(input.source, input.baseSha), await commitView(input.source, head), lockedTests, input.allowed, input.shadow);
 }
 
 /**
@@ -616,12 +678,17 @@ export interface MachineryWriteLock {
 
 export async function machineryWriteLock(input: MachineryInput, worktree: string, lockedTests: readonly string[]): Promise<MachineryWriteLock> {
   const base = await commitView(input.source, input.baseSha);
-  const named = await machineryPaths(base, worktreeView(worktree), lockedTests);
+  const now = worktreeView(worktree);
+  const named = await machineryPaths(base, now, lockedTests, input.shadow);
   const allow = new Set(input.allowed.map(normalizeRel));
   return {
     refusal(rel, current, next) {
       const p = normalizeRel(rel);
       if (allow.has(p)) return null;
+      const module = shadowedModule(p, input.shadow, (f) => now.files.has(f) || base.files.has(f));
+      if (module !== null) {
+        return `${p} would be imported in place of \`${module}\`, a module the test runner itself uses, so the worker may not write it (name the module otherwise); the user can allow this task to change it in seed review ("may change test setup").`;
+      }
       const kind = machineryKind(p) ?? named.get(p) ?? null;
       if (kind === null || (kind === 'testdata' && current === null)) return null;
       if (kind !== 'whole' && machineryPart(kind, current) === machineryPart(kind, Buffer.from(next))) return null;

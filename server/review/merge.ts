@@ -20,7 +20,8 @@ import type { Checkpoint } from '../../shared/files.ts';
 import type { MergePreview, MergeResult, MergeStrategy } from '../../shared/review.ts';
 import { sessionSubject } from '../../shared/session-rules.ts';
 import { runChecks, type CheckResult } from '../engine/checks.ts';
-import { scratchScope } from '../env/session-env.ts';
+import { planOf, scratchScope, sessionScope } from '../env/session-env.ts';
+import { shadowRuleFor } from '../proof/python-runner-modules.ts';
 import { AppError, ConflictError } from '../errors.ts';
 import { taskIdOfTestFile } from '../env/presets.ts';
 import { git, HARDENED_CONFIG, strictGit } from '../git/git-base.ts';
@@ -139,7 +140,7 @@ async function build(store: SessionStore, id: string, strategy: MergeStrategy, s
     if (strategy === 'ff' ? resultSha !== headSha : parents.join(' ') !== expected!.join(' ')) {
       throw new AppError('merge_failed', `git did not produce the expected ${strategy} of ${cp.branch} into ${into}; nothing was changed.`);
     }
-    const machinery = await machineryOn(store, id, cp, headSha!);
+    const machinery = await machineryOn(store, id, cp, headSha!, scratch, signal);
     const tests = [...(machinery ? [machinery] : []), ...(await testsOn(store, id, cp, scratch, signal))];
     const built: Built = { strategy, into, baseSha, headSha: headSha!, resultSha, tests, passed: tests.every((t) => t.passed) };
     previews.set(id, built);
@@ -151,7 +152,14 @@ async function build(store: SessionStore, id: string, strategy: MergeStrategy, s
  * The test machinery the session's commits changed that the seed let no done task change: the
  * acceptance tests on the merge result ran on it, so the preview fails (a merge needs the override).
  */
-async function machineryOn(store: SessionStore, id: string, cp: Checkpoint, headSha: string): Promise<CheckResult | null> {
+async function machineryOn(
+  store: SessionStore,
+  id: string,
+  cp: Checkpoint,
+  headSha: string,
+  scratch: string,
+  signal?: AbortSignal,
+): Promise<CheckResult | null> {
   const meta = store.session(id).seedMeta.read();
   if (!meta || !cp.base_sha) return null;
   const started = performance.now();
@@ -160,7 +168,17 @@ async function machineryOn(store: SessionStore, id: string, cp: Checkpoint, head
     .prd.tasks()
     .filter((t) => t.status === 'done')
     .flatMap((t) => t.may_change_test_setup ?? []);
-  const changes = await branchMachineryCheck({ source: cp.source, baseSha: cp.base_sha, allowed }, headSha, Object.keys(meta.locked_tests));
+  const lockedTests = Object.keys(meta.locked_tests);
+  const shadow = await shadowRuleFor({
+    preset: meta.checks_preset,
+    env: meta.project_env ?? null,
+    plan: planOf(cp),
+    lockedTests,
+    scope: sessionScope(cp, scratch, null),
+    own: [cp.source, scratch],
+    signal,
+  });
+  const changes = await branchMachineryCheck({ source: cp.source, baseSha: cp.base_sha, allowed, shadow }, headSha, lockedTests);
   if (changes.length === 0) return null;
   const listed = changes.map((c) => `${c.path} (${c.change})`).join(', ');
   return {
