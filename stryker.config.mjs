@@ -102,6 +102,11 @@ export default {
     block('server/env/detect.ts', /^export function pythonVersion\(/),
     block('server/env/detect.ts', /^async function pythonInterpreter\(/),
     block('server/env/detect.ts', /^async function poetryVenv\(/),
+    // What the worker can install or shadow (2026-12-07): the packages the checks run on, and a
+    // Python runner's own modules.
+    'server/env/dependency-guard.ts',
+    block('server/env/provision.ts', /^export function projectScope\(/),
+    'server/proof/python-runner-modules.ts',
   ],
   coverageAnalysis: 'perTest',
   // The machine has two cores shared with others.

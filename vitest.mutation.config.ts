@@ -29,6 +29,8 @@ export default defineConfig({
       'server/proof/runner-report.test.ts',
       'server/proof/report-parsers.test.ts',
       'server/proof/test-machinery.test.ts',
+      'server/env/dependency-guard.test.ts',
+      'server/proof/python-runner-modules.test.ts',
       'server/proof/mutants.test.ts',
       'server/proof/line-coverage.test.ts',
       'shared/evidence.test.ts',
