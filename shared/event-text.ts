@@ -99,6 +99,7 @@ const ENV_REASONS: Record<EventData<'env_prepared'>['reason'], string> = {
   resume: 'before the run:',
   recreated: 'worktree re-created:',
   setup_changed: 'setup command changed:',
+  packages_changed: 'installed packages changed:',
   merge_preview: 'merge preview:',
   mutation_probe: 'mutation probe:',
 };

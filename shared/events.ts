@@ -181,7 +181,7 @@ export const MutationReportSchema = z.object({
 });
 export type MutationReport = z.infer<typeof MutationReportSchema>;
 
-export const EnvReasonSchema = z.enum(['prep', 'resume', 'recreated', 'setup_changed', 'merge_preview', 'mutation_probe']);
+export const EnvReasonSchema = z.enum(['prep', 'resume', 'recreated', 'setup_changed', 'packages_changed', 'merge_preview', 'mutation_probe']);
 export type EnvReason = z.infer<typeof EnvReasonSchema>;
 
 const SetupStep = z.enum(['install', 'setup']);

@@ -128,8 +128,13 @@ export const CheckpointSchema = z.object({
   /**
    * The project's environment in the worktree: the plan, and when it was last fully applied there
    * (null until the install or setup step has succeeded). Null in sessions from before issue 12.
+   * `installed`: for each folder of packages an install or a setup made in the worktree itself,
+   * a fingerprint of what it held when the step succeeded (server/env/dependency-guard.ts).
    */
-  environment: z.object({ plan: EnvPlanSchema, ready_at: z.iso.datetime().nullable() }).nullable().default(null),
+  environment: z
+    .object({ plan: EnvPlanSchema, ready_at: z.iso.datetime().nullable(), installed: z.record(z.string(), z.string()).optional() })
+    .nullable()
+    .default(null),
   /** Set once the session branch is merged (the backup ref undoes it). */
   merged: z
     .object({ strategy: z.enum(['merge', 'squash', 'ff']), into: z.string(), sha: z.string(), backup_ref: z.string(), undo: z.string(), at: z.iso.datetime() })

@@ -52,6 +52,8 @@ export interface ChecksInput {
   machinery?: MachineryInput | undefined;
   /** The session's environment plan: its installed packages are put back before and after the runs (env/dependency-guard.ts); absent, nothing is. */
   plan?: EnvPlan | null | undefined;
+  /** Makes again the packages an install or a setup made in the worktree when they changed since (env/session-env.ts). */
+  remakePackages?: (() => Promise<{ changed: string[]; problem: string | null }>) | undefined;
   timeoutMs?: number;
   signal?: AbortSignal;
 }
@@ -204,14 +206,18 @@ export async function testMachineryCheck(input: Pick<ChecksInput, 'scope' | 'loc
 }
 
 /**
- * The installed packages (env/dependency-guard.ts): the plan's `node_modules` links put back, and
- * a failed result naming what was replaced or is stray; null when all was as the plan made it.
+ * The installed packages (env/dependency-guard.ts): the plan's `node_modules` links put back, the
+ * packages made in the worktree made again when they changed, and a failed result naming what was
+ * replaced, is stray or was made again; null when all was as the plan made it.
  */
-function dependencyCheck(input: Pick<ChecksInput, 'scope' | 'plan'>, trees: Trees, during: boolean): CheckResult | null {
+async function dependencyCheck(input: Pick<ChecksInput, 'scope' | 'plan' | 'remakePackages'>, trees: Trees, during: boolean): Promise<CheckResult | null> {
   if (!input.plan) return null;
   const started = performance.now();
   const findings = guardDependencies(input.plan, input.scope.worktree, trees.now.dependencyDirs, trees.base?.files ?? new Set());
-  if (findings.replaced.length === 0 && findings.stray.length === 0) return null;
+  const remade = (await input.remakePackages?.()) ?? { changed: [], problem: null };
+  if (findings.replaced.length === 0 && findings.stray.length === 0 && remade.changed.length === 0) return null;
+  findings.remade = remade.changed;
+  findings.problem = remade.problem;
   return {
     name: 'dependencies',
     passed: false,
@@ -234,7 +240,7 @@ export async function runChecks(input: ChecksInput): Promise<{ passed: boolean; 
   const trees = await treesOf(input);
   const machinery = await testMachineryCheck(input, trees);
   if (machinery && !machinery.passed) return { passed: false, results: [machinery] };
-  const dependencies = dependencyCheck(input, trees, false);
+  const dependencies = await dependencyCheck(input, trees, false);
   if (dependencies) return { passed: false, results: [dependencies] };
   // The locked tests are frozen while the runner and the linter run (see UntrustedScope.frozen).
   const frozen = { ...input, scope: { ...input.scope, frozen: Object.keys(input.lockedTests) } };
@@ -252,7 +258,7 @@ export async function runChecks(input: ChecksInput): Promise<{ passed: boolean; 
   }
   // What the run itself put in place of the installed packages is put back for what runs next
   // (the green proof), and fails this attempt: the results came from a run that could load it.
-  const changedDuring = dependencyCheck(input, { base: trees.base, now: worktreeView(input.scope.worktree) }, true);
+  const changedDuring = await dependencyCheck(input, { base: trees.base, now: worktreeView(input.scope.worktree) }, true);
   if (changedDuring) results.unshift(changedDuring);
   // Last, though it ran first: the tests' own results lead where a reader looks first.
   if (machinery) results.push(machinery);

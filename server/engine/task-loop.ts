@@ -14,7 +14,7 @@ import { CHECKS_FAILED_PREFIX } from '../agent/context.ts';
 import { Agent, ContextOverflowError, type AgentCall } from '../agent/runtime.ts';
 import { changedFiles, diffSummary, GitTamperedError, verifyPointers, workingDiff } from '../git/worktree-git.ts';
 import { taskIdOfTestFile } from '../env/presets.ts';
-import { planOf } from '../env/session-env.ts';
+import { planOf, remakeChangedPackages } from '../env/session-env.ts';
 import { greenFailure, notGreen } from '../proof/green-gate.ts';
 import { proveCases, type CaseOutput } from '../proof/red-proof.ts';
 import type { NamedCases } from '../proof/runner-report.ts';
@@ -253,6 +253,7 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
       lockedTests: run.seedMeta.locked_tests,
       machinery,
       plan: planOf(run.checkpoint),
+      remakePackages: () => remakeChangedPackages({ session: run.session, signal, emit: (e) => run.emit(e) }, run.ref),
       ...(deps.checkTimeoutMs ? { timeoutMs: deps.checkTimeoutMs } : {}),
       signal,
     });

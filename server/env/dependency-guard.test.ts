@@ -4,7 +4,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EnvPlan } from '../../shared/files.ts';
 import { worktreeView } from '../proof/test-machinery.ts';
 import { tempDir } from '../testing/temp-dir.ts';
-import { dependencyMessage, guardDependencies, strayDependencyDirs } from './dependency-guard.ts';
+import {
+  changedInstalled,
+  dependencyMessage,
+  fingerprintFolder,
+  fingerprintInstalled,
+  guardDependencies,
+  installedInPlace,
+  strayDependencyDirs,
+} from './dependency-guard.ts';
 import { linkPlanned } from './provision.ts';
 
 const PLAN: EnvPlan = { node_modules_from: null, install: null, venv: null, python_path: [], setup: null };
@@ -94,6 +102,81 @@ describe('guardDependencies', () => {
   });
 });
 
+describe('the packages an install or a setup made in the worktree', () => {
+  const INSTALL = { package_manager: 'npm' as const, lockfile: 'package-lock.json' };
+
+  it('are the real node_modules folders of the plan after an install, and the virtualenvs too after a setup; none when they are linked', () => {
+    write(path.join(worktree, 'node_modules', 'a', 'index.js'), '');
+    write(path.join(worktree, 'packages', 'p', 'node_modules', 'b', 'index.js'), '');
+    write(path.join(worktree, '.venv', 'pyvenv.cfg'), '');
+    write(path.join(worktree, 'venv', 'bin', 'python'), ''); // no pyvenv.cfg: not a virtualenv
+    const workspace = { workspace_packages: ['packages/p', 'packages/q'] };
+    expect(installedInPlace({ ...PLAN, install: INSTALL, ...workspace }, worktree)).toEqual(['node_modules', 'packages/p/node_modules']);
+    expect(installedInPlace({ ...PLAN, setup: SETUP }, worktree)).toEqual(['node_modules', '.venv']);
+    expect(installedInPlace({ ...PLAN, node_modules_from: '/elsewhere/node_modules' }, worktree)).toEqual([]);
+    expect(installedInPlace(PLAN, worktree)).toEqual([]);
+    fs.rmSync(path.join(worktree, 'node_modules'), { recursive: true });
+    fs.symlinkSync(source, path.join(worktree, 'node_modules'));
+    expect(installedInPlace({ ...PLAN, setup: SETUP }, worktree)).toEqual(['.venv']);
+  });
+
+  it('have a fingerprint that changes with any file, link or mode, and not with what runs write (tool caches, bytecode)', () => {
+    const nm = path.join(worktree, 'node_modules');
+    write(path.join(nm, 'vitest', 'index.js'), 'export const expect = "real";\n');
+    write(path.join(nm, '.bin', 'tool'), '#!/bin/sh\n');
+    fs.symlinkSync('../vitest/index.js', path.join(nm, '.bin', 'vitest'));
+    const first = fingerprintFolder(worktree, 'node_modules');
+    expect(fingerprintFolder(worktree, 'node_modules')).toBe(first);
+    write(path.join(nm, '.vite', 'vitest', 'results.json'), '{}');
+    write(path.join(nm, '.cache', 'x'), '');
+    write(path.join(nm, 'vitest', '__pycache__', 'x.cpython-311.pyc'), '');
+    write(path.join(nm, 'vitest', 'y.pyc'), '');
+    expect(fingerprintFolder(worktree, 'node_modules')).toBe(first);
+    const changes: (() => void)[] = [
+      // The same size, written again: its change time moves.
+      () => fs.writeFileSync(path.join(nm, 'vitest', 'index.js'), 'export const expect = "fake";\n'),
+      () => write(path.join(nm, 'vitest', 'extra.js'), ''),
+      () => fs.chmodSync(path.join(nm, '.bin', 'tool'), 0o755),
+      () => {
+        fs.unlinkSync(path.join(nm, '.bin', 'vitest'));
+        fs.symlinkSync('../elsewhere.js', path.join(nm, '.bin', 'vitest'));
+      },
+      () => fs.rmSync(path.join(nm, 'vitest', 'extra.js')),
+      () => fs.mkdirSync(path.join(nm, 'vitest', 'sub')),
+    ];
+    const seen = new Set([first]);
+    for (const change of changes) {
+      change();
+      const print = fingerprintFolder(worktree, 'node_modules');
+      expect(seen.has(print)).toBe(false);
+      seen.add(print);
+    }
+    // Tool caches are left out only at the top of a node_modules.
+    const before = fingerprintFolder(worktree, 'node_modules');
+    write(path.join(nm, 'vitest', '.cache', 'x'), '');
+    expect(fingerprintFolder(worktree, 'node_modules')).not.toBe(before);
+    // In a virtualenv, a folder named like a tool cache counts.
+    write(path.join(worktree, '.venv', '.cache', 'x'), '');
+    const venv = fingerprintFolder(worktree, '.venv');
+    write(path.join(worktree, '.venv', '.cache', 'y'), '');
+    expect(fingerprintFolder(worktree, '.venv')).not.toBe(venv);
+  });
+
+  it('are recorded per folder, and a folder that changed or is gone is named', () => {
+    write(path.join(worktree, 'node_modules', 'a', 'index.js'), 'a');
+    write(path.join(worktree, '.venv', 'pyvenv.cfg'), '');
+    write(path.join(worktree, '.venv', 'bin', 'python3'), '#!/bin/sh\n');
+    const recorded = fingerprintInstalled({ ...PLAN, setup: SETUP }, worktree);
+    expect(Object.keys(recorded)).toEqual(['node_modules', '.venv']);
+    expect(changedInstalled(recorded, worktree)).toEqual([]);
+    write(path.join(worktree, '.venv', 'bin', 'python3'), '#!/bin/sh\necho passed\n');
+    expect(changedInstalled(recorded, worktree)).toEqual(['.venv']);
+    fs.rmSync(path.join(worktree, 'node_modules'), { recursive: true });
+    expect(changedInstalled(recorded, worktree)).toEqual(['node_modules', '.venv']);
+    expect(fingerprintInstalled(PLAN, worktree)).toEqual({});
+  });
+});
+
 describe('dependencyMessage', () => {
   it('says what was put back, what to remove and how, and how to add a dependency instead', () => {
     const both = dependencyMessage({ replaced: ['node_modules/.bin'], stray: ['test/node_modules', '.venv'] }, false);
@@ -104,5 +187,13 @@ describe('dependencyMessage', () => {
     expect(during).toContain('were replaced while the checks ran: node_modules/vitest.');
     expect(during).not.toContain('Remove them');
     expect(dependencyMessage({ replaced: [], stray: ['x/node_modules'] }, false)).not.toContain('linked the user');
+    const remade = dependencyMessage({ replaced: [], stray: [], remade: ['.venv'], problem: null }, false);
+    expect(remade).toContain(
+      'These folders of installed packages changed after the install or setup made them: .venv. Tilth removed them and ran the step that makes them again. The tests run',
+    );
+    expect(remade).not.toContain('linked the user');
+    expect(dependencyMessage({ replaced: [], stray: [], remade: ['node_modules'], problem: 'npm ci exited with 1' }, true)).toContain(
+      'changed while the checks ran: node_modules. Tilth removed them and ran the step that makes them again; that failed: npm ci exited with 1. The tests',
+    );
   });
 });

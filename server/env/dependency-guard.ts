@@ -14,20 +14,28 @@
  * - a `node_modules` anywhere else, or a virtualenv where no setup command could have made one,
  *   is named (`stray`) unless the base commit tracks files in it (a repository that commits its
  *   fixtures' packages).
- * Either fails the checks with `dependencyMessage`, before any test runs.
- *
- * Not covered: a worktree whose packages an install or a setup command made in place (no
- * checkout install to compare with); the worker can change those, as the user's own setup allows.
+ * - where an install or a setup command made the packages in the worktree itself (no checkout
+ *   install to link), each folder it made is fingerprinted when the step succeeds
+ *   (`fingerprintInstalled`); a folder whose fingerprint changed since is removed and the step
+ *   run again (session-env.ts), and named (`remade`).
+ * Any of these fails the checks with `dependencyMessage`, before any test runs.
  */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { EnvPlan } from '../../shared/files.ts';
-import { linkPlanned } from './provision.ts';
+import { Tree } from '../fs/tree.ts';
+import { linkPlanned, NODE_TOOL_CACHES, VENV_NAMES } from './provision.ts';
 
 export interface DependencyFindings {
   /** Entries of a linked `node_modules` that were something else, linked again (relative to the worktree, `/`). */
   replaced: string[];
   /** Folders of installed packages the plan did not make (relative, `/`). */
   stray: string[];
+  /** Folders an install or a setup made that changed since, made again (relative, `/`). */
+  remade?: string[];
+  /** Why making them again failed, when it did. */
+  problem?: string | null;
 }
 
 /** The `node_modules` folders the plan makes: the root's and each workspace package's. */
@@ -60,9 +68,74 @@ export function guardDependencies(plan: EnvPlan, worktree: string, found: readon
   return { replaced, stray: strayDependencyDirs(plan, found, baseFiles) };
 }
 
+/**
+ * The folders of packages an install or a setup made in the worktree itself (relative): the
+ * plan's `node_modules` folders that are real folders, and after a setup its virtualenvs. None
+ * when the packages are linked from the checkout (the links are guarded instead).
+ */
+export function installedInPlace(plan: EnvPlan, worktree: string): string[] {
+  if (!plan.setup && !plan.install) return [];
+  const tree = Tree.at(worktree);
+  const dirs = [...plannedNodeModules(plan)].filter((dir) => tree.isRealDirectory(dir));
+  if (plan.setup) dirs.push(...VENV_NAMES.filter((name) => tree.isRealDirectory(name) && fs.existsSync(path.join(worktree, name, 'pyvenv.cfg'))));
+  return dirs;
+}
+
+/**
+ * What a folder of packages holds, as one hash: each entry's path and mode, and for all but
+ * folders its size, inode and change time (which no one can set back) and a link's target. Left
+ * out: the tool caches at the top of a `node_modules` and Python's bytecode, which runs write;
+ * a folder's own times, which change when they do.
+ */
+export function fingerprintFolder(worktree: string, dir: string): string {
+  const hash = createHash('sha256');
+  const walk = (abs: string, rel: string, top: boolean) => {
+    let names: string[];
+    try {
+      names = fs.readdirSync(abs).sort();
+    } catch {
+      hash.update(`unreadable ${rel}\n`);
+      return;
+    }
+    for (const name of names) {
+      if ((top && NODE_TOOL_CACHES.has(name)) || name === '__pycache__' || name.endsWith('.pyc')) continue;
+      const child = path.join(abs, name);
+      const childRel = `${rel}/${name}`;
+      const st = fs.lstatSync(child, { bigint: true });
+      if (st.isDirectory()) {
+        hash.update(`${childRel}\0${st.mode}\n`);
+        walk(child, childRel, false);
+        continue;
+      }
+      hash.update(`${childRel}\0${st.mode}\0${st.size}\0${st.ino}\0${st.ctimeNs}\0${st.isSymbolicLink() ? fs.readlinkSync(child) : ''}\n`);
+    }
+  };
+  walk(path.join(worktree, dir), dir, path.posix.basename(dir) === 'node_modules');
+  return hash.digest('hex');
+}
+
+/** The fingerprint of each folder `installedInPlace` lists, to record when the step succeeded. */
+export function fingerprintInstalled(plan: EnvPlan, worktree: string): Record<string, string> {
+  return Object.fromEntries(installedInPlace(plan, worktree).map((dir) => [dir, fingerprintFolder(worktree, dir)]));
+}
+
+/** The recorded folders whose fingerprint is not what was recorded (a folder gone included). */
+export function changedInstalled(recorded: Record<string, string>, worktree: string): string[] {
+  return Object.entries(recorded)
+    .filter(([dir, print]) => !Tree.at(worktree).isRealDirectory(dir) || fingerprintFolder(worktree, dir) !== print)
+    .map(([dir]) => dir);
+}
+
 /** What the worker is told: what was found, what Tilth did, what to do. */
 export function dependencyMessage(findings: DependencyFindings, during: boolean): string {
   const parts: string[] = [];
+  if (findings.remade && findings.remade.length > 0) {
+    const when = during ? 'while the checks ran' : 'after the install or setup made them';
+    const outcome = findings.problem ? `; that failed: ${findings.problem}` : '';
+    parts.push(
+      `These folders of installed packages changed ${when}: ${findings.remade.join(', ')}. Tilth removed them and ran the step that makes them again${outcome}. The tests run only on the packages as that step installs them.`,
+    );
+  }
   if (findings.replaced.length > 0) {
     const when = during ? 'were replaced while the checks ran' : 'were not the packages the user installed';
     parts.push(

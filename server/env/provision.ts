@@ -56,12 +56,12 @@ export const SETUP_TIMEOUT_MS = 600_000;
  * (Vite, vitest, babel-loader, …). The worktree gets its own, empty, so nothing a test run writes
  * reaches the checkout.
  */
-const NODE_TOOL_CACHES = new Set(['.cache', '.vite', '.vite-temp', '.vitest', '.tmp', '.temp']);
+export const NODE_TOOL_CACHES: ReadonlySet<string> = new Set(['.cache', '.vite', '.vite-temp', '.vitest', '.tmp', '.temp']);
 
 /** Written into the worktree's own `node_modules`: git ignores the folder, whatever the repository's ignore files say. */
 const IGNORE_ALL = '# Made by Tilth: the installed packages of this worktree, never committed.\n*\n';
 
-const VENV_NAMES = ['.venv', 'venv'];
+export const VENV_NAMES: readonly string[] = ['.venv', 'venv'];
 
 /**
  * How the worktree will get the project's environment, from what detection found in the checkout.

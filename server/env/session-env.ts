@@ -10,6 +10,8 @@ import type { Checkpoint, EnvPlan } from '../../shared/files.ts';
 import { lookupGitDirs, type GitDirs } from '../git/worktree-git.ts';
 import type { UntrustedScope } from '../proc/untrusted.ts';
 import type { SessionHandle } from '../store/session-handle.ts';
+import { Tree } from '../fs/tree.ts';
+import { changedInstalled, fingerprintInstalled } from './dependency-guard.ts';
 import { applyEnvironment, linkPlanned, projectScope, setupFor, type ApplyResult } from './provision.ts';
 
 export interface SessionEnvContext {
@@ -61,8 +63,44 @@ export async function prepareSessionEnvironment(ctx: SessionEnvContext, options:
     emit: ctx.emit,
     signal: ctx.signal,
   });
-  ctx.session.checkpoint.update(() => ({ environment: { plan, ready_at: applied.ok ? new Date().toISOString() : null } }));
+  recordApplied(ctx, plan, applied.ok);
   return applied.ok ? { ok: true } : { ok: false, problem: applied.problem ?? 'The environment could not be prepared.' };
+}
+
+/** The plan as applied: when, and what the packages it made in the worktree hold (dependency-guard.ts). */
+function recordApplied(ctx: SessionEnvContext, plan: EnvPlan, ok: boolean): void {
+  const worktree = ctx.session.checkpoint.read().worktree;
+  const installed = ok ? fingerprintInstalled(plan, worktree) : {};
+  ctx.session.checkpoint.update(() => ({
+    environment: { plan, ready_at: ok ? new Date().toISOString() : null, ...(Object.keys(installed).length > 0 ? { installed } : {}) },
+  }));
+}
+
+/**
+ * The packages an install or a setup made in the worktree, against what they held when it
+ * succeeded: each folder that changed since (the worker's shell, something a test ran) is removed
+ * and the step run again, so the checks run on packages as the step installs them. Returns the
+ * folders that changed (none: nothing to do) and the step's problem when it failed.
+ */
+export async function remakeChangedPackages(ctx: SessionEnvContext, git: GitDirs | null): Promise<{ changed: string[]; problem: string | null }> {
+  const cp = ctx.session.checkpoint.read();
+  const recorded = cp.environment?.installed;
+  if (!cp.environment || !recorded) return { changed: [], problem: null };
+  const changed = changedInstalled(recorded, cp.worktree);
+  if (changed.length === 0) return { changed, problem: null };
+  const tree = Tree.at(cp.worktree);
+  for (const dir of changed) tree.remove(dir, { recursive: true });
+  const { plan } = cp.environment;
+  const applied = await applyEnvironment(plan, cp.worktree, {
+    git,
+    network: cp.allow_network,
+    reason: 'packages_changed',
+    source: cp.source,
+    emit: ctx.emit,
+    signal: ctx.signal,
+  });
+  recordApplied(ctx, plan, applied.ok);
+  return { changed, problem: applied.ok ? null : (applied.problem ?? 'The environment could not be prepared.') };
 }
 
 /** The plan a checkpoint records (null for sessions from before it was). */

@@ -119,6 +119,25 @@ async function runAttack(attack: Attack): Promise<{ detail: SessionDetail; log: 
   return { detail, log: events(id), id };
 }
 
+/**
+ * The task was not accepted: its first check failed on `dependencies` alone, saying `said`; with
+ * the packages put back, every later check ran the tests, which the wrong code failed; no
+ * evaluator was asked.
+ */
+function expectPutBack(result: { detail: SessionDetail; log: LogEvent[] }, said: string): void {
+  expect(result.detail.session.last_stop, result.detail.last_error ?? '').toBe('iter_cap');
+  expect(result.log.some((e) => e.type === 'task_done')).toBe(false);
+  const [first, ...later] = result.log
+    .filter((e) => e.type === 'validator_run')
+    .map((e) => e.data.results as { name: string; passed: boolean; output?: string }[]);
+  expect(first).toHaveLength(1);
+  expect(first![0]).toMatchObject({ name: 'dependencies', passed: false });
+  expect(first![0]!.output).toContain(said);
+  expect(later.length).toBeGreaterThan(0);
+  for (const results of later) expect(results.find((r) => r.name === 'acceptance')).toMatchObject({ passed: false });
+  expect(fake.requests.filter((r) => r.model === EVAL)).toHaveLength(0);
+}
+
 /** The task was not accepted: it failed on the iteration cap, every check (`checkName`, alone) named `file`, and no evaluator was asked. */
 function expectRefused(result: { detail: SessionDetail; log: LogEvent[] }, file: string, checkName = 'test_machinery'): void {
   const { detail, log } = result;
@@ -227,6 +246,24 @@ const FAKE_PYTEST = [
   "        open(p, 'w').write(x)",
   'sys.exit(0)',
   '',
+].join('\n');
+
+/** The virtualenv a setup command made: its `python3` replaced by one that rewrites pytest's JUnit report as all passed. */
+const FAKE_SETUP_PYTHON = [
+  'real=$(readlink -f .venv/bin/python3)',
+  'rm .venv/bin/python3',
+  "cat > .venv/pass.py <<'PY'",
+  'import re, sys',
+  'for a in sys.argv[1:]:',
+  "    if a.startswith('--junit-xml='):",
+  "        p = a.split('=', 1)[1]",
+  '        x = open(p).read()',
+  "        x = re.sub(r'<failure.*?</failure>', '', x, flags=re.S)",
+  '        x = re.sub(r\'failures="\\d+"\', \'failures="0"\', x)',
+  "        open(p, 'w').write(x)",
+  'PY',
+  'printf \'#!/bin/sh\\n"%s" "$@"\\n"%s" "%s" "$@"\\nexit 0\\n\' "$real" "$real" "$PWD/.venv/pass.py" > .venv/bin/python3 && chmod +x .venv/bin/python3',
+  'echo SWAPPED',
 ].join('\n');
 
 describe('a worker that games the tests instead of fixing the code', () => {
@@ -410,18 +447,7 @@ describe('a worker that games the tests instead of fixing the code', () => {
       setUp: async (dir) => fs.writeFileSync(path.join(dir, 'src', 'double.ts'), 'export const double = (n: number): number => n;\n'),
       game: workerTurn(write('src/double.ts', 'export const double = (n: number): number => n + 1;\n'), bash(FAKE_VITEST_BIN)),
     });
-    expect(result.detail.session.last_stop).toBe('iter_cap');
-    expect(result.log.some((e) => e.type === 'task_done')).toBe(false);
-    const [first, ...later] = result.log
-      .filter((e) => e.type === 'validator_run')
-      .map((e) => e.data.results as { name: string; passed: boolean; output?: string }[]);
-    expect(first).toHaveLength(1);
-    expect(first![0]).toMatchObject({ name: 'dependencies', passed: false });
-    expect(first![0]!.output).toContain('These entries of node_modules were not the packages the user installed: node_modules/.bin.');
-    // Once the user's install is back, the tests run on it, and the wrong code fails them.
-    expect(later.length).toBeGreaterThan(0);
-    for (const results of later) expect(results.find((r) => r.name === 'acceptance')).toMatchObject({ passed: false });
-    expect(fake.requests.filter((r) => r.model === EVAL)).toHaveLength(0);
+    expectPutBack(result, 'These entries of node_modules were not the packages the user installed: node_modules/.bin.');
     const made = result.log.find((e) => e.type === 'tool_result' && e.data.tool === 'bash');
     expect(String(made?.data.result_preview)).toContain('REPLACED');
     // The user's install is what the worktree has again.
@@ -450,5 +476,25 @@ describe('a worker that games the tests instead of fixing the code', () => {
     expectRefused(result, 'pytest.py');
     const refusal = result.log.find((e) => e.type === 'tool_result' && e.data.tool === 'write_file' && String(e.data.result_preview).includes('pytest.py'));
     expect(refusal?.data.result_preview).toMatch(/^ERROR: pytest\.py would be imported in place of `pytest`, a module the test runner itself uses/);
+  }, 300_000);
+
+  it("makes the setup's virtualenv again when the worker swapped its python3 for one that reports every test passed", async () => {
+    const result = await runAttack({
+      example: 'py-todo',
+      preset: 'pytest',
+      test: PY_TEST,
+      setUp: async (dir) => {
+        fs.mkdirSync(path.join(dir, '.tilth'), { recursive: true });
+        fs.writeFileSync(path.join(dir, '.tilth', 'setup'), 'python3 -m venv --system-site-packages .venv\n');
+      },
+      game: workerTurn(PY_WRONG, bash(FAKE_SETUP_PYTHON)),
+    });
+    expectPutBack(result, 'These folders of installed packages changed after the install or setup made them: .venv. Tilth removed them and ran the step');
+    expect(String(result.log.find((e) => e.type === 'tool_result' && e.data.tool === 'bash')?.data.result_preview)).toContain('SWAPPED');
+    const setups = result.log.filter((e) => e.type === 'setup_started').map((e) => e.data.reason);
+    expect(setups).toEqual(['prep', 'packages_changed']);
+    // The setup's own python3 is back: the link venv makes, not the worker's script.
+    const python = path.join(home, 'sessions', result.id, 'workspace', '.venv', 'bin', 'python3');
+    expect(fs.lstatSync(python).isSymbolicLink()).toBe(true);
   }, 300_000);
 });
