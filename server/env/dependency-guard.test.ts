@@ -187,9 +187,12 @@ describe('dependencyMessage', () => {
     expect(during).toContain('were replaced while the checks ran: node_modules/vitest.');
     expect(during).not.toContain('Remove them');
     expect(dependencyMessage({ replaced: [], stray: ['x/node_modules'] }, false)).not.toContain('linked the user');
-    const remade = dependencyMessage({ replaced: [], stray: [], remade: ['.venv'], problem: null }, false);
+    const remade = dependencyMessage({ replaced: [], stray: [], remade: ['node_modules', '.venv'], problem: null }, false);
     expect(remade).toContain(
-      'These folders of installed packages changed after the install or setup made them: .venv. Tilth removed them and ran the step that makes them again. The tests run',
+      'These folders of installed packages changed after the install or setup made them: node_modules, .venv. Tilth removed them and ran the step that makes them again. The tests run',
+    );
+    expect(dependencyMessage({ replaced: ['node_modules/a', 'node_modules/b'], stray: [], remade: [] }, false)).toMatch(
+      /^These entries of node_modules were not the packages the user installed: node_modules\/a, node_modules\/b\. .*\n\nMake the code pass/s,
     );
     expect(remade).not.toContain('linked the user');
     expect(dependencyMessage({ replaced: [], stray: [], remade: ['node_modules'], problem: 'npm ci exited with 1' }, true)).toContain(

@@ -33,9 +33,11 @@ describe('parseRunnerModules', () => {
 describe('pythonPathFolders', () => {
   it("lists the root, the plan's path folders, src in the src layout, and each acceptance test's folders up to the root", () => {
     const env = { python: { src_layout: true } } as unknown as ProjectEnv;
-    expect(pythonPathFolders({ ...PLAN, python_path: ['.', 'lib/', 'src'] }, env, ['tests/unit/test_a.py', 'tests/test_b.py', 'test_c.py']).sort()).toEqual(
-      ['', 'lib', 'src', 'tests', 'tests/unit'].sort(),
-    );
+    expect(
+      pythonPathFolders({ ...PLAN, python_path: ['.', 'lib/sub/', 'win\\dir'] }, env, ['tests/unit/test_a.py', 'tests/test_b.py', 'test_c.py']).sort(),
+    ).toEqual(['', 'lib/sub', 'win/dir', 'src', 'tests', 'tests/unit'].sort());
+    // A test named by an absolute path (never a seed's) adds no folder.
+    expect(pythonPathFolders(PLAN, null, ['/abs/tests/test_a.py'])).toEqual(['']);
     expect(pythonPathFolders(null, null, [])).toEqual(['']);
     expect(pythonPathFolders(PLAN, { python: { src_layout: false } } as unknown as ProjectEnv, [])).toEqual(['']);
   });

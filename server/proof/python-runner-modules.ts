@@ -71,6 +71,7 @@ print('${MARK}' + json.dumps(sorted(names)))
 /** The module names the probe printed; null when it printed none (it could not run the runner). */
 export function parseRunnerModules(output: string): string[] | null {
   const line = output.split('\n').find((l) => l.startsWith(MARK));
+  // Stryker disable next-line ConditionalExpression: without the line, parsing `undefined` throws and is caught below, to the same null
   if (!line) return null;
   try {
     const names: unknown = JSON.parse(line.slice(MARK.length));
@@ -93,11 +94,10 @@ export async function pythonRunnerModules(
   signal?: AbortSignal,
 ): Promise<string[] | null> {
   if (preset !== 'pytest' && preset !== 'unittest') return null;
-  const run = await runUntrusted(
-    { kind: 'argv', command: pythonOf(env), args: ['-I', '-c', PROBE, preset, UNITTEST_RUNNER, ...own], env: { PYTHONDONTWRITEBYTECODE: '1' } },
-    scope,
-    { timeoutMs: 60_000, signal },
-  );
+  const run = await runUntrusted({ kind: 'argv', command: pythonOf(env), args: ['-I', '-c', PROBE, preset, UNITTEST_RUNNER, ...own], env: {} }, scope, {
+    timeoutMs: 60_000,
+    signal,
+  });
   return parseRunnerModules(run.output);
 }
 
@@ -112,7 +112,8 @@ export function pythonPathFolders(plan: EnvPlan | null, env: ProjectEnv | null, 
   for (const dir of plan?.python_path ?? []) folders.add(normalize(dir));
   if (env?.python?.src_layout) folders.add('src');
   for (const test of lockedTests) {
-    for (let dir = path.posix.dirname(test); dir !== '.' && dir !== '/'; dir = path.posix.dirname(dir)) folders.add(dir);
+    if (path.posix.isAbsolute(test)) continue;
+    for (let dir = path.posix.dirname(normalize(test)); dir !== '.'; dir = path.posix.dirname(dir)) folders.add(dir);
   }
   return [...folders];
 }
