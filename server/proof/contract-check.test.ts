@@ -262,7 +262,7 @@ describe('classifyRun on real runner output', () => {
     const testFile =
       preset === 'pytest' || preset === 'unittest' ? `tests/test_${file}.py` : `${preset === 'mocha' ? 'test' : 'tests'}/${file ?? 't001_x'}.test.js`;
     const command = preset === 'pytest' || preset === 'unittest' ? 'python3 -m pytest' : `node_modules/.bin/${preset} run`;
-    const verdict = classifyRun(captured(sample), { ...facts(preset, dir, over), file: testFile, command });
+    const verdict = classifyRun(captured(sample), { ...facts(preset, dir, over), file: testFile, shown: testFile, command });
     expect(verdict.kind).toBe(kind);
     if (text) expect('message' in verdict ? verdict.message : 'reason' in verdict ? verdict.reason : '').toMatch(text);
   });
@@ -272,7 +272,7 @@ describe('classifyRun on real runner output', () => {
       ' FAIL  tests/t001_x.test.ts [ tests/t001_x.test.ts ]\nError: Failed to load url ../src/parser (resolved id: ../src/parser) in /tmp/cap/vt/tests/t001_x.test.ts. Does the file exist?\n';
     const verdict = classifyRun(
       { output, exitCode: 1, spawnError: null, timedOut: false },
-      { ...facts('vitest', 'vt'), file: 'tests/t001_x.test.ts', command: 'x' },
+      { ...facts('vitest', 'vt'), file: 'tests/t001_x.test.ts', shown: 'tests/t001_x.test.ts', command: 'x' },
     );
     expect(verdict).toEqual({ kind: 'fails_as_expected', reason: 'src/parser does not exist yet' });
   });
@@ -281,15 +281,19 @@ describe('classifyRun on real runner output', () => {
     const verdict = classifyRun(captured('vt-runner-missing'), {
       ...facts('vitest', 'nonm'),
       file: 'tests/t001_x.test.ts',
+      shown: 'tests/t001_x.test.ts',
       command: 'node_modules/.bin/vitest run',
     });
     expect(verdict).toMatchObject({ kind: 'environment', runner: true });
   });
 
-  it('reports a hang as timed out, whatever the output says', () => {
+  it('reports a hang as timed out, whatever the output says, naming the file from the root (a workspace package runs it from its folder)', () => {
     expect(
-      classifyRun({ ...captured('vt-t001_assert'), timedOut: true }, { ...facts('vitest', 'vt'), file: 'tests/t001_x.test.ts', command: 'x' }),
-    ).toMatchObject({ kind: 'timed_out' });
+      classifyRun(
+        { ...captured('vt-t001_assert'), timedOut: true },
+        { ...facts('vitest', 'vt'), file: 'tests/t001_x.test.ts', shown: 'packages/core/tests/t001_x.test.ts', command: 'x' },
+      ),
+    ).toMatchObject({ kind: 'timed_out', message: expect.stringMatching(/^packages\/core\/tests\/t001_x\.test\.ts did not finish within/) });
   });
 });
 

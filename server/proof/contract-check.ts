@@ -142,7 +142,7 @@ export async function checkContract(input: ContractCheckInput): Promise<Contract
       env: input.env ?? {},
       signal: input.signal,
     });
-    return { file, result, verdict: classifyRun(result, { ...factsOf(where), file: where.file, command: commandLine(command) }) };
+    return { file, result, verdict: classifyRun(result, { ...factsOf(where), file: where.file, shown: file, command: commandLine(command) }) };
   });
 
   input.signal?.throwIfAborted();
@@ -317,8 +317,10 @@ export interface ProjectFacts {
 }
 
 export interface RunContext extends ProjectFacts {
-  /** The test file, relative to the worktree. */
+  /** The test file, relative to where it runs (a workspace package's folder, or the worktree). */
   file: string;
+  /** The same file as the user and the worker name it: relative to the worktree's root. */
+  shown: string;
   /** The command as typed, for messages. */
   command: string;
 }
@@ -331,7 +333,7 @@ export function classifyRun(run: Run, ctx: RunContext): RunVerdict {
   if (run.timedOut) {
     return {
       kind: 'timed_out',
-      message: `${ctx.file} did not finish within ${Math.round(ctx.timeoutMs / 1000)} s and was stopped; a test that hangs before the feature exists will hang the run's checks too.`,
+      message: `${ctx.shown} did not finish within ${Math.round(ctx.timeoutMs / 1000)} s and was stopped; a test that hangs before the feature exists will hang the run's checks too.`,
     };
   }
   // Colour codes, should a runner add them, are not part of any message.
@@ -392,13 +394,13 @@ function classifyJs(out: string, run: Run, ctx: RunContext): RunVerdict {
   if (/No tests found, exiting with code|No test files found, exiting with code/.test(out)) {
     return {
       kind: 'environment',
-      message: `${runner} did not pick up ${ctx.file}: the project's ${ctx.preset === 'jest' ? 'testMatch / moduleFileExtensions' : 'include'} settings do not match it, so it would never run. Rename it to a test file the project's config includes.`,
+      message: `${runner} did not pick up ${ctx.shown}: the project's ${ctx.preset === 'jest' ? 'testMatch / moduleFileExtensions' : 'include'} settings do not match it, so it would never run. Rename it to a test file the project's config includes.`,
     };
   }
   if (/No tests found in \S+, make sure to import "ava"/.test(out)) {
     return {
       kind: 'does_not_load',
-      message: `${ctx.file} declares no AVA test: AVA runs a file's \`test(…)\` calls, and this file does not import \`test\` from 'ava'.`,
+      message: `${ctx.shown} declares no AVA test: AVA runs a file's \`test(…)\` calls, and this file does not import \`test\` from 'ava'.`,
     };
   }
   const ext = /ERR_UNKNOWN_FILE_EXTENSION\]?:? Unknown file extension "([^"]+)" for (\S+)/.exec(out);
@@ -408,27 +410,27 @@ function classifyJs(out: string, run: Run, ctx: RunContext): RunVerdict {
       ctx.preset === 'node'
         ? "Node 20 runs JavaScript only: choose the project's TypeScript-aware runner (vitest or jest) as the checks preset, or test compiled JavaScript"
         : `set ${runner} up to load ${ext[1]} files (as the project's own tests are), or write the test as JavaScript`;
-    return { kind: 'environment', message: `${ctx.file} does not load: ${runner} cannot load ${ext[1]} files as this project is set up (${where}). ${hint}.` };
+    return { kind: 'environment', message: `${ctx.shown} does not load: ${runner} cannot load ${ext[1]} files as this project is set up (${where}). ${hint}.` };
   }
   if (/Jest encountered an unexpected token/.test(out)) {
     const detail = /SyntaxError: (?:\S+: )?(.*)$/m.exec(out)?.[1]?.trim();
     return {
       kind: 'environment',
-      message: `${ctx.file} does not load: Jest could not parse it with the project's transform settings${detail ? ` (${detail})` : ''}. TypeScript needs ts-jest or a Babel TypeScript preset and ES modules need Jest's ESM setup; or write the test the way the project's existing tests are written.`,
+      message: `${ctx.shown} does not load: Jest could not parse it with the project's transform settings${detail ? ` (${detail})` : ''}. TypeScript needs ts-jest or a Babel TypeScript preset and ES modules need Jest's ESM setup; or write the test the way the project's existing tests are written.`,
     };
   }
   const builtin = /No such built-in module: (\S+)/.exec(out);
   if (builtin)
     return {
       kind: 'does_not_load',
-      message: `${ctx.file} does not load: it imports ${builtin[1]}, which is not a Node.js built-in module (did you mean node:test or node:assert/strict?).`,
+      message: `${ctx.shown} does not load: it imports ${builtin[1]}, which is not a Node.js built-in module (did you mean node:test or node:assert/strict?).`,
     };
   const parse = /\[PARSE_ERROR\] (.*)$/m.exec(out);
   const syntax = /(?:^|\s)SyntaxError: (?:\/\S+: )?(.*)$/m.exec(out);
   if (parse || (syntax && !/does not provide an export named/.test(syntax[1]!))) {
     const text = (parse?.[1] ?? syntax![1]!).trim();
     const hint = /import statement outside a module/.test(text) ? ' The package is CommonJS: use require(), or name the file .mjs.' : '';
-    return { kind: 'environment', message: `${ctx.file} does not parse: SyntaxError: ${text}. ${SYNTAX_FIX}.${hint}` };
+    return { kind: 'environment', message: `${ctx.shown} does not parse: SyntaxError: ${text}. ${SYNTAX_FIX}.${hint}` };
   }
   // Vitest 1–2 (vite-node) said "Failed to load url X (resolved id: X) in <importer>. Does the
   // file exist?" (as quoted in explore-frontend/vscode-vitest-runner#15); later ones and Node say
@@ -443,18 +445,18 @@ function classifyJs(out: string, run: Run, ctx: RunContext): RunVerdict {
       if (isInside(ctx.worktree, target) && !target.split(path.sep).includes('node_modules')) {
         return { kind: 'fails_as_expected', reason: `${relativeTo(ctx.worktree, target)} does not exist yet` };
       }
-      return { kind: 'does_not_load', message: `${ctx.file} does not load: it imports ${spec}, which is outside the repository.` };
+      return { kind: 'does_not_load', message: `${ctx.shown} does not load: it imports ${spec}, which is outside the repository.` };
     }
     const name = packageName(spec);
     if (ctx.jsDependencies.has(name)) {
       return {
         kind: 'environment',
-        message: `${ctx.file} does not load: '${name}' is a dependency in package.json but is not installed in the worktree. Install the project's dependencies in the repository (\`${ctx.installCommand}\`), then check again.`,
+        message: `${ctx.shown} does not load: '${name}' is a dependency in package.json but is not installed in the worktree. Install the project's dependencies in the repository (\`${ctx.installCommand}\`), then check again.`,
       };
     }
     return {
       kind: 'does_not_load',
-      message: `${ctx.file} does not load: the package '${name}' cannot be found — it is not a dependency of the project; use what the project has (its dependencies, node: built-ins and relative imports).`,
+      message: `${ctx.shown} does not load: the package '${name}' cannot be found — it is not a dependency of the project; use what the project has (its dependencies, node: built-ins and relative imports).`,
     };
   }
   const reference =
@@ -464,11 +466,11 @@ function classifyJs(out: string, run: Run, ctx: RunContext): RunVerdict {
     if (FRAMEWORK_GLOBALS.has(name)) {
       return {
         kind: 'environment',
-        message: `${ctx.file} uses \`${name}\` as a global, and ${runner} does not provide it here (ReferenceError: ${name} is not defined). The test is written for another runner: ${importHint(ctx.preset, name)}`,
+        message: `${ctx.shown} uses \`${name}\` as a global, and ${runner} does not provide it here (ReferenceError: ${name} is not defined). The test is written for another runner: ${importHint(ctx.preset, name)}`,
       };
     }
     if (tasksMention(ctx.prd, name)) return { kind: 'fails_as_expected', reason: `${name} is not defined yet` };
-    return { kind: 'does_not_load', message: `${ctx.file} uses a name it never imports or defines (ReferenceError: ${name} is not defined).` };
+    return { kind: 'does_not_load', message: `${ctx.shown} uses a name it never imports or defines (ReferenceError: ${name} is not defined).` };
   }
   if (run.exitCode === 0) return { kind: 'passes' };
   if (/does not provide an export named|is not a function|is not a constructor/.test(out))
@@ -521,61 +523,61 @@ function classifyPython(out: string, run: Run, ctx: RunContext): RunVerdict {
   const syntax = /^E?\s*(SyntaxError|IndentationError|TabError): (.*)$/m.exec(out);
   if (syntax) {
     const where = new RegExp(`File "[^"]*${escapeRegExp(ctx.file)}", line (\\d+)`).exec(out);
-    const place = where ? `${ctx.file} line ${where[1]}` : 'code the test imports';
+    const place = where ? `${ctx.shown} line ${where[1]}` : 'code the test imports';
     return {
       kind: 'environment',
-      message: `${ctx.file} does not parse: ${syntax[1]} in ${place} (${syntax[2]!.trim()}). ${SYNTAX_FIX} (the interpreter is ${ctx.interpreter}).`,
+      message: `${ctx.shown} does not parse: ${syntax[1]} in ${place} (${syntax[2]!.trim()}). ${SYNTAX_FIX} (the interpreter is ${ctx.interpreter}).`,
     };
   }
   const missing = /ModuleNotFoundError: No module named '([^']+)'/.exec(out);
   if (missing) {
     const top = missing[1]!.split('.')[0]!;
     if (PYTEST_FRAMEWORK.has(top))
-      return { kind: 'does_not_load', message: `${ctx.file} does not load: the test framework module '${missing[1]}' cannot be imported.` };
+      return { kind: 'does_not_load', message: `${ctx.shown} does not load: the test framework module '${missing[1]}' cannot be imported.` };
     if (ctx.pythonHasModule(top) || tasksMention(ctx.prd, top)) return { kind: 'fails_as_expected', reason: `${missing[1]} does not exist yet` };
     if (ctx.pythonDeclares(top)) {
       return {
         kind: 'environment',
-        message: `${ctx.file} does not load: '${top}' is a dependency of the project but is not installed for ${ctx.interpreter}. Install the project's dependencies into its environment (e.g. \`${ctx.interpreter} -m pip install -e .\`), then check again.`,
+        message: `${ctx.shown} does not load: '${top}' is a dependency of the project but is not installed for ${ctx.interpreter}. Install the project's dependencies into its environment (e.g. \`${ctx.interpreter} -m pip install -e .\`), then check again.`,
       };
     }
     return {
       kind: 'does_not_load',
-      message: `${ctx.file} does not load: it imports '${missing[1]}', which is not installed, not in the repository, and not named by any task. Install it, or import only what the project has or a task will create.`,
+      message: `${ctx.shown} does not load: it imports '${missing[1]}', which is not installed, not in the repository, and not named by any task. Install it, or import only what the project has or a task will create.`,
     };
   }
   const badName = /ImportError: cannot import name '([^']+)' from '([^']+)'/.exec(out);
   if (badName && PYTEST_FRAMEWORK.has(badName[2]!.split('.')[0]!)) {
-    return { kind: 'does_not_load', message: `${ctx.file} does not load: '${badName[1]}' does not exist in the test framework module '${badName[2]}'.` };
+    return { kind: 'does_not_load', message: `${ctx.shown} does not load: '${badName[1]}' does not exist in the test framework module '${badName[2]}'.` };
   }
   const fixture = /fixture '([^']+)' not found/.exec(out);
   if (fixture)
     return {
       kind: 'does_not_load',
-      message: `${ctx.file} uses a fixture '${fixture[1]}' that does not exist; define it in the test file or use a built-in one (tmp_path, monkeypatch, …).`,
+      message: `${ctx.shown} uses a fixture '${fixture[1]}' that does not exist; define it in the test file or use a built-in one (tmp_path, monkeypatch, …).`,
     };
   const nameError = /NameError: name '([^']+)' is not defined/.exec(out);
   if (nameError) {
     if (tasksMention(ctx.prd, nameError[1]!)) return { kind: 'fails_as_expected', reason: `${nameError[1]} is not defined yet` };
-    return { kind: 'does_not_load', message: `${ctx.file} uses a name that '${nameError[1]}' is not defined: import or define it.` };
+    return { kind: 'does_not_load', message: `${ctx.shown} uses a name that '${nameError[1]}' is not defined: import or define it.` };
   }
   if (pytest) {
     switch (run.exitCode) {
       case 3:
-        return { kind: 'does_not_load', message: `pytest hit an internal error running ${ctx.file}.` };
+        return { kind: 'does_not_load', message: `pytest hit an internal error running ${ctx.shown}.` };
       case 4:
         return {
           kind: 'environment',
-          message: `pytest refused to run ${ctx.file} with the repository's configuration (usage error, exit code 4) — often an option in addopts from a plugin that is not installed for ${ctx.interpreter}.`,
+          message: `pytest refused to run ${ctx.shown} with the repository's configuration (usage error, exit code 4) — often an option in addopts from a plugin that is not installed for ${ctx.interpreter}.`,
         };
       case 5:
         return {
           kind: 'does_not_load',
-          message: `pytest collected no tests from ${ctx.file}: test functions must be named test_… (at module level, or in a class named Test…).`,
+          message: `pytest collected no tests from ${ctx.shown}: test functions must be named test_… (at module level, or in a class named Test…).`,
         };
     }
   } else if (/^Ran 0 tests/m.test(out)) {
-    return { kind: 'does_not_load', message: `unittest found no tests in ${ctx.file}: tests are methods named test_… of a unittest.TestCase subclass.` };
+    return { kind: 'does_not_load', message: `unittest found no tests in ${ctx.shown}: tests are methods named test_… of a unittest.TestCase subclass.` };
   }
   if (run.exitCode === 0) return { kind: 'passes' };
   if (/ImportError: cannot import name|AttributeError: /.test(out)) return { kind: 'fails_as_expected', reason: 'what the task adds is missing' };
@@ -597,7 +599,7 @@ function classifyCustom(out: string, run: Run, ctx: RunContext): RunVerdict {
   if (ctx.file.endsWith('.py')) return classifyPython(out, run, ctx);
   const syntax = /(SyntaxError|IndentationError|TabError): (.*)$/m.exec(out);
   if (syntax && !/does not provide an export named/.test(syntax[2]!)) {
-    return { kind: 'environment', message: `${ctx.file} does not parse: ${syntax[1]}: ${syntax[2]!.trim()}. ${SYNTAX_FIX}.` };
+    return { kind: 'environment', message: `${ctx.shown} does not parse: ${syntax[1]}: ${syntax[2]!.trim()}. ${SYNTAX_FIX}.` };
   }
   return run.exitCode === 0 ? { kind: 'passes' } : { kind: 'fails_as_expected', reason: 'the command failed' };
 }

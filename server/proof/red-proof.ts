@@ -91,7 +91,7 @@ export async function proveCases(input: ContractCheckInput, tasks: PrdEntry[], o
       return { taskId, proof: { test, result: 'not_run', detail: notCollectedMessage(where.preset, cases, file, test) } satisfies CaseProof };
     }
     // Read from the package's folder, where it ran: its path there.
-    const ctx: RunContext = { ...factsOf(where), file: where.file, command: commandLine(command!) };
+    const ctx: RunContext = { ...factsOf(where), file: where.file, shown: file, command: commandLine(command!) };
     const once = async () => {
       const { proof, reported } = await proveOnce(report!, { taskId, file, test }, command!, ctx, { ...input, project: where.env }, where, options);
       const { run } = reported;
