@@ -102,6 +102,7 @@ export default {
     block('server/env/detect.ts', /^export function pythonVersion\(/),
     block('server/env/detect.ts', /^async function pythonInterpreter\(/),
     block('server/env/detect.ts', /^async function poetryVenv\(/),
+    block('server/env/detect.ts', /^async function pipenvVenv\(/),
     // What the worker can install or shadow (2026-12-07): the packages the checks run on, and a
     // Python runner's own modules.
     'server/env/dependency-guard.ts',

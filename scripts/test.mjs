@@ -55,10 +55,11 @@ if (!onPath('cargo')) {
   );
 }
 
-// Python projects managed with Poetry or tox run in the environment the tool made (issue 29).
+// Python projects managed with Poetry, Pipenv or tox run in the environment the tool made (issue 29).
 for (const [tool, pkg] of [
   ['poetry', 'python3-poetry'],
   ['tox', 'tox'],
+  ['pipenv', 'pipenv'],
 ]) {
   if (!onPath(tool)) {
     stopBeforeTests(

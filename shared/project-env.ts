@@ -76,13 +76,13 @@ export type PythonManager = z.infer<typeof PythonManagerSchema>;
 export const PythonEnvSchema = z.object({
   /**
    * The interpreter the project's tests run with, as its users run them: the absolute path of its
-   * `.venv`/`venv` one (run in place, so the venv's packages come with it; uv's too), Poetry's
-   * virtualenv outside the repository, a tox or nox environment, else the `python3.X` its
+   * `.venv`/`venv` one (run in place, so the venv's packages come with it; uv's too), Poetry's or
+   * Pipenv's virtualenv outside the repository, a tox or nox environment, else the `python3.X` its
    * `.python-version` names when the PATH has it, else `python3` from the PATH.
    */
   interpreter: z.string(),
-  /** Where the interpreter comes from: a virtualenv in the repository (`venv`), Poetry's outside it, tox's or nox's, or the PATH. */
-  source: z.enum(['venv', 'poetry', 'tox', 'nox', 'system']),
+  /** Where the interpreter comes from: a virtualenv in the repository (`venv`), Poetry's or Pipenv's outside it, tox's or nox's, or the PATH. */
+  source: z.enum(['venv', 'poetry', 'pipenv', 'tox', 'nox', 'system']),
   /** The environment tool the project declares, with where it says so; absent in environments recorded before it. */
   manager: z.object({ tool: PythonManagerSchema, evidence: z.string() }).nullable().optional(),
   /** The version `.python-version` asks for (`3.11`), when the repository has one. */

@@ -529,7 +529,7 @@ describe('workspaces', () => {
 describe('Python environments', () => {
   const saved = { ...process.env };
   afterEach(() => {
-    for (const key of ['POETRY_VIRTUALENVS_PATH', 'POETRY_CACHE_DIR', 'XDG_CACHE_HOME']) {
+    for (const key of ['POETRY_VIRTUALENVS_PATH', 'POETRY_CACHE_DIR', 'XDG_CACHE_HOME', 'WORKON_HOME', 'XDG_DATA_HOME', 'HOME']) {
       if (saved[key] === undefined) delete process.env[key];
       else process.env[key] = saved[key];
     }
@@ -626,6 +626,61 @@ describe('Python environments', () => {
     expect((await detectProjectEnv(root)).python?.interpreter).toBe(
       path.join(venvs, 'xdg', 'pypoetry', 'virtualenvs', `my_app-${hash}-py3.9`, 'bin', 'python'),
     );
+  });
+
+  it("finds Pipenv's virtualenv outside the repository by the project path it records, under WORKON_HOME or the user's data folder", async () => {
+    const homes = tempDir('tilth-pipenv-homes-');
+    made.push(homes);
+    process.env.WORKON_HOME = path.join(homes, 'workon');
+    const root = repo({ Pipfile: '[packages]\n', 'app.py': '' });
+    const other = repo({ Pipfile: '[packages]\n', 'app.py': '' });
+    // Not made yet: the PATH's python3, with Pipenv named.
+    expect((await detectProjectEnv(root)).python).toMatchObject({ interpreter: 'python3', source: 'system', manager: { tool: 'pipenv', evidence: 'Pipfile' } });
+    const pipenvAt = (base: string, name: string, project: string) => {
+      venvAt(path.join(base, name));
+      fs.writeFileSync(path.join(base, name, '.project'), `${project}\n`);
+      return path.join(base, name);
+    };
+    pipenvAt(process.env.WORKON_HOME, 'app-aaaaaaaa', other);
+    const noCfg = path.join(process.env.WORKON_HOME, 'app-bbbbbbbb');
+    fs.mkdirSync(noCfg);
+    fs.writeFileSync(path.join(noCfg, '.project'), root);
+    venvAt(path.join(process.env.WORKON_HOME, 'app-bbbbbbbc')); // no .project at all
+    // A relative or empty .project would resolve from Tilth's own folder: not read as this checkout.
+    pipenvAt(process.env.WORKON_HOME, 'app-bbbbbbbd', path.relative(process.cwd(), root));
+    pipenvAt(process.env.WORKON_HOME, 'app-bbbbbbbe', '');
+    pipenvAt(process.env.WORKON_HOME, 'app-bbbbbbbf', path.join(homes, 'gone'));
+    expect((await detectProjectEnv(root)).python?.source).toBe('system');
+    // Its project written through a link to the repository counts: the real paths are compared.
+    const link = path.join(homes, 'link');
+    fs.symlinkSync(root, link);
+    const mine = pipenvAt(process.env.WORKON_HOME, 'app-cccccccc', link);
+    expect((await detectProjectEnv(root)).python).toMatchObject({ interpreter: path.join(mine, 'bin', 'python'), source: 'pipenv' });
+    expect((await detectProjectEnv(other)).python?.interpreter).toBe(path.join(process.env.WORKON_HOME, 'app-aaaaaaaa', 'bin', 'python'));
+    // A project that does not use Pipenv is not given one.
+    const plain = repo({ 'pyproject.toml': '[project]\nname = "x"\n', 'app.py': '' });
+    pipenvAt(process.env.WORKON_HOME, 'plain-dddddddd', plain);
+    expect((await detectProjectEnv(plain)).python?.source).toBe('system');
+    // Without WORKON_HOME: XDG_DATA_HOME's virtualenvs (else ~/.local/share's).
+    delete process.env.WORKON_HOME;
+    process.env.XDG_DATA_HOME = path.join(homes, 'data');
+    const data = pipenvAt(path.join(homes, 'data', 'virtualenvs'), 'app-eeeeeeee', root);
+    expect((await detectProjectEnv(root)).python?.interpreter).toBe(path.join(data, 'bin', 'python'));
+    // Without either: ~/.local/share/virtualenvs.
+    delete process.env.XDG_DATA_HOME;
+    process.env.HOME = path.join(homes, 'home');
+    const home = pipenvAt(path.join(homes, 'home', '.local', 'share', 'virtualenvs'), 'app-ffffffff', root);
+    expect((await detectProjectEnv(root)).python?.interpreter).toBe(path.join(home, 'bin', 'python'));
+    // Of two recording the checkout, the first by name; and no more than 1,000 are read.
+    process.env.WORKON_HOME = path.join(homes, 'many');
+    const second = pipenvAt(process.env.WORKON_HOME, 'app-2', root);
+    pipenvAt(process.env.WORKON_HOME, 'app-3', root);
+    expect((await detectProjectEnv(root)).python?.interpreter).toBe(path.join(second, 'bin', 'python'));
+    for (let i = 0; i < 1000; i++) fs.mkdirSync(path.join(process.env.WORKON_HOME, `app-1-${String(i).padStart(4, '0')}`));
+    expect((await detectProjectEnv(root)).python?.source).toBe('system');
+    // Its own .venv (PIPENV_VENV_IN_PROJECT) wins.
+    venvAt(path.join(root, '.venv'));
+    expect((await detectProjectEnv(root)).python?.source).toBe('venv');
   });
 
   it('takes a tox or nox environment of the checkout: the one .python-version names, a test one, else the first', async () => {

@@ -427,6 +427,10 @@ async function pythonInterpreter(repo: RepoFiles, manager: PythonManager | null,
     const venv = await poetryVenv(repo, version);
     if (venv) return { interpreter: path.join(venv, 'bin', 'python'), source: 'poetry' };
   }
+  if (manager === 'pipenv') {
+    const venv = await pipenvVenv(repo);
+    if (venv) return { interpreter: path.join(venv, 'bin', 'python'), source: 'pipenv' };
+  }
   for (const tool of ['tox', 'nox'] as const) {
     if (manager !== tool) continue;
     const envs = (await repo.folders(`.${tool}`)).sort();
@@ -439,6 +443,38 @@ async function pythonInterpreter(repo: RepoFiles, manager: PythonManager | null,
   if (version && findOnPath(`python${version}`)) return { interpreter: `python${version}`, source: 'system' };
   return { interpreter: 'python3', source: 'system' };
 }
+
+/**
+ * Pipenv's virtualenv for the project, outside the repository: under WORKON_HOME, else
+ * `virtualenvs` in the user's data folder (XDG_DATA_HOME, `~/.local/share`). Pipenv names it after
+ * the project's folder and a hash of its path, and writes the project's path into its `.project`
+ * file, which is what picks it here (no guess at the name; two checkouts of one project get
+ * one each). Read from files only; Pipenv is not run. Null when there is none
+ * (`PIPENV_VENV_IN_PROJECT` makes `.venv`, found first).
+ */
+async function pipenvVenv(repo: RepoFiles): Promise<string | null> {
+  const base = process.env.WORKON_HOME ?? path.join(process.env.XDG_DATA_HOME ?? path.join(os.homedir(), '.local', 'share'), 'virtualenvs');
+  const real = await fs.realpath(repo.root);
+  const envs = (await fs.readdir(base).catch(() => [] as string[])).sort().slice(0, PIPENV_ENVS_READ);
+  for (const name of envs) {
+    const venv = path.join(base, name);
+    const project = await fs.readFile(path.join(venv, '.project'), 'utf8').catch(() => null);
+    // Pipenv writes an absolute path; anything else (empty, relative) would resolve from Tilth's own folder.
+    if (project === null || !path.isAbsolute(project.trim())) continue;
+    if ((await fs.realpath(project.trim()).catch(() => null)) !== real) continue;
+    if (
+      await fs.stat(path.join(venv, 'pyvenv.cfg')).then(
+        (st) => st.isFile(),
+        () => false,
+      )
+    )
+      return venv;
+  }
+  return null;
+}
+
+/** How many of Pipenv's virtualenvs detection reads a `.project` file of, at most. */
+const PIPENV_ENVS_READ = 1000;
 
 /**
  * Poetry's virtualenv for the project, outside the repository: Poetry names it after the

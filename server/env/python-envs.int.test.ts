@@ -1,7 +1,7 @@
 /**
  * Python projects whose environment a tool made (issue 29, step 5), with the real tools: Poetry's
- * virtualenv outside the repository (Debian's Poetry, offline: the project needs nothing from an
- * index) and a tox environment inside it. Detection finds each without running it, the plan shows
+ * and Pipenv's virtualenvs outside the repository (Debian's Poetry and Pipenv, offline: the project
+ * needs nothing from an index) and a tox environment inside it. Detection finds each without running it, the plan shows
  * it read-only to the sandbox, and a named case is proved red, then green, with that interpreter.
  */
 import fs from 'node:fs';
@@ -20,13 +20,15 @@ import { planEnvironment, projectScope } from './provision.ts';
 const SLOW = 180_000;
 let repo: ExampleRepo | null = null;
 const made: string[] = [];
-const saved = process.env.POETRY_VIRTUALENVS_PATH;
+const saved = { POETRY_VIRTUALENVS_PATH: process.env.POETRY_VIRTUALENVS_PATH, WORKON_HOME: process.env.WORKON_HOME };
 afterEach(async () => {
   await repo?.cleanup();
   repo = null;
   for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-  if (saved === undefined) delete process.env.POETRY_VIRTUALENVS_PATH;
-  else process.env.POETRY_VIRTUALENVS_PATH = saved;
+  for (const [key, value] of Object.entries(saved)) {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
 });
 
 const POETRY_PYPROJECT = `[tool.poetry]
@@ -79,7 +81,7 @@ async function project(files: Record<string, string>, tool: [string, ...string[]
   repo = await makeExampleRepo('py-src');
   for (const [file, content] of Object.entries(files)) fs.writeFileSync(path.join(repo.dir, file), content);
   for (const [command, ...args] of tool)
-    await execa(command, args, { cwd: repo.dir, stdin: 'ignore', all: true, timeout: 120_000, env: { PIP_NO_INDEX: '1' } });
+    await execa(command, args, { cwd: repo.dir, stdin: 'ignore', all: true, timeout: 120_000, env: { PIP_NO_INDEX: '1', PIPENV_YES: '1' } });
   return repo.dir;
 }
 
@@ -128,6 +130,25 @@ describe.runIf(sandboxed)('Python environments made by their tools', () => {
         source: 'poetry',
         manager: { tool: 'poetry', evidence: 'poetry.lock' },
       });
+      const plan = planEnvironment({ source: dir, worktree: dir, env });
+      expect(plan.venv).toBe(said);
+      expect(projectScope(plan, dir)?.readOnly).toContain(said);
+      await redThenGreen(dir, said);
+    },
+    SLOW,
+  );
+
+  it(
+    'Pipenv: its virtualenv outside the repository found by the project path it records, shown read-only to the sandbox, the case proved red then green in it',
+    async () => {
+      const workon = tempDir('tilth-pipenv-venvs-');
+      made.push(workon);
+      process.env.WORKON_HOME = workon;
+      const dir = await project({ Pipfile: '[packages]\n\n[dev-packages]\n' }, [['pipenv', '--python', 'python3']]);
+      const said = (await execa('pipenv', ['--venv'], { cwd: dir })).stdout.trim();
+      expect(path.dirname(said)).toBe(workon);
+      const env = await detectProjectEnv(dir);
+      expect(env.python).toMatchObject({ interpreter: path.join(said, 'bin', 'python'), source: 'pipenv', manager: { tool: 'pipenv', evidence: 'Pipfile' } });
       const plan = planEnvironment({ source: dir, worktree: dir, env });
       expect(plan.venv).toBe(said);
       expect(projectScope(plan, dir)?.readOnly).toContain(said);

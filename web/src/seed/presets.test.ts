@@ -99,6 +99,15 @@ describe('summarizeEnv', () => {
       "Python · Poetry · Poetry's virtualenv todo-Vi2u4BIR-py3.11 · unittest",
     ],
     [
+      "Pipenv's virtualenv outside the repository",
+      pythonProject('pytest', {
+        interpreter: '/home/me/.local/share/virtualenvs/todo-tP9Ve7c0/bin/python',
+        source: 'pipenv',
+        manager: { tool: 'pipenv', evidence: 'Pipfile.lock' },
+      }),
+      "Python · Pipenv · Pipenv's virtualenv todo-tP9Ve7c0 · pytest",
+    ],
+    [
       'a tox environment, and the PATH interpreter .python-version names',
       pythonProject('pytest', { interpreter: '/r/.tox/py311/bin/python', source: 'tox', manager: { tool: 'tox', evidence: 'tox.ini' } }),
       'Python · tox · .tox/py311 · pytest',

@@ -99,6 +99,9 @@ function pythonWhere(python: NonNullable<ProjectEnv['python']>): string {
     case 'poetry':
       // `…/virtualenvs/todo-Vi2u4BIR-py3.11/bin/python`: the virtualenv's name says which.
       return `Poetry's virtualenv ${python.interpreter.split('/').at(-3) ?? ''}`;
+    case 'pipenv':
+      // `…/virtualenvs/todo-tP9Ve7c0/bin/python`: likewise.
+      return `Pipenv's virtualenv ${python.interpreter.split('/').at(-3) ?? ''}`;
     case 'tox':
     case 'nox':
       return /(\.(?:tox|nox)\/[^/]+)\/bin\/python$/.exec(python.interpreter)?.[1] ?? python.interpreter;
