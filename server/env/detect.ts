@@ -453,15 +453,16 @@ async function pythonInterpreter(repo: RepoFiles, manager: PythonManager | null,
  * (`PIPENV_VENV_IN_PROJECT` makes `.venv`, found first).
  */
 async function pipenvVenv(repo: RepoFiles): Promise<string | null> {
-  const base = process.env.WORKON_HOME ?? path.join(process.env.XDG_DATA_HOME ?? path.join(os.homedir(), '.local', 'share'), 'virtualenvs');
+  // HOME first, as Python's expanduser reads it.
+  const home = process.env.HOME ?? os.homedir();
+  const base = process.env.WORKON_HOME ?? path.join(process.env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'virtualenvs');
   const real = await fs.realpath(repo.root);
   const envs = (await fs.readdir(base).catch(() => [] as string[])).sort().slice(0, PIPENV_ENVS_READ);
   for (const name of envs) {
     const venv = path.join(base, name);
-    const project = await fs.readFile(path.join(venv, '.project'), 'utf8').catch(() => null);
+    const project = (await fs.readFile(path.join(venv, '.project'), 'utf8').catch(() => '')).trim();
     // Pipenv writes an absolute path; anything else (empty, relative) would resolve from Tilth's own folder.
-    if (project === null || !path.isAbsolute(project.trim())) continue;
-    if ((await fs.realpath(project.trim()).catch(() => null)) !== real) continue;
+    if (!path.isAbsolute(project) || (await fs.realpath(project).catch(() => null)) !== real) continue;
     if (
       await fs.stat(path.join(venv, 'pyvenv.cfg')).then(
         (st) => st.isFile(),
