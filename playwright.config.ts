@@ -9,6 +9,11 @@ const PORT = Number(process.env.E2E_PORT ?? 5391);
 const MODEL_PORT = Number(process.env.E2E_MODEL_PORT ?? 5392);
 const HOME = process.env.E2E_TILTH_HOME ?? `/tmp/tilth-e2e-${process.pid}`;
 export const E2E_TOKEN = 'e2e-token-for-the-shared-test-server';
+/**
+ * Where the shared server's detection looks for Pipenv's virtualenvs (WORKON_HOME). By port, not
+ * by process: the test workers load this file too, in processes of their own.
+ */
+export const E2E_WORKON_HOME = `/tmp/tilth-e2e-virtualenvs-${PORT}`;
 
 export default defineConfig({
   testDir: 'web/e2e',
@@ -53,6 +58,7 @@ export default defineConfig({
         TILTH_BASE_URL: `http://127.0.0.1:${MODEL_PORT}/v1`,
         TILTH_API_KEY: 'e2e-key-not-secret',
         TILTH_WORKER_MODEL: 'scripted-worker',
+        WORKON_HOME: E2E_WORKON_HOME,
       },
     },
   ],

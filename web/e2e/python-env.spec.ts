@@ -1,6 +1,7 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { E2E_TOKEN } from '../../playwright.config.ts';
+import { E2E_TOKEN, E2E_WORKON_HOME } from '../../playwright.config.ts';
 import { committedRepo } from './helpers.ts';
 
 /**
@@ -32,5 +33,33 @@ test('a Poetry project without its virtualenv: Poetry named, and how to make the
     await page.screenshot({ path: 'test-results/screens/new-session-poetry.png', fullPage: true });
   } finally {
     fs.rmSync(parent, { recursive: true, force: true });
+  }
+});
+
+test("a Pipenv project: its virtualenv outside the repository named, found by the checkout's path it records", async ({ page }) => {
+  const { parent, repo } = committedRepo('notes', {
+    Pipfile: '[packages]\n\n[dev-packages]\n\n[requires]\npython_version = "3.11"\n',
+    'notes/__init__.py': FILES['notes/__init__.py']!,
+    'tests/test_notes.py': FILES['tests/test_notes.py']!,
+  });
+  // As Pipenv leaves it: named after the folder, with the checkout's path in `.project`.
+  const venv = path.join(E2E_WORKON_HOME, `notes-${path.basename(parent).slice(-8)}`);
+  try {
+    fs.mkdirSync(path.join(venv, 'bin'), { recursive: true });
+    fs.writeFileSync(path.join(venv, 'pyvenv.cfg'), 'home = /usr/bin\n');
+    fs.writeFileSync(path.join(venv, 'bin', 'python'), '');
+    fs.writeFileSync(path.join(venv, '.project'), repo);
+    await page.goto(`/#token=${E2E_TOKEN}`);
+    await page.getByTestId('new-session-button').first().click();
+    await page.getByTestId('workspace-input').fill(repo);
+    await expect(page.getByTestId('workspace-check')).toHaveAttribute('data-ok', 'true');
+    await expect(page.getByTestId('workspace-env')).toHaveText(
+      `Detected: Python · Pipenv · Pipenv's virtualenv ${path.basename(venv)} · unittest (tests/test_notes.py uses unittest) · tests in tests/`,
+    );
+    await expect(page.getByTestId('workspace-env-note')).toHaveCount(0);
+    await page.screenshot({ path: 'test-results/screens/new-session-pipenv.png', fullPage: true });
+  } finally {
+    fs.rmSync(parent, { recursive: true, force: true });
+    fs.rmSync(venv, { recursive: true, force: true });
   }
 });
