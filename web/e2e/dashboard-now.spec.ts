@@ -39,7 +39,8 @@ const slow = (reply: ScriptedReplyInput, ms: number): ScriptedReplyInput => ({ .
 /** The one task: think (slowly), run a slow shell command, write the file, submit, and be accepted after a pause. */
 const TASK_TURNS: ScriptedReplyInput[] = [
   slow({ ...workerTurn(['bash', { command: 'sleep 3 && echo looked' }]), reasoning: REASONING }, 4_000),
-  writeTurn('src/double.js', 'export function double(n) {\n  return n * 2;\n}\n'),
+  // Long enough to be on screen for a frame: an instant reply made this "thinking" too short to see.
+  slow(writeTurn('src/double.js', 'export function double(n) {\n  return n * 2;\n}\n'), 500),
   caseTurn('Added double() and ran its test.', DOUBLE_CRITERION, 'src/double.js:double()'),
   slow(verdictTurn('accept', { concern: 'double() does what the criterion asks.' }), 2_000),
   noLearning,
