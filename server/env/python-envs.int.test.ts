@@ -110,6 +110,19 @@ async function redThenGreen(dir: string, prefix: string): Promise<void> {
   expect(green.map((p) => p.result)).toEqual(['passed', 'passed']);
 }
 
+/**
+ * The virtualenv the tool says it made (`said`, outside the repository) is the one detection
+ * finds, under the tool's name, shown read-only to the sandbox; the case is red, then green, in it.
+ */
+async function usedFromOutside(dir: string, said: string, tool: 'poetry' | 'pipenv', evidence: string): Promise<void> {
+  const env = await detectProjectEnv(dir);
+  expect(env.python).toMatchObject({ interpreter: path.join(said, 'bin', 'python'), source: tool, manager: { tool, evidence } });
+  const plan = planEnvironment({ source: dir, worktree: dir, env });
+  expect(plan.venv).toBe(said);
+  expect(projectScope(plan, dir)?.readOnly).toContain(said);
+  await redThenGreen(dir, said);
+}
+
 const sandboxed = detectSandbox().available;
 
 describe.runIf(sandboxed)('Python environments made by their tools', () => {
@@ -124,16 +137,7 @@ describe.runIf(sandboxed)('Python environments made by their tools', () => {
         ['poetry', 'install', '-n'],
       ]);
       const said = (await execa('poetry', ['env', 'info', '-p'], { cwd: dir })).stdout.trim();
-      const env = await detectProjectEnv(dir);
-      expect(env.python).toMatchObject({
-        interpreter: path.join(said, 'bin', 'python'),
-        source: 'poetry',
-        manager: { tool: 'poetry', evidence: 'poetry.lock' },
-      });
-      const plan = planEnvironment({ source: dir, worktree: dir, env });
-      expect(plan.venv).toBe(said);
-      expect(projectScope(plan, dir)?.readOnly).toContain(said);
-      await redThenGreen(dir, said);
+      await usedFromOutside(dir, said, 'poetry', 'poetry.lock');
     },
     SLOW,
   );
@@ -147,12 +151,7 @@ describe.runIf(sandboxed)('Python environments made by their tools', () => {
       const dir = await project({ Pipfile: '[packages]\n\n[dev-packages]\n' }, [['pipenv', '--python', 'python3']]);
       const said = (await execa('pipenv', ['--venv'], { cwd: dir })).stdout.trim();
       expect(path.dirname(said)).toBe(workon);
-      const env = await detectProjectEnv(dir);
-      expect(env.python).toMatchObject({ interpreter: path.join(said, 'bin', 'python'), source: 'pipenv', manager: { tool: 'pipenv', evidence: 'Pipfile' } });
-      const plan = planEnvironment({ source: dir, worktree: dir, env });
-      expect(plan.venv).toBe(said);
-      expect(projectScope(plan, dir)?.readOnly).toContain(said);
-      await redThenGreen(dir, said);
+      await usedFromOutside(dir, said, 'pipenv', 'Pipfile');
     },
     SLOW,
   );

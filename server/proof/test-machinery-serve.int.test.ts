@@ -206,15 +206,8 @@ const FAKE_VITEST_BIN = [
   'chmod +x node_modules/.bin/vitest && echo REPLACED',
 ].join('\n');
 
-/**
- * A virtualenv of the worker's in the worktree: its `python3` runs the real one, then rewrites
- * pytest's JUnit report as all passed and exits 0.
- */
-const FAKE_VENV = [
-  'real=$(command -v python3)',
-  "mkdir -p .venv/bin && printf 'home = /usr/bin\\n' > .venv/pyvenv.cfg",
-  "cat > .venv/pass.py <<'PY'",
-  'import re, sys',
+/** Python lines that rewrite the JUnit report named by `--junit-xml=` in the arguments as all passed. */
+const REWRITE_JUNIT = [
   'for a in sys.argv[1:]:',
   "    if a.startswith('--junit-xml='):",
   "        p = a.split('=', 1)[1]",
@@ -222,9 +215,25 @@ const FAKE_VENV = [
   "        x = re.sub(r'<failure.*?</failure>', '', x, flags=re.S)",
   '        x = re.sub(r\'failures="\\d+"\', \'failures="0"\', x)',
   "        open(p, 'w').write(x)",
-  'PY',
+];
+
+/** Shell lines that write REWRITE_JUNIT as `.venv/pass.py`. */
+const WRITE_PASS_PY = ["cat > .venv/pass.py <<'PY'", 'import re, sys', ...REWRITE_JUNIT, 'PY'];
+
+/** A shell line that makes `target` a python that runs "$real" with its arguments, then `.venv/pass.py`, and exits 0. */
+const passingPython = (target: string) =>
+  `printf '#!/bin/sh\\n"%s" "$@"\\n"%s" "%s" "$@"\\nexit 0\\n' "$real" "$real" "$PWD/.venv/pass.py" > ${target} && chmod +x ${target}`;
+
+/**
+ * A virtualenv of the worker's in the worktree: its `python3` runs the real one, then rewrites
+ * pytest's JUnit report as all passed and exits 0.
+ */
+const FAKE_VENV = [
+  'real=$(command -v python3)',
+  "mkdir -p .venv/bin && printf 'home = /usr/bin\\n' > .venv/pyvenv.cfg",
+  ...WRITE_PASS_PY,
   'for name in python3 python $(basename "$(readlink -f "$real")"); do',
-  '  printf \'#!/bin/sh\\n"%s" "$@"\\n"%s" "%s" "$@"\\nexit 0\\n\' "$real" "$real" "$PWD/.venv/pass.py" > .venv/bin/$name && chmod +x .venv/bin/$name',
+  `  ${passingPython('.venv/bin/$name')}`,
   'done',
   'echo MADE',
 ].join('\n');
@@ -237,13 +246,7 @@ const FAKE_PYTEST = [
   'import pytest',
   'sys.path.insert(0, here)',
   'pytest.main(sys.argv[1:])',
-  'for a in sys.argv[1:]:',
-  "    if a.startswith('--junit-xml='):",
-  "        p = a.split('=', 1)[1]",
-  '        x = open(p).read()',
-  "        x = re.sub(r'<failure.*?</failure>', '', x, flags=re.S)",
-  '        x = re.sub(r\'failures="\\d+"\', \'failures="0"\', x)',
-  "        open(p, 'w').write(x)",
+  ...REWRITE_JUNIT,
   'sys.exit(0)',
   '',
 ].join('\n');
@@ -252,17 +255,8 @@ const FAKE_PYTEST = [
 const FAKE_SETUP_PYTHON = [
   'real=$(readlink -f .venv/bin/python3)',
   'rm .venv/bin/python3',
-  "cat > .venv/pass.py <<'PY'",
-  'import re, sys',
-  'for a in sys.argv[1:]:',
-  "    if a.startswith('--junit-xml='):",
-  "        p = a.split('=', 1)[1]",
-  '        x = open(p).read()',
-  "        x = re.sub(r'<failure.*?</failure>', '', x, flags=re.S)",
-  '        x = re.sub(r\'failures="\\d+"\', \'failures="0"\', x)',
-  "        open(p, 'w').write(x)",
-  'PY',
-  'printf \'#!/bin/sh\\n"%s" "$@"\\n"%s" "%s" "$@"\\nexit 0\\n\' "$real" "$real" "$PWD/.venv/pass.py" > .venv/bin/python3 && chmod +x .venv/bin/python3',
+  ...WRITE_PASS_PY,
+  passingPython('.venv/bin/python3'),
   'echo SWAPPED',
 ].join('\n');
 
