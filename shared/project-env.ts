@@ -9,7 +9,7 @@ import { z } from 'zod';
 export const PackageManagerSchema = z.enum(['npm', 'pnpm', 'yarn', 'bun']);
 export type PackageManager = z.infer<typeof PackageManagerSchema>;
 
-export const TestRunnerSchema = z.enum(['vitest', 'jest', 'mocha', 'ava', 'node', 'pytest', 'unittest', 'go', 'cargo']);
+export const TestRunnerSchema = z.enum(['vitest', 'jest', 'mocha', 'ava', 'tap', 'node', 'pytest', 'unittest', 'go', 'cargo']);
 export type TestRunner = z.infer<typeof TestRunnerSchema>;
 
 /** AVA 6's default `files`: its own folders and suffixes, in its default extensions. */
@@ -22,9 +22,17 @@ const AVA_FILES = [
   '**/{test,tests}/**/*.{js,cjs,mjs}',
 ];
 
+/** node-tap's default `include` (tap 18+, its TypeScript plugin loaded as by default): test folders, `.test`/`.spec` files, `test.js`. */
+const TAP_EXTENSIONS = '{js,cjs,mjs,jsx,ts,cts,mts,tsx}';
+const TAP_FILES = [
+  `**/@(test|tests|__tests__|__test__)/**/*.${TAP_EXTENSIONS}`,
+  `**/*.@(test|tests|spec).${TAP_EXTENSIONS}`,
+  `**/@(test|tests).${TAP_EXTENSIONS}`,
+];
+
 /**
  * Which files each runner picks up when its config does not say (relative to the root): vitest's
- * `include`, jest's `testMatch`, mocha's `spec`, AVA's `files`, Node 20's `node --test` with no arguments,
+ * `include`, jest's `testMatch`, mocha's `spec`, AVA's `files`, node-tap's `include`, Node 20's `node --test` with no arguments,
  * pytest's `python_files`, unittest discovery's `test*.py`, go's `_test.go` files, cargo's
  * integration tests (each file directly under `tests/` is a test target).
  */
@@ -33,6 +41,7 @@ export const DEFAULT_TEST_GLOBS: Record<TestRunner, string[]> = {
   jest: ['**/__tests__/**/*.?([mc])[jt]s?(x)', '**/?(*.)+(spec|test).?([mc])[jt]s?(x)'],
   mocha: ['./test/*.{js,cjs,mjs}'],
   ava: AVA_FILES,
+  tap: TAP_FILES,
   node: ['**/*.test.?(c|m)js', '**/*-test.?(c|m)js', '**/*_test.?(c|m)js', '**/test-*.?(c|m)js', '**/test.?(c|m)js', '**/test/**/*.?(c|m)js'],
   pytest: ['**/test_*.py', '**/*_test.py'],
   unittest: ['**/test*.py'],
@@ -57,6 +66,7 @@ export const UNDRIVEN_RUNNERS: Record<UndrivenRunner, { name: string; command: s
   /** Driven since issue 29; kept so a session detected before then still reads. */
   ava: { name: 'AVA', command: 'node_modules/.bin/ava {files}' },
   uvu: { name: 'uvu', command: null },
+  /** Driven since issue 29 (tap 18 and later); an older tap is still named so. */
   tap: { name: 'node-tap', command: 'node_modules/.bin/tap --disable-coverage {files}' },
   bun: { name: 'bun test', command: 'bun test {files} --reporter=junit --reporter-outfile={junit}' },
   deno: { name: 'deno test', command: 'deno test {files} --junit-path={junit}' },

@@ -70,9 +70,24 @@ describe('collectTestCases', () => {
       'setDue › runs alone',
       'setDue › is skipped but still a case',
       "setDue › says 'no' politely",
-      'top level',
-      'a subtest',
+      // A test holding subtests is their group, as node's runner reports it.
+      'top level › a subtest',
     ]);
+  });
+
+  it("reads node-tap's subtests, nested, a subtest holding subtests as their group, with options before the function", () => {
+    const file = [
+      "import t from 'tap';",
+      "t.test('parse', async (t) => {",
+      "  t.test('reads a date', async (t) => { t.equal(parse('2026-01-02').day, 2); });",
+      "  t.test('rejects junk', { skip: 'later' }, async (t) => { t.throws(() => parse('x')); });",
+      "  t.test('formats', async (t) => {",
+      "    t.test('as ISO', async (t) => { t.ok(true); });",
+      '  });',
+      '});',
+      "t.test('alone', (t) => { t.equal(1, 1); t.end(); });",
+    ].join('\n');
+    expect(collectTestCases('test/t001_x.test.js', file)).toEqual(['parse › reads a date', 'parse › rejects junk', 'parse › formats › as ISO', 'alone']);
   });
 
   it('names a case inside describe blocks by their titles and its own, nested, closing each block where its call ends', () => {

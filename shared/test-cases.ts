@@ -315,8 +315,13 @@ function pythonCases(content: string): string[] {
  * regular expressions to know which call a case is inside.
  */
 function jsCases(content: string): string[] {
-  const out: string[] = [];
-  const groups: { title: string; depth: number }[] = [];
+  const out: (string | null)[] = [];
+  /**
+   * The calls the scanner is inside: describe blocks, and cases. A case with cases inside it (a
+   * node:test or node-tap subtest holding subtests) is a group, as its runner reports it: its own
+   * name leaves the list (`at` is where it was), and its title starts theirs.
+   */
+  const groups: { title: string; depth: number; at: number | null }[] = [];
   let depth = 0;
   /** The last significant character: a `/` after one of these starts a regular expression. */
   let last = '';
@@ -353,8 +358,16 @@ function jsCases(content: string): string[] {
       const call = matchAt(JS_GROUP, content, i) ?? matchAt(JS_CASE, content, i);
       if (call) {
         const title = unescapeLiteral(call.title);
-        if (call.re === JS_GROUP) groups.push({ title, depth });
-        else if (title.trim() !== '') out.push([...groups.map((g) => g.title), title].join(JS_NAME_SEPARATOR));
+        const outer = groups.at(-1);
+        if (call.re === JS_CASE && outer?.at != null) {
+          out[outer.at] = null;
+          outer.at = null;
+        }
+        if (call.re === JS_GROUP) groups.push({ title, depth, at: null });
+        else if (title.trim() !== '') {
+          out.push([...groups.map((g) => g.title), title].join(JS_NAME_SEPARATOR));
+          groups.push({ title, depth, at: out.length - 1 });
+        }
         // The call's `(` is open; its title is read.
         depth++;
         i = call.end;
@@ -375,7 +388,7 @@ function jsCases(content: string): string[] {
     if (!/\s/.test(ch)) last = ch;
     i++;
   }
-  return out;
+  return out.filter((name) => name !== null);
 }
 
 function matchAt(re: RegExp, content: string, at: number): { re: RegExp; title: string; end: number } | null {

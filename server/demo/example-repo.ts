@@ -20,12 +20,13 @@ export type ExampleName =
   | 'go-todo'
   | 'rust-todo'
   | 'ava-todo'
+  | 'tap-todo'
   | 'bun-todo'
   | 'deno-todo'
   | 'pnpm-mono';
 
 /** Left behind by running an example's tests in place; never part of the copy. */
-const SKIP = new Set(['__pycache__', '.pytest_cache', 'node_modules', '.venv', '.git']);
+const SKIP = new Set(['__pycache__', '.pytest_cache', 'node_modules', '.venv', '.git', '.tap']);
 
 export interface ExampleRepo {
   /** The repository root (a folder named after the example, inside a fresh temp folder). */

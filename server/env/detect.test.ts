@@ -237,7 +237,25 @@ const cases: Case[] = [
   {
     name: 'node-tap configured in .taprc',
     files: { 'package.json': { devDependencies: { tap: '^21' } }, '.taprc': 'coverage-map: map.js\n' },
-    expected: { test_runner: null, undriven_runner: { runner: 'tap', evidence: '.taprc' } },
+    expected: { test_runner: 'tap', test_runner_evidence: '.taprc', undriven_runner: null, test_globs: DEFAULT_TEST_GLOBS.tap },
+  },
+  {
+    name: "node-tap named by the test script, its files by the script's paths",
+    files: { 'package.json': { scripts: { test: 'tap test/*.js' }, devDependencies: { tap: '^18.7.0' } }, 'test/a.test.js': '' },
+    expected: { test_runner: 'tap', test_runner_evidence: 'scripts.test: tap test/*.js', test_globs: ['test/*.js'], test_dirs: ['test'] },
+  },
+  {
+    name: "node-tap's include in package.json",
+    files: { 'package.json': { tap: { include: ['spec/**/*.ts'] }, devDependencies: { tap: '21.1.0' } } },
+    expected: { test_runner: 'tap', test_runner_evidence: 'package.json "tap"', test_globs: ['spec/**/*.ts'] },
+  },
+  {
+    name: 'node-tap before 18, named but not driven',
+    files: { 'package.json': { scripts: { test: 'tap' }, devDependencies: { tap: '~16.3.0' } } },
+    expected: {
+      test_runner: null,
+      undriven_runner: { runner: 'tap', evidence: 'scripts.test: tap; tap 16 (Tilth drives tap 18 and later)' },
+    },
   },
   {
     name: 'uvu only as a dependency',

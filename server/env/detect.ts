@@ -56,6 +56,8 @@ interface Found {
   runner: TestRunner | UndrivenRunner;
   strength: Strength;
   evidence: string;
+  /** A runner Tilth drives only from some version on, found older (tap before 18). */
+  undriven?: true;
 }
 
 function isUndriven(runner: TestRunner | UndrivenRunner): runner is UndrivenRunner {
@@ -82,9 +84,9 @@ export async function detectProjectEnv(root: string, options: { workspace?: bool
   const cargoToml = (await repo.read('Cargo.toml')) ?? '';
   const other = otherRunner(top, hasPkg, hasSection(cargoToml, 'package'));
 
-  const chosen = pickRunner(js, py, other);
-  const driven = chosen && !isUndriven(chosen.runner) ? { ...chosen, runner: chosen.runner } : null;
-  const undriven = chosen && isUndriven(chosen.runner) ? { runner: chosen.runner, evidence: chosen.evidence } : null;
+  const chosen = olderTap(pickRunner(js, py, other), pkg);
+  const driven = chosen && !chosen.undriven && !isUndriven(chosen.runner) ? { ...chosen, runner: chosen.runner } : null;
+  const undriven = chosen && (chosen.undriven || isUndriven(chosen.runner)) ? { runner: chosen.runner as UndrivenRunner, evidence: chosen.evidence } : null;
   const globs = driven ? await testGlobs(repo, top, pkg, driven.runner) : [];
   const languages: ProjectEnv['languages'] = [];
   const jsLanguage = typescript ? 'typescript' : 'javascript';
@@ -237,9 +239,9 @@ function dependencyNames(pkg: Record<string, unknown> | null): Set<string> {
 
 // ── JavaScript runners ────────────────────────────────────────────────────────────────────────
 
-const JS_RUNNERS = ['vitest', 'jest', 'mocha', 'ava'] as const;
+const JS_RUNNERS = ['vitest', 'jest', 'mocha', 'ava', 'tap'] as const;
 /** JavaScript runners Tilth does not drive yet, found by the same rules (script, config, dependency). */
-const UNDRIVEN_JS = ['uvu', 'tap'] as const;
+const UNDRIVEN_JS = ['uvu'] as const;
 
 async function findJsRunner(repo: RepoFiles, top: Set<string>, pkg: Record<string, unknown> | null): Promise<Found | null> {
   const script = testScript(pkg);
@@ -263,6 +265,18 @@ async function findJsRunner(repo: RepoFiles, top: Set<string>, pkg: Record<strin
     }
   }
   return null;
+}
+
+/** The first Tilth drives: tap 18 rewrote its runner (flags, reporters, coverage) and earlier ones are not driven. */
+const FIRST_DRIVEN_TAP = 18;
+
+/** node-tap declared at a major before 18 (its range's first number) stays named, not driven. */
+function olderTap(found: Found | null, pkg: Record<string, unknown> | null): Found | null {
+  if (found?.runner !== 'tap') return found;
+  const range = ['devDependencies', 'dependencies'].map((key) => asRecord(pkg?.[key])?.tap).find((v) => typeof v === 'string');
+  const major = typeof range === 'string' ? /\d+/.exec(range)?.[0] : undefined;
+  if (major === undefined || Number(major) >= FIRST_DRIVEN_TAP) return found;
+  return { ...found, undriven: true, evidence: `${found.evidence}; tap ${major} (Tilth drives tap ${FIRST_DRIVEN_TAP} and later)` };
 }
 
 function jsRunnerConfigs(top: Set<string>, pkg: Record<string, unknown> | null): Found[] {
@@ -632,6 +646,14 @@ async function testGlobs(repo: RepoFiles, top: Set<string>, pkg: Record<string, 
       const files = file ? jsLiteral((await repo.read(file)) ?? '', ['files']) : stringList(asRecord(pkg?.ava)?.files);
       const included = files?.filter((g) => !g.startsWith('!')) ?? [];
       return included.length > 0 ? included : DEFAULT_TEST_GLOBS.ava;
+    }
+    case 'tap': {
+      // package.json's `tap.include`, else the files the script names, else tap's defaults.
+      const include = stringList(asRecord(pkg?.tap)?.include);
+      if (include && include.length > 0) return include;
+      const { paths } = scriptPaths(pkg, 'tap');
+      if (paths.length === 0) return DEFAULT_TEST_GLOBS.tap;
+      return Promise.all(paths.map(async (p) => ((await repo.isDir(p)) ? `${p.replace(/\/$/, '')}/**/*.{js,cjs,mjs,ts}` : p)));
     }
     case 'node': {
       const { paths } = scriptPaths(pkg, 'node');

@@ -169,6 +169,13 @@ describe.runIf(sandboxed)('the journey on real repository shapes, with no config
     SLOW,
   );
   it(
+    'tap-todo: a node-tap test, its subtests named by group and title, read from its TAP report and proved red before any work',
+    async () => {
+      await journey(JOURNEYS['tap-todo']);
+    },
+    SLOW,
+  );
+  it(
     'bun-todo: bun test through the custom preset with {junit}, its cases read from the JUnit report, proved red before any work',
     async () => {
       await journey(JOURNEYS['bun-todo']);

@@ -210,6 +210,14 @@ describe('naming per runner', () => {
       ['spec/t001_x.test.js'],
     ],
     [
+      "node-tap's default include in TypeScript: test/ with .test.ts first, JavaScript beside it",
+      'tap',
+      env({ typescript: true, test_runner: 'tap', test_dirs: ['test'], test_globs: DEFAULT_TEST_GLOBS.tap }),
+      'test/t001_add_parser.test.ts',
+      ['test/t002_x.test.mts', 'test/t002_x.test.js'],
+      ['test/t001_x.spec.ts', 'tests/t001_x.test.js'],
+    ],
+    [
       'node with TypeScript still .js',
       'node',
       env({ typescript: true, test_runner: 'node', test_globs: DEFAULT_TEST_GLOBS.node }),
@@ -294,6 +302,7 @@ describe('testCommand', () => {
     ['jest', env({}), { command: 'node_modules/.bin/jest', args: ['--ci', '--runTestsByPath', 'tests/t001_a.test.ts'], env: {} }],
     ['mocha', CJS_MOCHA, { command: 'node_modules/.bin/mocha', args: ['tests/t001_a.test.ts'], env: {} }],
     ['ava', env({}), { command: 'node_modules/.bin/ava', args: ['--no-worker-threads', 'tests/t001_a.test.ts'], env: {} }],
+    ['tap', env({}), { command: 'node_modules/.bin/tap', args: ['--disable-coverage', 'tests/t001_a.test.ts'], env: {} }],
     [
       'pytest',
       PY_SRC_VENV,
@@ -375,6 +384,16 @@ describe('testCommand', () => {
       args: ['--no-worker-threads', 'tests/t001_a.test.js', '--match', 'adds *two* numbers'],
       env: {},
     });
+  });
+
+  it('runs one node-tap case by a --grep per level of its full name, each title whole and escaped', () => {
+    expect(testCaseCommand('tap', 'test/t001_a.test.js', 'parse (dates) › reads 1+1')).toEqual({
+      kind: 'argv',
+      command: 'node_modules/.bin/tap',
+      args: ['--disable-coverage', '--grep=^parse \\(dates\\)$', '--grep=^reads 1\\+1$', 'test/t001_a.test.js'],
+      env: {},
+    });
+    expect(argsOf(testCaseCommand('tap', 'test/t001_a.test.js', 'alone'))).toEqual(['--disable-coverage', '--grep=^alone$', 'test/t001_a.test.js']);
   });
 
   it('runs pytest without leaving caches in the worktree', () => {
@@ -479,6 +498,10 @@ describe('describePresetForPrompt', () => {
     expect(ava).toContain('`node_modules/.bin/ava test/t001_add_parser.test.js`');
     expect(ava).toMatch(/AVA has no `describe`, and each title must be unique in its file/);
     expect(ava).toMatch(/CommonJS: load modules with `require\(\)`/);
+    const tap = describePresetForPrompt('tap', undefined, env({ test_runner: 'tap', test_dirs: ['test'], test_globs: DEFAULT_TEST_GLOBS.tap }));
+    expect(tap).toContain('`node_modules/.bin/tap test/t001_add_parser.test.js`');
+    expect(tap).toMatch(/`t\.test\('title', async \(t\) => \{ … \}\)` subtests/);
+    expect(tap).toMatch(/joined by ` › ` \(`parse › reads a date`\)/);
     const unittest = describePresetForPrompt('unittest', undefined, PY_SRC_VENV);
     expect(unittest).toContain('/repo/.venv/bin/python -m unittest');
     expect(unittest).toMatch(/unittest\.TestCase/);

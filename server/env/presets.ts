@@ -135,6 +135,8 @@ export function localBin(name: string): string {
  *   `.mocharc` sets one, the project's own suite runs beside the acceptance tests.
  * - AVA runs its tests in child processes instead of worker threads (`--no-worker-threads`): a
  *   child's stdout is a pipe AVA reads, so a test cannot write into AVA's own report.
+ * - node-tap (18 and later) runs with its coverage check off: with it on, a passing run fails
+ *   unless the code under test is 100% covered, which says nothing of the task's cases.
  */
 export function testCommand(
   preset: ChecksPreset,
@@ -167,6 +169,8 @@ export function testCommand(
       return { kind: 'argv', command: localBin('mocha'), args: files, env: {} };
     case 'ava':
       return { kind: 'argv', command: localBin('ava'), args: ['--no-worker-threads', ...files], env: {} };
+    case 'tap':
+      return { kind: 'argv', command: localBin('tap'), args: ['--disable-coverage', ...files], env: {} };
     case 'custom':
       if (!custom) {
         throw new AppError('custom_checks_missing', 'The custom checks preset needs a test command with a {files} placeholder; set it in seed review.');
@@ -232,6 +236,10 @@ export function testCaseCommand(preset: ChecksPreset, file: string, name: string
       // AVA matches a whole title, ignoring case, with `*` as a wildcard it cannot escape: the
       // report then says which of the cases it ran is the named one, by its exact title.
       return { kind: 'argv', command: localBin('ava'), args: ['--no-worker-threads', file, '--match', name], env: {} };
+    case 'tap':
+      // tap filters one nesting level per `--grep`: each title of the full name, whole; the
+      // subtests beside them are skipped ("filter"), and the report picks the named case.
+      return { kind: 'argv', command: localBin('tap'), args: ['--disable-coverage', ...tapGreps(name), file], env: {} };
     case 'custom':
       // Only a command that writes JUnit can say how one case ended: its one-case command, else
       // the whole file, whose report has the case.
@@ -324,6 +332,11 @@ function moduleStyle(ending: string, env: ProjectEnv | null): string {
   return 'Write ES modules (`import … from`), importing the code under test by a relative path with its extension (e.g. `../src/x.js`).';
 }
 
+/** `--grep` per level of a node-tap full name (`outer › inner`), each anchored at both ends. */
+export function tapGreps(name: string): string[] {
+  return name.split(JS_NAME_SEPARATOR).map((title) => `--grep=^${escapeRegExp(title)}$`);
+}
+
 /** A short paragraph for the interviewer's prompt: how to name and write the acceptance tests. */
 export function describePresetForPrompt(preset: ChecksPreset, custom?: CustomChecks, env: ProjectEnv | null = null): string {
   const packages = env && preset === env.test_runner ? drivenPackages(env) : [];
@@ -390,6 +403,13 @@ export function describePresetForPrompt(preset: ChecksPreset, custom?: CustomChe
       return [
         `This repository's tests run with AVA, the copy installed in its node_modules, with its own config (\`node_modules/.bin/ava ${example}\`). ${naming}${where}`,
         "Take AVA's `test` (`import test from 'ava';`, or `const test = require('ava');` in CommonJS) and write `test('title', (t) => { … })` cases checking with `t.is`, `t.deepEqual`, `t.true`, `t.throws` and the like; AVA has no `describe`, and each title must be unique in its file. Name each case in the matrix by its exact title.",
+        moduleStyle(rule.endings[0]!, env),
+        FAIL_FIRST,
+      ].join(' ');
+    case 'tap':
+      return [
+        `This repository's tests run with node-tap, the copy installed in its node_modules (\`node_modules/.bin/tap ${example}\`). ${naming}${where}`,
+        "Take tap's `t` (`import t from 'tap';`, or `const t = require('tap');` in CommonJS) and write `t.test('title', async (t) => { … })` subtests checking with `t.equal`, `t.same`, `t.ok`, `t.throws`, `t.rejects` and the like; a subtest holding subtests is a group. Name each case in the matrix by its full name, the titles of its groups and its own joined by ` › ` (`parse › reads a date`), or its own title when no group holds it; titles must be literal strings.",
         moduleStyle(rule.endings[0]!, env),
         FAIL_FIRST,
       ].join(' ');

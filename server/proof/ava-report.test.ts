@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { avaText, parseAvaTap, prefixTitle } from './ava-report.ts';
+import { parseAvaTap, prefixTitle } from './ava-report.ts';
+import { tapText } from './tap-report.ts';
 
 // Captured from AVA 6.4.1 (`ava --tap --no-worker-threads …`), the paths shortened.
 const FOUR_FILES = ['tests/t001_a.test.js', 'tests/t002_b.test.js', 'tests/t003_c.test.js', 'tests/t004_d.test.js'];
@@ -214,9 +215,9 @@ describe('parseAvaTap', () => {
   });
 });
 
-describe('avaText', () => {
+describe('tapText', () => {
   it('puts what the tests printed before the report', () => {
-    expect(avaText('TAP version 13\nok 1 - a\n', '  printed\n')).toBe('printed\nTAP version 13\nok 1 - a');
-    expect(avaText('ok 1 - a', '')).toBe('ok 1 - a');
+    expect(tapText('TAP version 13\nok 1 - a\n', '  printed\n')).toBe('printed\nTAP version 13\nok 1 - a');
+    expect(tapText('ok 1 - a', '')).toBe('ok 1 - a');
   });
 });

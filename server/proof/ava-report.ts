@@ -193,8 +193,3 @@ function readLines(raw: string): Line[] {
   }
   return lines;
 }
-
-/** What the worker reads of an AVA run: what the tests printed, then AVA's report. */
-export function avaText(raw: string, printed: string): string {
-  return [printed.trim(), raw.trim()].filter(Boolean).join('\n');
-}

@@ -59,6 +59,11 @@ describe('countAssertions', () => {
       5,
     ],
     [
+      'tap',
+      "const t = require('tap');\nt.test('a', async (t) => {\n  t.equal(1, 1);\n  t.same([], []);\n  await t.rejects(p);\n  t.ok(x);\n  t.pass('nothing');\n  t.comment('x');\n  // t.equal(0, 1)\n  t.match(a, /b/);\n  t.plan(1);\n});",
+      5,
+    ],
+    [
       'custom',
       "import { assertEquals, assertThrows } from '@std/assert';\nDeno.test('a', () => {\n  assertEquals(1, 1);\n  assertThrows(() => f());\n  x.assertEquals(1);\n  assertion(2);\n});",
       2,

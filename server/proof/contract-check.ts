@@ -213,6 +213,7 @@ const OWN_CASES: Partial<Record<ChecksPreset, string>> = {
   jest: "jest's `describe`, `test` and `expect` globals",
   mocha: "mocha's `describe` and `it` globals and node:assert/strict",
   ava: "AVA's `test` imported from 'ava' and its assertions on `t`",
+  tap: "node-tap's `t` imported from 'tap', its `t.test` subtests and its assertions on `t`",
 };
 const JS_PRESETS = new Set(Object.keys(OWN_CASES));
 const IMPORTED = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)['"]([^'"]+)['"]/g;
@@ -244,6 +245,7 @@ const ASSERTION_WORDS: Record<ChecksPreset, string> = {
   jest: JS_WORDS,
   mocha: JS_WORDS,
   ava: '`t.is(…)`, `t.deepEqual(…)`, `t.true(…)`, `t.throws(…)` and the other assertions on `t`',
+  tap: '`t.equal(…)`, `t.same(…)`, `t.ok(…)`, `t.throws(…)`, `t.rejects(…)` and the other assertions on `t`',
   go: '`t.Error…(…)`/`t.Fatal…(…)`/`t.Fail(…)` on a `*testing.T`, and testify `assert.…`/`require.…`',
   cargo: '`assert!`, `assert_eq!`, `assert_ne!`, `panic!` and `#[should_panic]`',
   custom: '`assert` statements, `assert(…)`/`assert.…(…)` calls, `expect(…)`, `self.assert…(…)` and `pytest.raises`',
@@ -264,6 +266,11 @@ const JS_ASSERTIONS = [
 /** AVA's assertions, on the execution context its tests are given (`t`). */
 const AVA_ASSERTIONS = [
   /\bt\.(?:is|not|deepEqual|notDeepEqual|like|true|false|truthy|falsy|throws|throwsAsync|notThrows|notThrowsAsync|regex|notRegex|snapshot|fail|assert)\s*\(/g,
+];
+
+/** node-tap's assertions on a test's `t` (not `t.pass`, which passes whatever happens). */
+const TAP_ASSERTIONS = [
+  /\bt\.(?:ok|notOk|equal|not|same|notSame|strictSame|strictNotSame|has|hasStrict|notHas|hasProp|hasProps|hasOwnProp|hasOwnProps|match|matchOnly|matchStrict|notMatch|type|throws|doesNotThrow|rejects|resolves|resolveMatch|matchSnapshot|resolveMatchSnapshot|emits|error|fail)\s*\(/g,
 ];
 
 /** JavaScript without its comments (a `//` after a colon is a URL's, kept). */
@@ -287,6 +294,8 @@ export function countAssertions(preset: ChecksPreset, source: string): number {
       return count(js, JS_ASSERTIONS);
     case 'ava':
       return count(js, [...JS_ASSERTIONS, ...AVA_ASSERTIONS]);
+    case 'tap':
+      return count(js, [...JS_ASSERTIONS, ...TAP_ASSERTIONS]);
     case 'go':
       return countGoAssertions(source);
     case 'cargo':
@@ -348,6 +357,7 @@ export function classifyRun(run: Run, ctx: RunContext): RunVerdict {
     case 'jest':
     case 'mocha':
     case 'ava':
+    case 'tap':
       return classifyJs(out, run, ctx);
     case 'go':
       return classifyGo(out, run, ctx);

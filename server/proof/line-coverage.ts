@@ -97,6 +97,7 @@ export function tracerFor(preset: ChecksPreset, installed: (pkg: string) => bool
     case 'node':
     case 'mocha':
     case 'ava':
+    case 'tap':
       return { method: 'v8' };
     case 'jest':
       return { method: 'istanbul', runner: 'jest' };

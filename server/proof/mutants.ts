@@ -50,6 +50,7 @@ const RUNS: Record<ChecksPreset, readonly Language[] | null> = {
   jest: ['js'],
   mocha: ['js'],
   ava: ['js'],
+  tap: ['js'],
   node: ['js'],
   pytest: ['py'],
   unittest: ['py'],

@@ -53,6 +53,7 @@ const LANGUAGE_WORDS: Record<ChecksPreset, string> = {
   jest: 'JavaScript or TypeScript',
   mocha: 'JavaScript or TypeScript',
   ava: 'JavaScript or TypeScript',
+  tap: 'JavaScript or TypeScript',
   node: 'JavaScript or TypeScript',
   pytest: 'Python',
   unittest: 'Python',

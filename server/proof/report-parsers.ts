@@ -1,6 +1,6 @@
 /**
  * The runners' structured reports read into one shape (issue 28): pytest's and node's junit XML,
- * jest's JSON (vitest writes the same), mocha's json reporter, AVA's TAP, the unittest runner's own JSON and any runner's JUnit XML
+ * jest's JSON (vitest writes the same), mocha's json reporter, AVA's and node-tap's TAP, the unittest runner's own JSON and any runner's JUnit XML
  * (runner-report.ts runs them); then, for a case the matrix names, whether it ran and how it
  * ended, the way that runner's single-case run would select it.
  */
@@ -13,6 +13,7 @@ import { parseAvaTap } from './ava-report.ts';
 import { parseCargoTest } from './cargo-report.ts';
 import { goModulePath, parseGoTestJson } from './go-report.ts';
 import { parseJunit } from './junit-report.ts';
+import { parseTap } from './tap-report.ts';
 import { allSuites, outcomeOf, type XmlSuite, xmlRoot } from './junit-xml.ts';
 import type { CaseOutcome, LoadError, ReportCase, RunnerReport } from './report-shape.ts';
 
@@ -38,6 +39,7 @@ export const RUNNER: Record<ReportPreset, string> = {
   jest: 'jest',
   mocha: 'mocha',
   ava: 'AVA',
+  tap: 'node-tap',
   go: 'go test',
   cargo: 'cargo test',
   junit: 'the custom command',
@@ -54,6 +56,8 @@ export function parseReport(preset: ReportPreset, raw: string, worktree: string,
   switch (preset) {
     case 'ava':
       return parseAvaTap(raw, files);
+    case 'tap':
+      return parseTap(raw, files);
     case 'go':
       return parseGoTestJson(raw, stderr, goModulePath(worktree));
     case 'cargo':

@@ -12,6 +12,9 @@
  *   report is written: "Exception during run" in its output;
  * - AVA: `--tap`, whose lines go to stdout and so to the report file, while what its test
  *   processes print comes on its stderr; the worker reads both (ava-report.ts reads the TAP);
+ * - node-tap: `--reporter=tap` to stdout, the report, with what its test processes print on
+ *   stdout inside it (tap-report.ts checks the stream holds together) and their stderr on its own;
+ *   tap's `.tap/` folder is emptied before each run (tapState);
  * - node --test: the spec reporter to stdout and the junit one to the file. Node 20's junit names
  *   no file: a file that failed as a whole is a testcase named by the file's absolute path;
  * - go: `go test -json`, whose events go to stdout only: stdout is sent to the report file, and
@@ -36,10 +39,10 @@ import type { ProjectEnv } from '../../shared/project-env.ts';
 import { Tree } from '../fs/tree.ts';
 import { pythonOf, pythonRunEnv, shellQuote, type TestCommand, UNREAD_JUNIT, UNREAD_JUNIT_SETUP } from '../env/presets.ts';
 import { runUntrusted, type UntrustedOptions, type UntrustedResult, type UntrustedScope } from '../proc/untrusted.ts';
-import { avaText } from './ava-report.ts';
 import { cargoText } from './cargo-report.ts';
 import { goText } from './go-report.ts';
 import { withUnloadedFiles } from './junit-report.ts';
+import { tapText } from './tap-report.ts';
 import { mochaLoadFile, mochaSummary, namedCaseIn, notRunMessage, parseReport, RUNNER, type ReportPreset, type RunnerReport } from './report-parsers.ts';
 
 /**
@@ -181,6 +184,9 @@ export function withReport(preset: ReportPreset, command: TestCommand, reportFil
     case 'ava':
       // AVA's TAP goes to stdout, the report; what the tests print comes on its stderr, the output.
       return intoReport(reportFile, [command.command, '--tap', ...command.args], command.env, 'stdout');
+    case 'tap':
+      // tap's TAP goes to stdout, the report; the test processes' stderr stays the output.
+      return intoReport(reportFile, [command.command, '--reporter=tap', ...command.args], command.env, 'stdout');
     case 'node': {
       // The reporters go before the files: node takes what follows a file as more files.
       const [test, ...rest] = command.args;
@@ -212,6 +218,7 @@ const REPORT_NAME: Record<ReportPreset, string> = {
   vitest: 'report.json',
   mocha: 'report.json',
   ava: 'report.tap',
+  tap: 'report.tap',
   go: 'report.jsonl',
   cargo: 'report.txt',
   junit: 'report.xml',
@@ -244,6 +251,7 @@ export async function runWithReport(
   const tree = Tree.at(scope.worktree);
   const dir = `${REPORT_DIR_PREFIX}${randomBytes(12).toString('hex')}`;
   tree.mkdir(dir);
+  if (preset === 'tap') tapState(tree, scope.cwd ?? '');
   try {
     // A crash between here and the removal must not put the folder in the task's commit.
     tree.writeFile(path.join(dir, '.gitignore'), '*\n');
@@ -257,6 +265,18 @@ export async function runWithReport(
   } finally {
     tree.remove(dir, { recursive: true });
   }
+}
+
+/**
+ * node-tap keeps its state in `.tap/` where it runs (each file's last TAP, process info, plugins
+ * it installed): a fresh, empty folder before each run, so nothing the worker put there (a plugin,
+ * a stale result) takes part, with a `.gitignore` of `*` so what tap writes is never committed.
+ */
+function tapState(tree: Tree, cwd: string): void {
+  const dir = path.join(cwd, '.tap');
+  tree.remove(dir, { recursive: true });
+  tree.mkdir(dir);
+  tree.writeFile(path.join(dir, '.gitignore'), '*\n');
 }
 
 /** A package's run with its cases' and load errors' files named from the root (`dir/…`). */
@@ -300,8 +320,8 @@ export function readRun(preset: ReportPreset, run: UntrustedResult, raw: string 
       ? mochaSummary(report, run.output)
       : preset === 'go' && raw !== null
         ? goText(raw, run.output)
-        : preset === 'ava' && raw !== null
-          ? avaText(raw, run.output)
+        : (preset === 'ava' || preset === 'tap') && raw !== null
+          ? tapText(raw, run.output)
           : base.output;
   if (report === null) {
     const why = parseError ? `its report could not be read (${parseError})` : 'it wrote no report';

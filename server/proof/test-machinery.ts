@@ -87,6 +87,7 @@ const WHOLE_NAMES = new Set([
   'bunfig.toml',
   'deno.json',
   'deno.jsonc',
+  '.taprc',
 ]);
 /** `<stem>.<anything>`: vitest.config.ts, jest.config.mjs, .mocharc.yml, … */
 const WHOLE_STEMS = [
@@ -96,6 +97,7 @@ const WHOLE_STEMS = [
   'vite.config.',
   'jest.config.',
   'ava.config.',
+  '.taprc.',
   '.mocharc.',
   '.babelrc.',
   'babel.config.',
@@ -109,7 +111,7 @@ const SECTION_NAMES: Record<string, MachineryKind> = {
   'tox.ini': 'tox_ini',
 };
 /** package.json's sections that decide how tests run. */
-const PACKAGE_SECTIONS = ['scripts', 'jest', 'mocha', 'ava', 'c8', 'nyc', 'vitest', 'babel'];
+const PACKAGE_SECTIONS = ['scripts', 'jest', 'mocha', 'ava', 'tap', 'c8', 'nyc', 'vitest', 'babel'];
 /** Folders never walked: git's, installed packages (linked from the checkout, read-only). */
 const SKIPPED_DIRS = new Set(['.git', 'node_modules']);
 

@@ -84,6 +84,9 @@ const addSetDue = (original: string) =>
     '}',
   );
 
+/** addSetDue for a CommonJS module: the function, then added to what it exports. */
+const addSetDueCjs = (original: string) => `${addSetDue(original).replace('export function setDue', 'function setDue')}module.exports.setDue = setDue;\n`;
+
 export const JOURNEYS: Record<JourneyPlan['example'], JourneyPlan> = {
   'ts-vitest': {
     example: 'ts-vitest',
@@ -239,6 +242,41 @@ export const JOURNEYS: Record<JourneyPlan['example'], JourneyPlan> = {
     checkShows: /ok 1 - setDue[\s\S]*# pass 2/,
     rule: 'test/t<NNN>_<slug>.test.js',
     afterMerge: { command: ['npm', 'test'], shows: /6 tests passed/ },
+  },
+  'tap-todo': {
+    example: 'tap-todo',
+    preset: 'tap',
+    ...DUE_DATE,
+    task: {
+      ...DUE_DATE.task,
+      criteria_tests: [['sets the due date and leaves the original alone'], ['setDue › refuses a date that is not ISO']],
+    },
+    // A subtest's bare title is completed to its full name, its group's title first.
+    storedTests: [['setDue › sets the due date and leaves the original alone'], ['setDue › refuses a date that is not ISO']],
+    redShows: /^setDue › refuses a date that is not ISO: what the task adds is missing$/m,
+    testFile: 'test/t001_due.test.js',
+    test: lines(
+      "const t = require('tap');",
+      "const todo = require('../src/todo.js');",
+      '',
+      "t.test('setDue', async (t) => {",
+      "  t.test('sets the due date and leaves the original alone', async (t) => {",
+      "    const original = { title: 'pay rent', done: false };",
+      "    t.same(todo.setDue(original, '2026-01-31'), { title: 'pay rent', done: false, due: '2026-01-31' });",
+      "    t.same(original, { title: 'pay rent', done: false });",
+      '  });',
+      '',
+      "  t.test('refuses a date that is not ISO', async (t) => {",
+      "    t.throws(() => todo.setDue({ title: 'x', done: false }, 'soon'), RangeError);",
+      '  });',
+      '});',
+    ),
+    source: 'src/todo.js',
+    change: addSetDueCjs,
+    ownTests: 'npm test',
+    checkShows: /ok 1 - setDue[\s\S]*ok 1 - test\/t001_due\.test\.js/,
+    rule: 'test/t<NNN>_<slug>.test.js',
+    afterMerge: { command: ['npm', 'test'], shows: /ok \d - test\/t001_due\.test\.js[\s\S]*# \{ total: 10, pass: 10 \}/ },
   },
   'bun-todo': {
     example: 'bun-todo',
