@@ -66,8 +66,8 @@ export const UNDRIVEN_RUNNERS: Record<UndrivenRunner, { name: string; command: s
   /** Driven since issue 29; kept so a session detected before then still reads. */
   ava: { name: 'AVA', command: 'node_modules/.bin/ava {files}' },
   uvu: { name: 'uvu', command: null },
-  /** Driven since issue 29 (tap 18 and later); an older tap is still named so. */
-  tap: { name: 'node-tap', command: 'node_modules/.bin/tap --disable-coverage {files}' },
+  /** Driven since issue 29 from tap 18 on; an older tap is named so, with its own flag for no coverage check. */
+  tap: { name: 'node-tap', command: 'node_modules/.bin/tap --no-coverage {files}' },
   bun: { name: 'bun test', command: 'bun test {files} --reporter=junit --reporter-outfile={junit}' },
   deno: { name: 'deno test', command: 'deno test {files} --junit-path={junit}' },
   /** A Cargo.toml that is a workspace of crates and no crate itself: its tests live in the members (issue 29, step 4). */

@@ -254,7 +254,7 @@ const cases: Case[] = [
     files: { 'package.json': { scripts: { test: 'tap' }, devDependencies: { tap: '~16.3.0' } } },
     expected: {
       test_runner: null,
-      undriven_runner: { runner: 'tap', evidence: 'scripts.test: tap; tap 16 (Tilth drives tap 18 and later)' },
+      undriven_runner: { runner: 'tap', evidence: 'scripts.test: tap; tap 16: Tilth drives 18 and later' },
     },
   },
   {

@@ -276,7 +276,7 @@ function olderTap(found: Found | null, pkg: Record<string, unknown> | null): Fou
   const range = ['devDependencies', 'dependencies'].map((key) => asRecord(pkg?.[key])?.tap).find((v) => typeof v === 'string');
   const major = typeof range === 'string' ? /\d+/.exec(range)?.[0] : undefined;
   if (major === undefined || Number(major) >= FIRST_DRIVEN_TAP) return found;
-  return { ...found, undriven: true, evidence: `${found.evidence}; tap ${major} (Tilth drives tap ${FIRST_DRIVEN_TAP} and later)` };
+  return { ...found, undriven: true, evidence: `${found.evidence}; tap ${major}: Tilth drives ${FIRST_DRIVEN_TAP} and later` };
 }
 
 function jsRunnerConfigs(top: Set<string>, pkg: Record<string, unknown> | null): Found[] {

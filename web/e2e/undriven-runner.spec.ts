@@ -4,14 +4,14 @@ import { E2E_TOKEN } from '../../playwright.config.ts';
 import { committedRepo, script, seedTurn } from './helpers.ts';
 
 /**
- * A project whose `npm test` runs node-tap after a linter (issue 29): Tilth names the runner it
- * does not drive yet on the new-session page and in seed review, and gives the session the custom
+ * A project whose `npm test` runs node-tap 16 after a linter (issue 29): Tilth drives tap from 18
+ * on, so it names this one as not driven yet on the new-session page and in seed review, and gives the session the custom
  * preset — never Node's own runner in its place, which would run tap's files in a way its users
  * do not. A bun project's seed review starts the custom command from bun's own, with `{junit}`.
  */
 const FILES: Record<string, string> = {
   'package.json': JSON.stringify(
-    { name: 'doubler', type: 'module', private: true, scripts: { test: 'xo && tap' }, devDependencies: { tap: '^21.1.0', xo: '^1.2.0' } },
+    { name: 'doubler', type: 'module', private: true, scripts: { test: 'xo && tap' }, devDependencies: { tap: '^16.3.10', xo: '^1.2.0' } },
     null,
     2,
   ),
@@ -20,9 +20,9 @@ const FILES: Record<string, string> = {
 };
 
 const NOTE =
-  'This project runs its tests with node-tap, which Tilth does not drive yet. The checks use your own test command instead: set it in seed review under Custom (for example node_modules/.bin/tap --disable-coverage {files}).';
+  'This project runs its tests with node-tap, which Tilth does not drive yet. The checks use your own test command instead: set it in seed review under Custom (for example node_modules/.bin/tap --no-coverage {files}).';
 
-test('a node-tap project: the runner is named as not driven yet, and the session gets the custom preset instead of a stand-in', async ({ page }) => {
+test('a node-tap 16 project: the runner is named as not driven yet, and the session gets the custom preset instead of a stand-in', async ({ page }) => {
   const { parent, repo } = committedRepo('doubler', FILES);
   try {
     await script([
@@ -49,7 +49,7 @@ test('a node-tap project: the runner is named as not driven yet, and the session
     await page.getByTestId('workspace-input').fill(repo);
     await expect(page.getByTestId('workspace-check')).toHaveAttribute('data-ok', 'true');
     await expect(page.getByTestId('workspace-env')).toHaveText(
-      'Detected: JavaScript · npm · node-tap (scripts.test: xo && tap), not driven by Tilth yet · tests in test/',
+      'Detected: JavaScript · npm · node-tap (scripts.test: xo && tap; tap 16: Tilth drives 18 and later), not driven by Tilth yet · tests in test/',
     );
     await expect(page.getByTestId('workspace-env-note')).toHaveText(NOTE);
     await expect(page.getByTestId('preset-select')).toHaveValue('custom');
@@ -59,7 +59,7 @@ test('a node-tap project: the runner is named as not driven yet, and the session
     await expect(page).toHaveURL(/\/sessions\/\d{8}-\d{6}-[0-9a-f]{6}$/);
 
     await expect(page.getByTestId('seed-review')).toBeVisible({ timeout: 20_000 });
-    await expect(page.getByTestId('seed-env')).toHaveText('JavaScript · npm · node-tap (scripts.test: xo && tap), not driven by Tilth yet · tests in test/');
+    await expect(page.getByTestId('seed-env')).toHaveText('JavaScript · npm · node-tap (scripts.test: xo && tap; tap 16: Tilth drives 18 and later), not driven by Tilth yet · tests in test/');
     await expect(page.getByTestId('seed-env-note')).toHaveText(NOTE);
     await expect(page.getByTestId('seed-review')).toContainText('checks: custom');
     await page.screenshot({ path: 'test-results/screens/seed-review-undriven-runner.png', fullPage: true });

@@ -76,7 +76,7 @@ export function summarizeEnv(env: ProjectEnv): string {
 
 /** Runners whose id is not the name their users know them by. */
 function runnerName(runner: TestRunner): string {
-  return runner === 'go' || runner === 'cargo' || runner === 'ava' ? RUNNER_NAMES[runner] : runner;
+  return runner === 'go' || runner === 'cargo' || runner === 'ava' || runner === 'tap' ? RUNNER_NAMES[runner] : runner;
 }
 
 const WORKSPACE_TOOLS: Record<Workspace['tool'], string> = { npm: 'npm', pnpm: 'pnpm', yarn: 'Yarn', bun: 'Bun', cargo: 'Cargo', go: 'Go' };
