@@ -82,6 +82,7 @@ export default {
     'server/proof/cargo-check.ts',
     // AVA's TAP read per file (its title prefixes, crashes, a summary the lines must add up to).
     'server/proof/ava-report.ts',
+    'server/proof/tap-report.ts',
     // Any runner's JUnit XML (the custom preset's {junit}): files, full names, files that did not load.
     'server/proof/junit-report.ts',
     'server/proof/junit-xml.ts',

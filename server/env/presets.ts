@@ -238,8 +238,14 @@ export function testCaseCommand(preset: ChecksPreset, file: string, name: string
       return { kind: 'argv', command: localBin('ava'), args: ['--no-worker-threads', file, '--match', name], env: {} };
     case 'tap':
       // tap filters one nesting level per `--grep`: each title of the full name, whole; the
-      // subtests beside them are skipped ("filter"), and the report picks the named case.
-      return { kind: 'argv', command: localBin('tap'), args: ['--disable-coverage', ...tapGreps(name), file], env: {} };
+      // subtests beside them are skipped ("filter"), and the report picks the named case. A bare
+      // title (a seed from before full names) may sit at any depth: the whole file runs.
+      return {
+        kind: 'argv',
+        command: localBin('tap'),
+        args: ['--disable-coverage', ...(name.includes(JS_NAME_SEPARATOR) ? tapGreps(name) : []), file],
+        env: {},
+      };
     case 'custom':
       // Only a command that writes JUnit can say how one case ended: its one-case command, else
       // the whole file, whose report has the case.

@@ -482,6 +482,12 @@ function classifyJs(out: string, run: Run, ctx: RunContext): RunVerdict {
     if (tasksMention(ctx.prd, name)) return { kind: 'fails_as_expected', reason: `${name} is not defined yet` };
     return { kind: 'does_not_load', message: `${ctx.shown} uses a name it never imports or defines (ReferenceError: ${name} is not defined).` };
   }
+  if (ctx.preset === 'tap' && /^\s*1\.\.0 # no tests found$|^tap found no tests in it/m.test(out)) {
+    return {
+      kind: 'does_not_load',
+      message: `${ctx.shown} declares no node-tap test: tap found no test in it, so nothing it says was checked. Write \`t.test('title', async (t) => { … })\` subtests on tap's \`t\` (\`const t = require('tap')\`).`,
+    };
+  }
   if (run.exitCode === 0) return { kind: 'passes' };
   if (/does not provide an export named|is not a function|is not a constructor/.test(out))
     return { kind: 'fails_as_expected', reason: 'what the task adds is missing' };

@@ -165,8 +165,9 @@ function readProof(preset: ReportPreset, named: { taskId: string; file: string; 
     };
   }
   if (problem !== null || report === null) {
-    // Not a report to read what ran from: the text may still say why (the runner is missing, it refused the file).
-    const verdict = classifyRun(run, ctx);
+    // Not a report to read what ran from: the text may still say why (the runner is missing, it
+    // refused the file), in what it printed or in its report's own words.
+    const verdict = classifyRun({ ...run, output: reported.output }, ctx);
     const why = verdict.kind === 'environment' || verdict.kind === 'does_not_load' ? `${verdict.message} ` : '';
     return { test, result: 'error', detail: `${why}${problem ?? ''}`.trim() };
   }

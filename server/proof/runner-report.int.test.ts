@@ -1,7 +1,7 @@
 /**
  * The runners' own reports on real projects installed as their users install them: pytest and
  * unittest on the py-todo example, node --test on js-todo, vitest (this checkout's, linked in as a
- * session's worktree gets it), mocha from the cjs-mocha example's lockfile, AVA from ava-todo's,
+ * session's worktree gets it), mocha from the cjs-mocha example's lockfile, AVA from ava-todo's, node-tap from tap-todo's,
  * jest 29 from the npm registry into a copy of it; and, through a custom command with {junit},
  * bun (bun-todo's lockfile) and node's junit. Each project gets a file with a case that passes,
  * one that fails and one that is skipped, and a file that does not load; the check names a case
@@ -129,6 +129,20 @@ const SETUPS: Setup[] = [
     },
     named: 'nowhere',
     install: installed('ava-todo'),
+  },
+  {
+    preset: 'tap',
+    example: 'tap-todo',
+    cases: 'test/t001_cases.test.js',
+    broken: 'test/t002_broken.test.js',
+    files: {
+      'test/t001_cases.test.js':
+        "const t = require('tap');\nt.test('cases', async (t) => {\n  t.test('passes', async (t) => { t.equal(1 + 1, 2); });\n  t.test('fails', async (t) => { t.equal(1 + 1, 3); });\n  t.test('is skipped', { skip: true }, async (t) => { t.fail(); });\n});\n",
+      'test/t002_broken.test.js':
+        "const t = require('tap');\nconst { divide } = require('../src/divide.js');\nt.test('divides', async (t) => { t.equal(divide(4, 2), 2); });\n",
+    },
+    named: 'nowhere',
+    install: installed('tap-todo'),
   },
   {
     preset: 'jest',

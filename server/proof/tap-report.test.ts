@@ -155,6 +155,15 @@ describe('parseTap', () => {
     expect(report.loadErrors).toEqual([]);
   });
 
+  it('makes a file in which tap found no test a load error, though tap skips it and passes', () => {
+    const raw =
+      'TAP version 14\n1..1\n# Subtest: test/t001_x.test.js\n    1..0 # no tests found\nok 1 - test/t001_x.test.js # SKIP no tests found\n\n# { total: 1, pass: 0, skip: 1 }\n';
+    expect(parseTap(raw, ['test/t001_x.test.js'])).toEqual({
+      cases: [],
+      loadErrors: [{ file: 'test/t001_x.test.js', message: 'tap found no tests in it: it did not load, or declares no tap test' }],
+    });
+  });
+
   it('passes over what a test printed that is not TAP', () => {
     const body = ['# Subtest: prints', '    ok 1 - yes', 'hello from the code', '    # a comment', 'Bail out? not this', '    1..1', 'ok 1 - prints'].join(
       '\n',

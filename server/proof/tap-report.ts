@@ -16,7 +16,8 @@
  * assertion failed, or its function threw after them), each of its cases fails with its message,
  * so a failure is never lost. A file whose point is `not ok` with no failed case in it did not
  * load or ended badly (its plan says `# no tests found`, its exit code is not 0, an assertion
- * outside any subtest failed): a load error of that file, with what its failing assertions said.
+ * outside any subtest failed): a load error of that file, with what its failing assertions said;
+ * so is a file in which tap found no test, which tap itself skips and passes.
  *
  * The test process's stdout is this stream: what a test prints lands among its lines at the
  * subtest's depth. Lines that are not TAP are passed over; a printed line that is TAP could pass
@@ -66,7 +67,8 @@ export function parseTap(raw: string, files: readonly string[]): RunnerReport {
     const own: ReportCase[] = [];
     collect(point.children ?? [], point.title, [], own);
     cases.push(...own);
-    if (!point.ok && !own.some((c) => c.outcome === 'failed')) {
+    // tap passes a file that declares no test (`ok … # SKIP no tests found`, exit 0): ran nothing.
+    if (point.children?.length === 0 || (!point.ok && !own.some((c) => c.outcome === 'failed'))) {
       loadErrors.push({ file: point.title, message: fileFailure(point) });
     }
   }

@@ -61,6 +61,26 @@ const AVA_TEST = [
   '',
 ].join('\n');
 
+/** The same cases in node-tap's idiom: subtests of one group, checked on `t`, CommonJS. */
+const TAP_TEST = [
+  "const t = require('tap');",
+  "const { isAdult } = require('../src/adult.js');",
+  '',
+  "t.test('isAdult', async (t) => {",
+  "  t.test('tells adults from children', async (t) => {",
+  '    t.equal(isAdult(30), true);',
+  '    t.equal(isAdult(5), false);',
+  '  });',
+  "  t.test('refuses a negative age', async (t) => {",
+  '    t.throws(() => isAdult(-1), RangeError);',
+  '  });',
+  "  t.test('is a function', async (t) => {",
+  "    t.equal(typeof isAdult, 'function');",
+  '  });',
+  '});',
+  '',
+].join('\n');
+
 const PY_FILE = 'tests/test_t001_adult.py';
 const PY_CASES = ['test_tells_adults_from_children', 'test_refuses_a_negative_age', 'test_is_a_function'];
 const PY_TEST = [
@@ -115,7 +135,7 @@ const CJS_IMPL = [
 ].join('\n');
 
 export interface CoveredSetup {
-  preset: 'node' | 'pytest' | 'mocha' | 'jest' | 'vitest' | 'ava';
+  preset: 'node' | 'pytest' | 'mocha' | 'jest' | 'vitest' | 'ava' | 'tap';
   example: ExampleName;
   /** The project's dependencies, installed as its users install them. */
   install?: (dir: string) => Promise<void>;
@@ -209,6 +229,32 @@ export const COVERED: CoveredSetup[] = [
     guard: 2,
     boundary: 3,
     ran: [[1, 2, 3, 4], [1, 2, 4], [1]],
+  },
+  {
+    // tap runs each file in a child process; each case is run alone by its --grep chain.
+    preset: 'tap',
+    example: 'tap-todo',
+    install: (dir) => installExample(dir, 'tap-todo'),
+    env: {
+      ...CJS_MOCHA_ENV,
+      test_runner: 'tap',
+      test_runner_evidence: 'package.json "tap"',
+      test_globs: DEFAULT_TEST_GLOBS.tap,
+    },
+    cases: ADULT_CRITERIA.map((c) => `isAdult › ${c}`),
+    testFile: 'test/t001_adult.test.js',
+    test: TAP_TEST,
+    implFile: 'src/adult.js',
+    impl: CJS_IMPL,
+    method: 'v8',
+    mutated: [3, 4, 6],
+    guard: 3,
+    boundary: 4,
+    ran: [
+      [1, 2, 3, 4, 5, 6],
+      [1, 2, 3, 5, 6],
+      [1, 6],
+    ],
   },
   {
     preset: 'jest',
