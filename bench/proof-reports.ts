@@ -108,6 +108,16 @@ const PROJECTS: Project[] = [
     install: {},
   },
   {
+    // Issue 29: node-tap, two subtests of one group, each run alone by its --grep chain.
+    preset: 'tap',
+    files: { 'package.json': '{"devDependencies":{"tap":"21.8.0"}}', 'src/calc.js': 'exports.add = (a, b) => a + b;\n' },
+    testFile: 'test/t001_calc.test.js',
+    test: "const t = require('tap');\nconst calc = require('../src/calc.js');\nt.test('calc', async (t) => {\n  t.test('divides', async (t) => { t.equal(calc.divide(4, 2), 2); });\n  t.test('divides evenly', async (t) => { t.equal(calc.divide(9, 3), 3); });\n});\n",
+    cases: ['calc › divides', 'calc › divides evenly'],
+    impl: ['src/calc.js', 'exports.add = (a, b) => a + b;\nexports.divide = (a, b) => a / b;\n'],
+    install: {},
+  },
+  {
     // Issue 29: no baseline drives go, so its row has the proofs' own times only.
     preset: 'go',
     files: { 'go.mod': 'module example.com/calc\n\ngo 1.19\n', 'calc/calc.go': 'package calc\n\nfunc Add(a, b int) int { return a + b }\n' },

@@ -30,7 +30,7 @@ export { CapsSchema, type Caps } from './events.ts';
  * commands. Sessions from before issue 12 have only pytest, node and custom, which keep their
  * meaning.
  */
-export const ChecksPresetSchema = z.enum(['vitest', 'jest', 'mocha', 'ava', 'tap', 'node', 'pytest', 'unittest', 'go', 'cargo', 'custom']);
+export const ChecksPresetSchema = z.enum(['vitest', 'jest', 'mocha', 'ava', 'tap', 'uvu', 'node', 'pytest', 'unittest', 'go', 'cargo', 'custom']);
 export type ChecksPreset = z.infer<typeof ChecksPresetSchema>;
 
 /**

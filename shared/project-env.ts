@@ -9,7 +9,7 @@ import { z } from 'zod';
 export const PackageManagerSchema = z.enum(['npm', 'pnpm', 'yarn', 'bun']);
 export type PackageManager = z.infer<typeof PackageManagerSchema>;
 
-export const TestRunnerSchema = z.enum(['vitest', 'jest', 'mocha', 'ava', 'tap', 'node', 'pytest', 'unittest', 'go', 'cargo']);
+export const TestRunnerSchema = z.enum(['vitest', 'jest', 'mocha', 'ava', 'tap', 'uvu', 'node', 'pytest', 'unittest', 'go', 'cargo']);
 export type TestRunner = z.infer<typeof TestRunnerSchema>;
 
 /** AVA 6's default `files`: its own folders and suffixes, in its default extensions. */
@@ -30,9 +30,16 @@ const TAP_FILES = [
   `**/@(test|tests).${TAP_EXTENSIONS}`,
 ];
 
+/** uvu's CLI with no folder: files in test folders, `.test`/`.spec` files, `test.js` at the root (its default pattern). */
+const UVU_FILES = [
+  '**/@(test|tests|__test__|__tests__)/**/*.{js,mjs,cjs,jsx,ts,tsx}',
+  '**/*.@(test|tests|spec).{js,mjs,cjs,jsx,ts,tsx}',
+  '@(test|tests).{js,mjs,cjs}',
+];
+
 /**
  * Which files each runner picks up when its config does not say (relative to the root): vitest's
- * `include`, jest's `testMatch`, mocha's `spec`, AVA's `files`, node-tap's `include`, Node 20's `node --test` with no arguments,
+ * `include`, jest's `testMatch`, mocha's `spec`, AVA's `files`, node-tap's `include`, uvu's default pattern, Node 20's `node --test` with no arguments,
  * pytest's `python_files`, unittest discovery's `test*.py`, go's `_test.go` files, cargo's
  * integration tests (each file directly under `tests/` is a test target).
  */
@@ -42,6 +49,7 @@ export const DEFAULT_TEST_GLOBS: Record<TestRunner, string[]> = {
   mocha: ['./test/*.{js,cjs,mjs}'],
   ava: AVA_FILES,
   tap: TAP_FILES,
+  uvu: UVU_FILES,
   node: ['**/*.test.?(c|m)js', '**/*-test.?(c|m)js', '**/*_test.?(c|m)js', '**/test-*.?(c|m)js', '**/test.?(c|m)js', '**/test/**/*.?(c|m)js'],
   pytest: ['**/test_*.py', '**/*_test.py'],
   unittest: ['**/test*.py'],
@@ -65,6 +73,7 @@ export type UndrivenRunner = z.infer<typeof UndrivenRunnerSchema>;
 export const UNDRIVEN_RUNNERS: Record<UndrivenRunner, { name: string; command: string | null }> = {
   /** Driven since issue 29; kept so a session detected before then still reads. */
   ava: { name: 'AVA', command: 'node_modules/.bin/ava {files}' },
+  /** Driven since issue 29, through a runner of Tilth's own; kept so a session detected before then still reads. */
   uvu: { name: 'uvu', command: null },
   /** Driven since issue 29 from tap 18 on; an older tap is named so, with its own flag for no coverage check. */
   tap: { name: 'node-tap', command: 'node_modules/.bin/tap --no-coverage {files}' },

@@ -33,6 +33,7 @@ export const RUNNER_NAMES: Record<Exclude<ChecksPreset, 'custom'>, string> = {
   mocha: 'Mocha',
   ava: 'AVA',
   tap: 'node-tap',
+  uvu: 'uvu',
   node: 'node --test',
   pytest: 'pytest',
   unittest: 'unittest',
@@ -72,7 +73,7 @@ const EXAMPLE_SLUG = 'add_parser';
 const SAFE_GO_DIR = /^(?!(?:.*\/)?(?:vendor|testdata)\/)(?:[A-Za-z0-9][\w.-]*\/)+$/;
 
 /** The extensions a JavaScript runner's tests may have here, the usual one first. */
-function extensions(preset: 'vitest' | 'jest' | 'mocha' | 'ava' | 'tap' | 'node', env: ProjectEnv | null): string[] {
+function extensions(preset: 'vitest' | 'jest' | 'mocha' | 'ava' | 'tap' | 'uvu' | 'node', env: ProjectEnv | null): string[] {
   const ts = env?.typescript === true;
   switch (preset) {
     case 'node':
@@ -87,6 +88,9 @@ function extensions(preset: 'vitest' | 'jest' | 'mocha' | 'ava' | 'tap' | 'node'
       return ts ? ['ts', 'js', 'mjs', 'cjs'] : ['js', 'mjs', 'cjs'];
     case 'ava':
       // AVA's default extensions; TypeScript needs a loader the project configures itself.
+      return ['js', 'mjs', 'cjs'];
+    case 'uvu':
+      // Loaded by node as they are: TypeScript needs a loader (`uvu -r tsm`) the checks do not add.
       return ['js', 'mjs', 'cjs'];
     case 'tap':
       // tap 18+ loads TypeScript through its default plugin.

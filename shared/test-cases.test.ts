@@ -75,6 +75,24 @@ describe('collectTestCases', () => {
     ]);
   });
 
+  it("reads uvu's suites by the variable each is called on, and uvu's plain test by its title", () => {
+    const file = [
+      "import { suite, test } from 'uvu';",
+      "import * as assert from 'uvu/assert';",
+      "const Parse = suite('parse');",
+      "Parse('reads a date', () => { assert.is(1, 1); });",
+      "Parse.skip('rejects junk', () => {});",
+      'Parse.run();',
+      'let $fmt = suite(`format`);',
+      "$fmt.only('as ISO', () => {});",
+      "test('alone', () => {});",
+      "notParse('ignored', () => {});",
+    ].join('\n');
+    expect(collectTestCases('tests/t001_x.test.js', file)).toEqual(['alone', 'parse › reads a date', 'parse › rejects junk', 'format › as ISO']);
+    // Without uvu imported, a call named like a suite is nobody's case.
+    expect(collectTestCases('tests/t001_x.test.js', file.replace("from 'uvu'", "from 'elsewhere'"))).toEqual(['alone']);
+  });
+
   it("reads node-tap's subtests, nested, a subtest holding subtests as their group, with options before the function", () => {
     const file = [
       "import t from 'tap';",

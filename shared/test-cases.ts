@@ -54,7 +54,9 @@ export function collectTestCases(file: string, content: string): string[] {
       ? goCases(content)
       : file.endsWith('.rs')
         ? rustCases(content)
-        : jsCases(content);
+        : UVU_IMPORT.test(content)
+          ? [...jsCases(content), ...uvuCases(content)]
+          : jsCases(content);
   return [...new Set(names)];
 }
 
@@ -314,6 +316,28 @@ function pythonCases(content: string): string[] {
  * `describe` blocks around it. Parentheses are counted outside strings, templates, comments and
  * regular expressions to know which call a case is inside.
  */
+/** `const Name = suite('title')` (uvu): the variable its cases are called on, and the suite's name. */
+const UVU_SUITE = /(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*suite\s*\(\s*(?:(['"])((?:\\.|(?!\2)[^\\\n])*)\2|`((?:\\.|[^`\\$])*)`)/g;
+const UVU_IMPORT = /(?:from\s*|require\s*\(\s*)['"]uvu['"]/;
+
+/**
+ * uvu's cases: `Name('title', …)`, `Name.only(…)` and `Name.skip(…)` on a suite made by
+ * `const Name = suite('suite')`, named `suite › title`; uvu's own `test('title')` outside any
+ * suite is the title (read by jsCases). uvu has no nesting.
+ */
+function uvuCases(content: string): string[] {
+  const out: string[] = [];
+  for (const m of content.matchAll(UVU_SUITE)) {
+    const name = unescapeLiteral(m[3] ?? m[4] ?? '');
+    const call = new RegExp(String.raw`(?<![\w$.])${m[1]!.replace(/\$/g, '\\$')}(?:\.(?:only|skip))?\s*` + JS_TITLE, 'g');
+    for (const c of content.matchAll(call)) {
+      const title = unescapeLiteral(c[2] ?? c[3] ?? '');
+      if (title.trim() !== '') out.push(name ? `${name}${JS_NAME_SEPARATOR}${title}` : title);
+    }
+  }
+  return out;
+}
+
 function jsCases(content: string): string[] {
   const out: (string | null)[] = [];
   /**

@@ -21,6 +21,7 @@ export type ExampleName =
   | 'rust-todo'
   | 'ava-todo'
   | 'tap-todo'
+  | 'uvu-todo'
   | 'bun-todo'
   | 'deno-todo'
   | 'pnpm-mono';

@@ -258,9 +258,19 @@ const cases: Case[] = [
     },
   },
   {
-    name: 'uvu only as a dependency',
+    name: 'uvu only as a dependency, its default pattern',
     files: { 'package.json': { devDependencies: { uvu: '^0.5' } } },
-    expected: { test_runner: null, undriven_runner: { runner: 'uvu', evidence: 'devDependencies.uvu' } },
+    expected: { test_runner: 'uvu', test_runner_evidence: 'devDependencies.uvu', undriven_runner: null, test_globs: DEFAULT_TEST_GLOBS.uvu },
+  },
+  {
+    name: 'uvu given a folder by the test script: every script file under it',
+    files: { 'package.json': { scripts: { test: 'uvu tests' }, devDependencies: { uvu: '^0.5' } }, 'tests/a.js': '' },
+    expected: { test_runner: 'uvu', test_runner_evidence: 'scripts.test: uvu tests', test_globs: ['tests/**/*.{js,mjs,cjs}'], test_dirs: ['tests'] },
+  },
+  {
+    name: 'uvu given a folder and a pattern asking for .test files',
+    files: { 'package.json': { scripts: { test: 'uvu test .test.js$' }, devDependencies: { uvu: '^0.5' } } },
+    expected: { test_runner: 'uvu', test_globs: ['test/**/*.test.{js,mjs,cjs}'] },
   },
   {
     name: 'a TypeScript project tested with bun test',

@@ -239,9 +239,7 @@ function dependencyNames(pkg: Record<string, unknown> | null): Set<string> {
 
 // ── JavaScript runners ────────────────────────────────────────────────────────────────────────
 
-const JS_RUNNERS = ['vitest', 'jest', 'mocha', 'ava', 'tap'] as const;
-/** JavaScript runners Tilth does not drive yet, found by the same rules (script, config, dependency). */
-const UNDRIVEN_JS = ['uvu'] as const;
+const JS_RUNNERS = ['vitest', 'jest', 'mocha', 'ava', 'tap', 'uvu'] as const;
 
 async function findJsRunner(repo: RepoFiles, top: Set<string>, pkg: Record<string, unknown> | null): Promise<Found | null> {
   const script = testScript(pkg);
@@ -252,7 +250,7 @@ async function findJsRunner(repo: RepoFiles, top: Set<string>, pkg: Record<strin
     return { runner: fromScript, strength: 'script', evidence: config?.evidence ?? `scripts.test: ${script.length > 40 ? `${script.slice(0, 39)}…` : script}` };
   }
   if (configs[0]) return configs[0];
-  for (const runner of [...JS_RUNNERS, ...UNDRIVEN_JS]) {
+  for (const runner of JS_RUNNERS) {
     for (const key of ['devDependencies', 'dependencies']) {
       if (asRecord(pkg?.[key])?.[runner] !== undefined) return { runner, strength: 'dependency', evidence: `${key}.${runner}` };
     }
@@ -328,7 +326,6 @@ function runnerInScript(script: string): TestRunner | UndrivenRunner | null {
   for (const words of scriptCommands(script)) {
     const command = path.posix.basename(words[0]!);
     if ((JS_RUNNERS as readonly string[]).includes(command)) return command as TestRunner;
-    if ((UNDRIVEN_JS as readonly string[]).includes(command)) return command as UndrivenRunner;
     if ((command === 'node' || command === 'tsx') && words.includes('--test')) return 'node';
     if ((command === 'bun' || command === 'deno' || command === 'go' || command === 'cargo') && words[1] === 'test') return command;
   }
@@ -654,6 +651,14 @@ async function testGlobs(repo: RepoFiles, top: Set<string>, pkg: Record<string, 
       const { paths } = scriptPaths(pkg, 'tap');
       if (paths.length === 0) return DEFAULT_TEST_GLOBS.tap;
       return Promise.all(paths.map(async (p) => ((await repo.isDir(p)) ? `${p.replace(/\/$/, '')}/**/*.{js,cjs,mjs,ts}` : p)));
+    }
+    case 'uvu': {
+      // `uvu <dir> [pattern]`: every script file under the folder, or those whose name the
+      // pattern (a regular expression) asks for by its usual suffix; no folder: uvu's default.
+      const [dir, pattern] = scriptPaths(pkg, 'uvu').paths;
+      if (!dir) return DEFAULT_TEST_GLOBS.uvu;
+      const suffix = pattern && /spec/i.test(pattern) ? '.spec' : pattern && /test/i.test(pattern) ? '.test' : '';
+      return [`${dir.replace(/\/$/, '')}/**/*${suffix}.{js,mjs,cjs}`];
     }
     case 'node': {
       const { paths } = scriptPaths(pkg, 'node');

@@ -176,6 +176,13 @@ describe.runIf(sandboxed)('the journey on real repository shapes, with no config
     SLOW,
   );
   it(
+    "uvu-todo: a uvu suite run by Tilth's own uvu runner, its cases named suite › title, proved red before any work",
+    async () => {
+      await journey(JOURNEYS['uvu-todo']);
+    },
+    SLOW,
+  );
+  it(
     'bun-todo: bun test through the custom preset with {junit}, its cases read from the JUnit report, proved red before any work',
     async () => {
       await journey(JOURNEYS['bun-todo']);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { UVU_REPORT_ARG, UVU_RUNNER } from './uvu-runner.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { EXAMPLES_DIR } from '../demo/example-repo.ts';
@@ -397,6 +398,22 @@ describe('testCommand', () => {
     expect(argsOf(testCaseCommand('tap', 'test/t001_a.test.js', 'alone'))).toEqual(['--disable-coverage', 'test/t001_a.test.js']);
   });
 
+  it("runs uvu's files and one case through Tilth's own uvu runner, with no report unless one is asked for", () => {
+    const files = testCommand('uvu', ['tests/t001_a.test.js', 'tests/t002_b.test.js']);
+    expect(files).toMatchObject({ kind: 'argv', command: 'node', env: {} });
+    expect(argsOf(files)).toEqual(['--input-type=module', '-e', UVU_RUNNER, '', 'tests/t001_a.test.js', 'tests/t002_b.test.js']);
+    expect(argsOf(testCaseCommand('uvu', 'tests/t001_a.test.js', 'parse › reads'))).toEqual([
+      '--input-type=module',
+      '-e',
+      UVU_RUNNER,
+      '',
+      '--case',
+      'parse › reads',
+      'tests/t001_a.test.js',
+    ]);
+    expect(argsOf(files)?.[UVU_REPORT_ARG]).toBe('');
+  });
+
   it('runs pytest without leaving caches in the worktree', () => {
     expect(testCommand('pytest', ['tests/test_t001_a.py'])).toEqual({
       kind: 'argv',
@@ -503,6 +520,9 @@ describe('describePresetForPrompt', () => {
     expect(tap).toContain('`node_modules/.bin/tap test/t001_add_parser.test.js`');
     expect(tap).toMatch(/`t\.test\('title', async \(t\) => \{ … \}\)` subtests/);
     expect(tap).toMatch(/joined by ` › ` \(`parse › reads a date`\)/);
+    const uvu = describePresetForPrompt('uvu', undefined, env({ test_runner: 'uvu', test_dirs: ['tests'], test_globs: ['tests/**/*.{js,mjs,cjs}'] }));
+    expect(uvu).toMatch(/end each suite with `Name\.run\(\)`/);
+    expect(uvu).toMatch(/its suite's name and its title joined by ` › `/);
     const unittest = describePresetForPrompt('unittest', undefined, PY_SRC_VENV);
     expect(unittest).toContain('/repo/.venv/bin/python -m unittest');
     expect(unittest).toMatch(/unittest\.TestCase/);

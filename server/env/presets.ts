@@ -16,6 +16,7 @@ import { writesJunit } from '../../shared/files.ts';
 import { testFileRule, type ChecksPreset, type CustomChecks, type TestFileRule } from '../../shared/seed.ts';
 import { JS_NAME_SEPARATOR, ownTitle, spacedName } from '../../shared/test-cases.ts';
 import { detectProjectEnv } from './detect.ts';
+import { uvuArgs } from './uvu-runner.ts';
 import { AppError } from '../errors.ts';
 
 /** The preset a detected environment gets (see `presetFor`). */
@@ -171,6 +172,9 @@ export function testCommand(
       return { kind: 'argv', command: localBin('ava'), args: ['--no-worker-threads', ...files], env: {} };
     case 'tap':
       return { kind: 'argv', command: localBin('tap'), args: ['--disable-coverage', ...files], env: {} };
+    case 'uvu':
+      // uvu's CLI takes a folder and a pattern, not files: Tilth's own uvu runner (env/uvu-runner.ts).
+      return { kind: 'argv', command: 'node', args: uvuArgs('', files), env: {} };
     case 'custom':
       if (!custom) {
         throw new AppError('custom_checks_missing', 'The custom checks preset needs a test command with a {files} placeholder; set it in seed review.');
@@ -246,6 +250,8 @@ export function testCaseCommand(preset: ChecksPreset, file: string, name: string
         args: ['--disable-coverage', ...(name.includes(JS_NAME_SEPARATOR) ? tapGreps(name) : []), file],
         env: {},
       };
+    case 'uvu':
+      return { kind: 'argv', command: 'node', args: uvuArgs('', [file], name), env: {} };
     case 'custom':
       // Only a command that writes JUnit can say how one case ended: its one-case command, else
       // the whole file, whose report has the case.
@@ -416,6 +422,13 @@ export function describePresetForPrompt(preset: ChecksPreset, custom?: CustomChe
       return [
         `This repository's tests run with node-tap, the copy installed in its node_modules (\`node_modules/.bin/tap ${example}\`). ${naming}${where}`,
         "Take tap's `t` (`import t from 'tap';`, or `const t = require('tap');` in CommonJS) and write `t.test('title', async (t) => { … })` subtests checking with `t.equal`, `t.same`, `t.ok`, `t.throws`, `t.rejects` and the like; a subtest holding subtests is a group. Name each case in the matrix by its full name, the titles of its groups and its own joined by ` › ` (`parse › reads a date`), or its own title when no group holds it; titles must be literal strings.",
+        moduleStyle(rule.endings[0]!, env),
+        FAIL_FIRST,
+      ].join(' ');
+    case 'uvu':
+      return [
+        `This repository's tests use uvu, the copy installed in its node_modules; the checks load each test file with uvu's API and run its suites. ${naming}${where}`,
+        "Take uvu's `test` or a `suite` (`import { suite } from 'uvu';` and `import * as assert from 'uvu/assert';`, or `require` in CommonJS), write `Name('title', () => { … })` cases checking with `assert.is`, `assert.equal`, `assert.ok`, `assert.throws` and the like, and end each suite with `Name.run()`. Name each case in the matrix by its suite's name and its title joined by ` › ` (`parse › reads a date`), or by its title for uvu's plain `test`; names must be literal strings.",
         moduleStyle(rule.endings[0]!, env),
         FAIL_FIRST,
       ].join(' ');

@@ -64,6 +64,16 @@ describe('countAssertions', () => {
       5,
     ],
     [
+      'uvu',
+      "import { test } from 'uvu';\nimport * as assert from 'uvu/assert';\ntest('a', () => {\n  assert.is(1, 1);\n  assert.not.ok(x);\n  // assert.is(0, 1)\n  is(2, 2);\n});\ntest.run();",
+      2,
+    ],
+    [
+      'uvu',
+      "const { test } = require('uvu');\nconst { is, equal, throws } = require('uvu/assert');\ntest('a', () => {\n  is(1, 1);\n  equal([], []);\n  throws(() => f());\n  is.not(1, 2);\n  x.is(3);\n});\ntest.run();",
+      4,
+    ],
+    [
       'custom',
       "import { assertEquals, assertThrows } from '@std/assert';\nDeno.test('a', () => {\n  assertEquals(1, 1);\n  assertThrows(() => f());\n  x.assertEquals(1);\n  assertion(2);\n});",
       2,

@@ -214,6 +214,7 @@ const OWN_CASES: Partial<Record<ChecksPreset, string>> = {
   mocha: "mocha's `describe` and `it` globals and node:assert/strict",
   ava: "AVA's `test` imported from 'ava' and its assertions on `t`",
   tap: "node-tap's `t` imported from 'tap', its `t.test` subtests and its assertions on `t`",
+  uvu: "uvu's `test` or a `suite` imported from 'uvu', run with `.run()`, and uvu/assert",
 };
 const JS_PRESETS = new Set(Object.keys(OWN_CASES));
 const IMPORTED = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)['"]([^'"]+)['"]/g;
@@ -246,6 +247,7 @@ const ASSERTION_WORDS: Record<ChecksPreset, string> = {
   mocha: JS_WORDS,
   ava: '`t.is(…)`, `t.deepEqual(…)`, `t.true(…)`, `t.throws(…)` and the other assertions on `t`',
   tap: '`t.equal(…)`, `t.same(…)`, `t.ok(…)`, `t.throws(…)`, `t.rejects(…)` and the other assertions on `t`',
+  uvu: "uvu/assert's `assert.is(…)`, `assert.equal(…)`, `assert.ok(…)`, `assert.throws(…)` (or the same functions imported by name)",
   go: '`t.Error…(…)`/`t.Fatal…(…)`/`t.Fail(…)` on a `*testing.T`, and testify `assert.…`/`require.…`',
   cargo: '`assert!`, `assert_eq!`, `assert_ne!`, `panic!` and `#[should_panic]`',
   custom: '`assert` statements, `assert(…)`/`assert.…(…)` calls, `expect(…)`, `self.assert…(…)` and `pytest.raises`',
@@ -273,6 +275,10 @@ const TAP_ASSERTIONS = [
   /\bt\.(?:ok|notOk|equal|not|same|notSame|strictSame|strictNotSame|has|hasStrict|notHas|hasProp|hasProps|hasOwnProp|hasOwnProps|match|matchOnly|matchStrict|notMatch|type|throws|doesNotThrow|rejects|resolves|resolveMatch|matchSnapshot|resolveMatchSnapshot|emits|error|fail)\s*\(/g,
 ];
 
+/** uvu/assert's functions imported by name (`import { is, equal } from 'uvu/assert'`), called bare. */
+const UVU_NAMED = /(?<![\w$.])(?:is|equal|ok|type|instance|match|snapshot|fixture|throws|unreachable)(?:\.not)?\s*\(/g;
+const UVU_ASSERT_BY_NAME = /\{[^}]*\}\s*(?:=\s*require\s*\(\s*|from\s*)['"]uvu\/assert['"]/;
+
 /** JavaScript without its comments (a `//` after a colon is a URL's, kept). */
 function stripJsComments(source: string): string {
   return source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:\\])\/\/.*$/gm, '$1');
@@ -296,6 +302,8 @@ export function countAssertions(preset: ChecksPreset, source: string): number {
       return count(js, [...JS_ASSERTIONS, ...AVA_ASSERTIONS]);
     case 'tap':
       return count(js, [...JS_ASSERTIONS, ...TAP_ASSERTIONS]);
+    case 'uvu':
+      return count(js, UVU_ASSERT_BY_NAME.test(js) ? [...JS_ASSERTIONS, UVU_NAMED] : JS_ASSERTIONS);
     case 'go':
       return countGoAssertions(source);
     case 'cargo':
@@ -358,6 +366,7 @@ export function classifyRun(run: Run, ctx: RunContext): RunVerdict {
     case 'mocha':
     case 'ava':
     case 'tap':
+    case 'uvu':
       return classifyJs(out, run, ctx);
     case 'go':
       return classifyGo(out, run, ctx);
@@ -486,6 +495,12 @@ function classifyJs(out: string, run: Run, ctx: RunContext): RunVerdict {
     return {
       kind: 'does_not_load',
       message: `${ctx.shown} declares no node-tap test: tap found no test in it, so nothing it says was checked. Write \`t.test('title', async (t) => { … })\` subtests on tap's \`t\` (\`const t = require('tap')\`).`,
+    };
+  }
+  if (ctx.preset === 'uvu' && /it registers no uvu test: no suite of it called run\(\)/.test(out)) {
+    return {
+      kind: 'does_not_load',
+      message: `${ctx.shown} declares no uvu test: no suite of it called \`.run()\`, so nothing it says was checked. Import \`test\` or \`suite\` from 'uvu', add the cases, and end each suite with \`.run()\`.`,
     };
   }
   if (run.exitCode === 0) return { kind: 'passes' };

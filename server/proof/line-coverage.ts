@@ -98,6 +98,7 @@ export function tracerFor(preset: ChecksPreset, installed: (pkg: string) => bool
     case 'mocha':
     case 'ava':
     case 'tap':
+    case 'uvu':
       return { method: 'v8' };
     case 'jest':
       return { method: 'istanbul', runner: 'jest' };

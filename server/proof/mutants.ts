@@ -51,6 +51,7 @@ const RUNS: Record<ChecksPreset, readonly Language[] | null> = {
   mocha: ['js'],
   ava: ['js'],
   tap: ['js'],
+  uvu: ['js'],
   node: ['js'],
   pytest: ['py'],
   unittest: ['py'],

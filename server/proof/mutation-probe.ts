@@ -54,6 +54,7 @@ const LANGUAGE_WORDS: Record<ChecksPreset, string> = {
   mocha: 'JavaScript or TypeScript',
   ava: 'JavaScript or TypeScript',
   tap: 'JavaScript or TypeScript',
+  uvu: 'JavaScript or TypeScript',
   node: 'JavaScript or TypeScript',
   pytest: 'Python',
   unittest: 'Python',

@@ -40,6 +40,7 @@ export const RUNNER: Record<ReportPreset, string> = {
   mocha: 'mocha',
   ava: 'AVA',
   tap: 'node-tap',
+  uvu: 'uvu',
   go: 'go test',
   cargo: 'cargo test',
   junit: 'the custom command',
@@ -72,6 +73,8 @@ export function parseReport(preset: ReportPreset, raw: string, worktree: string,
     case 'mocha':
       return parseMochaJson(raw, worktree);
     case 'unittest':
+    case 'uvu':
+      // Both are Tilth's own runners, writing one JSON shape.
       return parseUnittestJson(raw);
     case 'junit':
       return parseJunit(raw, worktree, files);

@@ -1,7 +1,7 @@
 /**
  * The runners' own reports on real projects installed as their users install them: pytest and
  * unittest on the py-todo example, node --test on js-todo, vitest (this checkout's, linked in as a
- * session's worktree gets it), mocha from the cjs-mocha example's lockfile, AVA from ava-todo's, node-tap from tap-todo's,
+ * session's worktree gets it), mocha from the cjs-mocha example's lockfile, AVA from ava-todo's, node-tap from tap-todo's, uvu from uvu-todo's (through Tilth's own uvu runner),
  * jest 29 from the npm registry into a copy of it; and, through a custom command with {junit},
  * bun (bun-todo's lockfile) and node's junit. Each project gets a file with a case that passes,
  * one that fails and one that is skipped, and a file that does not load; the check names a case
@@ -143,6 +143,20 @@ const SETUPS: Setup[] = [
     },
     named: 'nowhere',
     install: installed('tap-todo'),
+  },
+  {
+    preset: 'uvu',
+    example: 'uvu-todo',
+    cases: 'tests/t001_cases.test.js',
+    broken: 'tests/t002_broken.test.js',
+    files: {
+      'tests/t001_cases.test.js':
+        "import { suite } from 'uvu';\nimport * as assert from 'uvu/assert';\nconst Cases = suite('cases');\nCases('passes', () => { assert.is(1 + 1, 2); });\nCases('fails', () => { assert.is(1 + 1, 3); });\nCases.skip('is skipped', () => { assert.unreachable(); });\nCases.run();\n",
+      'tests/t002_broken.test.js':
+        "import { test } from 'uvu';\nimport { divide } from '../src/divide.js';\ntest('divides', () => divide(4, 2));\ntest.run();\n",
+    },
+    named: 'nowhere',
+    install: installed('uvu-todo'),
   },
   {
     preset: 'jest',

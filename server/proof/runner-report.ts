@@ -24,6 +24,7 @@
  *   vouch for); the worker reads the same text without cargo's progress lines;
  * - the custom preset with `{junit}`: the user's command writes JUnit XML where `{junit}` says
  *   (junit-report.ts reads it); what it prints is the worker's;
+ * - uvu: Tilth's own uvu runner (env/uvu-runner.ts), which writes the unittest runner's JSON;
  * - unittest: a small runner (UNITTEST_RUNNER) passed with `python -c` — the package may live
  *   under /tmp, which the sandbox hides — that loads the given files or names with unittest's
  *   loader, runs them with a result that records each case, and writes JSON.
@@ -38,6 +39,7 @@ import path from 'node:path';
 import type { ProjectEnv } from '../../shared/project-env.ts';
 import { Tree } from '../fs/tree.ts';
 import { pythonOf, pythonRunEnv, shellQuote, type TestCommand, UNREAD_JUNIT, UNREAD_JUNIT_SETUP } from '../env/presets.ts';
+import { UVU_REPORT_ARG } from '../env/uvu-runner.ts';
 import { runUntrusted, type UntrustedOptions, type UntrustedResult, type UntrustedScope } from '../proc/untrusted.ts';
 import { cargoText } from './cargo-report.ts';
 import { goText } from './go-report.ts';
@@ -184,6 +186,9 @@ export function withReport(preset: ReportPreset, command: TestCommand, reportFil
     case 'ava':
       // AVA's TAP goes to stdout, the report; what the tests print comes on its stderr, the output.
       return intoReport(reportFile, [command.command, '--tap', ...command.args], command.env, 'stdout');
+    case 'uvu':
+      // Tilth's own uvu runner writes its JSON report where its report argument says.
+      return { ...command, args: command.args.map((arg, i) => (i === UVU_REPORT_ARG ? reportFile : arg)) };
     case 'tap':
       // tap's TAP goes to stdout, the report; the test processes' stderr stays the output.
       return intoReport(reportFile, [command.command, '--reporter=tap', ...command.args], command.env, 'stdout');
@@ -219,6 +224,7 @@ const REPORT_NAME: Record<ReportPreset, string> = {
   mocha: 'report.json',
   ava: 'report.tap',
   tap: 'report.tap',
+  uvu: 'report.json',
   go: 'report.jsonl',
   cargo: 'report.txt',
   junit: 'report.xml',

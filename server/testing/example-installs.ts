@@ -40,6 +40,7 @@ export async function installExample(dir: string, name: ExampleName): Promise<vo
     case 'cjs-mocha':
     case 'ava-todo':
     case 'tap-todo':
+    case 'uvu-todo':
     case 'bun-todo':
     case 'deno-todo':
       await run('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline']);

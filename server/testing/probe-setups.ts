@@ -81,6 +81,27 @@ const TAP_TEST = [
   '',
 ].join('\n');
 
+/** The same cases in uvu's idiom: one suite, checked with uvu/assert, ESM. */
+const UVU_TEST = [
+  "import { suite } from 'uvu';",
+  "import * as assert from 'uvu/assert';",
+  "import { isAdult } from '../src/adult.js';",
+  '',
+  "const IsAdult = suite('isAdult');",
+  "IsAdult('tells adults from children', () => {",
+  '  assert.ok(isAdult(30));',
+  '  assert.not.ok(isAdult(5));',
+  '});',
+  "IsAdult('refuses a negative age', () => {",
+  '  assert.throws(() => isAdult(-1), (err) => err instanceof RangeError);',
+  '});',
+  "IsAdult('is a function', () => {",
+  "  assert.type(isAdult, 'function');",
+  '});',
+  'IsAdult.run();',
+  '',
+].join('\n');
+
 const PY_FILE = 'tests/test_t001_adult.py';
 const PY_CASES = ['test_tells_adults_from_children', 'test_refuses_a_negative_age', 'test_is_a_function'];
 const PY_TEST = [
@@ -135,7 +156,7 @@ const CJS_IMPL = [
 ].join('\n');
 
 export interface CoveredSetup {
-  preset: 'node' | 'pytest' | 'mocha' | 'jest' | 'vitest' | 'ava' | 'tap';
+  preset: 'node' | 'pytest' | 'mocha' | 'jest' | 'vitest' | 'ava' | 'tap' | 'uvu';
   example: ExampleName;
   /** The project's dependencies, installed as its users install them. */
   install?: (dir: string) => Promise<void>;
@@ -255,6 +276,30 @@ export const COVERED: CoveredSetup[] = [
       [1, 2, 3, 5, 6],
       [1, 6],
     ],
+  },
+  {
+    // Tilth's own uvu runner: one node process, its V8 coverage per case run alone.
+    preset: 'uvu',
+    example: 'uvu-todo',
+    install: (dir) => installExample(dir, 'uvu-todo'),
+    env: {
+      ...CJS_MOCHA_ENV,
+      module_type: 'esm',
+      test_runner: 'uvu',
+      test_runner_evidence: 'scripts.test: uvu tests',
+      test_dirs: ['tests'],
+      test_globs: ['tests/**/*.{js,mjs,cjs}'],
+    },
+    cases: ADULT_CRITERIA.map((c) => `isAdult › ${c}`),
+    testFile: 'tests/t001_adult.test.js',
+    test: UVU_TEST,
+    implFile: 'src/adult.js',
+    impl: NODE_IMPL,
+    method: 'v8',
+    mutated: [2, 3],
+    guard: 2,
+    boundary: 3,
+    ran: [[1, 2, 3, 4], [1, 2, 4], [1]],
   },
   {
     preset: 'jest',

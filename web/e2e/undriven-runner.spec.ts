@@ -59,7 +59,9 @@ test('a node-tap 16 project: the runner is named as not driven yet, and the sess
     await expect(page).toHaveURL(/\/sessions\/\d{8}-\d{6}-[0-9a-f]{6}$/);
 
     await expect(page.getByTestId('seed-review')).toBeVisible({ timeout: 20_000 });
-    await expect(page.getByTestId('seed-env')).toHaveText('JavaScript · npm · node-tap (scripts.test: xo && tap; tap 16: Tilth drives 18 and later), not driven by Tilth yet · tests in test/');
+    await expect(page.getByTestId('seed-env')).toHaveText(
+      'JavaScript · npm · node-tap (scripts.test: xo && tap; tap 16: Tilth drives 18 and later), not driven by Tilth yet · tests in test/',
+    );
     await expect(page.getByTestId('seed-env-note')).toHaveText(NOTE);
     await expect(page.getByTestId('seed-review')).toContainText('checks: custom');
     await page.screenshot({ path: 'test-results/screens/seed-review-undriven-runner.png', fullPage: true });

@@ -7,7 +7,7 @@ import { RUNNER_NAMES, testFileRule, type ChecksPreset } from '../../../shared/s
 
 export const PRESET_NAMES: Record<ChecksPreset, string> = { ...RUNNER_NAMES, custom: 'Custom' };
 
-export const PRESET_ORDER: readonly ChecksPreset[] = ['vitest', 'jest', 'mocha', 'ava', 'tap', 'node', 'pytest', 'unittest', 'go', 'cargo', 'custom'];
+export const PRESET_ORDER: readonly ChecksPreset[] = ['vitest', 'jest', 'mocha', 'ava', 'tap', 'uvu', 'node', 'pytest', 'unittest', 'go', 'cargo', 'custom'];
 
 /** "Vitest — tests/t<NNN>_<slug>.test.ts": the preset and where its tests go in this repository. */
 export function presetLabel(preset: ChecksPreset, env: ProjectEnv | null): string {
