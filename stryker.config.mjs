@@ -83,6 +83,10 @@ export default {
     // AVA's TAP read per file (its title prefixes, crashes, a summary the lines must add up to).
     'server/proof/ava-report.ts',
     'server/proof/tap-report.ts',
+    block('server/proof/runner-report.ts', /^function tapState\(/),
+    block('server/env/detect.ts', /^function olderTap\(/),
+    // Tilth's own uvu runner: the script and its arguments.
+    'server/env/uvu-runner.ts',
     // Any runner's JUnit XML (the custom preset's {junit}): files, full names, files that did not load.
     'server/proof/junit-report.ts',
     'server/proof/junit-xml.ts',

@@ -43,6 +43,7 @@ export default defineConfig({
       'server/proof/cargo-check.test.ts',
       'server/proof/ava-report.test.ts',
       'server/proof/tap-report.test.ts',
+      'server/env/uvu-runner.test.ts',
       'server/proof/junit-report.test.ts',
       'shared/test-cases.test.ts',
       'server/env/workspace.test.ts',

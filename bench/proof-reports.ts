@@ -4,7 +4,7 @@
  * `main`, which read the runner's text and ran each case once), in one sitting. For each runner a
  * small project with one task of two named cases: red on the seed (the function is missing), then
  * green once it is written. Times are medians of `--rounds` runs; ratios are against the
- * baseline (a runner the baseline does not drive, AVA, go, cargo and bun before issue 29, gets its own times only).
+ * baseline (a runner the baseline does not drive, AVA, node-tap, uvu, go, cargo and bun before issue 29, gets its own times only).
  * The last line is JSON. Figures only; nothing here passes or fails.
  * Run: npx tsx bench/proof-reports.ts --baseline /path/to/main [--rounds 3] [--only pytest]
  */
@@ -111,10 +111,20 @@ const PROJECTS: Project[] = [
     // Issue 29: node-tap, two subtests of one group, each run alone by its --grep chain.
     preset: 'tap',
     files: { 'package.json': '{"devDependencies":{"tap":"21.8.0"}}', 'src/calc.js': 'exports.add = (a, b) => a + b;\n' },
-    testFile: 'test/t001_calc.test.js',
+    testFile: 'tests/t001_calc.test.js',
     test: "const t = require('tap');\nconst calc = require('../src/calc.js');\nt.test('calc', async (t) => {\n  t.test('divides', async (t) => { t.equal(calc.divide(4, 2), 2); });\n  t.test('divides evenly', async (t) => { t.equal(calc.divide(9, 3), 3); });\n});\n",
     cases: ['calc › divides', 'calc › divides evenly'],
     impl: ['src/calc.js', 'exports.add = (a, b) => a + b;\nexports.divide = (a, b) => a / b;\n'],
+    install: {},
+  },
+  {
+    // Issue 29: uvu through Tilth's own runner, one suite, each case run alone by its full name.
+    preset: 'uvu',
+    files: { 'package.json': '{"type":"module","devDependencies":{"uvu":"0.5.6"}}', 'src/calc.js': 'export const add = (a, b) => a + b;\n' },
+    testFile: 'tests/t001_calc.test.js',
+    test: "import { suite } from 'uvu';\nimport * as assert from 'uvu/assert';\nimport * as calc from '../src/calc.js';\nconst Calc = suite('calc');\nCalc('divides', () => { assert.is(calc.divide(4, 2), 2); });\nCalc('divides evenly', () => { assert.is(calc.divide(9, 3), 3); });\nCalc.run();\n",
+    cases: ['calc › divides', 'calc › divides evenly'],
+    impl: ['src/calc.js', 'export const add = (a, b) => a + b;\nexport const divide = (a, b) => a / b;\n'],
     install: {},
   },
   {
@@ -168,7 +178,8 @@ async function timed(prove: Prove, input: ContractCheckInput, prd: PrdEntry[]): 
   let out: Record<string, unknown[]>;
   try {
     out = await prove(input, prd);
-  } catch {
+  } catch (err) {
+    if (process.env.BENCH_DEBUG) console.error(err);
     return null; // the baseline does not drive this runner
   }
   const ms = performance.now() - started;

@@ -55,7 +55,10 @@ const uvu = {
   suite: (name = '', state = {}) => setup(context(String(name), state)),
   exec: async () => {},
 };
-uvu.test = uvu.suite();
+// uvu's own test, one suite for every file: emptied before each file loads, so a file that
+// never calls test.run() leaves nothing for the next one to run.
+const main = context('', {});
+uvu.test = setup(main);
 globalThis.__tilth_uvu__ = uvu;
 
 const shim = 'data:text/javascript,' + encodeURIComponent(
@@ -82,11 +85,13 @@ const said = (err) => {
 const chosen = (suite, name) => only === null || fullName(suite, name) === only || (!only.includes(SEP) && name === only);
 const record = (file, suite, name, outcome, message) => {
   const full = fullName(suite, name);
-  if (!chosen(suite, name)) return;
-  cases.push({ file, name, full_title: suite ? suite + ' > ' + name : name, outcome, message });
+  if (!chosen(suite, name)) return null;
+  const entry = { file, name, full_title: suite ? suite + ' > ' + name : name, outcome, message };
+  cases.push(entry);
   const mark = outcome === 'passed' ? '\\u2714' : outcome === 'failed' ? '\\u2718' : '-';
   process.stdout.write(mark + ' ' + full + (outcome === 'skipped' ? ' (skipped)' : '') + '\\n');
   if (message) process.stdout.write(message.replace(/^/gm, '    ') + '\\n');
+  return entry;
 };
 
 async function runSuite(file, ctx) {
@@ -101,29 +106,34 @@ async function runSuite(file, ctx) {
     for (const t of wanted) record(file, ctx.name, t.name, 'failed', 'the suite\\'s before hook failed: ' + said(err));
     return;
   }
+  const ran = [];
   for (const t of wanted) {
     ctx.state.__test__ = t.name;
     try {
       for (const hook of ctx.bEach) await hook(ctx.state);
       await t.handler(ctx.state);
       for (const hook of ctx.aEach) await hook(ctx.state);
-      record(file, ctx.name, t.name, 'passed', '');
+      ran.push(record(file, ctx.name, t.name, 'passed', ''));
     } catch (err) {
       try { for (const hook of ctx.aEach) await hook(ctx.state); } catch {}
-      record(file, ctx.name, t.name, 'failed', said(err));
+      ran.push(record(file, ctx.name, t.name, 'failed', said(err)));
     }
   }
   ctx.state.__test__ = '';
   try {
     for (const hook of ctx.after) await hook(ctx.state);
   } catch (err) {
-    for (const t of wanted) record(file, ctx.name, t.name, 'failed', 'the suite\\'s after hook failed: ' + said(err));
+    // The suite's cases fail with it: their results are changed, never given a second one.
+    const message = 'the suite\\'s after hook failed: ' + said(err);
+    for (const c of ran) Object.assign(c, { outcome: 'failed', message });
+    process.stdout.write('\\u2718 ' + (ctx.name || 'the suite') + ': ' + message.replace(/\\n/g, '\\n    ') + '\\n');
   }
 }
 
 const loaded = [];
 for (const file of files) {
   queue = [];
+  Object.assign(main, { tests: [], only: [], skipped: [], before: [], after: [], bEach: [], aEach: [] });
   try {
     await import(pathToFileURL(path.resolve(file)).href);
     if (queue.length === 0) throw new Error('it registers no uvu test: no suite of it called run()');
