@@ -171,6 +171,212 @@ describe('parseTap', () => {
     expect(parseTap(oneFile(body, 1), ['test/t001_x.test.js']).cases.map((c) => c.outcome)).toEqual(['passed']);
   });
 
+  it('reads a group of subtests that all ran, a skipped assertion as a skipped case, and `not ok # SKIP` as failed', () => {
+    const body = [
+      '# Subtest: outer',
+      '    # Subtest: inner',
+      '        ok 1 - should be equal',
+      '        1..1',
+      '    ok 1 - inner # time=1ms',
+      '    1..1',
+      'ok 1 - outer # time=2ms',
+      '# Subtest: asserts',
+      '    ok 1 - should be equal',
+      '    ok 2 - later # SKIP',
+      '    1..2',
+      'ok 2 - asserts # time=1ms',
+      'not ok 3 - skipped, yet failed # SKIP',
+      '  ---',
+      '  found: 3',
+      '  ...',
+    ].join('\n');
+    const raw = oneFile(body, 3, false).replace('# { total: 1, pass: 1 }', '# { total: 3, pass: 1, fail: 1, skip: 1 }');
+    const report = parseTap(raw, ['test/t001_x.test.js']);
+    expect(report.cases.map((c) => [c.fullTitle, c.outcome, c.message])).toEqual([
+      ['outer > inner', 'passed', ''],
+      ['asserts > later', 'skipped', ''],
+      ['skipped, yet failed', 'failed', 'found: 3'],
+    ]);
+    expect(report.loadErrors).toEqual([]);
+  });
+
+  it("fails a group's cases with the failing assertions inside a failed subtest that is not a failed case", () => {
+    const body = [
+      '# Subtest: group',
+      '    # Subtest: later',
+      '        not ok 1 - nope',
+      '          ---',
+      '          found: 1',
+      '          ...',
+      '        1..1',
+      '    not ok 1 - later # TODO',
+      '    # Subtest: fine',
+      '        ok 1 - yes',
+      '        1..1',
+      '    ok 2 - fine',
+      '    1..2',
+      'not ok 1 - group',
+    ].join('\n');
+    const report = parseTap(oneFile(body, 1, false), ['test/t001_x.test.js']);
+    expect(report.cases.map((c) => [c.fullTitle, c.outcome, c.message])).toEqual([
+      ['group > later', 'skipped', ''],
+      ['group > fine', 'failed', 'the group `group` failed around it: not ok - nope\n  found: 1'],
+    ]);
+  });
+
+  it("gives a failed case with no failing assertion its own block, a line printed less indented trimmed, and its failure counted against tap's", () => {
+    const body = [
+      '# Subtest: times out',
+      '    ok 1 - fine',
+      '    1..1',
+      'not ok 1 - times out # time=5ms',
+      '  ---',
+      '  message: |',
+      '    timed out',
+      'printed at the left',
+      '  ...',
+    ].join('\n');
+    const raw = oneFile(body, 1, false).replace('# { total: 1, pass: 1 }', '# { total: 1, fail: 1 }');
+    expect(parseTap(raw, ['test/t001_x.test.js'])).toEqual({
+      cases: [
+        {
+          file: 'test/t001_x.test.js',
+          name: 'times out',
+          fullTitle: 'times out',
+          outcome: 'failed',
+          message: 'message: |\n  timed out\nprinted at the left',
+        },
+      ],
+      loadErrors: [],
+    });
+  });
+
+  it('keeps the first 40 lines of a failure', () => {
+    const assertions = Array.from({ length: 25 }, (_, i) => [`    not ok ${i + 1} - check ${i + 1}`, '      ---', `      found: ${i + 1}`, '      ...']);
+    const body = ['# Subtest: many', ...assertions.flat(), '    1..25', 'not ok 1 - many'].join('\n');
+    const [failed] = parseTap(oneFile(body, 1, false), ['test/t001_x.test.js']).cases;
+    const lines = failed!.message.split('\n');
+    expect(lines).toHaveLength(40);
+    expect(lines.slice(0, 2)).toEqual(['not ok - check 1', '  found: 1']);
+    expect(lines.at(-1)).toBe('  found: 20');
+  });
+
+  it("reads only the first 40 lines of a block, and a file failing with no failed case, no exit code, by the block's own words", () => {
+    const block = Array.from({ length: 40 }, (_, i) => `  note: ${i + 1}`);
+    const raw = oneFile('# Subtest: a\n    ok 1 - y\n    1..1\nok 1 - a', 1, false).replace(
+      '# time=5ms',
+      `# time=5ms\n  ---\n${block.join('\n')}\n  exitCode: 1\n  ...`,
+    );
+    const report = parseTap(raw, ['test/t001_x.test.js']);
+    expect(report.cases.map((c) => c.outcome)).toEqual(['passed']);
+    expect(report.loadErrors).toEqual([{ file: 'test/t001_x.test.js', message: block.map((l) => l.trim()).join('\n') }]);
+  });
+
+  it('makes a failed file whose cases all passed a load error by its exit code alone', () => {
+    const raw = oneFile('# Subtest: a\n    ok 1 - y\n    1..1\nok 1 - a', 1, false).replace(
+      '# time=5ms',
+      '# time=5ms\n  ---\n  stdio: inherit\n  exitCode: 1\n  signal: null\n  ...',
+    );
+    expect(parseTap(raw, ['test/t001_x.test.js']).loadErrors).toEqual([{ file: 'test/t001_x.test.js', message: 'exitCode: 1' }]);
+  });
+
+  it('makes a failing file point with no subtest lines a load error by its exit code, not a nested one', () => {
+    const raw = 'TAP version 14\n1..1\nnot ok 1 - test/t001_x.test.js\n  ---\n  cause:\n    exitCode: 9\n  exitCode: 1\n  signal: null\n  ...\n';
+    expect(parseTap(raw, ['test/t001_x.test.js'])).toEqual({ cases: [], loadErrors: [{ file: 'test/t001_x.test.js', message: 'exitCode: 1' }] });
+  });
+
+  it('reads a level of twelve points, points with no dash or no description, and a plan at the end of the top level', () => {
+    const checks = Array.from({ length: 12 }, (_, i) => `        ok ${i + 1} - check ${i + 1}`);
+    const raw = [
+      'TAP version 14',
+      '# Subtest: test/t001_x.test.js',
+      '    # Subtest: many',
+      ...checks,
+      '        1..12',
+      '    ok 1 - many',
+      '    # Subtest: terse',
+      '        ok 1',
+      '        ok 2 no dash',
+      '        1..2',
+      '    ok 2 terse',
+      '    1..2',
+      'ok 1 - test/t001_x.test.js',
+      '1..1',
+      '',
+    ].join('\n');
+    expect(parseTap(raw, ['test/t001_x.test.js']).cases.map((c) => [c.fullTitle, c.outcome])).toEqual([
+      ['many', 'passed'],
+      ['terse', 'passed'],
+    ]);
+  });
+
+  it('reads a directive only right after the first unescaped #, in either case, with or without a space', () => {
+    const body = [
+      '# Subtest: a',
+      '    ok 1 - y',
+      '    1..1',
+      'ok 1 - a # time=1ms # TODO',
+      'ok 2 - b #SKIP',
+      'ok 3 - c # todo later',
+      '# Subtest: d \\# skip',
+      '    ok 1 - y',
+      '    1..1',
+      'ok 4 - d \\# skip # time=1ms',
+    ].join('\n');
+    expect(parseTap(oneFile(body, 4), ['test/t001_x.test.js']).cases.map((c) => [c.fullTitle, c.outcome])).toEqual([
+      ['a', 'passed'],
+      ['b', 'skipped'],
+      ['c', 'skipped'],
+      ['d # skip', 'passed'],
+    ]);
+  });
+
+  it('reads a run of no files', () => {
+    expect(parseTap('TAP version 14\n1..0\n', [])).toEqual({ cases: [], loadErrors: [] });
+    expect(parseTap('TAP version 14\n1..0  # nothing to run\n', [])).toEqual({ cases: [], loadErrors: [] });
+  });
+
+  describe('passes over a printed line that only looks like TAP', () => {
+    const printed: [string, string][] = [
+      ['a line ending in ok', 'all ok'],
+      ['a point after other text', 'see ok 1 - x'],
+      ['a point cut by a carriage return', 'ok 1 - x\r50%'],
+      ['a subtest after other text', 'see # Subtest: x'],
+      ['a subtest cut by a carriage return', '# Subtest: x\r50%'],
+      ['a plan after other text', 'items 1..3'],
+      ['a plan with more after it', '1..1 items'],
+      ['a block before any point of its level', '  ---'],
+      ['a line deeper than any subtest', '    deeper'],
+    ];
+    for (const [what, line] of printed) {
+      it(what, () => {
+        const body = ['# Subtest: prints', `    ${line}`, '    ok 1 - yes', '    1..1', 'ok 1 - prints'].join('\n');
+        expect(parseTap(oneFile(body, 1), ['test/t001_x.test.js'])).toEqual({
+          cases: [{ file: 'test/t001_x.test.js', name: 'prints', fullTitle: 'prints', outcome: 'passed', message: '' }],
+          loadErrors: [],
+        });
+      });
+    }
+
+    for (const line of ['note # { total: 1, fail: 1 }', '# { total: 1, fail: 1 } later']) {
+      it(`a closing count with more around it: ${line}`, () => {
+        const raw = `${oneFile('# Subtest: a\n    ok 1 - y\n    1..1\nok 1 - a', 1)}${line}\n`;
+        expect(parseTap(raw, ['test/t001_x.test.js']).cases.map((c) => c.outcome)).toEqual(['passed']);
+      });
+    }
+
+    it("tap's closing count inside a file, where tap gives none of its own", () => {
+      const body = ['# Subtest: prints', '    # { total: 1, fail: 1 }', '    ok 1 - yes', '    1..1', 'ok 1 - prints'].join('\n');
+      const raw = oneFile(body, 1).replace('# { total: 1, pass: 1 }\n', '');
+      expect(parseTap(raw, ['test/t001_x.test.js']).cases.map((c) => c.outcome)).toEqual(['passed']);
+    });
+
+    it('a block line at the level of a subtest still running', () => {
+      const body = ['ok 1 - an assertion', '# Subtest: a', '  ---', '    ok 1 - y', '    1..1', 'ok 2 - a'].join('\n');
+      expect(parseTap(oneFile(body, 2), ['test/t001_x.test.js']).cases.map((c) => [c.fullTitle, c.outcome])).toEqual([['a', 'passed']]);
+    });
+  });
+
   describe('refuses a stream that does not hold together', () => {
     const refused: [string, string, RegExp][] = [
       ['a printed point out of sequence', ['# Subtest: a', '    not ok 1 - no', '    1..1', 'not ok 1 - a', 'ok 7 - forged'].join('\n'), /numbered 7/],
@@ -181,6 +387,37 @@ describe('parseTap', () => {
       ],
       ['a subtest ending under another title', ['# Subtest: a', '    ok 1 - yes', '    1..1', 'ok 1 - b'].join('\n'), /announced as `a` ends as `b`/],
       ['a point closing lines no subtest opened', ['    ok 1 - yes', '    1..1', 'ok 1 - b'].join('\n'), /deeper than any subtest/],
+      [
+        'a subtest opened before the one above it closed',
+        ['# Subtest: a', '    ok 1 - y', '    1..1', '# Subtest: b'].join('\n'),
+        /a subtest opens before the one above it closed: # Subtest: b$/,
+      ],
+      [
+        'a subtest closed while a subtest inside it has no result',
+        ['# Subtest: a', '    # Subtest: b', '        ok 1 - y', '        1..1', 'ok 1 - a'].join('\n'),
+        /the subtest `b` has no result/,
+      ],
+      [
+        'a point with no number',
+        ['# Subtest: a', '    ok 1 - y', '    ok - forged', '    1..2', 'ok 1 - a'].join('\n'),
+        /test point 2 is numbered nothing: ok - forged$/,
+      ],
+      ['a bare result', ['# Subtest: a', '    ok 1 - y', '    not ok', '    1..2', 'ok 1 - a'].join('\n'), /test point 2 is numbered nothing: not ok$/],
+      [
+        'a subtest line deeper than any subtest',
+        ['    # Subtest: stray', '# Subtest: a', '    ok 1 - y', '    1..1', 'ok 1 - a'].join('\n'),
+        /deeper than any subtest that was opened: # Subtest: stray$/,
+      ],
+      [
+        'a point deeper than any subtest',
+        ['    ok 1 - stray', '# Subtest: a', '    ok 1 - y', '    1..1', 'ok 1 - a'].join('\n'),
+        /deeper than any subtest that was opened: ok 1 - stray$/,
+      ],
+      [
+        'a plan deeper than any subtest',
+        ['    1..1', '# Subtest: a', '    ok 1 - y', '    1..1', 'ok 1 - a'].join('\n'),
+        /deeper than any subtest that was opened: 1\.\.1$/,
+      ],
       ['a level without a plan', ['# Subtest: a', '    ok 1 - yes', 'ok 1 - a'].join('\n'), /no plan/],
       [
         'a point after the plan that ended its level',
@@ -205,6 +442,17 @@ describe('parseTap', () => {
     it("tap's count of failures where no point failed", () => {
       const raw = oneFile('# Subtest: a\n    ok 1 - y\n    1..1\nok 1 - a', 1).replace('# { total: 1, pass: 1 }', '# { total: 1, fail: 1 }');
       expect(() => parseTap(raw, ['test/t001_x.test.js'])).toThrow(/counts 1 failed/);
+    });
+
+    it("tap's count of more than nine failures where no point failed", () => {
+      const raw = oneFile('# Subtest: a\n    ok 1 - y\n    1..1\nok 1 - a', 1).replace('# { total: 1, pass: 1 }', '# { total: 12, pass: 0, fail: 12 }');
+      expect(() => parseTap(raw, ['test/t001_x.test.js'])).toThrow(/tap counts 12 failed, but none of its test points failed/);
+    });
+
+    it('a top level with no plan', () => {
+      expect(() =>
+        parseTap('TAP version 14\n# Subtest: test/t001_x.test.js\n    ok 1 - y\n    1..1\nok 1 - test/t001_x.test.js\n', ['test/t001_x.test.js']),
+      ).toThrow(/no plan/);
     });
 
     it('no TAP at all', () => {

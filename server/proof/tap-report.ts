@@ -83,13 +83,13 @@ function collect(points: readonly Point[], file: string, titles: readonly string
   for (const point of points) {
     const chain = [...titles, point.title];
     const fullTitle = chain.join(TAP_NAME_SEPARATOR);
-    const subtests = point.children?.filter((c) => c.children !== null || c.directive !== null) ?? [];
     if (point.children === null && point.directive === null) continue; // an assertion
-    if (point.children !== null && subtests.length > 0) {
+    const children = point.children ?? [];
+    if (children.some((c) => c.children !== null || c.directive !== null)) {
       const inside: ReportCase[] = [];
-      collect(point.children, file, chain, inside);
+      collect(children, file, chain, inside);
       const broke = !point.ok && !inside.some((c) => c.outcome === 'failed');
-      const message = broke ? `the group \`${fullTitle}\` failed around it: ${failureText(point)}` : '';
+      const message = `the group \`${fullTitle}\` failed around it: ${failureText(point)}`;
       out.push(...inside.map((c) => (broke && c.outcome === 'passed' ? { ...c, outcome: 'failed' as const, message } : c)));
       continue;
     }
@@ -106,7 +106,7 @@ function collect(points: readonly Point[], file: string, titles: readonly string
 
 /** Why a file failed with no failed case: what tap says of it (no tests found) and its process's end. */
 function fileFailure(point: Point): string {
-  const ended = point.block.filter((l) => /^(?:exitCode|signal): /.test(l) && !/: null$/.test(l));
+  const ended = point.block.filter((l) => /^(?:exitCode|signal): /.test(l) && !l.endsWith(': null'));
   const assertions = point.children?.some((c) => !c.ok) ? failureText(point) : '';
   const none = point.children?.length === 0 ? 'tap found no tests in it: it did not load, or declares no tap test' : '';
   return [none, assertions, ...ended].filter(Boolean).join('\n') || point.block.join('\n');
@@ -115,14 +115,14 @@ function fileFailure(point: Point): string {
 /** What a failed point says: its own block, then each failing assertion's title and block inside it. */
 function failureText(point: Point): string {
   const lines: string[] = [];
-  const walk = (p: Point, depth: number) => {
+  const walk = (p: Point) => {
     for (const child of p.children ?? []) {
       if (child.ok) continue;
-      if (child.children === null) lines.push(`${'  '.repeat(depth)}not ok - ${child.title}`, ...child.block.map((l) => `${'  '.repeat(depth + 1)}${l}`));
-      else walk(child, depth);
+      if (child.children === null) lines.push(`not ok - ${child.title}`, ...child.block.map((l) => `  ${l}`));
+      else walk(child);
     }
   };
-  walk(point, 0);
+  walk(point);
   if (lines.length === 0) lines.push(...point.block);
   return lines.slice(0, MESSAGE_LINES).join('\n');
 }
@@ -130,13 +130,13 @@ function failureText(point: Point): string {
 /** The stream's top level, each level checked against its numbering, its plan and its announced titles. */
 function readStream(raw: string): { points: Point[]; summaryFail: number | null } {
   const stack: Level[] = [{ points: [], plan: null, closed: false, announced: null }];
-  let block: string[] | null = null;
-  let blockIndent = '';
+  /** The failure block being read: the lines it keeps, and the indentation they are read under. */
+  let block: { lines: string[]; indent: string } | null = null;
   let summaryFail: number | null = null;
   for (const line of raw.split(/\r?\n/)) {
     if (block !== null) {
-      if (line === `${blockIndent}...`) block = null;
-      else if (block.length < MESSAGE_LINES) block.push(line.startsWith(blockIndent) ? line.slice(blockIndent.length) : line.trimStart());
+      if (line === `${block.indent}...`) block = null;
+      else if (block.lines.length < MESSAGE_LINES) block.lines.push(line.startsWith(block.indent) ? line.slice(block.indent.length) : line.trimStart());
       continue;
     }
     const depth = depthOf(line);
@@ -148,7 +148,7 @@ function readStream(raw: string): { points: Point[]; summaryFail: number | null 
     // A subtest's lines close when a line of a level above it comes.
     if (depth >= stack.length) {
       if (SUBTEST.test(text) || POINT.test(text) || PLAN.test(text)) {
-        throw new Error(`a TAP line is deeper than any subtest that was opened: ${line.trim()}`);
+        throw new Error(`a TAP line is deeper than any subtest that was opened: ${text}`);
       }
       continue;
     }
@@ -186,8 +186,7 @@ function readStream(raw: string): { points: Point[]; summaryFail: number | null 
       continue;
     }
     if (text === '  ---' && level.points.length > 0 && stack.length === depth + 1) {
-      block = level.points.at(-1)!.block;
-      blockIndent = `${INDENT.repeat(depth)}  `;
+      block = { lines: level.points.at(-1)!.block, indent: `${INDENT.repeat(depth)}  ` };
     }
   }
   if (stack.length > 1) throw new Error(`it ends inside the subtest \`${stack.at(-2)!.announced}\`, before its result`);
@@ -217,11 +216,10 @@ function depthOf(line: string): number {
  * `#` and `\` in titles (`\#`, `\\`); `# SKIP …`/`# TODO …` are directives, `# time=…` is not.
  */
 function description(text: string): { title: string; directive: 'skip' | 'todo' | null } {
-  let i = 0;
-  while (i < text.length && text[i] !== '#') i += text[i] === '\\' ? 2 : 1;
-  const title = unescapeTitle(text.slice(0, i).trimEnd());
-  const word = /^#\s*(skip|todo)\b/i.exec(text.slice(i))?.[1]?.toLowerCase();
-  return { title, directive: word === 'skip' || word === 'todo' ? word : null };
+  // It matches at the start, if only the empty string: the text up to the first `#` not escaped.
+  const title = /(?:\\.|[^#])*/.exec(text)![0];
+  const word = /^#\s*(skip|todo)\b/i.exec(text.slice(title.length));
+  return { title: unescapeTitle(title.trimEnd()), directive: word ? (word[1]!.toLowerCase() as 'skip' | 'todo') : null };
 }
 
 function unescapeTitle(text: string): string {
