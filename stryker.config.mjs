@@ -83,7 +83,7 @@ export default {
     // AVA's TAP read per file (its title prefixes, crashes, a summary the lines must add up to).
     'server/proof/ava-report.ts',
     'server/proof/tap-report.ts',
-    block('server/proof/runner-report.ts', /^function tapState\(/),
+    block('server/proof/runner-report.ts', /^export function tapState\(/),
     block('server/env/detect.ts', /^function olderTap\(/),
     // Tilth's own uvu runner: the script and its arguments.
     'server/env/uvu-runner.ts',

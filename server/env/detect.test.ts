@@ -250,6 +250,21 @@ const cases: Case[] = [
     expected: { test_runner: 'tap', test_runner_evidence: 'package.json "tap"', test_globs: ['spec/**/*.ts'] },
   },
   {
+    name: 'node-tap 15 only in dependencies, named but not driven',
+    files: { 'package.json': { scripts: { test: 'tap' }, dependencies: { tap: '^15.0.0' } } },
+    expected: { test_runner: null, undriven_runner: { runner: 'tap', evidence: 'scripts.test: tap; tap 15: Tilth drives 18 and later' } },
+  },
+  {
+    name: 'node-tap at a range with no version in it, driven',
+    files: { 'package.json': { scripts: { test: 'tap' }, devDependencies: { tap: 'latest' } } },
+    expected: { test_runner: 'tap', undriven_runner: null },
+  },
+  {
+    name: 'vitest beside an old node-tap dependency: vitest, driven',
+    files: { 'package.json': { scripts: { test: 'vitest run' }, devDependencies: { vitest: '^3', tap: '^16.0.0' } } },
+    expected: { test_runner: 'vitest', undriven_runner: null },
+  },
+  {
     name: 'node-tap before 18, named but not driven',
     files: { 'package.json': { scripts: { test: 'tap' }, devDependencies: { tap: '~16.3.0' } } },
     expected: {

@@ -271,8 +271,9 @@ const FIRST_DRIVEN_TAP = 18;
 /** node-tap declared at a major before 18 (its range's first number) stays named, not driven. */
 function olderTap(found: Found | null, pkg: Record<string, unknown> | null): Found | null {
   if (found?.runner !== 'tap') return found;
-  const range = ['devDependencies', 'dependencies'].map((key) => asRecord(pkg?.[key])?.tap).find((v) => typeof v === 'string');
-  const major = typeof range === 'string' ? /\d+/.exec(range)?.[0] : undefined;
+  const range = ['devDependencies', 'dependencies'].map((key) => asRecord(pkg?.[key])?.tap).find((v): v is string => typeof v === 'string') ?? '';
+  // A range with no number (`latest`, a git URL) says nothing of the version: driven.
+  const major = /\d+/.exec(range)?.[0];
   if (major === undefined || Number(major) >= FIRST_DRIVEN_TAP) return found;
   return { ...found, undriven: true, evidence: `${found.evidence}; tap ${major}: Tilth drives ${FIRST_DRIVEN_TAP} and later` };
 }

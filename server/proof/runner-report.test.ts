@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest';
 import type { UntrustedResult } from '../proc/untrusted.ts';
 import { namedCaseIn, notRunMessage, type ReportPreset, type RunnerReport } from './report-parsers.ts';
 import { UNREAD_JUNIT, UNREAD_JUNIT_SETUP } from '../env/presets.ts';
-import { acceptanceVerdict, readRun, UNITTEST_RUNNER, withReport, type ReportedRun } from './runner-report.ts';
+import { Tree } from '../fs/tree.ts';
+import { uvuArgs } from '../env/uvu-runner.ts';
+import { tempDir } from '../testing/temp-dir.ts';
+import { acceptanceVerdict, readRun, tapState, UNITTEST_RUNNER, withReport, type ReportedRun } from './runner-report.ts';
 
 const DIR = path.join(import.meta.dirname, '../testing/runner-output/reports');
 const WORKTREE: Record<string, string> = {
@@ -275,6 +278,11 @@ describe('withReport', () => {
     expect(withReport('ava', argv('ava', '--no-worker-threads', 't.js'), R, [], null)).toEqual(
       argv('/bin/sh', '-c', 'exec "$@" > "$0"', R, 'ava', '--tap', '--no-worker-threads', 't.js'),
     );
+    expect(withReport('tap', argv('node_modules/.bin/tap', '--disable-coverage', 't.js'), R, [], null)).toEqual(
+      argv('/bin/sh', '-c', 'exec "$@" > "$0"', R, 'node_modules/.bin/tap', '--reporter=tap', '--disable-coverage', 't.js'),
+    );
+    // Tilth's uvu runner takes the report as its argument, in the place uvuArgs keeps for it.
+    expect(withReport('uvu', argv('node', ...uvuArgs('', ['t.js'], 'a › b')), R, [], null)).toEqual(argv('node', ...uvuArgs(R, ['t.js'], 'a › b')));
     // node takes what follows a file as more files: the reporters go right after --test.
     expect(withReport('node', argv('node', '--test', '--test-name-pattern=^x$', 't.js'), R, [], null)).toEqual(
       argv(
@@ -499,5 +507,44 @@ describe('acceptanceVerdict on a case that both failed and passed, and on failur
       reasons: ["T-001's case `adds` failed."],
     });
     expect(acceptanceVerdict('jest', reported([c('passed'), c('failed')]), ['t.js'])).toEqual({ passed: false, reasons: [] });
+  });
+});
+
+describe('tapState', () => {
+  it("empties node-tap's .tap folder where the run starts, keeps it out of git, and never follows a link planted there", () => {
+    const root = tempDir('tilth-tap-state-');
+    const outside = tempDir('tilth-tap-outside-');
+    try {
+      fs.mkdirSync(path.join(root, 'pkg/.tap/plugins/node_modules/evil'), { recursive: true });
+      fs.writeFileSync(path.join(root, 'pkg/.tap/plugins/node_modules/evil/index.js'), 'planted');
+      tapState(Tree.at(root), 'pkg');
+      expect(fs.readdirSync(path.join(root, 'pkg/.tap'))).toEqual(['.gitignore']);
+      expect(fs.readFileSync(path.join(root, 'pkg/.tap/.gitignore'), 'utf8')).toBe('*\n');
+      // A .tap that is a link out is removed itself; what it pointed at is left alone.
+      fs.writeFileSync(path.join(outside, 'keep'), 'x');
+      fs.symlinkSync(outside, path.join(root, '.tap'));
+      tapState(Tree.at(root), '');
+      expect(fs.lstatSync(path.join(root, '.tap')).isDirectory()).toBe(true);
+      expect(fs.readdirSync(path.join(root, '.tap'))).toEqual(['.gitignore']);
+      expect(fs.readdirSync(outside)).toEqual(['keep']);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("readRun's text for a TAP report", () => {
+  it('gives the worker what the tests printed, then the TAP, for AVA and node-tap alike', () => {
+    const run = { output: '  printed on stderr\n', exitCode: 0, spawnError: null, timedOut: false } as unknown as UntrustedResult;
+    const raw = 'TAP version 14\n1..1\n# Subtest: t.js\n    # Subtest: a\n        ok 1 - y\n        1..1\n    ok 1 - a\n    1..1\nok 1 - t.js\n';
+    const read = readRun('tap', run, raw, '/w', ['t.js']);
+    expect(read.output).toBe(`printed on stderr\n${raw.trim()}`);
+    expect(read.report?.cases.map((c) => [c.fullTitle, c.outcome])).toEqual([['a', 'passed']]);
+    expect(read.problem).toBeNull();
+    // No report at all: the run's own output, and a sentence saying so.
+    const none = readRun('tap', { ...run, exitCode: 1 }, null, '/w', ['t.js']);
+    expect(none.output).toBe('  printed on stderr\n');
+    expect(none.problem).toBe('node-tap exited with code 1, but it wrote no report, so what ran is unknown.');
   });
 });

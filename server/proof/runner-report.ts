@@ -278,7 +278,7 @@ export async function runWithReport(
  * it installed): a fresh, empty folder before each run, so nothing the worker put there (a plugin,
  * a stale result) takes part, with a `.gitignore` of `*` so what tap writes is never committed.
  */
-function tapState(tree: Tree, cwd: string): void {
+export function tapState(tree: Tree, cwd: string): void {
   const dir = path.join(cwd, '.tap');
   tree.remove(dir, { recursive: true });
   tree.mkdir(dir);
