@@ -46,6 +46,18 @@ describe('the summary fold', () => {
     expect(s.tasks['T-002']).toBeUndefined();
   });
 
+  it('puts a task sent back to pending, keeping its commit and what it spent', () => {
+    const s = fold([
+      ['2026-01-01T00:00:00.000Z', { type: 'context_reset', data: base }],
+      ['2026-01-01T00:00:01.000Z', call(1, 0.02)],
+      ['2026-01-01T00:00:02.000Z', { type: 'task_done', data: { ...base, summary: 'ok' } }],
+      ['2026-01-01T00:00:03.000Z', { type: 'commit', data: { task_id: 'T-001', trace_id: TRACE, sha: 'abc' } }],
+      ['2026-01-01T00:00:04.000Z', { type: 'task_sent_back', data: { task_id: 'T-001', revision: 2, note: 'Keep the comment line.', comments: 0 } }],
+    ]);
+    expect(s.tasks['T-001']).toMatchObject({ status: 'pending', commit: 'abc', failure_reason: null, iterations: 1 });
+    expect(s.tasks['T-001']!.cost_usd).toBeCloseTo(0.02);
+  });
+
   it('counts a retried task that ends done without its old failure, and not the pause between attempts', () => {
     const s = fold([
       ['2026-01-01T00:00:00.000Z', { type: 'context_reset', data: base }],

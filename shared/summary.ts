@@ -325,6 +325,14 @@ export function addToSummary(s: Summary, event: TilthEvent): void {
     case 'commit':
       task(s, event.data.task_id).commit = event.data.sha;
       break;
+    case 'task_sent_back': {
+      // The user sent it back: pending again, as prd.json, the review and the CLI say; its
+      // commit stays (revision 1 is still on the branch) and its figures are kept.
+      const t = task(s, event.data.task_id);
+      t.status = 'pending';
+      t.failure_reason = null;
+      break;
+    }
     case 'rewound':
       for (const id of event.data.tasks) {
         const t = s.tasks[id];
