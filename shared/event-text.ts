@@ -137,6 +137,7 @@ export const EVENT_NAMES: Record<EventType, string> = {
   tool_result: 'tool result',
   pre_tool_block: 'tool blocked',
   case_parse_error: 'unreadable case',
+  mutation_probe_started: 'mutation probe started',
   mutation_probe: 'mutation probe',
   coverage_gap: 'criteria left out',
   validator_run: 'checks',
@@ -370,6 +371,13 @@ export const EVENT_TEXT: EventTexts = {
     dialogue: false,
   },
   case_parse_error: { kind: 'verdicts', detail: (d) => join(where(d), d.error), progress: null, problem: true, dialogue: true },
+  mutation_probe_started: {
+    kind: 'checks',
+    detail: (d) => `${d.task_id}: checking its tests against small changes to its code`,
+    progress: null,
+    problem: false,
+    dialogue: false,
+  },
   mutation_probe: {
     kind: 'checks',
     detail: (d) =>

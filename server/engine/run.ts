@@ -338,6 +338,7 @@ async function probeInBackground(run: RunContext, taskId: string, sha: string): 
   }
   run.session.mutations.write(taskId, { status: 'running', ...idle });
   refreshEvidenceMutation(run.session, taskId, sha);
+  run.emit({ type: 'mutation_probe_started', data: { task_id: taskId } });
   let report: MutationReport;
   try {
     report = await probeTask({

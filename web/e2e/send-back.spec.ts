@@ -76,8 +76,16 @@ test('a comment on a diff line goes back with the task; revision 2 runs, is revi
   await expect(page.getByTestId('send-back-entry-comment')).toContainText(COMMENT);
   await expect(page.getByTestId('send-back-entry-comment').locator('.excerpt-anchor')).toContainText('return n + n;');
 
-  // Revision 2 runs from the session page, through Resume and its plan.
+  // The session page's board says what the review says: T-001 pending again, none done.
   await done.getByTestId('send-back-go-run').click();
+  const board = page.getByTestId('task-board');
+  await expect(board.locator('[data-testid="board-task"][data-task-id="T-001"]')).toHaveAttribute('data-status', 'pending');
+  await expect(board.getByTestId('task-progress')).toContainText('0 of 1 done');
+  await page.reload();
+  await expect(board.locator('[data-testid="board-task"][data-task-id="T-001"]')).toHaveAttribute('data-status', 'pending');
+  await board.screenshot({ path: 'test-results/screens/board-after-send-back.png' });
+
+  // Revision 2 runs from the session page, through Resume and its plan.
   await page.getByTestId('resume-button').click();
   await expect(page.getByTestId('resume-plan')).toContainText('pending: T-001');
   await page.getByTestId('resume-confirm-button').click();

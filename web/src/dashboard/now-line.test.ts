@@ -66,6 +66,30 @@ describe('nowLine', () => {
     ]);
   });
 
+  it('names the mutation probe while it is all the run does, and the next task once that begins', () => {
+    const { log } = steps();
+    const probe = log.add({ type: 'mutation_probe_started', data: { task_id: 'T-001' } });
+    log.add({ type: 'proposed_learnings', data: { task_id: 'T-001', trace_id: TRACE, learnings: [] } } as never);
+    // After the last task's learnings only the probe runs: it is named, and timed from its start.
+    const waiting = nowLine(input(log.events));
+    expect([waiting.activity, waiting.text, waiting.task?.id, waiting.since]).toEqual([
+      'checks',
+      "checking T-001's tests against small changes to its code (the mutation probe)",
+      'T-001',
+      Date.parse(probe.ts),
+    ]);
+    // The next task's work is newer than the probe beside it: that is what the line says.
+    log.task('T-002');
+    expect(nowLine(input(log.events)).text).toBe('the worker is thinking (turn 1 of 8)');
+    // Once the probe has reported, picking the next task is picking the next task again.
+    const other = new RunLog().start();
+    other.task('T-001').done('T-001');
+    other.add({ type: 'mutation_probe_started', data: { task_id: 'T-001' } });
+    other.add({ type: 'mutation_probe', data: { task_id: 'T-001', status: 'done', killed: 3, survived: 0, survivors: [], note: null, duration_ms: 900 } });
+    other.add({ type: 'task_sent_back', data: { task_id: 'T-001', revision: 2, note: 'x', comments: 0 } });
+    expect(nowLine(input(other.events)).text).toBe('picking the next task');
+  });
+
   it('names the task and its title, and times the activity from the event that began it', () => {
     const log = new RunLog().start().task('T-001').workerCall('T-001', 1);
     const call = log.add({ type: 'tool_call', data: { ...at(1), tool: 'write_file', args: { path: 'src/double.js', content: 'x' } } });

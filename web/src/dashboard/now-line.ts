@@ -173,12 +173,35 @@ function activityAfter(event: TilthEvent, input: NowInput): Found | null {
     case 'proposed_learnings':
     case 'task_added':
     case 'task_sent_back':
-      return { activity: 'starting', text: 'picking the next task', taskId: null, since: event.ts };
+      return { activity: 'starting', text: PICKING, taskId: null, since: event.ts };
+    case 'mutation_probe_started':
+      return { activity: 'checks', text: probeWords(event.data.task_id), ...at };
     case 'task_failed':
       return { activity: 'starting', text: 'the task failed; stopping the run', ...at };
     default:
       return null;
   }
+}
+
+const PICKING = 'picking the next task';
+
+/** A mutation probe at work, in words. */
+function probeWords(taskId: string): string {
+  return `checking ${taskId}'s tests against small changes to its code (the mutation probe)`;
+}
+
+/**
+ * The mutation probe still running, newest first: a probe runs beside the next task, and at the
+ * end of the run it is all that runs. Null when every probe in the window has reported.
+ */
+function runningProbe(events: readonly TilthEvent[]): Extract<TilthEvent, { type: 'mutation_probe_started' }> | null {
+  const reported = new Set<string>();
+  for (let i = events.length - 1; i >= Math.max(0, events.length - SCAN); i--) {
+    const event = events[i]!;
+    if (event.type === 'mutation_probe') reported.add(event.data.task_id);
+    else if (event.type === 'mutation_probe_started' && !reported.has(event.data.task_id)) return event;
+  }
+  return null;
 }
 
 /** A tool call read as words rather than its arguments' JSON. */
@@ -223,12 +246,20 @@ export function nowLine(input: NowInput): NowLine {
   }
   if (input.active) {
     const { events } = input;
+    const probe = runningProbe(events);
     for (let i = events.length - 1; i >= Math.max(0, events.length - SCAN); i--) {
       const event = events[i]!;
       if (BESIDE.has(event.type)) continue;
+      // A probe that has reported, or that runs beside newer work, says nothing of what runs now.
+      if (event.type === 'mutation_probe_started') continue;
       if (event.type === 'stop') break;
       const found = activityAfter(event, input);
-      if (found !== null) return withTask(found);
+      if (found === null) continue;
+      // Between tasks, and after the last one, a running probe is what the run is doing.
+      if (found.text === PICKING && probe !== null) {
+        return withTask(activityAfter(probe, input)!);
+      }
+      return withTask(found);
     }
     return { activity: 'starting', text: 'starting the run', task: null, since: null, latest };
   }

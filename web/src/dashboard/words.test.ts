@@ -71,6 +71,10 @@ describe('boardStatus', () => {
     expect(boardStatus('pending', 'in_progress', false)).toBe('interrupted');
     expect(boardStatus('pending', 'failed', true)).toBe('retry');
     expect(boardStatus('pending', null, true)).toBe('pending');
+    // Sent back or rewound: the summary's pending is later than a plan not refetched yet.
+    expect(boardStatus('done', 'pending', false)).toBe('pending');
+    expect(boardStatus('pending', 'pending', true)).toBe('pending');
+    expect(boardStatus('in_progress', 'pending', true)).toBe('in_progress');
     expect(boardStatus('in_progress', null, true)).toBe('in_progress');
   });
 });

@@ -153,8 +153,11 @@ export const BOARD_STATUS_LABELS: Record<BoardStatus, string> = {
  * A task's status on the board, from the plan (refetched) and the summary (folded live, so it
  * is ahead of the plan for a moment). The plan keeps `in_progress` on a task a stop cut short, so
  * with no run going it reads "interrupted"; a failed task that resume has put back is "to retry".
+ * The summary says `pending` only of a task sent back or rewound: that is later news than a plan
+ * still saying done, and what the review and the CLI say.
  */
 export function boardStatus(prd: PrdEntry['status'], live: TaskSummary['status'] | null, runActive: boolean): BoardStatus {
+  if (live === 'pending' && prd !== 'in_progress') return 'pending';
   if (prd === 'done' || live === 'done') return 'done';
   if (live === 'failed') return prd === 'pending' ? 'retry' : 'failed';
   const inProgress = live === 'in_progress' || prd === 'in_progress';
