@@ -153,7 +153,8 @@ describe('authentication', () => {
 
   it('names the cookie after the port and sets it HttpOnly and SameSite=Strict', () => {
     expect(cookieName(4173)).toBe('tilth_token_4173');
-    expect(authCookie(4173, 'abc')).toBe('tilth_token_4173=abc; Path=/; HttpOnly; SameSite=Strict');
+    // It outlives the browser's session: the token is kept between launches.
+    expect(authCookie(4173, 'abc')).toBe('tilth_token_4173=abc; Path=/; Max-Age=2592000; HttpOnly; SameSite=Strict');
   });
 
   it('compares tokens exactly, whatever their lengths', () => {

@@ -32,14 +32,21 @@ export function tokensEqual(given: string, expected: string): boolean {
  * Cookies ignore ports, so two servers on one machine get separate cookie names. The same fact
  * means the browser also sends this cookie to any other server on 127.0.0.1 it visits (say, a
  * dev server an agent started). The issue asks for the cookie, so it stays; the mitigations are
- * that the token dies with the launch, and worker processes run sandboxed without network.
+ * that `tilth token --rotate` ends every copy of the token, and worker processes run sandboxed
+ * without network.
  */
 export function cookieName(port: number): string {
   return `tilth_token_${port}`;
 }
 
+/**
+ * How long the sign-in lasts in the browser: the token is kept between launches (launch-token.ts),
+ * so closing the browser should not sign the user out; a month, and a rotated token ends it sooner.
+ */
+export const AUTH_COOKIE_MAX_AGE_S = 30 * 24 * 60 * 60;
+
 export function authCookie(port: number, token: string): string {
-  return `${cookieName(port)}=${token}; Path=/; HttpOnly; SameSite=Strict`;
+  return `${cookieName(port)}=${token}; Path=/; Max-Age=${AUTH_COOKIE_MAX_AGE_S}; HttpOnly; SameSite=Strict`;
 }
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];

@@ -75,6 +75,20 @@ test('a comment on a diff line goes back with the task; revision 2 runs, is revi
   await expect(page.getByTestId('send-back-entry-note')).toHaveText(NOTE);
   await expect(page.getByTestId('send-back-entry-comment')).toContainText(COMMENT);
   await expect(page.getByTestId('send-back-entry-comment').locator('.excerpt-anchor')).toContainText('return n + n;');
+  // Every line of the excerpt shows, each under the one before: the line after the commented one too.
+  const excerpt = page.getByTestId('send-back-entry-comment').getByTestId('excerpt-line');
+  await expect(excerpt).toHaveText(['   1  export function double(n) {', '   2    return n + n;', '   3  }', '   4  ']);
+  const boxes = await excerpt.evaluateAll((spans) =>
+    spans.map((s) => s.getBoundingClientRect()).map((r) => ({ left: Math.round(r.left), top: Math.round(r.top) })),
+  );
+  expect(new Set(boxes.map((b) => b.left)).size).toBe(1);
+  expect(boxes.map((b) => b.top)).toEqual([...boxes.map((b) => b.top)].sort((a, b) => a - b));
+  expect(new Set(boxes.map((b) => b.top)).size).toBe(boxes.length);
+  // At 390 px the history fits the page; a long line scrolls inside its excerpt.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.getByTestId('send-back-history').screenshot({ path: 'test-results/screens/send-back-history-390.png' });
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   // The session page's board says what the review says: T-001 pending again, none done.
   await done.getByTestId('send-back-go-run').click();

@@ -51,8 +51,25 @@ test('a URL without the token explains to open the link printed in the terminal'
   const gate = page.getByTestId('auth-required');
   await expect(gate).toBeVisible();
   await expect(gate).toContainText(/link printed in your terminal/i);
+  // The token is kept between launches now: the page says so, not that it changes each start.
+  await expect(gate).toContainText('Its token is kept between launches (tilth token --rotate replaces it)');
+  await expect(gate).not.toContainText('changes every time the server starts');
   await expect(page.getByTestId('sessions-empty')).toHaveCount(0);
   await page.screenshot({ path: 'test-results/screens/auth-required.png', fullPage: true });
+});
+
+test('the sign-in outlives the browser session: the cookie the link is traded for lasts a month', async ({ page, context }) => {
+  tilth = await startTilth();
+  await page.goto(tilth.url);
+  await expect(page.getByTestId('sessions-empty')).toBeVisible();
+  const cookie = (await context.cookies()).find((c) => c.name.startsWith('tilth_token_'));
+  expect(cookie).toBeDefined();
+  // A session cookie has no expiry (-1); this one is kept for 30 days, give or take the test's own time.
+  const days = (cookie!.expires - Date.now() / 1000) / 86_400;
+  expect(days).toBeGreaterThan(29.9);
+  expect(days).toBeLessThanOrEqual(30);
+  expect(cookie!.httpOnly).toBe(true);
+  expect(cookie!.sameSite).toBe('Strict');
 });
 
 test('a link from an older launch is refused with a clear note', async ({ page }) => {

@@ -24,8 +24,8 @@ export function AuthRequired({ reason }: { reason: AuthRequiredReason }) {
         When <code>tilth serve</code> starts it prints a link like <code>http://127.0.0.1:PORT/#token=…</code>. Open that exact link in this browser.
       </p>
       <p className="muted">
-        Tilth only accepts that per-launch link. Its token changes every time the server starts and is swapped for a cookie, so other web pages you visit cannot
-        reach your Tilth server, your repositories or your API keys.
+        Tilth only accepts that link. Its token is kept between launches (<code>tilth token --rotate</code> replaces it) and is swapped for a cookie, so other
+        web pages you visit cannot reach your Tilth server, your repositories or your API keys.
       </p>
     </FullPageMessage>
   );

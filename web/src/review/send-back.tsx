@@ -3,7 +3,7 @@
  * diff become the next revision's requirements. And what each earlier send-back asked for.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { Fragment, useEffect, useState } from 'react';
 import type { SendBack } from '../../../shared/files.ts';
 import type { ReviewComment } from '../../../shared/review.ts';
 import { formatTime } from '../../../shared/format.ts';
@@ -142,10 +142,15 @@ export function SendBackHistory({ sendBacks }: { sendBacks: readonly SendBack[] 
                 <ScrollRegion as="pre" label={`${c.file} around line ${c.line}`} className="send-back-excerpt">
                   {c.excerpt.lines.map((line, j) => {
                     const n = c.excerpt!.start + j;
+                    // The line break stays outside the line's box: inside the anchor's
+                    // inline-block it would end the box, not the line, and push the next line aside.
                     return (
-                      <span key={n} className={n === c.line ? 'excerpt-anchor' : undefined}>
-                        {`${String(n).padStart(4)}  ${line}\n`}
-                      </span>
+                      <Fragment key={n}>
+                        <span className={n === c.line ? 'excerpt-anchor' : undefined} data-testid="excerpt-line" data-line={n}>
+                          {`${String(n).padStart(4)}  ${line}`}
+                        </span>
+                        {'\n'}
+                      </Fragment>
                     );
                   })}
                 </ScrollRegion>
