@@ -81,8 +81,13 @@ test('rewind after T-001: the dialog shows the plan, confirming leaves the sessi
   await page.getByTestId('action-rewind').click();
   const dialog = page.getByTestId('rewind-dialog');
   await expect(dialog).toBeVisible();
-  // "After the seed" is chosen first; pick T-001 and read its plan.
+  // Nothing is chosen first, and nothing can be confirmed: every choice undoes work.
+  await expect(dialog.getByTestId('rewind-choose')).toBeVisible();
+  await expect(dialog.getByTestId('rewind-after-seed')).not.toBeChecked();
+  await expect(dialog.getByTestId('rewind-confirm')).toBeDisabled();
+  await dialog.getByTestId('rewind-after-seed').check();
   await expect(dialog.getByTestId('rewind-tasks')).toHaveText('T-001, T-002');
+  // Pick T-001 and read its plan.
   await dialog.getByTestId('rewind-after-T-001').check();
   await expect(dialog.getByTestId('rewind-tasks')).toHaveText('T-002');
   await expect(dialog.getByTestId('rewind-target')).toContainText('T-001: Double a number');

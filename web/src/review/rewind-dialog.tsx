@@ -18,13 +18,14 @@ export interface RewindDialogProps {
 
 /**
  * Rewind in two steps, like Resume: choose where to go back to (after the seed, or after a done
- * task), read what the server says that will do (GET …/rewind-plan), then confirm. The session
- * ends stopped; the session page resumes it.
+ * task), read what the server says that will do (GET …/rewind-plan), then confirm. Nothing is
+ * chosen at first: every choice undoes work, and "after the seed", the first in the list, undoes
+ * all of it. The session ends stopped; the session page resumes it.
  */
 export function RewindDialog({ open, onClose, sessionId, tasks, rewind }: RewindDialogProps) {
   const done = tasks.filter((t) => t.status === 'done');
-  const [after, setAfter] = useState<string>('seed');
-  const plan = useQuery({ ...rewindPlanQuery(sessionId, after), enabled: open && rewind.data === null });
+  const [after, setAfter] = useState<string | null>(null);
+  const plan = useQuery({ ...rewindPlanQuery(sessionId, after ?? 'seed'), enabled: open && after !== null && rewind.data === null });
   const p = plan.data;
   const result = rewind.data;
   const busy = rewind.pending;
@@ -77,7 +78,12 @@ export function RewindDialog({ open, onClose, sessionId, tasks, rewind }: Rewind
             ))}
           </fieldset>
 
-          {plan.isPending && <p className="muted">Working out what the rewind would do…</p>}
+          {after === null && (
+            <p className="muted" data-testid="rewind-choose">
+              Choose where to go back to: what the rewind would do shows here before anything changes.
+            </p>
+          )}
+          {after !== null && plan.isPending && <p className="muted">Working out what the rewind would do…</p>}
           {plan.isError && (
             <p className="field-error" role="alert" data-testid="rewind-plan-error">
               {plan.error.message}
@@ -152,8 +158,10 @@ export function RewindDialog({ open, onClose, sessionId, tasks, rewind }: Rewind
               type="button"
               className="button button-danger"
               data-testid="rewind-confirm"
-              disabled={busy || p === undefined || p.nothing_to_do}
-              onClick={() => rewind.run(after)}
+              disabled={busy || after === null || p === undefined || p.nothing_to_do}
+              onClick={() => {
+                if (after !== null) rewind.run(after);
+              }}
             >
               {busy ? 'Rewinding…' : 'Rewind'}
             </button>
