@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/test-app.ts';
-import { addWorktree, inspectWorkspace, localBranches, removeStaleSessionLocks, removeWorktree, statusPorcelain, workTreeRoot } from './repo.ts';
+import { addWorktree, expandHome, inspectWorkspace, localBranches, removeStaleSessionLocks, removeWorktree, statusPorcelain, workTreeRoot } from './repo.ts';
 import { changedFiles, commitAll, workingDiff, type WorktreeRef } from './worktree-git.ts';
 
 const dirs: string[] = [];
@@ -31,6 +31,16 @@ function repo(withCommit = true): string {
   }
   return d;
 }
+
+describe('expandHome', () => {
+  it('reads ~ and ~/ as the home folder, as a shell would, and leaves every other path as typed', () => {
+    expect(expandHome('~', '/home/ann')).toBe('/home/ann');
+    expect(expandHome('~/code/app', '/home/ann')).toBe('/home/ann/code/app');
+    expect(expandHome('~bob/app', '/home/ann')).toBe('~bob/app');
+    expect(expandHome('/srv/~/app', '/home/ann')).toBe('/srv/~/app');
+    expect(expandHome('app/~', '/home/ann')).toBe('app/~');
+  });
+});
 
 describe('inspectWorkspace', () => {
   it('reports a repo from its root or any folder inside, with branch, head and cleanliness', async () => {

@@ -4,6 +4,7 @@
  * session folder. Git on a session's worktree goes through worktree-git.ts.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { AppError } from '../errors.ts';
 import { Tree } from '../fs/tree.ts';
@@ -31,9 +32,18 @@ export async function workTreeRoot(dir: string): Promise<string | null> {
   }
 }
 
+/**
+ * A path as a shell would read its start: `~` and `~/…` are the user's home folder (the server's
+ * user, the only one it runs as). Anything else, `~other` included, is left as typed.
+ */
+export function expandHome(input: string, home = os.homedir()): string {
+  if (input === '~') return home;
+  return input.startsWith('~/') ? path.join(home, input.slice(2)) : input;
+}
+
 /** What the user pointed at: a repo root or any folder inside one, or why it cannot be used. */
 export async function inspectWorkspace(input: string): Promise<WorkspaceInfo> {
-  const abs = path.resolve(input);
+  const abs = path.resolve(expandHome(input));
   const base = { path: abs, root: null, branch: null, head: null, clean: null };
   let stat: fs.Stats | undefined;
   try {
