@@ -144,6 +144,27 @@ test('puts a settings problem at its field, named as labelled, with aria-invalid
 const LONG_CRITERION =
   'double(n) returns twice n for every whole number from -1,000,000 to 1,000,000, including 0 and negative numbers, and never rounds, clamps or changes the type of what it is given';
 
+test('a task left with no criterion is refused at Save in the words of the form, before anything is sent', async ({ page }) => {
+  await script([doubleSeedTurn()]);
+  await createSession(page, repo.dir, 'Add double(n) to the project.');
+  await expect(page.getByTestId('seed-review')).toBeVisible({ timeout: 15_000 });
+  await page.getByTestId('edit-seed').click();
+  let puts = 0;
+  page.on('request', (r) => {
+    if (r.method() === 'PUT' && r.url().includes('/seed')) puts++;
+  });
+  await page.getByTestId('edit-criterion').first().fill('   ');
+  await page.getByTestId('save-seed').click();
+  const error = page.getByTestId('seed-error');
+  await expect(error).toContainText('T-001 has no acceptance criterion: write at least one thing that is true when the task is done.');
+  await expect(error).not.toContainText('prd_entries');
+  expect(puts).toBe(0);
+  await shoot(page, 'seed-edit-no-criterion', error);
+  // Written again, the problem goes at once.
+  await page.getByTestId('edit-criterion').first().fill(DOUBLE_CRITERION);
+  await expect(error).toHaveCount(0);
+});
+
 test('grows a long criterion in view, says which commit a save made, and checks the edited plan again', async ({ page }) => {
   await script([doubleSeedTurn()]);
   const id = await createSession(page, repo.dir, 'Add double(n) to the project.');

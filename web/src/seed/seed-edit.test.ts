@@ -5,6 +5,7 @@ import {
   addTask,
   buildSeedEdit,
   draftFromSeed,
+  draftProblems,
   moveTask,
   nextTaskId,
   pairTestFiles,
@@ -71,6 +72,22 @@ describe('pairTestFiles', () => {
     const { byTask, unpaired } = pairTestFiles(seed({ test_files: { 'tests/t001_a.test.js': '', 'tests/helper.js': '' } }));
     expect(byTask.has('T-002')).toBe(false);
     expect(unpaired).toEqual(['tests/helper.js']);
+  });
+});
+
+describe('draftProblems', () => {
+  it('names a task with no title, no description or only blank criteria, in the words of the form', () => {
+    const draft = draftFromSeed(seed());
+    expect(draftProblems(draft)).toEqual([]);
+    draft.tasks[0] = { ...draft.tasks[0]!, title: ' ', description: '\n', criteria: ['', '  '] };
+    expect(draftProblems(draft)).toEqual([
+      'T-001 has no title: give it one.',
+      'T-001 has no description: say what the task does.',
+      'T-001 has no acceptance criterion: write at least one thing that is true when the task is done.',
+    ]);
+    // One criterion written is enough; a blank one beside it is dropped at Save.
+    draft.tasks[0] = { ...draft.tasks[0]!, title: 'x', description: 'y', criteria: ['', 'it works'] };
+    expect(draftProblems(draft)).toEqual([]);
   });
 });
 

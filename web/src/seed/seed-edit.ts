@@ -237,6 +237,23 @@ export function seedEditChanges(seed: Pick<SeedView, 'prd' | 'test_files' | 'met
 }
 
 /** `seed_invalid` lists one problem per line. */
+/**
+ * What the draft lacks, in the words of the form it is written in, before anything is sent: the
+ * sink would refuse it too, but in the words of the seed file (`prd_entries[1] (T-003):
+ * acceptance_criteria must be…`), which name no field the user sees.
+ */
+export function draftProblems(draft: SeedDraft): string[] {
+  const problems: string[] = [];
+  for (const t of draft.tasks) {
+    if (t.title.trim() === '') problems.push(`${t.id} has no title: give it one.`);
+    if (t.description.trim() === '') problems.push(`${t.id} has no description: say what the task does.`);
+    if (t.criteria.every((c) => c.trim() === '')) {
+      problems.push(`${t.id} has no acceptance criterion: write at least one thing that is true when the task is done.`);
+    }
+  }
+  return problems;
+}
+
 export function problemLines(message: string): string[] {
   return message
     .split('\n')

@@ -20,7 +20,7 @@ import { explorationLines } from '../interview/exploration.ts';
 import { interviewModel, qaHistory } from '../interview/interview-state.ts';
 import { Link, navigate } from '../router.tsx';
 import { paths } from '../paths.ts';
-import { buildSeedEdit, draftFromSeed, problemLines, seedEditChanges, type SeedDraft } from '../seed/seed-edit.ts';
+import { buildSeedEdit, draftFromSeed, draftProblems, problemLines, seedEditChanges, type SeedDraft } from '../seed/seed-edit.ts';
 import { useRunControls, type RunControlsApi } from '../dashboard/use-run-controls.ts';
 import { seedSeenInEvents, sessionMode } from './session-mode.ts';
 import { useSessionEvents } from '../stream/hooks.ts';
@@ -202,6 +202,8 @@ function SeedSection({ sessionId, controls }: { sessionId: string; controls: Run
   const queryClient = useQueryClient();
   const seed = useQuery(seedQuery(sessionId));
   const [draft, setDraft] = useState<SeedDraft | null>(null);
+  // What the draft lacked when Save was pressed, said before anything is sent.
+  const [lacking, setLacking] = useState<string[]>([]);
   const save = useMutation({
     mutationFn: seeding.saveSeed,
     onSuccess: ({ saved: _saved, ...view }) => {
@@ -218,9 +220,10 @@ function SeedSection({ sessionId, controls }: { sessionId: string; controls: Run
   // Memoized on the error, so the review can tell a new refusal from a re-render.
   const problems = useMemo(() => {
     const error = save.error;
+    if (lacking.length > 0) return lacking;
     if (error === null) return [];
     return error instanceof ApiError && error.code === ERROR_CODES.seed_invalid ? problemLines(error.message) : [error.message];
-  }, [save.error]);
+  }, [save.error, lacking]);
 
   if (seed.isPending) return <Loading what="the seed and its contract check" />;
   if (seed.isError) return <QueryError error={seed.error} what="the seed" onRetry={() => void seed.refetch()} />;
@@ -238,15 +241,24 @@ function SeedSection({ sessionId, controls }: { sessionId: string; controls: Run
       problems={problems}
       onEdit={() => {
         save.reset();
+        setLacking([]);
         setDraft(draftFromSeed(seed.data));
       }}
       onCancel={() => {
         save.reset();
+        setLacking([]);
         setDraft(null);
       }}
-      onDraftChange={setDraft}
+      onDraftChange={(next) => {
+        setDraft(next);
+        // A problem named at Save goes once the draft no longer has it.
+        if (lacking.length > 0) setLacking(draftProblems(next));
+      }}
       onSave={() => {
-        if (edit !== null && !save.isPending) save.mutate({ sessionId, edit });
+        if (draft === null || edit === null || save.isPending) return;
+        const missing = draftProblems(draft);
+        setLacking(missing);
+        if (missing.length === 0) save.mutate({ sessionId, edit });
       }}
       onRun={() => {
         if (!start.isPending) start.mutate();
