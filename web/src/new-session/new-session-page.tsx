@@ -9,7 +9,7 @@ import { ExistingSessions } from './existing-sessions.tsx';
 import { InterviewProviderNote } from '../settings/provider-banner.tsx';
 import { WorkspaceCheckView, type WorkspaceCheckState } from './workspace-check-view.tsx';
 import { clearDraft, loadDraft, saveDraft, shownWorkspace, tabStorage } from './draft.ts';
-import { PRESET_NAMES, PRESET_ORDER, presetLabel } from '../seed/presets.ts';
+import { PRESET_ORDER, presetLabel, presetOrigin } from '../seed/presets.ts';
 import { Link, navigate } from '../router.tsx';
 import { paths } from '../paths.ts';
 import { useDebouncedValue } from '../use-debounced-value.ts';
@@ -164,7 +164,7 @@ export function NewSessionPage() {
           </select>
           <p className="field-hint muted">
             How the acceptance tests are named and run.
-            {checkState.state === 'done' && checkState.check.preset !== null && <> Detected from the repository: {PRESET_NAMES[checkState.check.preset]}.</>}
+            {checkState.state === 'done' && checkState.check.preset !== null && <> {presetOrigin(checkState.check.preset, checkState.check.env)}</>}
           </p>
         </div>
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TEST_GLOBS, type ProjectEnv } from '../../../shared/project-env.ts';
-import { envNote, presetLabel, summarizeEnv, undrivenNote } from './presets.ts';
+import { envNote, presetLabel, presetOrigin, summarizeEnv, undrivenNote } from './presets.ts';
 
 const BASE: ProjectEnv = {
   languages: ['typescript'],
@@ -26,6 +26,19 @@ const pythonProject = (runner: 'pytest' | 'unittest', python: Omit<NonNullable<P
   test_runner_evidence: null,
   test_dirs: [],
   python: { ...python, src_layout: false, packages: [] },
+});
+
+describe('presetOrigin', () => {
+  it('says detected only of a runner the repository names, and a fallback as a fallback', () => {
+    expect(presetOrigin('vitest', BASE)).toBe('Detected from the repository: Vitest.');
+    const none = { ...BASE, languages: ['javascript' as const], typescript: false, test_runner: null, test_runner_evidence: null };
+    expect(presetOrigin('node', none)).toBe(
+      'The repository names no test runner, so the checks start from node --test; choose the one the project uses if it has one.',
+    );
+    expect(presetOrigin('custom', { ...none, undriven_runner: { runner: 'uvu', evidence: 'x' } })).toBe('Detected from the repository: Custom.');
+    expect(presetOrigin('custom', none)).toBe('The repository names no test runner Tilth drives: set your own test command.');
+    expect(presetOrigin('pytest', null)).toMatch(/^The repository names no test runner, so the checks start from pytest/);
+  });
 });
 
 describe('summarizeEnv', () => {

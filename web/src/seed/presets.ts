@@ -7,6 +7,16 @@ import { RUNNER_NAMES, testFileRule, type ChecksPreset } from '../../../shared/s
 
 export const PRESET_NAMES: Record<ChecksPreset, string> = { ...RUNNER_NAMES, custom: 'Custom' };
 
+/**
+ * Where the suggested preset came from, for the hint under the picker: the runner the repository
+ * names, or, when it names none, the one Tilth starts from for its language — never "detected".
+ */
+export function presetOrigin(preset: ChecksPreset, env: ProjectEnv | null): string {
+  if (env?.test_runner === preset || (preset === 'custom' && env?.undriven_runner)) return `Detected from the repository: ${PRESET_NAMES[preset]}.`;
+  if (preset === 'custom') return 'The repository names no test runner Tilth drives: set your own test command.';
+  return `The repository names no test runner, so the checks start from ${PRESET_NAMES[preset]}; choose the one the project uses if it has one.`;
+}
+
 export const PRESET_ORDER: readonly ChecksPreset[] = ['vitest', 'jest', 'mocha', 'ava', 'tap', 'uvu', 'node', 'pytest', 'unittest', 'go', 'cargo', 'custom'];
 
 /** "Vitest — tests/t<NNN>_<slug>.test.ts": the preset and where its tests go in this repository. */
