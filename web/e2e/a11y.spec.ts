@@ -117,6 +117,9 @@ test('every page of a session, from its question to its merge, has no serious ac
     await expect(page.getByTestId('task-review-page')).toBeVisible();
     await expect(page.getByTestId('diff-totals').first()).toBeVisible();
     await expectAccessible(page, 'task-review');
+    // Each region of the task review has a name of its own (two attempts' outputs were both "Output of acceptance").
+    const regions = await new AxeBuilder({ page }).withRules(['landmark-unique']).analyze();
+    expect(regions.violations.map((v) => v.nodes.map((n) => n.target.join(' ')))).toEqual([]);
 
     await page.goto(`/sessions/${id}/review`);
     await expect(page.getByTestId('session-review-page')).toBeVisible();

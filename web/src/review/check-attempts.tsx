@@ -29,7 +29,7 @@ export function CheckAttempts({ attempts }: { attempts: readonly CheckAttempt[] 
             <p className="muted small">No checks were configured.</p>
           ) : (
             // biome-ignore lint/suspicious/noArrayIndexKey: logged check runs never change or reorder, and two can share a name and time
-            a.results.map((r, j) => <CheckResultView key={`${r.name}-${j}`} result={r} />)
+            a.results.map((r, j) => <CheckResultView key={`${r.name}-${j}`} result={r} where={`attempt ${i + 1}`} />)
           )}
         </li>
       ))}
@@ -37,7 +37,11 @@ export function CheckAttempts({ attempts }: { attempts: readonly CheckAttempt[] 
   );
 }
 
-export function CheckResultView({ result, testId = 'check-result' }: { result: CheckResult; testId?: string }) {
+/**
+ * One check's result and output. `where` tells its output's region from the same check's in
+ * another attempt ("Output of acceptance, attempt 2"): a page's regions need names of their own.
+ */
+export function CheckResultView({ result, testId = 'check-result', where }: { result: CheckResult; testId?: string; where?: string }) {
   const output = result.output ?? '';
   // The server keeps the head and the tail of a very long output and says where it cut.
   const cut = result.output_chars !== undefined && result.output_chars > output.length;
@@ -57,7 +61,7 @@ export function CheckResultView({ result, testId = 'check-result' }: { result: C
       {output === '' ? (
         <p className="muted small check-no-output">No output.</p>
       ) : (
-        <ScrollRegion as="pre" label={`Output of ${result.name}`} className="check-output" testId="check-output">
+        <ScrollRegion as="pre" label={`Output of ${result.name}${where ? `, ${where}` : ''}`} className="check-output" testId="check-output">
           {output}
         </ScrollRegion>
       )}
