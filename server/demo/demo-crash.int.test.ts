@@ -119,7 +119,7 @@ function landing(dir: string): string {
 function expectBothTasksOnce(dir: string, answers: DemoAnswers): void {
   const [t1, t2] = /priorit/i.test(answers[0])
     ? ['Todos carry a priority', 'The listing shows the priority']
-    : ['Todos carry a due date', 'The listing shows the due'];
+    : ['Todos carry a due date', 'The listing shows the due date'];
   const subjects = execFileSync('git', ['log', '--format=%s'], { cwd: path.join(dir, 'workspace'), encoding: 'utf8' })
     .trim()
     .split('\n');

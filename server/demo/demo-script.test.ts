@@ -18,7 +18,7 @@ import { workerToolSchemas } from '../engine/worker-tools.ts';
 import { interviewTools } from '../interview/tool-schemas.ts';
 import { EXAMPLES_DIR } from './example-repo.ts';
 import type { ChatRequest, ScriptedReplyInput } from '../scripted-model/fake-model.ts';
-import { demoReply, QUESTIONS, seedTurn } from './demo-script.ts';
+import { demoReply, QUESTIONS, seedTurn, sentenceMiddle } from './demo-script.ts';
 
 const ANSWERS = ['A priority', 'Put the urgent things first.', 'Yes, show it in the listing'];
 const GOOD = 'return { ...todo, priority: level };';
@@ -166,6 +166,16 @@ class World {
   }
 }
 
+describe('sentenceMiddle', () => {
+  it("lowercases an answer's first word unless it is a name or an acronym, and drops its full stop", () => {
+    expect(sentenceMiddle('Mark a todo as urgent.')).toBe('mark a todo as urgent');
+    expect(sentenceMiddle('API clients can sort by it. ')).toBe('API clients can sort by it');
+    expect(sentenceMiddle('McDonald-style lists')).toBe('McDonald-style lists');
+    expect(sentenceMiddle('I want to sort')).toBe('I want to sort');
+    expect(sentenceMiddle('')).toBe('');
+  });
+});
+
 describe('the demo script', () => {
   it('tells the story: the first case leaves a criterion out, its check fails, the fix is rejected once for a gap, then accepted; T-002 passes first time', () => {
     const world = new World();
@@ -214,7 +224,8 @@ describe('the demo script', () => {
       if (calls[0]?.name === 'write_seed') {
         const seed = calls[0].arguments as { prd_entries: PrdEntry[] };
         expect(seed.prd_entries.map((t) => t.title)).toEqual(['Todos carry a priority', 'The listing shows the priority']);
-        expect(seed.prd_entries[0]!.description).toContain(ANSWERS[1]!.replace(/\.$/, ''));
+        // The answer reads as the middle of the sentence: its capital and full stop go.
+        expect(seed.prd_entries[0]!.description).toBe('Add setPriority(todo, value) to src/todo.js so a user can put the urgent things first.');
         expect(asked).toEqual(QUESTIONS.map((q) => q.question));
         return;
       }

@@ -32,11 +32,24 @@ export const QUESTIONS = [
   { question: 'Should the text listing show the new field too?', options: ['Yes, show it in the listing', 'No, data only for now'] },
 ] as const;
 
-type Variant = { field: 'due' | 'priority'; fn: string; title: string; arg: string; other: string; bad: string; required: string; good: string; check: string };
+/** `field` is the todo's property in code; `noun` is how a sentence names it ("the due date"). */
+type Variant = {
+  field: 'due' | 'priority';
+  noun: string;
+  fn: string;
+  title: string;
+  arg: string;
+  other: string;
+  bad: string;
+  required: string;
+  good: string;
+  check: string;
+};
 
 const VARIANTS: Record<'due' | 'priority', Variant> = {
   due: {
     field: 'due',
+    noun: 'due date',
     fn: 'setDue',
     title: 'Todos carry a due date',
     arg: "'2026-01-31'",
@@ -48,6 +61,7 @@ const VARIANTS: Record<'due' | 'priority', Variant> = {
   },
   priority: {
     field: 'priority',
+    noun: 'priority',
     fn: 'setPriority',
     title: 'Todos carry a priority',
     arg: "'high'",
@@ -110,10 +124,10 @@ function interviewReply(talk: Conversation): ScriptedReplyInput {
  * nothing else passes it, and the evaluator is the one to catch that.
  */
 function firstTest(v: Variant): string {
-  return `${v.fn} stores the ${v.field} on a new todo object`;
+  return `${v.fn} stores the ${v.noun} on a new todo object`;
 }
 function secondTest(v: Variant): string {
-  return `${v.fn} throws for an empty ${v.field}`;
+  return `${v.fn} throws for an empty ${v.noun}`;
 }
 
 function testFor(v: Variant): string {
@@ -142,7 +156,7 @@ function formatTest(v: Variant): string {
     "import assert from 'node:assert/strict';",
     "import { formatTodos } from '../src/format.js';",
     '',
-    `test('the listing shows the ${v.field} after the title', () => {`,
+    `test('the listing shows the ${v.noun} after the title', () => {`,
     `  const text = formatTodos([{ title: 'water plants', done: false, ${v.field}: ${v.arg} }]);`,
     `  assert.equal(text, '1. [ ] water plants (${v.field}: ' + ${v.arg} + ')');`,
     '});',
@@ -150,18 +164,30 @@ function formatTest(v: Variant): string {
   ].join('\n');
 }
 
+/**
+ * An answer as the middle of a sentence ("so a user can …"): its first word lowercased unless it
+ * is a name or an acronym (a capital after the first letter, as in "API" or "McDonald"), and its
+ * closing full stop or spaces dropped.
+ */
+export function sentenceMiddle(text: string): string {
+  const trimmed = text.replace(/[.\s]+$/, '');
+  const first = /^\S+/.exec(trimmed)?.[0] ?? '';
+  const lower = first.length > 0 && !/[A-Z]/.test(first.slice(1)) && first !== 'I' ? first.charAt(0).toLowerCase() + first.slice(1) : first;
+  return lower + trimmed.slice(first.length);
+}
+
 /** The write_seed turn, shaped by the three answers. */
 export function seedTurn(answers: string[]): ScriptedReplyInput {
   const v = variantFor(answers[0] ?? '');
-  const why = (answers[1] ?? '').trim() || `keep track of each todo's ${v.field}`;
+  const why = sentenceMiddle((answers[1] ?? '').trim() || `keep track of each todo's ${v.noun}`);
   const withListing = !/^no/i.test(answers[2] ?? '');
   const prd = [
     {
       id: 'T-001',
       title: v.title,
-      description: `Add ${v.fn}(todo, value) to src/todo.js so a user can ${why.replace(/[.\s]+$/, '')}.`,
+      description: `Add ${v.fn}(todo, value) to src/todo.js so a user can ${why}.`,
       acceptance_criteria: [
-        `${v.fn} returns a new todo with the ${v.field} set, leaving the original unchanged`,
+        `${v.fn} returns a new todo with the ${v.noun} set, leaving the original unchanged`,
         `${v.fn} throws an Error for a value it does not accept`,
       ],
       criteria_tests: [[firstTest(v)], [secondTest(v)]],
@@ -171,10 +197,10 @@ export function seedTurn(answers: string[]): ScriptedReplyInput {
   if (withListing) {
     prd.push({
       id: 'T-002',
-      title: `The listing shows the ${v.field}`,
+      title: `The listing shows the ${v.noun}`,
       description: `formatTodos in src/format.js adds " (${v.field}: <value>)" after the title of a todo that has one.`,
-      acceptance_criteria: [`A todo with a ${v.field} is listed as "1. [ ] <title> (${v.field}: <value>)"`],
-      criteria_tests: [[`the listing shows the ${v.field} after the title`]],
+      acceptance_criteria: [`A todo with a ${v.noun} is listed as "1. [ ] <title> (${v.field}: <value>)"`],
+      criteria_tests: [[`the listing shows the ${v.noun} after the title`]],
     });
     tests[`tests/t002_listing.test.js`] = formatTest(v);
   }
@@ -223,7 +249,7 @@ function fieldFunction(v: Variant, stage: Stage): string {
     '/**',
     ' * @param {{ title: string, done: boolean }} todo',
     ` * @param {string} ${param}`,
-    ` * @returns {object} a new todo with its ${v.field} set`,
+    ` * @returns {object} a new todo with its ${v.noun} set`,
     ' */',
     `export function ${v.fn}(todo, ${param}) {`,
   ];
@@ -279,7 +305,7 @@ function fieldTurn(talk: Conversation, v: Variant): ScriptedReplyInput {
     good: `Added ${v.fn}; it refuses an empty value and stores the rest as given.`,
     checked: `Added ${v.fn}: it validates the value and returns a new todo.`,
   }[goal];
-  const criteria = [`${v.fn} returns a new todo with the ${v.field} set`, `${v.fn} throws for a bad value`];
+  const criteria = [`${v.fn} returns a new todo with the ${v.noun} set`, `${v.fn} throws for a bad value`];
   // The very first case forgets the second criterion; the coverage gate sends it straight back.
   if (!submitted && found === 'none' && !rejected) criteria.pop();
   return turn(call('submit_case', { summary, ac_coverage: criteria.map((c) => ({ criterion: c, addressed_by: `${file}:${v.fn}()`, evidence: test })) }));
@@ -303,7 +329,7 @@ function listingTurn(talk: Conversation, v: Variant): ScriptedReplyInput {
   if (state === 'old') return turn(call('edit_file', { path: file, old_string: LISTING_OLD, new_string: next }));
   return turn(
     call('submit_case', {
-      summary: `The listing shows the ${v.field}.`,
+      summary: `The listing shows the ${v.noun}.`,
       ac_coverage: [{ criterion: `A todo with a ${v.field} is listed with it`, addressed_by: `${file}:formatTodos()`, evidence: 'tests/t002_listing.test.js' }],
     }),
   );

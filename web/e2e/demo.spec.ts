@@ -55,6 +55,9 @@ test('the demo, end to end, by clicking only', async ({ page }) => {
   await expect(page.getByTestId('demo-banner')).toBeVisible();
   // The probe's honest survivor, in the session review and in T-001's own review beside the evaluator's word per criterion.
   await expect(page.getByTestId('session-survivors').getByTestId('mutation-survivor')).toContainText(["changes the string 'low' to 'mutant'"]);
+  await expect(page.getByTestId('session-survivors')).toContainText(
+    "The mutation probe made small changes to the tasks' code, and one of them went unnoticed by their tests",
+  );
   await page.getByTestId('review-task').filter({ hasText: 'Todos carry a priority' }).getByTestId('task-review-link').click();
   const probe = page.getByTestId('mutation-panel');
   await expect(probe).toHaveAttribute('data-status', 'done');

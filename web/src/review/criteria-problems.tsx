@@ -10,8 +10,8 @@ export function MutationSurvivors({ survivors, gated = false }: { survivors: Sur
   return (
     <div className={`callout criteria-problems${gated ? ' callout-warning' : ''}`} role="note" data-testid="session-survivors" data-gated={gated}>
       <p>
-        The mutation probe changed the tasks' code in ways {survivors.length === 1 ? 'one change' : `${survivors.length} changes`} went unnoticed by their
-        tests: {gated ? 'the mutation gate is on, so merging needs the explicit override.' : 'worth a look, or a stronger test.'}
+        The mutation probe made small changes to the tasks' code, and {survivors.length === 1 ? 'one of them' : `${survivors.length} of them`} went unnoticed by
+        their tests: {gated ? 'the mutation gate is on, so merging needs the explicit override.' : 'worth a look, or a stronger test.'}
       </p>
       <SurvivorList survivors={survivors} />
     </div>
