@@ -14,6 +14,8 @@ const SERVER = path.resolve(import.meta.dirname, '..');
 const WRITES_OUTSIDE_A_TREE: Record<string, string> = {
   'proc/process-cap.ts': 'the kernel’s cgroup filesystem (/sys/fs/cgroup): no link can be planted there',
   'demo/example-repo.ts': 'copies the bundled example into a fresh folder it has just made with mkdtemp',
+  'env/uvu-runner.ts':
+    'the text of a script the sandbox runs (Tilth’s own uvu runner): it writes its report into the per-run report folder the harness made, never the server',
 };
 
 /** Test support writes the fixtures it makes; it is never part of the product. */
