@@ -76,6 +76,16 @@ describe('the merge commit subject', () => {
     expect(sessionSubject({ ...session, title: 'Add v1.2 support…' })).toBe('Add v1.2 support');
   });
 
+  it("takes the brief's whole first sentence for a title cut short, never a subject that stops mid-word", () => {
+    const brief = 'Let a todo carry a due date that the listing shows after its title, so overdue ones stand out. Keep the format plain.';
+    const title = `${brief.slice(0, 79)}…`;
+    expect(sessionSubject({ ...session, title, brief })).toBe('Let a todo carry a due date that the listing shows after its title, so overdue ones stand out');
+    // A title that ends in … of its own is the user's: kept.
+    expect(sessionSubject({ ...session, title: 'Wait for it…', brief: 'Something else entirely.' })).toBe('Wait for it');
+    // A version's dot does not end the sentence.
+    expect(sessionSubject({ ...session, brief: 'Support v1.2 files. Then more.' })).toBe('Support v1.2 files');
+  });
+
   it('prefers the title, and falls back to the branch when nothing is left', () => {
     expect(sessionSubject({ ...session, title: 'Due dates', brief: 'Add due dates.' })).toBe('Due dates');
     expect(sessionSubject({ ...session, brief: '...' })).toBe('session/s1');

@@ -47,11 +47,18 @@ function taskHead(task: { id: string; revision?: number | undefined }): string {
 
 /**
  * The subject of the commit a merge writes (the squash commit, or `Merge <branch>: …`): the
- * session's title, else its brief's first line, else its branch — without the trailing full stop
- * or other punctuation a sentence has and a commit subject does not.
+ * session's title, else its brief's first sentence, else its branch — without the trailing full
+ * stop or other punctuation a sentence has and a commit subject does not. A title cut short (a
+ * long brief's first 79 characters and `…`) gives way to the brief's whole first sentence: a
+ * subject that stops mid-word says less than a long one.
  */
 export function sessionSubject(session: { title: string; brief: string; branch: string }): string {
-  const line = [session.title, session.brief.split('\n')[0] ?? ''].map((s) => s.trim()).find((s) => s !== '') ?? '';
+  const firstLine = session.brief.trim().split('\n')[0]?.trim() ?? '';
+  // The first sentence: up to a full stop, ! or ? that ends a word (not the dot of "v1.2").
+  const sentence = /^.*?[.!?](?=\s|$)/u.exec(firstLine)?.[0] ?? firstLine;
+  const title = session.title.trim();
+  const cut = title.endsWith('…') && firstLine.startsWith(title.slice(0, -1));
+  const line = [cut ? '' : title, sentence].find((s) => s !== '') ?? '';
   return line.replace(/[\s.,;:!…]+$/u, '') || session.branch;
 }
 
