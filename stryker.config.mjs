@@ -52,6 +52,7 @@ export default {
     block('server/store/jsonl.ts', /^export function appendJsonl</),
     block('server/store/session-handle.ts', /^ {2}removeStaleTemps\(\)/),
     block('server/jobs/job-runner.ts', /^export function recoverAfterCrash\(/),
+    block('server/jobs/job-runner.ts', /^export function logJobFailure\(/),
     // What the run queue's Redis carries: signed, for one kind, queue and session, fresh, once.
     'server/jobs/queue-signing.ts',
     // Evidence that cannot be empty or gamed (issue 28): what the runner's report says ran, and

@@ -26,7 +26,7 @@ import {
   worktreeRefOf,
   type WorktreeRef,
 } from '../git/worktree-git.ts';
-import type { JobContext, JobFn, JobRunner } from '../jobs/job-runner.ts';
+import { type JobContext, type JobFn, type JobRunner, logJobFailure } from '../jobs/job-runner.ts';
 import { LocalDispatcher } from '../jobs/local-dispatcher.ts';
 import type { LiveConfig } from '../live-config.ts';
 import type { ModelClient } from '../llm/client.ts';
@@ -260,7 +260,7 @@ export async function runSession(job: JobContext, deps: RunDeps): Promise<void> 
       return;
     }
     const message = err instanceof Error ? err.message : String(err);
-    job.logger.error(`run of ${session.id} failed`, { err: err instanceof Error ? err.stack : message });
+    logJobFailure(job.logger, `run of ${session.id} failed`, err);
     session.checkpoint.setStatus('stopped', { reason: 'error', phase: 'run', error: message });
     if (run) writeSummary(run);
   } finally {

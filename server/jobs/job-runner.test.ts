@@ -4,12 +4,32 @@ import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ConflictError } from '../errors.ts';
 import { silentLogger, useTempStore } from '../testing/test-app.ts';
-import { JobRunner, recoverAfterCrash } from './job-runner.ts';
+import { JobRunner, logJobFailure, recoverAfterCrash } from './job-runner.ts';
 
 const temp = useTempStore();
 
 const newSession = (status: 'running' | 'interviewing' | 'prepared' | 'all_done') =>
   temp.store.create({ source: '/repo', brief: 'b', baseBranch: 'main', baseSha: 'abc', status }).session_id;
+
+describe('logJobFailure', () => {
+  it('logs a failure Tilth names with a code as one line with no stack, and anything else with its stack', () => {
+    const lines: [string, string, Record<string, unknown> | undefined][] = [];
+    const logger = {
+      info: () => {},
+      warn: (msg: string, extra?: Record<string, unknown>) => lines.push(['warn', msg, extra]),
+      error: (msg: string, extra?: Record<string, unknown>) => lines.push(['error', msg, extra]),
+    };
+    logJobFailure(logger, 'interview job for s1 failed', new ConflictError('job_running', 'the provider said no'));
+    const bug = new TypeError('x is undefined');
+    logJobFailure(logger, 'run job for s1 failed', bug);
+    logJobFailure(logger, 'run job for s1 failed', 'a string');
+    expect(lines).toEqual([
+      ['warn', 'interview job for s1 failed: the provider said no', { code: 'job_running' }],
+      ['error', 'run job for s1 failed', { err: bug.stack }],
+      ['error', 'run job for s1 failed', { err: 'a string' }],
+    ]);
+  });
+});
 
 describe('JobRunner', () => {
   it('runs a job with a context whose emit lands in the session log, then forgets it', async () => {

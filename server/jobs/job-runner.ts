@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { EventInput, TilthEvent } from '../../shared/events.ts';
-import { ConflictError } from '../errors.ts';
+import { AppError, ConflictError } from '../errors.ts';
 import type { SessionHandle } from '../store/session-handle.ts';
 import type { SessionStore } from '../store/session-store.ts';
 
@@ -74,9 +74,7 @@ export class JobRunner {
       try {
         await fn(ctx);
       } catch (err) {
-        if (!controller.signal.aborted) {
-          this.logger.error(`${kind} job for ${sessionId} failed`, { err: err instanceof Error ? err.stack : String(err) });
-        }
+        if (!controller.signal.aborted) logJobFailure(this.logger, `${kind} job for ${sessionId} failed`, err);
       } finally {
         this.jobs.delete(jobId);
         if (controller.signal.aborted) this.settleStopped(sessionId);
@@ -231,4 +229,14 @@ export async function reconcileRunning(
     }
   }
   return ended;
+}
+
+/**
+ * A job's failure in the server's log. One Tilth names with a code (a provider that refused, a
+ * context that overflowed, a check it could not run) is an outcome the session already records in
+ * words: one line, its code and its message. Anything else is a bug, and gets its stack.
+ */
+export function logJobFailure(logger: Logger, what: string, err: unknown): void {
+  if (err instanceof AppError) logger.warn(`${what}: ${err.message}`, { code: err.code });
+  else logger.error(what, { err: err instanceof Error ? err.stack : String(err) });
 }
