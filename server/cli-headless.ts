@@ -22,6 +22,7 @@ import { removeWorktree } from './git/repo.ts';
 import { JobRunner, type Logger } from './jobs/job-runner.ts';
 import { ModelClient } from './llm/client.ts';
 import { sendBack } from './review/send-back.ts';
+import { STOP_WORDS } from '../shared/event-text.ts';
 import { AddTaskCancelledError, AddTaskTimedOutError, addTaskLocked } from './interview/add-task.ts';
 import { SessionStore } from './store/session-store.ts';
 import { isSessionId } from './store/session-id.ts';
@@ -117,7 +118,7 @@ export function info(config: Config, positionals: string[], out: (s: string) => 
   const worktreeOk = fs.existsSync(cp.worktree);
   out(`session   ${id}`);
   out(
-    `status    ${cp.status}${cp.last_stop ? ` (last stop: ${cp.last_stop})` : ''}${store.session(id).runLock.heldElsewhere() ? ' — being run by another process now' : ''}`,
+    `status    ${cp.status}${cp.last_stop ? ` (last stop: ${STOP_WORDS[cp.last_stop]})` : ''}${store.session(id).runLock.heldElsewhere() ? ' — being run by another process now' : ''}`,
   );
   if (cp.last_error) out(`          ${cp.last_error}`);
   out(`title     ${cp.title || cp.brief.split('\n')[0]}`);

@@ -137,6 +137,12 @@ describe('helpers', () => {
 });
 
 describe('progressLine', () => {
+  it('says a finished run is finished, and any other stop in words', () => {
+    expect(progressLine(eventLog({ type: 'stop', data: { phase: 'run', reason: 'all_done' } })[0]!)).toBe('finished: all tasks done');
+    expect(progressLine(eventLog({ type: 'stop', data: { phase: 'run', reason: 'sent_back' } })[0]!)).toBe('stopped: a task was sent back');
+    expect(progressLine(eventLog({ type: 'stop', data: { phase: 'run', reason: 'error', error: 'boom' } })[0]!)).toBe('stopped: an error — boom');
+  });
+
   it("shows a model retry with the next attempt, the wait and the provider's words, worded as on the web", () => {
     const retry = eventLog({
       type: 'model_retry',

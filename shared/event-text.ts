@@ -513,7 +513,8 @@ export const EVENT_TEXT: EventTexts = {
   stop: {
     kind: 'session',
     detail: (d) => join(d.phase, STOP_WORDS[d.reason], d.error && `— ${d.error}`),
-    progress: (d) => `stopped: ${d.reason}${d.error ? ` — ${d.error}` : ''}`,
+    // A run that finished is not "stopped": it says so, and any other stop in words.
+    progress: (d) => (d.reason === 'all_done' ? 'finished: all tasks done' : `stopped: ${STOP_WORDS[d.reason]}${d.error ? ` — ${d.error}` : ''}`),
     problem: (d) => d.reason !== 'all_done',
     dialogue: false,
   },

@@ -27,6 +27,7 @@ import {
   type WorktreeRef,
 } from '../git/worktree-git.ts';
 import { type JobContext, type JobFn, type JobRunner, logJobFailure } from '../jobs/job-runner.ts';
+import { STOP_WORDS } from '../../shared/event-text.ts';
 import { LocalDispatcher } from '../jobs/local-dispatcher.ts';
 import type { LiveConfig } from '../live-config.ts';
 import type { ModelClient } from '../llm/client.ts';
@@ -69,7 +70,7 @@ export async function planResume(session: SessionHandle): Promise<ResumePlan> {
   const parts: string[] = [];
   if (retried.length > 0) parts.push(`retrying ${retried.join(', ')} (was: failed)${pending.length > 0 ? `; then: ${pending.join(', ')}` : ''}`);
   else parts.push(pending.length > 0 ? `pending: ${pending.join(', ')}` : 'no failed or pending tasks; nothing to do');
-  if (cp.last_stop) parts.push(`last stop: ${cp.last_stop}`);
+  if (cp.last_stop) parts.push(`last stop: ${STOP_WORDS[cp.last_stop]}`);
   if (repaired.length > 0) parts.push(`marking ${repaired.join(', ')} done (committed before the stop)`);
   if (unwind) parts.push('unwound FAILED placeholder commit');
   if (worktreeMissing) parts.push('re-creating the worktree from its branch');

@@ -98,6 +98,11 @@ test('a comment on a diff line goes back with the task; revision 2 runs, is revi
   await page.reload();
   await expect(board.locator('[data-testid="board-task"][data-task-id="T-001"]')).toHaveAttribute('data-status', 'pending');
   await board.screenshot({ path: 'test-results/screens/board-after-send-back.png' });
+  // A send-back is the user's doing: a pause that names the button going on, not a red stop.
+  await expect(page.getByTestId('run-headline')).toHaveText('paused: a task was sent back for another revision; Resume runs it');
+  await expect(page.getByTestId('run-headline')).toHaveAttribute('data-tone', 'stopped');
+  await expect(page.getByTestId('now-line')).toHaveAttribute('data-activity', 'paused');
+  await page.getByTestId('run-header').screenshot({ path: 'test-results/screens/header-after-send-back.png' });
 
   // Revision 2 runs from the session page, through Resume and its plan.
   await page.getByTestId('resume-button').click();

@@ -160,6 +160,9 @@ describe('nowLine', () => {
       since: null,
     });
     expect(nowLine(input(log.events, { ...off, lastStop: 'dollar_cap', headline: 'stopped: dollar cap reached' })).activity).toBe('stopped');
+    // A task sent back or added is the user's own doing: a pause to resume, not a stop to worry about.
+    expect(nowLine(input(log.events, { ...off, lastStop: 'sent_back' })).activity).toBe('paused');
+    expect(nowLine(input(log.events, { ...off, lastStop: 'task_added' })).activity).toBe('paused');
     expect(nowLine(input(log.events, { ...off, status: 'all_done', headline: 'finished: all tasks done' })).activity).toBe('done');
     expect(nowLine(input(log.events, { run: { state: 'queued', queue_position: 1 }, active: true, headline: 'queued' })).activity).toBe('queued');
   });

@@ -16,6 +16,7 @@ import { describeEvent } from '../../../shared/event-text.ts';
 import { formatInt } from '../../../shared/format.ts';
 import type { EventType, SessionStatus, StopReason, TilthEvent } from '../../../shared/events.ts';
 import { oneLineCommand } from './card-text.ts';
+import { DELIBERATE } from './words.ts';
 
 export type Activity =
   | 'starting'
@@ -289,7 +290,7 @@ function idleActivity(input: NowInput): 'done' | 'paused' | 'stopped' | 'idle' {
     case 'merged':
       return 'done';
     case 'stopped':
-      return input.lastStop === 'interrupted' ? 'paused' : 'stopped';
+      return input.lastStop !== null && DELIBERATE.has(input.lastStop) ? 'paused' : 'stopped';
     default:
       return 'idle';
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emptySummary, addToSummary } from '../../../shared/summary.ts';
-import { boardStatus, runControls, runHeadline, stopInWords } from './words.ts';
+import { boardStatus, headlineTone, runControls, runHeadline, stopInWords } from './words.ts';
 import { CAPS, RunLog } from './test-run.ts';
 
 const idle = { state: 'idle', queue_position: null } as const;
@@ -27,6 +27,18 @@ describe('stopInWords', () => {
     expect(stopInWords('crash', { caps, tasks: {}, lastError: null })).toBe('stopped: the server went down in the middle of the run');
     expect(stopInWords('error', { caps, tasks: {}, lastError: 'disk full' })).toBe('stopped: an error — disk full');
     expect(stopInWords('all_done', { caps, tasks: {}, lastError: null })).toBe('finished: all tasks done');
+  });
+});
+
+describe('headlineTone and the deliberate stops', () => {
+  it('colours a send-back, an added task and Stop as a pause, and names the button that goes on', () => {
+    expect(headlineTone('stopped', 'idle', 'sent_back')).toBe('stopped');
+    expect(headlineTone('stopped', 'idle', 'task_added')).toBe('stopped');
+    expect(headlineTone('stopped', 'idle', 'interrupted')).toBe('stopped');
+    expect(headlineTone('stopped', 'idle', 'iter_cap')).toBe('problem');
+    expect(headlineTone('stopped', 'idle', null)).toBe('problem');
+    expect(stopInWords('sent_back', { caps: null, tasks: {}, lastError: null })).toBe('paused: a task was sent back for another revision; Resume runs it');
+    expect(stopInWords('task_added', { caps: null, tasks: {}, lastError: null })).toBe('paused: a task was added after the run; Resume builds it');
   });
 });
 

@@ -59,9 +59,9 @@ export function stopInWords(reason: StopReason, ctx: StopContext): string {
     case 'setup_failed':
       return `stopped: the worktree could not get the project's environment${ctx.lastError ? ` — ${ctx.lastError}` : ''}`;
     case 'task_added':
-      return 'stopped: a task was added after the run; Run builds it';
+      return 'paused: a task was added after the run; Resume builds it';
     case 'sent_back':
-      return 'stopped: a task was sent back for another revision; Run works on it';
+      return 'paused: a task was sent back for another revision; Resume runs it';
     case 'interrupted':
       return 'stopped: interrupted (Stop was pressed or the server shut down)';
     case 'crash':
@@ -109,6 +109,9 @@ export function runHeadline(input: HeadlineInput): string {
   }
 }
 
+/** Stops the user made: the run waits for them to go on, and nothing went wrong. */
+export const DELIBERATE: ReadonlySet<StopReason> = new Set<StopReason>(['interrupted', 'sent_back', 'task_added']);
+
 /** The headline's tone, for its colour. */
 export function headlineTone(
   status: SessionStatus | null,
@@ -118,7 +121,8 @@ export function headlineTone(
   if (run === 'queued') return 'queued';
   if (run === 'running' || status === 'running') return 'running';
   if (status === 'all_done' || status === 'merged') return 'done';
-  if (status === 'stopped') return lastStop === 'interrupted' ? 'stopped' : 'problem';
+  // Stop pressed, a task sent back or added: the user's own doing, not a problem.
+  if (status === 'stopped') return lastStop !== null && DELIBERATE.has(lastStop) ? 'stopped' : 'problem';
   return 'idle';
 }
 
