@@ -88,6 +88,13 @@ describe('nowLine', () => {
     other.add({ type: 'mutation_probe', data: { task_id: 'T-001', status: 'done', killed: 3, survived: 0, survivors: [], note: null, duration_ms: 900 } });
     other.add({ type: 'task_sent_back', data: { task_id: 'T-001', revision: 2, note: 'x', comments: 0 } });
     expect(nowLine(input(other.events)).text).toBe('picking the next task');
+    // A probe the last run started and a stop cut short is not running in the next run.
+    const resumed = new RunLog().start();
+    resumed.task('T-001').done('T-001');
+    resumed.add({ type: 'mutation_probe_started', data: { task_id: 'T-001' } });
+    resumed.stop('interrupted').start();
+    resumed.add({ type: 'task_sent_back', data: { task_id: 'T-001', revision: 2, note: 'x', comments: 0 } });
+    expect(nowLine(input(resumed.events)).text).toBe('picking the next task');
   });
 
   it('names the task and its title, and times the activity from the event that began it', () => {

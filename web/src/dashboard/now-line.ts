@@ -199,6 +199,8 @@ function runningProbe(events: readonly TilthEvent[]): Extract<TilthEvent, { type
   const reported = new Set<string>();
   for (let i = events.length - 1; i >= Math.max(0, events.length - SCAN); i--) {
     const event = events[i]!;
+    // A probe of an earlier run ended with it, reported or not.
+    if (event.type === 'stop') break;
     if (event.type === 'mutation_probe') reported.add(event.data.task_id);
     else if (event.type === 'mutation_probe_started' && !reported.has(event.data.task_id)) return event;
   }
