@@ -32,7 +32,9 @@ const cases = [];
 const loadErrors = [];
 let queue = null;
 
-const context = (name, state) => ({ name, state, tests: [], only: [], skipped: [], before: [], after: [], bEach: [], aEach: [] });
+// A suite's cases and hooks, empty: a new suite's, and what run() and each file start from again.
+const empty = () => ({ tests: [], only: [], skipped: [], before: [], after: [], bEach: [], aEach: [] });
+const context = (name, state) => ({ name, state, ...empty() });
 function setup(ctx) {
   ctx.state.__test__ = '';
   ctx.state.__suite__ = ctx.name;
@@ -47,7 +49,7 @@ function setup(ctx) {
   test.run = () => {
     if (queue === null) return;
     queue.push({ ...ctx });
-    Object.assign(ctx, { tests: [], only: [], skipped: [], before: [], after: [], bEach: [], aEach: [] });
+    Object.assign(ctx, empty());
   };
   return test;
 }
@@ -133,7 +135,7 @@ async function runSuite(file, ctx) {
 const loaded = [];
 for (const file of files) {
   queue = [];
-  Object.assign(main, { tests: [], only: [], skipped: [], before: [], after: [], bEach: [], aEach: [] });
+  Object.assign(main, empty());
   try {
     await import(pathToFileURL(path.resolve(file)).href);
     if (queue.length === 0) throw new Error('it registers no uvu test: no suite of it called run()');
