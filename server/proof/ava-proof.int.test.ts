@@ -7,30 +7,19 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { PrdEntry } from '../../shared/files.ts';
-import type { ExampleRepo } from '../demo/example-repo.ts';
+import { describe, expect, it } from 'vitest';
 import { detectSandbox } from '../proc/sandbox.ts';
-import { proofTask, seededExample, sourceLines } from '../testing/proof-seed.ts';
-import { checkContract, type ContractCheckInput } from './contract-check.ts';
+import { exampleSeeder, proofTask, sourceLines } from '../testing/proof-seed.ts';
+import { checkContract } from './contract-check.ts';
 import { proveCases } from './red-proof.ts';
 
 const SLOW = 240_000;
-let repo: ExampleRepo | null = null;
-afterEach(async () => {
-  await repo?.cleanup();
-  repo = null;
-});
 
 const js = sourceLines;
 const task = proofTask;
 
 /** ava-todo with `files` written in, as seed review checks and proves them. */
-async function seed(prd: PrdEntry[], files: Record<string, string>): Promise<ContractCheckInput> {
-  const seeded = await seededExample('ava-todo', 'ava', prd, files, { detect: true });
-  repo = seeded.repo;
-  return seeded.input;
-}
+const { seed, dir } = exampleSeeder('ava-todo', 'ava');
 
 const MIXED = js(
   "import test from 'ava';",
@@ -101,7 +90,7 @@ describe.runIf(sandboxed)('proofs on an AVA project', () => {
       expect(await checkContract(input)).toEqual([]);
 
       fs.appendFileSync(
-        path.join(repo!.dir, 'src/todo.js'),
+        path.join(dir(), 'src/todo.js'),
         js(
           '',
           '/** @param {Todo[]} todos @returns {Todo[]} */',
@@ -111,7 +100,7 @@ describe.runIf(sandboxed)('proofs on an AVA project', () => {
         ),
       );
       fs.writeFileSync(
-        path.join(repo!.dir, 'src/stats.js'),
+        path.join(dir(), 'src/stats.js'),
         js('/** @param {unknown[]} xs @returns {number} */', 'export function count(xs) { return xs.length; }'),
       );
       const green = await proveCases(input, prd);

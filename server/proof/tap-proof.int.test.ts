@@ -8,30 +8,19 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { PrdEntry } from '../../shared/files.ts';
-import type { ExampleRepo } from '../demo/example-repo.ts';
+import { describe, expect, it } from 'vitest';
 import { detectSandbox } from '../proc/sandbox.ts';
-import { proofTask, seededExample, sourceLines } from '../testing/proof-seed.ts';
-import { checkContract, type ContractCheckInput } from './contract-check.ts';
+import { exampleSeeder, proofTask, sourceLines } from '../testing/proof-seed.ts';
+import { checkContract } from './contract-check.ts';
 import { proveCases } from './red-proof.ts';
 
 const SLOW = 240_000;
-let repo: ExampleRepo | null = null;
-afterEach(async () => {
-  await repo?.cleanup();
-  repo = null;
-});
 
 const js = sourceLines;
 const task = proofTask;
 
 /** tap-todo with `files` written in, as seed review checks and proves them. */
-async function seed(prd: PrdEntry[], files: Record<string, string>): Promise<ContractCheckInput> {
-  const seeded = await seededExample('tap-todo', 'tap', prd, files, { detect: true });
-  repo = seeded.repo;
-  return seeded.input;
-}
+const { seed, dir } = exampleSeeder('tap-todo', 'tap');
 
 const MIXED = js(
   "const t = require('tap');",
@@ -113,7 +102,7 @@ describe.runIf(sandboxed)('proofs on a node-tap project', () => {
       expect(red['T-003']).toMatchObject([{ test: 'counts todos', result: 'failed', detail: 'src/stats.js does not exist yet' }]);
       expect(await checkContract(input)).toEqual([]);
 
-      const source = path.join(repo!.dir, 'src/todo.js');
+      const source = path.join(dir(), 'src/todo.js');
       fs.writeFileSync(
         source,
         fs
@@ -127,7 +116,7 @@ describe.runIf(sandboxed)('proofs on a node-tap project', () => {
             ),
           ),
       );
-      fs.writeFileSync(path.join(repo!.dir, 'src/stats.js'), js('module.exports = { count: (xs) => xs.length };'));
+      fs.writeFileSync(path.join(dir(), 'src/stats.js'), js('module.exports = { count: (xs) => xs.length };'));
       const green = await proveCases(input, prd);
       expect([...green['T-001']!, ...green['T-002']!, ...green['T-003']!].map((p) => p.result)).toEqual(['passed', 'passed', 'passed']);
     },

@@ -8,30 +8,19 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { PrdEntry } from '../../shared/files.ts';
-import type { ExampleRepo } from '../demo/example-repo.ts';
+import { describe, expect, it } from 'vitest';
 import { detectSandbox } from '../proc/sandbox.ts';
-import { proofTask, seededExample, sourceLines } from '../testing/proof-seed.ts';
-import { checkContract, type ContractCheckInput } from './contract-check.ts';
+import { exampleSeeder, proofTask, sourceLines } from '../testing/proof-seed.ts';
+import { checkContract } from './contract-check.ts';
 import { proveCases } from './red-proof.ts';
 
 const SLOW = 240_000;
-let repo: ExampleRepo | null = null;
-afterEach(async () => {
-  await repo?.cleanup();
-  repo = null;
-});
 
 const js = sourceLines;
 const task = proofTask;
 
 /** uvu-todo with `files` written in, as seed review checks and proves them. */
-async function seed(prd: PrdEntry[], files: Record<string, string>): Promise<ContractCheckInput> {
-  const seeded = await seededExample('uvu-todo', 'uvu', prd, files, { detect: true });
-  repo = seeded.repo;
-  return seeded.input;
-}
+const { seed, dir } = exampleSeeder('uvu-todo', 'uvu');
 
 const MIXED = js(
   "import { suite, test } from 'uvu';",
@@ -133,7 +122,7 @@ describe.runIf(sandboxed)("proofs on a uvu project, through Tilth's uvu runner",
       expect(await checkContract(input)).toEqual([]);
 
       fs.appendFileSync(
-        path.join(repo!.dir, 'src/todo.js'),
+        path.join(dir(), 'src/todo.js'),
         js(
           '',
           '/** @param {Todo[]} todos @returns {Todo[]} */',
@@ -143,7 +132,7 @@ describe.runIf(sandboxed)("proofs on a uvu project, through Tilth's uvu runner",
         ),
       );
       fs.writeFileSync(
-        path.join(repo!.dir, 'src/stats.js'),
+        path.join(dir(), 'src/stats.js'),
         js('/** @param {unknown[]} xs @returns {number} */', 'export function count(xs) { return xs.length; }'),
       );
       const green = await proveCases(input, prd);

@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { afterEach } from 'vitest';
 import type { CustomChecks, PrdEntry } from '../../shared/files.ts';
 import type { ChecksPreset } from '../../shared/seed.ts';
 import { makeExampleRepo, type ExampleName, type ExampleRepo } from '../demo/example-repo.ts';
@@ -42,5 +43,29 @@ export async function seededExample(
   return {
     repo,
     input: { prd, testFiles: files, preset, ...project, ...custom, scope: { worktree: repo.dir, git: null, network: false }, env: {}, repeats: 1 },
+  };
+}
+
+/**
+ * The per-runner proof tests' seeding: `seed` copies and installs `example` with the files written
+ * in (its environment detected), and the copy is removed after each test; `dir` is the current
+ * copy, where a test writes the work that turns its cases green.
+ */
+export function exampleSeeder(
+  example: ExampleName,
+  preset: ChecksPreset,
+): { seed: (prd: PrdEntry[], files: Record<string, string>) => Promise<ContractCheckInput>; dir: () => string } {
+  let repo: ExampleRepo | null = null;
+  afterEach(async () => {
+    await repo?.cleanup();
+    repo = null;
+  });
+  return {
+    seed: async (prd, files) => {
+      const seeded = await seededExample(example, preset, prd, files, { detect: true });
+      repo = seeded.repo;
+      return seeded.input;
+    },
+    dir: () => repo!.dir,
   };
 }
