@@ -121,6 +121,7 @@ export const ERRORS = {
     meaning: 'A task can be sent back or added only when the run is over or stopped (not before it, not running, merged or archived).',
   },
   add_task_cancelled: { status: 409, meaning: 'The task being added was cancelled before anything was written; the session is as it was.' },
+  add_task_declined: { status: 422, meaning: 'The model said why it could not write a test for the task as described; nothing was added.' },
   add_task_timed_out: {
     status: 504,
     meaning: 'The model did not finish the new task’s test within the add-task deadline (TILTH_ADD_TASK_SECONDS); nothing was added.',

@@ -376,6 +376,8 @@ export const EventDataSchemas = {
   mutation_probe: z.object({ task_id: z.string(), ...MutationReportSchema.shape }),
   /** A case whose `ac_coverage` leaves criteria out: answered at once, before checks and the evaluator. */
   coverage_gap: z.object({ ...WorkerBase, missing: z.array(z.string()).min(1), criteria: z.number().int().positive() }),
+  /** A sent-back task's case came with no change since the reviewer sent it back; the worker was told so, once. */
+  revision_unchanged: z.object({ ...WorkerBase, revision: z.number().int().min(2) }),
   validator_run: z.object({ ...WorkerBase, passed: z.boolean(), results: z.array(CheckResultSchema) }),
   evaluator_parse_error: z.object({
     ...WorkerBase,
@@ -398,7 +400,7 @@ export const EventDataSchemas = {
     streak: z.number().int().optional(),
     nudges: z.number().int().optional(),
     evaluator_calls: z.number().int().optional(),
-    /** One sentence on what happened, for the stops that need one (evaluator_unreadable, context_overflow). */
+    /** What happened, for the stops that need it: evaluator_unreadable, context_overflow, and no_case (the worker's last words, when it said any). */
     detail: z.string().optional(),
   }),
   proposed_learnings: z.object({

@@ -26,9 +26,10 @@ export type Conversation = { system: string; prompt: string; steps: Step[] };
 
 /**
  * Who asks, from the tools offered: `submit_verdict` is the evaluator's, `submit_case` the
- * worker's, `ask_user`/`write_seed` the interviewer's, and no tools at all the learnings step.
+ * worker's, `ask_user`/`write_seed` the interviewer's, `write_task_test` the add-task step's, and no
+ * tools at all the learnings step.
  */
-export type Role = 'evaluator' | 'worker' | 'interview' | 'learnings' | 'unknown';
+export type Role = 'evaluator' | 'worker' | 'interview' | 'add_task' | 'learnings' | 'unknown';
 
 export type Call = { name: string; arguments: Record<string, unknown> };
 export type Usage = { prompt_tokens: number; completion_tokens: number; cost: number };
@@ -65,6 +66,7 @@ export function roleOf(tools: ReadonlySet<string>): Role {
   if (tools.has('submit_verdict')) return 'evaluator';
   if (tools.has('submit_case')) return 'worker';
   if (tools.has('ask_user') || tools.has('write_seed')) return 'interview';
+  if (tools.has('write_task_test')) return 'add_task';
   return tools.size === 0 ? 'learnings' : 'unknown';
 }
 

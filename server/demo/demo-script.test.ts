@@ -248,7 +248,9 @@ describe('the demo script', () => {
     const learning = demoReply(request([{ role: 'user', content: 'Task just completed: T-001 — Todos carry a priority' }], []));
     expect(JSON.parse(String(learning.content)).learning).toMatch(/node --test/);
     expect(JSON.parse(String(demoReply(request([{ role: 'user', content: 'Task just completed: T-002 — x' }], [])).content))).toEqual({ learning: null });
-    const unknownTask = demoReply(request([{ role: 'user', content: '## Your task\n\n**ID:** T-007' }], workerToolSchemas()));
-    expect(callsOf(unknownTask).map((c) => c.name)).toEqual(['submit_case']);
+    // A task it has no code for: it says so and presents no case, rather than a case that cannot pass.
+    const unknownTask = demoReply(request([{ role: 'user', content: '## Your task\n\n**ID:** T-007\n**Title:** Sync with a calendar' }], workerToolSchemas()));
+    expect(callsOf(unknownTask)).toEqual([]);
+    expect(unknownTask.content).toContain('The demo model has no code for T-007 ("Sync with a calendar")');
   });
 });

@@ -15,13 +15,13 @@
  * it always ends: the worker builds and submits, the evaluator accepts once the checks pass and
  * the criteria are met.
  */
-import { CHECKS_FAILED_PREFIX } from '../agent/context.ts';
-import { REJECT_FEEDBACK_HEAD } from '../engine/case.ts';
 import { uncoveredCriteria } from '../../shared/coverage.ts';
 import { EVALUATOR_LEDGER_HEADER } from '../engine/evaluator.ts';
-import { WORKER_LEDGER_HEADER } from '../engine/worker-prompt.ts';
 import type { ChatRequest, ScriptedReplyInput } from '../scripted-model/fake-model.ts';
 import { call, readConversation, roleOf, section, succeeded, toolsOffered, turn, usage, withCallIds, type Conversation } from './conversation.ts';
+import { addTaskReply } from './demo-features.ts';
+import { variantFor, variantIn, type Variant } from './demo-variants.ts';
+import { workerReply } from './demo-worker.ts';
 
 export const DEMO_MODEL = 'tilth-demo (scripted, not AI)';
 export { DEMO_LABEL } from '../../shared/demo.ts';
@@ -32,57 +32,6 @@ export const QUESTIONS = [
   { question: 'Should the text listing show the new field too?', options: ['Yes, show it in the listing', 'No, data only for now'] },
 ] as const;
 
-/** `field` is the todo's property in code; `noun` is how a sentence names it ("the due date"). */
-type Variant = {
-  field: 'due' | 'priority';
-  noun: string;
-  fn: string;
-  title: string;
-  arg: string;
-  other: string;
-  bad: string;
-  required: string;
-  good: string;
-  check: string;
-};
-
-const VARIANTS: Record<'due' | 'priority', Variant> = {
-  due: {
-    field: 'due',
-    noun: 'due date',
-    fn: 'setDue',
-    title: 'Todos carry a due date',
-    arg: "'2026-01-31'",
-    other: "'tomorrow'",
-    bad: 'return { ...todo, due: new Date(date) };',
-    required: "if (!date) throw new Error('a due date is required');",
-    good: 'return { ...todo, due: date };',
-    check: 'if (!/^\\d{4}-\\d{2}-\\d{2}$/.test(date)) throw new Error(`not an ISO date: ${date}`);',
-  },
-  priority: {
-    field: 'priority',
-    noun: 'priority',
-    fn: 'setPriority',
-    title: 'Todos carry a priority',
-    arg: "'high'",
-    other: "'urgent'",
-    bad: 'return { ...todo, priority: level.toUpperCase() };',
-    required: "if (!level) throw new Error('a priority is required');",
-    good: 'return { ...todo, priority: level };',
-    check: "if (!['low', 'normal', 'high'].includes(level)) throw new Error(`unknown priority: ${level}`);",
-  },
-};
-
-export function variantFor(answer: string): Variant {
-  return /priorit/i.test(answer) ? VARIANTS.priority : VARIANTS.due;
-}
-
-/** The variant a prompt is about, from the words the seed put in its tasks. */
-function variantIn(text: string): Variant {
-  const named = /\b(setDue|setPriority)\(todo, value\)|\((due|priority): <value>\)/.exec(text);
-  return named?.[1] === 'setPriority' || named?.[2] === 'priority' ? VARIANTS.priority : VARIANTS.due;
-}
-
 /**
  * The demo model's reply to one request. Which role asks is read from the tools it offers:
  * `submit_verdict` is the evaluator's, `submit_case` the worker's, `ask_user` the interviewer's,
@@ -91,7 +40,7 @@ function variantIn(text: string): Variant {
 export function demoReply(request: ChatRequest): ScriptedReplyInput {
   const tools = toolsOffered(request);
   const talk = readConversation(request.messages, [...tools]);
-  const replies = { evaluator: evaluatorReply, worker: workerReply, interview: interviewReply, learnings: learningReply };
+  const replies = { evaluator: evaluatorReply, worker: workerReply, interview: interviewReply, add_task: addTaskReply, learnings: learningReply };
   const role = roleOf(tools);
   const reply = role === 'unknown' ? { content: 'The demo model has nothing scripted for this request.', usage: usage(100, 10) } : replies[role](talk);
   return withCallIds(request, reply, 'demo');
@@ -216,125 +165,6 @@ export function seedTurn(answers: string[]): ScriptedReplyInput {
   );
 }
 
-// ── The run ─────────────────────────────────────────────────────────────────────────────────────
-
-function workerReply(talk: Conversation): ScriptedReplyInput {
-  const task = /\*\*ID:\*\* (T-\d{3,})/.exec(talk.prompt)?.[1];
-  const v = variantIn(talk.prompt);
-  if (task === 'T-001') return fieldTurn(talk, v);
-  if (task === 'T-002') return listingTurn(talk, v);
-  return turn(call('submit_case', { summary: 'Done as the task describes.', ac_coverage: [] }));
-}
-
-/**
- * How far T-001's function has come: not there, a first try that stores the value changed (its
- * test fails), one that stores it as given, and one that also validates it.
- */
-type Stage = 'none' | 'bad' | 'good' | 'checked';
-const RANK: Record<Stage, number> = { none: 0, bad: 1, good: 2, checked: 3 };
-
-function stageIn(code: string, v: Variant): Stage | null {
-  if (code.includes(v.check)) return 'checked';
-  if (code.includes(v.bad)) return 'bad';
-  if (code.includes(v.good)) return 'good';
-  return null;
-}
-
-const bodyOf = (stage: Stage, v: Variant): string[] => (stage === 'checked' ? [v.check, v.good] : stage === 'bad' ? [v.bad] : [v.required, v.good]);
-
-function fieldFunction(v: Variant, stage: Stage): string {
-  const param = v.field === 'due' ? 'date' : 'level';
-  const lines = [
-    '',
-    '/**',
-    ' * @param {{ title: string, done: boolean }} todo',
-    ` * @param {string} ${param}`,
-    ` * @returns {object} a new todo with its ${v.noun} set`,
-    ' */',
-    `export function ${v.fn}(todo, ${param}) {`,
-  ];
-  return [...lines, ...bodyOf(stage, v).map((l) => `  ${l}`), '}', ''].join('\n');
-}
-
-/**
- * T-001, the story with the detours: a first try whose check fails, the fix, a reject for the
- * missing validation, the validation, the suite run by hand, the accepted case. Each turn follows
- * from what this conversation shows — the file as read and as changed since, a failed check, a
- * reject — and from earlier verdicts in the prompt, so a fresh conversation after a resume picks
- * up the work found in the worktree rather than starting the story over.
- */
-function fieldTurn(talk: Conversation, v: Variant): ScriptedReplyInput {
-  const file = 'src/todo.js';
-  const test = `tests/t001_${v.field}.test.js`;
-  let stage: Stage | null = null;
-  let found: Stage = 'none';
-  let read = '';
-  let checksFailed = false;
-  let rejected = /\breject\b/.test(section(talk.prompt, WORKER_LEDGER_HEADER));
-  let lastWrite = -1;
-  let lastTestRun = -1;
-  let submitted = false;
-  for (const [i, step] of talk.steps.entries()) {
-    if (!succeeded(step)) continue;
-    const onFile = step.args.path === file;
-    if (step.name === 'read_file' && onFile) {
-      read = step.result!;
-      stage = found = read.includes(`export function ${v.fn}(`) ? (stageIn(read, v) ?? 'good') : 'none';
-    } else if ((step.name === 'write_file' || step.name === 'edit_file') && onFile) {
-      stage = stageIn(String(step.args.content ?? step.args.new_string ?? ''), v) ?? stage;
-      lastWrite = i;
-    } else if (step.name === 'bash' && String(step.args.command).startsWith('node --test')) {
-      lastTestRun = i;
-    } else if (step.name === 'submit_case') {
-      submitted = true;
-      if (step.result!.startsWith(CHECKS_FAILED_PREFIX)) checksFailed = true;
-      if (step.result!.startsWith(REJECT_FEEDBACK_HEAD)) rejected = true;
-    }
-  }
-  if (stage === null) return turn(call('read_file', { path: file }), call('read_file', { path: test }));
-  const now = stage;
-  // The version to reach. The first try is the one whose check fails — unless earlier work was
-  // found in the worktree: then the story goes on from there. Never behind what is there.
-  let goal: Stage = rejected ? 'checked' : checksFailed || found !== 'none' ? 'good' : 'bad';
-  if (RANK[now] > RANK[goal]) goal = now;
-  if (now === 'none') return turn(call('write_file', { path: file, content: `${read}${fieldFunction(v, goal)}` }));
-  if (now !== goal) return turn(call('edit_file', { path: file, old_string: bodyOf(now, v).join('\n  '), new_string: bodyOf(goal, v).join('\n  ') }));
-  if (goal === 'checked' && lastTestRun < lastWrite) return turn(call('bash', { command: 'node --test tests/' }));
-  const summary = {
-    bad: `Added ${v.fn}.`,
-    good: `Added ${v.fn}; it refuses an empty value and stores the rest as given.`,
-    checked: `Added ${v.fn}: it validates the value and returns a new todo.`,
-  }[goal];
-  const criteria = [`${v.fn} returns a new todo with the ${v.noun} set`, `${v.fn} throws for a bad value`];
-  // The very first case forgets the second criterion; the coverage gate sends it straight back.
-  if (!submitted && found === 'none' && !rejected) criteria.pop();
-  return turn(call('submit_case', { summary, ac_coverage: criteria.map((c) => ({ criterion: c, addressed_by: `${file}:${v.fn}()`, evidence: test })) }));
-}
-
-const LISTING_OLD = "return todos.map((todo, i) => `${i + 1}. [${todo.done ? 'x' : ' '}] ${todo.title}`).join('\\n');";
-const listingNew = (v: Variant) =>
-  `return todos.map((todo, i) => \`\${i + 1}. [\${todo.done ? 'x' : ' '}] \${todo.title}\${todo.${v.field} ? \` (${v.field}: \${todo.${v.field}})\` : ''}\`).join('\\n');`;
-
-/** T-002, the clean task: read, one edit, the case. */
-function listingTurn(talk: Conversation, v: Variant): ScriptedReplyInput {
-  const file = 'src/format.js';
-  const next = listingNew(v);
-  let state: 'unread' | 'old' | 'done' = 'unread';
-  for (const step of talk.steps) {
-    if (!succeeded(step) || step.args.path !== file) continue;
-    if (step.name === 'read_file') state = step.result!.includes(next) || !step.result!.includes(LISTING_OLD) ? 'done' : 'old';
-    if (step.name === 'edit_file') state = 'done';
-  }
-  if (state === 'unread') return turn(call('read_file', { path: file }));
-  if (state === 'old') return turn(call('edit_file', { path: file, old_string: LISTING_OLD, new_string: next }));
-  return turn(
-    call('submit_case', {
-      summary: `The listing shows the ${v.noun}.`,
-      ac_coverage: [{ criterion: `A todo with a ${v.field} is listed with it`, addressed_by: `${file}:formatTodos()`, evidence: 'tests/t002_listing.test.js' }],
-    }),
-  );
-}
-
 /**
  * The evaluator rejects a failing check, a case that leaves a criterion out (the coverage gate
  * answers those first, so this is its second line), and T-001's first case without validation
@@ -345,7 +175,8 @@ function evaluatorReply(talk: Conversation): ScriptedReplyInput {
   const prompt = talk.prompt;
   const task = /^# Task to evaluate: (T-\d{3,})/m.exec(prompt)?.[1];
   const v = variantIn(prompt);
-  const test = task === 'T-002' ? 'tests/t002_listing.test.js' : `tests/t001_${v.field}.test.js`;
+  const own = task ? new RegExp(`tests/${task.toLowerCase().replace('-', '')}_[\\w-]+\\.test\\.js`).exec(prompt)?.[0] : undefined;
+  const test = own ?? `tests/t001_${v.field}.test.js`;
   const criteria = [...section(prompt, '## Acceptance criteria').matchAll(/^(\d+)\. (.+)$/gm)].map((m) => m[2]!);
   const claimed = [...section(prompt, '### Criteria coverage').matchAll(/^- (.+?) — addressed by (.+)$/gm)].map((m) => ({
     criterion: m[1]!,
@@ -377,7 +208,16 @@ function evaluatorReply(talk: Conversation): ScriptedReplyInput {
       criteria: words(n, 'The case leaves it out.'),
     });
   }
-  if (task === 'T-001' && !/: reject\b/.test(section(prompt, EVALUATOR_LEDGER_HEADER)) && !prompt.includes(v.check)) {
+  // A revision the reviewer asked for must change something: their requirements are criteria too.
+  if (prompt.includes("## The reviewer's requirements") && prompt.includes('(empty diff)')) {
+    return verdict({
+      verdict: 'reject',
+      rejection_category: 'acceptance_gap',
+      concern: 'The reviewer sent this task back for a change, and the diff is empty: nothing they asked for was done.',
+      next_step: "Change the code as the reviewer's note asks, then submit the case again.",
+    });
+  }
+  if (task === 'T-001' && !/: reject\b/.test(section(prompt, EVALUATOR_LEDGER_HEADER)) && ![v.check, v.worded].some((c) => prompt.includes(c))) {
     return verdict({
       verdict: 'reject',
       concern: `${v.fn} refuses only an empty value: ${v.other} still goes through, and the second criterion asks for an Error on any value it does not accept. The test checks only the empty one.`,

@@ -98,6 +98,18 @@ export function formatCoverageGap(missing: readonly string[], total: number): st
   ].join('\n');
 }
 
+/**
+ * The answer to a sent-back task's case that changes nothing since the send-back: the reviewer's
+ * note asks for a change, and an unchanged tree cannot have made it.
+ */
+export function formatUnchangedRevision(revision: number): string {
+  return [
+    `Case not reviewed: nothing changed since the reviewer sent this task back. Revision ${revision} exists because they asked for a change — the note and comments under "Sent back by the reviewer" in your task are requirements.`,
+    '',
+    'Make the change they ask for, check it, then call `submit_case` again. No checks were run and no reviewer was asked.',
+  ].join('\n');
+}
+
 /** The first line of a reject as the worker reads it. */
 export const REJECT_FEEDBACK_HEAD = 'An independent reviewer rejected the work.';
 

@@ -21,7 +21,7 @@ import type { NamedCases } from '../proof/runner-report.ts';
 import { machineryWriteLock, type MachineryInput, type MachineryWriteLock } from '../proof/test-machinery.ts';
 import { ProviderFailureError } from '../llm/errors.ts';
 import { loadPrompt } from '../prompts.ts';
-import { DUPLICATE_CASE, formatCoverageGap, formatRejectFeedback, parseCase, WORKER_NO_CASE_NUDGE } from './case.ts';
+import { DUPLICATE_CASE, formatCoverageGap, formatRejectFeedback, formatUnchangedRevision, parseCase, WORKER_NO_CASE_NUDGE } from './case.ts';
 import { runChecks, type CheckResult } from './checks.ts';
 import { evaluate, type Evaluation } from './evaluator.ts';
 import { spanId, type RunContext } from './run-context.ts';
@@ -133,6 +133,7 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
   const evaluatorCap = deps.caps.max_evaluator_calls_per_task;
   let evaluatorCalls = 0;
   let noCaseStreak = 0;
+  let unchangedAnswered = false;
   let base = { ...trace, span_id: setupSpan, iter: 0 };
   const agent = new Agent({
     llm: deps.llm,
@@ -171,7 +172,7 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
         span_id: base.span_id,
         reason,
         ...extra,
-        ...(reason === 'evaluator_unreadable' || reason === 'context_overflow' ? { detail: detail.slice(0, 600) } : {}),
+        ...(reason === 'evaluator_unreadable' || reason === 'context_overflow' || reason === 'no_case' ? { detail: detail.slice(0, 600) } : {}),
       },
     });
     return { kind: 'failed', reason, detail };
@@ -212,7 +213,10 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
       }
       noCaseStreak++;
       if (noCaseStreak >= MAX_NO_CASE_STREAK) {
-        return fail('no_case', `the worker ended ${noCaseStreak} turns in a row without working or presenting a case`, { nudges: noCaseStreak });
+        // What a model says as it stops is often why: the reviewer reads it with the failure.
+        const said = turn.text.trim();
+        const why = `the worker ended ${noCaseStreak} turns in a row without working or presenting a case`;
+        return fail('no_case', said ? `${why}; its last words: ${said}` : why, { nudges: noCaseStreak });
       }
       agent.say(WORKER_NO_CASE_NUDGE);
       continue;
@@ -239,6 +243,15 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
     if (missing.length > 0) {
       run.emit({ type: 'coverage_gap', data: { ...base, missing, criteria: task.acceptance_criteria.length } });
       answer(formatCoverageGap(missing, task.acceptance_criteria.length));
+      continue;
+    }
+    // A revision the reviewer asked for must change something: a case with nothing changed since
+    // the send-back is answered once, before the checks. Presented again unchanged, it goes on, and
+    // the evaluator judges an empty diff against the reviewer's requirements.
+    if (task.revision !== undefined && !unchangedAnswered && (await changedFiles(run.ref)).length === 0) {
+      unchangedAnswered = true;
+      run.emit({ type: 'revision_unchanged', data: { ...base, revision: task.revision } });
+      answer(formatUnchangedRevision(task.revision));
       continue;
     }
 

@@ -53,6 +53,24 @@ export const WRITE_TASK_TEST_TOOL = defineTool(
   }),
 );
 
+/**
+ * The model's way out when the task cannot be tested as described (too vague, not about this code,
+ * or beyond what it can do): its reason reaches the reviewer at once, instead of turns spent on a
+ * test that cannot be right.
+ */
+export const DECLINE_TASK_TOOL = defineTool(
+  'decline_task',
+  'Say that you cannot write an acceptance test for this task as described, and why, in words the reviewer can act on. Ends the work; nothing is added.',
+  z.strictObject({ reason: z.string().min(1).describe('Why not, and what the reviewer could change so that it can be tested.') }),
+);
+
+/** The model declined the task: its reason, as it said it. */
+export class AddTaskDeclinedError extends AppError {
+  constructor(id: string, reason: string) {
+    super('add_task_declined', `The model did not add ${id}: ${reason.trim()}`);
+  }
+}
+
 /** Cancelled from the page, the API or the terminal (or by the server shutting down) before anything was written. */
 export class AddTaskCancelledError extends AppError {
   constructor() {
@@ -173,7 +191,7 @@ export async function addTask(session: SessionHandle, llm: ModelClient, input: N
       { role: 'system', content: loadPrompt('add-task', {}) },
       { role: 'user', content: userPrompt(root, before, id, input, rule.describe) },
     ],
-    tools: [...READ_TOOLS, WRITE_TASK_TEST_TOOL],
+    tools: [...READ_TOOLS, WRITE_TASK_TEST_TOOL, DECLINE_TASK_TOOL],
     ...(signal ? { signal } : {}),
   });
 
@@ -199,6 +217,7 @@ export async function addTask(session: SessionHandle, llm: ModelClient, input: N
       a.answer(call, checked.message);
       return null;
     }
+    if (call.name === DECLINE_TASK_TOOL.name) throw new AddTaskDeclinedError(id, String(checked.args.reason));
     if (call.name !== WRITE_TASK_TEST_TOOL.name) {
       try {
         a.answer(call, await runReadTool(call.name as 'read_file' | 'glob' | 'grep', checked.args, root));

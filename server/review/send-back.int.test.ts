@@ -114,6 +114,34 @@ describe('sending a task back', () => {
     expect(onMain).toContain('T-001 (rev 2): Double');
   }, 90_000);
 
+  it('a revision whose case changes nothing is answered once before the checks; presented again, the evaluator sees the empty diff and nothing is committed', async () => {
+    const id = await doneSession();
+    expect((await reopen(id, 'T-001', { note: 'Use n * 2.' })).statusCode).toBe(200);
+    h.fake.reset();
+    h.fake.load({
+      models: {
+        [WORKER]: [
+          caseTurn('Already right.', 'Double works', 'src/double.js:double()'),
+          caseTurn('Still right.', 'Double works', 'src/double.js:double()'),
+          noLearning,
+        ],
+        [EVAL]: [verdictTurn('accept', { concern: 'The code already does it.' })],
+      },
+    });
+    expect((await h.runToEnd(id)).session.status).toBe('all_done');
+    h.fake.assertDone();
+    const events = h.t.store.log(id).readAfter(0, 10_000);
+    const unchanged = events.flatMap((e) => (e.type === 'revision_unchanged' ? [e.data] : []));
+    expect(unchanged).toMatchObject([{ task_id: 'T-001', revision: 2, iter: 1 }]);
+    // The first case was answered without checks or an evaluator; the second went on to both.
+    const second = JSON.stringify(h.fake.requests.filter((r) => r.model === WORKER)[1]!.messages);
+    expect(second).toContain('Case not reviewed: nothing changed since the reviewer sent this task back. Revision 2 exists because they asked for a change');
+    expect(events.filter((e) => e.type === 'validator_run' && e.data.task_id === 'T-001' && e.data.iter === 1)).toEqual([]);
+    expect(JSON.stringify(h.fake.requests.find((r) => r.model === EVAL)!.messages)).toContain('(empty diff)');
+    const commits = events.flatMap((e) => (e.type === 'commit' && e.data.task_id === 'T-001' ? [e.data.sha] : []));
+    expect(commits.at(-1)).toBeNull();
+  }, 90_000);
+
   it('refuses a task that is not done, a send-back with nothing to say, a sent comment, a running or merged session, each with its code', async () => {
     const id = await makePreparedSession(h.t.store, h.repo.dir, 'node', TWO_TASKS);
     const prepared = await reopen(id, 'T-001', { note: 'x' });

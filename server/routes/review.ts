@@ -54,7 +54,7 @@ export function reviewRoutes(app: FastifyInstance, deps: AppDeps): void {
     refuseWhileRunning(id, 'add a task');
     const deadlineMs = deps.config.current.addTaskDeadlineMs;
     const added = startAddTaskJob(deps.jobs, id, (session, signal) =>
-      addTaskLocked(session, deps.llm, body, { holder: 'serve', deadlineMs, signal, repeats: deps.config.current.proofRepeats }),
+      addTaskLocked(session, deps.demo?.clientFor(id) ?? deps.llm, body, { holder: 'serve', deadlineMs, signal, repeats: deps.config.current.proofRepeats }),
     );
     adding.set(id, added);
     try {

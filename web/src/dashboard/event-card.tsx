@@ -319,6 +319,15 @@ const CARDS: { [T in EventType]: CardRendering<T> } = {
     ),
     height: (d) => 40 + 20 * d.survivors.length,
   },
+  revision_unchanged: {
+    body: (d) => (
+      <p className="ev-facts">
+        The case for revision {d.revision} changes nothing since the reviewer sent the task back; the worker was told to do what the reviewer asked before
+        presenting it again.
+      </p>
+    ),
+    height: () => 40,
+  },
   coverage_gap: {
     body: (d) => (
       <>

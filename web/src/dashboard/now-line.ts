@@ -141,6 +141,7 @@ function activityAfter(event: TilthEvent, input: NowInput): Found | null {
     case 'pre_tool_block':
     case 'case_parse_error':
     case 'coverage_gap':
+    case 'revision_unchanged':
     case 'empty_model_response':
       return thinking();
     case 'prompt_assembled':

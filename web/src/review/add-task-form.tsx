@@ -9,6 +9,7 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { DEMO_ADDABLE } from '../../../shared/demo.ts';
 import { ERROR_CODES } from '../../../shared/errors.ts';
 import type { AddedTask } from '../../../shared/review.ts';
 import { queryKeys } from '../api/queries.ts';
@@ -18,8 +19,11 @@ import { review } from './calls.ts';
 import { reviewKeys } from './queries.ts';
 import { actionError } from './use-review-actions.ts';
 
-/** `inProgress`: the session detail says a task is being added (by this page or another). */
-export function AddTaskForm({ sessionId, inProgress }: { sessionId: string; inProgress: boolean }) {
+/**
+ * `inProgress`: the session detail says a task is being added (by this page or another). `demo`:
+ * the scripted model can add only the tasks it has code for, so the form offers those.
+ */
+export function AddTaskForm({ sessionId, inProgress, demo = false }: { sessionId: string; inProgress: boolean; demo?: boolean }) {
   const queryClient = useQueryClient();
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
@@ -91,6 +95,27 @@ export function AddTaskForm({ sessionId, inProgress }: { sessionId: string; inPr
           The interview's model writes the new task's acceptance test from your criteria, checked like the seed's and proven to fail before the work; it is
           committed as “seed: added”, and Resume builds the task.
         </p>
+        {demo && (
+          <p className="muted small demo-choices" data-testid="add-task-demo">
+            The demo model is scripted, not AI: it has code only for these tasks. Pick one to fill in the form:{' '}
+            {DEMO_ADDABLE.map((a) => (
+              <button
+                key={a.title}
+                type="button"
+                className="button button-small button-secondary"
+                data-testid="add-task-demo-pick"
+                disabled={working}
+                onClick={() => {
+                  setTitle(a.title);
+                  setDescription(a.description);
+                  setCriteria(a.criteria.join('\n'));
+                }}
+              >
+                {a.title}
+              </button>
+            ))}
+          </p>
+        )}
         <label className="field">
           <span className="field-label">Title</span>
           <input

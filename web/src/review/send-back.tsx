@@ -4,6 +4,7 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Fragment, useEffect, useState } from 'react';
+import { DEMO_SEND_BACK_ASKS } from '../../../shared/demo.ts';
 import type { SendBack } from '../../../shared/files.ts';
 import type { ReviewComment } from '../../../shared/review.ts';
 import { formatTime } from '../../../shared/format.ts';
@@ -22,10 +23,12 @@ export interface SendBackPanelProps {
   revision: number;
   /** The open (unsent) comments written on this task's diff. */
   openComments: readonly ReviewComment[];
+  /** A demo session: the scripted model acts only on the notes it has code for, so the form lists them. */
+  demo?: boolean;
 }
 
 /** The note, the comments to send (all ticked at first), and the button. */
-export function SendBackPanel({ sessionId, taskId, revision, openComments }: SendBackPanelProps) {
+export function SendBackPanel({ sessionId, taskId, revision, openComments, demo = false }: SendBackPanelProps) {
   const queryClient = useQueryClient();
   const [note, setNote] = useState('');
   const [unticked, setUnticked] = useState<ReadonlySet<string>>(new Set());
@@ -60,6 +63,17 @@ export function SendBackPanel({ sessionId, taskId, revision, openComments }: Sen
         Not right yet? Send {taskId} back: the worker gets a fresh start on it with your note, the comments you tick (each with the lines it is on), its last
         case and the evaluator's verdict. Its work is committed on top as “{taskId} (rev {revision + 1})”; nothing earlier is rewritten.
       </p>
+      {demo && (
+        <div className="muted small" data-testid="send-back-demo">
+          The demo model is scripted, not AI: it acts on a note that asks it to
+          <ul>
+            {DEMO_SEND_BACK_ASKS.map((ask) => (
+              <li key={ask}>{ask}</li>
+            ))}
+          </ul>
+          and says so when a note asks for anything else.
+        </div>
+      )}
       <label className="field">
         <span className="field-label">Note to the worker</span>
         <textarea
@@ -122,8 +136,11 @@ export function SendBackPending({ sessionId, taskId, revision, status }: { sessi
   );
 }
 
-/** What each send-back asked for, oldest first: the note and each comment at its lines. */
-export function SendBackHistory({ sendBacks }: { sendBacks: readonly SendBack[] }) {
+/**
+ * What each send-back asked for, oldest first: the note and each comment at its lines. `unchanged`:
+ * the revisions accepted with no change to the code (nothing committed), said plainly under each.
+ */
+export function SendBackHistory({ sendBacks, unchanged = [] }: { sendBacks: readonly SendBack[]; unchanged?: readonly number[] }) {
   if (sendBacks.length === 0) return null;
   return (
     <ol className="send-back-history" data-testid="send-back-history">
@@ -133,6 +150,12 @@ export function SendBackHistory({ sendBacks }: { sendBacks: readonly SendBack[] 
             Revision {s.revision} asked for <span className="muted">· {formatTime(s.ts)}</span>
           </h3>
           {s.note !== null && <p data-testid="send-back-entry-note">{s.note}</p>}
+          {unchanged.includes(s.revision) && (
+            <p className="callout callout-warning" role="note" data-testid="send-back-unchanged">
+              Revision {s.revision} changed nothing: its case was accepted with no change to the code, so nothing was committed for it. Read the verdict below;
+              send it back again if it missed what you asked.
+            </p>
+          )}
           {s.comments.map((c) => (
             <figure key={c.id} className="send-back-comment-quote" data-testid="send-back-entry-comment">
               <figcaption>

@@ -56,7 +56,9 @@ export function SessionReviewPage({ sessionId }: { sessionId: string }) {
           sessionId={sessionId}
           review={review.data}
           addTask={
-            session !== null && canSendBack(session.status) ? <AddTaskForm sessionId={sessionId} inProgress={detail.data?.adding_task === true} /> : null
+            session !== null && canSendBack(session.status) ? (
+              <AddTaskForm sessionId={sessionId} inProgress={detail.data?.adding_task === true} demo={detail.data?.demo === true} />
+            ) : null
           }
           actions={
             <ReviewActionsPanel

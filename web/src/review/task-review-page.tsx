@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { sessionsQuery } from '../api/queries.ts';
+import { sessionDetailQuery, sessionsQuery } from '../api/queries.ts';
 import { DiffViewer } from './diff-viewer.tsx';
 import { Loading, QueryError } from '../components/query-status.tsx';
 import { TaskReviewView, TaskStatusBadge } from './task-review-view.tsx';
@@ -27,13 +27,20 @@ export function TaskReviewPage({ sessionId, taskId }: { sessionId: string; taskI
   const session = useQuery({ ...sessionsQuery(), select: (data) => data.sessions.find((s) => s.id === sessionId) ?? null });
   const label = session.data != null ? sessionLabel(session.data) : sessionId;
   const comments = useComments(sessionId);
+  const demo = useQuery({ ...sessionDetailQuery(sessionId), select: (d) => d.demo }).data === true;
   const status = session.data?.status;
   const canWrite = status !== undefined && canReview(status);
   const mine = comments.comments === null ? null : commentsOfDiff(comments.comments, taskId);
   const task = review.data?.task;
   const sendBack =
     task?.status === 'done' && status !== undefined && canSendBack(status) ? (
-      <SendBackPanel sessionId={sessionId} taskId={taskId} revision={task.revision ?? 1} openComments={(mine ?? []).filter((c) => c.sent === null)} />
+      <SendBackPanel
+        sessionId={sessionId}
+        taskId={taskId}
+        revision={task.revision ?? 1}
+        openComments={(mine ?? []).filter((c) => c.sent === null)}
+        demo={demo}
+      />
     ) : task?.revision !== undefined && task.status !== 'done' ? (
       <SendBackPending sessionId={sessionId} taskId={taskId} revision={task.revision} status={task.status} />
     ) : null;

@@ -3,6 +3,7 @@ import type { MutationReport } from '../../../shared/files.ts';
 import type { TaskReview } from '../../../shared/review.ts';
 import type { TaskSummary } from '../../../shared/summary.ts';
 import { matchCoverage } from '../../../shared/coverage.ts';
+import { subjectRevision } from '../../../shared/session-rules.ts';
 import { words } from './review-format.ts';
 import './review.css';
 import { CaseCoverage } from './case-coverage.tsx';
@@ -96,7 +97,7 @@ export function TaskReviewView({ review, evidence, diff, comments, commentCount,
       {(sendBack !== null || review.send_backs.length > 0) && (
         <section id="task-send-back" className="review-section" aria-labelledby="task-send-back-title">
           <h2 id="task-send-back-title">Send it back</h2>
-          <SendBackHistory sendBacks={review.send_backs} />
+          <SendBackHistory sendBacks={review.send_backs} unchanged={unchangedRevisions(review)} />
           {sendBack}
         </section>
       )}
@@ -183,4 +184,14 @@ function MutationPanel({ report, accepted }: { report: MutationReport | null; ac
       <SurvivorList survivors={report.survivors} />
     </div>
   );
+}
+
+/**
+ * The sent-back revisions that were accepted with nothing committed: settled (the task is done at
+ * it, or sent back again since) and without a commit of their own.
+ */
+export function unchangedRevisions(review: Pick<TaskReview, 'task' | 'commits' | 'send_backs'>): number[] {
+  const now = review.task.revision ?? 1;
+  const committed = new Set(review.commits.map((c) => subjectRevision(c.subject, review.task.id)));
+  return review.send_backs.map((s) => s.revision).filter((r) => (r < now || (r === now && review.task.status === 'done')) && !committed.has(r));
 }
