@@ -61,7 +61,8 @@ export function AddTaskForm({ sessionId, inProgress, demo = false }: { sessionId
   const working = add.isPending || inProgress;
   const ready = title.trim() !== '' && description.trim() !== '' && lines.length > 0;
   return (
-    <details className="add-task" data-testid="add-task" open={added !== null || working || cancelled || undefined}>
+    // Held open while it has something to say: a render that drops `open` would fold the form, and an error with it.
+    <details className="add-task" data-testid="add-task" open={added !== null || working || cancelled || error !== null || undefined}>
       <summary>Add a task…</summary>
       {added !== null && (
         <div className="callout" role="status" data-testid="add-task-done" data-task-id={added.task.id}>
