@@ -9,6 +9,7 @@ import { CapsSchema, ChecksPresetSchema, PrdEntrySchema, SessionIdSchema, Steeri
 import { PriceSchema } from './price.ts';
 import { intFromQuery } from './query.ts';
 import { SummarySchema } from './summary.ts';
+import { AddTaskStateSchema } from './review.ts';
 
 /** `{error: {code, message}}`, the one error shape; `code` is stable snake_case. */
 export const ErrorBodySchema = z.object({
@@ -390,6 +391,8 @@ export const SessionDetailSchema = z.object({
   run: RunStateSchema,
   /** A task is being added (the model writes its test), by this server or a `tilth add-task`: the session is held until it ends or is cancelled. */
   adding_task: z.boolean(),
+  /** The last add-task: running, added or failed, so the review page finds it after a reload; null before the first. */
+  add_task: AddTaskStateSchema.nullable(),
   /** The run's spend so far (the interview's is apart). */
   usage: UsageSchema,
   caps: CapsSchema.nullable(),

@@ -223,6 +223,10 @@ export const EventDataSchemas = {
   seed_edited: z.object({ sha: z.string().nullable(), changed: z.array(z.string()) }),
   /** A task added after the run, its acceptance test written by the interview's model and committed. */
   task_added: z.object({ task_id: z.string(), title: z.string(), test_file: z.string(), sha: z.string().nullable() }),
+  /** Adding a task began: the model is writing its test. */
+  add_task_started: z.object({ title: z.string() }),
+  /** Adding a task ended without adding it: declined, refused, cancelled or past its deadline. Nothing was written. */
+  add_task_failed: z.object({ title: z.string(), code: z.string(), message: z.string() }),
   /** A reviewer sent a done task back as its next revision (send-backs/<task>.jsonl holds the request). */
   task_sent_back: z.object({ task_id: z.string(), revision: z.number().int().min(2), note: z.string().nullable(), comments: z.number().int().nonnegative() }),
   question_asked: z.object({

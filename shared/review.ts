@@ -140,6 +140,29 @@ export const AddedTaskSchema = z.object({
 });
 export type AddedTask = z.infer<typeof AddedTaskSchema>;
 
+/**
+ * The last add-task of a session (`add-task.json`), as the page follows it across reloads: running
+ * while the model writes the test and the proof runs, then added or failed (declined, refused,
+ * cancelled, past its deadline — `code` says which, `message` says it in words). `interrupted`
+ * is how the server reports a running one that nothing holds any more (the process ended).
+ */
+export const AddTaskStateSchema = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('running'), title: z.string(), started_at: z.string() }),
+  z.object({
+    state: z.literal('added'),
+    title: z.string(),
+    started_at: z.string(),
+    ended_at: z.string(),
+    task_id: z.string(),
+    test_file: z.string(),
+    /** Its cases proven failing before the work. */
+    red: z.number().int().nonnegative(),
+  }),
+  z.object({ state: z.literal('failed'), title: z.string(), started_at: z.string(), ended_at: z.string(), code: z.string(), message: z.string() }),
+  z.object({ state: z.literal('interrupted'), title: z.string(), started_at: z.string() }),
+]);
+export type AddTaskState = z.infer<typeof AddTaskStateSchema>;
+
 /** `cancelled` is false when no task was being added, or it was already written when the cancel came. */
 export const AddTaskCancelSchema = z.object({ cancelled: z.boolean() });
 export type AddTaskCancel = z.infer<typeof AddTaskCancelSchema>;

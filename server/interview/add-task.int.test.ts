@@ -54,6 +54,8 @@ describe('adding a task after the run', () => {
     expect(git(h.repo.dir, 'log', '-1', '--format=%s', cp.branch)).toBe('seed: added T-002');
     expect(fs.existsSync(path.join(cp.worktree, 'tests', 'triple.test.js'))).toBe(false);
     expect((await h.detail(id)).session).toMatchObject({ status: 'stopped', last_stop: 'task_added' });
+    // Kept for the page: a reload finds how it ended.
+    expect((await h.detail(id)).add_task).toMatchObject({ state: 'added', title: 'Triple', task_id: 'T-002', test_file: 'tests/t002_triple.test.js', red: 1 });
     // The done task's red proof stands; the new one's is added beside it.
     const proof = h.t.store.session(id).seedProof.read()!;
     expect(Object.keys(proof.tasks).sort()).toEqual(['T-001', 'T-002']);
@@ -128,5 +130,29 @@ describe('adding a task after the run', () => {
         .prd.tasks()
         .map((task) => task.id),
     ).toEqual(['T-001']);
+    // The failure is kept for the page, with its words, and logged as an event.
+    expect((await h.detail(id)).add_task).toMatchObject({ state: 'failed', title: 'Triple', code: 'invalid_request', message: never.json().error.message });
+    const failed = h.t.store
+      .log(id)
+      .readAfter(0, 1000)
+      .flatMap((e) => (e.type === 'add_task_failed' ? [e.data] : []));
+    expect(failed).toEqual([
+      { title: 'Triple', code: 'session_not_reopenable', message: early.json().error.message },
+      { title: 'Triple', code: 'invalid_request', message: never.json().error.message },
+    ]);
+
+    // The model may decline in its own words: a 422, nothing added.
+    h.fake.enqueue(PREP, { tool_calls: [{ name: 'decline_task', arguments: { reason: 'No function is named, so nothing can be tested.' } }] });
+    const declined = await h.t.app.inject({ method: 'POST', url: `/api/sessions/${id}/tasks`, headers: post, payload: TRIPLE });
+    expect(declined.statusCode).toBe(422);
+    expect(declined.json().error).toEqual({
+      code: 'add_task_declined',
+      message: 'The model did not add T-002: No function is named, so nothing can be tested.',
+    });
+    expect((await h.detail(id)).add_task).toMatchObject({ state: 'failed', code: 'add_task_declined' });
+
+    // One marked running that nothing holds (the server died meanwhile) is reported as cut short.
+    h.t.store.session(id).addTask.write({ state: 'running', title: 'Quadruple', started_at: '2026-12-07T10:00:00.000Z' });
+    expect((await h.detail(id)).add_task).toEqual({ state: 'interrupted', title: 'Quadruple', started_at: '2026-12-07T10:00:00.000Z' });
   }, 60_000);
 });

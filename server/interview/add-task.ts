@@ -118,12 +118,30 @@ export async function addTaskLocked(session: SessionHandle, llm: ModelClient, in
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new AddTaskTimedOutError(options.deadlineMs)), options.deadlineMs);
   const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+  // Its state is kept beside the session, so a page reloaded meanwhile finds it and its outcome.
+  const started_at = new Date().toISOString();
+  session.addTask.write({ state: 'running', title: input.title, started_at });
+  session.emit({ type: 'add_task_started', data: { title: input.title } });
   try {
-    return await addTask(session, llm, input, signal, options.repeats);
-  } catch (err) {
+    const added = await addTask(session, llm, input, signal, options.repeats);
+    session.addTask.write({
+      state: 'added',
+      title: input.title,
+      started_at,
+      ended_at: new Date().toISOString(),
+      task_id: added.task.id,
+      test_file: added.test_file,
+      red: added.red.length,
+    });
+    return added;
+  } catch (caught) {
     // However the abort surfaced (the model client's rejection, a killed test run), say why it stopped.
-    if (options.signal?.aborted) throw new AddTaskCancelledError();
-    if (deadline.signal.aborted) throw deadline.signal.reason;
+    const err = options.signal?.aborted ? new AddTaskCancelledError() : deadline.signal.aborted ? deadline.signal.reason : caught;
+    const known = err instanceof AppError && err.expose;
+    const code = err instanceof AppError ? err.code : 'internal_error';
+    const message = known ? err.message : 'Adding the task failed on an internal error; nothing was added. The server log has the details.';
+    session.addTask.write({ state: 'failed', title: input.title, started_at, ended_at: new Date().toISOString(), code, message });
+    session.emit({ type: 'add_task_failed', data: { title: input.title, code, message } });
     throw err;
   } finally {
     clearTimeout(timer);

@@ -3,6 +3,7 @@
  * answering the interview, reading and editing the seed.
  */
 import type { FastifyInstance } from 'fastify';
+import type { AddTaskState } from '../../shared/review.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { ConflictError, ValidationError } from '../errors.ts';
 import { answerQuestion } from '../interview/engine.ts';
@@ -45,6 +46,7 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
     const session = store.session(id);
     const cp = session.checkpoint.read();
     const interview = session.interview.read();
+    const addingTask = deps.jobs.forSession(id)?.kind === 'add_task' || session.runLock.owner()?.job === 'add_task';
     return {
       session: store.listItem(id),
       branch: cp.branch,
@@ -70,7 +72,8 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
       has_seed: session.hasSeed(),
       tasks: session.prd.tasks(),
       run: deps.runs.state(id),
-      adding_task: deps.jobs.forSession(id)?.kind === 'add_task' || session.runLock.owner()?.job === 'add_task',
+      adding_task: addingTask,
+      add_task: addTaskView(session.addTask.read(), addingTask),
       usage: cp.usage,
       caps: cp.caps,
       allow_network: cp.allow_network,
@@ -112,4 +115,9 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
     refuseDuringAddTask(deps.jobs, id, 'edit the seed');
     return editSeed(store.session(id), body, deps.config.current.proofRepeats);
   });
+}
+
+/** The last add-task as the page shows it: one still marked running that nothing holds was cut short. */
+function addTaskView(state: AddTaskState | null, holding: boolean): AddTaskState | null {
+  return state?.state === 'running' && !holding ? { state: 'interrupted', title: state.title, started_at: state.started_at } : state;
 }

@@ -10,6 +10,7 @@ export const SESSION_FILES = {
   prd: 'prd.json',
   seedMeta: 'seed-meta.json',
   seedProof: 'seed-proof.json',
+  addTask: 'add-task.json',
   interview: 'interview.json',
   progress: 'progress.txt',
   ledgerDir: 'ledger',

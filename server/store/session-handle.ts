@@ -29,7 +29,7 @@ import {
   type SteeringNote,
 } from '../../shared/files.ts';
 import { EvidenceSchema, type Evidence } from '../../shared/evidence.ts';
-import type { CheckAttempt } from '../../shared/review.ts';
+import { AddTaskStateSchema, type AddTaskState, type CheckAttempt } from '../../shared/review.ts';
 import { SeedProofSchema, type SeedProof } from '../../shared/seed.ts';
 import type { Summary } from '../../shared/summary.ts';
 import { CorruptFileError, NotFoundError } from '../errors.ts';
@@ -183,6 +183,12 @@ export class SessionHandle {
     read: (): SeedProof | null => readJsonFile(this.file(SESSION_FILES.seedProof), SeedProofSchema),
     /** Derived (the proof can run again), so written atomically but not fsynced. */
     write: (proof: SeedProof): void => this.store.tree.writeJsonAtomic(this.file(SESSION_FILES.seedProof), SeedProofSchema.parse(proof), { durable: false }),
+  };
+
+  /** The last add-task's state (add-task.json): what the review page shows after a reload. */
+  readonly addTask = {
+    read: (): AddTaskState | null => readJsonFile(this.file(SESSION_FILES.addTask), AddTaskStateSchema),
+    write: (state: AddTaskState): void => this.store.tree.writeJsonAtomic(this.file(SESSION_FILES.addTask), AddTaskStateSchema.parse(state)),
   };
 
   readonly interview = {

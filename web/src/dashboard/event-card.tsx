@@ -202,6 +202,8 @@ const CARDS: { [T in EventType]: CardRendering<T> } = {
   seed_edited: { body: null, height: 10 },
   task_sent_back: { body: null, height: 10 },
   task_added: { body: null, height: 10 },
+  add_task_started: { body: null, height: 10 },
+  add_task_failed: { body: null, height: 10 },
   question_asked: {
     body: (d) =>
       d.options && d.options.length > 0 ? (

@@ -174,6 +174,8 @@ function activityAfter(event: TilthEvent, input: NowInput): Found | null {
       return { activity: 'learnings', text: 'noting what the task taught', ...at };
     case 'proposed_learnings':
     case 'task_added':
+    case 'add_task_started':
+    case 'add_task_failed':
     case 'task_sent_back':
       return { activity: 'starting', text: PICKING, taskId: null, since: event.ts };
     case 'mutation_probe_started':

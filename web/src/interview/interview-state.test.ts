@@ -34,6 +34,7 @@ function detail(over: Partial<SessionDetail> = {}): SessionDetail {
     tasks: [],
     run: { state: 'idle', queue_position: null },
     adding_task: false,
+    add_task: null,
     usage: { ...usage, calls: 0, cost_usd: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
     caps: null,
     allow_network: false,

@@ -57,7 +57,13 @@ export function SessionReviewPage({ sessionId }: { sessionId: string }) {
           review={review.data}
           addTask={
             session !== null && canSendBack(session.status) ? (
-              <AddTaskForm sessionId={sessionId} inProgress={detail.data?.adding_task === true} demo={detail.data?.demo === true} />
+              <AddTaskForm
+                sessionId={sessionId}
+                inProgress={detail.data?.adding_task === true}
+                last={detail.data?.add_task ?? null}
+                pendingIds={new Set(review.data.tasks.filter((t) => t.status === 'pending').map((t) => t.id))}
+                demo={detail.data?.demo === true}
+              />
             ) : null
           }
           actions={
