@@ -31,6 +31,10 @@ describe('the summary fold', () => {
     const s = fold([
       ['2026-01-01T00:00:00.000Z', { type: 'context_reset', data: base }],
       ['2026-01-01T00:00:01.000Z', call(1, 0.01)],
+      [
+        '2026-01-01T00:00:01.500Z',
+        { type: 'evaluator_verdict', data: { ...base, span_id: 'b'.repeat(16), iter: 1, schema_version: 1, verdict: 'accept', concern: 'fine', evidence: [] } },
+      ],
       ['2026-01-01T00:00:02.000Z', { type: 'task_done', data: { ...base, summary: 'ok' } }],
       ['2026-01-01T00:00:03.000Z', { type: 'commit', data: { task_id: 'T-001', trace_id: TRACE, sha: 'abc' } }],
       [
@@ -41,7 +45,8 @@ describe('the summary fold', () => {
         },
       ],
     ]);
-    expect(s.tasks['T-001']).toMatchObject({ status: 'pending', commit: null, failure_reason: null, iterations: 1 });
+    // Its verdict was on the work set aside: the board shows none, not "accepted" beside "pending".
+    expect(s.tasks['T-001']).toMatchObject({ status: 'pending', commit: null, failure_reason: null, iterations: 1, last_verdict: null, accepts: 1 });
     expect(s.tasks['T-001']!.cost_usd).toBeCloseTo(0.01);
     expect(s.tasks['T-002']).toBeUndefined();
   });

@@ -340,6 +340,8 @@ export function addToSummary(s: Summary, event: TilthEvent): void {
         t.status = 'pending';
         t.commit = null;
         t.failure_reason = null;
+        // The verdict was on work the rewind set aside; the review keeps it among the earlier attempts.
+        t.last_verdict = null;
       }
       break;
     case 'stop':

@@ -108,6 +108,30 @@ test('rewind after T-001: the dialog shows the plan, confirming leaves the sessi
   await expect(page).toHaveURL(new RegExp(`/sessions/${id}$`));
   expect(await status(page, id)).toBe('stopped');
   await expect(page.getByTestId('resume-button')).toBeVisible();
+  // The board says what the plan says: T-001 done, T-002 pending again — after a reload too.
+  const board = page.getByTestId('task-board');
+  const boardSays = async (done: number, states: Record<string, string>) => {
+    await expect(board.getByTestId('task-progress')).toContainText(`${done} of 2 done`);
+    for (const [task, state] of Object.entries(states))
+      await expect(board.locator(`[data-testid="board-task"][data-task-id="${task}"]`)).toHaveAttribute('data-status', state);
+  };
+  await boardSays(1, { 'T-001': 'done', 'T-002': 'pending' });
+  await page.reload();
+  await boardSays(1, { 'T-001': 'done', 'T-002': 'pending' });
+
+  // Rewound again, to right after the seed: nothing is done, on the board either.
+  await page.goto(`/sessions/${id}/review`);
+  await page.getByTestId('action-rewind').click();
+  await page.getByTestId('rewind-dialog').getByTestId('rewind-after-seed').check();
+  await page.getByTestId('rewind-dialog').getByTestId('rewind-confirm').click();
+  await expect(page.getByTestId('rewind-dialog').getByTestId('rewind-result')).toContainText('The session is stopped');
+  await page.getByTestId('rewind-dialog').getByTestId('rewind-resume-link').click();
+  await boardSays(0, { 'T-001': 'pending', 'T-002': 'pending' });
+  await page.reload();
+  await boardSays(0, { 'T-001': 'pending', 'T-002': 'pending' });
+  // The verdicts were on the work set aside: none shows beside "pending".
+  await expect(board.getByTestId('board-verdict')).toHaveText(['—', '—']);
+  await board.screenshot({ path: 'test-results/screens/board-after-rewind.png' });
 
   // T-002's review keeps its first attempt, collapsed.
   await page.goto(`/sessions/${id}/tasks/T-002`);
