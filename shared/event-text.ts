@@ -140,6 +140,7 @@ export const EVENT_NAMES: Record<EventType, string> = {
   pre_tool_block: 'tool blocked',
   case_parse_error: 'unreadable case',
   mutation_probe_started: 'mutation probe started',
+  mutation_probe_planned: 'mutants made',
   mutation_probe: 'mutation probe',
   coverage_gap: 'criteria left out',
   revision_unchanged: 'revision changed nothing',
@@ -391,6 +392,13 @@ export const EVENT_TEXT: EventTexts = {
   mutation_probe_started: {
     kind: 'checks',
     detail: (d) => `${d.task_id}: checking its tests against small changes to its code`,
+    progress: null,
+    problem: false,
+    dialogue: false,
+  },
+  mutation_probe_planned: {
+    kind: 'checks',
+    detail: (d) => `${d.task_id}: ${d.mutants} small ${d.mutants === 1 ? 'change' : 'changes'} to its code to try against its tests`,
     progress: null,
     problem: false,
     dialogue: false,

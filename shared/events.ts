@@ -376,6 +376,8 @@ export const EventDataSchemas = {
   case_parse_error: z.object({ ...WorkerBase, error: z.string(), raw_tool_calls: RawToolCalls }),
   /** The mutation probe of an accepted task began, beside the next task or at the end of the run. */
   mutation_probe_started: z.object({ task_id: z.string() }),
+  /** The probe made its mutants: how many it will try, within its budget. */
+  mutation_probe_planned: z.object({ task_id: z.string(), mutants: z.number().int().nonnegative() }),
   /** The mutation probe of an accepted task ended (see MutationReport). */
   mutation_probe: z.object({ task_id: z.string(), ...MutationReportSchema.shape }),
   /** A case whose `ac_coverage` leaves criteria out: answered at once, before checks and the evaluator. */

@@ -354,6 +354,7 @@ async function probeInBackground(run: RunContext, taskId: string, sha: string): 
       criteriaTests: run.session.prd.tasks().find((t) => t.id === taskId)?.criteria_tests,
       budgetMs,
       signal: run.signal,
+      onPlanned: (mutants) => run.emit({ type: 'mutation_probe_planned', data: { task_id: taskId, mutants } }),
     });
   } catch (err) {
     report = { status: 'done', ...idle, note: run.signal.aborted ? 'stopped with the run' : `the probe failed: ${(err as Error).message}` };

@@ -45,8 +45,19 @@ async function probeWith(test: string, budgetMs = 60_000, extra: (worktree: stri
   extra(cp.worktree);
   const sha = await commitAll(await worktreeRefOf(cp), 'T-001: Adult');
   const scratch = env.store.session(id).probeScratch('T-001');
-  const report = await probeTask({ checkpoint: cp, taskId: 'T-001', sha: sha!, scratch, preset: 'node', project: null, lockedTests: [TEST_FILE], budgetMs });
-  return { report, scratch };
+  const planned: number[] = [];
+  const report = await probeTask({
+    checkpoint: cp,
+    taskId: 'T-001',
+    sha: sha!,
+    scratch,
+    preset: 'node',
+    project: null,
+    lockedTests: [TEST_FILE],
+    budgetMs,
+    onPlanned: (n) => planned.push(n),
+  });
+  return { report, scratch, planned };
 }
 
 describe('the mutation probe', () => {
@@ -69,7 +80,7 @@ describe('the mutation probe', () => {
   });
 
   it('kills every mutant when the test pins the boundary', async () => {
-    const { report } = await probeWith(
+    const { report, planned } = await probeWith(
       testOf([
         [30, true],
         [5, false],
@@ -79,6 +90,8 @@ describe('the mutation probe', () => {
     );
     expect(report).toMatchObject({ status: 'done', survived: 0, survivors: [], note: null });
     expect(report.killed).toBe(3);
+    // The count was told once, before the first mutant ran: every one tried.
+    expect(planned).toEqual([3]);
   });
 
   it('mutates no file the commit made a link, leaving its target alone, and names it', async () => {

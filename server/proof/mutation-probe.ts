@@ -45,6 +45,8 @@ export interface ProbeInput {
   budgetMs: number;
   signal?: AbortSignal | undefined;
   now?: () => number;
+  /** Told how many mutants there are to try, once they are made (before the first runs). */
+  onPlanned?: (mutants: number) => void;
 }
 
 /** What a preset's tests exercise, in words, for the note when the commit changed none of it. */
@@ -144,6 +146,8 @@ export async function probeTask(input: ProbeInput): Promise<MutationReport> {
       if (original === null) notMutated.push(file);
       else plans.push({ file, original, mutants: mutantsFor(file, original, changed) });
     }
+
+    input.onPlanned?.(plans.reduce((n, p) => n + p.mutants.length, 0));
 
     // Which criterion's cases run which changed line, before any mutant is written.
     const tracingStarted = now();

@@ -3,7 +3,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { makeExampleRepo, type ExampleRepo } from '../../server/demo/example-repo.ts';
 import type { ScriptedReplyInput } from '../../server/scripted-model/fake-model.ts';
 import { caseTurn, noLearning, verdictTurn, workerTurn, writeTurn } from '../../server/testing/run-fixtures.ts';
-import { createSession, DOUBLE_CRITERION, doubleSeedTurn, modelState, script } from './helpers.ts';
+import { createSession, DOUBLE_CRITERION, doubleSeedTurn, modelState, script, seedTurn } from './helpers.ts';
 
 /**
  * The dashboard's "now" line through a scripted run (the worker thinking, a shell command, the
@@ -238,4 +238,55 @@ test('a provider retry shows on the now line, counting down, until the call answ
   // The retried call answers: the worker thinks again, and the run finishes.
   await expect(now).toHaveAttribute('data-activity', 'thinking', { timeout: 15_000 });
   await expect(now).toHaveAttribute('data-activity', 'done', { timeout: 30_000 });
+});
+
+test('after the last task the now line names the mutation probe, with its number of mutants, until it reports', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.addInitScript({ content: RECORD_NOW });
+  // A test that takes a second and a half: each of the probe's mutants runs it, so the probe is seen.
+  const slowTest = [
+    "import { test } from 'node:test';",
+    "import assert from 'node:assert/strict';",
+    "import { double } from '../src/double.js';",
+    '',
+    "test('double works', async () => {",
+    '  await new Promise((resolve) => setTimeout(resolve, 1500));',
+    '  assert.equal(double(2), 4);',
+    '});',
+    '',
+  ].join('\n');
+  const seed = seedTurn(
+    [
+      {
+        id: 'T-001',
+        title: 'Double a number',
+        description: 'Add double(n) in src/double.js.',
+        acceptance_criteria: [DOUBLE_CRITERION],
+        criteria_tests: [['double works']],
+      },
+    ],
+    { 'tests/t001_double.test.js': slowTest },
+    '- **T-001:** Double a number',
+  );
+  await script([
+    seed,
+    writeTurn('src/double.js', 'export function double(n) {\n  return n * 2;\n}\n'),
+    caseTurn('Added double().', DOUBLE_CRITERION, 'src/double.js:double()'),
+    verdictTurn('accept'),
+    noLearning,
+  ]);
+  await startRun(page);
+
+  const now = page.getByTestId('now-line');
+  const text = page.getByTestId('now-text');
+  await expect(text).toHaveText(/^Checking T-001's tests against \d+ small changes? to its code \(the mutation probe\)$/, { timeout: 30_000 });
+  await expect(now).toHaveAttribute('data-activity', 'checks');
+  await expect(page.getByTestId('now-task')).toHaveText('T-001 Double a number');
+  await shot(page, 'now-probe-1280');
+  await expect(now).toHaveAttribute('data-activity', 'done', { timeout: 60_000 });
+  // Never "picking the next task" while only the probe ran.
+  const seen = await nowHistory(page);
+  const probeAt = seen.findIndex((e) => e.includes('(the mutation probe)'));
+  expect(probeAt).toBeGreaterThan(-1);
+  expect(seen.slice(probeAt).filter((e) => e.includes('Picking the next task'))).toEqual([]);
 });

@@ -312,6 +312,7 @@ const CARDS: { [T in EventType]: CardRendering<T> } = {
   pre_tool_block: { body: (d) => <PreviewBody data={d} refused={true} />, height: previewHeight },
   case_parse_error: { body: (d) => <ParseErrorBody data={d} />, height: 10 },
   mutation_probe_started: { body: null, height: 10 },
+  mutation_probe_planned: { body: null, height: 10 },
   mutation_probe: {
     body: (d) => (
       <>

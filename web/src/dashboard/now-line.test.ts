@@ -78,6 +78,10 @@ describe('nowLine', () => {
       'T-001',
       Date.parse(probe.ts),
     ]);
+    // Once it has made its mutants, it says how many; still timed from the probe's start.
+    log.add({ type: 'mutation_probe_planned', data: { task_id: 'T-001', mutants: 14 } });
+    const counted = nowLine(input(log.events));
+    expect([counted.text, counted.since]).toEqual(["checking T-001's tests against 14 small changes to its code (the mutation probe)", Date.parse(probe.ts)]);
     // The next task's work is newer than the probe beside it: that is what the line says.
     log.task('T-002');
     expect(nowLine(input(log.events)).text).toBe('the worker is thinking (turn 1 of 8)');

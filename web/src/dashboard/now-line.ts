@@ -178,8 +178,6 @@ function activityAfter(event: TilthEvent, input: NowInput): Found | null {
     case 'add_task_failed':
     case 'task_sent_back':
       return { activity: 'starting', text: PICKING, taskId: null, since: event.ts };
-    case 'mutation_probe_started':
-      return { activity: 'checks', text: probeWords(event.data.task_id), ...at };
     case 'task_failed':
       return { activity: 'starting', text: 'the task failed; stopping the run', ...at };
     default:
@@ -189,23 +187,30 @@ function activityAfter(event: TilthEvent, input: NowInput): Found | null {
 
 const PICKING = 'picking the next task';
 
-/** A mutation probe at work, in words. */
-function probeWords(taskId: string): string {
-  return `checking ${taskId}'s tests against small changes to its code (the mutation probe)`;
+/** A mutation probe at work, in words: with the number of its mutants once it has made them. */
+export function probeWords(taskId: string, mutants: number | null = null): string {
+  const changes = mutants === null ? 'small changes' : `${mutants} small ${mutants === 1 ? 'change' : 'changes'}`;
+  return `checking ${taskId}'s tests against ${changes} to its code (the mutation probe)`;
 }
 
 /**
- * The mutation probe still running, newest first: a probe runs beside the next task, and at the
- * end of the run it is all that runs. Null when every probe in the window has reported.
+ * The mutation probe still running, newest first, and its mutants once counted: a probe runs
+ * beside the next task, and at the end of the run it is all that runs. Null when every probe in
+ * the window has reported.
  */
-function runningProbe(events: readonly TilthEvent[]): Extract<TilthEvent, { type: 'mutation_probe_started' }> | null {
+function runningProbe(events: readonly TilthEvent[]): Found | null {
   const reported = new Set<string>();
+  const planned = new Map<string, number>();
   for (let i = events.length - 1; i >= Math.max(0, events.length - SCAN); i--) {
     const event = events[i]!;
     // A probe of an earlier run ended with it, reported or not.
     if (event.type === 'stop') break;
     if (event.type === 'mutation_probe') reported.add(event.data.task_id);
-    else if (event.type === 'mutation_probe_started' && !reported.has(event.data.task_id)) return event;
+    else if (event.type === 'mutation_probe_planned' && !planned.has(event.data.task_id)) planned.set(event.data.task_id, event.data.mutants);
+    else if (event.type === 'mutation_probe_started' && !reported.has(event.data.task_id)) {
+      const task = event.data.task_id;
+      return { activity: 'checks', text: probeWords(task, planned.get(task) ?? null), taskId: task, since: event.ts };
+    }
   }
   return null;
 }
@@ -257,13 +262,13 @@ export function nowLine(input: NowInput): NowLine {
       const event = events[i]!;
       if (BESIDE.has(event.type)) continue;
       // A probe that has reported, or that runs beside newer work, says nothing of what runs now.
-      if (event.type === 'mutation_probe_started') continue;
+      if (event.type === 'mutation_probe_started' || event.type === 'mutation_probe_planned') continue;
       if (event.type === 'stop') break;
       const found = activityAfter(event, input);
       if (found === null) continue;
       // Between tasks, and after the last one, a running probe is what the run is doing.
       if (found.text === PICKING && probe !== null) {
-        return withTask(activityAfter(probe, input)!);
+        return withTask(probe);
       }
       return withTask(found);
     }
