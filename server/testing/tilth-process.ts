@@ -99,7 +99,8 @@ export async function startTilth(options: StartTilthOptions = {}): Promise<Tilth
     },
     exited,
     stop: async () => {
-      if (child.exitCode !== null || child.pid === undefined) return;
+      // Already gone (exited, or killed: then only its signal is set): nothing to stop.
+      if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
       process.kill(-child.pid, 'SIGTERM');
       const timeout = setTimeout(() => child.pid && process.kill(-child.pid, 'SIGKILL'), 5_000);
       await exited;

@@ -1,8 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
+import { makeExampleRepo } from '../../server/demo/example-repo.ts';
 import { SessionStore } from '../../server/store/session-store.ts';
+import { writeTurn } from '../../server/testing/run-fixtures.ts';
 import { startTilth, type TilthProcess } from '../../server/testing/tilth-process.ts';
+import { doubleSeedTurn, MODEL_URL, script } from './helpers.ts';
 
 /** Writes a session folder the way another Tilth process would: the server only sees the disk. */
 function writeSessionOnDisk(sessionsDir: string, title: string): string {
@@ -177,4 +180,39 @@ test('a long session opens at its newest page instead of replaying the whole log
   await expect(page.locator(`[data-testid="event-row"][data-seq="${last}"]`)).toBeVisible();
   await expect(page.locator('[data-testid="event-row"][data-seq="1"]')).toHaveCount(0);
   expect(frames).toEqual([]); // the history came as one REST page, not over the socket
+});
+
+test('a tab whose server is gone says so: the run as last seen, no counter, and Stop waits for the server', async ({ page }) => {
+  const repo = await makeExampleRepo('js-todo');
+  try {
+    tilth = await startTilth({ env: { TILTH_BASE_URL: `${MODEL_URL}/v1`, TILTH_API_KEY: 'e2e-key-not-secret', TILTH_WORKER_MODEL: 'scripted-worker' } });
+    // The worker's first call never answers in time: the run is busy when the server goes.
+    await script([doubleSeedTurn(), { ...writeTurn('src/double.js', 'export const double = (n) => n * 2;\n'), delay_ms: 120_000 }]);
+    const created = await tilth.api('POST', '/api/sessions', { workspace: repo.dir, brief: 'Double a number' });
+    const id = (created.body as { session: { id: string } }).session.id;
+    const status = async () => ((await tilth!.api('GET', `/api/sessions/${id}`)).body as { session: { status: string } }).session.status;
+    await expect.poll(status, { timeout: 30_000 }).toBe('prepared');
+    expect((await tilth.api('POST', `/api/sessions/${id}/run`, {})).status).toBe(202);
+    await page.goto(tilth.url);
+    await page.goto(`${tilth.origin}/sessions/${id}`);
+    const now = page.getByTestId('now-line');
+    await expect(now).toHaveAttribute('data-activity', 'thinking', { timeout: 15_000 });
+    await expect(page.getByTestId('stop-button')).toBeEnabled();
+
+    // A crash: nothing is said before the connection goes.
+    await tilth.kill();
+    await expect(now).toHaveAttribute('data-activity', 'offline', { timeout: 30_000 });
+    await expect(page.getByTestId('now-text')).toHaveText('The server is not answering: this is the run as last seen, and it updates when the server is back');
+    await expect(page.getByTestId('now-for')).toHaveCount(0);
+    await expect(page.getByTestId('run-headline')).toHaveText(/^last seen running/);
+    await expect(page.getByTestId('stop-button')).toBeDisabled();
+    // The run time stands still too.
+    const shown = await page.getByTestId('run-elapsed').textContent();
+    await page.waitForTimeout(2_100);
+    await expect(page.getByTestId('run-elapsed')).toHaveText(shown!);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.screenshot({ path: 'test-results/screens/server-gone.png' });
+  } finally {
+    await repo.cleanup();
+  }
 });

@@ -11,6 +11,7 @@ import type { RunControlsApi } from './use-run-controls.ts';
 import { boardRows } from './board.ts';
 import { taskLanes, timelineModel } from './chart-data.ts';
 import { EventStream } from './event-stream.tsx';
+import { useConnectionState } from '../stream/hooks.ts';
 import { GuidanceBox } from './guidance-box.tsx';
 import { LimitMeters } from './limit-meters.tsx';
 import { NowBar } from './now-bar.tsx';
@@ -51,10 +52,15 @@ export function Dashboard(props: DashboardProps) {
   const api = useDashboard(sessionId);
   const { state } = api;
   const { summary } = state;
-  const run = detail?.run ?? IDLE;
+  // The server gone: the run is as last seen, its clock stops, and Stop waits for the server. The
+  // run state fetched before cannot be refreshed then; the status the stream last brought can (a
+  // clean shutdown stops the run and says so before the connection closes).
+  const offline = useConnectionState() === 'offline';
+  const run = offline ? IDLE : (detail?.run ?? IDLE);
   const runActive = run.state !== 'idle' || status === 'running';
   const caps = state.runStart?.data.caps ?? detail?.caps ?? null;
-  const now = useClock(runActive ? 1000 : 3_600_000);
+  const lastSeen = offline && runActive;
+  const now = useClock(runActive && !lastSeen ? 1000 : 3_600_000);
 
   // The summary is folded in place; `version` is what says it changed (see dashboard-state.ts).
   // Figures follow it at most a few times a second: at a thousand events a second, redrawing
@@ -76,11 +82,11 @@ export function Dashboard(props: DashboardProps) {
   });
   const maxTurns = caps?.max_iterations_per_task ?? 0;
   const nowInput = useMemo(
-    () => ({ events: state.recent, status, run, active: runActive, lastStop, headline, titles, maxTurns }),
-    [state.recent, status, run, runActive, lastStop, headline, titles, maxTurns],
+    () => ({ events: state.recent, status, run, active: runActive, lastStop, headline, titles, maxTurns, offline }),
+    [state.recent, status, run, runActive, lastStop, headline, titles, maxTurns, offline],
   );
 
-  const elapsedMs = summary === null ? 0 : runElapsedMs(summary, runActive, now);
+  const elapsedMs = summary === null ? 0 : runElapsedMs(summary, runActive && !lastSeen, now);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the summary is folded in place; `version` is what says it changed
   const meters = useMemo(
     () => (summary === null ? [] : [...sessionMeters(summary, caps, elapsedMs), ...(attempt === null ? [] : attemptMeters(attempt, caps))]),
@@ -149,9 +155,10 @@ export function Dashboard(props: DashboardProps) {
       <NowBar input={nowInput} onJump={onJump} />
       <RunHeader
         sessionId={sessionId}
-        headline={headline}
-        tone={headlineTone(status, run.state, lastStop)}
-        elapsed={runActive && summary?.started_at ? { since: Date.parse(summary.started_at) } : { fixedMs: elapsedMs }}
+        headline={lastSeen ? `last seen ${headline}` : headline}
+        tone={lastSeen ? 'offline' : headlineTone(status, run.state, lastStop)}
+        elapsed={runActive && !lastSeen && summary?.started_at ? { since: Date.parse(summary.started_at) } : { fixedMs: elapsedMs }}
+        offline={offline}
         staff={staff}
         sandbox={state.runStart?.data.sandbox ?? null}
         runner={state.runStart?.data.runner ?? null}

@@ -33,7 +33,8 @@ export type Activity =
   | 'paused'
   | 'stopped'
   | 'done'
-  | 'idle';
+  | 'idle'
+  | 'offline';
 
 export interface NowLine {
   activity: Activity;
@@ -64,6 +65,8 @@ export interface NowInput {
   maxTurns: number;
   /** The clock, for a retry's countdown. */
   now: number;
+  /** The server stopped answering (the live connection is offline): what the page shows is as last seen. */
+  offline?: boolean;
 }
 
 /** Events that land beside the work without changing what runs now. */
@@ -186,6 +189,7 @@ function activityAfter(event: TilthEvent, input: NowInput): Found | null {
 }
 
 const PICKING = 'picking the next task';
+export const OFFLINE = 'the server is not answering: this is the run as last seen, and it updates when the server is back';
 
 /** A mutation probe at work, in words: with the number of its mutants once it has made them. */
 export function probeWords(taskId: string, mutants: number | null = null): string {
@@ -252,6 +256,10 @@ export function nowLine(input: NowInput): NowLine {
     since: Date.parse(found.since),
     latest,
   });
+  // A page whose server is gone cannot know what runs: it says so rather than count on.
+  if (input.offline === true && (input.active || input.status === 'interviewing')) {
+    return { activity: 'offline', text: OFFLINE, task: null, since: null, latest };
+  }
   if (input.run.state === 'queued') {
     return { activity: 'queued', text: input.headline, task: null, since: null, latest };
   }

@@ -31,6 +31,8 @@ export interface RunHeaderProps {
   actionError: string | null;
   onStop: () => void;
   onResume: () => void;
+  /** The server is not answering: Stop and Resume wait for it. */
+  offline?: boolean;
 }
 
 function Elapsed({ elapsed }: { elapsed: RunHeaderProps['elapsed'] }) {
@@ -70,12 +72,19 @@ export function RunHeader(props: RunHeaderProps) {
         </div>
         <div className="actions run-actions">
           {props.controls.stop && (
-            <button type="button" className="button button-danger-outline" data-testid="stop-button" onClick={props.onStop} disabled={props.stopping}>
+            <button
+              type="button"
+              className="button button-danger-outline"
+              data-testid="stop-button"
+              onClick={props.onStop}
+              disabled={props.stopping || props.offline === true}
+              title={props.offline === true ? 'The server is not answering; Stop works again once it is back.' : undefined}
+            >
               {props.stopping ? 'Stopping…' : 'Stop'}
             </button>
           )}
           {props.controls.resume && (
-            <button type="button" className="button" data-testid="resume-button" onClick={props.onResume} disabled={props.resuming}>
+            <button type="button" className="button" data-testid="resume-button" onClick={props.onResume} disabled={props.resuming || props.offline === true}>
               {props.resuming ? 'Resuming…' : 'Resume…'}
             </button>
           )}
