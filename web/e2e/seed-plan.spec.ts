@@ -71,6 +71,8 @@ test('adds a task with its test, removes one, moves one, and saves the plan in i
     await page.getByTestId('add-task').click();
     const added = card('T-003');
     await expect(added.getByTestId('edit-test-path')).toHaveValue('tests/t003_new_task.test.js');
+    // The header counts the tasks on screen, the new one too.
+    await expect(page.getByTestId('seed-task-count')).toHaveText('3 tasks');
     await added.getByTestId('edit-title').fill('Add notes');
     await added.getByTestId('edit-description').fill('Add noteTodo(todo, note) to src/todo.js.');
     await added.getByTestId('edit-criterion').fill('noteTodo stores the note on the todo');
@@ -98,8 +100,15 @@ test('adds a task with its test, removes one, moves one, and saves the plan in i
       'Changed: T-003 added, T-001 removed, order, tests/t003_notes.test.js, tests/t001_due_dates.test.js removed',
     );
 
+    // Save from far down the page: the note it leaves comes into view.
+    await added.getByTestId('edit-test-file').scrollIntoViewIfNeeded();
     await page.getByTestId('save-seed').click();
     await expect(page.getByTestId('edit-seed')).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByTestId('seed-saved')).toBeInViewport();
+    await expect(page.getByTestId('seed-task-count')).toHaveText('2 tasks');
+    // The interview's summary is kept, with what seed review changed since.
+    await expect(page.getByTestId('seed-since').locator('li')).toHaveText(['added T-003 Add notes', 'removed T-001']);
+    await page.getByTestId('seed-tldr').screenshot({ path: 'test-results/screens/seed-plan-in-short.png' });
     expect(await page.getByTestId('seed-task').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-task-id')))).toEqual(['T-003', 'T-002']);
     await expect(card('T-003').getByTestId('seed-test-file')).toHaveAttribute('data-path', 'tests/t003_notes.test.js');
 

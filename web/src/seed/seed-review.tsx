@@ -59,13 +59,15 @@ export function SeedReview(props: SeedReviewProps) {
   };
 
   const runnerNote = seed.meta.project_env ? undrivenNote(seed.meta.project_env) : null;
+  // While editing, the tasks on screen are the draft's.
+  const taskCount = draft?.tasks.length ?? seed.prd.length;
 
   return (
     <div className="seed-review" data-testid="seed-review" data-editing={editing}>
       <div className="seed-toolbar">
         <div className="seed-toolbar-text">
-          <strong>
-            {seed.prd.length} {seed.prd.length === 1 ? 'task' : 'tasks'}
+          <strong data-testid="seed-task-count">
+            {taskCount} {taskCount === 1 ? 'task' : 'tasks'}
           </strong>{' '}
           <span className="muted">
             · checks: {seed.meta.checks_preset} · interview {formatTokens(seed.meta.tokens.total)}
@@ -136,7 +138,7 @@ export function SeedReview(props: SeedReviewProps) {
       )}
 
       {editing && <ChecksEditor checks={draft.checks} env={seed.meta.project_env ?? null} onChange={(checks) => props.onDraftChange({ ...draft, checks })} />}
-      <SeedSummary meta={seed.meta} />
+      <SeedSummary meta={seed.meta} tasks={seed.prd} />
       <ContractWarnings warnings={seed.contract} checking={props.saving || props.rechecking} preset={seed.meta.checks_preset} />
 
       <section className="seed-tasks" aria-label="Tasks">
@@ -191,8 +193,14 @@ export function SeedReview(props: SeedReviewProps) {
 
 /** How the last save went: the commit that recorded it, and the contract check run again on it. */
 function SavedNote({ sha }: { sha: string | null }) {
+  // Save sits in a sticky toolbar, often far below where the note appears: bring it into view.
+  const ref = useRef<HTMLParagraphElement>(null);
+  // In braces: the browser may return a promise from scrollIntoView, which must not become the cleanup.
+  useEffect(() => {
+    ref.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }, []);
   return (
-    <p className="callout seed-saved" role="status" data-testid="seed-saved">
+    <p ref={ref} className="callout seed-saved" role="status" data-testid="seed-saved">
       {sha === null ? (
         'Saved — nothing had changed, so nothing was committed.'
       ) : (
