@@ -51,6 +51,23 @@ describe('the summary fold', () => {
     expect(s.tasks['T-002']).toBeUndefined();
   });
 
+  it("counts a task's time and the run's only while they work: not a send-back minutes later, nor the stop it makes", () => {
+    const s = fold([
+      ['2026-01-01T00:00:00.000Z', { type: 'session_start', data: { source: '/r', phase: 'run', worktree: '/w', branch: 'b' } } as never],
+      ['2026-01-01T00:00:01.000Z', { type: 'context_reset', data: base }],
+      ['2026-01-01T00:00:04.000Z', call(1, 0.02)],
+      ['2026-01-01T00:00:05.000Z', { type: 'task_done', data: { ...base, summary: 'ok' } }],
+      ['2026-01-01T00:00:05.100Z', { type: 'commit', data: { task_id: 'T-001', trace_id: TRACE, sha: 'abc' } }],
+      ['2026-01-01T00:00:09.000Z', { type: 'stop', data: { reason: 'all_done', phase: 'run' } }],
+      // Six minutes of review, then a send-back: it stops the session again, without a run.
+      ['2026-01-01T00:06:09.000Z', { type: 'task_sent_back', data: { task_id: 'T-001', revision: 2, note: 'x', comments: 0 } }],
+      ['2026-01-01T00:06:09.000Z', { type: 'stop', data: { reason: 'sent_back', phase: 'run' } }],
+    ]);
+    expect(s.tasks['T-001']!.duration_ms).toBe(4_000);
+    expect(s.run_ended_at).toBe('2026-01-01T00:00:09.000Z');
+    expect(s.stop?.reason).toBe('sent_back');
+  });
+
   it('puts a task sent back to pending, keeping its commit and what it spent', () => {
     const s = fold([
       ['2026-01-01T00:00:00.000Z', { type: 'context_reset', data: base }],

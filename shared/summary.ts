@@ -82,6 +82,11 @@ export const SummarySchema = z.object({
   verdicts: z.object({ accepts: count, rejects: count, rejection_categories: Counts }),
   empty_replies: count,
   stop: z.object({ reason: StopReasonSchema, ts: z.string() }).nullable(),
+  /**
+   * When the latest run ended: its first stop. A later stop (a send-back, an added task, both
+   * after the run) names the new reason in \`stop\` but does not move the run's end.
+   */
+  run_ended_at: z.string().nullable().default(null),
   timeline: TimelineSchema.default({ attempts: [], iterations: [], other_calls: [], verdicts: [], windows: [] }),
   /** Per task, when its current attempt's last event was seen (for duration_ms). */
   clock: z.record(z.string(), Ms).default({}),
@@ -167,6 +172,7 @@ export function emptySummary(sessionId: string): Summary {
     verdicts: { accepts: 0, rejects: 0, rejection_categories: {} },
     empty_replies: 0,
     stop: null,
+    run_ended_at: null,
     timeline: { attempts: [], iterations: [], other_calls: [], verdicts: [], windows: [] },
     clock: {},
   };
@@ -232,18 +238,21 @@ export function addToSummary(s: Summary, event: TilthEvent): void {
   s.last_event_at = event.ts;
   const d = event.data as Record<string, unknown>;
   const taskId = typeof d.task_id === 'string' ? d.task_id : null;
-  if (taskId && event.type !== 'context_reset') {
-    // A new attempt starts the clock afresh (context_reset below): the pause between a stop and
-    // its resume is not the task's time.
-    const t = task(s, taskId);
+  if (taskId && event.type !== 'context_reset' && s.clock[taskId] !== undefined) {
+    // The clock runs only through an attempt: from its context_reset to its end (done, failed, a
+    // stop). A pause between a stop and a resume, or a review event about the task long after it
+    // (a send-back, its probe's report), is not the task's time.
     const at = Date.parse(event.ts);
     const last = s.clock[taskId];
-    if (last !== undefined && at >= last) t.duration_ms += at - last;
+    if (at >= last) task(s, taskId).duration_ms += at - last;
     s.clock[taskId] = at;
   }
   switch (event.type) {
     case 'session_start':
-      if (event.data.phase === 'run') s.started_at = event.ts;
+      if (event.data.phase === 'run') {
+        s.started_at = event.ts;
+        s.run_ended_at = null;
+      }
       break;
     case 'context_reset': {
       const at = Date.parse(event.ts);
@@ -313,6 +322,7 @@ export function addToSummary(s: Summary, event: TilthEvent): void {
       t.status = 'done';
       t.failure_reason = null;
       endAttempt(s, event.data.task_id, Date.parse(event.ts), 'done');
+      delete s.clock[event.data.task_id];
       break;
     }
     case 'task_failed': {
@@ -320,6 +330,7 @@ export function addToSummary(s: Summary, event: TilthEvent): void {
       t.status = 'failed';
       t.failure_reason = event.data.reason;
       endAttempt(s, event.data.task_id, Date.parse(event.ts), 'failed');
+      delete s.clock[event.data.task_id];
       break;
     }
     case 'commit':
@@ -347,8 +358,10 @@ export function addToSummary(s: Summary, event: TilthEvent): void {
     case 'stop':
       if (event.data.phase !== 'interview') {
         s.stop = { reason: event.data.reason, ts: event.ts };
+        if (s.started_at !== null && s.run_ended_at === null) s.run_ended_at = event.ts;
         const at = Date.parse(event.ts);
         for (const a of s.timeline.attempts) if (a[3] === null) endAttempt(s, a[0], at, 'stopped');
+        s.clock = {};
       }
       break;
     default:

@@ -71,5 +71,8 @@ describe('runElapsedMs', () => {
     expect(runElapsedMs(s, false, stop + 999_999)).toBe(stop - start);
     expect(runElapsedMs(s, true, start + 5_000)).toBe(5_000);
     expect(runElapsedMs(emptySummary('s'), true, 1)).toBe(0);
+    // A later stop without a run (a send-back minutes after) names its reason but does not lengthen the run.
+    const later = { ...s, stop: { reason: 'sent_back' as const, ts: new Date(stop + 120_000).toISOString() } };
+    expect(runElapsedMs(later, false, stop + 999_999)).toBe(stop - start);
   });
 });

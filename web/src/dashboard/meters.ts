@@ -70,8 +70,10 @@ export function runElapsedMs(summary: Summary, running: boolean, now: number): n
   if (summary.started_at === null) return 0;
   const start = Date.parse(summary.started_at);
   if (running) return Math.max(0, now - start);
+  // The run's own end: a send-back or an added task later stops the session again, without running.
+  const endedAt = summary.run_ended_at !== null ? Date.parse(summary.run_ended_at) : NaN;
   const stopAt = summary.stop !== null ? Date.parse(summary.stop.ts) : NaN;
-  const end = stopAt >= start ? stopAt : summary.last_event_at !== null ? Date.parse(summary.last_event_at) : start;
+  const end = endedAt >= start ? endedAt : stopAt >= start ? stopAt : summary.last_event_at !== null ? Date.parse(summary.last_event_at) : start;
   return Math.max(0, end - start);
 }
 
