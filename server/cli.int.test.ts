@@ -125,6 +125,23 @@ describe('tilth serve', () => {
     expect(spaced.stderr).not.toContain('one with a space in it');
   }, 60_000);
 
+  it('`tilth token` prints the link to reopen the running server, with the port it really took (--port 0)', async () => {
+    const h = home();
+    const sessions = path.join(h, 'sessions');
+    const none = runOnce(['token'], { TILTH_HOME: h, TILTH_SESSIONS_DIR: sessions });
+    expect(none.stdout).toContain(`No tilth serve is running for ${sessions}`);
+    const server = await startTilth({ home: h });
+    try {
+      const out = runOnce(['token'], { TILTH_HOME: h, TILTH_SESSIONS_DIR: sessions });
+      expect(out.status, out.stderr).toBe(0);
+      expect(out.stdout).toContain(`The access token is kept in ${path.join(h, 'token')}`);
+      expect(out.stdout).toContain(`Tilth is running; open this link (it carries your access token):\n\n  ${server.url}\n`);
+      expect(server.port).not.toBe(0);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+
   it('signs in with a pinned token of every allowed kind of character, by the link, the cookie and the header', async () => {
     const token = 'Pinned.token~with-all_kinds09';
     const server = await startTilth({ home: home(), env: { TILTH_TOKEN: token } });

@@ -9,11 +9,11 @@ import { addTaskVerb, CliExit, HEADLESS_HELP, info, parseVerbArgs, reopen, reset
 import { ConfigError, describeConfig, loadConfig, type ConfigKey } from './config.ts';
 import { workTreeRoot } from './git/repo.ts';
 import { displayUrl } from './llm/client.ts';
-import { rotateToken, TOKEN_FILE } from './launch-token.ts';
+import { launchToken, rotateToken, TOKEN_FILE } from './launch-token.ts';
 import { LiveConfig } from './live-config.ts';
 import { QueueUnavailableError } from './errors.ts';
 import { QueueKeyError } from './jobs/queue-key.ts';
-import { ServeLockError } from './store/serve-lock.ts';
+import { liveServeOrigin, ServeLockError } from './store/serve-lock.ts';
 import { consoleLogger, ensureWebBuild, isLoopback, packageVersion, startServer } from './start.ts';
 
 const HELP = `Tilth — long-running coding agents on your git repo, with you in charge of every merge.
@@ -152,6 +152,13 @@ function tokenVerb(args: string[]): void {
   }
   if (!values.rotate) {
     print(`The access token is kept in ${file}${config.token ? ' (TILTH_TOKEN is set, and wins over it)' : ''}. tilth token --rotate replaces it.`);
+    // The link to reopen a running server, for a tab closed or a browser restarted.
+    const origin = liveServeOrigin(config.sessionsDir);
+    print(
+      origin === null
+        ? `No tilth serve is running for ${config.sessionsDir}; start one and open the link it prints.`
+        : `Tilth is running; open this link (it carries your access token):\n\n  ${origin}/#token=${config.token ?? launchToken(config.home).token}\n`,
+    );
     return;
   }
   rotateToken(config.home);

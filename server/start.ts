@@ -23,7 +23,7 @@ import { PACKAGE_ROOT, WEB_ROOT } from './package-root.ts';
 import { queueKey } from './jobs/queue-key.ts';
 import { launchToken } from './launch-token.ts';
 import { SessionStore } from './store/session-store.ts';
-import { acquireServeLock } from './store/serve-lock.ts';
+import { acquireServeLock, recordServeOrigin } from './store/serve-lock.ts';
 import { SessionsWatcher } from './store/sessions-watcher.ts';
 
 export function packageVersion(): string {
@@ -143,6 +143,10 @@ export async function startServer(live: LiveConfig, logger: Logger = consoleLogg
     throw err;
   }
   port = (app.server.address() as AddressInfo).port;
+  // A wildcard bind still answers on loopback; the printed link must pass the Host check.
+  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  // The lock says where this server answers (the real port, with --port 0): `tilth token` prints the link.
+  recordServeOrigin(store.root, `http://${shownHost}:${port}`);
 
   // Only once we own the folder and the port: a failed start must not touch anyone's sessions.
   // Interviews continue from their file: one waiting for an answer stays waiting; one that was
@@ -198,8 +202,6 @@ export async function startServer(live: LiveConfig, logger: Logger = consoleLogg
       }, RECONCILE_MS)
     : null;
 
-  // A wildcard bind still answers on loopback; the printed link must pass the Host check.
-  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
   let closing: Promise<void> | undefined;
   return {
     url: `http://${shownHost}:${port}/#token=${token}`,
