@@ -245,6 +245,59 @@ describe('tilth run / resume / info / reset', { timeout: 60_000 }, () => {
     }
   }, 60_000);
 
+  it('a demo session runs, resumes and gains a task from the terminal with no provider: the demo model starts in the process', async () => {
+    const server = await startTilth({ home, env: { TILTH_BASE_URL: '', TILTH_API_KEY: '', TILTH_WORKER_MODEL: '' }, args: ['--demo'] });
+    let id = '';
+    try {
+      for (let i = 0; i < 200 && !/Demo session/.test(server.output()); i++) await new Promise((r) => setTimeout(r, 25));
+      id = /Demo session (\S+) started/.exec(server.output())![1]!;
+      for (const answer of ['A due date', 'Know what is late.', 'Yes, show it in the listing']) {
+        let pending: { question_id: string } | null = null;
+        for (let i = 0; i < 400 && pending === null; i++) {
+          const d = (await server.api('GET', `/api/sessions/${id}`)).body as {
+            interview: { pending: { question_id: string } | null; running: boolean } | null;
+          };
+          pending = d.interview?.running === false ? d.interview.pending : null;
+          if (pending === null) await new Promise((r) => setTimeout(r, 25));
+        }
+        expect((await server.api('POST', `/api/sessions/${id}/answer`, { questionId: pending!.question_id, answer })).status).toBe(200);
+      }
+      for (let i = 0; i < 400; i++) {
+        if (((await server.api('GET', `/api/sessions/${id}`)).body as { session: { status: string } }).session.status === 'prepared') break;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    } finally {
+      await server.stop();
+    }
+    const none = { TILTH_BASE_URL: '', TILTH_API_KEY: '', TILTH_WORKER_MODEL: '', TILTH_EVALUATOR_MODEL: '' };
+    const ran = await tilth(['run', id], none);
+    expect(ran.code, ran.out).toBe(0);
+    expect(ran.out).toContain('all_done: 2 of 2 tasks done');
+    expect((await tilth(['reopen', id, 'T-001', '--note', 'Word the error so it says what is expected.'], none)).code).toBe(0);
+    const resumed = await tilth(['resume', id], none);
+    expect(resumed.code, resumed.out).toBe(0);
+    expect(resumed.out).not.toContain('No model provider');
+    const added = await tilth(
+      [
+        'add-task',
+        id,
+        '--title',
+        'Count the open todos',
+        '--description',
+        'countOpen(todos) says how many are open.',
+        '--criterion',
+        'countOpen counts the todos not done',
+      ],
+      none,
+    );
+    expect(added.code, added.out).toBe(0);
+    expect(added.out).toContain('Added T-003 (Count the open todos)');
+    const cp = new SessionStore(path.join(home, 'sessions')).readCheckpoint(id);
+    const log = execFileSync('git', ['log', '--format=%s', cp.branch], { cwd: cp.worktree, encoding: 'utf8' });
+    expect(log).toContain('T-001 (rev 2): Todos carry a due date');
+    expect(log).toContain('seed: added T-003');
+  }, 120_000);
+
   it('reset asks first, --yes discards; usage errors exit 2; every verb has --help', async () => {
     const { id, store } = await prepared();
     store.close();

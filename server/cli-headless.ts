@@ -21,6 +21,7 @@ import { detectSandbox, setSandboxMode } from './proc/sandbox.ts';
 import { removeWorktree } from './git/repo.ts';
 import { JobRunner, type Logger } from './jobs/job-runner.ts';
 import { ModelClient } from './llm/client.ts';
+import { DemoService } from './demo/demo.ts';
 import { sendBack } from './review/send-back.ts';
 import { STOP_WORDS } from '../shared/event-text.ts';
 import { AddTaskCancelledError, AddTaskTimedOutError, addTaskLocked } from './interview/add-task.ts';
@@ -136,6 +137,22 @@ export function info(config: Config, positionals: string[], out: (s: string) => 
   }
 }
 
+const NO_PROVIDER = 'No model provider is configured: set TILTH_BASE_URL, TILTH_API_KEY and TILTH_WORKER_MODEL (tilth config shows the values).';
+
+/**
+ * The model a session's work goes to from the terminal: a demo session's is the scripted demo
+ * model, started in this process as \`tilth serve\` starts it (no provider needed); any other's
+ * is the configured provider. \`close\` ends what was started.
+ */
+async function modelFor(config: Config, store: SessionStore, id: string): Promise<{ llm: ModelClient; close: () => Promise<void> }> {
+  if (store.readCheckpoint(id).demo) {
+    const demo = await DemoService.start(store);
+    return { llm: demo.clientFor(id)!, close: () => demo.close() };
+  }
+  if (!config.roles.worker && !config.roles.prep) throw new CliExit(2, NO_PROVIDER);
+  return { llm: new ModelClient({ endpoints: config.roles }), close: async () => {} };
+}
+
 export async function runVerb(verb: 'run' | 'resume', config: Config, positionals: string[], out: (s: string) => void): Promise<number> {
   const store = openStore(config);
   const id = sessionArg(verb, positionals, store);
@@ -157,15 +174,14 @@ export async function runVerb(verb: 'run' | 'resume', config: Config, positional
   } catch (err) {
     throw new CliExit(1, (err as Error).message);
   }
-  if (!config.roles.worker)
-    throw new CliExit(2, 'No model provider is configured: set TILTH_BASE_URL, TILTH_API_KEY and TILTH_WORKER_MODEL (tilth config shows the values).');
+  if (!config.roles.worker && !store.readCheckpoint(id).demo) throw new CliExit(2, NO_PROVIDER);
   setSandboxMode(config.values.TILTH_SANDBOX.value ?? 'auto');
   const sandbox = detectSandbox();
   out(`shell sandbox: ${sandbox.available ? 'on' : `off — ${sandbox.detail}`}`);
 
   const logger: Logger = { info: () => {}, warn: (m) => process.stderr.write(`warning: ${m}\n`), error: (m) => process.stderr.write(`error: ${m}\n`) };
   const jobs = new JobRunner(store, logger);
-  const llm = new ModelClient({ endpoints: config.roles });
+  const { llm, close } = await modelFor(config, store, id);
   const unsubscribe = store.bus.subscribe(id, (event) => {
     const line = progressLine(event);
     if (line) out(line);
@@ -188,6 +204,7 @@ export async function runVerb(verb: 'run' | 'resume', config: Config, positional
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     unsubscribe();
+    await close();
   }
   const cp = store.readCheckpoint(id);
   const prd = store.session(id).prd.tasks();
@@ -240,8 +257,6 @@ export async function addTaskVerb(config: Config, rest: string[], out: (s: strin
   });
   const input = NewTaskSchema.safeParse({ title: values.title, description: values.description, acceptance_criteria: values.criterion ?? [] });
   if (positionals.length !== 1 || !input.success) throw new CliExit(2, HEADLESS_HELP['add-task']!);
-  if (!config.roles.prep && !config.roles.worker)
-    throw new CliExit(2, 'No model provider is configured: set TILTH_BASE_URL, TILTH_API_KEY and TILTH_WORKER_MODEL (tilth config shows the values).');
   const store = openStore(config);
   const cancel = new AbortController();
   const onSignal = () => {
@@ -254,13 +269,14 @@ export async function addTaskVerb(config: Config, rest: string[], out: (s: strin
   try {
     const id = sessionArg('add-task', positionals, store);
     setSandboxMode(config.values.TILTH_SANDBOX.value ?? 'auto');
+    const model = await modelFor(config, store, id);
     out(`The model is writing the test of the new task (at most ${Math.round(config.addTaskDeadlineMs / 1000)} s; Ctrl+C cancels)…`);
-    const added = await addTaskLocked(store.session(id), new ModelClient({ endpoints: config.roles }), input.data, {
+    const added = await addTaskLocked(store.session(id), model.llm, input.data, {
       holder: 'cli',
       deadlineMs: config.addTaskDeadlineMs,
       repeats: config.proofRepeats,
       signal: cancel.signal,
-    });
+    }).finally(() => model.close());
     out(`Added ${added.task.id} (${added.task.title}) with ${added.test_file}. Build it: tilth resume ${id}`);
     return 0;
   } catch (err) {
