@@ -67,7 +67,15 @@ test('the demo, end to end, by clicking only', async ({ page }) => {
   await expect(words).toHaveCount(2);
   for (const i of [0, 1]) await expect(words.nth(i)).toHaveAttribute('data-met', 'true');
   await page.getByTestId('case-coverage').screenshot({ path: 'test-results/screens/demo-task-matrix.png' });
+  // It says what a mutant is, and offers to send the task back asking for the missing tests.
+  await expect(probe.getByTestId('mutation-what')).toContainText('A mutant is a small deliberate change to the task');
+  await expect(probe).toContainText(/\(the probe took \d+(\.\d)? s\)/);
   await probe.screenshot({ path: 'test-results/screens/demo-mutation-panel.png' });
+  await probe.getByTestId('mutation-send-back').click();
+  const note = page.getByTestId('send-back-note');
+  await expect(note).toBeFocused();
+  await expect(note).toHaveValue(/src\/todo\.js:\d+: no test notices if it changes the string 'low' to 'mutant'/);
+  await page.getByTestId('send-back-form').screenshot({ path: 'test-results/screens/demo-send-back-survivors.png' });
   await page.getByTestId('breadcrumb-session-review').click();
   await page.getByTestId('action-merge').click();
   const dialog = page.getByTestId('merge-dialog');

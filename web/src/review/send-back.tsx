@@ -3,7 +3,7 @@
  * diff become the next revision's requirements. And what each earlier send-back asked for.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Fragment, useEffect, useState } from 'react';
+import { Fragment, useEffect, useRef, useState } from 'react';
 import { DEMO_SEND_BACK_ASKS } from '../../../shared/demo.ts';
 import type { SendBack } from '../../../shared/files.ts';
 import type { ReviewComment } from '../../../shared/review.ts';
@@ -25,10 +25,12 @@ export interface SendBackPanelProps {
   openComments: readonly ReviewComment[];
   /** A demo session: the scripted model acts only on the notes it has code for, so the form lists them. */
   demo?: boolean;
+  /** A note offered from elsewhere on the page (the mutation probe's survivors): it fills the note when it changes. */
+  suggested?: { text: string; nonce: number } | null;
 }
 
 /** The note, the comments to send (all ticked at first), and the button. */
-export function SendBackPanel({ sessionId, taskId, revision, openComments, demo = false }: SendBackPanelProps) {
+export function SendBackPanel({ sessionId, taskId, revision, openComments, demo = false, suggested = null }: SendBackPanelProps) {
   const queryClient = useQueryClient();
   const [note, setNote] = useState('');
   const [unticked, setUnticked] = useState<ReadonlySet<string>>(new Set());
@@ -47,6 +49,15 @@ export function SendBackPanel({ sessionId, taskId, revision, openComments, demo 
   const ids = openComments.map((c) => c.id).join(',');
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset only when the list of comments changes
   useEffect(() => setUnticked(new Set()), [ids]);
+
+  // A suggested note fills the form, and the form comes into view with the note in focus.
+  const noteRef = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (suggested === null) return;
+    setNote(suggested.text);
+    noteRef.current?.scrollIntoView({ block: 'center' });
+    noteRef.current?.focus();
+  }, [suggested]);
 
   const error = actionError(send.error);
   const empty = note.trim() === '' && chosen.length === 0;
@@ -80,6 +91,7 @@ export function SendBackPanel({ sessionId, taskId, revision, openComments, demo 
           className="input textarea"
           rows={3}
           maxLength={10_000}
+          ref={noteRef}
           value={note}
           data-testid="send-back-note"
           placeholder="What should change, in a sentence or two"

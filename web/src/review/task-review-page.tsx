@@ -28,6 +28,7 @@ export function TaskReviewPage({ sessionId, taskId }: { sessionId: string; taskI
   const label = session.data != null ? sessionLabel(session.data) : sessionId;
   const comments = useComments(sessionId);
   const demo = useQuery({ ...sessionDetailQuery(sessionId), select: (d) => d.demo }).data === true;
+  const [suggested, setSuggested] = useState<{ text: string; nonce: number } | null>(null);
   const status = session.data?.status;
   const canWrite = status !== undefined && canReview(status);
   const mine = comments.comments === null ? null : commentsOfDiff(comments.comments, taskId);
@@ -40,6 +41,7 @@ export function TaskReviewPage({ sessionId, taskId }: { sessionId: string; taskI
         revision={task.revision ?? 1}
         openComments={(mine ?? []).filter((c) => c.sent === null)}
         demo={demo}
+        suggested={suggested}
       />
     ) : task?.revision !== undefined && task.status !== 'done' ? (
       <SendBackPending sessionId={sessionId} taskId={taskId} revision={task.revision} status={task.status} />
@@ -85,6 +87,11 @@ export function TaskReviewPage({ sessionId, taskId }: { sessionId: string; taskI
           evidence={<EvidenceSummary evidence={evidence.data} error={evidence.error} pending={evidence.isPending} onRetry={() => void evidence.refetch()} />}
           commentCount={mine?.length ?? 0}
           sendBack={sendBack}
+          onSendBackWith={
+            task?.status === 'done' && status !== undefined && canSendBack(status)
+              ? (text) => setSuggested((s) => ({ text, nonce: (s?.nonce ?? 0) + 1 }))
+              : undefined
+          }
           comments={
             <CommentsSection id="task-comments" sessionId={sessionId} comments={mine} loadError={comments.loadError} showTask={false} canWrite={canWrite} />
           }

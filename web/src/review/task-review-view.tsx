@@ -26,10 +26,12 @@ export interface TaskReviewViewProps {
   commentCount: number;
   /** The send-back form, when the task may be sent back now; null otherwise. */
   sendBack: ReactNode | null;
+  /** Puts a note in the send-back form and brings it into view; absent when the task cannot be sent back now. */
+  onSendBackWith?: ((note: string) => void) | undefined;
 }
 
 /** One task as a reviewer reads it: the case against the criteria, the change, the verdicts, the checks. */
-export function TaskReviewView({ review, evidence, diff, comments, commentCount, sendBack }: TaskReviewViewProps) {
+export function TaskReviewView({ review, evidence, diff, comments, commentCount, sendBack, onSendBackWith }: TaskReviewViewProps) {
   const { task, stats } = review;
   const coverage = useMemo(() => matchCoverage(task.acceptance_criteria, review.final_case), [task.acceptance_criteria, review.final_case]);
   const sections = [
@@ -68,7 +70,7 @@ export function TaskReviewView({ review, evidence, diff, comments, commentCount,
 
       <section id="task-mutation" className="review-section" aria-labelledby="task-mutation-title">
         <h2 id="task-mutation-title">What the tests would not notice</h2>
-        <MutationPanel report={review.mutation} accepted={task.status === 'done'} />
+        <MutationPanel report={review.mutation} accepted={task.status === 'done'} onSendBackWith={onSendBackWith} />
       </section>
 
       <section id="task-changes" className="review-section" aria-labelledby="task-changes-title">
@@ -167,7 +169,23 @@ function TaskStats({ stats }: { stats: TaskSummary | null }) {
  * tests caught, and each one they did not (these hold for every criterion: no test of the task
  * noticed them).
  */
-function MutationPanel({ report, accepted }: { report: MutationReport | null; accepted: boolean }) {
+/** The send-back note that asks for the tests the probe found missing: one line per survivor. */
+export function survivorNote(survivors: MutationReport['survivors']): string {
+  return [
+    "The mutation probe found changes to this task's code that no test notices. Add test cases to the project's own tests (the acceptance tests are locked) that fail for each:",
+    ...survivors.map((s) => `- ${s.file}:${s.line}: no test notices if it ${s.description}`),
+  ].join('\n');
+}
+
+function MutationPanel({
+  report,
+  accepted,
+  onSendBackWith,
+}: {
+  report: MutationReport | null;
+  accepted: boolean;
+  onSendBackWith?: ((note: string) => void) | undefined;
+}) {
   if (report === null) {
     return (
       <p className="muted" data-testid="mutation-panel" data-status="none">
@@ -177,11 +195,25 @@ function MutationPanel({ report, accepted }: { report: MutationReport | null; ac
   }
   return (
     <div data-testid="mutation-panel" data-status={report.status} data-killed={report.killed} data-survived={report.survived}>
+      <p className="muted small" data-testid="mutation-what">
+        A mutant is a small deliberate change to the task's code — a <code>&gt;=</code> turned into <code>&gt;</code>, a value into another — made after the
+        accept. The task's tests run against each one: a mutant they fail on is caught; one they pass with is a mistake they would not notice.
+      </p>
       <p>
         {mutationSentence(report)}
-        {report.status === 'done' && <span className="muted"> ({formatDuration(report.duration_ms)})</span>}
+        {report.status === 'done' && <span className="muted"> (the probe took {formatDuration(report.duration_ms)})</span>}
       </p>
       <SurvivorList survivors={report.survivors} />
+      {report.survivors.length > 0 && onSendBackWith !== undefined && (
+        <button
+          type="button"
+          className="button button-small button-secondary"
+          data-testid="mutation-send-back"
+          onClick={() => onSendBackWith(survivorNote(report.survivors))}
+        >
+          Send back with these as the note…
+        </button>
+      )}
     </div>
   );
 }
