@@ -137,3 +137,39 @@ test('comments on a task diff line: written, shown inline and listed, edited, ke
   ]);
   expect(problems).toEqual([]);
 });
+
+test('by keyboard: one tab stop for a file’s lines, the arrows move along them, and focus stays on the comment saved or the line cancelled', async ({
+  page,
+}) => {
+  const id = await doubleDone(page);
+  await page.goto(`/sessions/${id}/tasks/T-001`);
+  const file = page.getByTestId('task-diff').locator('[data-testid="diff-file"][data-path="src/double.js"]');
+  const adds = file.getByTestId('comment-add');
+  await expect(adds).toHaveCount(4);
+  // Only the first "+" is in the tab order.
+  expect(await adds.evaluateAll((buttons) => buttons.map((b) => (b as HTMLElement).tabIndex))).toEqual([0, -1, -1, -1]);
+  await adds.first().focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(adds.nth(1)).toBeFocused();
+  await page.keyboard.press('End');
+  await expect(adds.nth(3)).toBeFocused();
+  expect(await adds.evaluateAll((buttons) => buttons.map((b) => (b as HTMLElement).tabIndex))).toEqual([-1, -1, -1, 0]);
+  // Tab leaves the file's lines at once.
+  await page.keyboard.press('Tab');
+  expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).not.toBe('comment-add');
+
+  // Enter opens the form; Cancel puts the keyboard back on the line's "+".
+  await adds.nth(1).focus();
+  await page.keyboard.press('Enter');
+  const form = file.getByTestId('comment-form');
+  await expect(form.getByTestId('comment-input')).toBeFocused();
+  await form.getByRole('button', { name: 'Cancel' }).click();
+  await expect(adds.nth(1)).toBeFocused();
+  // Saved: the keyboard is on the comment, not the page's body.
+  await page.keyboard.press('Enter');
+  await form.getByTestId('comment-input').fill('Say why it throws.');
+  await form.getByTestId('comment-save').click();
+  const saved = file.getByTestId('line-comment');
+  await expect(saved).toBeFocused();
+  await expect(saved).toContainText('Say why it throws.');
+});

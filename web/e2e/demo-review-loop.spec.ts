@@ -112,3 +112,20 @@ test('a tightened test, a send-back and an added task: the scripted model answer
   expect(branchFile(id, 'src/todo.js')).toContain('export function renameTodo(todos, index, title)');
   expect(problems).toEqual([]);
 });
+
+test('the interview by keyboard: the first option has focus, digits pick after a Tab, Enter answers', async ({ page }) => {
+  await page.goto(server.url);
+  await page.getByTestId('try-demo').click();
+  await expect(page.getByTestId('question-text')).toHaveText('Which field should a todo gain?', { timeout: 30_000 });
+  const options = page.locator('label.option input[type="radio"]');
+  await expect(options.first()).toBeFocused();
+  // A Tab moves off the choices; a digit still picks, and Enter then answers rather than following a link.
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('2');
+  await expect(options.nth(1)).toBeChecked();
+  await expect(options.nth(1)).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('question-text')).toHaveText(/what should a user be able to do/, { timeout: 30_000 });
+  await expect(page).toHaveURL(/\/sessions\/\d{8}-\d{6}-[0-9a-f]{6}$/);
+  await expect(page.getByTestId('qa-item').first()).toContainText('A priority');
+});

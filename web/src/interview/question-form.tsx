@@ -14,13 +14,14 @@ export interface QuestionFormProps {
 function keyTarget(target: EventTarget | null, form: HTMLFormElement | null): KeyTarget {
   if (!(target instanceof HTMLElement)) return 'page';
   const inForm = form !== null && form.contains(target);
-  if (target instanceof HTMLTextAreaElement) return inForm ? 'textarea' : 'control';
+  if (target instanceof HTMLTextAreaElement) return inForm ? 'textarea' : 'field';
   if (target instanceof HTMLInputElement) {
     if (target.type === 'radio' && inForm) return 'choice';
     if (target.type === 'radio' || target.type === 'checkbox') return 'control';
-    return inForm ? 'text-input' : 'control';
+    return inForm ? 'text-input' : 'field';
   }
-  if (target.isContentEditable || target.closest('button, a, select, summary, [role="button"]') !== null) return 'control';
+  if (target.isContentEditable || target instanceof HTMLSelectElement) return 'field';
+  if (target.closest('button, a, summary, [role="button"]') !== null) return 'control';
   return 'page';
 }
 
@@ -88,9 +89,11 @@ export function QuestionForm({ question, submitting, error, onSubmit }: Question
     return () => document.removeEventListener('keydown', onKeyDown);
   }, []);
 
-  // A free-text question is answered by typing, so the box takes focus when it appears.
+  // A free-text question is answered by typing, so the box takes focus when it appears; an option
+  // question puts it on its first option, so Tab and the arrows start from the choices.
   useEffect(() => {
     if (options.length === 0) freeRef.current?.focus();
+    else optionRefs.current[0]?.focus();
   }, [options.length]);
 
   const onFormSubmit = (event: FormEvent) => {

@@ -34,9 +34,12 @@ describe('questionKeyAction', () => {
     expect(questionKeyAction(press('o', { target: 'textarea' }), 3)).toBeNull();
   });
 
-  it('leaves buttons, other controls, shortcuts and input-method composition alone', () => {
+  it("leaves Enter on a link or button to it, but digits still pick there; leaves fields, shortcuts and composition alone", () => {
     expect(questionKeyAction(press('Enter', { target: 'control' }), 2)).toBeNull();
-    expect(questionKeyAction(press('1', { target: 'control' }), 2)).toBeNull();
+    expect(questionKeyAction(press('1', { target: 'control' }), 2)).toEqual({ type: 'pick', index: 0 });
+    expect(questionKeyAction(press('0', { target: 'control' }), 2)).toEqual({ type: 'other' });
+    expect(questionKeyAction(press('1', { target: 'field' }), 2)).toBeNull();
+    expect(questionKeyAction(press('Enter', { target: 'field' }), 2)).toBeNull();
     expect(questionKeyAction(press('1', { modifier: true }), 2)).toBeNull();
     expect(questionKeyAction(press('Enter', { target: 'textarea', composing: true }), 0)).toBeNull();
   });

@@ -14,8 +14,10 @@ export type KeyTarget =
   | 'text-input'
   /** The form's free-text area. */
   | 'textarea'
-  /** A button, link, select, or a text box outside the form: its own keys, not ours. */
-  | 'control';
+  /** A button, link, summary or checkbox: Enter is its own, but a digit means nothing to it. */
+  | 'control'
+  /** A select, or a text box outside the form: every key is its own. */
+  | 'field';
 
 export interface KeyPress {
   key: string;
@@ -31,8 +33,10 @@ export type KeyAction = { type: 'pick'; index: number } | { type: 'other' } | { 
 
 /** `optionCount` is 0 for a free-text question; `index` in `pick` is 0-based. */
 export function questionKeyAction(press: KeyPress, optionCount: number): KeyAction {
-  if (press.modifier || press.composing || press.target === 'control') return null;
+  if (press.modifier || press.composing || press.target === 'field') return null;
   const enter = press.key === 'Enter';
+  // Focus on a link or a button after a Tab: Enter follows or presses it; digits still pick.
+  if (press.target === 'control' && enter) return null;
   if (press.target === 'text-input' || press.target === 'textarea') {
     return enter && !press.shift ? { type: 'submit' } : null;
   }

@@ -90,7 +90,7 @@ describe('DiffViewerBody with line comments', () => {
     taskId: 'T-001',
     items,
     canWrite,
-    add: async () => {},
+    add: async () => comment({}),
     edit: async () => {},
     remove: async () => {},
   });

@@ -1,4 +1,4 @@
-import { useId, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Decoration, Diff as DiffTable, Hunk, parseDiff, type FileData, type GutterOptions, type ViewType } from 'react-diff-view';
 import 'react-diff-view/style/index.css';
 import '../components/segmented.css';
@@ -183,14 +183,44 @@ function FileBody({ view, viewType, comments }: { view: DiffFileView<FileData>; 
   }
 }
 
+/** The keys that move focus along a file's "+" buttons. */
+const ROVING_KEYS = new Set(['ArrowDown', 'ArrowUp', 'Home', 'End']);
+
 function FileHunks({ parsed, path, viewType, comments }: { parsed: FileData; path: string; viewType: ViewType; comments: FileComments | null }) {
   const language = languageFor(path);
   const tokens = useMemo(() => tokenizeHunks(parsed.hunks, language), [parsed.hunks, language]);
   const keys = useMemo(() => changeKeysByLine(parsed.hunks), [parsed.hunks]);
   const widgets = useMemo(() => (comments === null ? {} : commentWidgets(comments, path, keys)), [comments, path, keys]);
   const commentable = comments?.diff.canWrite ? comments : null;
+  const scroll = useRef<HTMLDivElement>(null);
+  // One tab stop per file for its "+" buttons (a roving tabindex): Tab reaches the first, the
+  // arrow keys (and Home, End) move along the lines, and the next Tab leaves the diff.
+  useEffect(() => {
+    const buttons = [...(scroll.current?.querySelectorAll<HTMLButtonElement>('[data-testid="comment-add"]') ?? [])];
+    const stop = buttons.find((b) => b.dataset.roving === 'on') ?? buttons[0];
+    if (stop === undefined) return;
+    stop.dataset.roving = 'on';
+    for (const b of buttons) b.tabIndex = b === stop ? 0 : -1;
+  });
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const from = event.target as HTMLElement;
+    if (from.dataset.testid !== 'comment-add' || !ROVING_KEYS.has(event.key)) return;
+    const buttons = [...(scroll.current?.querySelectorAll<HTMLButtonElement>('[data-testid="comment-add"]') ?? [])];
+    const at = buttons.indexOf(from as HTMLButtonElement);
+    const to = event.key === 'Home' ? 0 : event.key === 'End' ? buttons.length - 1 : at + (event.key === 'ArrowDown' ? 1 : -1);
+    const next = buttons[Math.max(0, Math.min(buttons.length - 1, to))];
+    if (next === undefined || next === from) return;
+    event.preventDefault();
+    for (const b of buttons) {
+      b.tabIndex = b === next ? 0 : -1;
+      delete b.dataset.roving;
+    }
+    next.dataset.roving = 'on';
+    next.focus();
+  };
   return (
-    <div className="diff-scroll">
+    // biome-ignore lint/a11y/noStaticElementInteractions: the keys move between the "+" buttons inside; the div itself takes no focus
+    <div className="diff-scroll" ref={scroll} onKeyDown={onKeyDown}>
       <DiffTable
         viewType={viewType}
         diffType={parsed.type}

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ReviewComment } from '../../../shared/review.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../paths.ts';
@@ -15,7 +15,7 @@ export interface DiffComments {
   items: readonly ReviewComment[];
   /** Whether comments may be written and changed now (the session is reviewable). */
   canWrite: boolean;
-  add: (comment: NewComment) => Promise<unknown>;
+  add: (comment: NewComment) => Promise<ReviewComment>;
   edit: (commentId: string, text: string) => Promise<unknown>;
   remove: (commentId: string) => Promise<unknown>;
 }
@@ -28,6 +28,19 @@ export interface DraftLine {
 }
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/**
+ * The comment to focus when its card appears: the one just saved. The form that had focus goes
+ * away on save; without this the keyboard would be left on the page's body.
+ */
+let focusOnMount: string | null = null;
+
+/** Back to the line's "+" after a new comment is cancelled, so the keyboard stays where it was. */
+function focusLineButton(draft: DraftLine): void {
+  const selector = `[data-testid="comment-add"][data-line="${draft.line}"][data-side="${draft.side}"]`;
+  const file = [...document.querySelectorAll<HTMLElement>('[data-testid="diff-file"]')].find((f) => f.dataset.path === draft.file);
+  file?.querySelector<HTMLElement>(selector)?.focus();
+}
 
 /** The comments under one diff line, and the form for a new one when it is open there. */
 export function LineCommentThread(props: { comments: readonly ReviewComment[]; diff: DiffComments; draft: DraftLine | null; onDraftDone: () => void }) {
@@ -43,10 +56,14 @@ export function LineCommentThread(props: { comments: readonly ReviewComment[]; d
           initial=""
           saveLabel="Comment"
           onSave={async (text) => {
-            await diff.add({ task_id: diff.taskId, file: draft.file, side: draft.side, line: draft.line, text });
+            const saved = await diff.add({ task_id: diff.taskId, file: draft.file, side: draft.side, line: draft.line, text });
+            focusOnMount = saved.id;
             props.onDraftDone();
           }}
-          onCancel={props.onDraftDone}
+          onCancel={() => {
+            props.onDraftDone();
+            requestAnimationFrame(() => focusLineButton(draft));
+          }}
         />
       )}
     </div>
@@ -56,6 +73,17 @@ export function LineCommentThread(props: { comments: readonly ReviewComment[]; d
 function CommentCard({ comment, diff }: { comment: ReviewComment; diff: DiffComments }) {
   const [editing, setEditing] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const card = useRef<HTMLElement>(null);
+  // Just saved (new, or edited and closed): the keyboard lands on the comment.
+  const refocus = useRef(false);
+  useEffect(() => {
+    if (editing) return;
+    if (focusOnMount === comment.id || refocus.current) {
+      focusOnMount = null;
+      refocus.current = false;
+      card.current?.focus();
+    }
+  }, [editing, comment.id]);
   const [busy, setBusy] = useState(false);
   if (editing) {
     return (
@@ -65,9 +93,13 @@ function CommentCard({ comment, diff }: { comment: ReviewComment; diff: DiffComm
         saveLabel="Save"
         onSave={async (text) => {
           await diff.edit(comment.id, text);
+          refocus.current = true;
           setEditing(false);
         }}
-        onCancel={() => setEditing(false)}
+        onCancel={() => {
+          refocus.current = true;
+          setEditing(false);
+        }}
       />
     );
   }
@@ -83,6 +115,7 @@ function CommentCard({ comment, diff }: { comment: ReviewComment; diff: DiffComm
   };
   return (
     <article
+      ref={card}
       className="line-comment"
       id={commentAnchor(comment.id)}
       tabIndex={-1}
