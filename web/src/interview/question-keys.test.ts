@@ -34,7 +34,7 @@ describe('questionKeyAction', () => {
     expect(questionKeyAction(press('o', { target: 'textarea' }), 3)).toBeNull();
   });
 
-  it("leaves Enter on a link or button to it, but digits still pick there; leaves fields, shortcuts and composition alone", () => {
+  it('leaves Enter on a link or button to it, but digits still pick there; leaves fields, shortcuts and composition alone', () => {
     expect(questionKeyAction(press('Enter', { target: 'control' }), 2)).toBeNull();
     expect(questionKeyAction(press('1', { target: 'control' }), 2)).toEqual({ type: 'pick', index: 0 });
     expect(questionKeyAction(press('0', { target: 'control' }), 2)).toEqual({ type: 'other' });
