@@ -125,6 +125,17 @@ describe('tilth serve', () => {
     expect(spaced.stderr).not.toContain('one with a space in it');
   }, 60_000);
 
+  it("started in Tilth's own checkout, it offers no default workspace (the checkout is not what a user means to work on)", async () => {
+    const server = await startTilth({ home: home() });
+    try {
+      expect(server.output()).not.toContain('Default workspace:');
+      const config = ConfigResponseSchema.parse((await server.api('GET', '/api/config')).body);
+      expect(config.default_workspace).toBeNull();
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+
   it('`tilth token` prints the link to reopen the running server, with the port it really took (--port 0)', async () => {
     const h = home();
     const sessions = path.join(h, 'sessions');

@@ -2,6 +2,7 @@
  * argv → config → command. Nothing else lives here. Node's own `util.parseArgs` does the parsing:
  * the surface is a handful of flags, not worth a dependency.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { parseArgs } from 'node:util';
@@ -11,6 +12,7 @@ import { workTreeRoot } from './git/repo.ts';
 import { displayUrl } from './llm/client.ts';
 import { launchToken, rotateToken, TOKEN_FILE } from './launch-token.ts';
 import { LiveConfig } from './live-config.ts';
+import { PACKAGE_ROOT } from './package-root.ts';
 import { QueueUnavailableError } from './errors.ts';
 import { QueueKeyError } from './jobs/queue-key.ts';
 import { liveServeOrigin, ServeLockError } from './store/serve-lock.ts';
@@ -91,8 +93,10 @@ async function serve(args: string[]): Promise<void> {
   if (workerSlots > 0 && !config.queueUrl) throw new UsageError('--worker-slots takes runs from a queue: set TILTH_QUEUE to a Redis URL first.');
 
   await ensureWebBuild(consoleLogger);
-  // `cd my-repo && tilth serve`: the folder says which repository the user means to work on.
-  const defaultWorkspace = await workTreeRoot(process.cwd());
+  // `cd my-repo && tilth serve`: the folder says which repository the user means to work on —
+  // unless it is Tilth's own checkout, where one starts it after `npm ci` without meaning that.
+  const here = await workTreeRoot(process.cwd());
+  const defaultWorkspace = here !== null && fs.realpathSync(here) === fs.realpathSync(PACKAGE_ROOT) ? null : here;
   const server = await startServer(live, consoleLogger, { defaultWorkspace, workerSlots });
   // With --demo the printed link opens the demo session itself, not the list it would sit in.
   const demoId = values.demo ? await server.startDemo() : null;
