@@ -51,6 +51,9 @@ export default {
     block('server/store/pid-lock.ts', /^export function acquirePidLock\(/),
     block('server/store/jsonl.ts', /^export function appendJsonl</),
     block('server/store/session-handle.ts', /^ {2}removeStaleTemps\(\)/),
+    block('server/store/session-handle.ts', /^ {2}readonly addTask = \{/),
+    block('server/store/serve-lock.ts', /^export function recordServeOrigin\(/),
+    block('server/store/serve-lock.ts', /^export function liveServeOrigin\(/),
     block('server/jobs/job-runner.ts', /^export function recoverAfterCrash\(/),
     block('server/jobs/job-runner.ts', /^export function logJobFailure\(/),
     // What the run queue's Redis carries: signed, for one kind, queue and session, fresh, once.

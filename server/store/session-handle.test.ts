@@ -77,6 +77,20 @@ describe('the session handle', () => {
     expect(fs.readdirSync(temp.store.dir(session.id)).filter((f) => f.includes('run-request'))).toEqual([]);
   });
 
+  it("keeps the last add-task's state, checked against its schema on the way in and out", () => {
+    const session = newSession();
+    expect(session.addTask.read()).toBeNull();
+    session.addTask.write({ state: 'running', title: 'Count', started_at: '2026-12-07T10:00:00.000Z' });
+    expect(session.addTask.read()).toEqual({ state: 'running', title: 'Count', started_at: '2026-12-07T10:00:00.000Z' });
+    const added = { state: 'added', title: 'Count', started_at: 'a', ended_at: 'b', task_id: 'T-003', test_file: 'tests/t003_count.test.js', red: 2 } as const;
+    session.addTask.write(added);
+    expect(session.addTask.read()).toEqual(added);
+    expect(() => session.addTask.write({ state: 'added', title: 'Count' } as never)).toThrow();
+    expect(session.addTask.read()).toEqual(added);
+    fs.writeFileSync(path.join(temp.store.dir(session.id), 'add-task.json'), '{"state": "lost"}');
+    expect(() => session.addTask.read()).toThrow(/add-task\.json/);
+  });
+
   it('hands steering notes to the worker once', () => {
     const session = newSession();
     const note = session.steering.add('  use the helper  ');
