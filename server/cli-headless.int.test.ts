@@ -138,6 +138,25 @@ describe('tilth run / resume / info / reset', { timeout: 60_000 }, () => {
     expect(execFileSync('git', ['log', '-1', '--format=%s', cp.branch], { cwd: cp.source, encoding: 'utf8' }).trim()).toBe('seed: added T-002');
   }, 150_000);
 
+  it("runs with the configured context windows and per-role prices, as the server's run does", async () => {
+    const { id, store } = await prepared();
+    store.close();
+    // The provider reports no cost: the dollar figures come from the configured prices.
+    const noCost = (reply: ReturnType<typeof caseTurn>) => ({ ...reply, usage: { prompt_tokens: 100_000, completion_tokens: 1_000 } });
+    fake.load({ models: { [WORKER]: [noCost(impl('double', 'n * 2')), noCost(caseTurn()), noLearning], [EVAL]: [verdictTurn('accept')] } });
+    const run = await tilth(['run', id], {
+      TILTH_WORKER_CONTEXT_WINDOW: '64000',
+      TILTH_WORKER_PRICE_IN: '1',
+      TILTH_WORKER_PRICE_OUT: '2',
+    });
+    expect(run.code, run.out).toBe(0);
+    const events = new SessionStore(path.join(home, 'sessions')).log(id).readAfter(0, 10_000);
+    const calls = events.flatMap((e) => (e.type === 'model_call' && e.data.role === 'worker' && e.data.phase !== 'self_improve' ? [e.data] : []));
+    expect(calls.map((c) => c.context_window)).toEqual([64_000, 64_000]);
+    // 100,000 prompt tokens at $1 per million and 1,000 completion tokens at $2 per million.
+    for (const c of calls) expect(c.cost_usd).toBeCloseTo(0.102, 6);
+  });
+
   it('exits 1 when a task fails; resume refuses a prepared session, run refuses a stopped one', async () => {
     const { id, store } = await prepared();
     store.close();

@@ -16,7 +16,7 @@ import { formatTokens, formatUsd } from '../shared/format.ts';
 import type { Config } from './config.ts';
 import { AppError } from './errors.ts';
 import { planRewind, rewindSession } from './engine/rewind.ts';
-import { runLocked } from './engine/run.ts';
+import { runDepsFrom, runLocked } from './engine/run.ts';
 import { detectSandbox, setSandboxMode } from './proc/sandbox.ts';
 import { removeWorktree } from './git/repo.ts';
 import { JobRunner, type Logger } from './jobs/job-runner.ts';
@@ -196,9 +196,7 @@ export async function runVerb(verb: 'run' | 'resume', config: Config, positional
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    jobs.start('run', id, (ctx) =>
-      runLocked(ctx, { llm, caps: config.caps, contextFiles: config.contextFiles, mutationBudgetMs: config.mutationBudgetMs }, 'cli'),
-    );
+    jobs.start('run', id, (ctx) => runLocked(ctx, runDepsFrom(config, llm), 'cli'));
     while (jobs.forSession(id)) await new Promise((r) => setTimeout(r, 50));
   } finally {
     process.off('SIGINT', onSignal);

@@ -29,6 +29,7 @@ import {
 import { type JobContext, type JobFn, type JobRunner, logJobFailure } from '../jobs/job-runner.ts';
 import { STOP_WORDS } from '../../shared/event-text.ts';
 import { LocalDispatcher } from '../jobs/local-dispatcher.ts';
+import type { Config } from '../config.ts';
 import type { LiveConfig } from '../live-config.ts';
 import type { ModelClient } from '../llm/client.ts';
 import type { SessionStore } from '../store/session-store.ts';
@@ -138,20 +139,25 @@ export interface RunJobOptions {
 /** A session's run as a job; `lease` names a queue worker's hold on it (see acquireRunLock). */
 export type RunJobMaker = (sessionId: string, lease?: string) => JobFn;
 
-export function runJobFor(opts: RunJobOptions): RunJobMaker {
-  const depsNow = (): RunDeps => {
-    const config = opts.config.current;
-    return {
-      llm: opts.llm.pinned(),
-      caps: config.caps,
-      contextFiles: config.contextFiles,
-      mutationBudgetMs: config.mutationBudgetMs,
-      proofRepeats: config.proofRepeats,
-      contextWindows: config.contextWindows,
-      prices: config.prices,
-      ...opts.tuning,
-    };
+/**
+ * What a run takes from the configuration: the one place the server's runs, a queue worker's and
+ * `tilth run`'s are set up from, so none of them runs without the windows, prices or caps the
+ * others get.
+ */
+export function runDepsFrom(config: Config, llm: ModelClient): RunDeps {
+  return {
+    llm,
+    caps: config.caps,
+    contextFiles: config.contextFiles,
+    mutationBudgetMs: config.mutationBudgetMs,
+    proofRepeats: config.proofRepeats,
+    contextWindows: config.contextWindows,
+    prices: config.prices,
   };
+}
+
+export function runJobFor(opts: RunJobOptions): RunJobMaker {
+  const depsNow = (): RunDeps => ({ ...runDepsFrom(opts.config.current, opts.llm.pinned()), ...opts.tuning });
   const kind = opts.runner?.kind ?? 'serve';
   return (id, lease) => {
     const deps = { ...depsNow(), ...(opts.runner?.name ? { runner: opts.runner.name } : {}) };
