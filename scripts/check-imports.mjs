@@ -14,6 +14,10 @@
 //  4. A session folder's files belong to `store/`: the modules that know their names and formats
 //     (`STORE_PRIVATE`) are imported only from `server/store/`; every other room goes through the
 //     session handle (`store.session(id)`).
+//  5. Every room imports only the rooms written beside it in `scripts/rooms.json` (issue 31): a new
+//     direction is a decision, made in that file with a reason in the commit, not by an import that
+//     slips in. A listed direction no longer used is reported, to be deleted. `--write-rooms`
+//     writes the file from the imports as they are (for a move that renames rooms).
 //
 // The graph comes from the TypeScript compiler's import scanner (`ts.preProcessFile`): every
 // `import`, `import type`, `export … from` and `import()` with a relative specifier. Package imports
@@ -198,6 +202,30 @@ for (const component of cycles([...roomEdges.keys()], nextRoom)) {
     for (const [to, example] of roomEdges.get(from)) if (component.includes(to)) because.push(`    ${from} → ${to}: ${example}`);
   }
   problems.push(`rooms import each other: ${component.join(', ')}; the imports between them:\n${because.join('\n')}`);
+}
+
+// Rule 5: the written directions.
+// `--rooms=<file>` reads another table (the script's own test uses it).
+const roomsArg = process.argv.find((a) => a.startsWith('--rooms='));
+const ROOMS_FILE = roomsArg ? path.resolve(roomsArg.slice('--rooms='.length)) : path.join(root, 'scripts', 'rooms.json');
+const current = Object.fromEntries([...roomEdges.keys()].sort().map((room) => [room, [...roomEdges.get(room).keys()].sort()]));
+if (process.argv.includes('--write-rooms')) {
+  fs.writeFileSync(ROOMS_FILE, `${JSON.stringify(current, null, 2)}\n`);
+  console.log(`wrote ${path.relative(root, ROOMS_FILE)}: ${Object.keys(current).length} rooms`);
+}
+const allowed = JSON.parse(fs.readFileSync(ROOMS_FILE, 'utf8'));
+for (const [from, targets] of roomEdges) {
+  for (const [to, example] of targets) {
+    if ((allowed[from] ?? []).includes(to)) continue;
+    problems.push(
+      `${from} may not import ${to} (${example}). If it should, add "${to}" to "${from}" in scripts/rooms.json and say why in the commit; otherwise move the code to a room it may use.`,
+    );
+  }
+}
+for (const [from, targets] of Object.entries(allowed)) {
+  for (const to of targets) {
+    if (!roomEdges.get(from)?.has(to)) notes.push(`scripts/rooms.json lets ${from} import ${to}, and nothing does now: delete it there`);
+  }
 }
 
 for (const exception of TEMPORARY_EXCEPTIONS) {
