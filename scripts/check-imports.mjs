@@ -210,7 +210,13 @@ const roomsArg = process.argv.find((a) => a.startsWith('--rooms='));
 const ROOMS_FILE = roomsArg ? path.resolve(roomsArg.slice('--rooms='.length)) : path.join(root, 'scripts', 'rooms.json');
 const current = Object.fromEntries([...roomEdges.keys()].sort().map((room) => [room, [...roomEdges.get(room).keys()].sort()]));
 if (process.argv.includes('--write-rooms')) {
-  fs.writeFileSync(ROOMS_FILE, `${JSON.stringify(current, null, 2)}\n`);
+  // As the formatter lays it out (biome.jsonc: 160 columns): a room per line, wrapped when longer.
+  const line = ([room, targets]) => {
+    const flat = `  ${JSON.stringify(room)}: ${JSON.stringify(targets).replaceAll('","', '", "')},`;
+    return flat.length <= 160 ? flat : [`  ${JSON.stringify(room)}: [`, targets.map((t) => `    ${JSON.stringify(t)}`).join(',\n'), '  ],'].join('\n');
+  };
+  const body = Object.entries(current).map(line).join('\n').replace(/,$/, '');
+  fs.writeFileSync(ROOMS_FILE, `{\n${body}\n}\n`);
   console.log(`wrote ${path.relative(root, ROOMS_FILE)}: ${Object.keys(current).length} rooms`);
 }
 const allowed = JSON.parse(fs.readFileSync(ROOMS_FILE, 'utf8'));
