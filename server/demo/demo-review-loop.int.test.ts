@@ -7,11 +7,10 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SeedViewSchema, type SeedView } from '../../shared/seed.ts';
-import { SessionDetailSchema, type SessionDetail } from '../../shared/api.ts';
-import type { TilthEvent } from '../../shared/events.ts';
+import type { SessionDetail } from '../../shared/api.ts';
 import { auth, makeTestApp, type TestApp } from '../testing/test-app.ts';
+import { post, sessionApi } from '../testing/session-api.ts';
 
-const post = { ...auth, origin: 'http://localhost' };
 let t: TestApp;
 
 beforeEach(async () => {
@@ -21,35 +20,13 @@ afterEach(async () => {
   await t.close();
 });
 
-async function detail(id: string): Promise<SessionDetail> {
-  return SessionDetailSchema.parse((await t.app.inject({ url: `/api/sessions/${id}`, headers: auth })).json());
-}
-
-async function until(id: string, what: string, test: (d: SessionDetail) => boolean): Promise<SessionDetail> {
-  for (const deadline = Date.now() + 90_000; ; ) {
-    const d = await detail(id);
-    if (test(d)) return d;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(d.session)} ${d.last_error}`);
-    await new Promise((r) => setTimeout(r, 30));
-  }
-}
-
-const events = (id: string): TilthEvent[] => t.store.log(id).readAfter(0, 100_000);
+const { until, answer, events } = sessionApi(() => t, 90_000);
 const settled = (d: SessionDetail) => d.run.state === 'idle' && !['running', 'prepared', 'interviewing'].includes(d.session.status);
 
 /** A demo session through its interview, prepared: a due date, with or without the listing task. */
 async function preparedDemo(listing: boolean): Promise<string> {
   const id = (await t.app.inject({ method: 'POST', url: '/api/demo', headers: post })).json().session.id as string;
-  for (const text of ['A due date', 'Know what is late.', listing ? 'Yes, show it in the listing' : 'No, data only for now']) {
-    const d = await until(id, 'a question', (x) => x.interview?.pending != null && !x.interview.running);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api/sessions/${id}/answer`,
-      headers: post,
-      payload: { questionId: d.interview!.pending!.question_id, answer: text },
-    });
-    expect(res.statusCode, res.body).toBe(200);
-  }
+  for (const text of ['A due date', 'Know what is late.', listing ? 'Yes, show it in the listing' : 'No, data only for now']) await answer(id, text);
   await until(id, 'the seed', (d) => d.session.status === 'prepared');
   return id;
 }

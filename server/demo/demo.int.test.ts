@@ -4,12 +4,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SessionDetailSchema, type SessionDetail } from '../../shared/api.ts';
-import type { TilthEvent } from '../../shared/events.ts';
-import { auth, makeTestApp, type TestApp } from '../testing/test-app.ts';
+import { makeTestApp, type TestApp } from '../testing/test-app.ts';
+import { post, sessionApi } from '../testing/session-api.ts';
 import { DEMO_MODEL } from './demo-script.ts';
 
-const post = { ...auth, origin: 'http://localhost' };
 let t: TestApp;
 
 beforeEach(async () => {
@@ -20,31 +18,7 @@ afterEach(async () => {
   await t.close();
 });
 
-async function detail(id: string): Promise<SessionDetail> {
-  return SessionDetailSchema.parse((await t.app.inject({ url: `/api/sessions/${id}`, headers: auth })).json());
-}
-
-async function until(id: string, what: string, test: (d: SessionDetail) => boolean): Promise<SessionDetail> {
-  for (const deadline = Date.now() + 60_000; ; ) {
-    const d = await detail(id);
-    if (test(d)) return d;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(d.session)} ${d.last_error}`);
-    await new Promise((r) => setTimeout(r, 30));
-  }
-}
-
-const events = (id: string): TilthEvent[] => t.store.log(id).readAfter(0, 100_000);
-
-async function answer(id: string, text: string): Promise<void> {
-  const d = await until(id, 'a question', (x) => x.interview?.pending != null && !x.interview.running);
-  const res = await t.app.inject({
-    method: 'POST',
-    url: `/api/sessions/${id}/answer`,
-    headers: post,
-    payload: { questionId: d.interview!.pending!.question_id, answer: text },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-}
+const { detail, until, answer, events } = sessionApi(() => t, 60_000);
 
 describe('demo mode', () => {
   it('runs the whole journey with no provider: answers shape the seed, a check failure is fixed, one reject, then merge', async () => {
