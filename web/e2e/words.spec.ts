@@ -186,7 +186,8 @@ test('grows a long criterion in view, says which commit a save made, and checks 
   expect(await criterion.evaluate((el) => el.scrollHeight <= el.clientHeight + 1)).toBe(true);
   await shoot(page, 'seed-edit-long-criterion', criterion);
   await page.setViewportSize({ width: 390, height: 844 });
-  expect(await criterion.evaluate((el) => el.scrollHeight <= el.clientHeight + 1)).toBe(true);
+  // The box refits when its resize observer fires, in the frame after the narrower layout.
+  await expect.poll(() => criterion.evaluate((el) => el.scrollHeight <= el.clientHeight + 1)).toBe(true);
   await page.setViewportSize({ width: 1280, height: 720 });
 
   // Hold the save's answer a moment, so the re-check it runs can be seen.
