@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import readline from 'node:readline';
 import { parseArgs } from 'node:util';
 import type { EventInput } from '../shared/events.ts';
-import { WEB_ROOT } from '../server/package-root.ts';
+import { WEB_ROOT } from '../server/config/package-root.ts';
 import { ensureWebBuild } from '../server/start.ts';
 import { makeTestApp, silentLogger, TEST_TOKEN } from '../server/testing/test-app.ts';
 import { runEvents } from './session-gen.ts';

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../server/package-root.ts';
+import { PACKAGE_ROOT } from '../server/config/package-root.ts';
 import { tempDir } from '../server/testing/test-app.ts';
 
 const SCRIPT = path.join(PACKAGE_ROOT, 'scripts', 'check-imports.mjs');

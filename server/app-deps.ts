@@ -9,7 +9,7 @@ import type { DemoService } from './demo/demo.ts';
 import type { InterviewDeps } from './interview/engine.ts';
 import type { JobRunner } from './jobs/job-runner.ts';
 import type { RunDispatcher } from './jobs/dispatcher.ts';
-import type { LiveConfig } from './live-config.ts';
+import type { LiveConfig } from './config/live-config.ts';
 import type { ModelClient } from './llm/client.ts';
 import type { SecurityPolicy } from './security.ts';
 import type { SessionStore } from './store/session-store.ts';

@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { progressLine } from '../shared/event-text.ts';
 import { NewTaskSchema, RewindTargetSchema, type RewindPlan } from '../shared/review.ts';
 import { formatTokens, formatUsd } from '../shared/format.ts';
-import type { Config } from './config.ts';
+import type { Config } from './config/config.ts';
 import { AppError } from './errors.ts';
 import { planRewind, rewindSession } from './engine/rewind.ts';
 import { runDepsFrom, runLocked } from './engine/run.ts';

@@ -6,13 +6,13 @@
  */
 import { parseArgs } from 'node:util';
 import { CliExit } from './cli-headless.ts';
-import type { ConfigKey } from './config.ts';
+import type { ConfigKey } from './config/config.ts';
 import { runJobFor } from './engine/run.ts';
 import type { Logger } from './jobs/job-runner.ts';
 import { shownQueueUrl } from './jobs/queue.ts';
 import { queueKey } from './jobs/queue-key.ts';
 import { QueueWorker, workerName } from './jobs/queue-worker.ts';
-import { LiveConfig } from './live-config.ts';
+import { LiveConfig } from './config/live-config.ts';
 import { ModelClient } from './llm/client.ts';
 import { detectSandbox, setSandboxMode } from './proc/sandbox.ts';
 import { SessionStore } from './store/session-store.ts';

@@ -5,7 +5,7 @@
  * still wins over the file.
  */
 import { Tree } from './fs/tree.ts';
-import { readHomeSecret, writeHomeSecret } from './home-secret.ts';
+import { readHomeSecret, writeHomeSecret } from './config/home-secret.ts';
 import { mintToken } from './security.ts';
 
 export const TOKEN_FILE = 'token';

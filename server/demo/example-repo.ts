@@ -7,7 +7,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
-import { PACKAGE_ROOT } from '../package-root.ts';
+import { PACKAGE_ROOT } from '../config/package-root.ts';
 
 /** The package carries js-todo for demo mode; a checkout has them all. */
 export const EXAMPLES_DIR = path.join(PACKAGE_ROOT, 'examples');

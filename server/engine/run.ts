@@ -29,8 +29,8 @@ import {
 import { type JobContext, type JobFn, type JobRunner, logJobFailure } from '../jobs/job-runner.ts';
 import { STOP_WORDS } from '../../shared/event-text.ts';
 import { LocalDispatcher } from '../jobs/local-dispatcher.ts';
-import type { Config } from '../config.ts';
-import type { LiveConfig } from '../live-config.ts';
+import type { Config } from '../config/config.ts';
+import type { LiveConfig } from '../config/live-config.ts';
 import type { ModelClient } from '../llm/client.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import type { LockKind, SessionHandle } from '../store/session-handle.ts';

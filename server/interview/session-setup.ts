@@ -15,7 +15,7 @@ import { addWorktree, inspectWorkspace, removeWorktree, type WorkspaceInfo } fro
 import type { ModelClient } from '../llm/client.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import { runInterview, type InterviewDeps } from './engine.ts';
-import type { LiveConfig } from '../live-config.ts';
+import type { LiveConfig } from '../config/live-config.ts';
 import { presetFor } from '../env/presets.ts';
 import { checkInterviewProvider } from './provider-check.ts';
 

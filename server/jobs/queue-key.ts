@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../errors.ts';
-import { readHomeSecret, writeHomeSecret } from '../home-secret.ts';
+import { readHomeSecret, writeHomeSecret } from '../config/home-secret.ts';
 
 export const QUEUE_KEY_FILE = 'queue.key';
 const KEY_SHAPE = /^[0-9a-f]{64}$/;

@@ -11,7 +11,7 @@ import type { CaseProof, EnvPlan, PrdEntry } from '../../shared/files.ts';
 import type { ChecksPreset } from '../../shared/seed.ts';
 import { makeExampleRepo, type ExampleName, type ExampleRepo } from '../demo/example-repo.ts';
 import { linkNodeModules, projectScope } from '../env/provision.ts';
-import { PACKAGE_ROOT } from '../package-root.ts';
+import { PACKAGE_ROOT } from '../config/package-root.ts';
 import type { UntrustedScope } from '../proc/untrusted.ts';
 import { turnIntoJestProject } from '../testing/example-installs.ts';
 import { blocksRun, checkContract, type ContractCheckInput } from './contract-check.ts';

@@ -14,7 +14,7 @@ import type { ChecksPreset } from '../../shared/seed.ts';
 import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
 import { detectProjectEnv } from '../env/detect.ts';
 import { linkNodeModules, projectScope } from '../env/provision.ts';
-import { PACKAGE_ROOT } from '../package-root.ts';
+import { PACKAGE_ROOT } from '../config/package-root.ts';
 import type { UntrustedScope } from '../proc/untrusted.ts';
 import { installExample, turnIntoJestProject } from '../testing/example-installs.ts';
 import { proveCases } from './red-proof.ts';

@@ -14,7 +14,7 @@ import type { CustomChecks, EnvPlan } from '../../shared/files.ts';
 import { makeExampleRepo, type ExampleName, type ExampleRepo } from '../demo/example-repo.ts';
 import { testCommand } from '../env/presets.ts';
 import { linkNodeModules, projectScope } from '../env/provision.ts';
-import { PACKAGE_ROOT } from '../package-root.ts';
+import { PACKAGE_ROOT } from '../config/package-root.ts';
 import type { UntrustedScope } from '../proc/untrusted.ts';
 import { installExample, turnIntoJestProject } from '../testing/example-installs.ts';
 import { RUNNER, type ReportPreset } from './report-parsers.ts';

@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ConfigResponse, ContextWindowsResponse, ContextWindowView } from '../../shared/api.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { describeConfig } from '../config.ts';
+import { describeConfig } from '../config/config.ts';
 import { resolveContextWindow, type ContextWindow } from '../llm/context-window.ts';
 import { scrubSecret } from '../llm/failure.ts';
 import { ROLES } from '../llm/types.ts';

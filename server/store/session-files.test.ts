@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../package-root.ts';
+import { PACKAGE_ROOT } from '../config/package-root.ts';
 import { LAYOUT_NAMES } from './session-files.ts';
 
 /** The entries of the layout block in sessions/README.md: the first word of each line one level in. */

@@ -6,7 +6,7 @@ import { afterEach, beforeEach } from 'vitest';
 import type { AppDeps } from '../app-deps.ts';
 import { buildApp } from '../app.ts';
 import { DemoService, type DemoOptions } from '../demo/demo.ts';
-import { LiveConfig } from '../live-config.ts';
+import { LiveConfig } from '../config/live-config.ts';
 import { createLocalDispatcher } from '../engine/run.ts';
 import type { RunDeps } from '../engine/run-context.ts';
 import { JobRunner, type Logger } from '../jobs/job-runner.ts';

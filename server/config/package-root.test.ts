@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findPackageRoot, PACKAGE_ROOT } from './package-root.ts';
-import { tempDir } from './testing/temp-dir.ts';
+import { tempDir } from '../testing/temp-dir.ts';
 
 describe('package root', () => {
   it('is the nearest folder above a module that holds a package.json, at any depth', () => {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, describeConfig, loadConfig } from './config.ts';
-import { tempDir } from './testing/test-app.ts';
+import { tempDir } from '../testing/test-app.ts';
 
 let home: string;
 beforeEach(() => {

@@ -10,11 +10,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
-import { EDITABLE_CONFIG_KEYS, type ConfigResponse, type ConfigSource, type EditableConfigKey, type RoleView } from '../shared/api.ts';
-import type { Caps } from '../shared/files.ts';
-import type { Price } from '../shared/price.ts';
-import { ROLES, type Role, type RoleEndpoint, type RoleEndpoints } from './llm/types.ts';
-import { protectFromUntrusted } from './proc/untrusted.ts';
+import { EDITABLE_CONFIG_KEYS, type ConfigResponse, type ConfigSource, type EditableConfigKey, type RoleView } from '../../shared/api.ts';
+import type { Caps } from '../../shared/files.ts';
+import type { Price } from '../../shared/price.ts';
+import { ROLES, type Role, type RoleEndpoint, type RoleEndpoints } from '../llm/types.ts';
+import { protectFromUntrusted } from '../proc/untrusted.ts';
 
 type Parser<T> = (raw: string) => T;
 

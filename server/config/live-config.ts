@@ -5,8 +5,8 @@
  * Everything that reads the config reads `current` at the moment it needs it, so new work
  * follows a save without a restart. Flags, the environment and .env still win over the file.
  */
-import type { ConfigUpdate } from '../shared/api.ts';
-import { AppError } from './errors.ts';
+import type { ConfigUpdate } from '../../shared/api.ts';
+import { AppError } from '../errors.ts';
 import {
   CONFIG_KEYS,
   ConfigError,
@@ -18,7 +18,7 @@ import {
   type ConfigKey,
   type FieldProblems,
 } from './config.ts';
-import { Tree } from './fs/tree.ts';
+import { Tree } from '../fs/tree.ts';
 
 /** A save that would leave the configuration invalid; nothing was written. */
 export class ConfigUpdateError extends AppError {

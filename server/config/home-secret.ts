@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { Tree } from './fs/tree.ts';
+import { Tree } from '../fs/tree.ts';
 
 export interface HomeSecret {
   file: string;
