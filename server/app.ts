@@ -7,7 +7,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import type { ErrorBody } from '../shared/api.ts';
 import type { AppDeps } from './app-deps.ts';
 import { answerClientError, BODY_LIMIT_BYTES, toErrorReply } from './error-replies.ts';
-import { ValidationError } from './errors.ts';
+import { ValidationError } from './errors/app-error.ts';
 import { authRoutes } from './routes/auth.ts';
 import { configRoutes } from './routes/config.ts';
 import { healthRoutes } from './routes/health.ts';

@@ -14,7 +14,7 @@ import { progressLine } from '../shared/event-text.ts';
 import { NewTaskSchema, RewindTargetSchema, type RewindPlan } from '../shared/review.ts';
 import { formatTokens, formatUsd } from '../shared/format.ts';
 import type { Config } from './config/config.ts';
-import { AppError } from './errors.ts';
+import { AppError } from './errors/app-error.ts';
 import { planRewind, rewindSession } from './engine/rewind.ts';
 import { runDepsFrom, runLocked } from './engine/run.ts';
 import { detectSandbox, setSandboxMode } from './proc/sandbox.ts';

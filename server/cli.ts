@@ -13,7 +13,7 @@ import { displayUrl } from './llm/client.ts';
 import { launchToken, rotateToken, TOKEN_FILE } from './launch-token.ts';
 import { LiveConfig } from './config/live-config.ts';
 import { PACKAGE_ROOT } from './config/package-root.ts';
-import { QueueUnavailableError } from './errors.ts';
+import { QueueUnavailableError } from './errors/app-error.ts';
 import { QueueKeyError } from './jobs/queue-key.ts';
 import { liveServeOrigin, ServeLockError } from './store/serve-lock.ts';
 import { consoleLogger, ensureWebBuild, isLoopback, packageVersion, startServer } from './start.ts';

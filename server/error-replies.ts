@@ -11,7 +11,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError } from 'fastify';
 import type { ErrorBody } from '../shared/api.ts';
 import { type ErrorCode, errorStatus } from '../shared/errors.ts';
-import { AppError } from './errors.ts';
+import { AppError } from './errors/app-error.ts';
 
 /** Request bodies are small JSON documents; seeds with test files are the largest. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;

@@ -6,7 +6,7 @@
  * follows a save without a restart. Flags, the environment and .env still win over the file.
  */
 import type { ConfigUpdate } from '../../shared/api.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../errors/app-error.ts';
 import {
   CONFIG_KEYS,
   ConfigError,

@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import type { Checkpoint, PrdEntry, RewindIntent } from '../../shared/files.ts';
 import type { RewindPlan, RewindResult, RewindTarget } from '../../shared/review.ts';
 import { canRewind, isTaskWorkSubject, subjectTaskId } from '../../shared/session-rules.ts';
-import { ConflictError, NotFoundError } from '../errors.ts';
+import { ConflictError, NotFoundError } from '../errors/app-error.ts';
 import { commitsIn, type CommitInfo } from '../git/diff.ts';
 import { git, strictGit } from '../git/git-base.ts';
 import { branchHead } from '../git/repo.ts';

@@ -17,7 +17,7 @@ import { testFileRule, type ChecksPreset, type CustomChecks, type TestFileRule }
 import { JS_NAME_SEPARATOR, ownTitle, spacedName } from '../../shared/test-cases.ts';
 import { detectProjectEnv } from './detect.ts';
 import { uvuArgs } from './uvu-runner.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../errors/app-error.ts';
 
 /** The preset a detected environment gets (see `presetFor`). */
 export async function detectPreset(repoRoot: string): Promise<ChecksPreset> {

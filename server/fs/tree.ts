@@ -24,7 +24,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { AppError } from '../errors.ts';
+import { AppError } from '../errors/app-error.ts';
 
 /** 0 where the platform has no such flag (Windows); Tilth's sandboxed runs need Linux anyway. */
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;

@@ -2,7 +2,7 @@
  * How the harness calls git: simple-git with hooks and fsmonitor off, and GitError for failures.
  */
 import { simpleGit, type SimpleGit } from 'simple-git';
-import { AppError } from '../errors.ts';
+import { AppError } from '../errors/app-error.ts';
 
 export class GitError extends AppError {
   constructor(message: string, options?: { cause?: unknown }) {

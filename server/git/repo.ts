@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { AppError } from '../errors.ts';
+import { AppError } from '../errors/app-error.ts';
 import { Tree } from '../fs/tree.ts';
 import { git, GitError } from './git-base.ts';
 import { lookupGitDirs } from './worktree-git.ts';

@@ -22,7 +22,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
-import { AppError } from '../errors.ts';
+import { AppError } from '../errors/app-error.ts';
 import { Tree } from '../fs/tree.ts';
 import { git, GitError, HARDENED_CONFIG } from './git-base.ts';
 

@@ -23,7 +23,7 @@ import { Agent, type AgentCall } from '../agent/runtime.ts';
 import { defineTool } from '../agent/tools.ts';
 import { sessionScope } from '../env/session-env.ts';
 import { buildPath, ROUTES } from '../../shared/routes.ts';
-import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors.ts';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors/app-error.ts';
 import { Tree } from '../fs/tree.ts';
 import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
 import type { JobRunner } from '../jobs/job-runner.ts';

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import type { z } from 'zod';
 import type { Checkpoint, InterviewState } from '../../shared/files.ts';
 import { testFileRule } from '../../shared/seed.ts';
-import { ConflictError, ValidationError } from '../errors.ts';
+import { ConflictError, ValidationError } from '../errors/app-error.ts';
 import type { JobContext } from '../jobs/job-runner.ts';
 import { ConfinedRoot, runReadTool, ToolError } from '../tools/read-tools.ts';
 import { prepareSessionEnvironment } from '../env/session-env.ts';

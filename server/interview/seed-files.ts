@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PrdSchema, SeedMetaSchema, type SeedMeta } from '../../shared/files.ts';
 import { testFileRule } from '../../shared/seed.ts';
-import { AppError, describeZodError } from '../errors.ts';
+import { AppError, describeZodError } from '../errors/app-error.ts';
 import { Tree, type TreeWrite } from '../fs/tree.ts';
 import { resolveTestPath, sha256, type ValidSeed } from '../store/seed-input.ts';
 import type { SessionHandle } from '../store/session-handle.ts';

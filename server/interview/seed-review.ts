@@ -14,7 +14,7 @@ import {
   type SeedSaved,
   type SeedView,
 } from '../../shared/seed.ts';
-import { AppError, ConflictError, NotFoundError } from '../errors.ts';
+import { AppError, ConflictError, NotFoundError } from '../errors/app-error.ts';
 import { prepareSessionEnvironment, sessionScope } from '../env/session-env.ts';
 import { Tree } from '../fs/tree.ts';
 import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';

@@ -9,7 +9,7 @@ import type { ChecksPreset } from '../../shared/files.ts';
 import type { ProjectEnv } from '../../shared/project-env.ts';
 import { planEnvironment } from '../env/provision.ts';
 import { detectProjectEnv } from '../env/detect.ts';
-import { AppError, ConflictError } from '../errors.ts';
+import { AppError, ConflictError } from '../errors/app-error.ts';
 import type { JobRunner } from '../jobs/job-runner.ts';
 import { addWorktree, inspectWorkspace, removeWorktree, type WorkspaceInfo } from '../git/repo.ts';
 import type { ModelClient } from '../llm/client.ts';

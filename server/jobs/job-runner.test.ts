@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { ConflictError } from '../errors.ts';
+import { ConflictError } from '../errors/app-error.ts';
 import { silentLogger, useTempStore } from '../testing/test-app.ts';
 import { JobRunner, logJobFailure, recoverAfterCrash } from './job-runner.ts';
 

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { EventInput, TilthEvent } from '../../shared/events.ts';
-import { AppError, ConflictError } from '../errors.ts';
+import { AppError, ConflictError } from '../errors/app-error.ts';
 import type { SessionHandle } from '../store/session-handle.ts';
 import type { SessionStore } from '../store/session-store.ts';
 

@@ -5,7 +5,7 @@
  * ready to be started again.
  */
 import type { RunState } from '../../shared/api.ts';
-import { ConflictError } from '../errors.ts';
+import { ConflictError } from '../errors/app-error.ts';
 import type { RunDispatcher } from './dispatcher.ts';
 import type { JobFn, JobRunner } from './job-runner.ts';
 

@@ -16,7 +16,7 @@ import { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import type { RunState } from '../../shared/api.ts';
 import type { SteeringNote } from '../../shared/files.ts';
-import { AppError, QueueUnavailableError } from '../errors.ts';
+import { AppError, QueueUnavailableError } from '../errors/app-error.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import type { RunDispatcher } from './dispatcher.ts';
 import type { Logger } from './job-runner.ts';

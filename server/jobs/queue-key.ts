@@ -7,7 +7,7 @@
  * TILTH_HOME with the server, and so the key.
  */
 import { randomBytes } from 'node:crypto';
-import { AppError } from '../errors.ts';
+import { AppError } from '../errors/app-error.ts';
 import { readHomeSecret, writeHomeSecret } from '../config/home-secret.ts';
 
 export const QUEUE_KEY_FILE = 'queue.key';

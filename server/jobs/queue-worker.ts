@@ -21,7 +21,7 @@ import { JobRunner } from './job-runner.ts';
 import { connectionOf, controlChannel, outageLog, queueName, type RunJobData, runJobId, shownQueueUrl } from './queue.ts';
 import type { QueueKey } from './queue-key.ts';
 import { openMessage, parseControl, ProblemLog, ReplayGuard } from './queue-signing.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../errors/app-error.ts';
 import type { SessionStore } from '../store/session-store.ts';
 
 /** A write refused: the worker's lease on the session's run is over (see QueueWorker.process). */

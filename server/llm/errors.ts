@@ -1,4 +1,4 @@
-import { AppError } from '../errors.ts';
+import { AppError } from '../errors/app-error.ts';
 import type { FailureKind } from './failure.ts';
 import type { ReplyHealth, Role } from './types.ts';
 

@@ -7,7 +7,7 @@
 import type { z } from 'zod';
 import type { CommentInputSchema, CommentList, CommentsQuerySchema, ReviewComment } from '../../shared/review.ts';
 import { canReview } from '../../shared/session-rules.ts';
-import { AppError, ConflictError, NotFoundError } from '../errors.ts';
+import { AppError, ConflictError, NotFoundError } from '../errors/app-error.ts';
 import type { SessionHandle } from '../store/session-handle.ts';
 
 type CommentInput = z.output<typeof CommentInputSchema>;

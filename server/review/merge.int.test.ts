@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AppError } from '../errors.ts';
+import type { AppError } from '../errors/app-error.ts';
 import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
 import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
 import { makePreparedSession, nodeTest } from '../testing/run-fixtures.ts';

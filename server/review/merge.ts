@@ -22,7 +22,7 @@ import { sessionSubject } from '../../shared/session-rules.ts';
 import { runChecks, type CheckResult } from '../engine/checks.ts';
 import { planOf, scratchScope, sessionScope } from '../env/session-env.ts';
 import { shadowRuleFor } from '../proof/python-runner-modules.ts';
-import { AppError, ConflictError } from '../errors.ts';
+import { AppError, ConflictError } from '../errors/app-error.ts';
 import { taskIdOfTestFile } from '../env/presets.ts';
 import { git, HARDENED_CONFIG, strictGit } from '../git/git-base.ts';
 import { branchHead, withScratchWorktree } from '../git/repo.ts';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { execa } from 'execa';
 import type { PrResultSchema } from '../../shared/review.ts';
 import type { z } from 'zod';
-import { AppError, ConflictError, ValidationError } from '../errors.ts';
+import { AppError, ConflictError, ValidationError } from '../errors/app-error.ts';
 import { git } from '../git/git-base.ts';
 import { branchHead, removeWorktree } from '../git/repo.ts';
 import type { SessionStore } from '../store/session-store.ts';

@@ -10,7 +10,7 @@ import { runsChangedCode, type Evidence } from '../../shared/evidence.ts';
 import type { CriterionProblem, SessionReview, Survivor, TaskCriterion, TaskEvidenceStatus, TaskReview } from '../../shared/review.ts';
 import { proofsOfCriterion, worstProof, type SeedProof } from '../../shared/seed.ts';
 import { canMerge, canPush, canRewind, isTaskWorkSubject, subjectRevision } from '../../shared/session-rules.ts';
-import { NotFoundError } from '../errors.ts';
+import { NotFoundError } from '../errors/app-error.ts';
 import { commitsIn, diffBetween, type CommitInfo } from '../git/diff.ts';
 import { git } from '../git/git-base.ts';
 import { branchHead } from '../git/repo.ts';

@@ -6,7 +6,7 @@
  */
 import type { Checkpoint, PrdEntry, SendBack } from '../../shared/files.ts';
 import type { ReviewComment } from '../../shared/review.ts';
-import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../errors/app-error.ts';
 import { readBlobs } from '../git/git-base.ts';
 import type { SessionHandle } from '../store/session-handle.ts';
 import { branchHead } from '../git/repo.ts';

@@ -1,7 +1,7 @@
 /** POST /api/auth: the SPA trades the token from the URL fragment for an HttpOnly cookie. */
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app-deps.ts';
-import { UnauthorizedError } from '../errors.ts';
+import { UnauthorizedError } from '../errors/app-error.ts';
 import { authCookie, tokensEqual } from '../security.ts';
 import { handle } from './contract.ts';
 

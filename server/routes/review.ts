@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app-deps.ts';
-import { ConflictError } from '../errors.ts';
+import { ConflictError } from '../errors/app-error.ts';
 import { addComment, deleteComment, editComment, listComments } from '../review/comments.ts';
 import { planRewind, rewindSession } from '../engine/rewind.ts';
 import { merge, previewMerge } from '../review/merge.ts';

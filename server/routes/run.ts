@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { SessionStatus } from '../../shared/events.ts';
 import { canAddNote, canResume, canRun } from '../../shared/session-rules.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { ConflictError } from '../errors.ts';
+import { ConflictError } from '../errors/app-error.ts';
 import { planResume } from '../engine/run.ts';
 import { refuseDuringAddTask } from '../interview/add-task.ts';
 import { assertRunnable } from '../interview/seed-review.ts';

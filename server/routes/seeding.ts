@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AddTaskState } from '../../shared/review.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { ConflictError, ValidationError } from '../errors.ts';
+import { ConflictError, ValidationError } from '../errors/app-error.ts';
 import { answerQuestion } from '../interview/engine.ts';
 import { refuseDuringAddTask } from '../interview/add-task.ts';
 import { editSeed, seedView } from '../interview/seed-review.ts';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app-deps.ts';
-import { NotFoundError } from '../errors.ts';
+import { NotFoundError } from '../errors/app-error.ts';
 import { CONTENT_SECURITY_POLICY } from '../security.ts';
 
 const MISSING_BUILD_HTML = `<!doctype html><meta charset="utf-8"><title>Tilth</title>

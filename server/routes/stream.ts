@@ -24,7 +24,7 @@ import { CLOSE_TOO_MANY_FRAMES, ClientFrameSchema, FRAME_BUDGET, HEARTBEAT_MS, M
 import type { ErrorCode } from '../../shared/errors.ts';
 import type { TilthEvent } from '../../shared/events.ts';
 import type { AppDeps, StreamOptions } from '../app-deps.ts';
-import { AppError, describeZodError } from '../errors.ts';
+import { AppError, describeZodError } from '../errors/app-error.ts';
 import type { SessionStore } from '../store/session-store.ts';
 
 const PAGE_SIZE = 500;

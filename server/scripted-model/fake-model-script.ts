@@ -20,7 +20,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { AppError, describeZodError } from '../errors.ts';
+import { AppError, describeZodError } from '../errors/app-error.ts';
 
 /** The queue key that serves any model whose own queue is empty. */
 export const ANY_MODEL = '*';

@@ -19,7 +19,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
-import { describeZodError } from '../errors.ts';
+import { describeZodError } from '../errors/app-error.ts';
 import {
   ANY_MODEL,
   FakeScriptError,

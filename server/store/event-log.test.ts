@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LOG_VERSION } from '../../shared/events.ts';
-import { CorruptFileError } from '../errors.ts';
+import { CorruptFileError } from '../errors/app-error.ts';
 import { writeBigLog } from '../testing/big-log.ts';
 import { tempDir } from '../testing/temp-dir.ts';
 import { EventLog, INDEX_CHUNK_BYTES } from './event-log.ts';

@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { LOG_VERSION, TilthEventSchema, upgradeEvent, type EventInput, type TilthEvent } from '../../shared/events.ts';
-import { CorruptFileError, describeZodError } from '../errors.ts';
+import { CorruptFileError, describeZodError } from '../errors/app-error.ts';
 import { Tree, writeAll } from '../fs/tree.ts';
 import { decodeIndex, encodeIndex, type Index, readIndexFile, readIndexFileAsync, writeIndexFile, writeIndexFileAsync } from './event-index-file.ts';
 import { LineOffsets } from './line-offsets.ts';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { CorruptFileError } from '../errors.ts';
+import { CorruptFileError } from '../errors/app-error.ts';
 import { tempDir } from '../testing/test-app.ts';
 import { readJsonFile } from './json-file.ts';
 

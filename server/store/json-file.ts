@@ -1,7 +1,7 @@
 /** Reading a JSON file through its zod schema; anything wrong names the file. */
 import fs from 'node:fs';
 import type { z } from 'zod';
-import { CorruptFileError, describeZodError } from '../errors.ts';
+import { CorruptFileError, describeZodError } from '../errors/app-error.ts';
 
 /** Returns the parsed file, `null` if it does not exist, or throws CorruptFileError. */
 export function readJsonFile<S extends z.ZodType>(file: string, schema: S): z.infer<S> | null {

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
-import { CorruptFileError, describeZodError } from '../errors.ts';
+import { CorruptFileError, describeZodError } from '../errors/app-error.ts';
 import { writeAll, type Tree } from '../fs/tree.ts';
 
 export function readJsonl<S extends z.ZodType>(file: string, schema: S): z.infer<S>[] {

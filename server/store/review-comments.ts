@@ -15,7 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { CommentOpSchema, SESSION_COMMENTS_MAX, type CommentOp, type ReviewComment } from '../../shared/review.ts';
-import { ConflictError, NotFoundError } from '../errors.ts';
+import { ConflictError, NotFoundError } from '../errors/app-error.ts';
 import type { Tree } from '../fs/tree.ts';
 import { appendJsonl, readJsonl, rewriteJsonl } from './jsonl.ts';
 import { SESSION_FILES } from './session-files.ts';

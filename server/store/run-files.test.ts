@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LedgerEntry } from '../../shared/files.ts';
-import { CorruptFileError } from '../errors.ts';
+import { CorruptFileError } from '../errors/app-error.ts';
 import { Tree } from '../fs/tree.ts';
 import { tempDir } from '../testing/test-app.ts';
 import { addSteeringNote, appendLedger, appendProgress, progressTail, readLedger, readSteeringNotes, takePendingNotes } from './run-files.ts';

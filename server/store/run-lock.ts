@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Tree } from '../fs/tree.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../errors/app-error.ts';
 import { acquirePidLock, liveOwner, type PidLockOwner } from './pid-lock.ts';
 
 export class SessionLockedError extends AppError {

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { PrdEntry, SeedMeta } from '../../shared/files.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../errors/app-error.ts';
 
 export interface ValidSeed {
   prd: PrdEntry[];

@@ -32,7 +32,7 @@ import { EvidenceSchema, type Evidence } from '../../shared/evidence.ts';
 import { AddTaskStateSchema, type AddTaskState, type CheckAttempt } from '../../shared/review.ts';
 import { SeedProofSchema, type SeedProof } from '../../shared/seed.ts';
 import type { Summary } from '../../shared/summary.ts';
-import { CorruptFileError, NotFoundError } from '../errors.ts';
+import { CorruptFileError, NotFoundError } from '../errors/app-error.ts';
 import { Tree, type TreeWrite } from '../fs/tree.ts';
 import type { EventLog } from './event-log.ts';
 import { readJsonFile } from './json-file.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../errors.ts';
+import { ValidationError } from '../errors/app-error.ts';
 import { isSessionId, newSessionId, sessionDir } from './session-id.ts';
 
 describe('session ids', () => {

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { SESSION_ID_PATTERN } from '../../shared/files.ts';
-import { ValidationError } from '../errors.ts';
+import { ValidationError } from '../errors/app-error.ts';
 
 export function newSessionId(now: Date = new Date()): string {
   const p = (n: number) => String(n).padStart(2, '0');

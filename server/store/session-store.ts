@@ -11,7 +11,7 @@ import type { SessionListItem } from '../../shared/api.ts';
 import type { EventInput, SessionStatus, TilthEvent } from '../../shared/events.ts';
 import { emptySummary, TIMELINE_SERIES, type Summary } from '../../shared/summary.ts';
 import { CheckpointSchema, type Checkpoint } from '../../shared/files.ts';
-import { AppError, NotFoundError } from '../errors.ts';
+import { AppError, NotFoundError } from '../errors/app-error.ts';
 import { protectFromUntrusted } from '../proc/untrusted.ts';
 import { Tree } from '../fs/tree.ts';
 import { EventBus } from './event-bus.ts';

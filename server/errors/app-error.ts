@@ -5,7 +5,7 @@
  * is logged.
  */
 import type { ZodError } from 'zod';
-import { type ErrorCode, type ErrorCodeWithStatus, errorStatus } from '../shared/errors.ts';
+import { type ErrorCode, type ErrorCodeWithStatus, errorStatus } from '../../shared/errors.ts';
 
 export class AppError extends Error {
   readonly status: number;
