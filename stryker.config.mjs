@@ -26,7 +26,7 @@ export default {
   // the mutated file (vitest's related mode).
   vitest: { configFile: 'vitest.mutation.config.ts', related: true },
   mutate: [
-    'server/security.ts',
+    'server/http/base/security.ts',
     'server/engine/guard.ts',
     // Path confinement: the root's checks, and where a write may land.
     block('server/tools/read-tools.ts', /^export class ConfinedRoot\b/),

@@ -10,7 +10,7 @@ export default defineConfig({
   test: {
     ...base.test,
     include: [
-      'server/security.test.ts',
+      'server/http/base/security.test.ts',
       'server/engine/guard.test.ts',
       'server/tools/read-tools.test.ts',
       'server/engine/worker-tools.test.ts',

@@ -4,7 +4,7 @@
 //  1. No module imports itself back, directly or through a chain. Type-only imports count: a type
 //     cycle ties two modules together as firmly as a value cycle, it only fails later.
 //  2. No room imports a room that imports it back. A room is a folder (`server/engine/`,
-//     `web/src/review/`); a file at the top of a side (`server/app.ts`, `web/src/router.tsx`) is a
+//     `web/src/review/`); a file at the top of a side (`server/http/app.ts`, `web/src/router.tsx`) is a
 //     room of its own, since the top of a side holds both its entry points and a few low modules.
 //     Test files are left out of this graph: nothing imports them, and from beside their module
 //     they reach into the test room.

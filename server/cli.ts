@@ -10,7 +10,7 @@ import { addTaskVerb, CliExit, HEADLESS_HELP, info, parseVerbArgs, reopen, reset
 import { ConfigError, describeConfig, loadConfig, type ConfigKey } from './config/config.ts';
 import { workTreeRoot } from './git/repo.ts';
 import { displayUrl } from './llm/client.ts';
-import { launchToken, rotateToken, TOKEN_FILE } from './launch-token.ts';
+import { launchToken, rotateToken, TOKEN_FILE } from './http/base/launch-token.ts';
 import { LiveConfig } from './config/live-config.ts';
 import { PACKAGE_ROOT } from './config/package-root.ts';
 import { QueueUnavailableError } from './errors/app-error.ts';

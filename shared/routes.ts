@@ -1,7 +1,7 @@
 /**
  * Every HTTP endpoint once: method, path, and the zod schemas of its path parameters, query,
  * body and response. The server registers its handlers from this list and validates each request
- * and each response with these schemas (server/routes/contract.ts); the web calls endpoints by
+ * and each response with these schemas (server/http/routes/contract.ts); the web calls endpoints by
  * name through one function that builds the path and parses the answer (web/src/api/client.ts).
  *
  * Leaving out `params`, `query` or `body` means "none": a query string or a body on such an

@@ -3,15 +3,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach } from 'vitest';
-import type { AppDeps } from '../app-deps.ts';
-import { buildApp } from '../app.ts';
+import type { AppDeps } from '../http/base/app-deps.ts';
+import { buildApp } from '../http/app.ts';
 import { DemoService, type DemoOptions } from '../demo/demo.ts';
 import { LiveConfig } from '../config/live-config.ts';
 import { createLocalDispatcher } from '../engine/run.ts';
 import type { RunDeps } from '../engine/run-context.ts';
 import { JobRunner, type Logger } from '../jobs/job-runner.ts';
 import { ModelClient } from '../llm/client.ts';
-import type { StreamOptions } from '../app-deps.ts';
+import type { StreamOptions } from '../http/base/app-deps.ts';
 import { SessionStore } from '../store/session-store.ts';
 import { tempDir } from './temp-dir.ts';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { launchToken, rotateToken, TOKEN_FILE } from './launch-token.ts';
-import { tempDir } from './testing/test-app.ts';
+import { tempDir } from '../../testing/test-app.ts';
 
 describe('the kept token', () => {
   it('is minted once, kept for the next launch, readable by the user alone, and rotated on request', () => {

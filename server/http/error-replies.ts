@@ -9,9 +9,9 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError } from 'fastify';
-import type { ErrorBody } from '../shared/api.ts';
-import { type ErrorCode, errorStatus } from '../shared/errors.ts';
-import { AppError } from './errors/app-error.ts';
+import type { ErrorBody } from '../../shared/api.ts';
+import { type ErrorCode, errorStatus } from '../../shared/errors.ts';
+import { AppError } from '../errors/app-error.ts';
 
 /** Request bodies are small JSON documents; seeds with test files are the largest. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { Summary } from '../../shared/summary.ts';
-import { type TimelineView, viewTimeline } from '../../shared/timeline-view.ts';
-import type { AppDeps } from '../app-deps.ts';
+import type { Summary } from '../../../shared/summary.ts';
+import { type TimelineView, viewTimeline } from '../../../shared/timeline-view.ts';
+import type { AppDeps } from '../base/app-deps.ts';
 import { handle } from './contract.ts';
 import { existingSession } from './validate.ts';
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NoteResponseSchema } from '../../shared/api.ts';
-import { auth, makeTestApp, type TestApp } from '../testing/test-app.ts';
+import { NoteResponseSchema } from '../../../shared/api.ts';
+import { auth, makeTestApp, type TestApp } from '../../testing/test-app.ts';
 
 let t: TestApp;
 beforeEach(async () => {

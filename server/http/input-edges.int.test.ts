@@ -6,8 +6,8 @@
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ErrorBodySchema } from '../shared/api.ts';
-import { auth, makeTestApp, TEST_TOKEN, type TestApp } from './testing/test-app.ts';
+import { ErrorBodySchema } from '../../shared/api.ts';
+import { auth, makeTestApp, TEST_TOKEN, type TestApp } from '../testing/test-app.ts';
 
 let t: TestApp;
 let port: number;

@@ -13,8 +13,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ROUTES, type EndpointName, type Routes } from '../../shared/routes.ts';
-import { AppError, describeZodError } from '../errors/app-error.ts';
+import { ROUTES, type EndpointName, type Routes } from '../../../shared/routes.ts';
+import { AppError, describeZodError } from '../../errors/app-error.ts';
 import { parseInput } from './validate.ts';
 
 const NOTHING = z.strictObject({});

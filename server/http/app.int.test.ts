@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigResponseSchema, ErrorBodySchema, EventsPageSchema, SessionListSchema } from '../shared/api.ts';
-import { auth, makeTestApp, TEST_TOKEN, type TestApp } from './testing/test-app.ts';
+import { ConfigResponseSchema, ErrorBodySchema, EventsPageSchema, SessionListSchema } from '../../shared/api.ts';
+import { auth, makeTestApp, TEST_TOKEN, type TestApp } from '../testing/test-app.ts';
 
 let t: TestApp;
 beforeEach(async () => {

@@ -4,8 +4,8 @@
  * --rotate` replaces it (open tabs then ask for the new link after the next start); TILTH_TOKEN
  * still wins over the file.
  */
-import { Tree } from './fs/tree.ts';
-import { readHomeSecret, writeHomeSecret } from './config/home-secret.ts';
+import { Tree } from '../../fs/tree.ts';
+import { readHomeSecret, writeHomeSecret } from '../../config/home-secret.ts';
 import { mintToken } from './security.ts';
 
 export const TOKEN_FILE = 'token';

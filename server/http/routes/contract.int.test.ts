@@ -4,11 +4,11 @@
  * is a 500 `response_invalid` with a log line, not a body the web would choke on.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ErrorBodySchema } from '../../shared/api.ts';
-import { errorStatus } from '../../shared/errors.ts';
-import { ROUTES, STREAM_ROUTE } from '../../shared/routes.ts';
+import { ErrorBodySchema } from '../../../shared/api.ts';
+import { errorStatus } from '../../../shared/errors.ts';
+import { ROUTES, STREAM_ROUTE } from '../../../shared/routes.ts';
 import { buildApp } from '../app.ts';
-import { auth, makeTestApp, type TestApp } from '../testing/test-app.ts';
+import { auth, makeTestApp, type TestApp } from '../../testing/test-app.ts';
 
 let t: TestApp;
 beforeEach(async () => {

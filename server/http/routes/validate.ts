@@ -1,7 +1,7 @@
 /** Parses request parts with shared zod schemas; a failure is a 400 saying what to fix. */
 import type { z } from 'zod';
-import { NotFoundError, ValidationError, describeZodError } from '../errors/app-error.ts';
-import type { SessionStore } from '../store/session-store.ts';
+import { NotFoundError, ValidationError, describeZodError } from '../../errors/app-error.ts';
+import type { SessionStore } from '../../store/session-store.ts';
 
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, where: 'body' | 'query' | 'params' | 'frame'): z.infer<S> {
   // No body at all is an empty object; `null` is not (the app refuses it before any handler).

@@ -2,8 +2,8 @@
 import http from 'node:http';
 import type net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ContextWindowsResponseSchema, ErrorBodySchema } from '../../shared/api.ts';
-import { auth, makeTestApp, type TestApp } from '../testing/test-app.ts';
+import { ContextWindowsResponseSchema, ErrorBodySchema } from '../../../shared/api.ts';
+import { auth, makeTestApp, type TestApp } from '../../testing/test-app.ts';
 
 const KEY = 'sk-windows-secret-0123456789abcdef';
 

@@ -3,13 +3,13 @@
  * and guidance notes, which the worker reads once at its next iteration.
  */
 import type { FastifyInstance } from 'fastify';
-import type { SessionStatus } from '../../shared/events.ts';
-import { canAddNote, canResume, canRun } from '../../shared/session-rules.ts';
-import type { AppDeps } from '../app-deps.ts';
-import { ConflictError } from '../errors/app-error.ts';
-import { planResume } from '../engine/run.ts';
-import { refuseDuringAddTask } from '../interview/add-task.ts';
-import { assertRunnable } from '../interview/seed-review.ts';
+import type { SessionStatus } from '../../../shared/events.ts';
+import { canAddNote, canResume, canRun } from '../../../shared/session-rules.ts';
+import type { AppDeps } from '../base/app-deps.ts';
+import { ConflictError } from '../../errors/app-error.ts';
+import { planResume } from '../../engine/run.ts';
+import { refuseDuringAddTask } from '../../interview/add-task.ts';
+import { assertRunnable } from '../../interview/seed-review.ts';
 import { handle } from './contract.ts';
 import { existingSession } from './validate.ts';
 

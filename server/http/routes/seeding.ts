@@ -3,14 +3,14 @@
  * answering the interview, reading and editing the seed.
  */
 import type { FastifyInstance } from 'fastify';
-import type { AddTaskState } from '../../shared/review.ts';
-import type { AppDeps } from '../app-deps.ts';
-import { ConflictError, ValidationError } from '../errors/app-error.ts';
-import { answerQuestion } from '../interview/engine.ts';
-import { refuseDuringAddTask } from '../interview/add-task.ts';
-import { editSeed, seedView } from '../interview/seed-review.ts';
-import { checkWorkspace, createSession, discardSession, retryInterview, startInterviewJob, type SeedingDeps } from '../interview/session-setup.ts';
-import { forgetPreview } from '../review/merge.ts';
+import type { AddTaskState } from '../../../shared/review.ts';
+import type { AppDeps } from '../base/app-deps.ts';
+import { ConflictError, ValidationError } from '../../errors/app-error.ts';
+import { answerQuestion } from '../../interview/engine.ts';
+import { refuseDuringAddTask } from '../../interview/add-task.ts';
+import { editSeed, seedView } from '../../interview/seed-review.ts';
+import { checkWorkspace, createSession, discardSession, retryInterview, startInterviewJob, type SeedingDeps } from '../../interview/session-setup.ts';
+import { forgetPreview } from '../../review/merge.ts';
 import { handle } from './contract.ts';
 import { existingSession } from './validate.ts';
 

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SummaryView } from '../../shared/api.ts';
-import { emptySummary } from '../../shared/summary.ts';
-import { writeBigLog } from '../testing/big-log.ts';
-import { auth, makeTestApp, type TestApp } from '../testing/test-app.ts';
+import type { SummaryView } from '../../../shared/api.ts';
+import { emptySummary } from '../../../shared/summary.ts';
+import { writeBigLog } from '../../testing/big-log.ts';
+import { auth, makeTestApp, type TestApp } from '../../testing/test-app.ts';
 
 let t: TestApp;
 beforeEach(async () => {

@@ -15,7 +15,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { AppError, ForbiddenError, UnauthorizedError } from './errors/app-error.ts';
+import { AppError, ForbiddenError, UnauthorizedError } from '../../errors/app-error.ts';
 
 export function mintToken(): string {
   return randomBytes(32).toString('base64url');

@@ -6,9 +6,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app-deps.ts';
-import { NotFoundError } from '../errors/app-error.ts';
-import { CONTENT_SECURITY_POLICY } from '../security.ts';
+import type { AppDeps } from '../base/app-deps.ts';
+import { NotFoundError } from '../../errors/app-error.ts';
+import { CONTENT_SECURITY_POLICY } from '../base/security.ts';
 
 const MISSING_BUILD_HTML = `<!doctype html><meta charset="utf-8"><title>Tilth</title>
 <body style="font-family: system-ui; max-width: 40rem; margin: 4rem auto">

@@ -5,13 +5,13 @@
  * /context-windows). API keys go in and never come out: not in a response, a log line or an event.
  */
 import type { FastifyInstance } from 'fastify';
-import type { ConfigResponse, ContextWindowsResponse, ContextWindowView } from '../../shared/api.ts';
-import type { AppDeps } from '../app-deps.ts';
-import { describeConfig } from '../config/config.ts';
-import { resolveContextWindow, type ContextWindow } from '../llm/context-window.ts';
-import { scrubSecret } from '../llm/failure.ts';
-import { ROLES } from '../llm/types.ts';
-import { detectSandbox } from '../proc/sandbox.ts';
+import type { ConfigResponse, ContextWindowsResponse, ContextWindowView } from '../../../shared/api.ts';
+import type { AppDeps } from '../base/app-deps.ts';
+import { describeConfig } from '../../config/config.ts';
+import { resolveContextWindow, type ContextWindow } from '../../llm/context-window.ts';
+import { scrubSecret } from '../../llm/failure.ts';
+import { ROLES } from '../../llm/types.ts';
+import { detectSandbox } from '../../proc/sandbox.ts';
 import { handle } from './contract.ts';
 
 export function configRoutes(app: FastifyInstance, deps: AppDeps): void {

@@ -4,15 +4,15 @@
  * without importing each other.
  */
 import type { FastifyServerOptions } from 'fastify';
-import type { ProjectEnv } from '../shared/project-env.ts';
-import type { DemoService } from './demo/demo.ts';
-import type { InterviewDeps } from './interview/engine.ts';
-import type { JobRunner } from './jobs/job-runner.ts';
-import type { RunDispatcher } from './jobs/dispatcher.ts';
-import type { LiveConfig } from './config/live-config.ts';
-import type { ModelClient } from './llm/client.ts';
+import type { ProjectEnv } from '../../../shared/project-env.ts';
+import type { DemoService } from '../../demo/demo.ts';
+import type { InterviewDeps } from '../../interview/engine.ts';
+import type { JobRunner } from '../../jobs/job-runner.ts';
+import type { RunDispatcher } from '../../jobs/dispatcher.ts';
+import type { LiveConfig } from '../../config/live-config.ts';
+import type { ModelClient } from '../../llm/client.ts';
 import type { SecurityPolicy } from './security.ts';
-import type { SessionStore } from './store/session-store.ts';
+import type { SessionStore } from '../../store/session-store.ts';
 
 /** Tuning of the WebSocket stream (tests shorten the heartbeat and shrink the buffers). */
 export interface StreamOptions {

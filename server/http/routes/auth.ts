@@ -1,8 +1,8 @@
 /** POST /api/auth: the SPA trades the token from the URL fragment for an HttpOnly cookie. */
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app-deps.ts';
-import { UnauthorizedError } from '../errors/app-error.ts';
-import { authCookie, tokensEqual } from '../security.ts';
+import type { AppDeps } from '../base/app-deps.ts';
+import { UnauthorizedError } from '../../errors/app-error.ts';
+import { authCookie, tokensEqual } from '../base/security.ts';
 import { handle } from './contract.ts';
 
 export function authRoutes(app: FastifyInstance, deps: AppDeps): void {

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../app-deps.ts';
+import type { AppDeps } from '../base/app-deps.ts';
 import type { FastifyInstance } from 'fastify';
 import { handle } from './contract.ts';
 

@@ -5,8 +5,8 @@
  */
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { makeTestApp, TEST_TOKEN, type TestApp } from '../testing/test-app.ts';
-import { StreamTestClient } from '../testing/ws-test-client.ts';
+import { makeTestApp, TEST_TOKEN, type TestApp } from '../../testing/test-app.ts';
+import { StreamTestClient } from '../../testing/ws-test-client.ts';
 
 const MiB = 1024 * 1024;
 let t: TestApp;

@@ -20,12 +20,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
-import { CLOSE_TOO_MANY_FRAMES, ClientFrameSchema, FRAME_BUDGET, HEARTBEAT_MS, MAX_SUBSCRIPTIONS, type ServerFrame } from '../../shared/stream-protocol.ts';
-import type { ErrorCode } from '../../shared/errors.ts';
-import type { TilthEvent } from '../../shared/events.ts';
-import type { AppDeps, StreamOptions } from '../app-deps.ts';
-import { AppError, describeZodError } from '../errors/app-error.ts';
-import type { SessionStore } from '../store/session-store.ts';
+import { CLOSE_TOO_MANY_FRAMES, ClientFrameSchema, FRAME_BUDGET, HEARTBEAT_MS, MAX_SUBSCRIPTIONS, type ServerFrame } from '../../../shared/stream-protocol.ts';
+import type { ErrorCode } from '../../../shared/errors.ts';
+import type { TilthEvent } from '../../../shared/events.ts';
+import type { AppDeps, StreamOptions } from '../base/app-deps.ts';
+import { AppError, describeZodError } from '../../errors/app-error.ts';
+import type { SessionStore } from '../../store/session-store.ts';
 
 const PAGE_SIZE = 500;
 export const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;

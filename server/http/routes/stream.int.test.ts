@@ -1,12 +1,12 @@
 import net, { type AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { CLOSE_TOO_MANY_FRAMES, FRAME_BUDGET, MAX_SUBSCRIPTIONS, type ServerFrame } from '../../shared/stream-protocol.ts';
-import { StreamClient, type StreamSocketConstructor } from '../../web/src/stream/stream-client.ts';
-import { SessionStore } from '../store/session-store.ts';
-import type { StreamOptions } from '../app-deps.ts';
-import { makeTestApp, TEST_TOKEN, type TestApp } from '../testing/test-app.ts';
-import { StreamTestClient } from '../testing/ws-test-client.ts';
+import { CLOSE_TOO_MANY_FRAMES, FRAME_BUDGET, MAX_SUBSCRIPTIONS, type ServerFrame } from '../../../shared/stream-protocol.ts';
+import { StreamClient, type StreamSocketConstructor } from '../../../web/src/stream/stream-client.ts';
+import { SessionStore } from '../../store/session-store.ts';
+import type { StreamOptions } from '../base/app-deps.ts';
+import { makeTestApp, TEST_TOKEN, type TestApp } from '../../testing/test-app.ts';
+import { StreamTestClient } from '../../testing/ws-test-client.ts';
 
 let t: TestApp;
 let port: number;

@@ -4,10 +4,10 @@
  */
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { ErrorBody } from '../shared/api.ts';
-import type { AppDeps } from './app-deps.ts';
+import type { ErrorBody } from '../../shared/api.ts';
+import type { AppDeps } from './base/app-deps.ts';
 import { answerClientError, BODY_LIMIT_BYTES, toErrorReply } from './error-replies.ts';
-import { ValidationError } from './errors/app-error.ts';
+import { ValidationError } from '../errors/app-error.ts';
 import { authRoutes } from './routes/auth.ts';
 import { configRoutes } from './routes/config.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -17,7 +17,7 @@ import { seedingRoutes } from './routes/seeding.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { staticRoutes } from './routes/static.ts';
 import { streamRoutes } from './routes/stream.ts';
-import { authenticate, checkHost, checkOrigin, type AuthMethod } from './security.ts';
+import { authenticate, checkHost, checkOrigin, type AuthMethod } from './base/security.ts';
 
 export { BODY_LIMIT_BYTES } from './error-replies.ts';
 

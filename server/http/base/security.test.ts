@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { AppError } from './errors/app-error.ts';
+import { AppError } from '../../errors/app-error.ts';
 import {
   allowedHosts,
   authCookie,

@@ -5,16 +5,16 @@
  * session in the wrong state is a 409 that says why.
  */
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app-deps.ts';
-import { ConflictError } from '../errors/app-error.ts';
-import { addComment, deleteComment, editComment, listComments } from '../review/comments.ts';
-import { planRewind, rewindSession } from '../engine/rewind.ts';
-import { merge, previewMerge } from '../review/merge.ts';
-import { cleanse, openPr, push } from '../review/publish.ts';
-import { sessionReview, taskDiff, taskEvidence, taskReview } from '../review/review.ts';
-import { sendBack } from '../review/send-back.ts';
-import type { AddedTask } from '../../shared/review.ts';
-import { AddTaskCancelledError, addTaskLocked, refuseDuringAddTask, startAddTaskJob } from '../interview/add-task.ts';
+import type { AppDeps } from '../base/app-deps.ts';
+import { ConflictError } from '../../errors/app-error.ts';
+import { addComment, deleteComment, editComment, listComments } from '../../review/comments.ts';
+import { planRewind, rewindSession } from '../../engine/rewind.ts';
+import { merge, previewMerge } from '../../review/merge.ts';
+import { cleanse, openPr, push } from '../../review/publish.ts';
+import { sessionReview, taskDiff, taskEvidence, taskReview } from '../../review/review.ts';
+import { sendBack } from '../../review/send-back.ts';
+import type { AddedTask } from '../../../shared/review.ts';
+import { AddTaskCancelledError, addTaskLocked, refuseDuringAddTask, startAddTaskJob } from '../../interview/add-task.ts';
 import { handle } from './contract.ts';
 import { existingSession } from './validate.ts';
 

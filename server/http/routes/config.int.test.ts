@@ -12,12 +12,12 @@ import {
   SessionDetailSchema,
   type ConfigResponse,
   type ConfigUpdate,
-} from '../../shared/api.ts';
-import type { TilthEvent } from '../../shared/events.ts';
-import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
-import { startFakeModel, type FakeModel } from '../scripted-model/fake-model.ts';
-import { caseTurn, makePreparedSession, noLearning, nodeTest, verdictTurn, writeTurn, type SeedTask } from '../testing/run-fixtures.ts';
-import { auth, makeTestApp, TEST_TOKEN, type TestApp } from '../testing/test-app.ts';
+} from '../../../shared/api.ts';
+import type { TilthEvent } from '../../../shared/events.ts';
+import { makeExampleRepo, type ExampleRepo } from '../../demo/example-repo.ts';
+import { startFakeModel, type FakeModel } from '../../scripted-model/fake-model.ts';
+import { caseTurn, makePreparedSession, noLearning, nodeTest, verdictTurn, writeTurn, type SeedTask } from '../../testing/run-fixtures.ts';
+import { auth, makeTestApp, TEST_TOKEN, type TestApp } from '../../testing/test-app.ts';
 
 const KEY = 'sk-settings-secret-0123456789abcdef';
 const post = { ...auth, origin: 'http://localhost' };
