@@ -13,7 +13,7 @@ import readline from 'node:readline';
 import { parseArgs } from 'node:util';
 import type { EventInput } from '../shared/events.ts';
 import { WEB_ROOT } from '../server/config/package-root.ts';
-import { ensureWebBuild } from '../server/start.ts';
+import { ensureWebBuild } from '../server/cli/serve.ts';
 import { makeTestApp, silentLogger, TEST_TOKEN } from '../server/testing/test-app.ts';
 import { runEvents } from './session-gen.ts';
 

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { parseArgs } from 'node:util';
-import { addTaskVerb, CliExit, HEADLESS_HELP, info, parseVerbArgs, reopen, reset, rewindVerb, runVerb } from './cli-headless.ts';
+import { addTaskVerb, CliExit, HEADLESS_HELP, info, parseVerbArgs, reopen, reset, rewindVerb, runVerb } from './cli/headless.ts';
 import { ConfigError, describeConfig, loadConfig, type ConfigKey } from './config/config.ts';
 import { workTreeRoot } from './git/repo.ts';
 import { displayUrl } from './llm/client.ts';
@@ -16,7 +16,7 @@ import { PACKAGE_ROOT } from './config/package-root.ts';
 import { QueueUnavailableError } from './errors/app-error.ts';
 import { QueueKeyError } from './jobs/queue-key.ts';
 import { liveServeOrigin, ServeLockError } from './store/serve-lock.ts';
-import { consoleLogger, ensureWebBuild, isLoopback, packageVersion, startServer } from './start.ts';
+import { consoleLogger, ensureWebBuild, isLoopback, packageVersion, startServer } from './cli/serve.ts';
 
 const HELP = `Tilth — long-running coding agents on your git repo, with you in charge of every merge.
 
@@ -229,7 +229,7 @@ async function main(argv: string[]): Promise<void> {
       return tokenVerb(rest);
     case 'worker':
       // BullMQ and ioredis load only for the commands that use a queue.
-      return (await import('./cli-worker.ts')).workerVerb(rest, consoleLogger);
+      return (await import('./cli/worker.ts')).workerVerb(rest, consoleLogger);
     case 'info':
     case 'run':
     case 'resume':

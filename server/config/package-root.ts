@@ -2,7 +2,7 @@
  * The folder Tilth runs from: a checkout, or `node_modules/tilth` of an installed package. Files
  * read at run time (package.json, prompts/, examples/, the built web app in dist/web/) are found
  * from here, not from each module's own location, because a module sits at a different depth in
- * the two layouts: `server/start.ts` in a checkout, `dist/server/start.js` in the package.
+ * the two layouts: `server/cli/serve.ts` in a checkout, `dist/server/start.js` in the package.
  */
 import fs from 'node:fs';
 import path from 'node:path';

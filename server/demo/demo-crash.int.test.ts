@@ -25,7 +25,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckpointSchema, InterviewStateSchema, PrdSchema, SeedMetaSchema } from '../../shared/files.ts';
 import { SummarySchema } from '../../shared/summary.ts';
-import { ensureWebBuild } from '../start.ts';
+import { ensureWebBuild } from '../cli/serve.ts';
 import { EventLog } from '../store/event-log.ts';
 import { demoDetail, driveDemo, type DemoAnswers, type DemoApi } from '../testing/demo-driver.ts';
 import { silentLogger, tempDir } from '../testing/test-app.ts';

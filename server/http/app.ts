@@ -1,6 +1,6 @@
 /**
  * buildApp(deps) assembles the Fastify instance — security hooks, the one error handler, the
- * routes — and never listens. Tests drive it with `inject` / `injectWS`; `start.ts` listens.
+ * routes — and never listens. Tests drive it with `inject` / `injectWS`; `cli/serve.ts` listens.
  */
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';

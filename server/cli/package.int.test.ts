@@ -14,11 +14,12 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigResponseSchema, HealthSchema, SessionDetailSchema } from '../shared/api.ts';
-import { tempDir } from './testing/temp-dir.ts';
-import { startTilth, type TilthProcess } from './testing/tilth-process.ts';
+import { ConfigResponseSchema, HealthSchema, SessionDetailSchema } from '../../shared/api.ts';
+import { PACKAGE_ROOT } from '../config/package-root.ts';
+import { tempDir } from '../testing/temp-dir.ts';
+import { startTilth, type TilthProcess } from '../testing/tilth-process.ts';
 
-const CHECKOUT = path.resolve(import.meta.dirname, '..');
+const CHECKOUT = PACKAGE_ROOT;
 const SLOW = 300_000;
 
 const temps: string[] = [];

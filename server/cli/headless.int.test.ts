@@ -6,14 +6,15 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SessionStore } from './store/session-store.ts';
-import { makeExampleRepo, type ExampleRepo } from './demo/example-repo.ts';
-import { startFakeModel, type FakeModel } from './scripted-model/fake-model.ts';
-import { caseTurn, makePreparedSession, noLearning, nodeTest, verdictTurn, writeTurn } from './testing/run-fixtures.ts';
-import { tempDir } from './testing/test-app.ts';
-import { startTilth } from './testing/tilth-process.ts';
+import { PACKAGE_ROOT } from '../config/package-root.ts';
+import { SessionStore } from '../store/session-store.ts';
+import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
+import { startFakeModel, type FakeModel } from '../scripted-model/fake-model.ts';
+import { caseTurn, makePreparedSession, noLearning, nodeTest, verdictTurn, writeTurn } from '../testing/run-fixtures.ts';
+import { tempDir } from '../testing/test-app.ts';
+import { startTilth } from '../testing/tilth-process.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
+const ROOT = PACKAGE_ROOT;
 const WORKER = 'worker-model';
 const EVAL = 'eval-model';
 

@@ -5,17 +5,17 @@
  * resumed) and exits.
  */
 import { parseArgs } from 'node:util';
-import { CliExit } from './cli-headless.ts';
-import type { ConfigKey } from './config/config.ts';
-import { runJobFor } from './engine/run.ts';
-import type { Logger } from './jobs/job-runner.ts';
-import { shownQueueUrl } from './jobs/queue.ts';
-import { queueKey } from './jobs/queue-key.ts';
-import { QueueWorker, workerName } from './jobs/queue-worker.ts';
-import { LiveConfig } from './config/live-config.ts';
-import { ModelClient } from './llm/client.ts';
-import { detectSandbox, setSandboxMode } from './proc/sandbox.ts';
-import { SessionStore } from './store/session-store.ts';
+import { CliExit } from './headless.ts';
+import type { ConfigKey } from '../config/config.ts';
+import { runJobFor } from '../engine/run.ts';
+import type { Logger } from '../jobs/job-runner.ts';
+import { shownQueueUrl } from '../jobs/queue.ts';
+import { queueKey } from '../jobs/queue-key.ts';
+import { QueueWorker, workerName } from '../jobs/queue-worker.ts';
+import { LiveConfig } from '../config/live-config.ts';
+import { ModelClient } from '../llm/client.ts';
+import { detectSandbox, setSandboxMode } from '../proc/sandbox.ts';
+import { SessionStore } from '../store/session-store.ts';
 
 export const WORKER_HELP = `Usage: tilth worker [--slots N] [--sessions-dir DIR]
 

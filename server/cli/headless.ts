@@ -10,23 +10,23 @@
 import fs from 'node:fs';
 import readline from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import { progressLine } from '../shared/event-text.ts';
-import { NewTaskSchema, RewindTargetSchema, type RewindPlan } from '../shared/review.ts';
-import { formatTokens, formatUsd } from '../shared/format.ts';
-import type { Config } from './config/config.ts';
-import { AppError } from './errors/app-error.ts';
-import { planRewind, rewindSession } from './engine/rewind.ts';
-import { runDepsFrom, runLocked } from './engine/run.ts';
-import { detectSandbox, setSandboxMode } from './proc/sandbox.ts';
-import { removeWorktree } from './git/repo.ts';
-import { JobRunner, type Logger } from './jobs/job-runner.ts';
-import { ModelClient } from './llm/client.ts';
-import { DemoService } from './demo/demo.ts';
-import { sendBack } from './review/send-back.ts';
-import { STOP_WORDS } from '../shared/event-text.ts';
-import { AddTaskCancelledError, AddTaskTimedOutError, addTaskLocked } from './interview/add-task.ts';
-import { SessionStore } from './store/session-store.ts';
-import { isSessionId } from './store/session-id.ts';
+import { progressLine } from '../../shared/event-text.ts';
+import { NewTaskSchema, RewindTargetSchema, type RewindPlan } from '../../shared/review.ts';
+import { formatTokens, formatUsd } from '../../shared/format.ts';
+import type { Config } from '../config/config.ts';
+import { AppError } from '../errors/app-error.ts';
+import { planRewind, rewindSession } from '../engine/rewind.ts';
+import { runDepsFrom, runLocked } from '../engine/run.ts';
+import { detectSandbox, setSandboxMode } from '../proc/sandbox.ts';
+import { removeWorktree } from '../git/repo.ts';
+import { JobRunner, type Logger } from '../jobs/job-runner.ts';
+import { ModelClient } from '../llm/client.ts';
+import { DemoService } from '../demo/demo.ts';
+import { sendBack } from '../review/send-back.ts';
+import { STOP_WORDS } from '../../shared/event-text.ts';
+import { AddTaskCancelledError, AddTaskTimedOutError, addTaskLocked } from '../interview/add-task.ts';
+import { SessionStore } from '../store/session-store.ts';
+import { isSessionId } from '../store/session-id.ts';
 
 export class CliExit extends Error {
   constructor(

@@ -3,12 +3,13 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigResponseSchema, SessionListSchema } from '../shared/api.ts';
-import { SessionStore } from './store/session-store.ts';
-import { tempDir } from './testing/test-app.ts';
-import { startTilth } from './testing/tilth-process.ts';
+import { ConfigResponseSchema, SessionListSchema } from '../../shared/api.ts';
+import { PACKAGE_ROOT } from '../config/package-root.ts';
+import { SessionStore } from '../store/session-store.ts';
+import { tempDir } from '../testing/test-app.ts';
+import { startTilth } from '../testing/tilth-process.ts';
 
-const BIN = path.resolve(import.meta.dirname, '..', 'bin', 'tilth.js');
+const BIN = path.join(PACKAGE_ROOT, 'bin', 'tilth.js');
 const homes: string[] = [];
 afterEach(() => {
   for (const home of homes.splice(0)) fs.rmSync(home, { recursive: true, force: true });

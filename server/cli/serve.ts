@@ -8,23 +8,23 @@ import fs from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './http/app.ts';
-import { detectSandbox, setSandboxMode } from './proc/sandbox.ts';
-import { startInterviewJob } from './interview/session-setup.ts';
-import { DemoService } from './demo/demo.ts';
-import { createLocalDispatcher, runJobFor } from './engine/run.ts';
-import type { RunDispatcher } from './jobs/dispatcher.ts';
-import type { QueueDispatcher } from './jobs/queue-dispatcher.ts';
-import type { QueueWorker } from './jobs/queue-worker.ts';
-import { JobRunner, reconcileRunning, recoverAfterCrash, type Logger } from './jobs/job-runner.ts';
-import type { LiveConfig } from './config/live-config.ts';
-import { ModelClient } from './llm/client.ts';
-import { PACKAGE_ROOT, WEB_ROOT } from './config/package-root.ts';
-import { queueKey } from './jobs/queue-key.ts';
-import { launchToken } from './http/base/launch-token.ts';
-import { SessionStore } from './store/session-store.ts';
-import { acquireServeLock, recordServeOrigin } from './store/serve-lock.ts';
-import { SessionsWatcher } from './store/sessions-watcher.ts';
+import { buildApp } from '../http/app.ts';
+import { detectSandbox, setSandboxMode } from '../proc/sandbox.ts';
+import { startInterviewJob } from '../interview/session-setup.ts';
+import { DemoService } from '../demo/demo.ts';
+import { createLocalDispatcher, runJobFor } from '../engine/run.ts';
+import type { RunDispatcher } from '../jobs/dispatcher.ts';
+import type { QueueDispatcher } from '../jobs/queue-dispatcher.ts';
+import type { QueueWorker } from '../jobs/queue-worker.ts';
+import { JobRunner, reconcileRunning, recoverAfterCrash, type Logger } from '../jobs/job-runner.ts';
+import type { LiveConfig } from '../config/live-config.ts';
+import { ModelClient } from '../llm/client.ts';
+import { PACKAGE_ROOT, WEB_ROOT } from '../config/package-root.ts';
+import { queueKey } from '../jobs/queue-key.ts';
+import { launchToken } from '../http/base/launch-token.ts';
+import { SessionStore } from '../store/session-store.ts';
+import { acquireServeLock, recordServeOrigin } from '../store/serve-lock.ts';
+import { SessionsWatcher } from '../store/sessions-watcher.ts';
 
 export function packageVersion(): string {
   const pkg = JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
@@ -94,7 +94,7 @@ export async function startServer(live: LiveConfig, logger: Logger = consoleLogg
   const runOptions = { llm, llmFor: (id: string) => demo.clientFor(id), config: live };
   // The queue's modules (BullMQ, ioredis: ~17 MB resident) load only when a queue is set.
   const queueModules = config.queueUrl
-    ? await Promise.all([import('./jobs/queue-dispatcher.ts'), import('./jobs/queue-worker.ts'), import('./jobs/queue.ts')])
+    ? await Promise.all([import('../jobs/queue-dispatcher.ts'), import('../jobs/queue-worker.ts'), import('../jobs/queue.ts')])
     : null;
   // Made on first use, shared with the workers through TILTH_HOME; refused when others can read it.
   const signing = config.queueUrl ? queueKey(config.home) : null;
