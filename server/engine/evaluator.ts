@@ -13,7 +13,7 @@ import { Agent, type AgentOptions, type CallInfo, type NoticeKind } from '../age
 import { defineTool } from '../agent/tools.ts';
 import type { ChatResult, ModelClient, RetryNotice } from '../llm/client.ts';
 import { reasoningText } from '../llm/reply.ts';
-import { loadPrompt } from '../prompts.ts';
+import { loadPrompt } from '../agent/prompts.ts';
 import type { CheckResult } from './checks.ts';
 import { formatSendBack } from './send-back-prompt.ts';
 import { criteriaLines } from './worker-prompt.ts';

@@ -9,7 +9,7 @@ import { lastCommitDiff } from '../git/worktree-git.ts';
 import { ProviderFailureError } from '../llm/errors.ts';
 import { retryFields } from '../agent/events.ts';
 import { Agent } from '../agent/runtime.ts';
-import { loadPrompt } from '../prompts.ts';
+import { loadPrompt } from '../agent/prompts.ts';
 import { formatLedgerSection } from './case.ts';
 import { JUDGE_DIFF_MAX_CHARS } from './evaluator.ts';
 import { CapReached, spanId, type RunContext } from './run-context.ts';

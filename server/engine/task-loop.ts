@@ -20,7 +20,7 @@ import { proveCases, type CaseOutput } from '../proof/red-proof.ts';
 import type { NamedCases } from '../proof/runner-report.ts';
 import { machineryWriteLock, type MachineryInput, type MachineryWriteLock } from '../proof/test-machinery.ts';
 import { ProviderFailureError } from '../llm/errors.ts';
-import { loadPrompt } from '../prompts.ts';
+import { loadPrompt } from '../agent/prompts.ts';
 import { DUPLICATE_CASE, formatCoverageGap, formatRejectFeedback, formatUnchangedRevision, parseCase, WORKER_NO_CASE_NUDGE } from './case.ts';
 import { runChecks, type CheckResult } from './checks.ts';
 import { evaluate, type Evaluation } from './evaluator.ts';

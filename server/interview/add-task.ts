@@ -28,7 +28,7 @@ import { Tree } from '../fs/tree.ts';
 import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
 import type { JobRunner } from '../jobs/job-runner.ts';
 import type { ModelClient } from '../llm/client.ts';
-import { loadPrompt } from '../prompts.ts';
+import { loadPrompt } from '../agent/prompts.ts';
 import { proveCases } from '../proof/red-proof.ts';
 import { resolveTestPath, sha256 } from '../store/seed-input.ts';
 import type { LockKind, SessionHandle } from '../store/session-handle.ts';

@@ -25,7 +25,7 @@ import { Agent, answerCall, ContextOverflowError, type AgentCall } from '../agen
 import type { Price } from '../../shared/price.ts';
 import type { HistoryMessage } from '../agent/history.ts';
 import { retryFields } from '../agent/events.ts';
-import { loadPrompt } from '../prompts.ts';
+import { loadPrompt } from '../agent/prompts.ts';
 import type { SessionHandle } from '../store/session-handle.ts';
 import { describePresetForPrompt } from '../env/presets.ts';
 import { existingTaskIds, finishSeed, tryWriteSeed } from './write-seed.ts';

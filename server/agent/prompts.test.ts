@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fillPrompt, loadPrompt, PromptError } from './prompts.ts';
-import { tempDir } from './testing/test-app.ts';
+import { tempDir } from '../testing/test-app.ts';
 
 describe('prompts', () => {
   it('fills named slots', () => {

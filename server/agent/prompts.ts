@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { PACKAGE_ROOT } from './config/package-root.ts';
+import { PACKAGE_ROOT } from '../config/package-root.ts';
 
 export const PROMPTS_DIR = path.join(PACKAGE_ROOT, 'prompts');
 
