@@ -34,7 +34,7 @@ export default {
     block('server/engine/worker-tools.ts', /^function requirePath\(/),
     block('server/engine/worker-tools.ts', /^export function resolveForWrite\(/),
     'server/engine/case.ts',
-    'server/interview/sink.ts',
+    'server/seed/sink.ts',
     // The sink's check of a test file's path before it is joined to the worktree.
     block('server/store/seed-input.ts', /^export function unsafePathReason\(/),
     'server/store/event-log.ts',

@@ -15,7 +15,7 @@ export default defineConfig({
       'server/tools/read-tools.test.ts',
       'server/engine/worker-tools.test.ts',
       'server/engine/case.test.ts',
-      'server/interview/sink.test.ts',
+      'server/seed/sink.test.ts',
       'server/store/event-log.test.ts',
       'server/engine/run-context.test.ts',
       'server/llm/call-record.test.ts',

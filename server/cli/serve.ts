@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../http/app.ts';
 import { detectSandbox, setSandboxMode } from '../proc/sandbox.ts';
-import { startInterviewJob } from '../interview/session-setup.ts';
+import { startInterviewJob } from '../sessions/session-setup.ts';
 import { DemoService } from '../demo/demo.ts';
 import { createLocalDispatcher, runJobFor } from '../engine/run.ts';
 import type { RunDispatcher } from '../jobs/dispatcher.ts';

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TilthEvent } from '../../shared/events.ts';
 import { REJECT_FEEDBACK_HEAD } from '../engine/case.ts';
 import { EVALUATOR_LEDGER_HEADER } from '../engine/evaluator.ts';
-import { startInterviewJob } from '../interview/session-setup.ts';
+import { startInterviewJob } from '../sessions/session-setup.ts';
 import { recoverAfterCrash } from '../jobs/job-runner.ts';
 import type { FakeRequestRecord } from '../scripted-model/fake-model.ts';
 import { demoDetail, demoStep, driveDemo, FULL_STORY, type DemoApi } from '../testing/demo-driver.ts';

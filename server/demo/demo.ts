@@ -9,7 +9,7 @@
 import path from 'node:path';
 import type { SessionListItem } from '../../shared/api.ts';
 import { addWorktree, inspectWorkspace } from '../git/repo.ts';
-import { startInterviewJob, type SeedingDeps } from '../interview/session-setup.ts';
+import { startInterviewJob, type SeedingDeps } from '../sessions/session-setup.ts';
 import { ModelClient } from '../llm/client.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import { makeExampleRepo } from './example-repo.ts';

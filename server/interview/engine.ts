@@ -28,7 +28,7 @@ import { retryFields } from '../agent/events.ts';
 import { loadPrompt } from '../agent/prompts.ts';
 import type { SessionHandle } from '../store/session-handle.ts';
 import { describePresetForPrompt } from '../env/presets.ts';
-import { existingTaskIds, finishSeed, tryWriteSeed } from './write-seed.ts';
+import { existingTaskIds, finishSeed, tryWriteSeed } from '../seed/write-seed.ts';
 import { type ASK_USER_TOOL, interviewTools } from './tool-schemas.ts';
 
 export const MAX_INTERVIEW_ITERATIONS = 60;

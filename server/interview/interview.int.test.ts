@@ -11,8 +11,8 @@ import { startFakeModel, type FakeModel, type ScriptedReplyInput } from '../scri
 import { makeExampleRepo } from '../demo/example-repo.ts';
 import { auth, makeTestApp, silentLogger, tempDir, type TestApp } from '../testing/test-app.ts';
 import { MAX_INTERVIEW_ITERATIONS } from './engine.ts';
-import { startInterviewJob } from './session-setup.ts';
-import { validateSeedBundle, writeSeed } from './sink.ts';
+import { startInterviewJob } from '../sessions/session-setup.ts';
+import { validateSeedBundle, writeSeed } from '../seed/sink.ts';
 
 const PREP = 'prep-model';
 let fake: FakeModel;

@@ -9,7 +9,7 @@ import type { ChecksPreset } from '../../shared/seed.ts';
 import { planEnvironment } from '../env/provision.ts';
 import { addWorktree, inspectWorkspace } from '../git/repo.ts';
 import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
-import { validateSeedBundle, writeSeed } from '../interview/sink.ts';
+import { validateSeedBundle, writeSeed } from '../seed/sink.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import type { ScriptedReplyInput } from '../scripted-model/fake-model.ts';
 

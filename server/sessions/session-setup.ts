@@ -14,10 +14,10 @@ import type { JobRunner } from '../jobs/job-runner.ts';
 import { addWorktree, inspectWorkspace, removeWorktree, type WorkspaceInfo } from '../git/repo.ts';
 import type { ModelClient } from '../llm/client.ts';
 import type { SessionStore } from '../store/session-store.ts';
-import { runInterview, type InterviewDeps } from './engine.ts';
+import { runInterview, type InterviewDeps } from '../interview/engine.ts';
 import type { LiveConfig } from '../config/live-config.ts';
 import { presetFor } from '../env/presets.ts';
-import { checkInterviewProvider } from './provider-check.ts';
+import { checkInterviewProvider } from '../interview/provider-check.ts';
 
 /** Statuses that make a new session on the same repo worth a second thought. */
 const OPEN_STATUSES = new Set<SessionStatus>(['interviewing', 'prepared', 'running', 'stopped']);
