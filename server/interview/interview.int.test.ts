@@ -10,7 +10,7 @@ import { recoverAfterCrash } from '../jobs/job-runner.ts';
 import { startFakeModel, type FakeModel, type ScriptedReplyInput } from '../scripted-model/fake-model.ts';
 import { makeExampleRepo } from '../demo/example-repo.ts';
 import { auth, makeTestApp, silentLogger, tempDir, type TestApp } from '../testing/test-app.ts';
-import { MAX_INTERVIEW_ITERATIONS } from './engine.ts';
+import { MAX_INTERVIEW_ITERATIONS } from './interviewer.ts';
 import { startInterviewJob } from '../sessions/session-setup.ts';
 import { validateSeedBundle, writeSeed } from '../seed/sink.ts';
 

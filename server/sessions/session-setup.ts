@@ -14,7 +14,7 @@ import type { JobRunner } from '../jobs/job-runner.ts';
 import { addWorktree, inspectWorkspace, removeWorktree, type WorkspaceInfo } from '../git/repo.ts';
 import type { ModelClient } from '../llm/client.ts';
 import type { SessionStore } from '../store/session-store.ts';
-import { runInterview, type InterviewDeps } from '../interview/engine.ts';
+import { runInterview, type InterviewDeps } from '../interview/interviewer.ts';
 import type { LiveConfig } from '../config/live-config.ts';
 import { presetFor } from '../env/presets.ts';
 import { checkInterviewProvider } from '../interview/provider-check.ts';

@@ -6,7 +6,7 @@
 import type { FastifyServerOptions } from 'fastify';
 import type { ProjectEnv } from '../../../shared/project-env.ts';
 import type { DemoService } from '../../demo/demo.ts';
-import type { InterviewDeps } from '../../interview/engine.ts';
+import type { InterviewDeps } from '../../interview/interviewer.ts';
 import type { JobRunner } from '../../jobs/job-runner.ts';
 import type { RunDispatcher } from '../../jobs/dispatcher.ts';
 import type { LiveConfig } from '../../config/live-config.ts';
