@@ -27,12 +27,12 @@ export default {
   vitest: { configFile: 'vitest.mutation.config.ts', related: true },
   mutate: [
     'server/http/base/security.ts',
-    'server/engine/guard.ts',
+    'server/tools/guard.ts',
     // Path confinement: the root's checks, and where a write may land.
     block('server/tools/read-tools.ts', /^export class ConfinedRoot\b/),
     block('server/tools/read-tools.ts', /^function checkPattern\(/),
-    block('server/engine/worker-tools.ts', /^function requirePath\(/),
-    block('server/engine/worker-tools.ts', /^export function resolveForWrite\(/),
+    block('server/tools/worker-tools.ts', /^function requirePath\(/),
+    block('server/tools/worker-tools.ts', /^export function resolveForWrite\(/),
     'server/engine/case.ts',
     'server/seed/sink.ts',
     // The sink's check of a test file's path before it is joined to the worktree.

@@ -11,9 +11,9 @@ export default defineConfig({
     ...base.test,
     include: [
       'server/http/base/security.test.ts',
-      'server/engine/guard.test.ts',
+      'server/tools/guard.test.ts',
       'server/tools/read-tools.test.ts',
-      'server/engine/worker-tools.test.ts',
+      'server/tools/worker-tools.test.ts',
       'server/engine/case.test.ts',
       'server/seed/sink.test.ts',
       'server/store/event-log.test.ts',

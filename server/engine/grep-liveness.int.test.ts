@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { auth, makeTestApp, tempDir, type TestApp } from '../testing/test-app.ts';
-import { runWorkerTool } from './worker-tools.ts';
+import { runWorkerTool } from '../tools/worker-tools.ts';
 
 let t: TestApp;
 let port: number;

@@ -26,7 +26,7 @@ import { runChecks, type CheckResult } from './checks.ts';
 import { evaluate, type Evaluation } from './evaluator.ts';
 import { spanId, type RunContext } from './run-context.ts';
 import { buildWorkerPrompt, formatNotes, loadContextFiles } from './worker-prompt.ts';
-import { runWorkerTool, WORKER_TOOLS } from './worker-tools.ts';
+import { runWorkerTool, WORKER_TOOLS } from '../tools/worker-tools.ts';
 
 /** How many of the task's latest verdicts the worker and the evaluator see (reference §3.5). */
 const LEDGER_INJECT_LIMIT = 5;

@@ -29,7 +29,7 @@ import { loadPrompt } from '../agent/prompts.ts';
 import type { SessionHandle } from '../store/session-handle.ts';
 import { describePresetForPrompt } from '../env/presets.ts';
 import { existingTaskIds, finishSeed, tryWriteSeed } from '../seed/write-seed.ts';
-import { type ASK_USER_TOOL, interviewTools } from './tool-schemas.ts';
+import { type ASK_USER_TOOL, interviewTools } from '../tools/interview-tools.ts';
 
 export const MAX_INTERVIEW_ITERATIONS = 60;
 const PREVIEW_CHARS = 500;

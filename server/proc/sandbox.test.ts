@@ -10,7 +10,7 @@ import { hashTestFiles } from '../store/seed-input.ts';
 import { isSecretEnvName, runBounded } from './runner.ts';
 import { detectSandbox, sandboxCommand, setSandboxMode } from './sandbox.ts';
 import { protectFromUntrusted, runUntrusted, type UntrustedScope } from './untrusted.ts';
-import { runWorkerTool } from '../engine/worker-tools.ts';
+import { runWorkerTool } from '../tools/worker-tools.ts';
 
 const sandboxed = detectSandbox().available;
 

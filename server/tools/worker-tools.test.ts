@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setSandboxMode } from '../proc/sandbox.ts';
 import { tempDir } from '../testing/temp-dir.ts';
 import { machineryWriteLock } from '../proof/test-machinery.ts';
-import { ConfinedRoot } from '../tools/read-tools.ts';
+import { ConfinedRoot } from './read-tools.ts';
 import { MAX_BASH_OUTPUT_CHARS, MAX_EDIT_BYTES, MAX_WRITE_CHARS, resolveForWrite, runWorkerTool, workerToolSchemas } from './worker-tools.ts';
 
 let base: string;

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { defineTool, type ToolSpec } from '../agent/tools.ts';
-import { READ_TOOLS } from '../tools/tool-schema.ts';
+import { READ_TOOLS } from './tool-schema.ts';
 
 export const ASK_USER_TOOL = defineTool(
   'ask_user',

@@ -18,8 +18,8 @@ import { LinkRefusedError, Tree } from '../fs/tree.ts';
 import { processCapNote, runUntrusted, type Command, type UntrustedScope } from '../proc/untrusted.ts';
 import type { MachineryWriteLock } from '../proof/test-machinery.ts';
 import { checkToolCall } from './guard.ts';
-import { ConfinedRoot, readHead, runReadTool, ToolError } from '../tools/read-tools.ts';
-import { GLOB_TOOL, GREP_TOOL, READ_FILE_TOOL } from '../tools/tool-schema.ts';
+import { ConfinedRoot, readHead, runReadTool, ToolError } from './read-tools.ts';
+import { GLOB_TOOL, GREP_TOOL, READ_FILE_TOOL } from './tool-schema.ts';
 import { defineTool, type ToolSpec } from '../agent/tools.ts';
 import { z } from 'zod';
 
