@@ -14,7 +14,7 @@ import { defineTool } from '../agent/tools.ts';
 import type { ChatResult, ModelClient, RetryNotice } from '../llm/client.ts';
 import { reasoningText } from '../llm/reply.ts';
 import { loadPrompt } from '../agent/prompts.ts';
-import type { CheckResult } from './checks.ts';
+import type { CheckResult } from '../proof/checks.ts';
 import { formatSendBack } from './send-back-prompt.ts';
 import { criteriaLines } from './worker-prompt.ts';
 

@@ -22,7 +22,7 @@ import { machineryWriteLock, type MachineryInput, type MachineryWriteLock } from
 import { ProviderFailureError } from '../llm/errors.ts';
 import { loadPrompt } from '../agent/prompts.ts';
 import { DUPLICATE_CASE, formatCoverageGap, formatRejectFeedback, formatUnchangedRevision, parseCase, WORKER_NO_CASE_NUDGE } from './case.ts';
-import { runChecks, type CheckResult } from './checks.ts';
+import { runChecks, type CheckResult } from '../proof/checks.ts';
 import { evaluate, type Evaluation } from './evaluator.ts';
 import { spanId, type RunContext } from './run-context.ts';
 import { buildWorkerPrompt, formatNotes, loadContextFiles } from './worker-prompt.ts';

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EventInput } from '../../shared/events.ts';
 import type { ProjectEnv } from '../../shared/project-env.ts';
 import { projectEnv } from '../testing/project-env.ts';
-import { runChecks } from '../engine/checks.ts';
+import { runChecks } from '../proof/checks.ts';
 import { addWorktree } from '../git/repo.ts';
 import { commitAll, worktreeRefOf, type WorktreeRef } from '../git/worktree-git.ts';
 import { detectSandbox } from '../proc/sandbox.ts';

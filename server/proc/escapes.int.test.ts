@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runChecks } from '../engine/checks.ts';
+import { runChecks } from '../proof/checks.ts';
 import { runWorkerTool } from '../tools/worker-tools.ts';
 import { addWorktree, inspectWorkspace } from '../git/repo.ts';
 import { commitAll, diffSummary, GitTamperedError, pointerProblems, restorePointers, workingDiff, type WorktreeRef } from '../git/worktree-git.ts';

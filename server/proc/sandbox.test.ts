@@ -5,7 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runChecks } from '../engine/checks.ts';
+import { runChecks } from '../proof/checks.ts';
 import { hashTestFiles } from '../store/seed-input.ts';
 import { isSecretEnvName, runBounded } from './runner.ts';
 import { detectSandbox, sandboxCommand, setSandboxMode } from './sandbox.ts';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PrdEntry } from '../../shared/files.ts';
 import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
-import { runChecks } from '../engine/checks.ts';
+import { runChecks } from './checks.ts';
 import { detectProjectEnv } from '../env/detect.ts';
 import { detectSandbox } from '../proc/sandbox.ts';
 import { proofTask, sourceLines } from '../testing/proof-seed.ts';

@@ -19,7 +19,7 @@ import { boundCheckOutput } from '../../shared/events.ts';
 import type { Checkpoint } from '../../shared/files.ts';
 import type { MergePreview, MergeResult, MergeStrategy } from '../../shared/review.ts';
 import { sessionSubject } from '../../shared/session-rules.ts';
-import { runChecks, type CheckResult } from '../engine/checks.ts';
+import { runChecks, type CheckResult } from '../proof/checks.ts';
 import { planOf, scratchScope, sessionScope } from '../env/session-env.ts';
 import { shadowRuleFor } from '../proof/python-runner-modules.ts';
 import { AppError, ConflictError } from '../errors/app-error.ts';

@@ -21,10 +21,10 @@ import type { ChecksPreset } from '../../shared/seed.ts';
 import { goPackages, packageGroups, packageScope, shellQuote, testCommand, type PackageGroup } from '../env/presets.ts';
 import { processCapNote, runUntrusted, type Command, type UntrustedScope } from '../proc/untrusted.ts';
 import { findOnPath } from '../proc/which.ts';
-import { reportPresetOf } from '../proof/report-parsers.ts';
-import { acceptanceVerdict, runWithReport, withReport, type NamedCases } from '../proof/runner-report.ts';
+import { reportPresetOf } from './report-parsers.ts';
+import { acceptanceVerdict, runWithReport, withReport, type NamedCases } from './runner-report.ts';
 import { changedLockedTests } from '../store/seed-input.ts';
-import { commitView, machineryChanges, machineryMessage, worktreeView, type MachineryInput, type TreeView } from '../proof/test-machinery.ts';
+import { commitView, machineryChanges, machineryMessage, worktreeView, type MachineryInput, type TreeView } from './test-machinery.ts';
 import { dependencyMessage, guardDependencies } from '../env/dependency-guard.ts';
 import { Tree } from '../fs/tree.ts';
 
