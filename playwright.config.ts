@@ -42,7 +42,7 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: `node --import tsx server/scripted-model/fake-model-cli.ts --port ${MODEL_PORT}`,
+      command: `node --import tsx server/scripted-model/cli.ts --port ${MODEL_PORT}`,
       url: `http://127.0.0.1:${MODEL_PORT}/v1/models`,
       reuseExistingServer: false,
       timeout: 30_000,

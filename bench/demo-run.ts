@@ -30,7 +30,7 @@ const script = { models: { [WORKER]: [...warmUp, ...worker], [EVAL]: [verdictTur
 const scriptFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tilth-bench-script-')), 'script.json');
 fs.writeFileSync(scriptFile, JSON.stringify(script));
 
-const fake = spawn(process.execPath, ['--import', 'tsx', 'server/scripted-model/fake-model-cli.ts', '--port', '0', '--script', scriptFile], {
+const fake = spawn(process.execPath, ['--import', 'tsx', 'server/scripted-model/cli.ts', '--port', '0', '--script', scriptFile], {
   detached: true,
   stdio: ['ignore', 'pipe', 'ignore'],
 });

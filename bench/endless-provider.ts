@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { makeExampleRepo } from '../server/demo/example-repo.ts';
-import { startFakeModel, type FakeModel } from '../server/scripted-model/fake-model.ts';
+import { startScriptedModel, type ScriptedModel } from '../server/scripted-model/model-server.ts';
 import { startTilth, type TilthProcess } from '../server/testing/tilth-process.ts';
 
 const { values } = parseArgs({ options: { 'cap-mib': { type: 'string', default: '4096' } } });
@@ -25,8 +25,8 @@ const CAP_MIB = Number(values['cap-mib']);
 const PREP = 'prep-model';
 const MIB = 1024 * 1024;
 
-const flooding = await startFakeModel({ listModels: 'endless' });
-const chatty = await startFakeModel();
+const flooding = await startScriptedModel({ listModels: 'endless' });
+const chatty = await startScriptedModel();
 chatty.enqueue(PREP, { fault: 'endless' });
 const repo = await makeExampleRepo('js-todo');
 const home = fs.mkdtempSync(path.join(os.tmpdir(), 'tilth-bench-endless-'));
@@ -65,7 +65,7 @@ const guard = setInterval(() => {
 type Ask = { name: string; ms: number | null; providerMiB: number; slowestHealthMs: number; answer: string };
 
 /** `work` until it answers (or 120 s, or the server is killed at the cap), /api/health asked every 100 ms meanwhile. */
-async function ask(name: string, fake: FakeModel, work: (tilth: TilthProcess) => Promise<string>): Promise<Ask> {
+async function ask(name: string, fake: ScriptedModel, work: (tilth: TilthProcess) => Promise<string>): Promise<Ask> {
   const before = fake.endless.written;
   let slowest = 0;
   let stop = false;

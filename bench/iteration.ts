@@ -11,7 +11,7 @@
  * Run: npx tsx bench/iteration.ts [--iterations 200] [--tool read_file|bash]
  */
 import { parseArgs } from 'node:util';
-import { startFakeModel } from '../server/scripted-model/fake-model.ts';
+import { startScriptedModel } from '../server/scripted-model/model-server.ts';
 import { caseTurn, nodeTest, noLearning, verdictTurn, workerTurn, writeTurn } from '../server/testing/run-fixtures.ts';
 import { EVAL, percentile, prepareBenchRun, WORKER } from './run-harness.ts';
 
@@ -19,7 +19,7 @@ const { values } = parseArgs({ options: { iterations: { type: 'string', default:
 const N = Number(values.iterations);
 const TOOL = values.tool === 'bash' ? 'bash' : 'read_file';
 
-const fake = await startFakeModel();
+const fake = await startScriptedModel();
 const bench = await prepareBenchRun(fake.baseURL, [
   { id: 'T-001', title: 'Double', tests: { 'tests/t001_double.test.js': nodeTest('double', 'double', '2', '4') } },
 ]);

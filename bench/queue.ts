@@ -13,8 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { makeExampleRepo } from '../server/demo/example-repo.ts';
-import type { ChatRequest } from '../server/scripted-model/fake-model-wire.ts';
-import { startFakeModel } from '../server/scripted-model/fake-model.ts';
+import type { ChatRequest } from '../server/scripted-model/wire.ts';
+import { startScriptedModel } from '../server/scripted-model/model-server.ts';
 import { SessionStore } from '../server/store/session-store.ts';
 import { startRedis } from '../server/testing/redis.ts';
 import { caseTurn, makePreparedSession, noLearning, verdictTurn, writeTurn } from '../server/testing/run-fixtures.ts';
@@ -28,7 +28,7 @@ const EVAL = 'eval-model';
 const FNS = FIVE_FNS;
 const tasks = FIVE_TASKS;
 
-const fake = await startFakeModel();
+const fake = await startScriptedModel();
 fake.respondWith(WORKER, (request: ChatRequest) => {
   if (!request.tools || request.tools.length === 0) return noLearning;
   const task = Number(/\*\*ID:\*\* T-00(\d)/.exec(JSON.stringify(request.messages))?.[1] ?? '1');

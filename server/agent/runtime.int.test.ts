@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ModelClient, type RetryNotice } from '../llm/client.ts';
-import { startFakeModel, type FakeModel } from '../scripted-model/fake-model.ts';
+import { startScriptedModel, type ScriptedModel } from '../scripted-model/model-server.ts';
 import type { HistoryMessage } from './history.ts';
 import { Agent, TEXT_RESULTS_HEADER, textResults, type CallInfo } from './runtime.ts';
 import { defineTool } from './tools.ts';
@@ -9,10 +9,10 @@ import { defineTool } from './tools.ts';
 const GLOB = defineTool('glob', 'List files.', z.object({ pattern: z.string().min(1) }));
 const ECHO = defineTool('echo', 'Echo.', z.object({ text: z.string() }));
 
-let fake: FakeModel;
+let fake: ScriptedModel;
 let llm: ModelClient;
 beforeEach(async () => {
-  fake = await startFakeModel();
+  fake = await startScriptedModel();
   llm = new ModelClient({
     endpoints: { worker: { baseUrl: fake.baseURL, apiKey: 'k', model: 'm' } },
     retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 1 },

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../config/package-root.ts';
 import { SessionStore } from '../store/session-store.ts';
 import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
-import { startFakeModel, type FakeModel } from '../scripted-model/fake-model.ts';
+import { startScriptedModel, type ScriptedModel } from '../scripted-model/model-server.ts';
 import { caseTurn, makePreparedSession, noLearning, nodeTest, verdictTurn, writeTurn } from '../testing/run-fixtures.ts';
 import { tempDir } from '../testing/test-app.ts';
 import { startTilth } from '../testing/tilth-process.ts';
@@ -18,12 +18,12 @@ const ROOT = PACKAGE_ROOT;
 const WORKER = 'worker-model';
 const EVAL = 'eval-model';
 
-let fake: FakeModel;
+let fake: ScriptedModel;
 let repo: ExampleRepo;
 let home: string;
 
 beforeEach(async () => {
-  fake = await startFakeModel();
+  fake = await startScriptedModel();
   repo = await makeExampleRepo('js-todo');
   home = tempDir('tilth-cli-');
 });

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { textResults } from '../agent/runtime.ts';
 import { parseTextToolCalls } from '../agent/text-tool-calls.ts';
-import type { ChatRequest, ScriptedReplyInput } from '../scripted-model/fake-model.ts';
+import type { ChatRequest, ScriptedReplyInput } from '../scripted-model/model-server.ts';
 
 const ToolCallSchema = z.looseObject({ id: z.string(), function: z.looseObject({ name: z.string(), arguments: z.string() }) });
 const MessageSchema = z.looseObject({

@@ -5,7 +5,7 @@
  * has no code for it, and saying so beats a test nobody can pass.
  */
 import { DEMO_ADDABLE } from '../../shared/demo.ts';
-import type { ScriptedReplyInput } from '../scripted-model/fake-model.ts';
+import type { ScriptedReplyInput } from '../scripted-model/model-server.ts';
 import { call, section, turn, type Conversation } from './conversation.ts';
 
 export type Addable = {

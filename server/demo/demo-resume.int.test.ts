@@ -10,7 +10,7 @@ import { REJECT_FEEDBACK_HEAD } from '../engine/case.ts';
 import { EVALUATOR_LEDGER_HEADER } from '../engine/evaluator.ts';
 import { startInterviewJob } from '../sessions/session-setup.ts';
 import { recoverAfterCrash } from '../jobs/job-runner.ts';
-import type { FakeRequestRecord } from '../scripted-model/fake-model.ts';
+import type { FakeRequestRecord } from '../scripted-model/model-server.ts';
 import { demoDetail, demoStep, driveDemo, FULL_STORY, type DemoApi } from '../testing/demo-driver.ts';
 import { auth, makeTestApp, silentLogger, type TestApp } from '../testing/test-app.ts';
 import { QUESTIONS } from './demo-script.ts';

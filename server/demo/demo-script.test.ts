@@ -17,7 +17,7 @@ import { buildWorkerPrompt } from '../engine/worker-prompt.ts';
 import { workerToolSchemas } from '../tools/worker-tools.ts';
 import { interviewTools } from '../tools/interview-tools.ts';
 import { EXAMPLES_DIR } from './example-repo.ts';
-import type { ChatRequest, ScriptedReplyInput } from '../scripted-model/fake-model.ts';
+import type { ChatRequest, ScriptedReplyInput } from '../scripted-model/model-server.ts';
 import { demoReply, QUESTIONS, seedTurn, sentenceMiddle } from './demo-script.ts';
 
 const ANSWERS = ['A priority', 'Put the urgent things first.', 'Yes, show it in the listing'];

@@ -17,7 +17,7 @@
  */
 import { uncoveredCriteria } from '../../shared/coverage.ts';
 import { EVALUATOR_LEDGER_HEADER } from '../engine/evaluator.ts';
-import type { ChatRequest, ScriptedReplyInput } from '../scripted-model/fake-model.ts';
+import type { ChatRequest, ScriptedReplyInput } from '../scripted-model/model-server.ts';
 import { call, readConversation, roleOf, section, succeeded, toolsOffered, turn, usage, withCallIds, type Conversation } from './conversation.ts';
 import { addTaskReply } from './demo-features.ts';
 import { variantFor, variantIn, type Variant } from './demo-variants.ts';

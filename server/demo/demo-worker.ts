@@ -14,7 +14,7 @@ import { DEMO_SEND_BACK_ASKS } from '../../shared/demo.ts';
 import { CHECKS_FAILED_PREFIX } from '../agent/context.ts';
 import { REJECT_FEEDBACK_HEAD } from '../engine/case.ts';
 import { WORKER_LEDGER_HEADER } from '../engine/worker-prompt.ts';
-import type { ScriptedReplyInput } from '../scripted-model/fake-model.ts';
+import type { ScriptedReplyInput } from '../scripted-model/model-server.ts';
 import { call, section, succeeded, turn, usage, type Conversation, type Step } from './conversation.ts';
 import { addableIn, type Addable } from './demo-features.ts';
 import { variantIn, type Variant } from './demo-variants.ts';

@@ -13,7 +13,7 @@ import { startInterviewJob, type SeedingDeps } from '../sessions/session-setup.t
 import { ModelClient } from '../llm/client.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import { makeExampleRepo } from './example-repo.ts';
-import { startFakeModel, type ChatRequest, type FakeModel, type ScriptedReplyInput } from '../scripted-model/fake-model.ts';
+import { startScriptedModel, type ChatRequest, type ScriptedModel, type ScriptedReplyInput } from '../scripted-model/model-server.ts';
 import { DEMO_MODEL, demoReply } from './demo-script.ts';
 
 /** Demo repositories live here, under the sessions root (a dot-folder, so it is never a session). */
@@ -28,17 +28,17 @@ export class DemoService {
   private readonly clients = new Map<string, ModelClient>();
 
   private constructor(
-    private readonly fake: FakeModel,
+    private readonly fake: ScriptedModel,
     private readonly store: SessionStore,
     private readonly options: DemoOptions,
   ) {}
 
   static async start(store: SessionStore, options: DemoOptions = {}): Promise<DemoService> {
-    return new DemoService(await startFakeModel(), store, options);
+    return new DemoService(await startScriptedModel(), store, options);
   }
 
   /** The scripted model server, with its record of every request. */
-  get model(): FakeModel {
+  get model(): ScriptedModel {
     return this.fake;
   }
 

@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ModelClient } from '../llm/client.ts';
-import { startFakeModel, type FakeModel } from '../scripted-model/fake-model.ts';
+import { startScriptedModel, type ScriptedModel } from '../scripted-model/model-server.ts';
 import { evaluate, evaluatorUserPrompt, JUDGE_DIFF_MAX_CHARS, type EvaluationInput } from './evaluator.ts';
 
-let fake: FakeModel;
+let fake: ScriptedModel;
 let llm: ModelClient;
 beforeEach(async () => {
-  fake = await startFakeModel();
+  fake = await startScriptedModel();
   llm = new ModelClient({ endpoints: { evaluator: { baseUrl: fake.baseURL, apiKey: 'k', model: 'judge' } }, retry: { maxAttempts: 1 } });
 });
 afterEach(() => fake.close());

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ScriptedReplyInput } from '../scripted-model/fake-model.ts';
+import type { ScriptedReplyInput } from '../scripted-model/model-server.ts';
 import { caseTurn, makePreparedSession } from '../testing/run-fixtures.ts';
 import { EVAL, git, implTurn, TWO_TASKS, useRunHarness, WORKER } from '../testing/run-harness.ts';
 

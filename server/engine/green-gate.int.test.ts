@@ -11,7 +11,7 @@ import { EvidenceSchema } from '../../shared/evidence.ts';
 import type { TilthEvent } from '../../shared/events.ts';
 import { CheckAttemptSchema } from '../../shared/review.ts';
 import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
-import { startFakeModel, type FakeModel } from '../scripted-model/fake-model.ts';
+import { startScriptedModel, type ScriptedModel } from '../scripted-model/model-server.ts';
 import { EventLog } from '../store/event-log.ts';
 import { SessionStore } from '../store/session-store.ts';
 import { makePreparedSession, noLearning, verdictTurn, workerTurn, writeTurn, type SeedTask } from '../testing/run-fixtures.ts';
@@ -21,13 +21,13 @@ import { startTilth, type TilthProcess } from '../testing/tilth-process.ts';
 const WORKER = 'worker-model';
 const EVAL = 'eval-model';
 
-let fake: FakeModel;
+let fake: ScriptedModel;
 let repo: ExampleRepo;
 let home: string;
 let server: TilthProcess | null = null;
 
 beforeEach(async () => {
-  fake = await startFakeModel();
+  fake = await startScriptedModel();
   repo = await makeExampleRepo('js-todo');
   home = tempDir('tilth-green-');
 });

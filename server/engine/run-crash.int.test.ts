@@ -13,7 +13,7 @@ import { SummarySchema } from '../../shared/summary.ts';
 import { EventLog } from '../store/event-log.ts';
 import { SessionStore } from '../store/session-store.ts';
 import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
-import { startFakeModel, type FakeModel, type ScriptedReplyInput } from '../scripted-model/fake-model.ts';
+import { startScriptedModel, type ScriptedModel, type ScriptedReplyInput } from '../scripted-model/model-server.ts';
 import { caseTurn, makePreparedSession, noLearning, nodeTest, verdictTurn, writeTurn, type SeedTask } from '../testing/run-fixtures.ts';
 import { tempDir } from '../testing/test-app.ts';
 import { startTilth, type TilthProcess } from '../testing/tilth-process.ts';
@@ -21,13 +21,13 @@ import { startTilth, type TilthProcess } from '../testing/tilth-process.ts';
 const WORKER = 'worker-model';
 const EVAL = 'eval-model';
 
-let fake: FakeModel;
+let fake: ScriptedModel;
 let repo: ExampleRepo;
 let home: string;
 let server: TilthProcess | null = null;
 
 beforeEach(async () => {
-  fake = await startFakeModel();
+  fake = await startScriptedModel();
   repo = await makeExampleRepo('js-todo');
   home = tempDir('tilth-crash-');
 });

@@ -11,7 +11,7 @@ import type { Checkpoint } from '../../shared/files.ts';
 import { SummarySchema } from '../../shared/summary.ts';
 import type { TilthEvent } from '../../shared/events.ts';
 import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
-import { startFakeModel, type FakeModel } from '../scripted-model/fake-model.ts';
+import { startScriptedModel, type ScriptedModel } from '../scripted-model/model-server.ts';
 import { caseTurn, makePreparedSession, noLearning, nodeTest, verdictTurn, workerTurn, writeTurn, type SeedTask } from '../testing/run-fixtures.ts';
 import { auth, makeTestApp, type TestApp, type TestAppOptions } from '../testing/test-app.ts';
 import { detectSandbox } from '../proc/sandbox.ts';
@@ -20,7 +20,7 @@ const WORKER = 'worker-model';
 const EVAL = 'eval-model';
 const post = { ...auth, origin: 'http://localhost' };
 
-let fake: FakeModel;
+let fake: ScriptedModel;
 let t: TestApp;
 let repo: ExampleRepo;
 
@@ -32,7 +32,7 @@ async function open(env: NodeJS.ProcessEnv = {}, options: TestAppOptions = {}): 
 }
 
 beforeEach(async () => {
-  fake = await startFakeModel();
+  fake = await startScriptedModel();
   repo = await makeExampleRepo('js-todo');
 });
 afterEach(async () => {
@@ -372,8 +372,8 @@ describe('every stop is loud and resumable', RUN_BUDGET, () => {
   const ONE = THREE.slice(0, 1);
   async function runOnce(
     env: NodeJS.ProcessEnv,
-    worker: Parameters<FakeModel['enqueue']>[1][],
-    evaluator: Parameters<FakeModel['enqueue']>[1][] = [],
+    worker: Parameters<ScriptedModel['enqueue']>[1][],
+    evaluator: Parameters<ScriptedModel['enqueue']>[1][] = [],
     options: TestAppOptions = {},
   ) {
     await open(env, options);

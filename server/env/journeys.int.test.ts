@@ -15,7 +15,7 @@ import { SeedViewSchema } from '../../shared/seed.ts';
 import { detectSandbox } from '../proc/sandbox.ts';
 import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
 import { installExample, installWith, PACKAGE_MANAGERS, type OtherPackageManager } from '../testing/example-installs.ts';
-import { startFakeModel, type FakeModel } from '../scripted-model/fake-model.ts';
+import { startScriptedModel, type ScriptedModel } from '../scripted-model/model-server.ts';
 import { JOURNEYS, journeyResponder, type JourneyPlan, type JourneyTrace } from '../testing/journeys.ts';
 import { auth, makeTestApp, type TestApp } from '../testing/test-app.ts';
 import { treeHash } from '../testing/tree-hash.ts';
@@ -26,7 +26,7 @@ const MODEL = 'journey-model';
 const post = { ...auth, origin: 'http://localhost' };
 
 let t: TestApp | null = null;
-let fake: FakeModel | null = null;
+let fake: ScriptedModel | null = null;
 let repo: ExampleRepo | null = null;
 afterEach(async () => {
   await t?.close();
@@ -58,7 +58,7 @@ async function journey(plan: JourneyPlan, manager?: OtherPackageManager): Promis
   else await installExample(repo.dir, plan.example);
   const before = treeHash(repo.dir);
 
-  fake = await startFakeModel();
+  fake = await startScriptedModel();
   const trace: JourneyTrace = { interviewPrompt: null, ownTestsOutput: null };
   fake.respondWith(MODEL, journeyResponder(plan, trace));
   t = await makeTestApp({ env: { TILTH_BASE_URL: fake.baseURL, TILTH_API_KEY: 'test-key', TILTH_WORKER_MODEL: MODEL } });

@@ -14,7 +14,7 @@ import { detectSandbox } from '../proc/sandbox.ts';
 import { previewMerge } from '../review/merge.ts';
 import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
 import { CJS_MOCHA_ENV, installExample } from '../testing/example-installs.ts';
-import { startFakeModel, type FakeModel, type ScriptedReplyInput } from '../scripted-model/fake-model.ts';
+import { startScriptedModel, type ScriptedModel, type ScriptedReplyInput } from '../scripted-model/model-server.ts';
 import { caseTurn, makePreparedSession, nodeTest, noLearning, verdictTurn, writeTurn } from '../testing/run-fixtures.ts';
 import { auth, makeTestApp, type TestApp, type TestAppOptions } from '../testing/test-app.ts';
 import { planEnvironment, SETUP_FILE } from './provision.ts';
@@ -25,7 +25,7 @@ const EVAL = 'eval-model';
 const post = { ...auth, origin: 'http://localhost' };
 const sandboxed = detectSandbox().available;
 
-let fake: FakeModel;
+let fake: ScriptedModel;
 let t: TestApp | undefined;
 let repo: ExampleRepo | undefined;
 
@@ -38,7 +38,7 @@ async function open(options: TestAppOptions = {}, env: NodeJS.ProcessEnv = {}): 
 }
 
 beforeEach(async () => {
-  fake = await startFakeModel();
+  fake = await startScriptedModel();
 });
 afterEach(async () => {
   await t?.close();

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SessionDetailSchema, type SessionDetail } from '../../shared/api.ts';
 import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
-import { startFakeModel, type FakeModel } from '../scripted-model/fake-model.ts';
+import { startScriptedModel, type ScriptedModel } from '../scripted-model/model-server.ts';
 import { SessionStore } from '../store/session-store.ts';
 import { caseTurn, makePreparedSession, noLearning, nodeTest, verdictTurn, workerTurn, writeTurn } from '../testing/run-fixtures.ts';
 import { tempDir } from '../testing/temp-dir.ts';
@@ -25,7 +25,7 @@ const PREP = 'prep-model';
 const WORKER = 'worker-model';
 const EVAL = 'eval-model';
 
-let fake: FakeModel;
+let fake: ScriptedModel;
 let repo: ExampleRepo;
 let home: string;
 /** Outside /tmp (private in the sandbox) and outside every tree the server writes: the user's files. */
@@ -36,7 +36,7 @@ let server: TilthProcess | null = null;
 const VICTIM_TEXT = 'export const same = (a, b) => a === b;\n';
 
 beforeEach(async () => {
-  fake = await startFakeModel();
+  fake = await startScriptedModel();
   repo = await makeExampleRepo('js-todo');
   home = tempDir('tilth-link-writes-');
   outside = fs.realpathSync(fs.mkdtempSync(path.join('/var/tmp', 'tilth-link-writes-victim-')));

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SessionDetailSchema, WorkspaceCheckSchema, type SessionDetail } from '../../shared/api.ts';
 import { recoverAfterCrash } from '../jobs/job-runner.ts';
-import { startFakeModel, type FakeModel, type ScriptedReplyInput } from '../scripted-model/fake-model.ts';
+import { startScriptedModel, type ScriptedModel, type ScriptedReplyInput } from '../scripted-model/model-server.ts';
 import { makeExampleRepo } from '../demo/example-repo.ts';
 import { auth, makeTestApp, silentLogger, tempDir, type TestApp } from '../testing/test-app.ts';
 import { MAX_INTERVIEW_ITERATIONS } from './interviewer.ts';
@@ -15,7 +15,7 @@ import { startInterviewJob } from '../sessions/session-setup.ts';
 import { validateSeedBundle, writeSeed } from '../seed/sink.ts';
 
 const PREP = 'prep-model';
-let fake: FakeModel;
+let fake: ScriptedModel;
 let t: TestApp;
 let repo: { dir: string; cleanup: () => Promise<void> | void };
 const post = { ...auth, origin: 'http://localhost' };
@@ -25,7 +25,7 @@ function env(): NodeJS.ProcessEnv {
 }
 
 beforeEach(async () => {
-  fake = await startFakeModel();
+  fake = await startScriptedModel();
   t = await makeTestApp({ env: env() });
   repo = await makeExampleRepo('js-todo');
 });

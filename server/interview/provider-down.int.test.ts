@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SessionDetailSchema, type SessionDetail } from '../../shared/api.ts';
 import { makeExampleRepo } from '../demo/example-repo.ts';
-import { startFakeModel, type FakeModel, type ScriptedReplyInput } from '../scripted-model/fake-model.ts';
+import { startScriptedModel, type ScriptedModel, type ScriptedReplyInput } from '../scripted-model/model-server.ts';
 import { auth, makeTestApp, type TestApp } from '../testing/test-app.ts';
 import { PROVIDER_CHECK_TIMEOUT_MS } from './provider-check.ts';
 
@@ -17,7 +17,7 @@ const post = { ...auth, origin: 'http://localhost' };
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 
 let t: TestApp | null = null;
-let fake: FakeModel | null = null;
+let fake: ScriptedModel | null = null;
 let repo: { dir: string; cleanup: () => Promise<void> | void };
 
 beforeEach(async () => {
@@ -37,7 +37,7 @@ function env(baseUrl: string, key = 'test-key'): NodeJS.ProcessEnv {
 
 /** A port where nothing listens: a model server started and closed again. */
 async function refusingBaseUrl(): Promise<{ baseUrl: string; port: number }> {
-  const gone = await startFakeModel();
+  const gone = await startScriptedModel();
   await gone.close();
   return { baseUrl: gone.baseURL, port: gone.port };
 }
@@ -102,7 +102,7 @@ describe('creating a session with the provider down', () => {
   });
 
   it('refuses a wrong key as provider_refused, saying which setting to fix and never echoing the key', async () => {
-    fake = await startFakeModel({ apiKey: 'sk-the-right-key-0123456789' });
+    fake = await startScriptedModel({ apiKey: 'sk-the-right-key-0123456789' });
     t = await makeTestApp({ env: env(fake.baseURL, 'sk-a-wrong-key-9876543210') });
     const res = await createSession();
     expect(res.statusCode).toBe(502);
@@ -116,7 +116,7 @@ describe('creating a session with the provider down', () => {
   });
 
   it('refuses a provider whose model list never ends in seconds, saying Tilth stopped reading it', async () => {
-    fake = await startFakeModel({ listModels: 'endless' });
+    fake = await startScriptedModel({ listModels: 'endless' });
     t = await makeTestApp({ env: env(fake.baseURL) });
     const started = Date.now();
     const res = await createSession();
@@ -132,7 +132,7 @@ describe('creating a session with the provider down', () => {
   });
 
   it('creates the session when the provider answers, asking the model nothing but its list', async () => {
-    fake = await startFakeModel();
+    fake = await startScriptedModel();
     t = await makeTestApp({ env: env(fake.baseURL) });
     fake.enqueue(PREP, ask('Which date format?'));
     const res = await createSession();
@@ -146,7 +146,7 @@ describe('creating a session with the provider down', () => {
 
 describe('a failed interview', () => {
   async function failedSession(): Promise<{ id: string; port: number }> {
-    fake = await startFakeModel();
+    fake = await startScriptedModel();
     t = await makeTestApp({ env: env(fake.baseURL) });
     // One whole turn is saved before the provider gives out, so the retry has a conversation to continue.
     fake.enqueue(PREP, { tool_calls: [{ name: 'read_file', arguments: { path: 'src/todo.js' } }] }, outOfQuota);
@@ -181,7 +181,7 @@ describe('a failed interview', () => {
     expect((await detail(id)).session.status).toBe('failed');
     expect(app().deps.jobs.forSession(id)).toBeUndefined();
 
-    fake = await startFakeModel({ port });
+    fake = await startScriptedModel({ port });
     fake.enqueue(PREP, ask('Should due dates carry a time zone?'));
     const up = await retry(id);
     expect(up.statusCode, up.body).toBe(200);
@@ -252,7 +252,7 @@ describe('a demo session', () => {
   });
 
   it('and a real session whose provider was removed is told to set one up', async () => {
-    fake = await startFakeModel();
+    fake = await startScriptedModel();
     t = await makeTestApp({ env: env(fake.baseURL) });
     fake.enqueue(PREP, outOfQuota);
     const res = await createSession();

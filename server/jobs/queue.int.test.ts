@@ -13,8 +13,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConfigResponse, RunState } from '../../shared/api.ts';
 import type { TilthEvent } from '../../shared/events.ts';
 import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
-import type { ChatRequest } from '../scripted-model/fake-model-wire.ts';
-import { startFakeModel, type FakeModel } from '../scripted-model/fake-model.ts';
+import type { ChatRequest } from '../scripted-model/wire.ts';
+import { startScriptedModel, type ScriptedModel } from '../scripted-model/model-server.ts';
 import { SessionStore } from '../store/session-store.ts';
 import { connectionOf, controlChannel, queueName, type RunJobData, runJobId } from './queue.ts';
 import { QUEUE_KEY_FILE } from './queue-key.ts';
@@ -30,7 +30,7 @@ const WORKER = 'worker-model';
 const EVAL = 'eval-model';
 
 let redis: RedisProcess;
-let fake: FakeModel;
+let fake: ScriptedModel;
 let repo: ExampleRepo;
 let home: string;
 const children: ChildProcess[] = [];
@@ -53,7 +53,7 @@ const env = () => ({
 });
 
 beforeEach(async () => {
-  [redis, fake, repo] = await Promise.all([startRedis(), startFakeModel(), makeExampleRepo('js-todo')]);
+  [redis, fake, repo] = await Promise.all([startRedis(), startScriptedModel(), makeExampleRepo('js-todo')]);
   home = tempDir('tilth-queue-');
   // Each session's worker writes the function, then submits; the evaluator accepts. Answered by
   // where each conversation is, so sessions running at once cannot take each other's replies.

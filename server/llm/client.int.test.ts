@@ -1,7 +1,7 @@
 import { APIError } from 'openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cannedCompletion, startCannedServer, type CannedResponse, type CannedServer } from '../testing/canned-http.ts';
-import { MALFORMED_TOOL_ARGUMENTS, startFakeModel, type FakeModel } from '../scripted-model/fake-model.ts';
+import { MALFORMED_TOOL_ARGUMENTS, startScriptedModel, type ScriptedModel } from '../scripted-model/model-server.ts';
 import { ENDLESS_COMPLETION, SOCKET_SLACK_BYTES, startEndlessServer, type EndlessServer } from '../testing/endless-http.ts';
 import { COMPLETION_MAX_BYTES, METADATA_MAX_BYTES } from './bounded-answer.ts';
 import { ModelClient, type ChatRequest, type ModelClientOptions, type RetryNotice } from './client.ts';
@@ -14,11 +14,11 @@ const MESSAGES = [{ role: 'user' as const, content: 'Work on T-001.' }];
 const TOOLS = [{ type: 'function' as const, function: { name: 'read_file', parameters: { type: 'object' } } }];
 const KEY = 'sk-test-0123456789abcdef';
 
-let fake: FakeModel;
-const extraServers: FakeModel[] = [];
+let fake: ScriptedModel;
+const extraServers: ScriptedModel[] = [];
 
 beforeEach(async () => {
-  fake = await startFakeModel();
+  fake = await startScriptedModel();
 });
 
 afterEach(async () => {
@@ -45,7 +45,7 @@ function setup(options: Partial<ModelClientOptions> = {}, endpoints?: RoleEndpoi
 
 describe('routing by role', () => {
   it('sends two roles with the same model name to their own providers', async () => {
-    const other = await startFakeModel();
+    const other = await startScriptedModel();
     extraServers.push(other);
     fake.enqueue('shared-model', { content: 'from the worker provider' });
     other.enqueue('shared-model', { content: 'from the evaluator provider' });
@@ -223,7 +223,7 @@ describe('retries', () => {
   });
 
   it('retries a refused connection once, quickly, then says it cannot reach the URL, with no key anywhere', async () => {
-    const gone = await startFakeModel();
+    const gone = await startScriptedModel();
     await gone.close();
     const { chat, notices, delays } = setup({ retry: { baseDelayMs: 5_000 } }, { worker: { baseUrl: gone.baseURL, apiKey: KEY, model: 'm' } });
     const error = (await chat({ messages: MESSAGES }).catch((err: unknown) => err)) as ProviderFailureError;
@@ -240,7 +240,7 @@ describe('retries', () => {
   });
 
   it('gives up on a refused connection within five seconds with the default policy and real waits', async () => {
-    const gone = await startFakeModel();
+    const gone = await startScriptedModel();
     await gone.close();
     const client = new ModelClient({ endpoints: { worker: { baseUrl: gone.baseURL, apiKey: KEY, model: 'm' } } });
     const started = Date.now();
@@ -269,7 +269,7 @@ describe('retries', () => {
   });
 
   it('shows a base URL without its credentials or query in errors', async () => {
-    const gone = await startFakeModel();
+    const gone = await startScriptedModel();
     await gone.close();
     const baseUrl = `http://user:pw@127.0.0.1:${gone.port}/v1?key=${KEY}`;
     const { chat, notices } = setup({ retry: { maxAttempts: 2 } }, { worker: { baseUrl, apiKey: KEY, model: 'm' } });
@@ -359,7 +359,7 @@ describe('replies', () => {
 
 describe('usage and cost', () => {
   it("adds up a call's tokens and cost over its attempts, failed replies included", async () => {
-    const other = await startFakeModel();
+    const other = await startScriptedModel();
     extraServers.push(other);
     fake.enqueue(
       'w',
@@ -392,7 +392,7 @@ describe('usage and cost', () => {
 
 describe('reconfigure', () => {
   it('sends the next call of a role to its new endpoint and drops SDK clients nobody uses', async () => {
-    const next = await startFakeModel();
+    const next = await startScriptedModel();
     extraServers.push(next);
     fake.enqueue('old-model', { content: 'from the old provider' });
     next.enqueue('new-model', { content: 'from the new provider' });
@@ -413,7 +413,7 @@ describe('reconfigure', () => {
   });
 
   it('leaves a pinned copy on the endpoints it had', async () => {
-    const next = await startFakeModel();
+    const next = await startScriptedModel();
     extraServers.push(next);
     fake.enqueue('old-model', { content: 'old', usage: { prompt_tokens: 1, completion_tokens: 1 } });
     next.enqueue('new-model', { content: 'new', usage: { prompt_tokens: 2, completion_tokens: 2 } });

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContextWindowsResponseSchema, ConnectionTestResultSchema, SessionDetailSchema } from '../../shared/api.ts';
 import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
-import { startFakeModel, type FakeModel } from '../scripted-model/fake-model.ts';
+import { startScriptedModel, type ScriptedModel } from '../scripted-model/model-server.ts';
 import { SOCKET_SLACK_BYTES } from '../testing/endless-http.ts';
 import { tempDir } from '../testing/temp-dir.ts';
 import { startTilth, type TilthProcess } from '../testing/tilth-process.ts';
@@ -20,8 +20,8 @@ import { DISCOVERY_TIMEOUT_MS } from './context-window.ts';
 const PREP = 'prep-model';
 const NO_PROVIDER_SENDS_THAT = 'No provider answers with that much: check the provider, or a proxy in front of it.';
 
-let flooding: FakeModel | null = null;
-let chatty: FakeModel | null = null;
+let flooding: ScriptedModel | null = null;
+let chatty: ScriptedModel | null = null;
 let server: TilthProcess | null = null;
 let repo: ExampleRepo | null = null;
 let home: string | null = null;
@@ -66,8 +66,8 @@ function peakRssMiB(pid: number): number {
 
 describe('a provider whose answers never end, through tilth serve', { timeout: 120_000 }, () => {
   it('is refused in seconds, in one sentence, by discovery, the connection test and a model call, while the server keeps answering', async () => {
-    flooding = await startFakeModel({ listModels: 'endless' });
-    chatty = await startFakeModel();
+    flooding = await startScriptedModel({ listModels: 'endless' });
+    chatty = await startScriptedModel();
     chatty.enqueue(PREP, { fault: 'endless' });
     repo = await makeExampleRepo('js-todo');
     home = tempDir('tilth-endless-');

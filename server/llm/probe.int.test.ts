@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cannedCompletion, startCannedServer, type CannedServer } from '../testing/canned-http.ts';
 import { ENDLESS_COMPLETION, ENDLESS_MODEL_LIST, SOCKET_SLACK_BYTES, startEndlessServer, type EndlessServer } from '../testing/endless-http.ts';
-import { startFakeModel, type FakeModel } from '../scripted-model/fake-model.ts';
+import { startScriptedModel, type ScriptedModel } from '../scripted-model/model-server.ts';
 import { METADATA_MAX_BYTES, MODEL_LIST_MAX_BYTES } from './bounded-answer.ts';
 import { ModelClient } from './client.ts';
 import { PROBE_TIMEOUT_MS } from './probe.ts';
 import type { RoleEndpoint } from './types.ts';
 
 const KEY = 'sk-probe-0123456789abcdef';
-const servers: (FakeModel | CannedServer | Pick<EndlessServer, 'close'>)[] = [];
+const servers: (ScriptedModel | CannedServer | Pick<EndlessServer, 'close'>)[] = [];
 
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((f) => f.close()));
@@ -20,8 +20,8 @@ async function canned(): Promise<CannedServer> {
   return server;
 }
 
-async function fake(options: Parameters<typeof startFakeModel>[0] = {}): Promise<FakeModel> {
-  const server = await startFakeModel(options);
+async function fake(options: Parameters<typeof startScriptedModel>[0] = {}): Promise<ScriptedModel> {
+  const server = await startScriptedModel(options);
   servers.push(server);
   return server;
 }
@@ -51,7 +51,7 @@ describe('probe (Test connection)', () => {
   });
 
   it('says it cannot reach the URL when nothing listens, with the root cause and what to do', async () => {
-    const gone = await startFakeModel();
+    const gone = await startScriptedModel();
     await gone.close();
     const result = await clientFor({ baseUrl: gone.baseURL, apiKey: KEY, model: 'm' }).probe('worker');
     expect(result).toEqual({

@@ -13,7 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SessionDetailSchema, type SessionDetail } from '../../shared/api.ts';
 import { SessionStore } from '../store/session-store.ts';
 import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
-import { startFakeModel, type FakeModel } from '../scripted-model/fake-model.ts';
+import { startScriptedModel, type ScriptedModel } from '../scripted-model/model-server.ts';
 import { caseTurn, makePreparedSession, noLearning, nodeTest, verdictTurn, workerTurn, writeTurn } from '../testing/run-fixtures.ts';
 import { tempDir } from '../testing/test-app.ts';
 import { startTilth, type TilthProcess } from '../testing/tilth-process.ts';
@@ -23,14 +23,14 @@ const WORKER = 'worker-model';
 const EVAL = 'eval-model';
 const KEY = 'sk-e2e-key-a-hook-must-never-see';
 
-let fake: FakeModel;
+let fake: ScriptedModel;
 let repo: ExampleRepo;
 let home: string;
 let marks: string;
 let server: TilthProcess | null = null;
 
 beforeEach(async () => {
-  fake = await startFakeModel();
+  fake = await startScriptedModel();
   repo = await makeExampleRepo('js-todo');
   home = tempDir('tilth-escape-serve-');
   // Outside /tmp (private in the sandbox) and outside the worktree: where a hook would write.

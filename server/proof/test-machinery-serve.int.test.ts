@@ -14,7 +14,7 @@ import type { CustomChecks } from '../../shared/files.ts';
 import type { ChecksPreset } from '../../shared/seed.ts';
 import { makeExampleRepo, type ExampleName, type ExampleRepo } from '../demo/example-repo.ts';
 import { detectProjectEnv } from '../env/detect.ts';
-import { startFakeModel, type FakeModel, type ScriptedReplyInput } from '../scripted-model/fake-model.ts';
+import { startScriptedModel, type ScriptedModel, type ScriptedReplyInput } from '../scripted-model/model-server.ts';
 import { SessionStore } from '../store/session-store.ts';
 import { installExample, turnIntoJestProject } from '../testing/example-installs.ts';
 import { caseTurn, makePreparedSession, noLearning, verdictTurn, workerTurn } from '../testing/run-fixtures.ts';
@@ -25,13 +25,13 @@ const WORKER = 'worker-model';
 const EVAL = 'eval-model';
 const ITERATIONS = 3;
 
-let fake: FakeModel;
+let fake: ScriptedModel;
 let repo: ExampleRepo | null = null;
 let home: string;
 let server: TilthProcess | null = null;
 
 beforeEach(async () => {
-  fake = await startFakeModel();
+  fake = await startScriptedModel();
   home = tempDir('tilth-machinery-');
 });
 afterEach(async () => {

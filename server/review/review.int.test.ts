@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SessionDetailSchema } from '../../shared/api.ts';
 import { MergePreviewSchema, MergeResultSchema, SessionReviewSchema, TaskReviewSchema, DiffSchema } from '../../shared/review.ts';
 import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
-import { startFakeModel, type FakeModel } from '../scripted-model/fake-model.ts';
+import { startScriptedModel, type ScriptedModel } from '../scripted-model/model-server.ts';
 import { caseTurn, makePreparedSession, noLearning, nodeTest, verdictTurn, writeTurn, type SeedTask } from '../testing/run-fixtures.ts';
 import { auth, makeTestApp, tempDir, type TestApp } from '../testing/test-app.ts';
 import { compareUrl } from './publish.ts';
@@ -18,12 +18,12 @@ const WORKER = 'worker-model';
 const EVAL = 'eval-model';
 const post = { ...auth, origin: 'http://localhost' };
 
-let fake: FakeModel;
+let fake: ScriptedModel;
 let t: TestApp;
 let repo: ExampleRepo;
 
 beforeEach(async () => {
-  fake = await startFakeModel();
+  fake = await startScriptedModel();
   repo = await makeExampleRepo('js-todo');
   t = await makeTestApp({ env: { TILTH_BASE_URL: fake.baseURL, TILTH_API_KEY: 'k', TILTH_WORKER_MODEL: WORKER, TILTH_EVALUATOR_MODEL: EVAL } });
 });

@@ -11,7 +11,7 @@ import { SessionDetailSchema } from '../../shared/api.ts';
 import { EvidenceSchema } from '../../shared/evidence.ts';
 import { MergePreviewSchema, SessionReviewSchema, TaskReviewSchema } from '../../shared/review.ts';
 import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
-import { startFakeModel, type FakeModel } from '../scripted-model/fake-model.ts';
+import { startScriptedModel, type ScriptedModel } from '../scripted-model/model-server.ts';
 import { caseTurn, makePreparedSession, noLearning, verdictTurn, writeTurn } from '../testing/run-fixtures.ts';
 import { auth, makeTestApp, type TestApp } from '../testing/test-app.ts';
 
@@ -19,12 +19,12 @@ const WORKER = 'worker-model';
 const EVAL = 'eval-model';
 const post = { ...auth, origin: 'http://localhost' };
 
-let fake: FakeModel;
+let fake: ScriptedModel;
 let t: TestApp;
 let repo: ExampleRepo;
 
 beforeEach(async () => {
-  fake = await startFakeModel();
+  fake = await startScriptedModel();
   repo = await makeExampleRepo('js-todo');
   t = await makeTestApp({
     env: { TILTH_BASE_URL: fake.baseURL, TILTH_API_KEY: 'k', TILTH_WORKER_MODEL: WORKER, TILTH_EVALUATOR_MODEL: EVAL, TILTH_MUTATION_SECONDS: '120' },

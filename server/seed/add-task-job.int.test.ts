@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SessionDetailSchema, type SessionDetail } from '../../shared/api.ts';
 import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
-import { startFakeModel, type FakeModel } from '../scripted-model/fake-model.ts';
+import { startScriptedModel, type ScriptedModel } from '../scripted-model/model-server.ts';
 import { SessionStore } from '../store/session-store.ts';
 import { caseTurn, makePreparedSession, noLearning, nodeTest, verdictTurn } from '../testing/run-fixtures.ts';
 import { EVAL, implTurn as impl, PREP, TWO_TASKS, WORKER } from '../testing/run-harness.ts';
@@ -29,7 +29,7 @@ const QUAD_TEST = {
   ],
 };
 
-let fake: FakeModel;
+let fake: ScriptedModel;
 let repo: ExampleRepo;
 let home: string;
 let server: TilthProcess | null = null;
@@ -37,7 +37,7 @@ let server: TilthProcess | null = null;
 const groups: number[] = [];
 
 beforeEach(async () => {
-  fake = await startFakeModel();
+  fake = await startScriptedModel();
   repo = await makeExampleRepo('js-todo');
   home = tempDir('tilth-add-task-');
 });

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AddedTaskSchema } from '../../shared/review.ts';
-import type { ScriptedReplyInput } from '../scripted-model/fake-model.ts';
+import type { ScriptedReplyInput } from '../scripted-model/model-server.ts';
 import { caseTurn, makePreparedSession, noLearning, nodeTest, verdictTurn } from '../testing/run-fixtures.ts';
 import { EVAL, git, implTurn as impl, post, PREP, TWO_TASKS, useRunHarness, WORKER } from '../testing/run-harness.ts';
 import { auth } from '../testing/test-app.ts';

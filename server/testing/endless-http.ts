@@ -10,9 +10,9 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sendEndless, type EndlessOptions } from '../scripted-model/fake-model-http.ts';
+import { sendEndless, type EndlessOptions } from '../scripted-model/http.ts';
 
-export { ENDLESS_COMPLETION, ENDLESS_COMPLETION_STREAM, ENDLESS_MODEL_LIST } from '../scripted-model/fake-model-http.ts';
+export { ENDLESS_COMPLETION, ENDLESS_COMPLETION_STREAM, ENDLESS_MODEL_LIST } from '../scripted-model/http.ts';
 
 export type EndlessRoute =
   | ({ endless: true; status?: number; contentType?: string } & EndlessOptions)

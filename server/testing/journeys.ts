@@ -9,7 +9,7 @@
 import type { ChecksPreset, CustomChecks } from '../../shared/seed.ts';
 import { call, readConversation, roleOf, succeeded, toolsOffered, turn, usage, withCallIds } from '../demo/conversation.ts';
 import type { ExampleName } from '../demo/example-repo.ts';
-import type { FakeResponder, ScriptedReplyInput } from '../scripted-model/fake-model.ts';
+import type { FakeResponder, ScriptedReplyInput } from '../scripted-model/model-server.ts';
 
 export interface JourneyPlan {
   example: Exclude<ExampleName, 'js-todo' | 'py-todo'>;

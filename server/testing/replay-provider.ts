@@ -20,9 +20,9 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { demoReply } from '../demo/demo-script.ts';
-import { BodyTooLargeError, readJson, sendJson } from '../scripted-model/fake-model-http.ts';
-import { parseReply } from '../scripted-model/fake-model-script.ts';
-import { ChatRequestSchema, type ChatRequest } from '../scripted-model/fake-model-wire.ts';
+import { BodyTooLargeError, readJson, sendJson } from '../scripted-model/http.ts';
+import { parseReply } from '../scripted-model/script.ts';
+import { ChatRequestSchema, type ChatRequest } from '../scripted-model/wire.ts';
 import { PROVIDER_SHAPES, shapeNamed, type CanonicalReply, type Json, type ProviderShape, type ShapeContext, type WireAnswer } from './provider-shapes.ts';
 
 export { PROVIDER_SHAPES, shapeNamed, type ProviderShape } from './provider-shapes.ts';

@@ -11,7 +11,7 @@ import { addWorktree, inspectWorkspace } from '../git/repo.ts';
 import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
 import { validateSeedBundle, writeSeed } from '../seed/sink.ts';
 import type { SessionStore } from '../store/session-store.ts';
-import type { ScriptedReplyInput } from '../scripted-model/fake-model.ts';
+import type { ScriptedReplyInput } from '../scripted-model/model-server.ts';
 
 export interface SeedTask {
   id: string;

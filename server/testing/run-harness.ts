@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { SessionDetailSchema, type SessionDetail } from '../../shared/api.ts';
 import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
-import { startFakeModel, type FakeModel } from '../scripted-model/fake-model.ts';
+import { startScriptedModel, type ScriptedModel } from '../scripted-model/model-server.ts';
 import { nodeTest, writeTurn, type SeedTask } from './run-fixtures.ts';
 import { auth, makeTestApp, type TestApp } from './test-app.ts';
 
@@ -29,7 +29,7 @@ export const git = (dir: string, ...args: string[]) => execFileSync('git', args,
 export const implTurn = (name: string, body: string) => writeTurn(`src/${name}.js`, `export function ${name}(n) {\n  return ${body};\n}\n`);
 
 export interface RunHarness {
-  readonly fake: FakeModel;
+  readonly fake: ScriptedModel;
   readonly t: TestApp;
   readonly repo: ExampleRepo;
   detail(id: string): Promise<SessionDetail>;
@@ -39,11 +39,11 @@ export interface RunHarness {
 
 /** Registers the before/after hooks; the fields are the current test's. `env` adds configuration. */
 export function useRunHarness(env: Record<string, string> = {}): RunHarness {
-  let fake: FakeModel | null = null;
+  let fake: ScriptedModel | null = null;
   let t: TestApp | null = null;
   let repo: ExampleRepo | null = null;
   beforeEach(async () => {
-    fake = await startFakeModel();
+    fake = await startScriptedModel();
     repo = await makeExampleRepo('js-todo');
     t = await makeTestApp({
       env: { TILTH_BASE_URL: fake.baseURL, TILTH_API_KEY: 'test-key', TILTH_WORKER_MODEL: WORKER, TILTH_EVALUATOR_MODEL: EVAL, ...env },

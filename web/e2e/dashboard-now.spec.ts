@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { makeExampleRepo, type ExampleRepo } from '../../server/demo/example-repo.ts';
-import type { ScriptedReplyInput } from '../../server/scripted-model/fake-model.ts';
+import type { ScriptedReplyInput } from '../../server/scripted-model/model-server.ts';
 import { caseTurn, noLearning, verdictTurn, workerTurn, writeTurn } from '../../server/testing/run-fixtures.ts';
 import { createSession, DOUBLE_CRITERION, doubleSeedTurn, modelState, script, seedTurn } from './helpers.ts';
 

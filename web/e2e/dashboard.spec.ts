@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { SessionStore } from '../../server/store/session-store.ts';
 import { makeExampleRepo, type ExampleRepo } from '../../server/demo/example-repo.ts';
-import type { ScriptedReplyInput } from '../../server/scripted-model/fake-model.ts';
+import type { ScriptedReplyInput } from '../../server/scripted-model/model-server.ts';
 import { caseTurn, makePreparedSession, noLearning, nodeTest, verdictTurn, writeTurn } from '../../server/testing/run-fixtures.ts';
 import { startTilth, type TilthProcess } from '../../server/testing/tilth-process.ts';
 import { writeRunSession } from '../../bench/session-gen.ts';

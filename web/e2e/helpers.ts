@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { E2E_TOKEN } from '../../playwright.config.ts';
-import type { FakeModelState, ScriptedReplyInput } from '../../server/scripted-model/fake-model.ts';
+import type { ScriptedModelState, ScriptedReplyInput } from '../../server/scripted-model/model-server.ts';
 import { nodeTest, noLearning, verdictTurn, workerTurn, writeTurn } from '../../server/testing/run-fixtures.ts';
 
 export const MODEL_URL = `http://127.0.0.1:${process.env.E2E_MODEL_PORT ?? 5392}`;
@@ -34,8 +34,8 @@ export async function script(replies: ScriptedReplyInput[]): Promise<void> {
   await appendScript(replies);
 }
 
-export async function modelState(): Promise<FakeModelState> {
-  return (await (await fetch(`${MODEL_URL}/_control/state`)).json()) as FakeModelState;
+export async function modelState(): Promise<ScriptedModelState> {
+  return (await (await fetch(`${MODEL_URL}/_control/state`)).json()) as ScriptedModelState;
 }
 
 export async function modelRequests(): Promise<{ messages: unknown[]; status: number }[]> {

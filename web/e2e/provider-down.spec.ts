@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { SessionStore } from '../../server/store/session-store.ts';
 import { makeExampleRepo, type ExampleRepo } from '../../server/demo/example-repo.ts';
-import { startFakeModel, type FakeModel, type ScriptedReplyInput } from '../../server/scripted-model/fake-model.ts';
+import { startScriptedModel, type ScriptedModel, type ScriptedReplyInput } from '../../server/scripted-model/model-server.ts';
 import { makePreparedSession, nodeTest } from '../../server/testing/run-fixtures.ts';
 import { startTilth, type TilthProcess } from '../../server/testing/tilth-process.ts';
 import { git } from './helpers.ts';
@@ -25,7 +25,7 @@ const OUT_OF_QUOTA: ScriptedReplyInput = {
 };
 
 let tilth: TilthProcess | undefined;
-let fake: FakeModel | undefined;
+let fake: ScriptedModel | undefined;
 let repo: ExampleRepo | undefined;
 
 test.afterEach(async () => {
@@ -44,7 +44,7 @@ const worktreeCount = (dir: string) => git(dir, 'worktree', 'list').split('\n').
 
 /** A port where nothing listens (a model server started and closed again), for a provider that is down. */
 async function downPort(): Promise<number> {
-  const gone = await startFakeModel();
+  const gone = await startScriptedModel();
   await gone.close();
   return gone.port;
 }
@@ -100,7 +100,7 @@ test('provider down: the brief survives the trip to settings, creation is refuse
   await expect(page.getByTestId('brief-input')).toHaveValue(BRIEF);
 
   // 3. The provider is up, then gives out after one turn: the interview fails, with its words.
-  fake = await startFakeModel({ port });
+  fake = await startScriptedModel({ port });
   fake.enqueue(WORKER, { tool_calls: [{ name: 'read_file', arguments: { path: 'src/todo.js' } }] }, OUT_OF_QUOTA);
   await page.getByTestId('create-session').click();
   await expect(page).toHaveURL(/\/sessions\/\d{8}-\d{6}-[0-9a-f]{6}$/);
@@ -143,7 +143,7 @@ test('provider down: the brief survives the trip to settings, creation is refuse
   await expect(failed).toBeVisible();
 
   // 5. The provider is back: Retry continues the same session from its saved conversation.
-  fake = await startFakeModel({ port });
+  fake = await startScriptedModel({ port });
   fake.enqueue(WORKER, {
     tool_calls: [{ name: 'ask_user', arguments: { question: 'Should overdue todos sort first everywhere, or only in the list view?' } }],
   });
@@ -184,7 +184,7 @@ test('a model call being retried shows in the interview and on the dashboard now
   test.setTimeout(90_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   repo = await makeExampleRepo('js-todo');
-  fake = await startFakeModel();
+  fake = await startScriptedModel();
   tilth = await startTilth({ env: { ...NO_PROVIDER, TILTH_BASE_URL: fake.baseURL, TILTH_API_KEY: KEY, TILTH_WORKER_MODEL: WORKER } });
   const store = new SessionStore(tilth.sessionsDir);
   try {

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { makeExampleRepo, type ExampleRepo } from '../../server/demo/example-repo.ts';
-import type { ScriptedReplyInput } from '../../server/scripted-model/fake-model.ts';
+import type { ScriptedReplyInput } from '../../server/scripted-model/model-server.ts';
 import { noLearning, nodeTest, verdictTurn, workerTurn, writeTurn } from '../../server/testing/run-fixtures.ts';
 import { createSession, git, modelState, script } from './helpers.ts';
 

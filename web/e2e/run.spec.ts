@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { makeExampleRepo, type ExampleRepo } from '../../server/demo/example-repo.ts';
-import type { ScriptedReplyInput } from '../../server/scripted-model/fake-model.ts';
+import type { ScriptedReplyInput } from '../../server/scripted-model/model-server.ts';
 import { caseTurn, noLearning, nodeTest, verdictTurn, writeTurn } from '../../server/testing/run-fixtures.ts';
 import { appendScript, createSession, git, modelRequests, modelState, script } from './helpers.ts';
 

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import { makeExampleRepo, type ExampleRepo } from '../../server/demo/example-repo.ts';
-import type { ScriptedReplyInput } from '../../server/scripted-model/fake-model.ts';
+import type { ScriptedReplyInput } from '../../server/scripted-model/model-server.ts';
 import { noLearning, nodeTest, verdictTurn, workerTurn, writeTurn } from '../../server/testing/run-fixtures.ts';
 import { DOUBLE_CRITERION, doubleSeedTurn, modelState, runToAllDone, script, untilStatus } from './helpers.ts';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_TOKEN } from '../../playwright.config.ts';
-import { startFakeModel, type FakeModel } from '../../server/scripted-model/fake-model.ts';
+import { startScriptedModel, type ScriptedModel } from '../../server/scripted-model/model-server.ts';
 import { startTilth, type TilthProcess } from '../../server/testing/tilth-process.ts';
 import { MODEL_URL } from './helpers.ts';
 
@@ -62,7 +62,7 @@ test('the settings page shows each value with where it came from, and that the e
 
 test.describe('on a server started without a provider', () => {
   let tilth: TilthProcess | undefined;
-  const fakes: FakeModel[] = [];
+  const fakes: ScriptedModel[] = [];
   test.afterEach(async () => {
     await tilth?.stop();
     if (tilth) fs.rmSync(tilth.home, { recursive: true, force: true });
@@ -70,8 +70,8 @@ test.describe('on a server started without a provider', () => {
     await Promise.all(fakes.splice(0).map((f) => f.close()));
   });
 
-  async function fake(options: Parameters<typeof startFakeModel>[0]): Promise<FakeModel> {
-    const f = await startFakeModel(options);
+  async function fake(options: Parameters<typeof startScriptedModel>[0]): Promise<ScriptedModel> {
+    const f = await startScriptedModel(options);
     fakes.push(f);
     return f;
   }
@@ -151,7 +151,7 @@ test.describe('on a server started without a provider', () => {
 
   test("Test connection shows the provider's own error text for a wrong key and a closed port", async ({ page }) => {
     const strict = await fake({ apiKey: 'sk-the-provider-wants-this-one' });
-    const gone = await startFakeModel();
+    const gone = await startScriptedModel();
     await gone.close();
     tilth = await startTilth();
     const bodies = recordApiBodies(page);

@@ -15,7 +15,7 @@ import {
 } from '../../../shared/api.ts';
 import type { TilthEvent } from '../../../shared/events.ts';
 import { makeExampleRepo, type ExampleRepo } from '../../demo/example-repo.ts';
-import { startFakeModel, type FakeModel } from '../../scripted-model/fake-model.ts';
+import { startScriptedModel, type ScriptedModel } from '../../scripted-model/model-server.ts';
 import { caseTurn, makePreparedSession, noLearning, nodeTest, verdictTurn, writeTurn, type SeedTask } from '../../testing/run-fixtures.ts';
 import { auth, makeTestApp, TEST_TOKEN, type TestApp } from '../../testing/test-app.ts';
 
@@ -23,11 +23,11 @@ const KEY = 'sk-settings-secret-0123456789abcdef';
 const post = { ...auth, origin: 'http://localhost' };
 
 let t: TestApp;
-const fakes: FakeModel[] = [];
+const fakes: ScriptedModel[] = [];
 let repo: ExampleRepo | undefined;
 
-async function fake(options: Parameters<typeof startFakeModel>[0] = {}): Promise<FakeModel> {
-  const f = await startFakeModel(options);
+async function fake(options: Parameters<typeof startScriptedModel>[0] = {}): Promise<ScriptedModel> {
+  const f = await startScriptedModel(options);
   fakes.push(f);
   return f;
 }
@@ -345,7 +345,7 @@ describe('POST /api/config/test', () => {
 
   it('tests each role on its own endpoint', async () => {
     const worker = await fake();
-    const gone = await startFakeModel();
+    const gone = await startScriptedModel();
     await gone.close();
     await save(provider(worker.baseURL, { TILTH_EVALUATOR_BASE_URL: gone.baseURL, TILTH_EVALUATOR_API_KEY: { set: 'sk-evaluator-0123456789' } }));
     expect((await testConnection('worker')).ok).toBe(true);

@@ -1,7 +1,7 @@
 /**
  * A scripted OpenAI-compatible model server for integration tests, e2e tests and demo mode.
  *
- * Each model has a FIFO queue of scripted replies (see `fake-model-script.ts` for the format).
+ * Each model has a FIFO queue of scripted replies (see `script.ts` for the format).
  * Every request is recorded. A request with nothing scripted for its model is never answered with
  * something plausible: it gets HTTP 400 (which no client retries) naming the model and lands in
  * `failures`, every later request fails too, and `assertDone()` throws — a test that makes one
@@ -30,7 +30,7 @@ import {
   type ScriptInput,
   type ScriptedReply,
   type ScriptedReplyInput,
-} from './fake-model-script.ts';
+} from './script.ts';
 
 import {
   BodyTooLargeError,
@@ -46,13 +46,13 @@ import {
   sleep,
   visibleHeaders,
   type EndlessOptions,
-} from './fake-model-http.ts';
-import { ChatRequestSchema, checkExpectation, completionBody, planMessage, streamChunks, wireUsage, type ChatRequest } from './fake-model-wire.ts';
+} from './http.ts';
+import { ChatRequestSchema, checkExpectation, completionBody, planMessage, streamChunks, wireUsage, type ChatRequest } from './wire.ts';
 
-export * from './fake-model-script.ts';
-export { MALFORMED_TOOL_ARGUMENTS, type ChatRequest } from './fake-model-wire.ts';
+export * from './script.ts';
+export { MALFORMED_TOOL_ARGUMENTS, type ChatRequest } from './wire.ts';
 
-/** Picks the reply to one request from the request itself (see `FakeModel.respondWith`). */
+/** Picks the reply to one request from the request itself (see `ScriptedModel.respondWith`). */
 export type FakeResponder = (request: ChatRequest) => ScriptedReplyInput;
 
 export type FakeServedBy = {
@@ -92,14 +92,14 @@ export type FakeFailure = {
   time: string;
 };
 
-export type FakeModelState = {
+export type ScriptedModelState = {
   remaining: Record<string, number>;
   pending: { queue: string; reply: string }[];
   failures: FakeFailure[];
   requestCount: number;
 };
 
-export type StartFakeModelOptions = {
+export type StartScriptedModelOptions = {
   /** 0 or absent picks a free port. */
   port?: number;
   script?: ScriptInput;
@@ -125,10 +125,10 @@ export type FakeEndlessTally = {
   written: number;
 };
 
-export class FakeModelAssertionError extends Error {
+export class ScriptedModelAssertionError extends Error {
   constructor(message: string) {
     super(message);
-    this.name = 'FakeModelAssertionError';
+    this.name = 'ScriptedModelAssertionError';
   }
 }
 
@@ -136,7 +136,7 @@ type QueuedReply = { reply: ScriptedReply; position: number };
 
 const ResetBodySchema = z.strictObject({});
 
-export class FakeModel {
+export class ScriptedModel {
   readonly baseURL: string;
   readonly port: number;
   #queues = new Map<string, QueuedReply[]>();
@@ -153,14 +153,14 @@ export class FakeModel {
   private constructor(
     private readonly server: http.Server,
     port: number,
-    private readonly opts: StartFakeModelOptions,
+    private readonly opts: StartScriptedModelOptions,
   ) {
     this.port = port;
     this.baseURL = `http://127.0.0.1:${port}/v1`;
   }
 
-  /** Use `startFakeModel`; this exists so the server is listening before anyone holds the object. */
-  static async start(opts: StartFakeModelOptions = {}): Promise<FakeModel> {
+  /** Use `startScriptedModel`; this exists so the server is listening before anyone holds the object. */
+  static async start(opts: StartScriptedModelOptions = {}): Promise<ScriptedModel> {
     const server = http.createServer();
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -169,7 +169,7 @@ export class FakeModel {
         resolve();
       });
     });
-    const fake = new FakeModel(server, (server.address() as AddressInfo).port, opts);
+    const fake = new ScriptedModel(server, (server.address() as AddressInfo).port, opts);
     server.on('request', (req, res) => void fake.#handle(req, res));
     if (opts.script) fake.load(opts.script);
     return fake;
@@ -220,8 +220,8 @@ export class FakeModel {
     return out;
   }
 
-  state(): FakeModelState {
-    const pending: FakeModelState['pending'] = [];
+  state(): ScriptedModelState {
+    const pending: ScriptedModelState['pending'] = [];
     for (const [queue, items] of this.#queues) {
       for (const item of items) pending.push({ queue, reply: describeReply(item.reply, item.position) });
     }
@@ -240,7 +240,7 @@ export class FakeModel {
       problems.push(`${items.length} scripted repl${items.length === 1 ? 'y was' : 'ies were'} never requested for model "${queue}": ${list}`);
     }
     if (problems.length > 0) {
-      throw new FakeModelAssertionError(
+      throw new ScriptedModelAssertionError(
         `fake model: ${problems.length} problem(s) after ${this.#requests.length} request(s):\n${problems.map((p) => `  - ${p}`).join('\n')}`,
       );
     }
@@ -499,6 +499,6 @@ export class FakeModel {
   }
 }
 
-export function startFakeModel(opts: StartFakeModelOptions = {}): Promise<FakeModel> {
-  return FakeModel.start(opts);
+export function startScriptedModel(opts: StartScriptedModelOptions = {}): Promise<ScriptedModel> {
+  return ScriptedModel.start(opts);
 }

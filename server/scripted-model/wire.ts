@@ -3,7 +3,7 @@
  * SSE chunks), and checking a request against a reply's expectations.
  */
 import { z } from 'zod';
-import { truncate, type ReplyExpectation, type ScriptedReply } from './fake-model-script.ts';
+import { truncate, type ReplyExpectation, type ScriptedReply } from './script.ts';
 
 /** The arguments string of a `malformed_tool_args` fault: JSON cut off mid-string. */
 export const MALFORMED_TOOL_ARGUMENTS = '{"path": "notes.txt", "content": "unterminated';

@@ -7,7 +7,7 @@
  * failures, and exits 0.
  */
 import { parseArgs } from 'node:util';
-import { FakeScriptError, loadScriptFile, startFakeModel, type FakeModel, type Script } from './fake-model.ts';
+import { FakeScriptError, loadScriptFile, startScriptedModel, type ScriptedModel, type Script } from './model-server.ts';
 
 const USAGE = `usage: fake-model [--port 5390] [--script script.json ...]
 
@@ -53,9 +53,9 @@ async function main(argv: string[]): Promise<number> {
     throw err;
   }
 
-  let fake: FakeModel;
+  let fake: ScriptedModel;
   try {
-    fake = await startFakeModel({ port });
+    fake = await startScriptedModel({ port });
   } catch (err) {
     process.stderr.write(`cannot listen on 127.0.0.1:${port}: ${(err as Error).message}\n`);
     return 1;

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-const CLI = fileURLToPath(new URL('./fake-model-cli.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
 
 // Plain node with the tsx loader, not the tsx wrapper, so signals reach the CLI itself.
 function runCli(args: string[]) {

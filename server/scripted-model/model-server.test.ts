@@ -3,12 +3,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FakeModelAssertionError, FakeScriptError, MALFORMED_TOOL_ARGUMENTS, loadScriptFile, startFakeModel, type FakeModel } from './fake-model.ts';
+import {
+  ScriptedModelAssertionError,
+  FakeScriptError,
+  MALFORMED_TOOL_ARGUMENTS,
+  loadScriptFile,
+  startScriptedModel,
+  type ScriptedModel,
+} from './model-server.ts';
 
-let fake: FakeModel;
+let fake: ScriptedModel;
 
 beforeEach(async () => {
-  fake = await startFakeModel();
+  fake = await startScriptedModel();
 });
 
 afterEach(async () => {
@@ -107,7 +114,7 @@ describe('scripted replies', () => {
     expect(res.json.error.message).toContain('no reply was scripted for model "ghost-model"');
     expect(fake.failures).toHaveLength(1);
     expect(fake.failures[0]).toMatchObject({ kind: 'unscripted', model: 'ghost-model', requestSeq: 1 });
-    expect(() => fake.assertDone()).toThrow(FakeModelAssertionError);
+    expect(() => fake.assertDone()).toThrow(ScriptedModelAssertionError);
     expect(() => fake.assertDone()).toThrow(/request #1 failed \(unscripted\)/);
   });
 
@@ -186,7 +193,7 @@ describe('scripted replies', () => {
   });
 
   it('checks the key when started with one: 401 quoting the wrong key, like a real provider', async () => {
-    const strict = await startFakeModel({ apiKey: 'sk-right-0123456789' });
+    const strict = await startScriptedModel({ apiKey: 'sk-right-0123456789' });
     try {
       strict.enqueue('m', { content: 'let in' });
       const wrong = await fetch(`${strict.baseURL}/models`, { headers: { authorization: 'Bearer sk-wrong-0123456789' } });
@@ -208,7 +215,7 @@ describe('scripted replies', () => {
   });
 
   it('has no GET /v1/models when started with listModels: false', async () => {
-    const bare = await startFakeModel({ listModels: false });
+    const bare = await startScriptedModel({ listModels: false });
     try {
       const res = await fetch(`${bare.baseURL}/models`);
       expect(res.status).toBe(404);
@@ -365,7 +372,7 @@ describe('faults', () => {
   });
 
   it("with listModels 'endless', sends a model list that never ends", async () => {
-    const endless = await startFakeModel({ listModels: 'endless' });
+    const endless = await startScriptedModel({ listModels: 'endless' });
     try {
       const res = await fetch(`${endless.baseURL}/models`);
       const reader = res.body!.getReader();
@@ -516,11 +523,11 @@ describe('script validation', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('loads a JSON script file that startFakeModel then serves', async () => {
+  it('loads a JSON script file that startScriptedModel then serves', async () => {
     const file = path.join(dir, 'script.json');
     await writeFile(file, JSON.stringify({ models: { 'from-file': [{ content: 'scripted', usage: { prompt_tokens: 1, completion_tokens: 2 } }] } }));
     const script = await loadScriptFile(file);
-    const other = await startFakeModel({ script });
+    const other = await startScriptedModel({ script });
     try {
       const res = await fetch(`${other.baseURL}/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'from-file', messages: USER }) });
       const json = (await res.json()) as { choices: { message: { content: string } }[] };
