@@ -30,7 +30,7 @@ import type { TilthEvent } from '../shared/events.ts';
 import { addToSummary, emptySummary } from '../shared/summary.ts';
 import { SessionStore } from '../server/store/session-store.ts';
 import { startTilth } from '../server/testing/tilth-process.ts';
-import { extendPressure, extendTimeline, pressureModel, taskLanes, timelineModel } from '../web/src/dashboard/chart-data.ts';
+import { extendPressure, extendTimeline, pressureModel, taskLanes, timelineModel } from '../web/src/dashboard/charts/chart-data.ts';
 import { runEvents, writeRunSession } from './session-gen.ts';
 
 const { values } = parseArgs({

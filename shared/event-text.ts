@@ -2,7 +2,7 @@
  * How each event reads, for the web and the terminal alike: one table with an entry per event
  * type (`Record<EventType, …>`), so a new event type does not compile until someone decides how it
  * reads, which filter group it joins, whether it is trouble and what `tilth run` prints for it.
- * Pure text (no DOM); the web's cards add their rendering on top (web/src/dashboard/event-card.tsx).
+ * Pure text (no DOM); the web's cards add their rendering on top (web/src/dashboard/events/event-card.tsx).
  *
  * One line per event: `#123 12:01:02 tool_call T-001 iter 3 read_file {"path":"src/x.js"}`.
  * Model-written text (tool arguments, previews, concerns) is squeezed onto one line and clipped,

@@ -3,8 +3,8 @@
  */
 import type { Caps, PrdEntry } from '../../../shared/files.ts';
 import type { Summary, TaskSummary } from '../../../shared/summary.ts';
-import { meterLevel, type MeterLevel } from './meters.ts';
-import { boardStatus, type BoardStatus } from './words.ts';
+import { meterLevel, type MeterLevel } from './header/meters.ts';
+import { boardStatus, type BoardStatus } from './header/run-words.ts';
 
 export interface BoardRow {
   id: string;

@@ -3,7 +3,7 @@ import { Link } from '../router.tsx';
 import type { BoardRow } from './board.ts';
 import { boardProgress } from './board.ts';
 import { paths } from '../paths.ts';
-import { BOARD_STATUS_LABELS } from './words.ts';
+import { BOARD_STATUS_LABELS } from './header/run-words.ts';
 import { formatUsd } from '../../../shared/format.ts';
 
 /** Every task with its status and figures; each links to its review page. */

@@ -4,7 +4,7 @@
  * detail beneath.
  */
 import type { SessionListItem } from '../../../shared/api.ts';
-import { stopInWords } from '../dashboard/words.ts';
+import { stopInWords } from '../dashboard/header/run-words.ts';
 
 export interface StopLine {
   text: string;
