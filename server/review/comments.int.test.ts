@@ -7,7 +7,7 @@ import { ErrorBodySchema, OkSchema } from '../../shared/api.ts';
 import type { SessionStatus } from '../../shared/events.ts';
 import { COMMENTS_PAGE_MAX, CommentListSchema, ReviewCommentSchema, SESSION_COMMENTS_MAX } from '../../shared/review.ts';
 import { createApiClient } from '../../web/src/api/client.ts';
-import { reviewCalls } from '../../web/src/review/calls.ts';
+import { reviewCalls } from '../../web/src/review/review-api.ts';
 import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
 import { makePreparedSession, nodeTest } from '../testing/run-fixtures.ts';
 import { auth, makeTestApp, type TestApp } from '../testing/test-app.ts';

@@ -18,7 +18,7 @@ import { useNow } from '../use-now.ts';
 import { queryKeys } from '../api/queries.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../paths.ts';
-import { review } from './calls.ts';
+import { review } from './review-api.ts';
 import { reviewKeys } from './queries.ts';
 import { actionError } from './use-review-actions.ts';
 

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { ReviewComment } from '../../../shared/review.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../paths.ts';
-import type { NewComment } from './calls.ts';
+import type { NewComment } from './review-api.ts';
 import { commentAnchor, commentPlace, type CommentSide } from './comment-model.ts';
 import { commentError } from './use-comments.ts';
 import './line-comments.css';

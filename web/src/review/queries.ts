@@ -5,7 +5,7 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../api/browser.ts';
-import { review } from './calls.ts';
+import { review } from './review-api.ts';
 
 export const reviewKeys = {
   /** Everything review-related of one session: invalidated together after an action. */

@@ -11,7 +11,7 @@ import { formatTime } from '../../../shared/format.ts';
 import { queryKeys } from '../api/queries.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../paths.ts';
-import { review } from './calls.ts';
+import { review } from './review-api.ts';
 import { reviewKeys } from './queries.ts';
 import { actionError } from './use-review-actions.ts';
 import { ScrollRegion } from '../components/scroll-region.tsx';

@@ -5,7 +5,7 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ReviewComment } from '../../../shared/review.ts';
-import { review, type NewComment } from './calls.ts';
+import { review, type NewComment } from './review-api.ts';
 import { commentsQuery, reviewKeys } from './queries.ts';
 import { actionError, type ActionError } from './use-review-actions.ts';
 

@@ -11,7 +11,7 @@ import { seeding } from '../api/mutations.ts';
 import { queryKeys } from '../api/queries.ts';
 import { navigate } from '../router.tsx';
 import { paths } from '../paths.ts';
-import { review, type CleanseResult, type PrResult, type PushResult, type RewindResult } from './calls.ts';
+import { review, type CleanseResult, type PrResult, type PushResult, type RewindResult } from './review-api.ts';
 import { reviewKeys } from './queries.ts';
 
 export interface ActionError {

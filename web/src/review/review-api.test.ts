@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, createApiClient } from '../api/client.ts';
-import { reviewCalls } from './calls.ts';
+import { reviewCalls } from './review-api.ts';
 
 const ID = '20260525-103149-3800ea';
 
