@@ -56,7 +56,7 @@ try {
   const wall = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   const harnessMs = (cpu.user + cpu.system) / 1000;
-  const events = bench.store.log(bench.id).readAfter(0, 100_000);
+  const events = bench.store.session(bench.id).log().readAfter(0, 100_000);
   const sum = (pick: (e: TilthEvent) => number) => events.reduce((a, e) => a + pick(e), 0);
   const checksMs = sum((e) => (e.type === 'validator_run' ? e.data.results.reduce((a, r) => a + (r.duration_ms ?? 0), 0) : 0));
   const modelMs = sum((e) => (e.type === 'model_call' ? (e.data.duration_ms ?? 0) : 0));

@@ -172,13 +172,13 @@ async function measure(browser: Browser, k: Kept): Promise<RunFigures> {
     page.on('crash', () => process.stderr.write(`the page crashed (${k.size.toLocaleString('en-US')} events)\n`));
     await page.goto(tilth.url);
     await page.getByTestId('sessions-list').waitFor();
-    const log = writer.log(k.id);
+    const log = writer.session(k.id).log();
     const more = runEvents({ total: 10_000_000, tasks: 500, seed: 11, firstSeq: log.lastSeq + 1, worktree: '/bench/worktree', branch: 'session/bench' });
     const append = (n: number) => {
-      for (let i = 0; i < n; i++) writer.emit(k.id, more.next().value!.input);
+      for (let i = 0; i < n; i++) writer.session(k.id).emit(more.next().value!.input);
       return log.lastSeq;
     };
-    writer.updateCheckpoint(k.id, () => ({ status: 'running' }));
+    writer.session(k.id).checkpoint.update(() => ({ status: 'running' }));
     await page.goto(`${tilth.origin}/sessions/${k.id}`);
     await page.locator('[data-testid="dashboard"][data-ready="true"]').waitFor({ timeout: 60_000 });
     await page.getByTestId('timeline').locator('canvas').first().waitFor({ timeout: 60_000 });

@@ -94,7 +94,7 @@ for (const ex of EXAMPLES) {
     const id = await makePreparedSession(store, repo.dir, ex.preset, [
       { id: 'T-001', title: 'Adult', criteria: task.acceptance_criteria, criteriaTests: task.criteria_tests!, tests: { [ex.testFile]: ex.test } },
     ]);
-    const cp = store.readCheckpoint(id);
+    const cp = store.session(id).checkpoint.read();
     const input = {
       prd: [task],
       testFiles: { [ex.testFile]: ex.test },

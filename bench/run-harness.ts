@@ -59,8 +59,8 @@ export async function prepareBenchRun(baseURL: string, tasks: SeedTask[], caps: 
     run: async () => {
       jobs.start('run', id, (ctx) => runSession(ctx, deps));
       while (jobs.forSession(id)) await new Promise((r) => setTimeout(r, 5));
-      const status = store.readCheckpoint(id).status;
-      if (status !== 'all_done') throw new Error(`the bench run ended ${status}: ${store.readCheckpoint(id).last_error ?? ''}`);
+      const status = store.session(id).checkpoint.read().status;
+      if (status !== 'all_done') throw new Error(`the bench run ended ${status}: ${store.session(id).checkpoint.read().last_error ?? ''}`);
     },
     cleanup: async () => {
       store.close();

@@ -42,12 +42,12 @@ try {
       { id: 'T-001', title: 'Double', tests: { 'tests/t001_double.test.js': nodeTest('double', 'double', '2', '4') } },
     ]);
     const session = store.session(id);
-    const { worktree } = store.readCheckpoint(id);
+    const { worktree } = store.session(id).checkpoint.read();
     fs.writeFileSync(path.join(worktree, 'src', 'big.js'), Array.from({ length: 400 }, (_, i) => `// line ${i + 1}\n`).join(''));
     git(worktree, 'add', 'src/big.js');
     git(worktree, '-c', 'user.name=b', '-c', 'user.email=b@example.com', 'commit', '-q', '-m', 'T-001: Double');
     session.prd.write(session.prd.tasks().map((t) => ({ ...t, status: 'done' as const })));
-    store.setStatus(id, 'all_done');
+    store.session(id).checkpoint.setStatus('all_done');
     const ids = Array.from({ length: COMMENTS }, (_, i) =>
       i % 4 === 3
         ? session.comments.add({ task_id: null, file: 'src/todo.js', line: (i % 30) + 1, side: 'old', text: `comment ${i}` }).id

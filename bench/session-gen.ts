@@ -320,7 +320,7 @@ export function writeRunSession(
     status: 'running',
   });
   const id = checkpoint.session_id;
-  const log = store.log(id);
+  const log = store.session(id).log();
   const summary = emptySummary(id);
   const out: RunPlan = { plan: [], costUsd: 0, tokens: 0, calls: 0 };
   let clock = Date.UTC(2026, 10, 20, 9, 0, 0);
@@ -344,7 +344,7 @@ export function writeRunSession(
   }
 
   store.session(id).prd.write(out.plan);
-  store.updateCheckpoint(id, () => ({
+  store.session(id).checkpoint.update(() => ({
     status: 'all_done',
     last_stop: 'all_done',
     caps: BENCH_CAPS,

@@ -30,7 +30,7 @@ const realistic = values.web
       total: 10_000_000,
       tasks: 500,
       seed: 5,
-      firstSeq: t.store.log(sessionId).lastSeq === 0 ? 2 : t.store.log(sessionId).lastSeq + 1,
+      firstSeq: t.store.session(sessionId).log().lastSeq === 0 ? 2 : t.store.session(sessionId).log().lastSeq + 1,
       worktree: created.worktree,
       branch: created.branch,
     })
@@ -43,7 +43,7 @@ const TICK_MS = 5;
 for await (const line of readline.createInterface({ input: process.stdin })) {
   const { rate, seconds } = JSON.parse(line) as { rate: number; seconds: number };
   const total = Math.round(rate * seconds);
-  const firstSeq = t.store.log(sessionId).lastSeq + 1;
+  const firstSeq = t.store.session(sessionId).log().lastSeq + 1;
   const started = performance.now();
   let appended = 0;
   await new Promise<void>((resolve) => {
@@ -51,7 +51,7 @@ for await (const line of readline.createInterface({ input: process.stdin })) {
       // Catch up to where the schedule says we should be, so timer jitter does not lower the rate.
       const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * rate));
       while (appended < due) {
-        t.store.emit(sessionId, next(appended));
+        t.store.session(sessionId).emit(next(appended));
         appended++;
       }
       if (appended >= total) {
@@ -60,6 +60,6 @@ for await (const line of readline.createInterface({ input: process.stdin })) {
       }
     }, TICK_MS);
   });
-  process.stdout.write(`${JSON.stringify({ done: true, firstSeq, lastSeq: t.store.log(sessionId).lastSeq, appended })}\n`);
+  process.stdout.write(`${JSON.stringify({ done: true, firstSeq, lastSeq: t.store.session(sessionId).log().lastSeq, appended })}\n`);
 }
 await t.close();

@@ -119,7 +119,7 @@ describe('tilth run / resume / info / reset', { timeout: 60_000 }, () => {
     const workerPrompts = fake.requests.filter((r) => r.model === WORKER).map((r) => JSON.stringify(r.messages));
     expect(workerPrompts.filter((p) => p.includes('## Your task')).at(-1)).toContain('Write it as n * 2.');
     const reopened = new SessionStore(path.join(home, 'sessions'));
-    const cp = reopened.readCheckpoint(id);
+    const cp = reopened.session(id).checkpoint.read();
     reopened.close();
     expect(execFileSync('git', ['log', '-1', '--format=%s', cp.branch], { cwd: cp.source, encoding: 'utf8' }).trim()).toBe('T-001 (rev 2): Double');
 
@@ -151,7 +151,7 @@ describe('tilth run / resume / info / reset', { timeout: 60_000 }, () => {
       TILTH_WORKER_PRICE_OUT: '2',
     });
     expect(run.code, run.out).toBe(0);
-    const events = new SessionStore(path.join(home, 'sessions')).log(id).readAfter(0, 10_000);
+    const events = new SessionStore(path.join(home, 'sessions')).session(id).log().readAfter(0, 10_000);
     const calls = events.flatMap((e) => (e.type === 'model_call' && e.data.role === 'worker' && e.data.phase !== 'self_improve' ? [e.data] : []));
     expect(calls.map((c) => c.context_window)).toEqual([64_000, 64_000]);
     // 100,000 prompt tokens at $1 per million and 1,000 completion tokens at $2 per million.
@@ -182,7 +182,7 @@ describe('tilth run / resume / info / reset', { timeout: 60_000 }, () => {
     const run = await proc.done;
     expect(run.code, run.out).toBe(130);
     const after = new SessionStore(path.join(home, 'sessions'));
-    expect(after.readCheckpoint(id)).toMatchObject({ status: 'stopped', last_stop: 'interrupted' });
+    expect(after.session(id).checkpoint.read()).toMatchObject({ status: 'stopped', last_stop: 'interrupted' });
     after.close();
     fake.load({ models: { [WORKER]: [caseTurn(), noLearning], [EVAL]: [verdictTurn('accept')] } });
     const resumed = await tilth(['resume', id]);
@@ -217,7 +217,7 @@ describe('tilth run / resume / info / reset', { timeout: 60_000 }, () => {
     expect(fs.existsSync(path.join(home, 'sessions', id, 'run.lock'))).toBe(true);
     fake.load({ models: { [WORKER]: [impl('double', 'n * 2'), caseTurn(), noLearning], [EVAL]: [verdictTurn('accept')] } });
     const after = new SessionStore(path.join(home, 'sessions'));
-    after.setStatus(id, 'stopped', { reason: 'crash', phase: 'run' }); // what the next serve would do
+    after.session(id).checkpoint.setStatus('stopped', { reason: 'crash', phase: 'run' }); // what the next serve would do
     after.close();
     const resumed = await tilth(['resume', id]);
     expect(resumed.code, resumed.out).toBe(0);
@@ -312,7 +312,7 @@ describe('tilth run / resume / info / reset', { timeout: 60_000 }, () => {
     );
     expect(added.code, added.out).toBe(0);
     expect(added.out).toContain('Added T-003 (Count the open todos)');
-    const cp = new SessionStore(path.join(home, 'sessions')).readCheckpoint(id);
+    const cp = new SessionStore(path.join(home, 'sessions')).session(id).checkpoint.read();
     const log = execFileSync('git', ['log', '--format=%s', cp.branch], { cwd: cp.worktree, encoding: 'utf8' });
     expect(log).toContain('T-001 (rev 2): Todos carry a due date');
     expect(log).toContain('seed: added T-003');

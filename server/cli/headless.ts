@@ -90,7 +90,7 @@ function sessionArg(verb: string, positionals: string[], store: SessionStore): s
   const id = positionals[0];
   if (!id || positionals.length > 1) throw new CliExit(2, `${HEADLESS_HELP[verb]}`);
   if (!isSessionId(id)) throw new CliExit(2, `"${id}" is not a session id (they look like 20260525-103149-3800ea). tilth info lists them.`);
-  if (!store.exists(id)) throw new CliExit(2, `No session ${id} under ${store.root}. tilth info lists them.`);
+  if (!store.session(id).exists()) throw new CliExit(2, `No session ${id} under ${store.root}. tilth info lists them.`);
   return id;
 }
 
@@ -103,7 +103,7 @@ export function info(config: Config, positionals: string[], out: (s: string) => 
       return;
     }
     for (const s of items) {
-      const cp = s.problem ? null : store.readCheckpoint(s.id);
+      const cp = s.problem ? null : store.session(s.id).checkpoint.read();
       const stale = cp && !fs.existsSync(cp.worktree) && s.status !== 'archived' ? ' (worktree missing)' : '';
       out(
         `${s.id}  ${s.status.padEnd(12)} ${`${s.tasks.done}/${s.tasks.total}`.padStart(5)} tasks  ${formatUsd(s.cost_usd).padStart(7)}  ${s.title || s.brief.split('\n')[0] || ''}`,
@@ -114,7 +114,7 @@ export function info(config: Config, positionals: string[], out: (s: string) => 
     return;
   }
   const id = sessionArg('info', positionals, store);
-  const cp = store.readCheckpoint(id);
+  const cp = store.session(id).checkpoint.read();
   const prd = store.session(id).prd.tasks();
   const worktreeOk = fs.existsSync(cp.worktree);
   out(`session   ${id}`);
@@ -145,7 +145,7 @@ const NO_PROVIDER = 'No model provider is configured: set TILTH_BASE_URL, TILTH_
  * is the configured provider. \`close\` ends what was started.
  */
 async function modelFor(config: Config, store: SessionStore, id: string): Promise<{ llm: ModelClient; close: () => Promise<void> }> {
-  if (store.readCheckpoint(id).demo) {
+  if (store.session(id).checkpoint.read().demo) {
     const demo = await DemoService.start(store);
     return { llm: demo.clientFor(id)!, close: () => demo.close() };
   }
@@ -156,7 +156,7 @@ async function modelFor(config: Config, store: SessionStore, id: string): Promis
 export async function runVerb(verb: 'run' | 'resume', config: Config, positionals: string[], out: (s: string) => void): Promise<number> {
   const store = openStore(config);
   const id = sessionArg(verb, positionals, store);
-  const { status } = store.readCheckpoint(id);
+  const { status } = store.session(id).checkpoint.read();
   if (verb === 'run' && status !== 'prepared') {
     throw new CliExit(
       1,
@@ -174,7 +174,7 @@ export async function runVerb(verb: 'run' | 'resume', config: Config, positional
   } catch (err) {
     throw new CliExit(1, (err as Error).message);
   }
-  if (!config.roles.worker && !store.readCheckpoint(id).demo) throw new CliExit(2, NO_PROVIDER);
+  if (!config.roles.worker && !store.session(id).checkpoint.read().demo) throw new CliExit(2, NO_PROVIDER);
   setSandboxMode(config.values.TILTH_SANDBOX.value ?? 'auto');
   const sandbox = detectSandbox();
   out(`shell sandbox: ${sandbox.available ? 'on' : `off — ${sandbox.detail}`}`);
@@ -204,7 +204,7 @@ export async function runVerb(verb: 'run' | 'resume', config: Config, positional
     unsubscribe();
     await close();
   }
-  const cp = store.readCheckpoint(id);
+  const cp = store.session(id).checkpoint.read();
   const prd = store.session(id).prd.tasks();
   out('');
   out(
@@ -342,7 +342,7 @@ export async function reset(config: Config, positionals: string[], yes: boolean,
   } catch (err) {
     throw new CliExit(1, (err as Error).message);
   }
-  const cp = store.readCheckpoint(id);
+  const cp = store.session(id).checkpoint.read();
   if (!yes) {
     if (!process.stdin.isTTY) throw new CliExit(2, `Refusing to discard ${id} without confirmation; pass --yes.`);
     const rl = readline.createInterface({ input: process.stdin, output: process.stdout });

@@ -155,7 +155,7 @@ export async function startServer(live: LiveConfig, logger: Logger = consoleLogg
   if (recovered.length > 0) logger.info(`Marked ${recovered.length} session(s) stopped after an unclean shutdown: ${recovered.join(', ')}`);
   const watcher = new SessionsWatcher(store.root, store.bus, (id) => {
     try {
-      store.publishAppendedElsewhere(id);
+      store.session(id).publishAppendedElsewhere();
     } catch (err) {
       logger.warn(`could not follow the event log of ${id}`, { err: err instanceof Error ? err.message : String(err) });
     }

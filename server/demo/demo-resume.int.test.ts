@@ -76,12 +76,12 @@ async function inFlight(role: Role, after: number, text = ''): Promise<number> {
   return found.seq;
 }
 
-const events = (id: string): TilthEvent[] => t.store.log(id).readAfter(0, 100_000);
+const events = (id: string): TilthEvent[] => t.store.session(id).log().readAfter(0, 100_000);
 
 /** The end of the story, whatever the detours: all done, both tasks, every reply to its own role. */
 function expectTheEnd(id: string, requests: FakeRequestRecord[]): void {
   const all = events(id);
-  expect(t.store.readCheckpoint(id).status).toBe('all_done');
+  expect(t.store.session(id).checkpoint.read().status).toBe('all_done');
   const tasks = all.filter((e) => e.type === 'commit').map((e) => (e.type === 'commit' ? e.data.task_id : ''));
   expect(tasks).toEqual(['T-001', 'T-002']);
   expect(all.filter((e) => e.type === 'task_failed' || e.type === 'evaluator_parse_error' || e.type === 'case_parse_error')).toEqual([]);
@@ -140,7 +140,7 @@ describe('demo resume', () => {
       after = await inFlight(role, after, text);
       const stop = await api('POST', `/api/sessions/${id}/stop`, {});
       expect(stop.status, JSON.stringify(stop.body)).toBe(200);
-      expect(t.store.readCheckpoint(id).status).toBe('stopped');
+      expect(t.store.session(id).checkpoint.read().status).toBe('stopped');
       expect((await api('POST', `/api/sessions/${id}/run`, {})).status).toBe(202);
     }
     await driveDemo(api, id);

@@ -38,11 +38,11 @@ async function run(id: string): Promise<SessionDetail> {
 }
 
 const branchLog = (id: string): string => {
-  const cp = t.store.readCheckpoint(id);
+  const cp = t.store.session(id).checkpoint.read();
   return execFileSync('git', ['log', '--format=%s', cp.branch], { cwd: cp.worktree, encoding: 'utf8' });
 };
 const fileAtTip = (id: string, file: string): string => {
-  const cp = t.store.readCheckpoint(id);
+  const cp = t.store.session(id).checkpoint.read();
   return execFileSync('git', ['show', `${cp.branch}:${file}`], { cwd: cp.worktree, encoding: 'utf8' });
 };
 

@@ -74,7 +74,7 @@ describe('demo mode', () => {
     expect(new Set(models).size).toBe(1);
     expect(models[0]).toContain(DEMO_MODEL);
 
-    const cp = t.store.readCheckpoint(id);
+    const cp = t.store.session(id).checkpoint.read();
     const merged = await t.app.inject({ method: 'POST', url: `/api/sessions/${id}/merge`, headers: post, payload: { strategy: 'merge' } });
     expect(merged.statusCode, merged.body).toBe(200);
     const log = execFileSync('git', ['log', '--format=%s', 'main'], { cwd: cp.source, encoding: 'utf8' });

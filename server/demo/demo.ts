@@ -53,7 +53,7 @@ export class DemoService {
     if (client) return client;
     let demo = false;
     try {
-      demo = this.store.readCheckpoint(id).demo;
+      demo = this.store.session(id).checkpoint.read().demo;
     } catch {
       return null;
     }
@@ -84,7 +84,7 @@ export class DemoService {
     });
     const id = created.session_id;
     const gitDirs = await addWorktree(info.root, created.worktree, created.branch, info.head);
-    this.store.updateCheckpoint(id, () => ({
+    this.store.session(id).checkpoint.update(() => ({
       ...gitDirs,
       demo: true,
       checks_preset: 'node',
@@ -93,7 +93,7 @@ export class DemoService {
     }));
     const client = this.clientFor(id)!;
     startInterviewJob({ ...deps, llmFor: (sid) => (sid === id ? client : (deps.llmFor?.(sid) ?? deps.llm)) }, id);
-    return this.store.listItem(id);
+    return this.store.session(id).listItem();
   }
 
   async close(): Promise<void> {

@@ -50,11 +50,12 @@ describe('the evaluator gate fails closed', { timeout: 60_000 }, () => {
     const session = h.t.store.session(id);
     expect(session.ledger.read('T-001').some((e) => e.verdict.verdict === 'accept')).toBe(false);
     expect(session.evidence.read('T-001')).toBeNull();
-    expect(fs.existsSync(path.join(h.t.store.dir(id), 'evidence'))).toBe(false);
-    const wt = h.t.store.readCheckpoint(id).worktree;
+    expect(fs.existsSync(path.join(h.t.store.session(id).dir, 'evidence'))).toBe(false);
+    const wt = h.t.store.session(id).checkpoint.read().worktree;
     expect(git(wt, 'log', '-1', '--format=%s')).toBe(`T-001: FAILED (${stop}): Double`);
     const verdicts = h.t.store
-      .log(id)
+      .session(id)
+      .log()
       .readAfter(0, 10_000)
       .filter((e) => e.type === 'evaluator_verdict');
     expect(verdicts.every((e) => e.type === 'evaluator_verdict' && e.data.verdict === 'reject')).toBe(true);

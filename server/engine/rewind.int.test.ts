@@ -42,7 +42,7 @@ async function finishedSession(concern = 'Triple is right.'): Promise<string> {
 
 const branchTip = (id: string) => git(h.repo.dir, 'rev-parse', `refs/heads/session/${id}`);
 const subjectOf = (sha: string) => git(h.repo.dir, 'log', '-1', '--format=%s', sha);
-const events = (id: string) => h.t.store.log(id).readAfter(0, 10_000);
+const events = (id: string) => h.t.store.session(id).log().readAfter(0, 10_000);
 
 describe('rewind', () => {
   it('after T-001: shows its plan, then does exactly that; the run does T-002 again and the first attempt stays readable', async () => {
@@ -50,7 +50,7 @@ describe('rewind', () => {
     const oldTip = branchTip(id);
     const t001 = git(h.repo.dir, 'rev-parse', `${oldTip}^`);
     expect(subjectOf(t001)).toBe('T-001: Double');
-    const worktree = h.t.store.readCheckpoint(id).worktree;
+    const worktree = h.t.store.session(id).checkpoint.read().worktree;
     fs.writeFileSync(path.join(worktree, 'scratch.txt'), 'left behind\n');
 
     const planRes = await get(`/api/sessions/${id}/rewind-plan?after=T-001`);
@@ -89,7 +89,7 @@ describe('rewind', () => {
       ['T-001', 'done'],
       ['T-002', 'pending'],
     ]);
-    const dir = h.t.store.dir(id);
+    const dir = h.t.store.session(id).dir;
     expect(fs.existsSync(path.join(dir, 'ledger', 'T-002.jsonl'))).toBe(false);
     for (const f of plan.archived) expect(fs.existsSync(path.join(dir, 'archive', 'rewind-1', f)), f).toBe(true);
     expect(fs.existsSync(path.join(dir, 'rewind.json'))).toBe(false);
@@ -133,7 +133,7 @@ describe('rewind', () => {
     expect(git(h.repo.dir, 'rev-parse', `refs/tilth/backups/${id}-rewind-2`)).toBe(t001);
     expect((await detail(id)).tasks.map((x) => x.status)).toEqual(['pending', 'pending']);
     // The seed's test files stay: they are the seed commit's.
-    const worktree = h.t.store.readCheckpoint(id).worktree;
+    const worktree = h.t.store.session(id).checkpoint.read().worktree;
     expect(fs.existsSync(path.join(worktree, 'tests/t002_triple.test.js'))).toBe(true);
     const t1 = TaskReviewSchema.parse((await get(`/api/sessions/${id}/tasks/T-001`)).json());
     expect(t1.earlier_attempts.map((a) => a.rewind)).toEqual([2]);

@@ -71,10 +71,10 @@ async function settled(id: string, timeoutMs = 30_000): Promise<SessionDetail> {
 }
 
 function events(id: string): TilthEvent[] {
-  return t.store.log(id).readAfter(0, 100_000);
+  return t.store.session(id).log().readAfter(0, 100_000);
 }
 const ofType = <T extends TilthEvent['type']>(id: string, type: T) => events(id).filter((e): e is Extract<TilthEvent, { type: T }> => e.type === type);
-const checkpoint = (id: string): Checkpoint => t.store.readCheckpoint(id);
+const checkpoint = (id: string): Checkpoint => t.store.session(id).checkpoint.read();
 
 // Every task here runs real test runners several times (the checks, then each named case alone,
 // twice, for the green proof), so a run takes longer than vitest's default 20 s on a loaded
@@ -134,7 +134,7 @@ describe('the run', RUN_BUDGET, () => {
     expect(allDone.seq).toBeGreaterThan(probe!.seq);
     const review = (await t.app.inject({ url: `/api/sessions/${id}/tasks/T-001`, headers: auth })).json();
     expect(review.mutation).toMatchObject({ status: 'done', killed: 2, survived: 0 });
-    expect(fs.existsSync(path.join(t.store.dir(id), 'probe-scratch', 'T-001'))).toBe(false);
+    expect(fs.existsSync(path.join(t.store.session(id).dir, 'probe-scratch', 'T-001'))).toBe(false);
   });
 
   it('answers a case that leaves a criterion out at once: no checks run and no evaluator call is spent on it', async () => {
@@ -211,17 +211,17 @@ describe('the run', RUN_BUDGET, () => {
     expect(git(repo.dir, 'status', '--porcelain')).toBe(sourceStatus);
     expect(git(repo.dir, 'rev-parse', 'HEAD')).toBe(sourceHead);
 
-    const progress = fs.readFileSync(path.join(t.store.dir(id), 'progress.txt'), 'utf8');
+    const progress = fs.readFileSync(path.join(t.store.session(id).dir, 'progress.txt'), 'utf8');
     expect(progress).toBe('T-001\tdone\tDouble\nT-002\tdone\tTriple\nT-003\tdone\tSquare\n');
     expect(ofType(id, 'commit').map((e) => e.data.task_id)).toEqual(['T-001', 'T-002', 'T-003']);
-    expect(fs.readFileSync(path.join(t.store.dir(id), 'proposed-learnings.md'), 'utf8')).toContain(
+    expect(fs.readFileSync(path.join(t.store.session(id).dir, 'proposed-learnings.md'), 'utf8')).toContain(
       '## From T-003 — Square\n\n- Keep one function per file in src/.',
     );
 
     const start0 = ofType(id, 'session_start').find((e) => e.data.phase === 'run')!;
     expect(start0.data.caps).toMatchObject({ max_iterations_per_task: 32, max_evaluator_calls_per_task: 0 });
 
-    const summary = SummarySchema.parse(JSON.parse(fs.readFileSync(path.join(t.store.dir(id), 'summary.json'), 'utf8')));
+    const summary = SummarySchema.parse(JSON.parse(fs.readFileSync(path.join(t.store.session(id).dir, 'summary.json'), 'utf8')));
     expect(Object.values(summary.tasks).map((x) => x.status)).toEqual(['done', 'done', 'done']);
     expect(summary.verdicts.accepts).toBe(3);
     expect(summary.stop?.reason).toBe('all_done');
@@ -357,7 +357,7 @@ describe('the run', RUN_BUDGET, () => {
   it('refuses to run a session that is not prepared or stopped, with the reason', async () => {
     await open();
     const id = await makePreparedSession(t.store, repo.dir, 'node', THREE.slice(0, 1));
-    t.store.setStatus(id, 'all_done');
+    t.store.session(id).checkpoint.setStatus('all_done');
     const body = await start(id, 409);
     expect(body.error.code).toBe('session_not_runnable');
     expect(body.error.message).toContain('all_done');
@@ -394,7 +394,7 @@ describe('every stop is loud and resumable', RUN_BUDGET, () => {
     expect(d.tasks[0]!.status).toBe('failed');
     const wt = checkpoint(id).worktree;
     expect(git(wt, 'log', '-1', '--format=%s')).toBe('T-001: FAILED (iter_cap): Double');
-    expect(fs.readFileSync(path.join(t.store.dir(id), 'progress.txt'), 'utf8')).toBe('T-001\tfailed:iter_cap\tDouble\n');
+    expect(fs.readFileSync(path.join(t.store.session(id).dir, 'progress.txt'), 'utf8')).toBe('T-001\tfailed:iter_cap\tDouble\n');
 
     const plan = await t.app.inject({ url: `/api/sessions/${id}/resume-plan`, headers: auth });
     expect(plan.json()).toMatchObject({ retried: ['T-001'], pending: [], unwind: true, last_stop: 'iter_cap', worktree_missing: false });
@@ -408,7 +408,7 @@ describe('every stop is loud and resumable', RUN_BUDGET, () => {
     const summary = (await t.app.inject({ url: `/api/sessions/${id}/summary`, headers: auth })).json();
     expect(summary.tasks['T-001']).toMatchObject({ status: 'done', failure_reason: null });
     expect(summary.timeline.attempts.map((a: unknown[]) => a[4])).toEqual(['failed', 'done']);
-    expect(summary.last_seq).toBe(t.store.log(id).lastSeq);
+    expect(summary.last_seq).toBe(t.store.session(id).log().lastSeq);
     const resume = ofType(id, 'session_resume')[0]!;
     expect(resume.data).toMatchObject({ retried: ['T-001'], unwound_commit: true, last_stop: 'iter_cap' });
     expect(resume.data.plan).toContain('retrying T-001 (was: failed)');
@@ -549,7 +549,7 @@ describe('every stop is loud and resumable', RUN_BUDGET, () => {
   it('resuming after a crash first removes the git lock a killed git left in the worktree', async () => {
     await open();
     const id = await makePreparedSession(t.store, repo.dir, 'node', ONE);
-    t.store.setStatus(id, 'stopped', { reason: 'crash', phase: 'run', error: 'The server stopped while this session was active.' });
+    t.store.session(id).checkpoint.setStatus('stopped', { reason: 'crash', phase: 'run', error: 'The server stopped while this session was active.' });
     const lock = path.join(git(checkpoint(id).worktree, 'rev-parse', '--path-format=absolute', '--git-dir'), 'index.lock');
     fs.writeFileSync(lock, '');
     fake.load({ models: { [WORKER]: [impl('double', 'n * 2'), caseTurn(), noLearning], [EVAL]: [verdictTurn('accept')] } });

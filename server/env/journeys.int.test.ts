@@ -123,7 +123,7 @@ async function journey(plan: JourneyPlan, manager?: OtherPackageManager): Promis
   const done = await until(app, id, 'all_done', (d) => d.session.status === 'all_done' && d.run.state === 'idle');
   expect(done.tasks.map((task) => [task.id, task.status])).toEqual([['T-001', 'done']]);
 
-  const events: TilthEvent[] = app.store.log(id).readAfter(0, 100_000);
+  const events: TilthEvent[] = app.store.session(id).log().readAfter(0, 100_000);
   const checks = events.flatMap((e) => (e.type === 'validator_run' ? [e.data] : []));
   expect(checks.map((c) => c.passed)).toEqual([true]);
   expect(checks[0]!.results.find((r) => r.name === 'acceptance')?.output).toMatch(plan.checkShows);

@@ -53,18 +53,18 @@ async function session(repo: ExampleRepo, projectEnv: ProjectEnv): Promise<{ id:
   const id = created.session_id;
   const dirs = await addWorktree(repo.dir, created.worktree, created.branch, head);
   const plan = planEnvironment({ source: repo.dir, worktree: created.worktree, env: projectEnv });
-  store.updateCheckpoint(id, () => ({ ...dirs, environment: { plan, ready_at: null } }));
-  const ref = await worktreeRefOf(store.readCheckpoint(id));
+  store.session(id).checkpoint.update(() => ({ ...dirs, environment: { plan, ready_at: null } }));
+  const ref = await worktreeRefOf(store.session(id).checkpoint.read());
   const events: EventInput[] = [];
   const prepared = await prepareSessionEnvironment({ session: store.session(id), emit: (e) => events.push(e) }, { reason: 'prep', git: ref });
   expect(prepared).toEqual({ ok: true });
-  expect(store.readCheckpoint(id).environment?.ready_at).not.toBeNull();
+  expect(store.session(id).checkpoint.read().environment?.ready_at).not.toBeNull();
   return { id, ref, events };
 }
 
 /** The project's own test command in the worktree, as a check of the `custom` preset. */
 async function check(id: string, ref: WorktreeRef, test: string, files: string[]) {
-  const cp = env.store.readCheckpoint(id);
+  const cp = env.store.session(id).checkpoint.read();
   return runChecks({
     scope: sessionScope(cp, ref.worktree, ref),
     preset: 'custom',
@@ -92,9 +92,13 @@ describe.runIf(sandboxed)('a worktree gets the environment of an installed check
       const result = await check(id, ref, 'vitest run {files}', ['tests/todo.test.ts']);
       expect(result.results[0]?.output).toMatch(/4 passed/);
       expect(result.passed).toBe(true);
-      const types = await runUntrusted({ kind: 'shell', script: 'npm run typecheck' }, sessionScope(env.store.readCheckpoint(id), ref.worktree, ref), {
-        timeoutMs: 120_000,
-      });
+      const types = await runUntrusted(
+        { kind: 'shell', script: 'npm run typecheck' },
+        sessionScope(env.store.session(id).checkpoint.read(), ref.worktree, ref),
+        {
+          timeoutMs: 120_000,
+        },
+      );
       expect(types.exitCode, types.output).toBe(0);
       expect(fs.existsSync(path.join(ref.worktree, 'node_modules', '.vite-temp'))).toBe(true);
 
@@ -117,7 +121,7 @@ describe.runIf(sandboxed)('a worktree gets the environment of an installed check
       const result = await check(id, ref, 'mocha {files}', ['test/todo.test.js']);
       expect(result.results[0]?.output).toMatch(/5 passing/);
       expect(result.passed).toBe(true);
-      const scope = sessionScope(env.store.readCheckpoint(id), ref.worktree, ref);
+      const scope = sessionScope(env.store.session(id).checkpoint.read(), ref.worktree, ref);
       const npmTest = await runUntrusted({ kind: 'shell', script: 'npm test' }, scope, { timeoutMs: 120_000 });
       expect(npmTest.exitCode, npmTest.output).toBe(0);
       const tamper = await runUntrusted(
@@ -178,7 +182,7 @@ describe.runIf(sandboxed)('a worktree gets the environment of an installed check
       expect(result.passed).toBe(true);
       const which = await runUntrusted(
         { kind: 'shell', script: 'python -c "import sys, todo; print(sys.prefix); print(todo.__file__)"' },
-        sessionScope(env.store.readCheckpoint(id), ref.worktree, ref),
+        sessionScope(env.store.session(id).checkpoint.read(), ref.worktree, ref),
         { timeoutMs: 20_000 },
       );
       expect(which.output.split('\n')).toEqual([path.join(repo.dir, '.venv'), path.join(ref.worktree, 'src', 'todo', '__init__.py')]);
@@ -231,9 +235,9 @@ describe.runIf(sandboxed)('a checkout with a lockfile but nothing installed', ()
       const created = store.create({ source: repo.dir, brief: 'provision', baseBranch: 'main', baseSha: head, status: 'interviewing' });
       const dirs = await addWorktree(repo.dir, created.worktree, created.branch, head);
       const plan = planEnvironment({ source: repo.dir, worktree: created.worktree, env: nodeEnv({ node_modules: false }) });
-      store.updateCheckpoint(created.session_id, () => ({ ...dirs, environment: { plan, ready_at: null } }));
+      store.session(created.session_id).checkpoint.update(() => ({ ...dirs, environment: { plan, ready_at: null } }));
       const events: EventInput[] = [];
-      const ref = await worktreeRefOf(store.readCheckpoint(created.session_id));
+      const ref = await worktreeRefOf(store.session(created.session_id).checkpoint.read());
       const prepared = await prepareSessionEnvironment(
         { session: store.session(created.session_id), emit: (e) => events.push(e) },
         { reason: 'prep', git: ref },
@@ -244,7 +248,7 @@ describe.runIf(sandboxed)('a checkout with a lockfile but nothing installed', ()
       expect(problem).toMatch(/npm error code ENOTCACHED/);
       expect(problem).toContain(`\`npm install\` in ${repo.dir}`);
       expect(problem).toContain('.tilth/setup');
-      expect(store.readCheckpoint(created.session_id).environment?.ready_at).toBeNull();
+      expect(store.session(created.session_id).checkpoint.read().environment?.ready_at).toBeNull();
       expect(events.at(-1)).toMatchObject({ type: 'setup_finished', data: { step: 'install', passed: false, exit_code: 1, problem } });
     },
     SLOW,

@@ -64,7 +64,7 @@ async function until(app: TestApp, id: string, test: (d: SessionDetail) => boole
   }
 }
 
-const events = (app: TestApp, id: string): TilthEvent[] => app.store.log(id).readAfter(0, 100_000);
+const events = (app: TestApp, id: string): TilthEvent[] => app.store.session(id).log().readAfter(0, 100_000);
 const ofType = <T extends TilthEvent['type']>(app: TestApp, id: string, type: T) =>
   events(app, id).filter((e): e is Extract<TilthEvent, { type: T }> => e.type === type);
 
@@ -101,10 +101,10 @@ describe('at prep', () => {
         .join(''),
     ).toBe('preparing workspace\n');
     expect(ofType(app, id, 'setup_finished')[0]?.data).toMatchObject({ passed: true, exit_code: 0 });
-    const wt = app.store.readCheckpoint(id).worktree;
+    const wt = app.store.session(id).checkpoint.read().worktree;
     expect(fs.readFileSync(path.join(wt, 'coverage', 'setup-ran'), 'utf8')).toBe('ready\n');
     expect(fs.existsSync(path.join(repo.dir, 'coverage'))).toBe(false);
-    expect(app.store.readCheckpoint(id).environment?.ready_at).not.toBeNull();
+    expect(app.store.session(id).checkpoint.read().environment?.ready_at).not.toBeNull();
   });
 
   it('fails prep when the setup fails, with its output and what to do, before any model call; a retry runs it again', async () => {
@@ -120,7 +120,7 @@ describe('at prep', () => {
     expect(fake.requests).toHaveLength(0);
 
     fake.enqueue(PREP, ask('Which date format?'));
-    fs.writeFileSync(path.join(app.store.readCheckpoint(id).worktree, SETUP_FILE), 'echo fixed\n');
+    fs.writeFileSync(path.join(app.store.session(id).checkpoint.read().worktree, SETUP_FILE), 'echo fixed\n');
     const retry = await app.app.inject({ method: 'POST', url: `/api/sessions/${id}/interview/retry`, headers: post });
     expect(retry.statusCode, retry.body).toBe(200);
     await until(app, id, (s) => s.interview?.pending !== null && s.interview?.pending !== undefined, 'the first question');
@@ -137,7 +137,7 @@ describe('at prep', () => {
       fake.enqueue(PREP, ask('Which date format?'));
       const id = await create(app, repo.dir);
       await until(app, id, (s) => s.interview?.pending !== null && s.interview?.pending !== undefined, 'the first question');
-      const wt = app.store.readCheckpoint(id).worktree;
+      const wt = app.store.session(id).checkpoint.read().worktree;
       expect(ofType(app, id, 'env_prepared')[0]?.data).toMatchObject({ reason: 'prep', node_modules_from: path.join(repo.dir, 'node_modules') });
       expect(fs.readlinkSync(path.join(wt, 'node_modules', 'ms'))).toBe(path.join(repo.dir, 'node_modules', 'ms'));
       expect(git(wt, 'status', '--porcelain')).toBe('');
@@ -178,8 +178,8 @@ async function sessionForSetup(app: TestApp) {
   const id = await makePreparedSession(app.store, repo.dir, 'node', [
     { id: 'T-001', title: 'Double', tests: { 'tests/t001_double.test.js': nodeTest('double', 'double', '2', '4') } },
   ]);
-  const wt = app.store.readCheckpoint(id).worktree;
-  app.store.updateCheckpoint(id, () => ({
+  const wt = app.store.session(id).checkpoint.read().worktree;
+  app.store.session(id).checkpoint.update(() => ({
     environment: { plan: planEnvironment({ source: repo!.dir, worktree: wt, env: null }), ready_at: new Date().toISOString() },
   }));
   const seed = (await app.app.inject({ url: `/api/sessions/${id}/seed`, headers: auth })).json();
@@ -205,13 +205,13 @@ describe.runIf(sandboxed)('at a run', () => {
     const id = await makePreparedSession(app.store, repo.dir, 'custom', [
       { id: 'T-001', title: 'Due label', tests: { 'tests/t001_due_label.test.js': DUE_TEST } },
     ]);
-    const wt = app.store.readCheckpoint(id).worktree;
+    const wt = app.store.session(id).checkpoint.read().worktree;
     const plan = planEnvironment({
       source: repo.dir,
       worktree: wt,
       env: { ...CJS_MOCHA_ENV, test_runner_evidence: null, test_globs: [] },
     });
-    app.store.updateCheckpoint(id, () => ({ custom_checks: { test: 'mocha {files}' }, environment: { plan, ready_at: null } }));
+    app.store.session(id).checkpoint.update(() => ({ custom_checks: { test: 'mocha {files}' }, environment: { plan, ready_at: null } }));
 
     // First run: the worker writes the code but its one iteration ends without a case.
     fake.load({ models: { [WORKER]: [writeTurn('src/due.js', DUE_IMPL)], [EVAL]: [] } });
@@ -231,7 +231,7 @@ describe.runIf(sandboxed)('at a run', () => {
     expect(checks.data.results[0]?.output).toMatch(/1 passing/);
     expect(git(wt, 'show', '--name-only', '--format=', 'HEAD')).toBe('src/due.js');
 
-    const preview = await previewMerge(app.store, id, 'merge');
+    const preview = await previewMerge(app.store.session(id), 'merge');
     expect(preview.passed, JSON.stringify(preview.tests)).toBe(true);
     expect(git(repo.dir, 'status', '--porcelain')).toBe('');
   }, 300_000);
@@ -267,7 +267,7 @@ describe.runIf(sandboxed)('at a run', () => {
         .trim()
         .split('\n'),
     ).toHaveLength(1);
-    expect(app.store.readCheckpoint(id).environment?.plan.setup).toEqual({ command: edit.setup_command, origin: 'seed_review' });
+    expect(app.store.session(id).checkpoint.read().environment?.plan.setup).toEqual({ command: edit.setup_command, origin: 'seed_review' });
     expect(git(wt, 'show', '--name-only', '--format=', 'HEAD')).toBe('src/double.js');
   });
 

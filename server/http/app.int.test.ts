@@ -179,8 +179,8 @@ describe('sessions and events', () => {
 
   it('pages through events with after and limit', async () => {
     const id = makeSession();
-    for (let i = 0; i < 20; i++) t.store.emit(id, { type: 'question_answered', data: { question_id: `q${i}`, answer: 'a' } });
-    const total = t.store.log(id).lastSeq;
+    for (let i = 0; i < 20; i++) t.store.session(id).emit({ type: 'question_answered', data: { question_id: `q${i}`, answer: 'a' } });
+    const total = t.store.session(id).log().lastSeq;
     const seen: number[] = [];
     let after = 0;
     for (;;) {
@@ -196,8 +196,8 @@ describe('sessions and events', () => {
 
   it('opens a long session at its newest page and pages backwards from there', async () => {
     const id = makeSession();
-    for (let i = 0; i < 20; i++) t.store.emit(id, { type: 'question_answered', data: { question_id: `q${i}`, answer: 'a' } });
-    const total = t.store.log(id).lastSeq;
+    for (let i = 0; i < 20; i++) t.store.session(id).emit({ type: 'question_answered', data: { question_id: `q${i}`, answer: 'a' } });
+    const total = t.store.session(id).log().lastSeq;
     const tail = EventsPageSchema.parse((await t.app.inject({ url: `/api/sessions/${id}/events?tail=1&limit=5`, headers: auth })).json());
     expect(tail.events.map((e) => e.seq)).toEqual([total - 4, total - 3, total - 2, total - 1, total]);
     expect(tail).toMatchObject({ has_more: false, has_earlier: true, next_after: total, last_seq: total });
@@ -236,7 +236,7 @@ describe('sessions and events', () => {
 
   it('reports a corrupt event log by name instead of crashing', async () => {
     const id = makeSession();
-    fs.appendFileSync(path.join(t.store.dir(id), 'events.jsonl'), 'garbage\n{"also":"bad"}\n');
+    fs.appendFileSync(path.join(t.store.session(id).dir, 'events.jsonl'), 'garbage\n{"also":"bad"}\n');
     const res = await t.app.inject({ url: `/api/sessions/${id}/events`, headers: auth });
     expect(res.statusCode).toBe(500);
     expect(res.json().error.code).toBe('corrupt_file');

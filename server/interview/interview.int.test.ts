@@ -147,7 +147,7 @@ describe('creating a session', () => {
     expect(wrongConfirm.statusCode).toBe(400);
     const discard = await t.app.inject({ method: 'DELETE', url: `/api/sessions/${first}?confirm=${first}`, headers: post });
     expect(discard.statusCode).toBe(200);
-    expect(fs.existsSync(t.store.dir(first))).toBe(false);
+    expect(fs.existsSync(t.store.session(first).dir)).toBe(false);
     expect(git(repo.dir, 'branch', '--list', `session/${first}`)).toBe('');
   });
 });
@@ -201,7 +201,8 @@ describe('the interview', () => {
     expect(toolMessages.some((c) => c.includes('export function'))).toBe(true);
 
     const types = t.store
-      .log(id)
+      .session(id)
+      .log()
       .readAfter(0, 1000)
       .map((e) => e.type);
     for (const type of [
@@ -220,9 +221,9 @@ describe('the interview', () => {
     expect(git(done.worktree, 'log', '-1', '--format=%s')).toBe('seed: 1 task(s) + 1 acceptance test(s)');
     expect(fs.readFileSync(path.join(done.worktree, 'tests', 't001_due_dates.test.js'), 'utf8')).toBe(GOOD_TEST);
     // The environment detected at creation goes with the session and its seed.
-    const env = t.store.readCheckpoint(id).project_env;
+    const env = t.store.session(id).checkpoint.read().project_env;
     expect(env).toMatchObject({ test_runner: 'node', module_type: 'esm' });
-    expect(JSON.parse(fs.readFileSync(path.join(t.store.dir(id), 'seed-meta.json'), 'utf8')).project_env).toEqual(env);
+    expect(JSON.parse(fs.readFileSync(path.join(t.store.session(id).dir, 'seed-meta.json'), 'utf8')).project_env).toEqual(env);
     // The source repo's working tree is untouched and it gained only the session branch.
     expect(git(repo.dir, 'status', '--porcelain')).toBe('');
     expect(git(repo.dir, 'branch', '--format=%(refname:short)').split('\n').sort()).toEqual(['main', `session/${id}`]);
@@ -309,7 +310,7 @@ describe('crash safety', () => {
     while (fake.requests.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     expect(fake.requests).toHaveLength(2); // the second call hangs: the server stops mid-call
     await t.close({ keepHome: true });
-    expect(t.store.readCheckpoint(id).status).toBe('interviewing');
+    expect(t.store.session(id).checkpoint.read().status).toBe('interviewing');
 
     fake.enqueue(PREP, { ...ask('Picked up where we were?'), expect: { last_message_contains: 'README.md' } });
     t = await makeTestApp({ env: env(), home });
@@ -328,7 +329,7 @@ describe('crash safety, continued', () => {
     const home = t.home;
     const id = await create();
     await until(id, (d) => d.interview?.pending !== null, 'a question');
-    const cp = t.store.readCheckpoint(id);
+    const cp = t.store.session(id).checkpoint.read();
     const checked = validateSeedBundle(seedArgs(), { preset: 'node' });
     if (!checked.ok) throw new Error(checked.problems.join('; '));
     writeSeed(checked.seed, {
@@ -429,7 +430,8 @@ describe('seed review', () => {
     expect(res.json().saved).toEqual({ sha: git(worktree, 'rev-parse', 'HEAD'), changed: ['T-001'] });
     expect(
       t.store
-        .log(id)
+        .session(id)
+        .log()
         .readAfter(0, 1000)
         .some((e) => e.type === 'seed_edited'),
     ).toBe(true);
@@ -451,7 +453,7 @@ describe('seed review', () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().meta).toMatchObject({ checks_preset: 'custom', custom_checks: { test: 'node --test {files}' } });
-    expect(git(t.store.readCheckpoint(id).worktree, 'log', '-1', '--format=%B')).toMatch(/seed: edited\s+Changed in seed review: checks: custom/);
+    expect(git(t.store.session(id).checkpoint.read().worktree, 'log', '-1', '--format=%B')).toMatch(/seed: edited\s+Changed in seed review: checks: custom/);
     expect(res.json().contract.filter((w: { kind: string }) => w.kind === 'check_failed')).toEqual([]);
     const noPlaceholder = await t.app.inject({
       method: 'PUT',
@@ -492,7 +494,8 @@ describe('seed review', () => {
     const put = (payload: Record<string, unknown>) => t.app.inject({ method: 'PUT', url: `/api/sessions/${id}/seed`, headers: post, payload });
     const lastEdit = () =>
       t.store
-        .log(id)
+        .session(id)
+        .log()
         .readAfter(0, 1000)
         .filter((e) => e.type === 'seed_edited')
         .at(-1);

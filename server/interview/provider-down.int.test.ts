@@ -204,7 +204,7 @@ describe('a failed interview', () => {
     expect(again.json().error).toMatchObject({ code: 'interview_not_retryable' });
     expect(again.json().error.message).toContain('is interviewing');
 
-    const events = app().store.log(id).readAfter(0, 1000);
+    const events = app().store.session(id).log().readAfter(0, 1000);
     const changes = events.filter((e) => e.type === 'status_changed').map((e) => (e.data as { from: string | null; to: string }).to);
     expect(changes.slice(-2)).toEqual(['failed', 'interviewing']);
   });
@@ -224,13 +224,13 @@ describe('a failed interview', () => {
 
   it('discards: worktree, branch and folder gone, the source repository untouched', async () => {
     const { id } = await failedSession();
-    const worktree = app().store.readCheckpoint(id).worktree;
+    const worktree = app().store.session(id).checkpoint.read().worktree;
     expect(fs.existsSync(worktree)).toBe(true);
     const res = await app().app.inject({ method: 'DELETE', url: `/api/sessions/${id}?confirm=${id}`, headers: post });
     expect(res.statusCode, res.body).toBe(200);
     expect(repoExtras()).toEqual({ branches: '', worktrees: 1 });
     expect(fs.existsSync(worktree)).toBe(false);
-    expect(app().store.exists(id)).toBe(false);
+    expect(app().store.session(id).exists()).toBe(false);
     expect(git(repo.dir, 'status', '--porcelain')).toBe('');
     expect((await retry(id)).statusCode).toBe(404);
   });
@@ -244,7 +244,7 @@ describe('a demo session', () => {
     const id = res.json().session.id as string;
     await until(id, (d) => d.interview?.pending !== null, 'the demo question');
     // As if its model had given out: the check must go to the demo's model, not the (absent) provider.
-    app().store.setStatus(id, 'failed', { reason: 'provider_failure', phase: 'interview', error: 'the interviewer model failed' });
+    app().store.session(id).checkpoint.setStatus('failed', { reason: 'provider_failure', phase: 'interview', error: 'the interviewer model failed' });
     const again = await retry(id);
     expect(again.statusCode, again.body).toBe(200);
     const d = await until(id, (x) => x.session.status === 'interviewing' && x.interview?.pending !== null, 'the same question again');

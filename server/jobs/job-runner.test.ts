@@ -49,7 +49,8 @@ describe('JobRunner', () => {
     expect(runner.list()).toHaveLength(0);
     expect(
       temp.store
-        .log(id)
+        .session(id)
+        .log()
         .readAfter(0, 10)
         .map((e) => e.type),
     ).toContain('question_answered');
@@ -88,7 +89,7 @@ describe('JobRunner', () => {
     const runner = new JobRunner(temp.store, silentLogger);
     runner.start('run', id, (ctx) => new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve())));
     await runner.stopAll();
-    expect(temp.store.readCheckpoint(id)).toMatchObject({ status: 'stopped', last_stop: 'interrupted' });
+    expect(temp.store.session(id).checkpoint.read()).toMatchObject({ status: 'stopped', last_stop: 'interrupted' });
     expect(recoverAfterCrash(temp.store, silentLogger)).toEqual([]);
   });
 
@@ -113,12 +114,13 @@ describe('recoverAfterCrash', () => {
     const done = newSession('all_done');
     const recovered = recoverAfterCrash(temp.store, silentLogger);
     expect(recovered.sort()).toEqual([running, interviewing].sort());
-    expect(temp.store.readCheckpoint(running)).toMatchObject({ status: 'stopped', last_stop: 'crash' });
-    expect(temp.store.readCheckpoint(interviewing)).toMatchObject({ status: 'stopped', last_stop: 'crash' });
-    expect(temp.store.readCheckpoint(prepared).status).toBe('prepared');
-    expect(temp.store.readCheckpoint(done).status).toBe('all_done');
+    expect(temp.store.session(running).checkpoint.read()).toMatchObject({ status: 'stopped', last_stop: 'crash' });
+    expect(temp.store.session(interviewing).checkpoint.read()).toMatchObject({ status: 'stopped', last_stop: 'crash' });
+    expect(temp.store.session(prepared).checkpoint.read().status).toBe('prepared');
+    expect(temp.store.session(done).checkpoint.read().status).toBe('all_done');
     const types = temp.store
-      .log(running)
+      .session(running)
+      .log()
       .readAfter(0, 100)
       .map((e) => e.type);
     expect(types.slice(-2)).toEqual(['stop', 'status_changed']);
@@ -129,23 +131,23 @@ describe('recoverAfterCrash', () => {
     const elsewhere = newSession('running');
     const temps = ['.checkpoint.json.0123456789ab.tmp', 'ledger/.T-001.jsonl.ba9876543210.tmp'];
     for (const id of [crashed, elsewhere]) {
-      fs.mkdirSync(path.join(temp.store.dir(id), 'ledger'));
-      for (const t of temps) fs.writeFileSync(path.join(temp.store.dir(id), t), '{"half":');
+      fs.mkdirSync(path.join(temp.store.session(id).dir, 'ledger'));
+      for (const t of temps) fs.writeFileSync(path.join(temp.store.session(id).dir, t), '{"half":');
     }
     // A live process that is not this one holds `elsewhere` (a headless `tilth run`, a queue worker).
     const holder = spawn('sleep', ['30'], { stdio: 'ignore' });
     try {
-      fs.writeFileSync(path.join(temp.store.dir(elsewhere), 'run.lock'), JSON.stringify({ pid: holder.pid, kind: 'run' }));
+      fs.writeFileSync(path.join(temp.store.session(elsewhere).dir, 'run.lock'), JSON.stringify({ pid: holder.pid, kind: 'run' }));
       const info: string[] = [];
       recoverAfterCrash(temp.store, { ...silentLogger, info: (m) => info.push(m) });
       expect(info).toEqual([`removed 2 temp file(s) an interrupted write left in session ${crashed}`]);
       // The one another process runs is alive: neither its temps nor its status are touched.
-      expect(temp.store.readCheckpoint(elsewhere).status).toBe('running');
+      expect(temp.store.session(elsewhere).checkpoint.read().status).toBe('running');
       for (const t of temps) {
-        expect(fs.existsSync(path.join(temp.store.dir(crashed), t))).toBe(false);
-        expect(fs.existsSync(path.join(temp.store.dir(elsewhere), t))).toBe(true);
+        expect(fs.existsSync(path.join(temp.store.session(crashed).dir, t))).toBe(false);
+        expect(fs.existsSync(path.join(temp.store.session(elsewhere).dir, t))).toBe(true);
       }
-      expect(fs.readdirSync(temp.store.dir(crashed)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+      expect(fs.readdirSync(temp.store.session(crashed).dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
     } finally {
       holder.kill('SIGKILL');
     }
@@ -157,7 +159,8 @@ describe('recoverAfterCrash', () => {
     recoverAfterCrash(temp.store, silentLogger);
     const stopOf = (id: string) =>
       temp.store
-        .log(id)
+        .session(id)
+        .log()
         .readAfter(0, 100)
         .find((e) => e.type === 'stop')?.data;
     expect(stopOf(running)).toEqual({ reason: 'crash', phase: 'run', error: 'The server stopped while this session was active.' });
@@ -170,13 +173,13 @@ describe('recoverAfterCrash', () => {
     const continued: string[] = [];
     expect(recoverAfterCrash(temp.store, silentLogger, (id) => continued.push(id))).toEqual([running]);
     expect(continued).toEqual([interviewing]);
-    expect(temp.store.readCheckpoint(interviewing).status).toBe('interviewing');
-    expect(temp.store.readCheckpoint(running)).toMatchObject({ status: 'stopped', last_stop: 'crash' });
+    expect(temp.store.session(interviewing).checkpoint.read().status).toBe('interviewing');
+    expect(temp.store.session(running).checkpoint.read()).toMatchObject({ status: 'stopped', last_stop: 'crash' });
   });
 
   it('skips a session whose checkpoint is corrupt and says so', () => {
     const id = newSession('running');
-    fs.writeFileSync(path.join(temp.store.dir(id), 'checkpoint.json'), '{');
+    fs.writeFileSync(path.join(temp.store.session(id).dir, 'checkpoint.json'), '{');
     const warnings: string[] = [];
     const details: unknown[] = [];
     expect(

@@ -65,7 +65,7 @@ export class JobRunner {
       jobId,
       sessionId,
       signal: controller.signal,
-      emit: (event) => this.store.emit(sessionId, event),
+      emit: (event) => this.store.session(sessionId).emit(event),
       session: this.store.session(sessionId),
       logger: this.logger,
     };
@@ -91,9 +91,9 @@ export class JobRunner {
    */
   private settleStopped(sessionId: string): void {
     try {
-      const { status } = this.store.readCheckpoint(sessionId);
+      const { status } = this.store.session(sessionId).checkpoint.read();
       if (status === 'running') {
-        this.store.setStatus(sessionId, 'stopped', { reason: 'interrupted', phase: 'run' });
+        this.store.session(sessionId).checkpoint.setStatus('stopped', { reason: 'interrupted', phase: 'run' });
       }
     } catch (err) {
       this.logger.warn(`could not record that the job for ${sessionId} stopped`, { err: err instanceof Error ? err.message : String(err) });
@@ -170,7 +170,7 @@ export function recoverAfterCrash(store: SessionStore, logger: Logger, onIntervi
       // Before any job of this process writes there; a session run elsewhere keeps its temps.
       const temps = store.session(id).removeStaleTemps();
       if (temps > 0) logger.info(`removed ${temps} temp file(s) an interrupted write left in session ${id}`);
-      const checkpoint = store.readCheckpoint(id);
+      const checkpoint = store.session(id).checkpoint.read();
       if (!LIVE_STATUSES.has(checkpoint.status)) continue;
       // A headless `tilth run` is driving it right now: it is alive, not crashed.
       if (store.session(id).runLock.heldElsewhere()) continue;
@@ -179,7 +179,7 @@ export function recoverAfterCrash(store: SessionStore, logger: Logger, onIntervi
         onInterviewing(id);
         continue;
       }
-      store.setStatus(id, 'stopped', {
+      store.session(id).checkpoint.setStatus('stopped', {
         reason: 'crash',
         phase: checkpoint.status === 'interviewing' ? 'interview' : 'run',
         error: 'The server stopped while this session was active.',
@@ -209,14 +209,14 @@ export async function reconcileRunning(
   const ended: string[] = [];
   for (const id of store.ids()) {
     try {
-      if (store.readCheckpoint(id).status !== 'running' || runningHere(id) || (await activeInQueue(id))) continue;
+      if (store.session(id).checkpoint.read().status !== 'running' || runningHere(id) || (await activeInQueue(id))) continue;
       const session = store.session(id);
       const owner = session.runLock.owner();
       if (owner && owner.kind !== 'worker') continue;
       // Read again: the run may have ended on its own meanwhile.
-      if (store.readCheckpoint(id).status !== 'running') continue;
+      if (store.session(id).checkpoint.read().status !== 'running') continue;
       if (owner) session.runLock.revoke();
-      store.setStatus(id, 'stopped', {
+      store.session(id).checkpoint.setStatus('stopped', {
         reason: 'crash',
         phase: 'run',
         error: owner

@@ -156,7 +156,7 @@ export class QueueWorker {
     const lease = `${job.id}:${token ?? 'none'}`;
     const lock = this.opts.store.session(sessionId).runLock;
     let held = false;
-    this.opts.store.guardWrites(sessionId, () => {
+    this.opts.store.session(sessionId).guardWrites(() => {
       if (lock.holdsLease(lease)) held = true;
       else if (held) throw new LeaseLostError(sessionId);
     });
@@ -169,7 +169,7 @@ export class QueueWorker {
     } finally {
       signal?.removeEventListener('abort', onAbort);
       this.running.delete(sessionId);
-      this.opts.store.guardWrites(sessionId, null);
+      this.opts.store.session(sessionId).guardWrites(null);
     }
   }
 

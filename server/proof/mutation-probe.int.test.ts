@@ -40,7 +40,7 @@ const testOf = (cases: [number, boolean][]) =>
 
 async function probeWith(test: string, budgetMs = 60_000, extra: (worktree: string) => void = () => {}) {
   const id = await makePreparedSession(env.store, repo.dir, 'node', [{ id: 'T-001', title: 'Adult', tests: { [TEST_FILE]: test } }]);
-  const cp = env.store.readCheckpoint(id);
+  const cp = env.store.session(id).checkpoint.read();
   fs.writeFileSync(path.join(cp.worktree, 'src', 'adult.js'), IMPL);
   extra(cp.worktree);
   const sha = await commitAll(await worktreeRefOf(cp), 'T-001: Adult');
@@ -151,7 +151,7 @@ describe('the mutation probe on Go', () => {
       ].join('\n');
       const file = 'todo/t001_adult_test.go';
       const id = await makePreparedSession(env.store, go.dir, 'go', [{ id: 'T-001', title: 'Adult', tests: { [file]: test } }]);
-      const cp = env.store.readCheckpoint(id);
+      const cp = env.store.session(id).checkpoint.read();
       fs.writeFileSync(
         path.join(cp.worktree, 'todo', 'adult.go'),
         'package todo\n\n// IsAdult says whether age is 18 or more.\nfunc IsAdult(age int) bool {\n\treturn age >= 18\n}\n',
@@ -195,7 +195,7 @@ describe('the mutation probe on Go', () => {
       const test = 'package todo\n\nimport "testing"\n\nfunc TestIsAdult(t *testing.T) {\n\tif !IsAdult(30) || IsAdult(5) {\n\t\tt.Error("30 and 5")\n\t}\n}\n';
       const file = 'svc/todo/t001_adult_test.go';
       const id = await makePreparedSession(env.store, go.dir, 'go', [{ id: 'T-001', title: 'Adult', tests: { [file]: test } }]);
-      const cp = env.store.readCheckpoint(id);
+      const cp = env.store.session(id).checkpoint.read();
       fs.writeFileSync(
         path.join(cp.worktree, 'svc/todo/adult.go'),
         'package todo\n\n// IsAdult says whether age is 18 or more.\nfunc IsAdult(age int) bool {\n\treturn age >= 18\n}\n',

@@ -30,7 +30,7 @@ afterEach(async () => {
   await repo.cleanup();
 });
 
-const setStatus = (status: SessionStatus) => t.store.setStatus(id, status);
+const setStatus = (status: SessionStatus) => t.store.session(id).checkpoint.setStatus(status);
 const url = (rest = '') => `/api/sessions/${id}/comments${rest}`;
 const list = async () => CommentListSchema.parse((await t.app.inject({ url: url(), headers: auth })).json()).comments;
 const add = (payload: Record<string, unknown>) => t.app.inject({ method: 'POST', url: url(), headers: write, payload });

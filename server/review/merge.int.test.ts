@@ -36,7 +36,7 @@ async function doneSession(evidence = true): Promise<string> {
   const id = await makePreparedSession(store, repo.dir, 'node', [
     { id: 'T-001', title: 'Triple', tests: { 'tests/t001_triple.test.js': nodeTest('triple', 'triple', '2', '6') } },
   ]);
-  const cp = store.readCheckpoint(id);
+  const cp = store.session(id).checkpoint.read();
   const { worktree } = cp;
   fs.mkdirSync(path.join(worktree, 'src'), { recursive: true });
   fs.writeFileSync(path.join(worktree, 'src', 'triple.js'), 'export function triple(n) {\n  return n * 3;\n}\n');
@@ -55,7 +55,7 @@ async function doneSession(evidence = true): Promise<string> {
       green: [{ test, result: 'passed', detail: 'it passes already' }],
     });
   }
-  store.setStatus(id, 'all_done');
+  store.session(id).checkpoint.setStatus('all_done');
   return id;
 }
 
@@ -91,18 +91,18 @@ describe('merge refusals', () => {
   it('refuses a criterion without evidence (never proven red) until the override, and the review lists it', async () => {
     const id = await doneSession(false);
     const before = repoState();
-    const preview = await previewMerge(env.store, id, 'merge');
+    const preview = await previewMerge(env.store.session(id), 'merge');
     expect(preview.passed).toBe(true);
     expect(preview.criteria_problems).toEqual([
       { task_id: 'T-001', criterion: 'Triple works', problem: 'not_red', detail: 'its tests were never proven to fail before the work' },
     ]);
-    expect((await sessionReview(env.store, id)).criteria_problems).toEqual(preview.criteria_problems);
-    const refused = await refusal(merge(env.store, id, 'merge', false));
+    expect((await sessionReview(env.store.session(id))).criteria_problems).toEqual(preview.criteria_problems);
+    const refused = await refusal(merge(env.store.session(id), 'merge', false));
     expect(refused.code).toBe('merge_criteria_unproven');
     expect(refused.message).toContain('T-001 "Triple works": its tests were never proven to fail before the work');
     expect(repoState()).toEqual(before);
 
-    const merged = await merge(env.store, id, 'merge', true);
+    const merged = await merge(env.store.session(id), 'merge', true);
     expect(git(repo.dir, 'rev-parse', 'refs/heads/main')).toBe(merged.sha);
   });
 
@@ -110,12 +110,12 @@ describe('merge refusals', () => {
     const id = await doneSession();
     const survivor = { file: 'src/triple.js', line: 2, description: 'turns 3 into 4' };
     env.store.session(id).mutations.write('T-001', { status: 'done', killed: 1, survived: 1, survivors: [survivor], note: null, duration_ms: 10 });
-    const preview = await previewMerge(env.store, id, 'merge');
+    const preview = await previewMerge(env.store.session(id), 'merge');
     expect(preview.criteria_problems).toEqual([]);
     expect(preview.survivors).toEqual([{ task_id: 'T-001', ...survivor }]);
-    expect((await sessionReview(env.store, id)).survivors).toEqual(preview.survivors);
+    expect((await sessionReview(env.store.session(id))).survivors).toEqual(preview.survivors);
     expect(preview.mutation_gate).toBe(false);
-    await merge(env.store, id, 'merge', false);
+    await merge(env.store.session(id), 'merge', false);
   });
 
   it('with the mutation gate on, refuses to merge past a surviving mutant without the override, and merges with it', async () => {
@@ -128,13 +128,13 @@ describe('merge refusals', () => {
       note: null,
       duration_ms: 10,
     });
-    expect((await previewMerge(env.store, id, 'merge', true)).mutation_gate).toBe(true);
+    expect((await previewMerge(env.store.session(id), 'merge', true)).mutation_gate).toBe(true);
     const before = repoState();
-    const refused = await refusal(merge(env.store, id, 'merge', false, true));
+    const refused = await refusal(merge(env.store.session(id), 'merge', false, true));
     expect(refused.code).toBe('merge_mutants_survive');
     expect(refused.message).toContain('T-001 src/triple.js:2 turns 3 into 4');
     expect(repoState()).toEqual(before);
-    const merged = await merge(env.store, id, 'merge', true, true);
+    const merged = await merge(env.store.session(id), 'merge', true, true);
     expect(git(repo.dir, 'rev-parse', 'refs/heads/main')).toBe(merged.sha);
   });
 
@@ -144,15 +144,15 @@ describe('merge refusals', () => {
       conflictingCommitOnMain();
       const before = repoState();
 
-      const preview = await refusal(previewMerge(env.store, id, strategy));
+      const preview = await refusal(previewMerge(env.store.session(id), strategy));
       expect(preview.code).toBe('merge_conflict');
       expect(preview.message).toContain('conflicts in src/triple.js');
-      const merged = await refusal(merge(env.store, id, strategy, true));
+      const merged = await refusal(merge(env.store.session(id), strategy, true));
       expect(merged.code).toBe('merge_conflict');
 
       expect(repoState()).toEqual(before);
-      expect(fs.existsSync(path.join(env.store.dir(id), 'merge-scratch'))).toBe(false);
-      expect(env.store.readCheckpoint(id).status).toBe('all_done');
+      expect(fs.existsSync(path.join(env.store.session(id).dir, 'merge-scratch'))).toBe(false);
+      expect(env.store.session(id).checkpoint.read().status).toBe('all_done');
     });
   }
 
@@ -163,7 +163,7 @@ describe('merge refusals', () => {
     git(repo.dir, 'commit', '-q', '-m', 'unrelated work on main');
     const before = repoState();
 
-    const err = await refusal(merge(env.store, id, 'ff', true));
+    const err = await refusal(merge(env.store.session(id), 'ff', true));
     expect(err.code).toBe('ff_impossible');
     expect(repoState()).toEqual(before);
     expect(git(repo.dir, 'log', '-1', '--format=%s', 'main')).toBe('unrelated work on main');
@@ -177,7 +177,7 @@ describe('merge refusals', () => {
     git(repo.dir, 'checkout', '-q', '--detach');
     const before = repoState();
 
-    const err = await refusal(merge(env.store, id, 'ff', true));
+    const err = await refusal(merge(env.store.session(id), 'ff', true));
     expect(err.code).toBe('ff_impossible');
     expect(repoState()).toEqual(before);
   });
@@ -185,7 +185,7 @@ describe('merge refusals', () => {
   it('fast-forwards when the base has not moved', async () => {
     const id = await doneSession();
     const head = git(repo.dir, 'rev-parse', `session/${id}`);
-    const result = await merge(env.store, id, 'ff', false);
+    const result = await merge(env.store.session(id), 'ff', false);
     expect(result.sha).toBe(head);
     expect(git(repo.dir, 'rev-parse', 'main')).toBe(head);
     expect(git(repo.dir, 'status', '--porcelain')).toBe('');
@@ -197,7 +197,7 @@ describe('merge refusals', () => {
     fs.appendFileSync(path.join(repo.dir, 'package.json'), '\n');
     const before = repoState();
 
-    const err = await refusal(merge(env.store, id, 'merge', false));
+    const err = await refusal(merge(env.store.session(id), 'merge', false));
     expect(err.code).toBe('base_dirty');
     expect(err.message).toContain('uncommitted changes (README.md, package.json)');
     expect(repoState()).toEqual(before);
@@ -208,14 +208,14 @@ describe('the record after cleansing', () => {
   for (const strategy of ['merge', 'ff'] as const) {
     it(`still shows a task's commit and diff once a ${strategy === 'ff' ? 'fast-forwarded' : 'merged'} session's branch is gone`, async () => {
       const id = await doneSession();
-      await merge(env.store, id, strategy, false);
-      await cleanse(env.store, id);
+      await merge(env.store.session(id), strategy, false);
+      await cleanse(env.store.session(id));
       expect(git(repo.dir, 'branch', '--list', `session/${id}`)).toBe('');
 
-      const task = await taskReview(env.store, id, 'T-001');
+      const task = await taskReview(env.store.session(id), 'T-001');
       expect(task.commits.map((c) => c.subject)).toEqual(['T-001: Triple']);
-      expect((await taskDiff(env.store, id, 'T-001')).files.map((f) => f.path)).toEqual(['src/triple.js']);
-      const session = await sessionReview(env.store, id);
+      expect((await taskDiff(env.store.session(id), 'T-001')).files.map((f) => f.path)).toEqual(['src/triple.js']);
+      const session = await sessionReview(env.store.session(id));
       expect(session.head_sha).toBeNull();
       expect(session.diff.files.map((f) => f.path).sort()).toEqual(['src/triple.js', 'tests/t001_triple.test.js']);
       expect(session.actions.cleanse.allowed).toBe(false);

@@ -28,7 +28,7 @@ import { git, HARDENED_CONFIG, strictGit } from '../git/git-base.ts';
 import { branchHead, withScratchWorktree } from '../git/repo.ts';
 import { identityFor } from '../git/worktree-git.ts';
 import { branchMachineryCheck } from '../proof/test-machinery.ts';
-import type { SessionStore } from '../store/session-store.ts';
+import { sessionState, type SessionHandle } from '../store/session-handle.ts';
 import { criteriaProblems, mergeAllowed, survivorsOf } from './review.ts';
 
 interface Built {
@@ -44,8 +44,8 @@ interface Built {
 /** `-c` flags for the git commands run through execa (simple-git adds them to the others). */
 const hardened = HARDENED_CONFIG.flatMap((c) => ['-c', c]);
 
-/** The last preview per session; a merge reuses it while the base and the branch have not moved. */
-const previews = new Map<string, Built>();
+/** The session's last preview; a merge reuses it while the base and the branch have not moved. */
+const LAST_PREVIEW = sessionState('merge preview', (): { built: Built | null } => ({ built: null }));
 
 /** The worktree that has `branch` checked out, if any (the main one included). */
 async function checkoutOf(repo: string, branch: string): Promise<string | null> {
@@ -73,20 +73,20 @@ async function refuseIfDirty(repo: string, branch: string): Promise<string | nul
   return checkout;
 }
 
-function checkpointFor(store: SessionStore, id: string): Checkpoint & { base_branch: string } {
-  const cp = store.readCheckpoint(id);
+function checkpointFor(session: SessionHandle): Checkpoint & { base_branch: string } {
+  const cp = session.checkpoint.read();
   if (!cp.base_branch)
     throw new ConflictError('no_base_branch', 'The session started from a detached HEAD, so there is no base branch to merge into; push the branch instead.');
   return cp as Checkpoint & { base_branch: string };
 }
 
-async function build(store: SessionStore, id: string, strategy: MergeStrategy, signal?: AbortSignal): Promise<Built> {
-  const cp = checkpointFor(store, id);
+async function build(session: SessionHandle, strategy: MergeStrategy, signal?: AbortSignal): Promise<Built> {
+  const cp = checkpointFor(session);
   const into = cp.base_branch;
   const baseSha = await branchHead(cp.source, into);
   const headSha = await branchHead(cp.source, cp.branch);
   if (!baseSha) throw new ConflictError('base_missing', `The base branch ${into} no longer exists in ${cp.source}.`);
-  const prd = store.session(id).prd.tasks();
+  const prd = session.prd.tasks();
   const allowedNow = mergeAllowed(
     cp,
     headSha,
@@ -95,10 +95,10 @@ async function build(store: SessionStore, id: string, strategy: MergeStrategy, s
   if (!allowedNow.allowed) throw new ConflictError('session_not_mergeable', `This session cannot be merged: ${allowedNow.reason}.`);
   await refuseIfDirty(cp.source, into);
 
-  const cached = previews.get(id);
+  const cached = session.state(LAST_PREVIEW).built;
   if (cached && cached.strategy === strategy && cached.baseSha === baseSha && cached.headSha === headSha) return cached;
 
-  const scratch = store.session(id).mergeScratch();
+  const scratch = session.mergeScratch();
   return withScratchWorktree(cp.source, scratch, baseSha, async () => {
     // Strict: a conflicted merge and a failed ancestry check exit non-zero with nothing on stderr.
     const s = strictGit(scratch);
@@ -140,10 +140,10 @@ async function build(store: SessionStore, id: string, strategy: MergeStrategy, s
     if (strategy === 'ff' ? resultSha !== headSha : parents.join(' ') !== expected!.join(' ')) {
       throw new AppError('merge_failed', `git did not produce the expected ${strategy} of ${cp.branch} into ${into}; nothing was changed.`);
     }
-    const machinery = await machineryOn(store, id, cp, headSha!, scratch, signal);
-    const tests = [...(machinery ? [machinery] : []), ...(await testsOn(store, id, cp, scratch, signal))];
+    const machinery = await machineryOn(session, cp, headSha!, scratch, signal);
+    const tests = [...(machinery ? [machinery] : []), ...(await testsOn(session, cp, scratch, signal))];
     const built: Built = { strategy, into, baseSha, headSha: headSha!, resultSha, tests, passed: tests.every((t) => t.passed) };
-    previews.set(id, built);
+    session.state(LAST_PREVIEW).built = built;
     return built;
   });
 }
@@ -152,20 +152,12 @@ async function build(store: SessionStore, id: string, strategy: MergeStrategy, s
  * The test machinery the session's commits changed that the seed let no done task change: the
  * acceptance tests on the merge result ran on it, so the preview fails (a merge needs the override).
  */
-async function machineryOn(
-  store: SessionStore,
-  id: string,
-  cp: Checkpoint,
-  headSha: string,
-  scratch: string,
-  signal?: AbortSignal,
-): Promise<CheckResult | null> {
-  const meta = store.session(id).seedMeta.read();
+async function machineryOn(session: SessionHandle, cp: Checkpoint, headSha: string, scratch: string, signal?: AbortSignal): Promise<CheckResult | null> {
+  const meta = session.seedMeta.read();
   if (!meta || !cp.base_sha) return null;
   const started = performance.now();
-  const allowed = store
-    .session(id)
-    .prd.tasks()
+  const allowed = session.prd
+    .tasks()
     .filter((t) => t.status === 'done')
     .flatMap((t) => t.may_change_test_setup ?? []);
   const lockedTests = Object.keys(meta.locked_tests);
@@ -193,13 +185,10 @@ async function machineryOn(
 }
 
 /** The acceptance tests of every done task, on the merge result. */
-async function testsOn(store: SessionStore, id: string, cp: Checkpoint, dir: string, signal?: AbortSignal): Promise<CheckResult[]> {
-  const meta = store.session(id).seedMeta.read();
+async function testsOn(session: SessionHandle, cp: Checkpoint, dir: string, signal?: AbortSignal): Promise<CheckResult[]> {
+  const meta = session.seedMeta.read();
   if (!meta) return [];
-  const doneTasks = store
-    .session(id)
-    .prd.tasks()
-    .filter((t) => t.status === 'done');
+  const doneTasks = session.prd.tasks().filter((t) => t.status === 'done');
   const done = new Set(doneTasks.map((t) => t.id));
   const taskOf = (f: string) => taskIdOfTestFile(meta.checks_preset, f, meta.project_env ?? null) ?? '';
   const files = Object.keys(meta.locked_tests).filter((f) => done.has(taskOf(f)));
@@ -239,8 +228,8 @@ async function testsOn(store: SessionStore, id: string, cp: Checkpoint, dir: str
   return results;
 }
 
-export async function previewMerge(store: SessionStore, id: string, strategy: MergeStrategy, mutationGate = false): Promise<MergePreview> {
-  const b = await build(store, id, strategy);
+export async function previewMerge(session: SessionHandle, strategy: MergeStrategy, mutationGate = false): Promise<MergePreview> {
+  const b = await build(session, strategy);
   return {
     strategy,
     into: b.into,
@@ -248,15 +237,15 @@ export async function previewMerge(store: SessionStore, id: string, strategy: Me
     head_sha: b.headSha,
     tests: b.tests,
     passed: b.passed,
-    criteria_problems: criteriaProblems(store.session(id)),
-    survivors: survivorsOf(store.session(id)),
+    criteria_problems: criteriaProblems(session),
+    survivors: survivorsOf(session),
     mutation_gate: mutationGate,
   };
 }
 
 /** `mutationGate` (TILTH_MUTATION_GATE): surviving mutants need the override too. */
-export async function merge(store: SessionStore, id: string, strategy: MergeStrategy, override: boolean, mutationGate = false): Promise<MergeResult> {
-  const b = await build(store, id, strategy);
+export async function merge(session: SessionHandle, strategy: MergeStrategy, override: boolean, mutationGate = false): Promise<MergeResult> {
+  const b = await build(session, strategy);
   if (!b.passed && !override) {
     const failed = b.tests.filter((t) => !t.passed).map((t) => t.name);
     throw new ConflictError(
@@ -264,7 +253,7 @@ export async function merge(store: SessionStore, id: string, strategy: MergeStra
       `The acceptance tests fail on the merge result (${failed.join(', ')}); nothing was merged. Merge anyway only if you have read why.`,
     );
   }
-  const problems = criteriaProblems(store.session(id));
+  const problems = criteriaProblems(session);
   if (problems.length > 0 && !override) {
     const listed = problems.map((p) => `${p.task_id} "${p.criterion}": ${p.detail}`);
     throw new ConflictError(
@@ -272,7 +261,7 @@ export async function merge(store: SessionStore, id: string, strategy: MergeStra
       `${problems.length} acceptance ${problems.length === 1 ? 'criterion is' : 'criteria are'} not backed by evidence (${listed.join('; ')}); nothing was merged. Merge anyway only if you have read why.`,
     );
   }
-  const survivors = mutationGate ? survivorsOf(store.session(id)) : [];
+  const survivors = mutationGate ? survivorsOf(session) : [];
   if (survivors.length > 0 && !override) {
     const listed = survivors.map((s) => `${s.task_id} ${s.file}:${s.line} ${s.description}`);
     throw new ConflictError(
@@ -280,9 +269,9 @@ export async function merge(store: SessionStore, id: string, strategy: MergeStra
       `The mutation gate is on and ${survivors.length} ${survivors.length === 1 ? 'mutant' : 'mutants'} of the tasks' code went unnoticed by their tests (${listed.join('; ')}); nothing was merged. Strengthen the tests, or merge anyway if you have read why.`,
     );
   }
-  const cp = checkpointFor(store, id);
+  const cp = checkpointFor(session);
   const repo = git(cp.source);
-  const backupRef = `refs/tilth/backups/${id}`;
+  const backupRef = `refs/tilth/backups/${session.id}`;
   const checkout = await refuseIfDirty(cp.source, b.into);
   await repo.raw(['update-ref', backupRef, b.baseSha]);
   try {
@@ -299,21 +288,16 @@ export async function merge(store: SessionStore, id: string, strategy: MergeStra
     if (now !== b.resultSha) throw new ConflictError('merge_failed', `${b.into} is at ${now ?? 'nothing'} instead of the merge result; nothing was merged.`);
   } catch (err) {
     await repo.raw(['update-ref', '-d', backupRef]).catch(() => {});
-    previews.delete(id);
+    session.state(LAST_PREVIEW).built = null;
     if (err instanceof AppError) throw err;
     throw new ConflictError('merge_failed', `${b.into} could not be moved to the merge result: ${(err as Error).message}. Nothing was changed.`);
   }
-  previews.delete(id);
+  session.state(LAST_PREVIEW).built = null;
   const undo = checkout
     ? `git -C ${JSON.stringify(checkout)} reset --keep ${backupRef}`
     : `git -C ${JSON.stringify(cp.source)} update-ref refs/heads/${b.into} ${backupRef}`;
-  store.updateCheckpoint(id, () => ({ merged: { strategy, into: b.into, sha: b.resultSha, backup_ref: backupRef, undo, at: new Date().toISOString() } }));
-  store.emit(id, { type: 'merge', data: { strategy, into: b.into, sha: b.resultSha, backup_ref: backupRef } });
-  store.setStatus(id, 'merged');
+  session.checkpoint.update(() => ({ merged: { strategy, into: b.into, sha: b.resultSha, backup_ref: backupRef, undo, at: new Date().toISOString() } }));
+  session.emit({ type: 'merge', data: { strategy, into: b.into, sha: b.resultSha, backup_ref: backupRef } });
+  session.checkpoint.setStatus('merged');
   return { into: b.into, sha: b.resultSha, backup_ref: backupRef, undo, tests: b.tests, passed: b.passed };
-}
-
-/** Forgets a session's preview (it was discarded). */
-export function forgetPreview(id: string): void {
-  previews.delete(id);
 }

@@ -10,8 +10,8 @@ import type { z } from 'zod';
 import { AppError, ConflictError, ValidationError } from '../errors/app-error.ts';
 import { git } from '../git/git-base.ts';
 import { branchHead, removeWorktree } from '../git/repo.ts';
-import type { SessionStore } from '../store/session-store.ts';
 import { ghReady, remotes, stateRefusal } from './review.ts';
+import type { SessionHandle } from '../store/session-handle.ts';
 
 const NETWORK_TIMEOUT_MS = 120_000;
 
@@ -26,8 +26,8 @@ async function knownRemote(repo: string, remote: string): Promise<void> {
   }
 }
 
-export async function push(store: SessionStore, id: string, remote: string): Promise<{ remote: string; branch: string }> {
-  const cp = store.readCheckpoint(id);
+export async function push(session: SessionHandle, remote: string): Promise<{ remote: string; branch: string }> {
+  const cp = session.checkpoint.read();
   const refusal = stateRefusal(cp, 'push');
   if (refusal !== null) throw new ConflictError('session_not_pushable', `This session cannot be pushed: ${refusal}.`);
   if (!(await branchHead(cp.source, cp.branch))) throw new ConflictError('branch_missing', `The session branch ${cp.branch} is gone.`);
@@ -40,8 +40,8 @@ export async function push(store: SessionStore, id: string, remote: string): Pro
     env: { GIT_TERMINAL_PROMPT: '0' },
   });
   if (result.exitCode !== 0) throw new AppError('push_failed', `git push to ${remote} failed: ${(result.stderr || result.stdout).trim().slice(0, 2_000)}`);
-  store.updateCheckpoint(id, () => ({ pushed: { remote, branch: cp.branch, at: new Date().toISOString() } }));
-  store.emit(id, { type: 'push', data: { remote, branch: cp.branch } });
+  session.checkpoint.update(() => ({ pushed: { remote, branch: cp.branch, at: new Date().toISOString() } }));
+  session.emit({ type: 'push', data: { remote, branch: cp.branch } });
   return { remote, branch: cp.branch };
 }
 
@@ -52,8 +52,8 @@ export function compareUrl(remoteUrl: string, base: string, branch: string): str
   return `https://${m[1]}/${m[2]}/${m[3]}/compare/${encodeURIComponent(base)}...${encodeURIComponent(branch)}?expand=1`;
 }
 
-export async function openPr(store: SessionStore, id: string, remoteName?: string): Promise<z.infer<typeof PrResultSchema>> {
-  const cp = store.readCheckpoint(id);
+export async function openPr(session: SessionHandle, remoteName?: string): Promise<z.infer<typeof PrResultSchema>> {
+  const cp = session.checkpoint.read();
   if (cp.status === 'archived') throw new ConflictError('session_archived', 'This session is archived; its branch is gone.');
   if (!cp.base_branch) throw new ConflictError('no_base_branch', 'The session started from a detached HEAD, so there is no base branch for a pull request.');
   const names = await remotes(cp.source);
@@ -66,7 +66,7 @@ export async function openPr(store: SessionStore, id: string, remoteName?: strin
     const title = cp.title || cp.branch;
     const result = await execa(
       'gh',
-      ['pr', 'create', '--head', cp.branch, '--base', cp.base_branch, '--title', title, '--body', `Built by Tilth in session ${id}.`],
+      ['pr', 'create', '--head', cp.branch, '--base', cp.base_branch, '--title', title, '--body', `Built by Tilth in session ${session.id}.`],
       {
         cwd: cp.source,
         reject: false,
@@ -89,12 +89,12 @@ export async function openPr(store: SessionStore, id: string, remoteName?: strin
     url = compare;
     via = 'compare_url';
   }
-  store.emit(id, { type: 'pr', data: { url, via } });
+  session.emit({ type: 'pr', data: { url, via } });
   return { url, via };
 }
 
-export async function cleanse(store: SessionStore, id: string): Promise<{ removed_worktree: boolean; removed_branch: boolean }> {
-  const cp = store.readCheckpoint(id);
+export async function cleanse(session: SessionHandle): Promise<{ removed_worktree: boolean; removed_branch: boolean }> {
+  const cp = session.checkpoint.read();
   if (cp.status === 'archived') throw new ConflictError('session_archived', 'This session is already archived.');
   if (cp.merged === null && cp.pushed === null)
     throw new ConflictError('session_not_safe', 'Cleansing removes the session branch; merge or push it first so the work is kept.');
@@ -102,7 +102,7 @@ export async function cleanse(store: SessionStore, id: string): Promise<{ remove
   const hadBranch = (await branchHead(cp.source, cp.branch)) !== null;
   await removeWorktree(cp.source, cp.worktree, cp.branch);
   const data = { removed_worktree: hadWorktree, removed_branch: hadBranch };
-  store.emit(id, { type: 'cleanse', data });
-  store.setStatus(id, 'archived');
+  session.emit({ type: 'cleanse', data });
+  session.checkpoint.setStatus('archived');
   return data;
 }

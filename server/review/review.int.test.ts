@@ -236,11 +236,12 @@ describe('push, PR and cleanse', RUN_BUDGET, () => {
     expect(cleansed.statusCode, cleansed.body).toBe(200);
     expect(cleansed.json()).toEqual({ removed_worktree: true, removed_branch: true });
     expect(git(repo.dir, 'branch', '--list', branch)).toBe('');
-    expect(fs.existsSync(t.store.readCheckpoint(id).worktree)).toBe(false);
-    expect(t.store.readCheckpoint(id).status).toBe('archived');
+    expect(fs.existsSync(t.store.session(id).checkpoint.read().worktree)).toBe(false);
+    expect(t.store.session(id).checkpoint.read().status).toBe('archived');
     expect(
       t.store
-        .log(id)
+        .session(id)
+        .log()
         .readAfter(0, 10_000)
         .map((e) => e.type),
     ).toEqual(expect.arrayContaining(['push', 'pr', 'cleanse']));

@@ -15,7 +15,6 @@ import { commitsIn, diffBetween, type CommitInfo } from '../git/diff.ts';
 import { git } from '../git/git-base.ts';
 import { branchHead } from '../git/repo.ts';
 import type { SessionHandle } from '../store/session-handle.ts';
-import type { SessionStore } from '../store/session-store.ts';
 
 /**
  * Where the session's commits can still be read once its branch is gone (cleansed after a merge):
@@ -41,10 +40,9 @@ export async function sessionCommits(cp: Checkpoint): Promise<{ head: string | n
   return { head, commits: await commitsIn(cp.source, `${cp.base_sha}..${readFrom}`) };
 }
 
-export async function taskReview(store: SessionStore, id: string, taskId: string): Promise<TaskReview> {
-  const session = store.session(id);
+export async function taskReview(session: SessionHandle, taskId: string): Promise<TaskReview> {
   const task = session.prd.tasks().find((t) => t.id === taskId);
-  if (!task) throw new NotFoundError('task_not_found', `Session ${id} has no task ${taskId}.`);
+  if (!task) throw new NotFoundError('task_not_found', `Session ${session.id} has no task ${taskId}.`);
   const cp = session.checkpoint.read();
   const { commits } = await sessionCommits(cp);
   const mine = commits.filter((c) => isTaskWorkSubject(c.subject, taskId));
@@ -146,10 +144,9 @@ export function criteriaProblems(session: SessionHandle): CriterionProblem[] {
 }
 
 /** The task's evidence receipt; `task_not_found` or `evidence_not_found` (not accepted and committed yet). */
-export function taskEvidence(store: SessionStore, id: string, taskId: string): Evidence {
-  const session = store.session(id);
+export function taskEvidence(session: SessionHandle, taskId: string): Evidence {
   const task = session.prd.tasks().find((t) => t.id === taskId);
-  if (!task) throw new NotFoundError('task_not_found', `Session ${id} has no task ${taskId}.`);
+  if (!task) throw new NotFoundError('task_not_found', `Session ${session.id} has no task ${taskId}.`);
   const receipt = session.evidence.read(taskId);
   if (receipt === null)
     throw new NotFoundError('evidence_not_found', `${taskId} has no evidence receipt: one is written when the task is accepted and committed.`);
@@ -185,9 +182,9 @@ export function survivorsOf(session: SessionHandle): Survivor[] {
  * The diff of one revision of the task (its commit against its parent); without `revision`, the
  * latest. A revision sent back sits on top of later tasks, so each revision is its own diff.
  */
-export async function taskDiff(store: SessionStore, id: string, taskId: string, revision?: number) {
-  const review = await taskReview(store, id, taskId);
-  const cp = store.readCheckpoint(id);
+export async function taskDiff(session: SessionHandle, taskId: string, revision?: number) {
+  const review = await taskReview(session, taskId);
+  const cp = session.checkpoint.read();
   const commit = revision === undefined ? review.commits.at(-1) : review.commits.findLast((c) => subjectRevision(c.subject, taskId) === revision);
   if (!commit) {
     if (revision !== undefined && review.commits.length > 0) throw new NotFoundError('task_not_found', `${taskId} has no committed revision ${revision}.`);
@@ -212,8 +209,8 @@ export async function ghReady(): Promise<boolean> {
 
 const allowed = (ok: boolean, reason: string) => ({ allowed: ok, reason: ok ? null : reason });
 
-export async function sessionReview(store: SessionStore, id: string): Promise<SessionReview> {
-  const cp = store.readCheckpoint(id);
+export async function sessionReview(session: SessionHandle): Promise<SessionReview> {
+  const cp = session.checkpoint.read();
   const { head, commits } = await sessionCommits(cp);
   const last = head ?? commits.at(-1)?.sha ?? null;
   const diff = last && cp.base_sha ? await diffBetween(cp.source, cp.base_sha, last) : { files: [], text: '', truncated: false };
@@ -225,13 +222,13 @@ export async function sessionReview(store: SessionStore, id: string): Promise<Se
     base_branch: cp.base_branch,
     base_sha: cp.base_sha,
     head_sha: head,
-    tasks: store.session(id).prd.tasks(),
+    tasks: session.prd.tasks(),
     commits,
     diff,
-    learnings: store.session(id).learnings.read(),
-    criteria_problems: criteriaProblems(store.session(id)),
-    survivors: survivorsOf(store.session(id)),
-    evidence: evidenceStatuses(store.session(id)),
+    learnings: session.learnings.read(),
+    criteria_problems: criteriaProblems(session),
+    survivors: survivorsOf(session),
+    evidence: evidenceStatuses(session),
     actions: {
       merge: mergeAllowed(cp, head, hasWork),
       push: {

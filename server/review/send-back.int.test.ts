@@ -85,7 +85,7 @@ describe('sending a task back', () => {
     expect(judged).toContain("The reviewer's requirements for this revision (2)");
     expect(judged).toContain('Use n * 2: it reads as doubling.');
 
-    const cp = h.t.store.readCheckpoint(id);
+    const cp = h.t.store.session(id).checkpoint.read();
     const subjects = git(h.repo.dir, 'log', '--format=%s', cp.branch).split('\n');
     expect(subjects.slice(0, 3)).toEqual(['T-001 (rev 2): Double', 'T-002: Triple', 'T-001: Double']);
     // Nothing rewritten: the first revision's commit is still an ancestor of the branch.
@@ -130,7 +130,7 @@ describe('sending a task back', () => {
     });
     expect((await h.runToEnd(id)).session.status).toBe('all_done');
     h.fake.assertDone();
-    const events = h.t.store.log(id).readAfter(0, 10_000);
+    const events = h.t.store.session(id).log().readAfter(0, 10_000);
     const unchanged = events.flatMap((e) => (e.type === 'revision_unchanged' ? [e.data] : []));
     expect(unchanged).toMatchObject([{ task_id: 'T-001', revision: 2, iter: 1 }]);
     // The first case was answered without checks or an evaluator; the second went on to both.
@@ -150,7 +150,7 @@ describe('sending a task back', () => {
 
     const session = h.t.store.session(id);
     session.prd.write(session.prd.tasks().map((task) => (task.id === 'T-001' ? { ...task, status: 'done' } : task)));
-    h.t.store.setStatus(id, 'all_done');
+    h.t.store.session(id).checkpoint.setStatus('all_done');
     const notDone = await reopen(id, 'T-002', { note: 'x' });
     expect(notDone.statusCode).toBe(409);
     expect(notDone.json().error.code).toBe('task_not_done');
@@ -174,7 +174,7 @@ describe('sending a task back', () => {
     expect(again.statusCode).toBe(409);
     expect(again.json().error.code).toBe('comment_sent');
 
-    h.t.store.setStatus(id, 'merged');
+    h.t.store.session(id).checkpoint.setStatus('merged');
     const merged = await reopen(id, 'T-001', { note: 'x' });
     expect(merged.statusCode).toBe(409);
     expect(merged.json().error.message).toContain('this session is merged');
@@ -183,13 +183,13 @@ describe('sending a task back', () => {
   it('reads the lines of 200 comments on two diffs and both sides with one git process, not one per comment', async () => {
     const id = await makePreparedSession(h.t.store, h.repo.dir, 'node', TWO_TASKS);
     const session = h.t.store.session(id);
-    const { worktree } = h.t.store.readCheckpoint(id);
+    const { worktree } = h.t.store.session(id).checkpoint.read();
     const body = Array.from({ length: 40 }, (_, i) => `// line ${i + 1}`);
     fs.writeFileSync(path.join(worktree, 'src', 'double.js'), `${body.join('\n')}\n`);
     git(worktree, 'add', 'src/double.js');
     git(worktree, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'T-001: Double');
     session.prd.write(session.prd.tasks().map((task) => (task.id === 'T-001' ? { ...task, status: 'done' } : task)));
-    h.t.store.setStatus(id, 'all_done');
+    h.t.store.session(id).checkpoint.setStatus('all_done');
     const base = fs.readFileSync(path.join(h.repo.dir, 'src', 'todo.js'), 'utf8').split('\n');
     // 150 on the task's new lines, 40 on the base's lines of the session diff, 10 on a file neither side has.
     const asked = [

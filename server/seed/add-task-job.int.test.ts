@@ -107,7 +107,7 @@ function tilth(args: string[], extra: Record<string, string> = {}) {
 function snapshot(id: string): Record<string, string> {
   const dir = path.join(home, 'sessions', id);
   const store = new SessionStore(path.join(home, 'sessions'));
-  const cp = store.readCheckpoint(id);
+  const cp = store.session(id).checkpoint.read();
   store.close();
   const read = (name: string) => (fs.existsSync(path.join(dir, name)) ? fs.readFileSync(path.join(dir, name), 'utf8') : '(none)');
   return {
@@ -224,7 +224,7 @@ describe('add-task as a job', { timeout: 150_000 }, () => {
   it('gives up at its deadline with one sentence, having written nothing, and frees the session', async () => {
     const store = new SessionStore(path.join(home, 'sessions'));
     const id = await makePreparedSession(store, repo.dir, 'node', TWO_TASKS);
-    store.setStatus(id, 'stopped');
+    store.session(id).checkpoint.setStatus('stopped');
     store.close();
     server = await startTilth({ home, env: env({ TILTH_ADD_TASK_SECONDS: '2' }) });
     const before = snapshot(id);
@@ -250,7 +250,7 @@ describe('add-task as a job', { timeout: 150_000 }, () => {
   it('`tilth add-task` holds the session from its terminal, and Ctrl+C cancels it: exit 130, nothing written', async () => {
     const store = new SessionStore(path.join(home, 'sessions'));
     const id = await makePreparedSession(store, repo.dir, 'node', TWO_TASKS);
-    store.setStatus(id, 'stopped');
+    store.session(id).checkpoint.setStatus('stopped');
     store.close();
     const before = snapshot(id);
 

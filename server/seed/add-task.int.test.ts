@@ -50,7 +50,7 @@ describe('adding a task after the run', () => {
     expect(prompts.at(-1)).toContain('the test was refused');
     expect(prompts.at(-1)).toContain('triples');
 
-    const cp = h.t.store.readCheckpoint(id);
+    const cp = h.t.store.session(id).checkpoint.read();
     expect(git(h.repo.dir, 'log', '-1', '--format=%s', cp.branch)).toBe('seed: added T-002');
     expect(fs.existsSync(path.join(cp.worktree, 'tests', 'triple.test.js'))).toBe(false);
     expect((await h.detail(id)).session).toMatchObject({ status: 'stopped', last_stop: 'task_added' });
@@ -92,7 +92,7 @@ describe('adding a task after the run', () => {
 
   it('writes the plan as it is when the test is accepted, never the copy read before the model started', async () => {
     const id = await makePreparedSession(h.t.store, h.repo.dir, 'node', TWO_TASKS);
-    h.t.store.setStatus(id, 'stopped');
+    h.t.store.session(id).checkpoint.setStatus('stopped');
     const session = h.t.store.session(id);
     h.fake.enqueue(PREP, { ...writeTest('tests/t003_quad.test.js', nodeTest('quad', 'quad', '2', '8'), [['quad works']]), delay_ms: 1_000 });
     const adding = addTask(session, h.t.deps.llm, { title: 'Quad', description: 'Add quad(n).', acceptance_criteria: ['quad(2) returns 8'] });
@@ -119,7 +119,7 @@ describe('adding a task after the run', () => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.message).toContain('at least one acceptance criterion');
 
-    h.t.store.setStatus(id, 'stopped');
+    h.t.store.session(id).checkpoint.setStatus('stopped');
     h.fake.enqueue(PREP, ...Array.from({ length: 10 }, () => writeTest('tests/nope.js', 'x', [['x']])));
     const never = await h.t.app.inject({ method: 'POST', url: `/api/sessions/${id}/tasks`, headers: post, payload: TRIPLE });
     expect(never.statusCode).toBe(400);
@@ -133,7 +133,8 @@ describe('adding a task after the run', () => {
     // The failure is kept for the page, with its words, and logged as an event.
     expect((await h.detail(id)).add_task).toMatchObject({ state: 'failed', title: 'Triple', code: 'invalid_request', message: never.json().error.message });
     const failed = h.t.store
-      .log(id)
+      .session(id)
+      .log()
       .readAfter(0, 1000)
       .flatMap((e) => (e.type === 'add_task_failed' ? [e.data] : []));
     expect(failed).toEqual([

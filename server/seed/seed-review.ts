@@ -18,7 +18,7 @@ import { AppError, ConflictError, NotFoundError } from '../errors/app-error.ts';
 import { prepareSessionEnvironment, sessionScope } from '../env/session-env.ts';
 import { Tree } from '../fs/tree.ts';
 import { commitAll, worktreeRefOf } from '../git/worktree-git.ts';
-import type { SessionHandle } from '../store/session-handle.ts';
+import { sessionState, type SessionHandle } from '../store/session-handle.ts';
 import { blocksRun, checkContract, isBlocking, type ContractCheckInput } from '../proof/contract-check.ts';
 import { proveCases } from '../proof/red-proof.ts';
 import type { StoredSeed } from '../store/seed-input.ts';
@@ -29,7 +29,14 @@ import { validateSeedBundle, writeSeed } from './sink.ts';
  * with an environment problem, which the user fixes outside Tilth (installing the dependencies,
  * say): that one is run again on request (seed review's "Check again") and before a run starts.
  */
-const contractCache = new Map<string, { key: string; warnings: Promise<ContractWarning[]>; blocking: boolean }>();
+const CONTRACT = sessionState('seed contract check', (): { last: ContractEntry | null } => ({ last: null }));
+
+interface ContractEntry {
+  /** The seed the check ran on (seedKey). */
+  key: string;
+  warnings: Promise<ContractWarning[]>;
+  blocking: boolean;
+}
 
 /** `repeats`: runs of each named case in the red proof (TILTH_PROOF_REPEATS); the proof's default when absent. */
 export async function seedView(session: SessionHandle, options: { recheck?: boolean; repeats?: number | undefined } = {}): Promise<SeedView> {
@@ -136,7 +143,8 @@ function contractOf(
   repeats?: number,
 ): Promise<ContractWarning[]> {
   const key = seedKey(prd, meta);
-  let cached = contractCache.get(session.id);
+  const held = session.state(CONTRACT);
+  let cached = held.last;
   if (!cached || cached.key !== key || (recheck && cached.blocking)) {
     // A session from before the git dirs were recorded, whose worktree is gone: no git to show.
     const warnings = worktreeRefOf(checkpoint)
@@ -164,30 +172,26 @@ function contractOf(
       });
     const entry = { key, warnings, blocking: false };
     cached = entry;
-    contractCache.set(session.id, entry);
+    held.last = entry;
     warnings.then(
       (ws) => {
         entry.blocking = blocksRun(ws);
       },
-      () => contractCache.delete(session.id),
+      () => {
+        if (held.last === entry) held.last = null;
+      },
     );
   }
   return cached.warnings;
 }
 
 /** Edits of one session run one at a time: two saves must not interleave their writes and commits. */
-const editQueues = new Map<string, Promise<unknown>>();
+const EDITS = sessionState('seed edits', (): { last: Promise<unknown> } => ({ last: Promise.resolve() }));
 
 export function editSeed(session: SessionHandle, edit: SeedEdit, repeats?: number): Promise<SeedSaved> {
-  const { id } = session;
-  const previous = editQueues.get(id) ?? Promise.resolve();
-  const next = previous.catch(() => {}).then(() => applyEdit(session, edit, repeats));
-  editQueues.set(id, next);
-  void next
-    .finally(() => {
-      if (editQueues.get(id) === next) editQueues.delete(id);
-    })
-    .catch(() => {});
+  const queue = session.state(EDITS);
+  const next = queue.last.catch(() => {}).then(() => applyEdit(session, edit, repeats));
+  queue.last = next;
   return next;
 }
 

@@ -529,7 +529,7 @@ beforeEach(() => {
   store = new SessionStore(path.join(root, 'sessions'));
   const created = store.create({ source: '/repo', brief: 'b', baseBranch: 'main', baseSha: 'abc', status: 'interviewing' });
   session = store.session(created.session_id);
-  sessionDir = store.dir(created.session_id);
+  sessionDir = store.session(created.session_id).dir;
   worktree = created.worktree;
   fs.mkdirSync(worktree, { recursive: true });
   fs.writeFileSync(path.join(worktree, 'README.md'), 'repo\n');

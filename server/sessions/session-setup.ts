@@ -95,26 +95,26 @@ export async function createSession(
     // Applied by the interview job before its first question (session-env.ts): an install or a
     // setup command may take minutes, and its output streams as events.
     const plan = planEnvironment({ source: info.root, worktree: created.worktree, env: projectEnv });
-    deps.store.updateCheckpoint(id, () => ({ ...gitDirs, environment: { plan, ready_at: null } }));
+    deps.store.session(id).checkpoint.update(() => ({ ...gitDirs, environment: { plan, ready_at: null } }));
   } catch (err) {
     deps.store.session(id).remove();
     throw err;
   }
   const worker = deps.llm.describeEndpoint('worker');
   const evaluator = deps.llm.describeEndpoint('evaluator');
-  deps.store.updateCheckpoint(id, () => ({
+  deps.store.session(id).checkpoint.update(() => ({
     checks_preset: preset,
     project_env: env,
     models: { worker: worker?.model ?? '', evaluator: evaluator?.model ?? '', prep: prep.model },
   }));
   startInterviewJob(deps, id);
-  return deps.store.listItem(id);
+  return deps.store.session(id).listItem();
 }
 
 /** What a failed (or stopped) interview needs before it can be tried again; null when it can. */
 function notRetryable(deps: SeedingDeps, id: string): string | null {
-  if (!deps.store.exists(id)) return `Session ${id} was discarded.`;
-  const checkpoint = deps.store.readCheckpoint(id);
+  if (!deps.store.session(id).exists()) return `Session ${id} was discarded.`;
+  const checkpoint = deps.store.session(id).checkpoint.read();
   const ended = checkpoint.status === 'failed' || (checkpoint.status === 'stopped' && !deps.store.session(id).hasSeed());
   if (!ended) return `Session ${id} is ${checkpoint.status}; only an interview that failed or was stopped can be retried.`;
   if (deps.jobs.forSession(id)) return `Session ${id} still has a job winding down; try again in a moment.`;
@@ -136,15 +136,15 @@ export async function retryInterview(deps: SeedingDeps, id: string): Promise<Ses
   // The check took a while: another retry (or a discard) may have got there first.
   const after = notRetryable(deps, id);
   if (after !== null) throw new ConflictError('interview_not_retryable', after);
-  deps.store.updateCheckpoint(id, () => ({ last_stop: null, last_error: null }));
-  deps.store.setStatus(id, 'interviewing');
+  deps.store.session(id).checkpoint.update(() => ({ last_stop: null, last_error: null }));
+  deps.store.session(id).checkpoint.setStatus('interviewing');
   startInterviewJob(deps, id);
-  return deps.store.listItem(id);
+  return deps.store.session(id).listItem();
 }
 
 /** Removes the worktree, the branch and the session folder. The source repo's tree is untouched. */
 export async function discardSession(deps: SeedingDeps, id: string): Promise<void> {
-  const checkpoint = deps.store.readCheckpoint(id);
+  const checkpoint = deps.store.session(id).checkpoint.read();
   await deps.jobs.stop(id, 'session discarded');
   // A source repo that is gone took its branch with it; the folder is all that is left to remove.
   if (fs.existsSync(checkpoint.source)) await removeWorktree(checkpoint.source, checkpoint.worktree, checkpoint.branch);

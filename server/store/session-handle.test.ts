@@ -16,7 +16,7 @@ function newSession() {
 describe('the session handle', () => {
   it('counts the temp files of interrupted writes it removes, in its folder and the per-task ones', () => {
     const session = newSession();
-    const dir = temp.store.dir(session.id);
+    const dir = temp.store.session(session.id).dir;
     fs.mkdirSync(path.join(dir, 'ledger'));
     for (const t of ['.prd.json.0123456789ab.tmp', '.checkpoint.json.0123456789ac.tmp', 'ledger/.T-001.jsonl.0123456789ad.tmp'])
       fs.writeFileSync(path.join(dir, t), 'x');
@@ -74,7 +74,7 @@ describe('the session handle', () => {
     expect(session.runRequest.close(second.request_id)).toBe(true);
     expect(session.runRequest.close(second.request_id)).toBe(false);
     expect(session.runRequest.read()).toBeNull();
-    expect(fs.readdirSync(temp.store.dir(session.id)).filter((f) => f.includes('run-request'))).toEqual([]);
+    expect(fs.readdirSync(temp.store.session(session.id).dir).filter((f) => f.includes('run-request'))).toEqual([]);
   });
 
   it("keeps the last add-task's state, checked against its schema on the way in and out", () => {
@@ -87,7 +87,7 @@ describe('the session handle', () => {
     expect(session.addTask.read()).toEqual(added);
     expect(() => session.addTask.write({ state: 'added', title: 'Count' } as never)).toThrow();
     expect(session.addTask.read()).toEqual(added);
-    fs.writeFileSync(path.join(temp.store.dir(session.id), 'add-task.json'), '{"state": "lost"}');
+    fs.writeFileSync(path.join(temp.store.session(session.id).dir, 'add-task.json'), '{"state": "lost"}');
     expect(() => session.addTask.read()).toThrow(/add-task\.json/);
   });
 
@@ -102,7 +102,7 @@ describe('the session handle', () => {
 
   it('refuses a session another live process runs, and takes over a lock left by a dead one', () => {
     const session = newSession();
-    const lockFile = path.join(temp.store.dir(session.id), 'run.lock');
+    const lockFile = path.join(temp.store.session(session.id).dir, 'run.lock');
     fs.writeFileSync(lockFile, JSON.stringify({ kind: 'cli', pid: process.ppid }));
     expect(session.runLock.heldElsewhere()).toBe(true);
     expect(() => session.runLock.assertFree()).toThrow(/being run by a headless `tilth run` \(pid \d+\)/);
@@ -123,7 +123,7 @@ describe('the session handle', () => {
     const off = temp.store.bus.onSessionsChanged(() => changes++);
     session.remove();
     off();
-    expect(fs.existsSync(temp.store.dir(session.id))).toBe(false);
+    expect(fs.existsSync(temp.store.session(session.id).dir)).toBe(false);
     expect(session.exists()).toBe(false);
     expect(temp.store.ids()).not.toContain(session.id);
     expect(changes).toBeGreaterThan(0);

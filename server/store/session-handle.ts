@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { SessionListItem } from '../../shared/api.ts';
 import type { EventInput, SessionStatus, StopReason, TilthEvent } from '../../shared/events.ts';
 import {
   InterviewStateSchema,
@@ -47,16 +48,40 @@ import { catchUp, currentSummary, saveSummary } from './summary-file.ts';
 export type StopInfo = { reason: StopReason; phase?: 'interview' | 'run'; error?: string };
 export type { LockKind };
 
-/** What a handle needs from the store that made it (the store's checkpoint, log and bus). */
+/**
+ * A kind of per-session state a room keeps in memory while the session is open in this process
+ * (the merge's built preview, seed review's contract check): made on first use by `init`, held
+ * by the store per session, and dropped with the session (`forget`, `remove`). Declare one per
+ * kind at module level; the key is the object itself.
+ */
+export interface SessionStateKey<T> {
+  readonly name: string;
+  readonly init: () => T;
+}
+
+export function sessionState<T>(name: string, init: () => T): SessionStateKey<T> {
+  return { name, init };
+}
+
+/**
+ * What a handle needs from the store that made it (the store's checkpoint, log, summaries, bus
+ * and per-session state). The store keeps these by id and private: outside `store/`, a session is
+ * reached only through its handle.
+ */
 export interface SessionStoreCore {
   dir(id: string): string;
   exists(id: string): boolean;
   readCheckpoint(id: string): Checkpoint;
   updateCheckpoint(id: string, change: (current: Checkpoint) => Partial<Checkpoint>, options?: { durable?: boolean }): Checkpoint;
   setStatus(id: string, to: SessionStatus, stop?: StopInfo): Checkpoint;
+  guardWrites(id: string, check: (() => void) | null): void;
   emit(id: string, input: EventInput): TilthEvent;
   log(id: string): EventLog;
   openLog(id: string): Promise<EventLog>;
+  summaryOf(id: string): Promise<Summary>;
+  publishAppendedElsewhere(id: string): void;
+  listItem(id: string): SessionListItem;
+  state<T>(id: string, key: SessionStateKey<T>): T;
   forget(id: string): void;
   readonly bus: { sessionsChanged(): void };
   /** Every write under the sessions folder goes through it. */
@@ -64,7 +89,8 @@ export interface SessionStoreCore {
 }
 
 export class SessionHandle {
-  private readonly dir: string;
+  /** The session's folder (for the store's own rooms and tests; other code asks the handle). */
+  readonly dir: string;
   private readonly folder: runFiles.SessionFolder;
   /** The reviewer's line comments on the task and session diffs (review-comments.jsonl). */
   readonly comments: ReviewComments;
@@ -102,6 +128,37 @@ export class SessionHandle {
       this.store.updateCheckpoint(this.id, change, options),
     setStatus: (to: SessionStatus, stop?: StopInfo): Checkpoint => this.store.setStatus(this.id, to, stop),
   };
+
+  /**
+   * From now on this process's writes to the checkpoint and the log call `check` first, which
+   * throws to refuse them (a queue worker whose lease on the run is over); null lifts it.
+   */
+  guardWrites(check: (() => void) | null): void {
+    this.store.guardWrites(this.id, check);
+  }
+
+  /** The sessions list's row for this session; a session with an unreadable file still has one, with the problem. */
+  listItem(): SessionListItem {
+    return this.store.listItem(this.id);
+  }
+
+  /**
+   * Publishes what another process appended to the log (a headless `tilth run`) to this process's
+   * live subscribers; cheap when nothing is new.
+   */
+  publishAppendedElsewhere(): void {
+    this.store.publishAppendedElsewhere(this.id);
+  }
+
+  /** This session's state of one kind (see `sessionState`), made on first use. */
+  state<T>(key: SessionStateKey<T>): T {
+    return this.store.state(this.id, key);
+  }
+
+  /** Drops what this process holds for the session: its open log, summary and state. */
+  forget(): void {
+    this.store.forget(this.id);
+  }
 
   emit(input: EventInput): TilthEvent {
     return this.store.emit(this.id, input);
@@ -369,6 +426,11 @@ export class SessionHandle {
     current: (): Summary => currentSummary(this.log(), this.file(SESSION_FILES.summary), this.id),
     /** Folds in what was logged since `summary` was built, then writes it. */
     save: (summary: Summary): void => saveSummary(this.store.tree, this.file(SESSION_FILES.summary), catchUp(this.log(), summary)),
+    /**
+     * The summary as of the log's end for readers (the summary route), kept in memory while the
+     * log is open, so a long session's summary.json is not read on every request. Do not change it.
+     */
+    forReaders: (): Promise<Summary> => this.store.summaryOf(this.id),
   };
 
   // ── processes ───────────────────────────────────────────────────────────────────────────────

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { TilthEvent } from '../../shared/events.ts';
 import { useTempStore } from '../testing/test-app.ts';
+import { sessionState } from './session-handle.ts';
 import { SessionStore } from './session-store.ts';
 
 const temp = useTempStore();
@@ -12,12 +13,13 @@ const answer = (i: number) => ({ type: 'question_answered' as const, data: { que
 describe('SessionStore', () => {
   it('creates a session folder with a valid checkpoint and a log that opens with its version', () => {
     const id = create();
-    const checkpoint = temp.store.readCheckpoint(id);
+    const checkpoint = temp.store.session(id).checkpoint.read();
     expect(checkpoint).toMatchObject({ session_id: id, status: 'prepared', branch: `session/${id}`, base_sha: 'abc', last_stop: null });
-    expect(checkpoint.worktree).toBe(`${temp.store.dir(id)}/workspace`);
+    expect(checkpoint.worktree).toBe(`${temp.store.session(id).dir}/workspace`);
     expect(
       temp.store
-        .log(id)
+        .session(id)
+        .log()
         .readAfter(0, 10)
         .map((e) => e.type),
     ).toEqual(['log_opened', 'status_changed']);
@@ -25,19 +27,42 @@ describe('SessionStore', () => {
 
   it('publishes every stored event in order, the log header included', () => {
     const id = '20260101-000000-abcdef';
-    fs.mkdirSync(temp.store.dir(id));
+    fs.mkdirSync(temp.store.session(id).dir);
     const seen: number[] = [];
     temp.store.bus.subscribe(id, (e) => seen.push(e.seq));
-    temp.store.emit(id, answer(1));
-    temp.store.emit(id, answer(2));
+    temp.store.session(id).emit(answer(1));
+    temp.store.session(id).emit(answer(2));
     expect(seen).toEqual([1, 2, 3]);
+  });
+
+  it('keeps per-session state across handles, apart per session and per kind, and drops it with the session', () => {
+    const [a, b] = [create(), create()];
+    let made = 0;
+    const counter = sessionState('counter', () => {
+      made += 1;
+      return { n: 0 };
+    });
+    const other = sessionState('other', () => ({ n: 100 }));
+    temp.store.session(a).state(counter).n += 1;
+    temp.store.session(a).state(counter).n += 1; // a second handle: the same state
+    expect(temp.store.session(a).state(counter).n).toBe(2);
+    expect(temp.store.session(b).state(counter).n).toBe(0); // another session: its own
+    expect(temp.store.session(a).state(other).n).toBe(100); // another kind: its own
+    expect(made).toBe(2);
+    temp.store.session(a).forget();
+    expect(temp.store.session(a).state(counter).n).toBe(0); // made again after forget
+    expect(temp.store.session(b).state(counter).n).toBe(0);
+    temp.store.session(b).state(counter).n = 5;
+    temp.store.session(b).remove();
+    expect(temp.store.session(b).state(counter).n).toBe(0); // and after remove
+    expect(made).toBe(4);
   });
 
   it('records a stop with its reason and logs the status change', () => {
     const id = create();
-    temp.store.setStatus(id, 'stopped', { reason: 'interrupted', phase: 'run' });
-    expect(temp.store.readCheckpoint(id)).toMatchObject({ status: 'stopped', last_stop: 'interrupted' });
-    const tail = temp.store.log(id).readAfter(2, 10);
+    temp.store.session(id).checkpoint.setStatus('stopped', { reason: 'interrupted', phase: 'run' });
+    expect(temp.store.session(id).checkpoint.read()).toMatchObject({ status: 'stopped', last_stop: 'interrupted' });
+    const tail = temp.store.session(id).log().readAfter(2, 10);
     expect(tail.map((e) => [e.type, e.data])).toEqual([
       ['stop', { reason: 'interrupted', phase: 'run' }],
       ['status_changed', { from: 'prepared', to: 'stopped', reason: 'interrupted' }],
@@ -47,16 +72,16 @@ describe('SessionStore', () => {
   it('publishes events another process appended, once each', () => {
     const id = create();
     const elsewhere = new SessionStore(temp.root);
-    elsewhere.emit(id, answer(1));
+    elsewhere.session(id).emit(answer(1));
     const seen: TilthEvent[] = [];
-    temp.store.publishAppendedElsewhere(id); // nobody listening: a later subscriber reads seq 3 from disk
+    temp.store.session(id).publishAppendedElsewhere(); // nobody listening: a later subscriber reads seq 3 from disk
     const stop = temp.store.bus.subscribe(id, (e) => seen.push(e));
-    temp.store.publishAppendedElsewhere(id);
+    temp.store.session(id).publishAppendedElsewhere();
     expect(seen).toEqual([]);
-    elsewhere.emit(id, answer(2));
-    elsewhere.emit(id, answer(3));
-    temp.store.publishAppendedElsewhere(id);
-    temp.store.publishAppendedElsewhere(id);
+    elsewhere.session(id).emit(answer(2));
+    elsewhere.session(id).emit(answer(3));
+    temp.store.session(id).publishAppendedElsewhere();
+    temp.store.session(id).publishAppendedElsewhere();
     expect(seen.map((e) => e.type === 'question_answered' && e.data.question_id)).toEqual(['q2', 'q3']);
     stop();
     elsewhere.close();
@@ -66,14 +91,14 @@ describe('SessionStore', () => {
     const store = new SessionStore(temp.root, { bytes: 1024 * 1024, logs: 2, summaryRows: 1_000_000 });
     const [a, b, c] = [create(), create(), create()];
     const stop = store.bus.subscribe(a, () => {}); // followed live: never closed
-    await store.openLog(a);
-    await store.openLog(b);
+    await store.session(a).openLog();
+    await store.session(b).openLog();
     expect(store.openLogCount).toBe(2);
-    await store.openLog(c); // three open, two allowed: b goes (a is followed, c is in use)
+    await store.session(c).openLog(); // three open, two allowed: b goes (a is followed, c is in use)
     expect(store.openLogCount).toBe(2);
-    expect(fs.existsSync(`${store.dir(b)}/events.idx`)).toBe(true);
-    expect(fs.existsSync(`${store.dir(c)}/events.idx`)).toBe(false);
-    expect((await store.openLog(b)).lastSeq).toBe(2); // reopened from its index
+    expect(fs.existsSync(`${store.session(b).dir}/events.idx`)).toBe(true);
+    expect(fs.existsSync(`${store.session(c).dir}/events.idx`)).toBe(false);
+    expect((await store.session(b).openLog()).lastSeq).toBe(2); // reopened from its index
     expect(store.openLogCount).toBe(2); // c went this time
     stop();
     store.close();
@@ -85,19 +110,21 @@ describe('SessionStore', () => {
     for (const id of [a, b, c]) {
       // Two rows each: two worker calls.
       for (const iter of [1, 2]) {
-        store.emit(id, { type: 'model_call', data: { task_id: 'T-001', iter, prompt_tokens: 10, eval_tokens: 1, tokens_used_total: 11, role: 'worker' } });
+        store
+          .session(id)
+          .emit({ type: 'model_call', data: { task_id: 'T-001', iter, prompt_tokens: 10, eval_tokens: 1, tokens_used_total: 11, role: 'worker' } });
       }
     }
     const stop = store.bus.subscribe(a, () => {}); // followed live: kept whatever its size
-    const first = await store.summaryOf(a);
-    await store.summaryOf(b);
+    const first = await store.session(a).summary.forReaders();
+    await store.session(b).summary.forReaders();
     expect(store.heldSummaryCount).toBe(2); // four rows, but a is followed
-    await store.summaryOf(c); // b goes, the least recently read one nobody follows
+    await store.session(c).summary.forReaders(); // b goes, the least recently read one nobody follows
     expect(store.heldSummaryCount).toBe(2);
-    expect(await store.summaryOf(a)).toBe(first);
-    const again = await store.summaryOf(b); // read again from the log, same figures
+    expect(await store.session(a).summary.forReaders()).toBe(first);
+    const again = await store.session(b).summary.forReaders(); // read again from the log, same figures
     expect(again.timeline.iterations).toHaveLength(2);
-    expect(again.last_seq).toBe(store.log(b).lastSeq);
+    expect(again.last_seq).toBe(store.session(b).log().lastSeq);
     stop();
     store.close();
   });
@@ -106,26 +133,26 @@ describe('SessionStore', () => {
     let calls = 0;
     temp.store.bus.onSessionsChanged(() => calls++);
     const id = create();
-    temp.store.updateCheckpoint(id, () => ({ title: 'New title' }));
+    temp.store.session(id).checkpoint.update(() => ({ title: 'New title' }));
     expect(calls).toBe(2);
-    expect(temp.store.listItem(id).title).toBe('New title');
+    expect(temp.store.session(id).listItem().title).toBe('New title');
   });
 
   it('says a session needs you while its interview waits for an answer, and only then', () => {
     const id = temp.store.create({ source: '/repo', brief: 'b', baseBranch: 'main', baseSha: 'abc' }).session_id;
     const interview = temp.store.session(id).interview;
-    expect(temp.store.listItem(id).needs_you).toBe(false);
+    expect(temp.store.session(id).listItem().needs_you).toBe(false);
     const state = { trace_id: 't', started_at: '2026-01-01T00:00:00.000Z', iterations: 1, messages: [], pending: null, history: [] };
     interview.write(state);
-    expect(temp.store.listItem(id).needs_you).toBe(false);
+    expect(temp.store.session(id).listItem().needs_you).toBe(false);
     const pending = { question_id: 'q1-abc', tool_call_id: 'call-1', text: 'Which field?', asked_at: '2026-01-01T00:00:01.000Z', skipped_tool_call_ids: [] };
     let calls = 0;
     temp.store.bus.onSessionsChanged(() => calls++);
     interview.write({ ...state, pending });
     expect(calls).toBe(1);
-    expect(temp.store.listItem(id).needs_you).toBe(true);
+    expect(temp.store.session(id).listItem().needs_you).toBe(true);
     // A question left pending by an interview that then failed waits for nobody.
-    temp.store.setStatus(id, 'failed', { reason: 'error', phase: 'interview' });
-    expect(temp.store.listItem(id).needs_you).toBe(false);
+    temp.store.session(id).checkpoint.setStatus('failed', { reason: 'error', phase: 'interview' });
+    expect(temp.store.session(id).listItem().needs_you).toBe(false);
   });
 });

@@ -18,7 +18,7 @@ import { EventBus } from './event-bus.ts';
 import { EventLog } from './event-log.ts';
 import { catchUp, catchUpAsync, storedSummaryAsync } from './summary-file.ts';
 import { readJsonFile } from './json-file.ts';
-import { SessionHandle, type StopInfo } from './session-handle.ts';
+import { SessionHandle, type SessionStateKey, type SessionStoreCore, type StopInfo } from './session-handle.ts';
 import { SESSION_FILES as FILES } from './session-files.ts';
 import { isSessionId, newSessionId, sessionDir } from './session-id.ts';
 
@@ -71,15 +71,48 @@ export class SessionStore {
     // Every session's files, and other sessions' worktrees: hidden from untrusted commands (a
     // command's own worktree is bound back on top).
     protectFromUntrusted(root);
+    this.core = {
+      tree: this.tree,
+      bus: this.bus,
+      dir: (id) => this.dir(id),
+      exists: (id) => this.exists(id),
+      readCheckpoint: (id) => this.readCheckpoint(id),
+      updateCheckpoint: (id, change, options) => this.updateCheckpoint(id, change, options),
+      setStatus: (id, to, stop) => this.setStatus(id, to, stop),
+      guardWrites: (id, check) => this.guardWrites(id, check),
+      emit: (id, input) => this.emit(id, input),
+      log: (id) => this.log(id),
+      openLog: (id) => this.openLog(id),
+      summaryOf: (id) => this.summaryOf(id),
+      publishAppendedElsewhere: (id) => this.publishAppendedElsewhere(id),
+      listItem: (id) => this.listItem(id),
+      state: (id, key) => this.state(id, key),
+      forget: (id) => this.forget(id),
+    };
   }
+
+  /** Per session, its state of each kind (see `sessionState`), dropped with the session. */
+  private readonly states = new Map<string, Map<SessionStateKey<unknown>, unknown>>();
+  /** The by-id operations, for the handles only (see SessionStoreCore). */
+  private readonly core: SessionStoreCore;
 
   /** The handle through which everything reads and writes one session's folder. */
   session(id: string): SessionHandle {
-    return new SessionHandle(this, id);
+    return new SessionHandle(this.core, id);
+  }
+
+  private state<T>(id: string, key: SessionStateKey<T>): T {
+    let states = this.states.get(id);
+    if (!states) {
+      states = new Map();
+      this.states.set(id, states);
+    }
+    if (!states.has(key)) states.set(key, key.init());
+    return states.get(key) as T;
   }
 
   /** The session's folder; for the store and its handle, and tests. */
-  dir(id: string): string {
+  private dir(id: string): string {
     return sessionDir(this.root, id);
   }
 
@@ -87,7 +120,7 @@ export class SessionStore {
     return path.join(this.dir(id), name);
   }
 
-  exists(id: string): boolean {
+  private exists(id: string): boolean {
     return fs.existsSync(path.join(this.dir(id), FILES.checkpoint));
   }
 
@@ -129,7 +162,7 @@ export class SessionStore {
     return checkpoint;
   }
 
-  readCheckpoint(id: string): Checkpoint {
+  private readCheckpoint(id: string): Checkpoint {
     const checkpoint = readJsonFile(this.file(id, FILES.checkpoint), CheckpointSchema);
     if (!checkpoint) throw new NotFoundError('session_not_found', `No session ${id} under ${this.root}`);
     return checkpoint;
@@ -140,13 +173,13 @@ export class SessionStore {
    * call `check` first, which throws to refuse it (a queue worker whose lease on the run is
    * over); null lifts it.
    */
-  guardWrites(id: string, check: (() => void) | null): void {
+  private guardWrites(id: string, check: (() => void) | null): void {
     if (check) this.writeGuards.set(id, check);
     else this.writeGuards.delete(id);
   }
 
   /** Read-modify-write of the checkpoint; the new file replaces the old atomically. */
-  updateCheckpoint(id: string, change: (current: Checkpoint) => Partial<Checkpoint>, options: { durable?: boolean } = {}): Checkpoint {
+  private updateCheckpoint(id: string, change: (current: Checkpoint) => Partial<Checkpoint>, options: { durable?: boolean } = {}): Checkpoint {
     this.writeGuards.get(id)?.();
     const current = this.readCheckpoint(id);
     const next = CheckpointSchema.parse({ ...current, ...change(current), updated_at: new Date().toISOString() });
@@ -156,7 +189,7 @@ export class SessionStore {
   }
 
   /** Changes status, records why, and logs `status_changed` (plus `stop` when it is a stop). */
-  setStatus(id: string, to: SessionStatus, stop?: StopInfo): Checkpoint {
+  private setStatus(id: string, to: SessionStatus, stop?: StopInfo): Checkpoint {
     let from: SessionStatus | null = null;
     const next = this.updateCheckpoint(id, (current) => {
       from = current.status;
@@ -176,7 +209,7 @@ export class SessionStore {
    * The session's log, for synchronous reads and appends. Readers on a request path use
    * `openLog` first, so a cold log is indexed without blocking the event loop.
    */
-  log(id: string): EventLog {
+  private log(id: string): EventLog {
     let log = this.logs.get(id);
     if (log) {
       // Most recently used last: eviction walks from the front.
@@ -191,7 +224,7 @@ export class SessionStore {
   }
 
   /** The session's log with its index built in the background (the sidecar, then what follows it). */
-  async openLog(id: string): Promise<EventLog> {
+  private async openLog(id: string): Promise<EventLog> {
     const log = this.log(id);
     await log.ready();
     // Whatever is on disk when nobody has been following the session is history that readers get
@@ -225,7 +258,7 @@ export class SessionStore {
    * while its log is open (and within the cache's rows) and folded forward from there, so a long
    * session's summary.json is not read on every request. Callers must not change it.
    */
-  async summaryOf(id: string): Promise<Summary> {
+  private async summaryOf(id: string): Promise<Summary> {
     const held = this.summaries.get(id);
     if (held) {
       const log = await this.openLog(id);
@@ -277,7 +310,7 @@ export class SessionStore {
   }
 
   /** Disk first, then wire: the event is appended before any subscriber sees it. */
-  emit(id: string, input: EventInput): TilthEvent {
+  private emit(id: string, input: EventInput): TilthEvent {
     this.writeGuards.get(id)?.();
     const log = this.log(id);
     const before = log.lastSeq;
@@ -294,7 +327,7 @@ export class SessionStore {
    * so live subscribers see them too. Called by the watcher when the log changes; cheap when
    * nothing is new. Events are already on disk, so the ordering rule still holds.
    */
-  publishAppendedElsewhere(id: string): void {
+  private publishAppendedElsewhere(id: string): void {
     // Nobody live: a later subscriber reads these from disk as its backlog, so a log nobody
     // follows is not even opened, and the mark is set again when someone follows it.
     if (this.bus.subscriberCount(id) === 0) {
@@ -325,7 +358,7 @@ export class SessionStore {
     return this.ids().map((id) => this.listItem(id));
   }
 
-  listItem(id: string): SessionListItem {
+  private listItem(id: string): SessionListItem {
     try {
       const cp = this.readCheckpoint(id);
       const prd = this.session(id).prd.tasks();
@@ -367,16 +400,18 @@ export class SessionStore {
   }
 
   /** Drops what is held open for a session (before its folder is removed). */
-  forget(id: string): void {
+  private forget(id: string): void {
     this.logs.get(id)?.close();
     this.logs.delete(id);
     this.summaries.delete(id);
     this.published.delete(id);
+    this.states.delete(id);
   }
 
   close(): void {
     for (const log of this.logs.values()) log.close();
     this.logs.clear();
     this.summaries.clear();
+    this.states.clear();
   }
 }

@@ -373,14 +373,14 @@ export async function probeCovered(
     [{ id: 'T-001', title: 'Adult', criteria: ADULT_CRITERIA, criteriaTests, tests: { [setup.testFile]: setup.test } }],
     setup.env ? { env: setup.env } : {},
   );
-  const worktree = store.readCheckpoint(id).worktree;
+  const worktree = store.session(id).checkpoint.read().worktree;
   const projectEnv = setup.env;
   if (projectEnv) {
-    store.updateCheckpoint(id, () => ({
+    store.session(id).checkpoint.update(() => ({
       environment: { plan: planEnvironment({ source: projectDir, worktree, env: projectEnv }), ready_at: new Date().toISOString() },
     }));
   }
-  const cp = store.readCheckpoint(id);
+  const cp = store.session(id).checkpoint.read();
   fs.writeFileSync(path.join(worktree, setup.implFile), setup.impl);
   const sha = await commitAll(await worktreeRefOf(cp), 'T-001: Adult');
   const scratch = store.session(id).probeScratch('T-001');

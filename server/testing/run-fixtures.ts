@@ -45,7 +45,7 @@ export async function makePreparedSession(
   const created = store.create({ source: info.root, brief: 'test feature', baseBranch: info.branch, baseSha: info.head, status: 'interviewing' });
   const id = created.session_id;
   const gitDirs = await addWorktree(info.root, created.worktree, created.branch, info.head);
-  store.updateCheckpoint(id, () => gitDirs);
+  store.session(id).checkpoint.update(() => gitDirs);
   const bundle = {
     prd_entries: tasks.map((t) => {
       const criteria = t.criteria ?? [`${t.title} works`];
@@ -82,14 +82,16 @@ export async function makePreparedSession(
       ...(customChecks ? { custom_checks: customChecks } : {}),
     },
   });
-  await commitAll(await worktreeRefOf(store.readCheckpoint(id)), `seed: ${tasks.length} task(s)`, undefined, { paths: Object.keys(meta.locked_tests) });
-  store.updateCheckpoint(id, () => ({
+  await commitAll(await worktreeRefOf(store.session(id).checkpoint.read()), `seed: ${tasks.length} task(s)`, undefined, {
+    paths: Object.keys(meta.locked_tests),
+  });
+  store.session(id).checkpoint.update(() => ({
     checks_preset: preset,
     title: 'test feature',
     ...(env ? { project_env: env, environment: { plan: planEnvironment({ source: info.root!, worktree: created.worktree, env }), ready_at: null } } : {}),
     ...(customChecks ? { custom_checks: customChecks } : {}),
   }));
-  store.setStatus(id, 'prepared');
+  store.session(id).checkpoint.setStatus('prepared');
   return id;
 }
 

@@ -31,6 +31,6 @@ export function sessionApi(app: () => TestApp, waitMs: number) {
     });
     expect(res.statusCode, res.body).toBe(200);
   };
-  const events = (id: string): TilthEvent[] => app().store.log(id).readAfter(0, 100_000);
+  const events = (id: string): TilthEvent[] => app().store.session(id).log().readAfter(0, 100_000);
   return { detail, until, answer, events };
 }

@@ -138,8 +138,8 @@ test('a session page shows the stored events, then follows new ones live', async
   tilth = await startTilth();
   const id = writeSessionOnDisk(tilth.sessionsDir, 'Streaming');
   const writer = new SessionStore(tilth.sessionsDir);
-  for (let i = 0; i < 30; i++) writer.emit(id, { type: 'question_answered', data: { question_id: `q${i}`, answer: `answer ${i}` } });
-  const stored = writer.log(id).lastSeq;
+  for (let i = 0; i < 30; i++) writer.session(id).emit({ type: 'question_answered', data: { question_id: `q${i}`, answer: `answer ${i}` } });
+  const stored = writer.session(id).log().lastSeq;
 
   await page.goto(tilth.url);
   await page.locator(`[data-testid="session-row"][data-session-id="${id}"]`).getByTestId('session-title').click();
@@ -148,7 +148,7 @@ test('a session page shows the stored events, then follows new ones live', async
   await expect(page.getByTestId('event-count')).toHaveAttribute('data-count', String(stored));
 
   // Another process (think: a headless run) appends; the server follows the log and streams it.
-  for (let i = 0; i < 3; i++) writer.emit(id, { type: 'stop', data: { reason: 'interrupted', phase: 'run' } });
+  for (let i = 0; i < 3; i++) writer.session(id).emit({ type: 'stop', data: { reason: 'interrupted', phase: 'run' } });
   writer.close();
   await expect(page.getByTestId('event-count')).toHaveAttribute('data-count', String(stored + 3));
   await expect(page.locator(`[data-testid="event-row"][data-seq="${stored + 3}"]`)).toHaveAttribute('data-type', 'stop');
@@ -162,8 +162,8 @@ test('a long session opens at its newest page instead of replaying the whole log
   tilth = await startTilth();
   const id = writeSessionOnDisk(tilth.sessionsDir, 'Long one');
   const writer = new SessionStore(tilth.sessionsDir);
-  for (let i = 0; i < 5_000; i++) writer.emit(id, { type: 'tool_result', data: { tool: 'bash', result_preview: `line ${i}`, result_chars: 8 } });
-  const last = writer.log(id).lastSeq;
+  for (let i = 0; i < 5_000; i++) writer.session(id).emit({ type: 'tool_result', data: { tool: 'bash', result_preview: `line ${i}`, result_chars: 8 } });
+  const last = writer.session(id).log().lastSeq;
   writer.close();
 
   const frames: number[] = [];

@@ -271,7 +271,7 @@ describe('after a save the running server uses the new values', () => {
       (await t.app.inject({ method: 'POST', url: '/api/sessions', headers: post, payload: { workspace: '/nowhere', brief: 'b' } })).body,
     ];
     for (const body of [...bodies, ...failures]) expect(body).not.toContain(KEY);
-    const sessionFiles = fs.readdirSync(t.store.dir(id), { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
+    const sessionFiles = fs.readdirSync(t.store.session(id).dir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
     expect(sessionFiles.length).toBeGreaterThan(2);
     for (const f of sessionFiles) expect(fs.readFileSync(path.join(f.parentPath, f.name), 'utf8'), f.name).not.toContain(KEY);
   });
@@ -304,7 +304,7 @@ describe('after a save the running server uses the new values', () => {
     const settled = async (id: string) => {
       const deadline = Date.now() + 30_000;
       for (;;) {
-        const status = t.store.readCheckpoint(id).status;
+        const status = t.store.session(id).checkpoint.read().status;
         if (status !== 'running' && status !== 'prepared' && t.deps.runs.state(id).state === 'idle') return status;
         if (Date.now() > deadline) throw new Error(`run ${id} did not settle (${status})`);
         await new Promise((r) => setTimeout(r, 25));
@@ -317,7 +317,8 @@ describe('after a save the running server uses the new values', () => {
 
     const runStart = (id: string) =>
       t.store
-        .log(id)
+        .session(id)
+        .log()
         .readAfter(0, 10_000)
         .find((e): e is Extract<TilthEvent, { type: 'session_start' }> => e.type === 'session_start' && e.data.phase === 'run')!;
     expect(runStart(a).data.caps?.max_iterations_per_task).toBe(20);

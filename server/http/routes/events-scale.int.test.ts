@@ -20,9 +20,9 @@ describe('a cold, large event log', () => {
   it('is indexed without holding up /api/health or another session; the index is kept for the next open', async () => {
     const big = session('Long run');
     const small = session('Short run');
-    t.store.forget(big); // as a server that never opened it: the log below is what a long run left
-    writeBigLog(path.join(t.store.dir(big), 'events.jsonl'), big, 150_000, (seq) => `answer ${seq} ${'z'.repeat(80)}`); // ~20 MB
-    const smallLast = t.store.emit(small, { type: 'question_answered', data: { question_id: 'q', answer: 'a' } }).seq;
+    t.store.session(big).forget(); // as a server that never opened it: the log below is what a long run left
+    writeBigLog(path.join(t.store.session(big).dir, 'events.jsonl'), big, 150_000, (seq) => `answer ${seq} ${'z'.repeat(80)}`); // ~20 MB
+    const smallLast = t.store.session(small).emit({ type: 'question_answered', data: { question_id: 'q', answer: 'a' } }).seq;
 
     const order: string[] = [];
     const bigTail = t.app.inject({ method: 'GET', url: `/api/sessions/${big}/events?tail=1&limit=20`, headers: auth }).then((res) => {
@@ -48,14 +48,14 @@ describe('a cold, large event log', () => {
     const body = res.json() as { last_seq: number; events: { seq: number }[] };
     expect(body.last_seq).toBe(150_000);
     expect(body.events.map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => 149_981 + i));
-    expect(fs.existsSync(path.join(t.store.dir(big), 'events.idx'))).toBe(true);
+    expect(fs.existsSync(path.join(t.store.session(big).dir, 'events.idx'))).toBe(true);
   }, 60_000);
 });
 
 describe('a long run’s summary', () => {
   it('comes thinned to a small view of the whole run, and a span comes back in detail', async () => {
     const id = session('Long summary');
-    const lastSeq = t.store.log(id).lastSeq;
+    const lastSeq = t.store.session(id).log().lastSeq;
     const summary = emptySummary(id);
     summary.last_seq = lastSeq;
     const start = Date.UTC(2026, 10, 20, 9);
@@ -65,7 +65,7 @@ describe('a long run’s summary', () => {
       if (k % 10 === 5) summary.timeline.verdicts.push([k + 3, start + k * 1000, 'T-001', 'reject', 'weak_test']);
     }
     summary.timeline.verdicts.push([150_010, start + 150_000 * 1000, 'T-001', 'accept', null]);
-    fs.writeFileSync(path.join(t.store.dir(id), 'summary.json'), JSON.stringify(summary));
+    fs.writeFileSync(path.join(t.store.session(id).dir, 'summary.json'), JSON.stringify(summary));
 
     const whole = await t.app.inject({ method: 'GET', url: `/api/sessions/${id}/summary`, headers: auth });
     expect(whole.statusCode).toBe(200);

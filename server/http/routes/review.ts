@@ -43,35 +43,40 @@ export function reviewRoutes(app: FastifyInstance, deps: AppDeps): void {
   /** Per session, the add-task under way in this process, as its POST waits for it. */
   const adding = new Map<string, Promise<AddedTask>>();
 
-  handle(app, 'getTaskReview', async ({ params }) => taskReview(store, existingSession(store, params.id), params.taskId));
-  handle(app, 'getTaskEvidence', async ({ params }) => taskEvidence(store, existingSession(store, params.id), params.taskId));
+  handle(app, 'getTaskReview', async ({ params }) => taskReview(existingSession(store, params.id), params.taskId));
+  handle(app, 'getTaskEvidence', async ({ params }) => taskEvidence(existingSession(store, params.id), params.taskId));
 
   // The request waits for the task (a few model turns and a red proof, within the deadline); the
   // add-task is a job of its own meanwhile, so a second request can cancel it (cancelAddTask).
   handle(app, 'addTask', async ({ params, body }) => {
-    const id = existingSession(store, params.id);
-    assertIdle(id, 'add a task');
-    refuseWhileRunning(id, 'add a task');
+    const session = existingSession(store, params.id);
+    assertIdle(session.id, 'add a task');
+    refuseWhileRunning(session.id, 'add a task');
     const deadlineMs = deps.config.current.addTaskDeadlineMs;
-    const added = startAddTaskJob(deps.jobs, id, (session, signal) =>
-      addTaskLocked(session, deps.demo?.clientFor(id) ?? deps.llm, body, { holder: 'serve', deadlineMs, signal, repeats: deps.config.current.proofRepeats }),
+    const added = startAddTaskJob(deps.jobs, session.id, (session, signal) =>
+      addTaskLocked(session, deps.demo?.clientFor(session.id) ?? deps.llm, body, {
+        holder: 'serve',
+        deadlineMs,
+        signal,
+        repeats: deps.config.current.proofRepeats,
+      }),
     );
-    adding.set(id, added);
+    adding.set(session.id, added);
     try {
       return await added;
     } finally {
-      adding.delete(id);
+      adding.delete(session.id);
     }
   });
 
   /** Ends the add-task under way: it writes nothing, and the session is free again when this answers. */
   handle(app, 'cancelAddTask', async ({ params }) => {
-    const id = existingSession(store, params.id);
+    const session = existingSession(store, params.id);
     // One a terminal's `tilth add-task` holds is cancelled there: the refusal says so.
-    store.session(id).runLock.assertFree();
-    const pending = adding.get(id);
-    if (!pending || deps.jobs.forSession(id)?.kind !== 'add_task') return { cancelled: false };
-    await deps.jobs.stop(id, 'add-task cancelled');
+    session.runLock.assertFree();
+    const pending = adding.get(session.id);
+    if (!pending || deps.jobs.forSession(session.id)?.kind !== 'add_task') return { cancelled: false };
+    await deps.jobs.stop(session.id, 'add-task cancelled');
     return {
       cancelled: await pending.then(
         () => false,
@@ -81,32 +86,32 @@ export function reviewRoutes(app: FastifyInstance, deps: AppDeps): void {
   });
 
   handle(app, 'reopenTask', async ({ params, body }) => {
-    const id = existingSession(store, params.id);
-    return exclusive(id, 'send a task back', () => sendBack(store.session(id), params.taskId, body));
+    const session = existingSession(store, params.id);
+    return exclusive(session.id, 'send a task back', () => sendBack(session, params.taskId, body));
   });
 
-  handle(app, 'getTaskDiff', async ({ params, query }) => taskDiff(store, existingSession(store, params.id), params.taskId, query.revision));
+  handle(app, 'getTaskDiff', async ({ params, query }) => taskDiff(existingSession(store, params.id), params.taskId, query.revision));
 
-  handle(app, 'getSessionReview', async ({ params }) => sessionReview(store, existingSession(store, params.id)));
+  handle(app, 'getSessionReview', async ({ params }) => sessionReview(existingSession(store, params.id)));
 
   handle(app, 'previewMerge', async ({ params, body }) => {
-    const id = existingSession(store, params.id);
-    return exclusive(id, 'preview the merge', () => previewMerge(store, id, body.strategy, deps.config.current.mutationGate));
+    const session = existingSession(store, params.id);
+    return exclusive(session.id, 'preview the merge', () => previewMerge(session, body.strategy, deps.config.current.mutationGate));
   });
 
   handle(app, 'merge', async ({ params, body }) => {
-    const id = existingSession(store, params.id);
-    return exclusive(id, 'merge', () => merge(store, id, body.strategy, body.override_failed_tests === true, deps.config.current.mutationGate));
+    const session = existingSession(store, params.id);
+    return exclusive(session.id, 'merge', () => merge(session, body.strategy, body.override_failed_tests === true, deps.config.current.mutationGate));
   });
 
   handle(app, 'push', async ({ params, body }) => {
-    const id = existingSession(store, params.id);
-    return exclusive(id, 'push', () => push(store, id, body.remote));
+    const session = existingSession(store, params.id);
+    return exclusive(session.id, 'push', () => push(session, body.remote));
   });
 
   handle(app, 'openPr', async ({ params, body }) => {
-    const id = existingSession(store, params.id);
-    return exclusive(id, 'open a pull request', () => openPr(store, id, body.remote));
+    const session = existingSession(store, params.id);
+    return exclusive(session.id, 'open a pull request', () => openPr(session, body.remote));
   });
 
   /** A run going or queued (its checkpoint may still say `stopped` while it starts). */
@@ -118,32 +123,32 @@ export function reviewRoutes(app: FastifyInstance, deps: AppDeps): void {
   }
 
   handle(app, 'getRewindPlan', async ({ params, query }) => {
-    const id = existingSession(store, params.id);
-    refuseWhileRunning(id, 'rewind');
-    return planRewind(store.session(id), query.after);
+    const session = existingSession(store, params.id);
+    refuseWhileRunning(session.id, 'rewind');
+    return planRewind(session, query.after);
   });
 
   handle(app, 'rewind', async ({ params, body }) => {
-    const id = existingSession(store, params.id);
-    return exclusive(id, 'rewind', async () => {
-      refuseWhileRunning(id, 'rewind');
-      return rewindSession(store.session(id), body.after);
+    const session = existingSession(store, params.id);
+    return exclusive(session.id, 'rewind', async () => {
+      refuseWhileRunning(session.id, 'rewind');
+      return rewindSession(session, body.after);
     });
   });
 
   handle(app, 'cleanse', async ({ params }) => {
-    const id = existingSession(store, params.id);
-    return exclusive(id, 'cleanse', () => cleanse(store, id));
+    const session = existingSession(store, params.id);
+    return exclusive(session.id, 'cleanse', () => cleanse(session));
   });
 
-  handle(app, 'listComments', async ({ params, query }) => listComments(store.session(existingSession(store, params.id)), query));
+  handle(app, 'listComments', async ({ params, query }) => listComments(existingSession(store, params.id), query));
 
-  handle(app, 'addComment', async ({ params, body }) => addComment(store.session(existingSession(store, params.id)), body));
+  handle(app, 'addComment', async ({ params, body }) => addComment(existingSession(store, params.id), body));
 
-  handle(app, 'editComment', async ({ params, body }) => editComment(store.session(existingSession(store, params.id)), params.commentId, body.text));
+  handle(app, 'editComment', async ({ params, body }) => editComment(existingSession(store, params.id), params.commentId, body.text));
 
   handle(app, 'deleteComment', async ({ params }) => {
-    deleteComment(store.session(existingSession(store, params.id)), params.commentId);
+    deleteComment(existingSession(store, params.id), params.commentId);
     return { ok: true as const };
   });
 }

@@ -20,7 +20,10 @@ describe('POST /api/sessions/:id/notes', () => {
     expect(note).toMatchObject({ text: 'Prefer ISO dates', consumed_at: null });
     const notes = t.store.session(id).steering.read();
     expect(notes.map((n) => n.note_id)).toEqual([note.note_id]);
-    expect(t.store.log(id).readAfter(0, 100).at(-1)).toMatchObject({ type: 'steering_note', data: { note_id: note.note_id, text: 'Prefer ISO dates' } });
+    expect(t.store.session(id).log().readAfter(0, 100).at(-1)).toMatchObject({
+      type: 'steering_note',
+      data: { note_id: note.note_id, text: 'Prefer ISO dates' },
+    });
   });
 
   it('refuses an empty note, a finished session and an unknown one, each with its code', async () => {

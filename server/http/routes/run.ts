@@ -26,15 +26,14 @@ export function runRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { store } = deps;
 
   handle(app, 'startRun', async ({ params, body: options, reply }) => {
-    const id = existingSession(store, params.id);
-    const session = store.session(id);
+    const session = existingSession(store, params.id);
     session.runLock.assertFree();
-    refuseDuringAddTask(deps.jobs, id, 'run it');
+    refuseDuringAddTask(deps.jobs, session.id, 'run it');
     const { status } = session.checkpoint.read();
-    const current = deps.runs.state(id);
+    const current = deps.runs.state(session.id);
     if (current.state !== 'idle') {
       reply.status(200);
-      return { session: store.listItem(id), run: current };
+      return { session: session.listItem(), run: current };
     }
     if (!canRun(status)) {
       throw new ConflictError('session_not_runnable', `Only a prepared or stopped session can run; this one is ${status}${RUN_REFUSALS[status] ?? ''}.`);
@@ -42,35 +41,34 @@ export function runRoutes(app: FastifyInstance, deps: AppDeps): void {
     if (options.allow_network !== undefined) session.checkpoint.update(() => ({ allow_network: options.allow_network === true }));
     // Only the first start: once tasks are done, their tests pass and the check says other things.
     if (status === 'prepared') await assertRunnable(session, deps.config.current.proofRepeats);
-    const run = await deps.runs.request(id);
-    return { session: store.listItem(id), run };
+    const run = await deps.runs.request(session.id);
+    return { session: session.listItem(), run };
   });
 
   handle(app, 'stopRun', async ({ params }) => {
-    const id = existingSession(store, params.id);
-    if (await deps.runs.cancel(id)) return { session: store.listItem(id), was: 'queued' as const };
-    if (await deps.runs.stop(id, 'stopped by user')) return { session: store.listItem(id), was: 'running' as const };
+    const session = existingSession(store, params.id);
+    if (await deps.runs.cancel(session.id)) return { session: session.listItem(), was: 'queued' as const };
+    if (await deps.runs.stop(session.id, 'stopped by user')) return { session: session.listItem(), was: 'running' as const };
     // Not a run of ours: a headless `tilth run` is stopped in its own terminal.
-    store.session(id).runLock.assertFree();
-    throw new ConflictError('session_not_running', `Session ${id} has no run to stop; it is ${store.readCheckpoint(id).status}.`);
+    session.runLock.assertFree();
+    throw new ConflictError('session_not_running', `Session ${session.id} has no run to stop; it is ${session.checkpoint.read().status}.`);
   });
 
   handle(app, 'getResumePlan', async ({ params }) => {
-    const id = existingSession(store, params.id);
-    const { status } = store.readCheckpoint(id);
+    const session = existingSession(store, params.id);
+    const { status } = session.checkpoint.read();
     if (!canResume(status)) throw new ConflictError('session_not_stopped', `Only a stopped session is resumed; this one is ${status}.`);
-    return planResume(store.session(id));
+    return planResume(session);
   });
 
   handle(app, 'addNote', async ({ params, body: { text } }) => {
-    const id = existingSession(store, params.id);
-    const session = store.session(id);
+    const session = existingSession(store, params.id);
     const { status } = session.checkpoint.read();
     if (!canAddNote(status)) {
       throw new ConflictError('session_not_running', `Guidance goes to the worker of a run; this session is ${status}.`);
     }
     // A queue worker runs it: the note goes to that worker, the session's one writer.
-    const delivered = await deps.runs.note(id, text);
+    const delivered = await deps.runs.note(session.id, text);
     if (delivered) return { note: delivered };
     session.runLock.assertFree();
     const note = session.steering.add(text);

@@ -10,7 +10,6 @@ import { answerQuestion } from '../../interview/interviewer.ts';
 import { refuseDuringAddTask } from '../../seed/add-task.ts';
 import { editSeed, seedView } from '../../seed/seed-review.ts';
 import { checkWorkspace, createSession, discardSession, retryInterview, startInterviewJob, type SeedingDeps } from '../../sessions/session-setup.ts';
-import { forgetPreview } from '../../review/merge.ts';
 import { handle } from './contract.ts';
 import { existingSession } from './validate.ts';
 
@@ -26,7 +25,7 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
     ...(deps.projectEnv ? { projectEnv: deps.projectEnv } : {}),
   };
 
-  const sessionId = (params: { id: string }) => existingSession(store, params.id);
+  const sessionId = (params: { id: string }) => existingSession(store, params.id).id;
 
   handle(app, 'checkWorkspace', async ({ query: { path } }) => {
     const info = await checkWorkspace(store, path);
@@ -48,7 +47,7 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
     const interview = session.interview.read();
     const addingTask = deps.jobs.forSession(id)?.kind === 'add_task' || session.runLock.owner()?.job === 'add_task';
     return {
-      session: store.listItem(id),
+      session: session.listItem(),
       branch: cp.branch,
       base_branch: cp.base_branch,
       base_sha: cp.base_sha,
@@ -101,7 +100,6 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
     store.session(id).runLock.assertFree();
     refuseDuringAddTask(deps.jobs, id, 'discard it');
     await deps.runs.cancel(id);
-    forgetPreview(id);
     await discardSession(seeding, id);
     return { ok: true as const };
   });

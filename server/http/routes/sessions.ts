@@ -30,26 +30,26 @@ export function sessionRoutes(app: FastifyInstance, deps: AppDeps): void {
    * timeline thinned for the span asked for (the whole run by default).
    */
   handle(app, 'getSummary', async ({ params, query }) => {
-    const id = existingSession(store, params.id);
-    const summary = await store.summaryOf(id);
+    const session = existingSession(store, params.id);
+    const summary = await session.summary.forReaders();
     const { timeline, ...view } = query.from === undefined && query.to === undefined ? wholeRunView(summary) : viewTimeline(summary.timeline, query);
     return { ...summary, timeline, timeline_view: view };
   });
 
   // The query is checked before the session is looked up, so a bad query is a 400 either way.
   handle(app, 'getEvents', async ({ params, query }) => {
-    const id = existingSession(store, params.id);
+    const session = existingSession(store, params.id);
     const { limit } = query;
     // Where a page opens: a cold log's newest events are read back from its end while it is
     // indexed in the background, so a long session shows its latest events at once.
-    const cold = store.log(id);
+    const cold = session.log();
     if (query.tail !== undefined && !cold.indexed) {
-      void store.openLog(id).catch(() => {});
+      void session.openLog().catch(() => {});
       const events = await cold.readTailCold(limit);
       const lastSeq = events.at(-1)?.seq ?? 0;
       return { events, next_after: lastSeq, has_more: false, has_earlier: (events[0]?.seq ?? 1) > 1, last_seq: lastSeq };
     }
-    const log = await store.openLog(id);
+    const log = await session.openLog();
     const events =
       query.tail !== undefined
         ? log.readTail(limit)

@@ -34,7 +34,7 @@ async function healthLatencyMs(): Promise<number> {
 it('cuts off a client that floods subscribes without reading, while memory stays bounded and /api/health keeps answering', async () => {
   const id = t.store.create({ source: '/repo', brief: 'b', baseBranch: 'main', baseSha: 'abc', status: 'prepared' }).session_id;
   const answer = 'a'.repeat(100);
-  for (let i = 0; i < 5000; i++) t.store.emit(id, { type: 'question_answered', data: { question_id: `q${i}`, answer } });
+  for (let i = 0; i < 5000; i++) t.store.session(id).emit({ type: 'question_answered', data: { question_id: `q${i}`, answer } });
   // Warm up (the first fetch in a process loads its HTTP client) and take a quiet baseline.
   const quiet: number[] = [];
   for (let i = 0; i < 5; i++) quiet.push(await healthLatencyMs());

@@ -98,13 +98,13 @@ describe('/api/stream', () => {
 
   it('sends the backlog after afterSeq, then caught-up, then live events with no duplicates or gaps', async () => {
     const id = makeSession();
-    for (let i = 0; i < 1200; i++) t.store.emit(id, answer(i));
-    const stored = t.store.log(id).lastSeq;
+    for (let i = 0; i < 1200; i++) t.store.session(id).emit(answer(i));
+    const stored = t.store.session(id).log().lastSeq;
     const c = await Client.open();
     c.send({ type: 'subscribe', sessionId: id, afterSeq: 100 });
     const caught = await c.next((f) => f.type === 'caught-up');
     expect(caught).toEqual({ type: 'caught-up', sessionId: id, lastSeq: stored });
-    for (let i = 0; i < 50; i++) t.store.emit(id, answer(2000 + i));
+    for (let i = 0; i < 50; i++) t.store.session(id).emit(answer(2000 + i));
     await c.next((f) => f.type === 'event' && f.event.seq === stored + 50);
     const seqs = c.events(id).map((e) => e.seq);
     expect(seqs).toEqual(Array.from({ length: stored + 50 - 100 }, (_, i) => 101 + i));
@@ -116,21 +116,21 @@ describe('/api/stream', () => {
 
   it('keeps events appended while the backlog is being sent, exactly once', async () => {
     const id = makeSession();
-    for (let i = 0; i < 3000; i++) t.store.emit(id, answer(i));
+    for (let i = 0; i < 3000; i++) t.store.session(id).emit(answer(i));
     const c = await Client.open();
     // Append from inside the backlog: each time a backlog frame arrives, before caught-up.
     let appendedDuringBacklog = 0;
     c.ws.on('message', (data) => {
       const frame = JSON.parse(String(data)) as ServerFrame;
       if (frame.type === 'event' && frame.event.seq % 100 === 0 && !c.frames.some((f) => f.type === 'caught-up')) {
-        t.store.emit(id, answer(10_000 + frame.event.seq));
+        t.store.session(id).emit(answer(10_000 + frame.event.seq));
         appendedDuringBacklog++;
       }
     });
     c.send({ type: 'subscribe', sessionId: id, afterSeq: 0 });
     await c.next((f) => f.type === 'caught-up');
     expect(appendedDuringBacklog).toBeGreaterThan(5);
-    const last = t.store.log(id).lastSeq;
+    const last = t.store.session(id).log().lastSeq;
     await c.next((f) => f.type === 'event' && f.event.seq === last);
     const seqs = c.events(id).map((e) => e.seq);
     expect(seqs).toEqual(Array.from({ length: last }, (_, i) => i + 1));
@@ -139,17 +139,17 @@ describe('/api/stream', () => {
 
   it('resubscribing from a later seq resumes from there without repeats', async () => {
     const id = makeSession();
-    for (let i = 0; i < 10; i++) t.store.emit(id, answer(i));
+    for (let i = 0; i < 10; i++) t.store.session(id).emit(answer(i));
     const c = await Client.open();
     c.send({ type: 'subscribe', sessionId: id, afterSeq: 0 });
     await c.next((f) => f.type === 'caught-up');
     c.frames.length = 0;
-    const from = t.store.log(id).lastSeq - 3;
+    const from = t.store.session(id).log().lastSeq - 3;
     c.send({ type: 'subscribe', sessionId: id, afterSeq: from });
     const caught = await c.next((f) => f.type === 'caught-up');
     expect(caught).toMatchObject({ lastSeq: from + 3 });
     expect(c.events(id).map((e) => e.seq)).toEqual([from + 1, from + 2, from + 3]);
-    t.store.emit(id, answer(100));
+    t.store.session(id).emit(answer(100));
     await c.next((f) => f.type === 'event' && f.event.seq === from + 4);
     expect(c.events(id).map((e) => e.seq)).toEqual([from + 1, from + 2, from + 3, from + 4]);
     c.close();
@@ -161,13 +161,13 @@ describe('/api/stream', () => {
     const c = await Client.open();
     c.send({ type: 'subscribe', sessionId: id, afterSeq: 0 });
     const { lastSeq } = (await c.next((f) => f.type === 'caught-up')) as { lastSeq: number };
-    elsewhere.emit(id, answer(1));
-    elsewhere.emit(id, answer(2));
-    t.store.publishAppendedElsewhere(id); // the watcher coalesced both changes into one call
+    elsewhere.session(id).emit(answer(1));
+    elsewhere.session(id).emit(answer(2));
+    t.store.session(id).publishAppendedElsewhere(); // the watcher coalesced both changes into one call
     await c.next((f) => f.type === 'event' && f.event.seq === lastSeq + 2);
-    elsewhere.emit(id, answer(3)); // never announced here...
+    elsewhere.session(id).emit(answer(3)); // never announced here...
     elsewhere.close();
-    t.store.emit(id, answer(4)); // ...so this one arrives with a gap before it, filled from disk
+    t.store.session(id).emit(answer(4)); // ...so this one arrives with a gap before it, filled from disk
     await c.next((f) => f.type === 'event' && f.event.seq === lastSeq + 4);
     expect(c.events(id).map((e) => e.seq)).toEqual(Array.from({ length: lastSeq + 4 }, (_, i) => i + 1));
     c.close();
@@ -218,7 +218,7 @@ describe('/api/stream under pressure', () => {
     c.pauseReading();
     const big = 'x'.repeat(15_000);
     for (let i = 0; i < 2000; i++) {
-      t.store.emit(id, { type: 'question_asked', data: { question_id: `q${i}`, text: big } });
+      t.store.session(id).emit({ type: 'question_asked', data: { question_id: `q${i}`, text: big } });
       await new Promise((r) => setImmediate(r));
     }
     c.resumeReading();
@@ -232,8 +232,8 @@ describe('/api/stream under pressure', () => {
     await setup({ maxBufferedBytes, drainTimeoutMs: 300 });
     const id = makeSession();
     const big = 'x'.repeat(15_000);
-    for (let i = 0; i < 1000; i++) t.store.emit(id, { type: 'question_asked', data: { question_id: `q${i}`, text: big } });
-    const stored = t.store.log(id).lastSeq;
+    for (let i = 0; i < 1000; i++) t.store.session(id).emit({ type: 'question_asked', data: { question_id: `q${i}`, text: big } });
+    const stored = t.store.session(id).log().lastSeq;
     const buffered = watchServerBuffers();
     const c = await Client.open();
     c.send({ type: 'subscribe', sessionId: id, afterSeq: 0 });
@@ -262,7 +262,7 @@ describe('/api/stream under pressure', () => {
     const id = makeSession();
     // More than the kernel's socket buffers hold, so a client that stops reading is noticed.
     const big = 'x'.repeat(15_000);
-    for (let i = 0; i < 1000; i++) t.store.emit(id, { type: 'question_asked', data: { question_id: `q${i}`, text: big } });
+    for (let i = 0; i < 1000; i++) t.store.session(id).emit({ type: 'question_asked', data: { question_id: `q${i}`, text: big } });
     // The browser's WebSocket cannot set headers; `ws` can, so the token goes in a header here.
     const sockets: WebSocket[] = [];
     class AuthedSocket extends WebSocket {
@@ -294,8 +294,8 @@ describe('/api/stream under pressure', () => {
     await waitUntil(() => caughtUp > 0, 10_000);
     expect(sockets.length).toBe(2);
     // Live events after the resubscribe arrive once each too.
-    for (let i = 0; i < 20; i++) t.store.emit(id, answer(i));
-    const last = t.store.log(id).lastSeq;
+    for (let i = 0; i < 20; i++) t.store.session(id).emit(answer(i));
+    const last = t.store.session(id).log().lastSeq;
     await waitUntil(() => seqs.at(-1) === last, 5000);
     expect(seqs).toEqual(Array.from({ length: last }, (_, i) => i + 1));
     client.stop();
@@ -311,8 +311,8 @@ describe('/api/stream under pressure', () => {
     c.send({ type: 'subscribe', sessionId: extra, afterSeq: 0 });
     expect(await c.next((f) => f.type === 'error')).toMatchObject({ code: 'too_many_subscriptions', sessionId: extra });
     await waitUntil(() => new Set(c.frames.flatMap((f) => (f.type === 'caught-up' ? [f.sessionId] : []))).size === MAX_SUBSCRIPTIONS, 5000);
-    t.store.emit(extra, answer(1));
-    t.store.emit(ids[0]!, answer(1));
+    t.store.session(extra).emit(answer(1));
+    t.store.session(ids[0]!).emit(answer(1));
     await c.next((f) => f.type === 'event' && f.sessionId === ids[0] && f.event.type === 'question_answered');
     expect(c.events(extra)).toEqual([]);
     // Leaving one makes room.

@@ -170,7 +170,7 @@ class StreamConnection {
       this.sendError('too_many_subscriptions', `This connection already follows ${MAX_SUBSCRIPTIONS} sessions; unsubscribe from one first.`, sessionId);
       return;
     }
-    if (!this.store.exists(sessionId)) {
+    if (!this.store.session(sessionId).exists()) {
       this.sendError('session_not_found', `No session ${sessionId}.`, sessionId);
       return;
     }
@@ -180,7 +180,10 @@ class StreamConnection {
       // The bus only carries what is on disk, so a gap (events another process appended that
       // were never published here) is filled from the log before going on.
       if (event.seq > sub.sentSeq + 1) {
-        for (const missed of this.store.log(sessionId).readAfter(sub.sentSeq, event.seq - sub.sentSeq - 1)) {
+        for (const missed of this.store
+          .session(sessionId)
+          .log()
+          .readAfter(sub.sentSeq, event.seq - sub.sentSeq - 1)) {
           this.sendEvent(sessionId, sub, missed);
         }
       }
@@ -196,7 +199,7 @@ class StreamConnection {
 
   private async pump(sessionId: string, sub: Subscription): Promise<void> {
     // A cold log is indexed in the background first; other sessions and requests go on meanwhile.
-    const log = await this.store.openLog(sessionId);
+    const log = await this.store.session(sessionId).openLog();
     if (sub.cancelled || this.closed) return;
     const stored = log.lastSeq;
     if (sub.sentSeq > stored) {
