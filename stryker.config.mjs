@@ -34,6 +34,8 @@ export default {
     block('server/tools/worker-tools.ts', /^function requirePath\(/),
     block('server/tools/worker-tools.ts', /^export function resolveForWrite\(/),
     'server/engine/case.ts',
+    // How a case's arguments are read: its declaration's reader (issue 31: parsed once, there).
+    'server/tools/submit-case.ts',
     'server/seed/sink.ts',
     // The sink's check of a test file's path before it is joined to the worktree.
     block('server/store/seed-input.ts', /^export function unsafePathReason\(/),

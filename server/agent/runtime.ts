@@ -16,7 +16,7 @@ import { estimateCostUsd, type Price } from '../../shared/price.ts';
 import { CHARS_PER_TOKEN, elideForWindow, estimateTokens, TruncationWatch, type Message } from './context.ts';
 import { endpointTag, messagesFor, type HistoryMessage } from './history.ts';
 import { parseTextToolCalls } from './text-tool-calls.ts';
-import { argsFit, checkArgs, type ArgsCheck, type ToolSpec } from './tools.ts';
+import { argsFit, runToolCall, shownArgs, type ArgsCheck, type ToolAnswer, type ToolSpec } from './tools.ts';
 
 /** Empty replies in a row before a loop gives up (the Python edition's 3). */
 export const MAX_EMPTY_STREAK = 3;
@@ -59,12 +59,13 @@ export interface AgentHooks {
   onElided?(elision: Elision): void;
 }
 
-export interface AgentOptions {
+export interface AgentOptions<C = unknown> {
   llm: ModelClient;
   role: Role;
   /** The conversation, mutated in place (the interview persists the same array). */
   messages: HistoryMessage[];
-  tools: readonly ToolSpec[];
+  /** The turn's tools; those with `run` run with the context `dispatch` is given. */
+  tools: readonly ToolSpec<unknown, C>[];
   signal?: AbortSignal;
   hooks?: AgentHooks;
   maxEmptyStreak?: number;
@@ -122,13 +123,27 @@ export type TurnOutcome =
   | { kind: 'reply'; text: string; calls: AgentCall[]; result: ChatResult }
   | { kind: 'empty'; streak: number; detail: string; result: ChatResult };
 
-export class Agent {
+/** How a loop reports the calls `dispatch` runs (its events carry the loop's own fields). */
+export interface CallReport {
+  /** Before a call runs: its arguments as read, or as sent when they do not fit (`fit` false). */
+  called?(call: AgentCall, args: unknown, fit: boolean): void;
+  /** After it was answered: the answer and how long the run took. */
+  answered?(call: AgentCall, answer: ToolAnswer, durationMs: number, fit: boolean): void;
+}
+
+/**
+ * A call to a final tool, given to its loop in the order the model sent it; the loop reads,
+ * reports and answers it. True stops the dispatch: the calls after it are the loop's to answer.
+ */
+export type FinalCall = (call: AgentCall, index: number) => Promise<boolean> | boolean;
+
+export class Agent<C = unknown> {
   readonly messages: HistoryMessage[];
-  readonly #o: AgentOptions;
+  readonly #o: AgentOptions<C>;
   #emptyStreak = 0;
   readonly #truncation = new TruncationWatch();
 
-  constructor(options: AgentOptions) {
+  constructor(options: AgentOptions<C>) {
     this.#o = options;
     this.messages = options.messages;
   }
@@ -207,9 +222,38 @@ export class Agent {
   /** Is this a call to one of the turn's tools, with arguments that fit? Else the message for the model. */
   check<A = Record<string, unknown>>(call: AgentCall): ArgsCheck<A> {
     if (!call.isFunction) return { ok: false, message: 'ERROR: only function tools are available.' };
-    const tool = this.#o.tools.find((t) => t.name === call.name);
+    const tool = this.#tool(call);
     if (!tool) return { ok: false, message: `ERROR: unknown tool '${call.name}'. Available: ${this.toolNames.join(', ')}.` };
-    return checkArgs(tool as ToolSpec<A>, call.rawArgs);
+    return tool.read(call.rawArgs) as ArgsCheck<A>;
+  }
+
+  #tool(call: AgentCall): ToolSpec<unknown, C> | undefined {
+    return this.#o.tools.find((t) => t.name === call.name) as ToolSpec<unknown, C> | undefined;
+  }
+
+  /**
+   * Runs a turn's calls in the order the model sent them, each through its declaration: a call to
+   * a tool that runs itself is read, reported, run with `ctx`, answered and reported; a call that
+   * does not fit (or names no tool) is reported and answered with what is wrong. A call to a final
+   * tool goes to `final`, which may stop the dispatch. Checks the abort signal before each call.
+   * What a run throws is answered as an error: a tool's failure is the model's to read.
+   */
+  async dispatch(calls: readonly AgentCall[], ctx: C, report: CallReport, final: FinalCall): Promise<void> {
+    for (const [index, call] of calls.entries()) {
+      this.#o.signal?.throwIfAborted();
+      const tool = call.isFunction ? this.#tool(call) : undefined;
+      if (tool && !tool.run) {
+        if (await final(call, index)) return;
+        continue;
+      }
+      const checked = this.check<unknown>(call);
+      report.called?.(call, checked.ok ? checked.args : shownArgs(call.rawArgs), checked.ok);
+      const started = performance.now();
+      const answer: ToolAnswer = checked.ok && tool?.run ? await runToolCall(tool, checked.args, ctx) : { output: checked.ok ? '' : checked.message };
+      const durationMs = Math.round(performance.now() - started);
+      this.answer(call, answer.output);
+      report.answered?.(call, answer, durationMs, checked.ok);
+    }
   }
 
   /** Answers a call: a tool message, or for a call written as text, a line in the results message. */

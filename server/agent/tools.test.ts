@@ -51,7 +51,7 @@ describe('a tool declared once', () => {
   });
 
   it('can check with a looser schema than it shows, for tools whose own checks say more', () => {
-    const seed = defineTool('write_seed', 'x', z.object({ tldr: z.string() }), z.record(z.string(), z.unknown()));
+    const seed = defineTool('write_seed', 'x', z.object({ tldr: z.string() }), { checkWith: z.record(z.string(), z.unknown()) });
     expect(seed.schema.function.parameters).toMatchObject({ required: ['tldr'] });
     expect(checkArgs(seed, '{"other": 1}')).toEqual({ ok: true, args: { other: 1 } });
     expect(argsFit([READ], 'read_file', { path: 'x' })).toBe(true);

@@ -1,78 +1,21 @@
 /**
  * The worker's case (`submit_case`, reference §7.5) and the prose the harness hands back around it:
- * the parse with the Python edition's rules and messages, the reject feedback (§7.8) and the
+ * the first readable call of several (its declaration, tools/submit-case.ts, reads each), the reject feedback (§7.8) and the
  * ledger section both the worker and the evaluator read.
  */
 import type { Case, LedgerEntry, Verdict } from '../../shared/files.ts';
-
-const CASE_KEYS = new Set(['summary', 'ac_coverage', 'work_arounds', 'uncertainties']);
-const COVERAGE_KEYS = new Set(['criterion', 'addressed_by', 'evidence']);
-const MAX_WORK_AROUNDS = 5;
-/**
- * A pointer looks like a path, `file::test`, `name.ext`, `a.b` or `:line`; or it is short. Only
- * ever `test`ed, so a clause needs no `+` on its ends (`\w\.\w` matches wherever `\w+\.\w+` does).
- */
-const POINTER = /\/|::|\.[A-Za-z]{1,5}\b|\w\.\w|:\d/;
+import { SUBMIT_CASE_TOOL } from '../tools/submit-case.ts';
 
 export type ParsedCase = { ok: true; case: Case } | { ok: false; error: string };
 
-const nonBlank = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
-
-/** Null becomes [], blank strings are dropped; anything else is returned for validation. */
-function normaliseList(v: unknown): unknown {
-  if (v === null || v === undefined) return [];
-  return Array.isArray(v) ? v.filter((s) => !(typeof s === 'string' && s.trim() === '')) : v;
-}
-
-function validateCase(raw: unknown): Case | string {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return 'the arguments must be a JSON object';
-  const args = raw as Record<string, unknown>;
-  const unexpected = Object.keys(args).filter((k) => !CASE_KEYS.has(k));
-  if (unexpected.length > 0) return `unexpected keys: [${unexpected.join(', ')}]`;
-  if (!('summary' in args)) return "missing required field 'summary'";
-  if (!nonBlank(args.summary)) return "'summary' must be a non-empty string";
-  if (!('ac_coverage' in args)) return "missing required field 'ac_coverage'";
-  if (!Array.isArray(args.ac_coverage)) return "'ac_coverage' must be a list";
-  const coverage: Case['ac_coverage'] = [];
-  for (const [i, item] of args.ac_coverage.entries()) {
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) return `ac_coverage[${i}] must be an object`;
-    const entry = item as Record<string, unknown>;
-    const extra = Object.keys(entry).filter((k) => !COVERAGE_KEYS.has(k));
-    if (extra.length > 0) return `ac_coverage[${i}] has unexpected keys: [${extra.join(', ')}]`;
-    if (!nonBlank(entry.criterion)) return `ac_coverage[${i}] missing non-empty 'criterion'`;
-    if (!nonBlank(entry.addressed_by)) return `ac_coverage[${i}] missing non-empty 'addressed_by'`;
-    const by = entry.addressed_by.trim();
-    if (!POINTER.test(by) && by.split(/\s+/).length >= 8) {
-      return `ac_coverage[${i}].addressed_by reads as prose, not a file:symbol pointer (e.g. "src/todo.js:setDue()"); put explanations in 'evidence'`;
-    }
-    if (entry.evidence !== undefined && entry.evidence !== null && typeof entry.evidence !== 'string') return `ac_coverage[${i}].evidence must be a string`;
-    coverage.push({ criterion: entry.criterion.trim(), addressed_by: by, ...(nonBlank(entry.evidence) ? { evidence: entry.evidence.trim() } : {}) });
-  }
-  const lists: Partial<Record<'work_arounds' | 'uncertainties', string[]>> = {};
-  for (const key of ['work_arounds', 'uncertainties'] as const) {
-    const list = normaliseList(args[key]);
-    if (!Array.isArray(list) || !list.every((s) => typeof s === 'string')) return `'${key}' must be a list of strings`;
-    if (list.length > 0) lists[key] = list.map((s: string) => s.trim());
-  }
-  if ((lists.work_arounds?.length ?? 0) > MAX_WORK_AROUNDS) return `too many 'work_arounds' (max ${MAX_WORK_AROUNDS}); triage to the ones that actually matter`;
-  return { summary: args.summary.trim(), ac_coverage: coverage, ...lists };
-}
-
-/** The first `submit_case` call that parses and validates wins (reference §7.5). */
+/** The first `submit_case` call its declaration reads wins (reference §7.5); otherwise every call's problem. */
 export function parseCase(calls: readonly { name: string; arguments: string }[]): ParsedCase {
   const errors: string[] = [];
   for (const call of calls) {
     if (call.name !== 'submit_case') continue;
-    let args: unknown;
-    try {
-      args = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
-    } catch (err) {
-      errors.push(`JSON parse: ${(err as Error).message}`);
-      continue;
-    }
-    const result = validateCase(args);
-    if (typeof result !== 'string') return { ok: true, case: result };
-    errors.push(result);
+    const read = SUBMIT_CASE_TOOL.read(call.arguments);
+    if (read.ok) return { ok: true, case: read.args };
+    errors.push(read.message);
   }
   if (errors.length === 0) {
     return { ok: false, error: 'No `submit_case` tool call in your response. When the task is complete and verified, call `submit_case` to present it.' };

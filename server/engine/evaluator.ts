@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { RejectionCategorySchema } from '../../shared/events.ts';
 import { VerdictSchema, type Case, type LedgerEntry, type PrdEntry, type SendBack, type Verdict } from '../../shared/files.ts';
 import { Agent, type AgentOptions, type CallInfo, type NoticeKind } from '../agent/runtime.ts';
-import { defineTool } from '../agent/tools.ts';
+import { defineTool, type ArgsCheck } from '../agent/tools.ts';
 import type { ChatResult, ModelClient, RetryNotice } from '../llm/client.ts';
 import { reasoningText } from '../llm/reply.ts';
 import { loadPrompt } from '../agent/prompts.ts';
@@ -40,7 +40,29 @@ export const SUBMIT_VERDICT_TOOL = defineTool(
       .nullish()
       .describe('Your word on each acceptance criterion, by its number: met or not, and why in one sentence.'),
   }),
+  { read: readVerdict },
 );
+
+/**
+ * One `submit_verdict` call's arguments as sent, read once, here: JSON, an object, nulls taken
+ * for absent, the verdict's schema, and a reject's required fields.
+ */
+function readVerdict(raw: string): ArgsCheck<Verdict> {
+  let args: unknown;
+  try {
+    args = JSON.parse(raw);
+  } catch {
+    return { ok: false, message: 'submit_verdict arguments are not valid JSON' };
+  }
+  if (typeof args !== 'object' || args === null) return { ok: false, message: 'submit_verdict arguments are not an object' };
+  const cleaned = Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null));
+  const parsed = VerdictSchema.safeParse(cleaned);
+  if (!parsed.success)
+    return { ok: false, message: `submit_verdict arguments do not fit: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` };
+  const v = parsed.data;
+  if (v.verdict === 'reject' && (!v.rejection_category || !v.next_step)) return { ok: false, message: 'a reject needs a rejection_category and a next_step' };
+  return { ok: true, args: v };
+}
 
 export interface EvaluationInput {
   task: PrdEntry;
@@ -126,21 +148,9 @@ export function parseVerdict(calls: readonly RawCall[], criteriaCount?: number):
   const raw = calls.map((c) => ({ name: c.name, arguments: c.arguments.slice(0, 16_000) }));
   const verdicts = calls.filter((c) => c.name === 'submit_verdict');
   if (verdicts.length !== 1) return { ok: false, error: `expected exactly one submit_verdict call, got ${verdicts.length}`, raw };
-  let args: unknown;
-  try {
-    args = JSON.parse(verdicts[0]!.arguments);
-  } catch {
-    return { ok: false, error: 'submit_verdict arguments are not valid JSON', raw };
-  }
-  if (typeof args !== 'object' || args === null) return { ok: false, error: 'submit_verdict arguments are not an object', raw };
-  const cleaned = Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null));
-  const parsed = VerdictSchema.safeParse(cleaned);
-  if (!parsed.success)
-    return { ok: false, error: `submit_verdict arguments do not fit: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, raw };
-  const v = parsed.data;
-  if (v.verdict === 'reject' && (!v.rejection_category || !v.next_step)) {
-    return { ok: false, error: 'a reject needs a rejection_category and a next_step', raw };
-  }
+  const read = SUBMIT_VERDICT_TOOL.read(verdicts[0]!.arguments);
+  if (!read.ok) return { ok: false, error: read.message, raw };
+  const v = read.args;
   const words = v.criteria ?? [];
   const outside = criteriaCount === undefined ? undefined : words.find((w) => w.n > criteriaCount);
   if (outside) return { ok: false, error: `criteria names criterion ${outside.n}, but the task has ${criteriaCount}`, raw };

@@ -11,14 +11,14 @@ import { uncoveredCriteria } from '../../shared/coverage.ts';
 import type { Case, CaseProof, PrdEntry } from '../../shared/files.ts';
 import { retryFields } from '../agent/events.ts';
 import { CHECKS_FAILED_PREFIX } from '../agent/context.ts';
-import { Agent, ContextOverflowError, type AgentCall } from '../agent/runtime.ts';
+import { Agent, ContextOverflowError, type AgentCall, type CallReport } from '../agent/runtime.ts';
 import { changedFiles, diffSummary, GitTamperedError, verifyPointers, workingDiff } from '../git/worktree-git.ts';
 import { taskIdOfTestFile } from '../env/presets.ts';
 import { planOf, remakeChangedPackages } from '../env/session-env.ts';
 import { greenFailure, notGreen } from '../proof/green-gate.ts';
 import { proveCases, type CaseOutput } from '../proof/red-proof.ts';
 import type { NamedCases } from '../proof/runner-report.ts';
-import { machineryWriteLock, type MachineryInput, type MachineryWriteLock } from '../proof/test-machinery.ts';
+import { machineryWriteLock, type MachineryInput } from '../proof/test-machinery.ts';
 import { ProviderFailureError } from '../llm/errors.ts';
 import { loadPrompt } from '../agent/prompts.ts';
 import { DUPLICATE_CASE, formatCoverageGap, formatRejectFeedback, formatUnchangedRevision, parseCase, WORKER_NO_CASE_NUDGE } from './case.ts';
@@ -26,7 +26,7 @@ import { runChecks, type CheckResult } from '../proof/checks.ts';
 import { evaluate, type Evaluation } from './evaluator.ts';
 import { spanId, type RunContext } from './run-context.ts';
 import { buildWorkerPrompt, formatNotes, loadContextFiles } from './worker-prompt.ts';
-import { runWorkerTool, WORKER_TOOLS } from '../tools/worker-tools.ts';
+import { WORKER_TOOLS, workerContext } from '../tools/worker-tools.ts';
 
 /** How many of the task's latest verdicts the worker and the evaluator see (reference §3.5). */
 const LEDGER_INJECT_LIMIT = 5;
@@ -135,6 +135,7 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
   let noCaseStreak = 0;
   let unchangedAnswered = false;
   let base = { ...trace, span_id: setupSpan, iter: 0 };
+  const tools = workerContext({ scope: run.scope, signal: run.signal, bashTimeoutMs: run.deps.bashTimeoutMs, machinery: lock });
   const agent = new Agent({
     llm: deps.llm,
     role: 'worker',
@@ -199,15 +200,15 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
     }
     if (turn.kind === 'empty') return fail('empty_responses', turn.detail, { streak: turn.streak });
 
-    const caseCalls = turn.calls.filter((c) => c.name === 'submit_case');
-    const toolCalls = turn.calls.filter((c) => c.name !== 'submit_case');
-    for (const call of toolCalls) {
-      signal.throwIfAborted();
-      await runOneTool(run, agent, call, base, lock);
-    }
+    // The tools run in the order sent; the case (the one final tool) is read after them.
+    const caseCalls: AgentCall[] = [];
+    await agent.dispatch(turn.calls, tools, toolReport(run, base), (call) => {
+      caseCalls.push(call);
+      return false;
+    });
 
     if (caseCalls.length === 0) {
-      if (toolCalls.length > 0) {
+      if (turn.calls.length > 0) {
         noCaseStreak = 0;
         continue;
       }
@@ -320,37 +321,24 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
   return fail('iter_cap', `hit the iteration cap (TILTH_MAX_ITERATIONS_PER_TASK=${maxIter})`);
 }
 
-async function runOneTool(
-  run: RunContext,
-  agent: Agent,
-  call: AgentCall,
-  base: { task_id: string; trace_id: string; span_id: string; iter: number },
-  machinery?: MachineryWriteLock,
-): Promise<void> {
-  const tool = call.name;
-  const checked = agent.check<Record<string, unknown>>(call);
-  run.emit({ type: 'tool_call', data: { ...base, tool, args: checked.ok ? checked.args : shownArgs(call.rawArgs), args_chars: call.rawArgs.length } });
-  const started = performance.now();
-  const outcome = checked.ok
-    ? await runWorkerTool(tool, checked.args, {
-        scope: run.scope,
-        signal: run.signal,
-        ...(run.deps.bashTimeoutMs ? { bashTimeoutMs: run.deps.bashTimeoutMs } : {}),
-        machinery,
-      })
-    : { output: checked.message };
-  const duration_ms = Math.round(performance.now() - started);
-  const preview = { result_preview: outcome.output.slice(0, RESULT_PREVIEW_CHARS), result_chars: outcome.output.length };
-  if (outcome.blocked !== undefined) {
-    run.emit({ type: 'hook_run', data: { ...base, tool, hook: 'pre_tool', outcome: 'block', reason: outcome.blocked } });
-    run.emit({ type: 'pre_tool_block', data: { ...base, tool, ...preview } });
-  } else {
-    run.emit({ type: 'tool_result', data: { ...base, tool, ...preview, duration_ms } });
-  }
-  agent.answer(call, outcome.output);
-  // A shell command is the one tool that could rewrite the git pointers (where the sandbox is
-  // missing): notice it now rather than at the next submit.
-  if (tool === 'bash' && checked.ok) verifyPointers(run.ref);
+/** How the worker's tool calls are logged: each call, then its result or the guard's block. */
+function toolReport(run: RunContext, base: { task_id: string; trace_id: string; span_id: string; iter: number }): CallReport {
+  return {
+    called: (call, args) => run.emit({ type: 'tool_call', data: { ...base, tool: call.name, args, args_chars: call.rawArgs.length } }),
+    answered: (call, answer, duration_ms, fit) => {
+      const tool = call.name;
+      const preview = { result_preview: answer.output.slice(0, RESULT_PREVIEW_CHARS), result_chars: answer.output.length };
+      if (answer.blocked !== undefined) {
+        run.emit({ type: 'hook_run', data: { ...base, tool, hook: 'pre_tool', outcome: 'block', reason: answer.blocked } });
+        run.emit({ type: 'pre_tool_block', data: { ...base, tool, ...preview } });
+      } else {
+        run.emit({ type: 'tool_result', data: { ...base, tool, ...preview, duration_ms } });
+      }
+      // A shell command is the one tool that could rewrite the git pointers (where the sandbox is
+      // missing): notice it now rather than at the next submit.
+      if (tool === 'bash' && fit) verifyPointers(run.ref);
+    },
+  };
 }
 
 /**
@@ -362,15 +350,6 @@ async function machineryOf(run: RunContext, prd: PrdEntry[], task: PrdEntry): Pr
   if (!baseSha) return undefined;
   const allowed = [task, ...prd.filter((t) => t.status === 'done')].flatMap((t) => t.may_change_test_setup ?? []);
   return { source, baseSha, allowed, shadow: await run.shadowRule() };
-}
-
-/** Arguments for the event log: the parsed object, or a note when they were not JSON. */
-function shownArgs(raw: string): unknown {
-  try {
-    return raw.trim() === '' ? {} : (JSON.parse(raw) as unknown);
-  } catch {
-    return '(unparseable JSON)';
-  }
 }
 
 /** The cases the task's matrix names, which the acceptance check requires to run and pass. */

@@ -15,7 +15,9 @@ import type { Checkpoint, InterviewState } from '../../shared/files.ts';
 import { testFileRule } from '../../shared/seed.ts';
 import { ConflictError, ValidationError } from '../errors/app-error.ts';
 import type { JobContext } from '../jobs/job-runner.ts';
-import { ConfinedRoot, runReadTool, ToolError } from '../tools/read-tools.ts';
+import { ConfinedRoot } from '../tools/read-tools.ts';
+import type { ReadToolContext } from '../tools/tool-schema.ts';
+import { shownArgs } from '../agent/tools.ts';
 import { prepareSessionEnvironment } from '../env/session-env.ts';
 import { removeStaleSessionLocks } from '../git/repo.ts';
 import { addCallToUsage, modelCallFields } from '../llm/call-record.ts';
@@ -218,76 +220,75 @@ interface TurnContext {
 
 type Outcome = 'continue' | 'asked' | 'seeded';
 
-async function handleToolCalls(agent: Agent, calls: AgentCall[], turn: TurnContext): Promise<Outcome> {
+async function handleToolCalls(agent: Agent<ReadToolContext>, calls: AgentCall[], turn: TurnContext): Promise<Outcome> {
   const { ctx, state } = turn;
-  const reply = (call: AgentCall, content: string) => {
-    agent.answer(call, content);
+  const toolCall = (tool: string, args: unknown, argsChars?: number) =>
+    ctx.emit({ type: 'tool_call', data: { ...turn.base, span_id: turn.span, tool, args, ...(argsChars !== undefined ? { args_chars: argsChars } : {}) } });
+  const toolResult = (tool: string, content: string) =>
     ctx.emit({
       type: 'tool_result',
-      data: { ...turn.base, span_id: turn.span, tool: call.name, result_preview: content.slice(0, PREVIEW_CHARS), result_chars: content.length },
+      data: { ...turn.base, span_id: turn.span, tool, result_preview: content.slice(0, PREVIEW_CHARS), result_chars: content.length },
     });
+  const reply = (call: AgentCall, content: string) => {
+    agent.answer(call, content);
+    toolResult(call.name, content);
   };
 
-  for (let i = 0; i < calls.length; i++) {
-    const call = calls[i]!;
-    const tool = call.name;
-    const checked = agent.check<Record<string, unknown>>(call);
-    if (!checked.ok) {
-      ctx.emit({ type: 'tool_call', data: { ...turn.base, span_id: turn.span, tool, args: shownArgs(call.rawArgs), args_chars: call.rawArgs.length } });
-      reply(call, tool === 'write_seed' ? `${checked.message} Keep test bodies short (one assert per criterion).` : checked.message);
-      continue;
-    }
-    const args = checked.args;
-    ctx.emit({ type: 'tool_call', data: { ...turn.base, span_id: turn.span, tool, args: tool === 'write_seed' ? redactSeed(args) : args } });
+  let outcome: Outcome = 'continue';
+  // The read tools run themselves; ask_user and write_seed end what the interview is doing, so
+  // they are read and answered here, in the order the model sent them.
+  await agent.dispatch(
+    calls,
+    { root: turn.root },
+    {
+      called: (call, args, fit) => toolCall(call.name, args, fit ? undefined : call.rawArgs.length),
+      answered: (call, answer) => toolResult(call.name, answer.output),
+    },
+    async (call, i) => {
+      const tool = call.name;
+      const checked = agent.check<Record<string, unknown>>(call);
+      if (!checked.ok) {
+        toolCall(tool, shownArgs(call.rawArgs), call.rawArgs.length);
+        reply(call, tool === 'write_seed' ? `${checked.message} Keep test bodies short (one assert per criterion).` : checked.message);
+        return false;
+      }
+      const args = checked.args;
+      toolCall(tool, tool === 'write_seed' ? redactSeed(args) : args);
 
-    if (tool === 'ask_user') {
-      const { question, options } = args as z.infer<typeof ASK_USER_TOOL.args>;
-      const opts = options ?? undefined;
-      const questionId = `q${state.history.length + 1}-${randomBytes(3).toString('hex')}`;
-      const later = calls.slice(i + 1);
-      // Calls written as text are answered "not run" now, in the same results message the answer joins.
-      for (const skipped of later) if (skipped.fromText) agent.answer(skipped, NOT_RUN_AFTER_ASK);
-      state.pending = {
-        question_id: questionId,
-        tool_call_id: call.id,
-        text: question,
-        ...(opts && opts.length > 0 ? { options: opts } : {}),
-        asked_at: new Date().toISOString(),
-        skipped_tool_call_ids: later.filter((c) => !c.fromText).map((c) => c.id),
-        ...(call.fromText ? { via_text: true } : {}),
-      };
-      ctx.session.interview.write(state); // on disk before anyone is told
-      ctx.emit({ type: 'question_asked', data: { question_id: questionId, text: question, ...(opts && opts.length > 0 ? { options: opts } : {}) } });
-      return 'asked';
-    }
+      if (tool === 'ask_user') {
+        const { question, options } = args as z.infer<typeof ASK_USER_TOOL.args>;
+        const opts = options ?? undefined;
+        const questionId = `q${state.history.length + 1}-${randomBytes(3).toString('hex')}`;
+        const later = calls.slice(i + 1);
+        // Calls written as text are answered "not run" now, in the same results message the answer joins.
+        for (const skipped of later) if (skipped.fromText) agent.answer(skipped, NOT_RUN_AFTER_ASK);
+        state.pending = {
+          question_id: questionId,
+          tool_call_id: call.id,
+          text: question,
+          ...(opts && opts.length > 0 ? { options: opts } : {}),
+          asked_at: new Date().toISOString(),
+          skipped_tool_call_ids: later.filter((c) => !c.fromText).map((c) => c.id),
+          ...(call.fromText ? { via_text: true } : {}),
+        };
+        ctx.session.interview.write(state); // on disk before anyone is told
+        ctx.emit({ type: 'question_asked', data: { question_id: questionId, text: question, ...(opts && opts.length > 0 ? { options: opts } : {}) } });
+        outcome = 'asked';
+        return true;
+      }
 
-    if (tool === 'write_seed') {
       const written = await tryWriteSeed(args, turn);
       if (written === null) {
         for (const later of calls.slice(i + 1)) agent.answer(later, 'Not run: write_seed ended the interview.');
         reply(call, 'Seed written. The interview is over; call no more tools.');
-        return 'seeded';
+        outcome = 'seeded';
+        return true;
       }
       reply(call, written);
-      continue;
-    }
-
-    try {
-      reply(call, await runReadTool(tool as 'read_file' | 'glob' | 'grep', args, turn.root));
-    } catch (err) {
-      reply(call, `ERROR: ${err instanceof ToolError ? err.message : (err as Error).message}`);
-    }
-  }
-  return 'continue';
-}
-
-/** Arguments for the event log: the parsed object, or a note when they were not JSON. */
-function shownArgs(raw: string): unknown {
-  try {
-    return raw.trim() === '' ? {} : (JSON.parse(raw) as unknown);
-  } catch {
-    return '(unparseable JSON)';
-  }
+      return false;
+    },
+  );
+  return outcome;
 }
 
 /** write_seed args for the event log: test files cut to a preview, so the log stays small. */

@@ -32,8 +32,8 @@ import { loadPrompt } from '../agent/prompts.ts';
 import { proveCases } from '../proof/red-proof.ts';
 import { resolveTestPath, sha256 } from '../store/seed-input.ts';
 import type { LockKind, SessionHandle } from '../store/session-handle.ts';
-import { ConfinedRoot, readFile, runReadTool, ToolError } from '../tools/read-tools.ts';
-import { READ_TOOLS } from '../tools/tool-schema.ts';
+import { ConfinedRoot, readFile } from '../tools/read-tools.ts';
+import { READ_TOOLS, type ReadToolContext } from '../tools/tool-schema.ts';
 import { seedKey } from './seed-review.ts';
 import { validateSeedBundle } from './sink.ts';
 import { existingTaskIds } from './write-seed.ts';
@@ -219,31 +219,26 @@ export async function addTask(session: SessionHandle, llm: ModelClient, input: N
       agent.say('Reply with a tool call: look around with read_file, glob or grep, or call write_task_test.');
       continue;
     }
-    for (const call of reply.calls) {
-      const done = await answer(agent, call);
-      if (done) return done;
-    }
+    const outcome: { added: AddedTask | null } = { added: null };
+    // The read tools run themselves; write_task_test and decline_task end the add-task.
+    await agent.dispatch(reply.calls, { root }, {}, async (call) => {
+      outcome.added = await final(agent, call);
+      return outcome.added !== null;
+    });
+    if (outcome.added !== null) return outcome.added;
   }
   throw new ValidationError(
     `The model did not write an acceptable test for ${id} in ${ADD_TASK_TURNS} turns; nothing was added. Try again, or word the criteria more concretely.`,
   );
 
-  /** Runs one call; the added task when `write_task_test` was accepted. */
-  async function answer(a: Agent, call: AgentCall): Promise<AddedTask | null> {
+  /** Reads and answers a final call; the added task when `write_task_test` was accepted. */
+  async function final(a: Agent<ReadToolContext>, call: AgentCall): Promise<AddedTask | null> {
     const checked = a.check<Record<string, unknown>>(call);
     if (!checked.ok) {
       a.answer(call, checked.message);
       return null;
     }
     if (call.name === DECLINE_TASK_TOOL.name) throw new AddTaskDeclinedError(id, String(checked.args.reason));
-    if (call.name !== WRITE_TASK_TEST_TOOL.name) {
-      try {
-        a.answer(call, await runReadTool(call.name as 'read_file' | 'glob' | 'grep', checked.args, root));
-      } catch (err) {
-        a.answer(call, `ERROR: ${err instanceof ToolError ? err.message : (err as Error).message}`);
-      }
-      return null;
-    }
     const args = checked.args as z.infer<typeof WRITE_TASK_TEST_TOOL.args>;
     const refused = await tryAdd(args);
     if (typeof refused === 'string') {

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { defineTool, type ToolSpec } from '../agent/tools.ts';
-import { READ_TOOLS } from './tool-schema.ts';
+import { READ_TOOLS, type ReadToolContext } from './tool-schema.ts';
 
 export const ASK_USER_TOOL = defineTool(
   'ask_user',
@@ -41,10 +41,10 @@ function writeSeedTool(testFilePattern: string) {
       blockers: z.array(z.string()).optional(),
       scope_notes: z.string().optional(),
     }),
-    z.record(z.string(), z.unknown()),
+    { checkWith: z.record(z.string(), z.unknown()) },
   );
 }
 
-export function interviewTools(testFilePattern: string): ToolSpec[] {
+export function interviewTools(testFilePattern: string): ToolSpec<unknown, ReadToolContext>[] {
   return [...READ_TOOLS, ASK_USER_TOOL, writeSeedTool(testFilePattern)];
 }

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/temp-dir.ts';
-import { ConfinedRoot, globTool, grepTool, MAX_READ_CHARS, readFile, ToolError } from './read-tools.ts';
+import { ConfinedRoot, globTool, grepTool, MAX_READ_CHARS, readFile } from './read-tools.ts';
+import { ToolError } from '../agent/tools.ts';
 
 let base: string;
 let repo: string;

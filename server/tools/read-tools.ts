@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { glob as globFiles } from 'tinyglobby';
+import { ToolError } from '../agent/tools.ts';
 import { searchOffThread } from './grep-search.ts';
 
 export const MAX_READ_CHARS = 50_000;
@@ -18,11 +19,6 @@ export const MAX_RESULTS = 200;
 const MAX_GREP_FILE_BYTES = 1_000_000;
 const MAX_LINE_CHARS = 300;
 const IGNORED = ['**/.git/**', '**/node_modules/**'];
-
-/** A tool refusal or failure whose message goes back to the model as the tool result. */
-export class ToolError extends Error {
-  override name = 'ToolError';
-}
 
 export class ConfinedRoot {
   readonly real: string;
@@ -174,31 +170,4 @@ export async function grepTool(root: ConfinedRoot, pattern: string, pathGlob = '
   if (result.hits.length === 0) return `(no matches for /${pattern}/ in ${pathGlob})`;
   const hits = result.hits.map(([f, n, line]) => `${files[f]}:${n}: ${line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line}`);
   return hits.join('\n') + (result.more > 0 ? `\n... [${result.more} more matches not shown]` : '');
-}
-
-/**
- * read_file, glob or grep on parsed arguments, the same wherever they are offered (the interview
- * on the source repository, the worker on its worktree). Throws ToolError with the message for
- * the model.
- */
-export async function runReadTool(
-  tool: 'read_file' | 'glob' | 'grep',
-  args: Record<string, unknown>,
-  root: ConfinedRoot,
-  options: { grepTimeoutMs?: number } = {},
-): Promise<string> {
-  switch (tool) {
-    case 'read_file': {
-      if (typeof args.path !== 'string' || args.path.trim() === '') throw new ToolError("'path' must be a non-empty string");
-      return readFile(root, args.path);
-    }
-    case 'glob':
-      return globTool(root, args.pattern as string);
-    case 'grep': {
-      const pathGlob = args.path_glob;
-      if (pathGlob !== undefined && pathGlob !== null && typeof pathGlob !== 'string') throw new ToolError("'path_glob' must be a string");
-      const timeout = options.grepTimeoutMs !== undefined ? { timeoutMs: options.grepTimeoutMs } : {};
-      return grepTool(root, args.pattern as string, typeof pathGlob === 'string' && pathGlob.trim() !== '' ? pathGlob : '**/*', timeout);
-    }
-  }
 }

@@ -9,7 +9,8 @@
  *   that lead out are refused, for writes too, and `.git` is never read or written.
  * - Arguments that are not a JSON object are an error message for the model, never a throw.
  *
- * The pre-tool guard (guard.ts) runs before every call; a block is returned as `blocked`.
+ * Each tool is declared with what it does; the pre-tool guard (guard.ts) runs before every call
+ * (`guarded`), and a block is returned as `blocked`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,9 +19,10 @@ import { LinkRefusedError, Tree } from '../fs/tree.ts';
 import { processCapNote, runUntrusted, type Command, type UntrustedScope } from '../proc/untrusted.ts';
 import type { MachineryWriteLock } from '../proof/test-machinery.ts';
 import { checkToolCall } from './guard.ts';
-import { ConfinedRoot, readHead, runReadTool, ToolError } from './read-tools.ts';
-import { GLOB_TOOL, GREP_TOOL, READ_FILE_TOOL } from './tool-schema.ts';
-import { defineTool, type ToolSpec } from '../agent/tools.ts';
+import { ConfinedRoot, readHead } from './read-tools.ts';
+import { GLOB_TOOL, GREP_TOOL, READ_FILE_TOOL, type ReadToolContext } from './tool-schema.ts';
+import { SUBMIT_CASE_TOOL } from './submit-case.ts';
+import { defineTool, runToolCall, ToolError, type ToolAnswer, type ToolSpec } from '../agent/tools.ts';
 import { z } from 'zod';
 
 export const MAX_WRITE_CHARS = 200_000;
@@ -33,62 +35,55 @@ export const MAX_EDIT_BYTES = 1024 * 1024;
 export const MAX_BASH_OUTPUT_CHARS = 8_000;
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
 
-export const WORKER_TOOL_NAMES = ['bash', 'read_file', 'write_file', 'edit_file', 'glob', 'grep'] as const;
-export type WorkerToolName = (typeof WORKER_TOOL_NAMES)[number];
-
-export interface WorkerToolContext {
+export interface WorkerToolContext extends ReadToolContext {
   /** Where `bash` runs (the file tools are confined to `scope.worktree`). */
   scope: UntrustedScope;
-  signal?: AbortSignal;
-  bashTimeoutMs?: number;
-  /** How long a grep may search (default GREP_TIMEOUT_MS); tests shorten it. */
-  grepTimeoutMs?: number;
+  signal?: AbortSignal | undefined;
+  bashTimeoutMs?: number | undefined;
   /** Refuses writes to the test machinery (proof/test-machinery.ts); absent, none is refused. */
   machinery?: MachineryWriteLock | undefined;
 }
 
-export interface WorkerToolResult {
-  /** The tool result for the model. */
-  output: string;
-  /** Set when the pre-tool guard vetoed the call: the guard's reason. */
-  blocked?: string;
+/**
+ * The worker's tool context over its scope. The confined root is resolved again at every call, as
+ * the worktree's real path is what each call is held to.
+ */
+export function workerContext(options: Omit<WorkerToolContext, 'root'>): WorkerToolContext {
+  return {
+    ...options,
+    get root() {
+      return new ConfinedRoot(options.scope.worktree);
+    },
+  };
 }
 
 /**
- * Runs one worker tool on arguments already parsed from JSON (the agent runtime checks them
- * against the tool's declaration first; the checks here are what a schema cannot say).
+ * Runs one worker tool by its name on arguments already parsed from JSON, as the agent runtime
+ * would (tests and tools outside a model turn; the run's loop goes through `Agent.dispatch`).
  */
-export async function runWorkerTool(tool: string, args: Record<string, unknown>, ctx: WorkerToolContext): Promise<WorkerToolResult> {
-  if (tool === 'submit_case') return { output: 'ERROR: submit_case is not run as a tool here; it ends the turn.' };
-  if (!(WORKER_TOOL_NAMES as readonly string[]).includes(tool)) {
-    return { output: `ERROR: unknown tool '${tool}'. Available: [${[...WORKER_TOOL_NAMES, 'submit_case'].sort().join(', ')}]` };
-  }
-  const decision = checkToolCall(tool, args, { worktree: ctx.scope.worktree });
-  if (!decision.allow) return { output: `BLOCKED by the pre-tool guard: ${decision.reason}`, blocked: decision.reason };
-
-  try {
-    return { output: await dispatch(tool as WorkerToolName, args, ctx) };
-  } catch (err) {
-    if (err instanceof ToolError) return { output: `ERROR: ${err.message}` };
-    const e = err as NodeJS.ErrnoException;
-    return { output: `ERROR: ${e.code ?? e.name ?? 'Error'}: ${e.message ?? String(err)}` };
-  }
+export async function runWorkerTool(tool: string, args: Record<string, unknown>, options: Omit<WorkerToolContext, 'root'>): Promise<ToolAnswer> {
+  const spec = WORKER_TOOLS.find((t) => t.name === tool);
+  if (!spec)
+    return {
+      output: `ERROR: unknown tool '${tool}'. Available: [${WORKER_TOOLS.map((t) => t.name)
+        .sort()
+        .join(', ')}]`,
+    };
+  if (!spec.run) return { output: `ERROR: ${tool} is not run as a tool here; it ends the turn.` };
+  return runToolCall(spec, args, workerContext(options));
 }
 
-async function dispatch(tool: WorkerToolName, args: Record<string, unknown>, ctx: WorkerToolContext): Promise<string> {
-  const root = new ConfinedRoot(ctx.scope.worktree);
-  switch (tool) {
-    case 'bash':
-      return bashTool(args.command, ctx, root);
-    case 'write_file':
-      return writeFileTool(root, args, ctx.machinery);
-    case 'edit_file':
-      return editFileTool(root, args, ctx.machinery);
-    case 'read_file':
-    case 'glob':
-    case 'grep':
-      return runReadTool(tool, args, root, ctx.grepTimeoutMs !== undefined ? { grepTimeoutMs: ctx.grepTimeoutMs } : {});
-  }
+/** The pre-tool guard before a tool's own run: a veto is the answer, with its reason as `blocked`. */
+function guarded<A>(tool: ToolSpec<A, WorkerToolContext>): ToolSpec<A, WorkerToolContext> {
+  const run = tool.run!;
+  return {
+    ...tool,
+    run: (args, ctx) => {
+      const decision = checkToolCall(tool.name, args as Record<string, unknown>, { worktree: ctx.scope.worktree });
+      if (!decision.allow) return { output: `BLOCKED by the pre-tool guard: ${decision.reason}`, blocked: decision.reason };
+      return run(args, ctx);
+    },
+  };
 }
 
 function requirePath(p: unknown): string {
@@ -99,7 +94,8 @@ function requirePath(p: unknown): string {
 // ---------------------------------------------------------------------------------------------
 // bash
 
-async function bashTool(command: unknown, ctx: WorkerToolContext, root: ConfinedRoot): Promise<string> {
+async function bashTool(command: unknown, ctx: WorkerToolContext): Promise<string> {
+  const root = ctx.root;
   if (typeof command !== 'string' || command.trim() === '') return "ERROR: 'command' must be a non-empty string.";
   const timeoutMs = ctx.bashTimeoutMs ?? DEFAULT_BASH_TIMEOUT_MS;
   const bash: Command = { kind: 'argv', command: '/bin/bash', args: ['-c', command], env: {} };
@@ -271,11 +267,13 @@ export const BASH_TOOL = defineTool(
   'bash',
   'Run a bash command in the repository root and get its output (stdout and stderr) and exit code. Output past 8,000 characters is cut (8KB); the command is stopped after 120s, with everything it started. A safety hook refuses destructive commands (pushing, switching branches, deleting outside the repository, writing into .git).',
   z.object({ command: z.string().min(1, 'must be a non-empty command line').describe('The bash command line.') }),
+  { run: async (args, ctx: WorkerToolContext) => ({ output: await bashTool(args.command, ctx) }) },
 );
 export const WRITE_FILE_TOOL = defineTool(
   'write_file',
   'Create or overwrite a file with the given content (at most 200,000 characters). Missing folders are created.',
   z.object({ path: relPath, content: z.string().describe('The whole new content of the file.') }),
+  { run: (args, ctx: WorkerToolContext) => ({ output: writeFileTool(ctx.root, args, ctx.machinery) }) },
 );
 export const EDIT_FILE_TOOL = defineTool(
   'edit_file',
@@ -285,32 +283,18 @@ export const EDIT_FILE_TOOL = defineTool(
     old_string: z.string().min(1, 'must be non-empty; use write_file to create a file').describe('The exact text to replace; must occur exactly once.'),
     new_string: z.string().describe('The replacement text.'),
   }),
+  { run: (args, ctx: WorkerToolContext) => ({ output: editFileTool(ctx.root, args, ctx.machinery) }) },
 );
-/**
- * The case's declared shape. The loop reads the arguments with parseCase (case.ts), which keeps
- * the Python edition's rules and messages (prose pointers, the work-around limit) on top of it.
- */
-export const SUBMIT_CASE_TOOL = defineTool(
-  'submit_case',
-  'Present your finished, verified work for review. Call it exactly once, when the task is done and you have checked it; the call ends your turn. Be honest: the mechanical checks run regardless.',
-  z.strictObject({
-    summary: z.string().describe('What you did, in 1-3 sentences.'),
-    ac_coverage: z
-      .array(
-        z.strictObject({
-          criterion: z.string().describe('The acceptance criterion.'),
-          addressed_by: z.string().describe('A file:symbol pointer, e.g. "src/cli.ts:main()".'),
-          evidence: z.string().optional().describe('A test that shows it, e.g. "tests/cli.test.ts::adds an item".'),
-        }),
-      )
-      .describe('One entry per acceptance criterion you addressed.'),
-    work_arounds: z.array(z.string()).optional().describe('Shortcuts or work-arounds you took; triage to the 5 that matter most.'),
-    uncertainties: z.array(z.string()).optional().describe('Anything you are unsure about.'),
-  }),
-);
-
 /** The worker's tools as the model sees them, in the reference's registry order, submit_case last. */
-export const WORKER_TOOLS: readonly ToolSpec[] = [BASH_TOOL, READ_FILE_TOOL, WRITE_FILE_TOOL, EDIT_FILE_TOOL, GLOB_TOOL, GREP_TOOL, SUBMIT_CASE_TOOL];
+export const WORKER_TOOLS: readonly ToolSpec<unknown, WorkerToolContext>[] = [
+  guarded(BASH_TOOL),
+  guarded(READ_FILE_TOOL),
+  guarded(WRITE_FILE_TOOL),
+  guarded(EDIT_FILE_TOOL),
+  guarded(GLOB_TOOL),
+  guarded(GREP_TOOL),
+  SUBMIT_CASE_TOOL,
+];
 
 export function workerToolSchemas(): ChatCompletionTool[] {
   return WORKER_TOOLS.map((t) => t.schema);
