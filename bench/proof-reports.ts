@@ -17,6 +17,7 @@ import type { ChecksPreset, CustomChecks } from '../shared/seed.ts';
 import type { ContractCheckInput } from '../server/proof/contract-check.ts';
 import { proveCases } from '../server/proof/red-proof.ts';
 import { tempDir } from '../server/testing/temp-dir.ts';
+import { TEST_SANDBOX } from '../server/testing/sandbox.ts';
 
 const { values } = parseArgs({ options: { baseline: { type: 'string' }, rounds: { type: 'string', default: '3' }, only: { type: 'string' } } });
 if (!values.baseline) throw new Error('--baseline <checkout> is required (its server/proof/red-proof.ts is the comparison)');
@@ -208,7 +209,7 @@ for (const project of PROJECTS.filter((p) => !values.only || p.preset === values
       testFiles: { [project.testFile]: project.test },
       preset: project.preset,
       ...(project.custom ? { customChecks: project.custom } : {}),
-      scope: { worktree: dir, git: null, network: false },
+      scope: { sandbox: TEST_SANDBOX, worktree: dir, git: null, network: false },
     };
     const row: Record<string, unknown> = {};
     for (const phase of ['red', 'green'] as const) {

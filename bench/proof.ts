@@ -19,6 +19,7 @@ import { probeTask } from '../server/proof/mutation-probe.ts';
 import { proveCases } from '../server/proof/red-proof.ts';
 import { SessionStore } from '../server/store/session-store.ts';
 import { makePreparedSession } from '../server/testing/run-fixtures.ts';
+import { TEST_SANDBOX } from '../server/testing/sandbox.ts';
 
 const { values } = parseArgs({ options: { budget: { type: 'string', default: '60' } } });
 const BUDGET_MS = Number(values.budget) * 1000;
@@ -99,7 +100,7 @@ for (const ex of EXAMPLES) {
       prd: [task],
       testFiles: { [ex.testFile]: ex.test },
       preset: ex.preset,
-      scope: { worktree: cp.worktree, git: null, network: false },
+      scope: { sandbox: TEST_SANDBOX, worktree: cp.worktree, git: null, network: false },
       env: ex.env ?? {},
     };
 
@@ -116,6 +117,7 @@ for (const ex of EXAMPLES) {
     const sha = await commitAll(await worktreeRefOf(cp), 'T-001: Adult');
     started = performance.now();
     const probe = await probeTask({
+      sandbox: TEST_SANDBOX,
       checkpoint: cp,
       taskId: 'T-001',
       sha: sha!,

@@ -13,11 +13,11 @@ import { parseArgs } from 'node:util';
 import { progressLine } from '../../shared/event-text.ts';
 import { NewTaskSchema, RewindTargetSchema, type RewindPlan } from '../../shared/review.ts';
 import { formatTokens, formatUsd } from '../../shared/format.ts';
-import type { Config } from '../config/config.ts';
+import { storeOptionsOf, type Config } from '../config/config.ts';
 import { AppError } from '../errors/app-error.ts';
 import { planRewind, rewindSession } from '../engine/rewind.ts';
 import { runDepsFrom, runLocked } from '../engine/run.ts';
-import { detectSandbox, setSandboxMode } from '../proc/sandbox.ts';
+import { detectSandbox } from '../proc/sandbox.ts';
 import { removeWorktree } from '../git/repo.ts';
 import { JobRunner, type Logger } from '../jobs/job-runner.ts';
 import { ModelClient } from '../llm/client.ts';
@@ -83,7 +83,7 @@ Discards a session: removes its worktree, its session/<id> branch and its folder
 };
 
 function openStore(config: Config): SessionStore {
-  return new SessionStore(config.sessionsDir);
+  return new SessionStore(config.sessionsDir, storeOptionsOf(config));
 }
 
 function sessionArg(verb: string, positionals: string[], store: SessionStore): string {
@@ -175,8 +175,7 @@ export async function runVerb(verb: 'run' | 'resume', config: Config, positional
     throw new CliExit(1, (err as Error).message);
   }
   if (!config.roles.worker && !store.session(id).checkpoint.read().demo) throw new CliExit(2, NO_PROVIDER);
-  setSandboxMode(config.values.TILTH_SANDBOX.value ?? 'auto');
-  const sandbox = detectSandbox();
+  const sandbox = detectSandbox(store.sandbox.mode);
   out(`shell sandbox: ${sandbox.available ? 'on' : `off — ${sandbox.detail}`}`);
 
   const logger: Logger = { info: () => {}, warn: (m) => process.stderr.write(`warning: ${m}\n`), error: (m) => process.stderr.write(`error: ${m}\n`) };
@@ -266,7 +265,6 @@ export async function addTaskVerb(config: Config, rest: string[], out: (s: strin
   process.on('SIGTERM', onSignal);
   try {
     const id = sessionArg('add-task', positionals, store);
-    setSandboxMode(config.values.TILTH_SANDBOX.value ?? 'auto');
     const model = await modelFor(config, store, id);
     out(`The model is writing the test of the new task (at most ${Math.round(config.addTaskDeadlineMs / 1000)} s; Ctrl+C cancels)…`);
     const added = await addTaskLocked(store.session(id), model.llm, input.data, {

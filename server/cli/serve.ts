@@ -9,7 +9,7 @@ import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../http/app.ts';
-import { detectSandbox, setSandboxMode } from '../proc/sandbox.ts';
+import { detectSandbox } from '../proc/sandbox.ts';
 import { startInterviewJob } from '../sessions/session-setup.ts';
 import { DemoService } from '../demo/demo.ts';
 import { createLocalDispatcher, runJobFor } from '../engine/run.ts';
@@ -17,6 +17,7 @@ import type { RunDispatcher } from '../jobs/dispatcher.ts';
 import type { QueueDispatcher } from '../jobs/queue-dispatcher.ts';
 import type { QueueWorker } from '../jobs/queue-worker.ts';
 import { JobRunner, reconcileRunning, recoverAfterCrash, type Logger } from '../jobs/job-runner.ts';
+import { storeOptionsOf } from '../config/config.ts';
 import type { LiveConfig } from '../config/live-config.ts';
 import { ModelClient } from '../llm/client.ts';
 import { PACKAGE_ROOT, WEB_ROOT } from '../config/package-root.ts';
@@ -79,14 +80,15 @@ export async function startServer(live: LiveConfig, logger: Logger = consoleLogg
   // What is read here (host, port, sessions folder, token, sandbox) is fixed for this launch; the
   // settings page changes only what later work reads through `live`.
   const config = live.current;
-  // Decided once, before any job starts: every shell and check of this server follows the config.
-  setSandboxMode(config.values.TILTH_SANDBOX.value ?? 'auto');
-  const sandbox = detectSandbox();
+  // Decided once, before any job starts: every shell and check of this server runs in the
+  // sandbox its sessions' store is given (the configured mode; the home and the sessions hidden).
+  const storeOptions = storeOptionsOf(config);
+  const sandbox = detectSandbox(storeOptions.sandbox.mode);
   if (sandbox.available) logger.info(`Shell sandbox: on (bubblewrap${sandbox.version ? ` ${sandbox.version}` : ''})`);
   else logger.warn(`Shell sandbox: off — ${sandbox.detail}`);
   // Kept in $TILTH_HOME between launches, so a restart keeps open tabs signed in (TILTH_TOKEN wins).
   const token = config.token ?? launchToken(config.home).token;
-  const store = new SessionStore(config.sessionsDir);
+  const store = new SessionStore(config.sessionsDir, storeOptions);
   const jobs = new JobRunner(store, logger);
   // Retries are logged one line each (role, model, endpoint without credentials, the provider's words).
   const llm = new ModelClient({ endpoints: config.roles, logger });

@@ -6,7 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { CliExit } from './headless.ts';
-import type { ConfigKey } from '../config/config.ts';
+import { storeOptionsOf, type ConfigKey } from '../config/config.ts';
 import { runJobFor } from '../engine/run.ts';
 import type { Logger } from '../jobs/job-runner.ts';
 import { shownQueueUrl } from '../jobs/queue.ts';
@@ -14,7 +14,7 @@ import { queueKey } from '../jobs/queue-key.ts';
 import { QueueWorker, workerName } from '../jobs/queue-worker.ts';
 import { LiveConfig } from '../config/live-config.ts';
 import { ModelClient } from '../llm/client.ts';
-import { detectSandbox, setSandboxMode } from '../proc/sandbox.ts';
+import { detectSandbox } from '../proc/sandbox.ts';
 import { SessionStore } from '../store/session-store.ts';
 
 export const WORKER_HELP = `Usage: tilth worker [--slots N] [--sessions-dir DIR]
@@ -42,11 +42,11 @@ export async function workerVerb(args: string[], log: Logger): Promise<void> {
   const config = live.current;
   if (!config.queueUrl)
     throw new CliExit(2, 'tilth worker takes runs from a queue: set TILTH_QUEUE to a Redis URL (redis://127.0.0.1:6379), the same as tilth serve has.');
-  setSandboxMode(config.values.TILTH_SANDBOX.value ?? 'auto');
-  const sandbox = detectSandbox();
+  const storeOptions = storeOptionsOf(config);
+  const sandbox = detectSandbox(storeOptions.sandbox.mode);
   log.info(`Shell sandbox: ${sandbox.available ? 'on' : `off — ${sandbox.detail}`}`);
 
-  const store = new SessionStore(config.sessionsDir);
+  const store = new SessionStore(config.sessionsDir, storeOptions);
   const llm = new ModelClient({ endpoints: config.roles, logger: log });
   const name = `worker ${workerName()}`;
   const makeJob = runJobFor({ llm, config: live, runner: { kind: 'worker', name } });

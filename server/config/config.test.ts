@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, describeConfig, loadConfig } from './config.ts';
+import { SessionStore } from '../store/session-store.ts';
+import { ConfigError, describeConfig, loadConfig, storeOptionsOf } from './config.ts';
 import { tempDir } from '../testing/test-app.ts';
 
 let home: string;
@@ -36,6 +37,15 @@ describe('loadConfig', () => {
     expect(config.sessionsDir).toBe(path.join(home, 'sessions'));
     expect(config.host).toBe('127.0.0.1');
     expect(config.values.TILTH_MAX_TOKENS.source).toBe('default');
+  });
+
+  it("gives the sessions' store a sandbox in the configured mode that hides the home (the keys) and the sessions", () => {
+    const auto = new SessionStore(loadConfig({ env: {}, home }).sessionsDir, storeOptionsOf(loadConfig({ env: {}, home })));
+    expect(auto.sandbox).toEqual({ mode: 'auto', hide: [path.join(home, 'sessions'), home] });
+    expect(auto.session('20260101-000000-abcdef').sandbox).toBe(auto.sandbox);
+    const off = loadConfig({ env: { TILTH_SANDBOX: 'off', TILTH_SESSIONS_DIR: path.join(home, 'elsewhere', '..', 'kept') }, home });
+    expect(new SessionStore(off.sessionsDir, storeOptionsOf(off)).sandbox).toEqual({ mode: 'off', hide: [path.join(home, 'kept'), home] });
+    expect(new SessionStore(path.join(home, 'bare')).sandbox).toEqual({ mode: 'auto', hide: [path.join(home, 'bare')] });
   });
 
   it('takes each value from the first source that has it: flag, env, .env, file, default', () => {

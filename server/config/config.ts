@@ -12,9 +12,9 @@ import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { EDITABLE_CONFIG_KEYS, type ConfigResponse, type ConfigSource, type EditableConfigKey, type RoleView } from '../../shared/api.ts';
 import type { Caps } from '../../shared/files.ts';
+import type { SandboxMode } from '../proc/sandbox.ts';
 import type { Price } from '../../shared/price.ts';
 import { ROLES, type Role, type RoleEndpoint, type RoleEndpoints } from '../llm/types.ts';
-import { protectFromUntrusted } from '../proc/untrusted.ts';
 
 type Parser<T> = (raw: string) => T;
 
@@ -390,8 +390,6 @@ export function loadConfig(inputs: ConfigInputs = {}): Config {
   const env = inputs.env ?? process.env;
   const flags = inputs.flags ?? {};
   const home = path.resolve(inputs.home ?? defaultHome(env));
-  // The home holds the API keys (.env, config.json): no untrusted command may see it.
-  protectFromUntrusted(home);
   const dotenvFile = path.join(home, '.env');
   const configFile = path.join(home, 'config.json');
   const problems: string[] = [];
@@ -589,6 +587,15 @@ function resolveModelFacts(v: Config['values'], problems: string[], warnings: st
 }
 
 /** A URL for display: user:password and the query (which may carry a key) are masked. */
+/**
+ * The sessions folder as the configuration says to keep it: its store, whose sandbox policy hides
+ * the home (the API keys in .env and config.json) from every untrusted command, besides the
+ * sessions themselves, in the configured mode (TILTH_SANDBOX).
+ */
+export function storeOptionsOf(config: Config): { sandbox: { mode: SandboxMode; alsoHide: string[] } } {
+  return { sandbox: { mode: config.values.TILTH_SANDBOX.value ?? 'auto', alsoHide: [config.home] } };
+}
+
 export function withoutCredentials(raw: string): string {
   const parsed = new URL(raw);
   if (parsed.username || parsed.password) {

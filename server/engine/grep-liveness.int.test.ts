@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { auth, makeTestApp, tempDir, type TestApp } from '../testing/test-app.ts';
 import { runWorkerTool } from '../tools/worker-tools.ts';
+import { TEST_SANDBOX } from '../testing/sandbox.ts';
 
 let t: TestApp;
 let port: number;
@@ -25,7 +26,11 @@ afterEach(async () => {
 it('keeps answering /api/health over HTTP while a worker grep runs a catastrophic pattern in the same process', async () => {
   let settled = false;
   const begun = performance.now();
-  const grep = runWorkerTool('grep', { pattern: '(a+)+$' }, { scope: { worktree, git: null, network: false }, grepTimeoutMs: 2500 }).finally(() => {
+  const grep = runWorkerTool(
+    'grep',
+    { pattern: '(a+)+$' },
+    { scope: { sandbox: TEST_SANDBOX, worktree, git: null, network: false }, grepTimeoutMs: 2500 },
+  ).finally(() => {
     settled = true;
   });
   // Six probes on a fixed schedule while the grep runs. Latency counts from when each probe was

@@ -92,9 +92,9 @@ export class RunContext {
   get signal(): AbortSignal {
     return this.job.signal;
   }
-  /** Where this session's shell and checks run (proc/untrusted.ts adds the rest of the policy). */
+  /** Where this session's shell and checks run, in the session's sandbox (proc/untrusted.ts adds the rest of the policy). */
   get scope(): UntrustedScope {
-    return sessionScope(this.checkpoint, this.worktree, this.ref);
+    return sessionScope(this.session.sandbox, this.checkpoint, this.worktree, this.ref);
   }
 
   /** Set at run start (run.ts): the worktree with the git dirs recorded at prep. */

@@ -683,7 +683,7 @@ describe('evaluator provider failure', RUN_BUDGET, () => {
 });
 
 describe('the sandbox in a run', RUN_BUDGET, () => {
-  it.skipIf(!detectSandbox().available)('cuts the network off unless the run allows it', async () => {
+  it.skipIf(!detectSandbox('auto').available)('cuts the network off unless the run allows it', async () => {
     const net = await import('node:net');
     const server = net.createServer((s) => s.end());
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

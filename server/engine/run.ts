@@ -235,7 +235,7 @@ export async function runSession(job: JobContext, deps: RunDeps): Promise<void> 
       return;
     }
 
-    const sandbox = detectSandbox();
+    const sandbox = detectSandbox(session.sandbox.mode);
     session.checkpoint.update(() => ({ caps: deps.caps }));
     session.checkpoint.setStatus('running');
     run = new RunContext(job, deps, session.checkpoint.read(), seedMeta, session.summary.current());
@@ -349,6 +349,7 @@ async function probeInBackground(run: RunContext, taskId: string, sha: string): 
   let report: MutationReport;
   try {
     report = await probeTask({
+      sandbox: run.session.sandbox,
       checkpoint: run.checkpoint,
       taskId,
       sha,

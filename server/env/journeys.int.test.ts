@@ -144,7 +144,7 @@ async function journey(plan: JourneyPlan, manager?: OtherPackageManager): Promis
   expect(own.all).toMatch(plan.afterMerge.shows);
 }
 
-const sandboxed = detectSandbox().available;
+const sandboxed = detectSandbox('auto').available;
 
 describe.runIf(sandboxed)('the journey on real repository shapes, with no configuration', () => {
   it(

@@ -22,6 +22,7 @@ import { useTempStore } from '../testing/test-app.ts';
 import { treeHash } from '../testing/tree-hash.ts';
 import { planEnvironment } from './provision.ts';
 import { prepareSessionEnvironment, sessionScope } from './session-env.ts';
+import { TEST_SANDBOX } from '../testing/sandbox.ts';
 
 /** npm ci and pip on a small machine; a cold npm cache takes longest. */
 const SLOW = 300_000;
@@ -66,7 +67,7 @@ async function session(repo: ExampleRepo, projectEnv: ProjectEnv): Promise<{ id:
 async function check(id: string, ref: WorktreeRef, test: string, files: string[]) {
   const cp = env.store.session(id).checkpoint.read();
   return runChecks({
-    scope: sessionScope(cp, ref.worktree, ref),
+    scope: sessionScope(TEST_SANDBOX, cp, ref.worktree, ref),
     preset: 'custom',
     customChecks: { test },
     testFiles: files,
@@ -76,7 +77,7 @@ async function check(id: string, ref: WorktreeRef, test: string, files: string[]
   });
 }
 
-const sandboxed = detectSandbox().available;
+const sandboxed = detectSandbox('auto').available;
 
 describe.runIf(sandboxed)('a worktree gets the environment of an installed checkout', () => {
   it(
@@ -94,7 +95,7 @@ describe.runIf(sandboxed)('a worktree gets the environment of an installed check
       expect(result.passed).toBe(true);
       const types = await runUntrusted(
         { kind: 'shell', script: 'npm run typecheck' },
-        sessionScope(env.store.session(id).checkpoint.read(), ref.worktree, ref),
+        sessionScope(TEST_SANDBOX, env.store.session(id).checkpoint.read(), ref.worktree, ref),
         {
           timeoutMs: 120_000,
         },
@@ -121,7 +122,7 @@ describe.runIf(sandboxed)('a worktree gets the environment of an installed check
       const result = await check(id, ref, 'mocha {files}', ['test/todo.test.js']);
       expect(result.results[0]?.output).toMatch(/5 passing/);
       expect(result.passed).toBe(true);
-      const scope = sessionScope(env.store.session(id).checkpoint.read(), ref.worktree, ref);
+      const scope = sessionScope(TEST_SANDBOX, env.store.session(id).checkpoint.read(), ref.worktree, ref);
       const npmTest = await runUntrusted({ kind: 'shell', script: 'npm test' }, scope, { timeoutMs: 120_000 });
       expect(npmTest.exitCode, npmTest.output).toBe(0);
       const tamper = await runUntrusted(
@@ -182,7 +183,7 @@ describe.runIf(sandboxed)('a worktree gets the environment of an installed check
       expect(result.passed).toBe(true);
       const which = await runUntrusted(
         { kind: 'shell', script: 'python -c "import sys, todo; print(sys.prefix); print(todo.__file__)"' },
-        sessionScope(env.store.session(id).checkpoint.read(), ref.worktree, ref),
+        sessionScope(TEST_SANDBOX, env.store.session(id).checkpoint.read(), ref.worktree, ref),
         { timeoutMs: 20_000 },
       );
       expect(which.output.split('\n')).toEqual([path.join(repo.dir, '.venv'), path.join(ref.worktree, 'src', 'todo', '__init__.py')]);

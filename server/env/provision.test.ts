@@ -10,8 +10,9 @@ import { detectSandbox } from '../proc/sandbox.ts';
 import { projectEnv as baseEnv } from '../testing/project-env.ts';
 import { runUntrusted } from '../proc/untrusted.ts';
 import { applyEnvironment, installCommand, linkNodeModules, linkPlanned, planEnvironment, projectScope, SETUP_FILE } from './provision.ts';
+import { TEST_SANDBOX } from '../testing/sandbox.ts';
 
-const sandboxed = detectSandbox().available;
+const sandboxed = detectSandbox('auto').available;
 
 let made: string[] = [];
 let source: string;
@@ -194,7 +195,7 @@ describe('linkNodeModules', () => {
     const elsewhere = tempDir('tilth-prov-elsewhere-');
     fs.symlinkSync(elsewhere, path.join(worktree, 'node_modules'));
     const plan: EnvPlan = { ...EMPTY_PLAN, setup: { command: 'true', origin: 'seed_review' } };
-    const applied = await applyEnvironment(plan, worktree, { git: null, network: false, reason: 'prep', source });
+    const applied = await applyEnvironment(plan, worktree, { sandbox: TEST_SANDBOX, git: null, network: false, reason: 'prep', source });
     expect(applied.ok).toBe(true);
     expect(fs.readdirSync(elsewhere)).toEqual([]);
     // And linking later replaces the link with a real folder instead of writing into its target.
@@ -261,7 +262,14 @@ describe('installCommand', () => {
 });
 
 describe('applyEnvironment', () => {
-  const options = (events: EventInput[]) => ({ git: null, network: false, reason: 'prep' as const, source, emit: (e: EventInput) => events.push(e) });
+  const options = (events: EventInput[]) => ({
+    sandbox: TEST_SANDBOX,
+    git: null,
+    network: false,
+    reason: 'prep' as const,
+    source,
+    emit: (e: EventInput) => events.push(e),
+  });
 
   it('links the dependencies and says so in one event', async () => {
     const from = installFakeNodeModules();
@@ -357,7 +365,7 @@ describe('applyEnvironment', () => {
     const from = installFakeNodeModules();
     linkNodeModules(from, worktree);
     const plan: EnvPlan = { ...EMPTY_PLAN, node_modules_from: from };
-    const scope = { worktree, git: null, network: false, project: projectScope(plan, worktree) };
+    const scope = { sandbox: TEST_SANDBOX, worktree, git: null, network: false, project: projectScope(plan, worktree) };
     const through = await runUntrusted({ kind: 'shell', script: 'echo changed > node_modules/left-pad/index.js' }, scope, { timeoutMs: 10_000 });
     expect(through.exitCode).not.toBe(0);
     expect(through.output).toMatch(/Read-only file system/);

@@ -42,6 +42,7 @@ import type { EnvPlan } from '../../shared/files.ts';
 import type { PackageManager, ProjectEnv } from '../../shared/project-env.ts';
 import { Tree } from '../fs/tree.ts';
 import type { GitDirs } from '../git/worktree-git.ts';
+import type { SandboxConfig } from '../proc/sandbox.ts';
 import { processCapNote, runUntrusted, type Command, type UntrustedScope } from '../proc/untrusted.ts';
 import { findOnPath } from '../proc/which.ts';
 
@@ -327,6 +328,8 @@ function stepFor(plan: EnvPlan, worktree: string, network: boolean): Step | null
 }
 
 export interface ApplyOptions {
+  /** The sandbox the install or setup runs in (the session's). */
+  sandbox: SandboxConfig;
   /** The worktree's git metadata, read-only in the sandbox (null for a worktree that is not a session's). */
   git: GitDirs | null;
   /** The session allows the network. */
@@ -395,7 +398,7 @@ export async function applyEnvironment(plan: EnvPlan, worktree: string, options:
 
 async function runStep(step: Step, plan: EnvPlan, worktree: string, options: ApplyOptions): Promise<{ output: string; problem: string | null }> {
   const emit = options.emit ?? (() => {});
-  const scope: UntrustedScope = { worktree, git: options.git, network: options.network, project: projectScope(plan, worktree) };
+  const scope: UntrustedScope = { sandbox: options.sandbox, worktree, git: options.git, network: options.network, project: projectScope(plan, worktree) };
   const timeoutMs = options.timeoutMs ?? SETUP_TIMEOUT_MS;
   const started = performance.now();
   const live = new LiveOutput((text) => emit({ type: 'setup_output', data: { step: step.kind, text } }));

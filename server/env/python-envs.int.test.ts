@@ -73,6 +73,7 @@ class CountDoneTest(unittest.TestCase):
     def test_runs_in_the_project_environment(self):
         self.assertEqual(os.path.realpath(sys.prefix), os.path.realpath(${JSON.stringify(prefix)}))
 `;
+import { TEST_SANDBOX } from '../testing/sandbox.ts';
 
 const COUNT_DONE = '\n\ndef count_done(todos: list[Todo]) -> int:\n    """How many todos are done."""\n    return sum(1 for t in todos if t.done)\n';
 
@@ -99,7 +100,7 @@ async function redThenGreen(dir: string, prefix: string): Promise<void> {
     proofTask('T-001', 'Count done todos.', [['CountDoneTest::test_counts_only_done_todos'], ['CountDoneTest::test_runs_in_the_project_environment']]),
   ];
   const input = { prd, testFiles: { [file]: test }, preset: 'unittest' as const, project: env, env: {}, repeats: 1 };
-  const scope = { worktree: dir, git: null, network: false, project: projectScope(plan, dir) };
+  const scope = { sandbox: TEST_SANDBOX, worktree: dir, git: null, network: false, project: projectScope(plan, dir) };
   const red = (await proveCases({ ...input, scope }, prd))['T-001']!;
   expect(red.map((p) => [p.result, p.detail])).toEqual([
     ['failed', 'what the task adds is missing'],
@@ -123,7 +124,7 @@ async function usedFromOutside(dir: string, said: string, tool: 'poetry' | 'pipe
   await redThenGreen(dir, said);
 }
 
-const sandboxed = detectSandbox().available;
+const sandboxed = detectSandbox('auto').available;
 
 describe.runIf(sandboxed)('Python environments made by their tools', () => {
   it(

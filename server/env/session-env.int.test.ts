@@ -23,7 +23,7 @@ const PREP = 'prep-model';
 const WORKER = 'worker-model';
 const EVAL = 'eval-model';
 const post = { ...auth, origin: 'http://localhost' };
-const sandboxed = detectSandbox().available;
+const sandboxed = detectSandbox('auto').available;
 
 let fake: ScriptedModel;
 let t: TestApp | undefined;

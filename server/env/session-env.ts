@@ -8,6 +8,7 @@
 import type { EnvReason, EventInput } from '../../shared/events.ts';
 import type { Checkpoint, EnvPlan } from '../../shared/files.ts';
 import { lookupGitDirs, type GitDirs } from '../git/worktree-git.ts';
+import type { SandboxConfig } from '../proc/sandbox.ts';
 import type { UntrustedScope } from '../proc/untrusted.ts';
 import type { SessionHandle } from '../store/session-handle.ts';
 import { Tree } from '../fs/tree.ts';
@@ -56,6 +57,7 @@ export async function prepareSessionEnvironment(ctx: SessionEnvContext, options:
     return { ok: true };
   }
   const applied = await applyEnvironment(plan, cp.worktree, {
+    sandbox: ctx.session.sandbox,
     git: options.git,
     network: cp.allow_network,
     reason,
@@ -92,6 +94,7 @@ export async function remakeChangedPackages(ctx: SessionEnvContext, git: GitDirs
   for (const dir of changed) tree.remove(dir, { recursive: true });
   const { plan } = cp.environment;
   const applied = await applyEnvironment(plan, cp.worktree, {
+    sandbox: ctx.session.sandbox,
     git,
     network: cp.allow_network,
     reason: 'packages_changed',
@@ -109,8 +112,13 @@ export function planOf(cp: Pick<Checkpoint, 'environment'>): EnvPlan | null {
 }
 
 /** Where an untrusted command of the session runs: the worktree, its git dirs, the network setting, and the project's environment. */
-export function sessionScope(cp: Pick<Checkpoint, 'environment' | 'allow_network'>, worktree: string, git: GitDirs | null): UntrustedScope {
-  return { worktree, git, network: cp.allow_network, project: projectScope(planOf(cp), worktree) };
+export function sessionScope(
+  sandbox: SandboxConfig,
+  cp: Pick<Checkpoint, 'environment' | 'allow_network'>,
+  worktree: string,
+  git: GitDirs | null,
+): UntrustedScope {
+  return { sandbox, worktree, git, network: cp.allow_network, project: projectScope(planOf(cp), worktree) };
 }
 
 /**
@@ -120,6 +128,7 @@ export function sessionScope(cp: Pick<Checkpoint, 'environment' | 'allow_network
  * could not be applied.
  */
 export async function scratchScope(
+  sandbox: SandboxConfig,
   cp: Checkpoint,
   dir: string,
   reason: EnvReason,
@@ -128,8 +137,8 @@ export async function scratchScope(
   const gitDirs = await lookupGitDirs(cp.source, dir);
   const plan = planOf(cp);
   if (plan) {
-    const applied = await applyEnvironment(plan, dir, { git: gitDirs, network: cp.allow_network, reason, source: cp.source, signal });
+    const applied = await applyEnvironment(plan, dir, { sandbox, git: gitDirs, network: cp.allow_network, reason, source: cp.source, signal });
     if (!applied.ok) return { ok: false, applied };
   }
-  return { ok: true, scope: sessionScope(cp, dir, gitDirs) };
+  return { ok: true, scope: sessionScope(sandbox, cp, dir, gitDirs) };
 }

@@ -107,7 +107,7 @@ function expectNoHookRan(): void {
 }
 
 describe('the commondir / hooksPath escape through tilth serve', () => {
-  it.skipIf(!detectSandbox().available)(
+  it.skipIf(!detectSandbox('auto').available)(
     'fails in the sandbox: the write is refused, the task is committed, no hook runs',
     async () => {
       const { id, detail, bashResult } = await runToTheEnd({});

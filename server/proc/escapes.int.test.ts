@@ -15,10 +15,11 @@ import { addWorktree, inspectWorkspace } from '../git/repo.ts';
 import { commitAll, diffSummary, GitTamperedError, pointerProblems, restorePointers, workingDiff, type WorktreeRef } from '../git/worktree-git.ts';
 import { checkContract } from '../proof/contract-check.ts';
 import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
-import { detectSandbox, setSandboxMode } from './sandbox.ts';
-import { protectFromUntrusted, type UntrustedScope } from './untrusted.ts';
+import { detectSandbox, type SandboxConfig } from './sandbox.ts';
+import type { UntrustedScope } from './untrusted.ts';
+import { NO_SANDBOX, TEST_SANDBOX } from '../testing/sandbox.ts';
 
-const sandboxed = detectSandbox().available;
+const sandboxed = detectSandbox('auto').available;
 
 let repo: ExampleRepo;
 let ref: WorktreeRef;
@@ -39,12 +40,14 @@ beforeEach(async () => {
 
 afterEach(async () => {
   delete process.env.TILTH_API_KEY;
-  setSandboxMode('auto');
+  sandbox = TEST_SANDBOX;
   await repo.cleanup();
   for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const scope = (): UntrustedScope => ({ worktree: ref.worktree, git: ref, network: false });
+/** The sandbox the scope runs its commands in: a test turns it off (TILTH_SANDBOX=off) or hides a folder. */
+let sandbox: SandboxConfig = TEST_SANDBOX;
+const scope = (): UntrustedScope => ({ sandbox, worktree: ref.worktree, git: ref, network: false });
 
 async function bash(command: string, timeoutMs = 30_000): Promise<string> {
   const result = await runWorkerTool('bash', { command }, { scope: scope(), bashTimeoutMs: timeoutMs });
@@ -151,7 +154,7 @@ describe('without the sandbox, the harness still never follows a rewritten point
       /\.git was replaced by a folder/,
     ],
   ])('stops at %s with git_tampered, naming it, and runs no hook', async (_what, attack, named) => {
-    setSandboxMode('off');
+    sandbox = NO_SANDBOX;
     withKey();
     const out = await bash(`${plantScript()}\n${attack} && echo ATTACKED`);
     expect(out).toMatch(/ATTACKED/); // nothing stopped the write this time
@@ -196,7 +199,7 @@ describe.skipIf(!sandboxed)('model-written code outside the worker shell', () =>
     const home = fs.realpathSync(fs.mkdtempSync(path.join('/var/tmp', 'tilth-escape-home-')));
     made.push(home);
     fs.writeFileSync(path.join(home, 'config.json'), '{"TILTH_API_KEY":"sk-in-config-json"}');
-    protectFromUntrusted(home); // what loadConfig does with the home it resolves
+    sandbox = { mode: 'auto', hide: [home] }; // what a store built from the configuration hides (storeOptionsOf)
     const r = await runChecks({
       scope: scope(),
       preset: 'custom',
@@ -227,7 +230,7 @@ describe.skipIf(!sandboxed)('the process cap', () => {
     expect(out).toMatch(/reached the sandbox's cap of \d+ processes/);
     expect(took).toBeLessThan(20_000); // the timeout was 120 s: the cap stopped it, not the clock
     expect(worstGap).toBeLessThan(1_000);
-    const cap = detectSandbox().processCap!;
+    const cap = detectSandbox('auto').processCap!;
     // Its cgroup is removed once the killed processes have left it.
     if (cap.mode === 'cgroup')
       await expect.poll(() => fs.readdirSync(cap.cgroupParent!).filter((d) => d.startsWith(`run-${process.pid}-`)), { timeout: 10_000 }).toEqual([]);

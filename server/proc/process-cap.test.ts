@@ -11,7 +11,7 @@ import { runBounded } from './runner.ts';
 import { detectSandbox, sandboxCommand } from './sandbox.ts';
 import { findOnPath } from './which.ts';
 
-const sandboxed = detectSandbox().available;
+const sandboxed = detectSandbox('auto').available;
 let worktree: string;
 
 beforeEach(() => {

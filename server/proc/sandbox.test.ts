@@ -8,11 +8,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runChecks } from '../proof/checks.ts';
 import { hashTestFiles } from '../store/seed-input.ts';
 import { isSecretEnvName, runBounded } from './runner.ts';
-import { detectSandbox, sandboxCommand, setSandboxMode } from './sandbox.ts';
-import { protectFromUntrusted, runUntrusted, type UntrustedScope } from './untrusted.ts';
+import { detectSandbox, sandboxCommand } from './sandbox.ts';
+import { runUntrusted, type UntrustedScope } from './untrusted.ts';
 import { runWorkerTool } from '../tools/worker-tools.ts';
+import { NO_SANDBOX, TEST_SANDBOX } from '../testing/sandbox.ts';
 
-const sandboxed = detectSandbox().available;
+const sandboxed = detectSandbox('auto').available;
 
 /** Folders this file made, removed after each test. */
 let made: string[] = [];
@@ -38,19 +39,14 @@ afterEach(() => {
 });
 
 function policy(extra: Partial<UntrustedScope> = {}): UntrustedScope {
-  return { worktree, git: null, network: false, ...extra };
+  return { sandbox: TEST_SANDBOX, worktree, git: null, network: false, ...extra };
 }
 
 /** The worker's bash tool on `scope`; `null` runs it with the sandbox turned off (TILTH_SANDBOX=off). */
 async function bash(command: string, scope: UntrustedScope | null = policy(), bashTimeoutMs?: number): Promise<string> {
-  if (scope === null) setSandboxMode('off');
-  try {
-    const result = await runWorkerTool('bash', { command }, { scope: scope ?? policy(), ...(bashTimeoutMs ? { bashTimeoutMs } : {}) });
-    expect(result.blocked).toBeUndefined();
-    return result.output;
-  } finally {
-    if (scope === null) setSandboxMode('auto');
-  }
+  const result = await runWorkerTool('bash', { command }, { scope: scope ?? policy({ sandbox: NO_SANDBOX }), ...(bashTimeoutMs ? { bashTimeoutMs } : {}) });
+  expect(result.blocked).toBeUndefined();
+  return result.output;
 }
 
 function processesMatching(marker: string): string[] {
@@ -78,7 +74,7 @@ describe('detectSandbox', () => {
   });
 
   it.skipIf(!sandboxed)('finds bubblewrap and its version on this machine', () => {
-    expect(detectSandbox()).toMatchObject({ available: true, tool: 'bwrap', version: expect.stringMatching(/^\d+\.\d+/) });
+    expect(detectSandbox('auto')).toMatchObject({ available: true, tool: 'bwrap', version: expect.stringMatching(/^\d+\.\d+/) });
   });
 });
 
@@ -130,11 +126,11 @@ describe.skipIf(!sandboxed)('the worker bash tool in the sandbox', () => {
     fs.mkdirSync(own, { recursive: true });
     fs.writeFileSync(path.join(sessions, 'mine', 'events.jsonl'), 'own-session-log\n');
 
-    // Registered as a session store and the config register theirs; no caller passes them.
-    for (const folder of [sessions, home, path.join(outside, 'does-not-exist')]) protectFromUntrusted(folder);
+    // What a session's scope carries: its store's sandbox, which hides the sessions and the home.
+    const hide = [sessions, home, path.join(outside, 'does-not-exist')];
     const out = await bash(
       `cat ${home}/.env; cat ${sessions}/other/checkpoint.json; cat ${sessions}/mine/events.jsonl; ls -A ${sessions}; echo ok > done.txt && cat done.txt`,
-      policy({ worktree: own }),
+      policy({ worktree: own, sandbox: { mode: 'auto', hide } }),
     );
     expect(out).not.toMatch(/sk-hidden-in-dotenv|another-session|own-session-log/);
     expect(out).toMatch(/^mine$/m); // only the path down to the worktree exists in the sandbox
@@ -193,15 +189,13 @@ describe.skipIf(!sandboxed)('the worker bash tool in the sandbox', () => {
   });
 
   it('runs unconfined (secrets still scrubbed) when the sandbox is turned off', async () => {
-    setSandboxMode('off');
     try {
       process.env.TILTH_API_KEY = 'sk-tilth-secret-5';
-      const out = await bash(`echo outside > ${outside}/escaped.txt; env`);
+      const out = await bash(`echo outside > ${outside}/escaped.txt; env`, null);
       expect(fs.existsSync(path.join(outside, 'escaped.txt'))).toBe(true);
       expect(out).not.toMatch(/secret-5/);
     } finally {
       delete process.env.TILTH_API_KEY;
-      setSandboxMode('auto');
     }
   });
 });
@@ -244,13 +238,13 @@ describe('the locked tests while the checks run them', () => {
   // What a build script or a module the first test imports could do to a test read after it.
   const REWRITE = `printf 'forged\\n' > ${TEST}; mv ${TEST} moved.js; rm -f ${TEST}; cat ${TEST}`;
 
-  async function checksRewriting(): Promise<Awaited<ReturnType<typeof runChecks>>> {
+  async function checksRewriting(scope = policy()): Promise<Awaited<ReturnType<typeof runChecks>>> {
     fs.mkdirSync(path.join(worktree, 'tests'));
     fs.writeFileSync(path.join(worktree, TEST), ORIGINAL);
     const hash = hashTestFiles(worktree, [TEST])[TEST];
     expect(hash).toEqual(expect.any(String));
     return runChecks({
-      scope: policy(),
+      scope,
       preset: 'custom',
       customChecks: { test: REWRITE },
       testFiles: [TEST],
@@ -270,9 +264,8 @@ describe('the locked tests while the checks run them', () => {
   });
 
   it('fail the checks when changed during the run, where no sandbox froze them', async () => {
-    setSandboxMode('off');
-    try {
-      const r = await checksRewriting();
+    {
+      const r = await checksRewriting(policy({ sandbox: NO_SANDBOX }));
       expect(r.passed).toBe(false);
       expect(r.results.map((x) => [x.name, x.passed])).toEqual([
         ['locked_tests', false],
@@ -281,8 +274,6 @@ describe('the locked tests while the checks run them', () => {
       expect(r.results[0]!.output).toBe(
         `These acceptance tests changed while the checks ran them, so what ran is not the seed's test: ${TEST}. Something the run executes (a build script, a module the tests import) writes to them; make the code pass the tests without touching them.`,
       );
-    } finally {
-      setSandboxMode('auto');
     }
   });
 });
@@ -369,12 +360,11 @@ describe('isSecretEnvName', () => {
 describe("a command started in a workspace package's folder (scope.cwd)", () => {
   for (const mode of sandboxed ? (['auto', 'off'] as const) : (['off'] as const)) {
     it(`starts there, and refuses a folder that is not a real folder of the worktree (sandbox ${mode})`, async () => {
-      setSandboxMode(mode);
-      try {
+      {
         fs.mkdirSync(path.join(worktree, 'packages/core'), { recursive: true });
         fs.symlinkSync(outside, path.join(worktree, 'packages/out'));
         fs.writeFileSync(path.join(worktree, 'packages/file'), '');
-        const pwd = (cwd: string) => runUntrusted({ kind: 'shell', script: 'pwd' }, policy({ cwd }), { timeoutMs: 20_000 });
+        const pwd = (cwd: string) => runUntrusted({ kind: 'shell', script: 'pwd' }, policy({ cwd, sandbox: { mode, hide: [] } }), { timeoutMs: 20_000 });
         const inside = await pwd('packages/core');
         expect(inside.exitCode).toBe(0);
         expect(inside.output.trim()).toBe(path.join(worktree, 'packages/core'));
@@ -385,8 +375,6 @@ describe("a command started in a workspace package's folder (scope.cwd)", () => 
           expect(refused.spawnError, bad).toBe(`the package folder ${bad} is not a folder inside the worktree`);
           expect(refused.output, bad).toBe('');
         }
-      } finally {
-        setSandboxMode('auto');
       }
     });
   }

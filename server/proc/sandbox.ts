@@ -59,20 +59,21 @@ export interface SandboxPolicy {
 
 const TRIAL_TIMEOUT_MS = 5_000;
 
+/**
+ * The sandbox as configured for an untrusted command, passed with its scope (never process-wide
+ * state): the mode from the configuration (TILTH_SANDBOX), and the folders it may not see — the
+ * sessions folder (every session's files and worktrees; a command's own worktree is bound back on
+ * top) and the Tilth home, which holds the keys.
+ */
+export interface SandboxConfig {
+  readonly mode: SandboxMode;
+  readonly hide: readonly string[];
+}
+
 /** Detected at most once per mode: PATH and kernel settings do not change under a running server. */
 const detected = new Map<SandboxMode, SandboxInfo>();
-let configuredMode: SandboxMode | null = null;
 
-/** The mode from the resolved configuration; set once at startup. Until then TILTH_SANDBOX from the environment decides. */
-export function setSandboxMode(mode: SandboxMode): void {
-  configuredMode = mode;
-}
-
-function modeFromEnv(): SandboxMode {
-  return process.env.TILTH_SANDBOX?.trim().toLowerCase() === 'off' ? 'off' : 'auto';
-}
-
-export function detectSandbox(mode: SandboxMode = configuredMode ?? modeFromEnv()): SandboxInfo {
+export function detectSandbox(mode: SandboxMode): SandboxInfo {
   let info = detected.get(mode);
   if (!info) {
     info = detect(mode);

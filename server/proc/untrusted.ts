@@ -5,10 +5,10 @@
  * network) and *how long* — so a new caller cannot forget a part of it:
  * - the environment is scrubbed of secrets (API keys, the access token, anything named like a
  *   credential);
- * - where bubblewrap works: the root read-only, the worktree writable, its git metadata
- *   read-only, a private /tmp and process table, no network unless allowed, and every protected
- *   folder hidden — each session store's root and the Tilth home register themselves here when
- *   they are set up, so no caller has to pass them;
+ * - where bubblewrap works (and the scope's policy does not turn it off): the root read-only, the
+ *   worktree writable, its git metadata read-only, a private /tmp and process table, no network
+ *   unless allowed, and the policy's folders hidden — the session store's root and the Tilth home,
+ *   which the store puts in the policy of every session's scope;
  * - the process cap (process-cap.ts), with a watchdog that stops the command at the cap;
  * - a time limit and an abort signal, with the whole process tree killed at the end (runner.ts).
  */
@@ -17,12 +17,14 @@ import path from 'node:path';
 import type { GitDirs } from '../git/worktree-git.ts';
 import { CgroupSlot, watchProcessCap } from './process-cap.ts';
 import { runBounded, type Command, type RunResult } from './runner.ts';
-import { detectSandbox, sandboxCommand } from './sandbox.ts';
+import { detectSandbox, sandboxCommand, type SandboxConfig } from './sandbox.ts';
 
 export type { Command } from './runner.ts';
 
 /** Where an untrusted command runs. */
 export interface UntrustedScope {
+  /** The sandbox mode and the folders hidden from the command (a session's: its store's policy). */
+  sandbox: SandboxConfig;
   /** The one writable folder; the command runs in it. */
   worktree: string;
   /** The worktree's git metadata as recorded at prep, shown read-only; null when it is not a session worktree. */
@@ -68,22 +70,8 @@ export interface UntrustedResult extends RunResult {
   processLimit: number | null;
 }
 
-const protectedPaths = new Set<string>();
-
-/**
- * Hides `folder` from every untrusted command from now on (a sessions root, the Tilth home).
- * Called where those folders are set up, so the policy cannot be forgotten by a caller.
- */
-export function protectFromUntrusted(folder: string): void {
-  protectedPaths.add(path.resolve(folder));
-}
-
-export function protectedFolders(): string[] {
-  return [...protectedPaths];
-}
-
 export async function runUntrusted(cmd: Command, scope: UntrustedScope, options: UntrustedOptions): Promise<UntrustedResult> {
-  const sandbox = detectSandbox();
+  const sandbox = detectSandbox(scope.sandbox.mode);
   const cwd = startFolder(scope);
   if (cwd === null) {
     const spawnError = `the package folder ${scope.cwd} is not a folder inside the worktree`;
@@ -95,7 +83,7 @@ export async function runUntrusted(cmd: Command, scope: UntrustedScope, options:
   if (sandbox.available) {
     command = sandboxCommand(cmd, {
       worktree: scope.worktree,
-      hide: protectedFolders(),
+      hide: [...scope.sandbox.hide],
       readOnly: scope.project?.readOnly ?? [],
       network: scope.network,
       git: scope.git,

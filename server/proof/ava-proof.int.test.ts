@@ -34,7 +34,7 @@ const MIXED = js(
   "test('counts open todos', (t) => { t.is(pending([]).length, 0); });",
 );
 
-const sandboxed = detectSandbox().available;
+const sandboxed = detectSandbox('auto').available;
 
 describe.runIf(sandboxed)('proofs on an AVA project', () => {
   it(

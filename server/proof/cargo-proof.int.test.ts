@@ -57,7 +57,7 @@ const MIXED = rs(
   '}',
 );
 
-const sandboxed = detectSandbox().available;
+const sandboxed = detectSandbox('auto').available;
 
 describe.runIf(sandboxed)('proofs on a Rust crate', () => {
   it(

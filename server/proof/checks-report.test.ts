@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeExampleRepo } from '../demo/example-repo.ts';
 import { runChecks } from './checks.ts';
+import { TEST_SANDBOX } from '../testing/sandbox.ts';
 
 let repos: { dir: string; cleanup: () => Promise<void> | void }[] = [];
 afterEach(async () => {
@@ -23,7 +24,7 @@ describe('the acceptance check reads what ran from the runner’s report', () =>
     const dir = await example('py-todo');
     fs.writeFileSync(path.join(dir, 'tests', 'test_t001_a.py'), 'from todo import add_todo\n\ndef test_adds():\n    assert len(add_todo([], "a")) == 1\n');
     const r = await runChecks({
-      scope: { worktree: dir, git: null, network: false },
+      scope: { sandbox: TEST_SANDBOX, worktree: dir, git: null, network: false },
       preset: 'unittest',
       testFiles: ['tests/test_t001_a.py'],
       namedCases: [{ taskId: 'T-001', file: 'tests/test_t001_a.py', tests: ['test_adds'] }],
@@ -44,7 +45,7 @@ describe('the acceptance check reads what ran from the runner’s report', () =>
       'import unittest\nfrom todo import add_todo\n\nclass TestAdd(unittest.TestCase):\n    def test_adds(self):\n        self.assertEqual(len(add_todo([], "a")), 1)\n',
     );
     const r = await runChecks({
-      scope: { worktree: dir, git: null, network: false },
+      scope: { sandbox: TEST_SANDBOX, worktree: dir, git: null, network: false },
       preset: 'unittest',
       testFiles: ['tests/test_t001_a.py'],
       namedCases: [{ taskId: 'T-001', file: 'tests/test_t001_a.py', tests: ['TestAdd.test_adds'] }],
@@ -61,7 +62,7 @@ describe('the acceptance check reads what ran from the runner’s report', () =>
     const dir = await example('js-todo');
     fs.writeFileSync(path.join(dir, 'tests', 't001_a.test.js'), `${NODE_HEAD}test('adds', () => { assert.equal(addTodo([], 'a').length, 1); });\n`);
     const r = await runChecks({
-      scope: { worktree: dir, git: null, network: false },
+      scope: { sandbox: TEST_SANDBOX, worktree: dir, git: null, network: false },
       preset: 'node',
       testFiles: ['tests/t001_a.test.js'],
       namedCases: [{ taskId: 'T-001', file: 'tests/t001_a.test.js', tests: ['adds', 'keeps order'] }],
@@ -76,7 +77,7 @@ describe('the acceptance check reads what ran from the runner’s report', () =>
     const dir = await example('js-todo');
     fs.writeFileSync(path.join(dir, 'tests', 't001_a.test.js'), `${NODE_HEAD}test.skip('adds', () => { assert.equal(addTodo([], 'a').length, 2); });\n`);
     const r = await runChecks({
-      scope: { worktree: dir, git: null, network: false },
+      scope: { sandbox: TEST_SANDBOX, worktree: dir, git: null, network: false },
       preset: 'node',
       testFiles: ['tests/t001_a.test.js'],
       changedFiles: [],
@@ -90,7 +91,7 @@ describe('the acceptance check reads what ran from the runner’s report', () =>
     const dir = await example('js-todo');
     fs.writeFileSync(path.join(dir, 'tests', 't001_a.test.js'), `${NODE_HEAD}test('adds', () => { assert.equal(addTodo([], 'a').length, 1); });\n`);
     const r = await runChecks({
-      scope: { worktree: dir, git: null, network: false },
+      scope: { sandbox: TEST_SANDBOX, worktree: dir, git: null, network: false },
       preset: 'custom',
       customChecks: { test: 'node --test {files}' },
       testFiles: ['tests/t001_a.test.js'],

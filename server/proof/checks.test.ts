@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeExampleRepo } from '../demo/example-repo.ts';
 import { runChecks } from './checks.ts';
+import { TEST_SANDBOX } from '../testing/sandbox.ts';
 
 let repo: { dir: string; cleanup: () => Promise<void> | void };
 beforeEach(async () => {
@@ -25,7 +26,7 @@ describe('runChecks', () => {
   it('passes when the task test and the done tasks tests pass', async () => {
     write({ 'tests/t001_a.test.js': PASS, 'tests/t002_b.test.js': PASS });
     const r = await runChecks({
-      scope: { worktree: repo.dir, git: null, network: false },
+      scope: { sandbox: TEST_SANDBOX, worktree: repo.dir, git: null, network: false },
       preset: 'node',
       testFiles: ['tests/t002_b.test.js', 'tests/t001_a.test.js'],
       changedFiles: ['src/todo.js'],
@@ -38,7 +39,7 @@ describe('runChecks', () => {
   it('fails with the test output when a test fails', async () => {
     write({ 'tests/t001_a.test.js': FAIL });
     const r = await runChecks({
-      scope: { worktree: repo.dir, git: null, network: false },
+      scope: { sandbox: TEST_SANDBOX, worktree: repo.dir, git: null, network: false },
       preset: 'node',
       testFiles: ['tests/t001_a.test.js'],
       changedFiles: [],
@@ -52,7 +53,7 @@ describe('runChecks', () => {
   it('fails at once, naming the file, when a locked acceptance test was changed', async () => {
     write({ 'tests/t001_a.test.js': PASS });
     const r = await runChecks({
-      scope: { worktree: repo.dir, git: null, network: false },
+      scope: { sandbox: TEST_SANDBOX, worktree: repo.dir, git: null, network: false },
       preset: 'node',
       testFiles: ['tests/t001_a.test.js'],
       changedFiles: [],
@@ -69,7 +70,7 @@ describe('runChecks', () => {
         'package todo\n\nimport "testing"\n\nfunc TestAddOne(t *testing.T) {\n\tif got, _ := Add(nil, "a"); len(got) != 1 {\n\t\tt.Error("want one")\n\t}\n}\n';
       fs.writeFileSync(path.join(go.dir, 'todo/t001_a_test.go'), TEST);
       const input = {
-        scope: { worktree: go.dir, git: null, network: false },
+        scope: { sandbox: TEST_SANDBOX, worktree: go.dir, git: null, network: false },
         preset: 'go' as const,
         testFiles: ['todo/t001_a_test.go'],
         changedFiles: ['todo/todo.go', 'todo/testdata/x.go', 'gone/gone.go'],
@@ -94,7 +95,7 @@ describe('runChecks', () => {
   it('lints only the changed files with the custom lint command', async () => {
     write({ 'tests/t001_a.test.js': PASS });
     const r = await runChecks({
-      scope: { worktree: repo.dir, git: null, network: false },
+      scope: { sandbox: TEST_SANDBOX, worktree: repo.dir, git: null, network: false },
       preset: 'custom',
       customChecks: { test: 'node --test {files}', lint: 'echo linting {files} && test ! -e nope' },
       testFiles: ['tests/t001_a.test.js'],
@@ -109,7 +110,7 @@ describe('runChecks', () => {
   it('stops a test that runs too long and says so', async () => {
     write({ 'tests/t001_slow.test.js': `${head}test('slow', async () => { await new Promise((r) => setTimeout(r, 30_000)); });\n` });
     const r = await runChecks({
-      scope: { worktree: repo.dir, git: null, network: false },
+      scope: { sandbox: TEST_SANDBOX, worktree: repo.dir, git: null, network: false },
       preset: 'node',
       testFiles: ['tests/t001_slow.test.js'],
       changedFiles: [],
@@ -125,7 +126,7 @@ describe('runChecks', () => {
     try {
       fs.writeFileSync(path.join(py.dir, 'tests', 'test_t001_a.py'), 'from todo import add_todo\n\ndef test_adds():\n    assert len(add_todo([], "a")) == 1\n');
       const r = await runChecks({
-        scope: { worktree: py.dir, git: null, network: false },
+        scope: { sandbox: TEST_SANDBOX, worktree: py.dir, git: null, network: false },
         preset: 'pytest',
         testFiles: ['tests/test_t001_a.py'],
         changedFiles: [],

@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrdEntry } from '../../shared/files.ts';
 import type { ContractWarning } from '../../shared/seed.ts';
 import { makeExampleRepo, type ExampleRepo } from '../demo/example-repo.ts';
-import { setSandboxMode } from '../proc/sandbox.ts';
 import { checkContract, classifyRun, countAssertions, type ProjectFacts, type RunVerdict } from './contract-check.ts';
 import type { ChecksPreset } from '../../shared/seed.ts';
+import { NO_SANDBOX, TEST_SANDBOX } from '../testing/sandbox.ts';
 
 function task(id: string, criteria: number, description = 'A feature.'): PrdEntry {
   return { id, title: `Task ${id}`, description, acceptance_criteria: Array.from({ length: criteria }, (_, i) => `criterion ${i + 1}`), status: 'pending' };
@@ -344,7 +344,13 @@ describe('checkContract with pytest', () => {
   beforeAll(async () => {
     repo = await makeExampleRepo('py-todo');
     write(repo.dir, files);
-    warnings = await checkContract({ prd, testFiles: files, preset: 'pytest', scope: { worktree: repo.dir, git: null, network: false }, env: FAST_PYTEST });
+    warnings = await checkContract({
+      prd,
+      testFiles: files,
+      preset: 'pytest',
+      scope: { sandbox: TEST_SANDBOX, worktree: repo.dir, git: null, network: false },
+      env: FAST_PYTEST,
+    });
   }, 90_000); // nine pytest runs, two at a time, in the sandbox
   afterAll(() => repo.cleanup());
 
@@ -429,7 +435,7 @@ describe('checkContract when the runner is missing', () => {
       prd: [task('T-001', 1)],
       testFiles: files,
       preset: 'pytest',
-      scope: { worktree: repo.dir, git: null, network: false },
+      scope: { sandbox: TEST_SANDBOX, worktree: repo.dir, git: null, network: false },
       env: { PATH: bin },
     });
     expect(warnings).toEqual([
@@ -447,7 +453,7 @@ describe('checkContract when the runner is missing', () => {
       prd: [task('T-001', 1)],
       testFiles: files,
       preset: 'pytest',
-      scope: { worktree: repo.dir, git: null, network: false },
+      scope: { sandbox: TEST_SANDBOX, worktree: repo.dir, git: null, network: false },
       env: { PATH: bin },
     });
     expect(warnings).toEqual([
@@ -492,7 +498,7 @@ describe('checkContract with node --test', () => {
   beforeAll(async () => {
     repo = await makeExampleRepo('js-todo');
     write(repo.dir, files);
-    warnings = await checkContract({ prd, testFiles: files, preset: 'node', scope: { worktree: repo.dir, git: null, network: false } });
+    warnings = await checkContract({ prd, testFiles: files, preset: 'node', scope: { sandbox: TEST_SANDBOX, worktree: repo.dir, git: null, network: false } });
   });
   afterAll(() => repo.cleanup());
 
@@ -556,14 +562,13 @@ describe('checkContract with node --test', () => {
     write(repo.dir, { 'tests/t009_hang.test.js': hang });
     const started = Date.now();
     // Unsandboxed, so the pid the test writes is a host pid (in the sandbox the PID namespace ends everything anyway).
-    setSandboxMode('off');
     const result = await checkContract({
       prd: [task('T-009', 1)],
       testFiles: { 'tests/t009_hang.test.js': hang },
       preset: 'node',
-      scope: { worktree: repo.dir, git: null, network: false },
+      scope: { sandbox: NO_SANDBOX, worktree: repo.dir, git: null, network: false },
       timeoutMs: 1_500,
-    }).finally(() => setSandboxMode('auto'));
+    });
     expect(Date.now() - started).toBeLessThan(6_000);
     expect(result).toEqual([expect.objectContaining({ kind: 'check_failed', message: expect.stringMatching(/did not finish within 2 s/) })]);
     const pid = Number(fs.readFileSync(pidFile, 'utf8'));
@@ -586,7 +591,7 @@ describe('checkContract with a custom command', () => {
       testFiles: files,
       preset: 'custom',
       customChecks: { test: 'python3 -m pytest -q -p no:cacheprovider {files}' },
-      scope: { worktree: repo.dir, git: null, network: false },
+      scope: { sandbox: TEST_SANDBOX, worktree: repo.dir, git: null, network: false },
       env: { ...FAST_PYTEST, PYTHONDONTWRITEBYTECODE: '1' },
     });
     expect(warnings).toEqual([expect.objectContaining({ kind: 'environment', file: 'tests/t001_due.py', message: expect.stringMatching(/SyntaxError/) })]);
@@ -598,7 +603,7 @@ describe('checkContract with a custom command', () => {
       testFiles: files,
       preset: 'custom',
       customChecks: { test: 'no-such-test-runner-for-tilth {files}' },
-      scope: { worktree: repo.dir, git: null, network: false },
+      scope: { sandbox: TEST_SANDBOX, worktree: repo.dir, git: null, network: false },
     });
     expect(warnings).toEqual([
       expect.objectContaining({ kind: 'environment', task_id: null, message: expect.stringMatching(/could not run \(exit code 127/) }),
@@ -610,7 +615,7 @@ describe('checkContract with a custom command', () => {
       prd: [task('T-001', 1)],
       testFiles: files,
       preset: 'custom',
-      scope: { worktree: repo.dir, git: null, network: false },
+      scope: { sandbox: TEST_SANDBOX, worktree: repo.dir, git: null, network: false },
     });
     expect(warnings).toEqual([expect.objectContaining({ kind: 'check_failed', message: expect.stringMatching(/The test files were not run: .*\{files\}/) })]);
   });

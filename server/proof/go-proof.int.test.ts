@@ -57,7 +57,7 @@ const MIXED = go(
   '}',
 );
 
-const sandboxed = detectSandbox().available;
+const sandboxed = detectSandbox('auto').available;
 
 describe.runIf(sandboxed)('proofs on a Go module', () => {
   it(

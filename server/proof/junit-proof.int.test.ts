@@ -48,7 +48,7 @@ const MIXED = js(
   '});',
 );
 
-const sandboxed = detectSandbox().available;
+const sandboxed = detectSandbox('auto').available;
 
 describe.runIf(sandboxed)('proofs through a custom command that writes JUnit (bun)', () => {
   it(

@@ -14,6 +14,7 @@ import { makePreparedSession } from '../testing/run-fixtures.ts';
 import { useTempStore } from '../testing/test-app.ts';
 import { probeTask } from './mutation-probe.ts';
 import { detectProjectEnv } from '../env/detect.ts';
+import { TEST_SANDBOX } from '../testing/sandbox.ts';
 
 const env = useTempStore();
 let repo: ExampleRepo;
@@ -47,6 +48,7 @@ async function probeWith(test: string, budgetMs = 60_000, extra: (worktree: stri
   const scratch = env.store.session(id).probeScratch('T-001');
   const planned: number[] = [];
   const report = await probeTask({
+    sandbox: TEST_SANDBOX,
     checkpoint: cp,
     taskId: 'T-001',
     sha: sha!,
@@ -159,6 +161,7 @@ describe('the mutation probe on Go', () => {
       const sha = await commitAll(await worktreeRefOf(cp), 'T-001: Adult');
       const scratch = env.store.session(id).probeScratch('T-001');
       const report = await probeTask({
+        sandbox: TEST_SANDBOX,
         checkpoint: cp,
         taskId: 'T-001',
         sha: sha!,
@@ -202,6 +205,7 @@ describe('the mutation probe on Go', () => {
       );
       const sha = await commitAll(await worktreeRefOf(cp), 'T-001: Adult');
       const report = await probeTask({
+        sandbox: TEST_SANDBOX,
         checkpoint: cp,
         taskId: 'T-001',
         sha: sha!,

@@ -20,6 +20,7 @@ import { packageGroups, packageScope, taskIdOfTestFile, testCommand } from '../e
 import { LinkRefusedError, Tree } from '../fs/tree.ts';
 import { git } from '../git/git-base.ts';
 import { withScratchWorktree } from '../git/repo.ts';
+import type { SandboxConfig } from '../proc/sandbox.ts';
 import { runUntrusted } from '../proc/untrusted.ts';
 import { coverCases } from './line-coverage.ts';
 import { type Mutant, mutantsFor, mutatedUnder } from './mutants.ts';
@@ -29,6 +30,8 @@ export const DEFAULT_PROBE_BUDGET_MS = 60_000;
 const MAX_SURVIVORS = 20;
 
 export interface ProbeInput {
+  /** The session's sandbox, which the tests of each mutant run in. */
+  sandbox: SandboxConfig;
   checkpoint: Checkpoint;
   taskId: string;
   /** The task's commit. */
@@ -120,7 +123,7 @@ export async function probeTask(input: ProbeInput): Promise<MutationReport> {
   if (lines.size === 0) return report({ note: `the commit changed no ${LANGUAGE_WORDS[where.preset]} lines outside the tests` });
 
   return withScratchWorktree(cp.source, input.scratch, input.sha, async () => {
-    const env = await scratchScope(cp, input.scratch, 'mutation_probe', input.signal);
+    const env = await scratchScope(input.sandbox, cp, input.scratch, 'mutation_probe', input.signal);
     if (!env.ok) return report({ note: `the environment could not be prepared: ${env.applied.problem ?? 'unknown problem'}` });
     // The tests stay as committed while the commit's code runs against its mutants.
     const scope = packageScope({ ...env.scope, frozen: input.lockedTests }, where.dir);

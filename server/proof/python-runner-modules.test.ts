@@ -7,6 +7,7 @@ import type { ProjectEnv } from '../../shared/project-env.ts';
 import type { UntrustedScope } from '../proc/untrusted.ts';
 import { tempDir } from '../testing/temp-dir.ts';
 import { parseRunnerModules, pythonPathFolders, pythonRunnerModules, shadowRuleFor } from './python-runner-modules.ts';
+import { TEST_SANDBOX } from '../testing/sandbox.ts';
 
 const PLAN: EnvPlan = { node_modules_from: null, install: null, venv: null, python_path: [], setup: null };
 
@@ -51,7 +52,7 @@ describe('pythonRunnerModules, asked of the real interpreter', () => {
     worktree = tempDir('tilth-runner-modules-');
     // What the worktree holds must not count: the probe runs isolated, away from it.
     fs.writeFileSync(path.join(worktree, 'json.py'), 'raise SystemExit("the worktree was on the path")\n');
-    scope = { worktree, git: null, network: false };
+    scope = { sandbox: TEST_SANDBOX, worktree, git: null, network: false };
     sitePackages = path.dirname(path.dirname(execFileSync('python3', ['-I', '-c', 'import pytest; print(pytest.__file__)'], { encoding: 'utf8' }).trim()));
   });
   afterAll(() => fs.rmSync(worktree, { recursive: true, force: true }));

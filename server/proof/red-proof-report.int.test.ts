@@ -16,6 +16,7 @@ import type { UntrustedScope } from '../proc/untrusted.ts';
 import { turnIntoJestProject } from '../testing/example-installs.ts';
 import { blocksRun, checkContract, type ContractCheckInput } from './contract-check.ts';
 import { proveCases } from './red-proof.ts';
+import { TEST_SANDBOX } from '../testing/sandbox.ts';
 
 function task(id: string, description: string, tests: string[][]): PrdEntry {
   return { id, title: `Task ${id}`, description, acceptance_criteria: tests.map((_, i) => `criterion ${i + 1}`), criteria_tests: tests, status: 'pending' };
@@ -66,7 +67,7 @@ async function seedIn(
     const plan: EnvPlan = { node_modules_from: installed, install: null, venv: null, python_path: [], setup: null };
     deps = projectScope(plan, repo.dir);
   }
-  const scope: UntrustedScope = { worktree: repo.dir, git: null, network: false, project: deps };
+  const scope: UntrustedScope = { sandbox: TEST_SANDBOX, worktree: repo.dir, git: null, network: false, project: deps };
   return { prd, testFiles: files, preset, scope, env: options.env ?? {}, ...(options.repeats ? { repeats: options.repeats } : {}) };
 }
 

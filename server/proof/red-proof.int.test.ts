@@ -18,6 +18,7 @@ import { PACKAGE_ROOT } from '../config/package-root.ts';
 import type { UntrustedScope } from '../proc/untrusted.ts';
 import { installExample, turnIntoJestProject } from '../testing/example-installs.ts';
 import { proveCases } from './red-proof.ts';
+import { TEST_SANDBOX } from '../testing/sandbox.ts';
 
 function task(id: string, tests: string[][]): PrdEntry {
   return {
@@ -48,7 +49,7 @@ interface ProveOptions {
 
 async function prove(repo: ExampleRepo, preset: ChecksPreset, prd: PrdEntry[], files: Record<string, string>, options: ProveOptions = {}) {
   write(repo.dir, files);
-  const scope: UntrustedScope = { worktree: repo.dir, git: null, network: false, project: options.deps };
+  const scope: UntrustedScope = { sandbox: TEST_SANDBOX, worktree: repo.dir, git: null, network: false, project: options.deps };
   return proveCases({ prd, testFiles: files, preset, project: options.project ?? null, scope, env: options.env ?? {} }, prd);
 }
 

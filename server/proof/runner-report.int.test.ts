@@ -19,6 +19,7 @@ import type { UntrustedScope } from '../proc/untrusted.ts';
 import { installExample, turnIntoJestProject } from '../testing/example-installs.ts';
 import { RUNNER, type ReportPreset } from './report-parsers.ts';
 import { acceptanceVerdict, runWithReport, withReport } from './runner-report.ts';
+import { TEST_SANDBOX } from '../testing/sandbox.ts';
 
 const repos: ExampleRepo[] = [];
 afterAll(async () => {
@@ -216,7 +217,7 @@ describe.each(SETUPS)('the $preset report of a real project ($example)', (setup)
     repos.push(repo);
     const deps = setup.install ? await setup.install(repo) : undefined;
     for (const [file, content] of Object.entries(setup.files)) fs.writeFileSync(path.join(repo.dir, file), content);
-    const scope: UntrustedScope = { worktree: repo.dir, git: null, network: false, project: deps };
+    const scope: UntrustedScope = { sandbox: TEST_SANDBOX, worktree: repo.dir, git: null, network: false, project: deps };
     const options = { timeoutMs: 120_000, env: setup.preset === 'pytest' ? { PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' } : {} };
     const run = (files: string[]) =>
       runWithReport(

@@ -35,7 +35,7 @@ const MIXED = js(
   "t.test('stands alone (with parentheses)', async (t) => { t.equal(pending([]).length, 0); });",
 );
 
-const sandboxed = detectSandbox().available;
+const sandboxed = detectSandbox('auto').available;
 
 describe.runIf(sandboxed)('proofs on a node-tap project', () => {
   it(

@@ -44,7 +44,7 @@ const MIXED = js(
   'test.run();',
 );
 
-const sandboxed = detectSandbox().available;
+const sandboxed = detectSandbox('auto').available;
 
 describe.runIf(sandboxed)("proofs on a uvu project, through Tilth's uvu runner", () => {
   it(

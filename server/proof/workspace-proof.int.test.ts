@@ -16,6 +16,7 @@ import { detectSandbox } from '../proc/sandbox.ts';
 import { proofTask, sourceLines } from '../testing/proof-seed.ts';
 import { checkContract, type ContractCheckInput } from './contract-check.ts';
 import { proveCases } from './red-proof.ts';
+import { TEST_SANDBOX } from '../testing/sandbox.ts';
 
 const SLOW = 240_000;
 let repo: ExampleRepo | null = null;
@@ -41,10 +42,18 @@ async function workspaceOf(
     fs.writeFileSync(path.join(repo.dir, file), content);
   }
   const project = await detectProjectEnv(repo.dir);
-  return { prd: [], testFiles: files, preset: project.test_runner!, project, scope: { worktree: repo.dir, git: null, network: false }, env: {}, repeats: 1 };
+  return {
+    prd: [],
+    testFiles: files,
+    preset: project.test_runner!,
+    project,
+    scope: { sandbox: TEST_SANDBOX, worktree: repo.dir, git: null, network: false },
+    env: {},
+    repeats: 1,
+  };
 }
 
-const sandboxed = detectSandbox().available;
+const sandboxed = detectSandbox('auto').available;
 
 describe.runIf(sandboxed)('workspaces of Rust crates and Go modules', () => {
   it(

@@ -166,7 +166,7 @@ async function machineryOn(session: SessionHandle, cp: Checkpoint, headSha: stri
     env: meta.project_env ?? null,
     plan: planOf(cp),
     lockedTests,
-    scope: sessionScope(cp, scratch, null),
+    scope: sessionScope(session.sandbox, cp, scratch, null),
     own: [cp.source, scratch],
     signal,
   });
@@ -200,7 +200,7 @@ async function testsOn(session: SessionHandle, cp: Checkpoint, dir: string, sign
   if (files.length === 0) return [];
   // The same environment the session's checks had. A failure is the preview's first result, and
   // the tests are not run without it.
-  const env = await scratchScope(cp, dir, 'merge_preview', signal);
+  const env = await scratchScope(session.sandbox, cp, dir, 'merge_preview', signal);
   if (!env.ok) {
     const { applied } = env;
     return [

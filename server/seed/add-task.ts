@@ -200,7 +200,7 @@ export async function addTask(session: SessionHandle, llm: ModelClient, input: N
   const id = `T-${String(Math.max(0, ...used.map((u) => Number(u.slice(2)))) + 1).padStart(3, '0')}`;
   const rule = testFileRule(preset, env);
   const root = new ConfinedRoot(cp.worktree);
-  const scope = sessionScope(cp, cp.worktree, await worktreeRefOf(cp).catch(() => null));
+  const scope = sessionScope(session.sandbox, cp, cp.worktree, await worktreeRefOf(cp).catch(() => null));
 
   const agent = new Agent({
     llm,

@@ -161,7 +161,7 @@ function contractOf(
           preset: meta.checks_preset,
           project: meta.project_env ?? null,
           ...(meta.custom_checks ? { customChecks: meta.custom_checks } : {}),
-          scope: sessionScope(session.checkpoint.read(), checkpoint.worktree, ref),
+          scope: sessionScope(session.sandbox, session.checkpoint.read(), checkpoint.worktree, ref),
           ...(repeats ? { repeats } : {}),
         };
         const fileWarnings = await checkContract(input);

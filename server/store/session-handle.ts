@@ -35,6 +35,7 @@ import { SeedProofSchema, type SeedProof } from '../../shared/seed.ts';
 import type { Summary } from '../../shared/summary.ts';
 import { CorruptFileError, NotFoundError } from '../errors/app-error.ts';
 import { Tree, type TreeWrite } from '../fs/tree.ts';
+import type { SandboxConfig } from '../proc/sandbox.ts';
 import type { EventLog } from './event-log.ts';
 import { readJsonFile } from './json-file.ts';
 import { ReviewComments } from './review-comments.ts';
@@ -86,6 +87,8 @@ export interface SessionStoreCore {
   readonly bus: { sessionsChanged(): void };
   /** Every write under the sessions folder goes through it. */
   readonly tree: Tree;
+  /** How the session's untrusted commands run (the store's policy). */
+  readonly sandbox: SandboxConfig;
 }
 
 export class SessionHandle {
@@ -118,6 +121,11 @@ export class SessionHandle {
 
   exists(): boolean {
     return this.store.exists(this.id);
+  }
+
+  /** The sandbox policy the session's untrusted commands run under. */
+  get sandbox(): SandboxConfig {
+    return this.store.sandbox;
   }
 
   // ── checkpoint and events ───────────────────────────────────────────────────────────────────

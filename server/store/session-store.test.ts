@@ -88,7 +88,7 @@ describe('SessionStore', () => {
   });
 
   it('closes the least recently used logs nobody follows once past its limits, leaving their index on disk', async () => {
-    const store = new SessionStore(temp.root, { bytes: 1024 * 1024, logs: 2, summaryRows: 1_000_000 });
+    const store = new SessionStore(temp.root, { logCache: { bytes: 1024 * 1024, logs: 2, summaryRows: 1_000_000 } });
     const [a, b, c] = [create(), create(), create()];
     const stop = store.bus.subscribe(a, () => {}); // followed live: never closed
     await store.session(a).openLog();
@@ -105,7 +105,7 @@ describe('SessionStore', () => {
   });
 
   it('lets go of the least recently read summaries nobody follows once past its rows, and reads them again', async () => {
-    const store = new SessionStore(temp.root, { bytes: 1024 * 1024, logs: 64, summaryRows: 3 });
+    const store = new SessionStore(temp.root, { logCache: { bytes: 1024 * 1024, logs: 64, summaryRows: 3 } });
     const [a, b, c] = [create(), create(), create()];
     for (const id of [a, b, c]) {
       // Two rows each: two worker calls.

@@ -12,7 +12,7 @@ import type { EventInput, SessionStatus, TilthEvent } from '../../shared/events.
 import { emptySummary, TIMELINE_SERIES, type Summary } from '../../shared/summary.ts';
 import { CheckpointSchema, type Checkpoint } from '../../shared/files.ts';
 import { AppError, NotFoundError } from '../errors/app-error.ts';
-import { protectFromUntrusted } from '../proc/untrusted.ts';
+import type { SandboxMode, SandboxConfig } from '../proc/sandbox.ts';
 import { Tree } from '../fs/tree.ts';
 import { EventBus } from './event-bus.ts';
 import { EventLog } from './event-log.ts';
@@ -51,6 +51,15 @@ export interface LogCacheLimits {
 
 const DEFAULT_LOG_CACHE: LogCacheLimits = { bytes: 8 * 1024 * 1024, logs: 64, summaryRows: 60_000 };
 
+export interface StoreOptions {
+  logCache?: LogCacheLimits;
+  /**
+   * How the sessions' untrusted commands run: the mode (default `auto`) and folders to hide from
+   * them besides the sessions folder itself (the Tilth home, which holds the keys).
+   */
+  sandbox?: { mode: SandboxMode; alsoHide?: readonly string[] };
+}
+
 export class SessionStore {
   readonly bus = new EventBus();
   private readonly logs = new Map<string, EventLog>();
@@ -62,17 +71,23 @@ export class SessionStore {
   private readonly writeGuards = new Map<string, () => void>();
   /** Every write under the sessions folder goes through it (no link is followed). */
   readonly tree: Tree;
+  private readonly logCache: LogCacheLimits;
+  /**
+   * The sandbox policy of every session's untrusted commands. It hides every session's files and
+   * other sessions' worktrees (a command's own worktree is bound back on top).
+   */
+  readonly sandbox: SandboxConfig;
 
   constructor(
     readonly root: string,
-    private readonly logCache: LogCacheLimits = DEFAULT_LOG_CACHE,
+    options: StoreOptions = {},
   ) {
     this.tree = Tree.ensure(root);
-    // Every session's files, and other sessions' worktrees: hidden from untrusted commands (a
-    // command's own worktree is bound back on top).
-    protectFromUntrusted(root);
+    this.logCache = options.logCache ?? DEFAULT_LOG_CACHE;
+    this.sandbox = { mode: options.sandbox?.mode ?? 'auto', hide: [root, ...(options.sandbox?.alsoHide ?? [])].map((p) => path.resolve(p)) };
     this.core = {
       tree: this.tree,
+      sandbox: this.sandbox,
       bus: this.bus,
       dir: (id) => this.dir(id),
       exists: (id) => this.exists(id),

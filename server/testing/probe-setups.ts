@@ -15,6 +15,7 @@ import { probeTask } from '../proof/mutation-probe.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import { addDevPackage, CJS_MOCHA_ENV, installExample, turnIntoJestProject } from './example-installs.ts';
 import { makePreparedSession } from './run-fixtures.ts';
+import { TEST_SANDBOX } from './sandbox.ts';
 
 export const ADULT_CRITERIA = ['tells adults from children', 'refuses a negative age', 'is a function'];
 
@@ -385,6 +386,7 @@ export async function probeCovered(
   const sha = await commitAll(await worktreeRefOf(cp), 'T-001: Adult');
   const scratch = store.session(id).probeScratch('T-001');
   const report = await probeTask({
+    sandbox: TEST_SANDBOX,
     checkpoint: cp,
     taskId: 'T-001',
     sha: sha!,

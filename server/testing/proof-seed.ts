@@ -11,6 +11,7 @@ import { makeExampleRepo, type ExampleName, type ExampleRepo } from '../demo/exa
 import { detectProjectEnv } from '../env/detect.ts';
 import type { ContractCheckInput } from '../proof/contract-check.ts';
 import { installExample } from './example-installs.ts';
+import { TEST_SANDBOX } from './sandbox.ts';
 
 /** A pending task whose criteria are checked by `tests`, one list of case names per criterion. */
 export function proofTask(id: string, description: string, tests: string[][]): PrdEntry {
@@ -42,7 +43,16 @@ export async function seededExample(
   const custom = options.customChecks ? { customChecks: options.customChecks } : {};
   return {
     repo,
-    input: { prd, testFiles: files, preset, ...project, ...custom, scope: { worktree: repo.dir, git: null, network: false }, env: {}, repeats: 1 },
+    input: {
+      prd,
+      testFiles: files,
+      preset,
+      ...project,
+      ...custom,
+      scope: { sandbox: TEST_SANDBOX, worktree: repo.dir, git: null, network: false },
+      env: {},
+      repeats: 1,
+    },
   };
 }
 

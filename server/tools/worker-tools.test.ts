@@ -2,11 +2,12 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { setSandboxMode } from '../proc/sandbox.ts';
 import { tempDir } from '../testing/temp-dir.ts';
 import { machineryWriteLock } from '../proof/test-machinery.ts';
 import { ConfinedRoot } from './read-tools.ts';
 import { MAX_BASH_OUTPUT_CHARS, MAX_EDIT_BYTES, MAX_WRITE_CHARS, resolveForWrite, runWorkerTool, workerToolSchemas } from './worker-tools.ts';
+import type { SandboxConfig } from '../proc/sandbox.ts';
+import { NO_SANDBOX, TEST_SANDBOX } from '../testing/sandbox.ts';
 
 let base: string;
 let wt: string;
@@ -26,8 +27,10 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
 
-const run = (tool: string, args: Record<string, unknown>, extra: { bashTimeoutMs?: number; signal?: AbortSignal } = {}) =>
-  runWorkerTool(tool, args, { scope: { worktree: wt, git: null, network: false }, ...extra });
+const run = (tool: string, args: Record<string, unknown>, extra: { bashTimeoutMs?: number; signal?: AbortSignal; sandbox?: SandboxConfig } = {}) => {
+  const { sandbox = TEST_SANDBOX, ...rest } = extra;
+  return runWorkerTool(tool, args, { scope: { sandbox, worktree: wt, git: null, network: false }, ...rest });
+};
 const out = async (tool: string, args: Record<string, unknown>) => (await run(tool, args)).output;
 
 describe('file tools', () => {
@@ -182,7 +185,7 @@ describe('the test machinery lock', () => {
     sh('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'base');
     const machinery = await machineryWriteLock({ source: repo, baseSha: sh('rev-parse', 'HEAD'), allowed: [] }, repo, []);
     const tool = async (name: string, args: Record<string, unknown>) =>
-      (await runWorkerTool(name, args, { scope: { worktree: repo, git: null, network: false }, machinery })).output;
+      (await runWorkerTool(name, args, { scope: { sandbox: TEST_SANDBOX, worktree: repo, git: null, network: false }, machinery })).output;
     expect(await tool('edit_file', { path: 'setup.js', old_string: '// setup', new_string: 'require("assert").ok = () => {};' })).toBe(
       'ERROR: setup.js decides how the tests run, so the worker may not change it (make the code pass the tests as they are); the user can allow this task to change it in seed review ("may change test setup").',
     );
@@ -211,11 +214,8 @@ describe('bash', () => {
   });
 
   it('kills the whole process group at the timeout (unsandboxed: the pid it writes is a host pid)', async () => {
-    setSandboxMode('off');
     const started = Date.now();
-    const r = await run('bash', { command: 'sleep 30 & echo $! > bg.pid; echo started; sleep 30' }, { bashTimeoutMs: 500 }).finally(() =>
-      setSandboxMode('auto'),
-    );
+    const r = await run('bash', { command: 'sleep 30 & echo $! > bg.pid; echo started; sleep 30' }, { bashTimeoutMs: 500, sandbox: NO_SANDBOX });
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(r.output).toMatch(/^ERROR: command timed out after 0\.5s; it and everything it started were stopped\.\n\$ sleep 30 &/);
     expect(r.output).toContain('started');

@@ -6,6 +6,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import type { SessionDetail, SummaryView } from '../../../shared/api.ts';
+import type { Caps, PrdEntry } from '../../../shared/files.ts';
 import type { SessionStatus, StopReason } from '../../../shared/events.ts';
 import type { RunControlsApi } from './header/use-run-controls.ts';
 import { boardRows } from './board.ts';
@@ -21,13 +22,15 @@ import { PressureChart, TimelineChart } from './charts/charts.tsx';
 import { summarySpanQuery } from './state/queries.ts';
 import type { TimelineSpan } from './charts/timeline-chart.tsx';
 import { useDebouncedValue } from '../use-debounced-value.ts';
-import { ResumeConfirm } from './header/resume-confirm.tsx';
-import { RunHeader } from './header/run-header.tsx';
+import { RunBar } from './header/run-bar.tsx';
 import { StatBand } from './header/stat-band.tsx';
 import { statBand } from './header/stats.ts';
 import { TaskBoard } from './task-board.tsx';
 import { useChartModels } from './charts/use-chart-models.ts';
 import { useDashboard } from './state/use-dashboard.ts';
+import { useSummaryAt, type SummaryAt } from './state/select.ts';
+import type { DashboardState } from './state/dashboard-state.ts';
+import type { Staff } from './header/run-header.tsx';
 import { useCapNotifications } from './header/use-notifications.ts';
 import { applyNow, useClock, useThrottled } from './state/timing.ts';
 import { headlineTone, runControls, runHeadline } from './header/run-words.ts';
@@ -47,6 +50,53 @@ export interface DashboardProps {
 const IDLE = { state: 'idle', queue_position: null } as const;
 const FIGURES_MS = 200;
 
+/** The models at work: as the run's start names them, or as their calls show them. */
+function staffOf(state: DashboardState): Staff {
+  return {
+    worker: state.runStart?.data.models?.worker || state.modelsSeen.worker || null,
+    evaluator: state.runStart?.data.models?.evaluator || state.modelsSeen.evaluator || null,
+    interviewer: state.modelsSeen.interviewer ?? null,
+  };
+}
+
+/** The run's figures (meters, stat band, task board), derived again at most a few times a second. */
+function useRunFigures(figuresAt: SummaryAt | null, input: { plan: PrdEntry[]; caps: Caps | null; runActive: boolean; elapsedMs: number }) {
+  const { plan, caps, runActive, elapsedMs } = input;
+  const attempt = useMemo(() => (figuresAt === null ? null : latestAttempt(figuresAt.summary)), [figuresAt]);
+  const meters = useMemo(
+    () => (figuresAt === null ? [] : [...sessionMeters(figuresAt.summary, caps, elapsedMs), ...(attempt === null ? [] : attemptMeters(attempt, caps))]),
+    [figuresAt, caps, elapsedMs, attempt],
+  );
+  const band = useMemo(() => (figuresAt === null ? null : statBand(figuresAt.summary)), [figuresAt]);
+  const rows = useMemo(() => boardRows(plan, figuresAt?.summary ?? null, caps, runActive), [plan, figuresAt, caps, runActive]);
+  return { attempt, meters, band, rows };
+}
+
+/**
+ * The two charts, following every version of the summary: their models append what it gained
+ * (use-chart-models.ts) and uPlot redraws at most once a frame. A long run's summary comes with
+ * its timeline thinned; a zoomed timeline asks for its span in detail.
+ */
+function useDashboardCharts(sessionId: string, summaryAt: SummaryAt | null, plan: PrdEntry[], chartEnd: number) {
+  const planKey = plan.map((t) => t.id).join(',');
+  const lanesNow = useMemo(() => (summaryAt === null ? [] : taskLanes(planKey === '' ? [] : planKey.split(','), summaryAt.summary)), [summaryAt, planKey]);
+  // The same array while the lanes stay the same: new lanes rebuild the charts.
+  const lanesKey = lanesNow.join(',');
+  const lanes = useMemo(() => (lanesKey === '' ? [] : lanesKey.split(',')), [lanesKey]);
+  const charts = useChartModels(summaryAt, lanes, chartEnd);
+  const [span, setSpan] = useState<TimelineSpan>(null);
+  const settledSpan = useDebouncedValue(span, 250);
+  const thinned = summaryAt !== null && (summaryAt.summary as Partial<SummaryView>).timeline_view?.thinned === true;
+  const zoomDetail = useQuery({ ...summarySpanQuery(sessionId, settledSpan ?? { from: 0, to: 0 }), enabled: thinned && settledSpan !== null });
+  const spanTimeline = settledSpan !== null && span !== null ? (zoomDetail.data?.timeline ?? null) : null;
+  const timelineAt = useMemo(() => {
+    if (charts === null) return null;
+    if (summaryAt === null || spanTimeline === null) return charts.timeline;
+    return { model: timelineModel({ ...summaryAt.summary, timeline: spanTimeline }, lanes, chartEnd), revision: charts.revision };
+  }, [charts, summaryAt, spanTimeline, lanes, chartEnd]);
+  return { lanes, timelineAt, pressureAt: charts?.pressure ?? null, thinned, setSpan };
+}
+
 export function Dashboard(props: DashboardProps) {
   const { sessionId, status, detail, controls } = props;
   const api = useDashboard(sessionId);
@@ -62,14 +112,14 @@ export function Dashboard(props: DashboardProps) {
   const lastSeen = offline && runActive;
   const now = useClock(runActive && !lastSeen ? 1000 : 3_600_000);
 
-  // The summary is folded in place; `version` is what says it changed (see dashboard-state.ts).
-  // Figures follow it at most a few times a second: at a thousand events a second, redrawing
-  // meters, stats and the board every frame would take the time the event list needs.
-  const version = useThrottled(state.summaryVersion, FIGURES_MS);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the summary is folded in place; `version` is what says it changed
-  const attempt = useMemo(() => (summary === null ? null : latestAttempt(summary)), [summary, version]);
-  const lastStop = summary?.stop?.reason ?? props.lastStop ?? detail?.session.last_stop ?? null;
+  // Figures follow the summary at most a few times a second: at a thousand events a second,
+  // redrawing meters, stats and the board every frame would take the time the event list needs.
+  const summaryAt = useSummaryAt(state);
+  const figuresAt = useThrottled(summaryAt, FIGURES_MS);
   const plan = detail?.tasks ?? [];
+  const elapsedMs = summary === null ? 0 : runElapsedMs(summary, runActive && !lastSeen, now);
+  const { attempt, meters, band, rows } = useRunFigures(figuresAt, { plan, caps, runActive, elapsedMs });
+  const lastStop = summary?.stop?.reason ?? props.lastStop ?? detail?.session.last_stop ?? null;
   const titles = useMemo(() => Object.fromEntries((detail?.tasks ?? []).map((t) => [t.id, t.title])), [detail?.tasks]);
   const headline = runHeadline({
     status,
@@ -85,44 +135,11 @@ export function Dashboard(props: DashboardProps) {
     () => ({ events: state.recent, status, run, active: runActive, lastStop, headline, titles, maxTurns, offline }),
     [state.recent, status, run, runActive, lastStop, headline, titles, maxTurns, offline],
   );
-
-  const elapsedMs = summary === null ? 0 : runElapsedMs(summary, runActive && !lastSeen, now);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the summary is folded in place; `version` is what says it changed
-  const meters = useMemo(
-    () => (summary === null ? [] : [...sessionMeters(summary, caps, elapsedMs), ...(attempt === null ? [] : attemptMeters(attempt, caps))]),
-    [summary, version, caps, elapsedMs, attempt],
-  );
   useCapNotifications(sessionId, props.label, meters);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the summary is folded in place; `version` is what says it changed
-  const band = useMemo(() => (summary === null ? null : statBand(summary)), [summary, version]);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the summary is folded in place; `version` is what says it changed
-  const rows = useMemo(() => boardRows(plan, summary, caps, runActive), [plan, summary, version, caps, runActive]);
-
-  // The charts follow every version: their models append what the summary gained (use-chart-models.ts)
-  // and uPlot redraws at most once a frame. The spans of a running task grow with the clock.
-  const planKey = plan.map((t) => t.id).join(',');
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the summary is folded in place; `version` is what says it changed
-  const lanesNow = useMemo(
-    () => (summary === null ? [] : taskLanes(planKey === '' ? [] : planKey.split(','), summary)),
-    [summary, state.summaryVersion, planKey],
-  );
-  // The same array while the lanes stay the same: new lanes rebuild the charts.
-  const lanesKey = lanesNow.join(',');
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `lanesKey` is what says the lanes changed
-  const lanes = useMemo(() => lanesNow, [lanesKey]);
+  // The spans of a running task grow with the clock.
   const chartEnd = runActive ? Math.floor(now / 5000) * 5000 : summary?.last_event_at ? Date.parse(summary.last_event_at) : now;
-  const charts = useChartModels(summary, state.summaryVersion, lanes, chartEnd);
-  // A long run's summary comes with its timeline thinned; a zoomed timeline asks for its span in detail.
-  const [span, setSpan] = useState<TimelineSpan>(null);
-  const settledSpan = useDebouncedValue(span, 250);
-  const thinned = summary !== null && (summary as Partial<SummaryView>).timeline_view?.thinned === true;
-  const zoomDetail = useQuery({ ...summarySpanQuery(sessionId, settledSpan ?? { from: 0, to: 0 }), enabled: thinned && settledSpan !== null });
-  const spanTimeline = settledSpan !== null && span !== null ? (zoomDetail.data?.timeline ?? null) : null;
-  const spanModel = useMemo(
-    () => (summary === null || spanTimeline === null ? null : timelineModel({ ...summary, timeline: spanTimeline }, lanes, chartEnd)),
-    [summary, spanTimeline, lanes, chartEnd],
-  );
+  const { lanes, timelineAt, pressureAt, thinned, setSpan } = useDashboardCharts(sessionId, summaryAt, plan, chartEnd);
 
   const [jump, setJump] = useState<JumpRequest | null>(null);
   const { reveal } = api;
@@ -133,14 +150,8 @@ export function Dashboard(props: DashboardProps) {
     [reveal],
   );
 
-  const [confirmResume, setConfirmResume] = useState(false);
-  const { start, stop, note } = controls;
+  const { note } = controls;
   const buttons = runControls(status, run.state);
-  const staff = {
-    worker: state.runStart?.data.models?.worker || state.modelsSeen.worker || null,
-    evaluator: state.runStart?.data.models?.evaluator || state.modelsSeen.evaluator || null,
-    interviewer: state.modelsSeen.interviewer ?? null,
-  };
   const ready = summary !== null && (state.window.events.length > 0 || props.caughtUp);
 
   return (
@@ -150,42 +161,22 @@ export function Dashboard(props: DashboardProps) {
       data-ready={String(ready)}
       data-summary-seq={summary?.last_seq ?? 0}
       // Figures and charts have caught up with everything folded so far.
-      data-settled={String(version === state.summaryVersion)}
+      data-settled={String(figuresAt === summaryAt)}
     >
       <NowBar input={nowInput} onJump={onJump} />
-      <RunHeader
+      <RunBar
         sessionId={sessionId}
         headline={lastSeen ? `last seen ${headline}` : headline}
         tone={lastSeen ? 'offline' : headlineTone(status, run.state, lastStop)}
         elapsed={runActive && !lastSeen && summary?.started_at ? { since: Date.parse(summary.started_at) } : { fixedMs: elapsedMs }}
         offline={offline}
-        staff={staff}
+        staff={staffOf(state)}
         sandbox={state.runStart?.data.sandbox ?? null}
         runner={state.runStart?.data.runner ?? null}
         eventCount={Math.max(state.liveSeq, summary?.last_seq ?? 0)}
-        controls={{ stop: buttons.stop, resume: buttons.resume && !confirmResume }}
-        stopping={stop.isPending}
-        resuming={start.isPending}
-        actionError={(stop.error ?? start.error)?.message ?? null}
-        onStop={() => {
-          start.reset();
-          if (!stop.isPending) stop.mutate();
-        }}
-        onResume={() => {
-          stop.reset();
-          setConfirmResume(true);
-        }}
+        offers={buttons}
+        controls={controls}
       />
-      {confirmResume && buttons.resume && (
-        <ResumeConfirm
-          sessionId={sessionId}
-          resuming={start.isPending}
-          onCancel={() => setConfirmResume(false)}
-          onConfirm={() => {
-            if (!start.isPending) start.mutate(undefined, { onSuccess: () => setConfirmResume(false) });
-          }}
-        />
-      )}
       {api.summaryError !== null && (
         <div className="callout callout-warning" role="alert" data-testid="summary-error">
           Could not load the run's figures: {api.summaryError.message}{' '}
@@ -221,8 +212,8 @@ export function Dashboard(props: DashboardProps) {
           <StatBand band={band} />
         </>
       )}
-      {charts !== null && <TimelineChart model={spanModel ?? charts.timeline} revision={charts.revision} onJump={onJump} onSpan={setSpan} />}
-      {charts !== null && <PressureChart model={charts.pressure} revision={charts.revision} lanes={lanes} onJump={onJump} sampled={thinned} />}
+      {timelineAt !== null && <TimelineChart at={timelineAt} onJump={onJump} onSpan={setSpan} />}
+      {pressureAt !== null && <PressureChart at={pressureAt} lanes={lanes} onJump={onJump} sampled={thinned} />}
     </div>
   );
 }

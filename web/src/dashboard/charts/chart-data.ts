@@ -6,6 +6,12 @@
 import type { Summary, Timeline } from '../../../../shared/summary.ts';
 
 /** Lanes: the plan's tasks in order, then any other task the log mentions. */
+/** A model changed in place, as of one revision: a new object each time the model changed. */
+export interface ModelAt<M> {
+  readonly model: M;
+  readonly revision: number;
+}
+
 export function taskLanes(planOrder: readonly string[], summary: Summary): string[] {
   const lanes = [...planOrder];
   const seen = new Set(lanes);

@@ -7,7 +7,7 @@
  */
 import { memo, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
-import type { PressureModel } from './chart-data.ts';
+import type { ModelAt, PressureModel } from './chart-data.ts';
 import { readChartColours, taskColour, taskColourVar } from './chart-colours.ts';
 import { useTheme } from '../../theme.ts';
 import { useUplot } from './use-uplot.ts';
@@ -17,15 +17,15 @@ const HEIGHT = 220;
 const CALL_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000];
 
 export const PressureChart = memo(function PressureChart(props: {
-  /** Changed in place as calls are appended; `revision` says when. */
-  model: PressureModel;
-  revision: number;
+  /** The model as of one revision: it changes in place as calls are appended, and `at` is new each time it does. */
+  at: ModelAt<PressureModel>;
   lanes: readonly string[];
   onJump: (seq: number) => void;
   /** A long run's calls come thinned to the peak of each stretch (shared/timeline-view.ts). */
   sampled?: boolean;
 }) {
-  const { model, revision, lanes, sampled = false } = props;
+  const { at, lanes, sampled = false } = props;
+  const { model } = at;
   const modelRef = useRef(model);
   modelRef.current = model;
   const jumpRef = useRef(props.onJump);
@@ -125,8 +125,10 @@ export const PressureChart = memo(function PressureChart(props: {
     };
   };
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the model's arrays grow in place; `revision` is what says they did
-  const data = useMemo<uPlot.AlignedData>(() => [model.x, ...model.byTask, model.others, ...(model.window === null ? [] : [model.window])], [model, revision]);
+  const data = useMemo<uPlot.AlignedData>(() => {
+    const m = at.model;
+    return [m.x, ...m.byTask, m.others, ...(m.window === null ? [] : [m.window])];
+  }, [at]);
   const { container } = useUplot({
     make,
     data,

@@ -9,7 +9,7 @@
 import { memo, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import { useTheme } from '../../theme.ts';
-import { hitTest, lowerBound, type TimelineModel } from './chart-data.ts';
+import { hitTest, lowerBound, type ModelAt, type TimelineModel } from './chart-data.ts';
 import { type ChartColours, readChartColours, taskColour } from './chart-colours.ts';
 import { chooseTimeTicks, type TimeTicks } from './time-ticks.ts';
 import { applyNow } from '../state/timing.ts';
@@ -32,17 +32,16 @@ interface MarkButton {
 export type TimelineSpan = { from: number; to: number } | null;
 
 export const TimelineChart = memo(function TimelineChart({
-  model,
-  revision,
+  at,
   onJump,
   onSpan,
 }: {
-  /** Changed in place as rows are appended; `revision` says when. */
-  model: TimelineModel;
-  revision: number;
+  /** The model as of one revision: it changes in place as rows are appended, and `at` is new each time it does. */
+  at: ModelAt<TimelineModel>;
   onJump: (seq: number) => void;
   onSpan?: (span: TimelineSpan) => void;
 }) {
+  const { model } = at;
   const modelRef = useRef(model);
   modelRef.current = model;
   const jumpRef = useRef(onJump);
@@ -129,13 +128,12 @@ export const TimelineChart = memo(function TimelineChart({
     };
   };
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the model changes in place; `revision` is what says it did
   const data = useMemo<uPlot.AlignedData>(
     () => [
-      [model.xMin, model.xMax],
+      [at.model.xMin, at.model.xMax],
       [null, null],
     ],
-    [model, revision],
+    [at],
   );
   const { container, plot } = useUplot({ make, data, shape: `timeline|${theme}`, height, keepZoom: () => zoomedRef.current });
 

@@ -3,15 +3,17 @@
  * version appends the timeline rows the summary gained (chart-data.ts `extend…`), so a live update
  * costs what it added, not the whole timeline again. The models are built afresh only when the
  * summary is replaced (fetched again), the lanes change or a series was trimmed at its cap.
- * The models are changed in place; `revision` is what says they changed.
+ * The models are changed in place; each revision returns new `ModelAt` objects, which is what
+ * says they changed.
  */
 import { useMemo, useRef } from 'react';
 import type { Summary } from '../../../../shared/summary.ts';
-import { extendPressure, extendTimeline, pressureModel, timelineModel, type PressureModel, type TimelineModel } from './chart-data.ts';
+import type { SummaryAt } from '../state/select.ts';
+import { extendPressure, extendTimeline, pressureModel, timelineModel, type ModelAt, type PressureModel, type TimelineModel } from './chart-data.ts';
 
 export interface ChartModels {
-  timeline: TimelineModel;
-  pressure: PressureModel;
+  timeline: ModelAt<TimelineModel>;
+  pressure: ModelAt<PressureModel>;
   revision: number;
 }
 
@@ -23,15 +25,15 @@ interface Followed {
   revision: number;
 }
 
-/** `version` changes whenever the summary (folded in place) does; `endMs` closes spans still open. */
-export function useChartModels(summary: Summary | null, version: number, lanes: readonly string[], endMs: number): ChartModels | null {
+/** `at` is new whenever the summary (folded in place) changed; `endMs` closes spans still open. */
+export function useChartModels(at: SummaryAt | null, lanes: readonly string[], endMs: number): ChartModels | null {
   const followed = useRef<Followed | null>(null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the summary is folded in place; `version` is what says it changed
   return useMemo(() => {
-    if (summary === null) {
+    if (at === null) {
       followed.current = null;
       return null;
     }
+    const { summary } = at;
     let f = followed.current;
     if (f === null || f.summary !== summary || f.lanes !== lanes) {
       f = { summary, lanes, timeline: timelineModel(summary, lanes, endMs), pressure: pressureModel(summary, lanes), revision: (f?.revision ?? 0) + 1 };
@@ -41,6 +43,7 @@ export function useChartModels(summary: Summary | null, version: number, lanes: 
       if (!extendPressure(f.pressure, summary.timeline, lanes)) f.pressure = pressureModel(summary, lanes);
       f.revision++;
     }
-    return { timeline: f.timeline, pressure: f.pressure, revision: f.revision };
-  }, [summary, version, lanes, endMs]);
+    const revision = f.revision;
+    return { timeline: { model: f.timeline, revision }, pressure: { model: f.pressure, revision }, revision };
+  }, [at, lanes, endMs]);
 }

@@ -92,6 +92,14 @@ describe('nowLine', () => {
     other.add({ type: 'mutation_probe', data: { task_id: 'T-001', status: 'done', killed: 3, survived: 0, survivors: [], note: null, duration_ms: 900 } });
     other.add({ type: 'task_sent_back', data: { task_id: 'T-001', revision: 2, note: 'x', comments: 0 } });
     expect(nowLine(input(other.events)).text).toBe('picking the next task');
+    // The last probe reports after the work went quiet: the run is wrapping up, not picking a task
+    // (the moment before its status says it ended).
+    const ending = new RunLog().start();
+    ending.task('T-001').done('T-001');
+    ending.add({ type: 'mutation_probe_started', data: { task_id: 'T-001' } });
+    ending.add({ type: 'proposed_learnings', data: { task_id: 'T-001', trace_id: TRACE, learnings: [] } } as never);
+    ending.add({ type: 'mutation_probe', data: { task_id: 'T-001', status: 'done', killed: 3, survived: 0, survivors: [], note: null, duration_ms: 900 } });
+    expect(nowLine(input(ending.events)).text).toBe('the mutation probe has reported; wrapping up the run');
     // A probe the last run started and a stop cut short is not running in the next run.
     const resumed = new RunLog().start();
     resumed.task('T-001').done('T-001');

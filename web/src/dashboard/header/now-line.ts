@@ -189,6 +189,7 @@ function activityAfter(event: TilthEvent, input: NowInput): Found | null {
 }
 
 const PICKING = 'picking the next task';
+const WRAPPING_UP = 'the mutation probe has reported; wrapping up the run';
 export const OFFLINE = 'the server is not answering: this is the run as last seen, and it updates when the server is back';
 
 /** A mutation probe at work, in words: with the number of its mutants once it has made them. */
@@ -266,8 +267,11 @@ export function nowLine(input: NowInput): NowLine {
   if (input.active) {
     const { events } = input;
     const probe = runningProbe(events);
+    // A probe that reported after the work went quiet: the run was waiting for it.
+    let probeReported = false;
     for (let i = events.length - 1; i >= Math.max(0, events.length - SCAN); i--) {
       const event = events[i]!;
+      if (event.type === 'mutation_probe') probeReported = true;
       if (BESIDE.has(event.type)) continue;
       // A probe that has reported, or that runs beside newer work, says nothing of what runs now.
       if (event.type === 'mutation_probe_started' || event.type === 'mutation_probe_planned') continue;
@@ -278,6 +282,9 @@ export function nowLine(input: NowInput): NowLine {
       if (found.text === PICKING && probe !== null) {
         return withTask(probe);
       }
+      // The last probe has just reported: the run is ending (or, rarely, about to take a task
+      // that a send-back reopened), not looking for work it was already done with.
+      if (found.text === PICKING && probeReported) return withTask({ ...found, text: WRAPPING_UP });
       return withTask(found);
     }
     return { activity: 'starting', text: 'starting the run', task: null, since: null, latest };

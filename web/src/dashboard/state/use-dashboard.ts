@@ -40,10 +40,11 @@ export function useDashboard(sessionId: string) {
     if (summary.data !== undefined) store.dispatch({ type: 'summary', summary: summary.data });
   }, [store, summary.data]);
   const { refetch } = summary;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new version while still stale asks again: the events moved on since the last fetch
+  // A new version while still stale asks again: the events moved on since the last fetch.
+  const staleAt = state.summaryStale ? state.summaryVersion : null;
   useEffect(() => {
-    if (state.summaryStale) void refetch();
-  }, [state.summaryStale, state.summaryVersion, refetch]);
+    if (staleAt !== null) void refetch();
+  }, [staleAt, refetch]);
 
   // Staff facts older than the loaded events: probe for them once.
   const needStaff = state.summary !== null && state.window.hasEarlier && (state.runStart === null || state.modelsSeen.interviewer === undefined);
