@@ -50,6 +50,9 @@ export default defineConfig({
       'server/env/detect.test.ts',
       'shared/workspace-rule.test.ts',
       'server/proc/sandbox.test.ts',
+      'server/store/session-store.test.ts',
+      'server/proof/checks.test.ts',
+      'server/proof/checks-report.test.ts',
     ],
   },
 });
