@@ -249,7 +249,8 @@ export class Agent<C = unknown> {
       const checked = this.check<unknown>(call);
       report.called?.(call, checked.ok ? checked.args : shownArgs(call.rawArgs), checked.ok);
       const started = performance.now();
-      const answer: ToolAnswer = checked.ok && tool?.run ? await runToolCall(tool, checked.args, ctx) : { output: checked.ok ? '' : checked.message };
+      // Arguments that were read belong to a tool, and one that runs itself (finals went above).
+      const answer: ToolAnswer = checked.ok ? await runToolCall(tool!, checked.args, ctx) : { output: checked.message };
       const durationMs = Math.round(performance.now() - started);
       this.answer(call, answer.output);
       report.answered?.(call, answer, durationMs, checked.ok);

@@ -135,7 +135,6 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
   let noCaseStreak = 0;
   let unchangedAnswered = false;
   let base = { ...trace, span_id: setupSpan, iter: 0 };
-  const tools = workerContext({ scope: run.scope, signal: run.signal, bashTimeoutMs: run.deps.bashTimeoutMs, machinery: lock });
   const agent = new Agent({
     llm: deps.llm,
     role: 'worker',
@@ -202,7 +201,8 @@ async function workOnTask(run: RunContext, prd: PrdEntry[], task: PrdEntry, trac
 
     // The tools run in the order sent; the case (the one final tool) is read after them.
     const caseCalls: AgentCall[] = [];
-    await agent.dispatch(turn.calls, tools, toolReport(run, base), (call) => {
+    const toolContext = workerContext({ scope: run.scope, signal: run.signal, bashTimeoutMs: run.deps.bashTimeoutMs, machinery: lock });
+    await agent.dispatch(turn.calls, toolContext, toolReport(run, base), (call) => {
       caseCalls.push(call);
       return false;
     });
