@@ -24,7 +24,7 @@ import { ModelClient } from '../llm/client.ts';
 import { DemoService } from '../demo/demo.ts';
 import { sendBack } from '../review/send-back.ts';
 import { STOP_WORDS } from '../../shared/event-text.ts';
-import { AddTaskCancelledError, AddTaskTimedOutError, addTaskLocked } from '../seed/add-task.ts';
+import { AddTaskCancelledError, AddTaskTimedOutError, addTaskLocked } from '../seed/add-task-job.ts';
 import { SessionStore } from '../store/session-store.ts';
 import { isSessionId } from '../store/session-id.ts';
 

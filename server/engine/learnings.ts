@@ -13,7 +13,6 @@ import { loadPrompt } from '../agent/prompts.ts';
 import { formatLedgerSection } from './case.ts';
 import { JUDGE_DIFF_MAX_CHARS } from './evaluator.ts';
 import { CapReached, spanId, type RunContext } from './run-context.ts';
-import { promptEvent } from './task-loop.ts';
 import { combineContext, loadContextFiles } from './worker-prompt.ts';
 
 const RAW_PREVIEW_CHARS = 500;
@@ -59,7 +58,7 @@ export async function proposeLearning(run: RunContext, task: PrdEntry, traceId: 
     '',
     'Respond with strict JSON only.',
   ].join('\n');
-  promptEvent(run, base, 'self_improve', prompt);
+  run.promptEvent(base, 'self_improve', prompt);
   const skip = (reason: 'unparseable' | 'no_proposal' | 'empty_learning' | 'error', raw?: string) =>
     run.emit({ type: 'proposed_learnings', data: { ...base, emitted: false, reason, ...(raw !== undefined ? { raw: raw.slice(0, RAW_PREVIEW_CHARS) } : {}) } });
   let content: string;

@@ -64,6 +64,15 @@ export const spanId = (): string => randomBytes(8).toString('hex');
 export const traceId = (): string => randomBytes(16).toString('hex');
 
 export type Role = 'worker' | 'evaluator' | 'self_improve';
+/** Where in a task an event belongs: the task's trace, the span of one iteration. */
+export interface IterSpan {
+  task_id: string;
+  trace_id: string;
+  span_id: string;
+  iter: number;
+}
+/** Reference §3.5: how much of an assembled prompt its event keeps. */
+export const PROMPT_ASSEMBLED_CHAR_CAP = 16_000;
 
 export class RunContext {
   readonly startedAt: number;
@@ -183,6 +192,22 @@ export class RunContext {
         role: role === 'evaluator' ? 'evaluator' : 'worker',
         ...modelCallFields(result, usage),
         ...info,
+      },
+    });
+  }
+
+  /** The `prompt_assembled` event: the prompt a role was given, cut at the cap with its full length. */
+  promptEvent(base: { task_id: string; trace_id: string; span_id: string }, role: Role, content: string): void {
+    const truncated = content.length > PROMPT_ASSEMBLED_CHAR_CAP;
+    this.emit({
+      type: 'prompt_assembled',
+      data: {
+        ...base,
+        iter: 0,
+        role,
+        content: truncated ? `${content.slice(0, PROMPT_ASSEMBLED_CHAR_CAP)}\n... [truncated]` : content,
+        chars: content.length,
+        truncated,
       },
     });
   }

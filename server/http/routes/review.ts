@@ -14,7 +14,7 @@ import { cleanse, openPr, push } from '../../review/publish.ts';
 import { sessionReview, taskDiff, taskEvidence, taskReview } from '../../review/review.ts';
 import { sendBack } from '../../review/send-back.ts';
 import type { AddedTask } from '../../../shared/review.ts';
-import { AddTaskCancelledError, addTaskLocked, refuseDuringAddTask, startAddTaskJob } from '../../seed/add-task.ts';
+import { AddTaskCancelledError, addTaskLocked, refuseDuringAddTask, startAddTaskJob } from '../../seed/add-task-job.ts';
 import { handle } from './contract.ts';
 import { existingSession } from './validate.ts';
 

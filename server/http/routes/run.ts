@@ -8,7 +8,7 @@ import { canAddNote, canResume, canRun } from '../../../shared/session-rules.ts'
 import type { AppDeps } from '../base/app-deps.ts';
 import { ConflictError } from '../../errors/app-error.ts';
 import { planResume } from '../../engine/run.ts';
-import { refuseDuringAddTask } from '../../seed/add-task.ts';
+import { refuseDuringAddTask } from '../../seed/add-task-job.ts';
 import { assertRunnable } from '../../seed/seed-review.ts';
 import { handle } from './contract.ts';
 import { existingSession } from './validate.ts';

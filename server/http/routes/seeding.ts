@@ -7,7 +7,7 @@ import type { AddTaskState } from '../../../shared/review.ts';
 import type { AppDeps } from '../base/app-deps.ts';
 import { ConflictError, ValidationError } from '../../errors/app-error.ts';
 import { answerQuestion } from '../../interview/interviewer.ts';
-import { refuseDuringAddTask } from '../../seed/add-task.ts';
+import { refuseDuringAddTask } from '../../seed/add-task-job.ts';
 import { editSeed, seedView } from '../../seed/seed-review.ts';
 import { checkWorkspace, createSession, discardSession, retryInterview, startInterviewJob, type SeedingDeps } from '../../sessions/session-setup.ts';
 import { handle } from './contract.ts';
