@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeExampleRepo } from '../demo/example-repo.ts';
 import { runChecks } from './checks.ts';
-import { TEST_SANDBOX } from '../testing/sandbox.ts';
+import { NO_SANDBOX, TEST_SANDBOX } from '../testing/sandbox.ts';
 
 let repo: { dir: string; cleanup: () => Promise<void> | void };
 beforeEach(async () => {
@@ -61,6 +61,58 @@ describe('runChecks', () => {
     });
     expect(r.passed).toBe(false);
     expect(r.results).toEqual([expect.objectContaining({ name: 'locked_tests', output: expect.stringMatching(/tests\/t001_a\.test\.js/) })]);
+  });
+
+  it('fails on changed test machinery before any test runs, and keeps a passing machinery result last', async () => {
+    const baseSha = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repo.dir, encoding: 'utf8' }).trim();
+    const machinery = { source: repo.dir, baseSha, allowed: [] };
+    write({ 'tests/t001_a.test.js': PASS });
+    const input = {
+      scope: { sandbox: TEST_SANDBOX, worktree: repo.dir, git: null, network: false },
+      preset: 'node' as const,
+      testFiles: ['tests/t001_a.test.js'],
+      changedFiles: [],
+      lockedTests: { 'tests/t001_a.test.js': sha(PASS) },
+      machinery,
+    };
+    const kept = await runChecks(input);
+    expect(kept.passed).toBe(true);
+    expect(kept.results.map((x) => [x.name, x.passed])).toEqual([
+      ['acceptance', true],
+      ['test_machinery', true],
+    ]);
+    expect(kept.results[1]!.output).toContain(baseSha.slice(0, 12));
+
+    const pkg = JSON.parse(fs.readFileSync(path.join(repo.dir, 'package.json'), 'utf8'));
+    write({ 'package.json': JSON.stringify({ ...pkg, scripts: { test: 'true' } }) });
+    const changed = await runChecks(input);
+    expect(changed.passed).toBe(false);
+    expect(changed.results).toEqual([expect.objectContaining({ name: 'test_machinery', passed: false, output: expect.stringContaining('package.json') })]);
+    // The seed lets the task change it: then it is not machinery the worker changed.
+    const allowed = await runChecks({ ...input, machinery: { ...machinery, allowed: ['package.json'] } });
+    expect(allowed.results.map((x) => [x.name, x.passed])).toEqual([
+      ['acceptance', true],
+      ['test_machinery', true],
+    ]);
+  });
+
+  it('fails, naming the file, when a locked test changed while the checks ran it (no sandbox froze it)', async () => {
+    // The second test rewrites the first as it runs: what ran is no longer the seed's test.
+    const rewriter = `import { test } from 'node:test';\nimport fs from 'node:fs';\ntest('rewrites', () => { fs.appendFileSync('tests/t001_a.test.js', '// changed\\n'); });\n`;
+    write({ 'tests/t001_a.test.js': PASS, 'tests/t002_b.test.js': rewriter });
+    const r = await runChecks({
+      scope: { sandbox: NO_SANDBOX, worktree: repo.dir, git: null, network: false },
+      preset: 'node',
+      testFiles: ['tests/t001_a.test.js', 'tests/t002_b.test.js'],
+      changedFiles: [],
+      lockedTests: { 'tests/t001_a.test.js': sha(PASS) },
+    });
+    expect(r.passed).toBe(false);
+    expect(r.results.map((x) => [x.name, x.passed])).toEqual([
+      ['locked_tests', false],
+      ['acceptance', true],
+    ]);
+    expect(r.results[0]!.output).toMatch(/changed while the checks ran them.*tests\/t001_a\.test\.js/);
   });
 
   it('vets the Go packages the task changed, and fails on what go vet finds', async () => {

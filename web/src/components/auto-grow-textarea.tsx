@@ -7,24 +7,28 @@ import { useLayoutEffect, useRef, type TextareaHTMLAttributes } from 'react';
  */
 export function AutoGrowTextarea(props: TextareaHTMLAttributes<HTMLTextAreaElement> & { value: string }) {
   const ref = useRef<HTMLTextAreaElement>(null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the text is what changes the height; it is measured through the element
+  // Measured after every render, which is when the text can have changed: one layout read.
+  useLayoutEffect(() => {
+    if (ref.current !== null) fitToText(ref.current);
+  });
+  // A width change (a narrower screen wraps more lines) measures it again.
   useLayoutEffect(() => {
     const area = ref.current;
     if (area === null) return;
-    const fitToText = () => {
-      area.style.height = 'auto';
-      // scrollHeight leaves out the border, which the box's height includes.
-      area.style.height = `${area.scrollHeight + area.offsetHeight - area.clientHeight}px`;
-    };
-    fitToText();
     let width = area.clientWidth;
     const observer = new ResizeObserver(() => {
       if (area.clientWidth === width) return;
       width = area.clientWidth;
-      fitToText();
+      fitToText(area);
     });
     observer.observe(area);
     return () => observer.disconnect();
-  }, [props.value]);
+  }, []);
   return <textarea ref={ref} rows={1} {...props} />;
+}
+
+function fitToText(area: HTMLTextAreaElement): void {
+  area.style.height = 'auto';
+  // scrollHeight leaves out the border, which the box's height includes.
+  area.style.height = `${area.scrollHeight + area.offsetHeight - area.clientHeight}px`;
 }

@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { answerFromForm, questionKeyAction, type Choice, type KeyTarget } from './question-keys.ts';
+import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
+import { answerFromForm, type Choice } from './question-keys.ts';
+import { useQuestionKeys } from './use-question-keys.ts';
 import type { PendingQuestion } from './interview-state.ts';
 
 export interface QuestionFormProps {
@@ -8,21 +9,6 @@ export interface QuestionFormProps {
   /** The server's refusal (409 not pending, 400 empty), shown under the form. */
   error: string | null;
   onSubmit: (answer: string) => void;
-}
-
-/** Where a key press landed, in the terms of `questionKeyAction`. */
-function keyTarget(target: EventTarget | null, form: HTMLFormElement | null): KeyTarget {
-  if (!(target instanceof HTMLElement)) return 'page';
-  const inForm = form !== null && form.contains(target);
-  if (target instanceof HTMLTextAreaElement) return inForm ? 'textarea' : 'field';
-  if (target instanceof HTMLInputElement) {
-    if (target.type === 'radio' && inForm) return 'choice';
-    if (target.type === 'radio' || target.type === 'checkbox') return 'control';
-    return inForm ? 'text-input' : 'field';
-  }
-  if (target.isContentEditable || target instanceof HTMLSelectElement) return 'field';
-  if (target.closest('button, a, summary, [role="button"]') !== null) return 'control';
-  return 'page';
 }
 
 /**
@@ -35,7 +21,6 @@ export function QuestionForm({ question, submitting, error, onSubmit }: Question
   const [otherText, setOtherText] = useState('');
   const [freeText, setFreeText] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
-  const formRef = useRef<HTMLFormElement>(null);
   const otherRef = useRef<HTMLInputElement>(null);
   const freeRef = useRef<HTMLTextAreaElement>(null);
   const optionRefs = useRef<(HTMLInputElement | null)[]>([]);
@@ -51,43 +36,19 @@ export function QuestionForm({ question, submitting, error, onSubmit }: Question
     onSubmit(result.answer);
   };
 
-  // The latest handlers, for a document listener registered once per question.
-  const latest = useRef({ submit, optionCount: options.length });
-  latest.current = { submit, optionCount: options.length };
-
-  useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
-      const action = questionKeyAction(
-        {
-          key: event.key,
-          shift: event.shiftKey,
-          modifier: event.ctrlKey || event.altKey || event.metaKey,
-          composing: event.isComposing,
-          target: keyTarget(event.target, formRef.current),
-        },
-        latest.current.optionCount,
-      );
-      if (action === null) return;
-      event.preventDefault();
-      switch (action.type) {
-        case 'pick':
-          setChoice({ kind: 'option', index: action.index });
-          setProblem(null);
-          optionRefs.current[action.index]?.focus();
-          break;
-        case 'other':
-          setChoice({ kind: 'other' });
-          setProblem(null);
-          otherRef.current?.focus();
-          break;
-        case 'submit':
-          latest.current.submit();
-          break;
-      }
-    };
-    document.addEventListener('keydown', onKeyDown);
-    return () => document.removeEventListener('keydown', onKeyDown);
-  }, []);
+  const formRef = useQuestionKeys(options.length, {
+    pick: (index) => {
+      setChoice({ kind: 'option', index });
+      setProblem(null);
+      optionRefs.current[index]?.focus();
+    },
+    other: () => {
+      setChoice({ kind: 'other' });
+      setProblem(null);
+      otherRef.current?.focus();
+    },
+    submit,
+  });
 
   // A free-text question is answered by typing, so the box takes focus when it appears; an option
   // question puts it on its first option, so Tab and the arrows start from the choices.
@@ -127,62 +88,18 @@ export function QuestionForm({ question, submitting, error, onSubmit }: Question
             placeholder="Your answer"
           />
         ) : (
-          <div className="options" role="radiogroup">
-            {options.map((option, i) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: the question's options are fixed while it is asked, and the choice is kept by index
-              <label key={i} className={`option${choice.kind === 'option' && choice.index === i ? ' option-selected' : ''}`}>
-                <input
-                  ref={(el) => {
-                    optionRefs.current[i] = el;
-                  }}
-                  type="radio"
-                  name={`answer-${question.question_id}`}
-                  data-testid="question-option"
-                  data-index={i + 1}
-                  checked={choice.kind === 'option' && choice.index === i}
-                  onChange={() => setChoice({ kind: 'option', index: i })}
-                />
-                {i < 9 && <kbd className="option-key">{i + 1}</kbd>}
-                <span>{option}</span>
-              </label>
-            ))}
-            <label className={`option option-other${choice.kind === 'other' ? ' option-selected' : ''}`}>
-              <input
-                type="radio"
-                name={`answer-${question.question_id}`}
-                data-testid="other-option"
-                checked={choice.kind === 'other'}
-                onChange={() => {
-                  setChoice({ kind: 'other' });
-                  otherRef.current?.focus();
-                }}
-              />
-              <kbd className="option-key">0</kbd>
-              <span>Other:</span>
-              <input
-                ref={otherRef}
-                className="input"
-                data-testid="other-input"
-                aria-label="Other answer"
-                value={otherText}
-                onFocus={() => setChoice({ kind: 'other' })}
-                onChange={(event) => {
-                  setOtherText(event.target.value);
-                  setChoice({ kind: 'other' });
-                }}
-                placeholder="Your own answer"
-              />
-            </label>
-          </div>
+          <OptionChoices
+            questionId={question.question_id}
+            options={options}
+            choice={choice}
+            onChoice={setChoice}
+            otherText={otherText}
+            onOtherText={setOtherText}
+            optionRefs={optionRefs}
+            otherRef={otherRef}
+          />
         )}
-        <div className="actions">
-          <button type="submit" className="button" data-testid="submit-answer">
-            {submitting ? 'Sending…' : 'Answer'}
-          </button>
-          <span className="muted small">
-            {options.length === 0 ? 'Enter sends, Shift+Enter adds a line.' : `Keys 1–${Math.min(options.length, 9)} pick, 0 picks Other, Enter sends.`}
-          </span>
-        </div>
+        <AnswerActions submitting={submitting} optionCount={options.length} />
         {shown !== null && (
           <p className="field-error" role="alert" data-testid="answer-error">
             {shown}
@@ -190,5 +107,85 @@ export function QuestionForm({ question, submitting, error, onSubmit }: Question
         )}
       </fieldset>
     </form>
+  );
+}
+
+/** The submit button, with the keys that work here in words. */
+function AnswerActions({ submitting, optionCount }: { submitting: boolean; optionCount: number }) {
+  return (
+    <div className="actions">
+      <button type="submit" className="button" data-testid="submit-answer">
+        {submitting ? 'Sending…' : 'Answer'}
+      </button>
+      <span className="muted small">
+        {optionCount === 0 ? 'Enter sends, Shift+Enter adds a line.' : `Keys 1–${Math.min(optionCount, 9)} pick, 0 picks Other, Enter sends.`}
+      </span>
+    </div>
+  );
+}
+
+interface OptionChoicesProps {
+  /** Names the radio group, one per question. */
+  questionId: string;
+  options: readonly string[];
+  choice: Choice;
+  onChoice: (choice: Choice) => void;
+  otherText: string;
+  onOtherText: (text: string) => void;
+  /** The radio buttons, by option index, and the "Other" box: the keys and the first focus move to them. */
+  optionRefs: RefObject<(HTMLInputElement | null)[]>;
+  otherRef: RefObject<HTMLInputElement | null>;
+}
+
+/** The options as radio buttons with their keys, then "Other" with its text box, which picks it when typed in. */
+function OptionChoices({ questionId, options, choice, onChoice, otherText, onOtherText, optionRefs, otherRef }: OptionChoicesProps) {
+  return (
+    <div className="options" role="radiogroup">
+      {options.map((option, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the question's options are fixed while it is asked, and the choice is kept by index
+        <label key={i} className={`option${choice.kind === 'option' && choice.index === i ? ' option-selected' : ''}`}>
+          <input
+            ref={(el) => {
+              optionRefs.current[i] = el;
+            }}
+            type="radio"
+            name={`answer-${questionId}`}
+            data-testid="question-option"
+            data-index={i + 1}
+            checked={choice.kind === 'option' && choice.index === i}
+            onChange={() => onChoice({ kind: 'option', index: i })}
+          />
+          {i < 9 && <kbd className="option-key">{i + 1}</kbd>}
+          <span>{option}</span>
+        </label>
+      ))}
+      <label className={`option option-other${choice.kind === 'other' ? ' option-selected' : ''}`}>
+        <input
+          type="radio"
+          name={`answer-${questionId}`}
+          data-testid="other-option"
+          checked={choice.kind === 'other'}
+          onChange={() => {
+            onChoice({ kind: 'other' });
+            otherRef.current?.focus();
+          }}
+        />
+        <kbd className="option-key">0</kbd>
+        <span>Other:</span>
+        <input
+          ref={otherRef}
+          className="input"
+          data-testid="other-input"
+          aria-label="Other answer"
+          value={otherText}
+          onFocus={() => onChoice({ kind: 'other' })}
+          onChange={(event) => {
+            onOtherText(event.target.value);
+            onChoice({ kind: 'other' });
+          }}
+          placeholder="Your own answer"
+        />
+      </label>
+    </div>
   );
 }

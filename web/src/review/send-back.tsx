@@ -34,6 +34,14 @@ export function SendBackPanel({ sessionId, taskId, revision, openComments, demo 
   const queryClient = useQueryClient();
   const [note, setNote] = useState('');
   const [unticked, setUnticked] = useState<ReadonlySet<string>>(new Set());
+  // A new set of open comments (one added or sent meanwhile) starts ticked: the choice is reset
+  // while that list renders, as state that follows a prop is, rather than by an effect after it.
+  const ids = openComments.map((c) => c.id).join(',');
+  const [tickedFor, setTickedFor] = useState(ids);
+  if (tickedFor !== ids) {
+    setTickedFor(ids);
+    setUnticked(new Set());
+  }
   const chosen = openComments.filter((c) => !unticked.has(c.id));
   const send = useMutation({
     mutationFn: () => review.reopenTask({ sessionId, taskId, note, commentIds: chosen.map((c) => c.id) }),
@@ -45,10 +53,6 @@ export function SendBackPanel({ sessionId, taskId, revision, openComments, demo 
         queryClient.invalidateQueries({ queryKey: queryKeys.sessions }),
       ]),
   });
-  // A new set of open comments (one added or sent meanwhile) starts ticked.
-  const ids = openComments.map((c) => c.id).join(',');
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reset only when the list of comments changes
-  useEffect(() => setUnticked(new Set()), [ids]);
 
   // A suggested note fills the form, and the form comes into view with the note in focus.
   const noteRef = useRef<HTMLTextAreaElement>(null);

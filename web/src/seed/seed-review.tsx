@@ -1,13 +1,12 @@
 import { useEffect, useRef } from 'react';
 import { testFileRule, type SeedView } from '../../../shared/seed.ts';
 import { addTask, moveTask, pairTestFiles, removeTask, renameTestFile, type SeedDraft } from './seed-edit.ts';
-import { summarizeEnv, undrivenNote } from './presets.ts';
 import { ContractWarnings } from './contract-warnings.tsx';
 import { SeedSummary } from './seed-summary.tsx';
 import { SeedTaskCard, SeedTaskEditor, TestFileEditor } from './seed-task-card.tsx';
 import { ChecksEditor } from './checks-editor.tsx';
+import { SeedToolbar } from './seed-toolbar.tsx';
 import { CodeView } from '../components/code-view.tsx';
-import { formatTokens } from '../../../shared/format.ts';
 import { shortSha } from '../review/review-format.ts';
 import './seed.css';
 
@@ -43,99 +42,34 @@ export function SeedReview(props: SeedReviewProps) {
   const editing = draft !== null;
   // The server refuses the run too (409 environment_problem); the button says so first.
   const blocked = seed.contract.some((w) => w.kind === 'environment');
-  const runTitle = editing
-    ? 'Save or cancel the edit first'
-    : blocked
-      ? 'The acceptance tests cannot run in this environment; see the contract check'
-      : undefined;
-  // Save sits in a sticky toolbar, often far below the problems: bring them into view.
-  const problemsRef = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (props.problems.length > 0) problemsRef.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
-  }, [props.problems]);
-  const fileOf = (path: string | undefined) => (path === undefined ? null : { path, content: draft?.files[path] ?? seed.test_files[path] ?? '' });
   const setFile = (path: string, content: string) => {
     if (draft !== null) props.onDraftChange({ ...draft, files: { ...draft.files, [path]: content } });
   };
 
-  const runnerNote = seed.meta.project_env ? undrivenNote(seed.meta.project_env) : null;
-  // While editing, the tasks on screen are the draft's.
-  const taskCount = draft?.tasks.length ?? seed.prd.length;
-
   return (
     <div className="seed-review" data-testid="seed-review" data-editing={editing}>
-      <div className="seed-toolbar">
-        <div className="seed-toolbar-text">
-          <strong data-testid="seed-task-count">
-            {taskCount} {taskCount === 1 ? 'task' : 'tasks'}
-          </strong>{' '}
-          <span className="muted">
-            · checks: {seed.meta.checks_preset} · interview {formatTokens(seed.meta.tokens.total)}
-          </span>
-          {seed.meta.project_env && (
-            <div className="muted small seed-env" data-testid="seed-env">
-              {summarizeEnv(seed.meta.project_env)}
-            </div>
-          )}
-          {runnerNote !== null && (
-            <div className="small warning-text" data-testid="seed-env-note">
-              {runnerNote}
-            </div>
-          )}
-        </div>
-        <div className="actions">
-          {editing ? (
-            <>
-              <span className="muted small" data-testid="seed-changes">
-                {props.changes.length === 0 ? 'No changes yet' : `Changed: ${props.changes.join(', ')}`}
-              </span>
-              <button type="button" className="button button-plain" data-testid="cancel-edit" onClick={props.onCancel} disabled={props.saving}>
-                Cancel
-              </button>
-              <button type="button" className="button" data-testid="save-seed" onClick={props.onSave} disabled={props.saving || props.changes.length === 0}>
-                {props.saving ? 'Saving and checking…' : 'Save'}
-              </button>
-            </>
-          ) : (
-            <button type="button" className="button button-secondary" data-testid="edit-seed" onClick={props.onEdit}>
-              Edit
-            </button>
-          )}
-          {/* A disabled button shows no tooltip in some browsers; the wrapper carries it too. */}
-          <span title={runTitle}>
-            <button type="button" className="button" data-testid="run-button" onClick={props.onRun} disabled={editing || blocked || props.starting}>
-              {props.starting ? 'Starting…' : 'Run'}
-            </button>
-          </span>
-        </div>
-      </div>
+      <SeedToolbar
+        seed={seed}
+        // While editing, the tasks on screen are the draft's.
+        taskCount={draft?.tasks.length ?? seed.prd.length}
+        editing={editing}
+        blocked={blocked}
+        changes={props.changes}
+        saving={props.saving}
+        onEdit={props.onEdit}
+        onCancel={props.onCancel}
+        onSave={props.onSave}
+        onRun={props.onRun}
+        starting={props.starting}
+      />
 
       {props.saved !== null && !editing && <SavedNote sha={props.saved.sha} />}
 
       {props.runError !== null && <RunError message={props.runError} />}
 
-      {blocked && !editing && (
-        <div className="callout callout-error run-blocked" data-testid="run-blocked">
-          <strong>Run is blocked:</strong> the acceptance tests cannot run in this environment, so every task would fail its checks whatever the worker did. The
-          contract check below shows what the runner said. Fix it — install the project's dependencies in the repository, or correct the test — then check
-          again.{' '}
-          <button type="button" className="button button-secondary button-small" data-testid="recheck" onClick={props.onRecheck} disabled={props.rechecking}>
-            {props.rechecking ? 'Checking…' : 'Check again'}
-          </button>
-        </div>
-      )}
+      {blocked && !editing && <RunBlocked rechecking={props.rechecking} onRecheck={props.onRecheck} />}
 
-      {props.problems.length > 0 && (
-        <div ref={problemsRef} className="callout callout-error seed-error" role="alert" data-testid="seed-error">
-          <h2>The seed was not saved</h2>
-          <ul>
-            {props.problems.map((p, i) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: one check's problems, fixed once loaded; two can read the same
-              <li key={i}>{p}</li>
-            ))}
-          </ul>
-        </div>
-      )}
+      <SaveProblems problems={props.problems} />
 
       {editing && <ChecksEditor checks={draft.checks} env={seed.meta.project_env ?? null} onChange={(checks) => props.onDraftChange({ ...draft, checks })} />}
       <SeedSummary meta={seed.meta} tasks={seed.prd} />
@@ -144,49 +78,118 @@ export function SeedReview(props: SeedReviewProps) {
       <section className="seed-tasks" aria-label="Tasks">
         <h2>Tasks</h2>
         {editing ? (
-          <>
-            {draft.tasks.map((task, i) => (
-              <SeedTaskEditor
-                key={task.id}
-                task={task}
-                test={fileOf(task.testPath ?? undefined)}
-                position={i}
-                count={draft.tasks.length}
-                pathRule={testFileRule(draft.checks.preset, seed.meta.project_env ?? null).describe}
-                onChange={(next) => props.onDraftChange({ ...draft, tasks: draft.tasks.map((t) => (t.id === next.id ? next : t)) })}
-                onTestChange={setFile}
-                onTestPathChange={(path) => props.onDraftChange(renameTestFile(draft, task.id, path))}
-                onMove={(by) => props.onDraftChange(moveTask(draft, task.id, by))}
-                onRemove={() => props.onDraftChange(removeTask(draft, task.id))}
-              />
-            ))}
-            <button type="button" className="button button-secondary" data-testid="add-task" onClick={() => props.onDraftChange(addTask(seed, draft))}>
-              Add task
-            </button>
-            <p className="muted small">
-              Tasks run from top to bottom. A new task needs its acceptance test file and, per criterion, the test cases that check it.
-            </p>
-          </>
+          <DraftTaskList seed={seed} draft={draft} onDraftChange={props.onDraftChange} onTestChange={setFile} />
         ) : (
-          seed.prd.map((task) => <SeedTaskCard key={task.id} task={task} test={fileOf(byTask.get(task.id))} criteria={seed.criteria[task.id]} />)
+          seed.prd.map((task) => <SeedTaskCard key={task.id} task={task} test={testFile(seed, draft, byTask.get(task.id))} criteria={seed.criteria[task.id]} />)
         )}
       </section>
 
-      {unpaired.length > 0 && (
-        <section className="seed-unpaired" aria-label="Other test files">
-          <h2>Test files without a task</h2>
-          {unpaired.map((path) => (
-            <div key={path} className="seed-test-file" data-testid="seed-test-file" data-path={path}>
-              <div className="file-name mono">{path}</div>
-              {editing ? (
-                <TestFileEditor path={path} content={fileOf(path)?.content ?? ''} onChange={setFile} />
-              ) : (
-                <CodeView code={seed.test_files[path] ?? ''} path={path} />
-              )}
-            </div>
-          ))}
-        </section>
-      )}
+      {unpaired.length > 0 && <UnpairedTestFiles seed={seed} draft={draft} paths={unpaired} onTestChange={setFile} />}
+    </div>
+  );
+}
+
+/** A test file's path and text: the draft's while editing, else the seed's. */
+function testFile(seed: SeedView, draft: SeedDraft | null, path: string | undefined) {
+  return path === undefined ? null : { path, content: draft?.files[path] ?? seed.test_files[path] ?? '' };
+}
+
+/** Edit mode's tasks: each editable in run order, then Add task. */
+function DraftTaskList({
+  seed,
+  draft,
+  onDraftChange,
+  onTestChange,
+}: {
+  seed: SeedView;
+  draft: SeedDraft;
+  onDraftChange: (draft: SeedDraft) => void;
+  onTestChange: (path: string, content: string) => void;
+}) {
+  return (
+    <>
+      {draft.tasks.map((task, i) => (
+        <SeedTaskEditor
+          key={task.id}
+          task={task}
+          test={testFile(seed, draft, task.testPath ?? undefined)}
+          position={i}
+          count={draft.tasks.length}
+          pathRule={testFileRule(draft.checks.preset, seed.meta.project_env ?? null).describe}
+          onChange={(next) => onDraftChange({ ...draft, tasks: draft.tasks.map((t) => (t.id === next.id ? next : t)) })}
+          onTestChange={onTestChange}
+          onTestPathChange={(path) => onDraftChange(renameTestFile(draft, task.id, path))}
+          onMove={(by) => onDraftChange(moveTask(draft, task.id, by))}
+          onRemove={() => onDraftChange(removeTask(draft, task.id))}
+        />
+      ))}
+      <button type="button" className="button button-secondary" data-testid="add-task" onClick={() => onDraftChange(addTask(seed, draft))}>
+        Add task
+      </button>
+      <p className="muted small">Tasks run from top to bottom. A new task needs its acceptance test file and, per criterion, the test cases that check it.</p>
+    </>
+  );
+}
+
+/** Test files no task names: shown as code, or editable while editing. */
+function UnpairedTestFiles({
+  seed,
+  draft,
+  paths,
+  onTestChange,
+}: {
+  seed: SeedView;
+  draft: SeedDraft | null;
+  paths: readonly string[];
+  onTestChange: (path: string, content: string) => void;
+}) {
+  return (
+    <section className="seed-unpaired" aria-label="Other test files">
+      <h2>Test files without a task</h2>
+      {paths.map((path) => (
+        <div key={path} className="seed-test-file" data-testid="seed-test-file" data-path={path}>
+          <div className="file-name mono">{path}</div>
+          {draft !== null ? (
+            <TestFileEditor path={path} content={testFile(seed, draft, path)?.content ?? ''} onChange={onTestChange} />
+          ) : (
+            <CodeView code={seed.test_files[path] ?? ''} path={path} />
+          )}
+        </div>
+      ))}
+    </section>
+  );
+}
+
+/** Why Run is off while the environment cannot run the tests, with the way to check again. */
+function RunBlocked({ rechecking, onRecheck }: { rechecking: boolean; onRecheck: () => void }) {
+  return (
+    <div className="callout callout-error run-blocked" data-testid="run-blocked">
+      <strong>Run is blocked:</strong> the acceptance tests cannot run in this environment, so every task would fail its checks whatever the worker did. The
+      contract check below shows what the runner said. Fix it — install the project's dependencies in the repository, or correct the test — then check again.{' '}
+      <button type="button" className="button button-secondary button-small" data-testid="recheck" onClick={onRecheck} disabled={rechecking}>
+        {rechecking ? 'Checking…' : 'Check again'}
+      </button>
+    </div>
+  );
+}
+
+/** The server's problems with the last save, one per line; nothing when it had none. */
+function SaveProblems({ problems }: { problems: readonly string[] }) {
+  // Save sits in a sticky toolbar, often far below the problems: bring them into view.
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (problems.length > 0) ref.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }, [problems]);
+  if (problems.length === 0) return null;
+  return (
+    <div ref={ref} className="callout callout-error seed-error" role="alert" data-testid="seed-error">
+      <h2>The seed was not saved</h2>
+      <ul>
+        {problems.map((p, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: one check's problems, fixed once loaded; two can read the same
+          <li key={i}>{p}</li>
+        ))}
+      </ul>
     </div>
   );
 }

@@ -2,8 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import type { PrdEntry } from '../../../shared/files.ts';
 import type { SeedCriterion } from '../../../shared/seed.ts';
 import type { DraftTask } from './seed-edit.ts';
-import { AutoGrowTextarea } from '../components/auto-grow-textarea.tsx';
 import { CodeView } from '../components/code-view.tsx';
+import { CriteriaEditor } from './criteria-editor.tsx';
 import { MayChangeTestSetup, RedBadge, TestNames } from '../review/proof-badge.tsx';
 
 interface TestFile {
@@ -79,12 +79,6 @@ export interface SeedTaskEditorProps {
 
 /** The same card with every field editable; criteria are lines that can be added and removed. */
 export function SeedTaskEditor({ task, test, position, count, pathRule, onChange, onTestChange, onTestPathChange, onMove, onRemove }: SeedTaskEditorProps) {
-  const setCriterion = (index: number, value: string) => onChange({ ...task, criteria: task.criteria.map((c, i) => (i === index ? value : c)) });
-  // One name a line: a JavaScript title may hold commas. Blank lines stay while typing; the edit drops them.
-  const setTests = (index: number, value: string) =>
-    onChange({ ...task, tests: task.criteria.map((_, i) => (i === index ? value.split('\n') : (task.tests[i] ?? []))) });
-  const removeCriterion = (index: number) =>
-    onChange({ ...task, criteria: task.criteria.filter((_, i) => i !== index), tests: task.tests.filter((_, i) => i !== index) });
   return (
     <article className="seed-task seed-task-editing" data-testid="seed-task" data-task-id={task.id} aria-label={`Task ${task.id}`}>
       <TaskActions task={task} position={position} count={count} onMove={onMove} onRemove={onRemove} />
@@ -105,58 +99,7 @@ export function SeedTaskEditor({ task, test, position, count, pathRule, onChange
             onChange={(e) => onChange({ ...task, description: e.target.value })}
           />
         </label>
-        <fieldset className="field criteria-editor">
-          <legend className="field-label">Acceptance criteria</legend>
-          {task.criteria.map((c, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: controlled inputs: each shows the draft's text at its position, so reuse by position never shows stale text
-            <div key={i} className="criterion-edit">
-              <div className="inline-field">
-                <span className="muted criterion-number">{i + 1}.</span>
-                <AutoGrowTextarea
-                  className="input textarea criterion-text"
-                  data-testid="edit-criterion"
-                  aria-label={`Criterion ${i + 1}`}
-                  value={c}
-                  // A criterion is one statement: Enter does not start a second line, long text wraps.
-                  onKeyDown={(e) => {
-                    if (e.key === 'Enter') e.preventDefault();
-                  }}
-                  onChange={(e) => setCriterion(i, e.target.value.replace(/\s*\n\s*/g, ' '))}
-                />
-                <button
-                  type="button"
-                  className="button button-plain"
-                  data-testid="remove-criterion"
-                  aria-label={`Remove criterion ${i + 1}`}
-                  title="Remove this criterion"
-                  onClick={() => removeCriterion(i)}
-                >
-                  ✕
-                </button>
-              </div>
-              <label className="criterion-tests-edit">
-                <span className="muted small">Test cases that check it, one a line</span>
-                <textarea
-                  className="input textarea mono"
-                  data-testid="edit-criterion-tests"
-                  aria-label={`Test cases for criterion ${i + 1}, one a line`}
-                  spellCheck={false}
-                  rows={Math.max(1, (task.tests[i] ?? []).length)}
-                  value={(task.tests[i] ?? []).join('\n')}
-                  onChange={(e) => setTests(i, e.target.value)}
-                />
-              </label>
-            </div>
-          ))}
-          <button
-            type="button"
-            className="button button-secondary button-small"
-            data-testid="add-criterion"
-            onClick={() => onChange({ ...task, criteria: [...task.criteria, ''], tests: [...task.tests, []] })}
-          >
-            Add criterion
-          </button>
-        </fieldset>
+        <CriteriaEditor task={task} onChange={onChange} />
         <label className="field">
           <span className="field-label">May change how the tests run</span>
           <textarea
@@ -174,36 +117,51 @@ export function SeedTaskEditor({ task, test, position, count, pathRule, onChange
           </span>
         </label>
       </div>
-      {test === null ? (
-        <div className="seed-test-file muted">No test file found for this task.</div>
-      ) : task.added ? (
-        <div className="seed-test-file" data-testid="seed-test-file" data-path={test.path}>
-          <label className="field">
-            <span className="field-label">Test file</span>
-            <input
-              className="input mono"
-              data-testid="edit-test-path"
-              spellCheck={false}
-              value={test.path}
-              onChange={(e) => onTestPathChange(e.target.value.trim())}
-            />
-            <span className="muted small">Named {pathRule}, with this task's number.</span>
-          </label>
-          <TestFileEditor
-            path={test.path}
-            content={test.content}
-            onChange={onTestChange}
-            placeholder="The whole acceptance test file: the test cases that check each criterion, failing until the work is done."
-          />
-        </div>
-      ) : (
-        // biome-ignore lint/a11y/noLabelWithoutControl: TestFileEditor renders the textarea this label names
-        <label className="seed-test-file" data-testid="seed-test-file" data-path={test.path}>
-          <span className="file-name mono">{test.path}</span>
-          <TestFileEditor path={test.path} content={test.content} onChange={onTestChange} />
-        </label>
-      )}
+      <TestFileFields added={task.added === true} test={test} pathRule={pathRule} onTestChange={onTestChange} onTestPathChange={onTestPathChange} />
     </article>
+  );
+}
+
+/** The task's test file while editing: an added task's path and whole text, or an existing file's text under its path. */
+function TestFileFields({
+  added,
+  test,
+  pathRule,
+  onTestChange,
+  onTestPathChange,
+}: Pick<SeedTaskEditorProps, 'test' | 'pathRule' | 'onTestChange' | 'onTestPathChange'> & { added: boolean }) {
+  if (test === null) {
+    return <div className="seed-test-file muted">No test file found for this task.</div>;
+  }
+  if (added) {
+    return (
+      <div className="seed-test-file" data-testid="seed-test-file" data-path={test.path}>
+        <label className="field">
+          <span className="field-label">Test file</span>
+          <input
+            className="input mono"
+            data-testid="edit-test-path"
+            spellCheck={false}
+            value={test.path}
+            onChange={(e) => onTestPathChange(e.target.value.trim())}
+          />
+          <span className="muted small">Named {pathRule}, with this task's number.</span>
+        </label>
+        <TestFileEditor
+          path={test.path}
+          content={test.content}
+          onChange={onTestChange}
+          placeholder="The whole acceptance test file: the test cases that check each criterion, failing until the work is done."
+        />
+      </div>
+    );
+  }
+  return (
+    // biome-ignore lint/a11y/noLabelWithoutControl: TestFileEditor renders the textarea this label names
+    <label className="seed-test-file" data-testid="seed-test-file" data-path={test.path}>
+      <span className="file-name mono">{test.path}</span>
+      <TestFileEditor path={test.path} content={test.content} onChange={onTestChange} />
+    </label>
   );
 }
 

@@ -20,11 +20,14 @@ export function useUplot(options: {
   const latest = useRef(options);
   latest.current = options;
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the plot is rebuilt only when its shape (series, axes) changes; data and height are applied below without a rebuild
+  // The plot is made again only when its shape (series, axes) changes; new data and heights are
+  // drawn into it below. Its root carries the shape it was made for.
+  const { shape } = options;
   useEffect(() => {
     const el = container.current;
     if (el === null) return;
     const u = new uPlot({ ...latest.current.make(), width: Math.max(200, el.clientWidth), height: latest.current.height }, latest.current.data, el);
+    u.root.dataset.shape = shape;
     plot.current = u;
     const resize = new ResizeObserver(() => {
       const width = Math.max(200, el.clientWidth);
@@ -36,15 +39,17 @@ export function useUplot(options: {
       u.destroy();
       plot.current = null;
     };
-  }, [options.shape]);
+  }, [shape]);
 
   // At most one draw a frame: the first change schedules it, later ones before it runs only change
   // what it will read. It runs in a task of its own just after the frame (a frame, then a zero
   // timeout), not inside the next frame, which lays out and paints the event list that the same
   // events grew and scrolled.
   const pending = useRef<(() => void) | null>(null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: new data or height is what schedules a redraw; the draw reads the latest of both
+  const wanted = useRef({ data: options.data, height: options.height });
+  const { data, height } = options;
   useEffect(() => {
+    wanted.current = { data, height };
     if (plot.current === null || pending.current !== null) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const frame = requestAnimationFrame(() => {
@@ -52,16 +57,16 @@ export function useUplot(options: {
         pending.current = null;
         const u = plot.current;
         if (u === null) return;
-        const { data, height, keepZoom } = latest.current;
-        if (u.height !== height) u.setSize({ width: u.width, height });
-        u.setData(data, !keepZoom());
+        const drawn = wanted.current;
+        if (u.height !== drawn.height) u.setSize({ width: u.width, height: drawn.height });
+        u.setData(drawn.data, !latest.current.keepZoom());
       }, 0);
     });
     pending.current = () => {
       cancelAnimationFrame(frame);
       clearTimeout(timer);
     };
-  }, [options.data, options.height]);
+  }, [data, height]);
   useEffect(() => () => pending.current?.(), []);
 
   return { container, plot };
