@@ -50,17 +50,32 @@ describe('runChecks', () => {
     expect(r.results[0]!.output).toMatch(/2026-01-01/);
   });
 
-  it('fails at once, naming the file, when a locked acceptance test was changed', async () => {
-    write({ 'tests/t001_a.test.js': PASS });
+  it('fails at once, naming the files and how to restore them, when locked acceptance tests were changed', async () => {
+    write({ 'tests/t001_a.test.js': PASS, 'tests/t002_b.test.js': PASS });
     const r = await runChecks({
       scope: { sandbox: TEST_SANDBOX, worktree: repo.dir, git: null, network: false },
       preset: 'node',
-      testFiles: ['tests/t001_a.test.js'],
+      testFiles: ['tests/t001_a.test.js', 'tests/t002_b.test.js'],
       changedFiles: [],
-      lockedTests: { 'tests/t001_a.test.js': sha(FAIL) },
+      lockedTests: { 'tests/t001_a.test.js': sha(FAIL), 'tests/t002_b.test.js': sha(FAIL) },
     });
     expect(r.passed).toBe(false);
-    expect(r.results).toEqual([expect.objectContaining({ name: 'locked_tests', output: expect.stringMatching(/tests\/t001_a\.test\.js/) })]);
+    expect(r.results).toEqual([expect.objectContaining({ name: 'locked_tests', passed: false })]);
+    expect(r.results[0]!.output).toContain('only the user may change them: tests/t001_a.test.js, tests/t002_b.test.js.');
+    expect(r.results[0]!.output).toContain(
+      '(git show HEAD:tests/t001_a.test.js > tests/t001_a.test.js; git show HEAD:tests/t002_b.test.js > tests/t002_b.test.js)',
+    );
+  });
+
+  it('runs no acceptance check when there is no test file to run', async () => {
+    const r = await runChecks({
+      scope: { sandbox: TEST_SANDBOX, worktree: repo.dir, git: null, network: false },
+      preset: 'node',
+      testFiles: [],
+      changedFiles: [],
+      lockedTests: {},
+    });
+    expect(r.results.map((x) => x.name)).not.toContain('acceptance');
   });
 
   it('fails on changed test machinery before any test runs, and keeps a passing machinery result last', async () => {
@@ -112,7 +127,7 @@ describe('runChecks', () => {
       ['locked_tests', false],
       ['acceptance', true],
     ]);
-    expect(r.results[0]!.output).toMatch(/changed while the checks ran them.*tests\/t001_a\.test\.js/);
+    expect(r.results[0]!.output).toMatch(/changed while the checks ran them, so what ran is not the seed's test: tests\/t001_a\.test\.js\./);
   });
 
   it('vets the Go packages the task changed, and fails on what go vet finds', async () => {
