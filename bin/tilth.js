@@ -1,16 +1,31 @@
 #!/usr/bin/env node
-// One rule: the TypeScript sources run when they are here, the build runs when they are not.
-// A checkout has server/cli.ts, so `npx tilth serve` (and `npm link`) runs what you are editing,
-// through tsx, with no build step and no stale build to trip over. The package carries no
-// sources, only the server `npm run build` compiled to dist/, so an installed `tilth` runs plain
-// JavaScript on production dependencies alone.
+// A checkout (it has server/cli.ts) runs a bundle of its own sources, made again whenever one of
+// them changed (scripts/server-bundle.mjs), so `npx tilth serve` in a clone starts as fast as the
+// installed package and still runs what you are editing. Without esbuild (a checkout installed
+// without its dev dependencies) it runs the sources through tsx. The package carries no sources:
+// only the bundle `npm run build` made in dist/server/, which needs no build tools at run time.
 import fs from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+// Stack traces name the TypeScript sources, through the bundle's source maps.
+process.setSourceMapsEnabled(true);
 
 const sources = new URL('../server/cli.ts', import.meta.url);
-if (fs.existsSync(sources)) {
-  const { register } = await import('tsx/esm/api');
-  register();
-  await import(sources.href);
-} else {
+if (!fs.existsSync(sources)) {
   await import('../dist/server/cli.js');
+} else {
+  let entry = null;
+  try {
+    const { freshBundle } = await import('../scripts/server-bundle.mjs');
+    entry = await freshBundle(fileURLToPath(new URL('..', import.meta.url)));
+  } catch (err) {
+    console.warn(`tilth: running the sources through tsx; they could not be bundled (${err instanceof Error ? err.message : String(err)})`);
+  }
+  if (entry !== null) {
+    await import(pathToFileURL(entry).href);
+  } else {
+    const { register } = await import('tsx/esm/api');
+    register();
+    await import(sources.href);
+  }
 }

@@ -119,6 +119,13 @@ if (run('format and lint', bin('biome'), ['ci', '--colors=off', '.']) !== 0) {
   failed += 1;
 }
 
+// The checkout's server bundle (bin/tilth.js runs it), made once here rather than by the first
+// of the test servers started at once.
+if (run('bundle the server', process.execPath, ['-e', "import('./scripts/server-bundle.mjs').then((m) => m.freshBundle(process.cwd()))"]) !== 0) {
+  broken = true;
+  failed += 1;
+}
+
 const vitestJson = path.join(reports, 'vitest.json');
 const vitestStatus = run('vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
 const vitest = readJson(vitestJson);

@@ -4,7 +4,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { execa } from 'execa';
 import { parseArgs } from 'node:util';
 import { addTaskVerb, CliExit, HEADLESS_HELP, info, parseVerbArgs, reopen, reset, rewindVerb, runVerb } from './cli/headless.ts';
 import { ConfigError, describeConfig, loadConfig, type ConfigKey } from './config/config.ts';
@@ -119,9 +118,11 @@ async function serve(args: string[]): Promise<void> {
 
   if (values.open) {
     const opener = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
-    execa(opener, [link], { detached: true, stdio: 'ignore' }).catch(() => {
-      consoleLogger.warn(`could not open a browser; open the link above yourself`);
-    });
+    void import('execa').then(({ execa }) =>
+      execa(opener, [link], { detached: true, stdio: 'ignore' }).catch(() => {
+        consoleLogger.warn(`could not open a browser; open the link above yourself`);
+      }),
+    );
   }
 
   let stopping = false;

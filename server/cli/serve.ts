@@ -73,8 +73,12 @@ export interface StartOptions {
   workerSlots?: number;
 }
 
-/** How often a queue server checks that every `running` session still has a live run. */
-const RECONCILE_MS = 10_000;
+/**
+ * How often a queue server checks that every `running` session still has a live run. A dead
+ * worker's lease runs out within the lease, so its session is marked within the lease plus this
+ * (issue 32: within the lease plus 5 s).
+ */
+const RECONCILE_MS = 2_000;
 
 export async function startServer(live: LiveConfig, logger: Logger = consoleLogger, options: StartOptions = {}): Promise<RunningServer> {
   // What is read here (host, port, sessions folder, token, sandbox) is fixed for this launch; the
@@ -83,9 +87,6 @@ export async function startServer(live: LiveConfig, logger: Logger = consoleLogg
   // Decided once, before any job starts: every shell and check of this server runs in the
   // sandbox its sessions' store is given (the configured mode; the home and the sessions hidden).
   const storeOptions = storeOptionsOf(config);
-  const sandbox = detectSandbox(storeOptions.sandbox.mode);
-  if (sandbox.available) logger.info(`Shell sandbox: on (bubblewrap${sandbox.version ? ` ${sandbox.version}` : ''})`);
-  else logger.warn(`Shell sandbox: off — ${sandbox.detail}`);
   // Kept in $TILTH_HOME between launches, so a restart keeps open tabs signed in (TILTH_TOKEN wins).
   const token = config.token ?? launchToken(config.home).token;
   const store = new SessionStore(config.sessionsDir, storeOptions);
@@ -145,6 +146,11 @@ export async function startServer(live: LiveConfig, logger: Logger = consoleLogg
     throw err;
   }
   port = (app.server.address() as AddressInfo).port;
+  // Tried once the server answers (issue 32: a launch's checks come after listening), and cached
+  // for every shell and check of this server.
+  const sandbox = detectSandbox(storeOptions.sandbox.mode);
+  if (sandbox.available) logger.info(`Shell sandbox: on (bubblewrap${sandbox.version ? ` ${sandbox.version}` : ''})`);
+  else logger.warn(`Shell sandbox: off — ${sandbox.detail}`);
   // A wildcard bind still answers on loopback; the printed link must pass the Host check.
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
   // The lock says where this server answers (the real port, with --port 0): `tilth token` prints the link.
@@ -193,7 +199,7 @@ export async function startServer(live: LiveConfig, logger: Logger = consoleLogg
           store,
           logger,
           (id) => queueWorker?.holds(id) === true,
-          (id) => queue.isActive(id),
+          (id) => queue.isHeld(id),
         )
           .then((ended) => {
             if (ended.length > 0) logger.warn(`Marked ${ended.length} session(s) stopped: the worker running them is gone: ${ended.join(', ')}`);

@@ -6,7 +6,6 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { execa } from 'execa';
 import { PACKAGE_ROOT } from '../config/package-root.ts';
 
 /** The package carries js-todo for demo mode; a checkout has them all. */
@@ -48,6 +47,7 @@ export async function makeExampleRepo(name: ExampleName, under?: string): Promis
   try {
     await fs.cp(path.join(EXAMPLES_DIR, name), dir, { recursive: true, filter: (src) => !SKIP.has(path.basename(src)) });
     // The user's global git config (signing, hooks, templates) must not change what the test sees.
+    const { execa } = await import('execa');
     const git = (...args: string[]) => execa('git', args, { cwd: dir, timeout: 20_000, env: { GIT_CONFIG_NOSYSTEM: '1' } });
     await git('init', '-q', '-b', 'main');
     await git('config', 'user.name', 'Example Dev');

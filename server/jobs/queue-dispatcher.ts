@@ -212,6 +212,20 @@ export class QueueDispatcher implements RunDispatcher {
     return state === 'active' && run !== null;
   }
 
+  /**
+   * Whether a worker still holds the session's run: active, ours, and its lease (BullMQ's lock on
+   * the job, which the worker renews every half lease) not run out. A run whose lease ran out had
+   * a worker that died or froze: its job is taken off the queue, so that Resume can queue it again.
+   */
+  async isHeld(sessionId: string): Promise<boolean> {
+    const { job, state, run } = await this.jobOf(sessionId);
+    if (state !== 'active' || !run || job?.id === undefined) return false;
+    const lock = `${this.queue.toKey(job.id)}:lock`;
+    if ((await this.ask('read the run lease', () => this.publisher.exists(lock))) === 1) return true;
+    await job.remove().catch(() => {});
+    return false;
+  }
+
   /** The session's job, its state ('none' without one) and its signed request (null if not ours), asked of the queue now. */
   private async jobOf(sessionId: string): Promise<{ job: Job<RunJobData> | undefined; state: string; run: RunJobData | null }> {
     return this.ask('read the queue', async () => {

@@ -69,7 +69,7 @@ describe('routing by role', () => {
     other.assertDone();
   });
 
-  it('shares one SDK client between roles with the same base URL and key', () => {
+  it('makes SDK clients at the first call, one shared between roles with the same base URL and key', async () => {
     const endpoint = { baseUrl: fake.baseURL, apiKey: KEY };
     const { client } = setup(
       {},
@@ -79,6 +79,15 @@ describe('routing by role', () => {
         prep: { ...endpoint, model: 'c' },
       },
     );
+    expect(client.sdkClientCount).toBe(0);
+    for (const [role, model] of [
+      ['worker', 'a'],
+      ['evaluator', 'b'],
+      ['prep', 'c'],
+    ] as const) {
+      fake.enqueue(model, { content: `from ${model}` });
+      expect((await client.chat(role, { messages: MESSAGES })).message.content).toBe(`from ${model}`);
+    }
     expect(client.sdkClientCount).toBe(1);
     expect(client.describeEndpoint('prep')).toEqual({ baseUrl: fake.baseURL, model: 'c' });
   });

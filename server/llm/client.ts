@@ -17,13 +17,14 @@
  * API keys never appear in errors or call records: messages are scrubbed of the key and URLs are
  * shown without credentials.
  */
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type {
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionMessageParam,
   ChatCompletionTool,
   ChatCompletionToolChoiceOption,
 } from 'openai/resources/chat/completions';
+import { loadSdk } from './sdk.ts';
 import { COMPLETION_MAX_BYTES, METADATA_MAX_BYTES, boundAnswers, replyMaxBytes } from './bounded-answer.ts';
 import { ProviderFailureError, ProviderNotConfiguredError, UnhealthyReplyError } from './errors.ts';
 import { bound, readReplyError } from './error-body.ts';
@@ -146,10 +147,6 @@ export class ModelClient {
     this.#logger = options.logger;
     this.#sleep = options.sleep ?? abortableSleep;
     this.#random = options.random ?? Math.random;
-    for (const role of ROLES) {
-      const endpoint = this.#endpoints[role];
-      if (endpoint) this.#sdkFor(endpoint);
-    }
   }
 
   /**
@@ -162,9 +159,7 @@ export class ModelClient {
     const inUse = new Set<string>();
     for (const role of ROLES) {
       const endpoint = this.#endpoints[role];
-      if (!endpoint) continue;
-      this.#sdkFor(endpoint);
-      inUse.add(sdkKey(endpoint));
+      if (endpoint) inUse.add(sdkKey(endpoint));
     }
     for (const key of [...this.#sdk.keys()]) if (!inUse.has(key)) this.#sdk.delete(key);
   }
@@ -189,7 +184,7 @@ export class ModelClient {
     const endpoint = this.#endpoints[role];
     if (!endpoint) return { ok: false, detail: new ProviderNotConfiguredError(role).message };
     // Its one-token completion, when it needs one, is a small document like the model list.
-    const sdk = withReplyBound(this.#sdkFor(endpoint), METADATA_MAX_BYTES);
+    const sdk = withReplyBound(await this.#sdkFor(endpoint), METADATA_MAX_BYTES);
     return probeEndpoint(sdk, endpoint, { timeoutMs: options.timeoutMs ?? PROBE_TIMEOUT_MS, signal: options.signal });
   }
 
@@ -218,7 +213,7 @@ export class ModelClient {
     return endpoint ? { baseUrl: displayUrl(endpoint.baseUrl), model: endpoint.model } : null;
   }
 
-  /** Number of SDK clients built: one per distinct (base URL, key) pair. */
+  /** Number of SDK clients built (by the first call through each): one per distinct (base URL, key) pair. */
   get sdkClientCount(): number {
     return this.#sdk.size;
   }
@@ -226,7 +221,7 @@ export class ModelClient {
   async chat(role: Role, request: ChatRequest): Promise<ChatResult> {
     const endpoint = this.#endpoints[role];
     if (!endpoint) throw new ProviderNotConfiguredError(role);
-    const sdk = withReplyBound(this.#sdkFor(endpoint), replyMaxBytes(request.contextWindow));
+    const sdk = withReplyBound(await this.#sdkFor(endpoint), replyMaxBytes(request.contextWindow));
     const { signal } = request;
     const timeout = request.timeoutMs ?? this.#timeoutMs;
     const params = buildParams(endpoint, request);
@@ -324,8 +319,10 @@ export class ModelClient {
     }
   }
 
-  #sdkFor(endpoint: RoleEndpoint): OpenAI {
+  /** The SDK client of an endpoint, made by its first call. */
+  async #sdkFor(endpoint: RoleEndpoint): Promise<OpenAI> {
     const key = sdkKey(endpoint);
+    const { default: OpenAI } = await loadSdk();
     let sdk = this.#sdk.get(key);
     if (!sdk) {
       sdk = new OpenAI({

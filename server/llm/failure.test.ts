@@ -1,6 +1,10 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadSdk } from './sdk.ts';
 import { classifyFailure, describeFailure, keepErrorBodies, scrubSecret, type FailureFacts, type FailureKind, type RetryRule } from './failure.ts';
+
+// The SDK's errors are recognised once a model call has loaded it, as one has by the time any fails.
+beforeAll(() => loadSdk());
 
 const WHERE = { model: 'qwen3:8b', endpoint: 'http://127.0.0.1:11434/v1' };
 

@@ -9,7 +9,8 @@
  * cannot call tools or does not exist, a refused key). Shared by model calls (client.ts) and
  * connection tests (probe.ts).
  */
-import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import type { APIError } from 'openai';
+import { loadedSdk } from './sdk.ts';
 import { AnswerTooLargeError } from './bounded-answer.ts';
 import { bound, readErrorBody, readErrorValue, type ErrorBodyFacts } from './error-body.ts';
 import { isRetryableStatus, retryAfterMs } from './retry.ts';
@@ -200,15 +201,17 @@ export function describeFailure(err: unknown, context: DescribeContext): Attempt
     const verdict = classifyFailure({ source: 'oversized' }, context);
     return { ...verdict, status: err.status, retryAfterMs: null, description: scrub(err.message.replace(/\.$/, '')), cause: err };
   }
-  // Order matters: the timeout error is a connection error, which is an APIError.
-  if (err instanceof APIConnectionTimeoutError) return timeoutFailure(context.timeoutMs, err);
-  if (err instanceof APIConnectionError) {
+  // Only a loaded SDK throws its errors. Order matters: the timeout error is a connection error,
+  // which is an APIError.
+  const sdk = loadedSdk();
+  if (sdk && err instanceof sdk.APIConnectionTimeoutError) return timeoutFailure(context.timeoutMs, err);
+  if (sdk && err instanceof sdk.APIConnectionError) {
     const { errno, text } = rootCause(err);
     const verdict = classifyFailure({ source: 'connection', errno, message: text }, context);
     const description = verdict.kind === 'unreachable' ? `cannot reach ${context.endpoint} (${text})` : `connection failed: ${text}`;
     return { ...verdict, status: null, retryAfterMs: null, description: scrub(bound(description)), cause: err };
   }
-  if (err instanceof APIError && typeof err.status === 'number') {
+  if (sdk && err instanceof sdk.APIError && typeof err.status === 'number') {
     const body = providerWords(err);
     const verdict = classifyFailure({ source: 'http', status: err.status, message: body.message, code: body.code, type: body.type }, context);
     const description = body.message ? `HTTP ${err.status}: ${body.message}` : `HTTP ${err.status} with an empty body`;

@@ -4,7 +4,6 @@
  * it; everything else goes through runUntrusted, which adds the sandbox policy.
  */
 import { StringDecoder } from 'node:string_decoder';
-import { execa } from 'execa';
 
 /** An argv command (run without a shell), or a shell command line (the user's own, for `custom`). */
 export type Command = { kind: 'argv'; command: string; args: string[]; env: Record<string, string> } | { kind: 'shell'; script: string };
@@ -82,6 +81,7 @@ export async function runBounded(cmd: Command, options: RunOptions): Promise<Run
   Object.assign(env, cmd.kind === 'argv' ? cmd.env : {}, options.env, { NO_COLOR: '1' });
 
   const [file, args] = cmd.kind === 'argv' ? [cmd.command, cmd.args] : ['/bin/sh', ['-c', cmd.script]];
+  const { execa } = await import('execa');
   const subprocess = execa(file, args, {
     cwd: options.cwd,
     env,

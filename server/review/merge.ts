@@ -14,7 +14,6 @@
  * tests again while neither branch has moved.
  */
 import fs from 'node:fs';
-import { execa } from 'execa';
 import { boundCheckOutput } from '../../shared/events.ts';
 import type { Checkpoint } from '../../shared/files.ts';
 import type { MergePreview, MergeResult, MergeStrategy } from '../../shared/review.ts';
@@ -102,6 +101,7 @@ async function build(session: SessionHandle, strategy: MergeStrategy, signal?: A
   return withScratchWorktree(cp.source, scratch, baseSha, async () => {
     // Strict: a conflicted merge and a failed ancestry check exit non-zero with nothing on stderr.
     const s = strictGit(scratch);
+    const { execa } = await import('execa');
     const identity = await identityFor(cp.source);
     const title = sessionSubject(cp);
     if (strategy === 'ff') {

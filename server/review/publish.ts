@@ -4,7 +4,6 @@
  * worktree and branch, keep the record) once the work is safe elsewhere.
  */
 import fs from 'node:fs';
-import { execa } from 'execa';
 import type { PrResultSchema } from '../../shared/review.ts';
 import type { z } from 'zod';
 import { AppError, ConflictError, ValidationError } from '../errors/app-error.ts';
@@ -32,6 +31,7 @@ export async function push(session: SessionHandle, remote: string): Promise<{ re
   if (refusal !== null) throw new ConflictError('session_not_pushable', `This session cannot be pushed: ${refusal}.`);
   if (!(await branchHead(cp.source, cp.branch))) throw new ConflictError('branch_missing', `The session branch ${cp.branch} is gone.`);
   await knownRemote(cp.source, remote);
+  const { execa } = await import('execa');
   const result = await execa('git', ['push', '--', remote, `refs/heads/${cp.branch}:refs/heads/${cp.branch}`], {
     cwd: cp.source,
     reject: false,
@@ -64,6 +64,7 @@ export async function openPr(session: SessionHandle, remoteName?: string): Promi
   let url: string;
   if (await ghReady()) {
     const title = cp.title || cp.branch;
+    const { execa } = await import('execa');
     const result = await execa(
       'gh',
       ['pr', 'create', '--head', cp.branch, '--base', cp.base_branch, '--title', title, '--body', `Built by Tilth in session ${session.id}.`],

@@ -3,7 +3,6 @@
  * and what the whole session branch holds, with what may be done with it now.
  */
 import fs from 'node:fs';
-import { execa } from 'execa';
 import { matchCoverage } from '../../shared/coverage.ts';
 import type { Case, Checkpoint, LedgerEntry, MutationReport, PrdEntry } from '../../shared/files.ts';
 import { runsChangedCode, type Evidence } from '../../shared/evidence.ts';
@@ -203,6 +202,7 @@ export async function remotes(repo: string): Promise<string[]> {
 
 /** Whether `gh` is installed and signed in (checked per request: it is cheap and can change). */
 export async function ghReady(): Promise<boolean> {
+  const { execa } = await import('execa');
   const result = await execa('gh', ['auth', 'status'], { reject: false, timeout: 10_000, stdin: 'ignore' }).catch(() => null);
   return result?.exitCode === 0;
 }

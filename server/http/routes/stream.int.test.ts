@@ -274,7 +274,7 @@ describe('/api/stream under pressure', () => {
     const client = new StreamClient({
       url: `ws://127.0.0.1:${port}/api/stream`,
       WebSocket: AuthedSocket as unknown as StreamSocketConstructor,
-      backoff: { baseMs: 10, capMs: 50 },
+      retry: { probeMs: 10, backoff: { baseMs: 10, capMs: 50 } },
     });
     const seqs: number[] = [];
     let caughtUp = 0;

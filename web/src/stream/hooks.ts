@@ -56,7 +56,8 @@ export function useLiveSessionsList(delayMs = 150): void {
  * Calls `onTrouble` after every failed or lost connection. A browser cannot see why a WebSocket
  * upgrade failed, so the app uses this to ask the REST API, whose 401 is visible: a server that
  * comes back with a new token after a long outage is noticed on the first retry that reaches it.
- * Retries are backed off (at most one every ~10 s), so neither are the probes.
+ * Only failed connections call it: the at-once try after a loss, then a try whose health probe
+ * found the server up (the probes themselves do not), then backed-off tries.
  */
 export function useOnStreamTrouble(onTrouble: () => void): void {
   const client = useStreamClient();

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { TilthEvent } from '../../../shared/events.ts';
 import type { ClientFrame, ServerFrame } from '../../../shared/stream-protocol.ts';
-import { backoffDelay, StreamClient, type ConnectionState, type RetryInfo, type StreamClientOptions } from './stream-client.ts';
+import { StreamClient, type ConnectionState, type RetryInfo, type StreamClientOptions } from './stream-client.ts';
 
 const SESSION = '20260525-103149-3800ea';
 
@@ -57,8 +57,8 @@ class FakeStreamServer {
     readonly url: string,
   ) {}
 
-  static async start(onConnection?: (conn: Conn) => void): Promise<FakeStreamServer> {
-    const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  static async start(onConnection?: (conn: Conn) => void, onPort = 0): Promise<FakeStreamServer> {
+    const wss = new WebSocketServer({ host: '127.0.0.1', port: onPort });
     await once(wss, 'listening');
     const { port } = wss.address() as AddressInfo;
     const server = new FakeStreamServer(wss, `ws://127.0.0.1:${port}/api/stream`);
@@ -115,7 +115,7 @@ function makeClient(url: string, options: Partial<StreamClientOptions> = {}) {
   const client = new StreamClient({
     url,
     WebSocket,
-    backoff: { baseMs: 10, capMs: 50 },
+    retry: { probeMs: 5, probeForMs: 50, flapMs: 0, backoff: { baseMs: 10, capMs: 50 } },
     log: (message) => logs.push(message),
     ...options,
   });
@@ -136,8 +136,8 @@ function collect(client: StreamClient, afterSeq = 0) {
   return { seqs, caughtUp, errors, unsubscribe };
 }
 
-async function startServer(onConnection?: (conn: Conn) => void): Promise<FakeStreamServer> {
-  const server = await FakeStreamServer.start(onConnection);
+async function startServer(onConnection?: (conn: Conn) => void, port?: number): Promise<FakeStreamServer> {
+  const server = await FakeStreamServer.start(onConnection, port);
   cleanups.push(() => server.close());
   return server;
 }
@@ -375,42 +375,89 @@ describe('StreamClient', () => {
   });
 });
 
-describe('reconnect backoff', () => {
-  it('grows exponentially up to the cap, scaled by the random draw (full jitter)', () => {
-    const options = { baseMs: 100, capMs: 1000 };
-    const attempts = [1, 2, 3, 4, 5, 6];
-    expect(attempts.map((n) => backoffDelay(n, options, () => 0.5))).toEqual([50, 100, 200, 400, 500, 500]);
-    expect(attempts.map((n) => backoffDelay(n, options, () => 0.999))).toEqual([99, 199, 399, 799, 999, 999]);
-    expect(attempts.map((n) => backoffDelay(n, options, () => 0))).toEqual([0, 0, 0, 0, 0, 0]);
-  });
-
-  it('retries a refused connection forever with growing, jittered delays and reads offline after three failures', async () => {
+describe('reconnect schedule', () => {
+  it('retries a refused connection forever: at once, then short tries, then jittered backoff; offline once away long enough', async () => {
     const closedPort = await unusedPort();
-    // Binary fractions, so the expected delays are exact.
-    const draws = [0.75, 0.5, 0.875, 0.125, 0.875, 0.625];
+    // Binary fractions, so the expected delays are exact; a clock that moves 10 ms per reading.
+    const draws = [0.75, 0.5, 0.875, 0.125];
     let i = 0;
+    let clock = 0;
     const retries: RetryInfo[] = [];
     const { client, states } = makeClient(`ws://127.0.0.1:${closedPort}/api/stream`, {
-      backoff: { baseMs: 10, capMs: 40 },
+      retry: { probeMs: 5, probeForMs: 30, flapMs: 1000, backoff: { baseMs: 10, capMs: 40 } },
+      offlineAfterMs: 25,
       random: () => draws[i++ % draws.length] ?? 0,
+      now: () => (clock += 10),
     });
     client.onRetry((info) => retries.push(info));
     client.start();
-    await waitFor(() => retries.length >= 6);
+    await waitFor(() => retries.length >= 7);
     client.stop();
 
-    expect(retries.slice(0, 6)).toEqual([
-      { attempt: 1, delayMs: 7 }, // 0.75 × 10
-      { attempt: 2, delayMs: 10 }, // 0.5 × 20
-      { attempt: 3, delayMs: 35 }, // 0.875 × 40
-      { attempt: 4, delayMs: 5 }, // 0.125 × min(80, cap 40)
-      { attempt: 5, delayMs: 35 },
-      { attempt: 6, delayMs: 25 },
+    expect(retries.slice(0, 7)).toEqual([
+      { attempt: 1, delayMs: 0 }, // at once
+      { attempt: 2, delayMs: 5 }, // away 10 ms of the 30 ms of short tries
+      { attempt: 3, delayMs: 5 },
+      { attempt: 4, delayMs: 7 }, // away 30 ms: backed off, 0.75 × 10
+      { attempt: 5, delayMs: 10 }, // 0.5 × 20
+      { attempt: 6, delayMs: 35 }, // 0.875 × 40
+      { attempt: 7, delayMs: 5 }, // 0.125 × min(80, cap 40)
     ]);
     expect(states.slice(0, 3)).toEqual(['connecting', 'reconnecting', 'offline']);
   });
 
-  it('starts over from the shortest delay after a successful connection', async () => {
+  it('while the server is away, probes it instead of opening sockets, and connects once it answers', async () => {
+    const log = [1, 2];
+    let server = await startServer((conn) => serveLog(conn, () => log));
+    const port = Number(new URL(server.url).port);
+    let probes = 0;
+    // Any HTTP answer counts: the WebSocket server answers a plain request with 426.
+    const probe = () => {
+      probes += 1;
+      return fetch(`http://127.0.0.1:${port}/api/health`).then(
+        () => true,
+        () => false,
+      );
+    };
+    const { client, states } = makeClient(server.url, { probe, retry: { probeMs: 20, probeForMs: 10_000, flapMs: 0 }, offlineAfterMs: 50 });
+    const sub = collect(client);
+    client.start();
+    await waitFor(() => sub.caughtUp.length === 1);
+
+    await server.close();
+    await waitFor(() => probes >= 5);
+    expect(client.getState()).toBe('offline');
+    log.push(3);
+    server = await startServer((conn) => serveLog(conn, () => log), port);
+    await waitFor(() => sub.caughtUp.length === 2);
+    // One socket after the restart: the one the answered probe opened.
+    expect(server.connections).toHaveLength(1);
+    expect(sub.seqs).toEqual([1, 2, 3]);
+    expect(states.at(-1)).toBe('open');
+  });
+
+  it('backs off when the server answers the probe but refuses the socket', async () => {
+    let probes = 0;
+    const retries: RetryInfo[] = [];
+    const closedPort = await unusedPort();
+    const { client } = makeClient(`ws://127.0.0.1:${closedPort}/api/stream`, {
+      probe: async () => {
+        probes += 1;
+        return true;
+      },
+      retry: { probeMs: 1, probeForMs: 10_000, flapMs: 0, backoff: { baseMs: 40, capMs: 40 } },
+      random: () => 0.5,
+    });
+    client.onRetry((info) => retries.push(info));
+    client.start();
+    await waitFor(() => retries.length >= 4);
+    client.stop();
+    // At once, then a probe (up) and a refused socket, then backed off: 0.5 × 40 each time.
+    expect(retries.slice(0, 4).map((r) => r.delayMs)).toEqual([0, 1, 20, 20]);
+    expect(probes).toBeGreaterThanOrEqual(2);
+  });
+
+  it('starts over after a successful connection', async () => {
     // Accepts, then hangs up at once: every connection succeeds, so no failure streak builds up.
     const server = await startServer((conn) => conn.socket.close(1011, 'bye'));
     const retries: RetryInfo[] = [];
@@ -420,6 +467,7 @@ describe('reconnect backoff', () => {
     await waitFor(() => retries.length >= 4);
     client.stop();
     expect(retries.map((r) => r.attempt)).toEqual(retries.map(() => 1));
+    expect(retries.map((r) => r.delayMs)).toEqual(retries.map(() => 0));
   });
 });
 

@@ -7,14 +7,17 @@
  *   server may replay after a resubscribe or a reconnect).
  * - A seq beyond `lastSeq + 1` means something was lost in between: the event is dropped and the
  *   session is resubscribed from `lastSeq`, so the backlog fills the hole in order.
- * - It reconnects forever (exponential backoff, full jitter, capped) and on every connection
- *   resubscribes each session from its own last seq. A subscriber keeps its state throughout.
+ * - It reconnects forever, at once after a loss, then by short probes of the server while the
+ *   outage is young, then backed off (retry-schedule.ts), and on every connection resubscribes
+ *   each session from its own last seq. A subscriber keeps its state throughout.
  * - A watchdog closes a connection that has gone quiet (no frame for 2.5× the heartbeat), because
  *   a half-open TCP connection can look open for minutes. The client pings on the heartbeat
  *   period so a healthy server always has something to answer.
  */
 import { HEARTBEAT_MS, ServerFrameSchema, type ClientFrame, type ServerFrame } from '../../../shared/stream-protocol.ts';
 import type { TilthEvent } from '../../../shared/events.ts';
+import { Reconnector } from './reconnector.ts';
+import { DEFAULT_RETRY, type RetryPolicy } from './retry-schedule.ts';
 
 export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'offline';
 
@@ -37,44 +40,35 @@ export interface SubscriptionHandler {
 }
 
 export interface RetryInfo {
-  /** Consecutive failed connections so far, starting at 1. */
+  /** Consecutive failed tries so far (connections and probes), starting at 1. */
   attempt: number;
   delayMs: number;
-}
-
-export interface BackoffOptions {
-  baseMs: number;
-  capMs: number;
 }
 
 export interface StreamClientOptions {
   url: string;
   /** Defaults to the global `WebSocket` (browsers); tests pass `ws`'s. */
   WebSocket?: StreamSocketConstructor;
-  backoff?: Partial<BackoffOptions>;
+  retry?: Partial<RetryPolicy>;
+  /**
+   * Asks whether the server answers at all (the browser: `/api/health`), cheaper and quieter than
+   * a socket; a try after the first one probes first and connects once it answers. Without it
+   * every try is a connection.
+   */
+  probe?: () => Promise<boolean>;
   /** Used for jitter; inject a fixed sequence in tests. */
   random?: () => number;
+  now?: () => number;
   /** Watchdog base until the server's `hello` says otherwise. */
   heartbeatMs?: number;
-  /** After this many consecutive failed connections the state reads `offline` (it keeps trying). */
-  offlineAfterFailures?: number;
+  /** Away this long, the state reads `offline` rather than `reconnecting` (it keeps trying). */
+  offlineAfterMs?: number;
   /** A dropped frame or a server error without a session; the browser logs it. */
   log?: (message: string, detail?: unknown) => void;
 }
 
-export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 500, capMs: 10_000 };
 /** Without a heartbeat a connection looks dead after this many heartbeat periods. */
 export const WATCHDOG_FACTOR = 2.5;
-
-/**
- * "Full jitter": a uniformly random delay up to the exponential ceiling. Clients that lost the
- * same server at the same moment then spread their retries instead of arriving in waves.
- * `attempt` counts from 1.
- */
-export function backoffDelay(attempt: number, options: BackoffOptions, random: () => number): number {
-  const ceiling = Math.min(options.capMs, options.baseMs * 2 ** Math.max(0, attempt - 1));
-  return Math.floor(random() * ceiling);
-}
 
 interface Subscription {
   readonly sessionId: string;
@@ -89,18 +83,14 @@ type Timer = ReturnType<typeof setTimeout>;
 export class StreamClient {
   private readonly url: string;
   private readonly SocketCtor: StreamSocketConstructor;
-  private readonly backoff: BackoffOptions;
-  private readonly random: () => number;
-  private readonly offlineAfterFailures: number;
+  private readonly reconnector: Reconnector;
   private readonly log: (message: string, detail?: unknown) => void;
 
   private state: ConnectionState = 'offline';
   private running = false;
   private socket: StreamSocket | null = null;
-  private failures = 0;
   private heartbeatMs: number;
   private pingId = 0;
-  private retryTimer: Timer | undefined;
   private watchdogTimer: Timer | undefined;
   private pingTimer: ReturnType<typeof setInterval> | undefined;
 
@@ -114,10 +104,17 @@ export class StreamClient {
     const ctor = options.WebSocket ?? (globalThis as { WebSocket?: StreamSocketConstructor }).WebSocket;
     if (ctor === undefined) throw new Error('No WebSocket implementation: pass one as options.WebSocket');
     this.SocketCtor = ctor;
-    this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
-    this.random = options.random ?? Math.random;
+    this.reconnector = new Reconnector({
+      policy: { ...DEFAULT_RETRY, ...options.retry },
+      random: options.random ?? Math.random,
+      now: options.now ?? Date.now,
+      probe: options.probe,
+      offlineAfterMs: options.offlineAfterMs ?? 1_000,
+      connect: () => this.connect(),
+      wanted: () => this.running && this.socket === null,
+      setState: (state) => this.setState(state),
+    });
     this.heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
-    this.offlineAfterFailures = options.offlineAfterFailures ?? 3;
     this.log = options.log ?? (() => {});
   }
 
@@ -127,7 +124,7 @@ export class StreamClient {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.failures = 0;
+    this.reconnector.reset();
     this.setState('connecting');
     this.connect();
   }
@@ -136,17 +133,14 @@ export class StreamClient {
   stop(): void {
     if (!this.running) return;
     this.running = false;
-    clearTimeout(this.retryTimer);
-    this.retryTimer = undefined;
+    this.reconnector.reset();
     this.dropSocket(1000, 'client stopped');
     this.setState('offline');
   }
 
-  /** Skips the remaining backoff (e.g. when the tab becomes visible or the network returns). */
+  /** Skips the remaining wait (e.g. when the tab becomes visible or the network returns). */
   reconnectNow(): void {
     if (!this.running || this.socket !== null) return;
-    clearTimeout(this.retryTimer);
-    this.retryTimer = undefined;
     this.connect();
   }
 
@@ -202,7 +196,7 @@ export class StreamClient {
   // ---- connection ------------------------------------------------------------------------
 
   private connect(): void {
-    this.retryTimer = undefined;
+    this.reconnector.trying();
     let socket: StreamSocket;
     try {
       socket = new this.SocketCtor(this.url);
@@ -229,8 +223,7 @@ export class StreamClient {
   }
 
   private handleOpen(): void {
-    const reconnected = this.failures > 0;
-    this.failures = 0;
+    const reconnected = this.reconnector.opened();
     this.setState('open');
     this.armWatchdog();
     this.startPinging();
@@ -242,18 +235,16 @@ export class StreamClient {
     if (reconnected) this.notifySessionsChanged();
   }
 
-  /** The socket closed or went quiet: forget it and try again after a backoff. */
+  /** The socket closed, went quiet or never opened: forget it and try again. */
   private handleLost(): void {
     this.dropSocket(4000, 'connection lost');
     if (this.running) this.scheduleReconnect();
   }
 
+  /** After a failed or lost connection; the listeners hear of it (the app re-checks its sign-in). */
   private scheduleReconnect(): void {
-    this.failures += 1;
-    this.setState(this.failures >= this.offlineAfterFailures ? 'offline' : 'reconnecting');
-    const delayMs = backoffDelay(this.failures, this.backoff, this.random);
-    for (const listener of this.retryListeners) listener({ attempt: this.failures, delayMs });
-    this.retryTimer = setTimeout(() => this.connect(), delayMs);
+    const delayMs = this.reconnector.connectionFailed();
+    for (const listener of this.retryListeners) listener({ attempt: this.reconnector.attempt, delayMs });
   }
 
   private dropSocket(code: number, reason: string): void {

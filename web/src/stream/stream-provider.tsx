@@ -3,6 +3,8 @@
  * socket is authenticated by the cookie), and torn down when it fails.
  */
 import { createContext, useEffect, useState, type ReactNode } from 'react';
+import { api } from '../api/browser.ts';
+import { ApiError } from '../api/client.ts';
 import { eventsTail } from '../api/queries.ts';
 import { SessionEventsRegistry } from './session-events-store.ts';
 import { StreamClient } from './stream-client.ts';
@@ -18,11 +20,23 @@ export function streamUrl(location: { protocol: string; host: string }): string 
   return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/stream`;
 }
 
+/**
+ * Whether the server answers at all: any HTTP answer counts (a 401 also signs the page out, as
+ * every 401 does), no answer does not.
+ */
+function serverAnswers(): Promise<boolean> {
+  return api.call('getHealth', {}).then(
+    () => true,
+    (error: unknown) => error instanceof ApiError && error.status !== 0,
+  );
+}
+
 export function StreamProvider({ children }: { children: ReactNode }) {
   const [value] = useState<StreamContextValue>(() => {
     const client = new StreamClient({
       url: streamUrl(window.location),
       log: (message, detail) => console.warn(`[tilth stream] ${message}`, detail ?? ''),
+      probe: serverAnswers,
     });
     const loadTail = async (sessionId: string) => (await eventsTail(sessionId)).events;
     return { client, sessions: new SessionEventsRegistry(client, (flush) => requestAnimationFrame(flush), loadTail) };
