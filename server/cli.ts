@@ -94,9 +94,12 @@ async function serve(args: string[]): Promise<void> {
   await ensureWebBuild(consoleLogger);
   // `cd my-repo && tilth serve`: the folder says which repository the user means to work on —
   // unless it is Tilth's own checkout, where one starts it after `npm ci` without meaning that.
-  const here = await workTreeRoot(process.cwd());
-  const defaultWorkspace = here !== null && fs.realpathSync(here) === fs.realpathSync(PACKAGE_ROOT) ? null : here;
-  const server = await startServer(live, consoleLogger, { defaultWorkspace, workerSlots });
+  // Asked of git while the server starts, not before it.
+  const asked = workTreeRoot(process.cwd())
+    .then((here) => (here !== null && fs.realpathSync(here) === fs.realpathSync(PACKAGE_ROOT) ? null : here))
+    .catch(() => null);
+  const server = await startServer(live, consoleLogger, { defaultWorkspace: asked, workerSlots });
+  const defaultWorkspace = await asked;
   // With --demo the printed link opens the demo session itself, not the list it would sit in.
   const demoId = values.demo ? await server.startDemo() : null;
   const link = demoId === null ? server.url : linkToPath(server.url, `/sessions/${demoId}`);

@@ -68,7 +68,7 @@ export async function ensureWebBuild(log: Logger): Promise<void> {
 
 export interface StartOptions {
   /** The repository the server was started in (see AppDeps.defaultWorkspace). */
-  defaultWorkspace?: string | null;
+  defaultWorkspace?: string | null | Promise<string | null>;
   /** With TILTH_QUEUE: also run this many of the queue's runs in this process (--worker-slots). */
   workerSlots?: number;
 }
@@ -146,11 +146,14 @@ export async function startServer(live: LiveConfig, logger: Logger = consoleLogg
     throw err;
   }
   port = (app.server.address() as AddressInfo).port;
-  // Tried once the server answers (issue 32: a launch's checks come after listening), and cached
-  // for every shell and check of this server.
-  const sandbox = detectSandbox(storeOptions.sandbox.mode);
-  if (sandbox.available) logger.info(`Shell sandbox: on (bubblewrap${sandbox.version ? ` ${sandbox.version}` : ''})`);
-  else logger.warn(`Shell sandbox: off — ${sandbox.detail}`);
+  // Tried once the server answers its first requests (issue 32: a launch's checks come after
+  // listening), and cached for every shell and check of this server; whatever needs it sooner
+  // tries it then.
+  setTimeout(() => {
+    const sandbox = detectSandbox(storeOptions.sandbox.mode);
+    if (sandbox.available) logger.info(`Shell sandbox: on (bubblewrap${sandbox.version ? ` ${sandbox.version}` : ''})`);
+    else logger.warn(`Shell sandbox: off — ${sandbox.detail}`);
+  }, 50).unref();
   // A wildcard bind still answers on loopback; the printed link must pass the Host check.
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
   // The lock says where this server answers (the real port, with --port 0): `tilth token` prints the link.

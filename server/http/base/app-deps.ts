@@ -41,8 +41,11 @@ export interface AppDeps {
   serverId: string;
   /** Folder of the built SPA (index.html + assets). */
   webRoot: string;
-  /** The repository `tilth serve` was started in (its root), offered as a new session's workspace. */
-  defaultWorkspace?: string | null;
+  /**
+   * The repository `tilth serve` was started in (its root), offered as a new session's workspace.
+   * A promise while git is still asked: the server listens meanwhile (issue 32).
+   */
+  defaultWorkspace?: string | null | Promise<string | null>;
   stream?: StreamOptions;
   logger?: FastifyServerOptions['logger'];
 }

@@ -21,7 +21,7 @@ export function configRoutes(app: FastifyInstance, deps: AppDeps): void {
     return {
       ...describeConfig(config),
       sandbox: { available, tool, detail },
-      default_workspace: deps.defaultWorkspace ?? null,
+      default_workspace: (await deps.defaultWorkspace) ?? null,
       queue: await deps.runs.describe(),
     };
   };
