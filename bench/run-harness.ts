@@ -27,11 +27,29 @@ export interface BenchRun {
   cleanup(): Promise<void>;
 }
 
-export async function prepareBenchRun(baseURL: string, tasks: SeedTask[], caps: Partial<RunDeps['caps']> = {}): Promise<BenchRun> {
+export interface BenchOptions {
+  caps?: Partial<RunDeps['caps']>;
+  /**
+   * The evidence steps: with `false`, no mutation probe and no criterion ↔ test matrix (so no
+   * green proof and no named-case requirement), the run as a seed from before the matrix ran it.
+   * Default true, with the product's defaults (mutation budget, proof repeats).
+   */
+  proofs?: boolean;
+}
+
+export async function prepareBenchRun(baseURL: string, tasks: SeedTask[], options: BenchOptions = {}): Promise<BenchRun> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'tilth-bench-run-'));
   const store = new SessionStore(root);
   const repo = await makeExampleRepo('js-todo');
   const id = await makePreparedSession(store, repo.dir, 'node', tasks);
+  const proofs = options.proofs ?? true;
+  if (!proofs)
+    store.session(id).prd.write(
+      store
+        .session(id)
+        .prd.tasks()
+        .map(({ criteria_tests: _, ...task }) => task),
+    );
   const silent = { info: () => {}, warn: () => {}, error: () => {} };
   const jobs = new JobRunner(store, silent);
   const llm = new ModelClient({
@@ -48,8 +66,9 @@ export async function prepareBenchRun(baseURL: string, tasks: SeedTask[], caps: 
   };
   const deps: RunDeps = {
     llm,
-    caps: { max_iterations_per_task: 10_000, max_wall_clock_minutes: 0, max_tokens: 0, max_dollars: 0, max_evaluator_calls_per_task: 0, ...caps },
+    caps: { max_iterations_per_task: 10_000, max_wall_clock_minutes: 0, max_tokens: 0, max_dollars: 0, max_evaluator_calls_per_task: 0, ...options.caps },
     contextFiles: ['AGENTS.md', 'CLAUDE.md'],
+    ...(proofs ? {} : { mutationBudgetMs: 0 }),
   };
   return {
     store,

@@ -58,7 +58,7 @@ export async function checkCase(
   // pass fails this attempt like a check — before any evaluator call is spent on it.
   const tests = readTaskTests(run, task);
   const outputs = new Map<string, CaseOutput>();
-  const green = checks.passed ? await proveGreen(run, task, tests, outputs) : [];
+  const green = checks.passed ? await proveGreen(run, task, tests, outputs, checks.results) : [];
   signal.throwIfAborted();
   const failing = notGreen(green);
   const gate = { task, testFiles: tests, preset: run.preset, project: run.projectEnv };
@@ -107,8 +107,17 @@ function namedCasesOf(run: RunContext, task: PrdEntry): NamedCases[] {
   return file !== undefined && task.criteria_tests ? [{ taskId: task.id, file, tests: [...new Set(task.criteria_tests.flat())] }] : [];
 }
 
-async function proveGreen(run: RunContext, task: PrdEntry, testFiles: Record<string, string>, outputs: Map<string, CaseOutput>): Promise<CaseProof[]> {
+async function proveGreen(
+  run: RunContext,
+  task: PrdEntry,
+  testFiles: Record<string, string>,
+  outputs: Map<string, CaseOutput>,
+  checks: CheckResult[],
+): Promise<CaseProof[]> {
   if (!task.criteria_tests) return [];
+  // The checks' run of the task's files, read from the runner's report, required every named case
+  // to run and pass: that run counts as the proof's first.
+  const readPass = checks.some((r) => r.name.startsWith('acceptance') && r.evidence === 'report' && r.passed);
   const proofs = await proveCases(
     {
       prd: [task],
@@ -122,7 +131,7 @@ async function proveGreen(run: RunContext, task: PrdEntry, testFiles: Record<str
       ...(run.deps.proofRepeats ? { repeats: run.deps.proofRepeats } : {}),
     },
     [task],
-    outputs,
+    { outputs, passedBefore: readPass ? 1 : 0, oneProcess: true },
   );
   return proofs[task.id] ?? [];
 }

@@ -16,7 +16,9 @@ import {
   presetFor,
   shellQuote,
   taskIdOfTestFile,
+  inOneProcess,
   testCaseCommand,
+  testCasesCommand,
   testCommand,
   testFilePattern,
   type TestCommand,
@@ -468,6 +470,84 @@ describe('testCommand', () => {
     // Without a report no run can say how one case ended.
     expect(testCaseCommand('custom', 't/a.test.js', 'adds', null, { test: 'bun test {files}', case: custom.case })).toBeNull();
     expect(testCaseCommand('custom', 't/a.test.js', 'adds', null)).toBeNull();
+  });
+
+  it("runs several named cases of a file in one process, by each runner's own way to select several", () => {
+    const two = ['parse › reads (1+1)', 'writes'];
+    expect(testCasesCommand('node', 't/a.test.js', ['only'])).toEqual(testCaseCommand('node', 't/a.test.js', 'only'));
+    expect(argsOf(testCasesCommand('node', 't/a.test.js', two))).toEqual([
+      '--test',
+      '--test-name-pattern=^reads \\(1\\+1\\)$',
+      '--test-name-pattern=^writes$',
+      't/a.test.js',
+    ]);
+    // jest, vitest and mocha: one regular expression, the names' patterns as alternatives.
+    const alternatives = '(?:^parse reads \\(1\\+1\\)$)|(?:writes$)';
+    expect(argsOf(testCasesCommand('vitest', 't/a.test.js', two))).toEqual(['run', 't/a.test.js', '-t', alternatives]);
+    expect(argsOf(testCasesCommand('jest', 't/a.test.js', two))).toEqual(['--ci', '--runTestsByPath', 't/a.test.js', '-t', alternatives]);
+    expect(argsOf(testCasesCommand('mocha', 't/a.test.js', two))).toEqual(['t/a.test.js', '--grep', alternatives]);
+    const selects = (title: string) => new RegExp(alternatives).test(title);
+    expect([selects('parse reads (1+1)'), selects('io writes'), selects('parse reads (1+1) twice'), selects('writes it')]).toEqual([true, true, false, false]);
+    expect(argsOf(testCasesCommand('ava', 't/a.test.js', two))).toEqual(['--no-worker-threads', 't/a.test.js', '--match', two[0], '--match', 'writes']);
+    expect(argsOf(testCasesCommand('uvu', 't/a.test.js', two))!.slice(3)).toEqual(['', '--case', two[0], '--case', 'writes', 't/a.test.js']);
+    // tap filters one level per --grep: two paths are its whole file, the report picking the cases.
+    expect(argsOf(testCasesCommand('tap', 't/a.test.js', two))).toEqual(['--disable-coverage', 't/a.test.js']);
+    expect(argsOf(testCasesCommand('pytest', 'tests/test_a.py', ['test_x', 'TestY::test_z']))).toEqual([
+      '-m',
+      'pytest',
+      '-q',
+      '-p',
+      'no:cacheprovider',
+      'tests/test_a.py::test_x',
+      'tests/test_a.py::TestY::test_z',
+    ]);
+    expect(argsOf(testCasesCommand('unittest', 'tests/test_a.py', ['T.test_x', 'T::test_y']))).toEqual([
+      '-m',
+      'unittest',
+      '-v',
+      'tests.test_a.T.test_x',
+      'tests.test_a.T.test_y',
+    ]);
+    expect(argsOf(testCasesCommand('cargo', 'tests/t001_a.rs', ['a::b', 'c']))).toEqual([
+      'test',
+      '--no-fail-fast',
+      '--test',
+      't001_a',
+      '--',
+      '--exact',
+      'a::b',
+      'c',
+    ]);
+    // Go: top-level names as alternatives; with a subtest, its whole top-level tests (go's -run splits levels at each /).
+    expect(argsOf(testCasesCommand('go', 'calc/t001_a_test.go', ['TestA', 'TestB.x']))).toEqual(['test', '-count=1', '-run', '^TestA$|^TestB\\.x$', './calc']);
+    expect(argsOf(testCasesCommand('go', 't001_a_test.go', ['TestA/one two', 'TestA/three', 'TestC']))).toEqual([
+      'test',
+      '-count=1',
+      '-run',
+      '^(?:TestA|TestC)$',
+      '.',
+    ]);
+    // A custom command's one-case template takes one case: several run the whole file, whose report has them.
+    const custom = { test: 'bun test {files} --reporter-outfile={junit}', case: 'bun test {file} -t {case_pattern} --reporter-outfile={junit}' };
+    expect(testCasesCommand('custom', 't/a.test.js', two, null, custom)).toEqual(testCommand('custom', ['t/a.test.js'], custom));
+    expect(testCasesCommand('custom', 't/a.test.js', two, null, { test: 'bun test {files}' })).toBeNull();
+  });
+
+  it('runs one node test file in the process that loads it, and leaves any other command as it is', () => {
+    expect(inOneProcess(testCommand('node', ['tests/t001_a.test.js']))).toEqual({ kind: 'argv', command: 'node', args: ['tests/t001_a.test.js'], env: {} });
+    expect(inOneProcess(testCaseCommand('node', 't/a.test.js', 'x')!)).toEqual({
+      kind: 'argv',
+      command: 'node',
+      args: ['--test-name-pattern=^x$', 't/a.test.js'],
+      env: {},
+    });
+    for (const command of [
+      testCommand('node', ['a.test.js', 'b.test.js']),
+      testCommand('vitest', ['a.test.js']),
+      testCommand('uvu', ['a.test.js']),
+      testCommand('custom', ['a.test.js'], { test: 'node --test {files}' }),
+    ])
+      expect(inOneProcess(command)).toEqual(command);
   });
 
   it('refuses the custom preset without a command', () => {

@@ -184,6 +184,20 @@ export function testCommand(
 }
 
 /**
+ * A run of one node test file in the process that loads it: node:test runs a file's tests where
+ * the file is loaded and exits non-zero when one fails, its name patterns and reporters as under
+ * `--test`, which starts a child process per file on top — half the process starts, for runs that
+ * read only the exit code or the cases' outcomes (the green proof, the mutation probe; issue 32).
+ * A file that does not load then writes no report (its run's output says why), so the red proof,
+ * which reads a load failure as red or not, keeps `--test`. Any other command is returned as is.
+ */
+export function inOneProcess(command: TestCommand): TestCommand {
+  if (command.kind !== 'argv' || command.command !== 'node' || command.args[0] !== '--test') return command;
+  const rest = command.args.slice(1);
+  return rest.filter((arg) => !arg.startsWith('-')).length === 1 ? { ...command, args: rest } : command;
+}
+
+/**
  * Where a custom command's `{junit}` points when no one reads the report (the contract check, the
  * mutation probe): a file in a folder of its own the script makes with `mktemp -d` (0700, under
  * $TMPDIR or /tmp) and removes on exit, never the worktree and never a fixed name in a shared /tmp
@@ -211,9 +225,7 @@ function customScript(template: string, values: { files?: string; file?: string;
  * name, anchored at both ends.
  */
 export function testCaseCommand(preset: ChecksPreset, file: string, name: string, env: ProjectEnv | null = null, custom?: CustomChecks): TestCommand | null {
-  // jest, vitest and mocha match the full title, joined by spaces: a full name (`todo › adds`) is
-  // anchored at both ends, a bare title at the end (it may sit in any describe).
-  const pattern = name.includes(JS_NAME_SEPARATOR) ? `^${escapeRegExp(spacedName(name))}$` : `${escapeRegExp(name)}$`;
+  const pattern = jsCasePattern(name);
   switch (preset) {
     case 'go':
       // Each level of a subtest is its own pattern: `TestX/two_words` → `^TestX$/^two_words$`.
@@ -251,7 +263,7 @@ export function testCaseCommand(preset: ChecksPreset, file: string, name: string
         env: {},
       };
     case 'uvu':
-      return { kind: 'argv', command: 'node', args: uvuArgs('', [file], name), env: {} };
+      return { kind: 'argv', command: 'node', args: uvuArgs('', [file], [name]), env: {} };
     case 'custom':
       // Only a command that writes JUnit can say how one case ended: its one-case command, else
       // the whole file, whose report has the case.
@@ -267,6 +279,79 @@ export function testCaseCommand(preset: ChecksPreset, file: string, name: string
         }),
       };
   }
+}
+
+/**
+ * The command that runs some named cases of `file` together, in one runner process (a proof's
+ * run, issue 32): the runner's own way to select several, so the cases the report then tells apart
+ * are those asked for. One name is `testCaseCommand`'s run. Where a runner cannot select exactly
+ * those cases in one run it runs a few more, never fewer, and the report picks the named ones: Go
+ * subtests run under their whole top-level tests, node-tap and a custom command with a one-case
+ * template run the whole file. Null as `testCaseCommand`.
+ */
+export function testCasesCommand(
+  preset: ChecksPreset,
+  file: string,
+  names: readonly string[],
+  env: ProjectEnv | null = null,
+  custom?: CustomChecks,
+): TestCommand | null {
+  if (names.length === 1) return testCaseCommand(preset, file, names[0]!, env, custom);
+  const jsPattern = names.map((name) => `(?:${jsCasePattern(name)})`).join('|');
+  switch (preset) {
+    case 'go': {
+      const subtests = names.some((name) => name.includes('/'));
+      const pattern = subtests ? `^(?:${[...new Set(names.map((n) => escapeRegExp(n.split('/')[0]!)))].join('|')})$` : names.map(goCasePattern).join('|');
+      return { kind: 'argv', command: 'go', args: ['test', '-count=1', '-run', pattern, ...goPackages([file])], env: {} };
+    }
+    case 'cargo':
+      // libtest takes several filters; with `--exact`, each a whole name.
+      return { kind: 'argv', command: 'cargo', args: ['test', '--no-fail-fast', ...cargoTargets([file]), '--', '--exact', ...names], env: {} };
+    case 'pytest':
+      return {
+        kind: 'argv',
+        command: pythonOf(env),
+        args: ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', ...names.map((n) => `${file}::${n}`)],
+        env: pythonRunEnv(env),
+      };
+    case 'unittest': {
+      const module = file.replace(/\.py$/, '').split('/').join('.');
+      return {
+        kind: 'argv',
+        command: pythonOf(env),
+        args: ['-m', 'unittest', '-v', ...names.map((n) => `${module}.${n.replace('::', '.')}`)],
+        env: pythonRunEnv(env),
+      };
+    }
+    case 'node':
+      // Several patterns: a test whose own name matches any runs.
+      return { kind: 'argv', command: 'node', args: ['--test', ...names.map((n) => `--test-name-pattern=^${escapeRegExp(ownTitle(n))}$`), file], env: {} };
+    case 'vitest':
+      return { kind: 'argv', command: localBin('vitest'), args: ['run', file, '-t', jsPattern], env: {} };
+    case 'jest':
+      return { kind: 'argv', command: localBin('jest'), args: ['--ci', '--runTestsByPath', file, '-t', jsPattern], env: {} };
+    case 'mocha':
+      return { kind: 'argv', command: localBin('mocha'), args: [file, '--grep', jsPattern], env: {} };
+    case 'ava':
+      // Several `--match`: a title matching any runs.
+      return { kind: 'argv', command: localBin('ava'), args: ['--no-worker-threads', file, ...names.flatMap((n) => ['--match', n])], env: {} };
+    case 'tap':
+      return { kind: 'argv', command: localBin('tap'), args: ['--disable-coverage', file], env: {} };
+    case 'uvu':
+      return { kind: 'argv', command: 'node', args: uvuArgs('', [file], names), env: {} };
+    case 'custom':
+      if (!custom || !writesJunit(custom.test)) return null;
+      return testCommand('custom', [file], custom);
+  }
+}
+
+/**
+ * A JavaScript name as jest's, vitest's and mocha's filter: matched against the full title joined
+ * by spaces, a full name (`todo › adds`) anchored at both ends, a bare title at the end (it may
+ * sit in any describe).
+ */
+function jsCasePattern(name: string): string {
+  return name.includes(JS_NAME_SEPARATOR) ? `^${escapeRegExp(spacedName(name))}$` : `${escapeRegExp(name)}$`;
 }
 
 /**

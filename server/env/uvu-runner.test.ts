@@ -21,7 +21,7 @@ interface Report {
 }
 
 /** Writes `files` into a fresh folder (an ES module package) and runs the runner on `run` there. */
-async function runUvu(files: Record<string, string>, run: string[], name?: string): Promise<{ report: Report; stdout: string; exitCode: number }> {
+async function runUvu(files: Record<string, string>, run: string[], ...names: string[]): Promise<{ report: Report; stdout: string; exitCode: number }> {
   dir = tempDir('tilth-uvu-runner-');
   fs.writeFileSync(path.join(dir, 'package.json'), '{"type":"module"}');
   for (const [file, content] of Object.entries(files)) {
@@ -29,7 +29,7 @@ async function runUvu(files: Record<string, string>, run: string[], name?: strin
     fs.writeFileSync(path.join(dir, file), content);
   }
   const reportFile = path.join(dir, 'report.json');
-  const result = await execa('node', uvuArgs(reportFile, run, name), { cwd: dir, reject: false, stdin: 'ignore' });
+  const result = await execa('node', uvuArgs(reportFile, run, names), { cwd: dir, reject: false, stdin: 'ignore' });
   return { report: JSON.parse(fs.readFileSync(reportFile, 'utf8')) as Report, stdout: result.stdout, exitCode: result.exitCode ?? -1 };
 }
 
@@ -81,6 +81,13 @@ describe('the uvu runner', () => {
     const none = await runUvu(files, ['tests/t001_math.test.js'], 'other › adds');
     expect(none.report.cases).toEqual([]);
     expect(none.exitCode).toBe(1);
+    // Several cases in one run (a proof's run of a task's named cases): those, and no other.
+    const two = await runUvu(files, ['tests/t001_math.test.js'], 'math › adds', 'fails');
+    expect(two.report.cases.map((c) => [c.full_title, c.outcome])).toEqual([
+      ['math > adds', 'passed'],
+      ['math > fails', 'failed'],
+    ]);
+    expect(two.exitCode).toBe(1);
   });
 
   it("reports the cases an only leaves out as skipped, and takes CommonJS test files through require('uvu')", async () => {
@@ -150,7 +157,7 @@ describe('the uvu runner', () => {
 
   it('writes no report when given none, and puts the report path where withReport replaces it', async () => {
     expect(uvuArgs('/r.json', ['a.js'])[UVU_REPORT_ARG]).toBe('/r.json');
-    expect(uvuArgs('', ['a.js'], 'x')).toEqual(['--input-type=module', '-e', expect.any(String), '', '--case', 'x', 'a.js']);
+    expect(uvuArgs('', ['a.js'], ['x', 'y'])).toEqual(['--input-type=module', '-e', expect.any(String), '', '--case', 'x', '--case', 'y', 'a.js']);
     dir = tempDir('tilth-uvu-runner-');
     fs.writeFileSync(path.join(dir, 'package.json'), '{"type":"module"}');
     fs.writeFileSync(path.join(dir, 't.test.js'), lines("import { test } from 'uvu';", "test('t', () => {});", 'test.run();'));

@@ -9,7 +9,7 @@
  * project's own. ES module test files reach the stand-in through a resolve hook registered with
  * `module.register`; CommonJS ones through `Module._load`.
  *
- * argv: the report path (empty: no report, for a run nobody reads), `--case <full name>` to run
+ * argv: the report path (empty: no report, for a run nobody reads), `--case <full name>` (repeated) to run
  * one test (`Suite › title`, or the title of a test outside any suite), then the files.
  *
  * What each test did is recorded when it ran, in order; the text it prints is its own, beside a
@@ -25,7 +25,7 @@ import { pathToFileURL } from 'node:url';
 const args = process.argv.slice(1);
 const report = args.shift();
 let only = null;
-if (args[0] === '--case') { args.shift(); only = args.shift(); }
+while (args[0] === '--case') { args.shift(); (only ??= []).push(args.shift()); }
 const files = args;
 const SEP = ' \\u203a ';
 const cases = [];
@@ -83,8 +83,8 @@ const said = (err) => {
   const details = typeof err.details === 'string' ? '\\n' + err.details : '';
   return (err.stack || err.message) + details;
 };
-// The case asked for: its full name, or the title of a test outside any suite (or of a seed from before full names).
-const chosen = (suite, name) => only === null || fullName(suite, name) === only || (!only.includes(SEP) && name === only);
+// A case asked for: its full name, or the title of a test outside any suite (or of a seed from before full names).
+const chosen = (suite, name) => only === null || only.some((o) => fullName(suite, name) === o || (!o.includes(SEP) && name === o));
 const record = (file, suite, name, outcome, message) => {
   const full = fullName(suite, name);
   if (!chosen(suite, name)) return null;
@@ -157,7 +157,7 @@ process.exitCode = count('failed') > 0 || loadErrors.length > 0 || count('passed
 /** Where the report path sits in uvuArgs' list. */
 export const UVU_REPORT_ARG = 3;
 
-/** The runner as node's arguments: the script, the report path (empty for none), an optional case, then the files. */
-export function uvuArgs(report: string, files: readonly string[], name?: string): string[] {
-  return ['--input-type=module', '-e', UVU_RUNNER, report, ...(name === undefined ? [] : ['--case', name]), ...files];
+/** The runner as node's arguments: the script, the report path (empty for none), the cases asked for (none: all), then the files. */
+export function uvuArgs(report: string, files: readonly string[], names: readonly string[] = []): string[] {
+  return ['--input-type=module', '-e', UVU_RUNNER, report, ...names.flatMap((name) => ['--case', name]), ...files];
 }

@@ -9,7 +9,7 @@ import { runChecks } from '../proof/checks.ts';
 import { hashTestFiles } from '../store/seed-input.ts';
 import { isSecretEnvName, runBounded } from './runner.ts';
 import { detectSandbox, sandboxCommand } from './sandbox.ts';
-import { runUntrusted, type UntrustedScope } from './untrusted.ts';
+import { BACKGROUND_NICENESS, runUntrusted, type UntrustedScope } from './untrusted.ts';
 import { runWorkerTool } from '../tools/worker-tools.ts';
 import { NO_SANDBOX, TEST_SANDBOX } from '../testing/sandbox.ts';
 
@@ -376,6 +376,22 @@ describe("a command started in a workspace package's folder (scope.cwd)", () => 
           expect(refused.output, bad).toBe('');
         }
       }
+    });
+  }
+});
+
+describe('background work (the mutation probe, beside the run)', () => {
+  for (const mode of sandboxed ? (['auto', 'off'] as const) : (['off'] as const)) {
+    it(`runs at a lower CPU priority, every process it starts with it, and the run's own commands at the server's (sandbox ${mode})`, async () => {
+      const scope = policy({ sandbox: { mode, hide: [] } });
+      // The niceness the shell sees, and that of a process it starts (field 19 of its /proc stat).
+      const script = 'nice; cut -d" " -f19 /proc/self/stat';
+      const own = os.getPriority();
+      const background = await runUntrusted({ kind: 'shell', script }, scope, { timeoutMs: 20_000, background: true });
+      expect(background.exitCode).toBe(0);
+      expect(background.output.trim().split('\n')).toEqual([String(own + BACKGROUND_NICENESS), String(own + BACKGROUND_NICENESS)]);
+      const foreground = await runUntrusted({ kind: 'argv', command: 'nice', args: [], env: {} }, scope, { timeoutMs: 20_000 });
+      expect(foreground.output.trim()).toBe(String(own));
     });
   }
 });

@@ -60,6 +60,21 @@ export interface UntrustedOptions {
   env?: Record<string, string>;
   /** Told the output as it arrives (a setup command's live view); the result still carries it all. */
   onOutput?: (text: string) => void;
+  /**
+   * Work done beside the run rather than for it (the mutation probe): started at a lower CPU
+   * priority (`nice`, inherited by every process it starts), so on a busy machine the run's own
+   * checks and the worker's commands get the CPU first and the probe takes what is left.
+   */
+  background?: boolean;
+}
+
+/** The niceness of background work: below the run's own, as a user's `nice` would put it. */
+export const BACKGROUND_NICENESS = 10;
+
+/** `command` started through `nice`, which runs it in its own place (same process) at a lower priority. */
+export function niced(command: Command): Command {
+  if (command.kind === 'shell') return { kind: 'argv', command: 'nice', args: ['-n', String(BACKGROUND_NICENESS), '/bin/sh', '-c', command.script], env: {} };
+  return { kind: 'argv', command: 'nice', args: ['-n', String(BACKGROUND_NICENESS), command.command, ...command.args], env: command.env };
 }
 
 export interface UntrustedResult extends RunResult {
@@ -101,6 +116,7 @@ export async function runUntrusted(cmd: Command, scope: UntrustedScope, options:
       }
     }
   }
+  if (options.background) command = niced(command);
   let processCapHit = false;
   try {
     const result = await runBounded(command, {

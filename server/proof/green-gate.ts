@@ -7,7 +7,9 @@
  * Why run the cases alone when the whole file just passed: a file run can pass on an order the
  * cases happen to run in (state one case leaves for the next), on a case the runner never ran
  * (a name filter, a skip, a "no tests" that exits 0), or on a flake. The green proof asks each
- * case on its own; anything but `passed` is not green.
+ * case on its own; anything but `passed` is not green. The checks' run of the whole files, read
+ * from the runner's report with every named case passing, counts as the first of the repeats
+ * (issue 32): with the default two, each case runs alone once more.
  */
 import type { CaseProof, PrdEntry } from '../../shared/files.ts';
 import type { z } from 'zod';

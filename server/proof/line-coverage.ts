@@ -33,7 +33,7 @@ import { z } from 'zod';
 import type { MutationCoverage } from '../../shared/files.ts';
 import type { ProjectEnv } from '../../shared/project-env.ts';
 import type { ChecksPreset } from '../../shared/seed.ts';
-import { testCaseCommand, type TestCommand } from '../env/presets.ts';
+import { inOneProcess, testCaseCommand, type TestCommand } from '../env/presets.ts';
 import type { Tree } from '../fs/tree.ts';
 import { runUntrusted, type UntrustedScope } from '../proc/untrusted.ts';
 import { goModulePath } from './go-report.ts';
@@ -287,7 +287,8 @@ async function coverOneCase(
   files: string[],
   problems: Set<string>,
 ): Promise<LinesByFile | null> {
-  const planned = testCaseCommand(input.preset, input.testFile, name, input.project);
+  const one = testCaseCommand(input.preset, input.testFile, name, input.project);
+  const planned = one && inOneProcess(one);
   const folder = `.tilth-coverage-${randomBytes(6).toString('hex')}`;
   const outDir = path.join(root, folder);
   const out = tracer.method === 'settrace' ? path.join(outDir, 'lines.json') : tracer.method === 'goprofile' ? path.join(outDir, 'cover.out') : outDir;
@@ -295,7 +296,7 @@ async function coverOneCase(
   if (!command) return null;
   input.tree.mkdir(folder);
   try {
-    const result = await runUntrusted(command, input.scope, { timeoutMs: input.timeoutMs, env: {}, signal: input.signal });
+    const result = await runUntrusted(command, input.scope, { timeoutMs: input.timeoutMs, env: {}, signal: input.signal, background: true });
     if (result.timedOut) {
       problems.add(`case "${name}" did not finish within ${Math.round(input.timeoutMs / 1000)} s when traced`);
       return null;

@@ -16,7 +16,7 @@ import type { Checkpoint, CustomChecks, MutationCoverage, MutationReport } from 
 import type { ProjectEnv } from '../../shared/project-env.ts';
 import type { ChecksPreset } from '../../shared/seed.ts';
 import { scratchScope } from '../env/session-env.ts';
-import { packageGroups, packageScope, taskIdOfTestFile, testCommand } from '../env/presets.ts';
+import { inOneProcess, packageGroups, packageScope, taskIdOfTestFile, testCommand } from '../env/presets.ts';
 import { LinkRefusedError, Tree } from '../fs/tree.ts';
 import { git } from '../git/git-base.ts';
 import { withScratchWorktree } from '../git/repo.ts';
@@ -129,9 +129,10 @@ export async function probeTask(input: ProbeInput): Promise<MutationReport> {
     const scope = packageScope({ ...env.scope, frozen: input.lockedTests }, where.dir);
     const tree = Tree.at(input.scratch);
     const read = (f: string) => tree.readFileNoFollow(path.posix.join(where.dir, f))?.toString('utf8') ?? null;
-    const command = testCommand(where.preset, where.files, input.customChecks, where.env, read);
+    const command = inOneProcess(testCommand(where.preset, where.files, input.customChecks, where.env, read));
     const deadline = started + input.budgetMs;
-    const run = (timeoutMs: number) => runUntrusted(command, scope, { timeoutMs, env: {}, signal: input.signal });
+    // Beside the next task: the run's own work gets the CPU first.
+    const run = (timeoutMs: number) => runUntrusted(command, scope, { timeoutMs, env: {}, signal: input.signal, background: true });
     const baselineStarted = now();
     const baseline = await run(Math.max(1_000, deadline - now()));
     if (baseline.exitCode !== 0) return report({ note: 'the acceptance tests do not pass at the commit, so a mutant proves nothing' });

@@ -2,7 +2,9 @@
  * The red and green proofs read from the runner's own report (issue 28): the two normal red
  * shapes that were refused (pytest's exit 4 on a test importing what the task adds, vitest's
  * "Tests no tests" on an import of a module the task creates), a runner refusing the file, a
- * skipped case, and a case that both passes and fails over the repeats.
+ * skipped case, and a case that both passes and fails over the repeats. The repeats after each
+ * case's run alone run a task's named cases together, the runner's filter selecting exactly them
+ * (issue 32).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -196,4 +198,72 @@ describe('red from the runner’s report', () => {
     const proofs = await prove('js-todo', 'node', [task('T-001', 'Sometimes.', [['sometimes']])], { 'tests/t001_flaky.test.js': flaky });
     expect(proofs['T-001']![0]).toMatchObject({ result: 'flaky', runs: ['failed', 'passed'], detail: expect.stringContaining('it passed 1 of 2 runs') });
   }, 60_000);
+
+  // Each case passes only when the file's unnamed case has not run before it in the same process:
+  // two passes a case means the run of the named cases together selected them, and no other.
+  const SPOILED = 'the unnamed case ran before this one';
+  it.each([
+    {
+      preset: 'node' as const,
+      example: 'js-todo' as const,
+      options: {},
+      file: 'tests/t001_pair.test.js',
+      source: [
+        "import { test } from 'node:test';",
+        "import assert from 'node:assert/strict';",
+        "test('spoils', () => { globalThis.spoiled = true; });",
+        `test('adds', () => { assert.equal(globalThis.spoiled, undefined, '${SPOILED}'); });`,
+        `test('counts', () => { assert.equal(globalThis.spoiled, undefined, '${SPOILED}'); });`,
+        '',
+      ].join('\n'),
+      names: ['adds', 'counts'],
+    },
+    {
+      preset: 'vitest' as const,
+      example: 'js-todo' as const,
+      options: { vitest: true },
+      file: 'tests/t001_pair.test.js',
+      source: [
+        "import { describe, expect, it } from 'vitest';",
+        "describe('pair', () => {",
+        "  it('spoils', () => { globalThis.spoiled = true; });",
+        "  it('adds (1+1)', () => { expect(globalThis.spoiled).toBeUndefined(); });",
+        "  it('counts', () => { expect(globalThis.spoiled).toBeUndefined(); });",
+        '});',
+        '',
+      ].join('\n'),
+      names: ['pair › adds (1+1)', 'counts'],
+    },
+    {
+      preset: 'pytest' as const,
+      example: 'py-todo' as const,
+      options: { env: { PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' } },
+      file: 'tests/test_t001_pair.py',
+      source: [
+        'import builtins',
+        '',
+        '',
+        'def test_spoils():',
+        '    builtins.spoiled = True',
+        '',
+        '',
+        'def test_adds():',
+        `    assert not hasattr(builtins, 'spoiled'), '${SPOILED}'`,
+        '',
+        '',
+        'class TestCounts:',
+        '    def test_counts(self):',
+        `        assert not hasattr(builtins, 'spoiled'), '${SPOILED}'`,
+        '',
+      ].join('\n'),
+      names: ['test_adds', 'TestCounts::test_counts'],
+    },
+  ])(
+    '$preset: after each case alone, the named cases run together in one process, and only they',
+    async ({ preset, example, options, file, source, names }) => {
+      const proofs = await prove(example, preset, [task('T-001', 'A pair.', [names])], { [file]: source }, options);
+      expect(proofs['T-001']!.map((p) => [p.test, p.result, p.runs])).toEqual(names.map((name) => [name, 'passed', ['passed', 'passed']]));
+    },
+    120_000,
+  );
 });

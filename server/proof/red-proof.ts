@@ -7,19 +7,20 @@
  * ran and failed (red), ran and passed, was skipped or never collected (`not_run`), or its file
  * did not load — red only when the load failed on a module or symbol the task adds (read by
  * `classifyRun`, as the contract check reads a file), a `case_error` for anything else. Where the
- * runner can list a file's cases (collect-cases.ts), a name the file does not have is told before
- * anything runs, with the names it does have.
+ * runner can list a file's cases (collect-cases.ts), a name that did not run and that the file
+ * does not have is told with the names it does have.
  *
  * The same runner proves green at accept: each named case passes at the task's commit. Red and
- * green run each case `repeats` times (TILTH_PROOF_REPEATS); a case that both passes and fails is
- * `flaky`, counted as neither.
+ * green run each case `repeats` times (TILTH_PROOF_REPEATS): once alone, then with the task's
+ * other named cases in one process; a case that both passes and fails is `flaky`, counted as
+ * neither.
  */
 import os from 'node:os';
 import type { PrdEntry } from '../../shared/files.ts';
 import type { CaseProof, ChecksPreset, RedResult } from '../../shared/seed.ts';
-import { commandLine, packageScope, taskIdOfTestFile, testCaseCommand, type TestCommand } from '../env/presets.ts';
-import { packageRun } from '../../shared/project-env.ts';
-import { collectCases, notCollectedMessage, selectsCase } from './collect-cases.ts';
+import { commandLine, inOneProcess, packageScope, taskIdOfTestFile, testCasesCommand, type TestCommand } from '../env/presets.ts';
+import { packageRun, type PackageRun } from '../../shared/project-env.ts';
+import { collectCases, notCollectedMessage, selectsCase, type CollectedCase } from './collect-cases.ts';
 import { classifyRun, mapLimit, packageFacts, type ContractCheckInput, type RunContext } from './contract-check.ts';
 import { namedCaseIn, notRunMessage, type ReportPreset, reportPresetOf } from './report-parsers.ts';
 import { runWithReport, withReport, type ReportedRun } from './runner-report.ts';
@@ -53,64 +54,157 @@ export function namedCases(task: PrdEntry, testFiles: Record<string, string>, pr
   return [...new Set(task.criteria_tests.flat())].map((test) => ({ file, test }));
 }
 
+/** A proof's options beyond the contract check's input. */
+export interface ProveOptions {
+  /** Where each case that did not pass keeps what its run printed, for the worker. */
+  outputs?: Map<string, CaseOutput>;
+  /**
+   * Runs already seen of all the task's cases together in which every named case passed (the
+   * acceptance check's run of the task's files, at green): they count toward the repeats.
+   */
+  passedBefore?: number;
+  /**
+   * A node file's cases run in the process that loads it (inOneProcess), for a proof that needs
+   * no reading of a load failure: green, where anything but a pass is not green.
+   */
+  oneProcess?: boolean;
+}
+
+/** One task's named cases in its file, and how they run there. */
+interface CaseGroup {
+  taskId: string;
+  file: string;
+  tests: string[];
+  where: PackageRun<ChecksPreset>;
+  report: ReportPreset;
+}
+
 /**
- * Runs each named case of every task by itself and says how it ended: on the seed commit a good
- * case `failed` (red); at the task's commit it `passed` (green). Tasks without a matrix, and a
- * custom command without a JUnit report (only an exit code for its whole files), get no entry.
+ * Runs the named cases of every task and says how each ended: on the seed commit a good case
+ * `failed` (red); at the task's commit it `passed` (green). Each case runs once alone, the
+ * runner's own filter selecting it, so a case that passes or fails only on state another case
+ * leaves is seen. Every further repeat (TILTH_PROOF_REPEATS) runs a task's cases together, in
+ * one runner process, the structured report telling them apart (issue 32): k cases and n repeats
+ * cost k + n − 1 runner starts, not k × n. Tasks without a matrix, and a custom command without a
+ * JUnit report (only an exit code for its whole files), get no entry.
  */
-export async function proveCases(input: ContractCheckInput, tasks: PrdEntry[], outputs?: Map<string, CaseOutput>): Promise<Record<string, CaseProof[]>> {
+export async function proveCases(input: ContractCheckInput, tasks: PrdEntry[], options: ProveOptions = {}): Promise<Record<string, CaseProof[]>> {
   const project = input.project ?? null;
   if (reportPresetOf(input.preset, input.customChecks) === null) return {};
-  const runs = tasks.flatMap((task) =>
-    namedCases(task, input.testFiles, input.preset, project).map((run) => {
-      // In a workspace a case runs from its package's folder, with its package's runner.
-      const where = packageRun(input.preset, project, run.file);
-      return {
-        taskId: task.id,
-        ...run,
-        where,
-        report: reportPresetOf(where.preset, input.customChecks),
-        command: testCaseCommand(where.preset, where.file, run.test, where.env, input.customChecks),
-      };
-    }),
+  const groups: CaseGroup[] = [];
+  for (const task of tasks) {
+    const named = namedCases(task, input.testFiles, input.preset, project);
+    if (named.length === 0) continue;
+    const file = named[0]!.file;
+    // In a workspace a case runs from its package's folder, with its package's runner.
+    const where = packageRun(input.preset, project, file);
+    const report = reportPresetOf(where.preset, input.customChecks);
+    if (report === null) return {};
+    groups.push({ taskId: task.id, file, tests: named.map((c) => c.test), where, report });
+  }
+  if (groups.length === 0 || groups.some((g) => casesCommand(g, g.tests, input) === null)) return {};
+  const runner = new GroupRunner(input, options);
+  // Each case alone, a few at a time.
+  const alone = await mapLimit(
+    groups.flatMap((group) => group.tests.map((test) => ({ group, test }))),
+    CONCURRENCY,
+    ({ group, test }) => runner.alone(group, test),
   );
-  if (runs.length === 0 || runs.some((r) => r.command === null || r.report === null)) return {};
-  const repeats = Math.max(1, input.repeats ?? DEFAULT_PROOF_REPEATS);
-  const options = { timeoutMs: input.timeoutMs ?? CASE_TIMEOUT_MS, env: input.env ?? {}, signal: input.signal };
-  // Each file's cases listed once where the runner can list them: a name the file does not have
-  // is told with the names it does have, and not run.
-  const files = [...new Map(runs.map((r) => [r.file, r.where])).entries()];
-  const listings = await mapLimit(files, CONCURRENCY, ([, where]) =>
-    collectCases(where.preset, where.file, where.env, packageScope(input.scope, where.dir), options),
-  );
-  const collected = new Map(files.map(([file], i) => [file, listings[i] ?? null]));
-  const factsOf = packageFacts(input);
-  const proofs = await mapLimit(runs, CONCURRENCY, async ({ taskId, file, test, command, where, report }) => {
-    const cases = collected.get(file) ?? null;
-    if (cases && !selectsCase(where.preset, cases, test)) {
-      return { taskId, proof: { test, result: 'not_run', detail: notCollectedMessage(where.preset, cases, file, test) } satisfies CaseProof };
+  input.signal?.throwIfAborted();
+  const runs = new Map<CaseGroup, Map<string, CaseProof[]>>(groups.map((g) => [g, new Map()]));
+  for (const [i, { group, test }] of groups.flatMap((g) => g.tests.map((test) => ({ group: g, test }))).entries()) {
+    runs.get(group)!.set(test, [alone[i]!]);
+  }
+  // The further repeats, each task's cases with a real outcome together.
+  const together = Math.max(0, (input.repeats ?? DEFAULT_PROOF_REPEATS) - 1 - (options.passedBefore ?? 0));
+  await mapLimit(groups, CONCURRENCY, async (group) => {
+    const byTest = runs.get(group)!;
+    // A case that did not run, or not for the intended reason, says so every time: only a real outcome is repeated.
+    const again = group.tests.filter((test) => isReal(byTest.get(test)![0]!));
+    for (let i = 0; i < together && again.length > 0; i++) {
+      const proofs = await runner.run(group, again);
+      for (const test of again) byTest.get(test)!.push(proofs.get(test)!);
     }
-    // Read from the package's folder, where it ran: its path there.
-    const ctx: RunContext = { ...factsOf(where), file: where.file, shown: file, command: commandLine(command!) };
-    const once = async () => {
-      const { proof, reported } = await proveOnce(report!, { taskId, file, test }, command!, ctx, { ...input, project: where.env }, where, options);
-      const { run } = reported;
-      if (proof.result !== 'passed')
-        outputs?.set(caseOutputKey(taskId, test), { output: reported.output, exitCode: run.timedOut ? null : run.exitCode, timedOut: run.timedOut });
-      return proof;
-    };
-    const first = await once();
-    // A case that did not run, or not for the intended reason, says so every time: only a real
-    // outcome is repeated.
-    if (first.result !== 'passed' && first.result !== 'failed') return { taskId, proof: { ...first, runs: [first.result] } };
-    const all = [first];
-    for (let i = 1; i < repeats; i++) all.push(await once());
-    return { taskId, proof: combine(test, all) };
   });
   input.signal?.throwIfAborted();
+  // The runs seen before count in `runs`, first; the result is the proof's own runs' (a case that
+  // passed beside the others and fails alone has `failed`, not flaky).
+  const before: RedResult[] = Array.from({ length: options.passedBefore ?? 0 }, () => 'passed');
   const byTask: Record<string, CaseProof[]> = {};
-  for (const { taskId, proof } of proofs) (byTask[taskId] ??= []).push(proof);
+  for (const group of groups) {
+    const byTest = runs.get(group)!;
+    const proofs = group.tests.map((test) => {
+      const all = byTest.get(test)!;
+      const proof = isReal(all[0]!) ? combine(test, all) : { ...all[0]!, runs: [all[0]!.result] };
+      return { ...proof, runs: [...before, ...(proof.runs ?? [])] };
+    });
+    byTask[group.taskId] = [...(byTask[group.taskId] ?? []), ...proofs];
+  }
   return byTask;
+}
+
+const isReal = (p: CaseProof) => p.result === 'passed' || p.result === 'failed';
+
+function casesCommand(group: CaseGroup, tests: string[], input: ContractCheckInput, oneProcess = false): TestCommand | null {
+  const command = testCasesCommand(group.where.preset, group.where.file, tests, group.where.env, input.customChecks);
+  return command && oneProcess ? inOneProcess(command) : command;
+}
+
+/** The runs of a proof: some named cases of a task in one runner process, read from its report. */
+class GroupRunner {
+  private readonly factsOf: ReturnType<typeof packageFacts>;
+  /** Each file's cases as its runner lists them, asked for once, and only when a case did not run. */
+  private readonly listings = new Map<string, Promise<CollectedCase[] | null>>();
+
+  constructor(
+    private readonly input: ContractCheckInput,
+    private readonly options: ProveOptions,
+  ) {
+    this.factsOf = packageFacts(input);
+  }
+
+  private get runOptions() {
+    return { timeoutMs: this.input.timeoutMs ?? CASE_TIMEOUT_MS, env: this.input.env ?? {}, signal: this.input.signal };
+  }
+
+  /**
+   * One case alone. When it did not run, or not for the intended reason, and the runner can list
+   * the file's cases (collect-cases.ts), a name the file does not have is told with the names it
+   * does have.
+   */
+  async alone(group: CaseGroup, test: string): Promise<CaseProof> {
+    const proof = (await this.run(group, [test])).get(test)!;
+    if (isReal(proof)) return proof;
+    const { where, file } = group;
+    const listing = this.listings.get(file) ?? collectCases(where.preset, where.file, where.env, packageScope(this.input.scope, where.dir), this.runOptions);
+    this.listings.set(file, listing);
+    const cases = await listing;
+    if (cases === null || selectsCase(where.preset, cases, test)) return proof;
+    this.options.outputs?.delete(caseOutputKey(group.taskId, test));
+    return { test, result: 'not_run', detail: notCollectedMessage(where.preset, cases, file, test) };
+  }
+
+  /** `tests` of the group in one run; a case that did not pass keeps the run's output. */
+  async run(group: CaseGroup, tests: string[]): Promise<Map<string, CaseProof>> {
+    const { taskId, file, where, report } = group;
+    const command = casesCommand(group, tests, this.input, this.options.oneProcess)!;
+    // Read from the package's folder, where it ran: its path there.
+    const ctx: RunContext = { ...this.factsOf(where), file: where.file, shown: file, command: commandLine(command) };
+    const targets = tests.map((test) => `${where.file.replace(/\.py$/, '').split('/').join('.')}.${test.replace('::', '.')}`);
+    const scope = packageScope(this.input.scope, where.dir);
+    const reported = await runWithReport(report, (reportFile) => withReport(report, command, reportFile, targets, where.env), scope, this.runOptions, [
+      where.file,
+    ]);
+    const { run } = reported;
+    const printed: CaseOutput = { output: reported.output, exitCode: run.timedOut ? null : run.exitCode, timedOut: run.timedOut };
+    const proofs = new Map<string, CaseProof>();
+    for (const test of tests) {
+      const proof = readProof(report, { taskId, file, test }, reported, ctx);
+      if (proof.result !== 'passed') this.options.outputs?.set(caseOutputKey(taskId, test), printed);
+      proofs.set(test, proof);
+    }
+    return proofs;
+  }
 }
 
 /** The proof of a case's repeated runs: `flaky` when it both passed and failed, else the worst run. */
@@ -130,28 +224,6 @@ export function combine(test: string, all: CaseProof[]): CaseProof {
   return { ...worst, runs };
 }
 const SEVERITY_ORDER: RedResult[] = ['failed', 'passed', 'flaky', 'not_run', 'error'];
-
-/** One run of one named case, read from the runner's report; with the run, for its output. */
-async function proveOnce(
-  preset: ReportPreset,
-  named: { taskId: string; file: string; test: string },
-  command: TestCommand,
-  ctx: RunContext,
-  input: ContractCheckInput,
-  where: { dir: string; file: string },
-  options: { timeoutMs: number; env: Record<string, string>; signal?: AbortSignal | undefined },
-): Promise<{ proof: CaseProof; reported: ReportedRun }> {
-  const { test } = named;
-  const target = `${where.file.replace(/\.py$/, '').split('/').join('.')}.${test.replace('::', '.')}`;
-  const reported = await runWithReport(
-    preset,
-    (reportFile) => withReport(preset, command, reportFile, [target], input.project ?? null),
-    packageScope(input.scope, where.dir),
-    options,
-    [where.file],
-  );
-  return { proof: readProof(preset, named, reported, ctx), reported };
-}
 
 function readProof(preset: ReportPreset, named: { taskId: string; file: string; test: string }, reported: ReportedRun, ctx: RunContext): CaseProof {
   const { file, test } = named;

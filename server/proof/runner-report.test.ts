@@ -282,7 +282,7 @@ describe('withReport', () => {
       argv('/bin/sh', '-c', 'exec "$@" > "$0"', R, 'node_modules/.bin/tap', '--reporter=tap', '--disable-coverage', 't.js'),
     );
     // Tilth's uvu runner takes the report as its argument, in the place uvuArgs keeps for it.
-    expect(withReport('uvu', argv('node', ...uvuArgs('', ['t.js'], 'a › b')), R, [], null)).toEqual(argv('node', ...uvuArgs(R, ['t.js'], 'a › b')));
+    expect(withReport('uvu', argv('node', ...uvuArgs('', ['t.js'], ['a › b'])), R, [], null)).toEqual(argv('node', ...uvuArgs(R, ['t.js'], ['a › b'])));
     // node takes what follows a file as more files: the reporters go right after --test.
     expect(withReport('node', argv('node', '--test', '--test-name-pattern=^x$', 't.js'), R, [], null)).toEqual(
       argv(
@@ -295,6 +295,10 @@ describe('withReport', () => {
         '--test-name-pattern=^x$',
         't.js',
       ),
+    );
+    // A run in one process (no --test): the reporters go first.
+    expect(withReport('node', argv('node', 't.js'), R, [], null)).toEqual(
+      argv('node', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=junit', `--test-reporter-destination=${R}`, 't.js'),
     );
   });
 

@@ -193,17 +193,18 @@ export function withReport(preset: ReportPreset, command: TestCommand, reportFil
       // tap's TAP goes to stdout, the report; the test processes' stderr stays the output.
       return intoReport(reportFile, [command.command, '--reporter=tap', ...command.args], command.env, 'stdout');
     case 'node': {
-      // The reporters go before the files: node takes what follows a file as more files.
-      const [test, ...rest] = command.args;
+      // The reporters go before the files: node takes what follows a file as more files (after
+      // `--test`, absent from a run in one process).
+      const at = command.args[0] === '--test' ? 1 : 0;
       return {
         ...command,
         args: [
-          test!,
+          ...command.args.slice(0, at),
           '--test-reporter=spec',
           '--test-reporter-destination=stdout',
           '--test-reporter=junit',
           `--test-reporter-destination=${reportFile}`,
-          ...rest,
+          ...command.args.slice(at),
         ],
       };
     }
