@@ -9,7 +9,7 @@ import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../http/app.ts';
-import { detectSandbox } from '../proc/sandbox.ts';
+import { detectSandboxAsync } from '../proc/sandbox.ts';
 import { startInterviewJob } from '../sessions/session-setup.ts';
 import { DemoService } from '../demo/demo.ts';
 import { createLocalDispatcher, runJobFor } from '../engine/run.ts';
@@ -149,11 +149,11 @@ export async function startServer(live: LiveConfig, logger: Logger = consoleLogg
   // Tried once the server answers its first requests (issue 32: a launch's checks come after
   // listening), and cached for every shell and check of this server; whatever needs it sooner
   // tries it then.
-  setTimeout(() => {
-    const sandbox = detectSandbox(storeOptions.sandbox.mode);
+  // Its trials run as child processes the server waits for, answering requests meanwhile.
+  void detectSandboxAsync(storeOptions.sandbox.mode).then((sandbox) => {
     if (sandbox.available) logger.info(`Shell sandbox: on (bubblewrap${sandbox.version ? ` ${sandbox.version}` : ''})`);
     else logger.warn(`Shell sandbox: off — ${sandbox.detail}`);
-  }, 50).unref();
+  });
   // A wildcard bind still answers on loopback; the printed link must pass the Host check.
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
   // The lock says where this server answers (the real port, with --port 0): `tilth token` prints the link.

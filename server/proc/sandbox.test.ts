@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runChecks } from '../proof/checks.ts';
 import { hashTestFiles } from '../store/seed-input.ts';
 import { isSecretEnvName, runBounded } from './runner.ts';
@@ -75,6 +75,20 @@ describe('detectSandbox', () => {
 
   it.skipIf(!sandboxed)('finds bubblewrap and its version on this machine', () => {
     expect(detectSandbox('auto')).toMatchObject({ available: true, tool: 'bwrap', version: expect.stringMatching(/^\d+\.\d+/) });
+  });
+
+  it("finds the same sandbox with its trials run while the event loop turns (a server's check after it listens), and keeps it", async () => {
+    vi.resetModules();
+    const fresh = await import('./sandbox.ts');
+    let turns = 0;
+    const timer = setInterval(() => turns++, 1);
+    const info = await fresh.detectSandboxAsync('auto');
+    clearInterval(timer);
+    expect(info).toEqual(detectSandbox('auto'));
+    expect(fresh.detectSandbox('auto')).toBe(info);
+    expect(await fresh.detectSandboxAsync('off')).toEqual(detectSandbox('off'));
+    // bwrap's trials take milliseconds each: the timer ran while they did.
+    if (sandboxed) expect(turns).toBeGreaterThan(0);
   });
 });
 

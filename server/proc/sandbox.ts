@@ -8,7 +8,7 @@
  * What it does not confine: the rest of the filesystem stays readable (a home directory's
  * dotfiles included), and a Unix socket on it (say, Docker's) can still be reached.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { GitDirs } from '../git/worktree-git.ts';
@@ -76,10 +76,64 @@ const detected = new Map<SandboxMode, SandboxInfo>();
 export function detectSandbox(mode: SandboxMode): SandboxInfo {
   let info = detected.get(mode);
   if (!info) {
-    info = detect(mode);
+    info = runSync(detect(mode));
     detected.set(mode, info);
   }
   return info;
+}
+
+/**
+ * detectSandbox with its trials run as child processes the event loop waits for, not blocks on:
+ * a server's check after it listens (issue 32), during which it answers requests. The result is
+ * cached as detectSandbox's.
+ */
+export async function detectSandboxAsync(mode: SandboxMode): Promise<SandboxInfo> {
+  const cached = detected.get(mode);
+  if (cached) return cached;
+  const info = await runAsync(detect(mode));
+  const first = detected.get(mode) ?? info;
+  detected.set(mode, first);
+  return first;
+}
+
+/** One trial run of bwrap: its arguments; what came of it. */
+interface Trial {
+  args: string[];
+}
+interface TrialResult {
+  ok: boolean;
+  stdout: string;
+  /** Why it failed, in a few words: the spawn error, the first lines of stderr, or the exit. */
+  why: string;
+}
+
+function runSync(steps: Generator<Trial, SandboxInfo, TrialResult>): SandboxInfo {
+  for (let step = steps.next(); ; ) {
+    if (step.done) return step.value;
+    const run = spawnSync(bwrapPath()!, step.value.args, { encoding: 'utf8', timeout: TRIAL_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'pipe'] });
+    step = steps.next(trialResult(run.error ?? null, run.status, run.signal, run.stdout ?? '', run.stderr ?? ''));
+  }
+}
+
+async function runAsync(steps: Generator<Trial, SandboxInfo, TrialResult>): Promise<SandboxInfo> {
+  for (let step = steps.next(); ; ) {
+    if (step.done) return step.value;
+    const args = step.value.args;
+    const result = await new Promise<TrialResult>((resolve) => {
+      execFile(bwrapPath()!, args, { encoding: 'utf8', timeout: TRIAL_TIMEOUT_MS }, (error, stdout, stderr) => {
+        const spawnError = error && typeof error.code === 'string' ? error : null;
+        const status = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        resolve(trialResult(spawnError, status, error?.signal ?? null, stdout, stderr));
+      });
+    });
+    step = steps.next(result);
+  }
+}
+
+function trialResult(error: Error | null, status: number | null, signal: string | null, stdout: string, stderr: string): TrialResult {
+  if (error) return { ok: false, stdout, why: error.message };
+  const said = stderr.trim().split('\n').slice(0, 3).join(' ').slice(0, 300);
+  return { ok: status === 0, stdout, why: said || `exit ${status ?? signal}` };
 }
 
 let bwrapFound: string | null | undefined;
@@ -90,7 +144,8 @@ function bwrapPath(): string | null {
   return bwrapFound;
 }
 
-function detect(mode: SandboxMode): SandboxInfo {
+/** The detection's steps: each bwrap trial is yielded to the driver that runs it. */
+function* detect(mode: SandboxMode): Generator<Trial, SandboxInfo, TrialResult> {
   if (mode === 'off') {
     return {
       available: false,
@@ -100,8 +155,7 @@ function detect(mode: SandboxMode): SandboxInfo {
       detail: "the shell sandbox is turned off (TILTH_SANDBOX=off), so the worker's shell and the checks run unsandboxed.",
     };
   }
-  const bwrap = bwrapPath();
-  if (bwrap === null) {
+  if (bwrapPath() === null) {
     return {
       available: false,
       tool: null,
@@ -110,33 +164,25 @@ function detect(mode: SandboxMode): SandboxInfo {
       detail: "bubblewrap (bwrap) is not installed, so the worker's shell runs unsandboxed. Install it with: apt-get install -y bubblewrap",
     };
   }
-  const versionRun = spawnSync(bwrap, ['--version'], { encoding: 'utf8', timeout: TRIAL_TIMEOUT_MS });
-  const version = /(\d+(?:\.\d+)+)/.exec(versionRun.stdout ?? '')?.[1] ?? null;
+  const versionRun = yield { args: ['--version'] };
+  const version = /(\d+(?:\.\d+)+)/.exec(versionRun.stdout)?.[1] ?? null;
   // The trial uses every namespace and mount sandboxCommand does: a container may allow some
   // (a read-only bind) and deny others (a new /proc, a network namespace).
-  const trial = spawnSync(bwrap, [...baseArgs(), '--unshare-net', '--unshare-pid', '--new-session', '--die-with-parent', '--', 'true'], {
-    encoding: 'utf8',
-    timeout: TRIAL_TIMEOUT_MS,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  if (trial.error || trial.status !== 0) {
-    const why = trial.error
-      ? trial.error.message
-      : (trial.stderr ?? '').trim().split('\n').slice(0, 3).join(' ').slice(0, 300) || `exit ${trial.status ?? trial.signal}`;
+  const trial = yield { args: [...baseArgs(), '--unshare-net', '--unshare-pid', '--new-session', '--die-with-parent', '--', 'true'] };
+  if (!trial.ok) {
     return {
       available: false,
       tool: null,
       version,
       processCap: null,
-      detail: `bwrap is installed but cannot create a sandbox here, so the worker's shell runs unsandboxed: ${why}`,
+      detail: `bwrap is installed but cannot create a sandbox here, so the worker's shell runs unsandboxed: ${trial.why}`,
     };
   }
   let processCap = detectProcessCap();
   if (processCap.mode === 'rlimit') {
     // The cap needs a user namespace of the sandbox's own (see process-cap.ts): prove it works.
-    const userTrial = spawnSync(
-      bwrap,
-      [
+    const userTrial = yield {
+      args: [
         ...baseArgs(),
         '--unshare-user',
         '--unshare-pid',
@@ -147,12 +193,8 @@ function detect(mode: SandboxMode): SandboxInfo {
         '--',
         'true',
       ],
-      {
-        timeout: TRIAL_TIMEOUT_MS,
-        stdio: 'ignore',
-      },
-    );
-    if (userTrial.error || userTrial.status !== 0) processCap = { ...processCap, mode: 'watchdog', prlimit: null };
+    };
+    if (!userTrial.ok) processCap = { ...processCap, mode: 'watchdog', prlimit: null };
   }
   const capWords = { cgroup: 'a pids cgroup', rlimit: 'an RLIMIT_NPROC in its own user namespace', watchdog: 'a watchdog' }[processCap.mode];
   return {
