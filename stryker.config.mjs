@@ -123,6 +123,20 @@ export default {
     block('server/store/session-store.ts', /^ {2}private state<T>\(/),
     block('server/store/session-store.ts', /^ {2}private forget\(/),
     block('server/proof/checks.ts', /^export async function runChecks\(/),
+    // Issue 32: the commands that run a task's named cases together, and a node file in one
+    // process; background work's lower priority; the event index read in place.
+    block('server/env/presets.ts', /^export function testCasesCommand\(/),
+    block('server/env/presets.ts', /^function jsCasePattern\(/),
+    block('server/env/presets.ts', /^export function inOneProcess\(/),
+    block('server/proc/untrusted.ts', /^export function niced\(/),
+    'server/store/line-offsets.ts',
+    block('server/proof/red-proof.ts', /^export async function proveCases\(/),
+    block('server/proof/red-proof.ts', /^class GroupRunner\b/),
+    // A finished run's summary from summary.json's first line: the stored view and when it holds.
+    block('server/store/summary-file.ts', /^export function summaryText\(/),
+    block('server/store/summary-file.ts', /^export async function storedWholeView\(/),
+    block('server/store/summary-file.ts', /^async function firstLine\(/),
+    block('server/store/session-store.ts', /^ {2}private async wholeViewOf\(/),
   ],
   coverageAnalysis: 'perTest',
   // The machine has two cores shared with others.

@@ -53,6 +53,10 @@ export default defineConfig({
       'server/store/session-store.test.ts',
       'server/proof/checks.test.ts',
       'server/proof/checks-report.test.ts',
+      'server/env/presets.test.ts',
+      'server/store/line-offsets.test.ts',
+      'server/proof/red-proof-runs.test.ts',
+      'server/store/summary-file.test.ts',
     ],
   },
 });

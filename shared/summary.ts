@@ -158,6 +158,13 @@ export const SummaryFileSchema = SummarySchema.extend({ timeline: CheapTimelineS
 /** Everything in a summary but its timeline (summary.json's first line; see server/store/summary-file.ts). */
 export const SummaryHeadSchema = SummarySchema.omit({ timeline: true });
 
+const SpanSchema = z.object({ from: z.number(), to: z.number() }).nullable();
+/**
+ * The whole run's thinned timeline as summary.json keeps it on its first line (`whole_view`),
+ * written with the file: what a dashboard first asks for, read without the file's rows.
+ */
+export const StoredViewSchema = z.object({ timeline: CheapTimelineSchema, span: SpanSchema, full: SpanSchema, thinned: z.boolean() });
+
 export function emptySummary(sessionId: string): Summary {
   return {
     version: 2,

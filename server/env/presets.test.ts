@@ -527,6 +527,15 @@ describe('testCommand', () => {
       '^(?:TestA|TestC)$',
       '.',
     ]);
+    // One name is the one-case command, whatever the runner.
+    for (const preset of ['vitest', 'tap', 'go', 'pytest'] as const)
+      expect(testCasesCommand(preset, 'tests/t001_a.test.js', ['x › y'])).toEqual(testCaseCommand(preset, 'tests/t001_a.test.js', 'x › y'));
+    // Each runner's own program.
+    const programs = (['node', 'vitest', 'jest', 'mocha', 'ava', 'tap', 'uvu', 'cargo', 'go'] as const).map((preset) => {
+      const command = testCasesCommand(preset, 't/a.test.js', two);
+      return command?.kind === 'argv' ? path.basename(command.command) : null;
+    });
+    expect(programs).toEqual(['node', 'vitest', 'jest', 'mocha', 'ava', 'tap', 'node', 'cargo', 'go']);
     // A custom command's one-case template takes one case: several run the whole file, whose report has them.
     const custom = { test: 'bun test {files} --reporter-outfile={junit}', case: 'bun test {file} -t {case_pattern} --reporter-outfile={junit}' };
     expect(testCasesCommand('custom', 't/a.test.js', two, null, custom)).toEqual(testCommand('custom', ['t/a.test.js'], custom));
@@ -543,6 +552,7 @@ describe('testCommand', () => {
     });
     for (const command of [
       testCommand('node', ['a.test.js', 'b.test.js']),
+      { kind: 'argv' as const, command: 'deno', args: ['--test', 'a.test.js'], env: {} },
       testCommand('vitest', ['a.test.js']),
       testCommand('uvu', ['a.test.js']),
       testCommand('custom', ['a.test.js'], { test: 'node --test {files}' }),

@@ -44,7 +44,7 @@ import { resolveTestPath, type StoredSeed } from './seed-input.ts';
 import type { PidLockOwner } from './pid-lock.ts';
 import { acquireRunLock, assertNotLockedElsewhere, holdsLease, type LockJob, type LockKind, lockedElsewhere, lockOwner, revokeRunLock } from './run-lock.ts';
 import { SESSION_FILES } from './session-files.ts';
-import { catchUp, currentSummary, saveSummary } from './summary-file.ts';
+import { catchUp, currentSummary, saveSummary, type WholeView } from './summary-file.ts';
 
 export type StopInfo = { reason: StopReason; phase?: 'interview' | 'run'; error?: string };
 export type { LockKind };
@@ -80,6 +80,7 @@ export interface SessionStoreCore {
   log(id: string): EventLog;
   openLog(id: string): Promise<EventLog>;
   summaryOf(id: string): Promise<Summary>;
+  wholeViewOf(id: string): Promise<WholeView | null>;
   publishAppendedElsewhere(id: string): void;
   listItem(id: string): SessionListItem;
   state<T>(id: string, key: SessionStateKey<T>): T;
@@ -439,6 +440,11 @@ export class SessionHandle {
      * log is open, so a long session's summary.json is not read on every request. Do not change it.
      */
     forReaders: (): Promise<Summary> => this.store.summaryOf(this.id),
+    /**
+     * A finished run's aggregates and whole-run thinned timeline from summary.json's first line,
+     * when that is the log's end and no summary is held; null otherwise (read `forReaders`).
+     */
+    storedWholeView: (): Promise<WholeView | null> => this.store.wholeViewOf(this.id),
   };
 
   // ── processes ───────────────────────────────────────────────────────────────────────────────

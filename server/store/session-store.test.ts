@@ -129,6 +129,31 @@ describe('SessionStore', () => {
     store.close();
   });
 
+  it("answers a finished run's whole view from summary.json's first line, only while it is the log's end and no summary is held", async () => {
+    const id = create();
+    const handle = temp.store.session(id);
+    handle.emit({ type: 'model_call', data: { task_id: 'T-001', iter: 1, prompt_tokens: 10, eval_tokens: 1, tokens_used_total: 11, role: 'worker' } });
+    handle.summary.save(handle.summary.current());
+    // A server that never opened the session: its log cold.
+    const fresh = new SessionStore(temp.root);
+    const stored = await fresh.session(id).summary.storedWholeView();
+    expect(stored?.head.last_seq).toBe(handle.log().lastSeq);
+    expect(stored?.view.timeline.iterations).toHaveLength(1);
+    expect(fresh.heldSummaryCount).toBe(0);
+    // Indexed meanwhile (the events page comes next), and still the log's end.
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await fresh.session(id).summary.storedWholeView())?.head.last_seq).toBe(stored?.head.last_seq);
+    // A held summary is current and answers itself.
+    await fresh.session(id).summary.forReaders();
+    expect(await fresh.session(id).summary.storedWholeView()).toBeNull();
+    fresh.close();
+    // The log moved past the file: the summary must be folded forward.
+    handle.emit(answer(1));
+    const later = new SessionStore(temp.root);
+    expect(await later.session(id).summary.storedWholeView()).toBeNull();
+    later.close();
+  });
+
   it('notifies sessions-list listeners on create and on checkpoint updates', () => {
     let calls = 0;
     temp.store.bus.onSessionsChanged(() => calls++);

@@ -16,7 +16,7 @@ import type { SandboxMode, SandboxConfig } from '../proc/sandbox.ts';
 import { Tree } from '../fs/tree.ts';
 import { EventBus } from './event-bus.ts';
 import { EventLog } from './event-log.ts';
-import { catchUp, catchUpAsync, storedSummaryAsync } from './summary-file.ts';
+import { catchUp, catchUpAsync, storedSummaryAsync, storedWholeView, type WholeView } from './summary-file.ts';
 import { readJsonFile } from './json-file.ts';
 import { SessionHandle, type SessionStateKey, type SessionStoreCore, type StopInfo } from './session-handle.ts';
 import { SESSION_FILES as FILES } from './session-files.ts';
@@ -99,6 +99,7 @@ export class SessionStore {
       log: (id) => this.log(id),
       openLog: (id) => this.openLog(id),
       summaryOf: (id) => this.summaryOf(id),
+      wholeViewOf: (id) => this.wholeViewOf(id),
       publishAppendedElsewhere: (id) => this.publishAppendedElsewhere(id),
       listItem: (id) => this.listItem(id),
       state: (id, key) => this.state(id, key),
@@ -299,6 +300,24 @@ export class SessionStore {
     this.summaries.set(id, first);
     this.evictIdleSummaries(id);
     return log.indexed ? catchUp(log, first) : first;
+  }
+
+  /**
+   * A finished run's summary as a dashboard first asks for it, without summary.json's rows: the
+   * file's first line (aggregates and the whole run's thinned timeline) when it covers the log's
+   * end. Null while a summary is held (it is current, and its view is cached) or when the file
+   * is behind the log, has no stored view or is damaged: the caller reads the summary then.
+   */
+  private async wholeViewOf(id: string): Promise<WholeView | null> {
+    if (this.summaries.has(id)) return null;
+    const stored = await storedWholeView(this.file(id, FILES.summary));
+    if (stored === null) return null;
+    const log = this.log(id);
+    const lastSeq = log.indexed ? log.lastSeq : ((await log.readTailCold(1))[0]?.seq ?? 0);
+    if (stored.head.last_seq !== lastSeq) return null;
+    // The events page comes next: the log is indexed meanwhile, as the summary's first read does.
+    if (!log.indexed) void this.openLog(id).catch(() => {});
+    return stored;
   }
 
   /** Keeps the held summaries' timeline rows within the cache limit, least recently read first. */

@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { emptySummary, type Summary } from '../../shared/summary.ts';
 import { EventLog } from './event-log.ts';
 import { Tree } from '../fs/tree.ts';
-import { catchUpAsync, currentSummary, saveSummary, storedSummaryAsync, summaryText } from './summary-file.ts';
+import { viewTimeline } from '../../shared/timeline-view.ts';
+import { catchUpAsync, currentSummary, saveSummary, storedSummaryAsync, storedWholeView, summaryText } from './summary-file.ts';
 
 const dirs: string[] = [];
 
@@ -58,7 +59,8 @@ describe('summary.json', () => {
   it('is plain JSON, one line of aggregates then the timeline in lines of rows', () => {
     const summary = longSummary(10_000);
     const text = summaryText(summary);
-    expect(JSON.parse(text)).toEqual(summary);
+    // Read whole, it is the summary with one more key: the whole run's thinned timeline.
+    expect(JSON.parse(text)).toEqual({ ...summary, whole_view: viewTimeline(summary.timeline) });
     const lines = text.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^\{"version":2,.*"timeline":\{$/);
     expect(lines).toContain('"iterations":[');
@@ -110,7 +112,8 @@ describe('summary.json', () => {
 
     const good = summaryText(longSummary(3));
     const variants = [
-      good.replace('[1,1001,"T-001",1,101]', '[1,1001,"T-001",-1,101]'),
+      // The row and its copy in the first line's view (three rows are not thinned).
+      good.replaceAll('[1,1001,"T-001",1,101]', '[1,1001,"T-001",-1,101]'),
       good.replace('"version":2', '"version":"two"'),
       good.slice(0, good.length - 10),
       good.replace('"iterations":[', '"iterations":[\n{"not":"json"'),
@@ -129,5 +132,55 @@ describe('summary.json', () => {
     const caught = await currentSummaryAsync(log, file, 's1');
     expect(caught.last_seq).toBe(log.lastSeq);
     expect(caught.timeline.iterations.map((r) => r[3])).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('answers the whole run from its first line alone: the aggregates and the stored thinned timeline', async () => {
+    const { file } = session();
+    const summary = longSummary(300_000);
+    saveSummary(Tree.at(path.dirname(file)), file, summary);
+    const firstLine = fs.readFileSync(file, 'utf8').split('\n')[0]!;
+    const parsed: number[] = [];
+    const parse = JSON.parse;
+    const spy = vi.spyOn(JSON, 'parse').mockImplementation((text: string, reviver) => {
+      parsed.push(text.length);
+      return parse(text, reviver);
+    });
+    let stored: Awaited<ReturnType<typeof storedWholeView>>;
+    try {
+      stored = await storedWholeView(file);
+    } finally {
+      spy.mockRestore();
+    }
+    const { timeline, ...head } = summary;
+    expect(stored).toEqual({ head, view: viewTimeline(timeline) });
+    expect(stored!.view.thinned).toBe(true);
+    // One parse, of the first line: none of the rows.
+    expect(parsed).toEqual([firstLine.length - ',"timeline":{'.length + 1]);
+    expect(firstLine.length).toBeLessThan(fs.statSync(file).size / 20);
+  });
+
+  it('has no stored view in an older file, a damaged first line, or a first line past its bound', async () => {
+    const { file } = session();
+    const summary = longSummary(3);
+    const absent = path.join(path.dirname(file), 'absent.json');
+    expect(await storedWholeView(absent)).toBeNull();
+    fs.writeFileSync(file, JSON.stringify(summary));
+    expect(await storedWholeView(file)).toBeNull();
+    const good = summaryText(summary);
+    const variants = [
+      good.replace('"version":2', '"version":"two"'),
+      good.replace('"thinned":false', '"thinned":"no"'),
+      good.replace('"whole_view":', '"other_view":'),
+      good.replace(',"timeline":{\n', ',"timeline":{ \n'),
+      good.replace('"session_id"', '"session_id\u0000'),
+      `${'x'.repeat(5 * 1024 * 1024)}\n`,
+      '',
+    ];
+    for (const text of variants) {
+      fs.writeFileSync(file, text);
+      expect(await storedWholeView(file), text.slice(0, 80)).toBeNull();
+    }
+    fs.writeFileSync(file, good);
+    expect(await storedWholeView(file)).not.toBeNull();
   });
 });

@@ -87,4 +87,40 @@ describe('a long run’s summary', () => {
     expect(bad.json()).toMatchObject({ error: { code: 'invalid_request' } });
     expect(bad.json().error.message).toContain('from must not be after to');
   });
+
+  it("answers a finished run's first read from summary.json's stored view, exactly what its rows give, and reads the rows once the log moves on", async () => {
+    const id = session('Stored view');
+    const handle = t.store.session(id);
+    const lastSeq = handle.log().lastSeq;
+    const summary = emptySummary(id);
+    summary.last_seq = lastSeq;
+    const start = Date.UTC(2026, 10, 20, 9);
+    summary.timeline.attempts.push(['T-001', 2, start, start + 50_000 * 1000, 'done']);
+    for (let k = 0; k < 50_000; k++) summary.timeline.iterations.push([k + 3, start + k * 1000, 'T-001', k + 1, 1000 + (k % 50)]);
+    handle.summary.save(summary);
+    // As a server that never read it: nothing held.
+    handle.forget();
+    const fromView = await t.app.inject({ method: 'GET', url: `/api/sessions/${id}/summary`, headers: auth });
+    expect(fromView.statusCode).toBe(200);
+    expect(t.store.heldSummaryCount).toBe(0);
+    // The same file without its stored view: the rows are read, and the answer is the same.
+    const file = path.join(handle.dir, 'summary.json');
+    const lines = fs.readFileSync(file, 'utf8').split('\n');
+    const { whole_view: _, ...head } = JSON.parse(`${lines[0]!.slice(0, -',"timeline":{'.length)}}`);
+    fs.writeFileSync(file, [`${JSON.stringify(head).slice(0, -1)},"timeline":{`, ...lines.slice(1)].join('\n'));
+    handle.forget();
+    const fromRows = await t.app.inject({ method: 'GET', url: `/api/sessions/${id}/summary`, headers: auth });
+    expect(t.store.heldSummaryCount).toBe(1);
+    expect(fromView.json()).toEqual(fromRows.json());
+    expect((fromView.json() as SummaryView).timeline_view.thinned).toBe(true);
+
+    // An event after the file: the stored view is behind, so the summary is read and folded forward.
+    handle.summary.save(summary);
+    handle.forget();
+    handle.emit({ type: 'question_answered', data: { question_id: 'q', answer: 'a' } });
+    handle.forget();
+    const moved = (await t.app.inject({ method: 'GET', url: `/api/sessions/${id}/summary`, headers: auth })).json() as SummaryView;
+    expect(moved.last_seq).toBe(lastSeq + 1);
+    expect(t.store.heldSummaryCount).toBe(1);
+  });
 });

@@ -31,8 +31,15 @@ export function sessionRoutes(app: FastifyInstance, deps: AppDeps): void {
    */
   handle(app, 'getSummary', async ({ params, query }) => {
     const session = existingSession(store, params.id);
+    const wholeRun = query.from === undefined && query.to === undefined;
+    // A finished run's first read: its stored view, not a million rows parsed.
+    const stored = wholeRun ? await session.summary.storedWholeView() : null;
+    if (stored) {
+      const { timeline, ...view } = stored.view;
+      return { ...stored.head, timeline, timeline_view: view };
+    }
     const summary = await session.summary.forReaders();
-    const { timeline, ...view } = query.from === undefined && query.to === undefined ? wholeRunView(summary) : viewTimeline(summary.timeline, query);
+    const { timeline, ...view } = wholeRun ? wholeRunView(summary) : viewTimeline(summary.timeline, query);
     return { ...summary, timeline, timeline_view: view };
   });
 
