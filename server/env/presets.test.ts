@@ -553,6 +553,7 @@ describe('testCommand', () => {
     for (const command of [
       testCommand('node', ['a.test.js', 'b.test.js']),
       { kind: 'argv' as const, command: 'deno', args: ['--test', 'a.test.js'], env: {} },
+      { kind: 'argv' as const, command: 'node', args: ['--inspect', 'a.test.js'], env: {} },
       testCommand('vitest', ['a.test.js']),
       testCommand('uvu', ['a.test.js']),
       testCommand('custom', ['a.test.js'], { test: 'node --test {files}' }),

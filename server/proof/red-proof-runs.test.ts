@@ -114,9 +114,33 @@ describe('the proofs’ runs', () => {
     ]);
   });
 
-  it('proves nothing for a task without a matrix or a file', async () => {
+  it('proves nothing for a task without a matrix or a file, nor with a custom command that writes no report', async () => {
     const { criteria_tests: _, ...bare } = TASK;
     expect(await proveCases(input(), [bare])).toEqual({});
     expect(await proveCases({ ...input(), testFiles: {} }, [TASK])).toEqual({});
+    const custom = { ...input(), preset: 'custom' as const, customChecks: { test: 'node --test {files}' } };
+    expect(await proveCases(custom, [TASK])).toEqual({});
+    expect(fs.existsSync(path.join(dir, 'runs.log'))).toBe(false);
+  });
+
+  it("lists a file's cases only once a case did not run, and names the cases it has for a name it lacks", async () => {
+    const outputs = new Map<string, CaseOutput>();
+    const file = 'tests/test_t001_pair.py';
+    const source = ['def test_adds():', '    assert 1 + 1 == 2', '', '', 'def test_counts():', '    assert 1 + 1 == 3', ''].join('\n');
+    const task = { ...TASK, acceptance_criteria: ['adds', 'gone'], criteria_tests: [['test_adds'], ['test_gone']] };
+    const base = input();
+    fs.writeFileSync(path.join(dir, file), source);
+    const proofs = (
+      await proveCases({ ...base, preset: 'pytest', testFiles: { [file]: source }, env: { PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' } }, [task], { outputs })
+    )['T-001']!;
+    expect(summary(proofs)).toEqual([
+      ['test_adds', 'passed', ['passed', 'passed']],
+      ['test_gone', 'not_run', ['not_run']],
+    ]);
+    expect(proofs[1]!.detail).toBe(
+      `no test case named "test_gone" in ${file}: pytest collects "test_adds", "test_counts"; check its name in the matrix against the file`,
+    );
+    // The listing said why: the run's output (pytest's "not found") is not kept for the worker.
+    expect([...outputs.keys()]).toEqual([]);
   });
 });

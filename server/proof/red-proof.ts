@@ -89,32 +89,25 @@ interface CaseGroup {
  * JUnit report (only an exit code for its whole files), get no entry.
  */
 export async function proveCases(input: ContractCheckInput, tasks: PrdEntry[], options: ProveOptions = {}): Promise<Record<string, CaseProof[]>> {
-  const project = input.project ?? null;
-  if (reportPresetOf(input.preset, input.customChecks) === null) return {};
   const groups: CaseGroup[] = [];
   for (const task of tasks) {
-    const named = namedCases(task, input.testFiles, input.preset, project);
+    const named = namedCases(task, input.testFiles, input.preset, input.project);
     if (named.length === 0) continue;
     const file = named[0]!.file;
     // In a workspace a case runs from its package's folder, with its package's runner.
-    const where = packageRun(input.preset, project, file);
+    const where = packageRun(input.preset, input.project, file);
     const report = reportPresetOf(where.preset, input.customChecks);
+    // Only a report says how one case ended (a custom command without one gives an exit code).
     if (report === null) return {};
     groups.push({ taskId: task.id, file, tests: named.map((c) => c.test), where, report });
   }
-  if (groups.length === 0 || groups.some((g) => casesCommand(g, g.tests, input) === null)) return {};
   const runner = new GroupRunner(input, options);
   // Each case alone, a few at a time.
-  const alone = await mapLimit(
-    groups.flatMap((group) => group.tests.map((test) => ({ group, test }))),
-    CONCURRENCY,
-    ({ group, test }) => runner.alone(group, test),
-  );
+  const cases = groups.flatMap((group) => group.tests.map((test) => ({ group, test })));
+  const alone = await mapLimit(cases, CONCURRENCY, ({ group, test }) => runner.alone(group, test));
   input.signal?.throwIfAborted();
   const runs = new Map<CaseGroup, Map<string, CaseProof[]>>(groups.map((g) => [g, new Map()]));
-  for (const [i, { group, test }] of groups.flatMap((g) => g.tests.map((test) => ({ group: g, test }))).entries()) {
-    runs.get(group)!.set(test, [alone[i]!]);
-  }
+  cases.forEach(({ group, test }, i) => runs.get(group)!.set(test, [alone[i]!]));
   // The further repeats, each task's cases with a real outcome together.
   const together = Math.max(0, (input.repeats ?? DEFAULT_PROOF_REPEATS) - 1 - (options.passedBefore ?? 0));
   await mapLimit(groups, CONCURRENCY, async (group) => {
@@ -133,12 +126,11 @@ export async function proveCases(input: ContractCheckInput, tasks: PrdEntry[], o
   const byTask: Record<string, CaseProof[]> = {};
   for (const group of groups) {
     const byTest = runs.get(group)!;
-    const proofs = group.tests.map((test) => {
-      const all = byTest.get(test)!;
-      const proof = isReal(all[0]!) ? combine(test, all) : { ...all[0]!, runs: [all[0]!.result] };
-      return { ...proof, runs: [...before, ...(proof.runs ?? [])] };
+    byTask[group.taskId] = group.tests.map((test) => {
+      const [first, ...more] = byTest.get(test)!;
+      const proof = isReal(first!) ? combine(test, [first!, ...more]) : first!;
+      return { ...proof, runs: [...before, first!.result, ...more.map((p) => p.result)] };
     });
-    byTask[group.taskId] = [...(byTask[group.taskId] ?? []), ...proofs];
   }
   return byTask;
 }
