@@ -20,6 +20,7 @@ const SOURCE = [
   "import assert from 'node:assert/strict';",
   "import fs from 'node:fs';",
   "const ran = (name) => fs.appendFileSync('runs.log', `${name} ${process.pid} ${process.env.NODE_TEST_CONTEXT ?? 'main'}\\n`);",
+  "if (process.env.PROOF_MARK) fs.appendFileSync('marks.log', `${process.env.PROOF_MARK}\\n`);",
   "test('adds', () => { ran('adds'); assert.equal(1 + 1, 2); });",
   "test('counts', () => { ran('counts'); assert.equal(1 + 1, 3, 'counts is off'); });",
   "test('unnamed', () => { ran('unnamed'); });",
@@ -123,6 +124,34 @@ describe('the proofs’ runs', () => {
     expect(fs.existsSync(path.join(dir, 'runs.log'))).toBe(false);
   });
 
+  it('starts no run for a task none of whose cases ran alone, and passes the input environment to each run', async () => {
+    const none = { ...TASK, acceptance_criteria: ['later', 'gone'], criteria_tests: [['later'], ['gone']] };
+    const proofs = (await proveCases({ ...input(3), env: { PROOF_MARK: 'set' } }, [none]))['T-001']!;
+    expect(summary(proofs)).toEqual([
+      ['later', 'not_run', ['not_run']],
+      ['gone', 'not_run', ['not_run']],
+    ]);
+    expect(fs.existsSync(path.join(dir, 'runs.log'))).toBe(false);
+    fs.rmSync(dir, { recursive: true, force: true });
+    const marked = (await proveCases({ ...input(1), env: { PROOF_MARK: 'set' } }, [TASK]))['T-001']!;
+    expect(marked[0]!.result).toBe('passed');
+    // Each of the four runs alone (one a case) loaded the file with the mark.
+    expect(fs.readFileSync(path.join(dir, 'marks.log'), 'utf8')).toBe('set\n'.repeat(4));
+  });
+
+  it('runs unittest cases by their module paths', async () => {
+    const file = 'tests/test_t001_pair.py';
+    const source = ['import unittest', '', '', 'class Pair(unittest.TestCase):', '    def test_adds(self):', '        self.assertEqual(1 + 1, 2)', ''].join(
+      '\n',
+    );
+    const task = { ...TASK, acceptance_criteria: ['adds'], criteria_tests: [['Pair.test_adds']] };
+    const base = input(2);
+    fs.writeFileSync(path.join(dir, 'tests', '__init__.py'), '');
+    fs.writeFileSync(path.join(dir, file), source);
+    const proofs = (await proveCases({ ...base, preset: 'unittest', testFiles: { [file]: source } }, [task]))['T-001']!;
+    expect(summary(proofs)).toEqual([['Pair.test_adds', 'passed', ['passed', 'passed']]]);
+  });
+
   it("lists a file's cases only once a case did not run, and names the cases it has for a name it lacks", async () => {
     const outputs = new Map<string, CaseOutput>();
     const file = 'tests/test_t001_pair.py';
@@ -142,5 +171,8 @@ describe('the proofs’ runs', () => {
     );
     // The listing said why: the run's output (pytest's "not found") is not kept for the worker.
     expect([...outputs.keys()]).toEqual([]);
+    // Without a place for outputs, the same.
+    const again = await proveCases({ ...base, preset: 'pytest', testFiles: { [file]: source }, env: { PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' } }, [task]);
+    expect(again['T-001']![1]!.result).toBe('not_run');
   });
 });

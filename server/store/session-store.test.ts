@@ -132,6 +132,8 @@ describe('SessionStore', () => {
   it("answers a finished run's whole view from summary.json's first line, only while it is the log's end and no summary is held", async () => {
     const id = create();
     const handle = temp.store.session(id);
+    // No summary.json yet: nothing stored to answer from.
+    expect(await new SessionStore(temp.root).session(id).summary.storedWholeView()).toBeNull();
     handle.emit({ type: 'model_call', data: { task_id: 'T-001', iter: 1, prompt_tokens: 10, eval_tokens: 1, tokens_used_total: 11, role: 'worker' } });
     handle.summary.save(handle.summary.current());
     // A server that never opened the session: its log cold.
@@ -142,6 +144,7 @@ describe('SessionStore', () => {
     expect(fresh.heldSummaryCount).toBe(0);
     // Indexed meanwhile (the events page comes next), and still the log's end.
     await new Promise((r) => setTimeout(r, 50));
+    expect(fresh.session(id).log().indexed).toBe(true);
     expect((await fresh.session(id).summary.storedWholeView())?.head.last_seq).toBe(stored?.head.last_seq);
     // A held summary is current and answers itself.
     await fresh.session(id).summary.forReaders();

@@ -70,6 +70,10 @@ describe('summary.json', () => {
     const rowLines = lines.filter((l) => l.startsWith('[10') || l.startsWith('[4097') || l.startsWith('[8193'));
     expect(rowLines.length).toBeGreaterThanOrEqual(3);
     expect(Math.max(...lines.map((l) => l.length))).toBeLessThan(text.length / 2);
+    // An empty series has no row line, and a series of exactly one line's rows ends without a comma.
+    expect(text).not.toContain('\n\n');
+    const exact = longSummary(4_096);
+    expect(JSON.parse(summaryText(exact)).timeline).toEqual(exact.timeline);
   });
 
   it('reads back the same summary by lines, whole, and from an older one-line file', async () => {
@@ -182,5 +186,24 @@ describe('summary.json', () => {
     }
     fs.writeFileSync(file, good);
     expect(await storedWholeView(file)).not.toBeNull();
+    fs.writeFileSync(file, good.split('\n')[0]!);
+    expect(await storedWholeView(file), 'a first line without its end').toBeNull();
+  });
+
+  it('reads a first line longer than one read, up to its bound', async () => {
+    const { file } = session();
+    const summary = longSummary(3);
+    // A thousand tasks: a first line of about 600 KB, read in three pieces.
+    for (let i = 2; i <= 1_000; i++) summary.tasks[`T-${String(i).padStart(4, '0')}`] = { ...summary.tasks['T-001']!, commit: 'x'.repeat(200) };
+    saveSummary(Tree.at(path.dirname(file)), file, summary);
+    expect(fs.readFileSync(file, 'utf8').split('\n')[0]!.length).toBeGreaterThan(512 * 1024);
+    const stored = await storedWholeView(file);
+    expect(Object.keys(stored?.head.tasks ?? {})).toHaveLength(1_000);
+    expect(stored?.head.last_seq).toBe(3);
+    // Past 4 MB it is not a line this module wrote for reading alone: the summary is read instead.
+    for (let i = 1_001; i <= 8_000; i++) summary.tasks[`T-${String(i).padStart(4, '0')}`] = { ...summary.tasks['T-001']!, commit: 'x'.repeat(200) };
+    saveSummary(Tree.at(path.dirname(file)), file, summary);
+    expect(fs.readFileSync(file, 'utf8').split('\n')[0]!.length).toBeGreaterThan(4 * 1024 * 1024);
+    expect(await storedWholeView(file)).toBeNull();
   });
 });

@@ -143,8 +143,9 @@ export interface WholeView {
   view: TimelineView;
 }
 
-/** The first line's size past which it is not one this module wrote (the view is ~100 KB at 1M events). */
+/** The bytes within which the first line ends, or it is not one this module wrote (the view is ~100 KB at 1M events). */
 const FIRST_LINE_CAP = 4 * 1024 * 1024;
+const READ_CHUNK = 256 * 1024;
 
 /**
  * summary.json's first line only: its aggregates and the whole run's thinned timeline, read off
@@ -170,17 +171,16 @@ async function firstLine(file: string): Promise<string | null> {
   try {
     handle = await fs.promises.open(file, 'r');
     const chunks: Buffer[] = [];
-    let size = 0;
-    for (;;) {
-      const chunk = Buffer.alloc(Math.min(256 * 1024, FIRST_LINE_CAP - size + 1));
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, size);
-      const read = chunk.subarray(0, bytesRead);
+    for (let size = 0; size < FIRST_LINE_CAP; ) {
+      const { bytesRead, buffer } = await handle.read(Buffer.alloc(READ_CHUNK), 0, READ_CHUNK, size);
+      const read = buffer.subarray(0, bytesRead);
       const end = read.indexOf(0x0a);
-      if (end >= 0) return Buffer.concat([...chunks, read.subarray(0, end)]).toString('utf8');
+      if (end !== -1) return Buffer.concat([...chunks, read.subarray(0, end)]).toString('utf8');
+      if (bytesRead === 0) return null;
       chunks.push(read);
       size += bytesRead;
-      if (bytesRead === 0 || size > FIRST_LINE_CAP) return null;
     }
+    return null;
   } catch {
     return null;
   } finally {
