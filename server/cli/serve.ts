@@ -149,11 +149,14 @@ export async function startServer(live: LiveConfig, logger: Logger = consoleLogg
   // Tried once the server answers its first requests (issue 32: a launch's checks come after
   // listening), and cached for every shell and check of this server; whatever needs it sooner
   // tries it then.
-  // Its trials run as child processes the server waits for, answering requests meanwhile.
-  void detectSandboxAsync(storeOptions.sandbox.mode).then((sandbox) => {
-    if (sandbox.available) logger.info(`Shell sandbox: on (bubblewrap${sandbox.version ? ` ${sandbox.version}` : ''})`);
-    else logger.warn(`Shell sandbox: off — ${sandbox.detail}`);
-  });
+  // Its trials run as child processes the server waits for, answering requests meanwhile; they
+  // start once the first requests are in (a fork of the server is not free).
+  setTimeout(() => {
+    void detectSandboxAsync(storeOptions.sandbox.mode).then((sandbox) => {
+      if (sandbox.available) logger.info(`Shell sandbox: on (bubblewrap${sandbox.version ? ` ${sandbox.version}` : ''})`);
+      else logger.warn(`Shell sandbox: off — ${sandbox.detail}`);
+    });
+  }, 50).unref();
   // A wildcard bind still answers on loopback; the printed link must pass the Host check.
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
   // The lock says where this server answers (the real port, with --port 0): `tilth token` prints the link.
