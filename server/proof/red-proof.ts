@@ -107,7 +107,7 @@ export async function proveCases(input: ContractCheckInput, tasks: PrdEntry[], o
   const alone = await mapLimit(cases, CONCURRENCY, ({ group, test }) => runner.alone(group, test));
   input.signal?.throwIfAborted();
   const runs = new Map<CaseGroup, Map<string, CaseProof[]>>(groups.map((g) => [g, new Map()]));
-  cases.forEach(({ group, test }, i) => runs.get(group)!.set(test, [alone[i]!]));
+  for (const [i, { group, test }] of cases.entries()) runs.get(group)!.set(test, [alone[i]!]);
   // The further repeats, each task's cases with a real outcome together.
   const together = Math.max(0, (input.repeats ?? DEFAULT_PROOF_REPEATS) - 1 - (options.passedBefore ?? 0));
   await mapLimit(groups, CONCURRENCY, async (group) => {
