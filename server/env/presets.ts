@@ -235,10 +235,8 @@ export function testCaseCommand(preset: ChecksPreset, file: string, name: string
       return { kind: 'argv', command: 'cargo', args: ['test', '--no-fail-fast', ...cargoTargets([file]), '--', '--exact', name], env: {} };
     case 'pytest':
       return { kind: 'argv', command: pythonOf(env), args: ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', `${file}::${name}`], env: pythonRunEnv(env) };
-    case 'unittest': {
-      const module = file.replace(/\.py$/, '').split('/').join('.');
-      return { kind: 'argv', command: pythonOf(env), args: ['-m', 'unittest', '-v', `${module}.${name.replace('::', '.')}`], env: pythonRunEnv(env) };
-    }
+    case 'unittest':
+      return { kind: 'argv', command: pythonOf(env), args: ['-m', 'unittest', '-v', unittestTarget(file, name)], env: pythonRunEnv(env) };
     case 'node':
       // node matches each test's own name; the report then picks the case by its full title.
       return { kind: 'argv', command: 'node', args: ['--test', `--test-name-pattern=^${escapeRegExp(ownTitle(name))}$`, file], env: {} };
@@ -314,15 +312,8 @@ export function testCasesCommand(
         args: ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', ...names.map((n) => `${file}::${n}`)],
         env: pythonRunEnv(env),
       };
-    case 'unittest': {
-      const module = file.replace(/\.py$/, '').split('/').join('.');
-      return {
-        kind: 'argv',
-        command: pythonOf(env),
-        args: ['-m', 'unittest', '-v', ...names.map((n) => `${module}.${n.replace('::', '.')}`)],
-        env: pythonRunEnv(env),
-      };
-    }
+    case 'unittest':
+      return { kind: 'argv', command: pythonOf(env), args: ['-m', 'unittest', '-v', ...names.map((n) => unittestTarget(file, n))], env: pythonRunEnv(env) };
     case 'node':
       // Several patterns: a test whose own name matches any runs.
       return { kind: 'argv', command: 'node', args: ['--test', ...names.map((n) => `--test-name-pattern=^${escapeRegExp(ownTitle(n))}$`), file], env: {} };
@@ -343,6 +334,16 @@ export function testCasesCommand(
       if (!custom || !writesJunit(custom.test)) return null;
       return testCommand('custom', [file], custom);
   }
+}
+
+/** A Python test file as the module unittest imports: `tests/test_a.py` → `tests.test_a`. */
+export function unittestModule(file: string): string {
+  return file.replace(/\.py$/, '').split('/').join('.');
+}
+
+/** A case as unittest names it on its command line: `Class::test_x` in tests/test_a.py → `tests.test_a.Class.test_x`. */
+export function unittestTarget(file: string, name: string): string {
+  return `${unittestModule(file)}.${name.replace('::', '.')}`;
 }
 
 /**

@@ -18,7 +18,7 @@
 import os from 'node:os';
 import type { PrdEntry } from '../../shared/files.ts';
 import type { CaseProof, ChecksPreset, RedResult } from '../../shared/seed.ts';
-import { commandLine, inOneProcess, packageScope, taskIdOfTestFile, testCasesCommand, type TestCommand } from '../env/presets.ts';
+import { commandLine, inOneProcess, packageScope, taskIdOfTestFile, testCasesCommand, unittestTarget, type TestCommand } from '../env/presets.ts';
 import { packageRun, type PackageRun } from '../../shared/project-env.ts';
 import { collectCases, notCollectedMessage, selectsCase, type CollectedCase } from './collect-cases.ts';
 import { classifyRun, mapLimit, packageFacts, type ContractCheckInput, type RunContext } from './contract-check.ts';
@@ -182,7 +182,7 @@ class GroupRunner {
     const command = casesCommand(group, tests, this.input, this.options.oneProcess)!;
     // Read from the package's folder, where it ran: its path there.
     const ctx: RunContext = { ...this.factsOf(where), file: where.file, shown: file, command: commandLine(command) };
-    const targets = tests.map((test) => `${where.file.replace(/\.py$/, '').split('/').join('.')}.${test.replace('::', '.')}`);
+    const targets = tests.map((test) => unittestTarget(where.file, test));
     const scope = packageScope(this.input.scope, where.dir);
     const reported = await runWithReport(report, (reportFile) => withReport(report, command, reportFile, targets, where.env), scope, this.runOptions, [
       where.file,

@@ -126,15 +126,20 @@ async function summaryByLines(text: string): Promise<Summary | null | undefined>
     }
   }
   if (series !== null || lines.at(-1) !== ']}}') return undefined;
-  let head: unknown;
-  try {
-    head = JSON.parse(`${first.slice(0, -TIMELINE_OPEN.length)}}`);
-  } catch {
-    return undefined;
-  }
+  const head = firstLineJson(first);
+  if (head === undefined) return undefined;
   const parsed = SummaryHeadSchema.safeParse(head);
   if (!parsed.success) return null;
   return { ...parsed.data, timeline: { attempts: [], iterations: [], other_calls: [], verdicts: [], windows: [], ...timeline } };
+}
+
+/** The first line's object (the aggregates, and the stored view when written with one), closed; undefined when it does not parse. */
+function firstLineJson(first: string): unknown {
+  try {
+    return JSON.parse(`${first.slice(0, -TIMELINE_OPEN.length)}}`);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A summary's aggregates with the whole run's thinned timeline: what the summary route answers. */
@@ -155,12 +160,8 @@ const READ_CHUNK = 256 * 1024;
 export async function storedWholeView(file: string): Promise<WholeView | null> {
   const first = await firstLine(file);
   if (first === null || !first.endsWith(TIMELINE_OPEN)) return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(`${first.slice(0, -TIMELINE_OPEN.length)}}`);
-  } catch {
-    return null;
-  }
+  const parsed = firstLineJson(first);
+  if (parsed === undefined) return null;
   const head = SummaryHeadSchema.safeParse(parsed);
   const view = StoredViewSchema.safeParse((parsed as { whole_view?: unknown }).whole_view);
   return head.success && view.success ? { head: head.data, view: view.data } : null;
