@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { addTaskVerb, CliExit, HEADLESS_HELP, info, parseVerbArgs, reopen, reset, rewindVerb, runVerb } from './cli/headless.ts';
+import { CliExit } from './cli/cli-exit.ts';
 import { ConfigError, describeConfig, loadConfig, type ConfigKey } from './config/config.ts';
 import { workTreeRoot } from './git/repo.ts';
 import { displayUrl } from './llm/client.ts';
@@ -94,12 +94,20 @@ async function serve(args: string[]): Promise<void> {
   await ensureWebBuild(consoleLogger);
   // `cd my-repo && tilth serve`: the folder says which repository the user means to work on —
   // unless it is Tilth's own checkout, where one starts it after `npm ci` without meaning that.
-  // Asked of git while the server starts, not before it.
-  const asked = workTreeRoot(process.cwd())
-    .then((here) => (here !== null && fs.realpathSync(here) === fs.realpathSync(PACKAGE_ROOT) ? null : here))
-    .catch(() => null);
-  const server = await startServer(live, consoleLogger, { defaultWorkspace: asked, workerSlots });
-  const defaultWorkspace = await asked;
+  // Asked of git when first needed (the settings the page loads), or a moment after the start:
+  // starting a process costs the event loop a fork of the whole server, which the first requests
+  // should not wait behind.
+  let asking: Promise<string | null> | undefined;
+  const defaultWorkspace = () =>
+    (asking ??= workTreeRoot(process.cwd())
+      .then((here) => (here !== null && fs.realpathSync(here) === fs.realpathSync(PACKAGE_ROOT) ? null : here))
+      .catch(() => null)
+      .then((here) => {
+        if (here !== null) process.stdout.write(`Default workspace: ${here}\n`);
+        return here;
+      }));
+  const server = await startServer(live, consoleLogger, { defaultWorkspace, workerSlots });
+  setTimeout(() => void defaultWorkspace(), 250).unref();
   // With --demo the printed link opens the demo session itself, not the list it would sit in.
   const demoId = values.demo ? await server.startDemo() : null;
   const link = demoId === null ? server.url : linkToPath(server.url, `/sessions/${demoId}`);
@@ -113,7 +121,6 @@ async function serve(args: string[]): Promise<void> {
     }
   }
   process.stdout.write(`Sessions: ${config.sessionsDir}\n`);
-  if (defaultWorkspace !== null) process.stdout.write(`Default workspace: ${defaultWorkspace}\n`);
   if (demoId !== null) {
     process.stdout.write(`Demo session ${demoId} started with the scripted demo model (demo model — scripted, not AI): the link opens it.\n`);
   }
@@ -197,6 +204,8 @@ async function printConfig(): Promise<void> {
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
 async function headless(command: 'info' | 'run' | 'resume' | 'reset' | 'rewind' | 'reopen' | 'add-task', rest: string[]): Promise<void> {
+  // The engine, the proofs and the review code load for these verbs only, not for `serve`.
+  const { addTaskVerb, HEADLESS_HELP, info, parseVerbArgs, reopen, reset, rewindVerb, runVerb } = await import('./cli/headless.ts');
   if (command === 'reopen' || command === 'add-task') {
     if (rest.some((a) => a === '--help' || a === '-h')) print(HEADLESS_HELP[command]!);
     else if (command === 'reopen') await reopen(loadConfig(), rest, print);

@@ -319,11 +319,14 @@ export const MAX_PATH_LENGTH = 4096;
  * would see a different path than the one shown.
  */
 export function fsPathSchema(required: string) {
-  return z
-    .string()
-    .min(1, required)
-    .max(MAX_PATH_LENGTH, `is ${MAX_PATH_LENGTH.toLocaleString('en')} characters at most`)
-    .refine((value) => !value.includes('\0'), 'must not contain a NUL byte (\\0)');
+  return (
+    z
+      .string()
+      .min(1, required)
+      // The limit written out: formatting it here would load the locale data at every import.
+      .max(MAX_PATH_LENGTH, 'is 4,096 characters at most')
+      .refine((value) => !value.includes('\0'), 'must not contain a NUL byte (\\0)')
+  );
 }
 
 export const WorkspaceCheckQuerySchema = z.strictObject({ path: fsPathSchema('path is required') });

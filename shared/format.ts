@@ -4,12 +4,14 @@
  */
 
 // One formatter for every figure: `toLocaleString` builds a new one per call, which shows up
-// when a live run re-renders dozens of figures every frame.
-const INT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+// when a live run re-renders dozens of figures every frame. Made at first use: making one loads
+// the locale data, which a server's start need not wait for.
+let intFormat: Intl.NumberFormat | undefined;
 
 /** "1,234". */
 export function formatInt(n: number): string {
-  return INT.format(n);
+  intFormat ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+  return intFormat.format(n);
 }
 
 /** "1,234", "45.6k", "2.35M": counts that fit a narrow stat cell. */

@@ -27,15 +27,7 @@ import { STOP_WORDS } from '../../shared/event-text.ts';
 import { AddTaskCancelledError, AddTaskTimedOutError, addTaskLocked } from '../seed/add-task-job.ts';
 import { SessionStore } from '../store/session-store.ts';
 import { isSessionId } from '../store/session-id.ts';
-
-export class CliExit extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import { CliExit } from './cli-exit.ts';
 
 export const HEADLESS_HELP: Record<string, string> = {
   info: `Usage: tilth info [id]

@@ -188,7 +188,7 @@ describe('the packed tilth', () => {
     const named = fs
       .readdirSync(dir)
       .filter((f) => f.endsWith('.js'))
-      .flatMap((f) => [...fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/new URL\("(\.\/[^"]+)", import\.meta\.url\)/g)].map((m) => m[1]!));
+      .flatMap((f) => [...fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/new URL\("(\.\/[^"]+)",\s*import\.meta\.url\)/g)].map((m) => m[1]!));
     expect(named).toContain('./grep-worker.mjs');
     for (const file of named) expect(fs.existsSync(path.join(dir, file)), file).toBe(true);
   });

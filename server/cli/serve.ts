@@ -68,7 +68,7 @@ export async function ensureWebBuild(log: Logger): Promise<void> {
 
 export interface StartOptions {
   /** The repository the server was started in (see AppDeps.defaultWorkspace). */
-  defaultWorkspace?: string | null | Promise<string | null>;
+  defaultWorkspace?: string | null | (() => Promise<string | null>);
   /** With TILTH_QUEUE: also run this many of the queue's runs in this process (--worker-slots). */
   workerSlots?: number;
 }

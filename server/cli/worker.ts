@@ -5,7 +5,7 @@
  * resumed) and exits.
  */
 import { parseArgs } from 'node:util';
-import { CliExit } from './headless.ts';
+import { CliExit } from './cli-exit.ts';
 import { storeOptionsOf, type ConfigKey } from '../config/config.ts';
 import { runJobFor } from '../engine/run.ts';
 import type { Logger } from '../jobs/job-runner.ts';

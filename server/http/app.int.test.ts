@@ -252,4 +252,34 @@ describe('the SPA', () => {
     expect(res.headers['content-security-policy']).toMatch(/script-src 'self'/);
     expect(res.headers['content-security-policy']).toMatch(/frame-ancestors 'none'/);
   });
+
+  it('serves a built app: files as they are on disk, deep links as index.html, never dotfiles, API misses as JSON', async () => {
+    const web = fs.mkdtempSync(path.join(t.home, 'web-'));
+    fs.mkdirSync(path.join(web, 'assets'));
+    fs.writeFileSync(path.join(web, 'index.html'), '<!doctype html><div id="root"></div>');
+    fs.writeFileSync(path.join(web, 'assets', 'app-1a2b.js'), 'console.log(1)');
+    fs.writeFileSync(path.join(web, '.env'), 'SECRET=1');
+    const built = await makeTestApp({ webRoot: web });
+    try {
+      const asset = await built.app.inject({ url: '/assets/app-1a2b.js' });
+      expect(asset.statusCode).toBe(200);
+      expect(asset.body).toBe('console.log(1)');
+      expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      // Written after the start: served too (files are looked up per request, not listed at the start).
+      fs.writeFileSync(path.join(web, 'assets', 'late-3c4d.js'), 'console.log(2)');
+      expect((await built.app.inject({ url: '/assets/late-3c4d.js' })).body).toBe('console.log(2)');
+      for (const url of ['/sessions/whatever', '/', '/.env', '/assets', '/assets/', '/assets/missing-9z.js', '/sessions/x/']) {
+        const page = await built.app.inject({ url });
+        expect(page.statusCode, url).toBe(200);
+        expect(page.body, url).toBe('<!doctype html><div id="root"></div>');
+        expect(page.headers['content-security-policy'], url).toMatch(/script-src 'self'/);
+        expect(page.headers['cache-control'], url).toBe('no-store');
+      }
+      const api = await built.app.inject({ url: '/api/nope', headers: auth });
+      expect(api.statusCode).toBe(404);
+      expect(errorCode(api.body)).toBe('not_found');
+    } finally {
+      await built.close();
+    }
+  });
 });

@@ -43,9 +43,9 @@ export interface AppDeps {
   webRoot: string;
   /**
    * The repository `tilth serve` was started in (its root), offered as a new session's workspace.
-   * A promise while git is still asked: the server listens meanwhile (issue 32).
+   * Or how to ask git for it, once, when first needed: the server listens meanwhile (issue 32).
    */
-  defaultWorkspace?: string | null | Promise<string | null>;
+  defaultWorkspace?: string | null | (() => Promise<string | null>);
   stream?: StreamOptions;
   logger?: FastifyServerOptions['logger'];
 }

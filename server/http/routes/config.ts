@@ -21,7 +21,7 @@ export function configRoutes(app: FastifyInstance, deps: AppDeps): void {
     return {
       ...describeConfig(config),
       sandbox: { available, tool, detail },
-      default_workspace: (await deps.defaultWorkspace) ?? null,
+      default_workspace: (typeof deps.defaultWorkspace === 'function' ? await deps.defaultWorkspace() : deps.defaultWorkspace) ?? null,
       queue: await deps.runs.describe(),
     };
   };

@@ -34,9 +34,12 @@ export async function staticRoutes(app: FastifyInstance, deps: AppDeps): Promise
   if (built) {
     await app.register(fastifyStatic, {
       root,
-      wildcard: false,
+      // One route for every file, looked up per request: a route per file would glob the folder
+      // at every start (issue 32). A folder is no file: its path goes to index.html below.
+      wildcard: true,
+      allowedPath: (pathname) => !pathname.endsWith('/'),
       index: false,
-      serveDotFiles: false,
+      dotfiles: 'ignore',
       // Hashed assets can be cached for good; index.html never (it names the current assets).
       setHeaders: (res, file) => {
         if (file.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
