@@ -7,7 +7,6 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CliExit } from './cli/cli-exit.ts';
 import { ConfigError, describeConfig, loadConfig, type ConfigKey } from './config/config.ts';
-import { workTreeRoot } from './git/repo.ts';
 import { displayUrl } from './llm/client.ts';
 import { launchToken, rotateToken, TOKEN_FILE } from './http/base/launch-token.ts';
 import { LiveConfig } from './config/live-config.ts';
@@ -99,7 +98,8 @@ async function serve(args: string[]): Promise<void> {
   // should not wait behind.
   let asking: Promise<string | null> | undefined;
   const defaultWorkspace = () =>
-    (asking ??= workTreeRoot(process.cwd())
+    (asking ??= import('./git/repo.ts')
+      .then(({ workTreeRoot }) => workTreeRoot(process.cwd()))
       .then((here) => (here !== null && fs.realpathSync(here) === fs.realpathSync(PACKAGE_ROOT) ? null : here))
       .catch(() => null)
       .then((here) => {

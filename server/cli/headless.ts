@@ -16,7 +16,7 @@ import { formatTokens, formatUsd } from '../../shared/format.ts';
 import { storeOptionsOf, type Config } from '../config/config.ts';
 import { AppError } from '../errors/app-error.ts';
 import { planRewind, rewindSession } from '../engine/rewind.ts';
-import { runDepsFrom, runLocked } from '../engine/run.ts';
+import { runDepsFrom, runLocked } from '../engine/run-jobs.ts';
 import { detectSandbox } from '../proc/sandbox.ts';
 import { removeWorktree } from '../git/repo.ts';
 import { JobRunner, type Logger } from '../jobs/job-runner.ts';

@@ -10,9 +10,8 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../http/app.ts';
 import { detectSandboxAsync } from '../proc/sandbox.ts';
-import { startInterviewJob } from '../sessions/session-setup.ts';
 import { DemoService } from '../demo/demo.ts';
-import { createLocalDispatcher, runJobFor } from '../engine/run.ts';
+import { createLocalDispatcher, runJobFor } from '../engine/run-jobs.ts';
 import type { RunDispatcher } from '../jobs/dispatcher.ts';
 import type { QueueDispatcher } from '../jobs/queue-dispatcher.ts';
 import type { QueueWorker } from '../jobs/queue-worker.ts';
@@ -165,7 +164,12 @@ export async function startServer(live: LiveConfig, logger: Logger = consoleLogg
   // Only once we own the folder and the port: a failed start must not touch anyone's sessions.
   // Interviews continue from their file: one waiting for an answer stays waiting; one that was
   // mid-call repeats that call.
-  const recovered = recoverAfterCrash(store, logger, (id) => startInterviewJob({ store, jobs, llm, llmFor: (sid) => demo.clientFor(sid) ?? llm }, id));
+  // The interview's code loads when one continues, not with the server (issue 32).
+  const continueInterview = (id: string) =>
+    void import('../sessions/session-setup.ts')
+      .then(({ startInterviewJob }) => startInterviewJob({ store, jobs, llm, llmFor: (sid) => demo.clientFor(sid) ?? llm }, id))
+      .catch((err: unknown) => logger.warn(`could not continue the interview of ${id}`, { err: err instanceof Error ? err.message : String(err) }));
+  const recovered = recoverAfterCrash(store, logger, continueInterview);
   if (recovered.length > 0) logger.info(`Marked ${recovered.length} session(s) stopped after an unclean shutdown: ${recovered.join(', ')}`);
   const watcher = new SessionsWatcher(store.root, store.bus, (id) => {
     try {

@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util';
 import { CliExit } from './cli-exit.ts';
 import { storeOptionsOf, type ConfigKey } from '../config/config.ts';
-import { runJobFor } from '../engine/run.ts';
+import { runJobFor } from '../engine/run-jobs.ts';
 import type { Logger } from '../jobs/job-runner.ts';
 import { shownQueueUrl } from '../jobs/queue.ts';
 import { queueKey } from '../jobs/queue-key.ts';

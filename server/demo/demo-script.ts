@@ -23,7 +23,6 @@ import { addTaskReply } from './demo-features.ts';
 import { variantFor, variantIn, type Variant } from './demo-variants.ts';
 import { workerReply } from './demo-worker.ts';
 
-export const DEMO_MODEL = 'tilth-demo (scripted, not AI)';
 export { DEMO_LABEL } from '../../shared/demo.ts';
 
 export const QUESTIONS = [

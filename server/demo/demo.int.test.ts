@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../testing/test-app.ts';
 import { post, sessionApi } from '../testing/session-api.ts';
-import { DEMO_MODEL } from './demo-script.ts';
+import { DEMO_MODEL } from './demo.ts';
 
 let t: TestApp;
 

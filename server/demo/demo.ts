@@ -8,16 +8,16 @@
  */
 import path from 'node:path';
 import type { SessionListItem } from '../../shared/api.ts';
-import { addWorktree, inspectWorkspace } from '../git/repo.ts';
-import { startInterviewJob, type SeedingDeps } from '../sessions/session-setup.ts';
+import type { SeedingDeps } from '../sessions/session-setup.ts';
 import { ModelClient } from '../llm/client.ts';
 import type { SessionStore } from '../store/session-store.ts';
-import { makeExampleRepo } from './example-repo.ts';
 import { startScriptedModel, type ChatRequest, type ScriptedModel, type ScriptedReplyInput } from '../scripted-model/model-server.ts';
-import { DEMO_MODEL, demoReply } from './demo-script.ts';
 
 /** Demo repositories live here, under the sessions root (a dot-folder, so it is never a session). */
 export const DEMO_REPOS = '.demo-repos';
+
+/** The name the demo's scripted model answers to; each demo session's model adds its own suffix. */
+export const DEMO_MODEL = 'tilth-demo (scripted, not AI)';
 
 export interface DemoOptions {
   /** A pause before each scripted reply (tests use it to catch a model call in flight). */
@@ -65,13 +65,21 @@ export class DemoService {
     return client;
   }
 
-  private reply(request: ChatRequest): ScriptedReplyInput {
+  private async reply(request: ChatRequest): Promise<ScriptedReplyInput> {
+    // The script loads with a demo's first model call, not with the server (issue 32).
+    const { demoReply } = await import('./demo-script.ts');
     const reply = demoReply(request);
     return this.options.replyDelayMs ? { ...reply, delay_ms: this.options.replyDelayMs } : reply;
   }
 
   /** Creates a demo session on a fresh copy of the example and starts its interview. */
   async createSession(deps: SeedingDeps): Promise<SessionListItem> {
+    // What a new demo session needs loads with the first one, not with the server (issue 32).
+    const [{ makeExampleRepo }, { startInterviewJob }, { addWorktree, inspectWorkspace }] = await Promise.all([
+      import('./example-repo.ts'),
+      import('../sessions/session-setup.ts'),
+      import('../git/repo.ts'),
+    ]);
     const repo = await makeExampleRepo('js-todo', path.join(this.store.root, DEMO_REPOS));
     const info = await inspectWorkspace(repo.dir);
     if (!info.root || !info.head) throw new Error(`the demo repository at ${repo.dir} has no commits`);

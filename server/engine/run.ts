@@ -26,14 +26,9 @@ import {
   worktreeRefOf,
   type WorktreeRef,
 } from '../git/worktree-git.ts';
-import { type JobContext, type JobFn, type JobRunner, logJobFailure } from '../jobs/job-runner.ts';
+import { type JobContext, logJobFailure } from '../jobs/job-runner.ts';
 import { STOP_WORDS } from '../../shared/event-text.ts';
-import { LocalDispatcher } from '../jobs/local-dispatcher.ts';
-import type { Config } from '../config/config.ts';
-import type { LiveConfig } from '../config/live-config.ts';
-import type { ModelClient } from '../llm/client.ts';
-import type { SessionStore } from '../store/session-store.ts';
-import type { LockKind, SessionHandle } from '../store/session-handle.ts';
+import type { SessionHandle } from '../store/session-handle.ts';
 import { failpoint } from './failpoint.ts';
 import { refreshEvidenceMutation, writeEvidence, writeMissingEvidence } from '../proof/evidence.ts';
 import { DEFAULT_PROBE_BUDGET_MS, probeTask } from '../proof/mutation-probe.ts';
@@ -119,77 +114,6 @@ async function prepareResume(job: JobContext, cp: Checkpoint): Promise<{ recreat
     data: { session_id: job.sessionId, last_stop: plan.last_stop, retried: plan.retried, pending: plan.pending, unwound_commit: plan.unwind, plan: plan.plan },
   });
   return { recreated };
-}
-
-export interface RunJobOptions {
-  llm: ModelClient;
-  /** The model client for one session (the demo's scripted model for a demo session). */
-  llmFor?: (id: string) => ModelClient | null;
-  config: LiveConfig;
-  tuning?: Partial<RunDeps>;
-  /** Who runs it: a lock kind, and the name session_start gives (queue workers name themselves). */
-  runner?: { kind: LockKind; name?: string };
-}
-
-/**
- * A session's run as a job. Each run takes the configuration current when it starts — caps,
- * context files, endpoints (a pinned client) — and keeps them to its end, so a settings save
- * changes the next run, never one under way (session_start records what it got).
- */
-/** A session's run as a job; `lease` names a queue worker's hold on it (see acquireRunLock). */
-export type RunJobMaker = (sessionId: string, lease?: string) => JobFn;
-
-/**
- * What a run takes from the configuration: the one place the server's runs, a queue worker's and
- * `tilth run`'s are set up from, so none of them runs without the windows, prices or caps the
- * others get.
- */
-export function runDepsFrom(config: Config, llm: ModelClient): RunDeps {
-  return {
-    llm,
-    caps: config.caps,
-    contextFiles: config.contextFiles,
-    mutationBudgetMs: config.mutationBudgetMs,
-    proofRepeats: config.proofRepeats,
-    contextWindows: config.contextWindows,
-    prices: config.prices,
-  };
-}
-
-export function runJobFor(opts: RunJobOptions): RunJobMaker {
-  const depsNow = (): RunDeps => ({ ...runDepsFrom(opts.config.current, opts.llm.pinned()), ...opts.tuning });
-  const kind = opts.runner?.kind ?? 'serve';
-  return (id, lease) => {
-    const deps = { ...depsNow(), ...(opts.runner?.name ? { runner: opts.runner.name } : {}) };
-    const own = opts.llmFor?.(id);
-    return (job) => runLocked(job, own ? { ...deps, llm: own } : deps, kind, lease);
-  };
-}
-
-/** The in-process runs of a server (or a test app): the default dispatcher. */
-export function createLocalDispatcher(opts: RunJobOptions & { store: SessionStore; jobs: JobRunner }): LocalDispatcher {
-  return new LocalDispatcher(
-    opts.jobs,
-    () => opts.config.current.maxConcurrentRuns,
-    runJobFor(opts),
-    () => opts.store.bus.sessionsChanged(),
-  );
-}
-
-/** Runs the session while holding its run lock, so no other process drives it meanwhile. */
-export async function runLocked(job: JobContext, deps: RunDeps, kind: LockKind, lease?: string): Promise<void> {
-  let release: () => void;
-  try {
-    release = job.session.runLock.acquire(kind, lease ? { lease } : {});
-  } catch (err) {
-    job.logger.warn(err instanceof Error ? err.message : String(err));
-    return;
-  }
-  try {
-    await runSession(job, deps);
-  } finally {
-    release();
-  }
 }
 
 /**

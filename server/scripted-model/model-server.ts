@@ -53,7 +53,7 @@ export * from './script.ts';
 export { MALFORMED_TOOL_ARGUMENTS, type ChatRequest } from './wire.ts';
 
 /** Picks the reply to one request from the request itself (see `ScriptedModel.respondWith`). */
-export type FakeResponder = (request: ChatRequest) => ScriptedReplyInput;
+export type FakeResponder = (request: ChatRequest) => ScriptedReplyInput | Promise<ScriptedReplyInput>;
 
 export type FakeServedBy = {
   /** The queue the reply came from: the model name, or `*`; for a responder's reply, the model name. */
@@ -290,8 +290,8 @@ export class ScriptedModel {
   }
 
   /** The responder's reply to `request`, numbered after everything scripted for the model. */
-  #respond(responder: FakeResponder, request: ChatRequest): QueuedReply {
-    const reply = parseReply(responder(request), `the reply of the responder for model "${request.model}"`);
+  async #respond(responder: FakeResponder, request: ChatRequest): Promise<QueuedReply> {
+    const reply = parseReply(await responder(request), `the reply of the responder for model "${request.model}"`);
     const position = (this.#scripted.get(request.model) ?? 0) + 1;
     this.#scripted.set(request.model, position);
     return { reply, position };
@@ -419,7 +419,7 @@ export class ScriptedModel {
     let taken = this.#take(request.model);
     if (!taken && responder) {
       try {
-        taken = { queue: request.model, item: this.#respond(responder, request) };
+        taken = { queue: request.model, item: await this.#respond(responder, request) };
       } catch (err) {
         const message = `the responder for model "${request.model}" failed on request #${record.seq}: ${(err as Error).message}`;
         this.#fail('responder_error', message, record);

@@ -13,7 +13,6 @@ import { AppError, ConflictError } from '../errors/app-error.ts';
 import type { JobRunner } from '../jobs/job-runner.ts';
 import type { ModelClient } from '../llm/client.ts';
 import type { LockKind, SessionHandle } from '../store/session-handle.ts';
-import { addTask } from './add-task.ts';
 
 /** Cancelled from the page, the API or the terminal (or by the server shutting down) before anything was written. */
 export class AddTaskCancelledError extends AppError {
@@ -67,6 +66,8 @@ export async function addTaskLocked(session: SessionHandle, llm: ModelClient, in
   session.addTask.write({ state: 'running', title: input.title, started_at });
   session.emit({ type: 'add_task_started', data: { title: input.title } });
   try {
+    // The model turns and the red proof load when a task is added, not with the server (issue 32).
+    const { addTask } = await import('./add-task.ts');
     const added = await addTask(session, llm, input, signal, options.repeats);
     session.addTask.write({
       state: 'added',

@@ -7,7 +7,7 @@ import type { AppDeps } from '../http/base/app-deps.ts';
 import { buildApp } from '../http/app.ts';
 import { DemoService, type DemoOptions } from '../demo/demo.ts';
 import { LiveConfig } from '../config/live-config.ts';
-import { createLocalDispatcher } from '../engine/run.ts';
+import { createLocalDispatcher } from '../engine/run-jobs.ts';
 import type { RunDeps } from '../engine/run-context.ts';
 import { JobRunner, type Logger } from '../jobs/job-runner.ts';
 import { ModelClient } from '../llm/client.ts';

@@ -7,16 +7,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../base/app-deps.ts';
 import { ConflictError } from '../../errors/app-error.ts';
-import { addComment, deleteComment, editComment, listComments } from '../../review/comments.ts';
-import { planRewind, rewindSession } from '../../engine/rewind.ts';
-import { merge, previewMerge } from '../../review/merge.ts';
-import { cleanse, openPr, push } from '../../review/publish.ts';
-import { sessionReview, taskDiff, taskEvidence, taskReview } from '../../review/review.ts';
-import { sendBack } from '../../review/send-back.ts';
 import type { AddedTask } from '../../../shared/review.ts';
 import { AddTaskCancelledError, addTaskLocked, refuseDuringAddTask, startAddTaskJob } from '../../seed/add-task-job.ts';
 import { handle } from './contract.ts';
 import { existingSession } from './validate.ts';
+
+// The review code (diffs, merge, publishing, rewind, comments) loads at its first request, not
+// with the server (issue 32).
+const reviewCode = () => import('../../review/review.ts');
+const mergeCode = () => import('../../review/merge.ts');
+const publishCode = () => import('../../review/publish.ts');
+const rewindCode = () => import('../../engine/rewind.ts');
+const commentsCode = () => import('../../review/comments.ts');
 
 export function reviewRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { store } = deps;
@@ -43,8 +45,8 @@ export function reviewRoutes(app: FastifyInstance, deps: AppDeps): void {
   /** Per session, the add-task under way in this process, as its POST waits for it. */
   const adding = new Map<string, Promise<AddedTask>>();
 
-  handle(app, 'getTaskReview', async ({ params }) => taskReview(existingSession(store, params.id), params.taskId));
-  handle(app, 'getTaskEvidence', async ({ params }) => taskEvidence(existingSession(store, params.id), params.taskId));
+  handle(app, 'getTaskReview', async ({ params }) => (await reviewCode()).taskReview(existingSession(store, params.id), params.taskId));
+  handle(app, 'getTaskEvidence', async ({ params }) => (await reviewCode()).taskEvidence(existingSession(store, params.id), params.taskId));
 
   // The request waits for the task (a few model turns and a red proof, within the deadline); the
   // add-task is a job of its own meanwhile, so a second request can cancel it (cancelAddTask).
@@ -87,30 +89,35 @@ export function reviewRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   handle(app, 'reopenTask', async ({ params, body }) => {
     const session = existingSession(store, params.id);
+    const { sendBack } = await import('../../review/send-back.ts');
     return exclusive(session.id, 'send a task back', () => sendBack(session, params.taskId, body));
   });
 
-  handle(app, 'getTaskDiff', async ({ params, query }) => taskDiff(existingSession(store, params.id), params.taskId, query.revision));
+  handle(app, 'getTaskDiff', async ({ params, query }) => (await reviewCode()).taskDiff(existingSession(store, params.id), params.taskId, query.revision));
 
-  handle(app, 'getSessionReview', async ({ params }) => sessionReview(existingSession(store, params.id)));
+  handle(app, 'getSessionReview', async ({ params }) => (await reviewCode()).sessionReview(existingSession(store, params.id)));
 
   handle(app, 'previewMerge', async ({ params, body }) => {
     const session = existingSession(store, params.id);
+    const { previewMerge } = await mergeCode();
     return exclusive(session.id, 'preview the merge', () => previewMerge(session, body.strategy, deps.config.current.mutationGate));
   });
 
   handle(app, 'merge', async ({ params, body }) => {
     const session = existingSession(store, params.id);
+    const { merge } = await mergeCode();
     return exclusive(session.id, 'merge', () => merge(session, body.strategy, body.override_failed_tests === true, deps.config.current.mutationGate));
   });
 
   handle(app, 'push', async ({ params, body }) => {
     const session = existingSession(store, params.id);
+    const { push } = await publishCode();
     return exclusive(session.id, 'push', () => push(session, body.remote));
   });
 
   handle(app, 'openPr', async ({ params, body }) => {
     const session = existingSession(store, params.id);
+    const { openPr } = await publishCode();
     return exclusive(session.id, 'open a pull request', () => openPr(session, body.remote));
   });
 
@@ -125,30 +132,31 @@ export function reviewRoutes(app: FastifyInstance, deps: AppDeps): void {
   handle(app, 'getRewindPlan', async ({ params, query }) => {
     const session = existingSession(store, params.id);
     refuseWhileRunning(session.id, 'rewind');
-    return planRewind(session, query.after);
+    return (await rewindCode()).planRewind(session, query.after);
   });
 
   handle(app, 'rewind', async ({ params, body }) => {
     const session = existingSession(store, params.id);
     return exclusive(session.id, 'rewind', async () => {
       refuseWhileRunning(session.id, 'rewind');
-      return rewindSession(session, body.after);
+      return (await rewindCode()).rewindSession(session, body.after);
     });
   });
 
   handle(app, 'cleanse', async ({ params }) => {
     const session = existingSession(store, params.id);
+    const { cleanse } = await publishCode();
     return exclusive(session.id, 'cleanse', () => cleanse(session));
   });
 
-  handle(app, 'listComments', async ({ params, query }) => listComments(existingSession(store, params.id), query));
+  handle(app, 'listComments', async ({ params, query }) => (await commentsCode()).listComments(existingSession(store, params.id), query));
 
-  handle(app, 'addComment', async ({ params, body }) => addComment(existingSession(store, params.id), body));
+  handle(app, 'addComment', async ({ params, body }) => (await commentsCode()).addComment(existingSession(store, params.id), body));
 
-  handle(app, 'editComment', async ({ params, body }) => editComment(existingSession(store, params.id), params.commentId, body.text));
+  handle(app, 'editComment', async ({ params, body }) => (await commentsCode()).editComment(existingSession(store, params.id), params.commentId, body.text));
 
   handle(app, 'deleteComment', async ({ params }) => {
-    deleteComment(existingSession(store, params.id), params.commentId);
+    (await commentsCode()).deleteComment(existingSession(store, params.id), params.commentId);
     return { ok: true as const };
   });
 }

@@ -7,9 +7,7 @@ import type { SessionStatus } from '../../../shared/events.ts';
 import { canAddNote, canResume, canRun } from '../../../shared/session-rules.ts';
 import type { AppDeps } from '../base/app-deps.ts';
 import { ConflictError } from '../../errors/app-error.ts';
-import { planResume } from '../../engine/run.ts';
 import { refuseDuringAddTask } from '../../seed/add-task-job.ts';
-import { assertRunnable } from '../../seed/seed-review.ts';
 import { handle } from './contract.ts';
 import { existingSession } from './validate.ts';
 
@@ -40,7 +38,7 @@ export function runRoutes(app: FastifyInstance, deps: AppDeps): void {
     }
     if (options.allow_network !== undefined) session.checkpoint.update(() => ({ allow_network: options.allow_network === true }));
     // Only the first start: once tasks are done, their tests pass and the check says other things.
-    if (status === 'prepared') await assertRunnable(session, deps.config.current.proofRepeats);
+    if (status === 'prepared') await (await import('../../seed/seed-review.ts')).assertRunnable(session, deps.config.current.proofRepeats);
     const run = await deps.runs.request(session.id);
     return { session: session.listItem(), run };
   });
@@ -58,7 +56,7 @@ export function runRoutes(app: FastifyInstance, deps: AppDeps): void {
     const session = existingSession(store, params.id);
     const { status } = session.checkpoint.read();
     if (!canResume(status)) throw new ConflictError('session_not_stopped', `Only a stopped session is resumed; this one is ${status}.`);
-    return planResume(session);
+    return (await import('../../engine/run.ts')).planResume(session);
   });
 
   handle(app, 'addNote', async ({ params, body: { text } }) => {

@@ -6,12 +6,15 @@ import type { FastifyInstance } from 'fastify';
 import type { AddTaskState } from '../../../shared/review.ts';
 import type { AppDeps } from '../base/app-deps.ts';
 import { ConflictError, ValidationError } from '../../errors/app-error.ts';
-import { answerQuestion } from '../../interview/interviewer.ts';
 import { refuseDuringAddTask } from '../../seed/add-task-job.ts';
-import { editSeed, seedView } from '../../seed/seed-review.ts';
-import { checkWorkspace, createSession, discardSession, retryInterview, startInterviewJob, type SeedingDeps } from '../../sessions/session-setup.ts';
+import type { SeedingDeps } from '../../sessions/session-setup.ts';
 import { handle } from './contract.ts';
 import { existingSession } from './validate.ts';
+
+// Sessions' setup, the interview and the seed's checks load at their first request, not with the
+// server (issue 32).
+const setup = () => import('../../sessions/session-setup.ts');
+const seedReview = () => import('../../seed/seed-review.ts');
 
 export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { store } = deps;
@@ -28,7 +31,7 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
   const sessionId = (params: { id: string }) => existingSession(store, params.id).id;
 
   handle(app, 'checkWorkspace', async ({ query: { path } }) => {
-    const info = await checkWorkspace(store, path);
+    const info = await (await setup()).checkWorkspace(store, path);
     return { ...info, ok: info.kind === 'repo' };
   });
 
@@ -38,7 +41,7 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
     return { session: await deps.demo.createSession(seeding) };
   });
 
-  handle(app, 'createSession', async ({ body }) => ({ session: await createSession(seeding, body) }));
+  handle(app, 'createSession', async ({ body }) => ({ session: await (await setup()).createSession(seeding, body) }));
 
   handle(app, 'getSession', async ({ params }) => {
     const id = sessionId(params);
@@ -82,6 +85,7 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   handle(app, 'answerQuestion', async ({ params, body: { questionId, answer } }) => {
     const id = sessionId(params);
+    const [{ answerQuestion }, { startInterviewJob }] = await Promise.all([import('../../interview/interviewer.ts'), setup()]);
     answerQuestion(store.session(id), questionId, answer);
     startInterviewJob(seeding, id);
     return { ok: true as const };
@@ -91,7 +95,7 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
   handle(app, 'retryInterview', async ({ params }) => {
     const id = sessionId(params);
     store.session(id).runLock.assertFree();
-    return { session: await retryInterview(seeding, id) };
+    return { session: await (await setup()).retryInterview(seeding, id) };
   });
 
   handle(app, 'discardSession', async ({ params, query: { confirm } }) => {
@@ -100,18 +104,18 @@ export function seedingRoutes(app: FastifyInstance, deps: AppDeps): void {
     store.session(id).runLock.assertFree();
     refuseDuringAddTask(deps.jobs, id, 'discard it');
     await deps.runs.cancel(id);
-    await discardSession(seeding, id);
+    await (await setup()).discardSession(seeding, id);
     return { ok: true as const };
   });
 
   handle(app, 'getSeed', async ({ params, query: { recheck } }) => {
-    return seedView(store.session(sessionId(params)), { recheck: recheck === '1', repeats: deps.config.current.proofRepeats });
+    return (await seedReview()).seedView(store.session(sessionId(params)), { recheck: recheck === '1', repeats: deps.config.current.proofRepeats });
   });
 
   handle(app, 'putSeed', async ({ params, body }) => {
     const id = sessionId(params);
     refuseDuringAddTask(deps.jobs, id, 'edit the seed');
-    return editSeed(store.session(id), body, deps.config.current.proofRepeats);
+    return (await seedReview()).editSeed(store.session(id), body, deps.config.current.proofRepeats);
   });
 }
 
