@@ -129,6 +129,7 @@ export default {
     block('server/env/presets.ts', /^function jsCasePattern\(/),
     block('server/env/presets.ts', /^export function inOneProcess\(/),
     block('server/proc/untrusted.ts', /^export function niced\(/),
+    block('server/proc/untrusted.ts', /^export function idleClassHere\(/),
     'server/store/line-offsets.ts',
     block('server/proof/red-proof.ts', /^export async function proveCases\(/),
     block('server/proof/red-proof.ts', /^class GroupRunner\b/),

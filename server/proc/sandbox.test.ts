@@ -7,9 +7,10 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runChecks } from '../proof/checks.ts';
 import { hashTestFiles } from '../store/seed-input.ts';
-import { isSecretEnvName, runBounded } from './runner.ts';
+import { isSecretEnvName, runBounded, type Command } from './runner.ts';
 import { detectSandbox, sandboxCommand } from './sandbox.ts';
-import { BACKGROUND_NICENESS, runUntrusted, type UntrustedScope } from './untrusted.ts';
+import { BACKGROUND_NICENESS, idleClassHere, niced, runUntrusted, type UntrustedScope } from './untrusted.ts';
+import { findOnPath } from './which.ts';
 import { runWorkerTool } from '../tools/worker-tools.ts';
 import { NO_SANDBOX, TEST_SANDBOX } from '../testing/sandbox.ts';
 
@@ -395,17 +396,47 @@ describe("a command started in a workspace package's folder (scope.cwd)", () => 
 });
 
 describe('background work (the mutation probe, beside the run)', () => {
+  it('is started through nice, and through chrt --idle 0 first when the idle class is there, for a shell script and a program alike', () => {
+    const n = String(BACKGROUND_NICENESS);
+    const script: Command = { kind: 'shell', script: 'make test' };
+    const program: Command = { kind: 'argv', command: 'node', args: ['t.js'], env: { A: '1' } };
+    expect(niced(script, false)).toEqual({ kind: 'argv', command: 'nice', args: ['-n', n, '/bin/sh', '-c', 'make test'], env: {} });
+    expect(niced(program, false)).toEqual({ kind: 'argv', command: 'nice', args: ['-n', n, 'node', 't.js'], env: { A: '1' } });
+    expect(niced(script, true)).toEqual({ kind: 'argv', command: 'chrt', args: ['--idle', '0', 'nice', '-n', n, '/bin/sh', '-c', 'make test'], env: {} });
+    expect(niced(program, true)).toEqual({ kind: 'argv', command: 'chrt', args: ['--idle', '0', 'nice', '-n', n, 'node', 't.js'], env: { A: '1' } });
+  });
+
+  it('uses the idle class on Linux exactly when chrt is on PATH', () => {
+    const saved = process.env.PATH;
+    const chrt = findOnPath('chrt');
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'tilth-no-chrt-'));
+    try {
+      expect(idleClassHere()).toBe(process.platform === 'linux' && chrt !== null);
+      process.env.PATH = empty;
+      expect(idleClassHere()).toBe(false);
+      if (chrt !== null) {
+        fs.symlinkSync(chrt, path.join(empty, 'chrt'));
+        expect(idleClassHere()).toBe(process.platform === 'linux');
+      }
+    } finally {
+      process.env.PATH = saved;
+      fs.rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
   for (const mode of sandboxed ? (['auto', 'off'] as const) : (['off'] as const)) {
     it(`runs at a lower CPU priority, every process it starts with it, and the run's own commands at the server's (sandbox ${mode})`, async () => {
       const scope = policy({ sandbox: { mode, hide: [] } });
-      // The niceness the shell sees, and that of a process it starts (field 19 of its /proc stat).
-      const script = 'nice; cut -d" " -f19 /proc/self/stat';
+      // The niceness the shell sees, and that of a process it starts (field 19 of its /proc stat),
+      // then that process's scheduling policy (field 41: 5 is SCHED_IDLE, 0 the normal one).
+      const script = 'nice; cut -d" " -f19 /proc/self/stat; cut -d" " -f41 /proc/self/stat';
       const own = os.getPriority();
       const background = await runUntrusted({ kind: 'shell', script }, scope, { timeoutMs: 20_000, background: true });
       expect(background.exitCode).toBe(0);
-      expect(background.output.trim().split('\n')).toEqual([String(own + BACKGROUND_NICENESS), String(own + BACKGROUND_NICENESS)]);
-      const foreground = await runUntrusted({ kind: 'argv', command: 'nice', args: [], env: {} }, scope, { timeoutMs: 20_000 });
-      expect(foreground.output.trim()).toBe(String(own));
+      const idle = findOnPath('chrt') === null ? '0' : '5';
+      expect(background.output.trim().split('\n')).toEqual([String(own + BACKGROUND_NICENESS), String(own + BACKGROUND_NICENESS), idle]);
+      const foreground = await runUntrusted({ kind: 'shell', script }, scope, { timeoutMs: 20_000 });
+      expect(foreground.output.trim().split('\n')).toEqual([String(own), String(own), '0']);
     });
   }
 });
