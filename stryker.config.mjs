@@ -128,6 +128,8 @@ export default {
     block('server/env/presets.ts', /^export function testCasesCommand\(/),
     block('server/env/presets.ts', /^function jsCasePattern\(/),
     block('server/env/presets.ts', /^export function inOneProcess\(/),
+    block('server/env/presets.ts', /^export function unittestTarget\(/),
+    block('shared/test-cases.ts', /^export function pythonModule\(/),
     block('server/proc/untrusted.ts', /^export function niced\(/),
     block('server/proc/untrusted.ts', /^export function idleClassHere\(/),
     'server/store/line-offsets.ts',

@@ -312,6 +312,8 @@ export const DiscardQuerySchema = z.strictObject({ confirm: z.string().min(1, 'c
 
 /** Linux's PATH_MAX; no filesystem we run on takes a longer path. */
 export const MAX_PATH_LENGTH = 4096;
+/** "4,096": grouped by hand, since a locale formatter made at import loads the locale data at every start. */
+const MAX_PATH_WRITTEN = String(MAX_PATH_LENGTH).replace(/\B(?=(\d{3})+$)/g, ',');
 
 /**
  * A filesystem path the user typed. What no filesystem would take is refused here, with what
@@ -319,14 +321,11 @@ export const MAX_PATH_LENGTH = 4096;
  * would see a different path than the one shown.
  */
 export function fsPathSchema(required: string) {
-  return (
-    z
-      .string()
-      .min(1, required)
-      // The limit written out: formatting it here would load the locale data at every import.
-      .max(MAX_PATH_LENGTH, 'is 4,096 characters at most')
-      .refine((value) => !value.includes('\0'), 'must not contain a NUL byte (\\0)')
-  );
+  return z
+    .string()
+    .min(1, required)
+    .max(MAX_PATH_LENGTH, `is ${MAX_PATH_WRITTEN} characters at most`)
+    .refine((value) => !value.includes('\0'), 'must not contain a NUL byte (\\0)');
 }
 
 export const WorkspaceCheckQuerySchema = z.strictObject({ path: fsPathSchema('path is required') });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canReadTestCases, collectTestCases, findTestCase, rustCode } from './test-cases.ts';
+import { canReadTestCases, collectTestCases, findTestCase, pythonModule, rustCode } from './test-cases.ts';
 
 describe('collectTestCases', () => {
   it('reads pytest functions, async ones and methods of Test classes, skipping helpers and comments', () => {
@@ -319,6 +319,14 @@ describe('collectTestCases in Rust', () => {
     const code = rustCode(source);
     expect(code).toHaveLength(source.length);
     expect(code.replace(/ +/g, ' ')).toBe("let s = ; \nlet c = ; let l: &'static str = ;");
+  });
+});
+
+describe('pythonModule', () => {
+  it('names a Python file as its dotted module, dropping only the final .py', () => {
+    expect(pythonModule('test_a.py')).toBe('test_a');
+    expect(pythonModule('tests/unit/test_a.py')).toBe('tests.unit.test_a');
+    expect(pythonModule('src/pkg.pyx_tools/test_b.py')).toBe('src.pkg.pyx_tools.test_b');
   });
 });
 

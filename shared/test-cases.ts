@@ -41,6 +41,11 @@ export function isPythonTest(file: string): boolean {
   return file.endsWith('.py');
 }
 
+/** A Python file as the module an import (and unittest, and JUnit's classname) names: `tests/test_a.py` → `tests.test_a`. */
+export function pythonModule(file: string): string {
+  return file.replace(/\.py$/, '').split('/').join('.');
+}
+
 /** Whether this module can read the file's cases: Python, Go, Rust, or JavaScript and TypeScript. */
 export function canReadTestCases(file: string): boolean {
   return isPythonTest(file) || file.endsWith('_test.go') || file.endsWith('.rs') || /\.(?:[cm]?[jt]s|[jt]sx)$/.test(file);

@@ -22,11 +22,6 @@ export interface RunJobOptions {
   runner?: { kind: LockKind; name?: string };
 }
 
-/**
- * A session's run as a job. Each run takes the configuration current when it starts — caps,
- * context files, endpoints (a pinned client) — and keeps them to its end, so a settings save
- * changes the next run, never one under way (session_start records what it got).
- */
 /** A session's run as a job; `lease` names a queue worker's hold on it (see acquireRunLock). */
 export type RunJobMaker = (sessionId: string, lease?: string) => JobFn;
 
@@ -47,6 +42,11 @@ export function runDepsFrom(config: Config, llm: ModelClient): RunDeps {
   };
 }
 
+/**
+ * A session's run as a job. Each run takes the configuration current when it starts — caps,
+ * context files, endpoints (a pinned client) — and keeps them to its end, so a settings save
+ * changes the next run, never one under way (session_start records what it got).
+ */
 export function runJobFor(opts: RunJobOptions): RunJobMaker {
   const depsNow = (): RunDeps => ({ ...runDepsFrom(opts.config.current, opts.llm.pinned()), ...opts.tuning });
   const kind = opts.runner?.kind ?? 'serve';

@@ -14,7 +14,7 @@ import type { Command as TestCommand } from '../proc/untrusted.ts';
 import { drivenPackages, packageEnv, packageRun, type ProjectEnv, UNDRIVEN_RUNNERS, type Workspace, type WorkspacePackage } from '../../shared/project-env.ts';
 import { writesJunit } from '../../shared/files.ts';
 import { testFileRule, type ChecksPreset, type CustomChecks, type TestFileRule } from '../../shared/seed.ts';
-import { JS_NAME_SEPARATOR, ownTitle, spacedName } from '../../shared/test-cases.ts';
+import { JS_NAME_SEPARATOR, ownTitle, pythonModule, spacedName } from '../../shared/test-cases.ts';
 import { detectProjectEnv } from './detect.ts';
 import { uvuArgs } from './uvu-runner.ts';
 import { AppError } from '../errors/app-error.ts';
@@ -336,14 +336,9 @@ export function testCasesCommand(
   }
 }
 
-/** A Python test file as the module unittest imports: `tests/test_a.py` → `tests.test_a`. */
-export function unittestModule(file: string): string {
-  return file.replace(/\.py$/, '').split('/').join('.');
-}
-
 /** A case as unittest names it on its command line: `Class::test_x` in tests/test_a.py → `tests.test_a.Class.test_x`. */
 export function unittestTarget(file: string, name: string): string {
-  return `${unittestModule(file)}.${name.replace('::', '.')}`;
+  return `${pythonModule(file)}.${name.replace('::', '.')}`;
 }
 
 /**

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { writesJunit } from '../../shared/files.ts';
 import type { ChecksPreset, CustomChecks } from '../../shared/seed.ts';
-import { JS_NAME_SEPARATOR, spacedName } from '../../shared/test-cases.ts';
+import { JS_NAME_SEPARATOR, pythonModule, spacedName } from '../../shared/test-cases.ts';
 import { parseAvaTap } from './ava-report.ts';
 import { parseCargoTest } from './cargo-report.ts';
 import { goModulePath, parseGoTestJson } from './go-report.ts';
@@ -94,7 +94,7 @@ export function parsePytestJunit(raw: string): RunnerReport {
       }
       const file = c.file ?? null;
       // classname is the node id's module path then its classes: `tests.test_x.TestA`.
-      const module = file ? file.replace(/\.py$/, '').split('/').join('.') : null;
+      const module = file ? pythonModule(file) : null;
       const classes = module && c.classname?.startsWith(module) ? c.classname.slice(module.length).replace(/^\./, '') : '';
       const fullTitle = [...(classes ? classes.split('.') : []), name].join('::');
       report.cases.push({ file, name, fullTitle, outcome, message });
